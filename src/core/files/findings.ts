@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+export const FINDING_KINDS = ['missing', 'partial', 'contradicts', 'unrequested', 'stale', 'placeholder', 'format'] as const;
+export const FINDING_SEVERITIES = ['info', 'warning', 'error', 'blocker'] as const;
+
+export const FindingSchema = z.looseObject({
+  id: z.string(),
+  kind: z.enum(FINDING_KINDS),
+  severity: z.enum(FINDING_SEVERITIES),
+  message: z.string().min(1),
+  requirement_id: z.string().optional(),
+  behavior_id: z.string().optional(),
+  task_id: z.string().optional(),
+  artifact: z.string().optional(),
+  location: z.looseObject({ file: z.string().optional(), line: z.number().int().min(1).optional(), symbol: z.string().optional() }).optional(),
+  suggested_fix: z.looseObject({ action: z.string().optional(), details: z.string().optional() }).optional(),
+});
+export type Finding = z.infer<typeof FindingSchema>;
+
+export const FindingsFileSchema = z.looseObject({ findings: z.array(FindingSchema), summary: z.record(z.string(), z.unknown()).optional() });
+
+export const ArtifactAnalysisSchema = z.looseObject({
+  stage: z.string().optional(),
+  status: z.enum(['pass', 'blocked']),
+  coverage: z.record(z.string(), z.unknown()).default({}),
+  findings: z.array(FindingSchema).default([]),
+  blocker_count: z.number().int().min(0).default(0),
+});
+export type ArtifactAnalysis = z.infer<typeof ArtifactAnalysisSchema>;
+
+export const ConvergenceReportSchema = z.looseObject({
+  stage: z.string().optional(),
+  round: z.number().int().min(0).optional(),
+  status: z.enum(['converged', 'needs_another_round']),
+  classification: z.record(z.string(), z.string()).default({}),
+  findings: z.array(FindingSchema).default([]),
+  coverage: z.record(z.string(), z.unknown()).default({}),
+  blocker_count: z.number().int().min(0).default(0),
+});
+export type ConvergenceReport = z.infer<typeof ConvergenceReportSchema>;
+
+export const ARTIFACT_ANALYSIS_FILE = 'artifact-analysis.json';
+export const CONVERGENCE_REPORT_FILE = 'convergence-report.json';

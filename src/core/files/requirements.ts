@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { APPLICABILITY, BEHAVIOR_CATEGORIES, BEHAVIOR_ID_PATTERN, REQUIREMENT_ID_PATTERN, REQUIREMENT_STATUSES } from './vocabulary';
+
+export const TestPlanSchema = z.looseObject({
+  strategy: z.string().optional(),
+  inputs: z.array(z.unknown()).optional(),
+  expected: z.array(z.unknown()).optional(),
+  coverage_target: z.union([z.string(), z.number()]).optional(),
+});
+
+export const BehaviorSchema = z.looseObject({
+  id: z.string().regex(BEHAVIOR_ID_PATTERN, 'behavior id must look like REQ-001-B01'),
+  category: z.enum(BEHAVIOR_CATEGORIES),
+  description: z.string().min(1, 'description must not be empty'),
+  status: z.enum(REQUIREMENT_STATUSES),
+  acceptance: z.array(z.string()).min(1, 'a behavior needs at least one acceptance criterion'),
+  // Added by detail expansion; loom's published schema omits them, loom itself writes them.
+  test_plan: TestPlanSchema.optional(),
+  applicability: z.enum(APPLICABILITY).optional(),
+});
+export type Behavior = z.infer<typeof BehaviorSchema>;
+
+const requirementBody = {
+  status: z.enum(REQUIREMENT_STATUSES),
+  types: z.array(z.string()).optional(),
+  required_categories: z.array(z.enum(BEHAVIOR_CATEGORIES)).optional(),
+  acceptance: z.array(z.string()),
+  behaviors: z.array(BehaviorSchema),
+};
+const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, 'requirement id must look like REQ-001');
+
+export const RequirementSchema = z.looseObject({ id: requirementId, ...requirementBody });
+export const RequirementEntrySchema = z.looseObject(requirementBody);
+export type Requirement = z.infer<typeof RequirementSchema>;
+
+/** Both forms loom accepts: an array of requirements with `id`, or an object keyed by id. */
+export const RequirementsFileSchema = z.object({
+  requirements: z.union([
+    z.array(RequirementSchema),
+    z.record(requirementId, RequirementEntrySchema),
+  ]),
+});
+export type RequirementsFile = z.infer<typeof RequirementsFileSchema>;
+
+export interface RequirementsLedger {
+  form: 'array' | 'object';
+  requirements: Requirement[];
+}
+
+export function normalizeRequirements(file: RequirementsFile): RequirementsLedger {
+  if (Array.isArray(file.requirements)) return { form: 'array', requirements: file.requirements };
+  return {
+    form: 'object',
+    requirements: Object.entries(file.requirements).map(([id, entry]) => ({ id, ...entry })),
+  };
+}
+
+export const REQUIREMENTS_FILE = 'requirements.json';

@@ -1,0 +1,108 @@
+import matter from 'gray-matter';
+import { z } from 'zod';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
+import { COMPLEXITIES } from './vocabulary';
+
+/** A list in frontmatter: inline `[a, b]`, a block list, a lone string, or absent. */
+const list = z
+  .union([z.array(z.union([z.string(), z.number()])), z.string(), z.null()])
+  .optional()
+  .transform((v) => (v == null ? [] : (Array.isArray(v) ? v : [v]).map((x) => String(x).trim()).filter((x) => x.length > 0)));
+
+export const TaskFrontmatterSchema = z.looseObject({
+  owns: list,
+  reads: list,
+  depends_on: list,
+  requirements: list,
+  behavior_ids: list,
+  complexity: z.enum(COMPLEXITIES).optional(),
+});
+export type TaskFrontmatter = z.infer<typeof TaskFrontmatterSchema>;
+
+export interface TaskFile extends TaskFrontmatter {
+  /** `T3` for `tasks/T3.md`. */
+  id: string;
+  file: string;
+  title: string;
+  description: string;
+  /** Keys present in the frontmatter, with their 1-based lines, for diagnostics and edits. */
+  keyLines: Map<string, number>;
+}
+
+/** `T1.md` and `T1` both name task T1. */
+export const normalizeTaskRef = (ref: string) => ref.trim().replace(/\.md$/i, '');
+
+const EMPTY_FRONTMATTER: TaskFrontmatter = { owns: [], reads: [], depends_on: [], requirements: [], behavior_ids: [] };
+
+export function parseTaskFile(file: string, id: string, text: string): { task: TaskFile; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  let data: unknown = {};
+  let body = text;
+  try {
+    // An empty options object keeps gray-matter from caching every file it ever saw.
+    const parsed = matter(text, {});
+    data = parsed.data ?? {};
+    body = parsed.content;
+  } catch (e) {
+    const err = e as Error & { mark?: { line?: number; column?: number }; reason?: string };
+    // js-yaml counts lines from 0 inside the frontmatter, which starts after the opening `---`.
+    const line = err.mark?.line !== undefined ? err.mark.line + 2 : 1;
+    diagnostics.push(diagnostic(file, `${file}: the YAML frontmatter does not parse: ${err.reason ?? err.message.split('\n')[0]}`,
+      { line, column: (err.mark?.column ?? 0) + 1 }, 'error', 'frontmatter-syntax'));
+    body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
+  }
+  const keyLines = frontmatterKeyLines(text);
+  let front: TaskFrontmatter = EMPTY_FRONTMATTER;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    diagnostics.push(diagnostic(file, `${file}: the frontmatter must be a mapping of keys`, { line: 2 }, 'error', 'schema'));
+  } else {
+    const result = TaskFrontmatterSchema.safeParse(data);
+    if (result.success) front = result.data;
+    else {
+      for (const issue of result.error.issues) {
+        const keyName = String(issue.path[0] ?? '');
+        diagnostics.push(diagnostic(file, `${file}: "${issue.path.join('.')}": ${issue.message}`, { line: keyLines.get(keyName) ?? 1 }, 'error', 'schema'));
+      }
+      // Keep what did parse, so one bad key does not hide the others.
+      const partial: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(data)) {
+        if (!result.error.issues.some((i) => i.path[0] === k)) partial[k] = v;
+      }
+      front = TaskFrontmatterSchema.safeParse(partial).data ?? EMPTY_FRONTMATTER;
+    }
+  }
+  const { title, description } = titleAndDescription(body);
+  return { task: { ...front, id, file, title: title || id, description, keyLines }, diagnostics };
+}
+
+function frontmatterKeyLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  const all = text.split(/\r?\n/);
+  if (all[0]?.trim() !== '---') return lines;
+  for (let i = 1; i < all.length && all[i].trim() !== '---'; i++) {
+    const m = /^([A-Za-z_][\w-]*)\s*:/.exec(all[i]);
+    if (m && !lines.has(m[1])) lines.set(m[1], i + 1);
+  }
+  return lines;
+}
+
+function titleAndDescription(body: string): { title: string; description: string } {
+  let title = '';
+  let description = '';
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (!title && line.startsWith('#')) {
+      title = line.replace(/^#+\s*/, '');
+      continue;
+    }
+    if (line.startsWith('#')) {
+      if (title) continue;
+    }
+    description = line;
+    break;
+  }
+  return { title, description };
+}
+
+export const TASKS_DIR = 'tasks';

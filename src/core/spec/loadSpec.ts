@@ -1,0 +1,165 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
+import { parseJsonDocument } from '../diagnostics/jsonDocument';
+import { ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE, ConvergenceReportSchema, FindingsFileSchema } from '../files/findings';
+import { HANDOFFS_DIR, HandoffSchema, type Handoff } from '../files/handoff';
+import { PIPELINE_STATE_FILE, PipelineStateSchema } from '../files/pipelineState';
+import { parseReport, REPORT_FILES, type Report } from '../files/report';
+import { normalizeRequirements, REQUIREMENTS_FILE, RequirementsFileSchema } from '../files/requirements';
+import { parseTaskFile, TASKS_DIR, type TaskFile } from '../files/taskFile';
+import { TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskState';
+import { normalizeTraceability, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
+import { TASK_FILE_PATTERN } from '../files/vocabulary';
+import { repoRelative } from '../fs/paths';
+import { readLock } from './runLock';
+import type { FileCondition, SpecSnapshot } from './specSnapshot';
+
+const readText = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+const listDir = (path: string): string[] => {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+};
+
+/** Reads every loom file of one spec directory. Never throws for bad content: problems become diagnostics. */
+export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
+  const specDir = repoRelative(repoRoot, dir);
+  const rel = (p: string) => `${specDir}/${p}`;
+  const diagnostics: Diagnostic[] = [];
+  const files = new Set<string>();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    files.add(entry.isDirectory() ? `${entry.name}/` : entry.name);
+  }
+  const sub = (folder: string) => {
+    if (!files.has(`${folder}/`)) return [];
+    const names = listDir(join(dir, folder));
+    for (const n of names) files.add(`${folder}/${n}`);
+    return names;
+  };
+
+  const json = <T>(name: string, schema: Parameters<typeof parseJsonDocument>[2]): { value?: T; condition: FileCondition } => {
+    if (!files.has(name)) return { condition: 'missing' };
+    const text = readText(join(dir, name));
+    if (text === undefined) {
+      diagnostics.push(diagnostic(rel(name), `${rel(name)} could not be read`, {}, 'error', 'unreadable'));
+      return { condition: 'invalid' };
+    }
+    const parsed = parseJsonDocument(rel(name), text, schema);
+    diagnostics.push(...parsed.diagnostics);
+    return parsed.value === undefined ? { condition: 'invalid' } : { value: parsed.value as T, condition: 'ok' };
+  };
+
+  const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema);
+  const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema);
+  const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema);
+  const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema);
+  const convergence = json<import('../files/findings').ConvergenceReport>(CONVERGENCE_REPORT_FILE, ConvergenceReportSchema);
+
+  const tasks = new Map<string, TaskFile>();
+  for (const name of sub(TASKS_DIR).sort(byTaskNumber)) {
+    if (!TASK_FILE_PATTERN.test(name)) continue;
+    const text = readText(join(dir, TASKS_DIR, name));
+    if (text === undefined) continue;
+    const parsed = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.slice(0, -3), text);
+    diagnostics.push(...parsed.diagnostics);
+    tasks.set(parsed.task.id, parsed.task);
+  }
+
+  const taskStates = new Map<string, TaskState>();
+  for (const name of sub(TASK_STATES_DIR).sort(byTaskNumber)) {
+    if (!name.endsWith('.state.json')) continue;
+    const r = json<TaskState>(`${TASK_STATES_DIR}/${name}`, TaskStateSchema);
+    if (!r.value) continue;
+    const expected = name.slice(0, -'.state.json'.length);
+    if (r.value.task_id !== expected) {
+      diagnostics.push(diagnostic(rel(`${TASK_STATES_DIR}/${name}`), `${rel(`${TASK_STATES_DIR}/${name}`)}: task_id "${r.value.task_id}" does not match the file name (${expected})`, { line: 2 }, 'warning', 'task-id-mismatch'));
+    }
+    taskStates.set(expected, r.value);
+  }
+
+  const handoffs = new Map<string, Handoff>();
+  for (const name of sub(HANDOFFS_DIR).sort()) {
+    if (!name.endsWith('.json')) continue;
+    const r = json<Handoff>(`${HANDOFFS_DIR}/${name}`, HandoffSchema);
+    if (r.value) handoffs.set(name.slice(0, -5), r.value);
+  }
+
+  for (const name of sub('findings')) {
+    if (name.endsWith('.json')) json(`findings/${name}`, FindingsFileSchema);
+  }
+  sub('evidence');
+
+  const reports = new Map<string, Report>();
+  for (const name of REPORT_FILES) {
+    if (!files.has(name)) continue;
+    const text = readText(join(dir, name));
+    if (text !== undefined) reports.set(name, parseReport(rel(name), text));
+  }
+
+  const lock = files.has('.loom-run.lock') ? readLock(join(dir, '.loom-run.lock')) : undefined;
+
+  return {
+    repoRoot,
+    dir,
+    specDir,
+    name: basename(dir),
+    files,
+    state: state.value,
+    stateCondition: state.condition,
+    tasks,
+    taskStates,
+    requirements: requirementsFile.value ? normalizeRequirements(requirementsFile.value) : undefined,
+    requirementsCondition: requirementsFile.condition,
+    traceability: traceFile.value ? normalizeTraceability(traceFile.value) : undefined,
+    traceabilityCondition: traceFile.condition,
+    handoffs,
+    reports,
+    artifactAnalysis: analysis.value,
+    artifactAnalysisCondition: analysis.condition,
+    convergenceReport: convergence.value,
+    convergenceReportCondition: convergence.condition,
+    lock,
+    diagnostics,
+  };
+}
+
+/** T2 before T10. */
+export function byTaskNumber(a: string, b: string): number {
+  const na = /^T(\d+)/.exec(a);
+  const nb = /^T(\d+)/.exec(b);
+  if (na && nb && na[1] !== nb[1]) return Number(na[1]) - Number(nb[1]);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Spec directories: `specs/<name>` and `qa/<name>` directly under the repository root. */
+export function findSpecDirs(repoRoot: string, roots: readonly string[] = SPEC_ROOTS): string[] {
+  const out: string[] = [];
+  for (const root of roots) {
+    const base = join(repoRoot, root);
+    if (!existsSync(base)) continue;
+    for (const entry of readdirSync(base, { withFileTypes: true })) {
+      if (entry.isDirectory() && !entry.name.startsWith('.')) out.push(join(base, entry.name));
+    }
+  }
+  return out.sort();
+}
+
+export const SPEC_ROOTS = ['specs', 'qa'] as const;
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * `.loom-run.lock` holds the pid of the process driving a spec (as a bare number or JSON with
+ * `pid`). A lock whose process no longer runs is stale and does not block.
+ */
+export function readLock(path: string): { pid: number; stale: boolean; raw: string } | undefined {
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let pid = Number.NaN;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (typeof parsed === 'number') pid = parsed;
+    else if (parsed && typeof parsed === 'object' && 'pid' in parsed) pid = Number((parsed as { pid: unknown }).pid);
+  } catch {
+    pid = Number.parseInt(raw.trim(), 10);
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return { pid: 0, stale: true, raw };
+  return { pid, stale: !processIsAlive(pid), raw };
+}
+
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
