@@ -123,29 +123,50 @@ class DefinitionNames extends z.core.$ZodRegistry<z.core.JSONSchemaMeta> {
 
 /**
  * The aliases loom accepts for traceability's three reference lists. traceability.ts folds them
- * into the canonical names with `z.preprocess`, which JSON Schema cannot express: converted as is,
- * the canonical names would be required and every file using an alias would be flagged. The unit
- * test checks this table against what TraceabilityFileSchema actually parses.
+ * into the canonical names; when it does so in a `z.preprocess` step, the input side zod converts
+ * is the schema *after* folding: only the canonical names, all three required, so every file using
+ * an alias would be flagged. The unit test checks this table against what TraceabilityFileSchema
+ * parses.
  */
 export const TRACEABILITY_ALIASES: Readonly<Record<'tasks' | 'tests' | 'evidence', readonly string[]>> = {
   tasks: ['task_ids'],
   tests: ['test_refs', 'test_ids'],
   evidence: ['evidence_refs', 'receipts'],
 };
-const TRACE_SCHEMAS: ReadonlySet<z.core.$ZodType> = new Set([BehaviorTraceSchema, TraceEntrySchema, TraceEntryWithoutIdSchema]);
+const TRACE_DEFINITIONS = [BehaviorTraceSchema, TraceEntrySchema, TraceEntryWithoutIdSchema].map((s) => DEFINITION_NAMES.get(s)!);
 
+/**
+ * Declares the aliases next to their canonical list and makes none of the lists required (a missing
+ * list is empty). Runs on zod's finished output, not in its `override` hook: there, child schemas
+ * that zod shares between properties may not be filled in yet. Aliases the zod schema already
+ * declares are left as they are.
+ */
 function acceptTraceabilityAliases(json: JsonSchema): void {
-  const properties: Record<string, JsonSchema> = {};
-  for (const [key, value] of Object.entries(json.properties ?? {})) {
-    const aliases = Object.hasOwn(TRACEABILITY_ALIASES, key) ? TRACEABILITY_ALIASES[key as keyof typeof TRACEABILITY_ALIASES] : [];
-    properties[key] = aliases.length ? { ...(value as JsonSchema), description: `Also accepted as ${aliases.map((a) => `\`${a}\``).join(' or ')}; empty when absent.` } : (value as JsonSchema);
-    for (const alias of aliases) properties[alias] = { ...(value as JsonSchema), description: `Alias of \`${key}\`.` };
+  // zod types `definitions` loosely; draft-07 output puts its definitions there.
+  const definitions = (json.definitions ?? {}) as Record<string, JsonSchema | boolean>;
+  for (const name of TRACE_DEFINITIONS) {
+    const definition = definitions[name];
+    if (typeof definition !== 'object') continue;
+    const declared = definition.properties ?? {};
+    const properties: Record<string, JsonSchema> = {};
+    for (const [key, value] of Object.entries(declared)) {
+      if (Object.hasOwn(properties, key)) continue;
+      const aliases = Object.hasOwn(TRACEABILITY_ALIASES, key) ? TRACEABILITY_ALIASES[key as keyof typeof TRACEABILITY_ALIASES] : [];
+      if (!aliases.length || typeof value !== 'object') {
+        properties[key] = value as JsonSchema;
+        continue;
+      }
+      properties[key] = { description: `Also accepted as ${aliases.map((a) => `\`${a}\``).join(' or ')}; empty when absent.`, ...value };
+      for (const alias of aliases) {
+        const own = declared[alias];
+        properties[alias] = { description: `Alias of \`${key}\`.`, ...(typeof own === 'object' ? own : value) };
+      }
+    }
+    definition.properties = properties;
+    const required = (definition.required ?? []).filter((key) => !Object.hasOwn(TRACEABILITY_ALIASES, key));
+    if (required.length) definition.required = required;
+    else delete definition.required;
   }
-  json.properties = properties;
-  // The preprocess step fills every missing list with [], so none of them is required.
-  const required = (json.required ?? []).filter((key) => !Object.hasOwn(TRACEABILITY_ALIASES, key));
-  if (required.length) json.required = required;
-  else delete json.required;
 }
 
 /** Keyword order in the output; keywords not listed follow in alphabetical order. */
@@ -185,10 +206,8 @@ export function generateSchema(target: SchemaTarget): JsonSchema {
     target: 'draft-07',
     io: 'input',
     metadata: new DefinitionNames(),
-    override: ({ zodSchema, jsonSchema }) => {
-      if (TRACE_SCHEMAS.has(zodSchema)) acceptTraceabilityAliases(jsonSchema);
-    },
   });
+  if (target.schema === TraceabilityFileSchema) acceptTraceabilityAliases(json);
   return canonicalize({
     ...json,
     $id: SCHEMA_ID_BASE + target.file,
