@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import { locateJson } from './jsonLocator';
 import { positionAt } from './textPosition';
+import { describePath, schemaProblems } from './zodIssues';
 
 export interface ParsedDocument<T> {
   /** Present when the text parsed and matched the schema. */
@@ -15,10 +16,12 @@ export interface ParsedDocument<T> {
  * Parses one JSON file against a zod schema. Problems become diagnostics that point at the
  * syntax error or at the key that holds the offending value; nothing throws.
  */
-export function parseJsonDocument<S extends z.ZodType>(file: string, text: string, schema: S): ParsedDocument<z.output<S>> {
+export function parseJsonDocument<S extends z.ZodType>(file: string, source: string, schema: S): ParsedDocument<z.output<S>> {
+  // Editors hide a byte-order mark, so positions are counted without it.
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   let raw: unknown;
   try {
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    raw = JSON.parse(text);
   } catch (e) {
     const located = locateJson(text);
     const offset = located.error?.offset ?? 0;
@@ -28,10 +31,7 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, text: strin
   const result = schema.safeParse(raw);
   if (result.success) return { value: result.data, raw, diagnostics: [] };
   const located = locateJson(text);
-  const diagnostics = result.error.issues.map((issue) => {
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    const where = path.length ? `"${path.join('.')}"` : 'the top level';
-    return diagnostic(file, `${file}: ${where}: ${issue.message}`, positionAt(text, located.offsetOf(path)), 'error', 'schema');
-  });
+  const diagnostics = schemaProblems(result.error.issues).map(({ path, message }) =>
+    diagnostic(file, `${file}: ${describePath(path)}: ${message}`, positionAt(text, located.offsetOf(path)), 'error', 'schema'));
   return { raw, diagnostics };
 }

@@ -36,8 +36,12 @@ export function locateJson(text: string): LocatedJson {
     if (text[i] !== '"') fail(`expected a string but found ${describe()}`);
     i++;
     while (i < text.length && text[i] !== '"') {
-      if (text[i] === '\\') i++;
-      else if (text.charCodeAt(i) < 32) fail('unescaped control character in string');
+      if (text[i] === '\\' && i + 1 < text.length) {
+        // JSON.parse rejects any other escape; report it here, where it is, not at the file's start.
+        const valid = text[i + 1] === 'u' ? /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : '"\\/bfnrt'.includes(text[i + 1]);
+        if (!valid) fail('invalid escape sequence in string');
+        i += text[i + 1] === 'u' ? 5 : 1;
+      } else if (text.charCodeAt(i) < 32) fail('unescaped control character in string');
       i++;
     }
     if (i >= text.length) fail('unterminated string');
