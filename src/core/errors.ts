@@ -1,0 +1,24 @@
+/** Typed errors of the core. Each names the file or cause, so every surface can show it plainly. */
+export class LoomError extends Error {
+  constructor(message: string, readonly file?: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** A state file exists but does not parse: it is reported and never overwritten. */
+export class CorruptStateError extends LoomError {}
+
+/** Another live process holds the spec's `.loom-run.lock`. */
+export class SpecLockedError extends LoomError {
+  constructor(message: string, file: string, readonly pid: number) {
+    super(message, file);
+  }
+}
+
+/** A transition that is not allowed or whose preconditions do not hold. */
+export class TransitionRefusedError extends LoomError {
+  constructor(message: string, readonly reasons: string[]) {
+    super(message);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * A named guard with its parameters, as it appears in the pipeline definition and in the XState
+ * machine. The names are the vocabulary of preconditions; `guards.ts` gives each its meaning.
+ */
+export type GuardCall =
+  | { type: 'fileExists'; params: { path: string } }
+  | { type: 'reportPasses'; params: { path: string } }
+  | { type: 'evidenceReceiptValid'; params: { path: string; required: boolean } }
+  | { type: 'analysisHasNoBlocker'; params: Record<string, never> }
+  | { type: 'convergenceConverged'; params: Record<string, never> }
+  | { type: 'convergenceRoundsLeft'; params: { max: number } }
+  | { type: 'reviewFeedbackPasses'; params: Record<string, never> }
+  | { type: 'reviewerPassed'; params: Record<string, never> }
+  | { type: 'testsExitZero'; params: Record<string, never> }
+  | { type: 'traceabilityClosed'; params: Record<string, never> }
+  | { type: 'handoffsFresh'; params: Record<string, never> }
+  | { type: 'worktreeExists'; params: Record<string, never> }
+  | { type: 'validatorPasses'; params: { name: string } }
+  | { type: 'confirmed'; params: { stage: string } };
+
+export type GuardName = GuardCall['type'];
+
+export const guard = <T extends GuardName>(type: T, params: Extract<GuardCall, { type: T }>['params']): GuardCall =>
+  ({ type, params }) as GuardCall;
+
+/** Identity of a guard call, to avoid evaluating the same check twice for one transition. */
+export const guardKey = (g: GuardCall) => `${g.type}:${JSON.stringify(g.params)}`;

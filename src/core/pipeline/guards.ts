@@ -1,0 +1,193 @@
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { sha256OfFile } from '../fs/sha256';
+import { hasEvidenceReceipt } from '../files/report';
+import { staleHandoffs } from '../spec/handoffStaleness';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+import { findWorktree } from '../spec/worktree';
+import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
+import { VALIDATORS } from '../validators/validators';
+import type { GuardCall, GuardName } from './guardCall';
+
+export interface GuardContext {
+  snapshot: SpecSnapshot;
+  /** The user confirmed this transition (interactive stage, approval gate, unchecked validator). */
+  confirmed: boolean;
+}
+
+export interface GuardOutcome {
+  ok: boolean;
+  /** Why the guard does not hold, in a sentence a user understands. */
+  reasons: string[];
+  /** The guard would hold with the user's confirmation. */
+  needsConfirmation?: boolean;
+  /** A spec-relative file the user can open to fix it. */
+  file?: string;
+}
+
+const pass: GuardOutcome = { ok: true, reasons: [] };
+const fail = (reasons: string | string[], file?: string): GuardOutcome => ({ ok: false, reasons: Array.isArray(reasons) ? reasons : [reasons], file });
+
+type Impl<N extends GuardName> = (params: Extract<GuardCall, { type: N }>['params'], ctx: GuardContext) => GuardOutcome;
+type Registry = { [N in GuardName]: Impl<N> };
+
+function specFileExists(s: SpecSnapshot, path: string): boolean {
+  if (path.endsWith('/')) {
+    const folder = path.slice(0, -1);
+    if (s.files.has(path)) {
+      for (const f of s.files) if (f.startsWith(path)) return true;
+      // Folders the loader does not list are checked on disk.
+      return !['tasks', 'task-states', 'handoffs', 'findings', 'evidence'].includes(folder) && existsSync(join(s.dir, folder));
+    }
+    return false;
+  }
+  return s.files.has(path) || (path.includes('/') && existsSync(join(s.dir, path)));
+}
+
+function reportVerdict(s: SpecSnapshot, path: string): GuardOutcome {
+  const report = s.reports.get(path);
+  if (!report) return fail(specFileExists(s, path) ? `${path} could not be read` : `${path} does not exist`, path);
+  if (!report.verdict) return fail(`${path} has no verdict line (verdict: PASS or 结论：通过)`, path);
+  if (report.verdict !== 'PASS') return fail(`${path} says verdict: FAIL`, path);
+  return pass;
+}
+
+/** Each guard by name; the machine references them by these names. */
+export const GUARDS: Registry = {
+  fileExists: ({ path }, { snapshot }) => {
+    if (specFileExists(snapshot, path)) return pass;
+    return fail(path.endsWith('/') && snapshot.files.has(path) ? `${path} is empty` : `${path} does not exist`, path);
+  },
+
+  reportPasses: ({ path }, { snapshot }) => reportVerdict(snapshot, path),
+
+  evidenceReceiptValid: ({ path, required }, { snapshot }) => {
+    const report = snapshot.reports.get(path);
+    if (!report) return required ? fail(`${path} does not exist, so it has no evidence receipt`, path) : pass;
+    if (!hasEvidenceReceipt(report)) {
+      return required ? fail(`${path} names no evidence (evidence-command, evidence-exit-code, evidence-file, evidence-sha256)`, path) : pass;
+    }
+    const e = report.evidence;
+    const reasons: string[] = [];
+    if (!e.command) reasons.push(`${path} does not name its evidence-command`);
+    if (e.exitCode === undefined || Number.isNaN(e.exitCode)) reasons.push(`${path} does not record evidence-exit-code`);
+    else if (e.exitCode !== 0) reasons.push(`${path} records evidence-exit-code: ${e.exitCode}`);
+    if (!e.file) reasons.push(`${path} does not name its evidence-file`);
+    else {
+      const abs = resolve(snapshot.dir, e.file);
+      const inside = !relative(snapshot.dir, abs).startsWith('..');
+      if (!inside) reasons.push(`${path}: evidence-file ${e.file} is outside the spec directory`);
+      else if (!existsSync(abs)) reasons.push(`${path}: evidence-file ${e.file} does not exist`);
+      else if (!e.sha256) reasons.push(`${path} does not record evidence-sha256`);
+      else if (sha256OfFile(abs) !== e.sha256) reasons.push(`${path}: the sha256 of ${e.file} does not match evidence-sha256 (the log changed after the report)`);
+    }
+    return reasons.length ? fail(reasons, path) : pass;
+  },
+
+  analysisHasNoBlocker: (_p, { snapshot: s }) => {
+    const file = 'artifact-analysis.json';
+    if (s.artifactAnalysisCondition === 'missing') return fail(`${file} does not exist (run the artifact analysis first)`, file);
+    if (!s.artifactAnalysis) return fail(`${file} could not be read`, file);
+    const blockers = s.artifactAnalysis.findings.filter((f) => f.severity === 'blocker' || f.severity === 'error');
+    const count = Math.max(s.artifactAnalysis.blocker_count, blockers.length);
+    if (s.artifactAnalysis.status !== 'pass' || count > 0) {
+      const first = blockers[0] ? `: ${blockers[0].message}` : '';
+      return fail(`${file} reports ${count || 'a'} blocker${count === 1 ? '' : 's'} (status: ${s.artifactAnalysis.status})${first}`, file);
+    }
+    return pass;
+  },
+
+  convergenceConverged: (_p, { snapshot: s }) => {
+    const file = 'convergence-report.json';
+    if (s.convergenceReportCondition === 'missing') return fail(`${file} does not exist (run the convergence check first)`, file);
+    if (!s.convergenceReport) return fail(`${file} could not be read`, file);
+    if (s.convergenceReport.status !== 'converged') return fail(`${file} says status: ${s.convergenceReport.status}`, file);
+    if (s.convergenceReport.blocker_count > 0) return fail(`${file} reports ${s.convergenceReport.blocker_count} blocker(s)`, file);
+    return pass;
+  },
+
+  convergenceRoundsLeft: ({ max }, { snapshot: s }) => {
+    const rounds = convergenceRound(s);
+    return rounds < max ? pass : fail(`converge has already sent the spec back to executing ${rounds} times (at most ${max}); escalate instead`);
+  },
+
+  reviewFeedbackPasses: (_p, { snapshot: s }) => {
+    const file = 'review-feedback.md';
+    const verdict = reportVerdict(s, file);
+    if (!verdict.ok) return verdict;
+    const markers = s.reports.get(file)!.blockingMarkers;
+    if (markers.length) return fail(markers.map((m) => `${file} line ${m.line} mentions ${m.marker}`), file);
+    return pass;
+  },
+
+  reviewerPassed: (_p, { snapshot: s }) => {
+    if (s.tasks.size === 0) return fail('no task has a reviewer verdict: tasks/ holds no task files', 'tasks/');
+    const reasons: string[] = [];
+    for (const id of s.tasks.keys()) {
+      const state = s.taskStates.get(id);
+      const result = (state?.last_reviewer_result ?? '').trim();
+      if (!state || state.status !== 'done') reasons.push(`${id} has not passed review (status: ${state?.status ?? 'no state'})`);
+      else if (/^(FAIL|不通过)/i.test(result)) reasons.push(`${id}: the reviewer's last result is ${result}`);
+    }
+    return reasons.length ? fail(reasons) : pass;
+  },
+
+  testsExitZero: (_p, { snapshot: s }) => {
+    const report = s.reports.get('test-report.md');
+    if (!report) return fail('test-report.md does not exist, so no test run is recorded', 'test-report.md');
+    const code = report.evidence.exitCode;
+    if (code !== undefined && !Number.isNaN(code)) return code === 0 ? pass : fail(`test-report.md records evidence-exit-code: ${code}`, 'test-report.md');
+    // Without a recorded exit code the report's own verdict stands for the suite.
+    return reportVerdict(s, 'test-report.md');
+  },
+
+  traceabilityClosed: (_p, { snapshot: s }) => {
+    if (!s.traceability) return fail(s.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read', 'traceability.json');
+    if (!s.requirements) return fail(s.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read', 'requirements.json');
+    const open = buildTraceabilityMatrix(s).rows.filter((r) => !r.closed);
+    if (open.length === 0) return pass;
+    const shown = open.slice(0, 5).map((r) => `${r.behavior} is not closed (${missingLinks(r).join(', ')})`);
+    if (open.length > 5) shown.push(`…and ${open.length - 5} more behaviors are not closed`);
+    return fail(shown, 'traceability.json');
+  },
+
+  handoffsFresh: (_p, { snapshot: s }) => {
+    const stale = staleHandoffs(s);
+    return stale.length ? fail(stale.map((h) => `${h.handoff} is stale: ${h.changed.join(', ')} changed since it was written`), stale[0].handoff) : pass;
+  },
+
+  worktreeExists: (_p, { snapshot: s }) =>
+    findWorktree(s) ? pass : fail('the feature worktree does not exist (run the git-worktree stage)'),
+
+  validatorPasses: ({ name }, ctx) => {
+    const validator = VALIDATORS.get(name);
+    if (!validator) {
+      return ctx.confirmed ? pass : { ok: false, reasons: [`validator ${name} is not checked yet: confirm to advance without it`], needsConfirmation: true };
+    }
+    const result = validator(ctx.snapshot);
+    return result.passed ? pass : fail(result.problems.map((p) => `${name}: ${p}`));
+  },
+
+  confirmed: ({ stage }, ctx) =>
+    ctx.confirmed ? pass : { ok: false, reasons: [`${stage} needs your confirmation to be left`], needsConfirmation: true },
+};
+
+function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evidence: { exists: boolean }[] }): string[] {
+  const out: string[] = [];
+  if (row.tasks.length === 0) out.push('no task');
+  if (!row.tests.some((t) => t.exists)) out.push(row.tests.length ? 'its test files do not exist' : 'no test');
+  if (!row.evidence.some((e) => e.exists)) out.push(row.evidence.length ? 'its evidence files do not exist' : 'no evidence');
+  return out;
+}
+
+/** How many times converge has sent the spec back to executing. */
+export function convergenceRound(s: SpecSnapshot): number {
+  const meta = s.state?.metadata ?? {};
+  const recorded = Object.hasOwn(meta, 'convergence_round') ? Number(meta.convergence_round) : Number.NaN;
+  const counted = (s.state?.stage_history ?? []).filter((h) => h.stage === 'converge' && h.status === 'retry').length;
+  return Number.isFinite(recorded) ? Math.max(recorded, counted) : counted;
+}
+
+export function evaluateGuard(call: GuardCall, ctx: GuardContext): GuardOutcome {
+  return (GUARDS[call.type] as Impl<GuardName>)(call.params as never, ctx);
+}

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic';
+import { parseWorkflow, WORKFLOW_FILE, type Workflow } from '../files/workflow';
+import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
+import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../spec/loadSpec';
+import { SpecPipeline } from './specPipeline';
+
+export interface RepositoryOptions {
+  /** Folders under the repository root that hold spec directories. */
+  specRoots?: readonly string[];
+  schema?: PipelineSchemaFile;
+}
+
+/**
+ * A loom repository: its workflow, one pipeline definition per pipeline type, and one
+ * SpecPipeline per spec directory. A changed file reloads only the spec it belongs to.
+ */
+export class LoomRepository {
+  readonly specRoots: readonly string[];
+  private readonly schema: PipelineSchemaFile;
+  private workflow?: Workflow;
+  private workflowDiagnostics: Diagnostic[] = [];
+  private readonly definitions = new Map<string, PipelineDefinition>();
+  private readonly specs = new Map<string, SpecPipeline>();
+
+  constructor(readonly root: string, options: RepositoryOptions = {}) {
+    this.root = resolve(root);
+    this.specRoots = options.specRoots ?? SPEC_ROOTS;
+    this.schema = options.schema ?? bundledPipelineSchema();
+  }
+
+  /** Reads the workflow and every spec directory. */
+  load(): this {
+    this.loadWorkflow();
+    for (const spec of this.specs.values()) spec.dispose();
+    this.specs.clear();
+    for (const dir of findSpecDirs(this.root, this.specRoots)) this.specs.set(dir, this.loadOne(dir));
+    return this;
+  }
+
+  private loadWorkflow(): void {
+    this.definitions.clear();
+    this.workflow = undefined;
+    this.workflowDiagnostics = [];
+    let text: string | undefined;
+    try {
+      text = readFileSync(join(this.root, WORKFLOW_FILE), 'utf8');
+    } catch {
+      return;
+    }
+    const parsed = parseWorkflow(WORKFLOW_FILE, text);
+    this.workflow = parsed.workflow;
+    this.workflowDiagnostics = parsed.diagnostics;
+  }
+
+  get diagnostics(): Diagnostic[] {
+    return [...this.workflowDiagnostics, ...[...this.specs.values()].flatMap((s) => s.diagnostics)];
+  }
+
+  get workflowProblems(): readonly Diagnostic[] {
+    return this.workflowDiagnostics;
+  }
+
+  /** The default pipeline type of a spec with no state: workflow default, `qa` for qa/ specs. */
+  private defaultType(dir: string): string {
+    if (relative(this.root, dir).split(sep)[0] === 'qa') return 'qa';
+    return this.workflow?.defaults?.pipeline_type ?? 'feature';
+  }
+
+  definition(pipelineType: string): PipelineDefinition {
+    let def = this.definitions.get(pipelineType);
+    if (!def) this.definitions.set(pipelineType, (def = buildPipelineDefinition(this.schema, this.workflow, pipelineType)));
+    return def;
+  }
+
+  private loadOne(dir: string): SpecPipeline {
+    const snapshot = loadSpec(this.root, dir);
+    const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
+    return new SpecPipeline(snapshot, this.definition(type));
+  }
+
+  all(): SpecPipeline[] {
+    return [...this.specs.values()];
+  }
+
+  /** A spec by its directory: absolute, or relative to the repository root (`specs/x`). */
+  get(specDir: string): SpecPipeline | undefined {
+    const abs = isAbsolute(specDir) ? resolve(specDir) : resolve(this.root, specDir);
+    return this.specs.get(abs) ?? (isDirectory(abs) && this.specDirOf(join(abs, 'x')) === abs ? this.reload(abs) : undefined);
+  }
+
+  /** The spec directory a path belongs to, if any. */
+  specDirOf(path: string): string | undefined {
+    const rel = relative(this.root, resolve(path)).split(sep);
+    if (rel.length < 2 || rel[0] === '..' || !this.specRoots.includes(rel[0])) return undefined;
+    return join(this.root, rel[0], rel[1]);
+  }
+
+  /** Reloads one spec from disk, or forgets it when its directory is gone. */
+  reload(dir: string): SpecPipeline | undefined {
+    this.specs.get(dir)?.dispose();
+    if (!isDirectory(dir)) {
+      this.specs.delete(dir);
+      return undefined;
+    }
+    const spec = this.loadOne(dir);
+    this.specs.set(dir, spec);
+    return spec;
+  }
+
+  /**
+   * Applies one changed path: a spec file reloads its spec only; workflow.yaml rebuilds the
+   * definitions and so every spec. Returns the spec directories that changed.
+   */
+  applyChange(path: string): string[] {
+    const abs = resolve(path);
+    if (abs === join(this.root, WORKFLOW_FILE)) {
+      this.load();
+      return [...this.specs.keys()];
+    }
+    const dir = this.specDirOf(abs);
+    if (!dir) return [];
+    this.reload(dir);
+    return [dir];
+  }
+}

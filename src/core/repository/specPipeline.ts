@@ -1,0 +1,203 @@
+import { join } from 'node:path';
+import { createActor, type Actor } from 'xstate';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
+import { TransitionRefusedError } from '../errors';
+import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
+import { FAILED_STAGE } from '../files/vocabulary';
+import { sha256OfFile } from '../fs/sha256';
+import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { stageOf, transitionsFrom } from '../pipeline/pipelineDefinition';
+import { createPipelineMachine, type PipelineMachine } from '../pipeline/pipelineMachine';
+import { inferStage } from '../pipeline/stageInference';
+import { newPipelineState } from '../pipeline/stateRecord';
+import { checkTransition, nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+import { writePipelineState, type ProgressSources } from './stateWriter';
+
+export interface TaskStatusSummary {
+  id: string;
+  status: string;
+  retry_count: number;
+}
+
+/** What `loom-vscode status --json` prints for one spec. */
+export interface SpecStatus {
+  spec_dir: string;
+  pipeline_type: string;
+  stage: string | null;
+  /** `state` when read from pipeline.state.json, `inferred` from the artifacts, `unknown` when the state file is corrupt. */
+  stage_source: 'state' | 'inferred' | 'unknown';
+  tasks: TaskStatusSummary[];
+  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[] }[];
+  diagnostics: Diagnostic[];
+}
+
+export interface ChangeResult {
+  from: string;
+  to: string;
+  state: PipelineState;
+}
+
+const machines = new WeakMap<PipelineDefinition, PipelineMachine>();
+function machineFor(def: PipelineDefinition): PipelineMachine {
+  let m = machines.get(def);
+  if (!m) machines.set(def, (m = createPipelineMachine(def)));
+  return m;
+}
+
+/**
+ * One spec directory driven by its XState actor. The actor is restored from loom's state file
+ * (or the stage inferred from the artifacts) and every change it makes is written back in
+ * loom's format.
+ */
+export class SpecPipeline {
+  private actor?: Actor<PipelineMachine>;
+  readonly stage: string | null;
+  readonly stageSource: SpecStatus['stage_source'];
+  readonly diagnostics: Diagnostic[];
+
+  constructor(
+    readonly snapshot: SpecSnapshot,
+    readonly definition: PipelineDefinition,
+    private readonly progress: ProgressSources = {},
+  ) {
+    this.diagnostics = [...snapshot.diagnostics];
+    if (snapshot.state) {
+      this.stage = snapshot.state.current_stage;
+      this.stageSource = 'state';
+      if (this.stage !== FAILED_STAGE && !stageOf(definition, this.stage)) {
+        this.diagnostics.push(diagnostic(`${snapshot.specDir}/${PIPELINE_STATE_FILE}`,
+          `current_stage "${this.stage}" is not a stage of the ${definition.type} pipeline (${definition.stages.map((s) => s.id).join(', ')})`,
+          { line: 1 }, 'error', 'unknown-stage'));
+      }
+    } else if (snapshot.stateCondition === 'invalid') {
+      this.stage = null;
+      this.stageSource = 'unknown';
+    } else {
+      this.stage = inferStage(definition, snapshot);
+      this.stageSource = 'inferred';
+    }
+  }
+
+  get pipelineType(): string {
+    return this.definition.type;
+  }
+
+  /** The state record the next write starts from: the file's, or a fresh one for the inferred stage. */
+  private baseState(now: string): PipelineState {
+    return this.snapshot.state ?? newPipelineState(this.snapshot.specDir, this.definition.type, this.stage ?? this.definition.initial, now);
+  }
+
+  private startActor(now: string): Actor<PipelineMachine> {
+    if (this.actor) return this.actor;
+    const machine = machineFor(this.definition);
+    const context = { snapshot: this.snapshot, state: this.baseState(now) };
+    const known = this.stage === FAILED_STAGE || (this.stage !== null && stageOf(this.definition, this.stage));
+    const restored = known ? machine.resolveState({ value: this.stage!, context }) : undefined;
+    this.actor = createActor(machine, restored ? { snapshot: restored, input: context } : { input: context });
+    this.actor.start();
+    return this.actor;
+  }
+
+  /** The transitions open from the current stage, each with its unmet preconditions. */
+  next(): TransitionCheck[] {
+    if (this.stage === null || (this.stage !== FAILED_STAGE && !stageOf(this.definition, this.stage))) return [];
+    return nextTransitions(this.definition, this.stage, this.snapshot);
+  }
+
+  status(): SpecStatus {
+    const ids = [...new Set([...this.snapshot.tasks.keys(), ...this.snapshot.taskStates.keys()])];
+    return {
+      spec_dir: this.snapshot.specDir,
+      pipeline_type: this.definition.type,
+      stage: this.stage,
+      stage_source: this.stageSource,
+      tasks: ids.map((id) => {
+        const s = this.snapshot.taskStates.get(id);
+        return { id, status: s?.status ?? 'pending', retry_count: s?.retry_count ?? 0 };
+      }),
+      next: this.next().map((c) => ({ to: c.to, kind: c.kind, interactive: c.interactive, ready: c.ready, unmet: c.unmet, confirmations: c.confirmations })),
+      diagnostics: this.diagnostics,
+    };
+  }
+
+  private requireStage(): string {
+    if (this.stage === null) {
+      throw new TransitionRefusedError(`${this.snapshot.specDir}/${PIPELINE_STATE_FILE} is corrupt, so the current stage is unknown; fix or restore it first`, []);
+    }
+    return this.stage;
+  }
+
+  /**
+   * Moves to the next stage (or `to`) when its preconditions hold. Refuses, with every reason,
+   * when they do not or when the stage needs a confirmation that was not given.
+   */
+  advance(options: { to?: string; confirm?: boolean; now?: string; reason?: string } = {}): ChangeResult {
+    const from = this.requireStage();
+    const now = options.now ?? new Date().toISOString();
+    if (from === FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has failed; recover it to a stage first (${this.definition.recoveryTargets.join(', ')})`, []);
+    const candidates = transitionsFrom(this.definition, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
+    if (candidates.length === 0) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${from}, the end of the ${this.definition.type} pipeline`, []);
+    const chosen = options.to ? candidates.find((t) => t.to === options.to) : candidates.find((t) => t.kind === 'forward') ?? candidates[0];
+    if (!chosen) {
+      throw new TransitionRefusedError(`${from} cannot move to ${options.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`, []);
+    }
+    const check = checkTransition(this.definition, chosen, this.snapshot, options.confirm === true);
+    const reasons = [...check.unmet, ...(options.confirm ? [] : check.confirmations)];
+    if (reasons.length) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot move from ${from} to ${chosen.to}`, reasons);
+    const stage = stageOf(this.definition, from);
+    const approvalFingerprints = stage?.humanApproval && options.confirm ? this.fingerprints(stage.approvalRequires.length ? stage.approvalRequires : stage.outputs) : undefined;
+    return this.send({ type: 'ADVANCE', to: chosen.to, confirm: options.confirm === true, now, reason: options.reason, approvalFingerprints }, from, now);
+  }
+
+  /** Records a failure from any stage; the reason goes into the history and `failure_reason`. */
+  fail(reason: string, options: { now?: string; validator?: string } = {}): ChangeResult {
+    const from = this.requireStage();
+    const now = options.now ?? new Date().toISOString();
+    if (!reason.trim()) throw new TransitionRefusedError('a failure needs a reason', []);
+    if (from === FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has already failed`, []);
+    if (!transitionsFrom(this.definition, from).some((t) => t.kind === 'fail')) {
+      throw new TransitionRefusedError(`${from} is the end of the pipeline and cannot fail`, []);
+    }
+    return this.send({ type: 'FAIL', reason, now, validator: options.validator }, from, now);
+  }
+
+  /** Leaves `failed` for one of the stages the schema allows, when that stage's preconditions hold. */
+  recover(to: string, options: { now?: string; reason?: string } = {}): ChangeResult {
+    const from = this.requireStage();
+    const now = options.now ?? new Date().toISOString();
+    if (from !== FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has not failed (it is at ${from})`, []);
+    const t = transitionsFrom(this.definition, FAILED_STAGE).find((x) => x.to === to);
+    if (!t) throw new TransitionRefusedError(`a failed spec can recover to ${this.definition.recoveryTargets.join(', ')}, not ${to}`, []);
+    const check = checkTransition(this.definition, t, this.snapshot, true);
+    if (!check.ready) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot recover to ${to}`, check.unmet);
+    return this.send({ type: 'RECOVER', to, now, reason: options.reason }, from, now);
+  }
+
+  private send(event: Parameters<Actor<PipelineMachine>['send']>[0], from: string, now: string): ChangeResult {
+    const actor = this.startActor(now);
+    const before = actor.getSnapshot();
+    actor.send(event);
+    const after = actor.getSnapshot();
+    if (after === before || after.context.state === before.context.state) {
+      throw new TransitionRefusedError(`${this.snapshot.specDir}: the pipeline did not accept ${event.type} from ${from}`, []);
+    }
+    writePipelineState(this.snapshot, after.context.state, now, this.progress);
+    return { from, to: after.context.state.current_stage, state: after.context.state };
+  }
+
+  private fingerprints(paths: readonly string[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const p of paths) {
+      if (p.endsWith('/') || p === 'traceability.json') continue;
+      const sha = sha256OfFile(join(this.snapshot.dir, p));
+      if (sha) out[p] = sha;
+    }
+    return out;
+  }
+
+  dispose(): void {
+    this.actor?.stop();
+    this.actor = undefined;
+  }
+}

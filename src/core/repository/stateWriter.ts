@@ -1,0 +1,93 @@
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorruptStateError, SpecLockedError } from '../errors';
+import type { PipelineState } from '../files/pipelineState';
+import { PIPELINE_STATE_FILE } from '../files/pipelineState';
+import { renderProgress, type StageSymbols } from '../files/progressFile';
+import { taskStateFile, type TaskState } from '../files/taskState';
+import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { readLock } from '../spec/runLock';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+
+const LOCK_FILE = '.loom-run.lock';
+
+/**
+ * Runs `write` while holding the spec's `.loom-run.lock`. A live lock of another process blocks
+ * with its pid; a stale lock (its process is gone) is replaced.
+ */
+export function withRunLock<T>(snapshot: SpecSnapshot, write: () => T): T {
+  const path = join(snapshot.dir, LOCK_FILE);
+  const rel = `${snapshot.specDir}/${LOCK_FILE}`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const lock = readLock(path);
+      if (lock && !lock.stale && lock.pid !== process.pid) {
+        throw new SpecLockedError(`${snapshot.specDir} is being driven by another process (pid ${lock.pid}, ${rel}); nothing was written`, rel, lock.pid);
+      }
+      if (lock?.pid === process.pid) return write();
+      rmSync(path, { force: true });
+      continue;
+    }
+    try {
+      writeSync(fd, JSON.stringify({ pid: process.pid, tool: 'loom-vscode', acquired_at: new Date().toISOString() }));
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      return write();
+    } finally {
+      rmSync(path, { force: true });
+    }
+  }
+  throw new SpecLockedError(`${rel} could not be acquired`, rel, 0);
+}
+
+export function assertStateWritable(snapshot: SpecSnapshot): void {
+  if (snapshot.stateCondition === 'invalid') {
+    const file = `${snapshot.specDir}/${PIPELINE_STATE_FILE}`;
+    throw new CorruptStateError(`${file} is corrupt; fix or restore it first (it was left untouched)`, file);
+  }
+}
+
+export interface ProgressSources {
+  taskStates?: ReadonlyMap<string, TaskState>;
+  symbols?: StageSymbols;
+}
+
+function progressText(snapshot: SpecSnapshot, state: PipelineState, now: string, sources: ProgressSources): string {
+  const taskStates = sources.taskStates ?? snapshot.taskStates;
+  const ids = [...new Set([...snapshot.tasks.keys(), ...taskStates.keys()])];
+  return renderProgress({
+    specName: snapshot.name,
+    state,
+    tasks: ids.map((id) => ({ id, state: taskStates.get(id) })),
+    handoffs: snapshot.handoffs,
+    symbols: sources.symbols,
+    now,
+  });
+}
+
+/** Writes pipeline.state.json and regenerates progress.md, atomically and under the run lock. */
+export function writePipelineState(snapshot: SpecSnapshot, state: PipelineState, now: string, sources: ProgressSources = {}): void {
+  assertStateWritable(snapshot);
+  withRunLock(snapshot, () => {
+    writeFileAtomic(join(snapshot.dir, PIPELINE_STATE_FILE), toJsonText(state));
+    writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText(snapshot, state, now, sources));
+  });
+}
+
+/** Writes one task state and regenerates progress.md from the pipeline state on disk. */
+export function writeTaskState(snapshot: SpecSnapshot, taskState: TaskState, now: string, sources: ProgressSources = {}): void {
+  withRunLock(snapshot, () => {
+    writeFileAtomic(join(snapshot.dir, taskStateFile(taskState.task_id)), toJsonText(taskState));
+    if (snapshot.state) {
+      const states = new Map(sources.taskStates ?? snapshot.taskStates);
+      states.set(taskState.task_id, taskState);
+      writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText(snapshot, snapshot.state, now, { ...sources, taskStates: states }));
+    }
+  });
+}

@@ -1,0 +1,53 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { SpecSnapshot } from './specSnapshot';
+
+/** `2026-11-29+login` → `feature/2026-11-29-login`, the branch loom's git-worktree stage creates. */
+export function featureBranchName(specName: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[+_-]?(.*)$/.exec(specName);
+  const raw = m ? `${m[1]}-${m[2]}` : specName;
+  const safe = raw
+    .normalize('NFKC')
+    .replace(/[\s~^:?*[\]\\@{}]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .replace(/\.lock$/i, '');
+  return `feature/${safe || 'spec'}`;
+}
+
+/**
+ * Where the feature's worktree is: the path recorded in the state's metadata, else a git
+ * worktree of the repository whose HEAD is the feature branch. Read from `.git` directly so the
+ * pure core needs no git process.
+ */
+export function findWorktree(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>): string | undefined {
+  const meta = snapshot.state?.metadata ?? {};
+  for (const key of ['worktree_path', 'worktree']) {
+    const v = Object.hasOwn(meta, key) ? meta[key] : undefined;
+    if (typeof v === 'string' && v.trim()) {
+      const p = isAbsolute(v) ? v : resolve(snapshot.repoRoot, v);
+      if (existsSync(p)) return p;
+    }
+  }
+  const branch = featureBranchName(snapshot.name);
+  const worktrees = join(snapshot.repoRoot, '.git', 'worktrees');
+  let entries: string[];
+  try {
+    entries = readdirSync(worktrees);
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    try {
+      const head = readFileSync(join(worktrees, entry, 'HEAD'), 'utf8').trim();
+      if (head !== `ref: refs/heads/${branch}`) continue;
+      const gitdir = readFileSync(join(worktrees, entry, 'gitdir'), 'utf8').trim();
+      const dir = resolve(gitdir, '..');
+      if (existsSync(dir)) return dir;
+    } catch {
+      // A half-removed worktree entry is simply not a worktree.
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,19 @@
+import { result, type ValidatorResult } from './validatorResult';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+
+export const TASK_STATE_CLOSURE = 'task-state-closure';
+
+/** Every tasks/TN.md has task-states/TN.state.json with status done; no state without its task. */
+export function taskStateClosure(s: SpecSnapshot): ValidatorResult {
+  const problems: string[] = [];
+  if (s.tasks.size === 0) problems.push('tasks/ holds no task files');
+  for (const id of s.tasks.keys()) {
+    const state = s.taskStates.get(id);
+    if (!state) problems.push(`${id} has no task-states/${id}.state.json`);
+    else if (state.status !== 'done') problems.push(`${id} is ${state.status}, not done${state.blocker ? ` (blocker: ${state.blocker})` : ''}`);
+  }
+  for (const id of s.taskStates.keys()) {
+    if (!s.tasks.has(id)) problems.push(`task-states/${id}.state.json has no tasks/${id}.md`);
+  }
+  return result(TASK_STATE_CLOSURE, problems);
+}
