@@ -90,6 +90,7 @@ const NOISE = new RegExp(
       'Failed: getaddrinfo',
       'Error: Timed out waiting for authentication provider',
       'Creation of workbench contribution',
+      'Canceled: Canceled', // remote calls cut short while the window shuts down
     ].join('|') +
     ')',
 );
