@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Runs the integration test suites inside a real VS Code.
+ *
+ *   npm run test:integration              # all suites
+ *   npm run test:integration -- smoke     # only the named suites
+ *
+ * Which VS Code:
+ *   - a desktop VS Code downloaded by @vscode/test-electron (cached in .vscode-test/) when it can
+ *     be downloaded and, on Linux, a display is available (e.g. under xvfb-run);
+ *   - otherwise code-server (VS Code 1.139.1 in headless chromium) through test/vscode/code-shim.js,
+ *     installing it with test/vscode/setup.sh first if needed. Offline machines end up here.
+ *
+ * Environment:
+ *   LOOM_TEST_CODE_SERVER=1   always use code-server;  =0: always desktop (fail if unavailable)
+ *   LOOM_TEST_VSCODE_VERSION  desktop VS Code version (default 1.139.1, the one code-server bundles)
+ *   LOOM_TEST_SKIP_BUILD=1    do not run `npm run build` first
+ *   LOOM_*                    passed on to the extension host (both routes)
+ */
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { runTests, downloadAndUnzipVSCode } = require('@vscode/test-electron');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SHIM = path.join(ROOT, 'test', 'vscode', 'code-shim.js');
+const DESKTOP_VERSION = process.env.LOOM_TEST_VSCODE_VERSION || '1.139.1';
+
+/**
+ * One suite = a workspace to open (a folder, or a .code-workspace file for multi-root) and a
+ * tests dir whose index.js exports run(). `extensions` are extra extensionDevelopmentPaths loaded
+ * next to this extension (e.g. 'test/integration/scripted-model-extension'); `env` is extra
+ * environment for the extension host. Paths are relative to the repository root.
+ */
+const SUITES = [
+  {
+    name: 'smoke',
+    workspace: 'test/fixtures/integration-workspace',
+    tests: 'test/integration/suite',
+    extensions: [],
+    env: {},
+  },
+];
+
+/** Path of the "VS Code executable" to hand to runTests(). */
+async function resolveVSCode() {
+  const mode = process.env.LOOM_TEST_CODE_SERVER;
+  if (mode === '1') return useCodeServer('LOOM_TEST_CODE_SERVER=1');
+  if (mode !== '0' && process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return useCodeServer('no display for a desktop VS Code (run under xvfb-run to use one)');
+  }
+  try {
+    const exe = await downloadAndUnzipVSCode({ version: DESKTOP_VERSION, timeout: 15000 });
+    console.log(`Using desktop VS Code ${DESKTOP_VERSION}: ${exe}`);
+    return exe;
+  } catch (e) {
+    if (mode === '0') throw new Error(`desktop VS Code ${DESKTOP_VERSION} unavailable: ${e.message}`);
+    return useCodeServer(`desktop VS Code could not be downloaded (${e.message.split('\n')[0]})`);
+  }
+}
+
+function useCodeServer(reason) {
+  console.log(`Using code-server (VS Code 1.139.1 in headless chromium): ${reason}`);
+  require('../vscode/codeServer').ensureInstalled();
+  return SHIM;
+}
+
+function build() {
+  if (process.env.LOOM_TEST_SKIP_BUILD === '1') return;
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm run build failed');
+}
+
+/** Runs one suite; resolves to true when it passed. */
+async function runSuite(suite, vscodeExecutablePath) {
+  console.log(`\n=== integration suite "${suite.name}" (${suite.workspace}) ===`);
+  // A fresh profile per suite keeps runs independent. Short path: desktop VS Code puts IPC
+  // sockets in the user data dir and Unix socket paths are limited to ~100 characters.
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-vsc-'));
+  try {
+    await runTests({
+      vscodeExecutablePath,
+      extensionDevelopmentPath: [ROOT, ...suite.extensions.map((p) => path.resolve(ROOT, p))],
+      extensionTestsPath: path.resolve(ROOT, suite.tests, 'index.js'),
+      extensionTestsEnv: { LOOM_TEST_SUITE: suite.name, ...suite.env },
+      launchArgs: [path.resolve(ROOT, suite.workspace), '--disable-extensions', `--user-data-dir=${userDataDir}`],
+    });
+    return true;
+  } catch (e) {
+    console.error(`Suite "${suite.name}" failed: ${e.message}`);
+    return false;
+  } finally {
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((n) => !SUITES.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
+  const suites = wanted.length ? SUITES.filter((s) => wanted.includes(s.name)) : SUITES;
+
+  build();
+  const vscodeExecutablePath = await resolveVSCode();
+
+  const failed = [];
+  for (const suite of suites) if (!(await runSuite(suite, vscodeExecutablePath))) failed.push(suite.name);
+
+  if (failed.length) {
+    console.error(`\nIntegration tests FAILED: ${failed.join(', ')}`);
+    return 1;
+  }
+  console.log(`\nIntegration tests passed (${suites.map((s) => s.name).join(', ')})`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`runTests: ${e.message}`);
+    process.exit(1);
+  },
+);
