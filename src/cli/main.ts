@@ -38,10 +38,11 @@ const defaultIo: Io = {
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
 };
 
+/** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
 function openRepository(args: ParsedArgs): LoomRepository {
   const root = resolve(flagValue(args, '--cwd') ?? process.cwd());
   if (!existsSync(root)) throw new UsageError(`--cwd ${root} does not exist`);
-  return new LoomRepository(root).load();
+  return new LoomRepository(root);
 }
 
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
@@ -75,8 +76,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     const repo = openRepository(args);
     switch (args.command) {
       case 'status': {
-        const specs = args.flags.has('--spec-dir') ? [spec(repo, args)] : repo.all();
-        const statuses = specs.map((s) => s.status());
+        const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : repo.scan((s) => s.status());
         if (asJson) json(io, args.flags.has('--spec-dir') ? statuses[0] : statuses);
         else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : `No spec directories under ${repo.root} (${repo.specRoots.join(', ')}).`);
         return 0;
@@ -128,8 +128,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         return 0;
       }
       case 'validate': {
-        const specs = args.flags.has('--spec-dir') ? [spec(repo, args)] : repo.all();
-        const diagnostics: Diagnostic[] = [...repo.workflowProblems, ...specs.flatMap(specDiagnostics)];
+        const perSpec = args.flags.has('--spec-dir') ? [specDiagnostics(spec(repo, args))] : repo.scan(specDiagnostics);
+        const diagnostics: Diagnostic[] = [...repo.workflowProblems, ...perSpec.flat()];
         if (asJson) json(io, { diagnostics });
         else io.out(diagnostics.length ? diagnostics.map(formatDiagnostic).join('\n') : 'No problems found.');
         return diagnostics.some((d) => d.severity === 'error') ? 1 : 0;

@@ -22,6 +22,7 @@ export class LoomRepository {
   private readonly schema: PipelineSchemaFile;
   private workflow?: Workflow;
   private workflowDiagnostics: Diagnostic[] = [];
+  private workflowLoaded = false;
   private readonly definitions = new Map<string, PipelineDefinition>();
   private readonly specs = new Map<string, SpecPipeline>();
 
@@ -40,7 +41,17 @@ export class LoomRepository {
     return this;
   }
 
+  /**
+   * Visits every spec once without keeping it: for one-shot readers such as the CLI, whose
+   * memory then stays that of one spec whatever the size of the repository.
+   */
+  scan<T>(visit: (spec: SpecPipeline) => T): T[] {
+    this.loadWorkflow();
+    return findSpecDirs(this.root, this.specRoots).map((dir) => visit(this.loadOne(dir)));
+  }
+
   private loadWorkflow(): void {
+    this.workflowLoaded = true;
     this.definitions.clear();
     this.workflow = undefined;
     this.workflowDiagnostics = [];
@@ -60,6 +71,7 @@ export class LoomRepository {
   }
 
   get workflowProblems(): readonly Diagnostic[] {
+    if (!this.workflowLoaded) this.loadWorkflow();
     return this.workflowDiagnostics;
   }
 
@@ -76,6 +88,7 @@ export class LoomRepository {
   }
 
   private loadOne(dir: string): SpecPipeline {
+    if (!this.workflowLoaded) this.loadWorkflow();
     const snapshot = loadSpec(this.root, dir);
     const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
     return new SpecPipeline(snapshot, this.definition(type));

@@ -1,0 +1,72 @@
+/**
+ * `npm run bench`: each benchmark measures a ratio within one run and prints one line
+ * `bench: <name> ratio=<r> ...`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LoomRepository } from '../src/core/repository/loomRepository';
+import { generateRepository } from './generateRepository';
+
+const SPECS = Number(process.env.BENCH_SPECS ?? 1000);
+const TASKS = 20;
+
+function child(mode: 'floor' | 'status', root: string): { ms: number; peakMB: number } {
+  const r = spawnSync(process.execPath, [join(__dirname, 'statusScan.cjs'), mode, root], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
+/** Best of three runs each, alternating, so that a noisy neighbour hurts both sides alike. */
+function statusScan(root: string): void {
+  child('floor', root); // warm the page cache
+  let floor = Infinity;
+  let status = Infinity;
+  let peakMB = 0;
+  for (let i = 0; i < 3; i++) {
+    floor = Math.min(floor, child('floor', root).ms);
+    const s = child('status', root);
+    status = Math.min(status, s.ms);
+    peakMB = Math.max(peakMB, s.peakMB);
+  }
+  console.log(`bench: status-scan ratio=${(status / floor).toFixed(2)} peakMB=${peakMB.toFixed(0)} statusMs=${status.toFixed(0)} floorMs=${floor.toFixed(0)} specs=${SPECS} tasks=${TASKS}`);
+}
+
+/** Median time to apply one changed task file and re-read the status of its spec. */
+function timeOneChange(root: string, specs: number): number {
+  const repo = new LoomRepository(root).load();
+  const dirs = repo.all().map((s) => s.snapshot.dir);
+  const samples: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const dir = dirs[(i * 7) % dirs.length];
+    const file = join(dir, 'tasks', 'T5.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/complexity: \w+/, `complexity: ${i % 2 ? 'low' : 'medium'}`));
+    const start = process.hrtime.bigint();
+    const [changed] = repo.applyChange(file);
+    repo.get(changed)!.status();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  if (repo.all().length !== specs) throw new Error('the repository lost specs');
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+function incremental(large: string, small: string): void {
+  timeOneChange(small, 10); // warm up the JIT
+  const smallMs = timeOneChange(small, 10);
+  const largeMs = timeOneChange(large, SPECS);
+  console.log(`bench: incremental ratio=${(largeMs / smallMs).toFixed(2)} largeMs=${largeMs.toFixed(2)} smallMs=${smallMs.toFixed(2)} specs=${SPECS}/10`);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'loom-bench-'));
+try {
+  const large = join(work, 'large');
+  const small = join(work, 'small');
+  generateRepository(large, SPECS, TASKS);
+  generateRepository(small, 10, TASKS);
+  statusScan(large);
+  incremental(large, small);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
