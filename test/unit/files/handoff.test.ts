@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
+import { HANDOFFS_DIR, HandoffSchema } from '../../../src/core/files/handoff';
+import { HANDOFF_STATUSES } from '../../../src/core/files/vocabulary';
+import { toJsonText } from '../../../src/core/fs/atomicWrite';
+
+const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
+const read = (name: string) => readFileSync(join(specDir, HANDOFFS_DIR, name), 'utf8');
+const parse = (text: string) => parseJsonDocument('specs/s/handoffs/T1.json', text, HandoffSchema);
+const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
+
+describe('handoffs/*.json', () => {
+  it('reads a stage handoff with fingerprints, as loom writes it', () => {
+    const { value, diagnostics } = parse(read('brainstorming.json'));
+    assert.deepEqual(diagnostics, []);
+    assert.equal(value!.status, 'done');
+    assert.equal(value!.stage, 'brainstorming');
+    assert.equal(value!.task_id, 'brainstorming');
+    assert.equal(value!.summary, '需求已澄清：邮箱密码登录 + 账户锁定');
+    assert.deepEqual(value!.artifacts, ['spec.md', 'requirements.json']);
+    assert.deepEqual(value!.basis_fingerprints, { 'spec.md': '6d0f3a8c2b1e4f5a6d0f3a8c2b1e4f5a6d0f3a8c2b1e4f5a6d0f3a8c2b1e4f5a' });
+    assert.equal(value!.written_at, '2026-11-20T09:10:00.000Z');
+  });
+
+  it('reads a task handoff with exported interfaces', () => {
+    const { value, diagnostics } = parse(read('T1.json'));
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(value!.exported_interfaces, [
+      { name: 'login', path: 'src/auth/login.ts', signature: 'login(email: string, password: string): Promise<Session>' },
+      { name: 'SessionStore', path: 'src/auth/session/store.ts' },
+    ]);
+    assert.deepEqual(value!.breaking_changes, []);
+    assert.deepEqual(value!.requirements_verified, ['REQ-001-B01', 'REQ-001-B02']);
+    assert.equal(value!.notes, 'bcrypt cost 12; see evidence/test.log');
+    assert.deepEqual(value!.artifact_fingerprints, {});
+  });
+
+  it('accepts notes as a list, defaults artifacts, keeps unknown keys', () => {
+    const { value } = parse('{"status": "partial", "summary": "", "notes": ["a", "b"], "next_steps": ["T3"]}');
+    assert.deepEqual(value, { status: 'partial', summary: '', artifacts: [], notes: ['a', 'b'], next_steps: ['T3'] });
+    assert.deepEqual(JSON.parse(toJsonText(value)), { status: 'partial', summary: '', artifacts: [], notes: ['a', 'b'], next_steps: ['T3'] });
+  });
+
+  it('accepts each of loom\'s four statuses', () => {
+    assert.deepEqual([...HANDOFF_STATUSES], ['done', 'partial', 'blocked', 'failed']);
+    for (const status of HANDOFF_STATUSES) assert.equal(parse(`{"status": "${status}", "summary": "s"}`).value?.status, status);
+  });
+
+  it('reports a wrong status and a missing summary, each where it belongs', () => {
+    const text = '{\n  "status": "DONE",\n  "artifacts": []\n}';
+    assert.deepEqual(parse(text).diagnostics.map(brief), [
+      '2:3 specs/s/handoffs/T1.json: "status": Invalid option: expected one of "done"|"partial"|"blocked"|"failed"',
+      '1:1 specs/s/handoffs/T1.json: "summary": Invalid input: expected string, received undefined',
+    ]);
+  });
+
+  it('reports an exported interface without a path at that interface', () => {
+    const text = '{\n  "status": "done",\n  "summary": "s",\n  "exported_interfaces": [\n    { "name": "login" }\n  ]\n}';
+    assert.deepEqual(parse(text).diagnostics.map(brief), [
+      '5:5 specs/s/handoffs/T1.json: "exported_interfaces.0.path": Invalid input: expected string, received undefined',
+    ]);
+  });
+
+  it('reports a fingerprint that is not a string at its path key', () => {
+    const text = '{\n  "status": "done",\n  "summary": "s",\n  "basis_fingerprints": {\n    "spec.md": null\n  }\n}';
+    assert.deepEqual(parse(text).diagnostics.map(brief), [
+      '5:5 specs/s/handoffs/T1.json: "basis_fingerprints.spec.md": Invalid input: expected string, received null',
+    ]);
+  });
+});
