@@ -51,7 +51,8 @@ export function normalizeRequirements(file: RequirementsFile): RequirementsLedge
   if (Array.isArray(file.requirements)) return { form: 'array', requirements: file.requirements };
   return {
     form: 'object',
-    requirements: Object.entries(file.requirements).map(([id, entry]) => ({ id, ...entry })),
+    // In the object form the key is the id, whatever the entry itself says.
+    requirements: Object.entries(file.requirements).map(([id, entry]) => ({ ...entry, id })),
   };
 }
 

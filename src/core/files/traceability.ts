@@ -4,34 +4,56 @@ import { REQUIREMENT_ID_PATTERN } from './vocabulary';
 const refs = z.array(z.string());
 
 /**
- * Loom accepts aliases for the three reference lists; they are folded into the canonical names
- * here so that the rest of the core sees one shape.
+ * Loom accepts aliases for the three reference lists. They are validated under their own names, so
+ * a problem points at the key the file really has, then folded into the canonical names so that
+ * the rest of the core sees one shape.
  */
-function withAliases(value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const v = value as Record<string, unknown>;
-  const pick = (...names: string[]) => names.map((n) => (Object.hasOwn(v, n) ? v[n] : undefined)).find((x) => x !== undefined);
-  const out: Record<string, unknown> = { ...v };
-  for (const alias of ['task_ids', 'test_refs', 'test_ids', 'evidence_refs', 'receipts']) delete out[alias];
-  out.tasks = pick('tasks', 'task_ids') ?? [];
-  out.tests = pick('tests', 'test_refs', 'test_ids') ?? [];
-  out.evidence = pick('evidence', 'evidence_refs', 'receipts') ?? [];
-  return out;
+const referenceLists = {
+  tasks: refs.optional(),
+  task_ids: refs.optional(),
+  tests: refs.optional(),
+  test_refs: refs.optional(),
+  test_ids: refs.optional(),
+  evidence: refs.optional(),
+  evidence_refs: refs.optional(),
+  receipts: refs.optional(),
+};
+
+type ReferenceLists = { [K in keyof typeof referenceLists]?: string[] };
+
+/** A behavior's trace, with the reference lists under their canonical names. Unknown keys are kept. */
+export interface BehaviorTrace {
+  [key: string]: unknown;
+  tasks: string[];
+  tests: string[];
+  evidence: string[];
+}
+interface TraceEntryBody extends BehaviorTrace {
+  behaviors?: Record<string, BehaviorTrace>;
+}
+export interface TraceEntry extends TraceEntryBody {
+  id: string;
 }
 
-export const BehaviorTraceSchema = z.preprocess(withAliases, z.looseObject({ tasks: refs, tests: refs, evidence: refs }));
-export type BehaviorTrace = z.infer<typeof BehaviorTraceSchema>;
+function foldAliases(value: ReferenceLists & Record<string, unknown>): BehaviorTrace {
+  const { task_ids, test_refs, test_ids, evidence_refs, receipts, ...rest } = value;
+  return {
+    ...rest,
+    tasks: value.tasks ?? task_ids ?? [],
+    tests: value.tests ?? test_refs ?? test_ids ?? [],
+    evidence: value.evidence ?? evidence_refs ?? receipts ?? [],
+  };
+}
+
+export const BehaviorTraceSchema = z.looseObject(referenceLists).transform(foldAliases);
 
 const entryBody = {
-  tasks: refs,
-  tests: refs,
-  evidence: refs,
+  ...referenceLists,
   behaviors: z.record(z.string(), BehaviorTraceSchema).optional(),
 };
 const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, 'requirement id must look like REQ-001');
-export const TraceEntrySchema = z.preprocess(withAliases, z.looseObject({ id: requirementId, ...entryBody }));
-export const TraceEntryWithoutIdSchema = z.preprocess(withAliases, z.looseObject(entryBody));
-export type TraceEntry = z.infer<typeof TraceEntrySchema>;
+export const TraceEntrySchema = z.looseObject({ id: requirementId, ...entryBody }).transform((v) => foldAliases(v) as TraceEntry);
+export const TraceEntryWithoutIdSchema = z.looseObject(entryBody).transform((v) => foldAliases(v) as TraceEntryBody);
 
 export const TraceabilityFileSchema = z.object({
   requirements: z.union([z.array(TraceEntrySchema), z.record(requirementId, TraceEntryWithoutIdSchema)]),
@@ -45,17 +67,19 @@ export interface TraceabilityLedger {
 
 export function normalizeTraceability(file: TraceabilityFile): TraceabilityLedger {
   if (Array.isArray(file.requirements)) return { form: 'array', requirements: file.requirements };
-  return { form: 'object', requirements: Object.entries(file.requirements).map(([id, e]) => ({ id, ...e })) };
+  // In the object form the key is the id, whatever the entry itself says.
+  return { form: 'object', requirements: Object.entries(file.requirements).map(([id, e]) => ({ ...e, id })) };
 }
 
 /** `tests/a.test.ts#name` and `tests/a_test.py::name` both point at a file plus a test name. */
-export function splitTestRef(ref: string): { file: string; name?: string } {
+export function splitTestRef(raw: string): { file: string; name?: string } {
+  const ref = raw.trim();
   const colons = ref.indexOf('::');
   const hash = ref.indexOf('#');
   const cut = [colons, hash].filter((n) => n > 0).sort((a, b) => a - b)[0];
   if (cut === undefined) return { file: ref };
   const sep = ref.startsWith('::', cut) ? 2 : 1;
-  return { file: ref.slice(0, cut), name: ref.slice(cut + sep) || undefined };
+  return { file: ref.slice(0, cut).trim(), name: ref.slice(cut + sep).trim() || undefined };
 }
 
 export const TRACEABILITY_FILE = 'traceability.json';
