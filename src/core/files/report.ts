@@ -24,10 +24,12 @@ export interface Report {
 // `verdict: PASS`, `**Verdict**: FAIL`, `- verdict：PASS`, and loom's Chinese form `结论：通过` / `结论：不通过`.
 const VERDICT_EN = /^[\s>*_`#-]*verdict[\s*_`]*[:：][\s*_`]*(PASS|FAIL)\b/i;
 const VERDICT_ZH = /^[\s>*_`#-]*结论[\s*_`]*[:：][\s*_`]*(不通过|通过)/;
-const FIELD = /^[\s>*_`-]*(evidence-command|evidence-exit-code|evidence-file|evidence-sha256)[\s*_`]*[:：]\s*(.*?)\s*$/i;
+// `**evidence-file:** x` closes its emphasis after the colon, like `**Verdict:** PASS`.
+const FIELD = /^[\s>*_`-]*(evidence-command|evidence-exit-code|evidence-file|evidence-sha256)[\s*_`]*[:：](?:\s*(?:\*\*|__)(?=\s))?\s*(.*?)\s*$/i;
 const MARKER = /\b(BLOCKER|CHANGES_REQUESTED|FAIL)\b/;
 
-const unquote = (s: string) => s.replace(/^[`'"]+|[`'"]+$/g, '').trim();
+// Only a matching pair: `npm test -- --grep "login"` keeps its closing quote.
+const unquote = (s: string) => s.replace(/^([`'"])(.*)\1$/, '$2').trim();
 
 export function parseReport(file: string, text: string): Report {
   const report: Report = { file, evidence: {}, blockingMarkers: [] };
