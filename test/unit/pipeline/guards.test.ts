@@ -1,0 +1,143 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { evaluateGuard } from '../../../src/core/pipeline/guards';
+import type { GuardCall } from '../../../src/core/pipeline/guardCall';
+import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
+
+/** Evaluates one guard against a spec built by `setup`; returns its reasons ([] when it holds). */
+function check(call: GuardCall, setup: (r: TempRepo) => void, confirmed = false): string[] {
+  const r = new TempRepo();
+  try {
+    r.write(`${SPEC}/.keep`, '');
+    setup(r);
+    const outcome = evaluateGuard(call, { snapshot: loadSpec(r.root, r.path(SPEC)), confirmed });
+    assert.equal(outcome.ok, outcome.reasons.length === 0);
+    return outcome.reasons;
+  } finally {
+    r.dispose();
+  }
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+test('fileExists: files, folders, empty folders, nested files', () => {
+  assert.deepEqual(check({ type: 'fileExists', params: { path: 'plan.md' } }, () => {}), ['plan.md does not exist']);
+  assert.deepEqual(check({ type: 'fileExists', params: { path: 'plan.md' } }, (r) => r.write(`${SPEC}/plan.md`, '#')), []);
+  assert.deepEqual(check({ type: 'fileExists', params: { path: 'tasks/' } }, (r) => r.write(`${SPEC}/tasks/.gitkeep`, '')), []);
+  assert.deepEqual(check({ type: 'fileExists', params: { path: 'tasks/' } }, (r) => r.write(`${SPEC}/tasks/T1.md`, '# T1')), []);
+  assert.deepEqual(check({ type: 'fileExists', params: { path: 'handoffs/detail-expansion.json' } }, () => {}), ['handoffs/detail-expansion.json does not exist']);
+  assert.deepEqual(check({ type: 'fileExists', params: { path: 'docs/deep/a.md' } }, (r) => r.write(`${SPEC}/docs/deep/a.md`, 'x')), []);
+});
+
+test('reportPasses: missing, no verdict, FAIL, PASS in English and Chinese', () => {
+  const g: GuardCall = { type: 'reportPasses', params: { path: 'test-report.md' } };
+  assert.deepEqual(check(g, () => {}), ['test-report.md does not exist']);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/test-report.md`, '# Report\nall good\n')), ['test-report.md has no verdict line (verdict: PASS or 结论：通过)']);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/test-report.md`, 'verdict: FAIL\n')), ['test-report.md says verdict: FAIL']);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/test-report.md`, '结论：不通过\n')), ['test-report.md says verdict: FAIL']);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/test-report.md`, '# 测试报告\n\n结论：通过\n')), []);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/test-report.md`, 'verdict: FAIL\n\nre-run:\nverdict: PASS\n')), []);
+});
+
+test('evidenceReceiptValid: sha256 must match the evidence file inside the spec', () => {
+  const g = (required: boolean): GuardCall => ({ type: 'evidenceReceiptValid', params: { path: 'test-report.md', required } });
+  const report = (fields: string) => (r: TempRepo) => {
+    r.write(`${SPEC}/evidence/test.log`, 'all passed\n');
+    r.write(`${SPEC}/test-report.md`, `verdict: PASS\n${fields}`);
+  };
+  const good = `evidence-command: npm test\nevidence-exit-code: 0\nevidence-file: evidence/test.log\nevidence-sha256: ${sha('all passed\n')}\n`;
+  assert.deepEqual(check(g(true), report(good)), []);
+  assert.deepEqual(check(g(false), report('')), []);
+  assert.deepEqual(check(g(true), report('')), ['test-report.md names no evidence (evidence-command, evidence-exit-code, evidence-file, evidence-sha256)']);
+  assert.deepEqual(check(g(false), report(good.replace(sha('all passed\n'), sha('other')))), ['test-report.md: the sha256 of evidence/test.log does not match evidence-sha256 (the log changed after the report)']);
+  assert.deepEqual(check(g(false), report(good.replace('exit-code: 0', 'exit-code: 1'))), ['test-report.md records evidence-exit-code: 1']);
+  assert.deepEqual(check(g(false), report(good.replace('evidence/test.log', '../../outside.log'))), ['test-report.md: evidence-file ../../outside.log is outside the spec directory']);
+  assert.deepEqual(check(g(false), report(good.replace('evidence/test.log', 'evidence/gone.log'))), ['test-report.md: evidence-file evidence/gone.log does not exist']);
+});
+
+test('analysisHasNoBlocker and convergenceConverged read their reports', () => {
+  const a: GuardCall = { type: 'analysisHasNoBlocker', params: {} };
+  assert.deepEqual(check(a, () => {}), ['artifact-analysis.json does not exist (run the artifact analysis first)']);
+  assert.deepEqual(check(a, (r) => r.write(`${SPEC}/artifact-analysis.json`, '{')), ['artifact-analysis.json could not be read']);
+  assert.deepEqual(check(a, (r) => r.write(`${SPEC}/artifact-analysis.json`, { status: 'pass', blocker_count: 0, findings: [{ id: 'F1', kind: 'format', severity: 'warning', message: 'dup' }] })), []);
+  assert.deepEqual(check(a, (r) => r.write(`${SPEC}/artifact-analysis.json`, { status: 'pass', blocker_count: 0, findings: [{ id: 'F1', kind: 'missing', severity: 'error', message: 'REQ-002 is ambiguous' }] })),
+    ['artifact-analysis.json reports 1 blocker (status: pass): REQ-002 is ambiguous']);
+  const c: GuardCall = { type: 'convergenceConverged', params: {} };
+  assert.deepEqual(check(c, (r) => r.write(`${SPEC}/convergence-report.json`, { status: 'needs_another_round', round: 1 })), ['convergence-report.json says status: needs_another_round']);
+  assert.deepEqual(check(c, (r) => r.write(`${SPEC}/convergence-report.json`, { status: 'converged', round: 1, blocker_count: 0 })), []);
+});
+
+test('convergenceRoundsLeft counts metadata and retry history', () => {
+  const g: GuardCall = { type: 'convergenceRoundsLeft', params: { max: 3 } };
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/pipeline.state.json`, state('converge'))), []);
+  const retry = { stage: 'converge', status: 'retry', entered_at: 'a', exited_at: 'b' };
+  assert.equal(check(g, (r) => r.write(`${SPEC}/pipeline.state.json`, state('converge', { stage_history: [retry, retry, retry] }))).length, 1);
+  assert.equal(check(g, (r) => r.write(`${SPEC}/pipeline.state.json`, state('converge', { metadata: { convergence_round: 3 } }))).length, 1);
+});
+
+test('reviewFeedbackPasses needs PASS and no BLOCKER / CHANGES_REQUESTED', () => {
+  const g: GuardCall = { type: 'reviewFeedbackPasses', params: {} };
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/review-feedback.md`, '# Review\n\nverdict: PASS\n')), []);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/review-feedback.md`, '# Review\n- BLOCKER: sql injection\n\nverdict: PASS\n')), ['review-feedback.md line 2 mentions BLOCKER']);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/review-feedback.md`, 'verdict: FAIL\n')), ['review-feedback.md says verdict: FAIL']);
+});
+
+test('reviewerPassed and testsExitZero', () => {
+  const rp: GuardCall = { type: 'reviewerPassed', params: {} };
+  const tasks = (r: TempRepo, status: string, result: string | null) => {
+    r.write(`${SPEC}/tasks/T1.md`, '# T1');
+    r.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status, retry_count: 0, last_reviewer_result: result });
+  };
+  assert.deepEqual(check(rp, (r) => tasks(r, 'done', 'PASS')), []);
+  assert.deepEqual(check(rp, (r) => tasks(r, 'reviewing', null)), ['T1 has not passed review (status: reviewing)']);
+  assert.deepEqual(check(rp, (r) => tasks(r, 'done', 'FAIL: missing test')), ["T1: the reviewer's last result is FAIL: missing test"]);
+  const tz: GuardCall = { type: 'testsExitZero', params: {} };
+  assert.deepEqual(check(tz, (r) => r.write(`${SPEC}/test-report.md`, 'verdict: PASS\nevidence-exit-code: 0\n')), []);
+  assert.deepEqual(check(tz, (r) => r.write(`${SPEC}/test-report.md`, 'verdict: PASS\nevidence-exit-code: 2\n')), ['test-report.md records evidence-exit-code: 2']);
+  assert.deepEqual(check(tz, (r) => r.write(`${SPEC}/test-report.md`, 'verdict: PASS\n')), []);
+});
+
+test('traceabilityClosed lists open behaviors', () => {
+  const g: GuardCall = { type: 'traceabilityClosed', params: {} };
+  assert.deepEqual(check(g, (r) => plannedSpec(r)), [
+    'REQ-001-B01 is not closed (no test, no evidence)',
+    'REQ-001-B02 is not closed (no test, no evidence)',
+  ]);
+  const closed = (r: TempRepo) => {
+    plannedSpec(r);
+    r.write('tests/login.test.ts', 'test');
+    r.write(`${SPEC}/evidence/run.log`, 'ok');
+    const b = { tasks: ['T1'], tests: ['tests/login.test.ts#logs in'], evidence: ['evidence/run.log'] };
+    r.write(`${SPEC}/traceability.json`, { requirements: { 'REQ-001': { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': b, 'REQ-001-B02': b } } } });
+  };
+  assert.deepEqual(check(g, closed), []);
+});
+
+test('worktreeExists reads the recorded worktree path', () => {
+  const g: GuardCall = { type: 'worktreeExists', params: {} };
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/pipeline.state.json`, state('executing', { metadata: { worktree_path: 'specs' } }))), []);
+  assert.deepEqual(check(g, (r) => r.write(`${SPEC}/pipeline.state.json`, state('executing', { metadata: { worktree_path: '/no/such/dir' } }))), ['the feature worktree does not exist (run the git-worktree stage)']);
+});
+
+test('validators: closure validators run; an unknown one needs confirmation', () => {
+  const v = (name: string): GuardCall => ({ type: 'validatorPasses', params: { name } });
+  assert.deepEqual(check(v('planning-artifacts'), (r) => plannedSpec(r)), []);
+  assert.deepEqual(check(v('planning-artifacts'), (r) => {
+    plannedSpec(r);
+    r.write(`${SPEC}/traceability.json`, { requirements: { 'REQ-001': { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] } } } } });
+  }), ['planning-artifacts: REQ-001-B02 maps to no task in traceability.json']);
+  assert.deepEqual(check(v('task-state-closure'), (r) => {
+    plannedSpec(r);
+    r.write(`${SPEC}/task-states/T9.state.json`, { task_id: 'T9', status: 'done', retry_count: 0 });
+  }), ['task-state-closure: T1 has no task-states/T1.state.json', 'task-state-closure: task-states/T9.state.json has no tasks/T9.md']);
+  assert.deepEqual(check(v('requirement-task-closure'), (r) => {
+    plannedSpec(r);
+    r.write(`${SPEC}/spec.md`, '# Login\nREQ-001 and REQ-002, see REQ-001-B01\n');
+  }), ['requirement-task-closure: REQ-002 appears in spec.md but no task lists it in requirements']);
+  assert.deepEqual(check(v('verification-artifacts'), () => {}), ['validator verification-artifacts is not checked yet: confirm to advance without it']);
+  assert.deepEqual(check(v('verification-artifacts'), () => {}, true), []);
+  assert.deepEqual(check({ type: 'confirmed', params: { stage: 'planning' } }, () => {}), ['planning needs your confirmation to be left']);
+  assert.deepEqual(check({ type: 'confirmed', params: { stage: 'planning' } }, () => {}, true), []);
+});
