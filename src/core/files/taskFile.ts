@@ -1,6 +1,7 @@
 import matter from 'gray-matter';
 import { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
+import { describePath, schemaProblems } from '../diagnostics/zodIssues';
 import { COMPLEXITIES } from './vocabulary';
 
 /** A list in frontmatter: inline `[a, b]`, a block list, a lone string, or absent. */
@@ -45,8 +46,9 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
     body = parsed.content;
   } catch (e) {
     const err = e as Error & { mark?: { line?: number; column?: number }; reason?: string };
-    // js-yaml counts lines from 0 inside the frontmatter, which starts after the opening `---`.
-    const line = err.mark?.line !== undefined ? err.mark.line + 2 : 1;
+    // js-yaml counts lines from 0 inside the frontmatter, which gray-matter starts right after the
+    // opening `---` (its line break included), so js-yaml's line 0 is the file's line 1.
+    const line = err.mark?.line !== undefined ? err.mark.line + 1 : 1;
     diagnostics.push(diagnostic(file, `${file}: the YAML frontmatter does not parse: ${err.reason ?? err.message.split('\n')[0]}`,
       { line, column: (err.mark?.column ?? 0) + 1 }, 'error', 'frontmatter-syntax'));
     body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
@@ -59,9 +61,9 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
     const result = TaskFrontmatterSchema.safeParse(data);
     if (result.success) front = result.data;
     else {
-      for (const issue of result.error.issues) {
-        const keyName = String(issue.path[0] ?? '');
-        diagnostics.push(diagnostic(file, `${file}: "${issue.path.join('.')}": ${issue.message}`, { line: keyLines.get(keyName) ?? 1 }, 'error', 'schema'));
+      for (const { path, message } of schemaProblems(result.error.issues)) {
+        const keyName = String(path[0] ?? '');
+        diagnostics.push(diagnostic(file, `${file}: ${describePath(path)}: ${message}`, { line: keyLines.get(keyName) ?? 1 }, 'error', 'schema'));
       }
       // Keep what did parse, so one bad key does not hide the others.
       const partial: Record<string, unknown> = {};

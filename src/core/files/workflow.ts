@@ -1,6 +1,7 @@
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
+import { describePath, schemaProblems } from '../diagnostics/zodIssues';
 
 const list = z.array(z.string()).nullish().transform((v) => v ?? []);
 
@@ -48,17 +49,40 @@ export function parseWorkflow(file: string, text: string): { workflow?: Workflow
       }),
     };
   }
-  const raw = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    raw = doc.toJS() ?? {};
+  } catch (e) {
+    // toJS throws on alias bombs and similar; a bad file must never stop the others from loading.
+    return { diagnostics: [diagnostic(file, `${file} is not valid YAML: ${(e as Error).message}`, {}, 'error', 'yaml-syntax')] };
+  }
   const result = WorkflowSchema.safeParse(raw);
   if (result.success) return { workflow: result.data, diagnostics: [] };
   return {
-    diagnostics: result.error.issues.map((issue) => {
-      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-      let node: unknown;
-      for (let n = path.length; n > 0 && !isNode(node); n--) node = doc.getIn(path.slice(0, n), true);
-      const offset = isNode(node) && node.range ? node.range[0] : 0;
-      const pos = lineCounter.linePos(offset);
-      return diagnostic(file, `${file}: "${path.join('.')}": ${issue.message}`, { line: pos.line, column: pos.col }, 'error', 'schema');
+    diagnostics: schemaProblems(result.error.issues).map(({ path, message }) => {
+      const pos = lineCounter.linePos(offsetOfKey(doc.contents, path));
+      return diagnostic(file, `${file}: ${describePath(path)}: ${message}`, { line: pos.line, column: pos.col }, 'error', 'schema');
     }),
   };
+}
+
+/** Offset of the key that holds the value at `path` (of the item, in a list); the nearest existing ancestor otherwise. */
+function offsetOfKey(root: unknown, path: readonly (string | number)[]): number {
+  let node = root;
+  let offset = isNode(node) && node.range ? node.range[0] : 0;
+  for (const segment of path) {
+    let next: unknown;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(segment));
+      if (!pair) break;
+      if (isNode(pair.key) && pair.key.range) offset = pair.key.range[0];
+      next = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      next = node.items[segment];
+      if (!isNode(next) || !next.range) break;
+      offset = next.range[0];
+    } else break;
+    node = next;
+  }
+  return offset;
 }

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MINUTES, parseWorkflow, WORKFLOW_FILE } from '../../../src/core/files/workflow';
+
+const repo = resolve(__dirname, '../../fixtures/files/repo');
+const parse = (text: string) => parseWorkflow('.loom/workflow.yaml', text);
+const brief = (d: { line: number; column: number; message: string; code?: string }) => `${d.line}:${d.column} ${d.code} ${d.message.replace('.loom/workflow.yaml', '')}`;
+
+describe('.loom/workflow.yaml', () => {
+  it('lives where loom keeps it, with loom\'s defaults', () => {
+    assert.equal(WORKFLOW_FILE, '.loom/workflow.yaml');
+    assert.equal(DEFAULT_MAX_RETRIES, 3);
+    assert.equal(DEFAULT_TIMEOUT_MINUTES, 30);
+  });
+
+  it('reads a realistic workflow: defaults, pipelines, inline lists, gates, step config', () => {
+    const { workflow, diagnostics } = parse(readFileSync(resolve(repo, WORKFLOW_FILE), 'utf8'));
+    assert.deepEqual(diagnostics, []);
+    assert.ok(workflow);
+    assert.deepEqual(workflow.defaults, { pipeline_type: 'feature', max_retries: 3, timeout_minutes: 30 });
+    assert.deepEqual(Object.keys(workflow.pipelines ?? {}), ['feature', 'hotfix']);
+    const feature = workflow.pipelines!.feature.steps;
+    assert.deepEqual(feature.map((s) => s.id), ['brainstorming', 'detail-expansion', 'planning', 'approved', 'executing', 'verification', 'review-gate', 'synced']);
+    const executing = feature[4];
+    assert.equal(executing.skill, 'loom-subagent-driven-development');
+    assert.equal(executing.next, 'verification');
+    assert.deepEqual(executing.requires, ['spec.md', 'requirements.json', 'plan.md', 'tasks/', 'traceability.json']);
+    assert.deepEqual(executing.outputs, ['test-report.md', 'traceability.json', 'handoffs/executing.json']);
+    assert.equal(executing.gate_verdict, 'test-report.md');
+    assert.equal(executing.evidence_required, true);
+    assert.deepEqual(executing.validators, ['task-state-closure', 'requirement-task-closure']);
+    const approved = feature[3];
+    assert.equal(approved.gate, 'human-approval');
+    assert.deepEqual([approved.requires, approved.outputs, approved.validators, approved.approval_requires], [[], [], [], []]);
+    assert.deepEqual(feature[6].approval_requires, ['review-feedback.md']);
+    assert.equal(feature[7].next, undefined);
+    const hotfix = workflow.pipelines!.hotfix.steps;
+    assert.deepEqual(hotfix[0].config, { max_retries: 1 });
+    assert.equal(hotfix[1].skill, null);
+  });
+
+  it('keeps unknown keys: step descriptions, reporting, step_catalog', () => {
+    const { workflow } = parse(readFileSync(resolve(repo, WORKFLOW_FILE), 'utf8'));
+    assert.deepEqual(workflow!.reporting, { on_complete: { enabled: true } });
+    assert.deepEqual(workflow!.step_catalog, { brainstorming: { skill: 'loom-brainstorming' } });
+    assert.equal(workflow!.pipelines!.feature.description, '新功能开发');
+  });
+
+  it('reads block lists too', () => {
+    const { workflow, diagnostics } = parse('pipelines:\n  chore:\n    steps:\n      - id: executing\n        outputs:\n          - handoffs/executing.json\n');
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(workflow!.pipelines!.chore.steps[0].outputs, ['handoffs/executing.json']);
+  });
+
+  it('reads an empty file as an empty workflow', () => {
+    assert.deepEqual(parse(''), { workflow: {}, diagnostics: [] });
+    assert.deepEqual(parse('# only a comment\n'), { workflow: {}, diagnostics: [] });
+  });
+
+  it('reports a YAML syntax error at its line', () => {
+    const text = 'defaults:\n  max_retries: 3\npipelines:\n  feature:\n    steps:\n      - id: planning\n        outputs: [plan.md, tasks/\n      - id: executing\n';
+    const { workflow, diagnostics } = parse(text);
+    assert.equal(workflow, undefined);
+    assert.equal(diagnostics.length > 0, true);
+    assert.ok(diagnostics.every((d) => d.code === 'yaml-syntax' && d.severity === 'error' && d.file === '.loom/workflow.yaml'));
+    assert.deepEqual(diagnostics.map((d) => d.line), [8]);
+  });
+
+  it('reports a duplicate key at the second one', () => {
+    assert.deepEqual(parse('defaults:\n  max_retries: 3\n  max_retries: 4\n').diagnostics.map(brief), [
+      '3:3 yaml-syntax  is not valid YAML: Map keys must be unique',
+    ]);
+  });
+
+  it('reports tabs used for indentation', () => {
+    const d = parse('pipelines:\n  feature:\n    steps:\n\t- id: a\n').diagnostics;
+    assert.equal(d[0].line, 4);
+    assert.equal(d[0].message, '.loom/workflow.yaml is not valid YAML: Tabs are not allowed as indentation');
+  });
+
+  it('reports a schema problem at the key that holds it', () => {
+    const text = [
+      'defaults:',
+      '  max_retries: 3',
+      'pipelines:',
+      '  feature:',
+      '    steps:',
+      '      - id: planning',
+      '        requires: plan.md',
+      '      - id: executing',
+      '        evidence_required: "yes"',
+      '        config:',
+      '          max_retries: five',
+    ].join('\n');
+    assert.deepEqual(parse(text).diagnostics.map(brief), [
+      '7:9 schema : "pipelines.feature.steps.0.requires": Invalid input: expected array, received string',
+      '9:9 schema : "pipelines.feature.steps.1.evidence_required": Invalid input: expected boolean, received string',
+      '11:11 schema : "pipelines.feature.steps.1.config.max_retries": Invalid input: expected number, received string',
+    ]);
+  });
+
+  it('points a value written on the next line at its key, not at the value', () => {
+    const text = 'pipelines:\n  feature:\n    steps:\n      id: planning\n';
+    assert.deepEqual(parse(text).diagnostics.map(brief), [
+      '3:5 schema : "pipelines.feature.steps": Invalid input: expected array, received object',
+    ]);
+  });
+
+  it('reports a step without an id at that step', () => {
+    const text = 'pipelines:\n  feature:\n    steps:\n      - id: a\n      - skill: loom-writing-plans\n        next: approved\n';
+    assert.deepEqual(parse(text).diagnostics.map(brief), [
+      '5:9 schema : "pipelines.feature.steps.1.id": Invalid input: expected string, received undefined',
+    ]);
+  });
+
+  it('reports bad defaults at their keys', () => {
+    const text = 'defaults:\n  pipeline_type: feature\n  max_retries: -1\n  timeout_minutes: 0\n';
+    assert.deepEqual(parse(text).diagnostics.map(brief), [
+      '3:3 schema : "defaults.max_retries": Too small: expected number to be >=0',
+      '4:3 schema : "defaults.timeout_minutes": Too small: expected number to be >0',
+    ]);
+  });
+
+  it('reports a file that is not a mapping at the top level', () => {
+    assert.deepEqual(parse('- a\n- b\n').diagnostics.map(brief), [
+      '1:1 schema : the top level: Invalid input: expected object, received array',
+    ]);
+  });
+
+  it('reports an alias bomb instead of throwing', () => {
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let n = 0; n < 8; n++) lines.push(`${String.fromCharCode(98 + n)}: &${String.fromCharCode(98 + n)} [${Array(10).fill(`*${String.fromCharCode(97 + n)}`).join(', ')}]`);
+    const { workflow, diagnostics } = parse(lines.join('\n'));
+    assert.equal(workflow, undefined);
+    assert.equal(diagnostics.length, 1);
+    assert.equal(brief(diagnostics[0]), '1:1 yaml-syntax  is not valid YAML: Excessive alias count indicates a resource exhaustion attack');
+  });
+});
