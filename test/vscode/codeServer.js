@@ -42,6 +42,8 @@ const DEFAULT_SETTINGS = {
   'extensions.autoCheckUpdates': false,
   'security.workspace.trust.enabled': false,
   'update.mode': 'none',
+  // Workspaces here (fixtures, sample/) live inside this repository: don't offer to open it.
+  'git.openRepositoryInParentFolders': 'never',
 };
 
 function isInstalled() {
