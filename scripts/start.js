@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm start`: opens VS Code on the bundled sample workspace (sample/) with this extension loaded
+ * from the working tree. `npm start` builds first (`npm run build`).
+ *
+ *   - Desktop: when `code` is on PATH, runs `code --extensionDevelopmentPath=<repo> sample/`.
+ *   - Otherwise (or with LOOM_START_CODE_SERVER=1): serves VS Code with code-server (installing it
+ *     with test/vscode/setup.sh if needed) on 127.0.0.1:$PORT (default: a free port), without
+ *     authentication, prints the URL to open, and keeps running until Ctrl+C.
+ *
+ * How the extension gets into code-server: code-server has no --extensionDevelopmentPath, and its
+ * URL payload (`extensionDevelopmentPath`) is honoured only when it runs with the smoke-test
+ * driver option, which also hides notification toasts. So instead the repository is "installed"
+ * as a symlink in a private extensions dir (.vscode-test/start/extensions). Rebuild and run
+ * "Developer: Reload Window" to pick up changes. (Uninstalling it from the UI removes only the
+ * symlink, never the repository; the next `npm start` links it again.)
+ */
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..');
+const SAMPLE = path.join(ROOT, 'sample');
+const STATE_DIR = path.join(ROOT, '.vscode-test', 'start');
+
+function hasDesktopCode() {
+  if (process.env.LOOM_START_CODE_SERVER === '1') return false;
+  return spawnSync('sh', ['-c', 'command -v code'], { stdio: 'ignore' }).status === 0;
+}
+
+function startDesktop() {
+  console.log(`Opening ${path.relative(ROOT, SAMPLE)}/ in VS Code with the extension from ${ROOT}`);
+  const r = spawnSync('code', [`--extensionDevelopmentPath=${ROOT}`, SAMPLE], { stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+/**
+ * Makes <extensionsDir>/<publisher>.<name>-<version> a symlink to the repository and records it
+ * in the dir's extensions.json (VS Code loads only the extensions listed there), replacing any
+ * earlier link of this extension, e.g. one for an older version.
+ */
+function linkExtension(extensionsDir) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const folder = `${id}-${manifest.version}`;
+  fs.mkdirSync(extensionsDir, { recursive: true });
+
+  for (const entry of fs.readdirSync(extensionsDir)) {
+    if (entry.startsWith(`${id}-`)) fs.rmSync(path.join(extensionsDir, entry), { force: true }); // a symlink: unlinked only
+  }
+  fs.symlinkSync(ROOT, path.join(extensionsDir, folder), 'dir');
+
+  const listFile = path.join(extensionsDir, 'extensions.json');
+  const list = fs.existsSync(listFile) ? JSON.parse(fs.readFileSync(listFile, 'utf8')) : [];
+  const others = list.filter((e) => e.identifier?.id?.toLowerCase() !== id.toLowerCase());
+  others.push({
+    identifier: { id },
+    version: manifest.version,
+    location: { $mid: 1, scheme: 'file', path: path.join(extensionsDir, folder) },
+    relativeLocation: folder,
+  });
+  fs.writeFileSync(listFile, JSON.stringify(others));
+
+  // An earlier "Uninstall" leaves the extension marked obsolete; VS Code would then drop it.
+  const obsoleteFile = path.join(extensionsDir, '.obsolete');
+  if (fs.existsSync(obsoleteFile)) {
+    const obsolete = JSON.parse(fs.readFileSync(obsoleteFile, 'utf8'));
+    for (const key of Object.keys(obsolete)) if (key.toLowerCase().startsWith(`${id.toLowerCase()}-`)) delete obsolete[key];
+    fs.writeFileSync(obsoleteFile, JSON.stringify(obsolete));
+  }
+  return id;
+}
+
+async function startCodeServer() {
+  const cs = require('../test/vscode/codeServer');
+  cs.ensureInstalled();
+
+  const extensionsDir = path.join(STATE_DIR, 'extensions');
+  const id = linkExtension(extensionsDir);
+  const port = process.env.PORT ? Number(process.env.PORT) : await cs.freePort();
+  fs.rmSync(path.join(STATE_DIR, 'code-server.log'), { force: true });
+  const server = cs.startCodeServer({
+    port,
+    stateDir: STATE_DIR,
+    userDataDir: path.join(STATE_DIR, 'user-data'),
+    extensionsDir,
+  });
+
+  let stopping = false;
+  const stop = async (code) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping code-server...');
+    await server.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+  process.on('SIGHUP', () => stop(0));
+  process.on('exit', () => server.killNow()); // last resort: never leave code-server behind
+  server.proc.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`code-server exited unexpectedly (${signal || `code ${code}`}); log: ${server.logFile}`);
+    printLogTail(server.logFile);
+    stop(1);
+  });
+
+  try {
+    await cs.waitUntilReady(server);
+  } catch (e) {
+    console.error(e.message);
+    printLogTail(server.logFile);
+    return stop(1);
+  }
+
+  const url = cs.workbenchUrl(server, { target: SAMPLE });
+  console.log(
+    [
+      '',
+      `VS Code (code-server) is serving ${path.relative(ROOT, SAMPLE)}/ with ${id} loaded from ${ROOT}`,
+      '',
+      `  Open: ${url}`,
+      '',
+      'After rebuilding (npm run build), run "Developer: Reload Window" in VS Code.',
+      `Logs: ${server.logFile}`,
+      'Press Ctrl+C to stop.',
+    ].join('\n'),
+  );
+  // Stay alive: code-server runs as our child until Ctrl+C.
+}
+
+function printLogTail(file, lines = 20) {
+  try {
+    const tail = fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines);
+    console.error(tail.map((l) => `  | ${l}`).join('\n'));
+  } catch {
+    /* no log */
+  }
+}
+
+async function main() {
+  if (!fs.existsSync(SAMPLE)) {
+    console.error(`npm start: the sample workspace ${SAMPLE} does not exist yet; nothing to open.`);
+    process.exit(1);
+  }
+  if (hasDesktopCode()) process.exit(startDesktop());
+  await startCodeServer();
+}
+
+main().catch((e) => {
+  console.error(`npm start: ${e instanceof Error ? e.message : e}`);
+  process.exit(1);
+});
