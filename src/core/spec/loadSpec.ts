@@ -1,7 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { parseJsonDocument } from '../diagnostics/jsonDocument';
+import { locateJson } from '../diagnostics/jsonLocator';
+import { positionAt } from '../diagnostics/textPosition';
 import { ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE, ConvergenceReportSchema, FindingsFileSchema } from '../files/findings';
 import { HANDOFFS_DIR, HandoffSchema, type Handoff } from '../files/handoff';
 import { PIPELINE_STATE_FILE, PipelineStateSchema } from '../files/pipelineState';
@@ -47,7 +49,7 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     return names;
   };
 
-  const json = <T>(name: string, schema: Parameters<typeof parseJsonDocument>[2]): { value?: T; condition: FileCondition } => {
+  const json = <T>(name: string, schema: Parameters<typeof parseJsonDocument>[2]): { value?: T; condition: FileCondition; text?: string } => {
     if (!files.has(name)) return { condition: 'missing' };
     const text = readText(join(dir, name));
     if (text === undefined) {
@@ -56,7 +58,7 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     }
     const parsed = parseJsonDocument(rel(name), text, schema);
     diagnostics.push(...parsed.diagnostics);
-    return parsed.value === undefined ? { condition: 'invalid' } : { value: parsed.value as T, condition: 'ok' };
+    return parsed.value === undefined ? { condition: 'invalid', text } : { value: parsed.value as T, condition: 'ok', text };
   };
 
   const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema);
@@ -82,7 +84,8 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     if (!r.value) continue;
     const expected = name.slice(0, -'.state.json'.length);
     if (r.value.task_id !== expected) {
-      diagnostics.push(diagnostic(rel(`${TASK_STATES_DIR}/${name}`), `${rel(`${TASK_STATES_DIR}/${name}`)}: task_id "${r.value.task_id}" does not match the file name (${expected})`, { line: 2 }, 'warning', 'task-id-mismatch'));
+      const where = positionAt(r.text ?? '', locateJson(r.text ?? '').offsetOf(['task_id']));
+      diagnostics.push(diagnostic(rel(`${TASK_STATES_DIR}/${name}`), `${rel(`${TASK_STATES_DIR}/${name}`)}: task_id "${r.value.task_id}" does not match the file name (${expected})`, where, 'warning', 'task-id-mismatch'));
     }
     taskStates.set(expected, r.value);
   }
@@ -137,7 +140,9 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
 export function byTaskNumber(a: string, b: string): number {
   const na = /^T(\d+)/.exec(a);
   const nb = /^T(\d+)/.exec(b);
-  if (na && nb && na[1] !== nb[1]) return Number(na[1]) - Number(nb[1]);
+  // T2 and T02 have the same number; the names still decide, so the order never depends on readdir.
+  const byNumber = na && nb ? Number(na[1]) - Number(nb[1]) : 0;
+  if (byNumber) return byNumber;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -146,7 +151,7 @@ export function findSpecDirs(repoRoot: string, roots: readonly string[] = SPEC_R
   const out: string[] = [];
   for (const root of roots) {
     const base = join(repoRoot, root);
-    if (!existsSync(base)) continue;
+    if (!isDirectory(base)) continue;
     for (const entry of readdirSync(base, { withFileTypes: true })) {
       if (entry.isDirectory() && !entry.name.startsWith('.')) out.push(join(base, entry.name));
     }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `.loom-run.lock` holds the pid of the process driving a spec (as a bare number or JSON with
- * `pid`). A lock whose process no longer runs is stale and does not block.
+ * `.loom-run.lock` holds the pid of the process driving a spec: loom writes `pid\nstarted_at\ntoken`;
+ * a bare number or JSON with `pid` is accepted too. A lock whose process no longer runs is stale
+ * and does not block.
  */
 export function readLock(path: string): { pid: number; stale: boolean; raw: string } | undefined {
   let raw: string;
@@ -15,7 +16,11 @@ export function readLock(path: string): { pid: number; stale: boolean; raw: stri
   try {
     const parsed = JSON.parse(raw) as unknown;
     if (typeof parsed === 'number') pid = parsed;
-    else if (parsed && typeof parsed === 'object' && 'pid' in parsed) pid = Number((parsed as { pid: unknown }).pid);
+    else if (parsed && typeof parsed === 'object' && 'pid' in parsed) {
+      // Only a number or a numeric string is a pid: Number(true) would be 1, the init process, always alive.
+      const value = (parsed as { pid: unknown }).pid;
+      pid = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
+    }
   } catch {
     pid = Number.parseInt(raw.trim(), 10);
   }
