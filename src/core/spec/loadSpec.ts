@@ -49,11 +49,13 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     return names;
   };
 
+  const unreadable = (name: string) => diagnostics.push(diagnostic(rel(name), `${rel(name)} could not be read`, {}, 'error', 'unreadable'));
+
   const json = <T>(name: string, schema: Parameters<typeof parseJsonDocument>[2]): { value?: T; condition: FileCondition; text?: string } => {
     if (!files.has(name)) return { condition: 'missing' };
     const text = readText(join(dir, name));
     if (text === undefined) {
-      diagnostics.push(diagnostic(rel(name), `${rel(name)} could not be read`, {}, 'error', 'unreadable'));
+      unreadable(name);
       return { condition: 'invalid' };
     }
     const parsed = parseJsonDocument(rel(name), text, schema);
@@ -71,7 +73,10 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
   for (const name of sub(TASKS_DIR).sort(byTaskNumber)) {
     if (!TASK_FILE_PATTERN.test(name)) continue;
     const text = readText(join(dir, TASKS_DIR, name));
-    if (text === undefined) continue;
+    if (text === undefined) {
+      unreadable(`${TASKS_DIR}/${name}`);
+      continue;
+    }
     const parsed = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.slice(0, -3), text);
     diagnostics.push(...parsed.diagnostics);
     tasks.set(parsed.task.id, parsed.task);
@@ -106,7 +111,8 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
   for (const name of REPORT_FILES) {
     if (!files.has(name)) continue;
     const text = readText(join(dir, name));
-    if (text !== undefined) reports.set(name, parseReport(rel(name), text));
+    if (text === undefined) unreadable(name);
+    else reports.set(name, parseReport(rel(name), text));
   }
 
   const lock = files.has('.loom-run.lock') ? readLock(join(dir, '.loom-run.lock')) : undefined;

@@ -193,6 +193,20 @@ describe('loadSpec edge cases', () => {
     assert.deepEqual([...s.taskStates.keys()], ['T1', 'T2', 'T10', 'constructor', 'toString']);
   });
 
+  it('reports a task file or task state it cannot read, and goes on', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    mkdirSync(join(dir, 'tasks', 'T5.md'));
+    mkdirSync(join(dir, 'task-states', 'T5.state.json'));
+    const s = loadSpec(repo, dir);
+    assert.deepEqual(s.diagnostics.map((d) => `${brief(d)} ${d.message}`), [
+      `${SPEC}/tasks/T5.md:1:1 error unreadable ${SPEC}/tasks/T5.md could not be read`,
+      `${SPEC}/task-states/T5.state.json:1:1 error unreadable ${SPEC}/task-states/T5.state.json could not be read`,
+    ]);
+    assert.deepEqual([...s.tasks.keys()], ['T1', 'T2', 'T10']);
+    assert.deepEqual([...s.taskStates.keys()], ['T1', 'T2', 'T10']);
+  });
+
   it('reads the array forms of both ledgers', () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);
