@@ -17,6 +17,7 @@ export interface LocatedJson {
 }
 
 const key = (path: JsonPath) => path.join('\u0000');
+const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
 export function locateJson(text: string): LocatedJson {
   const offsets = new Map<string, number>();
@@ -52,7 +53,9 @@ export function locateJson(text: string): LocatedJson {
     else fail(`unexpected ${describe()}`);
   };
   const number = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+    // Sticky, not a 64-character slice: a longer number is valid JSON and must not end the scan.
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (!m) fail(`unexpected ${describe()}`);
     i += m![0].length;
   };

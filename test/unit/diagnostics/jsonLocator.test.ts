@@ -69,6 +69,12 @@ describe('locateJson on valid JSON', () => {
     assert.equal(locateJson('[]').error, undefined);
   });
 
+  it('reads numbers of any length and still locates what follows them', () => {
+    const text = `{\n  "big": ${'9'.repeat(80)}.${'1'.repeat(80)},\n  "after": 1\n}`;
+    assert.equal(locateJson(text).error, undefined);
+    assert.equal(at(text, ['after']), '3:3');
+  });
+
   it('does not treat a key named like a prototype member specially', () => {
     const text = '{\n  "constructor": {\n    "__proto__": 1\n  }\n}';
     assert.equal(at(text, ['constructor']), '2:3');
