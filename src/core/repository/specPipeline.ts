@@ -51,7 +51,7 @@ function machineFor(def: PipelineDefinition): PipelineMachine {
  * loom's format.
  */
 export class SpecPipeline {
-  private actor?: Actor<PipelineMachine>;
+  private running?: Actor<PipelineMachine>;
   readonly stage: string | null;
   readonly stageSource: SpecStatus['stage_source'];
   readonly diagnostics: Diagnostic[];
@@ -88,15 +88,23 @@ export class SpecPipeline {
     return this.snapshot.state ?? newPipelineState(this.snapshot.specDir, this.definition.type, this.stage ?? this.definition.initial, now);
   }
 
+  /**
+   * The spec's XState actor, restored from the state file and started on first use; dispose()
+   * stops it. A host that keeps specs live reads this once per loaded spec.
+   */
+  get actor(): Actor<PipelineMachine> {
+    return this.startActor(new Date().toISOString());
+  }
+
   private startActor(now: string): Actor<PipelineMachine> {
-    if (this.actor) return this.actor;
+    if (this.running) return this.running;
     const machine = machineFor(this.definition);
     const context = { snapshot: this.snapshot, state: this.baseState(now) };
     const known = this.stage === FAILED_STAGE || (this.stage !== null && stageOf(this.definition, this.stage));
     const restored = known ? machine.resolveState({ value: this.stage!, context }) : undefined;
-    this.actor = createActor(machine, restored ? { snapshot: restored, input: context } : { input: context });
-    this.actor.start();
-    return this.actor;
+    this.running = createActor(machine, restored ? { snapshot: restored, input: context } : { input: context });
+    this.running.start();
+    return this.running;
   }
 
   /** The transitions open from the current stage, each with its unmet preconditions. */
@@ -197,7 +205,7 @@ export class SpecPipeline {
   }
 
   dispose(): void {
-    this.actor?.stop();
-    this.actor = undefined;
+    this.running?.stop();
+    this.running = undefined;
   }
 }

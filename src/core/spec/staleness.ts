@@ -1,0 +1,180 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
+import { locateJson } from '../diagnostics/jsonLocator';
+import { positionAt } from '../diagnostics/textPosition';
+import { PIPELINE_STATE_FILE } from '../files/pipelineState';
+import { FAILED_STAGE } from '../files/vocabulary';
+import { sha256OfFile } from '../fs/sha256';
+import { specRelative } from '../fs/paths';
+import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
+import { failedFrom } from '../pipeline/stateRecord';
+import { staleHandoffs, type StaleHandoff } from './handoffStaleness';
+import type { SpecSnapshot } from './specSnapshot';
+
+/** An approval gate whose approved files changed after the approval. */
+export interface StaleApproval {
+  stage: string;
+  approvedAt?: string;
+  /** Index of the history entry that holds the fingerprints. */
+  historyIndex: number;
+  /** Spec-relative files whose sha256 no longer matches, or that are gone. */
+  changed: string[];
+}
+
+/** A file a finished stage derived from an input that is newer than it. */
+export interface StaleDerivation {
+  stage: string;
+  /** Spec-relative output of the stage. */
+  output: string;
+  /** Spec-relative file the stage reads, modified after `output`. */
+  input: string;
+}
+
+export interface SpecStaleness {
+  handoffs: StaleHandoff[];
+  approvals: StaleApproval[];
+  derived: StaleDerivation[];
+}
+
+/** traceability.json is updated legitimately during executing, so it never makes anything stale. */
+const isTraceability = (p: string) => p === 'traceability.json' || p.endsWith('/traceability.json');
+
+/**
+ * Approval gates record `approval_fingerprints` (spec-relative path → sha256) in the history
+ * entry of the approved stage. Only the newest approval of each stage counts: approving the
+ * stage again supersedes the old fingerprints.
+ */
+export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
+  const history = s.state?.stage_history ?? [];
+  const newest = new Map<string, number>();
+  history.forEach((entry, i) => {
+    if (entry.approval_fingerprints && Object.keys(entry.approval_fingerprints).length) newest.set(entry.stage, i);
+  });
+  const out: StaleApproval[] = [];
+  for (const [stage, i] of newest) {
+    const entry = history[i];
+    const changed: string[] = [];
+    for (const [path, sha] of Object.entries(entry.approval_fingerprints ?? {})) {
+      if (isTraceability(path)) continue;
+      if (sha256OfFile(join(s.dir, specRelative(path))) !== String(sha).toLowerCase()) changed.push(path);
+    }
+    if (changed.length) out.push({ stage, approvedAt: entry.approved_at ?? entry.exited_at, historyIndex: i, changed });
+  }
+  return out;
+}
+
+/**
+ * Approvals that block advancing now: those of stages the spec has already left behind. The
+ * approval of the current stage is not counted, because leaving it with confirmation is exactly
+ * the re-approval that records fresh fingerprints.
+ */
+export function approvalsBlockingAdvance(stale: readonly StaleApproval[], def: PipelineDefinition, stage: string | null): StaleApproval[] {
+  if (stage === null) return [];
+  const at = def.stages.findIndex((st) => st.id === stage);
+  return stale.filter((a) => {
+    const index = def.stages.findIndex((st) => st.id === a.stage);
+    return a.stage !== stage && (at < 0 || index < 0 || index < at);
+  });
+}
+
+const MTIME_TOLERANCE_MS = 2000;
+
+function mtimeOf(path: string): number | undefined {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.mtimeMs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How far the spec got: the index of its current stage (for a failed spec, the stage it failed in). */
+function reachedIndex(s: SpecSnapshot, def: PipelineDefinition, stage: string | null): number {
+  if (stage === null) return -1;
+  const current = stage === FAILED_STAGE && s.state ? failedFrom(s.state) ?? def.initial : stage;
+  return def.stages.findIndex((st) => st.id === current);
+}
+
+/**
+ * "Upstream newer than derived", kept deliberately simple: for every stage the spec has left
+ * behind, each of its output files must not be older than the spec files that stage reads
+ * (`reads` of pipeline.schema.json). Only files inside the spec directory count; folders,
+ * traceability.json (rewritten during executing) and a stage's own outputs (modified in place,
+ * e.g. requirements.json in detail-expansion) are skipped; modification times closer than two
+ * seconds count as equal, so a checkout that touches everything at once reports nothing.
+ */
+export function staleDerivations(s: SpecSnapshot, def: PipelineDefinition, stage: string | null, schema: PipelineSchemaFile = bundledPipelineSchema()): StaleDerivation[] {
+  const reached = reachedIndex(s, def, stage);
+  const out: StaleDerivation[] = [];
+  const mtimes = new Map<string, number | undefined>();
+  const mtime = (p: string) => {
+    if (!mtimes.has(p)) mtimes.set(p, mtimeOf(join(s.dir, p)));
+    return mtimes.get(p);
+  };
+  for (let i = 0; i < reached; i++) {
+    const st = def.stages[i];
+    const state = Object.hasOwn(schema.states, st.id) ? schema.states[st.id] : undefined;
+    const reads = (state?.reads ?? [])
+      .filter((r) => r.startsWith('specs/<date+feature>/'))
+      .map(specRelative)
+      .filter((r) => !r.endsWith('/') && !isTraceability(r) && !st.outputs.includes(r));
+    for (const output of st.outputs) {
+      if (output.endsWith('/') || isTraceability(output)) continue;
+      const outTime = mtime(output);
+      if (outTime === undefined) continue;
+      for (const input of reads) {
+        const inTime = mtime(input);
+        if (inTime !== undefined && inTime - outTime > MTIME_TOLERANCE_MS) out.push({ stage: st.id, output, input });
+      }
+    }
+  }
+  return out;
+}
+
+/** Every kind of staleness of one spec. */
+export function specStaleness(s: SpecSnapshot, def: PipelineDefinition, stage: string | null): SpecStaleness {
+  return { handoffs: staleHandoffs(s), approvals: staleApprovals(s), derived: staleDerivations(s, def, stage) };
+}
+
+export const isStale = (st: SpecStaleness) => st.handoffs.length + st.approvals.length + st.derived.length > 0;
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Staleness as Problems: a stale handoff at its fingerprint, a stale approval at its history
+ * entry in pipeline.state.json, a stale derivation at the top of the derived file.
+ */
+export function stalenessDiagnostics(s: SpecSnapshot, st: SpecStaleness): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const h of st.handoffs) {
+    const text = readText(join(s.dir, h.handoff));
+    const located = locateJson(text);
+    for (const path of h.changed) {
+      const key = ['basis_fingerprints', 'artifact_fingerprints'].find((k) => located.offsetOf([k, path]) !== located.offsetOf([k]));
+      const where = positionAt(text, located.offsetOf(key ? [key, path] : ['basis_fingerprints']));
+      out.push(diagnostic(`${s.specDir}/${h.handoff}`, `${s.specDir}/${h.handoff} is stale: ${path} changed since it was written`, where, 'warning', 'stale-handoff'));
+    }
+  }
+  if (st.approvals.length) {
+    const text = readText(join(s.dir, PIPELINE_STATE_FILE));
+    const located = locateJson(text);
+    for (const a of st.approvals) {
+      const where = positionAt(text, located.offsetOf(['stage_history', a.historyIndex, 'approval_fingerprints']));
+      out.push(diagnostic(`${s.specDir}/${PIPELINE_STATE_FILE}`,
+        `the approval of ${a.stage}${a.approvedAt ? ` (${a.approvedAt})` : ''} is stale: ${a.changed.join(', ')} changed since; re-approval is needed`,
+        where, 'warning', 'stale-approval'));
+    }
+  }
+  for (const d of st.derived) {
+    out.push(diagnostic(`${s.specDir}/${d.output}`, `${d.output} (from ${d.stage}) is older than ${d.input}, which it is derived from`, { line: 1 }, 'info', 'stale-derivation'));
+  }
+  return out;
+}

@@ -1,0 +1,175 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { utimesSync } from 'node:fs';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { approvalsBlockingAdvance, isStale, specStaleness, staleApprovals, staleDerivations, stalenessDiagnostics } from '../../../src/core/spec/staleness';
+import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
+
+function load(r: TempRepo) {
+  return new LoomRepository(r.root).load().get(SPEC)!;
+}
+
+function approvedAt(stage: string, prints: Record<string, string>, at = '2026-11-29T09:30:00.000Z') {
+  return { stage, entered_at: '2026-11-29T09:00:00.000Z', exited_at: at, status: 'passed', approval: 'user_confirmed', approved_at: at, approval_fingerprints: prints };
+}
+
+test('staleApprovals: unchanged approved files are fresh; traceability.json is never checked', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    const prints = { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'plan.md': r.sha256(`${SPEC}/plan.md`), 'traceability.json': '0'.repeat(64) };
+    r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approvedAt('planning', prints)] }));
+    assert.deepEqual(staleApprovals(load(r).snapshot), []);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('staleApprovals reports changed and deleted files; only the newest approval of a stage counts', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    const old = { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'plan.md': r.sha256(`${SPEC}/plan.md`) };
+    r.write(`${SPEC}/spec.md`, '# Login, changed\n');
+    r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approvedAt('planning', { ...old, 'gone.md': 'ab'.repeat(32) })] }));
+    assert.deepEqual(staleApprovals(load(r).snapshot), [{ stage: 'planning', approvedAt: '2026-11-29T09:30:00.000Z', historyIndex: 0, changed: ['spec.md', 'gone.md'] }]);
+
+    const fresh = { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'plan.md': r.sha256(`${SPEC}/plan.md`) };
+    r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approvedAt('planning', old), approvedAt('planning', fresh, '2026-11-29T09:50:00.000Z')] }));
+    assert.deepEqual(staleApprovals(load(r).snapshot), [], 're-approval supersedes the old fingerprints');
+  } finally {
+    r.dispose();
+  }
+});
+
+test('staleApprovals compares sha256 case-insensitively and resolves specs/<date+feature>/ paths', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approvedAt('planning', { 'specs/<date+feature>/spec.md': r.sha256(`${SPEC}/spec.md`).toUpperCase() })] }));
+    assert.deepEqual(staleApprovals(load(r).snapshot), []);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('approvalsBlockingAdvance counts approvals of stages already left, not the one being re-approved', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    r.write(`${SPEC}/pipeline.state.json`, state('executing'));
+    const spec = load(r);
+    const stale = [{ stage: 'planning', historyIndex: 0, changed: ['spec.md'] }];
+    assert.equal(approvalsBlockingAdvance(stale, spec.definition, 'executing').length, 1);
+    assert.equal(approvalsBlockingAdvance(stale, spec.definition, 'planning').length, 0, 'leaving planning with confirmation is the re-approval');
+    assert.equal(approvalsBlockingAdvance(stale, spec.definition, 'brainstorming').length, 0, 'sent back before the gate: it will be approved again');
+    assert.equal(approvalsBlockingAdvance(stale, spec.definition, null).length, 0);
+  } finally {
+    r.dispose();
+  }
+});
+
+function age(r: TempRepo, path: string, secondsAgo: number) {
+  const t = new Date(Date.now() - secondsAgo * 1000);
+  utimesSync(r.path(`${SPEC}/${path}`), t, t);
+}
+
+test('staleDerivations: an output of a finished stage older than a file the stage reads', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    r.write(`${SPEC}/pipeline.state.json`, state('executing'));
+    for (const f of ['spec.md', 'requirements.json', 'handoffs/detail-expansion.json', 'plan.md', 'traceability.json', 'tasks/T1.md']) age(r, f, 600);
+    let spec = load(r);
+    assert.deepEqual(staleDerivations(spec.snapshot, spec.definition, spec.stage), []);
+
+    age(r, 'spec.md', 10);
+    spec = load(r);
+    assert.deepEqual(staleDerivations(spec.snapshot, spec.definition, spec.stage), [
+      { stage: 'detail-expansion', output: 'requirements.json', input: 'spec.md' },
+      { stage: 'detail-expansion', output: 'handoffs/detail-expansion.json', input: 'spec.md' },
+      { stage: 'planning', output: 'plan.md', input: 'spec.md' },
+    ]);
+
+    age(r, 'spec.md', 599);
+    spec = load(r);
+    assert.deepEqual(staleDerivations(spec.snapshot, spec.definition, spec.stage), [], 'a second apart counts as the same time');
+  } finally {
+    r.dispose();
+  }
+});
+
+test('staleDerivations ignores the current stage, traceability.json and a stage\'s own in-place outputs', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    for (const f of ['spec.md', 'requirements.json', 'handoffs/detail-expansion.json', 'plan.md', 'tasks/T1.md']) age(r, f, 600);
+    age(r, 'traceability.json', 5);
+    r.write(`${SPEC}/pipeline.state.json`, state('planning'));
+    age(r, 'handoffs/detail-expansion.json', 5);
+    let spec = load(r);
+    assert.deepEqual(staleDerivations(spec.snapshot, spec.definition, spec.stage), [], 'planning is where the spec stands: its outputs are being worked on');
+
+    age(r, 'handoffs/detail-expansion.json', 600);
+    r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
+    spec = load(r);
+    assert.deepEqual(staleDerivations(spec.snapshot, spec.definition, spec.stage), [], 'a newer traceability.json never makes plan.md stale');
+  } finally {
+    r.dispose();
+  }
+});
+
+test('staleDerivations of a failed spec look at the stages before the one it failed in', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    r.write(`${SPEC}/pipeline.state.json`, state('failed', { stage_history: [{ stage: 'executing', status: 'failed', reason: 'x' }] }));
+    for (const f of ['spec.md', 'requirements.json', 'handoffs/detail-expansion.json', 'plan.md', 'traceability.json', 'tasks/T1.md']) age(r, f, 600);
+    age(r, 'requirements.json', 1);
+    const spec = load(r);
+    assert.deepEqual(staleDerivations(spec.snapshot, spec.definition, spec.stage), [{ stage: 'planning', output: 'plan.md', input: 'requirements.json' }]);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('stalenessDiagnostics point at the handoff fingerprint and at the approval entry', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    const prints = { 'spec.md': r.sha256(`${SPEC}/spec.md`) };
+    r.write(`${SPEC}/handoffs/planning.json`, { status: 'done', summary: 's', artifacts: [], basis_fingerprints: prints });
+    r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approvedAt('planning', prints)] }));
+    r.write(`${SPEC}/spec.md`, '# changed\n');
+    const spec = load(r);
+    const st = specStaleness(spec.snapshot, spec.definition, spec.stage);
+    assert.equal(isStale(st), true);
+    assert.deepEqual(st.handoffs, [{ handoff: 'handoffs/planning.json', changed: ['spec.md'] }]);
+    const diags = stalenessDiagnostics(spec.snapshot, st);
+    const handoff = diags.find((d) => d.code === 'stale-handoff')!;
+    assert.equal(handoff.file, `${SPEC}/handoffs/planning.json`);
+    assert.equal(r.read(`${SPEC}/handoffs/planning.json`).split('\n')[handoff.line - 1].trim().startsWith('"spec.md"'), true);
+    const approval = diags.find((d) => d.code === 'stale-approval')!;
+    assert.equal(approval.file, `${SPEC}/pipeline.state.json`);
+    assert.match(r.read(`${SPEC}/pipeline.state.json`).split('\n')[approval.line - 1], /"approval_fingerprints"/);
+    assert.match(approval.message, /re-approval is needed/);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('SpecPipeline.actor is restored at the current stage and stopped by dispose', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    r.write(`${SPEC}/pipeline.state.json`, state('executing'));
+    const spec = load(r);
+    const actor = spec.actor;
+    assert.equal(actor.getSnapshot().value, 'executing');
+    assert.equal(spec.actor, actor, 'one actor per spec');
+    spec.dispose();
+    assert.equal(actor.getSnapshot().status, 'stopped');
+  } finally {
+    r.dispose();
+  }
+});
