@@ -81,6 +81,12 @@ export class LoomRepository {
     return this.workflow?.defaults?.pipeline_type ?? 'feature';
   }
 
+  /** The pipeline type a new spec starts with: the workflow's default, else `feature`. */
+  get defaultPipelineType(): string {
+    if (!this.workflowLoaded) this.loadWorkflow();
+    return this.workflow?.defaults?.pipeline_type ?? 'feature';
+  }
+
   definition(pipelineType: string): PipelineDefinition {
     let def = this.definitions.get(pipelineType);
     if (!def) this.definitions.set(pipelineType, (def = buildPipelineDefinition(this.schema, this.workflow, pipelineType)));
