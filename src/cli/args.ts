@@ -15,15 +15,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith('--') && eq > 0;
+    const name = inline ? arg.slice(0, eq) : arg;
     if (VALUE_FLAGS.has(name)) {
-      const value = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+      const value = inline ? arg.slice(eq + 1) : argv[++i];
+      // `--spec-dir --json` is a forgotten value, not a directory called "--json".
+      if (value === undefined || value === '' || (!inline && /^--?[A-Za-z]/.test(value))) throw new UsageError(`${name} needs a value`);
       flags.set(name, value);
-    } else if (BOOLEAN_FLAGS.has(arg)) {
+    } else if (BOOLEAN_FLAGS.has(name)) {
+      if (inline) throw new UsageError(`${name} takes no value`);
       flags.set(arg === '-h' ? '--help' : arg, true);
     } else if (arg.startsWith('-')) {
-      throw new UsageError(`unknown option ${arg}`);
+      throw new UsageError(`unknown option ${name}`);
     } else if (command === undefined) {
       command = arg;
     } else {
@@ -31,6 +34,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   return { command, flags };
+}
+
+/** Rejects flags the command does not take (`status --confirm`), instead of silently ignoring them. */
+export function checkFlags(args: ParsedArgs, allowed: readonly string[]): void {
+  for (const flag of args.flags.keys()) {
+    if (!allowed.includes(flag)) throw new UsageError(`${args.command} does not take ${flag}`);
+  }
 }
 
 export const flagValue = (args: ParsedArgs, name: string): string | undefined => {

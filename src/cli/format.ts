@@ -1,17 +1,94 @@
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import type { SpecStatus } from '../core/repository/specPipeline';
+import type { TaskBatchPlan } from '../core/tasks/taskBatches';
+import type { TraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 
 export const formatDiagnostic = (d: Diagnostic) => `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
 
+/*
+ * The --json documents are a published contract: each is projected to exactly the keys the CLI
+ * promises, so a field added to a core type for the extension's views does not leak into scripts
+ * that parse this output.
+ */
+
+export function statusJson(s: SpecStatus) {
+  return {
+    spec_dir: s.spec_dir,
+    pipeline_type: s.pipeline_type,
+    stage: s.stage,
+    tasks: s.tasks.map((t) => ({ id: t.id, status: t.status, retry_count: t.retry_count })),
+    next: s.next.map((n) => ({ to: n.to, interactive: n.interactive, ready: n.ready, unmet: [...n.unmet] })),
+    diagnostics: s.diagnostics,
+  };
+}
+
+export function tasksJson(plan: TaskBatchPlan) {
+  return {
+    tasks: plan.tasks.map((t) => ({ id: t.id, owns: t.owns, reads: t.reads, depends_on: t.depends_on })),
+    conflicts: plan.conflicts.map((c) => ({ a: c.a, b: c.b, paths: c.paths })),
+    batches: plan.batches.map((b) => ({ type: b.type, tasks: b.tasks })),
+    cycle: plan.cycle,
+    unknown_dependencies: plan.unknown_dependencies.map((u) => ({ task: u.task, depends_on: u.depends_on })),
+  };
+}
+
+export function traceJson(m: TraceabilityMatrix) {
+  const ref = (r: { ref: string; exists: boolean }) => ({ ref: r.ref, exists: r.exists });
+  return {
+    rows: m.rows.map((r) => ({
+      requirement: r.requirement,
+      behavior: r.behavior,
+      category: r.category,
+      status: r.status,
+      tasks: r.tasks,
+      tests: r.tests.map(ref),
+      evidence: r.evidence.map(ref),
+      closed: r.closed,
+    })),
+    requirements: m.requirements.map((r) => ({
+      id: r.id,
+      required_categories: r.required_categories,
+      covered_categories: r.covered_categories,
+      missing_categories: r.missing_categories,
+    })),
+    orphans: m.orphans,
+    summary: { behaviors: m.summary.behaviors, closed: m.summary.closed },
+  };
+}
+
 export function formatStatus(s: SpecStatus): string {
-  const lines = [`${s.spec_dir}  [${s.pipeline_type}]  stage: ${s.stage ?? 'unknown'}${s.stage_source === 'inferred' ? ' (inferred from the artifacts)' : ''}`];
+  const source = s.stage_source === 'inferred' ? ' (inferred from the artifacts)' : s.stage_source === 'unknown' ? ' (pipeline.state.json is corrupt)' : '';
+  const lines = [`${s.spec_dir}  [${s.pipeline_type}]  stage: ${s.stage ?? 'unknown'}${source}`];
   const done = s.tasks.filter((t) => t.status === 'done').length;
-  if (s.tasks.length) lines.push(`  tasks: ${done}/${s.tasks.length} done${s.tasks.filter((t) => t.status !== 'done' && t.status !== 'pending').map((t) => `, ${t.id} ${t.status}`).join('')}`);
+  if (s.tasks.length) {
+    const active = s.tasks.filter((t) => t.status !== 'done' && t.status !== 'pending');
+    lines.push(`  tasks: ${done}/${s.tasks.length} done${active.map((t) => `, ${t.id} ${t.status}${t.retry_count ? ` (retry ${t.retry_count})` : ''}`).join('')}`);
+  }
   for (const n of s.next) {
     const mark = n.ready ? (n.interactive ? 'ready, needs --confirm' : 'ready') : 'blocked';
     lines.push(`  → ${n.to} (${n.kind}): ${mark}`);
     for (const u of n.unmet) lines.push(`      - ${u}`);
   }
   for (const d of s.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
+  return lines.join('\n');
+}
+
+export function formatTasks(plan: TaskBatchPlan): string {
+  const lines = plan.batches.map((b, i) => `Batch ${i + 1} (${b.type}): ${b.tasks.join(', ')}`);
+  if (lines.length === 0 && plan.tasks.length === 0) lines.push('No tasks.');
+  if (plan.cycle) lines.push(`Dependency cycle: ${plan.cycle.join(' → ')}`);
+  for (const u of plan.unknown_dependencies) lines.push(`${u.task} depends on unknown task ${u.depends_on}`);
+  for (const c of plan.conflicts) lines.push(`Conflict: ${c.a} and ${c.b} both touch ${c.paths.join(', ')}`);
+  return lines.join('\n');
+}
+
+export function formatTrace(m: TraceabilityMatrix): string {
+  const count = (refs: { exists: boolean }[]) => `${refs.filter((r) => r.exists).length}/${refs.length}`;
+  const lines = m.rows.map((r) =>
+    `${r.closed ? '✅' : '❌'} ${r.behavior} [${r.category}] tasks: ${r.tasks.join(', ') || '-'}; tests: ${count(r.tests)}; evidence: ${count(r.evidence)}`);
+  for (const r of m.requirements) {
+    if (r.missing_categories.length) lines.push(`${r.id} lacks behaviors for: ${r.missing_categories.join(', ')}`);
+  }
+  lines.push(`${m.summary.closed}/${m.summary.behaviors} behaviors closed`);
   return lines.join('\n');
 }

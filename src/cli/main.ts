@@ -1,14 +1,17 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
-import { LoomError, TransitionRefusedError } from '../core/errors';
+import { SpecLockedError, TransitionRefusedError } from '../core/errors';
+import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
+import { REQUIREMENTS_FILE } from '../core/files/requirements';
+import { TRACEABILITY_FILE } from '../core/files/traceability';
 import { LoomRepository } from '../core/repository/loomRepository';
 import type { SpecPipeline } from '../core/repository/specPipeline';
 import { specDiagnostics } from '../core/repository/specDiagnostics';
-import { planTaskBatches } from '../core/tasks/taskBatches';
+import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
-import { flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
-import { formatDiagnostic, formatStatus } from './format';
+import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
+import { formatDiagnostic, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
 
 const VERSION = '0.1.0';
 
@@ -26,120 +29,190 @@ Commands:
   trace    --spec-dir D                   the traceability matrix
   validate [--spec-dir D]                 every diagnostic of loom's files
 
+--spec-dir is relative to the repository (specs/<name> or qa/<name>) or absolute.
 Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.`;
 
-interface Io {
+export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
 }
 
-const defaultIo: Io = {
+const defaultIo: CliIo = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+};
+
+/** A file the command needs exists but cannot be read: answering anyway would be silently wrong. */
+class UnreadableInputError extends Error {
+  constructor(message: string, readonly diagnostics: readonly Diagnostic[]) {
+    super(message);
+  }
+}
+
+const COMMON = ['--cwd', '--json', '--help', '--version'];
+const FLAGS: Readonly<Record<string, readonly string[]>> = {
+  status: ['--spec-dir'],
+  advance: ['--spec-dir', '--to', '--confirm', '--reason'],
+  fail: ['--spec-dir', '--reason'],
+  recover: ['--spec-dir', '--to', '--reason'],
+  tasks: ['--spec-dir', '--validate'],
+  trace: ['--spec-dir'],
+  validate: ['--spec-dir'],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
 function openRepository(args: ParsedArgs): LoomRepository {
   const root = resolve(flagValue(args, '--cwd') ?? process.cwd());
-  if (!existsSync(root)) throw new UsageError(`--cwd ${root} does not exist`);
+  let isDir = false;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {
+    throw new UsageError(`--cwd ${root} does not exist`);
+  }
+  if (!isDir) throw new UsageError(`--cwd ${root} is not a directory`);
   return new LoomRepository(root);
 }
 
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const dir = requireFlag(args, '--spec-dir');
   const found = repo.get(dir);
-  if (!found) throw new UsageError(`${dir} is not a spec directory of ${repo.root} (expected specs/<name> or qa/<name>)`);
+  if (!found) throw new UsageError(`--spec-dir ${dir} is not a spec directory of ${repo.root} (expected specs/<name> or qa/<name>)`);
   return found;
 }
 
-const json = (io: Io, value: unknown) => io.out(JSON.stringify(value, null, 2));
+/** Stage changes start from pipeline.state.json; a corrupt one is reported and never overwritten. */
+function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
+  const s = spec(repo, args);
+  if (s.snapshot.stateCondition === 'invalid') {
+    const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
+    throw new UnreadableInputError(`${file} is corrupt, so the current stage is unknown; nothing was written`, s.diagnostics.filter((d) => d.file === file));
+  }
+  return s;
+}
+
+/** The keys of a task file that batching reads. */
+const BATCH_KEYS = ['owns', 'reads', 'depends_on'];
+
+function readableTasks(s: SpecPipeline): void {
+  const broken = [...s.snapshot.tasks.values()].flatMap((t) => {
+    const otherKeyLines = new Set([...t.keyLines].filter(([k]) => !BATCH_KEYS.includes(k)).map(([, line]) => line));
+    return s.diagnostics.filter((d) => d.file === t.file && d.severity === 'error'
+      && (d.code === 'frontmatter-syntax' || (d.code === 'schema' && !otherKeyLines.has(d.line))));
+  });
+  if (broken.length) throw new UnreadableInputError(`the tasks of ${s.snapshot.specDir} cannot be planned: a task file's owns, reads or depends_on cannot be read`, broken);
+}
+
+function readableLedgers(s: SpecPipeline): void {
+  const files: string[] = [];
+  if (s.snapshot.requirementsCondition === 'invalid') files.push(`${s.snapshot.specDir}/${REQUIREMENTS_FILE}`);
+  if (s.snapshot.traceabilityCondition === 'invalid') files.push(`${s.snapshot.specDir}/${TRACEABILITY_FILE}`);
+  if (files.length) {
+    throw new UnreadableInputError(`the traceability of ${s.snapshot.specDir} cannot be built: ${files.join(' and ')} cannot be read`, s.diagnostics.filter((d) => files.includes(d.file)));
+  }
+}
+
+const json = (io: CliIo, value: unknown) => io.out(JSON.stringify(value, null, 2));
+
+function run(args: ParsedArgs, io: CliIo): number {
+  const asJson = args.flags.has('--json');
+  const repo = openRepository(args);
+  switch (args.command) {
+    case 'status': {
+      const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : repo.scan((s) => s.status());
+      if (asJson) json(io, args.flags.has('--spec-dir') ? statusJson(statuses[0]) : statuses.map(statusJson));
+      else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : `No spec directories under ${repo.root} (${repo.specRoots.join(', ')}).`);
+      return 0;
+    }
+    case 'advance': {
+      const s = changeable(repo, args);
+      const result = s.advance({ to: flagValue(args, '--to'), confirm: args.flags.has('--confirm'), reason: flagValue(args, '--reason') });
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
+      else io.out(`${s.snapshot.specDir}: ${result.from} → ${result.to}`);
+      return 0;
+    }
+    case 'fail': {
+      const s = changeable(repo, args);
+      const reason = requireFlag(args, '--reason');
+      const result = s.fail(reason);
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
+      else io.out(`${s.snapshot.specDir}: ${result.from} → failed (${reason})`);
+      return 0;
+    }
+    case 'recover': {
+      const s = changeable(repo, args);
+      const result = s.recover(requireFlag(args, '--to'), { reason: flagValue(args, '--reason') });
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
+      else io.out(`${s.snapshot.specDir}: ${result.from} → ${result.to}`);
+      return 0;
+    }
+    case 'tasks': {
+      const s = spec(repo, args);
+      readableTasks(s);
+      const tasks = [...s.snapshot.tasks.values()];
+      const plan = planTaskBatches(tasks);
+      if (asJson) json(io, tasksJson(plan));
+      else io.out(formatTasks(plan));
+      if (!args.flags.has('--validate')) return 0;
+      // What `loom tasks --validate` rejects: a task without owns, conflicts, and plans that cannot finish.
+      const problems = [...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, plan)];
+      for (const d of problems) io.err(formatDiagnostic(d));
+      return problems.some((d) => d.severity === 'error') ? 1 : 0;
+    }
+    case 'trace': {
+      const s = spec(repo, args);
+      readableLedgers(s);
+      const matrix = buildTraceabilityMatrix(s.snapshot);
+      if (asJson) json(io, traceJson(matrix));
+      else io.out(formatTrace(matrix));
+      return 0;
+    }
+    case 'validate': {
+      const perSpec = args.flags.has('--spec-dir') ? [specDiagnostics(spec(repo, args))] : repo.scan(specDiagnostics);
+      const diagnostics: Diagnostic[] = [...repo.workflowProblems, ...perSpec.flat()];
+      if (asJson) json(io, { diagnostics });
+      else io.out(diagnostics.length ? diagnostics.map(formatDiagnostic).join('\n') : 'No problems found.');
+      return diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+    }
+    default:
+      throw new UsageError(`unknown command ${args.command}`);
+  }
+}
 
 /** Runs one CLI invocation; returns the exit code. Never calls process.exit, so tests can call it. */
-export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  const hint = 'Run "loom-vscode --help" for usage.';
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
+    if (args.flags.has('--version')) {
+      io.out(VERSION);
+      return 0;
+    }
+    if (args.flags.has('--help')) {
+      io.out(USAGE);
+      return 0;
+    }
+    if (!args.command) {
+      io.err(USAGE);
+      return 2;
+    }
+    if (!Object.hasOwn(FLAGS, args.command)) throw new UsageError(`unknown command ${args.command}`);
+    checkFlags(args, [...COMMON, ...FLAGS[args.command]]);
   } catch (e) {
-    io.err(`loom-vscode: ${(e as Error).message}\n\n${USAGE}`);
+    io.err(`loom-vscode: ${(e as Error).message}\n${hint}`);
     return 2;
   }
-  if (args.flags.has('--version')) {
-    io.out(VERSION);
-    return 0;
-  }
-  if (args.flags.has('--help') || !args.command) {
-    (args.command || args.flags.has('--help') ? io.out : io.err)(USAGE);
-    return args.flags.has('--help') ? 0 : 2;
-  }
+
   const asJson = args.flags.has('--json');
   try {
-    const repo = openRepository(args);
-    switch (args.command) {
-      case 'status': {
-        const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : repo.scan((s) => s.status());
-        if (asJson) json(io, args.flags.has('--spec-dir') ? statuses[0] : statuses);
-        else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : `No spec directories under ${repo.root} (${repo.specRoots.join(', ')}).`);
-        return 0;
-      }
-      case 'advance': {
-        const s = spec(repo, args);
-        const result = s.advance({ to: flagValue(args, '--to'), confirm: args.flags.has('--confirm'), reason: flagValue(args, '--reason') });
-        if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-        else io.out(`${s.snapshot.specDir}: ${result.from} → ${result.to}`);
-        return 0;
-      }
-      case 'fail': {
-        const s = spec(repo, args);
-        const result = s.fail(requireFlag(args, '--reason'));
-        if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-        else io.out(`${s.snapshot.specDir}: ${result.from} → failed (${flagValue(args, '--reason')})`);
-        return 0;
-      }
-      case 'recover': {
-        const s = spec(repo, args);
-        const result = s.recover(requireFlag(args, '--to'), { reason: flagValue(args, '--reason') });
-        if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-        else io.out(`${s.snapshot.specDir}: failed → ${result.to}`);
-        return 0;
-      }
-      case 'tasks': {
-        const s = spec(repo, args);
-        const plan = planTaskBatches(s.snapshot.tasks.values());
-        const problems = args.flags.has('--validate') ? specDiagnostics(s).filter((d) => d.code?.startsWith('task-')) : [];
-        if (asJson) json(io, args.flags.has('--validate') ? { ...plan, problems } : plan);
-        else {
-          io.out(plan.batches.map((b, i) => `Batch ${i + 1} (${b.type}): ${b.tasks.join(', ')}`).join('\n') || 'No tasks.');
-          if (plan.cycle) io.out(`Dependency cycle: ${plan.cycle.join(' → ')}`);
-          for (const u of plan.unknown_dependencies) io.out(`${u.task} depends on unknown task ${u.depends_on}`);
-          for (const c of plan.conflicts) io.out(`Conflict: ${c.a} and ${c.b} both touch ${c.paths.join(', ')}`);
-          for (const d of problems) io.err(formatDiagnostic(d));
-        }
-        if (args.flags.has('--validate')) return problems.some((d) => d.severity === 'error') || plan.cycle || plan.unknown_dependencies.length ? 1 : 0;
-        return 0;
-      }
-      case 'trace': {
-        const s = spec(repo, args);
-        const matrix = buildTraceabilityMatrix(s.snapshot);
-        if (asJson) json(io, { rows: matrix.rows, requirements: matrix.requirements, orphans: matrix.orphans, summary: matrix.summary });
-        else {
-          for (const r of matrix.rows) io.out(`${r.closed ? '✅' : '❌'} ${r.behavior} [${r.category}] tasks: ${r.tasks.join(', ') || '-'}; tests: ${r.tests.filter((t) => t.exists).length}/${r.tests.length}; evidence: ${r.evidence.filter((e) => e.exists).length}/${r.evidence.length}`);
-          io.out(`${matrix.summary.closed}/${matrix.summary.behaviors} behaviors closed`);
-        }
-        return 0;
-      }
-      case 'validate': {
-        const perSpec = args.flags.has('--spec-dir') ? [specDiagnostics(spec(repo, args))] : repo.scan(specDiagnostics);
-        const diagnostics: Diagnostic[] = [...repo.workflowProblems, ...perSpec.flat()];
-        if (asJson) json(io, { diagnostics });
-        else io.out(diagnostics.length ? diagnostics.map(formatDiagnostic).join('\n') : 'No problems found.');
-        return diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
-      }
-      default:
-        throw new UsageError(`unknown command ${args.command}`);
-    }
+    return run(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`loom-vscode: ${e.message}`);
+      io.err(`loom-vscode: ${e.message}\n${hint}`);
+      return 2;
+    }
+    if (e instanceof UnreadableInputError) {
+      io.err(`loom-vscode: ${e.message}${e.diagnostics.map((d) => `\n  ${formatDiagnostic(d)}`).join('')}`);
       return 2;
     }
     if (e instanceof TransitionRefusedError) {
@@ -147,11 +220,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       io.err(`loom-vscode: ${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
       return 1;
     }
-    if (e instanceof LoomError) {
+    if (e instanceof SpecLockedError) {
       io.err(`loom-vscode: ${e.message}`);
-      return e.constructor.name === 'SpecLockedError' ? 1 : 2;
+      return 1;
     }
-    io.err(`loom-vscode: ${(e as Error).message ?? String(e)}`);
+    // CorruptStateError and the rest: an input the core could not use. Anything else (a file that
+    // cannot be written, a bug) is reported too, never thrown at the launcher.
+    io.err(`loom-vscode: ${e instanceof Error ? e.message : String(e)}`);
     return 2;
   }
 }
