@@ -77,34 +77,51 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
   return { task: { ...front, id, file, title: title || id, description, keyLines }, diagnostics };
 }
 
+/**
+ * Yields the lines of `text` one at a time, so that readers which stop early (the frontmatter,
+ * the first paragraph) never split a whole file: task files are read by the thousand.
+ */
+function* linesOf(text: string): Generator<string> {
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    yield text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+    start = end + 1;
+  }
+}
+
+const KEY_LINE = /^([A-Za-z_][\w-]*)\s*:/;
+
 function frontmatterKeyLines(text: string): Map<string, number> {
   const lines = new Map<string, number>();
-  const all = text.split(/\r?\n/);
-  if (all[0]?.trim() !== '---') return lines;
-  for (let i = 1; i < all.length && all[i].trim() !== '---'; i++) {
-    const m = /^([A-Za-z_][\w-]*)\s*:/.exec(all[i]);
-    if (m && !lines.has(m[1])) lines.set(m[1], i + 1);
+  let n = 0;
+  for (const line of linesOf(text)) {
+    n++;
+    if (n === 1) {
+      if (line.trim() !== '---') return lines;
+      continue;
+    }
+    if (line.trim() === '---') break;
+    const m = KEY_LINE.exec(line);
+    if (m && !lines.has(m[1])) lines.set(m[1], n);
   }
   return lines;
 }
 
+/** The `#` title and the first line of body text after it (later headings are skipped). */
 function titleAndDescription(body: string): { title: string; description: string } {
   let title = '';
-  let description = '';
-  for (const raw of body.split(/\r?\n/)) {
+  for (const raw of linesOf(body)) {
     const line = raw.trim();
     if (!line) continue;
-    if (!title && line.startsWith('#')) {
-      title = line.replace(/^#+\s*/, '');
+    if (line.startsWith('#')) {
+      if (!title) title = line.replace(/^#+\s*/, '');
       continue;
     }
-    if (line.startsWith('#')) {
-      if (title) continue;
-    }
-    description = line;
-    break;
+    return { title, description: line };
   }
-  return { title, description };
+  return { title, description: '' };
 }
 
 export const TASKS_DIR = 'tasks';
