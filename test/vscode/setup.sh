@@ -80,6 +80,10 @@ if [ ! -f "$CS_DIR/.installed-$CS_VERSION" ] || [ ! -f "$CS_ENTRY" ]; then
   echo '{ "name": "vscode-offline-code-server", "private": true }' > "$CS_DIR/package.json"
   (
     cd "$CS_DIR"
+    # When run from an npm script (npm run setup:vscode / test:integration) we inherit npm_*
+    # variables from the outer npm under Node 20; npm reads npm_config_* as its own config, and
+    # code-server's postinstall reads the Node version from npm_config_user_agent. Drop them all.
+    for v in $(compgen -e | grep -i '^npm_'); do unset "$v"; done
     # Node 24 first on PATH: code-server's postinstall checks the running Node's major.
     export PATH="$NODE_DIR/bin:$PATH"
     # Point node-gyp at Node 24's headers so it never tries to download them from nodejs.org.
