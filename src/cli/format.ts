@@ -65,7 +65,9 @@ export function formatStatus(s: SpecStatus): string {
     lines.push(`  tasks: ${done}/${s.tasks.length} done${active.map((t) => `, ${t.id} ${t.status}${t.retry_count ? ` (retry ${t.retry_count})` : ''}`).join('')}`);
   }
   for (const n of s.next) {
-    const mark = n.ready ? (n.interactive ? 'ready, needs --confirm' : 'ready') : 'blocked';
+    // A failed spec leaves through `recover --to`, never `advance`: say so where it is offered.
+    const how = n.kind === 'recover' ? `, via recover --to ${n.to}` : n.interactive ? ', needs --confirm' : '';
+    const mark = n.ready ? `ready${how}` : 'blocked';
     lines.push(`  → ${n.to} (${n.kind}): ${mark}`);
     for (const u of n.unmet) lines.push(`      - ${u}`);
   }

@@ -133,6 +133,7 @@ function run(args: ParsedArgs, io: CliIo): number {
     case 'fail': {
       const s = changeable(repo, args);
       const reason = requireFlag(args, '--reason');
+      if (!reason.trim()) throw new UsageError('fail needs a --reason that says what went wrong');
       const result = s.fail(reason);
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
       else io.out(`${s.snapshot.specDir}: ${result.from} → failed (${reason})`);

@@ -352,6 +352,33 @@ describe('advance', () => {
     assert.equal(readJson(repo, `${EXPORT}/pipeline.state.json`).current_stage, 'verification');
   });
 
+  test('without pipeline.state.json the stage is inferred from the artifacts; the first change creates the file', async () => {
+    const repo = copyFixture('basic');
+    unlinkSync(join(repo, PROFILE, 'pipeline.state.json'));
+    let s = parsed(await cli('status', '--cwd', repo, '--spec-dir', PROFILE, '--json'));
+    assert.equal(s.stage, 'brainstorming', 'spec.md alone: brainstorming has not produced requirements.json yet');
+    assert.deepEqual(s.next, [{ to: 'detail-expansion', interactive: true, ready: false, unmet: ['requirements.json does not exist'] }]);
+    const refused = await cli('advance', '--cwd', repo, '--spec-dir', PROFILE, '--confirm');
+    assert.equal(refused.code, 1);
+    assert.equal(existsSync(join(repo, PROFILE, 'pipeline.state.json')), false);
+
+    cpSync(join(repo, SMOKE, 'requirements.json'), join(repo, PROFILE, 'requirements.json'));
+    s = parsed(await cli('status', '--cwd', repo, '--spec-dir', PROFILE, '--json'));
+    assert.equal(s.stage, 'detail-expansion', 'brainstorming\'s outputs exist now');
+
+    const run = await cli('fail', '--cwd', repo, '--spec-dir', PROFILE, '--reason', '需求不清楚');
+    assert.equal(run.code, 0, run.err);
+    const state = readJson(repo, `${PROFILE}/pipeline.state.json`);
+    assert.deepEqual(keys(state), ['spec_dir', 'pipeline_type', 'current_stage', 'loom_version', 'started_at', 'updated_at', 'current_stage_started_at', 'stage_history', 'metadata', 'failure_reason']);
+    assert.equal(state.spec_dir, PROFILE);
+    assert.equal(state.pipeline_type, 'feature');
+    assert.equal(state.current_stage, 'failed');
+    assert.equal(state.failure_reason, '需求不清楚');
+    for (const k of ['started_at', 'updated_at', 'current_stage_started_at']) assert.match(state[k], ISO, k);
+    assert.deepEqual(state.stage_history.map((h: any) => [h.stage, h.status, h.reason]), [['detail-expansion', 'failed', '需求不清楚']]);
+    assert.match(read(repo, `${PROFILE}/progress.md`), /^\| Stage \| `failed` \|$/m);
+  });
+
   test('a corrupt pipeline.state.json exits 2, names the file and line, and is left untouched', async () => {
     const repo = copyFixture('basic');
     const before = read(repo, `${BAD_STATE}/pipeline.state.json`);
@@ -451,11 +478,23 @@ describe('fail and recover', () => {
     assert.match(advance.err, /has failed; recover it to a stage first/);
   });
 
-  test('fail needs --reason and recover needs --to (exit 2)', async () => {
+  test('the human status of a failed spec shows how to leave it', async () => {
+    const repo = copyFixture('basic');
+    assert.equal((await cli('fail', '--cwd', repo, '--spec-dir', LOGIN, '--reason', 'boom')).code, 0);
+    const run = await cli('status', '--cwd', repo, '--spec-dir', LOGIN);
+    assert.match(run.out, /stage: failed$/m);
+    assert.match(run.out, /^ {2}→ executing \(recover\): ready, via recover --to executing$/m);
+    assert.match(run.out, /^ {2}→ verification \(recover\): blocked$/m);
+  });
+
+  test('fail needs a non-blank --reason and recover needs --to (exit 2)', async () => {
     const repo = copyFixture('basic');
     const fail = await cli('fail', '--cwd', repo, '--spec-dir', LOGIN);
     assert.equal(fail.code, 2);
     assert.match(fail.err, /fail needs --reason/);
+    const blank = await cli('fail', '--cwd', repo, '--spec-dir', LOGIN, '--reason', '  ');
+    assert.equal(blank.code, 2);
+    assert.match(blank.err, /fail needs a --reason that says what went wrong/);
     const recover = await cli('recover', '--cwd', repo, '--spec-dir', LOGIN);
     assert.equal(recover.code, 2);
     assert.match(recover.err, /recover needs --to/);
