@@ -26,6 +26,7 @@ const { runTests, downloadAndUnzipVSCode } = require('@vscode/test-electron');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SHIM = path.join(ROOT, 'test', 'vscode', 'code-shim.js');
+const CACHE_DIR = path.join(ROOT, '.vscode-test'); // downloaded VS Code builds, extensions dir (gitignored)
 const DESKTOP_VERSION = process.env.LOOM_TEST_VSCODE_VERSION || '1.139.1';
 
 /**
@@ -52,7 +53,7 @@ async function resolveVSCode() {
     return useCodeServer('no display for a desktop VS Code (run under xvfb-run to use one)');
   }
   try {
-    const exe = await downloadAndUnzipVSCode({ version: DESKTOP_VERSION, timeout: 15000 });
+    const exe = await downloadAndUnzipVSCode({ version: DESKTOP_VERSION, cachePath: CACHE_DIR, timeout: 15000 });
     console.log(`Using desktop VS Code ${DESKTOP_VERSION}: ${exe}`);
     return exe;
   } catch (e) {
@@ -85,7 +86,12 @@ async function runSuite(suite, vscodeExecutablePath) {
       extensionDevelopmentPath: [ROOT, ...suite.extensions.map((p) => path.resolve(ROOT, p))],
       extensionTestsPath: path.resolve(ROOT, suite.tests, 'index.js'),
       extensionTestsEnv: { LOOM_TEST_SUITE: suite.name, ...suite.env },
-      launchArgs: [path.resolve(ROOT, suite.workspace), '--disable-extensions', `--user-data-dir=${userDataDir}`],
+      launchArgs: [
+        path.resolve(ROOT, suite.workspace),
+        '--disable-extensions', // other installed extensions (desktop only)
+        `--user-data-dir=${userDataDir}`,
+        `--extensions-dir=${path.join(CACHE_DIR, 'extensions')}`,
+      ],
     });
     return true;
   } catch (e) {
