@@ -157,7 +157,7 @@ async function main() {
     // The workbench (in smoke-test mode) calls window.codeAutomationExit(code) when the tests end.
     let reportExit;
     const exited = new Promise((resolve) => (reportExit = resolve));
-    await page.exposeFunction('codeAutomationExit', (code) => reportExit(Number(code)));
+    await page.exposeFunction('codeAutomationExit', (code) => reportExit(Number.isInteger(code) ? code : 1));
     page.on('crash', () => reportExit('crash'));
 
     // Print console output in arrival order even though formatting is asynchronous.
