@@ -179,8 +179,19 @@ function run(args: ParsedArgs, io: CliIo): number {
   }
 }
 
+/** `loom-vscode validate --json | head` closes the pipe early: that is the reader's choice, not a crash. */
+function ignoreClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
+}
+
 /** Runs one CLI invocation; returns the exit code. Never calls process.exit, so tests can call it. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  if (io === defaultIo) ignoreClosedPipes();
   const hint = 'Run "loom-vscode --help" for usage.';
   let args: ParsedArgs;
   try {

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -856,6 +856,19 @@ describe('the launcher bin/loom-vscode.js', () => {
     const r = launch(['validate', '--json'], join(repo));
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { diagnostics: [] });
+  });
+
+  test('a reader that closes the pipe early (| head) does not crash it', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'loom-cli-many-'));
+    temps.push(repo);
+    for (let i = 1; i <= 150; i++) cpSync(join(FIXTURES, 'basic', GRAPH), join(repo, `specs/2026-01-01+graph-${i}`), { recursive: true });
+    const child = spawn(process.execPath, [BIN, 'validate', '--cwd', repo, '--json'], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+    assert.equal(code, 1, 'still the exit code of validate');
   });
 
   test('exit codes propagate: 1 for a refused advance, 0 once confirmed, 1 for validate errors, 2 for bad usage', () => {
