@@ -80,12 +80,17 @@ function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   return found;
 }
 
-/** Stage changes start from pipeline.state.json; a corrupt one is reported and never overwritten. */
+/** Stage changes start from pipeline.state.json; a corrupt one, or one naming no stage of the pipeline, is reported and never overwritten. */
 function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const s = spec(repo, args);
   if (s.snapshot.stateCondition === 'invalid') {
     const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
     throw new UnreadableInputError(`${file} is corrupt, so the current stage is unknown; nothing was written`, s.diagnostics.filter((d) => d.file === file));
+  }
+  const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
+  if (unknownStage.length) {
+    const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
+    throw new UnreadableInputError(`${file} names a stage the ${s.pipelineType} pipeline does not have; nothing was written`, unknownStage);
   }
   return s;
 }
