@@ -83,13 +83,12 @@ function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
 /** Stage changes start from pipeline.state.json; a corrupt one, or one naming no stage of the pipeline, is reported and never overwritten. */
 function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const s = spec(repo, args);
+  const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
   if (s.snapshot.stateCondition === 'invalid') {
-    const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
     throw new UnreadableInputError(`${file} is corrupt, so the current stage is unknown; nothing was written`, s.diagnostics.filter((d) => d.file === file));
   }
   const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
   if (unknownStage.length) {
-    const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
     throw new UnreadableInputError(`${file} names a stage the ${s.pipelineType} pipeline does not have; nothing was written`, unknownStage);
   }
   return s;
@@ -98,6 +97,11 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
 /** The keys of a task file that batching reads. */
 const BATCH_KEYS = ['owns', 'reads', 'depends_on'];
 
+/**
+ * A task whose frontmatter does not parse, or whose owns/reads/depends_on the schema rejected, is
+ * planned as if it had none of them: the batches would be wrong. A problem on another key
+ * (`complexity: huge`) does not matter here.
+ */
 function readableTasks(s: SpecPipeline): void {
   const broken = [...s.snapshot.tasks.values()].flatMap((t) => {
     const otherKeyLines = new Set([...t.keyLines].filter(([k]) => !BATCH_KEYS.includes(k)).map(([, line]) => line));
