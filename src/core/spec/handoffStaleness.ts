@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { sha256OfFile } from '../fs/sha256';
+import { changedFingerprints } from './fingerprints';
 import type { SpecSnapshot } from './specSnapshot';
-import { findWorktree } from './worktree';
 
 export interface StaleHandoff {
   handoff: string;
@@ -14,27 +11,17 @@ export interface StaleHandoff {
 const isTraceability = (p: string) => p === 'traceability.json' || p.endsWith('/traceability.json');
 
 /**
- * A handoff whose recorded fingerprints no longer match the files is stale. Paths resolve
- * against the spec directory, then the repository root, then the feature's worktree.
+ * A handoff whose recorded fingerprints no longer match the files is stale, exactly as loom's
+ * `findStaleHandoffs` sees it: spec files (spec.md, tasks/ ...) resolve in the spec directory,
+ * every other path from the repository root, and a folder's fingerprint covers its whole tree.
  */
 export function staleHandoffs(s: SpecSnapshot): StaleHandoff[] {
   const out: StaleHandoff[] = [];
-  let worktree: string | undefined | null = null;
-  const locate = (p: string): string | undefined => {
-    if (isAbsolute(p)) return existsSync(p) ? p : undefined;
-    const candidates = [join(s.dir, p), resolve(s.repoRoot, p)];
-    if (worktree === null) worktree = findWorktree(s);
-    if (worktree) candidates.push(resolve(worktree, p));
-    return candidates.find((c) => existsSync(c));
-  };
+  const roots = { dir: s.dir, repoRoot: s.repoRoot };
   for (const [name, handoff] of s.handoffs) {
-    const prints = { ...(handoff.basis_fingerprints ?? {}), ...(handoff.artifact_fingerprints ?? {}) };
-    const changed: string[] = [];
-    for (const [path, sha] of Object.entries(prints)) {
-      if (isTraceability(path)) continue;
-      const found = locate(path);
-      if (!found || sha256OfFile(found) !== String(sha).toLowerCase()) changed.push(path);
-    }
+    // Basis and artifact fingerprints are compared separately, as loom does: one path may be in both.
+    const changed = [...new Set([handoff.basis_fingerprints, handoff.artifact_fingerprints].flatMap((prints) =>
+      changedFingerprints(Object.fromEntries(Object.entries(prints ?? {}).filter(([path]) => !isTraceability(path))), roots)))];
     if (changed.length) out.push({ handoff: `handoffs/${name}.json`, changed });
   }
   return out;

@@ -5,11 +5,11 @@ import { locateJson } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
-import { sha256OfFile } from '../fs/sha256';
 import { specRelative } from '../fs/paths';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { failedFrom } from '../pipeline/stateRecord';
+import { changedFingerprints } from './fingerprints';
 import { staleHandoffs, type StaleHandoff } from './handoffStaleness';
 import type { SpecSnapshot } from './specSnapshot';
 
@@ -42,9 +42,10 @@ export interface SpecStaleness {
 const isTraceability = (p: string) => p === 'traceability.json' || p.endsWith('/traceability.json');
 
 /**
- * Approval gates record `approval_fingerprints` (spec-relative path → sha256) in the history
- * entry of the approved stage. Only the newest approval of each stage counts: approving the
- * stage again supersedes the old fingerprints.
+ * Approval gates record `approval_fingerprints` (declared path → sha256, a folder's digest
+ * covering its tree) in the history entry of the approved stage; paths resolve as loom resolves
+ * them (fingerprints.ts). Only the newest approval of each stage counts: approving the stage
+ * again supersedes the old fingerprints.
  */
 export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
   const history = s.state?.stage_history ?? [];
@@ -53,12 +54,13 @@ export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
     if (entry.approval_fingerprints && Object.keys(entry.approval_fingerprints).length) newest.set(entry.stage, i);
   });
   const out: StaleApproval[] = [];
+  const roots = { dir: s.dir, repoRoot: s.repoRoot };
   for (const [stage, i] of newest) {
     const entry = history[i];
     const changed: string[] = [];
     for (const [path, sha] of Object.entries(entry.approval_fingerprints ?? {})) {
       if (isTraceability(path)) continue;
-      if (sha256OfFile(join(s.dir, specRelative(path))) !== String(sha).toLowerCase()) changed.push(path);
+      if (changedFingerprints({ [specRelative(path)]: sha }, roots).length) changed.push(path);
     }
     if (changed.length) out.push({ stage, approvedAt: entry.approved_at ?? entry.exited_at, historyIndex: i, changed });
   }
