@@ -29,9 +29,20 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, source: str
     return { diagnostics: [diagnostic(file, `${file} is not valid JSON: ${reason}`, positionAt(text, offset), 'error', 'json-syntax')] };
   }
   const result = schema.safeParse(raw);
-  if (result.success) return { value: result.data, raw, diagnostics: [] };
+  if (result.success) return { value: result.data, raw, diagnostics: prototypeKeys(file, text) };
   const located = locateJson(text);
   const diagnostics = schemaProblems(result.error.issues).map(({ path, message }) =>
     diagnostic(file, `${file}: ${describePath(path)}: ${message}`, positionAt(text, located.offsetOf(path)), 'error', 'schema'));
   return { raw, diagnostics };
+}
+
+/**
+ * A key named `__proto__` cannot survive into a plain object (assigning it replaces the
+ * object's prototype), so the schema silently drops it. It is never a valid loom id either:
+ * say so at the key rather than let it vanish.
+ */
+function prototypeKeys(file: string, text: string): Diagnostic[] {
+  if (!text.includes('"__proto__"')) return [];
+  return [...text.matchAll(/"__proto__"\s*:/g)].map((m) =>
+    diagnostic(file, `${file}: the key "__proto__" is not a valid id and is ignored`, positionAt(text, m.index ?? 0), 'warning', 'reserved-key'));
 }

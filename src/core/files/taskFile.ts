@@ -28,6 +28,8 @@ export interface TaskFile extends TaskFrontmatter {
   description: string;
   /** Keys present in the frontmatter, with their 1-based lines, for diagnostics and edits. */
   keyLines: Map<string, number>;
+  /** false when the frontmatter does not parse: the lists above are then unknown, not empty. */
+  frontmatterValid: boolean;
 }
 
 /** `T1.md` and `T1` both name task T1. */
@@ -74,7 +76,8 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
     }
   }
   const { title, description } = titleAndDescription(body);
-  return { task: { ...front, id, file, title: title || id, description, keyLines }, diagnostics };
+  const frontmatterValid = !diagnostics.some((d) => d.code === 'frontmatter-syntax');
+  return { task: { ...front, id, file, title: title || id, description, keyLines, frontmatterValid }, diagnostics };
 }
 
 /**

@@ -46,6 +46,9 @@ export function checkTransition(def: PipelineDefinition, t: TransitionDefinition
   for (const check of [...(stage?.manualChecks ?? []).filter(() => t.kind === 'forward'), ...(target?.manualChecks ?? [])]) {
     if (!confirmed) confirmations.push(`check by hand: ${check}`);
   }
+  // Two guards may find the same fault (a receipt checked for the step and for the next stage).
+  unmet.splice(0, unmet.length, ...new Set(unmet));
+  confirmations.splice(0, confirmations.length, ...new Set(confirmations));
   const interactive = t.guards.some((g) => g.type === 'confirmed') || confirmations.length > 0;
   return { to: t.to, kind: t.kind, interactive, ready: unmet.length === 0, unmet, confirmations, file, description: t.description };
 }

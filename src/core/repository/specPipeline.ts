@@ -146,8 +146,10 @@ export class SpecPipeline {
     if (from === FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has failed; recover it to a stage first (${this.definition.recoveryTargets.join(', ')})`, []);
     const candidates = transitionsFrom(this.definition, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
     if (candidates.length === 0) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${from}, the end of the ${this.definition.type} pipeline`, []);
-    const chosen = options.to ? candidates.find((t) => t.to === options.to) : candidates.find((t) => t.kind === 'forward') ?? candidates[0];
+    // Going back is a choice the user names with `to`; plain Advance only ever moves forward.
+    const chosen = options.to ? candidates.find((t) => t.to === options.to) : candidates.find((t) => t.kind === 'forward');
     if (!chosen) {
+      if (!options.to) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${from}, the last stage of the ${this.definition.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`, []);
       throw new TransitionRefusedError(`${from} cannot move to ${options.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`, []);
     }
     const check = checkTransition(this.definition, chosen, this.snapshot, options.confirm === true);

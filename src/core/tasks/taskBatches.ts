@@ -35,6 +35,8 @@ export interface LocatableTask extends BatchableTask {
   /** Repository-relative path of `tasks/TN.md`. */
   file: string;
   keyLines: ReadonlyMap<string, number>;
+  /** false when the frontmatter could not be read, so its lists say nothing. */
+  frontmatterValid?: boolean;
 }
 
 export interface TaskBatch {
@@ -154,10 +156,39 @@ function orderedTasks(tasks: Iterable<BatchableTask>): BatchableTask[] {
   }));
 }
 
-/** Every conflicting pair over all tasks, regardless of dependencies: what `--validate` checks. */
+/**
+ * Every conflicting pair of tasks that could run at the same time: what `--validate` checks.
+ * Two tasks ordered by `depends_on` (directly or through others) never run together, so a task
+ * may own or read what its prerequisite owns.
+ */
 export function findOwnsConflicts(input: Iterable<BatchableTask>): OwnsConflict[] {
   const tasks = uniqueInTaskOrder(input);
-  return overlappingPairs(tasks).map(({ a, b, overlaps }) => ({ a: tasks[a].id, b: tasks[b].id, paths: uniquePaths(overlaps) }));
+  return concurrentOverlaps(tasks).map(({ a, b, overlaps }) => ({ a: tasks[a].id, b: tasks[b].id, paths: uniquePaths(overlaps) }));
+}
+
+/** Overlapping pairs of tasks that no dependency keeps apart. */
+function concurrentOverlaps(tasks: readonly BatchableTask[]) {
+  const ordered = dependencyOrder(tasks);
+  return overlappingPairs(tasks).filter(({ a, b }) => !ordered(tasks[a].id, tasks[b].id));
+}
+
+/** Whether one of two tasks depends on the other, directly or transitively. */
+function dependencyOrder(tasks: readonly BatchableTask[]): (a: string, b: string) => boolean {
+  const deps = new Map(tasks.map((t) => [t.id, t.depends_on.map(normalizeTaskRef)]));
+  const reach = new Map<string, Set<string>>();
+  const reachable = (id: string): Set<string> => {
+    let found = reach.get(id);
+    if (found) return found;
+    found = new Set<string>();
+    reach.set(id, found); // set before recursing, so a cycle ends the walk
+    for (const d of deps.get(id) ?? []) {
+      if (found.has(d)) continue;
+      found.add(d);
+      for (const x of reachable(d)) found.add(x);
+    }
+    return found;
+  };
+  return (a, b) => reachable(a).has(b) || reachable(b).has(a);
 }
 
 export function planTaskBatches(input: Iterable<BatchableTask>): TaskBatchPlan {
@@ -290,11 +321,12 @@ export function taskOwnershipDiagnostics(input: Iterable<LocatableTask>): Diagno
   const out: Diagnostic[] = [];
   const at = (t: LocatableTask, key: PathKey) => ({ line: t.keyLines.get(key) ?? 1 });
   for (const t of tasks) {
-    if (t.owns.length === 0) {
+    // A task whose frontmatter does not parse has its own diagnostic; its lists are unknown, not empty.
+    if (t.owns.length === 0 && t.frontmatterValid !== false) {
       out.push(diagnostic(t.file, `${t.id} owns no paths: every task must declare the files it may change in "owns"`, at(t, 'owns'), 'error', 'task-without-owns'));
     }
   }
-  for (const { a: i, b: j, overlaps } of overlappingPairs(tasks)) {
+  for (const { a: i, b: j, overlaps } of concurrentOverlaps(tasks)) {
     const [a, b] = [tasks[i], tasks[j]];
     const paths = uniquePaths(overlaps).join(', ');
     const aKey: PathKey = overlaps.some((o) => o.aKey === 'owns') ? 'owns' : 'reads';

@@ -282,7 +282,8 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
       traceAt(where), 'error', 'trace-unknown-task'));
   }
 
-  if (orphans.behaviors_without_task.length > 0 && snapshot.requirements) {
+  // Before planning no behavior has a task yet, and that is no problem.
+  if (orphans.behaviors_without_task.length > 0 && snapshot.requirements && snapshot.tasks.size > 0) {
     const requirementsAt = jsonLocations(join(snapshot.dir, REQUIREMENTS_FILE));
     const arrayReqs = snapshot.requirements.form === 'array';
     const where = new Map<string, JsonPath>();

@@ -1,6 +1,9 @@
 import { result, type ValidatorResult } from './validatorResult';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 
+/** A blocker may hold a whole list of fix instructions; a reason shows its first line. */
+const firstLine = (text: string) => text.trim().split(/\r?\n/)[0].replace(/^#+\s*/, '');
+
 export const TASK_STATE_CLOSURE = 'task-state-closure';
 
 /** Every tasks/TN.md has task-states/TN.state.json with status done; no state without its task. */
@@ -10,7 +13,7 @@ export function taskStateClosure(s: SpecSnapshot): ValidatorResult {
   for (const id of s.tasks.keys()) {
     const state = s.taskStates.get(id);
     if (!state) problems.push(`${id} has no task-states/${id}.state.json`);
-    else if (state.status !== 'done') problems.push(`${id} is ${state.status}, not done${state.blocker ? ` (blocker: ${state.blocker})` : ''}`);
+    else if (state.status !== 'done') problems.push(`${id} is ${state.status}, not done${state.blocker ? ` (blocker: ${firstLine(state.blocker)})` : ''}`);
   }
   for (const id of s.taskStates.keys()) {
     if (!s.tasks.has(id)) problems.push(`task-states/${id}.state.json has no tasks/${id}.md`);

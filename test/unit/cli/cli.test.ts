@@ -906,12 +906,9 @@ describe('the launcher bin/loom-vscode.js', () => {
   });
 });
 
-/*
- * Core bugs found through the CLI. They are `todo` so the suite stays green; each fails today and
- * should pass once src/core is fixed (then drop the todo).
- */
+/* Core bugs first found through the CLI, kept as regression tests. */
 describe('core bugs seen through the CLI', () => {
-  test('advance without --to at the last stage of a workflow pipeline does not send the spec back', { todo: 'SpecPipeline.advance falls back to a retry transition when there is no forward one' }, async () => {
+  test('advance without --to at the last stage of a workflow pipeline does not send the spec back', async () => {
     const repo = copyFixture('clean');
     writeFileSync(join(repo, '.loom/workflow.yaml'), [
       'pipelines:',
@@ -935,7 +932,7 @@ describe('core bugs seen through the CLI', () => {
     assert.equal(read(repo, `${EXPORT}/pipeline.state.json`), before);
   });
 
-  test('a task whose frontmatter does not parse is not also reported as owning nothing', { todo: 'taskOwnershipDiagnostics runs on the empty frontmatter of an unparsable task' }, async () => {
+  test('a task whose frontmatter does not parse is not also reported as owning nothing', async () => {
     const repo = copyFixture('basic');
     const { diagnostics } = parsed(await cli('validate', '--cwd', repo, '--spec-dir', BROKEN, '--json'));
     const t1 = diagnostics.filter((d: any) => d.file === `${BROKEN}/tasks/T1.md`).map((d: any) => d.code);

@@ -145,13 +145,18 @@ describe('planTaskBatches', () => {
     assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T1', 'T2'] }]);
   });
 
-  it('reports conflicts over all pairs, even tasks ordered by dependencies', () => {
+  it('reports conflicts between tasks that may run together, not between tasks ordered by dependencies', () => {
     const plan = planTaskBatches([
       task('T1', { owns: ['src/a.ts', 'src/b/'] }),
       task('T2', { owns: ['src/a.ts/', 'src/b/c.ts', 'src/b/d.ts'], depends_on: ['T1'] }),
+      task('T3', { owns: ['src/c.ts'], reads: ['src/b/'], depends_on: ['T2'] }),
+      task('T4', { owns: ['src/b/e.ts'] }),
     ]);
-    assert.deepEqual(plan.conflicts, [{ a: 'T1', b: 'T2', paths: ['src/a.ts', 'src/b/c.ts', 'src/b/d.ts'] }]);
-    assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T1'] }, { type: 'serial', tasks: ['T2'] }]);
+    // T3 waits for T2 which waits for T1: reading what they own is what a dependency is for.
+    assert.deepEqual(plan.conflicts, [
+      { a: 'T1', b: 'T4', paths: ['src/b/e.ts'] },
+      { a: 'T3', b: 'T4', paths: ['src/b/e.ts'] },
+    ]);
     assert.deepEqual(findOwnsConflicts(plan.tasks), plan.conflicts);
   });
 
