@@ -1,4 +1,5 @@
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptStateError, SpecLockedError } from '../errors';
 import type { PipelineState } from '../files/pipelineState';
@@ -12,8 +13,11 @@ import type { SpecSnapshot } from '../spec/specSnapshot';
 const LOCK_FILE = '.loom-run.lock';
 
 /**
- * Runs `write` while holding the spec's `.loom-run.lock`. A live lock of another process blocks
- * with its pid; a stale lock (its process is gone) is replaced.
+ * Runs `write` while holding the spec's `.loom-run.lock`, in loom's own format (lock.js):
+ * `pid\nstarted_at\ntoken`, so that a `loom run` started meanwhile sees a live holder and waits
+ * instead of taking the lock. A live lock of another process blocks with its pid; a stale lock
+ * (its process is gone, or no pid can be read) is replaced. Releasing removes the file only while
+ * it still holds our token, as loom does, so a lock someone forced in the meantime survives.
  */
 export function withRunLock<T>(snapshot: SpecSnapshot, write: () => T): T {
   const path = join(snapshot.dir, LOCK_FILE);
@@ -26,24 +30,40 @@ export function withRunLock<T>(snapshot: SpecSnapshot, write: () => T): T {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const lock = readLock(path);
       if (lock && !lock.stale && lock.pid !== process.pid) {
-        throw new SpecLockedError(`${snapshot.specDir} is being driven by another process (pid ${lock.pid}, ${rel}); nothing was written`, rel, lock.pid);
+        const started = lock.raw.split('\n')[1]?.trim();
+        throw new SpecLockedError(`${snapshot.specDir} is being driven by another process (pid ${lock.pid}${started ? `, started ${started}` : ''}, ${rel}); nothing was written`, rel, lock.pid);
       }
       if (lock?.pid === process.pid) return write();
       rmSync(path, { force: true });
       continue;
     }
+    const token = randomBytes(8).toString('hex');
     try {
-      writeSync(fd, JSON.stringify({ pid: process.pid, tool: 'loom-vscode', acquired_at: new Date().toISOString() }));
+      writeSync(fd, lockText(process.pid, new Date().toISOString(), token));
     } finally {
       closeSync(fd);
     }
     try {
       return write();
     } finally {
-      rmSync(path, { force: true });
+      releaseLock(path, token);
     }
   }
   throw new SpecLockedError(`${rel} could not be acquired`, rel, 0);
+}
+
+/** The content of `.loom-run.lock` as loom writes it. */
+export const lockText = (pid: number, startedAt: string, token: string) => `${pid}\n${startedAt}\n${token}`;
+
+function releaseLock(path: string, token: string): void {
+  let held: string | undefined;
+  try {
+    held = readFileSync(path, 'utf8').trim().split('\n')[2]?.trim();
+  } catch {
+    return;
+  }
+  if (held && held !== token) return;
+  rmSync(path, { force: true });
 }
 
 export function assertStateWritable(snapshot: SpecSnapshot): void {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `.loom-run.lock` holds the pid of the process driving a spec: loom writes `pid\nstarted_at\ntoken`;
+ * `.loom-run.lock` holds the pid of the process driving a spec: loom (and withRunLock) write `pid\nstarted_at\ntoken`;
  * a bare number or JSON with `pid` is accepted too. A lock whose process no longer runs is stale
  * and does not block.
  */

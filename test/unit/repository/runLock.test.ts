@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { withRunLock } from '../../../src/core/repository/stateWriter';
+import { readLock } from '../../../src/core/spec/runLock';
+import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
+
+function specIn(r: TempRepo) {
+  r.write(`${SPEC}/pipeline.state.json`, state('planning'));
+  return new LoomRepository(r.root).load().get(SPEC)!.snapshot;
+}
+
+test('withRunLock holds .loom-run.lock in loom\'s format (pid, started_at, token) and removes it afterwards', () => {
+  const r = new TempRepo();
+  try {
+    const lock = r.path(`${SPEC}/.loom-run.lock`);
+    const [seen, read] = withRunLock(specIn(r), () => [readFileSync(lock, 'utf8'), readLock(lock)] as const);
+    const [pid, startedAt, token, ...rest] = seen.split('\n');
+    // What loom's SpecLock._readLock parses: parseInt of the first line, then started_at and token.
+    assert.equal(Number.parseInt(pid, 10), process.pid);
+    assert.ok(!Number.isNaN(Date.parse(startedAt)), startedAt);
+    assert.match(token, /^[0-9a-f]{16}$/);
+    assert.deepEqual(rest, []);
+    assert.deepEqual(read, { pid: process.pid, stale: false, raw: seen });
+    assert.equal(existsSync(lock), false);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('withRunLock leaves a lock that someone else took over in the meantime (token mismatch), as loom does', () => {
+  const r = new TempRepo();
+  try {
+    const lock = r.path(`${SPEC}/.loom-run.lock`);
+    const theirs = `${process.pid}\n2026-11-29T10:00:00.000Z\nffffffffffffffff`;
+    withRunLock(specIn(r), () => writeFileSync(lock, theirs));
+    assert.equal(readFileSync(lock, 'utf8'), theirs);
+  } finally {
+    r.dispose();
+  }
+});
