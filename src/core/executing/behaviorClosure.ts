@@ -1,0 +1,77 @@
+import { readFileSync, statSync } from 'node:fs';
+import { splitTestRef } from '../files/traceability';
+import type { FixItem } from './fixInstructions';
+import { isTestPath } from './testFiles';
+import { WorktreeBoundary } from './worktreeBoundary';
+
+/**
+ * Before a task may be done, each of its behaviors needs a persistent test file that exists
+ * (loom: "禁止在未补齐 traceability.json behavior 级 tests 与 evidence 时把 task 标记为 done").
+ * A behavior's tests are those the implementer named for it (`## Tests`), kept only when the
+ * file exists in the worktree; when it named none, a test file the task added or changed that
+ * mentions the behavior id counts.
+ */
+export interface BehaviorTestsInput {
+  behaviors: readonly string[];
+  declared: ReadonlyMap<string, readonly string[]>;
+  /** Worktree-relative files the task added or modified. */
+  changedFiles: readonly string[];
+  worktree: string;
+}
+
+export interface BehaviorTests {
+  tests: Map<string, string[]>;
+  missing: string[];
+}
+
+export function behaviorTests(input: BehaviorTestsInput): BehaviorTests {
+  const boundary = new WorktreeBoundary(input.worktree);
+  const existing = (ref: string) => {
+    const r = boundary.resolve(splitTestRef(ref).file);
+    return r.ok && isFile(r.abs) ? r : undefined;
+  };
+  const changedTests = input.changedFiles.filter(isTestPath);
+  const contents = new Map<string, string>();
+  const textOf = (rel: string) => {
+    let t = contents.get(rel);
+    if (t === undefined) {
+      const r = existing(rel);
+      t = r ? safeRead(r.abs) : '';
+      contents.set(rel, t);
+    }
+    return t;
+  };
+  const tests = new Map<string, string[]>();
+  const missing: string[] = [];
+  for (const b of input.behaviors) {
+    let refs = (input.declared.get(b) ?? []).filter((ref) => existing(ref)).map((ref) => ref.replace(/\\/g, '/'));
+    if (refs.length === 0) refs = changedTests.filter((f) => textOf(f).includes(b));
+    if (refs.length) tests.set(b, [...new Set(refs)]);
+    else missing.push(b);
+  }
+  return { tests, missing };
+}
+
+export function missingTestFixItems(missing: readonly string[], lang: 'en' | 'zh'): FixItem[] {
+  return missing.map((b) =>
+    lang === 'zh'
+      ? { problem: `behavior ${b} 没有可找到的持久化测试文件`, severity: '阻断', direction: `编写覆盖 ${b} 的持久化测试（测试名中写出 ${b}），并在 ## 测试 中列出 \`- ${b}: 文件#测试名\`；无法编写真实测试时回答 NEEDS_CONTEXT 或 BLOCKED` }
+      : { problem: `behavior ${b} has no persistent test file that can be found`, severity: 'blocker', direction: `write a persistent test covering ${b} (name ${b} in the test's name) and list it under ## Tests as \`- ${b}: file#test name\`; if no real test can be written, answer NEEDS_CONTEXT or BLOCKED` },
+  );
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function safeRead(p: string): string {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,97 @@
+import { normalizeTaskRef } from '../files/taskFile';
+import { byTaskNumber } from '../spec/loadSpec';
+
+/**
+ * Loom's circuit breaker (熔断): a task whose retry_count passes max_retries, or whose subagent
+ * timed out, stops the loop. The failure is recorded in the state files, the user gets a report
+ * (task, last blocking issues, finished tasks) and chooses; nothing continues until then, and a
+ * timed-out task is never retried automatically.
+ */
+export type BreakerChoice = 'A' | 'B' | 'C';
+
+export const BREAKER_CHOICES: Readonly<Record<BreakerChoice, { en: string; zh: string }>> = {
+  A: { en: 'Split this task and re-plan', zh: '拆分此 task，重新规划后继续' },
+  B: { en: "I'll fix it by hand; tell me when to continue", zh: '我来手动修复，修复完告诉我继续' },
+  C: { en: 'Skip this task (after confirming its impact)', zh: '跳过此 task，继续后续 task（需确认影响）' },
+};
+
+export type BreakerReason =
+  | { kind: 'retries'; retryCount: number; maxRetries: number }
+  | { kind: 'timeout'; role: string; minutes: number };
+
+/** What the breaker records in the task state's metadata; `choice` once the user has chosen. */
+export interface BreakerRecord {
+  reason: BreakerReason;
+  opened_at: string;
+  last_issues: string[];
+  /** sha256 of tasks/TN.md when the breaker opened: a re-planned (edited) task starts afresh. */
+  task_sha256?: string;
+  choice?: BreakerChoice;
+  chosen_at?: string;
+}
+
+export interface CircuitBreakerReport {
+  /** A task id, or `test-reporter`. */
+  task: string;
+  title: string;
+  reason: BreakerReason;
+  /** The reviewer's (or test reporter's) last blocking issues, or the timeout. */
+  lastIssues: string[];
+  finishedTasks: string[];
+  /** Tasks that depend on this one, directly or not: what skipping it would also stop. */
+  dependents: string[];
+  /** C is not offered for the test reporter: there is nothing to skip to. */
+  choices: BreakerChoice[];
+}
+
+/** Pipeline metadata key of the newest breaker: `{ task, reason, opened_at, choice?, chosen_at? }`. */
+export const CIRCUIT_BREAKER_KEY = 'circuit_breaker';
+
+export function describeBreakerReason(reason: BreakerReason): string {
+  return reason.kind === 'retries'
+    ? `review failed ${reason.retryCount} times (max_retries ${reason.maxRetries})`
+    : `the ${reason.role} timed out after ${reason.minutes} minute${reason.minutes === 1 ? '' : 's'} (timeout_minutes); a timed-out task is never retried automatically`;
+}
+
+/** Every task that depends on `task`, directly or through others, in task order. */
+export function dependentsOf(task: string, tasks: Iterable<{ id: string; depends_on: readonly string[] }>): string[] {
+  const byDependency = new Map<string, string[]>();
+  for (const t of tasks) {
+    for (const d of t.depends_on) {
+      const dep = normalizeTaskRef(d);
+      const list = byDependency.get(dep) ?? [];
+      list.push(t.id);
+      byDependency.set(dep, list);
+    }
+  }
+  const out = new Set<string>();
+  const queue = [task];
+  while (queue.length) {
+    for (const next of byDependency.get(queue.shift()!) ?? []) {
+      if (next !== task && !out.has(next)) {
+        out.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return [...out].sort(byTaskNumber);
+}
+
+/** The report as the user reads it (the host shows it beside the quick pick). */
+export function renderBreakerReport(report: CircuitBreakerReport, lang: 'en' | 'zh' = 'en'): string {
+  const zh = lang === 'zh';
+  const out = [
+    zh ? `## 熔断：${report.task} ${report.title}` : `## Circuit breaker: ${report.task} ${report.title}`,
+    '',
+    zh ? `原因：${describeBreakerReason(report.reason)}` : `Reason: ${describeBreakerReason(report.reason)}`,
+    '',
+    zh ? '最后的阻断问题：' : 'Last blocking issues:',
+    ...(report.lastIssues.length ? report.lastIssues.map((i) => `- ${i}`) : ['- (none recorded)']),
+    '',
+    zh ? '已完成的 task：' : 'Finished tasks:',
+    report.finishedTasks.length ? report.finishedTasks.join(', ') : zh ? '（无）' : '(none)',
+  ];
+  if (report.dependents.length) out.push('', zh ? `依赖它的 task：${report.dependents.join(', ')}` : `Tasks that depend on it: ${report.dependents.join(', ')}`);
+  out.push('', ...report.choices.map((c) => `[${c}] ${BREAKER_CHOICES[c][lang]}`));
+  return out.join('\n');
+}

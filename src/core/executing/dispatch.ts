@@ -1,0 +1,181 @@
+import { LoomError } from '../errors';
+import { collectReply, ModelRequestError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './chatModel';
+import type { SubagentRole } from './modelTier';
+import type { Clock, Logger } from './ports';
+import type { TokenLedger } from './tokenLedger';
+import type { TranscriptEntry, TranscriptStore } from './transcriptStore';
+import type { WorkspaceTools } from './workspaceTools';
+
+/**
+ * One dispatch: a prompt sent to a model, its tool calls answered by the workspace tools until
+ * it replies without one, under a time limit. Every request and reply is counted with the
+ * model's countTokens and written to the transcript store.
+ */
+export class DispatchTimeoutError extends LoomError {
+  constructor(readonly task: string, readonly role: SubagentRole, readonly minutes: number) {
+    super(`the ${role} of ${task} ran longer than ${minutes} minute${minutes === 1 ? '' : 's'} and was stopped`);
+  }
+}
+
+export interface DispatchRequest {
+  /** Repository-relative spec directory. */
+  spec: string;
+  task: string;
+  role: SubagentRole;
+  mode: NonNullable<TranscriptEntry['mode']>;
+  model: ChatModel;
+  /** Earlier turns of the same conversation (direct mode, repair requests); empty for a fresh subagent. */
+  history: readonly ChatMessage[];
+  prompt: string;
+  tools?: WorkspaceTools;
+  timeoutMinutes: number;
+  signal: AbortSignal;
+}
+
+export interface DispatchResult {
+  dispatchId: string;
+  /** The final reply's text: where the status line or verdict is. */
+  text: string;
+  /** Every assistant text of the dispatch, for reports spread over several turns. */
+  allText: string;
+  /** The conversation including this dispatch, to continue it. */
+  messages: ChatMessage[];
+  /** Tokens of the first request: the prompt as the model received it. */
+  promptTokens: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** The last request plus its reply: how large the conversation now is. */
+  lastRequestTokens: number;
+  toolRoundsExhausted: boolean;
+}
+
+export interface DispatcherOptions {
+  stage: string;
+  transcripts: TranscriptStore;
+  ledger: TokenLedger;
+  tokenBudget?: number;
+  clock: Clock;
+  logger: Logger;
+  maxToolRounds: number;
+  onToolCall?: (task: string, role: SubagentRole, call: ToolCall) => void;
+}
+
+let sequence = 0;
+
+export class Dispatcher {
+  private readonly counted = new WeakMap<ChatMessage, number>();
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  async dispatch(req: DispatchRequest): Promise<DispatchResult> {
+    const { clock } = this.options;
+    const controller = new AbortController();
+    let timedOut = false;
+    const onCallerAbort = () => controller.abort(req.signal.reason);
+    if (req.signal.aborted) throw req.signal.reason;
+    req.signal.addEventListener('abort', onCallerAbort, { once: true });
+    const timer = clock.setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DispatchTimeoutError(req.task, req.role, req.timeoutMinutes));
+    }, Math.max(1, Math.round(req.timeoutMinutes * 60_000)));
+    const dispatchId = `${clock.now().toISOString().replace(/[:.]/g, '-')}-${req.task}-${req.role}-${++sequence}`;
+    try {
+      return await this.converse(req, dispatchId, controller.signal);
+    } catch (e) {
+      if (timedOut) {
+        const err = new DispatchTimeoutError(req.task, req.role, req.timeoutMinutes);
+        this.record(req, dispatchId, 'error', err.message);
+        throw err;
+      }
+      this.record(req, dispatchId, 'error', e instanceof Error ? e.message : String(e));
+      throw e;
+    } finally {
+      clock.clearTimeout(timer);
+      req.signal.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  private async converse(req: DispatchRequest, dispatchId: string, signal: AbortSignal): Promise<DispatchResult> {
+    const { ledger, maxToolRounds } = this.options;
+    const messages: ChatMessage[] = [...req.history, { role: 'user', content: req.prompt }];
+    this.record(req, dispatchId, 'request', req.prompt);
+    const tools = req.tools?.specs();
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let promptTokens = 0;
+    const texts: string[] = [];
+    for (let round = 0; ; round++) {
+      ledger.checkBudget(this.options.tokenBudget);
+      const input = await this.countMessages(req.model, messages, signal);
+      if (round === 0) promptTokens = await this.countMessages(req.model, [messages[messages.length - 1]], signal);
+      const reply = await this.request(req, messages, tools, signal);
+      const output = await req.model.countTokens(reply.text + (reply.toolCalls.length ? JSON.stringify(reply.toolCalls) : ''), signal);
+      ledger.add({ stage: this.options.stage, role: req.role, task: req.task, input, output });
+      inputTokens += input;
+      outputTokens += output;
+      const assistant: ChatMessage = { role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) };
+      this.counted.set(assistant, output);
+      messages.push(assistant);
+      if (reply.text.trim()) texts.push(reply.text);
+      this.record(req, dispatchId, 'reply', { text: reply.text, toolCalls: reply.toolCalls }, output);
+      const done = reply.toolCalls.length === 0;
+      if (done || round + 1 >= maxToolRounds) {
+        if (!done) this.options.logger.warn(`${req.task} ${req.role}: stopped after ${maxToolRounds} rounds of tool calls`);
+        return { dispatchId, text: reply.text, allText: texts.join('\n\n'), messages, promptTokens, inputTokens, outputTokens, lastRequestTokens: input + output, toolRoundsExhausted: !done };
+      }
+      for (const call of reply.toolCalls) {
+        this.options.onToolCall?.(req.task, req.role, call);
+        this.record(req, dispatchId, 'tool-call', call);
+        const result = req.tools ? await req.tools.invoke(call, signal) : { content: `Refused: the ${req.role} has no tools`, outcome: 'refused' as const };
+        this.record(req, dispatchId, 'tool-result', { callId: call.callId, name: call.name, outcome: result.outcome, content: result.content });
+        messages.push({ role: 'tool', callId: call.callId, name: call.name, content: result.content });
+      }
+    }
+  }
+
+  /** A stream that breaks midway is asked once more; a second break, or a refusal, stops the dispatch. */
+  private async request(req: DispatchRequest, messages: readonly ChatMessage[], tools: readonly ToolSpec[] | undefined, signal: AbortSignal) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await collectReply(req.model.sendRequest(messages, { tools, signal }), signal);
+      } catch (e) {
+        if (signal.aborted || !(e instanceof ModelRequestError) || e.code !== 'Unknown' || attempt >= 1) throw e;
+        this.options.logger.warn(`${req.task} ${req.role}: ${e.message}; asking once more`);
+      }
+    }
+  }
+
+  private async countMessages(model: ChatModel, messages: readonly ChatMessage[], signal: AbortSignal): Promise<number> {
+    let total = 0;
+    for (const m of messages) {
+      let n = this.counted.get(m);
+      if (n === undefined) {
+        const text = m.role === 'assistant' && m.toolCalls?.length ? m.content + JSON.stringify(m.toolCalls) : m.content;
+        n = await model.countTokens(text, signal);
+        this.counted.set(m, n);
+      }
+      total += n;
+    }
+    return total;
+  }
+
+  private record(req: DispatchRequest, dispatchId: string, kind: TranscriptEntry['kind'], content: unknown, tokens?: number): void {
+    try {
+      this.options.transcripts.append({
+        at: this.options.clock.now().toISOString(),
+        dispatchId,
+        spec: req.spec,
+        task: req.task,
+        role: req.role,
+        mode: req.mode,
+        kind,
+        model: req.model.id,
+        content,
+        ...(tokens !== undefined ? { tokens } : {}),
+      });
+    } catch (e) {
+      // A full disk must not stop the work; the log says what was lost.
+      this.options.logger.warn(`transcript of ${dispatchId} not written: ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import type { TaskStatus } from '../files/vocabulary';
+import type { CircuitBreakerReport } from './circuitBreaker';
+import type { ExecutionMode, ModeTrigger } from './executionMode';
+import type { ImplementerStatus } from './implementerStatus';
+import type { ModelTier, SubagentRole } from './modelTier';
+
+/** What the loop reports as it goes, for the host's progress UI, tree and dashboard. */
+export type ExecutingEvent =
+  | { type: 'mode'; mode: ExecutionMode; triggers: ModeTrigger[]; description: string }
+  | { type: 'task-started'; task: string; resumedAt?: 'implement' | 'review' }
+  | { type: 'task-status'; task: string; status: TaskStatus; retryCount: number }
+  | { type: 'role-started'; task: string; role: SubagentRole; mode: 'first' | 'fix' | 'review' | 'report'; tier: ModelTier; model: string }
+  | { type: 'implementer-status'; task: string; status: ImplementerStatus | 'malformed'; detail: string }
+  | { type: 'verdict'; task: string; verdict: 'PASS' | 'FAIL' | 'malformed'; fixItems: number }
+  | { type: 'prompt-size'; task: string; mode: 'first' | 'fix'; tokens: number }
+  | { type: 'tool-call'; task: string; role: SubagentRole; tool: string }
+  | { type: 'tokens'; used: number; budget?: number }
+  | { type: 'breaker'; report: CircuitBreakerReport }
+  | { type: 'task-skipped'; task: string; because?: string }
+  | { type: 'test-report'; verdict: 'PASS' | 'FAIL'; file: string; evidenceFile: string };
+
+export type ExecutingEventListener = (event: ExecutingEvent) => void;

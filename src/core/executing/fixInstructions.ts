@@ -1,0 +1,125 @@
+/**
+ * Loom's structured fix instructions: a section `## 修复指令` with items `### 修复项 N`, each
+ * giving 问题 / 文件 / 位置 / 严重度 / 修复方向; the English prompts use `## Fix instructions`,
+ * `### Fix item N` with Problem / File / Location / Severity / Direction.
+ */
+export interface FixItem {
+  problem: string;
+  file?: string;
+  location?: string;
+  severity?: string;
+  direction?: string;
+}
+
+type Field = keyof FixItem;
+
+const FIELD_NAMES: ReadonlyArray<[RegExp, Field]> = [
+  [/^(问题|problem|issue)$/i, 'problem'],
+  [/^(文件|file|files|path)$/i, 'file'],
+  [/^(位置|location|line|lines)$/i, 'location'],
+  [/^(严重度|严重程度|severity)$/i, 'severity'],
+  [/^(修复方向|方向|修复建议|direction|fix|fix direction|suggested fix)$/i, 'direction'],
+];
+
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const SECTION = /^(修复指令|fix instructions|fix items|fixes)\b/i;
+const ITEM = /^(修复项|fix item|item)\s*#?\s*\d*/i;
+const FIELD_LINE = /^[\s>]*(?:[-*+]\s+)?[*_`]*([^:：*_`]{1,24}?)[*_`]*\s*[:：]\s*[*_`]*\s*(.*)$/;
+
+function fieldOf(name: string): Field | undefined {
+  const n = name.trim();
+  return FIELD_NAMES.find(([re]) => re.test(n))?.[1];
+}
+
+/** The items of the fix-instruction section, or an empty list when the text has none. */
+export function parseFixInstructions(text: string): FixItem[] {
+  const lines = text.split(/\r?\n/);
+  let sectionLevel = 0;
+  const items: FixItem[] = [];
+  let current: Partial<FixItem> & { body: string[] } | undefined;
+  let lastField: Field | undefined;
+  const close = () => {
+    if (!current) return;
+    const { body, ...fields } = current;
+    const problem = fields.problem?.trim() || body.join(' ').trim();
+    if (problem || fields.file || fields.direction) items.push(clean({ ...fields, problem: problem || '(no problem stated)' }));
+    current = undefined;
+    lastField = undefined;
+  };
+  for (const line of lines) {
+    const h = HEADING.exec(line);
+    if (h) {
+      const level = h[1].length;
+      const title = h[2].replace(/[*_`]/g, '').trim();
+      if (SECTION.test(title)) {
+        close();
+        sectionLevel = level;
+        continue;
+      }
+      if (sectionLevel && level > sectionLevel && ITEM.test(title)) {
+        close();
+        current = { body: [] };
+        const rest = title.replace(ITEM, '').replace(/^[\s:：.\-—]+/, '').trim();
+        if (rest) current.problem = rest;
+        continue;
+      }
+      if (sectionLevel && level <= sectionLevel) {
+        close();
+        sectionLevel = 0;
+      }
+      continue;
+    }
+    if (!sectionLevel) continue;
+    if (!current) {
+      // An item may start without its own heading: a list of fields right under the section.
+      if (!line.trim()) continue;
+      current = { body: [] };
+    }
+    const f = FIELD_LINE.exec(line);
+    const field = f ? fieldOf(f[1]) : undefined;
+    if (f && field) {
+      if (field === 'problem' && current.problem && (current.file || current.direction)) {
+        close();
+        current = { body: [] };
+      }
+      current[field] = f[2].replace(/[*_`]+$/, '').trim();
+      lastField = field;
+    } else if (line.trim()) {
+      if (lastField) current[lastField] = `${current[lastField] ?? ''} ${line.trim()}`.trim();
+      else current.body.push(line.trim().replace(/^[-*+]\s+/, ''));
+    }
+  }
+  close();
+  return items;
+}
+
+function clean(item: Partial<FixItem> & { problem: string }): FixItem {
+  const out: FixItem = { problem: item.problem };
+  for (const k of ['file', 'location', 'severity', 'direction'] as const) {
+    const v = item[k]?.replace(/^`|`$/g, '').trim();
+    if (v) out[k] = v;
+  }
+  return out;
+}
+
+/** Severities that block: loom's BLOCKER, critical, high, and their Chinese names. */
+export const isBlocking = (item: FixItem) => /blocker|critical|阻断|严重|致命/i.test(item.severity ?? '');
+
+/** The items in loom's own format, for the fix-mode prompt and the circuit-breaker report. */
+export function renderFixInstructions(items: readonly FixItem[], lang: 'en' | 'zh'): string {
+  const zh = lang === 'zh';
+  const out = [zh ? '## 修复指令' : '## Fix instructions'];
+  items.forEach((item, i) => {
+    out.push('', zh ? `### 修复项 ${i + 1}` : `### Fix item ${i + 1}`);
+    out.push(`- ${zh ? '问题' : 'Problem'}: ${item.problem}`);
+    if (item.file) out.push(`- ${zh ? '文件' : 'File'}: ${item.file}`);
+    if (item.location) out.push(`- ${zh ? '位置' : 'Location'}: ${item.location}`);
+    if (item.severity) out.push(`- ${zh ? '严重度' : 'Severity'}: ${item.severity}`);
+    if (item.direction) out.push(`- ${zh ? '修复方向' : 'Direction'}: ${item.direction}`);
+  });
+  return out.join('\n');
+}
+
+/** One line per item, for task states and reports. */
+export const summarizeFixItems = (items: readonly FixItem[]) =>
+  items.map((i) => `${i.severity ? `[${i.severity}] ` : ''}${i.file ? `${i.file}${i.location ? `:${i.location}` : ''}: ` : ''}${i.problem}`);

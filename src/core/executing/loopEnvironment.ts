@@ -1,0 +1,80 @@
+import type { TaskFile } from '../files/taskFile';
+import type { ChatMessage } from './chatModel';
+import type { DiffProvider, WorktreeDiff } from './diffProvider';
+import type { DispatchRequest, DispatchResult, Dispatcher } from './dispatch';
+import type { ExecutingEvent } from './events';
+import type { ExecutingInputs } from './executingInputs';
+import type { ExecutionMode } from './executionMode';
+import type { Logger, ModelSelector, UserPrompts } from './ports';
+import type { SpecStateStore } from './specStateStore';
+import type { TestRunner } from './testRunner';
+import type { TokenLedger } from './tokenLedger';
+import { ownsAllows } from './worktreeBoundary';
+
+/** What every step of one run shares: read once at the start, passed down, never global. */
+export interface LoopEnvironment {
+  store: SpecStateStore;
+  /** Repository-relative spec directory. */
+  specDir: string;
+  worktree: string;
+  inputs: ExecutingInputs;
+  tasks: ReadonlyMap<string, TaskFile>;
+  maxRetries: number;
+  timeoutMinutes: number;
+  mode: ExecutionMode;
+  dispatcher: Dispatcher;
+  models: ModelSelector;
+  prompts: UserPrompts;
+  diff: DiffProvider;
+  testRunner: TestRunner;
+  testCommand?: string;
+  trusted: boolean;
+  testTimeoutMs: number;
+  /** Worktree-relative paths the model may never write (the spec directory, `.loom/`). */
+  protectedPaths: string[];
+  /** The single implementer conversation of direct mode. */
+  direct: { messages: ChatMessage[]; tokens: number };
+  ledger: TokenLedger;
+  tokenBudget?: number;
+  signal: AbortSignal;
+  logger: Logger;
+  now(): string;
+  emit(event: ExecutingEvent): void;
+  persistTokens(): void;
+}
+
+/** Dispatches and records the tokens it used, whatever the outcome. */
+export async function dispatchCounted(env: LoopEnvironment, req: Omit<DispatchRequest, 'spec' | 'timeoutMinutes' | 'signal'>): Promise<DispatchResult> {
+  try {
+    return await env.dispatcher.dispatch({ ...req, spec: env.specDir, timeoutMinutes: env.timeoutMinutes, signal: env.signal });
+  } finally {
+    env.persistTokens();
+    env.emit({ type: 'tokens', used: env.ledger.used(), budget: env.tokenBudget });
+  }
+}
+
+const isProtected = (env: LoopEnvironment, path: string) => env.protectedPaths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
+
+/**
+ * The diff a task is judged by. In a parallel batch the worktree also holds the other tasks'
+ * work, so only files inside the task's owns count; serially, everything since the task began.
+ */
+export function taskDiff(env: LoopEnvironment, diff: WorktreeDiff, owns: readonly string[] | undefined): WorktreeDiff {
+  const keep = (p: string) => !isProtected(env, p) && (!owns || ownsAllows(owns, p));
+  const files = diff.files.filter((f) => keep(f.path));
+  if (!owns) return { text: diff.text, files };
+  const chunks = diff.text.split(/(?=^diff --git )/m).filter((chunk) => {
+    const m = /^diff --git a\/(.*?) b\//.exec(chunk);
+    return !m || keep(m[1]);
+  });
+  return { text: chunks.join(''), files };
+}
+
+export function changedFiles(diff: WorktreeDiff): string[] {
+  return diff.files.filter((f) => f.change !== 'deleted').map((f) => f.path);
+}
+
+export async function diffOf(env: LoopEnvironment, base: string, owns?: readonly string[]): Promise<WorktreeDiff> {
+  return taskDiff(env, await env.diff.diffSince(base, env.signal), owns);
+}
+

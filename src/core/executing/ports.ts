@@ -1,0 +1,42 @@
+import type { ChatModel } from './chatModel';
+import type { BreakerChoice, CircuitBreakerReport } from './circuitBreaker';
+import type { ModelTier, SubagentRole } from './modelTier';
+
+/** The small ports the executing loop needs from its host, besides ChatModel. */
+
+export interface Clock {
+  now(): Date;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Maps a role and tier to a model (settings: vendor, family). Throws ModelUnavailableError when none fits. */
+export interface ModelSelector {
+  select(role: SubagentRole, tier: ModelTier, signal: AbortSignal): Promise<ChatModel>;
+}
+
+/** The questions only the user can answer. Nothing continues while one is open. */
+export interface UserPrompts {
+  /** NEEDS_CONTEXT: the implementer's question; undefined when the user dismissed it. */
+  askForContext(task: string, question: string, signal: AbortSignal): Promise<string | undefined>;
+  /** The circuit breaker is open: [A] split and re-plan, [B] fix by hand, [C] skip (when offered). */
+  chooseBreakerAction(report: CircuitBreakerReport, signal: AbortSignal): Promise<BreakerChoice>;
+  /** Choice C: the tasks that depend on the skipped one, for the user to confirm the impact. */
+  confirmSkip(task: string, dependents: readonly string[], signal: AbortSignal): Promise<boolean>;
+  /** Choice B: resolves when the user says the manual fix is done. */
+  waitForManualFix(task: string, signal: AbortSignal): Promise<void>;
+}

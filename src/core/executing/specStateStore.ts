@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorruptStateError } from '../errors';
+import { PIPELINE_STATE_FILE } from '../files/pipelineState';
+import { taskStateFile, TaskStateSchema, type TaskState } from '../files/taskState';
+import { writePipelineState, writeTaskState } from '../repository/stateWriter';
+import { loadSpec } from '../spec/loadSpec';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+
+/**
+ * The loop's only way to lifecycle state: task states through the core's writeTaskState (which
+ * regenerates progress.md), pipeline metadata through writePipelineState. Every write starts
+ * from the files as they are now, so progress.md shows every task's latest state and a corrupt
+ * file is reported, never overwritten.
+ */
+export class SpecStateStore {
+  constructor(readonly repoRoot: string, readonly dir: string, private readonly now: () => string) {}
+
+  snapshot(): SpecSnapshot {
+    return loadSpec(this.repoRoot, this.dir);
+  }
+
+  /** The task's state on disk; undefined when it has none. Throws CorruptStateError when it does not parse. */
+  taskState(task: string): TaskState | undefined {
+    const rel = taskStateFile(task);
+    let text: string;
+    try {
+      text = readFileSync(join(this.dir, rel), 'utf8');
+    } catch {
+      return undefined;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new CorruptStateError(`${rel} is not valid JSON (${(e as Error).message}); fix or delete it, it was left untouched`, rel);
+    }
+    const parsed = TaskStateSchema.safeParse(raw);
+    if (!parsed.success) throw new CorruptStateError(`${rel} is not a valid task state: ${parsed.error.issues[0]?.message}; fix or delete it, it was left untouched`, rel);
+    return parsed.data;
+  }
+
+  writeTask(state: TaskState): TaskState {
+    const now = this.now();
+    const next: TaskState = { ...state, updated_at: now, created_at: state.created_at ?? now };
+    const snapshot = this.snapshot();
+    next.spec_dir ??= snapshot.specDir;
+    writeTaskState(snapshot, next, now);
+    return next;
+  }
+
+  /** Reads one key of pipeline.state.json metadata. */
+  metadata(key: string): unknown {
+    const meta = this.snapshot().state?.metadata ?? {};
+    return Object.hasOwn(meta, key) ? meta[key] : undefined;
+  }
+
+  /** Sets metadata keys of pipeline.state.json (undefined removes a key); the rest of the record is kept. */
+  updateMetadata(patch: Record<string, unknown>): void {
+    const snapshot = this.snapshot();
+    if (!snapshot.state) {
+      if (snapshot.stateCondition === 'invalid') {
+        const file = `${snapshot.specDir}/${PIPELINE_STATE_FILE}`;
+        throw new CorruptStateError(`${file} is corrupt; fix or restore it first (it was left untouched)`, file);
+      }
+      return;
+    }
+    const metadata: Record<string, unknown> = { ...snapshot.state.metadata };
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) delete metadata[k];
+      else metadata[k] = v;
+    }
+    const now = this.now();
+    writePipelineState(snapshot, { ...snapshot.state, metadata, updated_at: now }, now);
+  }
+}
+
+/** The loop's own bookkeeping inside a task state (`metadata`), kept beside loom's fields. */
+export function taskMetadata(state: TaskState | undefined): Record<string, unknown> {
+  const m = state && Object.hasOwn(state, 'metadata') ? (state as Record<string, unknown>).metadata : undefined;
+  return m && typeof m === 'object' && !Array.isArray(m) ? { ...(m as Record<string, unknown>) } : {};
+}

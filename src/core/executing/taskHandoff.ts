@@ -1,0 +1,125 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
+import { normalizeTaskRef } from '../files/taskFile';
+import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { sha256OfFile } from '../fs/sha256';
+import { withRunLock } from '../repository/stateWriter';
+import { byTaskNumber } from '../spec/loadSpec';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { ExportedInterface } from './implementerReport';
+
+/**
+ * `handoffs/TN.json`: what a finished task hands to the tasks after it. Artifacts are
+ * worktree-relative paths with their sha256 in `artifact_fingerprints`, so a later change to
+ * one of them marks the handoff stale. Downstream tasks get the handoffs of the tasks they
+ * depend on as a compact index, refreshed first when stale.
+ */
+export interface TaskHandoffInput {
+  task: string;
+  summary: string;
+  artifacts: readonly string[];
+  exportedInterfaces: readonly ExportedInterface[];
+  requirements: readonly string[];
+  concerns: string;
+  worktree: string;
+  now: string;
+}
+
+export function fingerprints(worktree: string, paths: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of paths) {
+    const abs = join(worktree, p);
+    if (!isFile(abs)) continue;
+    const sha = sha256OfFile(abs);
+    if (sha) out[p] = sha;
+  }
+  return out;
+}
+
+export function buildTaskHandoff(input: TaskHandoffInput): Handoff {
+  const artifacts = [...new Set(input.artifacts)].filter((p) => isFile(join(input.worktree, p))).sort();
+  // An interface counts only where the task really wrote something.
+  const exported = input.exportedInterfaces.filter((i) => artifacts.includes(i.path));
+  return {
+    task_id: input.task,
+    status: 'done',
+    summary: input.summary.trim() || `${input.task} passed review`,
+    artifacts,
+    exported_interfaces: exported.map((i) => ({ name: i.name, path: i.path, ...(i.signature ? { signature: i.signature } : {}) })),
+    breaking_changes: [],
+    requirements_verified: [...input.requirements],
+    ...(input.concerns.trim() ? { notes: input.concerns.trim() } : {}),
+    written_at: input.now,
+    artifact_fingerprints: fingerprints(input.worktree, artifacts),
+  };
+}
+
+export function writeHandoff(snapshot: SpecSnapshot, name: string, handoff: Handoff): void {
+  withRunLock(snapshot, () => writeFileAtomic(join(snapshot.dir, HANDOFFS_DIR, `${name}.json`), toJsonText(handoff)));
+}
+
+/** The tasks `task` depends on, directly or not, in task order. */
+export function upstreamTasks(task: string, tasks: ReadonlyMap<string, { depends_on: readonly string[] }>): string[] {
+  const out = new Set<string>();
+  const queue = [...(tasks.get(task)?.depends_on ?? []).map(normalizeTaskRef)];
+  while (queue.length) {
+    const id = queue.shift()!;
+    if (id === task || out.has(id)) continue;
+    out.add(id);
+    queue.push(...(tasks.get(id)?.depends_on ?? []).map(normalizeTaskRef));
+  }
+  return [...out].sort(byTaskNumber);
+}
+
+/** Fingerprinted files that changed or disappeared, judged against the worktree. */
+export function staleArtifacts(handoff: Handoff, worktree: string): string[] {
+  const changed: string[] = [];
+  for (const [path, sha] of Object.entries(handoff.artifact_fingerprints ?? {})) {
+    const abs = join(worktree, path);
+    if (!isFile(abs) || sha256OfFile(abs) !== String(sha).toLowerCase()) changed.push(path);
+  }
+  return changed;
+}
+
+/** The handoff with fingerprints of the files as they are now; gone files leave its artifacts. */
+export function refreshHandoff(handoff: Handoff, worktree: string, changed: readonly string[], now: string): Handoff {
+  const artifacts = handoff.artifacts.filter((p) => isFile(join(worktree, p)));
+  const note = `refreshed ${now}: ${changed.join(', ')} changed after the task finished`;
+  const notes = handoff.notes === undefined ? note : Array.isArray(handoff.notes) ? [...handoff.notes, note] : `${handoff.notes}\n${note}`;
+  return { ...handoff, artifacts, artifact_fingerprints: fingerprints(worktree, artifacts), notes, refreshed_at: now };
+}
+
+export interface UpstreamEntry {
+  task: string;
+  handoff?: Handoff;
+  /** Files that had changed since the handoff was written (it has been refreshed). */
+  changed: string[];
+}
+
+/** loom: "下游 task 的 subagent 派发前必须读取上游 handoff 作为紧凑索引，并按 artifacts 定向核对当前源码". */
+export function compactHandoffIndex(entries: readonly UpstreamEntry[], lang: 'en' | 'zh'): string {
+  const zh = lang === 'zh';
+  const lines: string[] = [];
+  for (const e of entries) {
+    if (!e.handoff) {
+      lines.push(zh ? `- ${e.task}：没有 handoff（请直接核对源码）` : `- ${e.task}: no handoff (check the source directly)`);
+      continue;
+    }
+    const h = e.handoff;
+    const summary = h.summary.replace(/\s+/g, ' ').slice(0, 240);
+    lines.push(`- ${e.task} (${h.status}): ${summary}`);
+    if (h.artifacts.length) lines.push(`  ${zh ? '产物' : 'artifacts'}: ${h.artifacts.slice(0, 12).join(', ')}${h.artifacts.length > 12 ? ', …' : ''}`);
+    for (const i of (h.exported_interfaces ?? []).slice(0, 8)) lines.push(`  ${zh ? '导出' : 'exports'}: ${i.name} (${i.path})${i.signature ? ` ${i.signature}` : ''}`);
+    if (e.changed.length) lines.push(`  ${zh ? '注意：以下文件在该 task 完成后又被修改，请核对源码' : 'note: changed after that task finished, check the source'}: ${e.changed.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+function isFile(p: string): boolean {
+  try {
+    return existsSync(p) && statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}

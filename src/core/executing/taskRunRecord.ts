@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { TaskState } from '../files/taskState';
+import type { BreakerRecord } from './circuitBreaker';
+import type { FixItem } from './fixInstructions';
+import type { ExportedInterface } from './implementerReport';
+import type { ContextAnswer } from './promptBuilder';
+import { taskMetadata } from './specStateStore';
+
+/**
+ * The loop's bookkeeping for one task, kept in the task state's `metadata` so a crash or a
+ * window reload resumes where it stopped: the diff base, the current step and mode, the fix
+ * items still to do, the user's answers, what the implementer claimed, and the breaker. Read
+ * leniently (a hand-edited field is dropped, not fatal).
+ */
+const FixItemSchema = z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() });
+const BreakerSchema = z.looseObject({
+  reason: z.union([
+    z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }),
+    z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() }),
+  ]),
+  opened_at: z.string(),
+  last_issues: z.array(z.string()).default([]),
+  task_sha256: z.string().optional(),
+  choice: z.enum(['A', 'B', 'C']).optional(),
+  chosen_at: z.string().optional(),
+});
+
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+export const TaskRunRecordSchema = z.looseObject({
+  base: lenient(z.string()),
+  step: lenient(z.enum(['implement', 'review'])),
+  mode: lenient(z.enum(['first', 'fix'])),
+  fix_items: lenient(z.array(FixItemSchema)),
+  answers: lenient(z.array(z.object({ question: z.string(), answer: z.string() }))),
+  awaiting_context: lenient(z.string()),
+  declared_tests: lenient(z.record(z.string(), z.array(z.string()))),
+  summary: lenient(z.string()),
+  exported_interfaces: lenient(z.array(z.object({ name: z.string(), path: z.string(), signature: z.string().optional() }))),
+  concerns: lenient(z.string()),
+  implementer_status: lenient(z.string()),
+  breaker: lenient(BreakerSchema),
+  skipped: lenient(z.object({ at: z.string(), because: z.string().optional() })),
+  completed_at: lenient(z.string()),
+});
+
+export interface TaskRunRecord {
+  [key: string]: unknown;
+  base?: string;
+  step?: 'implement' | 'review';
+  mode?: 'first' | 'fix';
+  fix_items?: FixItem[];
+  answers?: ContextAnswer[];
+  awaiting_context?: string;
+  declared_tests?: Record<string, string[]>;
+  summary?: string;
+  exported_interfaces?: ExportedInterface[];
+  concerns?: string;
+  implementer_status?: string;
+  breaker?: BreakerRecord;
+  skipped?: { at: string; because?: string };
+  completed_at?: string;
+}
+
+export function readTaskRunRecord(state: TaskState | undefined): TaskRunRecord {
+  const parsed = TaskRunRecordSchema.safeParse(taskMetadata(state));
+  const out = (parsed.success ? parsed.data : {}) as TaskRunRecord;
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
+/** Merges what one implementer dispatch claimed into what earlier ones did. */
+export function mergeDeclaredTests(into: Record<string, string[]> | undefined, found: ReadonlyMap<string, readonly string[]>): Record<string, string[]> {
+  const out = new Map<string, string[]>(Object.entries(into ?? {}));
+  for (const [b, refs] of found) out.set(b, [...new Set([...(out.get(b) ?? []), ...refs])]);
+  return Object.fromEntries(out);
+}

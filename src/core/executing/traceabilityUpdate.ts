@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorruptStateError } from '../errors';
+import { TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
+import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { withRunLock } from '../repository/stateWriter';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+
+/**
+ * Closes a task's behaviors in traceability.json: its id under `tasks`, the tests it produced
+ * under `tests`, the evidence under `evidence`, at behavior level and (as a union) at
+ * requirement level. The file is edited as it is, not re-serialised from the parsed model:
+ * the object or array form, the alias a list already uses (`test_refs`, `receipts`, ...) and
+ * every unknown key are kept. Only existing files are passed in (the caller checks).
+ */
+export interface BehaviorClosure {
+  requirement: string;
+  behavior: string;
+  tasks: readonly string[];
+  tests: readonly string[];
+  evidence: readonly string[];
+}
+
+export interface TraceabilityChange {
+  behavior: string;
+  added: { tasks: string[]; tests: string[]; evidence: string[] };
+}
+
+type Json = Record<string, unknown>;
+
+const ALIASES = {
+  tasks: ['tasks', 'task_ids'],
+  tests: ['tests', 'test_refs', 'test_ids'],
+  evidence: ['evidence', 'evidence_refs', 'receipts'],
+} as const;
+
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Adds values to the list the entry already uses for `kind`; returns those that were new. */
+function addTo(entry: Json, kind: keyof typeof ALIASES, values: readonly string[]): string[] {
+  const key = ALIASES[kind].find((k) => Object.hasOwn(entry, k) && Array.isArray(entry[k])) ?? kind;
+  const list = (Object.hasOwn(entry, key) && Array.isArray(entry[key]) ? entry[key] : (entry[key] = [])) as unknown[];
+  const added: string[] = [];
+  for (const v of values) {
+    if (!list.includes(v)) {
+      list.push(v);
+      added.push(v);
+    }
+  }
+  return added;
+}
+
+function requirementEntry(root: Json, id: string): Json {
+  const reqs = root.requirements;
+  if (Array.isArray(reqs)) {
+    let entry = reqs.find((e) => isObject(e) && e.id === id) as Json | undefined;
+    if (!entry) reqs.push((entry = { id, tasks: [], tests: [], evidence: [], behaviors: {} }));
+    return entry;
+  }
+  const byId = reqs as Json;
+  if (!Object.hasOwn(byId, id) || !isObject(byId[id])) byId[id] = { tasks: [], tests: [], evidence: [], behaviors: {} };
+  return byId[id] as Json;
+}
+
+export function updateTraceability(snapshot: SpecSnapshot, closures: readonly BehaviorClosure[]): TraceabilityChange[] {
+  const path = join(snapshot.dir, TRACEABILITY_FILE);
+  const rel = `${snapshot.specDir}/${TRACEABILITY_FILE}`;
+  return withRunLock(snapshot, () => {
+    let root: unknown;
+    try {
+      root = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (e) {
+      throw new CorruptStateError(`${rel} could not be read (${(e as Error).message}); it was left untouched`, rel);
+    }
+    if (!TraceabilityFileSchema.safeParse(root).success || !isObject(root)) {
+      throw new CorruptStateError(`${rel} is not a valid traceability ledger; it was left untouched`, rel);
+    }
+    const changes: TraceabilityChange[] = [];
+    for (const c of closures) {
+      const entry = requirementEntry(root, c.requirement);
+      if (!isObject(entry.behaviors)) entry.behaviors = {};
+      const behaviors = entry.behaviors as Json;
+      if (!Object.hasOwn(behaviors, c.behavior) || !isObject(behaviors[c.behavior])) behaviors[c.behavior] = { tasks: [], tests: [], evidence: [] };
+      const b = behaviors[c.behavior] as Json;
+      changes.push({
+        behavior: c.behavior,
+        added: { tasks: addTo(b, 'tasks', c.tasks), tests: addTo(b, 'tests', c.tests), evidence: addTo(b, 'evidence', c.evidence) },
+      });
+      addTo(entry, 'tasks', c.tasks);
+      addTo(entry, 'tests', c.tests);
+      addTo(entry, 'evidence', c.evidence);
+    }
+    if (!TraceabilityFileSchema.safeParse(root).success) throw new CorruptStateError(`updating ${rel} would make it invalid; it was left untouched`, rel);
+    writeFileAtomic(path, toJsonText(root));
+    return changes;
+  });
+}
