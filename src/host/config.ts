@@ -1,0 +1,101 @@
+import * as vscode from 'vscode';
+import { Disposable } from './lifecycle';
+
+/** Mirrors `contributes.configuration` in package.json: one typed getter per setting. */
+export type ConfirmationStyle = 'modal' | 'quickPick';
+export type LogLevelSetting = 'trace' | 'debug' | 'info' | 'warning' | 'error';
+export type ExecutionModeSetting = 'auto' | 'subagent' | 'direct';
+
+export interface LoomSettings {
+  specRoots: string[];
+  confirmation: ConfirmationStyle;
+  logLevel: LogLevelSetting;
+  debounceMs: number;
+  statusBarEnabled: boolean;
+  modelVendor: string;
+  modelFamilies: { fast: string; standard: string; strongest: string };
+  executionMode: ExecutionModeSetting;
+  parallelDispatch: boolean;
+}
+
+const SECTION = 'loom';
+const DEFAULT_SPEC_ROOTS = ['specs', 'qa'];
+
+/** A spec root is a folder name directly under the workspace folder: loom looks nowhere else. */
+const validRoot = (r: unknown): r is string => typeof r === 'string' && /^[^/\\]+$/.test(r.trim()) && !r.trim().startsWith('.');
+
+export class LoomConfig extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<ReadonlySet<keyof LoomSettings>>());
+  /** Fires with the settings that changed; listeners ignore the keys they do not use. */
+  readonly onDidChange = this._onDidChange.event;
+
+  private static readonly KEYS: ReadonlyArray<[keyof LoomSettings, string[]]> = [
+    ['specRoots', ['specRoots']],
+    ['confirmation', ['confirmation']],
+    ['logLevel', ['logLevel']],
+    ['debounceMs', ['watcher.debounceMs']],
+    ['statusBarEnabled', ['statusBar.enabled']],
+    ['modelVendor', ['models.vendor']],
+    ['modelFamilies', ['models.fast', 'models.standard', 'models.strongest']],
+    ['executionMode', ['executing.mode']],
+    ['parallelDispatch', ['executing.parallel']],
+  ];
+
+  constructor() {
+    super();
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      const changed = new Set<keyof LoomSettings>();
+      for (const [key, names] of LoomConfig.KEYS) if (names.some((n) => e.affectsConfiguration(`${SECTION}.${n}`))) changed.add(key);
+      if (changed.size) this._onDidChange.fire(changed);
+    }));
+  }
+
+  private get raw(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(SECTION);
+  }
+
+  get specRoots(): string[] {
+    const roots = this.raw.get<unknown[]>('specRoots', DEFAULT_SPEC_ROOTS);
+    const valid = Array.isArray(roots) ? [...new Set(roots.filter(validRoot).map((r) => r.trim()))] : [];
+    return valid.length ? valid : DEFAULT_SPEC_ROOTS;
+  }
+
+  get confirmation(): ConfirmationStyle {
+    return this.raw.get<string>('confirmation') === 'quickPick' ? 'quickPick' : 'modal';
+  }
+
+  get logLevel(): LogLevelSetting {
+    const v = this.raw.get<string>('logLevel', 'info');
+    return (['trace', 'debug', 'info', 'warning', 'error'] as const).find((l) => l === v) ?? 'info';
+  }
+
+  get debounceMs(): number {
+    const v = this.raw.get<number>('watcher.debounceMs', 150);
+    return Number.isFinite(v) ? Math.min(Math.max(v, 0), 5000) : 150;
+  }
+
+  get statusBarEnabled(): boolean {
+    return this.raw.get<boolean>('statusBar.enabled', true) !== false;
+  }
+
+  get modelVendor(): string {
+    return this.raw.get<string>('models.vendor', '') ?? '';
+  }
+
+  get modelFamilies(): LoomSettings['modelFamilies'] {
+    return {
+      fast: this.raw.get<string>('models.fast', '') ?? '',
+      standard: this.raw.get<string>('models.standard', '') ?? '',
+      strongest: this.raw.get<string>('models.strongest', '') ?? '',
+    };
+  }
+
+  get executionMode(): ExecutionModeSetting {
+    const v = this.raw.get<string>('executing.mode', 'auto');
+    return v === 'subagent' || v === 'direct' ? v : 'auto';
+  }
+
+  get parallelDispatch(): boolean {
+    return this.raw.get<boolean>('executing.parallel', false) === true;
+  }
+}

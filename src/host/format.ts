@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+
+/** `2026-11-20+user-login` → date `2026-11-20`, feature `user-login`; a name without a date is all feature. */
+export function splitSpecName(name: string): { date?: string; feature: string } {
+  const m = /^(\d{4}-\d{2}-\d{2})[+_-](.+)$/.exec(name);
+  return m ? { date: m[1], feature: m[2] } : { feature: name };
+}
+
+/** "just now", "5m ago", "2h ago", "3d ago" — short enough for a tree row. */
+export function relativeTime(iso: string | undefined, now = Date.now()): string | undefined {
+  if (!iso) return undefined;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return undefined;
+  const minutes = Math.floor(Math.max(0, now - t) / 60000);
+  if (minutes < 1) return vscode.l10n.t('just now');
+  if (minutes < 60) return vscode.l10n.t('{0}m ago', minutes);
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return vscode.l10n.t('{0}h ago', hours);
+  const days = Math.floor(hours / 24);
+  if (days < 60) return vscode.l10n.t('{0}d ago', days);
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** `2026-11-29T10:05:00.000Z` → the user's local `2026-11-29 18:05`. */
+export function localTime(iso: string | undefined): string {
+  if (!iso) return '-';
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${pad(t.getHours())}:${pad(t.getMinutes())}`;
+}
+
+/** Markdown text with its special characters escaped, for tooltips and rendered views. */
+export function md(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>]/g, (c) => `\\${c}`);
+}

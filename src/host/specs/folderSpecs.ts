@@ -1,0 +1,176 @@
+import { basename, join, relative, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { WORKFLOW_FILE } from '../../core/files/workflow';
+import { LoomRepository } from '../../core/repository/loomRepository';
+import type { SpecPipeline } from '../../core/repository/specPipeline';
+import { findSpecDirs } from '../../core/spec/loadSpec';
+import { specOverview, type SpecOverview } from '../../core/spec/specOverview';
+import { specStaleness, type SpecStaleness } from '../../core/spec/staleness';
+import { Disposable, toDisposable } from '../lifecycle';
+import type { ComponentLog } from '../log';
+
+/** One spec as the views see it: its pipeline (with its live actor) and the facts derived from it. */
+export interface SpecEntry {
+  /** Absolute spec directory: the key of the spec everywhere in the host. */
+  dir: string;
+  folder: vscode.WorkspaceFolder;
+  repository: LoomRepository;
+  spec: SpecPipeline;
+  overview: SpecOverview;
+  staleness: SpecStaleness;
+  uri: vscode.Uri;
+}
+
+export interface FolderChange {
+  folder: vscode.WorkspaceFolder;
+  /** Specs that appeared or changed. */
+  changed: string[];
+  /** Specs that are gone. */
+  removed: string[];
+}
+
+const RESCAN = '\u0000rescan';
+const nextTick = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * The specs of one workspace folder: one LoomRepository, one FileSystemWatcher scoped to the
+ * spec roots and `.loom/workflow.yaml`, and a debounce per spec so that a burst of writes (loom
+ * writes a temporary file, renames it, then regenerates progress.md) reloads that spec once.
+ */
+export class FolderSpecs extends Disposable {
+  readonly repository: LoomRepository;
+  private readonly entries = new Map<string, SpecEntry>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private loading?: Promise<void>;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    readonly specRoots: readonly string[],
+    private readonly debounceMs: () => number,
+    private readonly log: ComponentLog,
+    private readonly onChange: (change: FolderChange) => void,
+  ) {
+    super();
+    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots });
+    // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
+    const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));
+    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.changed(uri.fsPath)));
+    this._register(toDisposable(() => {
+      for (const t of this.timers.values()) clearTimeout(t);
+      this.timers.clear();
+      for (const e of this.entries.values()) e.spec.dispose();
+      this.entries.clear();
+    }));
+  }
+
+  get root(): string {
+    return this.repository.root;
+  }
+
+  /** Reads every spec, yielding between specs so the first paint and typing are never blocked. */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      const started = Date.now();
+      for (const dir of findSpecDirs(this.root, this.specRoots)) {
+        if (this.isDisposed) return;
+        this.reloadNow(dir, false);
+        await nextTick();
+      }
+      this.log.info(`${this.folder.name}: ${this.entries.size} spec(s) loaded in ${Date.now() - started} ms`);
+    })();
+    return this.loading;
+  }
+
+  all(): SpecEntry[] {
+    return [...this.entries.values()];
+  }
+
+  get(dir: string): SpecEntry | undefined {
+    return this.entries.get(dir);
+  }
+
+  get pending(): boolean {
+    return this.timers.size > 0;
+  }
+
+  /** The spec directory a path belongs to; hidden folders (`specs/.drafts`) are not specs, as for loom. */
+  specDirOf(path: string): string | undefined {
+    const dir = this.repository.specDirOf(path);
+    return dir && !basename(dir).startsWith('.') ? dir : undefined;
+  }
+
+  private changed(path: string): void {
+    const abs = resolve(path);
+    if (abs === join(this.root, WORKFLOW_FILE)) return this.schedule(RESCAN);
+    // A spec root appearing or vanishing as a whole (a checkout of another branch, say).
+    if (this.specRoots.includes(relative(this.root, abs))) return this.schedule(RESCAN);
+    const dir = this.specDirOf(abs);
+    if (dir) this.schedule(dir);
+  }
+
+  private schedule(key: string): void {
+    const existing = this.timers.get(key);
+    if (existing) clearTimeout(existing);
+    this.timers.set(key, setTimeout(() => {
+      this.timers.delete(key);
+      if (key === RESCAN) this.rescan();
+      else this.reloadNow(key, true);
+    }, this.debounceMs()));
+  }
+
+  /** Reloads one spec now (after our own writes, or when its debounce ends) and reports it. */
+  reloadNow(dir: string, report = true): void {
+    const timer = this.timers.get(dir);
+    if (timer) {
+      clearTimeout(timer);
+      this.timers.delete(dir);
+    }
+    const had = this.entries.has(dir);
+    let spec: SpecPipeline | undefined;
+    try {
+      spec = this.repository.reload(dir);
+    } catch (e) {
+      // A spec directory removed halfway through reading it: treat as gone, the watcher will tell.
+      this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
+      spec = undefined;
+    }
+    if (spec) {
+      this.entries.set(dir, this.entry(spec));
+      this.log.debug(`${spec.snapshot.specDir}: ${had ? 'reloaded' : 'added'} at ${spec.stage ?? 'unknown stage'}`);
+      if (report) this.onChange({ folder: this.folder, changed: [dir], removed: [] });
+    } else if (had) {
+      this.entries.delete(dir);
+      this.log.debug(`${relative(this.root, dir)}: removed`);
+      if (report) this.onChange({ folder: this.folder, changed: [], removed: [dir] });
+    }
+  }
+
+  /** Reads the workflow and every spec again: workflow.yaml changed, a root moved, or the user asked. */
+  rescan(): void {
+    const before = new Set(this.entries.keys());
+    this.repository.load();
+    this.entries.clear();
+    for (const spec of this.repository.all()) {
+      if (basename(spec.snapshot.dir).startsWith('.')) continue;
+      this.entries.set(spec.snapshot.dir, this.entry(spec));
+    }
+    const removed = [...before].filter((d) => !this.entries.has(d));
+    this.log.info(`${this.folder.name}: rescanned, ${this.entries.size} spec(s)`);
+    this.onChange({ folder: this.folder, changed: [...this.entries.keys()], removed });
+  }
+
+  private entry(spec: SpecPipeline): SpecEntry {
+    // Keep the spec's actor running, restored from its state file; reload() stops the old one.
+    if (spec.stage !== null) void spec.actor;
+    return {
+      dir: spec.snapshot.dir,
+      folder: this.folder,
+      repository: this.repository,
+      spec,
+      overview: specOverview(spec.snapshot, spec.definition, spec.stage),
+      staleness: specStaleness(spec.snapshot, spec.definition, spec.stage),
+      uri: vscode.Uri.file(spec.snapshot.dir),
+    };
+  }
+}

@@ -1,0 +1,153 @@
+import { relative, resolve, sep } from 'node:path';
+import * as vscode from 'vscode';
+import type { LoomConfig } from '../config';
+import { Disposable } from '../lifecycle';
+import type { ComponentLog, Log } from '../log';
+import { FolderSpecs, type FolderChange, type SpecEntry } from './folderSpecs';
+
+export type { SpecEntry } from './folderSpecs';
+
+export interface SpecsChangeEvent {
+  /** Specs that appeared or changed (absolute directories). */
+  changed: string[];
+  removed: string[];
+  /** The set of folders or the whole list changed: views redraw from the top. */
+  all: boolean;
+}
+
+/**
+ * Every spec of every workspace folder (multi-root works): one FolderSpecs per folder. Views
+ * listen to `onDidChange`, which names the specs that changed, and read entries from here.
+ */
+export class SpecRegistry extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<SpecsChangeEvent>());
+  readonly onDidChange = this._onDidChange.event;
+  private readonly folders = new Map<string, FolderSpecs>();
+  private readonly log: ComponentLog;
+  private loaded = false;
+  private loading?: Promise<void>;
+
+  constructor(private readonly config: LoomConfig, log: Log) {
+    super();
+    this.log = log.component('specs');
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+      for (const f of e.removed) this.removeFolder(f);
+      for (const f of e.added) this.addFolder(f);
+      this.loading = this.loadAll();
+      void this.loading.then(() => this._onDidChange.fire({ changed: [], removed: [], all: true }));
+    }));
+    this._register(config.onDidChange((keys) => {
+      if (keys.has('specRoots')) this.restart();
+    }));
+  }
+
+  /** Starts reading the workspace; resolves once every folder is loaded. Nothing is read before this. */
+  start(): Promise<void> {
+    if (!this.loading) {
+      for (const f of vscode.workspace.workspaceFolders ?? []) this.addFolder(f);
+      this.loading = this.loadAll();
+    }
+    return this.loading;
+  }
+
+  /** Resolves when the workspace is loaded. */
+  get ready(): Promise<void> {
+    return this.start();
+  }
+
+  get isLoaded(): boolean {
+    return this.loaded;
+  }
+
+  private async loadAll(): Promise<void> {
+    await Promise.all([...this.folders.values()].map((f) => f.load()));
+    this.loaded = true;
+  }
+
+  private addFolder(folder: vscode.WorkspaceFolder): void {
+    if (this.folders.has(folder.uri.toString())) return;
+    const specs = new FolderSpecs(folder, this.config.specRoots, () => this.config.debounceMs, this.log, (c) => this.folderChanged(c));
+    this.folders.set(folder.uri.toString(), specs);
+  }
+
+  private removeFolder(folder: vscode.WorkspaceFolder): void {
+    const key = folder.uri.toString();
+    const specs = this.folders.get(key);
+    if (!specs) return;
+    const removed = specs.all().map((e) => e.dir);
+    specs.dispose();
+    this.folders.delete(key);
+    this._onDidChange.fire({ changed: [], removed, all: true });
+  }
+
+  private restart(): void {
+    this.log.info('spec roots changed: reading the workspace again');
+    for (const f of this.folders.values()) f.dispose();
+    this.folders.clear();
+    this.loading = undefined;
+    this.loaded = false;
+    void this.start().then(() => this._onDidChange.fire({ changed: [], removed: [], all: true }));
+  }
+
+  private folderChanged(change: FolderChange): void {
+    if (!this.loaded) return;
+    this._onDidChange.fire({ changed: change.changed, removed: change.removed, all: false });
+  }
+
+  get folderCount(): number {
+    return this.folders.size;
+  }
+
+  folderSpecs(): FolderSpecs[] {
+    return [...this.folders.values()];
+  }
+
+  entries(): SpecEntry[] {
+    return [...this.folders.values()].flatMap((f) => f.all());
+  }
+
+  /** A spec by its directory: absolute, or relative to a workspace folder (`specs/x`). */
+  entry(specDir: string): SpecEntry | undefined {
+    for (const f of this.folders.values()) {
+      const abs = resolve(f.root, specDir);
+      const found = f.get(abs);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The spec a file belongs to (the active editor's document, an explorer selection). */
+  entryFor(uri: vscode.Uri): SpecEntry | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    for (const f of this.folders.values()) {
+      const rel = relative(f.root, uri.fsPath);
+      if (rel.startsWith('..') || rel.split(sep)[0] === '..') continue;
+      const dir = f.specDirOf(uri.fsPath);
+      if (dir) return f.get(dir);
+    }
+    return undefined;
+  }
+
+  folderFor(uri: vscode.Uri): FolderSpecs | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return folder ? this.folders.get(folder.uri.toString()) : undefined;
+  }
+
+  /** Reloads one spec right away, e.g. after the extension wrote it; the watcher would be slower. */
+  reloadNow(dir: string): void {
+    for (const f of this.folders.values()) {
+      if (!relative(f.root, dir).startsWith('..')) f.reloadNow(dir);
+    }
+  }
+
+  /** Reads everything again (Loom: Refresh). */
+  rescan(): void {
+    for (const f of this.folders.values()) f.rescan();
+  }
+
+  /** Resolves once loading is done and no debounced reload is pending (for tests and commands). */
+  async whenIdle(): Promise<void> {
+    await this.ready;
+    while ([...this.folders.values()].some((f) => f.pending)) await new Promise((r) => setTimeout(r, 20));
+  }
+}
