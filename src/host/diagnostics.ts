@@ -1,0 +1,95 @@
+import * as vscode from 'vscode';
+import type { Diagnostic } from '../core/diagnostics/diagnostic';
+import { specDiagnostics } from '../core/repository/specDiagnostics';
+import { stalenessDiagnostics } from '../core/spec/staleness';
+import { Disposable } from './lifecycle';
+import type { ComponentLog, Log } from './log';
+import type { SpecEntry, SpecRegistry } from './specs/specRegistry';
+
+const SEVERITY: Readonly<Record<Diagnostic['severity'], vscode.DiagnosticSeverity>> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/** The core's 1-based line and column as a VS Code position (0-based). */
+export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
+  const pos = new vscode.Position(Math.max(0, d.line - 1), Math.max(0, d.column - 1));
+  const diag = new vscode.Diagnostic(new vscode.Range(pos, pos), d.message, SEVERITY[d.severity]);
+  diag.source = 'loom';
+  if (d.code) diag.code = d.code;
+  return diag;
+}
+
+/**
+ * Problems panel entries for every diagnostic of the core (and every stale fact), replaced per
+ * spec when that spec changes; the workflow's problems are kept per workspace folder.
+ */
+export class LoomDiagnostics extends Disposable {
+  readonly collection = this._register(vscode.languages.createDiagnosticCollection('loom'));
+  /** The files each spec (or folder workflow, keyed `workflow:<root>`) last put problems on. */
+  private readonly published = new Map<string, vscode.Uri[]>();
+  private readonly log: ComponentLog;
+
+  constructor(private readonly registry: SpecRegistry, log: Log) {
+    super();
+    this.log = log.component('diagnostics');
+    this._register(registry.onDidChange((e) => {
+      if (e.all) return this.publishAll();
+      for (const dir of e.removed) this.clear(dir);
+      for (const dir of e.changed) {
+        const entry = registry.entry(dir);
+        if (entry) this.publish(entry);
+      }
+      // workflow.yaml changes come as a rescan of its folder, which names every spec.
+      if (e.changed.length > 1) this.publishWorkflows();
+    }));
+    void registry.ready.then(() => this.publishAll());
+  }
+
+  private publishAll(): void {
+    for (const key of [...this.published.keys()]) this.clear(key);
+    for (const entry of this.registry.entries()) this.publish(entry);
+    this.publishWorkflows();
+  }
+
+  private publishWorkflows(): void {
+    for (const folder of this.registry.folderSpecs()) {
+      this.replace(`workflow:${folder.root}`, folder.folder.uri, folder.repository.workflowProblems);
+    }
+  }
+
+  private publish(entry: SpecEntry): void {
+    let diagnostics: Diagnostic[];
+    try {
+      diagnostics = [...specDiagnostics(entry.spec), ...stalenessDiagnostics(entry.spec.snapshot, entry.staleness)];
+    } catch (e) {
+      this.log.error(`${entry.spec.snapshot.specDir}: diagnostics failed`, e);
+      diagnostics = [];
+    }
+    this.replace(entry.dir, entry.folder.uri, diagnostics);
+  }
+
+  private replace(key: string, root: vscode.Uri, diagnostics: readonly Diagnostic[]): void {
+    this.clear(key);
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    for (const d of diagnostics) {
+      const list = byFile.get(d.file) ?? [];
+      list.push(toVsDiagnostic(d));
+      byFile.set(d.file, list);
+    }
+    const uris: vscode.Uri[] = [];
+    for (const [file, list] of byFile) {
+      const uri = vscode.Uri.joinPath(root, ...file.split('/'));
+      // Two keys never share a file: a spec's files are its own, the workflow is the folder's.
+      this.collection.set(uri, list);
+      uris.push(uri);
+    }
+    this.published.set(key, uris);
+  }
+
+  private clear(key: string): void {
+    for (const uri of this.published.get(key) ?? []) this.collection.delete(uri);
+    this.published.delete(key);
+  }
+}

@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import { isStale } from '../core/spec/staleness';
+import type { LoomConfig } from './config';
+import { md, splitSpecName } from './format';
+import { Disposable } from './lifecycle';
+import type { SpecEntry, SpecRegistry } from './specs/specRegistry';
+import { stageText } from './tree/treeItems';
+import type { SpecsView } from './tree/specsView';
+
+/**
+ * The active spec in the status bar: its stage and progress, a warning when something is stale;
+ * a click advances it. The active spec is the one of the active editor, else the tree selection.
+ */
+export class LoomStatusBar extends Disposable {
+  readonly item: vscode.StatusBarItem;
+  private current?: string;
+
+  constructor(private readonly registry: SpecRegistry, private readonly view: SpecsView, private readonly config: LoomConfig) {
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('loom.activeSpec', vscode.StatusBarAlignment.Left, 10));
+    this.item.name = vscode.l10n.t('Loom: active spec');
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
+    this._register(view.treeView.onDidChangeSelection(() => this.update()));
+    this._register(registry.onDidChange((e) => {
+      if (e.all || !this.current || e.changed.includes(this.current) || e.removed.includes(this.current)) this.update();
+    }));
+    this._register(config.onDidChange((keys) => keys.has('statusBarEnabled') && this.update()));
+    void registry.ready.then(() => this.update());
+  }
+
+  /** The spec the status bar shows, if any. */
+  get activeSpecDir(): string | undefined {
+    return this.current;
+  }
+
+  private activeEntry(): SpecEntry | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    const fromEditor = doc ? this.registry.entryFor(doc.uri) : undefined;
+    if (fromEditor) return fromEditor;
+    const selected = this.view.selectedSpecDir;
+    return selected ? this.registry.entry(selected) : undefined;
+  }
+
+  update(): void {
+    const e = this.config.statusBarEnabled ? this.activeEntry() : undefined;
+    this.current = e?.dir;
+    if (!e) {
+      this.item.hide();
+      return;
+    }
+    const stale = isStale(e.staleness);
+    const failed = e.overview.group === 'failed';
+    this.item.text = `${stale ? '$(warning)' : failed ? '$(error)' : '$(debug-step-over)'} ${stageText(e)} ${e.overview.progress.done}/${e.overview.progress.total}`;
+    this.item.backgroundColor = stale ? new vscode.ThemeColor('statusBarItem.warningBackground') : failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown(`**${md(splitSpecName(e.spec.snapshot.name).feature)}** — \`${stageText(e)}\`\n\n`);
+    if (stale) tooltip.appendMarkdown(`$(warning) ${md(vscode.l10n.t('Something this spec was approved or derived from changed since: see the Loom view.'))}\n\n`);
+    tooltip.appendMarkdown(md(failed ? vscode.l10n.t('Click to recover this spec') : vscode.l10n.t('Click to advance this spec')));
+    this.item.tooltip = tooltip;
+    this.item.command = { command: failed && e.spec.stage !== null ? 'loom.recover' : 'loom.advance', title: vscode.l10n.t('Advance'), arguments: [{ specDir: e.dir }] };
+    this.item.show();
+  }
+}

@@ -1,0 +1,57 @@
+import type { SpecGroup } from '../../core/spec/specOverview';
+
+/** The rows of the Loom tree: group → spec → stage → task / artifact, plus notes. */
+export type LoomNode = GroupNode | SpecNode | StageNode | TaskNode | ArtifactNode | NoteNode;
+
+export interface GroupNode {
+  kind: 'group';
+  group: SpecGroup;
+}
+
+export interface SpecNode {
+  kind: 'spec';
+  /** Absolute spec directory. */
+  dir: string;
+}
+
+export interface StageNode {
+  kind: 'stage';
+  dir: string;
+  stage: string;
+}
+
+export interface TaskNode {
+  kind: 'task';
+  dir: string;
+  task: string;
+}
+
+export interface ArtifactNode {
+  kind: 'artifact';
+  dir: string;
+  stage: string;
+  /** Spec-relative path; folders end in `/`. */
+  path: string;
+}
+
+/** A line of text under a spec: a corrupt state file, a stale approval, an empty filter result. */
+export interface NoteNode {
+  kind: 'note';
+  id: string;
+  dir?: string;
+  label: string;
+  tooltip?: string;
+  /** Spec-relative file opened on click. */
+  file?: string;
+  severity: 'info' | 'warning' | 'error';
+}
+
+/** Whatever a command got from the tree: the spec directory it is about, if any. */
+export function specDirOfNode(node: unknown): string | undefined {
+  if (!node || typeof node !== 'object' || !('kind' in node)) return undefined;
+  const n = node as LoomNode;
+  return n.kind === 'group' ? undefined : n.dir;
+}
+
+export const isLoomNode = (v: unknown): v is LoomNode =>
+  !!v && typeof v === 'object' && 'kind' in v && ['group', 'spec', 'stage', 'task', 'artifact', 'note'].includes(String((v as { kind: unknown }).kind));

@@ -1,0 +1,185 @@
+import * as vscode from 'vscode';
+import { FAILED_STAGE } from '../../core/files/vocabulary';
+import type { SpecGroup } from '../../core/spec/specOverview';
+import { Disposable } from '../lifecycle';
+import { splitSpecName } from '../format';
+import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';
+import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode } from './nodes';
+import { artifactItem, groupItem, noteItem, specItem, specNotes, stageItem, taskItem } from './treeItems';
+
+/** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
+export interface SpecFilter {
+  text?: string;
+  stage?: string;
+}
+
+const GROUPS: readonly SpecGroup[] = ['in-progress', 'failed', 'done'];
+/** The stage that lists the tasks: loom's executing stage. */
+const TASK_STAGE = 'executing';
+
+/**
+ * The Loom tree. Node objects of groups and specs are kept per key, so a change to one spec
+ * refreshes that spec's row only; the whole tree is redrawn only when a spec moves to another
+ * group, appears, disappears or enters/leaves the filter.
+ */
+export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvider<LoomNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<LoomNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly groupNodes = new Map<SpecGroup, GroupNode>(GROUPS.map((g) => [g, { kind: 'group', group: g }]));
+  private readonly specNodes = new Map<string, SpecNode>();
+  /** The group each spec was last drawn in; specs hidden by the filter are absent. */
+  private readonly shown = new Map<string, SpecGroup>();
+  private filterValue: SpecFilter = {};
+
+  constructor(private readonly registry: SpecRegistry) {
+    super();
+    this._register(registry.onDidChange((e) => this.changed(e)));
+  }
+
+  get filter(): SpecFilter {
+    return this.filterValue;
+  }
+
+  setFilter(filter: SpecFilter): void {
+    this.filterValue = { text: filter.text?.trim() || undefined, stage: filter.stage || undefined };
+    this.refresh();
+  }
+
+  refresh(): void {
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  private changed(e: SpecsChangeEvent): void {
+    if (e.all || e.removed.some((d) => this.shown.has(d))) return this.refresh();
+    const targeted: SpecNode[] = [];
+    for (const dir of e.changed) {
+      const entry = this.registry.entry(dir);
+      const was = this.shown.get(dir);
+      const now = entry && this.matches(entry) ? entry.overview.group : undefined;
+      if (was !== now) return this.refresh();
+      if (now) targeted.push(this.specNode(dir));
+    }
+    for (const node of targeted) this._onDidChangeTreeData.fire(node);
+  }
+
+  matches(e: SpecEntry): boolean {
+    const { text, stage } = this.filterValue;
+    if (stage && e.spec.stage !== stage) return false;
+    if (!text) return true;
+    const needle = text.toLowerCase();
+    return [e.spec.snapshot.name, e.spec.stage ?? '', e.folder.name].some((h) => h.toLowerCase().includes(needle));
+  }
+
+  specNode(dir: string): SpecNode {
+    let node = this.specNodes.get(dir);
+    if (!node) this.specNodes.set(dir, (node = { kind: 'spec', dir }));
+    return node;
+  }
+
+  private visible(): SpecEntry[] {
+    // Newest first: spec names start with their date.
+    return this.registry.entries().filter((e) => this.matches(e))
+      .sort((a, b) => b.spec.snapshot.name.localeCompare(a.spec.snapshot.name) || a.folder.index - b.folder.index);
+  }
+
+  async getChildren(node?: LoomNode): Promise<LoomNode[]> {
+    if (!node) {
+      await this.registry.ready;
+      const visible = this.visible();
+      this.shown.clear();
+      for (const e of visible) this.shown.set(e.dir, e.overview.group);
+      for (const dir of this.specNodes.keys()) if (!this.registry.entry(dir)) this.specNodes.delete(dir);
+      if (visible.length === 0 && this.registry.entries().length > 0) {
+        return [{ kind: 'note', id: 'note:filter-empty', label: vscode.l10n.t('No spec matches the filter.'), severity: 'info' } satisfies NoteNode];
+      }
+      return GROUPS.filter((g) => visible.some((e) => e.overview.group === g)).map((g) => this.groupNodes.get(g)!);
+    }
+    switch (node.kind) {
+      case 'group':
+        return this.visible().filter((e) => e.overview.group === node.group).map((e) => this.specNode(e.dir));
+      case 'spec': {
+        const e = this.registry.entry(node.dir);
+        if (!e) return [];
+        const stages: LoomNode[] = e.overview.stages.map((s): StageNode => ({ kind: 'stage', dir: e.dir, stage: s.id }));
+        const loose = e.overview.stages.some((s) => s.id === TASK_STAGE) ? [] : this.taskNodes(e);
+        return [...specNotes(e), ...stages, ...loose];
+      }
+      case 'stage': {
+        const e = this.registry.entry(node.dir);
+        return e ? this.stageChildren(e, node.stage) : [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private taskNodes(e: SpecEntry): TaskNode[] {
+    return e.overview.tasks.map((t) => ({ kind: 'task', dir: e.dir, task: t.id }));
+  }
+
+  /** The tasks under executing, then the stage's outputs and its handoff. */
+  private stageChildren(e: SpecEntry, stageId: string): LoomNode[] {
+    const stage = e.overview.stages.find((s) => s.id === stageId);
+    if (!stage) return [];
+    const out: LoomNode[] = stageId === TASK_STAGE ? this.taskNodes(e) : [];
+    const paths = stage.outputs.map((o) => o.path);
+    const handoff = `handoffs/${stageId}.json`;
+    if (!paths.includes(handoff) && e.spec.snapshot.files.has(handoff)) paths.push(handoff);
+    for (const path of paths) out.push({ kind: 'artifact', dir: e.dir, stage: stageId, path } satisfies ArtifactNode);
+    return out;
+  }
+
+  getTreeItem(node: LoomNode): vscode.TreeItem {
+    if (node.kind === 'group') return groupItem(node, this.visible().filter((e) => e.overview.group === node.group).length);
+    if (node.kind === 'note') {
+      const e = node.dir ? this.registry.entry(node.dir) : undefined;
+      return noteItem(node, e?.uri);
+    }
+    const e = this.registry.entry(node.dir);
+    if (!e) return new vscode.TreeItem(vscode.l10n.t('(removed)'));
+    switch (node.kind) {
+      case 'spec':
+        return specItem(node, e, this.registry.folderCount > 1);
+      case 'stage': {
+        const stage = e.overview.stages.find((s) => s.id === node.stage)!;
+        return stageItem(node, e, stage, this.stageChildren(e, node.stage).length > 0);
+      }
+      case 'task': {
+        const task = e.overview.tasks.find((t) => t.id === node.task);
+        return task ? taskItem(node, e, task) : new vscode.TreeItem(node.task);
+      }
+      case 'artifact': {
+        const stage = e.overview.stages.find((s) => s.id === node.stage);
+        const exists = stage?.outputs.find((o) => o.path === node.path)?.exists ?? e.spec.snapshot.files.has(node.path);
+        return artifactItem(node, e, stage, exists);
+      }
+    }
+  }
+
+  getParent(node: LoomNode): LoomNode | undefined {
+    if (node.kind === 'group' || node.kind === 'note' && !node.dir) return undefined;
+    if (node.kind === 'spec') {
+      const e = this.registry.entry(node.dir);
+      return e ? this.groupNodes.get(e.overview.group) : undefined;
+    }
+    if (node.kind === 'task' || node.kind === 'artifact') {
+      const e = this.registry.entry(node.dir);
+      const stage = node.kind === 'artifact' ? node.stage : e?.overview.stages.some((s) => s.id === TASK_STAGE) ? TASK_STAGE : undefined;
+      return stage ? ({ kind: 'stage', dir: node.dir, stage } satisfies StageNode) : this.specNode(node.dir);
+    }
+    return this.specNode(node.dir!);
+  }
+
+  /** Stages a filter can pick: every stage of every loaded pipeline, then `failed`. */
+  knownStages(): string[] {
+    const ids = new Set<string>();
+    for (const e of this.registry.entries()) for (const s of e.spec.definition.stages) ids.add(s.id);
+    return [...ids, FAILED_STAGE];
+  }
+
+  /** A readable label for a spec in quick picks: `user-login (2026-11-20) — executing`. */
+  static pickLabel(e: SpecEntry): string {
+    const { date, feature } = splitSpecName(e.spec.snapshot.name);
+    return date ? `${feature} (${date})` : feature;
+  }
+}

@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
+import type { SpecRegistry } from '../specs/specRegistry';
+import type { WorkspaceTrust } from '../trust';
+import { specDirOfNode, type LoomNode } from './nodes';
+import { SpecTreeProvider, type SpecFilter } from './specTreeProvider';
+
+export const SPECS_VIEW_ID = 'loom.specs';
+
+/**
+ * The "Loom" view: the tree, its message line (read-only, filter) and the context keys the
+ * welcome view and the menus depend on.
+ */
+export class SpecsView extends Disposable {
+  readonly provider: SpecTreeProvider;
+  readonly treeView: vscode.TreeView<LoomNode>;
+
+  constructor(private readonly registry: SpecRegistry, private readonly trust: WorkspaceTrust) {
+    super();
+    this.provider = this._register(new SpecTreeProvider(registry));
+    this.treeView = this._register(vscode.window.createTreeView(SPECS_VIEW_ID, { treeDataProvider: this.provider, showCollapseAll: true }));
+    this._register(trust.onDidChange(() => this.updateMessage()));
+    // Relative times ("2h ago") are redrawn when the view comes back into sight, not on a timer.
+    this._register(this.treeView.onDidChangeVisibility((e) => e.visible && this.registry.isLoaded && this.provider.refresh()));
+    this._register(registry.onDidChange(() => this.updateContext()));
+    this.treeView.message = vscode.l10n.t('Reading loom specs…');
+    void registry.ready.then(() => {
+      this.updateMessage();
+      this.updateContext();
+    });
+  }
+
+  /** The spec of the row selected in the tree, if any. */
+  get selectedSpecDir(): string | undefined {
+    for (const node of this.treeView.selection) {
+      const dir = specDirOfNode(node);
+      if (dir) return dir;
+    }
+    return undefined;
+  }
+
+  setFilter(filter: SpecFilter): void {
+    this.provider.setFilter(filter);
+    void vscode.commands.executeCommand('setContext', 'loom.filtered', !!(this.provider.filter.text || this.provider.filter.stage));
+    this.updateMessage();
+  }
+
+  async reveal(dir: string): Promise<void> {
+    await this.registry.whenIdle();
+    try {
+      await this.treeView.reveal(this.provider.specNode(dir), { select: true, focus: false, expand: true });
+    } catch {
+      // Hidden by the filter, or the view has never been opened: nothing to reveal then.
+    }
+  }
+
+  private updateMessage(): void {
+    const lines: string[] = [];
+    if (!this.trust.writable) lines.push(vscode.l10n.t('Restricted Mode: Loom is read-only in an untrusted workspace.'));
+    const { text, stage } = this.provider.filter;
+    if (text || stage) lines.push(vscode.l10n.t('Filtered by: {0}', [text && `"${text}"`, stage].filter(Boolean).join(', ')));
+    this.treeView.message = lines.length ? lines.join(' ') : undefined;
+  }
+
+  private updateContext(): void {
+    void vscode.commands.executeCommand('setContext', 'loom.loaded', this.registry.isLoaded);
+    void vscode.commands.executeCommand('setContext', 'loom.hasSpecs', this.registry.entries().length > 0);
+  }
+}

@@ -1,0 +1,260 @@
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { StageHistoryEntry } from '../../core/files/pipelineState';
+import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
+import { FAILED_STAGE, type TaskStatus } from '../../core/files/vocabulary';
+import type { SpecGroup, StageOverview, StageStatus, TaskOverview } from '../../core/spec/specOverview';
+import { isStale } from '../../core/spec/staleness';
+import { localTime, md, relativeTime, splitSpecName } from '../format';
+import type { SpecEntry } from '../specs/specRegistry';
+import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode } from './nodes';
+
+const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+
+export const STAGE_ICONS: Readonly<Record<StageStatus, [string, string]>> = {
+  waiting: ['circle-large-outline', 'disabledForeground'],
+  running: ['play-circle', 'charts.blue'],
+  done: ['pass-filled', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+};
+
+export const TASK_ICONS: Readonly<Record<TaskStatus, [string, string]>> = {
+  pending: ['circle-large-outline', 'disabledForeground'],
+  executing: ['sync~spin', 'charts.blue'],
+  reviewing: ['eye', 'charts.purple'],
+  done: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  blocked: ['circle-slash', 'list.warningForeground'],
+};
+
+const WARNING: [string, string] = ['warning', 'list.warningForeground'];
+
+export function groupLabel(group: SpecGroup): string {
+  switch (group) {
+    case 'in-progress': return vscode.l10n.t('In progress');
+    case 'failed': return vscode.l10n.t('Failed');
+    case 'done': return vscode.l10n.t('Done');
+  }
+}
+
+export function groupItem(node: GroupNode, count: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(groupLabel(node.group), node.group === 'done' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `group:${node.group}`;
+  item.description = String(count);
+  item.contextValue = 'loomGroup';
+  return item;
+}
+
+/** The stage a spec stands at, in words for a row: `executing`, `failed`, `state unreadable`. */
+export function stageText(e: SpecEntry): string {
+  return e.spec.stage ?? vscode.l10n.t('state unreadable');
+}
+
+/** `executing · 6/13 · 2h ago`, the description of a spec row. */
+export function specDescription(e: SpecEntry, multiRoot: boolean): string {
+  const parts = [stageText(e), `${e.overview.progress.done}/${e.overview.progress.total}`];
+  const ago = relativeTime(e.spec.snapshot.state?.updated_at);
+  if (ago) parts.push(ago);
+  if (isStale(e.staleness)) parts.push(`⚠ ${vscode.l10n.t('stale')}`);
+  if (multiRoot) parts.push(e.folder.name);
+  return parts.join(' · ');
+}
+
+/** What the spec's context menu and inline buttons offer, as `loomSpec:<state>[:approve][:stale]`. */
+export function specContext(e: SpecEntry): string {
+  const stage = e.spec.stage;
+  const current = e.overview.stages.find((s) => s.current);
+  const state = stage === null ? 'corrupt' : stage === FAILED_STAGE ? 'failed' : e.overview.group === 'done' ? 'done' : 'running';
+  return `loomSpec:${state}${current?.confirmation ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}`;
+}
+
+export function specIcon(e: SpecEntry): vscode.ThemeIcon {
+  if (e.spec.stage === null) return icon('error', 'errorForeground');
+  if (e.overview.group === 'failed') return icon(...STAGE_ICONS.failed);
+  if (isStale(e.staleness)) return icon(...WARNING);
+  if (e.overview.group === 'done') return icon(...STAGE_ICONS.done);
+  return icon(...STAGE_ICONS.running);
+}
+
+export function specItem(node: SpecNode, e: SpecEntry, multiRoot: boolean): vscode.TreeItem {
+  const { date, feature } = splitSpecName(e.spec.snapshot.name);
+  const item = new vscode.TreeItem(feature, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `spec:${node.dir}`;
+  item.description = specDescription(e, multiRoot);
+  item.iconPath = specIcon(e);
+  item.contextValue = specContext(e);
+  item.tooltip = specTooltip(e, date);
+  return item;
+}
+
+function specTooltip(e: SpecEntry, date: string | undefined): vscode.MarkdownString {
+  const s = e.spec.snapshot;
+  const t = new vscode.MarkdownString(undefined, true);
+  t.appendMarkdown(`**${md(s.name)}**  \n`);
+  t.appendMarkdown(`${md(s.specDir)} — ${md(e.folder.name)}\n\n`);
+  if (date) t.appendMarkdown(`${md(vscode.l10n.t('Created'))}: ${date}  \n`);
+  t.appendMarkdown(`${md(vscode.l10n.t('Stage'))}: \`${stageText(e)}\` (${e.overview.progress.done}/${e.overview.progress.total})  \n`);
+  t.appendMarkdown(`${md(vscode.l10n.t('Pipeline'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(vscode.l10n.t('stage inferred from the artifacts (no pipeline.state.json)'))}` : ''}  \n`);
+  if (s.state?.updated_at) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(s.state.updated_at)}  \n`);
+  if (e.overview.failureReason) t.appendMarkdown(`${md(vscode.l10n.t('Failure'))}: ${md(e.overview.failureReason)}  \n`);
+  if (e.spec.stage === null) t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE))}\n`);
+  const next = e.spec.next();
+  for (const n of next) {
+    t.appendMarkdown(`\n${n.ready ? '$(arrow-right)' : '$(circle-slash)'} ${md(vscode.l10n.t('Next: {0}', n.to))}${n.ready ? '' : ` — ${md(vscode.l10n.t('blocked'))}`}\n`);
+    for (const r of n.unmet.slice(0, 5)) t.appendMarkdown(`- ${md(r)}\n`);
+  }
+  appendStaleness(t, e);
+  return t;
+}
+
+function appendStaleness(t: vscode.MarkdownString, e: SpecEntry): void {
+  const st = e.staleness;
+  if (!isStale(st)) return;
+  t.appendMarkdown(`\n$(warning) **${md(vscode.l10n.t('Stale'))}**\n`);
+  for (const a of st.approvals) t.appendMarkdown(`- ${md(vscode.l10n.t('The approval of {0} is stale: {1} changed since; re-approval is needed.', a.stage, a.changed.join(', ')))}\n`);
+  for (const h of st.handoffs) t.appendMarkdown(`- ${md(vscode.l10n.t('{0} is stale: {1} changed since it was written.', h.handoff, h.changed.join(', ')))}\n`);
+  for (const d of st.derived) t.appendMarkdown(`- ${md(vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input))}\n`);
+}
+
+/** Notes shown first under a spec: an unreadable state file, each stale fact. */
+export function specNotes(e: SpecEntry): NoteNode[] {
+  const notes: NoteNode[] = [];
+  if (e.spec.stage === null) {
+    notes.push({ kind: 'note', id: `note:${e.dir}:corrupt`, dir: e.dir, file: PIPELINE_STATE_FILE, severity: 'error',
+      label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE) });
+  }
+  for (const a of e.staleness.approvals) {
+    notes.push({ kind: 'note', id: `note:${e.dir}:approval:${a.stage}`, dir: e.dir, file: a.changed[0], severity: 'warning',
+      label: vscode.l10n.t('Re-approval needed: {0} changed after {1} was approved', a.changed.join(', '), a.stage) });
+  }
+  for (const h of e.staleness.handoffs) {
+    notes.push({ kind: 'note', id: `note:${e.dir}:handoff:${h.handoff}`, dir: e.dir, file: h.handoff, severity: 'warning',
+      label: vscode.l10n.t('{0} is stale: {1} changed since it was written.', h.handoff, h.changed.join(', ')) });
+  }
+  return notes;
+}
+
+export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.iconPath = node.severity === 'error' ? icon('error', 'errorForeground') : node.severity === 'warning' ? icon(...WARNING) : icon('info');
+  item.tooltip = node.tooltip ?? node.label;
+  item.contextValue = 'loomNote';
+  if (node.file && root) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.joinPath(root, node.file)] };
+  return item;
+}
+
+function visitLine(v: StageHistoryEntry): string {
+  const parts = [`${md(v.status)}: ${localTime(v.entered_at)} → ${localTime(v.exited_at)}`];
+  if (v.approval) parts.push(md(vscode.l10n.t('approved at {0}', localTime(v.approved_at))));
+  if (v.reason) parts.push(`${md(vscode.l10n.t('reason'))}: ${md(v.reason)}`);
+  if (v.validator) parts.push(`${md(vscode.l10n.t('validator'))}: ${md(v.validator)}`);
+  if (v.recovery_from) parts.push(md(vscode.l10n.t('recovered from {0}', v.recovery_from)));
+  return parts.join(' · ');
+}
+
+export function stageStatusText(status: StageStatus): string {
+  switch (status) {
+    case 'waiting': return vscode.l10n.t('waiting');
+    case 'running': return vscode.l10n.t('running');
+    case 'done': return vscode.l10n.t('done');
+    case 'failed': return vscode.l10n.t('failed');
+  }
+}
+
+export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, hasChildren: boolean): vscode.TreeItem {
+  const item = new vscode.TreeItem(stage.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `stage:${node.dir}:${stage.id}`;
+  const staleApproval = e.staleness.approvals.find((a) => a.stage === stage.id);
+  const last = stage.visits[stage.visits.length - 1];
+  const parts: string[] = [stageStatusText(stage.status)];
+  if (stage.current) {
+    const since = relativeTime(stage.enteredAt);
+    if (since) parts.push(vscode.l10n.t('since {0}', since));
+    if (stage.confirmation) parts.push(vscode.l10n.t('needs approval'));
+  } else if (last?.approval) parts.push(vscode.l10n.t('approved'));
+  if (stage.visits.length > 1) parts.push(vscode.l10n.t('{0} visits', stage.visits.length));
+  if (staleApproval) parts.push(`⚠ ${vscode.l10n.t('approval stale')}`);
+  item.description = parts.join(' · ');
+  item.iconPath = staleApproval ? icon(...WARNING) : icon(...STAGE_ICONS[stage.status]);
+  item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}`;
+
+  const t = new vscode.MarkdownString(undefined, true);
+  t.appendMarkdown(`**${md(stage.id)}** — ${md(stageStatusText(stage.status))}\n\n`);
+  if (stage.description) t.appendMarkdown(`${md(stage.description)}\n\n`);
+  if (stage.current && stage.enteredAt) t.appendMarkdown(`${md(vscode.l10n.t('Entered'))}: ${localTime(stage.enteredAt)}\n\n`);
+  for (const v of stage.visits) t.appendMarkdown(`- ${visitLine(v)}\n`);
+  if (stage.humanApproval) t.appendMarkdown(`\n$(shield) ${md(vscode.l10n.t('Human-approval gate'))}\n`);
+  else if (stage.confirmation) t.appendMarkdown(`\n$(person) ${md(vscode.l10n.t('Interactive stage: leaving it needs your confirmation'))}\n`);
+  if (staleApproval) t.appendMarkdown(`\n$(warning) ${md(vscode.l10n.t('The approval of {0} is stale: {1} changed since; re-approval is needed.', stage.id, staleApproval.changed.join(', ')))}\n`);
+  if (stage.status === 'failed' && e.overview.failureReason) t.appendMarkdown(`\n$(error) ${md(e.overview.failureReason)}\n`);
+  item.tooltip = t;
+  return item;
+}
+
+function taskStatusText(status: TaskStatus): string {
+  switch (status) {
+    case 'pending': return vscode.l10n.t('pending');
+    case 'executing': return vscode.l10n.t('executing');
+    case 'reviewing': return vscode.l10n.t('reviewing');
+    case 'done': return vscode.l10n.t('done');
+    case 'failed': return vscode.l10n.t('failed');
+    case 'blocked': return vscode.l10n.t('blocked');
+  }
+}
+
+export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vscode.TreeItem {
+  const item = new vscode.TreeItem(task.id, vscode.TreeItemCollapsibleState.None);
+  item.id = `task:${node.dir}:${task.id}`;
+  const title = task.title && task.title !== task.id ? task.title.replace(new RegExp(`^${task.id}\\b[\\s:.-]*`), '') : undefined;
+  const parts = [taskStatusText(task.status)];
+  if (task.retries > 0) parts.push(vscode.l10n.t('{0} retries', task.retries));
+  if (task.status === 'blocked' && task.blocker) parts.push(task.blocker);
+  if (title) parts.unshift(title);
+  item.description = parts.join(' · ');
+  item.iconPath = icon(...TASK_ICONS[task.status]);
+  item.contextValue = `loomTask:${task.status}`;
+  const t = new vscode.MarkdownString(undefined, true);
+  t.appendMarkdown(`**${md(task.id)}**${title ? ` — ${md(title)}` : ''}\n\n`);
+  t.appendMarkdown(`${md(vscode.l10n.t('Status'))}: ${md(taskStatusText(task.status))}  \n`);
+  t.appendMarkdown(`${md(vscode.l10n.t('Retries'))}: ${task.retries}  \n`);
+  if (task.blocker) t.appendMarkdown(`${md(vscode.l10n.t('Blocker'))}: ${md(task.blocker)}  \n`);
+  if (task.lastReviewerResult) t.appendMarkdown(`${md(vscode.l10n.t('Last review'))}: ${md(task.lastReviewerResult)}  \n`);
+  if (task.updatedAt) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(task.updatedAt)}  \n`);
+  item.tooltip = t;
+  if (task.path) {
+    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(join(e.dir, task.path))] };
+  }
+  return item;
+}
+
+export function artifactItem(node: ArtifactNode, e: SpecEntry, stage: StageOverview | undefined, exists: boolean): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.path, vscode.TreeItemCollapsibleState.None);
+  item.id = `artifact:${node.dir}:${node.stage}:${node.path}`;
+  const uri = vscode.Uri.file(join(e.dir, node.path));
+  const stale = [
+    ...e.staleness.derived.filter((d) => d.output === node.path).map((d) => vscode.l10n.t('older than {0}', d.input)),
+    ...e.staleness.handoffs.filter((h) => h.handoff === node.path).map(() => vscode.l10n.t('stale handoff')),
+  ];
+  if (exists) {
+    item.resourceUri = uri;
+    item.command = node.path.endsWith('/')
+      ? { command: 'revealInExplorer', title: vscode.l10n.t('Reveal'), arguments: [uri] }
+      : { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
+    item.contextValue = 'loomArtifact';
+    if (stale.length) {
+      item.description = `⚠ ${stale.join(', ')}`;
+      item.iconPath = icon(...WARNING);
+    } else {
+      item.iconPath = node.path.endsWith('/') ? vscode.ThemeIcon.Folder : vscode.ThemeIcon.File;
+    }
+    item.tooltip = stale.length ? `${node.path}\n⚠ ${stale.join('\n⚠ ')}` : node.path;
+  } else {
+    const due = stage && stage.status !== 'waiting';
+    item.description = due ? vscode.l10n.t('missing') : vscode.l10n.t('not yet written');
+    item.iconPath = due ? icon(...WARNING) : icon('circle-large-outline', 'disabledForeground');
+    item.contextValue = 'loomArtifact:missing';
+    item.tooltip = due ? vscode.l10n.t('{0} is a required output of {1} and does not exist.', node.path, node.stage) : vscode.l10n.t('{0} will be written by {1}.', node.path, node.stage);
+  }
+  return item;
+}
