@@ -5,6 +5,7 @@ import { createSpec, specDate, specSlug } from '../../../src/core/repository/cre
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { LoomError } from '../../../src/core/errors';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
+import { newPipelineState } from '../../../src/core/pipeline/stateRecord';
 import { TempRepo } from '../../helpers/tempRepo';
 
 const NOW = new Date(2026, 10, 29, 10, 5, 0);
@@ -33,7 +34,7 @@ test('createSpec initialises specs/<date>+<slug>/ as loom does, and the reposito
     assert.equal(created.specDir, '2026-11-29+user-login'.replace(/^/, 'specs/'));
     assert.deepEqual(readdirSync(created.dir).sort(), ['pipeline.state.json', 'progress.md']);
     const state = r.json(`${created.specDir}/pipeline.state.json`);
-    assert.deepEqual(Object.keys(state), ['spec_dir', 'pipeline_type', 'current_stage', 'loom_version', 'started_at', 'updated_at', 'current_stage_started_at', 'stage_history', 'metadata']);
+    assert.deepEqual(state, newPipelineState(created.specDir, 'feature', 'brainstorming', NOW.toISOString()), 'the record loom\'s init writes');
     assert.equal(state.spec_dir, created.specDir);
     assert.equal(state.current_stage, 'brainstorming');
     assert.equal(state.pipeline_type, 'feature');

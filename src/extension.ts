@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { registerPipelineCommands } from './host/commands/pipelineCommands';
+import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
+import { LoomConfig } from './host/config';
+import { LoomDiagnostics } from './host/diagnostics';
+import { Log } from './host/log';
+import { SpecRegistry } from './host/specs/specRegistry';
+import { LoomStatusBar } from './host/statusBar';
+import type { SpecTreeProvider } from './host/tree/specTreeProvider';
+import { SpecsView } from './host/tree/specsView';
+import { WorkspaceTrust } from './host/trust';
+import { LoomDocuments } from './host/views/loomDocuments';
+
+/** What activate() returns: for integration tests and for extensions that build on Loom. */
+export interface LoomApi {
+  registry: SpecRegistry;
+  tree: SpecTreeProvider;
+  view: SpecsView;
+  diagnostics: LoomDiagnostics;
+  statusBar: LoomStatusBar;
+  documents: LoomDocuments;
+}
+
+/** Wires the services; the workspace is read after activation returns, one spec at a time. */
+export function activate(context: vscode.ExtensionContext): LoomApi {
+  const config = new LoomConfig();
+  const log = new Log(() => config.logLevel);
+  const trust = new WorkspaceTrust();
+  const registry = new SpecRegistry(config, log);
+  const view = new SpecsView(registry, trust);
+  const diagnostics = new LoomDiagnostics(registry, log);
+  const statusBar = new LoomStatusBar(registry, view, config);
+  const documents = new LoomDocuments(registry);
+  const ctx = { registry, view, log, trust, config };
+  context.subscriptions.push(
+    config, log, trust, registry, view, diagnostics, statusBar, documents,
+    ...registerPipelineCommands(ctx),
+    ...registerWorkspaceCommands(ctx),
+  );
+  log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
+  setTimeout(() => void registry.start(), 0);
+  return { registry, tree: view.provider, view, diagnostics, statusBar, documents };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,187 @@
+import * as vscode from 'vscode';
+import { CorruptStateError, LoomError, SpecLockedError, TransitionRefusedError } from '../../core/errors';
+import type { LoomConfig } from '../config';
+import type { Log } from '../log';
+import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
+import { isLoomNode, specDirOfNode } from '../tree/nodes';
+import { SpecTreeProvider } from '../tree/specTreeProvider';
+import type { SpecsView } from '../tree/specsView';
+import { UntrustedWorkspaceError, type WorkspaceTrust } from '../trust';
+
+/** What every command can reach. */
+export interface CommandContext {
+  registry: SpecRegistry;
+  view: SpecsView;
+  log: Log;
+  trust: WorkspaceTrust;
+  config: LoomConfig;
+}
+
+/**
+ * Explicit arguments a command accepts instead of asking (tests, other commands, the status
+ * bar). Everything not given is asked for the way a user is asked.
+ */
+export interface CommandArgs {
+  /** Absolute, or relative to a workspace folder (`specs/2026-11-29+login`). */
+  specDir?: string;
+  to?: string;
+  /** The user has already confirmed the interactive stage or the approval gate. */
+  confirm?: boolean;
+  reason?: string;
+  /** New Feature: the feature's name and the workspace folder (path or name) to create it in. */
+  name?: string;
+  folder?: string;
+  /** Filter: text and/or stage; `clear` removes the filter. */
+  text?: string;
+  stage?: string;
+  clear?: boolean;
+}
+
+/** What a command did; tests read it, users see messages. */
+export type CommandOutcome =
+  | { status: 'done'; specDir?: string; from?: string; to?: string; uri?: string }
+  | { status: 'refused'; message: string; reasons: string[] }
+  | { status: 'cancelled' }
+  | { status: 'failed'; message: string };
+
+export const cancelled: CommandOutcome = { status: 'cancelled' };
+
+function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.Uri } {
+  if (arg instanceof vscode.Uri) return { args: {}, uri: arg };
+  if (isLoomNode(arg)) return { args: {}, dir: specDirOfNode(arg) };
+  if (arg && typeof arg === 'object') {
+    const raw = arg as Record<string, unknown>;
+    const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+    return {
+      args: {
+        specDir: str('specDir'), to: str('to'), reason: str('reason'), name: str('name'), folder: str('folder'),
+        text: str('text'), stage: str('stage'), confirm: raw.confirm === true, clear: raw.clear === true,
+      },
+      dir: str('specDir'),
+    };
+  }
+  return { args: {} };
+}
+
+/**
+ * The spec a command is about: the one it was invoked on (a tree row, a file, `specDir`), else
+ * the spec selected in the visible tree, else the active editor's spec, else a quick pick.
+ */
+async function resolveSpec(ctx: CommandContext, dir: string | undefined, uri: vscode.Uri | undefined, placeHolder: string): Promise<SpecEntry | undefined> {
+  await ctx.registry.ready;
+  if (dir) {
+    const found = ctx.registry.entry(dir);
+    if (!found) throw new LoomError(vscode.l10n.t('{0} is not a loom spec directory of this workspace.', dir));
+    return found;
+  }
+  if (uri) {
+    const found = ctx.registry.entryFor(uri);
+    if (found) return found;
+  }
+  const selected = ctx.view.treeView.visible ? ctx.view.selectedSpecDir : undefined;
+  const fromTree = selected ? ctx.registry.entry(selected) : undefined;
+  if (fromTree) return fromTree;
+  const doc = vscode.window.activeTextEditor?.document;
+  const fromEditor = doc ? ctx.registry.entryFor(doc.uri) : undefined;
+  if (fromEditor) return fromEditor;
+
+  const entries = ctx.registry.entries().sort((a, b) => b.spec.snapshot.name.localeCompare(a.spec.snapshot.name));
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('There are no loom specs in this workspace yet.'));
+    return undefined;
+  }
+  if (entries.length === 1) return entries[0];
+  const multi = ctx.registry.folderCount > 1;
+  const picked = await vscode.window.showQuickPick(
+    entries.map((e) => ({
+      label: SpecTreeProvider.pickLabel(e),
+      description: [e.spec.stage ?? vscode.l10n.t('state unreadable'), `${e.overview.progress.done}/${e.overview.progress.total}`, ...(multi ? [e.folder.name] : [])].join(' · '),
+      entry: e,
+    })),
+    { placeHolder, matchOnDescription: true },
+  );
+  return picked?.entry;
+}
+
+/** Opens a spec-relative file of the entry, or an untitled editor at its path when it does not exist yet. */
+export function openSpecFile(e: SpecEntry, file: string): void {
+  const uri = vscode.Uri.joinPath(e.uri, ...file.split('/').filter(Boolean));
+  if (file.endsWith('/')) {
+    void vscode.commands.executeCommand('revealInExplorer', e.spec.snapshot.files.has(file) ? uri : e.uri);
+    return;
+  }
+  const exists = e.spec.snapshot.files.has(file) || e.spec.snapshot.files.has(`${file.split('/')[0]}/`);
+  void vscode.commands.executeCommand('vscode.open', exists ? uri : uri.with({ scheme: 'untitled' }));
+}
+
+/** A message that does not wait for its buttons: commands never block on a toast. */
+export function notify(kind: 'info' | 'warning' | 'error', message: string, actions: { title: string; run: () => void }[] = []): void {
+  const show = kind === 'info' ? vscode.window.showInformationMessage : kind === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+  void show(message, ...actions.map((a) => a.title)).then((choice) => actions.find((a) => a.title === choice)?.run());
+}
+
+/** Maps every error of the core to a clear message; the details go to the log. */
+function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | undefined): CommandOutcome {
+  const log = ctx.log.component(id);
+  if (e instanceof TransitionRefusedError) {
+    log.info(`${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
+    notify('warning', e.reasons.length ? `${e.message}: ${e.reasons.join('; ')}` : e.message);
+    return { status: 'refused', message: e.message, reasons: e.reasons };
+  }
+  if (e instanceof UntrustedWorkspaceError) {
+    notify('warning', e.message, [{ title: vscode.l10n.t('Manage Workspace Trust'), run: () => void vscode.commands.executeCommand('workbench.trust.manage') }]);
+    return { status: 'refused', message: e.message, reasons: [] };
+  }
+  if (e instanceof SpecLockedError) {
+    log.warn(e.message);
+    notify('warning', e.message);
+    return { status: 'refused', message: e.message, reasons: [] };
+  }
+  if (e instanceof CorruptStateError) {
+    log.error(e.message);
+    const file = e.file;
+    notify('error', e.message, file && entry ? [{ title: vscode.l10n.t('Open {0}', file.split('/').pop() ?? file), run: () => void vscode.commands.executeCommand('vscode.open', vscode.Uri.joinPath(entry.folder.uri, file)) }] : []);
+    return { status: 'failed', message: e.message };
+  }
+  if (e instanceof LoomError) {
+    log.error(e.message);
+    ctx.log.showError(e.message);
+    return { status: 'failed', message: e.message };
+  }
+  log.error('unexpected error', e);
+  ctx.log.showError(vscode.l10n.t('Loom: {0} failed: {1}', id, e instanceof Error ? e.message : String(e)));
+  return { status: 'failed', message: e instanceof Error ? e.message : String(e) };
+}
+
+export interface CommandOptions {
+  /** The command acts on one spec, resolved before `run` is called. */
+  spec: boolean;
+  /** The command writes files: refused in an untrusted workspace. */
+  writes: boolean;
+  /** Shown on the quick pick when the spec has to be asked for. */
+  placeHolder?: string;
+}
+
+export type CommandRun = (args: CommandArgs, entry: SpecEntry | undefined) => Promise<CommandOutcome> | CommandOutcome;
+
+/**
+ * The one wrapper every command goes through: resolves the target spec, refuses writes in an
+ * untrusted workspace, catches and logs errors and shows them as clear messages.
+ */
+export function createCommand(ctx: CommandContext, id: string, options: CommandOptions, run: CommandRun): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (arg?: unknown): Promise<CommandOutcome> => {
+    const { args, dir, uri } = argsOf(arg);
+    let entry: SpecEntry | undefined;
+    try {
+      if (options.writes && !ctx.trust.writable) throw new UntrustedWorkspaceError();
+      if (options.spec) {
+        entry = await resolveSpec(ctx, dir, uri, options.placeHolder ?? vscode.l10n.t('Which spec?'));
+        if (!entry) return cancelled;
+      }
+      ctx.log.component('commands').debug(`${id}${entry ? ` ${entry.spec.snapshot.specDir}` : ''}`);
+      return await run(args, entry);
+    } catch (e) {
+      return report(ctx, id, e, entry);
+    }
+  });
+}

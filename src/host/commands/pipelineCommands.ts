@@ -1,0 +1,196 @@
+import * as vscode from 'vscode';
+import { TransitionRefusedError } from '../../core/errors';
+import { FAILED_STAGE } from '../../core/files/vocabulary';
+import { stageOf, type StageDefinition } from '../../core/pipeline/pipelineDefinition';
+import type { TransitionCheck } from '../../core/pipeline/transitionCheck';
+import { approvalsBlockingAdvance } from '../../core/spec/staleness';
+import { localTime, splitSpecName } from '../format';
+import type { SpecEntry } from '../specs/specRegistry';
+import { cancelled, createCommand, notify, openSpecFile, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
+
+const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
+
+function refused(message: string, reasons: string[], actions: { title: string; run: () => void }[] = []): CommandOutcome {
+  notify('warning', reasons.length ? `${message}: ${reasons.join('; ')}` : message, actions);
+  return { status: 'refused', message, reasons };
+}
+
+/** A button that opens the file to fix, or starts it when it does not exist yet. */
+function fileAction(e: SpecEntry, file: string | undefined): { title: string; run: () => void }[] {
+  if (!file) return [];
+  const exists = e.spec.snapshot.files.has(file);
+  return [{ title: exists ? vscode.l10n.t('Open {0}', file) : vscode.l10n.t('Create {0}', file), run: () => openSpecFile(e, file) }];
+}
+
+/** Refuses when the spec has no stage the pipeline can move from; else returns it. */
+function movableStage(e: SpecEntry): string | CommandOutcome {
+  const stage = e.spec.stage;
+  if (stage === null) {
+    return refused(vscode.l10n.t('{0}: pipeline.state.json could not be read, so its stage is unknown. Fix or restore it first; it was left untouched.', feature(e)), [],
+      [{ title: vscode.l10n.t('Open {0}', 'pipeline.state.json'), run: () => openSpecFile(e, 'pipeline.state.json') }]);
+  }
+  if (stage === FAILED_STAGE) {
+    return refused(vscode.l10n.t('{0} has failed: recover it to a stage first.', feature(e)), [],
+      [{ title: vscode.l10n.t('Recover…'), run: () => void vscode.commands.executeCommand('loom.recover', { specDir: e.dir }) }]);
+  }
+  return stage;
+}
+
+async function pickTransition(e: SpecEntry, checks: TransitionCheck[], title: string): Promise<TransitionCheck | undefined> {
+  const picked = await vscode.window.showQuickPick(checks.map((c) => ({
+    label: `${c.kind === 'retry' ? '$(debug-reverse-continue)' : '$(arrow-right)'} ${c.to}`,
+    description: c.kind === 'retry' ? vscode.l10n.t('back to {0}', c.to) : c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
+    detail: c.ready ? c.description : c.unmet.join('; '),
+    check: c,
+  })), { title, placeHolder: vscode.l10n.t('Where should {0} go from {1}?', feature(e), e.spec.stage ?? '') });
+  return picked?.check;
+}
+
+/**
+ * Asks the user to confirm leaving an interactive stage or an approval gate, naming the stage,
+ * its outputs, what must be checked by hand and what is stale. Modal or quick pick per setting.
+ */
+async function confirmLeaving(ctx: CommandContext, e: SpecEntry, stage: StageDefinition, check: TransitionCheck, approve: boolean): Promise<boolean> {
+  const overview = e.overview.stages.find((s) => s.id === stage.id);
+  const title = approve
+    ? vscode.l10n.t('Approve {0} of {1} and move it to {2}?', stage.id, feature(e), check.to)
+    : vscode.l10n.t('Leave {0} of {1} and move it to {2}?', stage.id, feature(e), check.to);
+  const lines: string[] = [];
+  const outputs = overview?.outputs ?? [];
+  lines.push(outputs.length
+    ? vscode.l10n.t('Outputs of {0}: {1}', stage.id, outputs.map((o) => `${o.path} ${o.exists ? '✓' : '✗'}`).join(', '))
+    : vscode.l10n.t('{0} has no file outputs.', stage.id));
+  for (const c of check.confirmations) lines.push(`• ${c}`);
+  if (stage.humanApproval) {
+    const files = (stage.approvalRequires.length ? stage.approvalRequires : stage.outputs).filter((p) => !p.endsWith('/') && p !== 'traceability.json');
+    if (files.length) lines.push(vscode.l10n.t('The sha256 of {0} is recorded with the approval; changing them later needs re-approval.', files.join(', ')));
+  }
+  for (const d of e.staleness.derived) lines.push(`⚠ ${vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input)}`);
+  for (const a of e.staleness.approvals.filter((x) => x.stage === stage.id)) lines.push(`⚠ ${vscode.l10n.t('Confirming re-approves {0}: {1} changed since the last approval.', stage.id, a.changed.join(', '))}`);
+  const ok = approve ? vscode.l10n.t('Approve') : vscode.l10n.t('Advance');
+
+  if (ctx.config.confirmation === 'quickPick') {
+    const picked = await vscode.window.showQuickPick([
+      { label: `$(check) ${ok}`, detail: lines.join('  '), ok: true },
+      { label: `$(close) ${vscode.l10n.t('Cancel')}`, ok: false },
+    ], { title, placeHolder: title, ignoreFocusOut: true });
+    return picked?.ok === true;
+  }
+  const choice = await vscode.window.showInformationMessage(title, { modal: true, detail: lines.join('\n') }, ok);
+  return choice === ok;
+}
+
+/**
+ * Loom: Advance and Loom: Approve. Advance takes the next transition (asking when there are
+ * several), reports unmet preconditions without writing anything, and asks for confirmation on
+ * interactive stages. Approve is the same move restricted to a stage that needs confirmation:
+ * it confirms the current stage's gate (recording approval fingerprints on human-approval gates)
+ * and advances.
+ */
+async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, approve: boolean): Promise<CommandOutcome> {
+  const stage = movableStage(e);
+  if (typeof stage !== 'string') return stage;
+  const def = stageOf(e.spec.definition, stage);
+  if (approve && !def?.confirmation) {
+    return refused(vscode.l10n.t('{0} has no gate to approve at {1}: use Loom: Advance.', feature(e), stage), []);
+  }
+  let checks = e.spec.next();
+  if (approve) checks = checks.filter((c) => c.kind === 'forward');
+  if (checks.length === 0) {
+    notify('info', vscode.l10n.t('{0} is at {1}, the end of its pipeline.', feature(e), stage));
+    return { status: 'refused', message: `${e.spec.snapshot.specDir} is at the end of its pipeline`, reasons: [] };
+  }
+
+  // Approved artifacts that changed afterwards block the way on, as in loom, until re-approved.
+  const blocking = approvalsBlockingAdvance(e.staleness.approvals, e.spec.definition, stage);
+  if (blocking.length) {
+    const reasons = blocking.map((a) => vscode.l10n.t('{0} changed after {1} was approved ({2})', a.changed.join(', '), a.stage, localTime(a.approvedAt)));
+    return refused(vscode.l10n.t('Re-approval needed before {0} can advance. Review the changes, then approve the stage again (Mark Failed, then Recover, sends the spec back), or restore the approved files', feature(e)), reasons,
+      fileAction(e, blocking[0].changed[0]));
+  }
+
+  let check: TransitionCheck | undefined;
+  if (args.to) {
+    check = checks.find((c) => c.to === args.to);
+    if (!check) throw new TransitionRefusedError(vscode.l10n.t('{0} cannot move from {1} to {2}; allowed: {3}', feature(e), stage, args.to, checks.map((c) => c.to).join(', ')), []);
+  } else if (checks.length === 1) check = checks[0];
+  else check = await pickTransition(e, checks, approve ? vscode.l10n.t('Loom: Approve') : vscode.l10n.t('Loom: Advance'));
+  if (!check) return cancelled;
+
+  if (!check.ready) {
+    ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${stage} → ${check.to} refused:\n  - ${check.unmet.join('\n  - ')}`);
+    return refused(vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), stage, check.to), check.unmet, fileAction(e, check.file));
+  }
+
+  let confirmed = false;
+  if (check.interactive || approve) {
+    confirmed = args.confirm === true || (def ? await confirmLeaving(ctx, e, def, check, approve) : false);
+    if (!confirmed) return cancelled;
+  }
+  const result = e.spec.advance({ to: check.to, confirm: confirmed, reason: args.reason });
+  ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${result.from} → ${result.to}${confirmed ? ' (confirmed)' : ''}`);
+  ctx.registry.reloadNow(e.dir);
+  notify('info', vscode.l10n.t('{0}: {1} → {2}', feature(e), result.from, result.to));
+  return { status: 'done', specDir: e.dir, from: result.from, to: result.to };
+}
+
+async function askReason(prompt: string): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    prompt,
+    placeHolder: vscode.l10n.t('The reason is recorded in the stage history'),
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required.')),
+  });
+}
+
+async function markFailed(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
+  const stage = movableStage(e);
+  if (typeof stage !== 'string') return stage;
+  const reason = args.reason?.trim() || (await askReason(vscode.l10n.t('Why does {0} fail at {1}?', feature(e), stage)))?.trim();
+  if (!reason) return cancelled;
+  const result = e.spec.fail(reason);
+  ctx.log.component('fail').info(`${e.spec.snapshot.specDir}: ${result.from} → failed (${reason})`);
+  ctx.registry.reloadNow(e.dir);
+  notify('info', vscode.l10n.t('{0} marked failed at {1}. Use Loom: Recover to continue.', feature(e), result.from));
+  return { status: 'done', specDir: e.dir, from: result.from, to: result.to };
+}
+
+async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
+  if (e.spec.stage === null) return movableStage(e) as CommandOutcome;
+  if (e.spec.stage !== FAILED_STAGE) {
+    return refused(vscode.l10n.t('{0} has not failed (it is at {1}); Mark Failed first to send it back.', feature(e), e.spec.stage), []);
+  }
+  const checks = e.spec.next();
+  let check: TransitionCheck | undefined;
+  if (args.to) {
+    check = checks.find((c) => c.to === args.to);
+    if (!check) throw new TransitionRefusedError(vscode.l10n.t('A failed spec can recover to {0}, not {1}', e.spec.definition.recoveryTargets.join(', '), args.to), []);
+  } else {
+    const picked = await vscode.window.showQuickPick(checks.map((c) => ({
+      label: `$(debug-restart) ${c.to}`,
+      description: c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
+      detail: c.ready ? c.description : c.unmet.join('; '),
+      check: c,
+    })), { title: vscode.l10n.t('Loom: Recover'), placeHolder: vscode.l10n.t('Which stage should {0} restart from?', feature(e)) });
+    check = picked?.check;
+  }
+  if (!check) return cancelled;
+  if (!check.ready) return refused(vscode.l10n.t('{0} cannot recover to {1}', feature(e), check.to), check.unmet, fileAction(e, check.file));
+  const reason = args.reason?.trim() || (await askReason(vscode.l10n.t('Why does {0} restart from {1}?', feature(e), check.to)))?.trim();
+  if (!reason) return cancelled;
+  const result = e.spec.recover(check.to, { reason });
+  ctx.log.component('recover').info(`${e.spec.snapshot.specDir}: failed → ${result.to} (${reason})`);
+  ctx.registry.reloadNow(e.dir);
+  notify('info', vscode.l10n.t('{0}: failed → {1}', feature(e), result.to));
+  return { status: 'done', specDir: e.dir, from: result.from, to: result.to };
+}
+
+export function registerPipelineCommands(ctx: CommandContext): vscode.Disposable[] {
+  const writes = { spec: true, writes: true };
+  return [
+    createCommand(ctx, 'loom.advance', { ...writes, placeHolder: vscode.l10n.t('Which spec should advance?') }, (a, e) => advance(ctx, e!, a, false)),
+    createCommand(ctx, 'loom.approve', { ...writes, placeHolder: vscode.l10n.t('Which spec should be approved?') }, (a, e) => advance(ctx, e!, a, true)),
+    createCommand(ctx, 'loom.markFailed', { ...writes, placeHolder: vscode.l10n.t('Which spec failed?') }, (a, e) => markFailed(ctx, e!, a)),
+    createCommand(ctx, 'loom.recover', { ...writes, placeHolder: vscode.l10n.t('Which spec should recover?') }, (a, e) => recover(ctx, e!, a)),
+  ];
+}

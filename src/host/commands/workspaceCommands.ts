@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { LoomError } from '../../core/errors';
+import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
+import { LoomDocuments } from '../views/loomDocuments';
+import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
+
+async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscode.WorkspaceFolder | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (args.folder) {
+    const wanted = args.folder;
+    const found = folders.find((f) => f.name === wanted || resolve(f.uri.fsPath) === resolve(wanted));
+    if (!found) throw new LoomError(vscode.l10n.t('{0} is not a folder of this workspace.', wanted));
+    return found;
+  }
+  if (folders.length <= 1) return folders[0];
+  const selected = ctx.view.selectedSpecDir ? ctx.registry.entry(ctx.view.selectedSpecDir)?.folder : undefined;
+  return selected ?? vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Where should the new feature live?') });
+}
+
+/**
+ * Loom: New Feature. Asks for a name and starts `specs/<YYYY-MM-DD>+<slug>/` the way loom does
+ * (pipeline.state.json at the pipeline's first stage, progress.md), then shows it in the tree.
+ */
+async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<CommandOutcome> {
+  await ctx.registry.ready;
+  const folder = await pickFolder(ctx, args);
+  if (!folder) {
+    notify('info', vscode.l10n.t('Open a folder first: loom keeps its specs in the repository.'));
+    return cancelled;
+  }
+  const folderSpecs = ctx.registry.folderSpecs().find((f) => f.folder.uri.toString() === folder.uri.toString());
+  if (!folderSpecs) return cancelled;
+  const specRoot = folderSpecs.specRoots[0] ?? 'specs';
+  const name = args.name ?? await vscode.window.showInputBox({
+    title: vscode.l10n.t('Loom: New Feature'),
+    prompt: vscode.l10n.t('Name of the feature (any language); it becomes the spec directory name.'),
+    placeHolder: vscode.l10n.t('e.g. user login'),
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const slug = specSlug(v);
+      if (!v.trim()) return undefined;
+      if (!slug) return vscode.l10n.t('The name needs at least one letter or digit.');
+      return { message: vscode.l10n.t('Creates {0}', `${specRoot}/${specDate(new Date())}+${slug}/`), severity: vscode.InputBoxValidationSeverity.Info };
+    },
+  });
+  if (!name?.trim()) return cancelled;
+  const repo = folderSpecs.repository;
+  const pipelineType = repo.defaultPipelineType;
+  const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial });
+  ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
+  folderSpecs.reloadNow(created.dir);
+  void ctx.view.reveal(created.dir);
+  notify('info', vscode.l10n.t('Created {0}. Describe the feature in spec.md, then use Loom: Advance.', created.specDir));
+  return { status: 'done', specDir: created.dir };
+}
+
+async function showDocument(uri: vscode.Uri): Promise<CommandOutcome> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
+  } catch {
+    // Without the Markdown preview the source still reads well.
+    await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(doc, 'markdown'), { preview: true });
+  }
+  return { status: 'done', uri: uri.toString() };
+}
+
+async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOutcome> {
+  if (args.clear) {
+    ctx.view.setFilter({});
+    return { status: 'done' };
+  }
+  if (args.text !== undefined || args.stage !== undefined) {
+    ctx.view.setFilter({ text: args.text, stage: args.stage });
+    return { status: 'done' };
+  }
+  const current = ctx.view.provider.filter;
+  const choice = await vscode.window.showQuickPick([
+    { label: `$(search) ${vscode.l10n.t('Filter by text…')}`, id: 'text' },
+    { label: `$(list-filter) ${vscode.l10n.t('Filter by stage…')}`, id: 'stage' },
+    ...(current.text || current.stage ? [{ label: `$(clear-all) ${vscode.l10n.t('Clear filter')}`, id: 'clear' }] : []),
+  ], { title: vscode.l10n.t('Loom: Filter Specs') });
+  if (!choice) return cancelled;
+  if (choice.id === 'clear') ctx.view.setFilter({});
+  else if (choice.id === 'text') {
+    const text = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Show specs whose name or stage contains'), value: current.text ?? '' });
+    if (text === undefined) return cancelled;
+    ctx.view.setFilter({ ...current, text });
+  } else {
+    const stage = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any stage'), stage: undefined as string | undefined }, ...ctx.view.provider.knownStages().map((s) => ({ label: s, stage: s as string | undefined }))], { placeHolder: vscode.l10n.t('Show specs at stage') });
+    if (!stage) return cancelled;
+    ctx.view.setFilter({ ...current, stage: stage.stage });
+  }
+  return { status: 'done' };
+}
+
+export function registerWorkspaceCommands(ctx: CommandContext): vscode.Disposable[] {
+  return [
+    createCommand(ctx, 'loom.newFeature', { spec: false, writes: true }, (a) => newFeature(ctx, a)),
+    createCommand(ctx, 'loom.openDashboard', { spec: false, writes: false }, async () => {
+      await ctx.registry.ready;
+      return showDocument(LoomDocuments.dashboardUri());
+    }),
+    createCommand(ctx, 'loom.showTraceability', { spec: true, writes: false, placeHolder: vscode.l10n.t('Traceability of which spec?') }, (_a, e) => showDocument(LoomDocuments.traceabilityUri(e!))),
+    createCommand(ctx, 'loom.refresh', { spec: false, writes: false }, async () => {
+      await ctx.registry.ready;
+      ctx.registry.rescan();
+      return { status: 'done' };
+    }),
+    createCommand(ctx, 'loom.showLog', { spec: false, writes: false }, () => {
+      ctx.log.show();
+      return { status: 'done' };
+    }),
+    createCommand(ctx, 'loom.filter', { spec: false, writes: false }, (a) => filter(ctx, a)),
+    createCommand(ctx, 'loom.clearFilter', { spec: false, writes: false }, () => filter(ctx, { clear: true })),
+  ];
+}
