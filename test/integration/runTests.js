@@ -43,7 +43,43 @@ const SUITES = [
     extensions: [],
     env: {},
   },
+  {
+    // The tree, Advance / Approve / Mark Failed / Recover / New Feature, diagnostics, watcher.
+    name: 'basic',
+    workspace: 'test/fixtures/workspace-basic',
+    tests: 'test/integration/basic',
+    extensions: [],
+    env: {},
+    copy: true,
+  },
+  {
+    name: 'multi-root',
+    workspace: 'test/fixtures/workspace-multi/multi.code-workspace',
+    tests: 'test/integration/multiRoot',
+    extensions: [],
+    env: {},
+    copy: true,
+  },
 ];
+
+/**
+ * Suites with `copy: true` write into their workspace, so they open a fresh copy of it in a
+ * temporary directory (for a .code-workspace file, a copy of the folder that holds it). Returns
+ * the path to open and a cleanup function.
+ */
+function prepareWorkspace(suite) {
+  const source = path.resolve(ROOT, suite.workspace);
+  if (!suite.copy) return { target: source, cleanup: () => {} };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-ws-'));
+  const isFile = source.endsWith('.code-workspace');
+  const folder = isFile ? path.dirname(source) : source;
+  const copy = path.join(tmp, path.basename(folder));
+  fs.cpSync(folder, copy, { recursive: true });
+  return {
+    target: isFile ? path.join(copy, path.basename(source)) : copy,
+    cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+  };
+}
 
 /** Path of the "VS Code executable" to hand to runTests(). */
 async function resolveVSCode() {
@@ -80,14 +116,15 @@ async function runSuite(suite, vscodeExecutablePath) {
   // A fresh profile per suite keeps runs independent. Short path: desktop VS Code puts IPC
   // sockets in the user data dir and Unix socket paths are limited to ~100 characters.
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-vsc-'));
+  const workspace = prepareWorkspace(suite);
   try {
     await runTests({
       vscodeExecutablePath,
       extensionDevelopmentPath: [ROOT, ...suite.extensions.map((p) => path.resolve(ROOT, p))],
       extensionTestsPath: path.resolve(ROOT, suite.tests, 'index.js'),
-      extensionTestsEnv: { LOOM_TEST_SUITE: suite.name, ...suite.env },
+      extensionTestsEnv: { LOOM_TEST_SUITE: suite.name, LOOM_TEST_WORKSPACE: workspace.target, ...suite.env },
       launchArgs: [
-        path.resolve(ROOT, suite.workspace),
+        workspace.target,
         '--disable-extensions', // other installed extensions (desktop only)
         `--user-data-dir=${userDataDir}`,
         `--extensions-dir=${path.join(CACHE_DIR, 'extensions')}`,
@@ -99,6 +136,7 @@ async function runSuite(suite, vscodeExecutablePath) {
     return false;
   } finally {
     fs.rmSync(userDataDir, { recursive: true, force: true });
+    workspace.cleanup();
   }
 }
 

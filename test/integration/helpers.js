@@ -1,0 +1,99 @@
+'use strict';
+/**
+ * Shared helpers of the integration suites: the extension's API, waiting for the watcher, and
+ * the tree read through its TreeDataProvider as plain rows.
+ */
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const EXTENSION_ID = 'loom-vscode.loom-vscode';
+
+/** Activates the extension (if the workspace did not already) and returns its API once loaded. */
+async function loom() {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
+  const api = await ext.activate();
+  await api.registry.whenIdle();
+  return api;
+}
+
+/** Polls `check` until it returns a truthy value; throws with `what` after `timeout` ms. */
+async function waitFor(what, check, timeout = 5000) {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Resolves once the registry has reported no change for `quietMs` (the watcher has caught up). */
+async function settle(api, quietMs = 600, timeout = 10000) {
+  let last = Date.now();
+  const listener = api.registry.onDidChange(() => (last = Date.now()));
+  try {
+    const started = Date.now();
+    while (Date.now() - last < quietMs) {
+      if (Date.now() - started > timeout) throw new Error('the registry never settled');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await api.registry.whenIdle();
+  } finally {
+    listener.dispose();
+  }
+}
+
+/** One tree row: what a user sees of it. */
+function row(item) {
+  const label = typeof item.label === 'string' ? item.label : item.label && item.label.label;
+  const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
+  return {
+    label,
+    description: typeof item.description === 'string' ? item.description : undefined,
+    icon: icon ? icon.id : undefined,
+    color: icon && icon.color ? icon.color.id : undefined,
+    contextValue: item.contextValue,
+    command: item.command ? item.command.command : undefined,
+    tooltip: typeof item.tooltip === 'string' ? item.tooltip : item.tooltip ? item.tooltip.value : undefined,
+    collapsible: item.collapsibleState,
+  };
+}
+
+/** The rows under `node` (the top level when omitted), each with its node. */
+async function rows(api, node) {
+  const children = await api.tree.getChildren(node);
+  return Promise.all(children.map(async (child) => ({ node: child, ...row(await api.tree.getTreeItem(child)) })));
+}
+
+/** The row of a spec by the feature part of its name, searched through the groups. */
+async function specRow(api, feature) {
+  for (const group of await rows(api)) {
+    for (const spec of await rows(api, group.node)) if (spec.label === feature) return { ...spec, group: group.label };
+  }
+  return undefined;
+}
+
+/** Rows under a spec's stage (tasks, artifacts). */
+async function stageRows(api, feature, stage) {
+  const spec = await specRow(api, feature);
+  if (!spec) throw new Error(`no spec row ${feature}`);
+  const stages = await rows(api, spec.node);
+  const found = stages.find((s) => s.label === stage);
+  if (!found) throw new Error(`no stage ${stage} under ${feature}`);
+  return rows(api, found.node);
+}
+
+/** The workspace folder a suite opened (copied to a temporary directory by runTests.js). */
+function folderPath(name) {
+  const folders = vscode.workspace.workspaceFolders || [];
+  const folder = name ? folders.find((f) => f.name === name) : folders[0];
+  if (!folder) throw new Error(`no workspace folder ${name || ''}`);
+  return folder.uri.fsPath;
+}
+
+const specPath = (name, folder) => path.join(folderPath(folder), 'specs', name);
+const readJson = (p) => JSON.parse(fs.readFileSync(p, 'utf8'));
+
+module.exports = { EXTENSION_ID, loom, waitFor, settle, rows, specRow, stageRows, folderPath, specPath, readJson };

@@ -1,0 +1,69 @@
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { loom, rows, specRow, specPath, waitFor, readJson } = require('../helpers');
+
+suite('multi-root', () => {
+  let api;
+  suiteSetup(async () => {
+    api = await loom();
+  });
+
+  test('reads the specs of every workspace folder, each with its own workflow', async () => {
+    assert.deepStrictEqual((vscode.workspace.workspaceFolders || []).map((f) => f.name), ['alpha', 'beta']);
+    const alpha = await specRow(api, 'alpha-feature');
+    const beta = await specRow(api, 'beta-feature');
+    assert.match(alpha.description, /^planning · 2\/13 · .* · alpha$/);
+    assert.match(beta.description, /^executing · 3\/6 · .* · beta$/, 'beta\'s workflow.yaml has six stages');
+    assert.deepStrictEqual((await rows(api, beta.node)).map((s) => s.label), ['brainstorming', 'planning', 'approved', 'executing', 'verification', 'synced']);
+  });
+
+  test('a spec is found by its folder-relative directory in either folder', async () => {
+    const result = await vscode.commands.executeCommand('loom.advance', { specDir: 'specs/2026-11-02+beta-feature' });
+    assert.strictEqual(result.status, 'refused');
+    assert.ok(result.reasons.includes('test-report.md does not exist'), result.reasons.join('; '));
+  });
+
+  test('an edit in one folder reloads that folder\'s spec only', async () => {
+    const dir = specPath('2026-11-01+alpha-feature', 'alpha');
+    const changed = [];
+    const listener = api.registry.onDidChange((e) => changed.push(...e.changed));
+    try {
+      fs.writeFileSync(path.join(dir, 'plan.md'), '# Plan, edited\n');
+      await waitFor('the alpha spec to reload', () => changed.length > 0);
+      await api.registry.whenIdle();
+      assert.deepStrictEqual([...new Set(changed)], [dir]);
+    } finally {
+      listener.dispose();
+    }
+  });
+
+  test('diagnostics land in the right folder', async () => {
+    const file = path.join(specPath('2026-11-02+beta-feature', 'beta'), 'requirements.json');
+    fs.writeFileSync(file, '{ "requirements": [ { "id": "REQ-1" } ] }\n');
+    const list = await waitFor('a diagnostic in beta', () => {
+      const found = vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'loom');
+      return found.length ? found : undefined;
+    });
+    assert.ok(list.some((d) => d.code === 'schema'), list.map((d) => d.message).join('\n'));
+  });
+
+  test('New Feature creates the spec in the folder it is given, with that folder\'s pipeline', async () => {
+    const result = await vscode.commands.executeCommand('loom.newFeature', { name: 'Gamma', folder: 'beta' });
+    assert.strictEqual(result.status, 'done');
+    assert.strictEqual(path.dirname(result.specDir), path.join(vscode.workspace.workspaceFolders[1].uri.fsPath, 'specs'));
+    assert.strictEqual(readJson(path.join(result.specDir, 'pipeline.state.json')).current_stage, 'brainstorming');
+    const row = await specRow(api, 'gamma');
+    assert.match(row.description, /^brainstorming · 0\/6 · just now · beta$/);
+  });
+
+  test('Mark Failed and Recover work in the second folder', async () => {
+    const dir = specPath('2026-11-02+beta-feature', 'beta');
+    assert.strictEqual((await vscode.commands.executeCommand('loom.markFailed', { specDir: dir, reason: 'stuck' })).to, 'failed');
+    const recovered = await vscode.commands.executeCommand('loom.recover', { specDir: dir, to: 'brainstorming', reason: 'start over' });
+    assert.strictEqual(recovered.status, 'done', JSON.stringify(recovered));
+    assert.strictEqual(readJson(path.join(dir, 'pipeline.state.json')).current_stage, 'brainstorming');
+  });
+});
