@@ -1,6 +1,6 @@
 import { LoomError } from '../errors';
 import type { TaskFile } from '../files/taskFile';
-import { CIRCUIT_BREAKER_KEY, type BreakerChoice, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
+import { CIRCUIT_BREAKER_KEY, describeBreakerReason, type BreakerChoice, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
 import type { LoopEnvironment } from './loopEnvironment';
 import { readTaskRunRecord } from './taskRunRecord';
 
@@ -41,12 +41,13 @@ export async function settleTaskBreaker(env: LoopEnvironment, task: TaskFile, re
     env.store.updateMetadata({ [CIRCUIT_BREAKER_KEY]: { task: task.id, reason: record.breaker.reason, opened_at: record.breaker.opened_at, choice, chosen_at: now } });
   }
   const current = env.store.taskState(task.id)!;
+  const why = `circuit breaker: ${describeBreakerReason(report.reason)}`;
   switch (choice) {
     case 'A':
-      env.store.writeTask({ ...current, status: 'failed', blocker: 'circuit breaker: waiting for the task to be split and re-planned (choice A)' });
+      env.store.writeTask({ ...current, status: 'failed', blocker: `${why}; waiting for the task to be split and re-planned (choice A)` });
       return 'replan';
     case 'B': {
-      env.store.writeTask({ ...current, status: 'failed', blocker: 'circuit breaker: waiting for your manual fix (choice B)' });
+      env.store.writeTask({ ...current, status: 'failed', blocker: `${why}; waiting for your manual fix (choice B)` });
       await env.prompts.waitForManualFix(task.id, env.signal);
       const { breaker: _closed, awaiting_context: _a, ...rest } = readTaskRunRecord(current);
       env.store.writeTask({ ...current, status: 'reviewing', retry_count: 0, blocker: null, metadata: { ...rest, step: 'review' } });

@@ -22,7 +22,8 @@ const FIELD_NAMES: ReadonlyArray<[RegExp, Field]> = [
 ];
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const SECTION = /^(修复指令|fix instructions|fix items|fixes)\b/i;
+// `\b` does not work after CJK characters, hence the explicit look-ahead.
+const SECTION = /^(修复指令|fix instructions|fix items|fixes)(?![A-Za-z])/i;
 const ITEM = /^(修复项|fix item|item)\s*#?\s*\d*/i;
 const FIELD_LINE = /^[\s>]*(?:[-*+]\s+)?[*_`]*([^:：*_`]{1,24}?)[*_`]*\s*[:：]\s*[*_`]*\s*(.*)$/;
 

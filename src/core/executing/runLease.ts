@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpecLockedError } from '../errors';
+import { lockText } from '../repository/stateWriter';
 import { readLock } from '../spec/runLock';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 
 /**
  * The executing loop holds the spec's `.loom-run.lock` for its whole run, so no other process
  * (another window, loom's CLI) drives the spec meanwhile. Writes made under the core's
- * `withRunLock` during the run see our own pid and go through. Inside one process a registry
+ * `withRunLock` during the run see our own pid and go through. The lock is written in loom's
+ * format (`pid\nstarted_at\ntoken`) and released only while it still holds our token. Inside one process a registry
  * of specs and tasks keeps a second run, or a second dispatch of one task, from starting.
  */
 const LOCK_FILE = '.loom-run.lock';
@@ -18,12 +21,13 @@ export function acquireSpecLease(snapshot: Pick<SpecSnapshot, 'dir' | 'specDir'>
   const rel = `${snapshot.specDir}/${LOCK_FILE}`;
   if (activeSpecs.has(snapshot.dir)) throw new SpecLockedError(`${snapshot.specDir} is already executing in this window`, rel, process.pid);
   const path = join(snapshot.dir, LOCK_FILE);
+  const token = randomBytes(8).toString('hex');
   let created = false;
   for (let attempt = 0; attempt < 2 && !created; attempt++) {
     try {
       const fd = openSync(path, 'wx');
       try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, tool: 'loom-vscode', purpose: 'executing', acquired_at: now }));
+        writeSync(fd, lockText(process.pid, now, token));
       } finally {
         closeSync(fd);
       }
@@ -46,8 +50,7 @@ export function acquireSpecLease(snapshot: Pick<SpecSnapshot, 'dir' | 'specDir'>
     released = true;
     activeSpecs.delete(snapshot.dir);
     try {
-      const held = readFileSync(path, 'utf8');
-      if (readLock(path)?.pid === process.pid && held.includes('"executing"')) rmSync(path, { force: true });
+      if (readFileSync(path, 'utf8').trim().split('\n')[2]?.trim() === token) rmSync(path, { force: true });
     } catch {
       // Already gone.
     }

@@ -11,6 +11,8 @@ export type ScriptedReply =
   | { breakAfter: string }
   /** Throws before streaming. */
   | { throws: Error }
+  /** Waits for `until` (or fails after `ms`), then replies with `then`. */
+  | { until: Promise<void>; ms: number; then: ScriptedReply }
   /** Decides from the conversation so far. */
   | ((messages: readonly ChatMessage[]) => ScriptedReply);
 
@@ -85,6 +87,15 @@ let callIds = 0;
 
 async function* stream(reply: Exclude<ScriptedReply, (m: readonly ChatMessage[]) => ScriptedReply>, signal: AbortSignal): AsyncIterable<ChatResponsePart> {
   if ('throws' in reply) throw reply.throws;
+  if ('until' in reply) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([reply.until, new Promise((_r, reject) => (timer = setTimeout(() => reject(new Error(`waited ${reply.ms} ms in vain`)), reply.ms)))]);
+    clearTimeout(timer);
+    let next = reply.then;
+    while (typeof next === 'function') next = next([]);
+    yield* stream(next, signal);
+    return;
+  }
   if ('hang' in reply) {
     await new Promise<void>((_resolve, reject) => {
       if (signal.aborted) reject(signal.reason);

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { SpecLockedError } from '../../../src/core/errors';
+import { ExecutingRefusedError } from '../../../src/core/executing/executingLoop';
+import { claimTask } from '../../../src/core/executing/runLease';
+import type { ChatMessage } from '../../../src/core/executing/chatModel';
+import type { ScriptedReply } from './helpers/scriptedChatModel';
+import { SPEC, harness, implementerDone, PASS, REPORT_PASS, type Harness } from './helpers/executingFixture';
+
+const made: Harness[] = [];
+after(() => made.forEach((h) => h.repo.dispose()));
+const track = (h: Harness) => (made.push(h), h);
+
+test('resume after a crash: finished tasks are never dispatched again, a task in review resumes at its review', async () => {
+  const h = track(harness());
+  h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'));
+  // The reviewer of T2 has no scripted reply: the model throws, as if the extension host died.
+  h.models.script('reviewer', PASS);
+  await assert.rejects(h.loop.run(new AbortController().signal), /no reply left/);
+  assert.equal(h.repo.json(`${SPEC}/task-states/T1.state.json`).status, 'done');
+  assert.equal(h.repo.json(`${SPEC}/task-states/T2.state.json`).status, 'reviewing');
+
+  // A hard crash also leaves the lock behind, held by a process that is gone.
+  writeFileSync(join(h.specDir, '.loom-run.lock'), '999999999\n2026-11-25T10:00:00.000Z\nabc');
+  const before = h.models.requestsOf('implementer').length;
+  h.models.script('reviewer', PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const resumed = await h.reload().run(new AbortController().signal);
+  assert.equal(resumed.outcome, 'completed', resumed.message);
+  assert.equal(h.models.requestsOf('implementer').length, before, 'no implementer was dispatched again');
+  assert.ok(h.events.some((e) => e.type === 'task-started' && e.task === 'T2' && e.resumedAt === 'review'));
+  // The resumed review still diffs from the task's real start.
+  assert.match(h.models.promptsOf('reviewer').pop()!, /src\/format.js/);
+});
+
+test('one spec is never driven twice at once: a second run in this window, or a live lock of another process, is refused', async () => {
+  const h = track(harness());
+  const controller = new AbortController();
+  h.models.script('implementer', { hang: true });
+  const first = h.loop.run(controller.signal);
+  await new Promise((r) => setTimeout(r, 50));
+  await assert.rejects(h.reload().run(new AbortController().signal), (e: unknown) => e instanceof SpecLockedError && /already executing in this window/.test(e.message));
+  controller.abort();
+  assert.equal((await first).outcome, 'cancelled');
+
+  // process.ppid is alive and is not us: its lock blocks.
+  writeFileSync(join(h.specDir, '.loom-run.lock'), `${process.ppid}\n2026-11-25T10:00:00.000Z\ntoken`);
+  await assert.rejects(h.reload().run(new AbortController().signal), (e: unknown) => e instanceof SpecLockedError && e.pid === process.ppid);
+});
+
+test('one task is never dispatched twice at once within a process', () => {
+  const release = claimTask('/specs/x', 'T1');
+  assert.throws(() => claimTask('/specs/x', 'T1'), SpecLockedError);
+  const other = claimTask('/specs/x', 'T2');
+  release();
+  claimTask('/specs/x', 'T1')();
+  other();
+});
+
+test('refuses to start before the plan is approved, and names the reason', async () => {
+  const h = track(harness({ stage: 'approved', history: [{ stage: 'planning', status: 'passed' }] }));
+  await assert.rejects(h.loop.run(new AbortController().signal), (e: unknown) => {
+    assert.ok(e instanceof ExecutingRefusedError);
+    assert.ok(e.diagnostics.some((d) => d.code === 'plan-not-approved' && /approve it at approved/.test(d.message)));
+    return true;
+  });
+  assert.equal(h.models.requests.length, 0);
+});
+
+/** Picks each task's next reply from its own queue, by the task named in the conversation's first prompt. */
+function perTask(queues: Record<string, ScriptedReply[]>): (messages: readonly ChatMessage[]) => ScriptedReply {
+  return (messages) => {
+    const first = messages.find((m) => m.role === 'user')!.content;
+    const id = Object.keys(queues).find((t) => first.includes(`task ${t} (`))!;
+    const next = queues[id].shift();
+    if (!next) throw new Error(`no reply left for ${id}`);
+    return next;
+  };
+}
+
+test('subagent mode with 3 tasks: fresh sessions, and a parallel batch dispatched at once when the setting allows it', async () => {
+  const h = track(harness({ threeTasks: true }, { parallel: true }));
+  let t3Started!: () => void;
+  const t3 = new Promise<void>((r) => (t3Started = r));
+  h.models.onRequest = (role, messages) => {
+    if (role === 'implementer' && messages.some((m) => m.role === 'user' && m.content.includes('task T3 ('))) t3Started();
+  };
+  // T1's first reply waits until T3 has been dispatched too: a serial loop would never get there.
+  const [t1Tools, t1Final] = implementerDone('T1');
+  const impl = perTask({ T1: [{ until: t3, ms: 5000, then: t1Tools }, t1Final], T2: implementerDone('T2'), T3: implementerDone('T3') });
+  h.models.script('implementer', ...Array(6).fill(impl));
+  h.models.script('reviewer', PASS, PASS, PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const result = await h.loop.run(new AbortController().signal);
+  assert.equal(result.outcome, 'completed', result.message);
+  assert.equal(result.mode, 'subagent');
+  assert.deepEqual(result.triggers.find((t) => t.kind === 'task-count'), { kind: 'task-count', count: 3 });
+  const order = h.models.requests.map((r) => `${r.role}:${(r.messages[0] as { content: string }).content.match(/task (T\d)/)?.[1]}`);
+  assert.ok(order.indexOf('implementer:T2') > Math.max(order.lastIndexOf('reviewer:T1'), order.lastIndexOf('reviewer:T3')), `T2 waits for its batch: ${order.join(' ')}`);
+  for (const r of h.models.requestsOf('implementer')) assert.equal(r.messages.filter((m) => m.role === 'user').length, 1, 'a fresh subagent per dispatch');
+});
+
+test('serial by default: the same batch runs one task after the other', async () => {
+  const h = track(harness({ threeTasks: true }));
+  const impl = perTask({ T1: implementerDone('T1'), T2: implementerDone('T2'), T3: implementerDone('T3') });
+  h.models.script('implementer', ...Array(6).fill(impl));
+  h.models.script('reviewer', PASS, PASS, PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const result = await h.loop.run(new AbortController().signal);
+  assert.equal(result.outcome, 'completed', result.message);
+  const order = h.models.requests.map((r) => `${r.role}:${(r.messages[0] as { content: string }).content.match(/task (T\d)/)?.[1]}`);
+  assert.ok(order.indexOf('implementer:T3') > order.indexOf('reviewer:T1'));
+});
+
+test('a stale upstream handoff is refreshed and flagged before a downstream task, which then gets at least a standard model', async () => {
+  const h = track(harness());
+  h.models.script('implementer', ...implementerDone('T1'), { text: 'BLOCKED: waiting for design' });
+  h.models.script('reviewer', PASS);
+  assert.equal((await h.loop.run(new AbortController().signal)).outcome, 'blocked');
+  assert.deepEqual(h.models.selections.filter((s) => s.role === 'implementer').map((s) => s.tier), ['fast', 'standard']);
+  const oldPrint = h.repo.json(`${SPEC}/handoffs/T1.json`).artifact_fingerprints['src/due.js'];
+
+  h.repo.write('src/due.js', '// changed by hand after T1\n');
+  h.repo.write(`${SPEC}/tasks/T2.md`, h.repo.read(`${SPEC}/tasks/T2.md`).replace('complexity: medium', 'complexity: low'));
+  h.models.script('implementer', ...implementerDone('T2'));
+  h.models.script('reviewer', PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const result = await h.reload().run(new AbortController().signal);
+  assert.equal(result.outcome, 'completed', result.message);
+  const t2Prompt = h.models.promptsOf('implementer').filter((p) => p.includes('task T2 ('))[1];
+  assert.match(t2Prompt, /- T1 \(done\): T1 implemented\.\n {2}artifacts: src\/due.js, tests\/due.test.js\n {2}exports: parseDueDate \(src\/due.js\)[^\n]*\n {2}note: changed after that task finished, check the source: src\/due.js/);
+  const refreshed = h.repo.json(`${SPEC}/handoffs/T1.json`);
+  assert.notEqual(refreshed.artifact_fingerprints['src/due.js'], oldPrint);
+  assert.equal(refreshed.artifact_fingerprints['src/due.js'], h.repo.sha256('src/due.js'));
+  assert.equal(h.models.selections.filter((s) => s.role === 'implementer').pop()!.tier, 'standard', 'a low task with a stale handoff');
+  assert.equal(h.models.selections.find((s) => s.role === 'reviewer')!.tier, 'strongest');
+});
