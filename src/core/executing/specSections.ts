@@ -1,7 +1,7 @@
 /**
  * Loom's context rule: a subagent gets only the spec sections it needs. A section is needed
- * when it names one of the task's requirement or behavior ids; the spec's title and opening
- * section always come along for orientation. A spec that names none of the ids is given whole
+ * when it names one of the task's requirement or behavior ids; the spec's title and the text
+ * under it always come along for orientation. A spec that names none of the ids is given whole
  * (up to the limit), since then nothing tells which part matters.
  */
 interface Section {
@@ -29,8 +29,8 @@ const mentions = (text: string, ids: readonly string[]) => ids.some((id) => new 
 export function relevantSpecSections(spec: string, ids: readonly string[], maxChars = 12000): string {
   const sections = splitSections(spec);
   if (sections.length === 0) return '';
-  // The title (level 1) and the first section after it.
-  const openingCount = sections[0].level === 1 && sections.length > 1 ? 2 : 1;
+  // The opening: the title with the text under it, before the first sub-heading.
+  const openingCount = 1;
   const picked = new Set<number>();
   for (let i = 0; i < Math.min(openingCount, sections.length); i++) picked.add(i);
   let matched = false;
