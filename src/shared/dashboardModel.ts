@@ -1,0 +1,171 @@
+/**
+ * What the dashboard webview shows for one spec: plain JSON, built from the core by
+ * `src/core/views/dashboardModel.ts`. Times are ISO-8601 strings as loom writes them; paths are
+ * repository-relative with `/`.
+ */
+
+export type StepStatus = 'done' | 'current' | 'waiting' | 'failed';
+
+/** One visit recorded in `stage_history`. */
+export interface StageVisit {
+  status: 'passed' | 'failed' | 'retry';
+  enteredAt?: string;
+  exitedAt?: string;
+  reason?: string;
+  approved?: boolean;
+  validator?: string;
+  retryFrom?: string;
+  recoveryFrom?: string;
+}
+
+export interface StageStep {
+  id: string;
+  description?: string;
+  status: StepStatus;
+  humanApproval: boolean;
+  /** The latest visit's times; for the current stage, when it was entered. */
+  enteredAt?: string;
+  exitedAt?: string;
+  /** Every recorded visit, oldest first: a stage retried or failed has several. */
+  visits: StageVisit[];
+}
+
+export interface Precondition {
+  /** What must hold, in words ("plan.md exists"). */
+  label: string;
+  holds: boolean;
+  /** Why it does not hold, when it does not. */
+  reasons: string[];
+  /** Repository-relative file that can be opened to fix it. */
+  path?: string;
+}
+
+export interface NextTransition {
+  to: string;
+  kind: 'forward' | 'retry' | 'recover';
+  description?: string;
+  ready: boolean;
+  interactive: boolean;
+  preconditions: Precondition[];
+  /** What the user is asked to confirm when taking it. */
+  confirmations: string[];
+}
+
+export interface TaskBatchRef {
+  /** 1-based position in the plan. */
+  index: number;
+  type: 'parallel' | 'serial';
+}
+
+/** A tripped circuit breaker: loom's report and, until the user has chosen, its choices. */
+export interface BreakerReport {
+  reason: 'retries' | 'timeout';
+  /** "review failed 4 times (max_retries 3)" or the timeout. */
+  summary: string;
+  openedAt?: string;
+  /** The reviewer's last blocking issues, or the timeout information. */
+  blockingIssues: string[];
+  finishedTasks: string[];
+  /** Tasks that depend on this one: what skipping it (C) would stop too. */
+  dependents: string[];
+  /** What the user may choose, with loom's wording. */
+  choices: { choice: 'A' | 'B' | 'C'; label: string }[];
+  /** The choice already made: the buttons are not offered again. */
+  chosen?: { choice: 'A' | 'B' | 'C'; at?: string };
+}
+
+export interface DashboardTask {
+  id: string;
+  title: string;
+  /** `tasks/TN.md`, when the task file exists. */
+  path?: string;
+  status: string;
+  retries: number;
+  maxRetries: number;
+  lastReviewerResult?: string;
+  blocker?: string;
+  owns: string[];
+  dependsOn: string[];
+  batch?: TaskBatchRef;
+  /** Present only when the task tripped the circuit breaker. */
+  breaker?: BreakerReport;
+}
+
+export interface DashboardHandoff {
+  name: string;
+  path: string;
+  status: string;
+  summary: string;
+  stage?: string;
+  taskId?: string;
+  writtenAt?: string;
+  stale: boolean;
+  /** Files whose fingerprint changed since the handoff was written. */
+  changed: string[];
+}
+
+/** `artifact-analysis`, `convergence`, or the stem of a `findings/*.json` file (e.g. `omission-hunter`). */
+export interface DashboardFinding {
+  source: string;
+  /** The file the finding was read from. */
+  file: string;
+  id: string;
+  kind: string;
+  severity: 'info' | 'warning' | 'error' | 'blocker';
+  message: string;
+  requirementId?: string;
+  behaviorId?: string;
+  taskId?: string;
+  location?: { path: string; line?: number };
+  suggestedFix?: string;
+}
+
+export interface TokenCount {
+  input: number;
+  output: number;
+}
+
+/** Token usage the executing loop records (pipeline.state.json `metadata.token_usage`); the section is hidden without it. */
+export interface TokenUsage {
+  total: TokenCount;
+  tasks: ({ id: string } & TokenCount)[];
+  stages: ({ id: string } & TokenCount)[];
+  roles: ({ id: string } & TokenCount)[];
+  updatedAt?: string;
+}
+
+export interface DashboardActions {
+  /** A forward (or retry) transition exists from the current stage. */
+  advance: boolean;
+  /** The current stage is an approval gate or needs the user's confirmation. */
+  approve: boolean;
+  markFailed: boolean;
+  /** Stages a failed spec may recover to. */
+  recoverTo: string[];
+}
+
+export interface DashboardModel {
+  kind: 'dashboard';
+  specDir: string;
+  specName: string;
+  pipelineType: string;
+  /** null when pipeline.state.json is corrupt. */
+  stage: string | null;
+  stageSource: 'state' | 'inferred' | 'unknown';
+  failureReason?: string;
+  startedAt?: string;
+  updatedAt?: string;
+  steps: StageStep[];
+  convergence?: { round: number; max: number; status?: string };
+  next: NextTransition[];
+  actions: DashboardActions;
+  tasks: DashboardTask[];
+  /** Members of a dependency cycle that stops batching, if any. */
+  cycle: string[];
+  handoffs: DashboardHandoff[];
+  findings: DashboardFinding[];
+  tokenUsage?: TokenUsage;
+  problems: { errors: number; warnings: number };
+  /** Another process holds `.loom-run.lock`. */
+  lockedBy?: number;
+}

@@ -1,0 +1,76 @@
+/**
+ * What the traceability-matrix webview shows: plain JSON, derived from the core's
+ * TraceabilityMatrix by `src/core/views/matrixModel.ts` but decoupled from it, so the webview
+ * never depends on the core's shapes. Paths are repository-relative with `/`.
+ */
+
+/** A link the user can follow; `path` is absent when there is nothing to open. */
+export interface MatrixTaskRef {
+  id: string;
+  /** `specs/<spec>/tasks/TN.md`, when that file exists. */
+  path?: string;
+  exists: boolean;
+}
+
+export interface MatrixFileRef {
+  /** The reference exactly as traceability.json writes it. */
+  ref: string;
+  /** The file found, repository-relative; absent when it does not exist. */
+  path?: string;
+  /** The test named after `#` or `::`, for opening the file at that test. */
+  testName?: string;
+  exists: boolean;
+  /** Why a ref does not count: no such file, or evidence outside the spec's `evidence/`. */
+  reason?: 'missing' | 'outside-evidence';
+}
+
+/** What keeps a behavior from being closed; each is highlighted in its cell. */
+export type MatrixGap = 'no-task' | 'unknown-task' | 'no-test' | 'missing-test' | 'no-evidence' | 'missing-evidence';
+
+export interface MatrixRow {
+  requirement: string;
+  behavior: string;
+  category: string;
+  status: string;
+  description: string;
+  applicability?: string;
+  tasks: MatrixTaskRef[];
+  tests: MatrixFileRef[];
+  evidence: MatrixFileRef[];
+  closed: boolean;
+  gaps: MatrixGap[];
+  /** Where the behavior is declared, for opening requirements.json at it. */
+  source: { path: string; line?: number };
+}
+
+export interface MatrixRequirement {
+  id: string;
+  requiredCategories: string[];
+  coveredCategories: string[];
+  /** Required categories with no behavior at all: shown on the requirement's header. */
+  missingCategories: string[];
+  behaviors: number;
+  closed: number;
+}
+
+export interface MatrixOrphans {
+  taskBehaviorsUnknown: { task: string; behavior: string }[];
+  traceBehaviorsUnknown: { requirement: string; behavior: string }[];
+  traceRequirementsUnknown: string[];
+  behaviorsWithoutTask: string[];
+  traceTasksUnknown: { requirement: string; behavior: string | null; task: string }[];
+}
+
+export interface MatrixModel {
+  kind: 'matrix';
+  specDir: string;
+  specName: string;
+  /** Why there are no rows, when there are none (e.g. requirements.json is missing). */
+  notice?: string;
+  requirements: MatrixRequirement[];
+  rows: MatrixRow[];
+  orphans: MatrixOrphans;
+  summary: { behaviors: number; closed: number };
+  /** Every value the filters offer, in a stable order. */
+  vocabulary: { categories: string[]; statuses: string[]; tasks: string[] };
+}

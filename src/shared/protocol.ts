@@ -1,0 +1,107 @@
+/**
+ * The one message protocol between the extension host and its two webviews (dashboard and
+ * traceability matrix). It imports neither `vscode` nor the DOM: the host and the webview bundles
+ * both use these types, and the host validates every incoming message with `protocolSchema.ts`.
+ *
+ * Order: the host creates the panel, the webview posts `ready`, the host answers with `init`, then
+ * sends `update` whenever the spec's files change. `init` restores the UI state the webview saved
+ * (a reload, a restored panel); `update` keeps the UI state the user has now.
+ */
+import type { DashboardModel } from './dashboardModel';
+import type { MatrixModel } from './matrixModel';
+
+export type { DashboardModel } from './dashboardModel';
+export type { MatrixModel } from './matrixModel';
+
+/** Bumped when a message changes shape; the webview sends it with `ready`. */
+export const PROTOCOL_VERSION = 1;
+
+export const VIEW_KINDS = ['dashboard', 'matrix'] as const;
+export type ViewKind = (typeof VIEW_KINDS)[number];
+
+export type ViewModel = DashboardModel | MatrixModel;
+export type ModelOf<V extends ViewKind> = Extract<ViewModel, { kind: V }>;
+
+// ---- host → webview ------------------------------------------------------------------------
+
+export interface InitMessage<V extends ViewKind = ViewKind> {
+  type: 'init';
+  model: ModelOf<V>;
+}
+
+export interface UpdateMessage<V extends ViewKind = ViewKind> {
+  type: 'update';
+  model: ModelOf<V>;
+}
+
+/** The spec can no longer be shown (its folder was removed or cannot be read). */
+export interface UnavailableMessage {
+  type: 'unavailable';
+  message: string;
+}
+
+export type HostMessage<V extends ViewKind = ViewKind> = InitMessage<V> | UpdateMessage<V> | UnavailableMessage;
+
+// ---- webview → host ------------------------------------------------------------------------
+
+export interface ReadyMessage {
+  type: 'ready';
+  view: ViewKind;
+  protocol: typeof PROTOCOL_VERSION;
+}
+
+/** Open a repository-relative file, at a line or at a named test when given. */
+export interface OpenFileMessage {
+  type: 'openFile';
+  path: string;
+  line?: number;
+  testName?: string;
+}
+
+export const BREAKER_CHOICES = ['A', 'B', 'C'] as const;
+export type BreakerChoice = (typeof BREAKER_CHOICES)[number];
+
+/**
+ * Run the same command as the palette, with the same confirmations. The host resolves the spec
+ * from `specDir` (repository-relative) and never trusts anything else in the message.
+ */
+export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
+  | { command: 'advance'; args?: { to?: string } }
+  | { command: 'approve'; args?: { to?: string } }
+  | { command: 'markFailed'; args?: undefined }
+  | { command: 'recover'; args: { to: string } }
+  | { command: 'breakerChoice'; args: { taskId: string; choice: BreakerChoice } }
+);
+export type CommandName = RunCommandMessage['command'];
+
+export const EXPORT_FORMATS = ['csv', 'markdown'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Export the matrix; `behaviors` limits it to the rows the filters show. */
+export interface ExportMatrixMessage {
+  type: 'exportMatrix';
+  specDir: string;
+  format: ExportFormat;
+  behaviors?: string[];
+}
+
+/** The dashboard's "Traceability matrix" button. */
+export interface OpenMatrixMessage {
+  type: 'openMatrix';
+  specDir: string;
+}
+
+export type WebviewMessage = ReadyMessage | OpenFileMessage | RunCommandMessage | ExportMatrixMessage | OpenMatrixMessage;
+
+// ---- persisted webview state ---------------------------------------------------------------
+
+/**
+ * What the webview keeps with `setState`. VS Code hands it to the host's
+ * `WebviewPanelSerializer` after a window reload, which reopens the panel for `specDir`; `ui`
+ * holds only UI details (scroll, selection, filters) and is opaque to the host.
+ */
+export interface PersistedViewState<UI = unknown> {
+  view: ViewKind;
+  specDir: string;
+  ui?: UI;
+}
