@@ -1,0 +1,269 @@
+import type {
+  BreakerReport, DashboardFinding, DashboardHandoff, DashboardModel, DashboardTask, NextTransition, Precondition, StageStep, StageVisit, TokenUsage,
+} from '../../shared/dashboardModel';
+import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE, FINDING_SEVERITIES, type Finding } from '../files/findings';
+import { HANDOFFS_DIR } from '../files/handoff';
+import type { StageHistoryEntry } from '../files/pipelineState';
+import { DEFAULT_MAX_RETRIES } from '../files/workflow';
+import { FAILED_STAGE } from '../files/vocabulary';
+import { convergenceRound, evaluateGuard } from '../pipeline/guards';
+import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { failedFrom } from '../pipeline/stateRecord';
+import { checkTransition } from '../pipeline/transitionCheck';
+import type { SpecPipeline } from '../repository/specPipeline';
+import { staleHandoffs } from '../spec/handoffStaleness';
+import { byTaskNumber } from '../spec/loadSpec';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+import { BREAKER_CHOICES, dependentsOf, describeBreakerReason, type BreakerChoice } from '../executing/circuitBreaker';
+import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/tokenLedger';
+import { readTaskRunRecord } from '../executing/taskRunRecord';
+import type { TaskState } from '../files/taskState';
+import { planTaskBatches } from '../tasks/taskBatches';
+import { describeGuard } from './guardLabels';
+import { readFindingsFiles } from './findingsFiles';
+
+/**
+ * The dashboard's model for one spec. Every fact comes from the core (the stage from
+ * SpecPipeline, preconditions from the guards, batches from planTaskBatches, staleness from
+ * handoffStaleness); this only arranges them for display.
+ */
+export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
+  const { snapshot, definition } = spec;
+  const state = snapshot.state;
+  const errors = spec.diagnostics.filter((d) => d.severity === 'error').length;
+  return {
+    kind: 'dashboard',
+    specDir: snapshot.specDir,
+    specName: snapshot.name,
+    pipelineType: definition.type,
+    stage: spec.stage,
+    stageSource: spec.stageSource,
+    ...(state?.failure_reason ? { failureReason: state.failure_reason } : {}),
+    ...(state?.started_at ? { startedAt: state.started_at } : {}),
+    ...(state?.updated_at ? { updatedAt: state.updated_at } : {}),
+    steps: stageSteps(spec),
+    ...(stageOf(definition, 'converge')
+      ? { convergence: { round: convergenceRound(snapshot), max: MAX_CONVERGENCE_ROUNDS, ...(snapshot.convergenceReport ? { status: snapshot.convergenceReport.status } : {}) } }
+      : {}),
+    next: nextTransitions(spec),
+    actions: actions(spec),
+    ...tasks(snapshot, definition),
+    handoffs: handoffs(snapshot),
+    findings: findings(snapshot),
+    ...tokenUsage(snapshot),
+    problems: { errors, warnings: spec.diagnostics.length - errors },
+    ...(snapshot.lock && !snapshot.lock.stale ? { lockedBy: snapshot.lock.pid } : {}),
+  };
+}
+
+const visit = (h: StageHistoryEntry): StageVisit => ({
+  status: h.status,
+  ...(h.entered_at ? { enteredAt: h.entered_at } : {}),
+  ...(h.exited_at ? { exitedAt: h.exited_at } : {}),
+  ...(h.reason ? { reason: h.reason } : {}),
+  ...(h.approval === 'user_confirmed' ? { approved: true } : {}),
+  ...(h.validator ? { validator: h.validator } : {}),
+  ...(h.retry_from ? { retryFrom: h.retry_from } : {}),
+  ...(h.recovery_from ? { recoveryFrom: h.recovery_from } : {}),
+});
+
+/**
+ * Stages before the current one are done, after it waiting; a failed spec shows the stage it
+ * failed in as failed. Without a known stage (corrupt state) only recorded passes count as done.
+ */
+function stageSteps(spec: SpecPipeline): StageStep[] {
+  const { definition, snapshot } = spec;
+  const state = snapshot.state;
+  const history = state?.stage_history ?? [];
+  const failedIn = spec.stage === FAILED_STAGE && state ? failedFrom(state) : undefined;
+  const here = failedIn ?? spec.stage;
+  const hereIndex = here === null ? -1 : definition.stages.findIndex((s) => s.id === here);
+  return definition.stages.map((stage, i): StageStep => {
+    const visits = history.filter((h) => h.stage === stage.id).map(visit);
+    const last = visits[visits.length - 1];
+    let status: StageStep['status'];
+    if (failedIn === stage.id) status = 'failed';
+    else if (stage.id === spec.stage) status = 'current';
+    else if (hereIndex >= 0) status = i < hereIndex ? 'done' : 'waiting';
+    else status = last?.status === 'passed' ? 'done' : 'waiting';
+    const current = status === 'current';
+    const enteredAt = current ? state?.current_stage_started_at : last?.enteredAt;
+    const exitedAt = current ? undefined : last?.exitedAt;
+    return {
+      id: stage.id,
+      ...(stage.description ? { description: stage.description } : {}),
+      status,
+      humanApproval: stage.humanApproval,
+      ...(enteredAt ? { enteredAt } : {}),
+      ...(exitedAt ? { exitedAt } : {}),
+      visits,
+    };
+  });
+}
+
+/** The transitions open now, each precondition with whether it holds (the guards' own verdicts). */
+function nextTransitions(spec: SpecPipeline): NextTransition[] {
+  const { definition: def, snapshot, stage } = spec;
+  if (stage === null || (stage !== FAILED_STAGE && !stageOf(def, stage))) return [];
+  const out: NextTransition[] = [];
+  for (const t of transitionsFrom(def, stage)) {
+    if (t.kind === 'fail' || (stage === FAILED_STAGE) !== (t.kind === 'recover')) continue;
+    const check = checkTransition(def, t, snapshot);
+    const seen = new Set<string>();
+    const preconditions: Precondition[] = [];
+    for (const call of t.guards) {
+      if (call.type === 'confirmed') continue;
+      const outcome = evaluateGuard(call, { snapshot, confirmed: false });
+      // A check only the user can make is listed among the confirmations instead.
+      if (outcome.needsConfirmation) continue;
+      const label = describeGuard(call);
+      if (seen.has(label)) continue;
+      seen.add(label);
+      preconditions.push({ label, holds: outcome.ok, reasons: outcome.reasons, ...(outcome.file ? { path: `${snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}) });
+    }
+    out.push({
+      to: t.to,
+      kind: t.kind,
+      ...(t.description ? { description: t.description } : {}),
+      ready: check.ready,
+      interactive: check.interactive,
+      preconditions,
+      confirmations: check.confirmations,
+    });
+  }
+  return out;
+}
+
+function actions(spec: SpecPipeline): DashboardModel['actions'] {
+  const { definition: def, stage } = spec;
+  const current = stage === null || stage === FAILED_STAGE ? undefined : stageOf(def, stage);
+  const from = current ? transitionsFrom(def, current.id) : [];
+  return {
+    advance: from.some((t) => t.kind === 'forward' || t.kind === 'retry'),
+    approve: current !== undefined && (current.humanApproval || current.confirmation) && from.some((t) => t.kind === 'forward'),
+    markFailed: from.some((t) => t.kind === 'fail'),
+    recoverTo: stage === FAILED_STAGE ? [...def.recoveryTargets] : [],
+  };
+}
+
+function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: DashboardTask[]; cycle: string[] } {
+  const plan = planTaskBatches(snapshot.tasks.values());
+  const batchOf = new Map<string, DashboardTask['batch']>();
+  plan.batches.forEach((b, i) => {
+    for (const id of b.tasks) batchOf.set(id, { index: i + 1, type: b.type });
+  });
+  const maxRetries = stageOf(def, 'executing')?.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const ids = [...new Set([...snapshot.tasks.keys(), ...snapshot.taskStates.keys()])].sort(byTaskNumber);
+  const finished = ids.filter((id) => snapshot.taskStates.get(id)?.status === 'done');
+  const out = ids.map((id): DashboardTask => {
+    const file = snapshot.tasks.get(id);
+    const s = snapshot.taskStates.get(id);
+    const breaker = s ? breakerReport(snapshot, id, s, finished) : undefined;
+    const batch = batchOf.get(id);
+    return {
+      id,
+      title: file?.title ?? id,
+      ...(file ? { path: file.file } : {}),
+      status: s?.status ?? 'pending',
+      retries: s?.retry_count ?? 0,
+      maxRetries,
+      ...(s?.last_reviewer_result ? { lastReviewerResult: s.last_reviewer_result } : {}),
+      ...(s?.blocker ? { blocker: s.blocker } : {}),
+      owns: [...(file?.owns ?? [])],
+      dependsOn: plan.tasks.find((t) => t.id === id)?.depends_on ?? [],
+      ...(batch ? { batch } : {}),
+      ...(breaker ? { breaker } : {}),
+    };
+  });
+  return { tasks: out, cycle: plan.cycle ?? [] };
+}
+
+/**
+ * The executing loop's breaker record for a task (kept in its state's metadata), as long as the
+ * task is still failed on it. Choice B closes the record once the user's fix is in; A and C leave
+ * the task failed or blocked, with the choice recorded, so no button is offered twice.
+ */
+function breakerReport(snapshot: SpecSnapshot, id: string, state: TaskState, finished: readonly string[]): BreakerReport | undefined {
+  const record = readTaskRunRecord(state).breaker;
+  if (!record || (state.status !== 'failed' && !record.choice)) return undefined;
+  const choices: BreakerChoice[] = ['A', 'B', 'C'];
+  return {
+    reason: record.reason.kind,
+    summary: describeBreakerReason(record.reason),
+    openedAt: record.opened_at,
+    blockingIssues: [...record.last_issues],
+    finishedTasks: [...finished],
+    dependents: dependentsOf(id, snapshot.tasks.values()),
+    choices: choices.map((choice) => ({ choice, label: BREAKER_CHOICES[choice].en })),
+    ...(record.choice ? { chosen: { choice: record.choice, ...(record.chosen_at ? { at: record.chosen_at } : {}) } } : {}),
+  };
+}
+
+/** `metadata.token_usage` of pipeline.state.json, read as leniently as the loop itself reads it. */
+function tokenUsage(snapshot: SpecSnapshot): { tokenUsage?: TokenUsage } {
+  const meta = snapshot.state?.metadata ?? {};
+  if (!Object.hasOwn(meta, TOKEN_USAGE_KEY)) return {};
+  const saved = meta[TOKEN_USAGE_KEY];
+  const u = new TokenLedger(saved).toJSON('');
+  const list = (r: Record<string, { input: number; output: number }>) => Object.entries(r).map(([id, c]) => ({ id, input: c.input, output: c.output }));
+  const updatedAt = saved && typeof saved === 'object' && typeof (saved as { updated_at?: unknown }).updated_at === 'string' ? (saved as { updated_at: string }).updated_at : undefined;
+  return {
+    tokenUsage: {
+      total: { ...u.total },
+      tasks: list(u.tasks).sort((a, b) => byTaskNumber(a.id, b.id)),
+      stages: list(u.stages),
+      roles: list(u.roles),
+      ...(updatedAt ? { updatedAt } : {}),
+    },
+  };
+}
+
+function handoffs(snapshot: SpecSnapshot): DashboardHandoff[] {
+  const stale = new Map(staleHandoffs(snapshot).map((h) => [h.handoff, h.changed]));
+  return [...snapshot.handoffs].map(([name, h]) => {
+    const changed = stale.get(`${HANDOFFS_DIR}/${name}.json`) ?? [];
+    return {
+      name,
+      path: `${snapshot.specDir}/${HANDOFFS_DIR}/${name}.json`,
+      status: h.status,
+      summary: h.summary,
+      ...(h.stage ? { stage: h.stage } : {}),
+      ...(h.task_id ? { taskId: h.task_id } : {}),
+      ...(h.written_at ? { writtenAt: h.written_at } : {}),
+      stale: changed.length > 0,
+      changed,
+    };
+  });
+}
+
+const severityRank = (s: Finding['severity']) => FINDING_SEVERITIES.indexOf(s);
+
+/** Findings of the artifact analysis, the convergence check and `findings/*.json`, most severe first. */
+function findings(snapshot: SpecSnapshot): DashboardFinding[] {
+  const sources: { source: string; file: string; findings: readonly Finding[] }[] = [];
+  if (snapshot.artifactAnalysis) sources.push({ source: 'artifact-analysis', file: ARTIFACT_ANALYSIS_FILE, findings: snapshot.artifactAnalysis.findings });
+  if (snapshot.convergenceReport) sources.push({ source: 'convergence', file: CONVERGENCE_REPORT_FILE, findings: snapshot.convergenceReport.findings });
+  sources.push(...readFindingsFiles(snapshot));
+  // A location is spec-relative when the spec holds that file, else repository-relative.
+  const locate = (file: string) => (snapshot.files.has(file) ? `${snapshot.specDir}/${file}` : file.replace(/\\/g, '/').replace(/^\.\//, ''));
+  const out: DashboardFinding[] = [];
+  for (const { source, file, findings: list } of sources) {
+    for (const f of list) {
+      const fix = [f.suggested_fix?.action, f.suggested_fix?.details].filter(Boolean).join(': ');
+      out.push({
+        source,
+        file: `${snapshot.specDir}/${file}`,
+        id: f.id,
+        kind: f.kind,
+        severity: f.severity,
+        message: f.message,
+        ...(f.requirement_id ? { requirementId: f.requirement_id } : {}),
+        ...(f.behavior_id ? { behaviorId: f.behavior_id } : {}),
+        ...(f.task_id ? { taskId: f.task_id } : {}),
+        ...(f.location?.file ? { location: { path: locate(f.location.file), ...(f.location.line ? { line: f.location.line } : {}) } } : {}),
+        ...(fix ? { suggestedFix: fix } : {}),
+      });
+    }
+  }
+  return out.sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
+}

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { behaviorLines, buildMatrixModel } from '../../../src/core/views/matrixModel';
+import { SPEC, TempRepo } from '../../helpers/tempRepo';
+
+const repos: TempRepo[] = [];
+after(() => repos.forEach((r) => r.dispose()));
+
+const behavior = (id: string, category: string, extra: Record<string, unknown> = {}) => ({ id, category, description: `${id} does its thing`, status: 'failing', acceptance: ['ok'], ...extra });
+
+function spec(files: Record<string, unknown>, repoFiles: Record<string, string> = {}) {
+  const r = new TempRepo();
+  repos.push(r);
+  for (const [p, c] of Object.entries(files)) r.write(`${SPEC}/${p}`, c as string | object);
+  for (const [p, c] of Object.entries(repoFiles)) r.write(p, c);
+  return { r, snapshot: loadSpec(r.root, r.path(SPEC)) };
+}
+
+const task = (id: string) => `---\nowns: [src/${id}.ts]\n---\n# ${id}\n\nDoes it.\n`;
+
+describe('buildMatrixModel', () => {
+  const { snapshot } = spec({
+    'requirements.json': {
+      requirements: [
+        { id: 'REQ-001', status: 'failing', acceptance: ['ok'], types: ['functional', 'security'], behaviors: [behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })] },
+        { id: 'REQ-002', status: 'failing', acceptance: ['ok'], behaviors: [behavior('REQ-002-B01', 'invalid-input')] },
+      ],
+    },
+    'traceability.json': {
+      requirements: {
+        'REQ-001': {
+          behaviors: {
+            'REQ-001-B01': { tasks: ['T1.md'], tests: ['tests/login.test.ts::logs in', 'tests/gone.test.ts'], evidence: ['evidence/run.log'] },
+            'REQ-001-B02': { tasks: ['T9'], tests: [], evidence: ['../outside.log'] },
+          },
+        },
+      },
+    },
+    'tasks/T1.md': task('T1'),
+    'tasks/T2.md': task('T2'),
+    'evidence/run.log': 'ok\n',
+  }, { 'tests/login.test.ts': 'test("logs in")\n' });
+  const m = buildMatrixModel(snapshot);
+
+  it('links every reference to a file that exists, with the test name', () => {
+    const b01 = m.rows[0];
+    assert.deepEqual(b01.tasks, [{ id: 'T1', path: `${SPEC}/tasks/T1.md`, exists: true }]);
+    assert.deepEqual(b01.tests, [
+      { ref: 'tests/login.test.ts::logs in', path: 'tests/login.test.ts', testName: 'logs in', exists: true },
+      { ref: 'tests/gone.test.ts', exists: false, reason: 'missing' },
+    ]);
+    assert.deepEqual(b01.evidence, [{ ref: 'evidence/run.log', path: `${SPEC}/evidence/run.log`, exists: true }]);
+    assert.equal(b01.closed, true);
+    assert.deepEqual(b01.gaps, ['missing-test'], 'a closed behavior may still name a file that is gone');
+  });
+
+  it('names every gap of an open behavior', () => {
+    const b02 = m.rows[1];
+    assert.deepEqual(b02.tasks, [{ id: 'T9', exists: false }]);
+    assert.deepEqual(b02.evidence, [{ ref: '../outside.log', exists: false, reason: 'outside-evidence' }]);
+    assert.deepEqual(b02.gaps, ['unknown-task', 'no-test', 'missing-evidence']);
+    assert.equal(b02.applicability, 'not-applicable');
+    assert.deepEqual(m.rows[2].gaps, ['no-task', 'no-test', 'no-evidence']);
+  });
+
+  it('points each behavior at its line in requirements.json', () => {
+    const lines = readFileSync(join(snapshot.dir, 'requirements.json'), 'utf8').split('\n');
+    const lineOf = (id: string) => lines.findIndex((l) => l.includes(`"id": "${id}"`)) + 1;
+    assert.deepEqual(m.rows.map((r) => r.source), ['REQ-001-B01', 'REQ-001-B02', 'REQ-002-B01'].map((id) => ({ path: `${SPEC}/requirements.json`, line: lineOf(id) })));
+  });
+
+  it('reports each requirement’s required categories that have no behavior', () => {
+    assert.deepEqual(m.requirements.map((r) => [r.id, r.missingCategories, r.behaviors, r.closed]), [
+      ['REQ-001', ['security'], 2, 1],
+      ['REQ-002', [], 1, 0],
+    ]);
+  });
+
+  it('offers every category, status and task to the filters', () => {
+    assert.equal(m.vocabulary.categories.length, 15);
+    assert.deepEqual(m.vocabulary.tasks, ['T1', 'T2', 'T9']);
+    assert.deepEqual(m.summary, { behaviors: 3, closed: 1 });
+    assert.deepEqual(m.orphans.traceTasksUnknown, [{ requirement: 'REQ-001', behavior: 'REQ-001-B02', task: 'T9' }]);
+    assert.equal(m.notice, undefined);
+  });
+
+  it('is plain JSON', () => {
+    assert.deepEqual(JSON.parse(JSON.stringify(m)), m);
+  });
+});
+
+describe('behaviorLines', () => {
+  it('finds the first line naming each behavior, in one pass', () => {
+    const { r } = spec({ 'requirements.json': '{\n "requirements": [\n  {"id": "REQ-001",\n   "behaviors": [\n    {"id": "REQ-001-B01"},\n\n    {"id": "REQ-001-B02", "see": "REQ-001-B01"}\n   ]}\n ]\n}\n' });
+    assert.deepEqual([...behaviorLines(r.path(`${SPEC}/requirements.json`))], [['REQ-001-B01', 5], ['REQ-001-B02', 7]]);
+    assert.equal(behaviorLines(r.path('nothing.json')).size, 0);
+  });
+});
+
+describe('a spec without its ledgers', () => {
+  it('says why the matrix is empty', () => {
+    const { snapshot } = spec({ 'spec.md': '# x\n' });
+    const m = buildMatrixModel(snapshot);
+    assert.deepEqual(m.rows, []);
+    assert.match(m.notice ?? '', /requirements\.json does not exist yet/);
+  });
+
+  it('says when nothing is linked yet', () => {
+    const { snapshot } = spec({ 'requirements.json': { requirements: [{ id: 'REQ-001', status: 'failing', acceptance: [], behaviors: [behavior('REQ-001-B01', 'happy-path')] }] } });
+    const m = buildMatrixModel(snapshot);
+    assert.equal(m.rows.length, 1);
+    assert.match(m.notice ?? '', /traceability\.json does not exist yet/);
+  });
+});
