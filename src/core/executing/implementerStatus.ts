@@ -75,6 +75,3 @@ function detailOf(lines: readonly string[], at: number, onLine: string): string 
   for (; i >= 0 && lines[i].trim() !== ''; i--) paragraph.unshift(lines[i].trim());
   return paragraph.join(' ').slice(0, 800);
 }
-
-/** NEEDS_CONTEXT and BLOCKED ask for the user; they never count as retries. */
-export const countsAsAttempt = (s: ImplementerStatus) => s === 'DONE' || s === 'DONE_WITH_CONCERNS';

@@ -56,18 +56,17 @@ export async function dispatchCounted(env: LoopEnvironment, req: Omit<DispatchRe
 const isProtected = (env: LoopEnvironment, path: string) => env.protectedPaths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
 
 /**
- * The diff a task is judged by. In a parallel batch the worktree also holds the other tasks'
- * work, so only files inside the task's owns count; serially, everything since the task began.
+ * The diff a task is judged by: never Loom's own files (the spec directory, `.loom/`). In a
+ * parallel batch the worktree also holds the other tasks' work, so only files inside the task's
+ * owns count; serially, everything since the task began.
  */
 export function taskDiff(env: LoopEnvironment, diff: WorktreeDiff, owns: readonly string[] | undefined): WorktreeDiff {
   const keep = (p: string) => !isProtected(env, p) && (!owns || ownsAllows(owns, p));
-  const files = diff.files.filter((f) => keep(f.path));
-  if (!owns) return { text: diff.text, files };
   const chunks = diff.text.split(/(?=^diff --git )/m).filter((chunk) => {
     const m = /^diff --git a\/(.*?) b\//.exec(chunk);
     return !m || keep(m[1]);
   });
-  return { text: chunks.join(''), files };
+  return { text: chunks.join(''), files: diff.files.filter((f) => keep(f.path)) };
 }
 
 export function changedFiles(diff: WorktreeDiff): string[] {

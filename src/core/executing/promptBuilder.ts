@@ -74,13 +74,16 @@ export function renderRequirementEntries(reqs: readonly Requirement[]): string {
   return out.join('\n');
 }
 
-/** One line per requirement and behavior with its acceptance: all fix mode repeats. */
+/**
+ * What fix mode repeats of the task (loom: "原 task 的 Requirement ID、behavior_ids 与对应验收标准，
+ * 只传相关行"): each requirement id, and each behavior id with its acceptance criteria, one line each.
+ */
 export function renderRequirementLines(reqs: readonly Requirement[]): string {
   const out: string[] = [];
-  const short = (s: string) => clip(s.replace(/\s+/g, ' '), 160, '…');
+  const short = (s: string) => clip(s.replace(/\s+/g, ' '), 120, '…');
   for (const r of reqs) {
-    out.push(`- ${r.id}${r.acceptance.length ? `: ${short(r.acceptance.join('; '))}` : ''}`);
-    for (const b of r.behaviors) out.push(`- ${b.id}: ${short(b.description)}; ${short(b.acceptance.join('; '))}`);
+    out.push(`- ${r.id}`);
+    for (const b of r.behaviors) out.push(`  - ${b.id}: ${short(b.acceptance.length ? b.acceptance.join('; ') : b.description)}`);
   }
   return out.join('\n');
 }

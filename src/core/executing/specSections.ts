@@ -29,17 +29,15 @@ const mentions = (text: string, ids: readonly string[]) => ids.some((id) => new 
 export function relevantSpecSections(spec: string, ids: readonly string[], maxChars = 12000): string {
   const sections = splitSections(spec);
   if (sections.length === 0) return '';
-  // The opening: the title with the text under it, before the first sub-heading.
-  const openingCount = 1;
-  const picked = new Set<number>();
-  for (let i = 0; i < Math.min(openingCount, sections.length); i++) picked.add(i);
+  // The opening (the title with the text under it) always comes along.
+  const picked = new Set<number>([0]);
   let matched = false;
   sections.forEach((s, i) => {
-    if (i >= openingCount && mentions(s.text, ids)) {
+    if (i > 0 && mentions(s.text, ids)) {
       picked.add(i);
       matched = true;
       // A matching subsection brings its parent heading along, so the model sees where it sits.
-      for (let j = i - 1; j >= openingCount; j--) {
+      for (let j = i - 1; j > 0; j--) {
         if (sections[j].level < s.level) {
           picked.add(j);
           break;

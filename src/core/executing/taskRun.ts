@@ -261,12 +261,10 @@ export class TaskRun {
       evidence = log.file;
     }
 
-    const snapshot = env.store.snapshot();
-    const artifacts = changed;
-    writeHandoff(snapshot, this.task.id, buildTaskHandoff({
+    writeHandoff(env.store.snapshot(), this.task.id, buildTaskHandoff({
       task: this.task.id,
       summary: this.record.summary ?? '',
-      artifacts,
+      artifacts: changed,
       exportedInterfaces: this.record.exported_interfaces ?? [],
       requirements: this.task.requirements,
       concerns: this.record.concerns ?? '',

@@ -111,7 +111,7 @@ test('malformed output: no status line (asked once more, then a counted failure)
   assert.equal(result.outcome, 'completed', result.message);
   const impl = h.models.promptsOf('implementer');
   assert.match(impl[1], /did not end with a status line/);
-  assert.match(impl[2], /fix mode[\s\S]*the last answer had no status line/);
+  assert.match(impl[2], /^Fix mode for task T1[\s\S]*the last answer had no status line/);
   assert.match(h.models.promptsOf('reviewer')[1], /did not end with a verdict/);
   const t1 = h.repo.json(`${SPEC}/task-states/T1.state.json`);
   assert.equal(t1.status, 'done');
@@ -165,7 +165,7 @@ test('test reporter FAIL goes to the implementer in fix mode, then the report is
   const result = await run(h);
   assert.equal(result.outcome, 'completed', result.message);
   const fix = h.models.promptsOf('implementer').pop()!;
-  assert.match(fix, /implementer of task test-reporter, in fix mode/);
+  assert.match(fix, /^Fix mode for task test-reporter/);
   assert.match(fix, /the list shows the date in UTC/);
   assert.match(fix, /src\/due.js, tests\/due.test.js, src\/format.js, tests\/format.test.js/);
   assert.equal(h.repo.json(`${SPEC}/pipeline.state.json`).metadata.test_reporter.retry_count, 1);

@@ -85,3 +85,15 @@ test('direct mode runs one implementer conversation across tasks, and reviews ea
   const mode = h.events.find((e) => e.type === 'mode');
   assert.ok(mode && mode.type === 'mode' && /direct session/.test(mode.description));
 });
+
+test('the reviewer sees the task\'s changes, never Loom\'s own files', async () => {
+  const h = track(harness());
+  h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'));
+  h.models.script('reviewer', PASS, PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  assert.equal((await h.loop.run(new AbortController().signal)).outcome, 'completed');
+  const t2Review = h.models.promptsOf('reviewer')[1];
+  assert.match(t2Review, /diff --git a\/src\/format.js b\/src\/format.js/);
+  assert.doesNotMatch(t2Review, /src\/due.js b\//, 'T1\'s changes came before T2 started');
+  assert.doesNotMatch(t2Review, /task-states|progress\.md|traceability\.json|\.loom-run\.lock/);
+});

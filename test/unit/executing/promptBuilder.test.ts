@@ -43,7 +43,7 @@ test('fix-mode prompt: fix items, subagent context and requirement lines only, m
   const first = buildImplementerPrompt(ctx, t1, { upstreamHandoffs: '' });
   const fix = buildFixPrompt(ctx, t1, [{ problem: 'month 13 accepted', file: 'src/due.js', severity: 'major', direction: 'check the range' }]);
   assert.match(fix, /### Fix item 1\n- Problem: month 13 accepted/);
-  assert.match(fix, /- REQ-001-B02: an invalid date is rejected; /);
+  assert.match(fix, /- REQ-001\n {2}- REQ-001-B01: a valid YYYY-MM-DD date is parsed \(checked by a unit test\)\n {2}- REQ-001-B02: an invalid date is rejected \(checked by a unit test\)\n/);
   assert.doesNotMatch(fix, /Add parseDueDate/);
   assert.doesNotMatch(fix, /Constitution/);
   assert.doesNotMatch(fix, /Tasks in the todo app/);

@@ -40,17 +40,17 @@ export const IMPLEMENTER_ZH = `你是 loom 规格 {{spec_name}} 中任务 {{task
 NEEDS_CONTEXT 时把具体问题写在状态行上（\`状态：NEEDS_CONTEXT：适用哪个时区？\`）；BLOCKED 时把原因写在状态行上。某个 behavior 无法写出真实测试时，回答 NEEDS_CONTEXT 或 BLOCKED，禁止回答 DONE。
 `;
 
-export const IMPLEMENTER_FIX_ZH = `你是任务 {{task_id}} 的 implementer，当前为修复模式。审查发现了下列问题。只修复这些问题，不做其他改动，不要重做任务。只能在以下范围内写入：{{owns}}。禁止删除或清空测试文件。修复后运行测试（{{test_command}}）。
+export const IMPLEMENTER_FIX_ZH = `任务 {{task_id}} 修复模式：只修复下列修复项，不做其他改动。只能写入 {{owns}}；禁止删除或清空测试；修复后运行 {{test_command}}。
 
 {{fix_instructions}}
 
-## 任务的 Requirement 与 behavior 行
+## Requirement 与 behavior 行
 {{requirement_lines}}
 
 ## Subagent 上下文
 {{subagent_context}}
 {{extra_context}}
-最后写 \`## 摘要\`、\`## 测试\`（新增或修改的测试：\`- REQ-001-B01: 文件#测试名\`）和一行状态：状态：DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED。
+最后写 ## 摘要、## 测试（\`- behavior id: 文件#测试名\`），以一行 状态：DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED 结束。
 `;
 
 export const REVIEWER_ZH = `你是 loom 规格 {{spec_name}} 中任务 {{task_id}}（{{task_title}}）的合并审查者（spec 合规 + 代码质量）。代码不是你写的。对照任务及其 behavior 审查下方改动；diff 不够时用工具读取文件。你不能修改文件。
