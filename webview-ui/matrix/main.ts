@@ -1,0 +1,114 @@
+/**
+ * The traceability matrix webview: filters and counts on top, the windowed grid below. The
+ * model comes from the host (`init`, then `update` on every file change); filters, scroll and
+ * selection are UI state, saved with setState and restored after a reload.
+ */
+import '../common/base.css';
+import './matrix.css';
+import { countRows, EMPTY_FILTER, filterRows, isFiltered, sanitizeFilter, type MatrixFilter } from '../../src/shared/matrixFilter';
+import type { MatrixModel } from '../../src/shared/matrixModel';
+import { PROTOCOL_VERSION, type ExportFormat } from '../../src/shared/protocol';
+import { h, replaceChildren } from '../common/dom';
+import { plural } from '../common/format';
+import { announceRendered } from '../common/rendered';
+import { onHostMessage, post, saveUi, savedUi } from '../common/vscodeApi';
+import { toItems } from './items';
+import { MatrixGrid } from './matrixGrid';
+import { Toolbar } from './toolbar';
+
+interface MatrixUi {
+  filter: MatrixFilter;
+  scrollTop: number;
+  selected?: string;
+  column: number;
+}
+
+const app = document.getElementById('app')!;
+let model: MatrixModel | undefined;
+let shownIds: string[] | undefined;
+let saveTimer = 0;
+
+const grid = new MatrixGrid({
+  open: (target) => post({ type: 'openFile', ...target }),
+  change: () => scheduleSave(),
+});
+const toolbar = new Toolbar(() => applyFilter(), (format) => exportMatrix(format));
+const notice = h('div', { className: 'notices' });
+
+function exportMatrix(format: ExportFormat): void {
+  if (!model) return;
+  post({ type: 'exportMatrix', specDir: model.specDir, format, ...(shownIds ? { behaviors: shownIds } : {}) });
+}
+
+function scheduleSave(): void {
+  clearTimeout(saveTimer);
+  saveTimer = window.setTimeout(save, 100);
+}
+
+function save(): void {
+  if (!model) return;
+  const s = grid.selection;
+  saveUi<MatrixUi>('matrix', model.specDir, { filter: toolbar.filter, scrollTop: grid.scrollTop, column: s.column, ...(s.behavior ? { selected: s.behavior } : {}) });
+}
+
+function applyFilter(): void {
+  if (!model) return;
+  const filter = toolbar.filter;
+  const shown = filterRows(model.rows, filter);
+  shownIds = isFiltered(filter) ? shown.map((r) => r.behavior) : undefined;
+  toolbar.setCounts(countRows(shown, model.rows.length));
+  grid.setItems(toItems(model, shown, isFiltered(filter)));
+  scheduleSave();
+}
+
+function renderNotices(m: MatrixModel): void {
+  const o = m.orphans;
+  const orphanLines = [
+    ...o.traceTasksUnknown.map((x) => `traceability.json maps ${x.behavior ?? x.requirement} to ${x.task}, which has no task file`),
+    ...o.taskBehaviorsUnknown.map((x) => `${x.task} names ${x.behavior}, which requirements.json does not declare`),
+    ...o.traceRequirementsUnknown.map((r) => `traceability.json traces ${r}, which requirements.json does not declare`),
+    ...o.traceBehaviorsUnknown.map((x) => `traceability.json traces ${x.behavior} under ${x.requirement}, which does not declare it`),
+    ...o.behaviorsWithoutTask.map((b) => `${b} is not mapped to any task`),
+  ];
+  replaceChildren(notice,
+    m.notice ? h('p', { className: 'notice' }, m.notice) : null,
+    orphanLines.length
+      ? h('details', { className: 'notice orphans' },
+        h('summary', null, `${plural(orphanLines.length, 'orphaned reference')} in the ledgers`),
+        h('ul', null, ...orphanLines.slice(0, 200).map((l) => h('li', null, l))),
+        orphanLines.length > 200 ? h('p', { className: 'muted' }, `…and ${orphanLines.length - 200} more (see the Problems panel)`) : null)
+      : null);
+}
+
+function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
+  const first = model === undefined;
+  model = next;
+  if (first) replaceChildren(app, toolbar.element, notice, grid.element);
+  toolbar.setTitle(next.specName);
+  toolbar.setOptions('category', 'All categories', next.vocabulary.categories);
+  toolbar.setOptions('status', 'All statuses', next.vocabulary.statuses);
+  toolbar.setOptions('task', 'All tasks', next.vocabulary.tasks);
+  if (restore) {
+    toolbar.filter = sanitizeFilter(restore.filter ?? EMPTY_FILTER);
+    grid.selection = { behavior: typeof restore.selected === 'string' ? restore.selected : undefined, column: Number(restore.column) || 0 };
+  }
+  renderNotices(next);
+  // An update keeps the scroll position the user has now; init restores the saved one.
+  const scrollTop = restore ? Number(restore.scrollTop) || 0 : grid.scrollTop;
+  applyFilter();
+  grid.scrollTop = scrollTop;
+  app.setAttribute('aria-busy', 'false');
+  announceRendered('matrix', { rows: next.rows.length, domRows: grid.renderedRows });
+}
+
+onHostMessage('matrix', (message) => {
+  if (message.type === 'unavailable') {
+    model = undefined;
+    replaceChildren(app, h('p', { className: 'notice error' }, message.message));
+    announceRendered('matrix', { rows: 0, domRows: 0 });
+    return;
+  }
+  show(message.model, message.type === 'init' ? savedUi<MatrixUi>('matrix').ui ?? {} : undefined);
+});
+
+post({ type: 'ready', view: 'matrix', protocol: PROTOCOL_VERSION });

@@ -1,0 +1,93 @@
+import type { MatrixFileRef, MatrixRow, MatrixTaskRef } from '../../src/shared/matrixModel';
+import { h, type Child } from '../common/dom';
+import type { MatrixItem } from './items';
+
+export const COLUMNS = [
+  { key: 'behavior', label: 'Behavior' },
+  { key: 'category', label: 'Category' },
+  { key: 'status', label: 'Status' },
+  { key: 'tasks', label: 'Tasks' },
+  { key: 'tests', label: 'Tests' },
+  { key: 'evidence', label: 'Evidence' },
+  { key: 'closed', label: 'Closed' },
+] as const;
+export type ColumnKey = (typeof COLUMNS)[number]['key'];
+
+export const cellId = (item: number, column: number) => `cell-${item}-${column}`;
+
+/** What a link inside a row opens; `data-link` on the anchor names it. */
+export type LinkRef = { column: 'source' } | { column: 'tasks' | 'tests' | 'evidence'; index: number };
+
+export function parseLinkRef(value: string | undefined): LinkRef | undefined {
+  if (value === 'source') return { column: 'source' };
+  const m = /^(tasks|tests|evidence):(\d+)$/.exec(value ?? '');
+  return m ? { column: m[1] as 'tasks' | 'tests' | 'evidence', index: Number(m[2]) } : undefined;
+}
+
+const link = (data: string, label: string, title: string) => h('a', { className: 'file-link', attrs: { href: '#', 'data-link': data, title, tabindex: -1 } }, label);
+
+const missing = (label: string, title: string) => h('span', { className: 'ref-missing', attrs: { title } }, label);
+
+/** Shown where a link is missing altogether: marked in words as well as colour. */
+const empty = (what: string) => h('span', { className: 'ref-empty' }, h('span', { className: 'mark', attrs: { 'aria-hidden': 'true' } }, '✗ '), `no ${what}`);
+
+function taskRefs(tasks: readonly MatrixTaskRef[]): Child[] {
+  if (tasks.length === 0) return [empty('task')];
+  return tasks.map((t, i) => (t.exists && t.path ? link(`tasks:${i}`, t.id, t.path) : missing(t.id, `tasks/${t.id}.md does not exist`)));
+}
+
+function fileRefs(refs: readonly MatrixFileRef[], column: 'tests' | 'evidence'): Child[] {
+  if (refs.length === 0) return [empty(column === 'tests' ? 'test' : 'evidence')];
+  return refs.map((r, i) => {
+    if (r.exists && r.path) return link(`${column}:${i}`, shortRef(r), r.testName ? `${r.path} › ${r.testName}` : r.path);
+    const why = r.reason === 'outside-evidence' ? 'is not inside the spec’s evidence/ folder' : 'does not exist';
+    return missing(shortRef(r), `${r.ref} ${why}`);
+  });
+}
+
+/** The file's name (and test) rather than its whole path; the tooltip has the rest. */
+function shortRef(r: MatrixFileRef): string {
+  const file = r.ref.split(/#|::/)[0].trim();
+  const name = file.split(/[\\/]/).pop() || file;
+  return r.testName ? `${name} › ${r.testName}` : name;
+}
+
+function cell(item: number, column: number, className: string, children: Child[], attrs: Record<string, string | number | undefined> = {}): HTMLElement {
+  return h('div', { className: `cell ${className}`, attrs: { role: 'gridcell', id: cellId(item, column), 'aria-colindex': column + 1, ...attrs } }, ...children);
+}
+
+export function renderBehaviorRow(index: number, row: MatrixRow, active: { item: number; column: number } | undefined): HTMLElement {
+  const selected = active?.item === index;
+  const gap = (g: MatrixRow['gaps'][number]) => row.gaps.includes(g);
+  const cells = [
+    cell(index, 0, 'c-behavior', [link('source', row.behavior, `${row.source.path}${row.source.line ? `:${row.source.line}` : ''}`), ' ', h('span', { className: 'desc' }, row.description)], { title: row.description }),
+    cell(index, 1, 'c-category', [row.category]),
+    cell(index, 2, `c-status status-${row.status}`, [row.status, row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: 'applicability: not-applicable' } }, 'n/a') : null]),
+    cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(row.tasks)),
+    cell(index, 4, `c-refs${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, fileRefs(row.tests, 'tests')),
+    cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(row.evidence, 'evidence')),
+    cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [row.closed ? '✓ closed' : '✗ open']),
+  ];
+  if (selected) cells[active.column]?.classList.add('active');
+  return h('div', {
+    className: `row behavior${row.closed ? '' : ' open'}${selected ? ' selected' : ''}`,
+    attrs: { role: 'row', 'aria-rowindex': index + 2, 'aria-selected': selected ? 'true' : 'false', 'data-item': index },
+  }, ...cells);
+}
+
+export function renderGroupRow(index: number, item: Extract<MatrixItem, { kind: 'requirement' }>, pinned = false): HTMLElement {
+  const r = item.requirement;
+  const missingCats = r.missingCategories.length
+    ? [h('span', { className: 'bad' }, '✗ no behavior for: '), ...r.missingCategories.map((c) => h('span', { className: 'chip bad' }, c))]
+    : r.requiredCategories.length
+      ? [h('span', { className: 'ok', attrs: { title: `required: ${r.requiredCategories.join(', ')}` } }, '✓ required categories covered')]
+      : [];
+  const counts = item.shown === r.behaviors ? `${r.closed}/${r.behaviors} closed` : `${item.shown} of ${r.behaviors} shown · ${item.shownClosed} closed`;
+  return h('div', {
+    className: `row group${r.missingCategories.length ? ' missing-categories' : ''}${pinned ? ' pinned' : ''}`,
+    attrs: pinned ? { 'aria-hidden': 'true' } : { role: 'row', 'aria-rowindex': index + 2, 'data-item': index },
+  },
+  h('div', { className: 'cell c-group', attrs: pinned ? {} : { role: 'gridcell', 'aria-colspan': COLUMNS.length } },
+    // Spaces between the parts, so the row reads as words to a screen reader (and to textContent).
+    h('strong', null, r.id), ' ', h('span', { className: 'muted' }, counts), ' ', ...missingCats.flatMap((c) => [c, ' '])));
+}

@@ -1,0 +1,110 @@
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
+import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
+import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
+import { EMPTY_FILTER, type MatrixCounts, type MatrixFilter } from '../../src/shared/matrixFilter';
+import type { ExportFormat } from '../../src/shared/protocol';
+import { h, replaceChildren } from '../common/dom';
+import { plural } from '../common/format';
+
+type SelectKey = 'category' | 'status' | 'task';
+
+/** The filter controls, the live counts and the export buttons above the grid. */
+export class Toolbar {
+  readonly element: HTMLElement;
+  private readonly search: VscodeTextfield;
+  private readonly gapsOnly: VscodeCheckbox;
+  private readonly selects: Record<SelectKey, VscodeSingleSelect>;
+  private readonly counts: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly options = new Map<SelectKey, string>();
+  private searchTimer = 0;
+  /** The filter itself; the controls reflect it (a select may not take a value until its options are in). */
+  private current: MatrixFilter = { ...EMPTY_FILTER };
+
+  constructor(private readonly onFilter: () => void, onExport: (format: ExportFormat) => void) {
+    this.title = h('h1');
+    this.counts = h('span', { className: 'counts', attrs: { id: 'counts', role: 'status', 'aria-live': 'polite' } });
+    this.search = h('vscode-textfield', { attrs: { id: 'search', type: 'search', placeholder: 'Search behaviors, tasks, tests, evidence…', 'aria-label': 'Search' } }) as VscodeTextfield;
+    // Typing a word into a 5,000-row ledger should not refilter on every keystroke.
+    this.search.addEventListener('input', () => {
+      this.current.text = this.search.value;
+      clearTimeout(this.searchTimer);
+      this.searchTimer = window.setTimeout(onFilter, 120);
+    });
+    this.gapsOnly = h('vscode-checkbox', { attrs: { id: 'gaps-only', label: 'Only gaps' } }) as VscodeCheckbox;
+    this.gapsOnly.addEventListener('change', () => {
+      this.current.gapsOnly = this.gapsOnly.checked;
+      onFilter();
+    });
+    const select = (key: SelectKey, label: string) => {
+      const el = h('vscode-single-select', { attrs: { id: `filter-${key}`, 'aria-label': label } }) as VscodeSingleSelect;
+      el.addEventListener('change', () => {
+        this.current[key] = el.value;
+        onFilter();
+      });
+      return el;
+    };
+    this.selects = { category: select('category', 'Category'), status: select('status', 'Status'), task: select('task', 'Task') };
+    const clear = h('vscode-button', { attrs: { id: 'clear-filters', secondary: true }, on: { click: () => this.clear() } }, 'Clear');
+    const exportCsv = h('vscode-button', { attrs: { id: 'export-csv', secondary: true }, on: { click: () => onExport('csv') } }, 'Export CSV');
+    const exportMd = h('vscode-button', { attrs: { id: 'export-markdown', secondary: true }, on: { click: () => onExport('markdown') } }, 'Export Markdown');
+
+    this.element = h('header', { className: 'toolbar' },
+      h('div', { className: 'title-line' }, this.title, this.counts, h('span', { className: 'spacer' }), exportCsv, exportMd),
+      h('div', { className: 'filters', attrs: { role: 'search' } },
+        this.search, this.gapsOnly, this.selects.category, this.selects.status, this.selects.task, clear));
+  }
+
+  setTitle(specName: string): void {
+    replaceChildren(this.title, 'Traceability · ', h('span', { className: 'mono' }, specName));
+  }
+
+  /** Fills a select's options, keeping the chosen value when it is still offered. */
+  setOptions(key: SelectKey, all: string, values: readonly string[]): void {
+    const signature = values.join('\n');
+    if (this.options.get(key) === signature) return;
+    this.options.set(key, signature);
+    const el = this.selects[key];
+    replaceChildren(el, h('vscode-option', { attrs: { value: '' } }, all), ...values.map((v) => h('vscode-option', { attrs: { value: v } }, v)));
+    if (!values.includes(this.current[key])) this.current[key] = '';
+    this.reflect(key);
+  }
+
+  get filter(): MatrixFilter {
+    return { ...this.current };
+  }
+
+  set filter(f: MatrixFilter) {
+    this.current = { ...f };
+    this.gapsOnly.checked = f.gapsOnly;
+    this.search.value = f.text;
+    for (const key of ['category', 'status', 'task'] as const) this.reflect(key);
+  }
+
+  /** Shows the filter's value in a select, again once the select has taken in new options. */
+  private reflect(key: SelectKey): void {
+    const el = this.selects[key];
+    el.value = this.current[key];
+    void el.updateComplete.then(() => {
+      if (el.value !== this.current[key]) el.value = this.current[key];
+    });
+  }
+
+  private clear(): void {
+    this.filter = { gapsOnly: false, category: '', status: '', task: '', text: '' };
+    this.onFilter();
+  }
+
+  setCounts(c: MatrixCounts): void {
+    const shown = c.shown === c.total ? plural(c.total, 'behavior') : `${c.shown} of ${plural(c.total, 'behavior')}`;
+    replaceChildren(this.counts,
+      h('span', { attrs: { 'data-count': 'shown' } }, shown), ' · ',
+      h('span', { className: 'ok', attrs: { 'data-count': 'closed' } }, `${c.closed} closed`), ' · ',
+      h('span', { className: c.open ? 'bad' : '', attrs: { 'data-count': 'open' } }, `${c.open} open`));
+  }
+}
