@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { dashboardModel } from './support/dashboardModels';
+import { WebviewHarness } from './support/harness';
+
+const SPEC = 'specs/2026-11-29+login';
+let harness: WebviewHarness;
+before(async () => {
+  harness = await WebviewHarness.start();
+});
+after(async () => {
+  await harness?.close();
+});
+
+const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
+
+describe('dashboard webview', () => {
+  it('says ready, then renders the stepper, the next step, tasks, handoffs, findings and tokens', async () => {
+    const p = await harness.open('dashboard');
+    assert.deepEqual(await p.posted(), [{ type: 'ready', view: 'dashboard', protocol: 1 }]);
+    await p.send({ type: 'init', model: dashboardModel() });
+    const page = p.page;
+
+    const steps = page.locator('.stepper > .step');
+    assert.equal(await steps.count(), 13);
+    assert.equal(await page.locator('.step.done').count(), 6);
+    assert.equal(await page.locator('.step.current').getAttribute('data-stage'), 'executing');
+    assert.equal(await page.locator('.step[aria-current=step]').count(), 1);
+    assert.match(text(await page.locator('.step[data-stage=planning] .visits').textContent()), /sent back .* plan\.md missed the rate-limit requirement/);
+    assert.match(text(await page.locator('.step[data-stage=converge]').textContent()), /round 1 of 3/);
+    assert.match(text(await page.locator('.step[data-stage=brainstorming] .step-times').textContent()), /entered .* exited .* 1 h 0 min/);
+
+    const pre = page.locator('#next .preconditions > li');
+    assert.deepEqual(await pre.evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { holds: string } }).dataset.holds)), ['true', 'false', 'false']);
+    assert.match(text(await pre.nth(1).textContent()), /✗ every task passed review\s*T3 has not passed review/);
+    assert.equal(await page.locator('#next vscode-button[data-command=advance]').getAttribute('disabled'), '', 'Advance waits for the preconditions');
+
+    const rows = page.locator('#tasks tbody tr');
+    assert.equal(await rows.count(), 4);
+    assert.deepEqual((await rows.nth(2).locator('td').allTextContents()).map(text),
+      ['T3', 'Lock the account after failed attempts', '✗ failed', '4/3', 'FAIL: the failure counter is not persisted', 'circuit breaker: review failed 4 times (max_retries 3)', 'src/auth/t3.ts', 'T1', '#2 parallel']);
+
+    assert.match(text(await page.locator('#handoffs tr[data-handoff=T1]').textContent()), /⚠ stale: src\/auth\/login\.ts/);
+    assert.match(text(await page.locator('#handoffs tr[data-handoff=planning]').textContent()), /✓ fresh/);
+    assert.deepEqual(await page.locator('#findings .finding').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { severity: string; source: string } }).dataset.source)),
+      ['convergence', 'artifact-analysis', 'omission-hunter']);
+    assert.deepEqual(await page.locator('#tokens table').first().locator('tr', { hasText: 'T3' }).locator('td').allTextContents(), ['T3', '391,700', '48,900', '440,600']);
+    await p.finish();
+  });
+
+  it('hides the token section without token data', async () => {
+    const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel({ tokens: false }) } });
+    assert.equal(await p.page.locator('#tokens').count(), 0);
+    await p.finish();
+  });
+
+  it('shows the circuit breaker and its A/B/C actions only for a tripped task', async () => {
+    const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel({ tripped: true }) } });
+    const breaker = p.page.locator('.breaker');
+    assert.equal(await breaker.count(), 1);
+    assert.equal(await breaker.getAttribute('data-task'), 'T3');
+    assert.match(text(await breaker.textContent()), /Stopped: review failed 4 times \(max_retries 3\)\. .*The failure counter is kept in memory and lost on restart.*Finished tasks: T1, T2\s*Depending on it: T4/);
+    for (const choice of ['A', 'B', 'C']) await breaker.locator('vscode-button', { hasText: `[${choice}]` }).click();
+    assert.deepEqual(await p.postedOf('runCommand'), ['A', 'B', 'C'].map((choice) => ({ type: 'runCommand', specDir: SPEC, command: 'breakerChoice', args: { taskId: 'T3', choice } })));
+
+    // Once the choice is recorded, the report stays but the choice is not offered again.
+    const chosen = dashboardModel({ tripped: true });
+    chosen.tasks[2].breaker!.chosen = { choice: 'B', at: '2026-11-29T18:00:00.000Z' };
+    await p.send({ type: 'update', model: chosen });
+    assert.equal(await p.page.locator('.breaker').count(), 1);
+    assert.match(text(await p.page.locator('.breaker .chosen').textContent()), /You chose \[B\] I'll fix it by hand/);
+    assert.equal(await p.page.locator('vscode-button[data-command=breakerChoice]').count(), 0);
+
+    await p.send({ type: 'update', model: dashboardModel({ tripped: false }) });
+    assert.equal(await p.page.locator('.breaker').count(), 0);
+    assert.equal(await p.page.locator('vscode-button[data-command=breakerChoice]').count(), 0);
+    await p.finish();
+  });
+
+  it('runs Advance, Mark Failed and a retry through runCommand', async () => {
+    const model = dashboardModel({ tripped: false });
+    model.next[0].ready = true;
+    model.next.push({ to: 'executing', kind: 'retry', ready: true, interactive: true, preconditions: [], confirmations: ['converge needs your confirmation to be left'] });
+    model.actions.approve = true;
+    const p = await harness.open('dashboard', { reply: { type: 'init', model } });
+    await p.page.locator('vscode-button[data-command=advance][data-key=advance]').click();
+    await p.page.locator('vscode-button[data-command=approve]').click();
+    await p.page.locator('vscode-button[data-command=markFailed]').click();
+    await p.page.locator('vscode-button[data-key=retry-executing]').click();
+    await p.page.locator('vscode-button[data-key=open-matrix]').click();
+    await p.page.locator('#tasks tbody tr[data-task=T1] a.file-link').click();
+    assert.deepEqual(await p.posted(), [
+      { type: 'ready', view: 'dashboard', protocol: 1 },
+      { type: 'runCommand', specDir: SPEC, command: 'advance' },
+      { type: 'runCommand', specDir: SPEC, command: 'approve' },
+      { type: 'runCommand', specDir: SPEC, command: 'markFailed' },
+      { type: 'runCommand', specDir: SPEC, command: 'advance', args: { to: 'executing' } },
+      { type: 'openMatrix', specDir: SPEC },
+      { type: 'openFile', path: `${SPEC}/tasks/T1.md` },
+    ]);
+    await p.finish();
+  });
+
+  it('does not post a disabled action', async () => {
+    const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel() } });
+    await p.page.locator('vscode-button[data-key=advance]').click({ force: true });
+    assert.deepEqual(await p.postedOf('runCommand'), []);
+    await p.finish();
+  });
+
+  it('offers recovery for a failed spec', async () => {
+    const model = dashboardModel({ tripped: false });
+    model.stage = 'failed';
+    model.failureReason = 'verification found placeholders';
+    model.next = [{ to: 'planning', kind: 'recover', ready: true, interactive: false, preconditions: [{ label: 'spec.md exists', holds: true, reasons: [] }], confirmations: [] }];
+    model.actions = { advance: false, approve: false, markFailed: false, recoverTo: ['planning'] };
+    const p = await harness.open('dashboard', { reply: { type: 'init', model } });
+    assert.match(text(await p.page.locator('.notice.error').first().textContent()), /Failed: verification found placeholders/);
+    assert.equal(await p.page.locator('vscode-button[data-command=advance]').count(), 0);
+    await p.page.locator('vscode-button[data-command=recover]').click();
+    assert.deepEqual(await p.postedOf('runCommand'), [{ type: 'runCommand', specDir: SPEC, command: 'recover', args: { to: 'planning' } }]);
+    await p.finish();
+  });
+
+  it('keeps the selected task, scroll and focus across updates, and restores them after a reload', async () => {
+    const viewport = { width: 1000, height: 500 };
+    const p = await harness.open('dashboard', { viewport, reply: { type: 'init', model: dashboardModel() } });
+    await p.page.locator('#tasks tbody tr[data-task=T2] td.title').click();
+    await p.page.keyboard.press('ArrowDown');
+    assert.equal(await p.page.locator('#tasks tr.selected').getAttribute('data-task'), 'T3');
+    await p.page.evaluate('window.scrollTo(0, 400)');
+    await p.settle(250);
+    const focusedBefore = await p.page.evaluate('document.activeElement.dataset.key');
+    assert.equal(focusedBefore, 'task-T3');
+    // What the user sees stays put: the selected row keeps its place in the viewport.
+    const rowTop = (page: typeof p.page) => page.locator('#tasks tr[data-task=T3]').evaluate((el) => Math.round((el as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top));
+    const topBefore = await rowTop(p.page);
+
+    const updated = dashboardModel();
+    updated.tasks[3].status = 'executing';
+    await p.send({ type: 'update', model: updated });
+    await p.settle(250);
+    assert.equal(await p.page.locator('#tasks tr.selected').getAttribute('data-task'), 'T3');
+    assert.equal(await rowTop(p.page), topBefore);
+    assert.equal(await p.page.evaluate('document.activeElement.dataset.key'), 'task-T3', 'focus survives the re-render');
+    assert.match(text(await p.page.locator('#tasks tr[data-task=T4]').textContent()), /▶ executing/);
+
+    const saved = await p.state();
+    const scrollY = await p.page.evaluate('window.scrollY');
+    assert.deepEqual(saved, { view: 'dashboard', specDir: SPEC, ui: { scrollY, selectedTask: 'T3' } });
+    await p.finish();
+
+    const again = await harness.open('dashboard', { viewport, state: saved, reply: { type: 'init', model: updated } });
+    await again.settle(250);
+    assert.equal(await again.page.locator('#tasks tr.selected').getAttribute('data-task'), 'T3');
+    assert.ok(Math.abs((await rowTop(again.page)) - topBefore) <= 2, 'the restored page shows the same place');
+    await again.finish();
+  });
+
+  it('ignores a saved state of the other view', async () => {
+    const state = { view: 'matrix' as const, specDir: SPEC, ui: { selectedTask: 'T2', scrollY: 300 } };
+    const p = await harness.open('dashboard', { state, reply: { type: 'init', model: dashboardModel() } });
+    assert.equal(await p.page.locator('#tasks tr.selected').count(), 0);
+    await p.finish();
+  });
+});

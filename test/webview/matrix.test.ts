@@ -1,0 +1,221 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { WebviewHarness } from './support/harness';
+import { matrixModel } from './support/matrixModels';
+
+const SPEC = 'specs/2026-11-29+login';
+let harness: WebviewHarness;
+before(async () => {
+  harness = await WebviewHarness.start();
+});
+after(async () => {
+  await harness?.close();
+});
+
+const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
+
+describe('matrix webview', () => {
+  it('says ready, then renders rows grouped by requirement from the init message', async () => {
+    const p = await harness.open('matrix');
+    assert.deepEqual(await p.posted(), [{ type: 'ready', view: 'matrix', protocol: 1 }]);
+    const model = matrixModel(20);
+    await p.send({ type: 'init', model });
+    const page = p.page;
+    const closed = model.summary.closed;
+    assert.equal(text(await page.locator('#counts').textContent()), `20 behaviors · ${closed} closed · ${20 - closed} open`);
+    assert.equal(await page.locator('.grid-body .row.group').count(), 2);
+    const first = page.locator('.grid-body .row.group').first();
+    assert.match(text(await first.textContent()), new RegExp(`REQ-001 ${model.requirements[0].closed}/10 closed ✗ no behavior for: observability`));
+    const b04 = page.locator('.row.behavior', { hasText: 'REQ-001-B04' });
+    assert.equal(await b04.locator('.cell').nth(5).textContent(), '✗ no evidence');
+    assert.match(await b04.locator('.cell').nth(5).getAttribute('class') ?? '', /\bgap\b/);
+    const b08 = page.locator('.row.behavior', { hasText: 'REQ-001-B08' });
+    assert.equal(await b08.locator('.ref-missing').first().textContent(), 'T99', 'a task without a file is highlighted, not linked');
+    const b09 = page.locator('.row.behavior', { hasText: 'REQ-001-B09' });
+    assert.equal(await b09.locator('.cell').nth(4).locator('.ref-missing').count(), 1, 'a test file that does not exist is highlighted');
+    assert.equal(await page.locator('[role=grid]').getAttribute('aria-rowcount'), String(20 + 2 + 1));
+    assert.deepEqual(await p.cspViolations(), []);
+    assert.deepEqual(p.errors, []);
+    await p.finish();
+  });
+
+  it('filters by gaps, category, status, task and text, and the counts follow', async () => {
+    const model = matrixModel(60);
+    const closed = model.summary.closed;
+    const p = await harness.open('matrix', { reply: { type: 'init', model } });
+    const page = p.page;
+    const counts = async () => text(await page.locator('#counts').textContent());
+    assert.equal(await counts(), `60 behaviors · ${closed} closed · ${60 - closed} open`);
+
+    await page.locator('#gaps-only').click();
+    await p.settle(50);
+    assert.equal(await counts(), `${60 - closed} of 60 behaviors · 0 closed · ${60 - closed} open`);
+    assert.equal(await page.locator('.row.behavior:not(.open)').count(), 0, 'only open behaviors remain');
+
+    await page.locator('#filter-category').click();
+    await page.locator('#filter-category').getByRole('option', { name: 'security', exact: true }).click();
+    await p.settle(50);
+    const behaviors = await page.locator('.row.behavior .c-category').allTextContents();
+    assert.ok(behaviors.length > 0 && behaviors.every((c) => c === 'security'));
+    assert.match(await counts(), new RegExp(`^${behaviors.length} of 60 behaviors`));
+
+    await page.locator('#clear-filters').click();
+    await p.settle(50);
+    assert.equal(await counts(), `60 behaviors · ${closed} closed · ${60 - closed} open`);
+
+    await page.locator('#search input').fill('number 17');
+    await p.settle(300);
+    assert.equal(await counts(), '1 of 60 behaviors · 0 closed · 1 open');
+    assert.equal(await page.locator('.row.behavior').count(), 1);
+    assert.equal(await page.locator('.row.group').count(), 1, 'only the requirement of the match keeps its header');
+    await p.finish();
+  });
+
+  it('filters by task and by status through the saved filter', async () => {
+    const state = { view: 'matrix' as const, specDir: SPEC, ui: { filter: { gapsOnly: false, category: '', status: 'passing', task: 'T4', text: '' }, scrollTop: 0, column: 0 } };
+    const p = await harness.open('matrix', { state, reply: { type: 'init', model: matrixModel(60) } });
+    const rows = p.page.locator('.row.behavior');
+    const n = await rows.count();
+    assert.ok(n > 0);
+    for (let i = 0; i < n; i++) {
+      assert.equal(await rows.nth(i).locator('.c-status').textContent(), 'passing');
+      assert.match(await rows.nth(i).locator('.cell').nth(3).textContent() ?? '', /\bT4\b/);
+    }
+    assert.match(text(await p.page.locator('#counts').textContent()), new RegExp(`^${n} of 60`));
+    await p.finish();
+  });
+
+  it('posts openFile for task, test (with its name), evidence and behavior links', async () => {
+    const p = await harness.open('matrix', { reply: { type: 'init', model: matrixModel(20) } });
+    const row = p.page.locator('.row.behavior', { hasText: 'REQ-001-B01' });
+    await row.locator('a[data-link="tasks:0"]').click();
+    await row.locator('a[data-link="tests:0"]').click();
+    await row.locator('a[data-link="evidence:0"]').click();
+    await row.locator('a[data-link="source"]').click();
+    assert.deepEqual(await p.postedOf('openFile'), [
+      { type: 'openFile', path: `${SPEC}/tasks/T1.md` },
+      { type: 'openFile', path: 'tests/auth/login0.test.ts', testName: 'case 0' },
+      { type: 'openFile', path: `${SPEC}/evidence/run-0.log` },
+      { type: 'openFile', path: `${SPEC}/requirements.json`, line: 10 },
+    ]);
+    await p.finish();
+  });
+
+  it('moves the active cell with the arrow keys and opens it with Enter', async () => {
+    const p = await harness.open('matrix', { reply: { type: 'init', model: matrixModel(20) } });
+    const page = p.page;
+    await page.locator('#matrix-grid').focus();
+    await page.keyboard.press('ArrowDown');
+    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B01/);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B03/);
+    await page.keyboard.press('ArrowUp');
+    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B02/);
+    const active = await page.locator('#matrix-grid').getAttribute('aria-activedescendant');
+    assert.equal(await page.locator(`#${active}`).count(), 1, 'aria-activedescendant names a cell in the DOM');
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await p.postedOf('openFile'), [
+      { type: 'openFile', path: `${SPEC}/requirements.json`, line: 22 },
+      { type: 'openFile', path: `${SPEC}/tasks/T2.md` },
+      { type: 'openFile', path: 'tests/auth/login1.test.ts', testName: 'case 1' },
+    ]);
+    // Skips the next requirement's header row on the way down.
+    for (let i = 0; i < 9; i++) await page.keyboard.press('ArrowDown');
+    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-002-B01/);
+    await p.finish();
+  });
+
+  it('keeps the DOM bounded at 5,000 behaviors and scrolls through all of them', async () => {
+    const model = matrixModel(5000);
+    const p = await harness.open('matrix', { reply: { type: 'init', model }, viewport: { width: 1200, height: 800 } });
+    const page = p.page;
+    const domRows = () => page.locator('.grid-body > .row').count();
+    assert.equal(text(await page.locator('#counts').textContent()), `5000 behaviors · ${model.summary.closed} closed · ${5000 - model.summary.closed} open`);
+    const initial = await domRows();
+    assert.ok(initial > 10 && initial < 60, `rows in the DOM: ${initial}`);
+    await page.locator('#matrix-grid').evaluate((el: { scrollTop: number; scrollHeight: number }) => { el.scrollTop = el.scrollHeight; });
+    await p.settle(100);
+    assert.ok(await domRows() < 60);
+    assert.equal(await page.locator('.row.behavior', { hasText: 'REQ-500-B10' }).count(), 1, 'the last behavior is reachable');
+    // The header of the requirement being scrolled through is pinned: REQ-250-B05 is item 249 * 11 + 5.
+    await page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => { el.scrollTop = (249 * 11 + 5) * 28; });
+    await p.settle(100);
+    assert.match(text(await page.locator('.pin-wrap .row.group').textContent()), /^REQ-250 /);
+    assert.ok(await domRows() < 60);
+    await page.locator('#matrix-grid').focus();
+    await page.keyboard.press('Control+Home');
+    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B01/);
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    assert.ok(await domRows() < 60);
+    await p.finish();
+  });
+
+  it('saves filters, scroll and selection, and restores them after a reload', async () => {
+    const model = matrixModel(400);
+    const p = await harness.open('matrix', { reply: { type: 'init', model } });
+    await p.page.locator('#search input').fill('login1');
+    await p.settle(250);
+    await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => { el.scrollTop = 1400; });
+    await p.page.locator('.row.behavior').nth(5).click();
+    const selected = text(await p.page.locator('.row.selected .c-behavior a').textContent());
+    await p.settle(250);
+    const saved = await p.state();
+    assert.equal(saved?.view, 'matrix');
+    assert.equal(saved?.specDir, SPEC);
+    await p.finish();
+
+    const again = await harness.open('matrix', { state: saved, reply: { type: 'init', model } });
+    assert.equal(await again.page.locator('#search input').inputValue(), 'login1');
+    assert.equal(text(await again.page.locator('.row.selected .c-behavior a').textContent()), selected);
+    const scrollTop = await again.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => el.scrollTop);
+    assert.ok(Math.abs(scrollTop - (saved!.ui as { scrollTop: number }).scrollTop) < 2, `scrollTop ${scrollTop}`);
+    await again.finish();
+  });
+
+  it('keeps scroll, selection and filters when an update arrives', async () => {
+    const p = await harness.open('matrix', { reply: { type: 'init', model: matrixModel(400) } });
+    await p.page.locator('#gaps-only').click();
+    await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => { el.scrollTop = 900; });
+    await p.settle(50);
+    await p.page.locator('.row.behavior').nth(12).click();
+    const selected = text(await p.page.locator('.row.selected .c-behavior a').textContent());
+    const before = await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => el.scrollTop);
+    const updated = matrixModel(400);
+    updated.rows[399].description = 'changed on disk';
+    await p.send({ type: 'update', model: updated });
+    assert.equal(await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => el.scrollTop), before);
+    assert.equal(text(await p.page.locator('.row.selected .c-behavior a').textContent()), selected);
+    assert.equal(await p.page.locator('#gaps-only').evaluate((el: { checked: boolean }) => el.checked), true);
+    await p.finish();
+  });
+
+  it('exports everything, or only the filtered behaviors', async () => {
+    const p = await harness.open('matrix', { reply: { type: 'init', model: matrixModel(30) } });
+    await p.page.locator('#export-csv').click();
+    await p.page.locator('#search input').fill('REQ-002-B0');
+    await p.settle(250);
+    await p.page.locator('#export-markdown').click();
+    const exports = await p.postedOf('exportMatrix');
+    assert.deepEqual(exports[0], { type: 'exportMatrix', specDir: SPEC, format: 'csv' });
+    assert.equal(exports[1].format, 'markdown');
+    assert.deepEqual(exports[1].behaviors, Array.from({ length: 9 }, (_, i) => `REQ-002-B0${i + 1}`));
+    await p.finish();
+  });
+
+  it('shows a notice instead of the grid when the spec is unavailable', async () => {
+    const p = await harness.open('matrix', { reply: { type: 'init', model: matrixModel(5) } });
+    await p.send({ type: 'unavailable', message: 'specs/2026-11-29+login was removed' });
+    assert.equal(await p.page.locator('#matrix-grid').count(), 0);
+    assert.equal(text(await p.page.locator('.notice.error').textContent()), 'specs/2026-11-29+login was removed');
+    await p.finish();
+  });
+});
