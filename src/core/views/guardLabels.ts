@@ -6,8 +6,11 @@ import type { GuardCall } from '../pipeline/guardCall';
  */
 export function describeGuard(call: GuardCall): string {
   switch (call.type) {
-    case 'fileExists':
-      return call.params.path.endsWith('/') ? `${call.params.path} holds files` : `${call.params.path} exists`;
+    case 'fileExists': {
+      const { path } = call.params;
+      const clean = 'noPlaceholders' in call.params && call.params.noPlaceholders ? ' with no placeholder (TBD, TODO, {{VAR}})' : '';
+      return path.endsWith('/') ? `${path} holds files` : `${path} exists${clean}`;
+    }
     case 'reportPasses':
       return `${call.params.path} says verdict: PASS`;
     case 'evidenceReceiptValid':
@@ -36,5 +39,8 @@ export function describeGuard(call: GuardCall): string {
       return `validator ${call.params.name} passes`;
     case 'confirmed':
       return `you confirm leaving ${call.params.stage}`;
+    default:
+      // A guard added to the vocabulary later still shows, under its name, until it gets words here.
+      return (call as { type: string }).type;
   }
 }
