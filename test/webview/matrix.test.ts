@@ -151,6 +151,8 @@ describe('matrix webview', () => {
     assert.match(text(await page.locator('.pin-wrap .row.group').textContent()), /^REQ-250 /);
     assert.ok(await domRows() < 60);
     await page.locator('#matrix-grid').focus();
+    await page.keyboard.press('ArrowDown');
+    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-250-B0[56]/, 'without a selection, the arrows start where the user is');
     await page.keyboard.press('Control+Home');
     assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B01/);
     await page.keyboard.press('PageDown');

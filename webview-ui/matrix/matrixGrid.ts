@@ -135,15 +135,17 @@ export class MatrixGrid {
 
   private onKey(e: KeyboardEvent): void {
     const at = this.active?.item;
+    // Without a selection, the keys start from the first row in view, not from the top of the list.
+    const here = this.list.visibleRange().first;
     const page = this.list.pageSize();
     const last = this.items.length - 1;
     switch (e.key) {
-      case 'ArrowDown': this.move(at === undefined ? 0 : at + 1, this.column, 1); break;
-      case 'ArrowUp': this.move(at === undefined ? 0 : at - 1, this.column, at === undefined ? 1 : -1); break;
+      case 'ArrowDown': this.move(at === undefined ? here : at + 1, this.column, 1); break;
+      case 'ArrowUp': this.move(at === undefined ? here : at - 1, this.column, at === undefined ? 1 : -1); break;
       case 'ArrowRight': if (at !== undefined) this.move(at, Math.min(COLUMNS.length - 1, this.column + 1)); break;
       case 'ArrowLeft': if (at !== undefined) this.move(at, Math.max(0, this.column - 1)); break;
-      case 'PageDown': this.move(at === undefined ? page : Math.min(last, at + page), this.column, 1); break;
-      case 'PageUp': this.move(at === undefined ? 0 : Math.max(0, at - page), this.column, -1); break;
+      case 'PageDown': this.move(Math.min(last, (at ?? here) + page), this.column, 1); break;
+      case 'PageUp': this.move(Math.max(0, (at ?? here) - page), this.column, -1); break;
       case 'Home':
         if (e.ctrlKey || e.metaKey || at === undefined) this.move(0, this.column, 1);
         else this.move(at, 0);
