@@ -21,7 +21,8 @@ import { loadSpec } from '../src/core/spec/loadSpec';
 
 const SPEC = 'specs/2026-11-25+due-dates';
 const ROOT = resolve(__dirname, '..');
-const CANDIDATES = [join(ROOT, 'sample'), join(ROOT, 'test/unit/executing/fixtures/due-dates-en')];
+export const FIXTURE_ROOT = join(ROOT, 'test/unit/executing/fixtures/due-dates-en');
+const CANDIDATES = [join(ROOT, 'sample'), FIXTURE_ROOT];
 
 export function estimateTokens(text: string): number {
   let n = 0;
@@ -46,9 +47,10 @@ function typicalFixItems(owns: readonly string[], behavior: string | undefined, 
       ];
 }
 
-export async function benchFixModeTokens(): Promise<string> {
-  const repoRoot = CANDIDATES.find((root) => existsSync(join(root, SPEC, 'tasks')));
-  if (!repoRoot) throw new Error(`no ${SPEC} to measure (looked in ${CANDIDATES.join(', ')})`);
+/** `roots`: repositories to take the spec from, first one that has it; the sample, then the fixture. */
+export async function benchFixModeTokens(roots: readonly string[] = CANDIDATES): Promise<string> {
+  const repoRoot = roots.find((root) => existsSync(join(root, SPEC, 'tasks')));
+  if (!repoRoot) throw new Error(`no ${SPEC} to measure (looked in ${roots.join(', ')})`);
   const snapshot = loadSpec(repoRoot, join(repoRoot, SPEC));
   const inputs = readExecutingInputs(snapshot);
   const ctx = promptContextOf(inputs, snapshot, detectTestCommand(repoRoot));

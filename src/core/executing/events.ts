@@ -7,7 +7,7 @@ import type { ModelTier, SubagentRole } from './modelTier';
 /** What the loop reports as it goes, for the host's progress UI, tree and dashboard. */
 export type ExecutingEvent =
   | { type: 'mode'; mode: ExecutionMode; triggers: ModeTrigger[]; description: string }
-  | { type: 'task-started'; task: string; resumedAt?: 'implement' | 'review' }
+  | { type: 'task-started'; task: string; resumedAt?: 'implement' | 'review' | 'close' }
   | { type: 'task-status'; task: string; status: TaskStatus; retryCount: number }
   | { type: 'role-started'; task: string; role: SubagentRole; mode: 'first' | 'fix' | 'review' | 'report'; tier: ModelTier; model: string }
   | { type: 'implementer-status'; task: string; status: ImplementerStatus | 'malformed'; detail: string }

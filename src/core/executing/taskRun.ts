@@ -37,7 +37,7 @@ export type TaskOutcome =
   | { kind: 'blocked'; reason: string }
   | { kind: 'needs-context'; question: string };
 
-type Step = 'implement' | 'review';
+type Step = 'implement' | 'review' | 'close';
 
 export class TaskRun {
   private state!: TaskState;
@@ -100,20 +100,20 @@ export class TaskRun {
     }
 
     for (;;) {
+      let next: Step | TaskOutcome;
+      this.record.step = step;
       if (step === 'implement') {
-        this.record.step = 'implement';
         this.save('executing', { blocker: null });
-        const result = await this.implement();
-        const next = await this.afterImplementer(result);
-        if (next === 'implement' || next === 'review') step = next;
-        else return next;
-        continue;
+        next = await this.afterImplementer(await this.implement());
+      } else if (step === 'review') {
+        this.save('reviewing', { blocker: null });
+        next = await this.review();
+      } else {
+        this.save('reviewing', { blocker: null });
+        next = await this.close(changedFiles(await diffOf(this.env, this.record.base!, this.owns)));
       }
-      this.record.step = 'review';
-      this.save('reviewing', { blocker: null });
-      const next = await this.reviewAndClose();
-      if (next === 'implement' || next === 'review') step = next;
-      else return next;
+      if (typeof next !== 'string') return next;
+      step = next;
     }
   }
 
@@ -212,7 +212,7 @@ export class TaskRun {
     return diff.files.filter((f) => f.change === 'deleted' && isTestPath(f.path)).map((f) => f.path);
   }
 
-  private async reviewAndClose(): Promise<Step | TaskOutcome> {
+  private async review(): Promise<Step | TaskOutcome> {
     const env = this.env;
     const diff = await diffOf(env, this.record.base!, this.owns);
     const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand);
@@ -224,7 +224,8 @@ export class TaskRun {
       return this.fail(this.record.fix_items ?? [], 'review', 'FAIL: the reviewer gave no verdict');
     }
     if (judged.verdict === 'FAIL') return this.fail(judged.fixItems, 'implement', `FAIL: ${summarizeFixItems(judged.fixItems).join('; ')}`);
-    return this.close(changedFiles(diff));
+    this.state.last_reviewer_result = 'PASS';
+    return 'close';
   }
 
   private implementerReportText(): string {
@@ -237,7 +238,7 @@ export class TaskRun {
     return lines.join('\n');
   }
 
-  /** After PASS: tests and evidence for every behavior, then handoff, traceability, done. */
+  /** After PASS (a resumed run starts here, without a second review): tests and evidence for every behavior, then handoff, traceability, done. */
   private async close(changed: string[]): Promise<Step | TaskOutcome> {
     const env = this.env;
     const zh = env.inputs.language === 'zh';

@@ -29,7 +29,7 @@ const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(unde
 
 export const TaskRunRecordSchema = z.looseObject({
   base: lenient(z.string()),
-  step: lenient(z.enum(['implement', 'review'])),
+  step: lenient(z.enum(['implement', 'review', 'close'])),
   mode: lenient(z.enum(['first', 'fix'])),
   fix_items: lenient(z.array(FixItemSchema)),
   answers: lenient(z.array(z.object({ question: z.string(), answer: z.string() }))),
@@ -47,7 +47,8 @@ export const TaskRunRecordSchema = z.looseObject({
 export interface TaskRunRecord {
   [key: string]: unknown;
   base?: string;
-  step?: 'implement' | 'review';
+  /** `close`: the review passed; tests, evidence and the handoff are left to do. */
+  step?: 'implement' | 'review' | 'close';
   mode?: 'first' | 'fix';
   fix_items?: FixItem[];
   answers?: ContextAnswer[];

@@ -137,3 +137,19 @@ test('a stale upstream handoff is refreshed and flagged before a downstream task
   assert.equal(h.models.selections.filter((s) => s.role === 'implementer').pop()!.tier, 'standard', 'a low task with a stale handoff');
   assert.equal(h.models.selections.find((s) => s.role === 'reviewer')!.tier, 'strongest');
 });
+
+test('a task whose review passed but whose evidence could not be recorded resumes after the review, not before it', async () => {
+  const h = track(harness({}, { trusted: false }));
+  h.models.script('implementer', ...implementerDone('T1'));
+  h.models.script('reviewer', PASS);
+  assert.equal((await h.loop.run(new AbortController().signal)).outcome, 'blocked');
+  assert.equal(h.repo.json(`${SPEC}/task-states/T1.state.json`).last_reviewer_result, 'PASS');
+
+  h.models.script('implementer', ...implementerDone('T2'));
+  h.models.script('reviewer', PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const resumed = await h.reload({ trusted: true }).run(new AbortController().signal);
+  assert.equal(resumed.outcome, 'completed', resumed.message);
+  assert.equal(h.models.requestsOf('reviewer').length, 2, 'T1 was not reviewed a second time');
+  assert.ok(h.events.some((e) => e.type === 'task-started' && e.task === 'T1' && e.resumedAt === 'close'));
+});
