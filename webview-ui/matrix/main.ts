@@ -97,6 +97,8 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
   const scrollTop = restore ? Number(restore.scrollTop) || 0 : grid.scrollTop;
   applyFilter();
   grid.scrollTop = scrollTop;
+  // Saved at once, not debounced: the serializer needs the spec even if the window reloads right away.
+  save();
   app.setAttribute('aria-busy', 'false');
   announceRendered('matrix', { rows: next.rows.length, domRows: grid.renderedRows });
 }
