@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoomRepository } from '../src/core/repository/loomRepository';
 import { generateRepository } from './generateRepository';
+import { benchFixModeTokens } from './fixModeTokens';
+import { benchMatrixRender } from './matrixRender';
 
 const SPECS = Number(process.env.BENCH_SPECS ?? 1000);
 const TASKS = 20;
@@ -59,14 +61,23 @@ function incremental(large: string, small: string): void {
   console.log(`bench: incremental ratio=${(largeMs / smallMs).toFixed(2)} largeMs=${largeMs.toFixed(2)} smallMs=${smallMs.toFixed(2)} specs=${SPECS}/10`);
 }
 
-const work = mkdtempSync(join(tmpdir(), 'loom-bench-'));
-try {
-  const large = join(work, 'large');
-  const small = join(work, 'small');
-  generateRepository(large, SPECS, TASKS);
-  generateRepository(small, 10, TASKS);
-  statusScan(large);
-  incremental(large, small);
-} finally {
-  rmSync(work, { recursive: true, force: true });
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'loom-bench-'));
+  try {
+    const large = join(work, 'large');
+    const small = join(work, 'small');
+    generateRepository(large, SPECS, TASKS);
+    generateRepository(small, 10, TASKS);
+    statusScan(large);
+    incremental(large, small);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  console.log(await benchMatrixRender());
+  console.log(await benchFixModeTokens());
 }
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
