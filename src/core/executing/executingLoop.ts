@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { LoomError } from '../errors';
-import type { TaskFile } from '../files/taskFile';
+import { normalizeTaskRef, type TaskFile } from '../files/taskFile';
 import type { PipelineDefinition, StageDefinition } from '../pipeline/pipelineDefinition';
 import { loadSpec } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
@@ -255,7 +255,7 @@ export class ExecutingLoop {
 
   /** Runs one batch; returns why the run must stop, if it must. */
   private async runBatch(env: LoopEnvironment, batch: TaskBatch, mode: ExecutionMode): Promise<Stop | undefined> {
-    const tasks = batch.tasks.map((id) => env.tasks.get(id)!).filter(Boolean);
+    const tasks = batch.tasks.map((id) => env.tasks.get(id)).filter((t): t is TaskFile => t !== undefined);
     const runnable = tasks.filter((t) => !this.skipIfDependencySkipped(env, t));
     const parallel = mode === 'subagent' && batch.type === 'parallel' && this.options.settings.parallel === true && runnable.length > 1;
     if (parallel) {
@@ -281,7 +281,7 @@ export class ExecutingLoop {
   private skipIfDependencySkipped(env: LoopEnvironment, task: TaskFile): boolean {
     if (readTaskRunRecord(env.store.taskState(task.id)).skipped) return true;
     for (const dep of task.depends_on) {
-      const id = dep.replace(/\.md$/i, '');
+      const id = normalizeTaskRef(dep);
       if (readTaskRunRecord(env.store.taskState(id)).skipped) {
         markSkipped(env, task.id, id);
         return true;

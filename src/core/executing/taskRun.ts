@@ -93,11 +93,8 @@ export class TaskRun {
 
     let step: Step = this.record.step ?? (this.state.status === 'reviewing' ? 'review' : 'implement');
     this.env.emit({ type: 'task-started', task: this.task.id, ...(this.state.status !== 'pending' ? { resumedAt: step } : {}) });
-    if (!this.record.base) {
-      this.record.base = await this.env.diff.snapshot(this.env.signal);
-      this.record.step = step;
-      this.save('executing');
-    }
+    // The diff base is taken once, when the task first starts; the first save below keeps it.
+    this.record.base ??= await this.env.diff.snapshot(this.env.signal);
 
     for (;;) {
       let next: Step | TaskOutcome;
@@ -157,7 +154,8 @@ export class TaskRun {
     this.remember(result.report);
     if (result.kind === 'malformed') {
       const zh = this.env.inputs.language === 'zh';
-      return this.fail([{ problem: zh ? '上一次回答没有状态行' : 'the last answer had no status line', direction: zh ? '以一行状态结束：状态：DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED' : 'end with one status line: STATUS: DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED' }], 'implement', 'FAIL: the implementer gave no status');
+      const pending = this.record.mode === 'fix' ? this.record.fix_items ?? [] : [];
+      return this.fail([...pending, { problem: zh ? '上一次回答没有状态行' : 'the last answer had no status line', direction: zh ? '以一行状态结束：状态：DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED' : 'end with one status line: STATUS: DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED' }], 'implement', 'FAIL: the implementer gave no status');
     }
     this.record.implementer_status = result.status;
     switch (result.status) {

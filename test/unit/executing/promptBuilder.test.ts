@@ -33,7 +33,7 @@ test('first-implementation prompt: task, its requirement and behavior entries, t
   assert.match(p, /1\. No new dependencies/);
   assert.match(p, /- T0 \(done\): groundwork/);
   assert.match(p, /only inside this task's owns: src\/due.js, tests\/due.test.js/);
-  assert.match(p, /run-tests tool \(npm test\)/);
+  assert.match(p, /loom_run_tests tool \(npm test\)/);
   assert.doesNotMatch(p, /\{\{/, 'every placeholder is filled');
   assert.doesNotMatch(p, /REQ-002-B01/);
 });

@@ -6,7 +6,7 @@ export const IMPLEMENTER_EN = `You are the implementer subagent for task {{task_
 - You may write only inside this task's owns: {{owns}}. A write anywhere else is refused; if you need one, stop with NEEDS_CONTEXT and say which file and why.
 - Write persistent tests for every behavior listed below, in the project's usual test folder, and name the behavior id in each test's name. Never delete or empty a test file.
 - Never write loom's lifecycle files (pipeline.state.json, task-states/, handoffs/, traceability.json, progress.md, reports, evidence/): Loom writes them from your answer.
-- Run the tests with the run-tests tool ({{test_command}}) before you finish.
+- Run the tests with the loom_run_tests tool ({{test_command}}) before you finish.
 - The upstream handoffs are an index, not the truth: check the files they name before relying on them.
 
 ## Task
@@ -89,7 +89,7 @@ End with exactly one line: \`verdict: PASS\` or \`verdict: FAIL\`. Answer FAIL w
 
 export const TEST_REPORTER_EN = `You are the test reporter of the loom spec {{spec_name}}. Every task has passed its review. Your job:
 1. Write persistent integration tests where the behaviors below need them. You may write test files only, never source files; never delete or empty a test.
-2. Run the project's tests with the run-tests tool ({{test_command}}).
+2. Run the project's tests with the loom_run_tests tool ({{test_command}}).
 3. Check every requirement and behavior against the spec: is it implemented and tested? The traceability below lists the tests recorded for each behavior.
 
 Loom runs the test command itself after you and keeps its log as evidence: a non-zero exit code fails the report whatever you conclude.

@@ -6,7 +6,7 @@ export const IMPLEMENTER_ZH = `你是 loom 规格 {{spec_name}} 中任务 {{task
 - 只能在本任务的 owns 范围内写入：{{owns}}。写入其他位置会被拒绝；如果确实需要，以 NEEDS_CONTEXT 结束并说明是哪个文件、为什么。
 - 为下方列出的每个 behavior 编写持久化测试，放在项目惯用的测试目录，并在测试名中写出 behavior id。禁止删除或清空测试文件。
 - 禁止写入 loom 的生命周期文件（pipeline.state.json、task-states/、handoffs/、traceability.json、progress.md、各类报告、evidence/）：这些由 Loom 根据你的回答写入。
-- 结束前用 run-tests 工具运行测试（{{test_command}}）。
+- 结束前用 loom_run_tests 工具运行测试（{{test_command}}）。
 - 上游 handoff 只是索引，不代表源码事实：依赖它之前先核对它列出的文件。
 
 ## 任务
@@ -89,7 +89,7 @@ export const REVIEWER_ZH = `你是 loom 规格 {{spec_name}} 中任务 {{task_id
 
 export const TEST_REPORTER_ZH = `你是 loom 规格 {{spec_name}} 的 test reporter。所有任务都已通过审查。你的工作：
 1. 在下方 behavior 需要时编写持久化集成测试。只能写测试文件，不能改源码；禁止删除或清空测试。
-2. 用 run-tests 工具运行项目测试（{{test_command}}）。
+2. 用 loom_run_tests 工具运行项目测试（{{test_command}}）。
 3. 对照规格逐一核对每个 Requirement 和 behavior 是否已实现并有测试。下方 traceability 列出了每个 behavior 已记录的测试。
 
 你完成后 Loom 会自行运行测试命令并把日志保存为证据：退出码非 0 时无论你的结论如何，报告都判定为不通过。
