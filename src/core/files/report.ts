@@ -1,11 +1,13 @@
 /**
  * Markdown reports (test-report.md, verify-report.md, review-feedback.md) are read for a verdict
- * line and, where evidence is required, an evidence receipt.
+ * line and, where evidence is required, an evidence receipt — the way loom's artifact-checker.js
+ * and pipeline-engine.js read them, so that both tools let the same reports through.
  */
 export type Verdict = 'PASS' | 'FAIL';
 
 export interface EvidenceReceipt {
   command?: string;
+  /** NaN when the field is there but is not a whole number. */
   exitCode?: number;
   file?: string;
   sha256?: string;
@@ -13,50 +15,68 @@ export interface EvidenceReceipt {
 
 export interface Report {
   file: string;
+  /** The first verdict line loom recognises (`parseVerdict`); PARTIAL and BLOCKED count as FAIL. */
   verdict?: Verdict;
+  /** The verdict word as written (`PASS`, `不通过`, `PARTIAL` ...). */
+  verdictText?: string;
   /** 1-based line of the verdict, for diagnostics. */
   verdictLine?: number;
+  /**
+   * Without a verdict line loom guesses from the words in the report: PASS when it says PASS,
+   * 通过 or "all checks passed" and never FAIL, 失败, 不通过 or BLOCKER.
+   */
+  inferredVerdict?: Verdict;
+  /** review-feedback.md's approval check: the value of the first `verdict:` line, upper-cased. */
+  reviewVerdict?: string;
   evidence: EvidenceReceipt;
-  /** review-feedback.md: lines naming BLOCKER / FAIL / CHANGES_REQUESTED. */
+  /** Words that block a review (BLOCKER, FAIL, CHANGES_REQUESTED, REJECTED ...), any case, with their lines. */
   blockingMarkers: { line: number; marker: string }[];
 }
 
-// `verdict: PASS`, `**Verdict**: FAIL`, `- verdict：PASS`, and loom's Chinese form `结论：通过` / `结论：不通过`.
-const VERDICT_EN = /^[\s>*_`#-]*verdict[\s*_`]*[:：][\s*_`]*(PASS|FAIL)\b/i;
-const VERDICT_ZH = /^[\s>*_`#-]*结论[\s*_`]*[:：][\s*_`]*(不通过|通过)/;
-// `**evidence-file:** x` closes its emphasis after the colon, like `**Verdict:** PASS`.
-const FIELD = /^[\s>*_`-]*(evidence-command|evidence-exit-code|evidence-file|evidence-sha256)[\s*_`]*[:：](?:\s*(?:\*\*|__)(?=\s))?\s*(.*?)\s*$/i;
-const MARKER = /\b(BLOCKER|CHANGES_REQUESTED|FAIL)\b/;
-
-// Only a matching pair: `npm test -- --grep "login"` keeps its closing quote.
-const unquote = (s: string) => s.replace(/^([`'"])(.*)\1$/, '$2').trim();
+// `verdict: PASS`, `**Verdict:** FAIL`, `## 结论：通过`, `裁定: 失败`: loom's parseVerdict pattern.
+const VERDICT = /^[\s>*_#-]*(?:verdict|结论|裁定)\s*[:：]\s*\**\s*([A-Za-z\u4e00-\u9fa5]+)/i;
+const VERDICT_WORDS: ReadonlyMap<string, Verdict> = new Map([
+  ['PASS', 'PASS'], ['通过', 'PASS'],
+  ['FAIL', 'FAIL'], ['失败', 'FAIL'], ['不通过', 'FAIL'], ['BLOCKED', 'FAIL'],
+  ['PARTIAL', 'FAIL'], ['部分', 'FAIL'],
+]);
+const REVIEW_VERDICT = /^\s*verdict\s*:\s*([^\r\n#]+)/i;
+const SAYS_FAIL = /\bFAIL\b|失败|不通过|\bBLOCKER\b/;
+const SAYS_PASS = /\bPASS\b|通过|all checks passed/i;
+// `- evidence-file: evidence/test.log`, optionally in backticks: loom's validateReportEvidence.
+const FIELD = /^\s*(?:[-*]\s*)?(evidence-command|evidence-exit-code|evidence-file|evidence-sha256)\s*:\s*(.+?)\s*$/i;
+const MARKER = /\b(BLOCKER|FAIL|FAILED|CHANGES_REQUESTED|CHANGE_REQUESTED|REQUEST_CHANGES|REJECTED)\b/gi;
 
 export function parseReport(file: string, text: string): Report {
   const report: Report = { file, evidence: {}, blockingMarkers: [] };
-  const lines = text.split(/\r?\n/);
+  const lines = text.split('\n');
+  const fields = new Map<string, string>();
   lines.forEach((line, index) => {
-    const en = VERDICT_EN.exec(line);
-    const zh = en ? null : VERDICT_ZH.exec(line);
-    if (en || zh) {
-      // The last verdict wins: reports are appended to when re-run.
-      report.verdict = en ? (en[1].toUpperCase() as Verdict) : zh![1] === '通过' ? 'PASS' : 'FAIL';
-      report.verdictLine = index + 1;
-      return;
+    // Loom takes the first recognised verdict and the first value of each field.
+    if (!report.verdict) {
+      const word = VERDICT.exec(line)?.[1].toUpperCase();
+      const verdict = word ? VERDICT_WORDS.get(word) : undefined;
+      if (verdict) {
+        report.verdict = verdict;
+        report.verdictText = word;
+        report.verdictLine = index + 1;
+      }
+    }
+    if (report.reviewVerdict === undefined) {
+      const review = REVIEW_VERDICT.exec(line);
+      if (review) report.reviewVerdict = review[1].trim().toUpperCase();
     }
     const field = FIELD.exec(line);
-    if (field) {
-      const value = unquote(field[2]);
-      switch (field[1].toLowerCase()) {
-        case 'evidence-command': report.evidence.command = value; break;
-        case 'evidence-exit-code': report.evidence.exitCode = Number.parseInt(value, 10); break;
-        case 'evidence-file': report.evidence.file = value; break;
-        case 'evidence-sha256': report.evidence.sha256 = value.toLowerCase(); break;
-      }
-      return;
-    }
-    const marker = MARKER.exec(line);
-    if (marker) report.blockingMarkers.push({ line: index + 1, marker: marker[1] });
+    if (field && !fields.has(field[1].toLowerCase())) fields.set(field[1].toLowerCase(), field[2].replace(/^`|`$/g, ''));
+    for (const m of line.matchAll(MARKER)) report.blockingMarkers.push({ line: index + 1, marker: m[1].toUpperCase() });
   });
+  if (!report.verdict) report.inferredVerdict = SAYS_PASS.test(text) && !SAYS_FAIL.test(text) ? 'PASS' : 'FAIL';
+  const value = (name: string) => fields.get(name);
+  if (value('evidence-command') !== undefined) report.evidence.command = value('evidence-command');
+  const exit = value('evidence-exit-code');
+  if (exit !== undefined) report.evidence.exitCode = /^-?\d+$/.test(exit) ? Number(exit) : Number.NaN;
+  if (value('evidence-file') !== undefined) report.evidence.file = value('evidence-file');
+  if (value('evidence-sha256') !== undefined) report.evidence.sha256 = value('evidence-sha256')!.toLowerCase();
   return report;
 }
 

@@ -3,7 +3,8 @@
  * machine. The names are the vocabulary of preconditions; `guards.ts` gives each its meaning.
  */
 export type GuardCall =
-  | { type: 'fileExists'; params: { path: string } }
+  /** With `noPlaceholders`, the file must also hold no TBD / TODO / FIXME / XXX or `{{VAR}}` (loom's outputs check). */
+  | { type: 'fileExists'; params: { path: string; noPlaceholders?: boolean } }
   | { type: 'reportPasses'; params: { path: string } }
   | { type: 'evidenceReceiptValid'; params: { path: string; required: boolean } }
   | { type: 'analysisHasNoBlocker'; params: Record<string, never> }
@@ -15,7 +16,8 @@ export type GuardCall =
   | { type: 'traceabilityClosed'; params: Record<string, never> }
   | { type: 'handoffsFresh'; params: Record<string, never> }
   | { type: 'worktreeExists'; params: Record<string, never> }
-  | { type: 'validatorPasses'; params: { name: string } }
+  /** `stage` is the stage declaring it: loom runs each of its validators only at the stage it belongs to. */
+  | { type: 'validatorPasses'; params: { name: string; stage?: string } }
   | { type: 'confirmed'; params: { stage: string } };
 
 export type GuardName = GuardCall['type'];

@@ -1,12 +1,13 @@
-import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { sha256OfFile } from '../fs/sha256';
-import { hasEvidenceReceipt } from '../files/report';
+import { findPlaceholder } from '../files/placeholders';
+import { hasEvidenceReceipt, parseReport, type Report } from '../files/report';
 import { staleHandoffs } from '../spec/handoffStaleness';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { findWorktree } from '../spec/worktree';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
-import { VALIDATORS } from '../validators/validators';
+import { LOOM_VALIDATOR_STAGES, VALIDATORS } from '../validators/validators';
 import type { GuardCall, GuardName } from './guardCall';
 
 export interface GuardContext {
@@ -31,6 +32,14 @@ const fail = (reasons: string | string[], file?: string): GuardOutcome => ({ ok:
 type Impl<N extends GuardName> = (params: Extract<GuardCall, { type: N }>['params'], ctx: GuardContext) => GuardOutcome;
 type Registry = { [N in GuardName]: Impl<N> };
 
+const isFile = (abs: string) => {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+};
+
 function specFileExists(s: SpecSnapshot, path: string): boolean {
   if (path.endsWith('/')) {
     const folder = path.slice(0, -1);
@@ -44,28 +53,55 @@ function specFileExists(s: SpecSnapshot, path: string): boolean {
   return s.files.has(path) || (path.includes('/') && existsSync(join(s.dir, path)));
 }
 
+/** A report not loaded with the snapshot (any gate_verdict file loom may name), read from disk. */
+function reportOf(s: SpecSnapshot, path: string): Report | undefined {
+  const loaded = s.reports.get(path);
+  if (loaded || !path.endsWith('.md')) return loaded;
+  try {
+    return parseReport(`${s.specDir}/${path}`, readFileSync(join(s.dir, path), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Loom's isReportPassing: the first verdict line decides; without one, the report's own words. */
 function reportVerdict(s: SpecSnapshot, path: string): GuardOutcome {
-  const report = s.reports.get(path);
+  const report = reportOf(s, path);
   if (!report) return fail(specFileExists(s, path) ? `${path} could not be read` : `${path} does not exist`, path);
-  if (!report.verdict) return fail(`${path} has no verdict line (verdict: PASS or 结论：通过)`, path);
-  if (report.verdict !== 'PASS') return fail(`${path} says verdict: FAIL`, path);
-  return pass;
+  if (report.verdict === 'PASS') return pass;
+  if (report.verdict) return fail(`${path} says verdict: ${report.verdictText}`, path);
+  if (report.inferredVerdict === 'PASS') return pass;
+  return fail(`${path} has no verdict line (verdict: PASS or 结论：通过) and does not read as passing`, path);
 }
 
 /** Each guard by name; the machine references them by these names. */
 export const GUARDS: Registry = {
-  fileExists: ({ path }, { snapshot }) => {
-    if (specFileExists(snapshot, path)) return pass;
-    return fail(path.endsWith('/') && snapshot.files.has(path) ? `${path} is empty` : `${path} does not exist`, path);
+  fileExists: ({ path, noPlaceholders }, { snapshot }) => {
+    if (!specFileExists(snapshot, path)) {
+      return fail(path.endsWith('/') && snapshot.files.has(path) ? `${path} is empty` : `${path} does not exist`, path);
+    }
+    if (noPlaceholders && !path.endsWith('/')) {
+      let text = '';
+      try {
+        text = readFileSync(join(snapshot.dir, path), 'utf8');
+      } catch {
+        // A folder named like a file: loom only reads files.
+      }
+      const found = findPlaceholder(text);
+      if (found) return fail(`${path} line ${found.line} still holds the placeholder ${found.placeholder}`, path);
+    }
+    return pass;
   },
 
   reportPasses: ({ path }, { snapshot }) => reportVerdict(snapshot, path),
 
+  // Loom checks a receipt only where the step says evidence_required (validateReportEvidence).
   evidenceReceiptValid: ({ path, required }, { snapshot }) => {
-    const report = snapshot.reports.get(path);
-    if (!report) return required ? fail(`${path} does not exist, so it has no evidence receipt`, path) : pass;
+    if (!required) return pass;
+    const report = reportOf(snapshot, path);
+    if (!report) return fail(`${path} does not exist, so it has no evidence receipt`, path);
     if (!hasEvidenceReceipt(report)) {
-      return required ? fail(`${path} names no evidence (evidence-command, evidence-exit-code, evidence-file, evidence-sha256)`, path) : pass;
+      return fail(`${path} names no evidence (evidence-command, evidence-exit-code, evidence-file, evidence-sha256)`, path);
     }
     const e = report.evidence;
     const reasons: string[] = [];
@@ -75,9 +111,9 @@ export const GUARDS: Registry = {
     if (!e.file) reasons.push(`${path} does not name its evidence-file`);
     else {
       const abs = resolve(snapshot.dir, e.file);
-      const inside = !relative(snapshot.dir, abs).startsWith('..');
-      if (!inside) reasons.push(`${path}: evidence-file ${e.file} is outside the spec directory`);
-      else if (!existsSync(abs)) reasons.push(`${path}: evidence-file ${e.file} does not exist`);
+      const rel = relative(snapshot.dir, abs);
+      if (isAbsolute(e.file) || rel.startsWith('..') || isAbsolute(rel)) reasons.push(`${path}: evidence-file ${e.file} is outside the spec directory`);
+      else if (!isFile(abs)) reasons.push(`${path}: evidence-file ${e.file} does not exist`);
       else if (!e.sha256) reasons.push(`${path} does not record evidence-sha256`);
       else if (sha256OfFile(abs) !== e.sha256) reasons.push(`${path}: the sha256 of ${e.file} does not match evidence-sha256 (the log changed after the report)`);
     }
@@ -106,18 +142,23 @@ export const GUARDS: Registry = {
     return pass;
   },
 
+  // Loom's convergence-pass: round = convergence_round + 1; a failing round 3 escalates instead of going back.
   convergenceRoundsLeft: ({ max }, { snapshot: s }) => {
     const rounds = convergenceRound(s);
-    return rounds < max ? pass : fail(`converge has already sent the spec back to executing ${rounds} times (at most ${max}); escalate instead`);
+    return rounds + 1 < max ? pass : fail(`converge has already sent the spec back to executing ${rounds} time${rounds === 1 ? '' : 's'}; round ${rounds + 1} is the last of ${max}: escalate instead`);
   },
 
+  // Loom's approval check of review-feedback.md: the first `verdict:` line says exactly PASS and
+  // no BLOCKER, FAIL, FAILED, CHANGES_REQUESTED, REQUEST_CHANGES or REJECTED appears, in any case.
   reviewFeedbackPasses: (_p, { snapshot: s }) => {
     const file = 'review-feedback.md';
-    const verdict = reportVerdict(s, file);
-    if (!verdict.ok) return verdict;
-    const markers = s.reports.get(file)!.blockingMarkers;
-    if (markers.length) return fail(markers.map((m) => `${file} line ${m.line} mentions ${m.marker}`), file);
-    return pass;
+    const report = s.reports.get(file);
+    if (!report) return fail(specFileExists(s, file) ? `${file} could not be read` : `${file} does not exist`, file);
+    const reasons: string[] = [];
+    if (report.reviewVerdict === undefined) reasons.push(`${file} has no verdict line (verdict: PASS)`);
+    else if (report.reviewVerdict !== 'PASS') reasons.push(`${file} says verdict: ${report.reviewVerdict}`);
+    for (const m of report.blockingMarkers) reasons.push(`${file} line ${m.line} mentions ${m.marker}`);
+    return reasons.length ? fail([...new Set(reasons)], file) : pass;
   },
 
   reviewerPassed: (_p, { snapshot: s }) => {
@@ -156,10 +197,15 @@ export const GUARDS: Registry = {
     return stale.length ? fail(stale.map((h) => `${h.handoff} is stale: ${h.changed.join(', ')} changed since it was written`), stale[0].handoff) : pass;
   },
 
-  worktreeExists: (_p, { snapshot: s }) =>
-    findWorktree(s) ? pass : fail('the feature worktree does not exist (run the git-worktree stage)'),
+  // Loom's run --advance makes no worktree check, and a worktree made by another tool or under
+  // another branch name cannot always be found: when none is found, the user confirms it.
+  worktreeExists: (_p, { snapshot: s, confirmed }) =>
+    findWorktree(s) || confirmed ? pass : { ok: false, reasons: ['no feature worktree was found (run the git-worktree stage, or confirm it exists)'], needsConfirmation: true },
 
-  validatorPasses: ({ name }, ctx) => {
+  validatorPasses: ({ name, stage }, ctx) => {
+    const loomStage = LOOM_VALIDATOR_STAGES.get(name);
+    if (loomStage === undefined) return fail(`validator ${name} is unknown to loom: check its spelling in .loom/workflow.yaml`);
+    if (stage !== undefined && stage !== loomStage) return pass;
     const validator = VALIDATORS.get(name);
     if (!validator) {
       return ctx.confirmed ? pass : { ok: false, reasons: [`validator ${name} is not checked yet: confirm to advance without it`], needsConfirmation: true };
@@ -180,12 +226,11 @@ function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evid
   return out;
 }
 
-/** How many times converge has sent the spec back to executing. */
+/** How many times converge has sent the spec back to executing: `metadata.convergence_round`, as loom counts it. */
 export function convergenceRound(s: SpecSnapshot): number {
   const meta = s.state?.metadata ?? {};
-  const recorded = Object.hasOwn(meta, 'convergence_round') ? Number(meta.convergence_round) : Number.NaN;
-  const counted = (s.state?.stage_history ?? []).filter((h) => h.stage === 'converge' && h.status === 'retry').length;
-  return Number.isFinite(recorded) ? Math.max(recorded, counted) : counted;
+  const recorded = Object.hasOwn(meta, 'convergence_round') ? Number(meta.convergence_round) : 0;
+  return Number.isFinite(recorded) && recorded > 0 ? recorded : 0;
 }
 
 export function evaluateGuard(call: GuardCall, ctx: GuardContext): GuardOutcome {

@@ -4,6 +4,7 @@ import { specRelative } from '../fs/paths';
 import { guard, guardKey, type GuardCall } from './guardCall';
 import type { PipelineSchemaFile, PipelineStateDefinition, StageOutput } from './pipelineSchema';
 import { compilePrecondition } from './preconditionGuards';
+import { IMPLICIT_VALIDATORS } from '../validators/validators';
 
 export const MAX_CONVERGENCE_ROUNDS = 3;
 
@@ -20,11 +21,18 @@ export interface StageDefinition {
   exit: GuardCall[];
   /** Spec-relative files the stage produces and that must exist before it is left. */
   outputs: string[];
+  /** Spec-relative files the workflow step `requires` to be entered (loom's `requires`). */
+  requires: string[];
   /** Preconditions stated in words the core cannot check; shown and confirmed by the user. */
   manualChecks: string[];
   validators: string[];
-  /** Files whose sha256 is recorded when the stage is approved. */
+  /** `approval_requires`: files that must exist, free of placeholders, before the gate is passed. */
   approvalRequires: string[];
+  /**
+   * The step's own files loom fingerprints when its gate is passed (`requires`, `approval_requires`,
+   * `outputs`, and the next step's `requires`); the key spec files are added at approval time.
+   */
+  approvalArtifacts: string[];
   maxRetries: number;
   timeoutMinutes: number;
   terminal: boolean;
@@ -139,19 +147,29 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       manualChecks.push(...compiled.manual);
       for (const [stage, guards] of compiled.exit) exitFromText.set(stage, [...(exitFromText.get(stage) ?? []), ...guards]);
     }
-    for (const r of step?.requires ?? []) enter.push(guard('fileExists', { path: specRelative(r) }));
+    const requires = (step?.requires ?? []).map(specRelative);
+    for (const path of requires) enter.push(guard('fileExists', { path }));
 
-    const outputs = [...new Set([...requiredOutputs(s?.outputs ?? []), ...(step?.outputs ?? []).map(specRelative).filter((p) => p !== 'progress.md')])];
-    const exit: GuardCall[] = outputs.map((path) => guard('fileExists', { path }));
+    // Loom checks the step's outputs (and a gate's approval_requires) for placeholders too; the
+    // schema's outputs are ours to check, for existence only.
+    const stepOutputs = (step?.outputs ?? []).map(specRelative).filter((p) => p !== 'progress.md');
+    const outputs = [...new Set([...requiredOutputs(s?.outputs ?? []), ...stepOutputs])];
+    const exit: GuardCall[] = outputs.map((path) => guard('fileExists', stepOutputs.includes(path) ? { path, noPlaceholders: true } : { path }));
     if (step?.gate_verdict) {
       const path = specRelative(step.gate_verdict);
       exit.push(guard('fileExists', { path }));
-      exit.push(path === 'review-feedback.md' ? guard('reviewFeedbackPasses', {}) : guard('reportPasses', { path }));
-      if (path.endsWith('.md')) exit.push(guard('evidenceReceiptValid', { path, required: step.evidence_required === true }));
+      exit.push(guard('reportPasses', { path }));
+      if (step.evidence_required === true) exit.push(guard('evidenceReceiptValid', { path, required: true }));
     }
-    for (const name of step?.validators ?? []) exit.push(guard('validatorPasses', { name }));
+    const validators = [...new Set([...(step?.validators ?? []), ...(IMPLICIT_VALIDATORS.get(id) ?? [])])];
+    for (const name of validators) exit.push(guard('validatorPasses', { name, stage: id }));
 
     const humanApproval = step?.gate === 'human-approval';
+    const approvalRequires = (step?.approval_requires ?? []).map(specRelative);
+    if (humanApproval) {
+      for (const path of approvalRequires) exit.push(guard('fileExists', { path, noPlaceholders: true }));
+      if (approvalRequires.includes('review-feedback.md')) exit.push(guard('reviewFeedbackPasses', {}));
+    }
     return {
       id,
       description: s?.description,
@@ -161,15 +179,22 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       enter: dedupe(enter),
       exit,
       outputs,
+      requires,
       manualChecks,
-      validators: step?.validators ?? [],
-      approvalRequires: (step?.approval_requires ?? []).map(specRelative),
+      validators,
+      approvalRequires,
+      approvalArtifacts: [...requires, ...approvalRequires, ...stepOutputs],
       maxRetries: step?.config?.max_retries ?? defaults.max_retries ?? DEFAULT_MAX_RETRIES,
       timeoutMinutes: step?.config?.timeout_minutes ?? defaults.timeout_minutes ?? DEFAULT_TIMEOUT_MINUTES,
       terminal: forward.get(id) === undefined,
     };
   });
-  for (const stage of stages) stage.exit = dedupe([...stage.exit, ...(exitFromText.get(stage.id) ?? [])]);
+  for (const stage of stages) {
+    stage.exit = dedupe([...stage.exit, ...(exitFromText.get(stage.id) ?? [])]);
+    const next = forward.get(stage.id);
+    const nextRequires = next ? (stepById.get(next)?.requires ?? []).map(specRelative) : [];
+    stage.approvalArtifacts = [...new Set([...stage.approvalArtifacts, ...nextRequires])];
+  }
 
   const byId = new Map(stages.map((s) => [s.id, s]));
   const described = (from: string, to: string) => schema.transitions.find((t) => t.from === from && t.to === to);

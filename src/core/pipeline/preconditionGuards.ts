@@ -33,7 +33,7 @@ export function compilePrecondition(p: Precondition): CompiledPrecondition {
   if (last && PASSES.test(check)) {
     if (last === 'artifact-analysis.json') target.push(guard('analysisHasNoBlocker', {}));
     else if (last === 'review-feedback.md') target.push(guard('reviewFeedbackPasses', {}));
-    else if (last.endsWith('.md')) target.push(guard('reportPasses', { path: last }), guard('evidenceReceiptValid', { path: last, required: false }));
+    else if (last.endsWith('.md')) target.push(guard('reportPasses', { path: last }));
   }
   if (/状态为\s*converged/i.test(check)) target.push(guard('convergenceConverged', {}));
   if (/闭环/.test(check)) target.push(guard('traceabilityClosed', {}));
@@ -41,7 +41,7 @@ export function compilePrecondition(p: Precondition): CompiledPrecondition {
   if (p.type === 'git' && /worktree/i.test(text)) target.push(guard('worktreeExists', {}));
   if (/reviewer/i.test(text) && /通过|PASS/i.test(text)) target.push(guard('reviewerPassed', {}));
   if (p.type === 'review' && /verification/i.test(check) && /PASS|通过/i.test(check)) {
-    target.push(guard('reportPasses', { path: 'verify-report.md' }), guard('evidenceReceiptValid', { path: 'verify-report.md', required: false }));
+    target.push(guard('reportPasses', { path: 'verify-report.md' }));
   }
   if (p.type === 'test' && /exit\s*code\s*0/i.test(check)) target.push(guard('testsExitZero', {}));
 

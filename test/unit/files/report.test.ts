@@ -13,21 +13,25 @@ describe('report verdicts', () => {
     assert.equal(verdictOf('# Test Report\n\nverdict: FAIL\n'), 'FAIL');
   });
 
-  it('reads the markdown-emphasised forms', () => {
+  it('reads the forms loom\'s parseVerdict reads, and only those', () => {
     assert.equal(verdictOf('**Verdict:** PASS'), 'PASS');
-    assert.equal(verdictOf('**Verdict**: FAIL'), 'FAIL');
     assert.equal(verdictOf('**Verdict: PASS**'), 'PASS');
     assert.equal(verdictOf('- verdict：PASS'), 'PASS');
-    assert.equal(verdictOf('> Verdict: `FAIL`'), 'FAIL');
     assert.equal(verdictOf('## Verdict: PASS'), 'PASS');
     assert.equal(verdictOf('verdict: pass'), 'PASS');
+    // Loom allows no emphasis between the word and the colon, and no backtick before the value.
+    assert.equal(verdictOf('**Verdict**: FAIL'), undefined);
+    assert.equal(verdictOf('> Verdict: `FAIL`'), undefined);
   });
 
-  it('reads loom\'s Chinese forms', () => {
+  it('reads loom\'s Chinese forms and its other verdict words', () => {
     assert.equal(verdictOf('结论：通过'), 'PASS');
     assert.equal(verdictOf('结论：不通过'), 'FAIL');
-    assert.equal(verdictOf('**结论**：不通过'), 'FAIL');
     assert.equal(verdictOf('结论: 通过（有 2 条建议）'), 'PASS');
+    assert.equal(verdictOf('裁定：失败'), 'FAIL');
+    assert.equal(verdictOf('verdict: BLOCKED'), 'FAIL');
+    const partial = parseReport('r.md', 'verdict: PARTIAL\n');
+    assert.deepEqual([partial.verdict, partial.verdictText], ['FAIL', 'PARTIAL']);
   });
 
   it('records the line of the verdict', () => {
@@ -36,16 +40,19 @@ describe('report verdicts', () => {
     assert.equal(report.verdictLine, 4);
   });
 
-  it('lets the last verdict win, because re-runs append', () => {
+  it('lets the first verdict line decide, as loom does; an unknown word is skipped', () => {
     const text = '# Run 1\nverdict: FAIL\n\n# Run 2\n结论：通过\n';
-    assert.equal(verdictOf(text), 'PASS');
-    assert.equal(parseReport('r.md', text).verdictLine, 5);
-    assert.equal(verdictOf('verdict: PASS\n\n## Re-run\n**Verdict:** FAIL\n'), 'FAIL');
+    assert.equal(verdictOf(text), 'FAIL');
+    assert.equal(parseReport('r.md', text).verdictLine, 2);
+    assert.equal(verdictOf('verdict: pending\n\nverdict: PASS\n'), 'PASS');
   });
 
   it('gives no verdict without a verdict line', () => {
     assert.equal(verdictOf(''), undefined);
     assert.equal(verdictOf('# Report\n\nAll 12 tests PASS.\n'), undefined);
+    assert.equal(parseReport('r.md', '# Report\n\nAll 12 tests PASS.\n').inferredVerdict, 'PASS', 'loom\'s fallback reads the words');
+    assert.equal(parseReport('r.md', '# Report\n\n11 PASS, 1 FAIL\n').inferredVerdict, 'FAIL');
+    assert.equal(parseReport('r.md', 'verdict: PASS\n').inferredVerdict, undefined);
     assert.equal(verdictOf('## 结论\n\n- Status: PASS\n'), undefined);
     assert.equal(verdictOf('verdict: PASSED'), undefined);
     assert.equal(verdictOf('the verdict: PASS is expected'), undefined);
@@ -66,16 +73,19 @@ describe('report evidence receipts', () => {
     assert.equal(hasEvidenceReceipt(report), true);
   });
 
-  it('reads plain, quoted, emphasised and full-width-colon fields', () => {
+  it('reads fields as loom does: an optional bullet, an ASCII colon, backticks dropped, the first value winning', () => {
     const text = [
       'evidence-command: npm test -- --grep "login"',
-      '**evidence-exit-code:** 1',
-      "- **evidence-file**: 'evidence/run 2.log'",
-      'Evidence-SHA256：ABCDEF0123',
+      '* Evidence-Exit-Code: `1`',
+      '- evidence-file: evidence/run 2.log',
+      'evidence-file: evidence/later.log',
+      'evidence-sha256: ABCDEF0123',
     ].join('\n');
     assert.deepEqual(parseReport('r.md', text).evidence, {
       command: 'npm test -- --grep "login"', exitCode: 1, file: 'evidence/run 2.log', sha256: 'abcdef0123',
     });
+    // Forms loom's validateReportEvidence does not read are not read here either.
+    assert.deepEqual(parseReport('r.md', '**evidence-exit-code:** 0\nevidence-sha256：ab\n').evidence, {});
   });
 
   it('reads fields inside a fenced yaml block', () => {
@@ -98,7 +108,7 @@ describe('report evidence receipts', () => {
 });
 
 describe('review-feedback blocking markers', () => {
-  it('finds BLOCKER, CHANGES_REQUESTED and FAIL with their lines', () => {
+  it('finds BLOCKER, CHANGES_REQUESTED and FAIL with their lines, the verdict line included', () => {
     const text = [
       '# Review Feedback',
       '',
@@ -110,15 +120,16 @@ describe('review-feedback blocking markers', () => {
     ].join('\n');
     const report = parseReport('specs/s/review-feedback.md', text);
     assert.deepEqual(report.blockingMarkers, [
-      { line: 3, marker: 'BLOCKER' }, { line: 4, marker: 'CHANGES_REQUESTED' }, { line: 5, marker: 'FAIL' },
+      { line: 3, marker: 'BLOCKER' }, { line: 4, marker: 'CHANGES_REQUESTED' }, { line: 5, marker: 'FAIL' }, { line: 7, marker: 'FAIL' },
     ]);
     assert.equal(report.verdict, 'FAIL');
   });
 
-  it('does not count the verdict line itself, nor words that only contain a marker', () => {
-    const report = parseReport('r.md', 'FAILED_TESTS: 0\nNONBLOCKER\nblocker (lower case)\nverdict: PASS\n');
-    assert.deepEqual(report.blockingMarkers, []);
+  it('counts markers in any case, and loom\'s other words, but not words that only contain one', () => {
+    const report = parseReport('r.md', 'FAILED_TESTS: 0\nNONBLOCKER\nblocker (lower case)\nrejected\nNo blockers left\nverdict: PASS\n');
+    assert.deepEqual(report.blockingMarkers, [{ line: 3, marker: 'BLOCKER' }, { line: 4, marker: 'REJECTED' }]);
     assert.equal(report.verdict, 'PASS');
+    assert.equal(report.reviewVerdict, 'PASS');
   });
 
   it('finds no markers in a clean review', () => {

@@ -1,0 +1,19 @@
+/**
+ * What loom's artifact-checker.js counts as an unfinished artifact: the upper-case markers TBD,
+ * TODO, FIXME and XXX, the phrases "implement later", "fill in details" and "placeholder text"
+ * (any case), and an unrendered template variable such as `{{FEATURE_NAME}}`. A stage's outputs
+ * and a gate's `approval_requires` must hold none of them before the stage is left.
+ */
+const MARKER = /\b(TBD|TODO|FIXME|XXX)\b/;
+const PHRASE = /\b(implement later|fill in details|placeholder text)\b/i;
+const TEMPLATE_VARIABLE = /\{\{[A-Z_]+\}\}/;
+
+/** The first placeholder in `text` and its 1-based line, or undefined when there is none. */
+export function findPlaceholder(text: string): { placeholder: string; line: number } | undefined {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = MARKER.exec(lines[i]) ?? PHRASE.exec(lines[i]) ?? TEMPLATE_VARIABLE.exec(lines[i]);
+    if (m) return { placeholder: m[0], line: i + 1 };
+  }
+  return undefined;
+}
