@@ -15,7 +15,7 @@ export interface PipelineContext {
 }
 
 export type PipelineEvent =
-  | { type: 'ADVANCE'; to?: string; confirm?: boolean; now: string; reason?: string; approvalFingerprints?: Record<string, string> }
+  | { type: 'ADVANCE'; to?: string; confirm?: boolean; now: string; reason?: string; approvalFingerprints?: Record<string, string>; validator?: string }
   | { type: 'FAIL'; reason: string; now: string; validator?: string }
   | { type: 'RECOVER'; to: string; now: string; reason?: string }
   /** Files of the spec changed on disk: the guards now see the new facts. */
@@ -59,7 +59,10 @@ export function createPipelineMachine(def: PipelineDefinition) {
           reason: 'reason' in event ? event.reason : undefined,
           confirmed: event.type === 'ADVANCE' && event.confirm === true && (stage?.confirmation ?? false),
           approvalFingerprints: event.type === 'ADVANCE' && stage?.humanApproval ? event.approvalFingerprints : undefined,
-          validator: event.type === 'FAIL' ? event.validator : undefined,
+          // Going back from converge is what loom does when convergence-pass fails.
+          validator: event.type === 'FAIL' ? event.validator
+            : event.type === 'ADVANCE' && params.kind === 'retry' ? event.validator ?? stage?.validators.find((v) => v === 'convergence-pass')
+              : undefined,
         });
         return { state, lastChange: params };
       }),

@@ -2,8 +2,11 @@ import type { PipelineState, StageHistoryEntry } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { TransitionKind } from './pipelineDefinition';
 
-/** The version written into new state files; loom reads any. */
-export const WRITER_VERSION = '0.1.0';
+/**
+ * The `loom_version` new state files get when the repository names none: loom's own default
+ * (pipeline-engine.js `_readVersion` falls back to it). Loom reads any.
+ */
+export const WRITER_VERSION = '2.0.0';
 
 export interface StageChange {
   from: string;
@@ -13,21 +16,24 @@ export interface StageChange {
   reason?: string;
   /** The user confirmed an interactive stage or an approval gate. */
   confirmed?: boolean;
-  /** sha256 of the approved artifacts, recorded on human-approval gates. */
+  /** sha256 of the approved artifacts, recorded (even when empty) on human-approval gates. */
   approvalFingerprints?: Record<string, string>;
-  /** The validator whose failure made the spec fail. */
+  /** The validator whose failure made the spec fail or go back. */
   validator?: string;
 }
 
-export function newPipelineState(specDir: string, pipelineType: string, stage: string, now: string): PipelineState {
+/**
+ * A new state record as loom's `PipelineStateStore.init` writes it: no history, no
+ * `current_stage_started_at` (leaving the first stage takes `started_at` as its entry time).
+ */
+export function newPipelineState(specDir: string, pipelineType: string, stage: string, now: string, loomVersion = WRITER_VERSION): PipelineState {
   return {
     spec_dir: specDir,
     pipeline_type: pipelineType,
     current_stage: stage,
-    loom_version: WRITER_VERSION,
+    loom_version: loomVersion,
     started_at: now,
     updated_at: now,
-    current_stage_started_at: now,
     stage_history: [],
     metadata: {},
   };
@@ -41,39 +47,83 @@ export function failedFrom(state: PipelineState): string | undefined {
   return undefined;
 }
 
+/** When the current stage was entered, as loom's transition reads it. */
+const enteredAt = (state: PipelineState, now: string) => state.current_stage_started_at ?? state.started_at ?? now;
+
 /**
- * Applies one stage change to a state record the way loom records it: the stage being left gets
- * a history entry (passed, retry or failed), unknown keys of the record are kept as they were.
+ * Applies one stage change to a state record the way loom's state store records it: the stage
+ * being left gets a history entry, unknown keys of the record are kept as they were.
+ * - forward: `passed`; on a confirmed stage `approval: user_confirmed`, on a human-approval gate
+ *   also `approval_fingerprints` (always, as loom's approve does) and `approved_at`.
+ * - retry (going back, e.g. converge → executing): `retry` with `retry_from`, `validator` and
+ *   `reason`; from converge it counts `metadata.convergence_round` up, and leaving converge
+ *   forward removes it again, as loom does when convergence-pass holds.
+ * - fail: `failed` with the reason, `current_stage: failed` and `failure_reason`.
+ * - recover: `passed` with `recovery_from: failed`. `failure_reason` stays, as in loom.
  */
 export function applyStageChange(state: PipelineState, change: StageChange): PipelineState {
   const entry: StageHistoryEntry = {
     stage: change.from,
-    entered_at: state.current_stage_started_at ?? state.updated_at ?? state.started_at ?? change.now,
+    entered_at: enteredAt(state, change.now),
     exited_at: change.now,
     status: change.kind === 'fail' ? 'failed' : change.kind === 'retry' ? 'retry' : 'passed',
   };
+  if (change.kind === 'retry') entry.retry_from = change.from;
+  if (change.validator) entry.validator = change.validator;
   if (change.reason) entry.reason = change.reason;
   if (change.confirmed && change.kind !== 'fail') {
     entry.approval = 'user_confirmed';
+    if (change.approvalFingerprints) entry.approval_fingerprints = change.approvalFingerprints;
     entry.approved_at = change.now;
   }
-  if (change.approvalFingerprints && Object.keys(change.approvalFingerprints).length) entry.approval_fingerprints = change.approvalFingerprints;
-  if (change.validator) entry.validator = change.validator;
-  if (change.kind === 'recover') entry.recovery_from = failedFrom(state) ?? change.from;
+  if (change.kind === 'recover') entry.recovery_from = change.from;
 
   const next: PipelineState = {
     ...state,
     current_stage: change.to,
-    updated_at: change.now,
     current_stage_started_at: change.now,
+    updated_at: change.now,
     stage_history: [...state.stage_history, entry],
     metadata: { ...state.metadata },
   };
   if (change.to === FAILED_STAGE) next.failure_reason = change.reason ?? `failed in ${change.from}`;
-  else delete next.failure_reason;
-  if (change.kind === 'retry' && change.from === 'converge') {
-    const round = Number(state.metadata.convergence_round ?? 0);
-    next.metadata.convergence_round = (Number.isFinite(round) ? round : 0) + 1;
+  if (change.from === 'converge') {
+    if (change.kind === 'retry') {
+      const round = Number(state.metadata.convergence_round ?? 0);
+      next.metadata.convergence_round = (Number.isFinite(round) ? round : 0) + 1;
+    } else if (change.kind === 'forward') {
+      delete next.metadata.convergence_round;
+    }
   }
   return next;
+}
+
+/** The current (terminal) stage was completed before, so completing it again records nothing. */
+export const isCompleted = (state: PipelineState) =>
+  state.metadata.completed === true && state.metadata.completed_stage === state.current_stage;
+
+/**
+ * Completes the terminal stage as loom's `completeCurrentStage` does: a `passed` history entry
+ * with `terminal: true`, and `metadata.completed`, `completed_stage`, `completed_at`. The stage
+ * itself does not change. Completing an already completed stage returns the record unchanged.
+ */
+export function completeStage(state: PipelineState, now: string, confirmed = false): PipelineState {
+  if (isCompleted(state)) return state;
+  const entry: StageHistoryEntry = {
+    stage: state.current_stage,
+    entered_at: enteredAt(state, now),
+    exited_at: now,
+    status: 'passed',
+    terminal: true,
+  };
+  if (confirmed) {
+    entry.approval = 'user_confirmed';
+    entry.approved_at = now;
+  }
+  return {
+    ...state,
+    updated_at: now,
+    stage_history: [...state.stage_history, entry],
+    metadata: { ...state.metadata, completed: true, completed_stage: state.current_stage, completed_at: now },
+  };
 }

@@ -5,6 +5,7 @@ import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { renderProgress } from '../files/progressFile';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { newPipelineState } from '../pipeline/stateRecord';
+import { loomVersionOf } from './stateWriter';
 
 /** The longest slug kept, in characters: spec names end up in branch names and paths. */
 const MAX_SLUG = 60;
@@ -67,7 +68,7 @@ export function createSpec(repoRoot: string, name: string, now: Date, options: C
     throw e;
   }
   const iso = now.toISOString();
-  const state = newPipelineState(specDir, options.pipelineType ?? 'feature', options.stage ?? 'brainstorming', iso);
+  const state = newPipelineState(specDir, options.pipelineType ?? 'feature', options.stage ?? 'brainstorming', iso, loomVersionOf(repoRoot));
   writeFileAtomic(join(dir, PIPELINE_STATE_FILE), toJsonText(state));
   writeFileAtomic(join(dir, 'progress.md'), renderProgress({ specName: dirName, state, tasks: [], handoffs: new Map(), now: iso }));
   return { dir, specDir };

@@ -1,18 +1,20 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActor, type Actor } from 'xstate';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
-import { sha256OfFile } from '../fs/sha256';
-import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { guard } from '../pipeline/guardCall';
+import type { PipelineDefinition, StageDefinition } from '../pipeline/pipelineDefinition';
 import { stageOf, transitionsFrom } from '../pipeline/pipelineDefinition';
 import { createPipelineMachine, type PipelineMachine } from '../pipeline/pipelineMachine';
 import { inferStage } from '../pipeline/stageInference';
-import { newPipelineState } from '../pipeline/stateRecord';
+import { completeStage, isCompleted, newPipelineState } from '../pipeline/stateRecord';
 import { checkTransition, nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
+import { fingerprintDeclaredPaths } from '../spec/fingerprints';
 import type { SpecSnapshot } from '../spec/specSnapshot';
-import { writePipelineState, type ProgressSources } from './stateWriter';
+import { loomVersionOf, writePipelineState, type ProgressSources } from './stateWriter';
 
 export interface TaskStatusSummary {
   id: string;
@@ -36,6 +38,25 @@ export interface ChangeResult {
   from: string;
   to: string;
   state: PipelineState;
+  /** Advancing the last stage completed the pipeline (loom's `terminal` history entry). */
+  complete?: boolean;
+  /** It had been completed before: nothing was written. */
+  alreadyComplete?: boolean;
+}
+
+/** Loom fingerprints these on every approval, besides the steps' own files (pipeline-engine.js). */
+const APPROVAL_ARTIFACTS = ['spec.md', 'requirements.json', 'plan.md', 'artifact-analysis.json', 'review-request.md', 'review-feedback.md', 'qa-cases.md', 'manual-checklist.md'];
+
+/**
+ * The files loom fingerprints when a human-approval gate is passed (`approvalArtifactPaths`): the
+ * gate step's `requires`, `approval_requires` and `outputs`, the next step's `requires` and the
+ * key spec files, those that exist; never traceability.json, which executing updates legitimately.
+ */
+export function approvalArtifacts(def: PipelineDefinition, stageId: string, snapshot: Pick<SpecSnapshot, 'dir'>): string[] {
+  const candidates = [...(stageOf(def, stageId)?.approvalArtifacts ?? []), ...APPROVAL_ARTIFACTS];
+  return [...new Set(candidates)]
+    .filter((p) => p.replace(/\/$/, '') !== 'traceability.json')
+    .filter((p) => existsSync(join(snapshot.dir, p.replace(/\/$/, ''))));
 }
 
 const machines = new WeakMap<PipelineDefinition, PipelineMachine>();
@@ -85,7 +106,7 @@ export class SpecPipeline {
 
   /** The state record the next write starts from: the file's, or a fresh one for the inferred stage. */
   private baseState(now: string): PipelineState {
-    return this.snapshot.state ?? newPipelineState(this.snapshot.specDir, this.definition.type, this.stage ?? this.definition.initial, now);
+    return this.snapshot.state ?? newPipelineState(this.snapshot.specDir, this.definition.type, this.stage ?? this.definition.initial, now, loomVersionOf(this.snapshot.repoRoot));
   }
 
   /**
@@ -145,6 +166,9 @@ export class SpecPipeline {
     const now = options.now ?? new Date().toISOString();
     if (from === FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has failed; recover it to a stage first (${this.definition.recoveryTargets.join(', ')})`, []);
     const candidates = transitionsFrom(this.definition, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
+    const current = stageOf(this.definition, from);
+    // At the last stage plain Advance completes the pipeline, as loom's run --advance does.
+    if (!options.to && current?.terminal && !candidates.some((t) => t.kind === 'forward')) return this.complete(current, options.confirm === true, now);
     if (candidates.length === 0) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${from}, the end of the ${this.definition.type} pipeline`, []);
     // Going back is a choice the user names with `to`; plain Advance only ever moves forward.
     const chosen = options.to ? candidates.find((t) => t.to === options.to) : candidates.find((t) => t.kind === 'forward');
@@ -155,9 +179,27 @@ export class SpecPipeline {
     const check = checkTransition(this.definition, chosen, this.snapshot, options.confirm === true);
     const reasons = [...check.unmet, ...(options.confirm ? [] : check.confirmations)];
     if (reasons.length) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot move from ${from} to ${chosen.to}`, reasons);
-    const stage = stageOf(this.definition, from);
-    const approvalFingerprints = stage?.humanApproval && options.confirm ? this.fingerprints(stage.approvalRequires.length ? stage.approvalRequires : stage.outputs) : undefined;
+    const approvalFingerprints = current?.humanApproval && options.confirm
+      ? fingerprintDeclaredPaths(approvalArtifacts(this.definition, from, this.snapshot), { dir: this.snapshot.dir, repoRoot: this.snapshot.repoRoot })
+      : undefined;
     return this.send({ type: 'ADVANCE', to: chosen.to, confirm: options.confirm === true, now, reason: options.reason, approvalFingerprints }, from, now);
+  }
+
+  /**
+   * Advancing the last stage completes the pipeline, as loom's `run --advance` does: the stage's
+   * own checks must hold, then a `terminal` history entry and `metadata.completed` are written
+   * once; completing it again writes nothing.
+   */
+  private complete(stage: StageDefinition, confirm: boolean, now: string): ChangeResult {
+    const state = this.baseState(now);
+    if (isCompleted(state)) return { from: stage.id, to: stage.id, state, complete: true, alreadyComplete: true };
+    const guards = [...stage.exit, guard('handoffsFresh', {}), ...(stage.confirmation ? [guard('confirmed', { stage: stage.id })] : [])];
+    const check = checkTransition(this.definition, { from: stage.id, to: stage.id, kind: 'forward', guards }, this.snapshot, confirm);
+    const reasons = [...check.unmet, ...(confirm ? [] : check.confirmations)];
+    if (reasons.length) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot complete ${stage.id}`, reasons);
+    const completed = completeStage(state, now, confirm && stage.confirmation);
+    writePipelineState(this.snapshot, completed, now, this.progress);
+    return { from: stage.id, to: stage.id, state: completed, complete: true };
   }
 
   /** Records a failure from any stage; the reason goes into the history and `failure_reason`. */
@@ -194,16 +236,6 @@ export class SpecPipeline {
     }
     writePipelineState(this.snapshot, after.context.state, now, this.progress);
     return { from, to: after.context.state.current_stage, state: after.context.state };
-  }
-
-  private fingerprints(paths: readonly string[]): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const p of paths) {
-      if (p.endsWith('/') || p === 'traceability.json') continue;
-      const sha = sha256OfFile(join(this.snapshot.dir, p));
-      if (sha) out[p] = sha;
-    }
-    return out;
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { renderProgress, type StageSymbols } from '../files/progressFile';
 import { taskStateFile, type TaskState } from '../files/taskState';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { WRITER_VERSION } from '../pipeline/stateRecord';
 import { readLock } from '../spec/runLock';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 
@@ -64,6 +65,19 @@ function releaseLock(path: string, token: string): void {
   }
   if (held && held !== token) return;
   rmSync(path, { force: true });
+}
+
+/**
+ * The `loom_version` loom writes into a new state file: the `version` of the repository's
+ * package.json, else 2.0.0 (pipeline-engine.js `_readVersion`).
+ */
+export function loomVersionOf(repoRoot: string): string {
+  try {
+    const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version?: unknown }).version;
+    return typeof version === 'string' && version ? version : WRITER_VERSION;
+  } catch {
+    return WRITER_VERSION;
+  }
 }
 
 export function assertStateWritable(snapshot: SpecSnapshot): void {

@@ -46,7 +46,9 @@ test('a restored actor transitions only when its named guards hold, and sees fil
   assert.equal(actor.getSnapshot().context.state.failure_reason, 'gave up');
   actor.send({ type: 'RECOVER', to: 'brainstorming', now: NOW });
   assert.equal(actor.getSnapshot().value, 'brainstorming');
-  assert.equal(actor.getSnapshot().context.state.stage_history.at(-1)!.recovery_from, 'detail-expansion');
+  // Loom records recovery_from: 'failed' and keeps failure_reason.
+  assert.equal(actor.getSnapshot().context.state.stage_history.at(-1)!.recovery_from, 'failed');
+  assert.equal(actor.getSnapshot().context.state.failure_reason, 'gave up');
   actor.stop();
   r.dispose();
 });

@@ -5,6 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { TransitionRefusedError, CorruptStateError, SpecLockedError } from '../../../src/core/errors';
 import { writePipelineState } from '../../../src/core/repository/stateWriter';
+import type { PipelineState } from '../../../src/core/files/pipelineState';
+import { applyStageChange } from '../../../src/core/pipeline/stateRecord';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 const NOW = '2026-11-29T10:00:00.000Z';
@@ -91,13 +93,14 @@ test('approved → git-worktree needs no confirmation; analysis blockers block a
   r.dispose();
 });
 
-test('the worktree guard finds a git worktree on the feature branch', () => {
+test('the worktree guard finds a git worktree on the feature branch; without one the user confirms it', () => {
   const { r } = repoWith((r) => {
     r.write(`${SPEC}/pipeline.state.json`, state('git-worktree'));
     plannedSpec(r);
   });
   let repo = new LoomRepository(r.root).load();
-  assert.deepEqual(repo.get(SPEC)!.status().next[0].unmet, ['the feature worktree does not exist (run the git-worktree stage)']);
+  assert.deepEqual(repo.get(SPEC)!.status().next[0].unmet, []);
+  assert.deepEqual(repo.get(SPEC)!.status().next[0].confirmations, ['no feature worktree was found (run the git-worktree stage, or confirm it exists)']);
   const git = (...args: string[]) => spawnSync('git', args, { cwd: r.root, encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
   git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init');
@@ -105,6 +108,7 @@ test('the worktree guard finds a git worktree on the feature branch', () => {
   assert.equal(wt.status, 0, wt.stderr);
   repo = new LoomRepository(r.root).load();
   assert.deepEqual(repo.get(SPEC)!.status().next[0].unmet, []);
+  assert.deepEqual(repo.get(SPEC)!.status().next[0].confirmations, []);
   spawnSync('rm', ['-rf', `${r.root}-wt`]);
   r.dispose();
 });
@@ -127,28 +131,40 @@ test('fail and recover record loom history and failure_reason', () => {
   spec.recover('brainstorming', { now: '2026-11-29T11:00:00.000Z', reason: 'start over' });
   s = r.json(`${SPEC}/pipeline.state.json`);
   assert.equal(s.current_stage, 'brainstorming');
-  assert.equal('failure_reason' in s, false);
-  assert.deepEqual(s.stage_history.at(-1), { stage: 'failed', entered_at: NOW, exited_at: '2026-11-29T11:00:00.000Z', status: 'passed', reason: 'start over', recovery_from: 'planning' });
+  assert.equal(s.failure_reason, 'plan is wrong', 'loom keeps failure_reason after recovering');
+  assert.deepEqual(s.stage_history.at(-1), { stage: 'failed', entered_at: NOW, exited_at: '2026-11-29T11:00:00.000Z', status: 'passed', reason: 'start over', recovery_from: 'failed' });
   r.dispose();
 });
 
-test('converge goes back to executing at most three rounds', () => {
+test('converge goes back to executing as loom\'s convergence-pass does: a retry entry, the round counted, round 3 escalates', () => {
   const { r } = repoWith(() => {});
   plannedSpec(r);
-  r.write(`${SPEC}/pipeline.state.json`, state('converge', { metadata: { convergence_round: 2, worktree_path: r.root } }));
+  r.write(`${SPEC}/pipeline.state.json`, state('converge', { metadata: { convergence_round: 1, worktree_path: r.root } }));
   let repo = new LoomRepository(r.root).load();
   const back = repo.get(SPEC)!.status().next.find((n) => n.to === 'executing')!;
   assert.deepEqual([back.kind, back.ready, back.interactive], ['retry', true, true]);
-  repo.get(SPEC)!.advance({ to: 'executing', confirm: true, now: NOW });
+  repo.get(SPEC)!.advance({ to: 'executing', confirm: true, now: NOW, reason: 'REQ-001-B02 has no test' });
   const s = r.json(`${SPEC}/pipeline.state.json`);
-  assert.equal(s.metadata.convergence_round, 3);
-  assert.equal(s.stage_history.at(-1).status, 'retry');
+  assert.equal(s.metadata.convergence_round, 2);
+  const { approval, approved_at, ...entry } = s.stage_history.at(-1);
+  assert.deepEqual(entry, {
+    stage: 'converge', entered_at: '2026-11-29T09:00:00.000Z', exited_at: NOW, status: 'retry',
+    retry_from: 'converge', reason: 'REQ-001-B02 has no test',
+  });
+  assert.deepEqual([approval, approved_at], ['user_confirmed', NOW]);
   r.write(`${SPEC}/pipeline.state.json`, { ...s, current_stage: 'converge' });
   repo = new LoomRepository(r.root).load();
   const again = repo.get(SPEC)!.status().next.find((n) => n.to === 'executing')!;
   assert.equal(again.ready, false);
-  assert.match(again.unmet[0], /already sent the spec back to executing 3 times/);
+  assert.match(again.unmet[0], /already sent the spec back to executing 2 times; round 3 is the last of 3/);
   r.dispose();
+});
+
+test('leaving converge forward clears convergence_round, as loom does once convergence-pass holds', () => {
+  const base = { ...state('converge', { metadata: { convergence_round: 2, worktree_path: '.' } }), stage_history: [] } as PipelineState;
+  const next = applyStageChange(base, { from: 'converge', to: 'verification', kind: 'forward', now: NOW });
+  assert.deepEqual(next.metadata, { worktree_path: '.' });
+  assert.equal(base.metadata.convergence_round, 2, 'the old record is not touched');
 });
 
 test('a corrupt state file is reported and never overwritten', () => {
@@ -207,7 +223,9 @@ test('with no state file the stage is inferred from the artifacts, and advancing
   assert.equal(s.spec_dir, SPEC);
   assert.equal(s.pipeline_type, 'feature');
   assert.equal(s.current_stage, 'failed');
-  assert.equal(s.loom_version, '0.1.0');
+  assert.equal(s.loom_version, '2.0.0', 'loom\'s default: the repository has no package.json version');
+  assert.equal(s.started_at, NOW);
+  assert.equal(s.stage_history[0].entered_at, NOW, 'no current_stage_started_at yet: entered when started');
   assert.deepEqual(s.stage_history.map((h: { stage: string; status: string }) => [h.stage, h.status]), [['analyze-artifacts', 'failed']]);
   r.dispose();
 });
@@ -235,9 +253,9 @@ test('stale handoffs block advancing', () => {
   r.dispose();
 });
 
-test('human-approval gates record approval fingerprints; unknown validators need confirmation', () => {
+test('human-approval gates record loom\'s approval fingerprints; a loom validator we do not run needs confirmation', () => {
   const r = new TempRepo();
-  r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: planning, next: executing, outputs: [plan.md], gate: human-approval, validators: [artifact-analysis-pass], approval_requires: [plan.md, traceability.json] }\n      - { id: executing }\n');
+  r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: planning, next: executing, outputs: [plan.md], gate: human-approval, validators: [planning-artifacts, convergence-pass, verification-artifacts], approval_requires: [plan.md, traceability.json] }\n      - { id: executing }\n');
   r.write(`${SPEC}/pipeline.state.json`, state('planning'));
   r.write(`${SPEC}/plan.md`, '# plan');
   r.write(`${SPEC}/tasks/T1.md`, '# T1');
@@ -246,12 +264,79 @@ test('human-approval gates record approval fingerprints; unknown validators need
   r.write(`${SPEC}/requirements.json`, { requirements: [] });
   const repo = new LoomRepository(r.root).load();
   const next = repo.get(SPEC)!.status().next[0];
-  assert.deepEqual(next.unmet, ['the feature worktree does not exist (run the git-worktree stage)']);
-  assert.deepEqual(next.confirmations, ['validator artifact-analysis-pass is not checked yet: confirm to advance without it', 'planning needs your confirmation to be left']);
-  r.write(`${SPEC}/pipeline.state.json`, state('planning', { metadata: { worktree_path: '.' } }));
+  assert.deepEqual(next.unmet, []);
+  // convergence-pass belongs to converge and verification-artifacts to verification: loom lets them pass here.
+  assert.deepEqual(next.confirmations, [
+    'no feature worktree was found (run the git-worktree stage, or confirm it exists)',
+    'planning needs your confirmation to be left',
+  ]);
   repo.load().get(SPEC)!.advance({ confirm: true, now: NOW });
   const entry = r.json(`${SPEC}/pipeline.state.json`).stage_history[0];
-  assert.deepEqual(entry.approval_fingerprints, { 'plan.md': r.sha256(`${SPEC}/plan.md`) });
+  // What loom's approve() fingerprints: the gate's files and the key spec files, not traceability.json.
+  assert.deepEqual(entry.approval_fingerprints, {
+    'plan.md': r.sha256(`${SPEC}/plan.md`), 'requirements.json': r.sha256(`${SPEC}/requirements.json`), 'spec.md': r.sha256(`${SPEC}/spec.md`),
+  });
+  assert.deepEqual(Object.keys(entry), ['stage', 'entered_at', 'exited_at', 'status', 'approval', 'approval_fingerprints', 'approved_at']);
   assert.equal(entry.approval, 'user_confirmed');
+  r.dispose();
+});
+
+test('a validator loom does not know blocks advancing, as loom\'s "Unknown validator" does', () => {
+  const r = new TempRepo();
+  r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: plan, next: build, validators: [planing-artifacts] }\n      - { id: build }\n');
+  r.write(`${SPEC}/pipeline.state.json`, state('plan'));
+  const next = new LoomRepository(r.root).load().get(SPEC)!.status().next[0];
+  assert.deepEqual(next.unmet, ['validator planing-artifacts is unknown to loom: check its spelling in .loom/workflow.yaml']);
+  r.dispose();
+});
+
+test('leaving executing runs task-state-closure and requirement-task-closure even when not declared, as loom does', () => {
+  const r = new TempRepo();
+  r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: executing, next: wrap-up }\n      - { id: wrap-up }\n');
+  plannedSpec(r);
+  r.write(`${SPEC}/pipeline.state.json`, state('executing'));
+  r.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'reviewing', retry_count: 0 });
+  r.write(`${SPEC}/spec.md`, '# Login\n\nREQ-001 and REQ-002.\n');
+  r.write(`${SPEC}/test-report.md`, 'verdict: PASS\n');
+  const next = new LoomRepository(r.root).load().get(SPEC)!.status().next[0];
+  assert.deepEqual(next.unmet, ['task-state-closure: T1 is reviewing, not done', 'requirement-task-closure: REQ-002 appears in spec.md but no task lists it in requirements']);
+  r.dispose();
+});
+
+test('outputs and approval_requires must be free of placeholders, as loom\'s checkStageOutputs requires', () => {
+  const r = new TempRepo();
+  r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: plan, next: sign-off, outputs: [plan.md] }\n      - { id: sign-off, gate: human-approval, approval_requires: [review-feedback.md], next: build }\n      - { id: build }\n');
+  r.write(`${SPEC}/pipeline.state.json`, state('plan'));
+  r.write(`${SPEC}/plan.md`, '# Plan\n\nT2: TBD\n');
+  let next = new LoomRepository(r.root).load().get(SPEC)!.status().next[0];
+  assert.deepEqual(next.unmet, ['plan.md line 3 still holds the placeholder TBD']);
+  r.write(`${SPEC}/pipeline.state.json`, state('sign-off'));
+  r.write(`${SPEC}/review-feedback.md`, '# Review\n\n- fix {{TODO_ITEM}}\n\nverdict: PASS\n');
+  next = new LoomRepository(r.root).load().get(SPEC)!.status().next[0];
+  assert.deepEqual(next.unmet, ['review-feedback.md line 3 still holds the placeholder {{TODO_ITEM}}']);
+  r.write(`${SPEC}/review-feedback.md`, '# Review\n\nOne BLOCKER left.\n\nverdict: PASS\n');
+  next = new LoomRepository(r.root).load().get(SPEC)!.status().next[0];
+  assert.deepEqual(next.unmet, ['review-feedback.md line 3 mentions BLOCKER']);
+  r.dispose();
+});
+
+test('advancing the last stage completes the pipeline once, as loom\'s completeCurrentStage does', () => {
+  const r = new TempRepo();
+  r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: executing, next: synced }\n      - { id: synced, outputs: [verify-report.md] }\n');
+  r.write(`${SPEC}/pipeline.state.json`, state('synced'));
+  let spec = new LoomRepository(r.root).load().get(SPEC)!;
+  assert.throws(() => spec.advance({ now: NOW }), (e: TransitionRefusedError) => e.reasons.includes('verify-report.md does not exist'));
+  r.write(`${SPEC}/verify-report.md`, 'verdict: PASS\n');
+  spec = new LoomRepository(r.root).load().get(SPEC)!;
+  const done = spec.advance({ now: NOW });
+  assert.deepEqual([done.from, done.to, done.complete, done.alreadyComplete], ['synced', 'synced', true, undefined]);
+  const s = r.json(`${SPEC}/pipeline.state.json`);
+  assert.equal(s.current_stage, 'synced');
+  assert.deepEqual(s.stage_history.at(-1), { stage: 'synced', entered_at: '2026-11-29T09:00:00.000Z', exited_at: NOW, status: 'passed', terminal: true });
+  assert.deepEqual(s.metadata, { completed: true, completed_stage: 'synced', completed_at: NOW });
+  const before = r.read(`${SPEC}/pipeline.state.json`);
+  const again = new LoomRepository(r.root).load().get(SPEC)!.advance({ now: '2026-11-30T00:00:00.000Z' });
+  assert.equal(again.alreadyComplete, true);
+  assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
   r.dispose();
 });
