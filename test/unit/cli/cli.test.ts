@@ -391,15 +391,16 @@ describe('advance', () => {
     const repo = copyFixture('basic');
     unlinkSync(join(repo, PROFILE, 'pipeline.state.json'));
     let s = parsed(await cli('status', '--cwd', repo, '--spec-dir', PROFILE, '--json'));
-    assert.equal(s.stage, 'brainstorming', 'spec.md alone: brainstorming has not produced requirements.json yet');
-    assert.deepEqual(s.next, [{ to: 'detail-expansion', interactive: true, ready: false, unmet: ['requirements.json does not exist'] }]);
+    // Loom's inferStageFromArtifacts: spec.md alone means detail-expansion.
+    assert.equal(s.stage, 'detail-expansion', 'spec.md alone');
+    assert.deepEqual(s.next, [{ to: 'planning', interactive: true, ready: false, unmet: ['requirements.json does not exist', 'handoffs/detail-expansion.json does not exist'] }]);
     const refused = await cli('advance', '--cwd', repo, '--spec-dir', PROFILE, '--confirm');
     assert.equal(refused.code, 1);
     assert.equal(existsSync(join(repo, PROFILE, 'pipeline.state.json')), false);
 
     cpSync(join(repo, SMOKE, 'requirements.json'), join(repo, PROFILE, 'requirements.json'));
     s = parsed(await cli('status', '--cwd', repo, '--spec-dir', PROFILE, '--json'));
-    assert.equal(s.stage, 'detail-expansion', 'brainstorming\'s outputs exist now');
+    assert.equal(s.stage, 'detail-expansion', 'still no handoffs/detail-expansion.json');
 
     const run = await cli('fail', '--cwd', repo, '--spec-dir', PROFILE, '--reason', '需求不清楚');
     assert.equal(run.code, 0, run.err);

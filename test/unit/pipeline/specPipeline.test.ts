@@ -340,3 +340,32 @@ test('advancing the last stage completes the pipeline once, as loom\'s completeC
   assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
   r.dispose();
 });
+
+test('inference follows loom\'s inferStageFromArtifacts ladder, newest artifact first', () => {
+  const r = new TempRepo();
+  const stage = () => new LoomRepository(r.root).load().get(SPEC)!.stage;
+  try {
+    r.write(`${SPEC}/notes.txt`, 'x');
+    assert.equal(stage(), 'brainstorming');
+    r.write(`${SPEC}/spec.md`, '# s');
+    assert.equal(stage(), 'detail-expansion');
+    r.write(`${SPEC}/handoffs/detail-expansion.json`, { status: 'done', summary: 's', artifacts: [] });
+    assert.equal(stage(), 'planning');
+    r.write(`${SPEC}/plan.md`, '# p');
+    assert.equal(stage(), 'analyze-artifacts');
+    r.write(`${SPEC}/artifact-analysis.json`, { stage: 'analyze-artifacts', status: 'pass', coverage: {}, findings: [], blocker_count: 0 });
+    assert.equal(stage(), 'approved');
+    r.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'executing', retry_count: 0 });
+    assert.equal(stage(), 'executing');
+    r.write(`${SPEC}/test-report.md`, 'verdict: FAIL\n');
+    assert.equal(stage(), 'converge', 'any test report, passing or not');
+    r.write(`${SPEC}/convergence-report.json`, { stage: 'converge', round: 1, status: 'converged', classification: {}, findings: [], coverage: {}, blocker_count: 0 });
+    assert.equal(stage(), 'verification');
+    r.write(`${SPEC}/verify-report.md`, '# Verify\n\nverdict: FAIL\n');
+    assert.equal(stage(), 'verification', 'a failing verify report does not count');
+    r.write(`${SPEC}/verify-report.md`, '# Verify\n\nAll checks PASS\n');
+    assert.equal(stage(), 'synced');
+  } finally {
+    r.dispose();
+  }
+});
