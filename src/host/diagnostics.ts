@@ -35,14 +35,13 @@ export class LoomDiagnostics extends Disposable {
     super();
     this.log = log.component('diagnostics');
     this._register(registry.onDidChange((e) => {
+      // A rescan (workflow.yaml changed, Refresh) republishes everything, the workflow's problems too.
       if (e.all) return this.publishAll();
       for (const dir of e.removed) this.clear(dir);
       for (const dir of e.changed) {
         const entry = registry.entry(dir);
         if (entry) this.publish(entry);
       }
-      // workflow.yaml changes come as a rescan of its folder, which names every spec.
-      if (e.changed.length > 1) this.publishWorkflows();
     }));
     void registry.ready.then(() => this.publishAll());
   }

@@ -27,6 +27,8 @@ export interface FolderChange {
   changed: string[];
   /** Specs that are gone. */
   removed: string[];
+  /** The workflow or the whole folder was read again: every spec may have changed. */
+  rescan?: boolean;
 }
 
 const RESCAN = '\u0000rescan';
@@ -71,6 +73,7 @@ export class FolderSpecs extends Disposable {
   /** Reads every spec, yielding between specs so the first paint and typing are never blocked. */
   load(): Promise<void> {
     this.loading ??= (async () => {
+      await nextTick();
       const started = Date.now();
       for (const dir of findSpecDirs(this.root, this.specRoots)) {
         if (this.isDisposed) return;
@@ -157,7 +160,7 @@ export class FolderSpecs extends Disposable {
     }
     const removed = [...before].filter((d) => !this.entries.has(d));
     this.log.info(`${this.folder.name}: rescanned, ${this.entries.size} spec(s)`);
-    this.onChange({ folder: this.folder, changed: [...this.entries.keys()], removed });
+    this.onChange({ folder: this.folder, changed: [...this.entries.keys()], removed, rescan: true });
   }
 
   private entry(spec: SpecPipeline): SpecEntry {

@@ -26,6 +26,8 @@ export class SpecRegistry extends Disposable {
   private readonly log: ComponentLog;
   private loaded = false;
   private loading?: Promise<void>;
+  private markReady!: () => void;
+  private readonly readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
 
   constructor(private readonly config: LoomConfig, log: Log) {
     super();
@@ -46,13 +48,14 @@ export class SpecRegistry extends Disposable {
     if (!this.loading) {
       for (const f of vscode.workspace.workspaceFolders ?? []) this.addFolder(f);
       this.loading = this.loadAll();
+      void this.loading.then(() => this.markReady());
     }
     return this.loading;
   }
 
-  /** Resolves when the workspace is loaded. */
+  /** Resolves once the workspace has been read the first time; asking does not start the reading. */
   get ready(): Promise<void> {
-    return this.start();
+    return this.readyPromise;
   }
 
   get isLoaded(): boolean {
@@ -91,7 +94,7 @@ export class SpecRegistry extends Disposable {
 
   private folderChanged(change: FolderChange): void {
     if (!this.loaded) return;
-    this._onDidChange.fire({ changed: change.changed, removed: change.removed, all: false });
+    this._onDidChange.fire({ changed: change.changed, removed: change.removed, all: change.rescan === true });
   }
 
   get folderCount(): number {

@@ -5,7 +5,7 @@ import { Disposable } from '../lifecycle';
 import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode } from './nodes';
-import { artifactItem, groupItem, noteItem, specItem, specNotes, stageItem, taskItem } from './treeItems';
+import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem } from './treeItems';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
 export interface SpecFilter {
@@ -154,6 +154,14 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
         return artifactItem(node, e, stage, exists);
       }
     }
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: LoomNode): vscode.TreeItem {
+    if (node.kind === 'spec' && item.tooltip === undefined) {
+      const e = this.registry.entry(node.dir);
+      if (e) item.tooltip = specTooltip(e);
+    }
+    return item;
   }
 
   getParent(node: LoomNode): LoomNode | undefined {

@@ -77,18 +77,19 @@ export function specIcon(e: SpecEntry): vscode.ThemeIcon {
 }
 
 export function specItem(node: SpecNode, e: SpecEntry, multiRoot: boolean): vscode.TreeItem {
-  const { date, feature } = splitSpecName(e.spec.snapshot.name);
+  const { feature } = splitSpecName(e.spec.snapshot.name);
   const item = new vscode.TreeItem(feature, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `spec:${node.dir}`;
   item.description = specDescription(e, multiRoot);
   item.iconPath = specIcon(e);
   item.contextValue = specContext(e);
-  item.tooltip = specTooltip(e, date);
   return item;
 }
 
-function specTooltip(e: SpecEntry, date: string | undefined): vscode.MarkdownString {
+/** The spec's tooltip: built on hover only, since it evaluates the next transition's guards. */
+export function specTooltip(e: SpecEntry): vscode.MarkdownString {
   const s = e.spec.snapshot;
+  const { date } = splitSpecName(s.name);
   const t = new vscode.MarkdownString(undefined, true);
   t.appendMarkdown(`**${md(s.name)}**  \n`);
   t.appendMarkdown(`${md(s.specDir)} — ${md(e.folder.name)}\n\n`);
