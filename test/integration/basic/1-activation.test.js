@@ -10,7 +10,7 @@ suite('activation', () => {
     const names = api.registry.entries().map((e) => e.spec.snapshot.name).sort();
     assert.deepStrictEqual(names, [
       '2026-11-10+payments', '2026-11-15+broken', '2026-11-18+legacy', '2026-11-19+approval',
-      '2026-11-20+user-login', '2026-11-25+search', '2026-11-26+export',
+      '2026-11-20+user-login', '2026-11-21+review', '2026-11-25+search', '2026-11-26+export',
     ]);
   });
 

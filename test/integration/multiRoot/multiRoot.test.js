@@ -66,4 +66,21 @@ suite('multi-root', () => {
     assert.strictEqual(recovered.status, 'done', JSON.stringify(recovered));
     assert.strictEqual(readJson(path.join(dir, 'pipeline.state.json')).current_stage, 'brainstorming');
   });
+
+  test('an edited workflow.yaml rebuilds that folder\'s pipeline: a new step is a new stage', async () => {
+    const file = path.join(vscode.workspace.workspaceFolders[1].uri.fsPath, '.loom', 'workflow.yaml');
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace('        next: synced\n        outputs: [verify-report.md]', '        next: review-gate\n        outputs: [verify-report.md]\n      - id: review-gate\n        gate: human-approval\n        next: synced'));
+    await waitFor('beta\'s pipeline to have seven stages', async () => /^brainstorming · 0\/7 /.test((await specRow(api, 'beta-feature')).description));
+    assert.match((await specRow(api, 'alpha-feature')).description, /^planning · 2\/13 /, 'alpha keeps its own pipeline');
+    const stages = (await rows(api, (await specRow(api, 'beta-feature')).node)).map((s) => s.label);
+    assert.deepStrictEqual(stages, ['brainstorming', 'planning', 'approved', 'executing', 'verification', 'review-gate', 'synced']);
+
+    fs.writeFileSync(file, 'pipelines: [unclosed\n');
+    const uri = vscode.Uri.file(file);
+    const d = await waitFor('a diagnostic on workflow.yaml', () => vscode.languages.getDiagnostics(uri).find((x) => x.source === 'loom'));
+    assert.strictEqual(d.code, 'yaml-syntax');
+    fs.writeFileSync(file, text);
+    await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(uri).some((x) => x.source === 'loom'));
+  });
 });
