@@ -97,3 +97,22 @@ test('the reviewer sees the task\'s changes, never Loom\'s own files', async () 
   assert.doesNotMatch(t2Review, /src\/due.js b\//, 'T1\'s changes came before T2 started');
   assert.doesNotMatch(t2Review, /task-states|progress\.md|traceability\.json|\.loom-run\.lock/);
 });
+
+test('a Chinese spec: Chinese prompts, Chinese status lines and verdicts, a Chinese test report loom reads', async () => {
+  const h = track(harness({}, { language: 'zh' }));
+  const zhDone = (id: 'T1' | 'T2') => {
+    const [tools, final] = implementerDone(id);
+    return [tools, { text: (final as { text: string }).text.replace('## Summary', '## 摘要').replace('## Tests', '## 测试').replace('STATUS: DONE', '状态：DONE') }];
+  };
+  h.models.script('implementer', ...zhDone('T1'), ...zhDone('T2'));
+  h.models.script('reviewer', { text: '符合任务要求。\n\n结论：通过' }, { text: '结论：通过' });
+  h.models.script('test-reporter', { text: '## 摘要\n全部 behavior 已覆盖。\n\n结论：通过' });
+  const result = await h.loop.run(new AbortController().signal);
+  assert.equal(result.outcome, 'completed', result.message);
+  assert.match(h.models.promptsOf('implementer')[0], /^你是 loom 规格/);
+  assert.match(h.models.promptsOf('reviewer')[0], /合并审查者/);
+  const report = h.repo.read(`${SPEC}/test-report.md`);
+  assert.match(report.trimEnd(), /结论：通过$/);
+  assert.equal(parseReport('test-report.md', report).verdict, 'PASS');
+  assert.equal(h.repo.json(`${SPEC}/handoffs/T1.json`).summary, 'T1 implemented.');
+});
