@@ -123,8 +123,8 @@ describe('sample workspace', () => {
     const plan = planTaskBatches(s.snapshot.tasks.values());
     assert.deepEqual(plan.batches, [
       { type: 'parallel', tasks: ['T1', 'T2'] },
-      { type: 'serial', tasks: ['T3'] },
-      { type: 'serial', tasks: ['T4'] },
+      { type: 'parallel', tasks: ['T3'] },
+      { type: 'parallel', tasks: ['T4'] },
     ]);
     assert.deepEqual(plan.conflicts, []);
     assert.deepEqual(s.status().tasks.map((t) => [t.id, t.status]), [['T1', 'done'], ['T2', 'done'], ['T3', 'reviewing'], ['T4', 'pending']]);

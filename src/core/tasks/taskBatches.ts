@@ -9,10 +9,9 @@ import { byTaskNumber } from '../spec/loadSpec';
  * Decisions (loom's description leaves them open):
  * - Tasks are taken in task-number order (T2 before T10), whatever order they arrive in; a
  *   repeated id keeps its first occurrence.
- * - Within a round, the parallel batch is built greedily in that order: a ready task joins it
- *   when it conflicts with none of the tasks already in it. The ready tasks left over run after
- *   it as one serial batch, in order. A parallel batch needs at least two tasks; a round where
- *   fewer than two could run side by side is a single serial batch of all its ready tasks.
+ * - Within a round, as loom's `buildBatches` does: the ready tasks that conflict with no other
+ *   ready task form the parallel batch (even a lone one), and every ready task that conflicts
+ *   with another runs after it in one serial batch, both in task order.
  * - A dependency on a task that does not exist can never be satisfied: the task waits forever
  *   (and so does everything behind it) rather than run before a prerequisite someone meant to
  *   name. It is reported in `unknown_dependencies`, never as part of a cycle.
@@ -246,15 +245,13 @@ export function planTaskBatches(input: Iterable<BatchableTask>): TaskBatchPlan {
 }
 
 function roundBatches(ready: readonly string[], conflictsWith: ReadonlyMap<string, ReadonlySet<string>>): TaskBatch[] {
-  const parallel: string[] = [];
-  const leftover: string[] = [];
-  for (const id of ready) {
-    const clash = parallel.some((p) => conflictsWith.get(id)!.has(p));
-    (clash ? leftover : parallel).push(id);
-  }
-  if (parallel.length < 2) return [{ type: 'serial', tasks: [...ready] }];
-  const out: TaskBatch[] = [{ type: 'parallel', tasks: parallel }];
-  if (leftover.length > 0) out.push({ type: 'serial', tasks: leftover });
+  const inRound = new Set(ready);
+  const clashes = (id: string) => [...conflictsWith.get(id)!].some((other) => inRound.has(other));
+  const parallel = ready.filter((id) => !clashes(id));
+  const serial = ready.filter(clashes);
+  const out: TaskBatch[] = [];
+  if (parallel.length > 0) out.push({ type: 'parallel', tasks: parallel });
+  if (serial.length > 0) out.push({ type: 'serial', tasks: serial });
   return out;
 }
 

@@ -572,7 +572,7 @@ describe('tasks', () => {
         { id: 'T3', owns: ['src/auth/lockout.ts'], reads: ['src/db/users.ts'], depends_on: ['T1'] },
       ],
       conflicts: [],
-      batches: [{ type: 'serial', tasks: ['T1'] }, { type: 'parallel', tasks: ['T2', 'T3'] }],
+      batches: [{ type: 'parallel', tasks: ['T1'] }, { type: 'parallel', tasks: ['T2', 'T3'] }],
       cycle: null,
       unknown_dependencies: [],
     });
@@ -590,10 +590,11 @@ describe('tasks', () => {
       { a: 'T1', b: 'T6', paths: ['src/a.ts'] },
       { a: 'T4', b: 'T5', paths: ['src/shared/util.ts'] },
     ]);
+    // As loom's buildBatches: both tasks of a conflict run serially, after the rest of their round.
     assert.deepEqual(plan.batches, [
-      { type: 'parallel', tasks: ['T4', 'T6'] },
-      { type: 'serial', tasks: ['T5'] },
-      { type: 'serial', tasks: ['T10'] },
+      { type: 'parallel', tasks: ['T6'] },
+      { type: 'serial', tasks: ['T4', 'T5'] },
+      { type: 'parallel', tasks: ['T10'] },
     ]);
     assert.deepEqual(plan.cycle, ['T1', 'T2']);
     assert.deepEqual(plan.unknown_dependencies, [{ task: 'T3', depends_on: 'T9' }]);
@@ -641,9 +642,9 @@ describe('tasks', () => {
     const run = await cli('tasks', '--cwd', repo, '--spec-dir', GRAPH);
     assert.equal(run.code, 0);
     assert.equal(run.out, [
-      'Batch 1 (parallel): T4, T6',
-      'Batch 2 (serial): T5',
-      'Batch 3 (serial): T10',
+      'Batch 1 (parallel): T6',
+      'Batch 2 (serial): T4, T5',
+      'Batch 3 (parallel): T10',
       'Dependency cycle: T1 → T2',
       'T3 depends on unknown task T9',
       'Conflict: T1 and T6 both touch src/a.ts',

@@ -68,7 +68,7 @@ describe('planTaskBatches', () => {
     assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['T1', 'T2', 'T10'] }]);
   });
 
-  it('runs dependent tasks in later rounds; a lone ready task is a serial batch', () => {
+  it('runs dependent tasks in later rounds; a lone ready task is a parallel batch of one, as in loom', () => {
     const plan = planTaskBatches([
       task('T1'),
       task('T2'),
@@ -79,7 +79,7 @@ describe('planTaskBatches', () => {
     assert.deepEqual(plan.batches, [
       { type: 'parallel', tasks: ['T1', 'T2'] },
       { type: 'parallel', tasks: ['T3', 'T5'] },
-      { type: 'serial', tasks: ['T4'] },
+      { type: 'parallel', tasks: ['T4'] },
     ]);
     assert.equal(plan.cycle, null);
   });
@@ -87,11 +87,11 @@ describe('planTaskBatches', () => {
   it('accepts T1.md as a dependency and reports it as the id', () => {
     const plan = planTaskBatches([task('T1'), task('T2', { depends_on: ['T1.md', 'T1'] })]);
     assert.deepEqual(plan.tasks[1].depends_on, ['T1']);
-    assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T1'] }, { type: 'serial', tasks: ['T2'] }]);
+    assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['T1'] }, { type: 'parallel', tasks: ['T2'] }]);
     assert.deepEqual(plan.unknown_dependencies, []);
   });
 
-  it('splits an owns↔owns directory-prefix conflict out of the parallel batch', () => {
+  it('runs both tasks of an owns↔owns directory-prefix conflict serially, after the parallel batch (loom\'s buildBatches)', () => {
     const plan = planTaskBatches([
       task('T1', { owns: ['src/a/'] }),
       task('T2', { owns: ['src/a/b.ts'] }),
@@ -101,8 +101,8 @@ describe('planTaskBatches', () => {
     assert.deepEqual(plan.conflicts, [{ a: 'T1', b: 'T2', paths: ['src/a/b.ts'] }]);
     assert.deepEqual(plan.tasks[0].owns, ['src/a/'], 'paths are echoed as declared');
     assert.deepEqual(plan.batches, [
-      { type: 'parallel', tasks: ['T1', 'T3', 'T4'] },
-      { type: 'serial', tasks: ['T2'] },
+      { type: 'parallel', tasks: ['T3', 'T4'] },
+      { type: 'serial', tasks: ['T1', 'T2'] },
     ]);
   });
 
@@ -118,10 +118,7 @@ describe('planTaskBatches', () => {
       { a: 'T1', b: 'T4', paths: ['src/shared/util.ts'] },
       { a: 'T3', b: 'T4', paths: ['src/shared/util.ts'] },
     ]);
-    assert.deepEqual(plan.batches, [
-      { type: 'parallel', tasks: ['T1', 'T3'] },
-      { type: 'serial', tasks: ['T2', 'T4'] },
-    ]);
+    assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T1', 'T2', 'T3', 'T4'] }]);
   });
 
   it('never lets a task conflict with itself', () => {
@@ -136,11 +133,10 @@ describe('planTaskBatches', () => {
       { a: 'T1', b: 'T2', paths: ['docs/a.md'] },
       { a: 'T1', b: 'T3', paths: ['b', 'c'] },
     ]);
-    // T1 takes the parallel slot alone, so the whole round is serial (T2 and T3 wait behind it).
     assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T1', 'T2', 'T3'] }]);
   });
 
-  it('makes a round serial when no two ready tasks can run side by side', () => {
+  it('makes a round serial when its ready tasks all conflict', () => {
     const plan = planTaskBatches([task('T1', { owns: ['src/'] }), task('T2', { owns: ['src/b.ts'] })]);
     assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T1', 'T2'] }]);
   });
@@ -168,7 +164,7 @@ describe('planTaskBatches', () => {
       task('T4'),
       task('T5', { depends_on: ['T4'] }),
     ]);
-    assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T4'] }, { type: 'serial', tasks: ['T5'] }]);
+    assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['T4'] }, { type: 'parallel', tasks: ['T5'] }]);
     assert.deepEqual(plan.cycle, ['T1', 'T2']);
   });
 
@@ -188,7 +184,7 @@ describe('planTaskBatches', () => {
     const plan = planTaskBatches([task('T1'), task('T2', { depends_on: ['T9'] }), task('T3', { depends_on: ['T2'] })]);
     assert.deepEqual(plan.unknown_dependencies, [{ task: 'T2', depends_on: 'T9' }]);
     assert.equal(plan.cycle, null);
-    assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['T1'] }]);
+    assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['T1'] }]);
   });
 
   it('keeps an unknown dependency out of a cycle found beside it', () => {
@@ -209,7 +205,7 @@ describe('planTaskBatches', () => {
       task('valueOf', { depends_on: ['valueOf'] }),
     ]);
     assert.deepEqual(plan.tasks.map((t) => t.id), ['__proto__', 'constructor', 'toString', 'valueOf']);
-    assert.deepEqual(plan.batches, [{ type: 'serial', tasks: ['__proto__'] }, { type: 'serial', tasks: ['constructor'] }]);
+    assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['__proto__'] }, { type: 'parallel', tasks: ['constructor'] }]);
     assert.deepEqual(plan.unknown_dependencies, [{ task: 'toString', depends_on: 'hasOwnProperty' }]);
     assert.deepEqual(plan.cycle, ['valueOf']);
     assert.deepEqual(plan.conflicts, [{ a: 'constructor', b: 'toString', paths: ['src/shared/x.ts'] }]);
