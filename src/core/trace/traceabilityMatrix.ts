@@ -8,6 +8,7 @@ import { splitTestRef, TRACEABILITY_FILE, type BehaviorTrace, type TraceEntry } 
 import { BEHAVIOR_CATEGORIES, categoriesImpliedBy, type BehaviorCategory, type RequirementStatus } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import type { SpecSnapshot } from '../spec/specSnapshot';
+import { findWorktree } from '../spec/worktree';
 
 /**
  * Loom's traceability closure, one row per behavior: which tasks, tests and evidence stand behind
@@ -19,9 +20,11 @@ import type { SpecSnapshot } from '../spec/specSnapshot';
  *   `requirements.<REQ>.behaviors.<BEH>` in traceability.json, with task refs folded to ids
  *   (`T1.md` → `T1`). Requirement-level lists are not inherited, and an entry filed under another
  *   requirement does not count for the behavior (it is an orphan).
- * - Test refs lose their `#name` / `::name` and resolve against the spec directory, then the
- *   repository root. Evidence resolves the same way but only counts inside the spec's
- *   `evidence/`. Both must be files (a folder does not count). `\` is read as `/`.
+ * - Test refs lose their `#name` / `::name` and resolve as loom's traceability.js resolves them:
+ *   the spec directory, then the feature worktree (when one is found), then the repository root.
+ *   Evidence refs lose `#` / `::` too, resolve against the spec directory or the repository root,
+ *   and only count inside the spec's `evidence/`. Both must be files (a folder does not count).
+ *   `\` is read as `/`.
  * - A requirement category is covered when one of its behaviors has that category, whatever the
  *   behavior's applicability: `not-applicable` is the explicit way to settle a category, and
  *   `requires-clarification` is reported by detail expansion, not here.
@@ -167,6 +170,14 @@ function refResolver(snapshot: SpecSnapshot) {
     const clean = file.trim().replace(/\\/g, '/');
     return clean ? [resolve(snapshot.dir, clean), resolve(snapshot.repoRoot, clean)] : [];
   };
+  // Loom looks for a test in the spec directory, then the feature worktree, then the repository.
+  let worktree: string | undefined | null = null;
+  const testCandidates = (file: string) => {
+    const [inSpec, inRepo] = candidates(file);
+    if (!inSpec) return [];
+    if (worktree === null) worktree = findWorktree(snapshot);
+    return worktree ? [inSpec, resolve(worktree, file.trim().replace(/\\/g, '/')), inRepo] : [inSpec, inRepo];
+  };
   const evidenceDir = join(snapshot.dir, 'evidence');
   const inEvidence = (abs: string) => {
     const r = relative(evidenceDir, abs);
@@ -177,9 +188,10 @@ function refResolver(snapshot: SpecSnapshot) {
     return hit ? { ref, exists: true, path: repoRelative(snapshot.repoRoot, hit) } : { ref, exists: false, reason: 'missing' };
   };
   return {
-    test: (ref: string): TraceRef => found(ref, candidates(splitTestRef(ref).file)),
+    test: (ref: string): TraceRef => found(ref, testCandidates(splitTestRef(ref).file)),
+    // Loom strips `#name` / `::name` from evidence refs too.
     evidence: (ref: string): TraceRef => {
-      const inside = candidates(ref).filter(inEvidence);
+      const inside = candidates(splitTestRef(ref).file).filter(inEvidence);
       return inside.length > 0 ? found(ref, inside) : { ref, exists: false, reason: 'outside-evidence' };
     },
   };

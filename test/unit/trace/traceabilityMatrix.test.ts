@@ -341,3 +341,32 @@ describe('buildTraceabilityMatrix edge cases', () => {
     }
   });
 });
+
+describe('buildTraceabilityMatrix resolves refs as loom\'s traceability.js does', () => {
+  const snapshot = fixture(
+    {
+      'pipeline.state.json': {
+        spec_dir: SPEC, pipeline_type: 'feature', current_stage: 'converge', stage_history: [], metadata: { worktree_path: '.worktrees/login' },
+      },
+      'requirements.json': { requirements: { 'REQ-020': requirement([behavior('REQ-020-B01', 'happy-path')]) } },
+      'traceability.json': {
+        requirements: {
+          'REQ-020': {
+            tasks: ['T1'], tests: [], evidence: [],
+            behaviors: { 'REQ-020-B01': { tasks: ['T1'], tests: ['tests/new.test.ts#adds it'], evidence: ['evidence/run.log#L3'] } },
+          },
+        },
+      },
+      'tasks/T1.md': taskMd('owns: [src/new.ts]'),
+      'evidence/run.log': 'ok\n',
+    },
+    { '.worktrees/login/tests/new.test.ts': '// only in the feature worktree\n' },
+  );
+
+  it('finds a test that exists only in the feature worktree, and strips #name from evidence refs', () => {
+    const [row] = buildTraceabilityMatrix(snapshot).rows;
+    assert.deepEqual(row.tests, [{ ref: 'tests/new.test.ts#adds it', exists: true, path: '.worktrees/login/tests/new.test.ts' }]);
+    assert.deepEqual(row.evidence, [{ ref: 'evidence/run.log#L3', exists: true, path: `${SPEC}/evidence/run.log` }]);
+    assert.equal(row.closed, true);
+  });
+});
