@@ -15,6 +15,8 @@ export type GuardCall =
   | { type: 'testsExitZero'; params: Record<string, never> }
   | { type: 'traceabilityClosed'; params: Record<string, never> }
   | { type: 'handoffsFresh'; params: Record<string, never> }
+  /** No file approved at a human-approval gate changed since (loom's checkApprovalFreshness). */
+  | { type: 'approvalsFresh'; params: Record<string, never> }
   | { type: 'worktreeExists'; params: Record<string, never> }
   /** `stage` is the stage declaring it: loom runs each of its validators only at the stage it belongs to. */
   | { type: 'validatorPasses'; params: { name: string; stage?: string } }

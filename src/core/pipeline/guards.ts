@@ -4,6 +4,8 @@ import { sha256OfFile } from '../fs/sha256';
 import { findPlaceholder } from '../files/placeholders';
 import { hasEvidenceReceipt, parseReport, type Report } from '../files/report';
 import { staleHandoffs } from '../spec/handoffStaleness';
+import { staleApprovals } from '../spec/staleness';
+import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { findWorktree } from '../spec/worktree';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
@@ -199,6 +201,15 @@ export const GUARDS: Registry = {
 
   // Loom's run --advance makes no worktree check, and a worktree made by another tool or under
   // another branch name cannot always be found: when none is found, the user confirms it.
+  // Loom's run --advance refuses while the newest approval of any stage is stale; only --approve
+  // (passing a gate, which records fresh fingerprints) does not look.
+  approvalsFresh: (_p, { snapshot: s }) => {
+    const stale = staleApprovals(s);
+    return stale.length
+      ? fail(stale.map((a) => `the approval of ${a.stage} is stale: ${a.changed.join(', ')} changed since; approve it again`), PIPELINE_STATE_FILE)
+      : pass;
+  },
+
   worktreeExists: (_p, { snapshot: s, confirmed }) =>
     findWorktree(s) || confirmed ? pass : { ok: false, reasons: ['no feature worktree was found (run the git-worktree stage, or confirm it exists)'], needsConfirmation: true },
 

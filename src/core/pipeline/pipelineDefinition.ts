@@ -199,6 +199,8 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   const byId = new Map(stages.map((s) => [s.id, s]));
   const described = (from: string, to: string) => schema.transitions.find((t) => t.from === from && t.to === to);
   const transitions: TransitionDefinition[] = [];
+  // Passing a gate is loom's --approve, which records fresh fingerprints instead of checking old ones.
+  const approvalsFresh = (stage: StageDefinition) => (stage.humanApproval ? [] : [guard('approvalsFresh', {})]);
   const confirm = (stage: StageDefinition) => (stage.confirmation || stage.manualChecks.length > 0 ? [guard('confirmed', { stage: stage.id })] : []);
 
   stages.forEach((stage, index) => {
@@ -208,7 +210,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       transitions.push({
         from: stage.id, to: target.id, kind: 'forward',
         trigger: described(stage.id, target.id)?.trigger, description: described(stage.id, target.id)?.description,
-        guards: dedupe([...stage.exit, ...target.enter, guard('handoffsFresh', {}), ...confirm(stage), ...(target.manualChecks.length ? confirm(target) : [])]),
+        guards: dedupe([...stage.exit, ...target.enter, guard('handoffsFresh', {}), ...approvalsFresh(stage), ...confirm(stage), ...(target.manualChecks.length ? confirm(target) : [])]),
       });
     }
     // Going back (converge → executing, verification → executing) as the schema allows.
@@ -219,7 +221,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       transitions.push({
         from: stage.id, to: to.id, kind: 'retry',
         trigger: described(stage.id, to.id)?.trigger, description: described(stage.id, to.id)?.description,
-        guards: dedupe([...rounds, ...to.enter, guard('confirmed', { stage: stage.id })]),
+        guards: dedupe([...rounds, ...to.enter, ...approvalsFresh(stage), guard('confirmed', { stage: stage.id })]),
       });
     }
     if (!stage.terminal) {

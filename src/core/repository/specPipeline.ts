@@ -193,7 +193,7 @@ export class SpecPipeline {
   private complete(stage: StageDefinition, confirm: boolean, now: string): ChangeResult {
     const state = this.baseState(now);
     if (isCompleted(state)) return { from: stage.id, to: stage.id, state, complete: true, alreadyComplete: true };
-    const guards = [...stage.exit, guard('handoffsFresh', {}), ...(stage.confirmation ? [guard('confirmed', { stage: stage.id })] : [])];
+    const guards = [...stage.exit, guard('handoffsFresh', {}), guard('approvalsFresh', {}), ...(stage.confirmation ? [guard('confirmed', { stage: stage.id })] : [])];
     const check = checkTransition(this.definition, { from: stage.id, to: stage.id, kind: 'forward', guards }, this.snapshot, confirm);
     const reasons = [...check.unmet, ...(confirm ? [] : check.confirmations)];
     if (reasons.length) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot complete ${stage.id}`, reasons);

@@ -33,6 +33,8 @@ export function describeGuard(call: GuardCall): string {
       return 'every behavior has a task, a test and evidence';
     case 'handoffsFresh':
       return 'no handoff is stale';
+    case 'approvalsFresh':
+      return 'no approved file changed since its approval';
     case 'worktreeExists':
       return 'the feature worktree exists';
     case 'validatorPasses':

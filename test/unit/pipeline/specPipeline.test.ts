@@ -369,3 +369,21 @@ test('inference follows loom\'s inferStageFromArtifacts ladder, newest artifact 
     r.dispose();
   }
 });
+
+test('a stale approval blocks advancing, as loom\'s checkApprovalFreshness does; passing a gate does not look', () => {
+  const r = new TempRepo();
+  try {
+    r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: sign-off, gate: human-approval, next: build }\n      - { id: build, next: ship }\n      - { id: ship }\n');
+    r.write(`${SPEC}/plan.md`, '# plan v1\n');
+    const approved = { stage: 'sign-off', entered_at: NOW, exited_at: NOW, status: 'passed', approval: 'user_confirmed', approval_fingerprints: { 'plan.md': r.sha256(`${SPEC}/plan.md`) }, approved_at: NOW };
+    r.write(`${SPEC}/pipeline.state.json`, state('build', { stage_history: [approved] }));
+    const next = () => new LoomRepository(r.root).load().get(SPEC)!.status().next[0];
+    assert.deepEqual(next().unmet, []);
+    r.write(`${SPEC}/plan.md`, '# plan v2\n');
+    assert.deepEqual(next().unmet, ['the approval of sign-off is stale: plan.md changed since; approve it again']);
+    r.write(`${SPEC}/pipeline.state.json`, state('sign-off', { stage_history: [approved] }));
+    assert.deepEqual(next().unmet, [], 'approving the gate again records fresh fingerprints');
+  } finally {
+    r.dispose();
+  }
+});

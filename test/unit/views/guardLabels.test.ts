@@ -17,6 +17,7 @@ it('says every precondition positively, in words', () => {
     [guard('testsExitZero', {}), 'the test run exited 0'],
     [guard('traceabilityClosed', {}), 'every behavior has a task, a test and evidence'],
     [guard('handoffsFresh', {}), 'no handoff is stale'],
+    [guard('approvalsFresh', {}), 'no approved file changed since its approval'],
     [guard('worktreeExists', {}), 'the feature worktree exists'],
     [guard('validatorPasses', { name: 'planning-artifacts' }), 'validator planning-artifacts passes'],
     [guard('confirmed', { stage: 'planning' }), 'you confirm leaving planning'],
