@@ -1,11 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { parseWorkflow, WORKFLOW_FILE, type Workflow } from '../files/workflow';
+import { z } from 'zod';
+import type { PipelineState } from '../files/pipelineState';
+import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type WorkflowStep } from '../files/workflow';
 import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../spec/loadSpec';
 import { SpecPipeline } from './specPipeline';
+
+/**
+ * The steps recorded in `dynamic_steps`, which loom's engine uses instead of the workflow's
+ * pipeline (`getSteps`); a bare string is read as a step id. Undefined when there are none.
+ */
+export function dynamicSteps(state: PipelineState | undefined): WorkflowStep[] | undefined {
+  const raw = state?.dynamic_steps;
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const parsed = z.array(WorkflowStepSchema).safeParse(raw.map((s) => (typeof s === 'string' ? { id: s } : s)));
+  return parsed.success ? parsed.data : undefined;
+}
 
 export interface RepositoryOptions {
   /** Folders under the repository root that hold spec directories. */
@@ -97,7 +110,12 @@ export class LoomRepository {
     if (!this.workflowLoaded) this.loadWorkflow();
     const snapshot = loadSpec(this.root, dir);
     const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
-    return new SpecPipeline(snapshot, this.definition(type));
+    const dynamic = dynamicSteps(snapshot.state);
+    // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
+    const def = dynamic
+      ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type)
+      : this.definition(type);
+    return new SpecPipeline(snapshot, def);
   }
 
   all(): SpecPipeline[] {

@@ -387,3 +387,18 @@ test('a stale approval blocks advancing, as loom\'s checkApprovalFreshness does;
     r.dispose();
   }
 });
+
+test('a spec with dynamic_steps follows them instead of its type\'s pipeline, as loom\'s getSteps does', () => {
+  const r = new TempRepo();
+  try {
+    r.write(`${SPEC}/pipeline.state.json`, state('executing', {
+      dynamic_steps: [{ id: 'executing', skill: null, outputs: ['handoffs/executing.json'] }, { id: 'verification', outputs: ['verify-report.md'] }],
+    }));
+    const spec = new LoomRepository(r.root).load().get(SPEC)!;
+    assert.deepEqual(spec.definition.stages.map((s) => s.id), ['executing', 'verification']);
+    assert.deepEqual(spec.status().next.map((n) => n.to), ['verification']);
+    assert.ok(spec.status().next[0].unmet.includes('handoffs/executing.json does not exist'));
+  } finally {
+    r.dispose();
+  }
+});
