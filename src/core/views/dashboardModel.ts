@@ -38,7 +38,8 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
     pipelineType: definition.type,
     stage: spec.stage,
     stageSource: spec.stageSource,
-    ...(state?.failure_reason ? { failureReason: state.failure_reason } : {}),
+    // loom keeps failure_reason after a recovery; it describes the spec only while it is failed.
+    ...(state?.failure_reason && spec.stage === 'failed' ? { failureReason: state.failure_reason } : {}),
     ...(state?.started_at ? { startedAt: state.started_at } : {}),
     ...(state?.updated_at ? { updatedAt: state.updated_at } : {}),
     steps: stageSteps(spec),
