@@ -54,7 +54,10 @@ suite('file watcher', () => {
     fs.writeFileSync(path.join(dir, 'spec.md'), '# By hand\n');
     await waitFor('the new spec to appear', () => specRow(api, 'by-hand'));
     const row = await specRow(api, 'by-hand');
-    assert.match(row.description, /^brainstorming · 0\/13/, 'without a state file the stage is inferred');
+    const entry = api.registry.entry(dir);
+    assert.strictEqual(entry.spec.stageSource, 'inferred', 'without a state file the stage is inferred from the artifacts');
+    assert.ok(row.description.startsWith(`${entry.spec.stage} · ${entry.overview.progress.done}/13`), row.description);
+    assert.match(row.tooltip, /stage inferred from the artifacts/);
     fs.rmSync(dir, { recursive: true });
     await waitFor('the spec to disappear', async () => !(await specRow(api, 'by-hand')));
   });
