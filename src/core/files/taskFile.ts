@@ -2,6 +2,7 @@ import matter from 'gray-matter';
 import { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { describePath, schemaProblems } from '../diagnostics/zodIssues';
+import { simpleFrontmatter } from './simpleFrontmatter';
 import { COMPLEXITIES } from './vocabulary';
 
 /** A list in frontmatter: inline `[a, b]`, a block list, a lone string, or absent. */
@@ -35,13 +36,29 @@ export interface TaskFile extends TaskFrontmatter {
 /** `T1.md` and `T1` both name task T1. */
 export const normalizeTaskRef = (ref: string) => ref.trim().replace(/\.md$/i, '');
 
+const LIST_KEYS = ['owns', 'reads', 'depends_on', 'requirements', 'behavior_ids'] as const;
+
+/** What TaskFrontmatterSchema makes of frontmatter the simple reader accepted (plain strings only). */
+function plainFrontmatter(data: Record<string, string | string[]>): TaskFrontmatter {
+  const out: Record<string, unknown> = { ...data };
+  for (const key of LIST_KEYS) {
+    const v = Object.hasOwn(data, key) ? data[key] : undefined;
+    out[key] = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  }
+  return out as TaskFrontmatter;
+}
+
 const EMPTY_FRONTMATTER: TaskFrontmatter = { owns: [], reads: [], depends_on: [], requirements: [], behavior_ids: [] };
 
 export function parseTaskFile(file: string, id: string, text: string): { task: TaskFile; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   let data: unknown = {};
   let body = text;
-  try {
+  const simple = simpleFrontmatter(text);
+  if (simple) {
+    data = simple.data;
+    body = simple.body;
+  } else try {
     // An empty options object keeps gray-matter from caching every file it ever saw.
     const parsed = matter(text, {});
     data = parsed.data ?? {};
@@ -60,7 +77,11 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     diagnostics.push(diagnostic(file, `${file}: the frontmatter must be a mapping of keys`, { line: 2 }, 'error', 'schema'));
   } else {
-    const result = TaskFrontmatterSchema.safeParse(data);
+    // The simple shape needs no schema unless `complexity` is off its enum, which zod explains best.
+    const complexity = simple && Object.hasOwn(simple.data, 'complexity') ? simple.data.complexity : undefined;
+    const plainComplexity = complexity === undefined || (typeof complexity === 'string' && (COMPLEXITIES as readonly string[]).includes(complexity));
+    const plain = simple && plainComplexity ? plainFrontmatter(simple.data) : undefined;
+    const result = plain ? { success: true as const, data: plain } : TaskFrontmatterSchema.safeParse(data);
     if (result.success) front = result.data;
     else {
       for (const { path, message } of schemaProblems(result.error.issues)) {
