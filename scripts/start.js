@@ -72,20 +72,54 @@ function linkExtension(extensionsDir) {
   return id;
 }
 
-async function startCodeServer() {
+/**
+ * Starts code-server on `target` (a folder) with this repository linked into `extensionsDir` as
+ * an installed extension (see linkExtension), without the smoke-test driver, so the workbench
+ * behaves as for a user (toasts included). Shared by `npm start` and test/ui/smoke.test.js.
+ * Resolves once code-server answers, with the server handle (stop() kills its process group),
+ * the workbench URL and the extension id; on a startup failure, stops it and throws.
+ *
+ * @param {object} o
+ * @param {string} o.target         the folder to open
+ * @param {string} o.stateDir       code-server's config, logs, XDG dirs and (by default) profile
+ * @param {string} [o.extensionsDir] default <stateDir>/extensions
+ * @param {string} [o.userDataDir]   default <stateDir>/user-data
+ * @param {number} [o.port]          default a free port
+ * @param {Record<string, string>} [o.env] extra environment for code-server's extension host
+ */
+async function serveWithExtension({ target, stateDir, extensionsDir, userDataDir, port, env }) {
   const cs = require('../test/vscode/codeServer');
   cs.ensureInstalled();
-
-  const extensionsDir = path.join(STATE_DIR, 'extensions');
+  extensionsDir = extensionsDir || path.join(stateDir, 'extensions');
   const id = linkExtension(extensionsDir);
-  const port = process.env.PORT ? Number(process.env.PORT) : await cs.freePort();
-  fs.rmSync(path.join(STATE_DIR, 'code-server.log'), { force: true });
+  fs.rmSync(path.join(stateDir, 'code-server.log'), { force: true });
   const server = cs.startCodeServer({
-    port,
-    stateDir: STATE_DIR,
-    userDataDir: path.join(STATE_DIR, 'user-data'),
+    port: port || (await cs.freePort()),
+    stateDir,
+    userDataDir: userDataDir || path.join(stateDir, 'user-data'),
     extensionsDir,
+    env,
   });
+  try {
+    await cs.waitUntilReady(server);
+  } catch (e) {
+    printLogTail(server.logFile);
+    await server.stop();
+    throw e;
+  }
+  return { server, url: cs.workbenchUrl(server, { target }), id };
+}
+
+async function startCodeServer() {
+  const port = process.env.PORT ? Number(process.env.PORT) : undefined;
+  let started;
+  try {
+    started = await serveWithExtension({ target: SAMPLE, stateDir: STATE_DIR, port });
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  }
+  const { server, url, id } = started;
 
   let stopping = false;
   const stop = async (code) => {
@@ -106,15 +140,6 @@ async function startCodeServer() {
     stop(1);
   });
 
-  try {
-    await cs.waitUntilReady(server);
-  } catch (e) {
-    console.error(e.message);
-    printLogTail(server.logFile);
-    return stop(1);
-  }
-
-  const url = cs.workbenchUrl(server, { target: SAMPLE });
   console.log(
     [
       '',
@@ -148,7 +173,11 @@ async function main() {
   await startCodeServer();
 }
 
-main().catch((e) => {
-  console.error(`npm start: ${e instanceof Error ? e.message : e}`);
-  process.exit(1);
-});
+module.exports = { linkExtension, serveWithExtension };
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(`npm start: ${e instanceof Error ? e.message : e}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,134 @@
+'use strict';
+/**
+ * UI smoke test: what a person sees, end to end, in a real VS Code (code-server 1.139 in headless
+ * chromium, driven with playwright-core).
+ *
+ *   npm run test:ui
+ *
+ * Opens a copy of sample/ with the extension loaded the way `npm start` loads it (linked into a
+ * private extensions dir, no smoke-test driver, so notification toasts show), opens the Loom view
+ * from the activity bar, checks the three sample specs, selects `tags`, runs "Loom: Advance" from
+ * the command palette, confirms, and checks that pipeline.state.json moved to detail-expansion and
+ * that the toast and the tree say so. Screenshots: test-results/ui-*.png.
+ *
+ * Environment: LOOM_TEST_SKIP_BUILD=1 skips the build; LOOM_UI_KEEP=1 keeps the temp dir.
+ */
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const RESULTS = path.join(ROOT, 'test-results');
+const SAMPLE = path.join(ROOT, 'sample');
+const TAGS_DIR = path.join('specs', '2026-11-28+tags');
+const SPECS = ['todo-crud', 'due-dates', 'tags'];
+const WAIT = { timeout: 60_000 };
+
+/** Builds unless dist/extension.js is newer than every source file (or LOOM_TEST_SKIP_BUILD=1). */
+function buildIfNeeded() {
+  if (process.env.LOOM_TEST_SKIP_BUILD === '1') return;
+  const bundle = path.join(ROOT, 'dist', 'extension.js');
+  const newest = (dir) =>
+    fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((d) => d.isFile())
+      .reduce((m, d) => Math.max(m, fs.statSync(path.join(d.parentPath ?? d.path, d.name)).mtimeMs), 0);
+  const sources = ['src', 'webview-ui', 'l10n'].map((d) => path.join(ROOT, d)).filter((d) => fs.existsSync(d));
+  const srcTime = Math.max(fs.statSync(path.join(ROOT, 'package.json')).mtimeMs, ...sources.map(newest));
+  if (fs.existsSync(bundle) && fs.statSync(bundle).mtimeMs >= srcTime) return;
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm run build failed');
+}
+
+test('Loom view, Advance from the palette, confirmation, state on disk', { timeout: 180_000 }, async (t) => {
+  buildIfNeeded();
+  const cs = require('../vscode/codeServer');
+  const { serveWithExtension } = require('../../scripts/start');
+  fs.mkdirSync(RESULTS, { recursive: true });
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-ui-'));
+  const workspace = path.join(tmp, 'sample');
+  fs.cpSync(SAMPLE, workspace, { recursive: true });
+  // A quick pick confirmation can be driven from the keyboard like the rest of the workbench.
+  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'loom.confirmation': 'quickPick' }, null, 2));
+
+  let server;
+  let browser;
+  const killNow = () => server?.killNow();
+  process.on('exit', killNow); // last resort: never leave code-server behind
+  t.after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    process.off('exit', killNow);
+    if (process.env.LOOM_UI_KEEP !== '1') fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const started = await serveWithExtension({ target: workspace, stateDir: path.join(tmp, 'code-server') });
+  server = started.server;
+  browser = await cs.launchBrowser(path.join(tmp, 'chromium'));
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /loom/i.test(m.text())) console.log(`[browser] ${m.text()}`);
+  });
+  const shot = async (name) => {
+    const file = path.join(RESULTS, `ui-${name}.png`);
+    await page.screenshot({ path: file });
+    console.log(`screenshot: ${path.relative(ROOT, file)}`);
+  };
+
+  try {
+    await page.goto(started.url);
+    await page.locator('.monaco-workbench').waitFor(WAIT);
+
+    // The Loom view container, from its activity-bar icon.
+    const icon = page.locator('.activitybar .action-item [aria-label^="Loom"], .activitybar .action-item[aria-label^="Loom"]').first();
+    await icon.waitFor(WAIT);
+    await icon.click();
+    const view = page.locator('.pane-body', { has: page.locator('.customview-tree') }).first();
+    const row = (label) => view.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    for (const label of SPECS) await row(label).waitFor(WAIT);
+    await shot('1-loom-view');
+    for (const label of SPECS) assert.equal(await row(label).locator('.label-name').innerText(), label);
+    assert.match(await row('tags').innerText(), /brainstorming/);
+
+    // Select `tags`, then Loom: Advance from the command palette.
+    await row('tags').click();
+    await page.waitForFunction(() => document.querySelector('.customview-tree .monaco-list-row.selected')?.textContent?.includes('tags'), null, WAIT);
+    await page.keyboard.press('F1');
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.locator('input').waitFor(WAIT);
+    await page.keyboard.type('Loom: Advance');
+    await quickInput.locator('.monaco-list-row[aria-label^="Loom: Advance"]').first().waitFor(WAIT);
+    await shot('2-palette');
+    await page.keyboard.press('Enter');
+
+    // The confirmation (loom.confirmation = quickPick): its first item is "Advance".
+    await quickInput.locator('.quick-input-title', { hasText: /Leave brainstorming of tags/ }).waitFor(WAIT);
+    await quickInput.locator('.monaco-list-row', { hasText: 'Advance' }).first().waitFor(WAIT);
+    await shot('3-confirmation');
+    await page.keyboard.press('Enter');
+
+    // On disk, in the toast and in the tree.
+    const stateFile = path.join(workspace, TAGS_DIR, 'pipeline.state.json');
+    const toast = page.locator('.notification-toast', { hasText: 'tags: brainstorming → detail-expansion' });
+    await toast.first().waitFor(WAIT);
+    const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+    assert.equal(state.current_stage, 'detail-expansion');
+    assert.deepEqual(state.stage_history.map((h) => [h.stage, h.status]), [['brainstorming', 'passed']]);
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('.customview-tree .monaco-list-row')].some((r) => r.querySelector('.label-name')?.textContent === 'tags' && r.textContent.includes('detail-expansion')),
+      null,
+      WAIT,
+    );
+    // Let the toast finish fading in, so the screenshot shows it.
+    await toast.first().evaluate((el) => Promise.all(el.closest('.notification-toast-container, .notification-toast')?.getAnimations({ subtree: true }).map((a) => a.finished) ?? []));
+    await shot('4-advanced');
+  } catch (e) {
+    await shot('failure').catch(() => {});
+    console.error(`code-server log: ${server.logFile}`);
+    throw e;
+  }
+});
