@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import { ModelUnavailableError, type ChatModel } from '../../core/executing/chatModel';
+import type { ModelTier, SubagentRole } from '../../core/executing/modelTier';
+import type { ModelSelector } from '../../core/executing/ports';
+import type { ComponentLog } from '../log';
+import { LanguageModelChatAdapter } from './chatModelAdapter';
+import { pickForTier } from './tierRanking';
+
+export interface ModelSettings {
+  /** `loom.models.vendor`; empty: any vendor. */
+  vendor: string;
+  /** `loom.models.fast|standard|strongest`; empty: Loom ranks what is available. */
+  families: Record<ModelTier, string>;
+}
+
+/**
+ * Maps a role's tier to a vscode.lm model: the family the settings name for the tier (within
+ * the vendor, when one is set), else VS Code's models ranked by context size. No model is a
+ * normal situation: ModelUnavailableError says what was looked for, and nothing is changed.
+ */
+export class VsCodeModelSelector implements ModelSelector {
+  constructor(private readonly settings: () => ModelSettings, private readonly log: ComponentLog, private readonly justification: string) {}
+
+  async select(role: SubagentRole, tier: ModelTier, signal: AbortSignal): Promise<ChatModel> {
+    if (signal.aborted) throw signal.reason;
+    const { vendor, families } = this.settings();
+    const family = families[tier]?.trim();
+    const selector: vscode.LanguageModelChatSelector = {};
+    if (vendor.trim()) selector.vendor = vendor.trim();
+    if (family) selector.family = family;
+    const models = await vscode.lm.selectChatModels(selector);
+    if (signal.aborted) throw signal.reason;
+    const where = [selector.vendor ? `vendor "${selector.vendor}"` : '', family ? `family "${family}"` : ''].filter(Boolean).join(', ');
+    const model = family ? models[0] : pickForTier(models, tier);
+    if (!model) {
+      const hint = family
+        ? `no language model matches ${where} (setting loom.models.${tier}); pick an installed model family or clear the setting`
+        : `no language model is available${where ? ` for ${where}` : ''}; install or sign in to a language model provider (for example GitHub Copilot Chat), or change loom.models.vendor`;
+      throw new ModelUnavailableError(`${role} (${tier}): ${hint}`, role, tier);
+    }
+    this.log.info(`${role} (${tier}) → ${model.vendor}/${model.family} ${model.id} (${model.maxInputTokens} input tokens)`);
+    return new LanguageModelChatAdapter(model, this.justification);
+  }
+}
