@@ -1,0 +1,120 @@
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { featureBranchName } from '../../core/spec/worktree';
+import { WorktreeError } from './worktreeError';
+
+export interface FeatureWorktreeRequest {
+  /** The repository root (the workspace folder holding the spec). */
+  repoRoot: string;
+  /** The spec's directory name, `2026-11-29+login`. */
+  specName: string;
+  /** Absolute spec directory: its own uncommitted files do not count as a dirty tree. */
+  specDir: string;
+  /** `loom.worktree.location`: a folder (absolute, or relative to the repository) that holds the worktrees; empty: `<repo>-worktrees` beside the repository. */
+  location: string;
+  signal: AbortSignal;
+}
+
+export interface FeatureWorktree {
+  path: string;
+  branch: string;
+  /** False when an existing worktree of the branch was reused. */
+  created: boolean;
+}
+
+interface ListedWorktree {
+  path: string;
+  branch?: string;
+}
+
+function parseWorktreeList(porcelain: string): ListedWorktree[] {
+  const out: ListedWorktree[] = [];
+  for (const block of porcelain.split(/\n\s*\n/)) {
+    const path = /^worktree (.+)$/m.exec(block)?.[1];
+    if (path) out.push({ path, branch: /^branch (.+)$/m.exec(block)?.[1] });
+  }
+  return out;
+}
+
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+};
+
+/** Where the worktree of `2026-11-29+login` goes: `<location>/2026-11-29-login`. */
+export function worktreeTarget(repoRoot: string, specName: string, location: string): string {
+  const leaf = featureBranchName(specName).slice('feature/'.length);
+  const trimmed = location.trim();
+  const base = trimmed ? (isAbsolute(trimmed) ? trimmed : resolve(repoRoot, trimmed)) : join(dirname(repoRoot), `${basename(repoRoot)}-worktrees`);
+  return join(base, leaf);
+}
+
+/**
+ * The git-worktree stage: branch `feature/<date>-<name>` and its worktree, created from HEAD, or
+ * the existing worktree of that branch reused. Refuses (WorktreeError) outside a repository, in
+ * a repository without a commit, with uncommitted changes outside the spec (the worktree would
+ * not have them), and when the branch is checked out in the main working tree.
+ */
+export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promise<FeatureWorktree> {
+  const git: SimpleGit = simpleGit({ baseDir: req.repoRoot, abort: req.signal });
+  const branch = featureBranchName(req.specName);
+  const fail = (e: unknown, what: string): never => {
+    if (req.signal.aborted) throw req.signal.reason;
+    throw new WorktreeError(`${what}: ${(e as Error)?.message?.trim() ?? String(e)}`, 'git-failed', e);
+  };
+
+  let top: string;
+  try {
+    top = (await git.revparse(['--show-toplevel'])).trim();
+  } catch (e) {
+    if (req.signal.aborted) throw req.signal.reason;
+    throw new WorktreeError(`${req.repoRoot} is not inside a git repository; run "git init" and commit the project first`, 'no-repository', e);
+  }
+  try {
+    await git.revparse(['--verify', 'HEAD']);
+  } catch (e) {
+    if (req.signal.aborted) throw req.signal.reason;
+    throw new WorktreeError(`the repository ${top} has no commit yet; commit the project first (the worktree starts from HEAD)`, 'no-commit', e);
+  }
+
+  const listed = parseWorktreeList(await git.raw(['worktree', 'list', '--porcelain']).catch((e) => fail(e, 'git worktree list failed')));
+  const holder = listed.find((w) => w.branch === `refs/heads/${branch}`);
+  if (holder) {
+    if (real(holder.path) === real(top)) {
+      throw new WorktreeError(`${branch} is checked out in the repository itself (${holder.path}); switch that working tree to another branch, then create the worktree again`, 'checked-out-elsewhere');
+    }
+    if (existsSync(holder.path)) return { path: holder.path, branch, created: false };
+    // A worktree whose folder was deleted: let git forget it, then create it again.
+    await git.raw(['worktree', 'prune']).catch((e) => fail(e, 'git worktree prune failed'));
+  }
+
+  const status = await git.status().catch((e) => fail(e, 'git status failed'));
+  const specRel = relative(real(top), real(req.specDir)).split('\\').join('/');
+  const dirty = status.files.map((f) => f.path).filter((p) => !(specRel && (p === specRel || p.startsWith(`${specRel}/`))));
+  if (dirty.length) {
+    const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, … (${dirty.length} files)` : '');
+    throw new WorktreeError(`the repository has uncommitted changes (${shown}); commit or stash them first: the worktree starts from HEAD and would not contain them`, 'dirty');
+  }
+
+  const target = worktreeTarget(top, req.specName, req.location);
+  if (existsSync(target) && readdirSync(target).length > 0) {
+    throw new WorktreeError(`${target} already exists and is not a worktree of ${branch}; move it away or set loom.worktree.location`, 'path-taken');
+  }
+  const branches = await git.branchLocal().catch((e) => fail(e, 'git branch failed'));
+  const args = branches.all.includes(branch) ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, 'HEAD'];
+  try {
+    await git.raw(args);
+  } catch (e) {
+    if (req.signal.aborted) throw req.signal.reason;
+    const msg = (e as Error)?.message ?? String(e);
+    if (/already (checked out|used by worktree)/i.test(msg)) {
+      throw new WorktreeError(`${branch} is already checked out in another worktree: ${msg.trim()}`, 'checked-out-elsewhere', e);
+    }
+    fail(e, `git ${args.join(' ')} failed`);
+  }
+  return { path: target, branch, created: true };
+}

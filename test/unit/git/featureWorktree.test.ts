@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { recordWorktreePath } from '../../../src/core/repository/worktreeRecord';
+import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { findWorktree } from '../../../src/core/spec/worktree';
+import { ensureFeatureWorktree, worktreeTarget } from '../../../src/host/git/featureWorktree';
+import { WorktreeError } from '../../../src/host/git/worktreeError';
+
+const SPEC = 'specs/2026-11-29+login';
+const made: string[] = [];
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+/** A repository `<tmp>/app` with one commit and a spec at git-worktree. */
+function repo(commit = true): { root: string; specDir: string } {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'loom-wt-')));
+  made.push(base);
+  const root = join(base, 'app');
+  const specDir = join(root, SPEC);
+  mkdirSync(specDir, { recursive: true });
+  writeFileSync(join(root, 'index.js'), 'module.exports = 1;\n');
+  writeFileSync(join(specDir, 'pipeline.state.json'), JSON.stringify({ spec_dir: SPEC, pipeline_type: 'feature', current_stage: 'git-worktree', stage_history: [], metadata: { keep: 1 } }, null, 2));
+  git(root, 'init', '-q', '-b', 'main');
+  if (commit) {
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'init');
+  }
+  return { root, specDir };
+}
+
+const request = (r: { root: string; specDir: string }, location = '') => ({ repoRoot: r.root, specName: '2026-11-29+login', specDir: r.specDir, location, signal: new AbortController().signal });
+
+test('creates feature/<date>-<name> and a sibling worktree, then reuses it; the core records and finds it', async () => {
+  const r = repo();
+  const first = await ensureFeatureWorktree(request(r));
+  assert.equal(first.branch, 'feature/2026-11-29-login');
+  assert.equal(first.path, join(r.root, '..', 'app-worktrees', '2026-11-29-login'));
+  assert.equal(first.created, true);
+  assert.ok(existsSync(join(first.path, 'index.js')));
+
+  const again = await ensureFeatureWorktree(request(r));
+  assert.deepEqual([again.path, again.created], [first.path, false]);
+
+  assert.equal(recordWorktreePath(r.root, r.specDir, first.path, '2026-11-29T10:00:00.000Z'), true);
+  const snap = loadSpec(r.root, r.specDir);
+  assert.equal(snap.state?.metadata.worktree_path, first.path);
+  assert.equal(snap.state?.metadata.keep, 1, 'the rest of the metadata is kept');
+  assert.equal(findWorktree(snap), first.path);
+  assert.equal(recordWorktreePath(r.root, r.specDir, first.path, '2026-11-29T10:00:01.000Z'), false, 'nothing to write the second time');
+});
+
+test('loom.worktree.location: relative to the repository', () => {
+  assert.equal(worktreeTarget('/x/app', '2026-11-29+login', '../trees'), '/x/trees/2026-11-29-login');
+  assert.equal(worktreeTarget('/x/app', '2026-11-29+login', '/abs'), '/abs/2026-11-29-login');
+});
+
+test('refuses clearly: no repository, no commit, uncommitted changes, branch checked out in the repository', async () => {
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), 'loom-nogit-')));
+  made.push(outside);
+  mkdirSync(join(outside, SPEC), { recursive: true });
+  await assert.rejects(ensureFeatureWorktree({ ...request({ root: outside, specDir: join(outside, SPEC) }) }), (e: unknown) => e instanceof WorktreeError && e.reason === 'no-repository' && /not inside a git repository/.test(e.message));
+
+  await assert.rejects(ensureFeatureWorktree(request(repo(false))), (e: unknown) => e instanceof WorktreeError && e.reason === 'no-commit');
+
+  const dirty = repo();
+  writeFileSync(join(dirty.specDir, 'spec.md'), '# changed inside the spec: allowed\n');
+  writeFileSync(join(dirty.root, 'index.js'), 'module.exports = 2;\n');
+  await assert.rejects(ensureFeatureWorktree(request(dirty)), (e: unknown) => e instanceof WorktreeError && e.reason === 'dirty' && /index\.js/.test(e.message) && !/spec\.md/.test(e.message));
+
+  const here = repo();
+  git(here.root, 'checkout', '-qb', 'feature/2026-11-29-login');
+  await assert.rejects(ensureFeatureWorktree(request(here)), (e: unknown) => e instanceof WorktreeError && e.reason === 'checked-out-elsewhere');
+});
