@@ -20,6 +20,11 @@ export interface FingerprintRoots {
   dir: string;
   /** Absolute repository root. */
   repoRoot: string;
+  /**
+   * The feature worktree, when it is not the repository root. The executing stage records its
+   * artifacts worktree-relative, so a non-spec path also counts as unchanged when it matches there.
+   */
+  worktree?: string;
 }
 
 /** The digest of a file or folder, or undefined when it does not exist. */
@@ -78,13 +83,25 @@ export function fingerprintDeclaredPaths(paths: Iterable<string>, roots: Fingerp
   return out;
 }
 
+/** Where a declared path may be: as loom resolves it, and for a non-spec path also in the feature worktree. */
+function candidatePaths(declared: string, roots: FingerprintRoots): string[] {
+  const out: string[] = [];
+  const main = trackedPath(declared, roots);
+  if (main) out.push(main);
+  const value = declared.replace(/\\/g, '/').replace(/\/$/, '');
+  if (roots.worktree && resolve(roots.worktree) !== resolve(roots.repoRoot) && value.trim() && !isAbsolute(value) && !SPEC_LOCAL.test(value)) {
+    const inWorktree = resolve(roots.worktree, value);
+    if (isInside(roots.worktree, inWorktree)) out.push(inWorktree);
+  }
+  return out;
+}
+
 /** The declared paths whose file is gone or whose digest no longer matches the recorded one. */
 export function changedFingerprints(expected: Readonly<Record<string, string>>, roots: FingerprintRoots): string[] {
   const changed: string[] = [];
   for (const [declared, digest] of Object.entries(expected)) {
-    const path = trackedPath(declared, roots);
-    const actual = path ? fingerprintPath(path) : undefined;
-    if (!actual || actual !== String(digest).toLowerCase()) changed.push(declared);
+    const want = String(digest).toLowerCase();
+    if (!candidatePaths(declared, roots).some((p) => fingerprintPath(p) === want)) changed.push(declared);
   }
   return changed;
 }

@@ -1,5 +1,6 @@
 import { changedFingerprints } from './fingerprints';
 import type { SpecSnapshot } from './specSnapshot';
+import { findWorktree } from './worktree';
 
 export interface StaleHandoff {
   handoff: string;
@@ -13,11 +14,13 @@ const isTraceability = (p: string) => p === 'traceability.json' || p.endsWith('/
 /**
  * A handoff whose recorded fingerprints no longer match the files is stale, exactly as loom's
  * `findStaleHandoffs` sees it: spec files (spec.md, tasks/ ...) resolve in the spec directory,
- * every other path from the repository root, and a folder's fingerprint covers its whole tree.
+ * every other path from the repository root (or the feature worktree, where the executing stage
+ * wrote it), and a folder's fingerprint covers its whole tree.
  */
 export function staleHandoffs(s: SpecSnapshot): StaleHandoff[] {
   const out: StaleHandoff[] = [];
-  const roots = { dir: s.dir, repoRoot: s.repoRoot };
+  // Task handoffs record their artifacts relative to the feature worktree.
+  const roots = { dir: s.dir, repoRoot: s.repoRoot, worktree: findWorktree(s) };
   for (const [name, handoff] of s.handoffs) {
     // Basis and artifact fingerprints are compared separately, as loom does: one path may be in both.
     const changed = [...new Set([handoff.basis_fingerprints, handoff.artifact_fingerprints].flatMap((prints) =>
