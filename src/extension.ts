@@ -9,7 +9,9 @@ import { LoomStatusBar } from './host/statusBar';
 import type { SpecTreeProvider } from './host/tree/specTreeProvider';
 import { SpecsView } from './host/tree/specsView';
 import { WorkspaceTrust } from './host/trust';
-import { LoomDocuments } from './host/views/loomDocuments';
+import { registerViewCommands } from './host/webviews/viewCommands';
+import { webviewMessageHandler } from './host/webviews/webviewMessages';
+import { WebviewPanels } from './host/webviews/webviewPanels';
 
 /** What activate() returns: for integration tests and for extensions that build on Loom. */
 export interface LoomApi {
@@ -18,7 +20,8 @@ export interface LoomApi {
   view: SpecsView;
   diagnostics: LoomDiagnostics;
   statusBar: LoomStatusBar;
-  documents: LoomDocuments;
+  /** The dashboard and traceability-matrix panels that are open. */
+  webviews: WebviewPanels;
 }
 
 /** Wires the services; the workspace is read after activation returns, one spec at a time. */
@@ -30,16 +33,18 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const view = new SpecsView(registry, trust);
   const diagnostics = new LoomDiagnostics(registry, log);
   const statusBar = new LoomStatusBar(registry, view, config);
-  const documents = new LoomDocuments(registry);
+  const webviews = new WebviewPanels(registry, log, context.extensionUri);
+  webviews.setMessageHandler(webviewMessageHandler(registry, webviews, log.component('webviews')));
   const ctx = { registry, view, log, trust, config };
   context.subscriptions.push(
-    config, log, trust, registry, view, diagnostics, statusBar, documents,
+    config, log, trust, registry, view, diagnostics, statusBar, webviews,
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
+    ...registerViewCommands(ctx, webviews),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   setTimeout(() => void registry.start(), 0);
-  return { registry, tree: view.provider, view, diagnostics, statusBar, documents };
+  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews };
 }
 
 export function deactivate(): void {

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { LoomError } from '../../core/errors';
 import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
-import { LoomDocuments } from '../views/loomDocuments';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
 
 async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscode.WorkspaceFolder | undefined> {
@@ -55,17 +54,6 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   return { status: 'done', specDir: created.dir };
 }
 
-async function showDocument(uri: vscode.Uri): Promise<CommandOutcome> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  try {
-    await vscode.commands.executeCommand('markdown.showPreview', uri);
-  } catch {
-    // Without the Markdown preview the source still reads well.
-    await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(doc, 'markdown'), { preview: true });
-  }
-  return { status: 'done', uri: uri.toString() };
-}
-
 async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOutcome> {
   if (args.clear) {
     ctx.view.setFilter({});
@@ -98,11 +86,6 @@ async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOu
 export function registerWorkspaceCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
     createCommand(ctx, 'loom.newFeature', { spec: false, writes: true }, (a) => newFeature(ctx, a)),
-    createCommand(ctx, 'loom.openDashboard', { spec: false, writes: false }, async () => {
-      await ctx.registry.ready;
-      return showDocument(LoomDocuments.dashboardUri());
-    }),
-    createCommand(ctx, 'loom.showTraceability', { spec: true, writes: false, placeHolder: vscode.l10n.t('Traceability of which spec?') }, (_a, e) => showDocument(LoomDocuments.traceabilityUri(e!))),
     createCommand(ctx, 'loom.refresh', { spec: false, writes: false }, async () => {
       await ctx.registry.ready;
       ctx.registry.rescan();

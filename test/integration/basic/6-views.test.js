@@ -10,26 +10,6 @@ suite('views, filter, status bar', () => {
     api = await loom();
   });
 
-  test('Open Dashboard shows every spec, read-only', async () => {
-    const result = await vscode.commands.executeCommand('loom.openDashboard');
-    assert.strictEqual(result.status, 'done');
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri));
-    const text = doc.getText();
-    assert.match(text, /^# Loom Dashboard/);
-    assert.match(text, /\*\*user-login\*\* 2026-11-20/);
-    assert.match(text, /Re-approval|re-approval/);
-  });
-
-  test('Show Traceability Matrix renders the matrix of the spec it is given', async () => {
-    const result = await vscode.commands.executeCommand('loom.showTraceability', { specDir: specPath('2026-11-20+user-login') });
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri));
-    const text = doc.getText();
-    assert.match(text, /^# Traceability: user-login/);
-    assert.match(text, /\| REQ-001 \| REQ-001-B01/);
-    assert.match(text, /0 of 2 behaviors closed/);
-    assert.match(text, /T3 names unknown behavior REQ-001-B99/);
-  });
-
   test('the list filters by text and by stage', async () => {
     const unfiltered = (await rows(api)).map((g) => g.label);
     await vscode.commands.executeCommand('loom.filter', { text: 'user' });

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { buildDashboardModel } from '../../core/views/dashboardModel';
+import { buildMatrixModel } from '../../core/views/matrixModel';
+import type { HostMessage, ViewKind, ViewModel, WebviewMessage } from '../../shared/protocol';
+import { parseWebviewMessage } from '../../shared/protocolSchema';
+import { renderWebviewHtml, WEBVIEW_BUNDLES } from '../../shared/webviewHtml';
+import { splitSpecName } from '../format';
+import { Disposable } from '../lifecycle';
+import type { ComponentLog } from '../log';
+import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
+
+/** The build folder: the only place a webview may load anything from. */
+export const webviewRoot = (extensionUri: vscode.Uri) => vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [webviewRoot(extensionUri)] };
+}
+
+/** A hidden panel's page is discarded and says `ready` again when shown: cheaper than keeping it. */
+export const panelOptions = (extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions =>
+  ({ ...webviewOptions(extensionUri), retainContextWhenHidden: false });
+
+export type MessageHandler = (view: SpecWebview, message: Exclude<WebviewMessage, { type: 'ready' }>) => Promise<void>;
+
+/** How many posted messages a view remembers (for tests and the log). */
+const POSTED_KEPT = 20;
+
+/**
+ * One webview panel showing one spec (its dashboard or its traceability matrix). It posts
+ * nothing before the page says `ready`; every `ready` (a first load, or a reload after the panel
+ * was hidden, since its context is not retained) gets an `init` with a fresh model, and changes of
+ * the spec get an `update` while the page is there to receive it.
+ */
+export class SpecWebview extends Disposable {
+  private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
+  readonly onDidDispose = this._onDidDispose.event;
+  private pageReady = false;
+  private readonly readyWaiters: (() => void)[] = [];
+  /** The last messages posted, newest last. */
+  readonly posted: HostMessage[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly kind: ViewKind,
+    /** Absolute spec directory; when the spec is gone the view says so. */
+    readonly dir: string,
+    private readonly registry: SpecRegistry,
+    private readonly log: ComponentLog,
+    extensionUri: vscode.Uri,
+    private readonly handle: MessageHandler,
+  ) {
+    super();
+    const webview = panel.webview;
+    webview.options = webviewOptions(extensionUri);
+    const asset = (p: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p.split('/'))).toString();
+    const entry = this.entry;
+    panel.title = this.title(entry);
+    webview.html = renderWebviewHtml({
+      view: kind,
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      scriptUri: asset(WEBVIEW_BUNDLES[kind].script),
+      styleUri: asset(WEBVIEW_BUNDLES[kind].style),
+      title: panel.title,
+    });
+    this._register(webview.onDidReceiveMessage((data: unknown) => void this.receive(data)));
+    this._register(panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.pageReady = false;
+    }));
+    this._register(registry.onDidChange((e) => {
+      if (e.all || e.changed.includes(dir) || e.removed.includes(dir)) this.refresh('update');
+    }));
+    this._register(panel.onDidDispose(() => this.dispose()));
+  }
+
+  get entry(): SpecEntry | undefined {
+    return this.registry.entry(this.dir);
+  }
+
+  get isReady(): boolean {
+    return this.pageReady;
+  }
+
+  /** Resolves once the page has said `ready` (now, if it already has). */
+  whenReady(): Promise<void> {
+    return this.pageReady ? Promise.resolve() : new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  private title(entry: SpecEntry | undefined): string {
+    const feature = splitSpecName(entry?.spec.snapshot.name ?? this.dir.split(/[\\/]/).pop() ?? '').feature;
+    return this.kind === 'dashboard' ? vscode.l10n.t('Loom: {0}', feature) : vscode.l10n.t('Traceability: {0}', feature);
+  }
+
+  /** Handles one message from the page: validated first, invalid ones are logged and ignored. */
+  async receive(data: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(data);
+    if (!parsed.ok) {
+      this.log.warn(`${this.kind} ${this.dir}: ignored an invalid message (${parsed.error})`);
+      return;
+    }
+    const message = parsed.message;
+    if (message.type === 'ready') {
+      if (message.view !== this.kind) {
+        this.log.warn(`${this.kind} ${this.dir}: ignored ready from a ${message.view} page`);
+        return;
+      }
+      this.pageReady = true;
+      for (const resolve of this.readyWaiters.splice(0)) resolve();
+      this.refresh('init');
+      return;
+    }
+    this.log.debug(`${this.kind} ${this.dir}: ${message.type}`);
+    try {
+      await this.handle(this, message);
+    } catch (e) {
+      this.log.error(`${message.type} failed`, e);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Loom: {0} failed: {1}', message.type, e instanceof Error ? e.message : String(e)));
+    }
+  }
+
+  private model(entry: SpecEntry): ViewModel {
+    return this.kind === 'dashboard' ? buildDashboardModel(entry.spec) : buildMatrixModel(entry.spec.snapshot);
+  }
+
+  /** Posts the spec's model (or why there is none) if the page is listening. */
+  private refresh(type: 'init' | 'update'): void {
+    if (!this.pageReady || this.isDisposed) return;
+    const entry = this.entry;
+    if (!entry) {
+      this.post({ type: 'unavailable', message: vscode.l10n.t('This spec no longer exists.') });
+      return;
+    }
+    this.panel.title = this.title(entry);
+    let model: ViewModel;
+    try {
+      model = this.model(entry);
+    } catch (e) {
+      this.log.error(`${this.kind} ${this.dir}: the model could not be built`, e);
+      this.post({ type: 'unavailable', message: vscode.l10n.t('This spec could not be read: see the Loom log.') });
+      return;
+    }
+    this.post({ type, model } as HostMessage);
+  }
+
+  private post(message: HostMessage): void {
+    this.posted.push(message);
+    if (this.posted.length > POSTED_KEPT) this.posted.shift();
+    void this.panel.webview.postMessage(message);
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this._onDidDispose.fire();
+    super.dispose();
+    this.panel.dispose();
+  }
+}

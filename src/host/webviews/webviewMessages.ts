@@ -1,0 +1,115 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { findTestLine } from '../../core/views/testLocation';
+import { buildMatrixModel } from '../../core/views/matrixModel';
+import { matrixToCsv, matrixToMarkdown, selectRows } from '../../shared/matrixExport';
+import type { ExportMatrixMessage, OpenFileMessage, RunCommandMessage, WebviewMessage } from '../../shared/protocol';
+import { notify } from '../commands/createCommand';
+import type { ComponentLog } from '../log';
+import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
+import type { MessageHandler, SpecWebview } from './specWebview';
+import type { WebviewPanels } from './webviewPanels';
+
+/** Registered by the executing engine while it runs; the dashboard's breaker buttons need it. */
+export const BREAKER_CHOICE_COMMAND = 'loom.executing.breakerChoice';
+
+const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'breakerChoice'>, string>> = {
+  advance: 'loom.advance',
+  approve: 'loom.approve',
+  markFailed: 'loom.markFailed',
+  recover: 'loom.recover',
+};
+
+/** An absolute path inside `root`, or undefined when `rel` would leave it. */
+export function insideFolder(root: string, rel: string): string | undefined {
+  const abs = resolve(root, rel);
+  const r = relative(root, abs);
+  return r === '' || r.startsWith('..') || isAbsolute(r) ? undefined : abs;
+}
+
+/**
+ * What the pages' messages do. Every message names its spec by a repository-relative
+ * directory; it is looked up in the panel's own workspace folder, never anywhere else.
+ */
+export function webviewMessageHandler(registry: SpecRegistry, panels: WebviewPanels, log: ComponentLog): MessageHandler {
+  const specOf = (view: SpecWebview, specDir: string): SpecEntry => {
+    const folder = view.entry?.folder;
+    const abs = folder ? insideFolder(folder.uri.fsPath, specDir) : undefined;
+    const entry = abs ? registry.entry(abs) : undefined;
+    if (!entry) throw new Error(vscode.l10n.t('{0} is not a loom spec directory of this workspace.', specDir));
+    return entry;
+  };
+
+  return async (view, message: Exclude<WebviewMessage, { type: 'ready' }>) => {
+    switch (message.type) {
+      case 'openFile':
+        return openFile(view, message, log);
+      case 'runCommand':
+        return runCommand(specOf(view, message.specDir), message);
+      case 'exportMatrix':
+        return exportMatrix(specOf(view, message.specDir), message, log);
+      case 'openMatrix':
+        panels.open('matrix', specOf(view, message.specDir));
+        return;
+    }
+  };
+}
+
+async function openFile(view: SpecWebview, message: OpenFileMessage, log: ComponentLog): Promise<void> {
+  const folder = view.entry?.folder;
+  const abs = folder ? insideFolder(folder.uri.fsPath, message.path) : undefined;
+  if (!folder || !abs) {
+    log.warn(`refused to open ${message.path}: outside the workspace folder`);
+    return;
+  }
+  const uri = vscode.Uri.joinPath(folder.uri, ...message.path.split('/').filter(Boolean));
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    notify('warning', vscode.l10n.t('{0} does not exist.', message.path));
+    return;
+  }
+  if (!message.line && !message.testName) {
+    await vscode.commands.executeCommand('vscode.open', uri);
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const line = message.testName ? findTestLine(doc.getText(), message.testName) ?? message.line : message.line;
+  const at = new vscode.Position(Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0)), 0);
+  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: true });
+}
+
+async function runCommand(entry: SpecEntry, message: RunCommandMessage): Promise<void> {
+  if (message.command === 'breakerChoice') {
+    const commands = await vscode.commands.getCommands(true);
+    if (!commands.includes(BREAKER_CHOICE_COMMAND)) {
+      notify('warning', vscode.l10n.t('The executing engine is not running for this spec.'));
+      return;
+    }
+    await vscode.commands.executeCommand(BREAKER_CHOICE_COMMAND, { specDir: entry.dir, taskId: message.args.taskId, choice: message.args.choice });
+    return;
+  }
+  // The palette's command, so the page gets exactly the same checks and confirmations.
+  const to = message.args && 'to' in message.args ? message.args.to : undefined;
+  await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], { specDir: entry.dir, ...(to ? { to } : {}) });
+}
+
+async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log: ComponentLog): Promise<void> {
+  const csv = message.format === 'csv';
+  const name = `${entry.spec.snapshot.name}-traceability.${csv ? 'csv' : 'md'}`;
+  const target = await vscode.window.showSaveDialog({
+    title: vscode.l10n.t('Export the traceability matrix'),
+    defaultUri: vscode.Uri.joinPath(entry.folder.uri, name),
+    filters: csv ? { CSV: ['csv'] } : { Markdown: ['md'] },
+  });
+  if (!target) return;
+  const model = buildMatrixModel(entry.spec.snapshot);
+  // A byte-order mark lets spreadsheets read non-ASCII text (loom writes Chinese) correctly.
+  const text = csv ? matrixToCsv(model, message.behaviors, { bom: true }) : matrixToMarkdown(model, message.behaviors);
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  const rows = selectRows(model, message.behaviors).length;
+  log.info(`exported ${rows} row(s) of ${entry.spec.snapshot.specDir} to ${target.fsPath}`);
+  notify('info', vscode.l10n.t('Exported {0} rows to {1}.', rows, vscode.workspace.asRelativePath(target)), [
+    { title: vscode.l10n.t('Open'), run: () => void vscode.commands.executeCommand('vscode.open', target) },
+  ]);
+}
