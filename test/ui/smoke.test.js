@@ -47,6 +47,7 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
   const cs = require('../vscode/codeServer');
   const { serveWithExtension } = require('../../scripts/start');
   fs.mkdirSync(RESULTS, { recursive: true });
+  for (const f of fs.readdirSync(RESULTS)) if (/^ui-(\d|failure|code-server)/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this test's old output
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-ui-'));
   const workspace = path.join(tmp, 'sample');
@@ -58,11 +59,20 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
   let server;
   let browser;
   const killNow = () => server?.killNow();
+  const interrupted = () => {
+    killNow();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    process.exit(130);
+  };
   process.on('exit', killNow); // last resort: never leave code-server behind
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   t.after(async () => {
     await browser?.close().catch(() => {});
     await server?.stop();
     process.off('exit', killNow);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     if (process.env.LOOM_UI_KEEP !== '1') fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -128,7 +138,9 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
     await shot('4-advanced');
   } catch (e) {
     await shot('failure').catch(() => {});
-    console.error(`code-server log: ${server.logFile}`);
+    const log = path.join(RESULTS, 'ui-code-server.log'); // the temp dir goes away
+    fs.copyFileSync(server.logFile, log);
+    console.error(`code-server log: ${path.relative(ROOT, log)}`);
     throw e;
   }
 });
