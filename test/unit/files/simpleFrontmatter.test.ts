@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import matter from 'gray-matter';
 import { simpleFrontmatter } from '../../../src/core/files/simpleFrontmatter';
+import { parseTaskFile, TaskFrontmatterSchema } from '../../../src/core/files/taskFile';
 
 test('reads the flat frontmatter loom writes, and the body after it', () => {
   const text = '---\nowns: [src/a/, src/b.ts]\nreads: []\ndepends_on: [T1, T2.md]\ncomplexity: low\n---\n# T3 Title\n\nBody.\n';
@@ -58,8 +59,7 @@ test('agrees with gray-matter on every input it accepts', () => {
   assert.ok(accepted > 300, `the fast path took ${accepted} of 3000 inputs`);
 });
 
-test('a task file read the fast way equals the same file read through gray-matter and the schema', async () => {
-  const { parseTaskFile, TaskFrontmatterSchema } = await import('../../../src/core/files/taskFile');
+test('a task file read the fast way equals the same file read through gray-matter and the schema', () => {
   const text = '---\nowns: [src/a/, src/b.ts]\nreads: src/c.ts\ndepends_on: []\nbehavior_ids: [REQ-001-B01]\ncomplexity: high\nextra: kept\n---\n# T3 Title\n\nBody.\n';
   const fast = parseTaskFile('specs/x/tasks/T3.md', 'T3', text).task;
   const slow = TaskFrontmatterSchema.parse(matter(text, {}).data);
@@ -68,8 +68,7 @@ test('a task file read the fast way equals the same file read through gray-matte
   }
 });
 
-test('a complexity off the enum still gets the diagnostic of the schema', async () => {
-  const { parseTaskFile } = await import('../../../src/core/files/taskFile');
+test('a complexity off the enum still gets the diagnostic of the schema', () => {
   const parsed = parseTaskFile('specs/x/tasks/T3.md', 'T3', '---\nowns: [a]\ncomplexity: huge\n---\n# T3\n');
   assert.equal(parsed.diagnostics.length, 1);
   assert.equal(parsed.diagnostics[0].line, 3);
