@@ -103,6 +103,67 @@ suite('dashboard and traceability matrix webviews', () => {
     assert.strictEqual(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.toString(), before, 'nothing was opened');
   });
 
+  test('buttons run the palette\'s commands with the spec; breaker choices need the executing engine', async () => {
+    const dir = specPath(SPEC);
+    const view = api.webviews.get('matrix', dir);
+    const { commands, window } = vscode;
+    const original = { executeCommand: commands.executeCommand, getCommands: commands.getCommands, showWarningMessage: window.showWarningMessage };
+    const calls = [];
+    const warnings = [];
+    let engine = false;
+    commands.executeCommand = async (id, ...args) => {
+      if (/^loom\.(advance|approve|markFailed|recover|executing\.breakerChoice)$/.test(id)) return void calls.push([id, ...args]);
+      return original.executeCommand.call(commands, id, ...args);
+    };
+    commands.getCommands = async (...a) => {
+      const all = (await original.getCommands.call(commands, ...a)).filter((c) => c !== 'loom.executing.breakerChoice');
+      return engine ? [...all, 'loom.executing.breakerChoice'] : all;
+    };
+    window.showWarningMessage = async (message) => void warnings.push(message);
+    try {
+      await view.receive({ type: 'runCommand', specDir: `specs/${SPEC}`, command: 'advance', args: { to: 'converge' } });
+      await view.receive({ type: 'runCommand', specDir: `specs/${SPEC}`, command: 'recover', args: { to: 'executing' } });
+      await view.receive({ type: 'runCommand', specDir: `specs/${SPEC}`, command: 'breakerChoice', args: { taskId: 'T3', choice: 'B' } });
+      engine = true;
+      await view.receive({ type: 'runCommand', specDir: `specs/${SPEC}`, command: 'breakerChoice', args: { taskId: 'T3', choice: 'B' } });
+    } finally {
+      Object.assign(commands, { executeCommand: original.executeCommand, getCommands: original.getCommands });
+      window.showWarningMessage = original.showWarningMessage;
+    }
+    assert.deepStrictEqual(calls, [
+      ['loom.advance', { specDir: dir, to: 'converge' }],
+      ['loom.recover', { specDir: dir, to: 'executing' }],
+      ['loom.executing.breakerChoice', { specDir: dir, taskId: 'T3', choice: 'B' }],
+    ]);
+    assert.deepStrictEqual(warnings, ['The executing engine is not running for this spec.']);
+  });
+
+  test('exportMatrix writes CSV or Markdown where the save dialog says', async () => {
+    const dir = specPath(SPEC);
+    const view = api.webviews.get('matrix', dir);
+    const { window } = vscode;
+    const original = window.showSaveDialog;
+    const offered = [];
+    const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+    window.showSaveDialog = async (options) => {
+      offered.push(path.basename(options.defaultUri.fsPath));
+      return vscode.Uri.file(path.join(root, offered[offered.length - 1]));
+    };
+    try {
+      await view.receive({ type: 'exportMatrix', specDir: `specs/${SPEC}`, format: 'csv' });
+      await view.receive({ type: 'exportMatrix', specDir: `specs/${SPEC}`, format: 'markdown', behaviors: ['REQ-001-B02'] });
+    } finally {
+      window.showSaveDialog = original;
+    }
+    assert.deepStrictEqual(offered, [`${SPEC}-traceability.csv`, `${SPEC}-traceability.md`]);
+    const csv = fs.readFileSync(path.join(root, offered[0]), 'utf8');
+    assert.match(csv, /^\uFEFFrequirement,behavior,/);
+    assert.match(csv, /REQ-001-B01/);
+    const md = fs.readFileSync(path.join(root, offered[1]), 'utf8');
+    assert.match(md, /REQ-001-B02/);
+    assert.doesNotMatch(md, /REQ-001-B01/);
+  });
+
   test('closing a panel forgets it', async () => {
     const dir = specPath(SPEC);
     const view = api.webviews.get('matrix', dir);
