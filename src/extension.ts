@@ -3,6 +3,8 @@ import { registerPipelineCommands } from './host/commands/pipelineCommands';
 import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
 import { LoomConfig } from './host/config';
 import { LoomDiagnostics } from './host/diagnostics';
+import { registerExecutingCommands } from './host/executing/executingCommands';
+import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { Log } from './host/log';
 import { SpecRegistry } from './host/specs/specRegistry';
 import { LoomStatusBar } from './host/statusBar';
@@ -40,6 +42,8 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     config, log, trust, registry, view, diagnostics, statusBar, webviews,
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
+    ...registerWorktreeCommands(ctx),
+    ...registerExecutingCommands(ctx, { storageDir: (context.storageUri ?? context.globalStorageUri).fsPath }),
     ...registerViewCommands(ctx, webviews),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);

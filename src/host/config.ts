@@ -16,6 +16,9 @@ export interface LoomSettings {
   modelFamilies: { fast: string; standard: string; strongest: string };
   executionMode: ExecutionModeSetting;
   parallelDispatch: boolean;
+  tokenBudget: number;
+  testCommand: string;
+  worktreeLocation: string;
 }
 
 const SECTION = 'loom';
@@ -39,6 +42,9 @@ export class LoomConfig extends Disposable {
     ['modelFamilies', ['models.fast', 'models.standard', 'models.strongest']],
     ['executionMode', ['executing.mode']],
     ['parallelDispatch', ['executing.parallel']],
+    ['tokenBudget', ['executing.tokenBudget']],
+    ['testCommand', ['executing.testCommand']],
+    ['worktreeLocation', ['worktree.location']],
   ];
 
   constructor() {
@@ -97,5 +103,21 @@ export class LoomConfig extends Disposable {
 
   get parallelDispatch(): boolean {
     return this.raw.get<boolean>('executing.parallel', false) === true;
+  }
+
+  /** Per-spec token budget of the executing stage; 0 means none. */
+  get tokenBudget(): number {
+    const v = this.raw.get<number>('executing.tokenBudget', 0);
+    return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
+  }
+
+  /** The project's test command; empty means Loom detects it from the worktree. */
+  get testCommand(): string {
+    return (this.raw.get<string>('executing.testCommand', '') ?? '').trim();
+  }
+
+  /** Folder that holds feature worktrees; empty means `<repo>-worktrees` beside the repository. */
+  get worktreeLocation(): string {
+    return (this.raw.get<string>('worktree.location', '') ?? '').trim();
   }
 }

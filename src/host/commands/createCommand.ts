@@ -35,11 +35,14 @@ export interface CommandArgs {
   text?: string;
   stage?: string;
   clear?: boolean;
+  /** Breaker choice (dashboard buttons): the task and the choice A, B or C. */
+  taskId?: string;
+  choice?: string;
 }
 
 /** What a command did; tests read it, users see messages. */
 export type CommandOutcome =
-  | { status: 'done'; specDir?: string; from?: string; to?: string; uri?: string }
+  | { status: 'done'; specDir?: string; from?: string; to?: string; uri?: string; outcome?: string; message?: string }
   | { status: 'refused'; message: string; reasons: string[] }
   | { status: 'cancelled' }
   | { status: 'failed'; message: string };
@@ -56,6 +59,7 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
       args: {
         specDir: str('specDir'), to: str('to'), reason: str('reason'), name: str('name'), folder: str('folder'),
         text: str('text'), stage: str('stage'), confirm: raw.confirm === true, clear: raw.clear === true,
+        taskId: str('taskId'), choice: str('choice'),
       },
       dir: str('specDir'),
     };

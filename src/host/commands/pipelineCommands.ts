@@ -22,6 +22,12 @@ function fileAction(e: SpecEntry, file: string | undefined): { title: string; ru
   return [{ title: exists ? vscode.l10n.t('Open {0}', file) : vscode.l10n.t('Create {0}', file), run: () => openSpecFile(e, file) }];
 }
 
+/** A missing feature worktree is made by Loom: Create Worktree (the git-worktree stage). */
+function worktreeAction(e: SpecEntry, check: TransitionCheck): { title: string; run: () => void }[] {
+  if (!check.unmet.some((u) => /worktree/i.test(u))) return [];
+  return [{ title: vscode.l10n.t('Create Worktree'), run: () => void vscode.commands.executeCommand('loom.createWorktree', { specDir: e.dir }) }];
+}
+
 /** Refuses when the spec has no stage the pipeline can move from; else returns it. */
 function movableStage(e: SpecEntry): string | CommandOutcome {
   const stage = e.spec.stage;
@@ -119,7 +125,16 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
 
   if (!check.ready) {
     ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${stage} → ${check.to} refused:\n  - ${check.unmet.join('\n  - ')}`);
-    return refused(vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), stage, check.to), check.unmet, fileAction(e, check.file));
+    return refused(vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), stage, check.to), check.unmet, [...worktreeAction(e, check), ...fileAction(e, check.file)]);
+  }
+
+  // At git-worktree, a missing worktree is better made than confirmed away.
+  if (!args.confirm && check.confirmations.some((c) => /worktree/i.test(c))) {
+    const create = vscode.l10n.t('Create Worktree');
+    const anyway = vscode.l10n.t('Advance Anyway…');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} has no feature worktree yet.', feature(e)), { modal: true, detail: vscode.l10n.t('Loom: Create Worktree makes branch and worktree and records it; then advance again.') }, create, anyway);
+    if (choice === create) return (await vscode.commands.executeCommand<CommandOutcome>('loom.createWorktree', { specDir: e.dir })) ?? cancelled;
+    if (choice !== anyway) return cancelled;
   }
 
   let confirmed = false;

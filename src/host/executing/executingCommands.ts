@@ -1,0 +1,157 @@
+import * as vscode from 'vscode';
+import { ExecutingLoop, FileTranscriptStore, executingStage, type ExecutingResult, type Logger } from '../../core/executing';
+import { BREAKER_CHOICES, type BreakerChoice } from '../../core/executing/circuitBreaker';
+import { splitSpecName } from '../format';
+import { VsCodeModelSelector } from '../lm/modelSelector';
+import type { SpecEntry } from '../specs/specRegistry';
+import { createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { HostUserPrompts } from './hostPrompts';
+import { describeOutcome, progressLine } from './outcomeMessages';
+import { RunningLoops, type RunningLoop } from './runningLoops';
+
+export interface ExecutingHost {
+  /** Where transcripts go: the extension's workspace storage, else its global storage. Never the spec directory. */
+  storageDir: string;
+}
+
+const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
+
+function refused(message: string, reasons: string[] = []): CommandOutcome {
+  notify('warning', reasons.length ? `${message}: ${reasons.join('; ')}` : message);
+  return { status: 'refused', message, reasons };
+}
+
+/** Asks before the first request of a run: nothing is sent to a model without this explicit action. */
+async function consent(e: SpecEntry): Promise<boolean> {
+  const run = vscode.l10n.t('Run Tasks');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Run the tasks of {0} with a language model?', feature(e)),
+    { modal: true, detail: vscode.l10n.t('Loom will send the task, spec excerpts and code to the selected language model. Files are written only inside the feature worktree; the test command runs there.') },
+    run,
+  );
+  return choice === run;
+}
+
+/**
+ * Loom: Run Tasks, Loom: Stop Tasks and the breaker choice the dashboard sends. The core's
+ * ExecutingLoop does the work; this wires its ports to VS Code and reports the outcome.
+ */
+export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHost): vscode.Disposable[] {
+  const running = new RunningLoops();
+  const log = ctx.log.component('executing');
+  const logger: Logger = { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) };
+  const models = new VsCodeModelSelector(
+    () => ({ vendor: ctx.config.modelVendor, families: ctx.config.modelFamilies }),
+    ctx.log.component('lm'),
+    vscode.l10n.t('Loom runs the tasks of your spec: the task, spec excerpts and code are sent to the model.'),
+  );
+  const transcripts = new FileTranscriptStore(host.storageDir);
+
+  async function runTasks(e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
+    const stage = executingStage(e.spec.definition);
+    if (!stage) return refused(vscode.l10n.t('The {0} pipeline of {1} has no executing stage.', e.spec.definition.type, feature(e)));
+    if (e.spec.stage !== stage.id) return refused(vscode.l10n.t('{0} is at {1}: tasks run at {2}.', feature(e), e.spec.stage ?? '?', stage.id));
+    if (running.get(e.dir)) return refused(vscode.l10n.t('The tasks of {0} are already running.', feature(e)));
+
+    const prompts = new HostUserPrompts(feature(e));
+    let current: vscode.Progress<{ message?: string }> | undefined;
+    const loop = new ExecutingLoop({
+      repoRoot: e.spec.snapshot.repoRoot,
+      specDir: e.dir,
+      definition: e.spec.definition,
+      models,
+      prompts,
+      transcripts,
+      logger,
+      settings: {
+        trusted: ctx.trust.writable,
+        testCommand: ctx.config.testCommand || undefined,
+        parallel: ctx.config.parallelDispatch,
+        forceSubagent: ctx.config.executionMode === 'subagent',
+        tokenBudget: ctx.config.tokenBudget || undefined,
+      },
+      onEvent: (ev) => {
+        log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
+        const line = progressLine(ev);
+        if (line) current?.report({ message: line });
+      },
+    });
+    const pre = loop.check();
+    if (!pre.ok) {
+      const errors = pre.diagnostics.filter((d) => d.severity === 'error');
+      for (const d of errors) log.info(`${d.file}:${d.line}: ${d.message}`);
+      return refused(vscode.l10n.t('The tasks of {0} cannot run yet', feature(e)), errors.map((d) => d.message));
+    }
+    if (!args.confirm && !(await consent(e))) return { status: 'cancelled' };
+
+    const entry: RunningLoop = { specDir: e.dir, controller: new AbortController(), prompts };
+    running.add(entry);
+    let result: ExecutingResult;
+    try {
+      result = await vscode.window.withProgress({
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
+        cancellable: true,
+      }, async (progress, token) => {
+        current = progress;
+        const sub = token.onCancellationRequested(() => entry.controller.abort());
+        try {
+          return await loop.run(entry.controller.signal);
+        } finally {
+          sub.dispose();
+        }
+      });
+    } finally {
+      running.remove(entry);
+      ctx.registry.reloadNow(e.dir);
+    }
+    log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
+    const shown = describeOutcome(feature(e), result);
+    notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [{ title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
+    return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message };
+  }
+
+  async function stopTasks(args: CommandArgs): Promise<CommandOutcome> {
+    const dir = args.specDir ? (ctx.registry.entry(args.specDir)?.dir ?? args.specDir) : undefined;
+    let target = dir ? running.get(dir) : undefined;
+    const all = running.all();
+    if (!target && !dir) {
+      if (all.length === 1) target = all[0];
+      else if (all.length > 1) {
+        const picked = await vscode.window.showQuickPick(all.map((l) => ({ label: ctx.registry.entry(l.specDir)?.spec.snapshot.name ?? l.specDir, loop: l })), { placeHolder: vscode.l10n.t('Which run should stop?') });
+        target = picked?.loop;
+        if (!target) return { status: 'cancelled' };
+      }
+    }
+    if (!target) {
+      notify('info', vscode.l10n.t('No tasks are running.'));
+      return { status: 'refused', message: 'no tasks are running', reasons: [] };
+    }
+    target.controller.abort();
+    log.info(`${target.specDir}: stop requested`);
+    return { status: 'done', specDir: target.specDir };
+  }
+
+  function breakerChoice(args: CommandArgs): CommandOutcome {
+    const choice = args.choice as BreakerChoice | undefined;
+    if (!args.specDir || !args.taskId || !choice || !Object.hasOwn(BREAKER_CHOICES, choice)) {
+      return { status: 'failed', message: 'loom.executing.breakerChoice needs { specDir, taskId, choice: "A" | "B" | "C" }' };
+    }
+    const dir = ctx.registry.entry(args.specDir)?.dir ?? args.specDir;
+    const loop = running.get(dir);
+    if (!loop || !loop.prompts.answerBreaker(args.taskId, choice)) {
+      const message = vscode.l10n.t('No run of this spec is waiting for a choice on {0}; nothing was recorded. Run the tasks to be asked again.', args.taskId);
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
+    }
+    log.info(`${dir}: breaker choice ${choice} for ${args.taskId} (from a command)`);
+    return { status: 'done', specDir: dir };
+  }
+
+  return [
+    running,
+    createCommand(ctx, 'loom.runTasks', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose tasks should run?') }, (a, e) => runTasks(e!, a)),
+    createCommand(ctx, 'loom.stopTasks', { spec: false, writes: false }, (a) => stopTasks(a)),
+    createCommand(ctx, 'loom.executing.breakerChoice', { spec: false, writes: true }, (a) => breakerChoice(a)),
+  ];
+}

@@ -1,0 +1,119 @@
+import * as vscode from 'vscode';
+import { BREAKER_CHOICES, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/circuitBreaker';
+import type { UserPrompts } from '../../core/executing/ports';
+import { tokenFromSignal } from '../lm/cancellation';
+
+const lang = (): 'en' | 'zh' => (vscode.env.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+
+/** Rejects with the abort reason once the signal aborts; the question is then withdrawn. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}
+
+interface PendingBreaker {
+  task: string;
+  answer(choice: BreakerChoice): void;
+}
+
+/**
+ * The executing loop's questions, asked through input boxes, quick picks and notifications. A
+ * pending circuit-breaker choice can also be answered from outside (the dashboard's buttons run
+ * `loom.executing.breakerChoice`): whichever answers first wins, and the quick pick closes.
+ */
+export class HostUserPrompts implements UserPrompts {
+  private pending?: PendingBreaker;
+
+  constructor(private readonly feature: string) {}
+
+  /** Answers the open breaker question of `task`; false when none is open for it. */
+  answerBreaker(task: string, choice: BreakerChoice): boolean {
+    const p = this.pending;
+    if (!p || p.task !== task) return false;
+    p.answer(choice);
+    return true;
+  }
+
+  get pendingBreakerTask(): string | undefined {
+    return this.pending?.task;
+  }
+
+  async askForContext(task: string, question: string, signal: AbortSignal): Promise<string | undefined> {
+    const bridge = tokenFromSignal(signal);
+    try {
+      const answer = await vscode.window.showInputBox({
+        title: vscode.l10n.t('{0}: {1} needs context', this.feature, task),
+        prompt: question,
+        placeHolder: vscode.l10n.t('Your answer is sent to the implementer with the task'),
+        ignoreFocusOut: true,
+      }, bridge.token);
+      return answer?.trim() ? answer.trim() : undefined;
+    } finally {
+      bridge.dispose();
+    }
+  }
+
+  chooseBreakerAction(report: CircuitBreakerReport, signal: AbortSignal): Promise<BreakerChoice> {
+    const l = lang();
+    const text = renderBreakerReport(report, l);
+    const summary = text.split('\n').filter((line) => line.trim() && !/^\[[ABC]\]/.test(line) && !line.startsWith('##')).join('  ');
+    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: BreakerChoice }>();
+    pick.title = vscode.l10n.t('{0}: circuit breaker open at {1} {2}', this.feature, report.task, report.title);
+    pick.placeholder = vscode.l10n.t('Loom will not continue on its own: choose how to go on');
+    pick.ignoreFocusOut = true;
+    pick.items = report.choices.map((c) => ({
+      label: `[${c}] ${BREAKER_CHOICES[c][l]}`,
+      description: c === 'C' && report.dependents.length ? vscode.l10n.t('also holds back {0}', report.dependents.join(', ')) : undefined,
+      detail: summary,
+      choice: c,
+    }));
+    return new Promise<BreakerChoice>((resolve, reject) => {
+      let settled = false;
+      const finish = (f: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        if (this.pending === entry) this.pending = undefined;
+        f();
+        pick.dispose();
+      };
+      const onAbort = () => finish(() => reject(signal.reason));
+      const entry: PendingBreaker = { task: report.task, answer: (c) => finish(() => resolve(c)) };
+      this.pending = entry;
+      pick.onDidAccept(() => {
+        const chosen = pick.selectedItems[0]?.choice;
+        if (chosen) entry.answer(chosen);
+      });
+      // Hiding the pick does not answer it: the loop waits, and the dashboard can still answer.
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      pick.show();
+    });
+  }
+
+  async confirmSkip(task: string, dependents: readonly string[], signal: AbortSignal): Promise<boolean> {
+    const skip = vscode.l10n.t('Skip {0}', task);
+    const detail = dependents.length
+      ? vscode.l10n.t('These tasks depend on {0} and will not run either: {1}', task, dependents.join(', '))
+      : vscode.l10n.t('No other task depends on {0}.', task);
+    const choice = await untilAborted(Promise.resolve(vscode.window.showWarningMessage(vscode.l10n.t('Skip {0} of {1}?', task, this.feature), { modal: true, detail }, skip)), signal);
+    return choice === skip;
+  }
+
+  async waitForManualFix(task: string, signal: AbortSignal): Promise<void> {
+    const cont = vscode.l10n.t('Continue');
+    // A dismissed notification is asked again: the loop only goes on when the user says so.
+    for (;;) {
+      const choice = await untilAborted(Promise.resolve(vscode.window.showInformationMessage(vscode.l10n.t('{0}: fix {1} by hand in the worktree, then continue.', this.feature, task), cont)), signal);
+      if (choice === cont) return;
+      await untilAborted(new Promise((r) => setTimeout(r, 1000)), signal);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import { recordWorktreePath } from '../../core/repository/worktreeRecord';
+import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { splitSpecName } from '../format';
+import type { SpecEntry } from '../specs/specRegistry';
+import { ensureFeatureWorktree } from './featureWorktree';
+
+/**
+ * Loom: Create Worktree, the git-worktree stage: the feature branch and its worktree (made or
+ * reused), recorded in pipeline.state.json `metadata.worktree_path` by the core.
+ */
+async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<CommandOutcome> {
+  const feature = splitSpecName(e.spec.snapshot.name).feature;
+  const repoRoot = e.spec.snapshot.repoRoot;
+  const worktree = await vscode.window.withProgress({
+    location: vscode.ProgressLocation.Notification,
+    title: vscode.l10n.t('Loom: creating the worktree of {0}', feature),
+    cancellable: true,
+  }, async (_progress, token) => {
+    const controller = new AbortController();
+    const sub = token.onCancellationRequested(() => controller.abort());
+    try {
+      return await ensureFeatureWorktree({ repoRoot, specName: e.spec.snapshot.name, specDir: e.dir, location: ctx.config.worktreeLocation, signal: controller.signal });
+    } finally {
+      sub.dispose();
+    }
+  });
+  recordWorktreePath(repoRoot, e.dir, worktree.path, new Date().toISOString());
+  ctx.registry.reloadNow(e.dir);
+  ctx.log.component('worktree').info(`${e.spec.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
+  const message = worktree.created
+    ? vscode.l10n.t('{0}: created branch {1} with its worktree at {2}.', feature, worktree.branch, worktree.path)
+    : vscode.l10n.t('{0}: using the existing worktree of {1} at {2}.', feature, worktree.branch, worktree.path);
+  notify('info', message, [{ title: vscode.l10n.t('Open in New Window'), run: () => void vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(worktree.path), { forceNewWindow: true }) }]);
+  return { status: 'done', specDir: e.dir, uri: vscode.Uri.file(worktree.path).toString() };
+}
+
+export function registerWorktreeCommands(ctx: CommandContext): vscode.Disposable[] {
+  return [
+    createCommand(ctx, 'loom.createWorktree', { spec: true, writes: true, placeHolder: vscode.l10n.t('Which spec needs a worktree?') }, (_a, e) => createWorktree(ctx, e!)),
+  ];
+}
