@@ -53,6 +53,16 @@ const SUITES = [
     copy: true,
   },
   {
+    // Create Worktree and Run Tasks on a throwaway git repository, through vscode.lm against the
+    // scripted "loom-test" model of the test extension loaded beside Loom.
+    name: 'executing',
+    workspace: 'test/fixtures/workspace-executing',
+    tests: 'test/integration/executing',
+    extensions: ['test/integration/scripted-model-extension'],
+    env: {},
+    copy: true,
+  },
+  {
     name: 'multi-root',
     workspace: 'test/fixtures/workspace-multi/multi.code-workspace',
     tests: 'test/integration/multiRoot',
@@ -117,10 +127,20 @@ async function runSuite(suite, vscodeExecutablePath) {
   // sockets in the user data dir and Unix socket paths are limited to ~100 characters.
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-vsc-'));
   const workspace = prepareWorkspace(suite);
+  // Extra extensions: code-server's workbench keeps only one extensionDevelopmentPath of its
+  // payload (the last), so every extension goes into one folder, which VS Code scans as a folder
+  // of extensions: a link to this one and copies of the extras.
+  const extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-devext-'));
+  let devPaths = [ROOT];
+  if (suite.extensions.length) {
+    fs.symlinkSync(ROOT, path.join(extensionsDir, 'loom-vscode'), 'dir');
+    for (const p of suite.extensions) fs.cpSync(path.resolve(ROOT, p), path.join(extensionsDir, path.basename(p)), { recursive: true });
+    devPaths = [extensionsDir];
+  }
   try {
     await runTests({
       vscodeExecutablePath,
-      extensionDevelopmentPath: [ROOT, ...suite.extensions.map((p) => path.resolve(ROOT, p))],
+      extensionDevelopmentPath: devPaths,
       extensionTestsPath: path.resolve(ROOT, suite.tests, 'index.js'),
       extensionTestsEnv: { LOOM_TEST_SUITE: suite.name, LOOM_TEST_WORKSPACE: workspace.target, ...suite.env },
       launchArgs: [
@@ -136,6 +156,8 @@ async function runSuite(suite, vscodeExecutablePath) {
     return false;
   } finally {
     fs.rmSync(userDataDir, { recursive: true, force: true });
+    fs.rmSync(path.join(extensionsDir, 'loom-vscode'), { force: true }); // the link, never what it points to
+    fs.rmSync(extensionsDir, { recursive: true, force: true });
     workspace.cleanup();
   }
 }

@@ -1,0 +1,56 @@
+'use strict';
+// Test-only: registers the scripted "loom-test" language model through the finalized
+// vscode.lm.registerLanguageModelChatProvider API (VS Code 1.104+).
+const vscode = require('vscode');
+const { reply, requests } = require('./script');
+
+const MODEL = {
+  id: 'loom-test-scripted',
+  name: 'Loom Test Scripted',
+  family: 'scripted',
+  version: '1.0.0',
+  maxInputTokens: 200000,
+  maxOutputTokens: 16000,
+  capabilities: { toolCalling: true },
+};
+
+/** A request message as plain data: its text and how many tool results it carries. */
+function plain(message) {
+  let text = '';
+  let toolResults = 0;
+  for (const part of message.content) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolResultPart) toolResults++;
+    else if (part && typeof part.value === 'string') text += part.value;
+    else if (part && part.callId && Array.isArray(part.content)) toolResults++;
+  }
+  return { role: message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', text, toolResults };
+}
+
+function activate(context) {
+  let callIds = 0;
+  const provider = {
+    provideLanguageModelChatInformation() {
+      return [MODEL];
+    },
+    async provideLanguageModelChatResponse(_model, messages, _options, progress, token) {
+      if (token.isCancellationRequested) return;
+      const next = reply(messages.map(plain));
+      // Stream the text in two pieces, as a real provider would.
+      const half = Math.ceil(next.text.length / 2);
+      if (next.text) progress.report(new vscode.LanguageModelTextPart(next.text.slice(0, half)));
+      if (next.text.length > half) progress.report(new vscode.LanguageModelTextPart(next.text.slice(half)));
+      for (const call of next.toolCalls) progress.report(new vscode.LanguageModelToolCallPart(`call-${++callIds}`, call.name, call.input));
+    },
+    async provideTokenCount(_model, text) {
+      const s = typeof text === 'string' ? text : text.content.map((p) => (p && typeof p.value === 'string' ? p.value : '')).join('');
+      return Math.ceil(s.length / 4);
+    },
+  };
+  context.subscriptions.push(
+    vscode.lm.registerLanguageModelChatProvider('loom-test', provider),
+    vscode.commands.registerCommand('loomTest.requests', () => requests.slice()),
+  );
+}
+
+module.exports = { activate, deactivate() {} };
