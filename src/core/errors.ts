@@ -22,3 +22,9 @@ export class TransitionRefusedError extends LoomError {
     super(message);
   }
 }
+
+/** A report or ledger a validator would rewrite exists but does not parse: it is left untouched. */
+export class CorruptArtifactError extends LoomError {}
+
+/** An override that cannot be recorded: no such finding, not an error, or no reason. */
+export class OverrideRefusedError extends LoomError {}

@@ -19,12 +19,27 @@ export type Finding = z.infer<typeof FindingSchema>;
 
 export const FindingsFileSchema = z.looseObject({ findings: z.array(FindingSchema), summary: z.record(z.string(), z.unknown()).optional() });
 
+/**
+ * An error finding the user let through, with the reason they gave. Loom has no override of its
+ * own; the extension records them beside the findings in artifact-analysis.json (loom ignores the
+ * key), and `message` ties the override to the finding it was given for, since finding ids are
+ * renumbered on every analysis.
+ */
+export const FindingOverrideSchema = z.looseObject({
+  finding_id: z.string(),
+  message: z.string().optional(),
+  reason: z.string().min(1),
+  at: z.string(),
+});
+export type FindingOverride = z.infer<typeof FindingOverrideSchema>;
+
 export const ArtifactAnalysisSchema = z.looseObject({
   stage: z.string().optional(),
   status: z.enum(['pass', 'blocked']),
   coverage: z.record(z.string(), z.unknown()).default({}),
   findings: z.array(FindingSchema).default([]),
   blocker_count: z.number().int().min(0).default(0),
+  overrides: z.array(FindingOverrideSchema).optional(),
 });
 export type ArtifactAnalysis = z.infer<typeof ArtifactAnalysisSchema>;
 

@@ -1,14 +1,16 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import { sha256OfFile } from '../fs/sha256';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { findPlaceholder } from '../files/placeholders';
-import { hasEvidenceReceipt, parseReport, type Report } from '../files/report';
+import { parseReport, type Report } from '../files/report';
+import { evidenceReceiptProblems } from '../spec/evidenceReceipt';
 import { staleHandoffs } from '../spec/handoffStaleness';
 import { staleApprovals } from '../spec/staleness';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { findWorktree } from '../spec/worktree';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
+import { openBlockingFindings } from '../validators/artifactAnalysis';
+import { convergenceRound } from '../validators/convergence';
 import { LOOM_VALIDATOR_STAGES, VALIDATORS } from '../validators/validators';
 import type { GuardCall, GuardName } from './guardCall';
 
@@ -33,14 +35,6 @@ const fail = (reasons: string | string[], file?: string): GuardOutcome => ({ ok:
 
 type Impl<N extends GuardName> = (params: Extract<GuardCall, { type: N }>['params'], ctx: GuardContext) => GuardOutcome;
 type Registry = { [N in GuardName]: Impl<N> };
-
-const isFile = (abs: string) => {
-  try {
-    return statSync(abs).isFile();
-  } catch {
-    return false;
-  }
-};
 
 function specFileExists(s: SpecSnapshot, path: string): boolean {
   if (path.endsWith('/')) {
@@ -102,34 +96,21 @@ export const GUARDS: Registry = {
     if (!required) return pass;
     const report = reportOf(snapshot, path);
     if (!report) return fail(`${path} does not exist, so it has no evidence receipt`, path);
-    if (!hasEvidenceReceipt(report)) {
-      return fail(`${path} names no evidence (evidence-command, evidence-exit-code, evidence-file, evidence-sha256)`, path);
-    }
-    const e = report.evidence;
-    const reasons: string[] = [];
-    if (!e.command) reasons.push(`${path} does not name its evidence-command`);
-    if (e.exitCode === undefined || Number.isNaN(e.exitCode)) reasons.push(`${path} does not record evidence-exit-code`);
-    else if (e.exitCode !== 0) reasons.push(`${path} records evidence-exit-code: ${e.exitCode}`);
-    if (!e.file) reasons.push(`${path} does not name its evidence-file`);
-    else {
-      const abs = resolve(snapshot.dir, e.file);
-      const rel = relative(snapshot.dir, abs);
-      if (isAbsolute(e.file) || rel.startsWith('..') || isAbsolute(rel)) reasons.push(`${path}: evidence-file ${e.file} is outside the spec directory`);
-      else if (!isFile(abs)) reasons.push(`${path}: evidence-file ${e.file} does not exist`);
-      else if (!e.sha256) reasons.push(`${path} does not record evidence-sha256`);
-      else if (sha256OfFile(abs) !== e.sha256) reasons.push(`${path}: the sha256 of ${e.file} does not match evidence-sha256 (the log changed after the report)`);
-    }
+    const reasons = evidenceReceiptProblems(snapshot.dir, path, report);
     return reasons.length ? fail(reasons, path) : pass;
   },
 
+  // Reads only: `analyze` (or advancing from analyze-artifacts) writes the file. An error the user
+  // overrode with a reason no longer blocks.
   analysisHasNoBlocker: (_p, { snapshot: s }) => {
     const file = 'artifact-analysis.json';
     if (s.artifactAnalysisCondition === 'missing') return fail(`${file} does not exist (run the artifact analysis first)`, file);
     if (!s.artifactAnalysis) return fail(`${file} could not be read`, file);
-    const blockers = s.artifactAnalysis.findings.filter((f) => f.severity === 'blocker' || f.severity === 'error');
-    const count = Math.max(s.artifactAnalysis.blocker_count, blockers.length);
-    if (s.artifactAnalysis.status !== 'pass' || count > 0) {
-      const first = blockers[0] ? `: ${blockers[0].message}` : '';
+    const open = openBlockingFindings(s.artifactAnalysis);
+    // Loom may count blockers it did not list; once the user overrides, the list is the truth.
+    const count = s.artifactAnalysis.overrides?.length ? open.length : Math.max(s.artifactAnalysis.blocker_count, open.length);
+    if (count > 0 || (s.artifactAnalysis.status !== 'pass' && !s.artifactAnalysis.overrides?.length)) {
+      const first = open[0] ? `: ${open[0].message}` : '';
       return fail(`${file} reports ${count || 'a'} blocker${count === 1 ? '' : 's'} (status: ${s.artifactAnalysis.status})${first}`, file);
     }
     return pass;
@@ -237,12 +218,8 @@ function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evid
   return out;
 }
 
-/** How many times converge has sent the spec back to executing: `metadata.convergence_round`, as loom counts it. */
-export function convergenceRound(s: SpecSnapshot): number {
-  const meta = s.state?.metadata ?? {};
-  const recorded = Object.hasOwn(meta, 'convergence_round') ? Number(meta.convergence_round) : 0;
-  return Number.isFinite(recorded) && recorded > 0 ? recorded : 0;
-}
+/** How many times converge has sent the spec back to executing (defined beside the convergence validator). */
+export { convergenceRound };
 
 export function evaluateGuard(call: GuardCall, ctx: GuardContext): GuardOutcome {
   return (GUARDS[call.type] as Impl<GuardName>)(call.params as never, ctx);

@@ -4,9 +4,10 @@ import { specRelative } from '../fs/paths';
 import { guard, guardKey, type GuardCall } from './guardCall';
 import type { PipelineSchemaFile, PipelineStateDefinition, StageOutput } from './pipelineSchema';
 import { compilePrecondition } from './preconditionGuards';
+import { MAX_CONVERGENCE_ROUNDS } from '../validators/convergence';
 import { IMPLICIT_VALIDATORS } from '../validators/validators';
 
-export const MAX_CONVERGENCE_ROUNDS = 3;
+export { MAX_CONVERGENCE_ROUNDS };
 
 export interface StageDefinition {
   id: string;

@@ -1,3 +1,4 @@
+import type { Finding } from '../files/findings';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 
 /** What a deterministic validator found: each problem is a sentence for the user. */
@@ -5,8 +6,20 @@ export interface ValidatorResult {
   name: string;
   passed: boolean;
   problems: string[];
+  /**
+   * The same problems as findings in finding.schema.json form, each with the spec-relative file
+   * and line it concerns and a `suggested_fix` where one is known, for the Problems panel. Only
+   * validators that locate their problems give them.
+   */
+  findings?: Finding[];
 }
 
 export type Validator = (snapshot: SpecSnapshot) => ValidatorResult;
 
 export const result = (name: string, problems: string[]): ValidatorResult => ({ name, passed: problems.length === 0, problems });
+
+/** A result built from findings: it fails on any blocker or error among them. */
+export const findingsResult = (name: string, findings: Finding[]): ValidatorResult => {
+  const blocking = findings.filter((f) => f.severity === 'blocker' || f.severity === 'error');
+  return { name, passed: blocking.length === 0, problems: blocking.map((f) => f.message), findings };
+};

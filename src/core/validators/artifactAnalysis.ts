@@ -1,0 +1,345 @@
+import { join } from 'node:path';
+import { CorruptArtifactError, OverrideRefusedError } from '../errors';
+import { ARTIFACT_ANALYSIS_FILE, type Finding, type FindingOverride } from '../files/findings';
+import { findPlaceholder } from '../files/placeholders';
+import { REQUIREMENTS_FILE } from '../files/requirements';
+import { normalizeTaskRef } from '../files/taskFile';
+import { TRACEABILITY_FILE } from '../files/traceability';
+import { categoriesImpliedBy } from '../files/vocabulary';
+import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { withRunLock } from '../repository/stateWriter';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+import { planTaskBatches } from '../tasks/taskBatches';
+import { FindingList, isBlocking, percent, sameApartFromTime, SpecLines } from './findingSupport';
+import { requirementIdsInSpec } from './requirementTaskClosure';
+import type { ValidatorResult } from './validatorResult';
+
+export const ARTIFACT_ANALYSIS_PASS = 'artifact-analysis-pass';
+
+/** artifact-analysis.json as loom writes it, plus the overrides the extension records. */
+export interface ArtifactAnalysisReport {
+  stage: 'analyze-artifacts';
+  status: 'pass' | 'blocked';
+  coverage: {
+    requirement_coverage: string;
+    behavior_coverage: string;
+    required_category_coverage: string;
+    traceability_req_coverage: string;
+    traceability_behavior_coverage: string;
+  };
+  findings: Finding[];
+  /** Blocker and error findings that are not overridden. */
+  blocker_count: number;
+  created_at: string;
+  overrides?: FindingOverride[];
+}
+
+/** Declared types whose category must have a behavior before the plan is approved. */
+const CRITICAL_TYPES = ['performance', 'security', 'observable'];
+
+const taskFile = (id: string) => `tasks/${id}.md`;
+
+/**
+ * Loom's analyze-artifacts (skills/loom-analyze-artifacts/scripts/analyze-artifacts.mjs), a
+ * read-only cross-check of spec.md, requirements.json, plan.md, tasks/ and traceability.json.
+ * Nothing is written here: `writeArtifactAnalysis` writes the result.
+ *
+ * Decisions where loom's script and LOOM-FORMATS.md differ or say nothing:
+ * - Kinds and suggested_fix actions stay inside finding.schema.json (loom's script writes
+ *   `orphan_task`, `unknown_behavior` … which its own schema does not allow): unmapped things
+ *   are `missing`, things nobody asked for are `unrequested`, cycles and conflicts `contradicts`.
+ * - Severities follow LOOM-FORMATS.md: a task file traceability.json names but that does not
+ *   exist is an error (overridable), not a blocker.
+ * - A task counts as listed in plan.md when plan.md names `TN.md` or the word `TN`.
+ * - Behaviors marked `applicability: not-applicable` need no task, as at planning.
+ * - A constitution conflict cannot be decided deterministically; the analysing skill reports it.
+ * - "Ambiguity" is a placeholder (TBD, TODO …) left in spec.md, plan.md or a task.
+ */
+export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()): ArtifactAnalysisReport {
+  const list = new FindingList('F');
+  const lines = new SpecLines(s);
+  const add = list.add.bind(list);
+
+  const specText = lines.text('spec.md');
+  if (specText === undefined) add({ kind: 'missing', severity: 'blocker', artifact: 'spec.md', message: 'spec.md does not exist', location: { file: 'spec.md' } });
+  if (!s.requirements) {
+    const missing = s.requirementsCondition === 'missing';
+    add({ kind: missing ? 'missing' : 'format', severity: missing ? 'blocker' : 'error', artifact: REQUIREMENTS_FILE, location: { file: REQUIREMENTS_FILE },
+      message: missing ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)' });
+  }
+  if (!s.traceability) {
+    const missing = s.traceabilityCondition === 'missing';
+    add({ kind: missing ? 'missing' : 'format', severity: missing ? 'blocker' : 'error', artifact: TRACEABILITY_FILE, location: { file: TRACEABILITY_FILE },
+      message: missing ? 'traceability.json does not exist' : 'traceability.json could not be read (see the Problems it reports)' });
+  }
+
+  const requirements = s.requirements?.requirements ?? [];
+  const specIds = specText === undefined ? [] : requirementIdsInSpec(specText);
+  const specSet = new Set(specIds);
+  const reqById = new Map(requirements.map((r) => [r.id, r]));
+  const knownReqs = new Set([...specIds, ...reqById.keys()]);
+  const behaviors = requirements.flatMap((r) => r.behaviors.map((b) => ({ req: r.id, b })));
+  const behaviorIds = new Set(behaviors.map((x) => x.b.id));
+  const tasks = [...s.tasks.values()];
+  const taskLine = (id: string, key: string) => s.tasks.get(id)?.keyLines.get(key) ?? 1;
+
+  // spec.md and requirements.json must name the same requirements.
+  if (s.requirements && specText !== undefined) {
+    for (const id of specIds.filter((x) => !reqById.has(x))) {
+      add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: REQUIREMENTS_FILE, message: `requirements.json does not declare ${id}, which spec.md names`,
+        location: lines.at('spec.md', lines.lineOf('spec.md', id)), suggested_fix: { action: 'update_requirement', details: `add ${id} to requirements.json` } });
+    }
+    for (const r of requirements.filter((x) => !specSet.has(x.id))) {
+      add({ kind: 'unrequested', severity: 'error', requirement_id: r.id, artifact: REQUIREMENTS_FILE, message: `requirements.json declares ${r.id}, which spec.md does not name`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)), suggested_fix: { action: 'update_requirement', details: `remove ${r.id} or describe it in spec.md` } });
+    }
+  }
+
+  // plan.md and tasks/ must agree.
+  const plan = lines.text('plan.md');
+  if (plan === undefined) {
+    add({ kind: 'missing', severity: 'blocker', artifact: 'plan.md', message: 'plan.md does not exist', location: { file: 'plan.md' } });
+  } else {
+    for (const t of tasks) {
+      if (!plan.includes(`${t.id}.md`) && !new RegExp(`\\b${t.id}\\b`).test(plan)) {
+        add({ kind: 'unrequested', severity: 'error', task_id: t.id, artifact: 'plan.md', message: `${t.id} has a task file but plan.md does not list it`,
+          location: { file: taskFile(t.id), line: 1 }, suggested_fix: { details: `add ${t.id} to plan.md, or remove ${taskFile(t.id)}` } });
+      }
+    }
+    for (const id of [...new Set([...plan.matchAll(/\bT(\d+)\b/g)].map((m) => `T${m[1]}`))]) {
+      if (!s.tasks.has(id)) {
+        add({ kind: 'missing', severity: 'blocker', task_id: id, artifact: 'plan.md', message: `plan.md names ${id}, but ${taskFile(id)} does not exist`,
+          location: lines.at('plan.md', lines.lineOf('plan.md', id)), suggested_fix: { action: 'create_task', details: `create ${taskFile(id)}` } });
+      }
+    }
+  }
+
+  // Tasks may only name what was asked for.
+  for (const t of tasks) {
+    for (const id of t.behavior_ids.filter((x) => !behaviorIds.has(x))) {
+      add({ kind: 'unrequested', severity: 'blocker', task_id: t.id, behavior_id: id, artifact: taskFile(t.id), message: `${t.id} names behavior ${id}, which requirements.json does not declare`,
+        location: { file: taskFile(t.id), line: taskLine(t.id, 'behavior_ids') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s behavior_ids` } });
+    }
+    for (const id of t.requirements.filter((x) => !knownReqs.has(x))) {
+      add({ kind: 'unrequested', severity: 'blocker', task_id: t.id, requirement_id: id, artifact: taskFile(t.id), message: `${t.id} names requirement ${id}, which neither spec.md nor requirements.json declares`,
+        location: { file: taskFile(t.id), line: taskLine(t.id, 'requirements') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s requirements` } });
+    }
+  }
+
+  // Every requirement and behavior needs a task.
+  const tasksOfReq = (id: string) => tasks.filter((t) => t.requirements.includes(id)).map((t) => t.id);
+  for (const id of knownReqs) {
+    if (tasksOfReq(id).length > 0) continue;
+    const where = specSet.has(id) ? lines.at('spec.md', lines.lineOf('spec.md', id)) : lines.at(REQUIREMENTS_FILE, lines.requirementLine(id));
+    add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: 'tasks/', message: `${id} is not in any task's requirements`, location: where,
+      suggested_fix: { action: 'update_task', details: tasks[0] ? `add ${id} to ${tasks[0].id}'s requirements, or create a task for it` : `create a task for ${id}` } });
+  }
+  const mapped = new Set(tasks.flatMap((t) => t.behavior_ids));
+  const traceByReq = new Map((s.traceability?.requirements ?? []).map((e) => [e.id, e]));
+  for (const { req, b } of behaviors) {
+    if (mapped.has(b.id) || b.applicability === 'not-applicable') continue;
+    const traced = traceByReq.get(req)?.behaviors;
+    const candidate = tasksOfReq(req)[0] ?? (traced && Object.hasOwn(traced, b.id) ? traced[b.id].tasks.map(normalizeTaskRef)[0] : undefined);
+    add({ kind: 'missing', severity: 'blocker', requirement_id: req, behavior_id: b.id, artifact: 'tasks/', message: `${b.id} is not in any task's behavior_ids`,
+      location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
+      suggested_fix: candidate ? { action: 'update_task', details: `add ${b.id} to ${candidate}'s behavior_ids` } : { action: 'create_task', details: `create a task that implements ${b.id}` } });
+  }
+
+  // The task graph must be plannable.
+  const batches = planTaskBatches(tasks);
+  if (batches.cycle?.length) {
+    const first = batches.cycle[0];
+    add({ kind: 'contradicts', severity: 'blocker', task_id: first, artifact: 'tasks/', message: `${batches.cycle.join(', ')} depend on each other in a cycle`,
+      location: { file: taskFile(first), line: taskLine(first, 'depends_on') }, suggested_fix: { action: 'update_task', details: `break the cycle in the depends_on of ${batches.cycle.join(', ')}` } });
+  }
+  for (const u of batches.unknown_dependencies) {
+    add({ kind: 'missing', severity: 'error', task_id: u.task, artifact: taskFile(u.task), message: `${u.task} depends on ${u.depends_on}, which has no task file`,
+      location: { file: taskFile(u.task), line: taskLine(u.task, 'depends_on') }, suggested_fix: { action: 'update_task', details: `remove ${u.depends_on} from ${u.task}'s depends_on` } });
+  }
+  for (const c of batches.conflicts) {
+    add({ kind: 'contradicts', severity: 'error', task_id: c.a, artifact: taskFile(c.a), message: `${c.a} and ${c.b} may run together but both touch ${c.paths.join(', ')}`,
+      location: { file: taskFile(c.a), line: taskLine(c.a, 'owns') }, suggested_fix: { action: 'update_task', details: `make ${c.b} depend on ${c.a}, or split what they own` } });
+  }
+
+  // traceability.json must trace every requirement and behavior, to tasks that exist.
+  if (s.traceability) {
+    for (const id of knownReqs) {
+      const entry = traceByReq.get(id);
+      if (!entry) {
+        add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json does not trace ${id}`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${id} with its tasks to traceability.json` } });
+        continue;
+      }
+      if (entry.tasks.length === 0) {
+        add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json traces ${id} to no task`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${tasksOfReq(id).join(', ') || 'its tasks'} to ${id}'s tasks` } });
+      }
+      const traced = entry.behaviors ?? {};
+      for (const b of reqById.get(id)?.behaviors ?? []) {
+        if (b.applicability === 'not-applicable') continue;
+        const own = Object.hasOwn(traced, b.id) ? traced[b.id] : undefined;
+        if (!own || own.tasks.length === 0) {
+          add({ kind: 'missing', severity: 'error', requirement_id: id, behavior_id: b.id, artifact: TRACEABILITY_FILE,
+            message: own ? `traceability.json traces ${b.id} to no task` : `traceability.json does not trace ${b.id}`,
+            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, own ? b.id : undefined)),
+            suggested_fix: { action: 'update_traceability', details: `trace ${b.id} to the task that implements it` } });
+        }
+      }
+      for (const bid of Object.keys(traced).filter((x) => reqById.has(id) && !(reqById.get(id)?.behaviors ?? []).some((b) => b.id === x))) {
+        add({ kind: 'unrequested', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json traces ${bid}, which ${id} does not declare`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, bid)), suggested_fix: { action: 'update_traceability', details: `remove ${bid} from traceability.json` } });
+      }
+      const refs = [...entry.tasks.map((t) => ({ t, b: undefined as string | undefined })), ...Object.entries(traced).flatMap(([bid, bt]) => bt.tasks.map((t) => ({ t, b: bid })))];
+      for (const { t, b } of refs) {
+        const ref = normalizeTaskRef(t);
+        if (!/^T\d+$/i.test(ref) || s.tasks.has(ref.toUpperCase())) continue;
+        add({ kind: 'missing', severity: 'error', requirement_id: id, ...(b ? { behavior_id: b } : {}), artifact: TRACEABILITY_FILE,
+          message: `traceability.json traces ${b ?? id} to ${t}, but ${taskFile(ref.toUpperCase())} does not exist`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b)), suggested_fix: { action: 'update_traceability', details: `remove ${t} from ${b ?? id}'s tasks` } });
+      }
+    }
+    for (const e of s.traceability.requirements.filter((x) => !knownReqs.has(x.id))) {
+      add({ kind: 'unrequested', severity: 'error', requirement_id: e.id, artifact: TRACEABILITY_FILE, message: `traceability.json traces ${e.id}, which neither spec.md nor requirements.json declares`,
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(e.id)), suggested_fix: { action: 'update_traceability', details: `remove ${e.id} from traceability.json` } });
+    }
+  }
+
+  // Declared critical types need a behavior of their category.
+  for (const r of requirements) {
+    const present = new Set(r.behaviors.map((b) => b.category));
+    for (const category of categoriesImpliedBy((r.types ?? []).filter((t) => CRITICAL_TYPES.includes(t.trim().toLowerCase())))) {
+      if (present.has(category)) continue;
+      add({ kind: 'missing', severity: 'error', requirement_id: r.id, artifact: REQUIREMENTS_FILE, message: `${r.id} is declared ${category === 'observability' ? 'observable' : category} but has no ${category} behavior`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)), suggested_fix: { action: 'update_requirement', details: `add a ${category} behavior to ${r.id}` } });
+    }
+  }
+
+  // Ambiguity: placeholders left in the planning artifacts.
+  for (const file of ['spec.md', 'plan.md', ...tasks.map((t) => taskFile(t.id))]) {
+    const found = findPlaceholder(lines.text(file) ?? '');
+    if (found) {
+      add({ kind: 'placeholder', severity: 'error', artifact: file, message: `${file} line ${found.line} still holds the placeholder ${found.placeholder}`,
+        location: { file, line: found.line }, ...(file.startsWith('tasks/') ? { task_id: file.slice(6, -3) } : {}) });
+    }
+  }
+
+  // Warnings: duplicates and partial under-specification.
+  const seen = new Map<string, string>();
+  for (const { req, b } of behaviors) {
+    const key = `${req}\u0000${b.description.trim().toLowerCase()}`;
+    const twin = seen.get(key);
+    if (twin) {
+      add({ kind: 'contradicts', severity: 'warning', requirement_id: req, behavior_id: b.id, artifact: REQUIREMENTS_FILE, message: `${b.id} has the same description as ${twin}`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)), suggested_fix: { action: 'update_requirement', details: `merge ${b.id} into ${twin}, or tell them apart` } });
+    } else seen.set(key, b.id);
+  }
+  const counts = new Map<string, number>();
+  for (const { b } of behaviors) counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
+  for (const [id, n] of counts) {
+    if (n > 1) add({ kind: 'contradicts', severity: 'warning', behavior_id: id, artifact: REQUIREMENTS_FILE, message: `requirements.json declares ${id} ${n} times`, location: { file: REQUIREMENTS_FILE } });
+  }
+  for (const r of requirements) {
+    if (r.acceptance.length === 0) {
+      add({ kind: 'partial', severity: 'warning', requirement_id: r.id, artifact: REQUIREMENTS_FILE, message: `${r.id} has no acceptance criteria of its own`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)), suggested_fix: { action: 'update_requirement', details: `state when ${r.id} is done` } });
+    }
+    for (const b of r.behaviors) {
+      if (b.test_plan && (!Array.isArray(b.test_plan.expected) || b.test_plan.expected.length === 0)) {
+        add({ kind: 'partial', severity: 'warning', requirement_id: r.id, behavior_id: b.id, artifact: REQUIREMENTS_FILE, message: `${b.id}'s test_plan expects nothing`,
+          location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id, b.id)), suggested_fix: { action: 'update_requirement', details: `fill in ${b.id}'s test_plan.expected` } });
+      }
+    }
+  }
+
+  // Coverage figures.
+  const allReqs = [...knownReqs];
+  const required = requirements.flatMap((r) => {
+    const present = new Set(r.behaviors.map((b) => b.category));
+    return [...new Set([...(r.required_categories ?? []), ...categoriesImpliedBy(r.types ?? [])])].map((c) => present.has(c));
+  });
+  const tracedToTask = (req: string, bid: string) => {
+    const traced = traceByReq.get(req)?.behaviors;
+    return Boolean(traced && Object.hasOwn(traced, bid) && traced[bid].tasks.length > 0);
+  };
+  const coverage = {
+    requirement_coverage: percent(specIds.filter((id) => reqById.has(id)).length, specIds.length),
+    behavior_coverage: percent(behaviors.filter(({ b }) => mapped.has(b.id)).length, behaviors.length),
+    required_category_coverage: percent(required.filter(Boolean).length, required.length),
+    traceability_req_coverage: percent(allReqs.filter((id) => traceByReq.has(id)).length, allReqs.length),
+    traceability_behavior_coverage: percent(behaviors.filter(({ req, b }) => tracedToTask(req, b.id)).length, behaviors.length),
+  };
+
+  const previous = s.artifactAnalysis?.overrides ?? [];
+  return withStatus({ stage: 'analyze-artifacts', status: 'pass', coverage, findings: list.findings, blocker_count: 0, created_at: now, overrides: previous });
+}
+
+const overrideOf = (overrides: readonly FindingOverride[], f: Finding) =>
+  overrides.find((o) => o.finding_id === f.id && (o.message === undefined || o.message === f.message));
+
+/**
+ * Status and blocker_count from the findings and the overrides that still match one: an override
+ * whose finding is gone, or now says something else, no longer counts and is dropped.
+ */
+function withStatus(report: ArtifactAnalysisReport): ArtifactAnalysisReport {
+  const overrides = (report.overrides ?? []).filter((o) => report.findings.some((f) => f.severity === 'error' && overrideOf([o], f)));
+  const open = report.findings.filter((f) => isBlocking(f) && !(f.severity === 'error' && overrideOf(overrides, f)));
+  const { overrides: _dropped, ...rest } = report;
+  return { ...rest, status: open.length ? 'blocked' : 'pass', blocker_count: open.length, ...(overrides.length ? { overrides } : {}) };
+}
+
+/** The blocker and error findings a report still has, overrides taken into account. */
+export function openBlockingFindings(report: { findings: readonly Finding[]; overrides?: readonly FindingOverride[] }): Finding[] {
+  const overrides = report.overrides ?? [];
+  return report.findings.filter((f) => isBlocking(f) && !(f.severity === 'error' && overrideOf(overrides, f)));
+}
+
+/**
+ * Lets one error finding through with the user's reason. Blockers cannot be overridden (loom:
+ * "an error blocks unless the user records an override with a reason"); neither can warnings,
+ * which never block. Pure: returns the new report.
+ */
+export function recordOverride(report: ArtifactAnalysisReport, findingId: string, reason: string, at: string): ArtifactAnalysisReport {
+  const finding = report.findings.find((f) => f.id === findingId);
+  if (!finding) throw new OverrideRefusedError(`${ARTIFACT_ANALYSIS_FILE} has no finding ${findingId}`, ARTIFACT_ANALYSIS_FILE);
+  if (finding.severity !== 'error') {
+    throw new OverrideRefusedError(finding.severity === 'blocker'
+      ? `${findingId} is a blocker: fix it, blockers cannot be overridden`
+      : `${findingId} is a ${finding.severity} and does not block: nothing to override`, ARTIFACT_ANALYSIS_FILE);
+  }
+  if (!reason.trim()) throw new OverrideRefusedError(`overriding ${findingId} needs a reason`, ARTIFACT_ANALYSIS_FILE);
+  const others = (report.overrides ?? []).filter((o) => o.finding_id !== findingId);
+  return withStatus({ ...report, overrides: [...others, { finding_id: findingId, message: finding.message, reason: reason.trim(), at }] });
+}
+
+/** The registered validator: the analysis computed afresh, in memory, with the recorded overrides. */
+export function artifactAnalysisPass(s: SpecSnapshot): ValidatorResult {
+  const report = analyzeArtifacts(s);
+  const open = openBlockingFindings(report);
+  return { name: ARTIFACT_ANALYSIS_PASS, passed: open.length === 0, problems: open.map((f) => `${f.id} ${f.message}`), findings: report.findings };
+}
+
+export interface WrittenReport<T> {
+  report: T;
+  /** false when the file already said the same (only its created_at would have changed). */
+  written: boolean;
+}
+
+
+/**
+ * Runs the analysis and writes artifact-analysis.json atomically under the run lock, keeping the
+ * overrides that still match a finding; with `override`, records that one first. A corrupt
+ * artifact-analysis.json is left untouched. An unchanged analysis is not rewritten, so that the
+ * file's fingerprint (which approvals record) only changes when the findings do.
+ */
+export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; override?: { findingId: string; reason: string } } = {}): WrittenReport<ArtifactAnalysisReport> {
+  if (s.artifactAnalysisCondition === 'invalid') {
+    throw new CorruptArtifactError(`${s.specDir}/${ARTIFACT_ANALYSIS_FILE} is corrupt; fix or delete it first (it was left untouched)`, `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}`);
+  }
+  const now = options.now ?? new Date().toISOString();
+  let report = analyzeArtifacts(s, now);
+  if (options.override) report = recordOverride(report, options.override.findingId, options.override.reason, now);
+  const unchanged = sameApartFromTime(join(s.dir, ARTIFACT_ANALYSIS_FILE), report);
+  if (unchanged) return { report: unchanged, written: false };
+  withRunLock(s, () => writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(report)));
+  return { report, written: true };
+}

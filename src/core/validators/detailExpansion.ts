@@ -1,0 +1,71 @@
+import { findPlaceholder } from '../files/placeholders';
+import { REQUIREMENTS_FILE, type Behavior } from '../files/requirements';
+import { categoriesImpliedBy } from '../files/vocabulary';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+import { FindingList, SpecLines } from './findingSupport';
+import { findingsResult, type ValidatorResult } from './validatorResult';
+
+export const DETAIL_EXPANSION_PASS = 'detail-expansion-pass';
+
+/** The stub descriptions loom's detail expansion starts from (check-detail-expansion.mjs). */
+const STUB_DESCRIPTION = /^(verifiable behavior for|default behavior)/i;
+
+/** Loom's isNonEmptyTestPlan: at least one field holds something. */
+function hasTestPlan(plan: Behavior['test_plan']): boolean {
+  if (!plan || typeof plan !== 'object') return false;
+  return Object.values(plan).some((v) => {
+    if (Array.isArray(v)) return v.length > 0;
+    if (v && typeof v === 'object') return Object.keys(v).length > 0;
+    return v !== undefined && v !== null && String(v).trim() !== '';
+  });
+}
+
+/**
+ * Leaving detail-expansion, as loom's check-detail-expansion.mjs decides it: every requirement's
+ * required categories (declared, then implied by `types`) have a behavior of that category (one
+ * marked `applicability: not-applicable` settles it too); every behavior has a non-empty
+ * `test_plan`, no longer `requires-clarification` (as applicability or status), and a description
+ * that is not a stub or a placeholder.
+ */
+export function detailExpansionPass(s: SpecSnapshot): ValidatorResult {
+  const list = new FindingList('DE');
+  const lines = new SpecLines(s);
+  if (!s.requirements) {
+    const missing = s.requirementsCondition === 'missing';
+    list.add({
+      kind: missing ? 'missing' : 'format', severity: 'error', artifact: REQUIREMENTS_FILE, location: { file: REQUIREMENTS_FILE },
+      message: missing ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)',
+    });
+    return findingsResult(DETAIL_EXPANSION_PASS, list.findings);
+  }
+  for (const req of s.requirements.requirements) {
+    const required = [...new Set([...(req.required_categories ?? []), ...categoriesImpliedBy(req.types ?? [])])];
+    const present = new Set(req.behaviors.map((b) => b.category));
+    for (const category of required.filter((c) => !present.has(c))) {
+      list.add({
+        kind: 'missing', severity: 'error', requirement_id: req.id, artifact: REQUIREMENTS_FILE,
+        message: `${req.id} has no ${category} behavior (add one, or one marked applicability: not-applicable)`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req.id)),
+        suggested_fix: { action: 'update_requirement', details: `add a ${category} behavior to ${req.id}` },
+      });
+    }
+    for (const b of req.behaviors) {
+      const where = lines.at(REQUIREMENTS_FILE, lines.requirementLine(req.id, b.id));
+      const common = { requirement_id: req.id, behavior_id: b.id, artifact: REQUIREMENTS_FILE, location: where } as const;
+      if (!hasTestPlan(b.test_plan)) {
+        list.add({ ...common, kind: 'missing', severity: 'error', message: `${b.id} has no test_plan`,
+          suggested_fix: { action: 'update_requirement', details: `give ${b.id} a test_plan (strategy, inputs, expected, coverage_target)` } });
+      }
+      if (b.applicability === 'requires-clarification' || (b.status as string) === 'requires-clarification') {
+        list.add({ ...common, kind: 'partial', severity: 'error', message: `${b.id} still requires clarification`,
+          suggested_fix: { action: 'update_requirement', details: `settle ${b.id}: applicability applicable or not-applicable` } });
+      }
+      const placeholder = STUB_DESCRIPTION.exec(b.description)?.[0] ?? findPlaceholder(b.description)?.placeholder;
+      if (placeholder !== undefined) {
+        list.add({ ...common, kind: 'placeholder', severity: 'error', message: `${b.id}: the description is still a placeholder ("${placeholder}")`,
+          suggested_fix: { action: 'update_requirement', details: `describe what ${b.id} must do` } });
+      }
+    }
+  }
+  return findingsResult(DETAIL_EXPANSION_PASS, list.findings);
+}

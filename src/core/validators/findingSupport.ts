@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { locateJson, type JsonPath } from '../diagnostics/jsonLocator';
+import { positionAt } from '../diagnostics/textPosition';
+import type { Finding } from '../files/findings';
+import type { SpecSnapshot } from '../spec/specSnapshot';
+
+/**
+ * What the finding-producing validators share: numbering findings as loom does (`F-1`, `F-2` …,
+ * with a prefix per validator), and pointing each at the spec-relative file and 1-based line it
+ * concerns, so the host can show it in the Problems panel. A file that cannot be read simply
+ * gives no line.
+ */
+export class FindingList {
+  readonly findings: Finding[] = [];
+  constructor(private readonly prefix: string) {}
+
+  add(finding: Omit<Finding, 'id'>): Finding {
+    const f = { id: `${this.prefix}-${this.findings.length + 1}`, ...finding } as Finding;
+    this.findings.push(f);
+    return f;
+  }
+}
+
+export const isBlocking = (f: Pick<Finding, 'severity'>) => f.severity === 'blocker' || f.severity === 'error';
+
+/** `"92%"`, as loom writes coverage figures; nothing to cover is full coverage. */
+export const percent = (part: number, total: number) => (total === 0 ? '100%' : `${Math.round((part / total) * 100)}%`);
+
+/** Reads spec files once and answers "which line". */
+export class SpecLines {
+  private readonly texts = new Map<string, string | undefined>();
+  private readonly located = new Map<string, ReturnType<typeof locateJson> | undefined>();
+
+  constructor(private readonly snapshot: Pick<SpecSnapshot, 'dir' | 'requirements' | 'traceability'>) {}
+
+  text(file: string): string | undefined {
+    if (!this.texts.has(file)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(join(this.snapshot.dir, file), 'utf8');
+      } catch {
+        text = undefined;
+      }
+      this.texts.set(file, text);
+    }
+    return this.texts.get(file);
+  }
+
+  /** The first line holding `needle` (a word match for ids), or undefined. */
+  lineOf(file: string, needle: string | RegExp): number | undefined {
+    const text = this.text(file);
+    if (text === undefined) return undefined;
+    const pattern = typeof needle === 'string' ? new RegExp(`(?<![\\w-])${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`) : needle;
+    const lines = text.split('\n');
+    const i = lines.findIndex((l) => pattern.test(l));
+    return i < 0 ? undefined : i + 1;
+  }
+
+  jsonLine(file: string, path: JsonPath): number | undefined {
+    const text = this.text(file);
+    if (text === undefined) return undefined;
+    if (!this.located.has(file)) this.located.set(file, locateJson(text));
+    const located = this.located.get(file);
+    return located ? positionAt(text, located.offsetOf(path)).line : undefined;
+  }
+
+  /** Where a requirement (or one of its behaviors) is declared in requirements.json, in either form. */
+  requirementLine(requirementId: string, behaviorId?: string): number | undefined {
+    const ledger = this.snapshot.requirements;
+    if (!ledger) return undefined;
+    const index = ledger.requirements.findIndex((r) => r.id === requirementId);
+    if (index < 0) return undefined;
+    const base: (string | number)[] = ['requirements', ledger.form === 'array' ? index : requirementId];
+    if (behaviorId === undefined) return this.jsonLine('requirements.json', base);
+    const b = ledger.requirements[index].behaviors.findIndex((x) => x.id === behaviorId);
+    return this.jsonLine('requirements.json', b < 0 ? base : [...base, 'behaviors', b]);
+  }
+
+  /** Where traceability.json traces a requirement (or a behavior under it), in either form. */
+  traceLine(requirementId: string, behaviorId?: string): number | undefined {
+    const ledger = this.snapshot.traceability;
+    if (!ledger) return undefined;
+    const index = ledger.requirements.findIndex((r) => r.id === requirementId);
+    if (index < 0) return this.jsonLine('traceability.json', ['requirements']);
+    const base: (string | number)[] = ['requirements', ledger.form === 'array' ? index : requirementId];
+    return this.jsonLine('traceability.json', behaviorId === undefined ? base : [...base, 'behaviors', behaviorId]);
+  }
+
+  /** A `{file, line}` location, leaving out a line that could not be found. */
+  at(file: string, line: number | undefined): NonNullable<Finding['location']> {
+    return line === undefined ? { file } : { file, line };
+  }
+}
+
+/** JSON with object keys sorted at every level, so that two reports compare by content. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+/**
+ * The report already on disk at `path`, when it says the same as `report` apart from its
+ * created_at: rewriting it would only change its fingerprint. Undefined when it differs, is
+ * missing or does not parse.
+ */
+export function sameApartFromTime<T extends { created_at: string }>(path: string, report: T): T | undefined {
+  let existing: unknown;
+  try {
+    existing = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!existing || typeof existing !== 'object') return undefined;
+  const { created_at: before, ...old } = existing as Record<string, unknown>;
+  const { created_at: _now, ...fresh } = report;
+  if (JSON.stringify(canonical(old)) !== JSON.stringify(canonical(fresh))) return undefined;
+  return { ...report, created_at: typeof before === 'string' ? before : report.created_at };
+}
