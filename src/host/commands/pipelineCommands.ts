@@ -128,8 +128,8 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
     return refused(vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), stage, check.to), check.unmet, [...worktreeAction(e, check), ...fileAction(e, check.file)]);
   }
 
-  // At git-worktree, a missing worktree is better made than confirmed away.
-  if (!args.confirm && check.confirmations.some((c) => /worktree/i.test(c))) {
+  // Leaving git-worktree, a missing worktree is better made than confirmed away.
+  if (!args.confirm && stage === 'git-worktree' && check.kind === 'forward' && check.confirmations.some((c) => /worktree/i.test(c))) {
     const create = vscode.l10n.t('Create Worktree');
     const anyway = vscode.l10n.t('Advance Anyway…');
     const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} has no feature worktree yet.', feature(e)), { modal: true, detail: vscode.l10n.t('Loom: Create Worktree makes branch and worktree and records it; then advance again.') }, create, anyway);
