@@ -9,7 +9,7 @@ export interface FeatureWorktreeRequest {
   repoRoot: string;
   /** The spec's directory name, `2026-11-29+login`. */
   specName: string;
-  /** Absolute spec directory: its own uncommitted files do not count as a dirty tree. */
+  /** Absolute spec directory: uncommitted files in its spec root (loom's state files of every spec) do not count as a dirty tree. */
   specDir: string;
   /** `loom.worktree.location`: a folder (absolute, or relative to the repository) that holds the worktrees; empty: `<repo>-worktrees` beside the repository. */
   location: string;
@@ -93,8 +93,10 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
   }
 
   const status = await git.status().catch((e) => fail(e, 'git status failed'));
-  const specRel = relative(real(top), real(req.specDir)).split('\\').join('/');
-  const dirty = status.files.map((f) => f.path).filter((p) => !(specRel && (p === specRel || p.startsWith(`${specRel}/`))));
+  // Loom keeps writing the state files of the specs in the main checkout; they are not code.
+  const specRoot = relative(real(top), dirname(real(req.specDir))).split('\\').join('/');
+  const inSpecRoot = (p: string) => !!specRoot && !specRoot.startsWith('..') && (p === specRoot || p.startsWith(`${specRoot}/`));
+  const dirty = status.files.map((f) => f.path).filter((p) => !inSpecRoot(p));
   if (dirty.length) {
     const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, … (${dirty.length} files)` : '');
     throw new WorktreeError(`the repository has uncommitted changes (${shown}); commit or stash them first: the worktree starts from HEAD and would not contain them`, 'dirty');

@@ -73,8 +73,10 @@ test('refuses clearly: no repository, no commit, uncommitted changes, branch che
 
   const dirty = repo();
   writeFileSync(join(dirty.specDir, 'spec.md'), '# changed inside the spec: allowed\n');
+  mkdirSync(join(dirty.root, 'specs', '2026-11-30+other'));
+  writeFileSync(join(dirty.root, 'specs', '2026-11-30+other', 'pipeline.state.json'), '{}\n');
   writeFileSync(join(dirty.root, 'index.js'), 'module.exports = 2;\n');
-  await assert.rejects(ensureFeatureWorktree(request(dirty)), (e: unknown) => e instanceof WorktreeError && e.reason === 'dirty' && /index\.js/.test(e.message) && !/spec\.md/.test(e.message));
+  await assert.rejects(ensureFeatureWorktree(request(dirty)), (e: unknown) => e instanceof WorktreeError && e.reason === 'dirty' && /index\.js/.test(e.message) && !/spec\.md|other/.test(e.message));
 
   const here = repo();
   git(here.root, 'checkout', '-qb', 'feature/2026-11-29-login');
