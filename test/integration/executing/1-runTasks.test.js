@@ -110,6 +110,38 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
     assert.deepStrictEqual(entry.staleness.handoffs, []);
   });
 
+  test('the circuit breaker waits for the user; the dashboard command answers it (choice A: re-plan)', async () => {
+    const spec = path.join(WS, 'specs', '2026-11-29+farewell');
+    // The other spec's state files changed in the main checkout: they do not make the tree dirty.
+    const made = await vscode.commands.executeCommand('loom.createWorktree', { specDir: spec });
+    assert.strictEqual(made.status, 'done', JSON.stringify(made));
+    await vscode.commands.executeCommand('loomTest.setMode', 'reviewer-fails');
+    try {
+      const run = vscode.commands.executeCommand('loom.runTasks', { specDir: spec, confirm: true });
+      let outcome;
+      void run.then((r) => (outcome = r));
+      // Nothing goes on by itself: the loop waits at the breaker until someone chooses.
+      await waitFor('the circuit breaker', () => {
+        const meta = readJson(path.join(spec, 'pipeline.state.json')).metadata;
+        return meta.circuit_breaker && meta.circuit_breaker.task === 'T1' && !meta.circuit_breaker.choice;
+      }, 60000);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.strictEqual(outcome, undefined, 'the run waits for a choice');
+      const answered = await waitFor('the breaker question', async () => {
+        const r = await vscode.commands.executeCommand('loom.executing.breakerChoice', { specDir: spec, taskId: 'T1', choice: 'A' });
+        return r.status === 'done' ? r : undefined;
+      }, 10000);
+      assert.strictEqual(answered.status, 'done');
+      const result = await run;
+      assert.strictEqual(result.outcome, 'replan', result.message);
+      const meta = readJson(path.join(spec, 'pipeline.state.json')).metadata;
+      assert.strictEqual(meta.circuit_breaker.choice, 'A');
+      assert.notStrictEqual(readJson(path.join(spec, 'task-states', 'T1.state.json')).status, 'done');
+    } finally {
+      await vscode.commands.executeCommand('loomTest.setMode', 'pass');
+    }
+  });
+
   test('Stop Tasks with nothing running says so', async () => {
     const result = await vscode.commands.executeCommand('loom.stopTasks');
     assert.strictEqual(result.status, 'refused');

@@ -2,7 +2,7 @@
 // Test-only: registers the scripted "loom-test" language model through the finalized
 // vscode.lm.registerLanguageModelChatProvider API (VS Code 1.104+).
 const vscode = require('vscode');
-const { reply, requests } = require('./script');
+const { reply, requests, state } = require('./script');
 
 const MODEL = {
   id: 'loom-test-scripted',
@@ -50,6 +50,7 @@ function activate(context) {
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider('loom-test', provider),
     vscode.commands.registerCommand('loomTest.requests', () => requests.slice()),
+    vscode.commands.registerCommand('loomTest.setMode', (mode) => (state.mode = mode)),
   );
 }
 

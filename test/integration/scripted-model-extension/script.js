@@ -6,7 +6,7 @@
  * loom_write_file, then reports DONE; the reviewer and the test reporter say PASS.
  */
 
-const FILES = {
+const GREETING = {
   T1: {
     'src/greet.js': "exports.greet = (name) => `Hello, ${name}!`;\n",
     'tests/greet.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { greet } = require('../src/greet');\ntest('REQ-001-B01 greets by name', () => assert.strictEqual(greet('Ada'), 'Hello, Ada!'));\n",
@@ -17,10 +17,20 @@ const FILES = {
   },
 };
 
+const FAREWELL = {
+  T1: {
+    'src/bye.js': "exports.bye = (name) => `Bye, ${name}.`;\n",
+    'tests/bye.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { bye } = require('../src/bye');\ntest('REQ-001-B01 says bye', () => assert.strictEqual(bye('Ada'), 'Bye, Ada.'));\n",
+  },
+};
+
 const TESTS = {
   T1: '- REQ-001-B01: tests/greet.test.js#REQ-001-B01 greets by name',
   T2: '- REQ-002-B01: tests/shout.test.js#REQ-002-B01 shouts',
 };
+
+/** `pass`: every review passes. `reviewer-fails`: every review fails, so the circuit breaker opens. */
+const state = { mode: 'pass' };
 
 /** Every request is recorded, for the tests to look at (through the `loomTest.requests` command). */
 const requests = [];
@@ -36,14 +46,19 @@ function reply(messages) {
   const task = (/(?:for task|Fix mode for task)\s+(T\d+)/.exec(prompt) || /\b(T\d+)\b/.exec(prompt) || [])[1];
   requests.push({ role, task, afterTools, messages: messages.length });
 
+  if (role === 'reviewer' && state.mode === 'reviewer-fails') {
+    return { text: '## Fix instructions\n\n### Fix item 1\n- Problem: the message is not the one the spec asks for\n- File: src/bye.js\n- Location: bye\n- Severity: major\n- Direction: follow the spec\n\nverdict: FAIL', toolCalls: [] };
+  }
   if (role === 'reviewer') return { text: 'The change matches the task and its behavior.\n\nverdict: PASS', toolCalls: [] };
   if (role === 'test-reporter') return { text: '## Summary\nEvery behavior is implemented and tested.\n\n## Results\nAll tests passed.\n\nverdict: PASS', toolCalls: [] };
-  const files = FILES[task];
+  const farewell = /farewell/.test(prompt);
+  const files = (farewell ? FAREWELL : GREETING)[task];
   if (!files) return { text: `I do not know task ${task}.\n\nSTATUS: BLOCKED: unknown task`, toolCalls: [] };
   if (!afterTools) {
     return { text: `Writing ${task}.`, toolCalls: Object.entries(files).map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
   }
-  return { text: `## Summary\n${task} implemented.\n\n## Tests\n${TESTS[task]}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };
+  const tests = farewell ? '- REQ-001-B01: tests/bye.test.js#REQ-001-B01 says bye' : TESTS[task];
+  return { text: `## Summary\n${task} implemented.\n\n## Tests\n${tests}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };
 }
 
-module.exports = { reply, requests };
+module.exports = { reply, requests, state };
