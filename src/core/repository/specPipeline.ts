@@ -13,6 +13,9 @@ import { inferStage } from '../pipeline/stageInference';
 import { completeStage, isCompleted, newPipelineState } from '../pipeline/stateRecord';
 import { checkTransition, nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
 import { fingerprintDeclaredPaths } from '../spec/fingerprints';
+import { loadSpec } from '../spec/loadSpec';
+import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
+import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { loomVersionOf, writePipelineState, type ProgressSources } from './stateWriter';
 
@@ -161,7 +164,7 @@ export class SpecPipeline {
    * Moves to the next stage (or `to`) when its preconditions hold. Refuses, with every reason,
    * when they do not or when the stage needs a confirmation that was not given.
    */
-  advance(options: { to?: string; confirm?: boolean; now?: string; reason?: string } = {}): ChangeResult {
+  advance(options: { to?: string; confirm?: boolean; now?: string; reason?: string; reportsWritten?: boolean } = {}): ChangeResult {
     const from = this.requireStage();
     const now = options.now ?? new Date().toISOString();
     if (from === FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has failed; recover it to a stage first (${this.definition.recoveryTargets.join(', ')})`, []);
@@ -176,6 +179,21 @@ export class SpecPipeline {
       if (!options.to) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${from}, the last stage of the ${this.definition.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`, []);
       throw new TransitionRefusedError(`${from} cannot move to ${options.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`, []);
     }
+    if (chosen.kind === 'forward' && !options.reportsWritten) {
+      const written = this.writeStageReports(from, now);
+      if (written) {
+        // The guards only read: they must see the reports just written.
+        const fresh = new SpecPipeline(loadSpec(this.snapshot.repoRoot, this.snapshot.dir), this.definition, this.progress);
+        try {
+          return fresh.advance({ ...options, now, reportsWritten: true });
+        } catch (e) {
+          if (e instanceof TransitionRefusedError && written.hint) throw new TransitionRefusedError(e.message, [...e.reasons, written.hint]);
+          throw e;
+        } finally {
+          fresh.dispose();
+        }
+      }
+    }
     const check = checkTransition(this.definition, chosen, this.snapshot, options.confirm === true);
     const reasons = [...check.unmet, ...(options.confirm ? [] : check.confirmations)];
     if (reasons.length) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot move from ${from} to ${chosen.to}`, reasons);
@@ -183,6 +201,28 @@ export class SpecPipeline {
       ? fingerprintDeclaredPaths(approvalArtifacts(this.definition, from, this.snapshot), { dir: this.snapshot.dir, repoRoot: this.snapshot.repoRoot })
       : undefined;
     return this.send({ type: 'ADVANCE', to: chosen.to, confirm: options.confirm === true, now, reason: options.reason, approvalFingerprints }, from, now);
+  }
+
+  /**
+   * Loom's run --advance runs artifact-analysis-pass and convergence-pass, which write their
+   * reports, before it decides: so does advancing here, as an explicit step before the guards,
+   * which only read. Only where the stage declares the validator and is the stage loom runs it
+   * at. Returns undefined when the stage writes no report.
+   */
+  private writeStageReports(from: string, now: string): { hint?: string } | undefined {
+    const validators = stageOf(this.definition, from)?.validators ?? [];
+    if (from === 'analyze-artifacts' && validators.includes(ARTIFACT_ANALYSIS_PASS)) {
+      writeArtifactAnalysis(this.snapshot, { now });
+      return {};
+    }
+    if (from === 'converge' && validators.includes(CONVERGENCE_PASS)) {
+      const outcome = writeConvergence(this.snapshot, { now });
+      if (outcome.report.status === 'converged') return {};
+      if (outcome.escalate) return { hint: `convergence-pass: round ${outcome.report.round} of ${MAX_ROUNDS} did not converge; escalate: fail the spec or close the gaps by hand` };
+      const tasks = outcome.appended.map((t) => t.id).join(', ');
+      return { hint: `convergence-pass: round ${outcome.report.round} needs another round${tasks ? ` (${tasks} appended)` : ''}; go back to executing` };
+    }
+    return undefined;
   }
 
   /**

@@ -71,10 +71,12 @@ export class SpecLines {
     if (!ledger) return undefined;
     const index = ledger.requirements.findIndex((r) => r.id === requirementId);
     if (index < 0) return undefined;
+    // The line of the `id` key (an array item), or of the key that is the id (the object form).
     const base: (string | number)[] = ['requirements', ledger.form === 'array' ? index : requirementId];
-    if (behaviorId === undefined) return this.jsonLine('requirements.json', base);
+    const own = ledger.form === 'array' ? [...base, 'id'] : base;
+    if (behaviorId === undefined) return this.jsonLine('requirements.json', own);
     const b = ledger.requirements[index].behaviors.findIndex((x) => x.id === behaviorId);
-    return this.jsonLine('requirements.json', b < 0 ? base : [...base, 'behaviors', b]);
+    return this.jsonLine('requirements.json', b < 0 ? own : [...base, 'behaviors', b, 'id']);
   }
 
   /** Where traceability.json traces a requirement (or a behavior under it), in either form. */
@@ -84,7 +86,8 @@ export class SpecLines {
     const index = ledger.requirements.findIndex((r) => r.id === requirementId);
     if (index < 0) return this.jsonLine('traceability.json', ['requirements']);
     const base: (string | number)[] = ['requirements', ledger.form === 'array' ? index : requirementId];
-    return this.jsonLine('traceability.json', behaviorId === undefined ? base : [...base, 'behaviors', behaviorId]);
+    if (behaviorId === undefined) return this.jsonLine('traceability.json', ledger.form === 'array' ? [...base, 'id'] : base);
+    return this.jsonLine('traceability.json', [...base, 'behaviors', behaviorId]);
   }
 
   /** A `{file, line}` location, leaving out a line that could not be found. */

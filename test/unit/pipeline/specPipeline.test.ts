@@ -253,7 +253,7 @@ test('stale handoffs block advancing', () => {
   r.dispose();
 });
 
-test('human-approval gates record loom\'s approval fingerprints; a loom validator we do not run needs confirmation', () => {
+test('human-approval gates record loom\'s approval fingerprints; validators of other stages let it pass', () => {
   const r = new TempRepo();
   r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: planning, next: executing, outputs: [plan.md], gate: human-approval, validators: [planning-artifacts, convergence-pass, verification-artifacts], approval_requires: [plan.md, traceability.json] }\n      - { id: executing }\n');
   r.write(`${SPEC}/pipeline.state.json`, state('planning'));

@@ -1,0 +1,200 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { CorruptArtifactError, OverrideRefusedError, TransitionRefusedError } from '../../../src/core/errors';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { evaluateGuard } from '../../../src/core/pipeline/guards';
+import { analyzeArtifacts, artifactAnalysisPass, recordOverride, writeArtifactAnalysis } from '../../../src/core/validators/artifactAnalysis';
+import { state } from '../../helpers/tempRepo';
+import { line, load, NOW, plannedSpec, SPEC, taskText, withRepo, type TempRepo } from './validatorFixture';
+
+/** The analysis of plannedSpec() changed by `setup`. */
+function analysis(setup: (r: TempRepo) => void = () => {}) {
+  return withRepo((r) => {
+    plannedSpec(r);
+    setup(r);
+    const report = analyzeArtifacts(load(r), NOW);
+    return { status: report.status, blocker_count: report.blocker_count, coverage: report.coverage, lines: report.findings.map(line) };
+  });
+}
+
+const FULL = { requirement_coverage: '100%', behavior_coverage: '100%', required_category_coverage: '100%', traceability_req_coverage: '100%', traceability_behavior_coverage: '100%' };
+
+describe('artifact-analysis-pass: the analysis', () => {
+  it('passes consistent planning artifacts with full coverage', () => {
+    assert.deepEqual(analysis(), { status: 'pass', blocker_count: 0, coverage: FULL, lines: [] });
+  });
+
+  it('spec.md and requirements.json must name the same requirements, and each needs a task and a trace', () => {
+    const out = analysis((r) => r.write(`${SPEC}/spec.md`, '# Login\n\n- REQ-001: users log in.\n- REQ-003: audit.\n'));
+    assert.equal(out.status, 'blocked');
+    assert.equal(out.blocker_count, 4);
+    assert.deepEqual(out.coverage, { ...FULL, requirement_coverage: '50%', traceability_req_coverage: '67%' });
+    assert.deepEqual(out.lines, [
+      'F-1 blocker missing spec.md:4 requirements.json does not declare REQ-003, which spec.md names → update_requirement: add REQ-003 to requirements.json',
+      'F-2 error unrequested requirements.json:58 requirements.json declares REQ-002, which spec.md does not name → update_requirement: remove REQ-002 or describe it in spec.md',
+      "F-3 blocker missing spec.md:4 REQ-003 is not in any task's requirements → update_task: add REQ-003 to T1's requirements, or create a task for it",
+      'F-4 blocker missing traceability.json:2 traceability.json does not trace REQ-003 → update_traceability: add REQ-003 with its tasks to traceability.json',
+    ]);
+  });
+
+  it('a behavior no task implements is a blocker whose fix names the task to add it to; so is a task naming an unknown behavior', () => {
+    const out = analysis((r) => r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/login.ts'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-009-B01'] }, 'T1: Login')));
+    assert.equal(out.coverage.behavior_coverage, '67%');
+    assert.deepEqual(out.lines, [
+      "F-1 blocker unrequested tasks/T1.md:4 T1 names behavior REQ-009-B01, which requirements.json does not declare → update_task: remove REQ-009-B01 from T1's behavior_ids",
+      "F-2 blocker missing requirements.json:37 REQ-001-B02 is not in any task's behavior_ids → update_task: add REQ-001-B02 to T1's behavior_ids",
+    ]);
+  });
+
+  it('a dependency cycle is a blocker, an owns conflict an error', () => {
+    const out = analysis((r) => {
+      r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/'], depends_on: ['T2'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'] }, 'T1: Login'));
+      r.write(`${SPEC}/tasks/T3.md`, taskText({ owns: ['src/login.ts'], requirements: ['REQ-001'], behavior_ids: [] }, 'T3: More'));
+      r.write(`${SPEC}/plan.md`, '# Plan\nT1 T2 T3\n');
+    });
+    assert.deepEqual(out.lines, [
+      'F-1 blocker contradicts tasks/T1.md:3 T1, T2 depend on each other in a cycle → update_task: break the cycle in the depends_on of T1, T2',
+      'F-2 error contradicts tasks/T1.md:2 T1 and T3 may run together but both touch src/login.ts → update_task: make T3 depend on T1, or split what they own',
+    ]);
+  });
+
+  it('traceability.json: a missing requirement blocks; untraced behaviors, unknown entries and task files that do not exist are errors', () => {
+    const out = analysis((r) => r.write(`${SPEC}/traceability.json`, { requirements: {
+      'REQ-001': { tasks: ['T1', 'T7'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] }, 'REQ-001-B09': { tasks: ['T1'], tests: [], evidence: [] } } },
+      'REQ-005': { tasks: [], tests: [], evidence: [] },
+    } }));
+    assert.deepEqual(out.coverage, { ...FULL, traceability_req_coverage: '50%', traceability_behavior_coverage: '33%' });
+    assert.deepEqual(out.lines, [
+      'F-1 error missing traceability.json:3 traceability.json does not trace REQ-001-B02 → update_traceability: trace REQ-001-B02 to the task that implements it',
+      'F-2 error unrequested traceability.json:18 traceability.json traces REQ-001-B09, which REQ-001 does not declare → update_traceability: remove REQ-001-B09 from traceability.json',
+      "F-3 error missing traceability.json:3 traceability.json traces REQ-001 to T7, but tasks/T7.md does not exist → update_traceability: remove T7 from REQ-001's tasks",
+      'F-4 blocker missing traceability.json:2 traceability.json does not trace REQ-002 → update_traceability: add REQ-002 with its tasks to traceability.json',
+      'F-5 error unrequested traceability.json:27 traceability.json traces REQ-005, which neither spec.md nor requirements.json declares → update_traceability: remove REQ-005 from traceability.json',
+    ]);
+  });
+
+  it('plan.md and tasks/ must agree; placeholders, critical types without behaviors, duplicates and thin test plans are found', () => {
+    const out = analysis((r) => {
+      r.write(`${SPEC}/plan.md`, '# Plan\n\nT1 first, then T4.\n\nTBD: rollout.\n');
+      const ledger = r.json(`${SPEC}/requirements.json`);
+      ledger.requirements[1].types.push('performance');
+      ledger.requirements[1].behaviors.push({ ...ledger.requirements[1].behaviors[0], id: 'REQ-002-B02', test_plan: { strategy: 'unit' } });
+      r.write(`${SPEC}/requirements.json`, ledger);
+      r.write(`${SPEC}/tasks/T2.md`, taskText({ owns: ['src/logout.ts'], depends_on: ['T1'], requirements: ['REQ-002'], behavior_ids: ['REQ-002-B01', 'REQ-002-B02'] }, 'T2: Logout'));
+    });
+    assert.deepEqual(out.coverage, { ...FULL, required_category_coverage: '75%', traceability_behavior_coverage: '75%' });
+    assert.deepEqual(out.lines, [
+      'F-1 error unrequested tasks/T2.md:1 T2 has a task file but plan.md does not list it → : add T2 to plan.md, or remove tasks/T2.md',
+      'F-2 blocker missing plan.md:3 plan.md names T4, but tasks/T4.md does not exist → create_task: create tasks/T4.md',
+      'F-3 error missing traceability.json:26 traceability.json does not trace REQ-002-B02 → update_traceability: trace REQ-002-B02 to the task that implements it',
+      'F-4 error missing requirements.json:58 REQ-002 is declared performance but has no performance behavior → update_requirement: add a performance behavior to REQ-002',
+      'F-5 error placeholder plan.md:5 plan.md line 5 still holds the placeholder TBD',
+      'F-6 warning contradicts requirements.json:88 REQ-002-B02 has the same description as REQ-002-B01 → update_requirement: merge REQ-002-B02 into REQ-002-B01, or tell them apart',
+      "F-7 warning partial requirements.json:88 REQ-002-B02's test_plan expects nothing → update_requirement: fill in REQ-002-B02's test_plan.expected",
+    ]);
+  });
+
+  it('missing planning artifacts are blockers', () => {
+    const lines = withRepo((r) => {
+      r.write(`${SPEC}/.keep`, '');
+      return analyzeArtifacts(load(r), NOW).findings.map(line);
+    });
+    assert.deepEqual(lines, [
+      'F-1 blocker missing spec.md spec.md does not exist',
+      'F-2 blocker missing requirements.json requirements.json does not exist',
+      'F-3 blocker missing traceability.json traceability.json does not exist',
+      'F-4 blocker missing plan.md plan.md does not exist',
+    ]);
+  });
+});
+
+/** plannedSpec() with one error finding: T2 is not listed in plan.md. */
+const withOneError = (r: TempRepo) => {
+  plannedSpec(r);
+  r.write(`${SPEC}/plan.md`, '# Plan\n\nT1 only.\n');
+};
+
+describe('artifact-analysis-pass: overrides and the written report', () => {
+  it('recordOverride lets an error through with its reason, never a blocker or a warning', () => {
+    withRepo((r) => {
+      withOneError(r);
+      r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/login.ts'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02', 'REQ-009-B01'] }, 'T1: Login'));
+      const report = analyzeArtifacts(load(r), NOW);
+      assert.deepEqual(report.findings.map((f) => `${f.id} ${f.severity}`), ['F-1 error', 'F-2 blocker']);
+      const overridden = recordOverride(report, 'F-1', '  T2 is listed in the release notes  ', NOW);
+      assert.deepEqual(overridden.overrides, [{ finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'T2 is listed in the release notes', at: NOW }]);
+      assert.equal(overridden.blocker_count, 1, 'the blocker still blocks');
+      assert.equal(overridden.status, 'blocked');
+      assert.equal(report.overrides, undefined, 'pure: the input is unchanged');
+      assert.throws(() => recordOverride(report, 'F-2', 'why not', NOW), (e: unknown) => e instanceof OverrideRefusedError && /F-2 is a blocker: fix it/.test(e.message));
+      assert.throws(() => recordOverride(report, 'F-9', 'why not', NOW), /has no finding F-9/);
+      assert.throws(() => recordOverride(report, 'F-1', '  ', NOW), /needs a reason/);
+    });
+  });
+
+  it('writes artifact-analysis.json in loom\'s form; an overridden error no longer blocks advancing', () => {
+    withRepo((r) => {
+      withOneError(r);
+      const first = writeArtifactAnalysis(load(r), { now: NOW });
+      assert.equal(first.written, true);
+      const onDisk = r.json(`${SPEC}/artifact-analysis.json`);
+      assert.deepEqual(Object.keys(onDisk), ['stage', 'status', 'coverage', 'findings', 'blocker_count', 'created_at']);
+      assert.deepEqual({ stage: onDisk.stage, status: onDisk.status, blocker_count: onDisk.blocker_count, created_at: onDisk.created_at }, { stage: 'analyze-artifacts', status: 'blocked', blocker_count: 1, created_at: NOW });
+      assert.deepEqual(onDisk.findings[0], {
+        id: 'F-1', kind: 'unrequested', severity: 'error', task_id: 'T2', artifact: 'plan.md', message: 'T2 has a task file but plan.md does not list it',
+        location: { file: 'tasks/T2.md', line: 1 }, suggested_fix: { details: 'add T2 to plan.md, or remove tasks/T2.md' },
+      });
+      const guard = () => evaluateGuard({ type: 'analysisHasNoBlocker', params: {} }, { snapshot: load(r), confirmed: false });
+      assert.deepEqual(guard().reasons, ['artifact-analysis.json reports 1 blocker (status: blocked): T2 has a task file but plan.md does not list it']);
+      assert.deepEqual(artifactAnalysisPass(load(r)).problems, ['F-1 T2 has a task file but plan.md does not list it']);
+
+      const later = '2026-11-29T13:00:00.000Z';
+      writeArtifactAnalysis(load(r), { now: later, override: { findingId: 'F-1', reason: 'listed elsewhere' } });
+      const overridden = r.json(`${SPEC}/artifact-analysis.json`);
+      assert.equal(overridden.status, 'pass');
+      assert.equal(overridden.blocker_count, 0);
+      assert.deepEqual(overridden.overrides, [{ finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'listed elsewhere', at: later }]);
+      assert.deepEqual(guard().reasons, []);
+      assert.equal(artifactAnalysisPass(load(r)).passed, true, 'the validator reads the recorded overrides');
+
+      // Analysing again keeps the override while its finding stands, and does not rewrite an unchanged report.
+      const before = r.read(`${SPEC}/artifact-analysis.json`);
+      const again = writeArtifactAnalysis(load(r), { now: '2026-11-30T00:00:00.000Z' });
+      assert.equal(again.written, false);
+      assert.equal(again.report.created_at, later);
+      assert.equal(r.read(`${SPEC}/artifact-analysis.json`), before);
+
+      // Once the finding is fixed, its override is dropped with it.
+      r.write(`${SPEC}/plan.md`, '# Plan\n\nT1, then T2.\n');
+      writeArtifactAnalysis(load(r), { now: later });
+      const fixed = r.json(`${SPEC}/artifact-analysis.json`);
+      assert.deepEqual([fixed.status, fixed.findings, fixed.overrides], ['pass', [], undefined]);
+    });
+  });
+
+  it('advancing from analyze-artifacts writes the analysis first, as loom\'s run --advance does', () => {
+    withRepo((r) => {
+      withOneError(r);
+      r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: analyze-artifacts, next: approved, validators: [artifact-analysis-pass] }\n      - { id: approved }\n');
+      r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
+      assert.throws(() => new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW }),
+        (e: unknown) => e instanceof TransitionRefusedError && e.reasons.includes('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not list it'));
+      assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
+      writeArtifactAnalysis(load(r), { now: NOW, override: { findingId: 'F-1', reason: 'listed elsewhere' } });
+      r.write(`${SPEC}/handoffs/analyze-artifacts.json`, { status: 'done', summary: 'analysed', artifacts: [] });
+      const moved = new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW, confirm: true });
+      assert.deepEqual([moved.from, moved.to], ['analyze-artifacts', 'approved']);
+    });
+  });
+
+  it('never overwrites a corrupt artifact-analysis.json', () => {
+    withRepo((r) => {
+      plannedSpec(r);
+      const path = r.write(`${SPEC}/artifact-analysis.json`, '{ "status": ');
+      assert.throws(() => writeArtifactAnalysis(load(r), { now: NOW }), (e: unknown) => e instanceof CorruptArtifactError && /artifact-analysis.json is corrupt/.test(e.message));
+      assert.equal(readFileSync(path, 'utf8'), '{ "status": ');
+      writeFileSync(path, '{}');
+    });
+  });
+});
