@@ -34,6 +34,8 @@ const DESKTOP_VERSION = process.env.LOOM_TEST_VSCODE_VERSION || '1.139.1';
  * tests dir whose index.js exports run(). `extensions` are extra extensionDevelopmentPaths loaded
  * next to this extension (e.g. 'test/integration/scripted-model-extension'); `env` is extra
  * environment for the extension host. Paths are relative to the repository root.
+ * `workspaceTrust: true` opens the workspace untrusted (Restricted Mode); such a suite always runs
+ * in code-server, because @vscode/test-electron starts desktop VS Code with --disable-workspace-trust.
  */
 const SUITES = [
   {
@@ -69,6 +71,17 @@ const SUITES = [
     extensions: [],
     env: {},
     copy: true,
+  },
+  {
+    // Restricted Mode: workspace trust on and the folder untrusted. The view is read-only and
+    // says so; Advance / Mark Failed / New Feature refuse and write nothing.
+    name: 'untrusted',
+    workspace: 'test/fixtures/workspace-basic',
+    tests: 'test/integration/untrusted',
+    extensions: [],
+    env: {},
+    copy: true,
+    workspaceTrust: true,
   },
 ];
 
@@ -137,12 +150,19 @@ async function runSuite(suite, vscodeExecutablePath) {
     for (const p of suite.extensions) fs.cpSync(path.resolve(ROOT, p), path.join(extensionsDir, path.basename(p)), { recursive: true });
     devPaths = [extensionsDir];
   }
+  // Desktop VS Code always gets --disable-workspace-trust from runTests(): untrusted suites need code-server.
+  if (suite.workspaceTrust && vscodeExecutablePath !== SHIM) vscodeExecutablePath = useCodeServer(`suite "${suite.name}" needs workspace trust on`);
   try {
     await runTests({
       vscodeExecutablePath,
       extensionDevelopmentPath: devPaths,
       extensionTestsPath: path.resolve(ROOT, suite.tests, 'index.js'),
-      extensionTestsEnv: { LOOM_TEST_SUITE: suite.name, LOOM_TEST_WORKSPACE: workspace.target, ...suite.env },
+      extensionTestsEnv: {
+        LOOM_TEST_SUITE: suite.name,
+        LOOM_TEST_WORKSPACE: workspace.target,
+        LOOM_TEST_WORKSPACE_TRUST: suite.workspaceTrust ? '1' : '0', // read by code-shim.js
+        ...suite.env,
+      },
       launchArgs: [
         workspace.target,
         '--disable-extensions', // other installed extensions (desktop only)

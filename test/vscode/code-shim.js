@@ -24,6 +24,8 @@
  * Environment:
  *   LOOM_*               copied into the extension host environment (extensionEnvironment)
  *   SHIM_EXTENSION_ENV   JSON object of further extension host environment variables
+ *   LOOM_TEST_WORKSPACE_TRUST=1  keep workspace trust on: the folder opens untrusted, in Restricted
+ *                        Mode (by default code-server runs with --disable-workspace-trust)
  *   SHIM_TIMEOUT_MS      overall timeout for the tests (default 300000)
  *   SHIM_SCREENSHOT      write a PNG of the workbench there when the tests end
  *   SHIM_VERBOSE=1       forward all browser console output, unfiltered
@@ -133,6 +135,7 @@ async function main() {
     userDataDir: opts.userDataDir || path.join(tmp, 'user-data'),
     extensionsDir: opts.extensionsDir || path.join(tmp, 'extensions'),
     smokeTestDriver: true, // without it code-server silently ignores the test payload
+    workspaceTrust: process.env.LOOM_TEST_WORKSPACE_TRUST === '1',
   });
   // Whatever happens to us, take code-server's process group down with us.
   process.on('exit', () => server.killNow());

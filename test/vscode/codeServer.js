@@ -92,12 +92,27 @@ function freePort() {
   });
 }
 
-/** Writes DEFAULT_SETTINGS into `<userDataDir>/User/settings.json` unless it already exists. */
-function writeDefaultSettings(userDataDir) {
+/**
+ * User settings with workspace trust on: the folder opens in Restricted Mode, without the startup
+ * dialog that would otherwise block the workbench (and the tests) until someone answers it.
+ */
+const WORKSPACE_TRUST_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.untrustedFiles': 'open',
+  'security.workspace.trust.banner': 'never',
+};
+
+/**
+ * Writes DEFAULT_SETTINGS (with WORKSPACE_TRUST_SETTINGS over them when `workspaceTrust`) into
+ * `<userDataDir>/User/settings.json` unless it already exists.
+ */
+function writeDefaultSettings(userDataDir, { workspaceTrust = false } = {}) {
   const userDir = path.join(userDataDir, 'User');
   fs.mkdirSync(userDir, { recursive: true });
   const file = path.join(userDir, 'settings.json');
-  if (!fs.existsSync(file)) fs.writeFileSync(file, JSON.stringify(DEFAULT_SETTINGS, null, 2) + '\n');
+  const settings = workspaceTrust ? { ...DEFAULT_SETTINGS, ...WORKSPACE_TRUST_SETTINGS } : DEFAULT_SETTINGS;
+  if (!fs.existsSync(file)) fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
 }
 
 /**
@@ -109,12 +124,14 @@ function writeDefaultSettings(userDataDir) {
  * @param {string} o.userDataDir
  * @param {string} o.extensionsDir
  * @param {boolean} [o.smokeTestDriver]  needed for the URL payload (extension tests / dev paths)
+ * @param {boolean} [o.workspaceTrust]  keep workspace trust on (folders open in Restricted Mode);
+ *                                       by default it is disabled and every folder is trusted
  * @param {Record<string, string>} [o.env]  extra environment for code-server and its extension host
  */
-function startCodeServer({ port, stateDir, userDataDir, extensionsDir, smokeTestDriver = false, env = {} }) {
+function startCodeServer({ port, stateDir, userDataDir, extensionsDir, smokeTestDriver = false, workspaceTrust = false, env = {} }) {
   const host = '127.0.0.1';
   for (const d of [stateDir, userDataDir, extensionsDir]) fs.mkdirSync(d, { recursive: true });
-  writeDefaultSettings(userDataDir);
+  writeDefaultSettings(userDataDir, { workspaceTrust });
   const config = path.join(stateDir, 'config.yaml');
   fs.writeFileSync(config, 'auth: none\ncert: false\n');
 
@@ -125,7 +142,7 @@ function startCodeServer({ port, stateDir, userDataDir, extensionsDir, smokeTest
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir,
   ];
