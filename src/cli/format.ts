@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
+import type { Finding } from '../core/files/findings';
 import type { SpecStatus } from '../core/repository/specPipeline';
 import type { TaskBatchPlan } from '../core/tasks/taskBatches';
 import type { TraceabilityMatrix } from '../core/trace/traceabilityMatrix';
@@ -93,4 +94,14 @@ export function formatTrace(m: TraceabilityMatrix): string {
   }
   lines.push(`${m.summary.closed}/${m.summary.behaviors} behaviors closed`);
   return lines.join('\n');
+}
+
+/** One finding per line: `F-3 error [missing] specs/x/traceability.json:12 message`, then its fix. */
+export function formatFindings(specDir: string, findings: readonly Finding[], overridden: ReadonlySet<string> = new Set()): string {
+  if (findings.length === 0) return 'No findings.';
+  return findings.map((f) => {
+    const where = f.location?.file ? ` ${specDir}/${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
+    const fix = f.suggested_fix?.details ? `\n    fix: ${f.suggested_fix.details}` : '';
+    return `  ${f.id} ${f.severity}${overridden.has(f.id) ? ' (overridden)' : ''} [${f.kind}]${where} ${f.message}${fix}`;
+  }).join('\n');
 }

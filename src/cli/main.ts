@@ -10,8 +10,11 @@ import type { SpecPipeline } from '../core/repository/specPipeline';
 import { specDiagnostics } from '../core/repository/specDiagnostics';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
+import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
+import { writeConvergence } from '../core/validators/convergence';
+import { verificationArtifacts } from '../core/validators/verificationArtifacts';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
-import { formatDiagnostic, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
+import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
 
 const VERSION = '0.1.0';
 
@@ -28,9 +31,17 @@ Commands:
   tasks    --spec-dir D [--validate]      parallel batches, owns conflicts, cycles
   trace    --spec-dir D                   the traceability matrix
   validate [--spec-dir D]                 every diagnostic of loom's files
+  analyze  --spec-dir D [--override ID --reason R]
+                                          cross-check the planning artifacts, write artifact-analysis.json;
+                                          --override lets error finding ID through, recording the reason
+  converge --spec-dir D                   classify every behavior, write convergence-report.json and
+                                          append tasks for the gaps (at most 3 rounds)
+  verify   --spec-dir D                   the verification-artifacts check: reports, coverage, closure
 
 --spec-dir is relative to the repository (specs/<name> or qa/<name>) or absolute.
-Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.`;
+Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
+  analyze fails on a blocker or an error not overridden, converge when another round is needed,
+  verify when a check fails.`;
 
 export interface CliIo {
   out: (text: string) => void;
@@ -58,6 +69,9 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   tasks: ['--spec-dir', '--validate'],
   trace: ['--spec-dir'],
   validate: ['--spec-dir'],
+  analyze: ['--spec-dir', '--override', '--reason'],
+  converge: ['--spec-dir'],
+  verify: ['--spec-dir'],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
@@ -182,6 +196,42 @@ function run(args: ParsedArgs, io: CliIo): number {
       if (asJson) json(io, { diagnostics });
       else io.out(diagnostics.length ? diagnostics.map(formatDiagnostic).join('\n') : 'No problems found.');
       return diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+    }
+    case 'analyze': {
+      const s = spec(repo, args);
+      const findingId = flagValue(args, '--override');
+      const reason = flagValue(args, '--reason');
+      if (findingId === undefined && reason !== undefined) throw new UsageError('analyze takes --reason only with --override');
+      if (findingId !== undefined && !reason?.trim()) throw new UsageError('--override needs a --reason that says why the finding may pass');
+      const { report } = writeArtifactAnalysis(s.snapshot, findingId ? { override: { findingId, reason: reason! } } : {});
+      if (asJson) json(io, report);
+      else {
+        const overridden = new Set((report.overrides ?? []).map((o) => o.finding_id));
+        const figures = Object.entries(report.coverage).map(([k, v]) => `${k} ${v}`).join(', ');
+        io.out(`${s.snapshot.specDir}: artifact analysis ${report.status} (${report.blocker_count} blocking)\n  ${figures}\n${formatFindings(s.snapshot.specDir, report.findings, overridden)}`);
+      }
+      return report.status === 'pass' ? 0 : 1;
+    }
+    case 'converge': {
+      const s = spec(repo, args);
+      const outcome = writeConvergence(s.snapshot);
+      const { report } = outcome;
+      if (asJson) json(io, report);
+      else {
+        const lines = [`${s.snapshot.specDir}: convergence round ${report.round} ${report.status} (${report.coverage.behavior_coverage} covered, ${report.blocker_count} blocking)`,
+          formatFindings(s.snapshot.specDir, report.findings)];
+        for (const t of outcome.appended) lines.push(`  appended ${t.id} (tasks/${t.id}.md) for ${t.behaviors.join(', ')}`);
+        if (outcome.escalate) lines.push(`  round ${report.round} was the last: escalate (fail the spec, or close the gaps by hand)`);
+        io.out(lines.join('\n'));
+      }
+      return report.status === 'converged' ? 0 : 1;
+    }
+    case 'verify': {
+      const s = spec(repo, args);
+      const result = verificationArtifacts(s.snapshot);
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, validator: result.name, passed: result.passed, findings: result.findings ?? [] });
+      else io.out(`${s.snapshot.specDir}: ${result.name} ${result.passed ? 'passed' : 'failed'}\n${formatFindings(s.snapshot.specDir, result.findings ?? [])}`);
+      return result.passed ? 0 : 1;
     }
     default:
       throw new UsageError(`unknown command ${args.command}`);
