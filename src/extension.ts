@@ -4,6 +4,7 @@ import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
 import { LoomConfig } from './host/config';
 import { LoomDiagnostics } from './host/diagnostics';
 import { registerExecutingCommands } from './host/executing/executingCommands';
+import { PromptPresets } from './host/executing/promptPresets';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { Log } from './host/log';
 import { SpecRegistry } from './host/specs/specRegistry';
@@ -24,6 +25,8 @@ export interface LoomApi {
   statusBar: LoomStatusBar;
   /** The dashboard and traceability-matrix panels that are open. */
   webviews: WebviewPanels;
+  /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
+  testHooks?: { prompts: PromptPresets };
 }
 
 /** Wires the services; the workspace is read after activation returns, one spec at a time. */
@@ -38,17 +41,18 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const webviews = new WebviewPanels(registry, log, context.extensionUri);
   webviews.setMessageHandler(webviewMessageHandler(registry, webviews, log.component('webviews')));
   const ctx = { registry, view, log, trust, config };
+  const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
   context.subscriptions.push(
     config, log, trust, registry, view, diagnostics, statusBar, webviews,
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
     ...registerWorktreeCommands(ctx),
-    ...registerExecutingCommands(ctx, { storageDir: (context.storageUri ?? context.globalStorageUri).fsPath }),
+    ...registerExecutingCommands(ctx, { storageDir: (context.storageUri ?? context.globalStorageUri).fsPath, presets }),
     ...registerViewCommands(ctx, webviews),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   setTimeout(() => void registry.start(), 0);
-  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews };
+  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 
 export function deactivate(): void {

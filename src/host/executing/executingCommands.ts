@@ -6,12 +6,15 @@ import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
 import { createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { HostUserPrompts } from './hostPrompts';
+import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
 import { RunningLoops, type RunningLoop } from './runningLoops';
 
 export interface ExecutingHost {
   /** Where transcripts go: the extension's workspace storage, else its global storage. Never the spec directory. */
   storageDir: string;
+  /** Answers queued by the integration tests; undefined outside ExtensionMode.Test. */
+  presets?: PromptPresets;
 }
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
@@ -53,7 +56,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     if (e.spec.stage !== stage.id) return refused(vscode.l10n.t('{0} is at {1}: tasks run at {2}.', feature(e), e.spec.stage ?? '?', stage.id));
     if (running.get(e.dir)) return refused(vscode.l10n.t('The tasks of {0} are already running.', feature(e)));
 
-    const prompts = new HostUserPrompts(feature(e));
+    const prompts = new HostUserPrompts(feature(e), host.presets);
     let current: vscode.Progress<{ message?: string }> | undefined;
     const loop = new ExecutingLoop({
       repoRoot: e.spec.snapshot.repoRoot,
@@ -108,7 +111,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
     const shown = describeOutcome(feature(e), result);
     notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [{ title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
-    return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message };
+    return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message, finished: result.finished, skipped: result.skipped };
   }
 
   async function stopTasks(args: CommandArgs): Promise<CommandOutcome> {

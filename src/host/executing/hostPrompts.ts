@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { BREAKER_CHOICES, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/circuitBreaker';
 import type { UserPrompts } from '../../core/executing/ports';
 import { tokenFromSignal } from '../lm/cancellation';
+import type { PromptPresets } from './promptPresets';
 
 const lang = (): 'en' | 'zh' => (vscode.env.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
 
@@ -31,7 +32,7 @@ interface PendingBreaker {
 export class HostUserPrompts implements UserPrompts {
   private pending?: PendingBreaker;
 
-  constructor(private readonly feature: string) {}
+  constructor(private readonly feature: string, private readonly presets?: PromptPresets) {}
 
   /** Answers the open breaker question of `task`; false when none is open for it. */
   answerBreaker(task: string, choice: BreakerChoice): boolean {
@@ -46,6 +47,8 @@ export class HostUserPrompts implements UserPrompts {
   }
 
   async askForContext(task: string, question: string, signal: AbortSignal): Promise<string | undefined> {
+    const preset = this.presets?.take('context');
+    if (preset !== undefined) return preset.trim() ? preset.trim() : undefined;
     const bridge = tokenFromSignal(signal);
     try {
       const answer = await vscode.window.showInputBox({
@@ -99,6 +102,8 @@ export class HostUserPrompts implements UserPrompts {
   }
 
   async confirmSkip(task: string, dependents: readonly string[], signal: AbortSignal): Promise<boolean> {
+    const preset = this.presets?.take('confirmSkip');
+    if (preset !== undefined) return preset;
     const skip = vscode.l10n.t('Skip {0}', task);
     const detail = dependents.length
       ? vscode.l10n.t('These tasks depend on {0} and will not run either: {1}', task, dependents.join(', '))
@@ -108,6 +113,7 @@ export class HostUserPrompts implements UserPrompts {
   }
 
   async waitForManualFix(task: string, signal: AbortSignal): Promise<void> {
+    if (this.presets?.take('manualFix')) return;
     const cont = vscode.l10n.t('Continue');
     // A dismissed notification is asked again: the loop only goes on when the user says so.
     for (;;) {

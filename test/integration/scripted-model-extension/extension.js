@@ -36,6 +36,14 @@ function activate(context) {
     async provideLanguageModelChatResponse(_model, messages, _options, progress, token) {
       if (token.isCancellationRequested) return;
       const next = reply(messages.map(plain));
+      if (next.hang) {
+        // Answers only when cancelled (Loom: Stop Tasks), or after a minute.
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, 60000);
+          token.onCancellationRequested(() => (clearTimeout(timer), resolve()));
+        });
+        return;
+      }
       // Stream the text in two pieces, as a real provider would.
       const half = Math.ceil(next.text.length / 2);
       if (next.text) progress.report(new vscode.LanguageModelTextPart(next.text.slice(0, half)));

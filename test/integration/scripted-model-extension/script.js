@@ -4,6 +4,7 @@
  * ({ role: 'user' | 'assistant', text, toolResults: number }), returns the next reply
  * ({ text, toolCalls: [{ name, input }] }). The implementer writes the task's files through
  * loom_write_file, then reports DONE; the reviewer and the test reporter say PASS.
+ * The parting and waving specs use generated files: `src/<feature><n>.js` for task T<n>.
  */
 
 const GREETING = {
@@ -29,7 +30,30 @@ const TESTS = {
   T2: '- REQ-002-B01: tests/shout.test.js#REQ-002-B01 shouts',
 };
 
-/** `pass`: every review passes. `reviewer-fails`: every review fails, so the circuit breaker opens. */
+/** The files of task T<n> of the parting and waving specs, and the test line it declares. */
+function generated(feature, task) {
+  const n = task.slice(1);
+  const word = { parting: ['See you', 'Take care'], waving: ['Hi', 'Hey', 'Yo'] }[feature][n - 1];
+  if (!word) return undefined;
+  const name = `${feature}${n}`;
+  const behavior = `REQ-00${n}-B01`;
+  return {
+    files: {
+      [`src/${name}.js`]: `exports.${name} = (name) => \`${word}, \${name}.\`;\n`,
+      [`tests/${name}.test.js`]: `const test = require('node:test');\nconst assert = require('node:assert');\nconst { ${name} } = require('../src/${name}');\ntest('${behavior} says ${word}', () => assert.strictEqual(${name}('Ada'), '${word}, Ada.'));\n`,
+    },
+    tests: `- ${behavior}: tests/${name}.test.js#${behavior} says ${word}`,
+  };
+}
+
+/** The answer the needs-context mode waits for: the implementer goes on once its prompt holds it. */
+const CONTEXT_ANSWER = 'use-the-short-form-42';
+
+/**
+ * `pass`: every review passes. `reviewer-fails`: every review fails, so the circuit breaker opens;
+ * `reviewer-fails:T2` fails only T2's reviews. `hang`: implementer requests never answer (until
+ * cancelled). `needs-context`: T1's implementer asks a question until its prompt holds CONTEXT_ANSWER.
+ */
 const state = { mode: 'pass' };
 
 /** Every request is recorded, for the tests to look at (through the `loomTest.requests` command). */
@@ -44,13 +68,25 @@ function reply(messages) {
   if (/combined reviewer|审查/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'reviewer';
   else if (/You are the test reporter|测试报告/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'test-reporter';
   const task = (/(?:for task|Fix mode for task)\s+(T\d+)/.exec(prompt) || /\b(T\d+)\b/.exec(prompt) || [])[1];
-  requests.push({ role, task, afterTools, messages: messages.length });
+  const feature = (/\b(parting|waving)\b/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
+  requests.push({ role, task, feature, afterTools, messages: messages.length, mode: state.mode, answered: prompt.includes(CONTEXT_ANSWER) });
 
-  if (role === 'reviewer' && state.mode === 'reviewer-fails') {
+  const failing = /^reviewer-fails(?::(.+))?$/.exec(state.mode);
+  if (role === 'reviewer' && failing && (!failing[1] || failing[1].split(',').includes(task))) {
     return { text: '## Fix instructions\n\n### Fix item 1\n- Problem: the message is not the one the spec asks for\n- File: src/bye.js\n- Location: bye\n- Severity: major\n- Direction: follow the spec\n\nverdict: FAIL', toolCalls: [] };
   }
   if (role === 'reviewer') return { text: 'The change matches the task and its behavior.\n\nverdict: PASS', toolCalls: [] };
   if (role === 'test-reporter') return { text: '## Summary\nEvery behavior is implemented and tested.\n\n## Results\nAll tests passed.\n\nverdict: PASS', toolCalls: [] };
+  if (state.mode === 'hang') return { text: '', toolCalls: [], hang: true };
+  if (feature === 'parting' || feature === 'waving') {
+    if (state.mode === 'needs-context' && task === 'T1' && !prompt.includes(CONTEXT_ANSWER)) {
+      return { text: 'I cannot tell which form the message takes.\n\nSTATUS: NEEDS_CONTEXT: Should the message use the short form?', toolCalls: [] };
+    }
+    const made = task && generated(feature, task);
+    if (!made) return { text: `I do not know task ${task}.\n\nSTATUS: BLOCKED: unknown task`, toolCalls: [] };
+    if (!afterTools) return { text: `Writing ${task}.`, toolCalls: Object.entries(made.files).map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
+    return { text: `## Summary\n${task} implemented.\n\n## Tests\n${made.tests}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };
+  }
   const farewell = /farewell/.test(prompt);
   const files = (farewell ? FAREWELL : GREETING)[task];
   if (!files) return { text: `I do not know task ${task}.\n\nSTATUS: BLOCKED: unknown task`, toolCalls: [] };
@@ -61,4 +97,4 @@ function reply(messages) {
   return { text: `## Summary\n${task} implemented.\n\n## Tests\n${tests}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };
 }
 
-module.exports = { reply, requests, state };
+module.exports = { reply, requests, state, CONTEXT_ANSWER };
