@@ -15,7 +15,7 @@ import { Dispatcher } from './dispatch';
 import type { ExecutingEventListener } from './events';
 import { buildExecutingHandoff } from './executingHandoff';
 import { readExecutingInputs } from './executingInputs';
-import { chooseExecutionMode, describeExecutionMode, type ExecutionMode, type ModeTrigger } from './executionMode';
+import { chooseExecutionMode, describeExecutionMode, type ExecutionMode, type ExecutionModeSetting, type ModeTrigger } from './executionMode';
 import type { LoopEnvironment } from './loopEnvironment';
 import { silentLogger, systemClock, type Clock, type Logger, type ModelSelector, type UserPrompts } from './ports';
 import { checkExecutingPreconditions } from './preconditions';
@@ -44,8 +44,8 @@ export interface ExecutingSettings {
   testCommand?: string;
   /** Dispatch the tasks of a parallel batch at once (subagent mode only). Serial by default. */
   parallel?: boolean;
-  /** The user asked for subagent mode. */
-  forceSubagent?: boolean;
+  /** `loom.executing.mode`: `auto` (loom's triggers, the default), or subagent / direct whatever the triggers say. */
+  mode?: ExecutionModeSetting;
   /** Per-spec token budget (input + output); dispatch stops when it is used up. */
   tokenBudget?: number;
   /** Rounds of tool calls one dispatch may make. */
@@ -150,7 +150,7 @@ export class ExecutingLoop {
       tasks: inputs.tasks,
       requirements: inputs.requirements,
       specMetadata: snapshot.state?.metadata,
-      userRequestedSubagents: options.settings.forceSubagent,
+      setting: options.settings.mode,
       filesUnder: (folder) => listFiles(worktree, folder),
     });
     const ledger = new TokenLedger(snapshot.state?.metadata?.[TOKEN_USAGE_KEY]);

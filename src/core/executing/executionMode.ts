@@ -7,6 +7,9 @@ import { isTestPath } from './testFiles';
  */
 export type ExecutionMode = 'subagent' | 'direct';
 
+/** `loom.executing.mode`: loom's triggers decide (`auto`), or the user's choice holds. */
+export type ExecutionModeSetting = 'auto' | 'subagent' | 'direct';
+
 export type ModeTrigger =
   | { kind: 'task-count'; count: number }
   | { kind: 'source-files'; count: number }
@@ -36,6 +39,8 @@ export interface ModeInputs {
   /** pipeline.state.json metadata: `risk` / `risks` flag the whole spec. */
   specMetadata?: Record<string, unknown>;
   userRequestedSubagents?: boolean;
+  /** `direct` keeps one session although triggers hold; `subagent` is the same as userRequestedSubagents. */
+  setting?: ExecutionModeSetting;
   /** Files under an owned folder (repository-relative), when it can be listed; a folder counts as one file otherwise. */
   filesUnder?: (folder: string) => readonly string[] | undefined;
 }
@@ -43,6 +48,8 @@ export interface ModeInputs {
 export interface ExecutionModeChoice {
   mode: ExecutionMode;
   triggers: ModeTrigger[];
+  /** The setting asked for direct mode over the triggers, which are still listed. */
+  overridden?: true;
 }
 
 export const TASK_COUNT_TRIGGER = 3;
@@ -100,7 +107,7 @@ function sourceFiles(inputs: ModeInputs): Set<string> {
 
 export function chooseExecutionMode(inputs: ModeInputs): ExecutionModeChoice {
   const triggers: ModeTrigger[] = [];
-  if (inputs.userRequestedSubagents) triggers.push({ kind: 'user-request' });
+  if (inputs.userRequestedSubagents || inputs.setting === 'subagent') triggers.push({ kind: 'user-request' });
   if (inputs.tasks.length >= TASK_COUNT_TRIGGER) triggers.push({ kind: 'task-count', count: inputs.tasks.length });
   const files = sourceFiles(inputs);
   if (files.size >= SOURCE_FILE_TRIGGER) triggers.push({ kind: 'source-files', count: files.size });
@@ -122,11 +129,13 @@ export function chooseExecutionMode(inputs: ModeInputs): ExecutionModeChoice {
       if (b.category === 'authorization') risk('permission', req.id);
     }
   }
+  if (inputs.setting === 'direct') return triggers.length > 0 ? { mode: 'direct', triggers, overridden: true } : { mode: 'direct', triggers };
   return { mode: triggers.length > 0 ? 'subagent' : 'direct', triggers };
 }
 
 /** One line for the user: which mode and why. */
 export function describeExecutionMode(choice: ExecutionModeChoice): string {
+  if (choice.mode === 'direct' && choice.overridden) return `direct session: loom.executing.mode is direct, although ${choice.triggers.map(describeTrigger).join('; ')}`;
   if (choice.mode === 'direct') return 'direct session: no subagent trigger holds (fewer than 3 tasks, fewer than 5 source files, one module, no flagged risk)';
   return `subagent mode: ${choice.triggers.map(describeTrigger).join('; ')}`;
 }

@@ -70,7 +70,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
         trusted: ctx.trust.writable,
         testCommand: ctx.config.testCommand || undefined,
         parallel: ctx.config.parallelDispatch,
-        forceSubagent: ctx.config.executionMode === 'subagent',
+        mode: ctx.config.executionMode,
         tokenBudget: ctx.config.tokenBudget || undefined,
       },
       onEvent: (ev) => {

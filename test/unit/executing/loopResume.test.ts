@@ -114,6 +114,22 @@ test('serial by default: the same batch runs one task after the other', async ()
   assert.ok(order.indexOf('implementer:T3') > order.indexOf('reviewer:T1'));
 });
 
+test('loom.executing.mode direct: three tasks (a subagent trigger) still run in one direct session, and the state says so', async () => {
+  const h = track(harness({ threeTasks: true }, { mode: 'direct' }));
+  h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'), ...implementerDone('T3'));
+  h.models.script('reviewer', PASS, PASS, PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const result = await h.loop.run(new AbortController().signal);
+  assert.equal(result.outcome, 'completed', result.message);
+  assert.equal(result.mode, 'direct');
+  assert.deepEqual(result.triggers, [{ kind: 'task-count', count: 3 }]);
+  const chosen = h.repo.json(`${SPEC}/pipeline.state.json`).metadata.executing_mode;
+  assert.equal(chosen.mode, 'direct');
+  // One session: later implementer requests carry the earlier conversation.
+  const implementer = h.models.requestsOf('implementer');
+  assert.ok(implementer[implementer.length - 1].messages.filter((m) => m.role === 'user').length > 1, 'the session carries on');
+});
+
 test('a stale upstream handoff is refreshed and flagged before a downstream task, which then gets at least a standard model', async () => {
   const h = track(harness());
   h.models.script('implementer', ...implementerDone('T1'), { text: 'BLOCKED: waiting for design' });

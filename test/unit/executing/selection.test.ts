@@ -70,3 +70,18 @@ test('model tiers after loom\'s signals', () => {
   assert.ok(mentionsUnknown('时区：未知'));
   assert.ok(!mentionsUnknown('an unknown user gets 401'));
 });
+
+test('loom.executing.mode: direct holds over the triggers (still named); subagent is a user request; auto leaves it to the triggers', () => {
+  const three = [task('T1', ['src/a.ts']), task('T2', ['src/b.ts']), task('T3', ['src/c.ts'])];
+  const direct = chooseExecutionMode({ tasks: three, requirements: [], setting: 'direct' });
+  assert.deepEqual(direct, { mode: 'direct', triggers: [{ kind: 'task-count', count: 3 }], overridden: true });
+  assert.match(describeExecutionMode(direct), /^direct session: loom\.executing\.mode is direct, although 3 task files/);
+
+  const quiet = chooseExecutionMode({ tasks: [task('T1', ['src/a.ts'])], requirements: [], setting: 'direct' });
+  assert.deepEqual(quiet, { mode: 'direct', triggers: [] });
+
+  const subagent = chooseExecutionMode({ tasks: [task('T1', ['src/a.ts'])], requirements: [], setting: 'subagent' });
+  assert.deepEqual(subagent, { mode: 'subagent', triggers: [{ kind: 'user-request' }] });
+
+  assert.equal(chooseExecutionMode({ tasks: three, requirements: [], setting: 'auto' }).mode, 'subagent');
+});
