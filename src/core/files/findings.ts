@@ -5,7 +5,10 @@ export const FINDING_SEVERITIES = ['info', 'warning', 'error', 'blocker'] as con
 
 export const FindingSchema = z.looseObject({
   id: z.string(),
-  kind: z.enum(FINDING_KINDS),
+  // loom's own analyze and converge scripts write kinds beyond its published schema
+  // (`orphan_task`, `unknown_behavior`, ...): what loom writes must read, so any word is taken.
+  // The extension itself writes only FINDING_KINDS, which editors still offer first.
+  kind: z.union([z.enum(FINDING_KINDS), z.string().min(1)]),
   severity: z.enum(FINDING_SEVERITIES),
   message: z.string().min(1),
   requirement_id: z.string().optional(),

@@ -222,7 +222,9 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       transitions.push({
         from: stage.id, to: to.id, kind: 'retry',
         trigger: described(stage.id, to.id)?.trigger, description: described(stage.id, to.id)?.description,
-        guards: dedupe([...rounds, ...to.enter, ...approvalsFresh(stage), guard('confirmed', { stage: stage.id })]),
+        // No approval check going back: converge appends tasks to plan.md and tasks/ by design,
+        // and going back to fix is not building on the approved plan.
+        guards: dedupe([...rounds, ...to.enter, guard('confirmed', { stage: stage.id })]),
       });
     }
     if (!stage.terminal) {

@@ -49,9 +49,15 @@ const isTraceability = (p: string) => p === 'traceability.json' || p.endsWith('/
  */
 export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
   const history = s.state?.stage_history ?? [];
+  // A convergence round re-opens the plan: converge appends tasks to plan.md, tasks/ and the
+  // ledger, so approvals recorded before the spec went back from converge are not checked.
+  let reopened = -1;
+  history.forEach((entry, i) => {
+    if (entry.stage === 'converge' && entry.status === 'retry') reopened = i;
+  });
   const newest = new Map<string, number>();
   history.forEach((entry, i) => {
-    if (entry.approval_fingerprints && Object.keys(entry.approval_fingerprints).length) newest.set(entry.stage, i);
+    if (i > reopened && entry.approval_fingerprints && Object.keys(entry.approval_fingerprints).length) newest.set(entry.stage, i);
   });
   const out: StaleApproval[] = [];
   const roots = { dir: s.dir, repoRoot: s.repoRoot };

@@ -173,3 +173,20 @@ test('SpecPipeline.actor is restored at the current stage and stopped by dispose
     r.dispose();
   }
 });
+
+test('a convergence round re-opens the plan: earlier approvals are not checked, and going back needs none', () => {
+  const stale = staleApprovals;
+  const r = new TempRepo();
+  plannedSpec(r);
+  const approved = { stage: 'planning', status: 'passed', entered_at: 'a', exited_at: 'b', approval: 'user_confirmed', approval_fingerprints: { 'plan.md': r.sha256(`${SPEC}/plan.md`) }, approved_at: 'b' };
+  r.write(`${SPEC}/pipeline.state.json`, state('converge', { stage_history: [approved], metadata: { worktree_path: '.' } }));
+  r.write(`${SPEC}/plan.md`, '# Plan\n\n| T1 | Login |\n| T2 | Added by converge |\n');
+  let spec = new LoomRepository(r.root).load().get(SPEC)!;
+  assert.deepEqual(stale(spec.snapshot).map((a) => a.stage), ['planning']);
+  const back = spec.status().next.find((n) => n.to === 'executing')!;
+  assert.ok(!back.unmet.some((u) => /approv/i.test(u)), back.unmet.join('; '));
+  r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approved, { stage: 'converge', status: 'retry', entered_at: 'c', exited_at: 'd' }], metadata: { worktree_path: '.' } }));
+  spec = new LoomRepository(r.root).load().get(SPEC)!;
+  assert.deepEqual(stale(spec.snapshot), []);
+  r.dispose();
+});
