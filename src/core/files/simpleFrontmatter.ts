@@ -8,6 +8,8 @@
 export interface SimpleFrontmatter {
   data: Record<string, string | string[]>;
   body: string;
+  /** 1-based line of each key, found on the way. */
+  keyLines: Map<string, number>;
 }
 
 // A plain word or path that YAML reads as the same string: starts with a letter, `_` or `/`.
@@ -16,23 +18,28 @@ const PLAIN = /^[A-Za-z_/][\w./@+-]*$/;
 const KEYWORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off', 'y', 'n']);
 const LINE = /^([A-Za-z_][\w-]*):[ \t]+(\S.*)$/;
 
-const plain = (s: string) => PLAIN.test(s) && !KEYWORDS.has(s.toLowerCase());
+// Every keyword is at most five characters long, so longer words skip the lookup.
+const plain = (s: string) => PLAIN.test(s) && (s.length > 5 || !KEYWORDS.has(s.toLowerCase()));
 
 export function simpleFrontmatter(text: string): SimpleFrontmatter | undefined {
   const open = text.startsWith('---\n') ? 4 : text.startsWith('---\r\n') ? 5 : 0;
   if (!open) return undefined;
   const data = new Map<string, string | string[]>();
+  const keyLines = new Map<string, number>();
   let at = open;
+  let lineNo = 1;
   for (;;) {
+    lineNo++;
     let end = text.indexOf('\n', at);
     if (end === -1) end = text.length;
     const line = text.charCodeAt(end - 1) === 13 ? text.slice(at, end - 1) : text.slice(at, end);
-    if (line === '---') return { data: Object.fromEntries(data), body: text.slice(Math.min(end + 1, text.length)) };
+    if (line === '---') return { data: Object.fromEntries(data), body: text.slice(Math.min(end + 1, text.length)), keyLines };
     if (end === text.length) return undefined;
     at = end + 1;
     if (line.trim() === '') continue;
     const m = LINE.exec(line);
     if (!m || data.has(m[1]) || m[1] === '__proto__') return undefined;
+    keyLines.set(m[1], lineNo);
     const value = m[2].trimEnd();
     if (value.startsWith('[')) {
       if (!value.endsWith(']')) return undefined;

@@ -72,7 +72,7 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
       { line, column: (err.mark?.column ?? 0) + 1 }, 'error', 'frontmatter-syntax'));
     body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
   }
-  const keyLines = frontmatterKeyLines(text);
+  const keyLines = simple?.keyLines ?? frontmatterKeyLines(text);
   let front: TaskFrontmatter = EMPTY_FRONTMATTER;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     diagnostics.push(diagnostic(file, `${file}: the frontmatter must be a mapping of keys`, { line: 2 }, 'error', 'schema'));

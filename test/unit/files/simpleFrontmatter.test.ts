@@ -74,3 +74,10 @@ test('a complexity off the enum still gets the diagnostic of the schema', () => 
   assert.equal(parsed.diagnostics[0].line, 3);
   assert.deepEqual(parsed.task.owns, ['a']);
 });
+
+test('records the line of each key as it reads', () => {
+  const r = simpleFrontmatter('---\nowns: [a]\n\nreads: [b]\ncomplexity: low\n---\n# T\n')!;
+  assert.deepEqual([...r.keyLines], [['owns', 2], ['reads', 4], ['complexity', 5]]);
+  const viaTask = parseTaskFile('specs/x/tasks/T1.md', 'T1', '---\nowns: [a]\n\nreads: [b]\n---\n# T\n').task.keyLines;
+  assert.deepEqual([...viaTask], [['owns', 2], ['reads', 4]]);
+});
