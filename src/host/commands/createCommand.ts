@@ -51,7 +51,11 @@ export const cancelled: CommandOutcome = { status: 'cancelled' };
 
 function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.Uri } {
   if (arg instanceof vscode.Uri) return { args: {}, uri: arg };
-  if (isLoomNode(arg)) return { args: {}, dir: specDirOfNode(arg) };
+  // A task row carries its task: Show Transcripts from it lists that task's dispatches only.
+  if (isLoomNode(arg)) {
+    const dir = specDirOfNode(arg);
+    return { args: { specDir: dir, ...(arg.kind === 'task' ? { taskId: arg.task } : {}) }, dir };
+  }
   if (arg && typeof arg === 'object') {
     const raw = arg as Record<string, unknown>;
     const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);

@@ -1,4 +1,8 @@
+import * as vscode from 'vscode';
 import type { HostUserPrompts } from './hostPrompts';
+
+/** The `when`-clause context key the tree's Stop Tasks menu item waits for. */
+const RUNNING_KEY = 'loom.tasksRunning';
 
 /** One running executing loop: how to stop it and how to answer its questions. */
 export interface RunningLoop {
@@ -21,10 +25,16 @@ export class RunningLoops {
 
   add(loop: RunningLoop): void {
     this.loops.set(loop.specDir, loop);
+    this.publish();
   }
 
   remove(loop: RunningLoop): void {
     if (this.loops.get(loop.specDir) === loop) this.loops.delete(loop.specDir);
+    this.publish();
+  }
+
+  private publish(): void {
+    void vscode.commands.executeCommand('setContext', RUNNING_KEY, this.loops.size > 0);
   }
 
   dispose(): void {

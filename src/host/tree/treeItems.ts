@@ -5,6 +5,8 @@ import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
 import { FAILED_STAGE, type TaskStatus } from '../../core/files/vocabulary';
 import type { SpecGroup, StageOverview, StageStatus, TaskOverview } from '../../core/spec/specOverview';
 import { isStale } from '../../core/spec/staleness';
+import { executingStage } from '../../core/executing/preconditions';
+import { WORKTREE_PATH_KEY } from '../../core/repository/worktreeRecord';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode } from './nodes';
@@ -65,7 +67,21 @@ export function specContext(e: SpecEntry): string {
   const stage = e.spec.stage;
   const current = e.overview.stages.find((s) => s.current);
   const state = stage === null ? 'corrupt' : stage === FAILED_STAGE ? 'failed' : e.overview.group === 'done' ? 'done' : 'running';
-  return `loomSpec:${state}${current?.confirmation ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}`;
+  return `loomSpec:${state}${current?.confirmation ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}${stageContext(e)}`;
+}
+
+/**
+ * Appended last, so the menus' `viewItem =~ /^loomSpec:running/` patterns keep matching:
+ * `:executing` at the stage where tasks run (Run Tasks, Stop Tasks), `:worktree` where Create
+ * Worktree helps (the git-worktree stage, or executing with no worktree recorded).
+ */
+function stageContext(e: SpecEntry): string {
+  const stage = e.spec.stage;
+  if (!stage) return '';
+  const executing = executingStage(e.spec.definition)?.id === stage;
+  const metadata = e.spec.snapshot.state?.metadata ?? {};
+  const worktree = stage === 'git-worktree' || (executing && !(Object.hasOwn(metadata, WORKTREE_PATH_KEY) && metadata[WORKTREE_PATH_KEY]));
+  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}`;
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {

@@ -21,7 +21,8 @@ suite('tree', () => {
     const spec = await specRow(api, 'user-login');
     assert.match(spec.description, /^executing · 6\/13 · (\d+[mhd] ago|just now|\d{4}-\d{2}-\d{2})$/);
     assert.strictEqual(spec.icon, 'play-circle');
-    assert.strictEqual(spec.contextValue, 'loomSpec:running:approve');
+    // At executing with no worktree recorded: Run Tasks and Create Worktree are offered.
+    assert.strictEqual(spec.contextValue, 'loomSpec:running:approve:executing:worktree');
     assert.match(spec.tooltip, /Created: 2026-11-20/);
     assert.match(spec.tooltip, /test-report\.md does not exist/, 'the tooltip says what blocks the next step');
   });

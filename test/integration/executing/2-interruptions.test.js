@@ -11,7 +11,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, waitFor, readJson } = require('../helpers');
+const { loom, waitFor, readJson, specRow } = require('../helpers');
 
 const WS = process.env.LOOM_TEST_WORKSPACE;
 const PARTING = path.join(WS, 'specs', '2026-11-29+parting');
@@ -63,13 +63,17 @@ suite('Executing: Stop Tasks, NEEDS_CONTEXT, breaker choices B and C', () => {
   });
 
   test('Stop Tasks during a request ends the run cancelled; no task is dispatched twice or marked done', async () => {
+    // The row offers Run Tasks and Create Worktree (no worktree yet); Stop Tasks once one runs.
+    const row = await specRow(api, 'parting');
+    assert.match(row.contextValue, /^loomSpec:running.*:executing:worktree$/);
     await createWorktree(PARTING);
     const before = (await requests()).length;
     await setMode('hang');
     const run = vscode.commands.executeCommand('loom.runTasks', { specDir: PARTING, confirm: true });
     await waitFor('the first dispatch', async () => (await requests()).slice(before).some((r) => r.feature === 'parting'), 60000);
 
-    const stopped = await vscode.commands.executeCommand('loom.stopTasks', { specDir: PARTING });
+    // Stopped from the tree row's context menu: the command gets the row's node.
+    const stopped = await vscode.commands.executeCommand('loom.stopTasks', (await specRow(api, 'parting')).node);
     assert.strictEqual(stopped.status, 'done', JSON.stringify(stopped));
     const result = await run;
     assert.strictEqual(result.status, 'done', JSON.stringify(result));
