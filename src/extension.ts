@@ -5,6 +5,7 @@ import { LoomConfig } from './host/config';
 import { LoomDiagnostics } from './host/diagnostics';
 import { registerExecutingCommands } from './host/executing/executingCommands';
 import { PromptPresets } from './host/executing/promptPresets';
+import { registerTranscriptCommands } from './host/executing/transcriptCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { Log } from './host/log';
 import { SpecRegistry } from './host/specs/specRegistry';
@@ -41,13 +42,15 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const webviews = new WebviewPanels(registry, log, context.extensionUri);
   webviews.setMessageHandler(webviewMessageHandler(registry, webviews, log.component('webviews')));
   const ctx = { registry, view, log, trust, config };
+  const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
   context.subscriptions.push(
     config, log, trust, registry, view, diagnostics, statusBar, webviews,
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
     ...registerWorktreeCommands(ctx),
-    ...registerExecutingCommands(ctx, { storageDir: (context.storageUri ?? context.globalStorageUri).fsPath, presets }),
+    ...registerExecutingCommands(ctx, { storageDir, presets }),
+    ...registerTranscriptCommands(ctx, storageDir),
     ...registerViewCommands(ctx, webviews),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
