@@ -71,6 +71,8 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'markFailed'; args?: undefined }
   | { command: 'recover'; args: { to: string } }
   | { command: 'breakerChoice'; args: { taskId: string; choice: BreakerChoice } }
+  /** The executing stage's dispatch transcripts, kept in the extension's storage. */
+  | { command: 'showTranscripts'; args?: { taskId?: string } }
 );
 export type CommandName = RunCommandMessage['command'];
 

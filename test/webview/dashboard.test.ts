@@ -101,6 +101,13 @@ describe('dashboard webview', () => {
     await p.finish();
   });
 
+  it('opens the dispatch transcripts from the token usage', async () => {
+    const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel() } });
+    await p.page.locator('#tokens vscode-button[data-key=show-transcripts]').click();
+    assert.deepEqual(await p.postedOf('runCommand'), [{ type: 'runCommand', specDir: SPEC, command: 'showTranscripts' }]);
+    await p.finish();
+  });
+
   it('does not post a disabled action', async () => {
     const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel() } });
     await p.page.locator('vscode-button[data-key=advance]').click({ force: true });

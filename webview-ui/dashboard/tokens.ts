@@ -1,5 +1,6 @@
 import type { DashboardModel, TokenCount } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
+import { commandButton } from './commands';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -18,6 +19,8 @@ export function renderTokens(m: DashboardModel): HTMLElement | null {
   if (!u) return null;
   return h('section', { className: 'card', attrs: { id: 'tokens', 'aria-labelledby': 'tokens-title' } },
     h('h2', { attrs: { id: 'tokens-title' } }, 'Token usage', h('span', { className: 'muted small' }, `${fmt(u.total.input + u.total.output)} in all`)),
+    // Every dispatch counted here has its full transcript in the extension's storage.
+    h('div', { className: 'actions' }, commandButton(m.specDir, { command: 'showTranscripts' }, 'Show transcripts', { key: 'show-transcripts', secondary: true })),
     h('div', { className: 'token-tables' },
       u.tasks.length ? table('Per task', u.tasks) : null,
       u.stages.length ? table('Per stage', u.stages) : null,

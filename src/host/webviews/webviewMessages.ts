@@ -18,6 +18,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   approve: 'loom.approve',
   markFailed: 'loom.markFailed',
   recover: 'loom.recover',
+  showTranscripts: 'loom.showTranscripts',
 };
 
 /** An absolute path inside `root`, or undefined when `rel` would leave it. */
@@ -91,7 +92,8 @@ async function runCommand(entry: SpecEntry, message: RunCommandMessage): Promise
   }
   // The palette's command, so the page gets exactly the same checks and confirmations.
   const to = message.args && 'to' in message.args ? message.args.to : undefined;
-  await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], { specDir: entry.dir, ...(to ? { to } : {}) });
+  const taskId = message.args && 'taskId' in message.args ? message.args.taskId : undefined;
+  await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], { specDir: entry.dir, ...(to ? { to } : {}), ...(taskId ? { taskId } : {}) });
 }
 
 async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log: ComponentLog): Promise<void> {

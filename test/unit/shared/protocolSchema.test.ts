@@ -17,6 +17,8 @@ describe('webview → host messages', () => {
     { type: 'runCommand', specDir: SPEC, command: 'markFailed' },
     { type: 'runCommand', specDir: SPEC, command: 'recover', args: { to: 'planning' } },
     { type: 'runCommand', specDir: SPEC, command: 'breakerChoice', args: { taskId: 'T3', choice: 'C' } },
+    { type: 'runCommand', specDir: SPEC, command: 'showTranscripts' },
+    { type: 'runCommand', specDir: SPEC, command: 'showTranscripts', args: { taskId: 'T2' } },
     { type: 'exportMatrix', specDir: SPEC, format: 'csv' },
     { type: 'exportMatrix', specDir: SPEC, format: 'markdown', behaviors: ['REQ-001-B01'] },
     { type: 'openMatrix', specDir: SPEC },
@@ -43,6 +45,7 @@ describe('webview → host messages', () => {
     ['arguments to markFailed', { type: 'runCommand', specDir: SPEC, command: 'markFailed', args: { reason: 'x' } }],
     ['a breaker choice D', { type: 'runCommand', specDir: SPEC, command: 'breakerChoice', args: { taskId: 'T3', choice: 'D' } }],
     ['a task id that is not one', { type: 'runCommand', specDir: SPEC, command: 'breakerChoice', args: { taskId: '../T3', choice: 'A' } }],
+    ['transcripts of a task id that is not one', { type: 'runCommand', specDir: SPEC, command: 'showTranscripts', args: { taskId: 'T1; rm' } }],
     ['a spec outside the repository', { type: 'openMatrix', specDir: '../other' }],
     ['an unknown export format', { type: 'exportMatrix', specDir: SPEC, format: 'xlsx' }],
   ];
