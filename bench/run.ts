@@ -20,13 +20,13 @@ function child(mode: 'floor' | 'status', root: string): { ms: number; peakMB: nu
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
-/** Best of three runs each, alternating, so that a noisy neighbour hurts both sides alike. */
+/** Best of five runs each, alternating, so that a noisy neighbour hurts both sides alike. */
 function statusScan(root: string): void {
   child('floor', root); // warm the page cache
   let floor = Infinity;
   let status = Infinity;
   let peakMB = 0;
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     floor = Math.min(floor, child('floor', root).ms);
     const s = child('status', root);
     status = Math.min(status, s.ms);

@@ -3,7 +3,9 @@ import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { buildWebviews } from './build-webviews.mjs';
 
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+// Whitespace and syntax minified, identifiers kept (error classes use their names): the CLI
+// starts faster and the .vsix stays small.
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },

@@ -36,25 +36,33 @@ export interface TaskFile extends TaskFrontmatter {
 /** `T1.md` and `T1` both name task T1. */
 export const normalizeTaskRef = (ref: string) => ref.trim().replace(/\.md$/i, '');
 
-const LIST_KEYS = ['owns', 'reads', 'depends_on', 'requirements', 'behavior_ids'] as const;
-
-/** What TaskFrontmatterSchema makes of frontmatter the simple reader accepted (plain strings only). */
-function plainFrontmatter(data: Record<string, string | string[]>): TaskFrontmatter {
-  const out: Record<string, unknown> = { ...data };
-  for (const key of LIST_KEYS) {
-    const v = Object.hasOwn(data, key) ? data[key] : undefined;
-    out[key] = v === undefined ? [] : Array.isArray(v) ? v : [v];
-  }
-  return out as TaskFrontmatter;
-}
-
 const EMPTY_FRONTMATTER: TaskFrontmatter = { owns: [], reads: [], depends_on: [], requirements: [], behavior_ids: [] };
 
+/** Plain string lists, or a lone plain string, as the schema's `list` makes them. */
+const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
 export function parseTaskFile(file: string, id: string, text: string): { task: TaskFile; diagnostics: Diagnostic[] } {
+  const simple = simpleFrontmatter(text);
+  // The shape loom writes, with a valid complexity: built in one step, no schema, no copies.
+  if (simple) {
+    const d = simple.data;
+    const complexity = Object.hasOwn(d, 'complexity') ? d.complexity : undefined;
+    if (complexity === undefined || (typeof complexity === 'string' && (COMPLEXITIES as readonly string[]).includes(complexity))) {
+      const { title, description } = titleAndDescription(simple.body);
+      const task: TaskFile = {
+        owns: asList(d.owns), reads: asList(d.reads), depends_on: asList(d.depends_on),
+        requirements: asList(d.requirements), behavior_ids: asList(d.behavior_ids),
+        id, file, title: title || id, description, keyLines: simple.keyLines, frontmatterValid: true,
+      };
+      if (complexity !== undefined) task.complexity = complexity as TaskFile['complexity'];
+      // Keys loom does not define are kept, as the schema's looseObject keeps them.
+      for (const key of simple.keyLines.keys()) if (!Object.hasOwn(task, key)) (task as Record<string, unknown>)[key] = d[key];
+      return { task, diagnostics: [] };
+    }
+  }
   const diagnostics: Diagnostic[] = [];
   let data: unknown = {};
   let body = text;
-  const simple = simpleFrontmatter(text);
   if (simple) {
     data = simple.data;
     body = simple.body;
@@ -77,11 +85,7 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     diagnostics.push(diagnostic(file, `${file}: the frontmatter must be a mapping of keys`, { line: 2 }, 'error', 'schema'));
   } else {
-    // The simple shape needs no schema unless `complexity` is off its enum, which zod explains best.
-    const complexity = simple && Object.hasOwn(simple.data, 'complexity') ? simple.data.complexity : undefined;
-    const plainComplexity = complexity === undefined || (typeof complexity === 'string' && (COMPLEXITIES as readonly string[]).includes(complexity));
-    const plain = simple && plainComplexity ? plainFrontmatter(simple.data) : undefined;
-    const result = plain ? { success: true as const, data: plain } : TaskFrontmatterSchema.safeParse(data);
+    const result = TaskFrontmatterSchema.safeParse(data);
     if (result.success) front = result.data;
     else {
       for (const { path, message } of schemaProblems(result.error.issues)) {
@@ -133,13 +137,20 @@ function frontmatterKeyLines(text: string): Map<string, number> {
   return lines;
 }
 
-/** The `#` title and the first line of body text after it (later headings are skipped). */
+/**
+ * The `#` title and the first line of body text after it (later headings are skipped). A plain
+ * loop rather than linesOf: it runs once per task file of every scan.
+ */
 function titleAndDescription(body: string): { title: string; description: string } {
   let title = '';
-  for (const raw of linesOf(body)) {
-    const line = raw.trim();
+  let start = 0;
+  while (start <= body.length) {
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
+    const line = body.slice(start, end).trim();
+    start = end + 1;
     if (!line) continue;
-    if (line.startsWith('#')) {
+    if (line.charCodeAt(0) === 35 /* # */) {
       if (!title) title = line.replace(/^#+\s*/, '');
       continue;
     }
