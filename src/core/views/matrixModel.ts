@@ -61,13 +61,7 @@ function toRow(r: BehaviorTraceRow, snapshot: SpecSnapshot, requirementsPath: st
   });
   const tests = r.tests.map((t) => fileRef(t, splitTestRef(t.ref).name));
   const evidence = r.evidence.map((e) => fileRef(e));
-  const gaps: MatrixGap[] = [];
-  if (tasks.length === 0) gaps.push('no-task');
-  if (tasks.some((t) => !t.exists)) gaps.push('unknown-task');
-  if (tests.length === 0) gaps.push('no-test');
-  if (tests.some((t) => !t.exists)) gaps.push('missing-test');
-  if (evidence.length === 0) gaps.push('no-evidence');
-  if (evidence.some((e) => !e.exists)) gaps.push('missing-evidence');
+  const gaps = matrixGaps(tasks, tests, evidence);
   return {
     requirement: r.requirement,
     behavior: r.behavior,
@@ -123,4 +117,20 @@ export function behaviorLines(path: string): Map<string, number> {
     if (!out.has(m[1])) out.set(m[1], line);
   }
   return out;
+}
+
+/** What a behavior's row lacks: no link at all, or a link to something that does not exist. */
+export function matrixGaps(
+  tasks: readonly { exists: boolean }[],
+  tests: readonly { exists: boolean }[],
+  evidence: readonly { exists: boolean }[],
+): MatrixGap[] {
+  const gaps: MatrixGap[] = [];
+  if (tasks.length === 0) gaps.push('no-task');
+  if (tasks.some((t) => !t.exists)) gaps.push('unknown-task');
+  if (tests.length === 0) gaps.push('no-test');
+  if (tests.some((t) => !t.exists)) gaps.push('missing-test');
+  if (evidence.length === 0) gaps.push('no-evidence');
+  if (evidence.some((e) => !e.exists)) gaps.push('missing-evidence');
+  return gaps;
 }

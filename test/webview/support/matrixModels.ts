@@ -1,5 +1,6 @@
 /** Synthetic matrix models of any size, with every kind of gap, for the browser tests and the benchmark. */
-import type { MatrixGap, MatrixModel, MatrixRow } from '../../../src/shared/matrixModel';
+import { matrixGaps } from '../../../src/core/views/matrixModel';
+import type { MatrixModel, MatrixRow } from '../../../src/shared/matrixModel';
 
 export const CATEGORIES = ['happy-path', 'boundary', 'invalid-input', 'authorization', 'security', 'performance'];
 export const STATUSES = ['failing', 'in_progress', 'candidate_implemented', 'passing', 'blocked', 'superseded'];
@@ -22,12 +23,7 @@ export function matrixModel(behaviors: number): MatrixModel {
       ? [{ ref: 'tests/auth/gone.test.ts', exists: false, reason: 'missing' as const }]
       : [{ ref: `${testFile}#case ${i}`, path: testFile, testName: `case ${i}`, exists: true }];
     const evidence = i % 5 === 3 ? [] : [{ ref: `evidence/run-${i % 3}.log`, path: `${SPEC}/evidence/run-${i % 3}.log`, exists: true }];
-    const gaps: MatrixGap[] = [];
-    if (tasks.length === 0) gaps.push('no-task');
-    if (tasks.some((t) => !t.exists)) gaps.push('unknown-task');
-    if (tests.length === 0) gaps.push('no-test');
-    if (tests.some((t) => !t.exists)) gaps.push('missing-test');
-    if (evidence.length === 0) gaps.push('no-evidence');
+    const gaps = matrixGaps(tasks, tests, evidence);
     const closed = tasks.some((t) => t.exists) && tests.some((t) => t.exists) && evidence.length > 0;
     rows.push({
       requirement: req,
