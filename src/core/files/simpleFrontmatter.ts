@@ -16,7 +16,7 @@ export interface SimpleFrontmatter {
 const PLAIN = /^[A-Za-z_/][\w./@+-]*$/;
 // Plain scalars YAML 1.1 (js-yaml, under gray-matter) reads as booleans or null.
 const KEYWORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off', 'y', 'n']);
-const LINE = /^([A-Za-z_][\w-]*):[ \t]+(\S.*)$/;
+const KEY = /^[A-Za-z_][\w-]*$/;
 
 // Every keyword is at most five characters long, so longer words skip the lookup.
 const plain = (s: string) => PLAIN.test(s) && (s.length > 5 || !KEYWORDS.has(s.toLowerCase()));
@@ -32,23 +32,36 @@ export function simpleFrontmatter(text: string): SimpleFrontmatter | undefined {
     lineNo++;
     let end = text.indexOf('\n', at);
     if (end === -1) end = text.length;
-    const line = text.charCodeAt(end - 1) === 13 ? text.slice(at, end - 1) : text.slice(at, end);
-    if (line === '---') return { data: Object.fromEntries(data), body: text.slice(Math.min(end + 1, text.length)), keyLines };
+    const stop = text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    // The closing `---`, compared in place.
+    if (stop - at === 3 && text.startsWith('---', at)) {
+      return { data: Object.fromEntries(data), body: text.slice(Math.min(end + 1, text.length)), keyLines };
+    }
     if (end === text.length) return undefined;
+    const line = text.slice(at, stop);
     at = end + 1;
     if (line.trim() === '') continue;
-    const m = LINE.exec(line);
-    if (!m || data.has(m[1]) || m[1] === '__proto__') return undefined;
-    keyLines.set(m[1], lineNo);
-    const value = m[2].trimEnd();
-    if (value.startsWith('[')) {
-      if (!value.endsWith(']')) return undefined;
+    // `key: value`, with at least one blank after the colon, as YAML wants.
+    const colon = line.indexOf(':');
+    const after = line.charCodeAt(colon + 1);
+    if (colon <= 0 || (after !== 32 && after !== 9)) return undefined;
+    const key = line.slice(0, colon);
+    if (!KEY.test(key) || data.has(key) || key === '__proto__') return undefined;
+    const value = line.slice(colon + 1).trim();
+    if (value === '') return undefined;
+    keyLines.set(key, lineNo);
+    if (value.charCodeAt(0) === 91 /* [ */) {
+      if (value.charCodeAt(value.length - 1) !== 93 /* ] */) return undefined;
       const inner = value.slice(1, -1).trim();
-      const items = inner === '' ? [] : inner.split(',').map((s) => s.trim());
-      if (!items.every(plain)) return undefined;
-      data.set(m[1], items);
+      const items = inner === '' ? [] : inner.split(',');
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i].trim();
+        if (!plain(item)) return undefined;
+        items[i] = item;
+      }
+      data.set(key, items);
     } else if (plain(value)) {
-      data.set(m[1], value);
+      data.set(key, value);
     } else {
       return undefined;
     }
