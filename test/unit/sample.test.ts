@@ -158,7 +158,7 @@ describe('sample workspace', () => {
     const [next] = s.status().next;
     assert.equal(next.to, 'detail-expansion');
     assert.equal(next.ready, true, next.unmet.join('; '));
-    assert.deepEqual(next.confirmations, ['brainstorming needs your confirmation to be left']);
+    assert.deepEqual(next.confirmations, ['brainstorming is left only once you confirm it is done']);
   });
 
   it('every progress.md is exactly what loom generates from the state files', () => {

@@ -80,7 +80,7 @@ describe('dashboard webview', () => {
   it('runs Advance, Mark Failed and a retry through runCommand', async () => {
     const model = dashboardModel({ tripped: false });
     model.next[0].ready = true;
-    model.next.push({ to: 'executing', kind: 'retry', ready: true, interactive: true, preconditions: [], confirmations: ['converge needs your confirmation to be left'] });
+    model.next.push({ to: 'executing', kind: 'retry', ready: true, interactive: true, preconditions: [], confirmations: ['converge is left only once you confirm it is done'] });
     model.actions.approve = true;
     const p = await harness.open('dashboard', { reply: { type: 'init', model } });
     await p.page.locator('vscode-button[data-command=advance][data-key=advance]').click();

@@ -207,7 +207,7 @@ export const GUARDS: Registry = {
   },
 
   confirmed: ({ stage }, ctx) =>
-    ctx.confirmed ? pass : { ok: false, reasons: [`${stage} needs your confirmation to be left`], needsConfirmation: true },
+    ctx.confirmed ? pass : { ok: false, reasons: [`${stage} is left only once you confirm it is done`], needsConfirmation: true },
 };
 
 function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evidence: { exists: boolean }[] }): string[] {

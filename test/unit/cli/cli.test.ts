@@ -246,7 +246,7 @@ describe('advance', () => {
     assert.equal(run.code, 1);
     assert.equal(run.out, '');
     assert.match(run.err, /qa\/2026-11-30\+smoke cannot move from brainstorming to detail-expansion/);
-    assert.match(run.err, /^ {2}- brainstorming needs your confirmation to be left$/m);
+    assert.match(run.err, /^ {2}- brainstorming is left only once you confirm it is done$/m);
     assert.deepEqual(tree(repo), before, 'no file written, no lock or temp file left');
   });
 
@@ -256,7 +256,7 @@ describe('advance', () => {
     assert.equal(run.code, 1);
     assert.deepEqual(parsed(run), {
       error: 'qa/2026-11-30+smoke cannot move from brainstorming to detail-expansion',
-      reasons: ['brainstorming needs your confirmation to be left'],
+      reasons: ['brainstorming is left only once you confirm it is done'],
     });
   });
 
@@ -331,7 +331,7 @@ describe('advance', () => {
 
     const refused = await cli('advance', '--cwd', repo, '--spec-dir', LOGIN, '--to', 'executing');
     assert.equal(refused.code, 1);
-    assert.match(refused.err, /converge needs your confirmation to be left/);
+    assert.match(refused.err, /converge is left only once you confirm it is done/);
 
     const run = await cli('advance', '--cwd', repo, '--spec-dir', LOGIN, '--to', 'executing', '--confirm');
     assert.equal(run.code, 0, run.err);
@@ -930,7 +930,7 @@ describe('the launcher bin/loom-vscode.js', () => {
     const repo = copyFixture('basic');
     const refused = launch(['advance', '--cwd', repo, '--spec-dir', SMOKE]);
     assert.equal(refused.status, 1);
-    assert.match(refused.stderr, /brainstorming needs your confirmation to be left/);
+    assert.match(refused.stderr, /brainstorming is left only once you confirm it is done/);
     const confirmed = launch(['advance', '--cwd', repo, '--spec-dir', SMOKE, '--confirm']);
     assert.equal(confirmed.status, 0, confirmed.stderr);
     assert.equal(confirmed.stdout, 'qa/2026-11-30+smoke: brainstorming → detail-expansion\n');

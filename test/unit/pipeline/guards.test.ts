@@ -175,6 +175,6 @@ test('validators: closure validators run; every validator loom knows is checked'
   // Every validator loom knows is implemented now: confirming does not let a failing one through.
   const unverified = check(v('verification-artifacts'), () => {}, true);
   assert.equal(unverified[0], 'verification-artifacts: test-report.md does not exist');
-  assert.deepEqual(check({ type: 'confirmed', params: { stage: 'planning' } }, () => {}), ['planning needs your confirmation to be left']);
+  assert.deepEqual(check({ type: 'confirmed', params: { stage: 'planning' } }, () => {}), ['planning is left only once you confirm it is done']);
   assert.deepEqual(check({ type: 'confirmed', params: { stage: 'planning' } }, () => {}, true), []);
 });

@@ -25,7 +25,7 @@ test('advance refuses an interactive stage without confirmation and writes nothi
   });
   const before = r.read(`${SPEC}/pipeline.state.json`);
   assert.throws(() => repo.get(SPEC)!.advance({ now: NOW }), (e: TransitionRefusedError) => {
-    assert.deepEqual(e.reasons, ['brainstorming needs your confirmation to be left']);
+    assert.deepEqual(e.reasons, ['brainstorming is left only once you confirm it is done']);
     return true;
   });
   assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
@@ -268,7 +268,7 @@ test('human-approval gates record loom\'s approval fingerprints; validators of o
   // convergence-pass belongs to converge and verification-artifacts to verification: loom lets them pass here.
   assert.deepEqual(next.confirmations, [
     'no feature worktree was found (run the git-worktree stage, or confirm it exists)',
-    'planning needs your confirmation to be left',
+    'planning is left only once you confirm it is done',
   ]);
   repo.load().get(SPEC)!.advance({ confirm: true, now: NOW });
   const entry = r.json(`${SPEC}/pipeline.state.json`).stage_history[0];

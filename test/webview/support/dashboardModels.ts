@@ -43,7 +43,7 @@ export function dashboardModel(options: { tripped?: boolean; tokens?: boolean; s
         { label: 'every task passed review', holds: false, reasons: ['T3 has not passed review (status: failed)'] },
         { label: 'no handoff is stale', holds: false, reasons: ['handoffs/T1.json is stale: src/auth/login.ts changed since it was written'], path: `${SPEC}/handoffs/T1.json` },
       ],
-      confirmations: ['executing needs your confirmation to be left'],
+      confirmations: ['executing is left only once you confirm it is done'],
     }],
     actions: { advance: true, approve: false, markFailed: true, recoverTo: [] },
     tasks: [
