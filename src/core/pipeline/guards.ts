@@ -11,7 +11,7 @@ import { findWorktree } from '../spec/worktree';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { openBlockingFindings } from '../validators/artifactAnalysis';
 import { convergenceRound } from '../validators/convergence';
-import { LOOM_VALIDATOR_STAGES, VALIDATORS } from '../validators/validators';
+import { VALIDATORS } from '../validators/validators';
 import type { GuardCall, GuardName } from './guardCall';
 
 export interface GuardContext {
@@ -195,14 +195,10 @@ export const GUARDS: Registry = {
     findWorktree(s) || confirmed ? pass : { ok: false, reasons: ['no feature worktree was found (run the git-worktree stage, or confirm it exists)'], needsConfirmation: true },
 
   validatorPasses: ({ name, stage }, ctx) => {
-    const loomStage = LOOM_VALIDATOR_STAGES.get(name);
-    if (loomStage === undefined) return fail(`validator ${name} is unknown to loom: check its spelling in .loom/workflow.yaml`);
-    if (stage !== undefined && stage !== loomStage) return pass;
     const validator = VALIDATORS.get(name);
-    if (!validator) {
-      return ctx.confirmed ? pass : { ok: false, reasons: [`validator ${name} is not checked yet: confirm to advance without it`], needsConfirmation: true };
-    }
-    const result = validator(ctx.snapshot);
+    if (!validator) return fail(`validator ${name} is unknown to loom: check its spelling in .loom/workflow.yaml`);
+    if (stage !== undefined && stage !== validator.stage) return pass;
+    const result = validator.check(ctx.snapshot);
     return result.passed ? pass : fail(result.problems.map((p) => `${name}: ${p}`));
   },
 

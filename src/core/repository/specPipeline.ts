@@ -12,7 +12,7 @@ import { createPipelineMachine, type PipelineMachine } from '../pipeline/pipelin
 import { inferStage } from '../pipeline/stageInference';
 import { completeStage, isCompleted, newPipelineState } from '../pipeline/stateRecord';
 import { checkTransition, nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
-import { fingerprintDeclaredPaths } from '../spec/fingerprints';
+import { fingerprintDeclaredPaths, isTraceabilityLedger } from '../spec/fingerprints';
 import { loadSpec } from '../spec/loadSpec';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
@@ -58,7 +58,7 @@ const APPROVAL_ARTIFACTS = ['spec.md', 'requirements.json', 'plan.md', 'artifact
 export function approvalArtifacts(def: PipelineDefinition, stageId: string, snapshot: Pick<SpecSnapshot, 'dir'>): string[] {
   const candidates = [...(stageOf(def, stageId)?.approvalArtifacts ?? []), ...APPROVAL_ARTIFACTS];
   return [...new Set(candidates)]
-    .filter((p) => p.replace(/\/$/, '') !== 'traceability.json')
+    .filter((p) => !isTraceabilityLedger(p))
     .filter((p) => existsSync(join(snapshot.dir, p.replace(/\/$/, ''))));
 }
 

@@ -15,6 +15,15 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 /** The files loom keeps inside the spec directory; any other declared path is repository-relative. */
 const SPEC_LOCAL = /^(?:spec\.md|plan\.md|requirements\.json|traceability\.json|artifact-analysis\.json|convergence-report\.json|review-request\.md|review-response\.md|progress\.md|pipeline\.state\.json|test-report\.md|verify-report\.md|qa-[^/]+\.md|manual-checklist\.md|tasks|task-states|handoffs|evidence|receipts|findings|implementation-packets)(?:\/|$)/;
 
+/**
+ * traceability.json is updated legitimately during executing, so it is never fingerprinted for
+ * an approval and never makes an approval or a handoff stale.
+ */
+export function isTraceabilityLedger(path: string): boolean {
+  const p = path.replace(/\/$/, '');
+  return p === 'traceability.json' || p.endsWith('/traceability.json');
+}
+
 export interface FingerprintRoots {
   /** Absolute spec directory. */
   dir: string;

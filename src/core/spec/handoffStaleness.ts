@@ -1,4 +1,4 @@
-import { changedFingerprints } from './fingerprints';
+import { changedFingerprints, isTraceabilityLedger } from './fingerprints';
 import type { SpecSnapshot } from './specSnapshot';
 import { findWorktree } from './worktree';
 
@@ -8,8 +8,6 @@ export interface StaleHandoff {
   changed: string[];
 }
 
-/** traceability.json is updated legitimately during executing, so it never makes a handoff stale. */
-const isTraceability = (p: string) => p === 'traceability.json' || p.endsWith('/traceability.json');
 
 /**
  * A handoff whose recorded fingerprints no longer match the files is stale, exactly as loom's
@@ -24,7 +22,7 @@ export function staleHandoffs(s: SpecSnapshot): StaleHandoff[] {
   for (const [name, handoff] of s.handoffs) {
     // Basis and artifact fingerprints are compared separately, as loom does: one path may be in both.
     const changed = [...new Set([handoff.basis_fingerprints, handoff.artifact_fingerprints].flatMap((prints) =>
-      changedFingerprints(Object.fromEntries(Object.entries(prints ?? {}).filter(([path]) => !isTraceability(path))), roots)))];
+      changedFingerprints(Object.fromEntries(Object.entries(prints ?? {}).filter(([path]) => !isTraceabilityLedger(path))), roots)))];
     if (changed.length) out.push({ handoff: `handoffs/${name}.json`, changed });
   }
   return out;

@@ -9,7 +9,7 @@ import { specRelative } from '../fs/paths';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { failedFrom } from '../pipeline/stateRecord';
-import { changedFingerprints } from './fingerprints';
+import { changedFingerprints, isTraceabilityLedger } from './fingerprints';
 import { staleHandoffs, type StaleHandoff } from './handoffStaleness';
 import type { SpecSnapshot } from './specSnapshot';
 
@@ -38,8 +38,6 @@ export interface SpecStaleness {
   derived: StaleDerivation[];
 }
 
-/** traceability.json is updated legitimately during executing, so it never makes anything stale. */
-const isTraceability = (p: string) => p === 'traceability.json' || p.endsWith('/traceability.json');
 
 /**
  * Approval gates record `approval_fingerprints` (declared path → sha256, a folder's digest
@@ -65,7 +63,7 @@ export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
     const entry = history[i];
     const changed: string[] = [];
     for (const [path, sha] of Object.entries(entry.approval_fingerprints ?? {})) {
-      if (isTraceability(path)) continue;
+      if (isTraceabilityLedger(path)) continue;
       if (changedFingerprints({ [specRelative(path)]: sha }, roots).length) changed.push(path);
     }
     if (changed.length) out.push({ stage, approvedAt: entry.approved_at ?? entry.exited_at, historyIndex: i, changed });
@@ -127,9 +125,9 @@ export function staleDerivations(s: SpecSnapshot, def: PipelineDefinition, stage
     const reads = (state?.reads ?? [])
       .filter((r) => r.startsWith('specs/<date+feature>/'))
       .map(specRelative)
-      .filter((r) => !r.endsWith('/') && !isTraceability(r) && !st.outputs.includes(r));
+      .filter((r) => !r.endsWith('/') && !isTraceabilityLedger(r) && !st.outputs.includes(r));
     for (const output of st.outputs) {
-      if (output.endsWith('/') || isTraceability(output)) continue;
+      if (output.endsWith('/') || isTraceabilityLedger(output)) continue;
       const outTime = mtime(output);
       if (outTime === undefined) continue;
       for (const input of reads) {
