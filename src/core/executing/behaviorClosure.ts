@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { splitTestRef } from '../files/traceability';
 import type { FixItem } from './fixInstructions';
 import { isTestPath } from './testFiles';
 import { WorktreeBoundary } from './worktreeBoundary';
+import { isFile } from '../fs/isFile';
 
 /**
  * Before a task may be done, each of its behaviors needs a persistent test file that exists
@@ -60,13 +61,6 @@ export function missingTestFixItems(missing: readonly string[], lang: 'en' | 'zh
   );
 }
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function safeRead(p: string): string {
   try {

@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import { normalizeTaskRef } from '../files/taskFile';
@@ -8,6 +7,7 @@ import { withRunLock } from '../repository/stateWriter';
 import { byTaskNumber } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import type { ExportedInterface } from './implementerReport';
+import { isFile } from '../fs/isFile';
 
 /**
  * `handoffs/TN.json`: what a finished task hands to the tasks after it. Artifacts are
@@ -116,10 +116,3 @@ export function compactHandoffIndex(entries: readonly UpstreamEntry[], lang: 'en
   return lines.join('\n');
 }
 
-function isFile(p: string): boolean {
-  try {
-    return existsSync(p) && statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}

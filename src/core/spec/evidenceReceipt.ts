@@ -1,15 +1,8 @@
-import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { hasEvidenceReceipt, type Report } from '../files/report';
 import { sha256OfFile } from '../fs/sha256';
+import { isFile } from '../fs/isFile';
 
-const isFile = (abs: string) => {
-  try {
-    return statSync(abs).isFile();
-  } catch {
-    return false;
-  }
-};
 
 /**
  * What is wrong with a report's evidence receipt, as loom's validateReportEvidence sees it: the

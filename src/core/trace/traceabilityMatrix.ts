@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { isFile } from '../fs/isFile';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { locateJson, type JsonPath } from '../diagnostics/jsonLocator';
@@ -154,16 +155,9 @@ const taskIds = (refs: readonly string[]) => [...new Set(refs.map(normalizeTaskR
 /** Resolves test and evidence refs, asking the file system at most once per path in one build. */
 function refResolver(snapshot: SpecSnapshot) {
   const known = new Map<string, boolean>();
-  const isFile = (abs: string) => {
+  const isKnownFile = (abs: string) => {
     let found = known.get(abs);
-    if (found === undefined) {
-      try {
-        found = statSync(abs, { throwIfNoEntry: false })?.isFile() ?? false;
-      } catch {
-        found = false;
-      }
-      known.set(abs, found);
-    }
+    if (found === undefined) known.set(abs, (found = isFile(abs)));
     return found;
   };
   const candidates = (file: string) => {
@@ -184,7 +178,7 @@ function refResolver(snapshot: SpecSnapshot) {
     return r !== '' && r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r);
   };
   const found = (ref: string, paths: string[]): TraceRef => {
-    const hit = paths.find(isFile);
+    const hit = paths.find(isKnownFile);
     return hit ? { ref, exists: true, path: repoRelative(snapshot.repoRoot, hit) } : { ref, exists: false, reason: 'missing' };
   };
   return {
