@@ -10,6 +10,7 @@ import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../repository/stateWriter';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { planTaskBatches } from '../tasks/taskBatches';
+import { addToTask, removeFromTask, type FindingFix } from './findingFix';
 import { FindingList, isBlocking, percent, sameApartFromTime, SpecLines } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
 import type { ValidatorResult } from './validatorResult';
@@ -56,6 +57,11 @@ const taskFile = (id: string) => `tasks/${id}.md`;
  * - "Ambiguity" is a placeholder (TBD, TODO …) left in spec.md, plan.md or a task.
  */
 export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()): ArtifactAnalysisReport {
+  return analyze(s, now).report;
+}
+
+/** The analysis, and the fixes of its findings that need no judgment (kept out of the report). */
+function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport; fixes: ReadonlyMap<string, FindingFix> } {
   const list = new FindingList('F');
   const lines = new SpecLines(s);
   const add = list.add.bind(list);
@@ -118,11 +124,13 @@ export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()
   for (const t of tasks) {
     for (const id of t.behavior_ids.filter((x) => !behaviorIds.has(x))) {
       add({ kind: 'unrequested', severity: 'blocker', task_id: t.id, behavior_id: id, artifact: taskFile(t.id), message: `${t.id} names behavior ${id}, which requirements.json does not declare`,
-        location: { file: taskFile(t.id), line: taskLine(t.id, 'behavior_ids') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s behavior_ids` } });
+        location: { file: taskFile(t.id), line: taskLine(t.id, 'behavior_ids') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s behavior_ids` } },
+        removeFromTask(t.id, 'behavior_ids', id));
     }
     for (const id of t.requirements.filter((x) => !knownReqs.has(x))) {
       add({ kind: 'unrequested', severity: 'blocker', task_id: t.id, requirement_id: id, artifact: taskFile(t.id), message: `${t.id} names requirement ${id}, which neither spec.md nor requirements.json declares`,
-        location: { file: taskFile(t.id), line: taskLine(t.id, 'requirements') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s requirements` } });
+        location: { file: taskFile(t.id), line: taskLine(t.id, 'requirements') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s requirements` } },
+        removeFromTask(t.id, 'requirements', id));
     }
   }
 
@@ -132,7 +140,8 @@ export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()
     if (tasksOfReq(id).length > 0) continue;
     const where = specSet.has(id) ? lines.at('spec.md', lines.lineOf('spec.md', id)) : lines.at(REQUIREMENTS_FILE, lines.requirementLine(id));
     add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: 'tasks/', message: `${id} is not in any task's requirements`, location: where,
-      suggested_fix: { action: 'update_task', details: tasks[0] ? `add ${id} to ${tasks[0].id}'s requirements, or create a task for it` : `create a task for ${id}` } });
+      suggested_fix: { action: 'update_task', details: tasks[0] ? `add ${id} to ${tasks[0].id}'s requirements, or create a task for it` : `create a task for ${id}` } },
+      tasks[0] ? addToTask(tasks[0].id, 'requirements', id) : undefined);
   }
   const mapped = new Set(tasks.flatMap((t) => t.behavior_ids));
   const traceByReq = new Map((s.traceability?.requirements ?? []).map((e) => [e.id, e]));
@@ -142,7 +151,8 @@ export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()
     const candidate = tasksOfReq(req)[0] ?? (traced && Object.hasOwn(traced, b.id) ? traced[b.id].tasks.map(normalizeTaskRef)[0] : undefined);
     add({ kind: 'missing', severity: 'blocker', requirement_id: req, behavior_id: b.id, artifact: 'tasks/', message: `${b.id} is not in any task's behavior_ids`,
       location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
-      suggested_fix: candidate ? { action: 'update_task', details: `add ${b.id} to ${candidate}'s behavior_ids` } : { action: 'create_task', details: `create a task that implements ${b.id}` } });
+      suggested_fix: candidate ? { action: 'update_task', details: `add ${b.id} to ${candidate}'s behavior_ids` } : { action: 'create_task', details: `create a task that implements ${b.id}` } },
+      candidate && s.tasks.has(candidate) ? addToTask(candidate, 'behavior_ids', b.id) : undefined);
   }
 
   // The task graph must be plannable.
@@ -154,7 +164,8 @@ export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()
   }
   for (const u of batches.unknown_dependencies) {
     add({ kind: 'missing', severity: 'error', task_id: u.task, artifact: taskFile(u.task), message: `${u.task} depends on ${u.depends_on}, which has no task file`,
-      location: { file: taskFile(u.task), line: taskLine(u.task, 'depends_on') }, suggested_fix: { action: 'update_task', details: `remove ${u.depends_on} from ${u.task}'s depends_on` } });
+      location: { file: taskFile(u.task), line: taskLine(u.task, 'depends_on') }, suggested_fix: { action: 'update_task', details: `remove ${u.depends_on} from ${u.task}'s depends_on` } },
+      removeFromTask(u.task, 'depends_on', u.depends_on));
   }
   for (const c of batches.conflicts) {
     add({ kind: 'contradicts', severity: 'error', task_id: c.a, artifact: taskFile(c.a), message: `${c.a} and ${c.b} may run together but both touch ${c.paths.join(', ')}`,
@@ -270,7 +281,8 @@ export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()
   };
 
   const previous = s.artifactAnalysis?.overrides ?? [];
-  return withStatus({ stage: 'analyze-artifacts', status: 'pass', coverage, findings: list.findings, blocker_count: 0, created_at: now, overrides: previous });
+  const report = withStatus({ stage: 'analyze-artifacts', status: 'pass', coverage, findings: list.findings, blocker_count: 0, created_at: now, overrides: previous });
+  return { report, fixes: list.fixes };
 }
 
 const overrideOf = (overrides: readonly FindingOverride[], f: Finding) =>
@@ -313,9 +325,14 @@ export function recordOverride(report: ArtifactAnalysisReport, findingId: string
 
 /** The registered validator: the analysis computed afresh, in memory, with the recorded overrides. */
 export function artifactAnalysisPass(s: SpecSnapshot): ValidatorResult {
-  const report = analyzeArtifacts(s);
+  const { report, fixes } = analyze(s, new Date().toISOString());
   const open = openBlockingFindings(report);
-  return { name: ARTIFACT_ANALYSIS_PASS, passed: open.length === 0, problems: open.map((f) => `${f.id} ${f.message}`), findings: report.findings };
+  const overridden = new Map<string, string>();
+  for (const f of report.findings) {
+    const o = f.severity === 'error' ? overrideOf(report.overrides ?? [], f) : undefined;
+    if (o) overridden.set(f.id, o.reason);
+  }
+  return { name: ARTIFACT_ANALYSIS_PASS, passed: open.length === 0, problems: open.map((f) => `${f.id} ${f.message}`), findings: report.findings, fixes, overridden };
 }
 
 export interface WrittenReport<T> {

@@ -4,6 +4,7 @@ import { locateJson, type JsonPath } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
 import type { Finding } from '../files/findings';
 import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { FindingFix } from './findingFix';
 
 /**
  * What the finding-producing validators share: numbering findings as loom does (`F-1`, `F-2` …,
@@ -13,11 +14,14 @@ import type { SpecSnapshot } from '../spec/specSnapshot';
  */
 export class FindingList {
   readonly findings: Finding[] = [];
+  /** The machine-applicable fix of a finding, by finding id, where one is known. */
+  readonly fixes = new Map<string, FindingFix>();
   constructor(private readonly prefix: string) {}
 
-  add(finding: Omit<Finding, 'id'>): Finding {
+  add(finding: Omit<Finding, 'id'>, fix?: FindingFix): Finding {
     const f = { id: `${this.prefix}-${this.findings.length + 1}`, ...finding } as Finding;
     this.findings.push(f);
+    if (fix) this.fixes.set(f.id, fix);
     return f;
   }
 }

@@ -1,5 +1,6 @@
 import type { Finding } from '../files/findings';
 import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { FindingFix } from './findingFix';
 
 /** What a deterministic validator found: each problem is a sentence for the user. */
 export interface ValidatorResult {
@@ -12,6 +13,13 @@ export interface ValidatorResult {
    * validators that locate their problems give them.
    */
   findings?: Finding[];
+  /**
+   * Fixes that can be applied without judgment, by finding id (in memory only: finding.schema.json
+   * allows no extra keys in a finding). The Problems panel offers them as quick fixes.
+   */
+  fixes?: ReadonlyMap<string, FindingFix>;
+  /** Error findings the user let through, by finding id, with the reason recorded. */
+  overridden?: ReadonlyMap<string, string>;
 }
 
 export type Validator = (snapshot: SpecSnapshot) => ValidatorResult;

@@ -1,0 +1,260 @@
+import { positionAt, type Position } from '../diagnostics/textPosition';
+import { LoomError } from '../errors';
+import { normalizeTaskRef } from './taskFile';
+
+/** The lists of a task's frontmatter a quick fix may change. */
+export const TASK_LIST_KEYS = ['behavior_ids', 'requirements', 'depends_on'] as const;
+export type TaskListKey = (typeof TASK_LIST_KEYS)[number];
+
+export interface TaskListChange {
+  key: TaskListKey;
+  op: 'add' | 'remove';
+  value: string;
+}
+
+/** A replacement of one range of a file (1-based lines and columns, the end exclusive), as editors apply them. */
+export interface TextEdit {
+  /** The file the edit applies to, as the caller named it. */
+  file: string;
+  range: { start: Position; end: Position };
+  newText: string;
+}
+
+interface Line {
+  start: number;
+  /** End of the line's content, before `\r\n` or `\n`. */
+  end: number;
+  /** Start of the next line (or the end of the text). */
+  next: number;
+  text: string;
+}
+
+function* linesFrom(text: string, from: number): Generator<Line> {
+  let start = from;
+  while (start < text.length) {
+    let next = text.indexOf('\n', start);
+    next = next === -1 ? text.length : next + 1;
+    let end = next;
+    if (text.charCodeAt(end - 1) === 10) end--;
+    if (text.charCodeAt(end - 1) === 13) end--;
+    yield { start, end, next, text: text.slice(start, end) };
+    start = next;
+  }
+}
+
+/** Where the frontmatter's lines are: between the opening `---` and the closing one. */
+function frontmatter(file: string, text: string): { lines: Line[]; close: Line } | undefined {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const all = linesFrom(text, bom);
+  const first = all.next();
+  if (first.done || first.value.text.trimEnd() !== '---') return undefined;
+  const lines: Line[] = [];
+  for (const line of all) {
+    if (line.text.trimEnd() === '---') return { lines, close: line };
+    lines.push(line);
+  }
+  throw new LoomError(`${file}: the frontmatter opened on line 1 is never closed with ---, so it cannot be edited`, file);
+}
+
+/** Offset (within `s`) where a `#` comment starts, outside quotes and after a blank; or s.length. */
+function commentStart(s: string): number {
+  let quote = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || s[i - 1] === ' ' || s[i - 1] === '\t')) return i;
+  }
+  return s.length;
+}
+
+/** A YAML scalar as the task reader sees it: quotes removed. */
+function unquote(raw: string): string {
+  const s = raw.trim();
+  if (s.length >= 2 && s.startsWith("'") && s.endsWith("'")) return s.slice(1, -1).replace(/''/g, "'");
+  if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) {
+    try {
+      return JSON.parse(s) as string;
+    } catch {
+      return s.slice(1, -1);
+    }
+  }
+  return s;
+}
+
+const PLAIN = /^[A-Za-z_/][\w./@+-]*$/;
+
+/** The new item written like the list's last one: quoted the same way, plain when it can be. */
+function itemText(value: string, like: string | undefined): string {
+  const quote = like?.trim()[0];
+  if (quote === "'") return `'${value.replace(/'/g, "''")}'`;
+  if (quote === '"' || !PLAIN.test(value)) return JSON.stringify(value);
+  return value;
+}
+
+interface Item {
+  /** Offsets of the item's text in the file. */
+  start: number;
+  end: number;
+  value: string;
+}
+
+/** The items of a flow list `[a, b]` opening at `open`, and the offset of its `]`. */
+function flowItems(file: string, text: string, open: number, limit: number): { items: Item[]; close: number } {
+  const items: Item[] = [];
+  let quote = '';
+  let itemStart = open + 1;
+  const push = (end: number) => {
+    let s = itemStart;
+    let e = end;
+    while (s < e && /\s/.test(text[s])) s++;
+    while (e > s && /\s/.test(text[e - 1])) e--;
+    if (e > s) items.push({ start: s, end: e, value: unquote(text.slice(s, e)) });
+  };
+  for (let i = open + 1; i < limit; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === ',') {
+      push(i);
+      itemStart = i + 1;
+    } else if (c === ']') {
+      push(i);
+      return { items, close: i };
+    } else if (c === '[' || c === '{') {
+      throw new LoomError(`${file}: a nested list in the frontmatter cannot be edited automatically`, file);
+    }
+  }
+  throw new LoomError(`${file}: a list in the frontmatter opens with [ but never closes with ]`, file);
+}
+
+const sameItem = (key: TaskListKey, a: string, b: string) => a === b || (key === 'depends_on' && normalizeTaskRef(a) === normalizeTaskRef(b));
+
+type OffsetEdit = { start: number; end: number; newText: string };
+
+/** The list in its flow form `[a, b]`, over one or several lines. */
+function editFlow(file: string, text: string, open: number, limit: number, change: TaskListChange): OffsetEdit[] {
+  const { items, close } = flowItems(file, text, open, limit);
+  const hits = items.filter((it) => sameItem(change.key, it.value, change.value));
+  if (change.op === 'add') {
+    if (hits.length) return [];
+    if (items.length === 0) return [{ start: open + 1, end: close, newText: itemText(change.value, undefined) }];
+    const last = items[items.length - 1];
+    // The separator the list already uses (`, ` or a line break and an indent), else `, `.
+    const sep = items.length > 1 ? text.slice(items[items.length - 2].end, last.start) : ', ';
+    return [{ start: last.end, end: last.end, newText: `${sep}${itemText(change.value, text.slice(last.start, last.end))}` }];
+  }
+  if (hits.length === 0) return [];
+  if (hits.length === items.length) return [{ start: open + 1, end: close, newText: '' }];
+  if (hits.length > 1) {
+    const kept = items.filter((it) => !hits.includes(it));
+    const sep = text.slice(items[0].end, items[1].start);
+    return [{ start: items[0].start, end: items[items.length - 1].end, newText: kept.map((it) => text.slice(it.start, it.end)).join(sep) }];
+  }
+  const i = items.indexOf(hits[0]);
+  // `a, ` goes with the item when one follows it; `, b` with the one before it otherwise.
+  return i < items.length - 1
+    ? [{ start: items[i].start, end: items[i + 1].start, newText: '' }]
+    : [{ start: items[i - 1].end, end: items[i].end, newText: '' }];
+}
+
+/**
+ * The smallest edits to a task file's YAML frontmatter that add `change.value` to, or remove it
+ * from, the list under `change.key`, keeping the file's own formatting: a flow list `[a, b]` (on
+ * one line or several), a block list of `- a` lines, an empty `[]` or empty value, a lone scalar,
+ * quotes, comments, CRLF line ends, and a key that is not there yet. No edits when there is
+ * nothing to do (the value is already there, or already absent). A frontmatter that cannot be
+ * edited safely (unclosed, nested lists) throws a LoomError naming the file.
+ */
+export function taskListEdits(file: string, text: string, change: TaskListChange): TextEdit[] {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const fm = frontmatter(file, text);
+  let edits: OffsetEdit[];
+  if (!fm) {
+    edits = change.op === 'add' ? [{ start: 0, end: 0, newText: `---${eol}${change.key}: [${itemText(change.value, undefined)}]${eol}---${eol}` }] : [];
+  } else {
+    edits = editFrontmatter(file, text, fm, change, eol);
+  }
+  return edits.map((e) => ({ file, range: { start: positionAt(text, e.start), end: positionAt(text, e.end) }, newText: e.newText }));
+}
+
+function editFrontmatter(file: string, text: string, fm: { lines: Line[]; close: Line }, change: TaskListChange, eol: string): OffsetEdit[] {
+  const keyPattern = new RegExp(`^(["']?)${change.key}\\1\\s*:`);
+  const index = fm.lines.findIndex((l) => keyPattern.test(l.text));
+  if (index < 0) {
+    return change.op === 'add' ? [{ start: fm.close.start, end: fm.close.start, newText: `${change.key}: [${itemText(change.value, undefined)}]${eol}` }] : [];
+  }
+  const line = fm.lines[index];
+  const colon = line.text.indexOf(':', line.text.search(/\S/) + change.key.length);
+  const rest = line.text.slice(colon + 1);
+  const valueText = rest.slice(0, commentStart(rest)).trim();
+  const valueStart = line.start + colon + 1 + rest.indexOf(valueText);
+
+  if (valueText.startsWith('[')) return editFlow(file, text, valueStart, fm.close.start, change);
+  if (valueText === '' || valueText === 'null' || valueText === '~') return editBlock(text, fm.lines, index, line.start + colon + 1, valueText, change, eol);
+
+  // A lone scalar: one item, written as a flow list once it has to change.
+  const value = unquote(valueText);
+  const valueEnd = valueStart + valueText.length;
+  if (change.op === 'add') {
+    if (sameItem(change.key, value, change.value)) return [];
+    return [{ start: valueStart, end: valueEnd, newText: `[${valueText}, ${itemText(change.value, valueText)}]` }];
+  }
+  return sameItem(change.key, value, change.value) ? [{ start: valueStart, end: valueEnd, newText: '[]' }] : [];
+}
+
+/** A key with an empty value, followed by its `- item` lines, if any. */
+function editBlock(text: string, lines: Line[], index: number, afterColon: number, valueText: string, change: TaskListChange, eol: string): OffsetEdit[] {
+  const items: (Item & { line: Line })[] = [];
+  let indent: number | undefined;
+  for (const l of lines.slice(index + 1)) {
+    const trimmed = l.text.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const m = /^(\s*)-(?:\s+(.*))?$/.exec(l.text);
+    if (m && (indent === undefined || m[1].length === indent)) {
+      indent = m[1].length;
+      const raw = m[2] ?? '';
+      const itemValue = raw.slice(0, commentStart(raw)).trim();
+      const start = l.start + l.text.indexOf(itemValue, indent + 1);
+      items.push({ start, end: start + itemValue.length, value: unquote(itemValue), line: l });
+    } else if (!m && indent !== undefined && l.text.length - l.text.trimStart().length > indent) {
+      // A continuation of the item before: it goes with that item.
+      const last = items[items.length - 1];
+      last.line = { ...last.line, end: l.end, next: l.next };
+    } else break;
+  }
+  const hits = items.filter((it) => sameItem(change.key, it.value, change.value));
+  if (change.op === 'add') {
+    if (hits.length) return [];
+    if (items.length === 0) {
+      // `key:` or `key: null`: the value becomes a flow list; a comment after it stays.
+      const end = valueText ? text.indexOf(valueText, afterColon) + valueText.length : afterColon;
+      return [{ start: afterColon, end, newText: ` [${itemText(change.value, undefined)}]` }];
+    }
+    const last = items[items.length - 1];
+    const lineText = `${' '.repeat(indent ?? 0)}- ${itemText(change.value, text.slice(last.start, last.end))}`;
+    // After the last item's line; when that line has no line break (the end of the text), one is added.
+    return last.line.next === last.line.end
+      ? [{ start: last.line.end, end: last.line.end, newText: `${eol}${lineText}` }]
+      : [{ start: last.line.next, end: last.line.next, newText: `${lineText}${eol}` }];
+  }
+  if (hits.length === 0) return [];
+  // Removing every item leaves `key: []`, not a bare `key:` (which YAML reads as null).
+  if (hits.length === items.length) return [{ start: afterColon, end: items[items.length - 1].line.end, newText: ' []' }];
+  return hits.map((it) => ({ start: it.line.start, end: it.line.next, newText: '' }));
+}
+
+/** Applies edits of one file to its text (for tests and for writers without an editor). */
+export function applyTextEdits(text: string, edits: readonly Pick<TextEdit, 'range' | 'newText'>[]): string {
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const offset = (p: Position) => (lineStarts[p.line - 1] ?? text.length) + p.column - 1;
+  const sorted = edits.map((e) => ({ start: offset(e.range.start), end: offset(e.range.end), newText: e.newText })).sort((a, b) => b.start - a.start);
+  let out = text;
+  for (const e of sorted) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  return out;
+}

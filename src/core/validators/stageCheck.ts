@@ -1,0 +1,56 @@
+import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../files/findings';
+import { ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
+import { CONVERGENCE_PASS, writeConvergence } from './convergence';
+import { isBlocking } from './findingSupport';
+import { stageValidatorNames, type StagedSpec } from './stageFindings';
+import { VALIDATORS } from './validators';
+
+export interface StageValidatorOutcome {
+  name: string;
+  passed: boolean;
+  /** Blocker and error findings not overridden (or problems, for validators without findings). */
+  blocking: number;
+  problems: string[];
+  /** The report the validator wrote (spec-relative); absent when it writes none. */
+  report?: string;
+  /** false when the report already said the same and was left as it was. */
+  written?: boolean;
+  /** convergence-pass: tasks appended for the next round, and whether the last round was reached. */
+  appended?: string[];
+  escalate?: boolean;
+}
+
+export interface StageCheckResult {
+  stage: string | null;
+  validators: StageValidatorOutcome[];
+  passed: boolean;
+  blocking: number;
+}
+
+/**
+ * Runs the validators of the spec's current stage the way the CLI runs them: artifact-analysis-pass
+ * writes artifact-analysis.json (`analyze`), convergence-pass writes convergence-report.json and
+ * appends the tasks for its gaps (`converge`), the others only check (`verify` and the closures).
+ * Reports are written atomically under the run lock; a corrupt report is left untouched and throws.
+ */
+export function checkStage(spec: StagedSpec, now = new Date().toISOString()): StageCheckResult {
+  const outcomes = stageValidatorNames(spec).map((name): StageValidatorOutcome => {
+    if (name === ARTIFACT_ANALYSIS_PASS) {
+      const { report, written } = writeArtifactAnalysis(spec.snapshot, { now });
+      const open = openBlockingFindings(report);
+      return { name, passed: open.length === 0, blocking: open.length, problems: open.map((f) => `${f.id} ${f.message}`), report: ARTIFACT_ANALYSIS_FILE, written };
+    }
+    if (name === CONVERGENCE_PASS) {
+      const { report, written, appended, escalate } = writeConvergence(spec.snapshot, { now });
+      const open = report.findings.filter((f) => f.severity === 'blocker');
+      return {
+        name, passed: report.status === 'converged', blocking: open.length, problems: open.map((f) => `${f.id} ${f.message}`),
+        report: CONVERGENCE_REPORT_FILE, written, appended: appended.map((t) => t.id), escalate,
+      };
+    }
+    const result = VALIDATORS.get(name)!.check(spec.snapshot);
+    const blocking = result.findings ? result.findings.filter(isBlocking).length : result.problems.length;
+    return { name, passed: result.passed, blocking, problems: result.problems };
+  });
+  return { stage: spec.stage, validators: outcomes, passed: outcomes.every((o) => o.passed), blocking: outcomes.reduce((n, o) => n + o.blocking, 0) };
+}

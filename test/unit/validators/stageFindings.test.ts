@@ -1,0 +1,165 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { SpecLockedError } from '../../../src/core/errors';
+import { parseTaskFile } from '../../../src/core/files/taskFile';
+import { applyTextEdits, taskListEdits } from '../../../src/core/files/taskListEdit';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { specDiagnostics } from '../../../src/core/repository/specDiagnostics';
+import { artifactAnalysisPass, writeArtifactAnalysis } from '../../../src/core/validators/artifactAnalysis';
+import { checkStage } from '../../../src/core/validators/stageCheck';
+import { mergeFindingDiagnostics, stageFindingDiagnostics, stageValidatorNames } from '../../../src/core/validators/stageFindings';
+import { state } from '../../helpers/tempRepo';
+import { load, NOW, plannedSpec, SPEC, taskText, withRepo, type TempRepo } from './validatorFixture';
+
+const WORKFLOW = [
+  'pipelines:',
+  '  feature:',
+  '    steps:',
+  '      - { id: planning, next: analyze-artifacts, validators: [planning-artifacts] }',
+  '      - { id: analyze-artifacts, next: approved, validators: [artifact-analysis-pass, convergence-pass] }',
+  '      - { id: approved, gate: human-approval, next: executing }',
+  '      - { id: executing, next: converge }',
+  '      - { id: converge, next: verification, validators: [convergence-pass] }',
+  '      - { id: verification, validators: [verification-artifacts] }',
+  '',
+].join('\n');
+
+/** plannedSpec() at `stage` under WORKFLOW, changed by `setup`, as the host loads it. */
+function spec(r: TempRepo, stage: string, setup: (r: TempRepo) => void = () => {}) {
+  plannedSpec(r);
+  r.write('.loom/workflow.yaml', WORKFLOW);
+  r.write(`${SPEC}/pipeline.state.json`, state(stage));
+  setup(r);
+  return new LoomRepository(r.root).load().get(SPEC)!;
+}
+
+/** T1 without REQ-001-B02 (still traced to T1), and naming a behavior nobody declared. */
+const t1Drifted = (r: TempRepo) =>
+  r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/login.ts'], depends_on: ['T9'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-009-B01'] }, 'T1: Login'));
+
+const brief = (d: { file: string; line: number; severity: string; code?: string; message: string }) => `${d.severity} ${d.code} ${d.file.slice(SPEC.length + 1)}:${d.line} ${d.message}`;
+
+describe('stage findings', () => {
+  it('only the validators declared for the current stage and run at it apply', () => {
+    withRepo((r) => {
+      const s = spec(r, 'analyze-artifacts');
+      // convergence-pass is declared here too, but loom runs it at converge only.
+      assert.deepEqual(stageValidatorNames(s), ['artifact-analysis-pass']);
+      assert.deepEqual(stageValidatorNames({ definition: s.definition, stage: 'executing' }), ['task-state-closure', 'requirement-task-closure']);
+      assert.deepEqual(stageValidatorNames({ definition: s.definition, stage: 'approved' }), []);
+      assert.deepEqual(stageValidatorNames({ definition: s.definition, stage: null }), []);
+      assert.deepEqual(stageValidatorNames({ definition: s.definition, stage: 'failed' }), []);
+    });
+  });
+
+  it('findings become Problems on their file and line, with their severity, code and fix', () => {
+    withRepo((r) => {
+      const s = spec(r, 'analyze-artifacts', t1Drifted);
+      const diagnostics = stageFindingDiagnostics(s);
+      assert.deepEqual(diagnostics.map(brief), [
+        "error finding:unrequested tasks/T1.md:5 T1 names behavior REQ-009-B01, which requirements.json does not declare (F-1, blocker)",
+        "error finding:missing requirements.json:37 REQ-001-B02 is not in any task's behavior_ids (F-2, blocker)",
+        'error finding:missing tasks/T1.md:3 T1 depends on T9, which has no task file (F-3)',
+      ]);
+      assert.deepEqual(diagnostics.map((d) => d.finding.fix), [
+        { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'behavior_ids', op: 'remove', value: 'REQ-009-B01' },
+        { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'behavior_ids', op: 'add', value: 'REQ-001-B02' },
+        { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'depends_on', op: 'remove', value: 'T9' },
+      ]);
+      assert.deepEqual(diagnostics.map((d) => [d.finding.validator, d.finding.id, d.finding.overridable]),
+        [['artifact-analysis-pass', 'F-1', false], ['artifact-analysis-pass', 'F-2', false], ['artifact-analysis-pass', 'F-3', true]]);
+    });
+  });
+
+  it('applying every fix clears the findings', () => {
+    withRepo((r) => {
+      const s = spec(r, 'analyze-artifacts', t1Drifted);
+      const file = `${SPEC}/tasks/T1.md`;
+      let text = r.read(file);
+      for (const d of stageFindingDiagnostics(s)) text = applyTextEdits(text, taskListEdits(file, text, { key: d.finding.fix!.key, op: d.finding.fix!.op, value: d.finding.fix!.value }));
+      r.write(file, text);
+      assert.deepEqual(parseTaskFile(file, 'T1', text).task.behavior_ids, ['REQ-001-B01', 'REQ-001-B02']);
+      assert.deepEqual(stageFindingDiagnostics(new LoomRepository(r.root).load().get(SPEC)!), []);
+    });
+  });
+
+  it('an overridden error is information with its reason; blockers cannot be overridden', () => {
+    withRepo((r) => {
+      spec(r, 'analyze-artifacts', t1Drifted);
+      writeArtifactAnalysis(load(r), { now: NOW, override: { findingId: 'F-3', reason: 'T9 lives in another spec' } });
+      const diagnostics = stageFindingDiagnostics(new LoomRepository(r.root).load().get(SPEC)!);
+      const f3 = diagnostics.find((d) => d.finding.id === 'F-3')!;
+      assert.equal(f3.severity, 'info');
+      assert.equal(f3.message, 'T1 depends on T9, which has no task file (F-3, overridden: T9 lives in another spec)');
+      assert.deepEqual([f3.finding.overridable, f3.finding.overriddenBecause], [false, 'T9 lives in another spec']);
+      assert.deepEqual(artifactAnalysisPass(load(r)).overridden, new Map([['F-3', 'T9 lives in another spec']]));
+    });
+  });
+
+  it('a spec at a stage without validators has no findings, and none are run', () => {
+    withRepo((r) => {
+      const s = spec(r, 'approved', t1Drifted);
+      assert.deepEqual(stageFindingDiagnostics(s), []);
+    });
+  });
+
+  it('a finding about a file the spec does not have is shown on pipeline.state.json', () => {
+    withRepo((r) => {
+      const s = spec(r, 'analyze-artifacts', (x) => rmSync(x.path(`${SPEC}/plan.md`)));
+      assert.deepEqual(stageFindingDiagnostics(s).map(brief), ['error finding:missing pipeline.state.json:1 plan.md does not exist (F-1, blocker)']);
+    });
+  });
+
+  it('the spec\'s own diagnostic that says the same on the same line gives way to the finding', () => {
+    withRepo((r) => {
+      const s = spec(r, 'analyze-artifacts', t1Drifted);
+      const base = specDiagnostics(s);
+      assert.deepEqual(base.filter((d) => d.file.endsWith('tasks/T1.md')).map((d) => d.code), ['unknown-dependency', 'unknown-behavior']);
+      const merged = mergeFindingDiagnostics(base, stageFindingDiagnostics(s));
+      assert.deepEqual(merged.filter((d) => d.file.endsWith('tasks/T1.md')).map((d) => d.code), ['finding:unrequested', 'finding:missing']);
+      assert.equal(merged.length, base.length - 2 + 3);
+    });
+  });
+});
+
+describe('checkStage', () => {
+  it('writes artifact-analysis.json as `analyze` does and counts what blocks', () => {
+    withRepo((r) => {
+      const s = spec(r, 'analyze-artifacts', t1Drifted);
+      const result = checkStage(s, NOW);
+      assert.deepEqual(result, {
+        stage: 'analyze-artifacts', passed: false, blocking: 3,
+        validators: [{
+          name: 'artifact-analysis-pass', passed: false, blocking: 3, report: 'artifact-analysis.json', written: true,
+          problems: ['F-1 T1 names behavior REQ-009-B01, which requirements.json does not declare', "F-2 REQ-001-B02 is not in any task's behavior_ids", 'F-3 T1 depends on T9, which has no task file'],
+        }],
+      });
+      assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
+      assert.equal(checkStage(new LoomRepository(r.root).load().get(SPEC)!, '2026-11-30T00:00:00.000Z').validators[0].written, false, 'an unchanged analysis is not rewritten');
+    });
+  });
+
+  it('passes a clean spec; at converge it writes the report and appends tasks as `converge` does', () => {
+    withRepo((r) => {
+      assert.deepEqual(checkStage(spec(r, 'analyze-artifacts'), NOW).passed, true);
+      r.write(`${SPEC}/pipeline.state.json`, state('converge'));
+      for (const id of ['T1', 'T2']) r.write(`${SPEC}/task-states/${id}.state.json`, { task_id: id, status: 'done', retry_count: 0 });
+      const result = checkStage(new LoomRepository(r.root).load().get(SPEC)!, NOW);
+      assert.equal(result.passed, false);
+      assert.deepEqual(result.validators.map((v) => [v.name, v.report, v.appended]), [['convergence-pass', 'convergence-report.json', ['T3', 'T4']]]);
+      assert.equal(r.json(`${SPEC}/convergence-report.json`).status, 'needs_another_round');
+    });
+  });
+
+  it('validators without findings count their problems; a held run lock refuses the write', () => {
+    withRepo((r) => {
+      const s = spec(r, 'executing');
+      const result = checkStage(s, NOW);
+      assert.deepEqual(result.validators.map((v) => [v.name, v.blocking]), [['task-state-closure', 2], ['requirement-task-closure', 0]]);
+      r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
+      r.write(`${SPEC}/.loom-run.lock`, JSON.stringify({ pid: process.ppid, started_at: NOW }));
+      assert.throws(() => checkStage(new LoomRepository(r.root).load().get(SPEC)!, NOW), (e: unknown) => e instanceof SpecLockedError);
+    });
+  });
+});
