@@ -45,21 +45,35 @@ export const PROMPT_OVERRIDE_DIR = '.loom/prompts';
  * it has one: `.loom/prompts/<name>.<lang>.md` first, then `.loom/prompts/<name>.md`.
  */
 export function loadPromptTemplates(repoRoot: string | undefined, language: PromptLanguage): PromptTemplates {
-  const out: Record<string, string> = { ...BUNDLED[language] };
+  const { templates, overridden } = loadTemplateSet(repoRoot, language, PROMPT_NAMES, BUNDLED[language]);
+  return Object.freeze({ ...templates, language, overridden });
+}
+
+/**
+ * Any named set of bundled templates with the repository's overrides applied (the executing
+ * stage's and the chat participant's use the same folder and naming), and the override files used.
+ */
+export function loadTemplateSet<N extends string>(
+  repoRoot: string | undefined,
+  language: PromptLanguage,
+  names: readonly N[],
+  bundled: Readonly<Record<N, string>>,
+): { templates: Record<N, string>; overridden: string[] } {
+  const templates = { ...bundled } as Record<N, string>;
   const overridden: string[] = [];
   if (repoRoot) {
-    for (const name of PROMPT_NAMES) {
+    for (const name of names) {
       for (const file of [`${name}.${language}.md`, `${name}.md`]) {
         const text = readOptional(join(repoRoot, PROMPT_OVERRIDE_DIR, file));
         if (text !== undefined && text.trim()) {
-          out[name] = text;
+          templates[name] = text;
           overridden.push(`${PROMPT_OVERRIDE_DIR}/${file}`);
           break;
         }
       }
     }
   }
-  return Object.freeze({ ...(out as Record<PromptName, string>), language, overridden });
+  return { templates, overridden };
 }
 
 export const bundledPromptTemplates = (language: PromptLanguage): PromptTemplates => loadPromptTemplates(undefined, language);

@@ -1,0 +1,116 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { findPlaceholder } from '../files/placeholders';
+import { WORKFLOW_FILE } from '../files/workflow';
+import { writeFileAtomic } from '../fs/atomicWrite';
+import { nextTransitions } from '../pipeline/transitionCheck';
+import { LoomRepository } from '../repository/loomRepository';
+import type { SpecPipeline } from '../repository/specPipeline';
+import { specDiagnostics } from '../repository/specDiagnostics';
+import { analyzeArtifacts } from '../validators/artifactAnalysis';
+import { detailExpansionPass } from '../validators/detailExpansion';
+import { planningArtifacts } from '../validators/planningArtifacts';
+import { requirementIdsInSpec } from '../validators/requirementTaskClosure';
+import type { Draft } from './draftBlocks';
+import { mayWrite, type AuthoringCommand } from './stageCommands';
+
+/**
+ * Whether drafts would pass loom's checks, decided before anything is written: the spec
+ * directory is copied into a scratch repository (with the workflow), the drafts are written
+ * there, and the same core that guards Advance reads it. The problems are sentences for the
+ * model (to correct) and for the user (when it could not).
+ */
+export function checkDrafts(repoRoot: string, specDir: string, command: AuthoringCommand, drafts: readonly Draft[]): string[] {
+  const problems: string[] = [];
+  const usable: Draft[] = [];
+  for (const d of drafts) {
+    if (!mayWrite(command, d.path)) problems.push(`${d.path} is not a file /${command.name} may write (only ${command.writesText})`);
+    else if (!d.complete) problems.push(`${d.path} was cut off: its block has no "=== END FILE ===" line`);
+    else usable.push(d);
+  }
+  if (!usable.length) return problems.length ? problems : [`no file was written (expected ${command.writesText})`];
+
+  const scratch = mkdtempSync(join(tmpdir(), 'loom-draft-'));
+  try {
+    const spec = scratchSpec(repoRoot, specDir, usable, scratch);
+    if (!spec) return [...problems, `${specDir} could not be read as a loom spec`];
+    problems.push(...fileProblems(spec, usable), ...exitProblems(spec, command), ...commandProblems(spec, command, usable));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return [...new Set(problems)];
+}
+
+function scratchSpec(repoRoot: string, specDir: string, drafts: readonly Draft[], scratch: string): SpecPipeline | undefined {
+  const workflow = join(repoRoot, WORKFLOW_FILE);
+  if (existsSync(workflow)) cpSync(workflow, join(scratch, WORKFLOW_FILE));
+  const target = join(scratch, specDir);
+  mkdirSync(target, { recursive: true });
+  cpSync(join(repoRoot, specDir), target, { recursive: true, filter: (src) => basename(src) !== '.loom-run.lock' });
+  for (const d of drafts) writeFileAtomic(join(target, d.path), d.content);
+  return new LoomRepository(scratch).load().get(specDir);
+}
+
+/** Errors the core reports in the drafted files themselves (JSON syntax, schema, frontmatter). */
+function fileProblems(spec: SpecPipeline, drafts: readonly Draft[]): string[] {
+  const drafted = new Set(drafts.map((d) => `${spec.snapshot.specDir}/${d.path}`));
+  return specDiagnostics(spec)
+    .filter((d) => d.severity === 'error' && drafted.has(d.file))
+    .map((d) => `${d.file.slice(spec.snapshot.specDir.length + 1)}:${d.line}: ${d.message}`);
+}
+
+/**
+ * The unmet exit preconditions of the command's stage that concern a file the command writes
+ * (others, such as a missing worktree, are not the model's to fix). Confirmation is the user's.
+ */
+function exitProblems(spec: SpecPipeline, command: AuthoringCommand): string[] {
+  const forward = nextTransitions(spec.definition, command.stage, spec.snapshot).filter((t) => t.kind === 'forward');
+  const names = command.writesText.split(/[,…]/).map((s) => s.trim()).filter((s) => /\.\w+$/.test(s));
+  return forward.flatMap((t) => t.unmet).filter((m) => names.some((n) => m.includes(n)) || m.includes('tasks/'));
+}
+
+/** The checks each stage's own validator makes, run whether or not the workflow declares them. */
+function commandProblems(spec: SpecPipeline, command: AuthoringCommand, drafts: readonly Draft[]): string[] {
+  const s = spec.snapshot;
+  const out: string[] = [];
+  for (const d of drafts.filter((x) => x.path.endsWith('.md'))) {
+    const p = findPlaceholder(d.content);
+    if (p) out.push(`${d.path}:${p.line}: placeholder "${p.placeholder}" left in`);
+  }
+  switch (command.name) {
+    case 'brainstorm':
+    case 'expand': {
+      const ids = s.requirements?.requirements.map((r) => r.id) ?? [];
+      const specText = drafts.find((d) => d.path === 'spec.md')?.content ?? readSpecText(s.dir);
+      if (specText !== undefined && s.requirements) {
+        const named = requirementIdsInSpec(specText);
+        for (const id of named.filter((x) => !ids.includes(x))) out.push(`spec.md names ${id} but requirements.json does not declare it`);
+        for (const id of ids.filter((x) => !named.includes(x))) out.push(`requirements.json declares ${id} but spec.md does not name it`);
+      }
+      if (s.requirements && !ids.length) out.push('requirements.json declares no requirement');
+      for (const r of s.requirements?.requirements ?? []) if (!r.behaviors.length) out.push(`${r.id} has no behavior`);
+      if (command.name === 'expand') out.push(...detailExpansionPass(s).problems);
+      break;
+    }
+    case 'plan': {
+      out.push(...planningArtifacts(s).problems);
+      const analysis = analyzeArtifacts(s);
+      for (const f of analysis.findings) if (f.severity === 'blocker' || f.severity === 'error') out.push(f.message);
+      break;
+    }
+    case 'review':
+    case 'respond':
+      for (const d of drafts) if (!d.content.trim()) out.push(`${d.path} is empty`);
+      break;
+  }
+  return out;
+}
+
+function readSpecText(dir: string): string | undefined {
+  try {
+    return readFileSync(join(dir, 'spec.md'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}

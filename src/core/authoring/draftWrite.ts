@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LoomError } from '../errors';
+import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
+import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { sha256OfFile } from '../fs/sha256';
+import { withRunLock } from '../repository/stateWriter';
+import { loadSpec } from '../spec/loadSpec';
+import type { Draft } from './draftBlocks';
+import { mayWrite, type AuthoringCommand } from './stageCommands';
+
+/** What a file held when the draft was made: its sha256, or null when it did not exist. */
+export type DraftBase = Readonly<Record<string, string | null>>;
+
+export function draftBase(dir: string, drafts: readonly Draft[]): DraftBase {
+  return Object.fromEntries(drafts.map((d) => [d.path, sha256OfFile(join(dir, d.path)) ?? null]));
+}
+
+/** How a draft differs from the file on disk, for the preview. */
+export interface DraftChange {
+  path: string;
+  kind: 'new' | 'changed' | 'unchanged';
+  added: number;
+  removed: number;
+}
+
+/** Added and removed line counts by a longest-common-subsequence over lines (files are small). */
+function lineDelta(before: string, after: string): { added: number; removed: number } {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  if (a.length * b.length > 4_000_000) return { added: b.length, removed: a.length };
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) row[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], row[j - 1]);
+    prev = row;
+  }
+  const common = prev[b.length];
+  return { added: b.length - common, removed: a.length - common };
+}
+
+export function describeChanges(dir: string, drafts: readonly Draft[]): DraftChange[] {
+  return drafts.map((d) => {
+    let before: string | undefined;
+    try {
+      before = readFileSync(join(dir, d.path), 'utf8');
+    } catch {
+      before = undefined;
+    }
+    if (before === undefined) return { path: d.path, kind: 'new', added: d.content.split('\n').length - (d.content.endsWith('\n') ? 1 : 0), removed: 0 };
+    if (before === d.content) return { path: d.path, kind: 'unchanged', added: 0, removed: 0 };
+    return { path: d.path, kind: 'changed', ...lineDelta(before, d.content) };
+  });
+}
+
+export interface WrittenDrafts {
+  /** Spec-relative files written (unchanged drafts are skipped). */
+  written: string[];
+  /** The stage handoff, spec-relative. */
+  handoff: string;
+}
+
+/**
+ * Writes the drafts the user accepted, each atomically, under the spec's run lock, then the
+ * stage's handoff (status, summary, artifacts; no fingerprints, since the next stages
+ * legitimately rework these files). A file changed on disk since the draft was made is never
+ * overwritten: nothing is written and the error names it.
+ */
+export function writeDrafts(repoRoot: string, specDir: string, command: AuthoringCommand, drafts: readonly Draft[], base: DraftBase, summary: string, now: string): WrittenDrafts {
+  const snapshot = loadSpec(repoRoot, resolve(repoRoot, specDir));
+  specDir = snapshot.specDir;
+  for (const d of drafts) {
+    if (!mayWrite(command, d.path)) throw new LoomError(`${specDir}/${d.path} is not a file /${command.name} may write`, `${specDir}/${d.path}`);
+    const current = sha256OfFile(join(snapshot.dir, d.path)) ?? null;
+    if (Object.hasOwn(base, d.path) && base[d.path] !== current) {
+      throw new LoomError(`${specDir}/${d.path} changed since @loom drafted it; nothing was written. Ask @loom /${command.name} again to draft from the current file.`, `${specDir}/${d.path}`);
+    }
+  }
+  return withRunLock(snapshot, () => {
+    const written: string[] = [];
+    for (const d of drafts) {
+      const path = join(snapshot.dir, d.path);
+      let before: string | undefined;
+      try {
+        before = readFileSync(path, 'utf8');
+      } catch {
+        before = undefined;
+      }
+      if (before === d.content) continue;
+      writeFileAtomic(path, d.content);
+      written.push(d.path);
+    }
+    const handoff: Handoff = {
+      stage: command.stage,
+      status: 'done',
+      summary: summary.trim() || `@loom /${command.name} wrote ${drafts.map((d) => d.path).join(', ')}`,
+      artifacts: drafts.map((d) => d.path),
+      written_at: now,
+      written_by: `loom-vscode @loom /${command.name}`,
+    };
+    const handoffFile = `${HANDOFFS_DIR}/${command.stage}.json`;
+    writeFileAtomic(join(snapshot.dir, handoffFile), toJsonText(handoff));
+    return { written, handoff: handoffFile };
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * The `@loom` chat commands, one per interactive stage that produces files, as data: the stage
+ * whose files the command drafts, what it may write (spec-relative), and what the model reads.
+ * The files are loom's stage outputs (pipeline.schema.json `outputs`); the stage handoff is
+ * written by the extension itself when the user accepts, never drafted by the model.
+ */
+export const AUTHORING_COMMANDS = ['brainstorm', 'expand', 'plan', 'review', 'respond'] as const;
+export type AuthoringCommandName = (typeof AUTHORING_COMMANDS)[number];
+
+export interface AuthoringCommand {
+  name: AuthoringCommandName;
+  /** The stage whose outputs the command drafts; its exit preconditions check the drafts. */
+  stage: string;
+  /** Spec-relative paths the model may write. */
+  writes: readonly RegExp[];
+  /** How `writes` reads in a prompt. */
+  writesText: string;
+  /** Spec-relative files the model is shown (a trailing `/` is every file of the folder). */
+  reads: readonly string[];
+  /** The diff of the feature worktree is part of the prompt. */
+  diff?: boolean;
+}
+
+const exact = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>> = {
+  brainstorm: {
+    name: 'brainstorm',
+    stage: 'brainstorming',
+    writes: [exact('spec.md'), exact('requirements.json')],
+    writesText: 'spec.md, requirements.json',
+    reads: ['spec.md', 'requirements.json'],
+  },
+  expand: {
+    name: 'expand',
+    stage: 'detail-expansion',
+    writes: [exact('requirements.json')],
+    writesText: 'requirements.json',
+    reads: ['spec.md', 'requirements.json'],
+  },
+  plan: {
+    name: 'plan',
+    stage: 'planning',
+    writes: [exact('plan.md'), /^tasks\/T[1-9]\d*\.md$/, exact('traceability.json')],
+    writesText: 'plan.md, tasks/T1.md … tasks/TN.md, traceability.json',
+    reads: ['spec.md', 'requirements.json', 'plan.md', 'tasks/', 'traceability.json'],
+  },
+  review: {
+    name: 'review',
+    stage: 'code-review-request',
+    writes: [exact('review-request.md')],
+    writesText: 'review-request.md',
+    reads: ['spec.md', 'requirements.json', 'verify-report.md', 'test-report.md', 'review-request.md'],
+    diff: true,
+  },
+  respond: {
+    name: 'respond',
+    stage: 'code-review-response',
+    writes: [exact('review-response.md')],
+    writesText: 'review-response.md',
+    reads: ['spec.md', 'review-request.md', 'review-feedback.md', 'review-response.md'],
+    diff: true,
+  },
+};
+
+export const isAuthoringCommand = (name: string | undefined): name is AuthoringCommandName =>
+  name !== undefined && (AUTHORING_COMMANDS as readonly string[]).includes(name);
+
+/** The command that drafts a stage's files, if any. */
+export const commandForStage = (stage: string | undefined): AuthoringCommand | undefined =>
+  Object.values(AUTHORING).find((c) => c.stage === stage);
+
+/** Whether the command may write this spec-relative path (no `..`, no absolute path). */
+export function mayWrite(command: AuthoringCommand, path: string): boolean {
+  if (!path || path.startsWith('/') || /^[a-z]:/i.test(path) || path.split('/').includes('..')) return false;
+  return command.writes.some((re) => re.test(path));
+}
