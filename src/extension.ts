@@ -4,6 +4,8 @@ import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
 import { LoomConfig } from './host/config';
 import { LoomDiagnostics } from './host/diagnostics';
 import { registerExecutingCommands } from './host/executing/executingCommands';
+import { FindingCodeActions } from './host/findings/findingCodeActions';
+import { registerFindingCommands } from './host/findings/findingCommands';
 import { PromptPresets } from './host/executing/promptPresets';
 import { registerTranscriptCommands } from './host/executing/transcriptCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
@@ -38,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const registry = new SpecRegistry(config, log);
   const view = new SpecsView(registry, trust);
   const diagnostics = new LoomDiagnostics(registry, log);
+  const findingActions = new FindingCodeActions(registry, diagnostics, log);
   const statusBar = new LoomStatusBar(registry, view, config);
   const webviews = new WebviewPanels(registry, log, context.extensionUri);
   webviews.setMessageHandler(webviewMessageHandler(registry, webviews, log.component('webviews')));
@@ -45,10 +48,11 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
   context.subscriptions.push(
-    config, log, trust, registry, view, diagnostics, statusBar, webviews,
+    config, log, trust, registry, view, diagnostics, findingActions, statusBar, webviews,
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
     ...registerWorktreeCommands(ctx),
+    ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),
     ...registerViewCommands(ctx, webviews),

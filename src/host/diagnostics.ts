@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import { specDiagnostics } from '../core/repository/specDiagnostics';
 import { stalenessDiagnostics } from '../core/spec/staleness';
+import { mergeFindingDiagnostics, stageFindingDiagnostics, type FindingDiagnostic } from '../core/validators/stageFindings';
 import { Disposable } from './lifecycle';
 import type { ComponentLog, Log } from './log';
 import type { SpecEntry, SpecRegistry } from './specs/specRegistry';
@@ -22,13 +23,17 @@ export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
 }
 
 /**
- * Problems panel entries for every diagnostic of the core (and every stale fact), replaced per
- * spec when that spec changes; the workflow's problems are kept per workspace folder.
+ * Problems panel entries for every diagnostic of the core (and every stale fact), and the
+ * findings of the validators of each spec's current stage, replaced per spec when that spec
+ * changes; the workflow's problems are kept per workspace folder. The findings last published are
+ * kept, so that quick fixes and overrides find the finding behind a Problems entry.
  */
 export class LoomDiagnostics extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('loom'));
   /** The files each spec (or folder workflow, keyed `workflow:<root>`) last put problems on. */
   private readonly published = new Map<string, vscode.Uri[]>();
+  /** The stage findings each spec last published, by spec directory. */
+  private readonly findings = new Map<string, readonly FindingDiagnostic[]>();
   private readonly log: ComponentLog;
 
   constructor(private readonly registry: SpecRegistry, log: Log) {
@@ -66,7 +71,20 @@ export class LoomDiagnostics extends Disposable {
       this.log.error(`${entry.spec.snapshot.specDir}: diagnostics failed`, e);
       diagnostics = [];
     }
-    this.replace(entry.dir, entry.folder.uri, diagnostics);
+    // Only specs at a stage with validators run any (the validators read the spec's files).
+    let findings: FindingDiagnostic[] = [];
+    try {
+      findings = stageFindingDiagnostics(entry.spec);
+    } catch (e) {
+      this.log.error(`${entry.spec.snapshot.specDir}: the validators of ${entry.spec.stage} failed`, e);
+    }
+    this.replace(entry.dir, entry.folder.uri, mergeFindingDiagnostics(diagnostics, findings));
+    this.findings.set(entry.dir, findings);
+  }
+
+  /** The stage findings of a spec as last published (none when its stage has no validators). */
+  findingsOf(specDir: string): readonly FindingDiagnostic[] {
+    return this.findings.get(specDir) ?? [];
   }
 
   private replace(key: string, root: vscode.Uri, diagnostics: readonly Diagnostic[]): void {
@@ -90,5 +108,6 @@ export class LoomDiagnostics extends Disposable {
   private clear(key: string): void {
     for (const uri of this.published.get(key) ?? []) this.collection.delete(uri);
     this.published.delete(key);
+    this.findings.delete(key);
   }
 }

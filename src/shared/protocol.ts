@@ -69,6 +69,8 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'advance'; args?: { to?: string } }
   | { command: 'approve'; args?: { to?: string } }
   | { command: 'markFailed'; args?: undefined }
+  /** Runs the current stage's validators, writing their reports, as Loom: Check Stage does. */
+  | { command: 'checkStage'; args?: undefined }
   | { command: 'recover'; args: { to: string } }
   | { command: 'breakerChoice'; args: { taskId: string; choice: BreakerChoice } }
   /** The executing stage's dispatch transcripts, kept in the extension's storage. */

@@ -101,6 +101,22 @@ describe('dashboard webview', () => {
     await p.finish();
   });
 
+  it('runs Check stage for the spec where the stage has validators, and hides it where it has none', async () => {
+    const p = await harness.open('dashboard', { viewport: { width: 1000, height: 700 }, reply: { type: 'init', model: dashboardModel({ tripped: false }) } });
+    const check = p.page.locator('#next .section-head vscode-button[data-key=check-stage]');
+    assert.equal(await check.getAttribute('title'), 'Run task-state-closure, requirement-task-closure and write their reports');
+    assert.equal(text(await check.textContent()), 'Check stage');
+    await p.screenshot('dashboard-check-stage');
+    await check.click();
+    assert.deepEqual(await p.postedOf('runCommand'), [{ type: 'runCommand', specDir: SPEC, command: 'checkStage' }]);
+
+    const none = dashboardModel({ tripped: false });
+    none.actions.checkStage = [];
+    await p.send({ type: 'update', model: none });
+    assert.equal(await p.page.locator('vscode-button[data-command=checkStage]').count(), 0);
+    await p.finish();
+  });
+
   it('opens the dispatch transcripts from the token usage', async () => {
     const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel() } });
     await p.page.locator('#tokens vscode-button[data-key=show-transcripts]').click();
@@ -120,7 +136,7 @@ describe('dashboard webview', () => {
     model.stage = 'failed';
     model.failureReason = 'verification found placeholders';
     model.next = [{ to: 'planning', kind: 'recover', ready: true, interactive: false, preconditions: [{ label: 'spec.md exists', holds: true, reasons: [] }], confirmations: [] }];
-    model.actions = { advance: false, approve: false, markFailed: false, recoverTo: ['planning'] };
+    model.actions = { advance: false, approve: false, markFailed: false, checkStage: [], recoverTo: ['planning'] };
     const p = await harness.open('dashboard', { reply: { type: 'init', model } });
     assert.match(text(await p.page.locator('.notice.error').first().textContent()), /Failed: verification found placeholders/);
     assert.equal(await p.page.locator('vscode-button[data-command=advance]').count(), 0);

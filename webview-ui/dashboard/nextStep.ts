@@ -31,7 +31,8 @@ function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
 
 /**
  * The next transition with every precondition and whether it holds, and the palette's actions:
- * Advance, Approve and Mark Failed (the host asks the same confirmations the palette does).
+ * Advance, Approve, Check stage (where the stage has validators) and Mark Failed (the host asks
+ * the same confirmations the palette does).
  */
 export function renderNextStep(m: DashboardModel): HTMLElement {
   const forward = m.next.find((t) => t.kind === 'forward');
@@ -39,6 +40,9 @@ export function renderNextStep(m: DashboardModel): HTMLElement {
   const buttons = [
     a.advance ? commandButton(m.specDir, { command: 'advance' }, 'Advance', { key: 'advance', disabled: !forward?.ready, title: forward?.ready ? `Move to ${forward.to}` : 'Preconditions do not hold yet' }) : null,
     a.approve ? commandButton(m.specDir, { command: 'approve' }, 'Approve', { key: 'approve', secondary: true, disabled: !forward?.ready }) : null,
+    a.checkStage.length
+      ? commandButton(m.specDir, { command: 'checkStage' }, 'Check stage', { key: 'check-stage', secondary: true, title: `Run ${a.checkStage.join(', ')} and write their reports` })
+      : null,
     a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, 'Mark Failed', { key: 'mark-failed', secondary: true }) : null,
   ];
   const empty = m.next.length === 0

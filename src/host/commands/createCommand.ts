@@ -38,6 +38,9 @@ export interface CommandArgs {
   /** Breaker choice (dashboard buttons): the task and the choice A, B or C. */
   taskId?: string;
   choice?: string;
+  /** Override Finding: the finding (its id, and its message to check the id still names it). */
+  findingId?: string;
+  message?: string;
 }
 
 /** What a command did; tests read it, users see messages. */
@@ -63,7 +66,7 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
       args: {
         specDir: str('specDir'), to: str('to'), reason: str('reason'), name: str('name'), folder: str('folder'),
         text: str('text'), stage: str('stage'), confirm: raw.confirm === true, clear: raw.clear === true,
-        taskId: str('taskId'), choice: str('choice'),
+        taskId: str('taskId'), choice: str('choice'), findingId: str('findingId'), message: str('message'),
       },
       dir: str('specDir'),
     };

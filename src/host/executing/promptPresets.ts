@@ -1,8 +1,8 @@
 /**
- * Answers queued ahead for the executing loop's questions. Only the integration tests get one
- * (through the extension's API in `ExtensionMode.Test`): the input box, the manual-fix
- * notification and the skip confirmation cannot be typed into or clicked from a test. The
- * answer then goes through HostUserPrompts exactly as one given in the UI would.
+ * Answers queued ahead for the executing loop's questions and Override Finding's reason. Only the
+ * integration tests get one (through the extension's API in `ExtensionMode.Test`): the input box,
+ * the manual-fix notification and the skip confirmation cannot be typed into or clicked from a
+ * test. The answer then goes exactly where one given in the UI would.
  */
 export interface PresetAnswers {
   /** NEEDS_CONTEXT: the text typed into the input box ('' dismisses it). */
@@ -11,6 +11,8 @@ export interface PresetAnswers {
   manualFix: true;
   /** Choice C: true confirms the skip, false cancels it. */
   confirmSkip: boolean;
+  /** Loom: Override Finding: the reason typed into the input box ('' submits an empty one). */
+  overrideReason: string;
 }
 
 export class PromptPresets {

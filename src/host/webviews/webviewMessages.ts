@@ -17,6 +17,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   advance: 'loom.advance',
   approve: 'loom.approve',
   markFailed: 'loom.markFailed',
+  checkStage: 'loom.checkStage',
   recover: 'loom.recover',
   showTranscripts: 'loom.showTranscripts',
 };
