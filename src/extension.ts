@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { registerDraftCommands } from './host/chat/draftCommands';
+import { LoomChatParticipant } from './host/chat/loomParticipant';
+import { PendingDraftStore } from './host/chat/pendingDrafts';
 import { registerPipelineCommands } from './host/commands/pipelineCommands';
 import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
 import { LoomConfig } from './host/config';
@@ -28,6 +31,10 @@ export interface LoomApi {
   statusBar: LoomStatusBar;
   /** The dashboard and traceability-matrix panels that are open. */
   webviews: WebviewPanels;
+  /** Drafts @loom proposed in the chat and the user has not written yet. */
+  drafts: PendingDraftStore;
+  /** The `@loom` chat participant. */
+  chat: LoomChatParticipant;
   /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
   testHooks?: { prompts: PromptPresets };
 }
@@ -46,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   webviews.setMessageHandler(webviewMessageHandler(registry, webviews, log.component('webviews')));
   const ctx = { registry, view, log, trust, config };
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const drafts = new PendingDraftStore();
+  const chat = new LoomChatParticipant(ctx, drafts);
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
   context.subscriptions.push(
     config, log, trust, registry, view, diagnostics, findingActions, statusBar, webviews,
@@ -56,10 +65,13 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),
     ...registerViewCommands(ctx, webviews),
+    drafts, chat,
+    ...registerDraftCommands(ctx, drafts),
+    chat.register(context.extensionUri),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   setTimeout(() => void registry.start(), 0);
-  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, ...(presets ? { testHooks: { prompts: presets } } : {}) };
+  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 
 export function deactivate(): void {

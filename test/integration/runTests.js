@@ -65,6 +65,16 @@ const SUITES = [
     copy: true,
   },
   {
+    // @loom in the chat view: /brainstorm, /expand and /plan drafted by the scripted model (picked
+    // in the chat view), written on the user's word, and Advance to approved with confirmations.
+    name: 'chat',
+    workspace: 'test/fixtures/workspace-chat',
+    tests: 'test/integration/chat',
+    extensions: ['test/integration/scripted-model-extension'],
+    env: { LOOM_TEST_AUTHORING_FIXTURE: path.resolve(ROOT, 'test/fixtures/authoring') },
+    copy: true,
+  },
+  {
     name: 'multi-root',
     workspace: 'test/fixtures/workspace-multi/multi.code-workspace',
     tests: 'test/integration/multiRoot',

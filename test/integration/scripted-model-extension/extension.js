@@ -12,6 +12,8 @@ const MODEL = {
   maxInputTokens: 200000,
   maxOutputTokens: 16000,
   capabilities: { toolCalling: true },
+  // Listed in the chat view's model picker, so @loom gets it as the model the user picked.
+  isUserSelectable: true,
 };
 
 /** A request message as plain data: its text and how many tool results it carries. */

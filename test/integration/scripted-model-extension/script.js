@@ -58,12 +58,18 @@ const state = { mode: 'pass' };
 
 /** Every request is recorded, for the tests to look at (through the `loomTest.requests` command). */
 const requests = [];
+const { authoringReply } = require('./authoring');
 
 function reply(messages) {
   const prompts = messages.filter((m) => m.role === 'user' && m.text.trim());
   const prompt = prompts.length ? prompts[prompts.length - 1].text : '';
   const last = messages[messages.length - 1];
   const afterTools = last && last.role === 'user' && last.toolResults > 0;
+  const authoring = authoringReply(prompt);
+  if (authoring) {
+    requests.push({ role: 'author', command: authoring.command, messages: messages.length, mode: state.mode });
+    return { text: authoring.text, toolCalls: [] };
+  }
   let role = 'implementer';
   if (/combined reviewer|审查/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'reviewer';
   else if (/You are the test reporter|测试报告/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'test-reporter';

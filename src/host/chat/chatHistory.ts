@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import type { ChatMessage } from '../../core/executing/chatModel';
+
+/** What the participant keeps in each answer's metadata, so later turns can give it to the model. */
+export interface LoomChatMetadata {
+  command?: string;
+  /** Absolute spec directory the turn was about. */
+  dir?: string;
+  /** The model's own words (prose and file blocks) of the turn, as the model should remember them. */
+  reply?: string;
+  /** Id of the drafts this turn left pending. */
+  pending?: string;
+  /** Files the turn wrote. */
+  wrote?: string[];
+}
+
+/**
+ * The earlier turns of this conversation with @loom about the same spec, as model messages: the
+ * user's prompts (with their command) and the model's replies as recorded in the metadata, not
+ * the previews the chat showed around them.
+ */
+export function historyMessages(context: vscode.ChatContext, dir: string): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let pendingRequest: ChatMessage | undefined;
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn) {
+      pendingRequest = { role: 'user', content: `${turn.command ? `/${turn.command} ` : ''}${turn.prompt}` };
+      continue;
+    }
+    if (turn instanceof vscode.ChatResponseTurn) {
+      const meta = turn.result.metadata as LoomChatMetadata | undefined;
+      if (meta?.dir !== dir) {
+        pendingRequest = undefined;
+        continue;
+      }
+      if (pendingRequest) out.push(pendingRequest);
+      pendingRequest = undefined;
+      if (meta.reply) out.push({ role: 'assistant', content: meta.reply });
+      else if (meta.wrote) out.push({ role: 'assistant', content: `(The files were written: ${meta.wrote.join(', ')}.)` });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,241 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../../core/authoring/authoringPrompts';
+import { isAcceptance, specNamedIn } from '../../core/authoring/chatIntent';
+import { parseDrafts, renderDraft } from '../../core/authoring/draftBlocks';
+import { checkDrafts } from '../../core/authoring/draftCheck';
+import { runDraftingTurn, type DraftingEvent } from '../../core/authoring/draftingTurn';
+import { describeChanges, draftBase, type DraftChange } from '../../core/authoring/draftWrite';
+import { featureDiff } from '../../core/authoring/featureDiff';
+import { AUTHORING, commandForStage, isAuthoringCommand, type AuthoringCommand } from '../../core/authoring/stageCommands';
+import { ModelRequestError } from '../../core/executing/chatModel';
+import { detectLanguage } from '../../core/executing/prompts/promptTemplates';
+import { LoomError } from '../../core/errors';
+import type { CommandContext } from '../commands/createCommand';
+import { signalFromToken } from '../lm/cancellation';
+import { LanguageModelChatAdapter } from '../lm/chatModelAdapter';
+import type { SpecEntry } from '../specs/specRegistry';
+import { historyMessages, type LoomChatMetadata } from './chatHistory';
+import { writePending } from './draftCommands';
+import type { PendingDraftStore } from './pendingDrafts';
+
+export const PARTICIPANT_ID = 'loom.chat';
+
+/** Lines of a draft shown inline in the preview; the rest is one click away in the diff. */
+const PREVIEW_LINES = 60;
+
+const fence = (content: string) => '`'.repeat(Math.max(3, ...[...content.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
+const languageOf = (path: string) => (path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : '');
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `@loom`: one command per interactive stage that produces files. Each turn works on one spec,
+ * with the model the user picked in the chat view; the model's files are checked by the core and
+ * shown as a preview; only the user's "write" (or the Write files button) writes them, and the
+ * pipeline is never advanced from here: the answer offers Loom: Advance instead.
+ */
+export class LoomChatParticipant implements vscode.Disposable {
+  private readonly finished = new vscode.EventEmitter<vscode.ChatResult>();
+  /** Fires when a turn's answer is complete (tests wait on it; the chat view has its own signal). */
+  readonly onDidFinishTurn = this.finished.event;
+
+  constructor(private readonly ctx: CommandContext, private readonly store: PendingDraftStore) {}
+
+  dispose(): void {
+    this.finished.dispose();
+  }
+
+  register(extensionUri: vscode.Uri): vscode.Disposable {
+    const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, context, stream, token) => {
+      const result = await this.handle(request, context, stream, token);
+      this.finished.fire(result);
+      return result;
+    });
+    participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'loom.svg');
+    participant.followupProvider = {
+      provideFollowups: (result) => {
+        const meta = result.metadata as LoomChatMetadata | undefined;
+        if (!meta?.pending || !meta.command) return [];
+        return [{ prompt: 'write', label: vscode.l10n.t('Write the files'), command: meta.command }];
+      },
+    };
+    return participant;
+  }
+
+  async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    await this.ctx.registry.ready;
+    if (!this.ctx.trust.writable) {
+      stream.markdown(vscode.l10n.t('Loom works on spec files only in a trusted workspace. Trust this workspace to use @loom.'));
+      stream.button({ command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') });
+      return {};
+    }
+    const entry = this.resolveSpec(request);
+    const command = isAuthoringCommand(request.command) ? AUTHORING[request.command] : commandForStage(entry?.spec.stage ?? undefined);
+    if (!command) return this.help(stream, entry);
+    if (!entry) return this.noSpec(stream, command);
+
+    const meta: LoomChatMetadata = { command: command.name, dir: entry.dir };
+    const pending = this.store.get(entry.dir, command.name);
+    if (pending && isAcceptance(request.prompt)) {
+      try {
+        const result = await writePending(this.ctx, this.store, pending);
+        stream.markdown(vscode.l10n.t('Wrote {0} in `{1}`.', [...result.written, result.handoff].map((f) => `\`${f}\``).join(', '), pending.specDir));
+        for (const f of result.written) stream.reference(vscode.Uri.joinPath(vscode.Uri.file(entry.dir), ...f.split('/')));
+        stream.markdown(`\n\n${vscode.l10n.t('The pipeline has not moved: advance when you have read them.')}`);
+        stream.button({ command: 'loom.advance', arguments: [{ specDir: entry.dir }], title: vscode.l10n.t('Loom: Advance') });
+        return { metadata: { ...meta, wrote: result.written } };
+      } catch (e) {
+        // The chat shows errorDetails itself; saying it again in markdown would repeat it.
+        return { metadata: meta, errorDetails: { message: e instanceof Error ? e.message : String(e) } };
+      }
+    }
+
+    const snapshot = entry.spec.snapshot;
+    if (entry.spec.stage !== command.stage) {
+      stream.markdown(`> ${vscode.l10n.t('`{0}` is at **{1}**; /{2} drafts the files of **{3}**. Nothing is written until you say so.', snapshot.specDir, entry.spec.stage ?? '?', command.name, command.stage)}\n\n`);
+    }
+    const bridge = signalFromToken(token);
+    try {
+      const specText = readText(join(snapshot.dir, 'spec.md'));
+      const templates = loadAuthoringTemplates(snapshot.repoRoot, detectLanguage(specText ?? request.prompt));
+      let diff: string | undefined;
+      if (command.diff) {
+        stream.progress(vscode.l10n.t('Reading the feature\'s changes…'));
+        const d = await featureDiff(snapshot, bridge.signal);
+        if (d.error) stream.markdown(`> ${vscode.l10n.t('No diff for the prompt: {0}', d.error)}\n\n`);
+        diff = d.text;
+      }
+      const messages = buildAuthoringMessages({
+        command, templates, dir: snapshot.dir, specDir: snapshot.specDir, stage: entry.spec.stage ?? command.stage,
+        request: request.prompt, drafts: pending?.drafts ?? [], diff, history: historyMessages(context, entry.dir),
+      });
+      stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));
+      const result = await runDraftingTurn({
+        model: new LanguageModelChatAdapter(request.model, vscode.l10n.t('Loom drafts the files of the {0} stage with this model.', command.stage)),
+        messages,
+        specDir: snapshot.specDir,
+        pending: pending?.drafts ?? [],
+        check: (drafts) => checkDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
+        repairMessage: (problems) => buildRepairMessage(templates, problems),
+        onEvent: (e) => this.show(stream, e),
+        signal: bridge.signal,
+      });
+      const prose = parseDrafts(result.replies[0]).prose.trim();
+      if (!result.proposed) {
+        if (!result.replies.join('').trim()) {
+          return { metadata: meta, errorDetails: { message: vscode.l10n.t('The model returned an empty answer. Try again, or pick another model in the chat view.') } };
+        }
+        return { metadata: { ...meta, reply: result.replies.join('\n') } };
+      }
+      const saved = this.store.set({
+        dir: entry.dir, specDir: snapshot.specDir, repoRoot: snapshot.repoRoot, command, drafts: result.drafts,
+        base: draftBase(snapshot.dir, result.drafts), summary: prose.split(/\n\s*\n/)[0] ?? '', problems: result.problems,
+      });
+      this.preview(stream, saved.id, describeChanges(snapshot.dir, result.drafts), result.drafts, result.problems, command);
+      return { metadata: { ...meta, pending: saved.id, reply: `${prose}\n\n${result.drafts.map(renderDraft).join('\n')}` } };
+    } catch (e) {
+      if (token.isCancellationRequested) return { metadata: meta };
+      const message = e instanceof ModelRequestError
+        ? vscode.l10n.t('The model refused or failed ({0}): {1}', e.code, e.message)
+        : e instanceof LoomError || e instanceof Error ? e.message : String(e);
+      this.ctx.log.component('chat').error(`/${command.name} on ${snapshot.specDir}: ${message}`);
+      return { metadata: meta, errorDetails: { message: `${vscode.l10n.t('Loom could not finish /{0}.', command.name)} ${message}` } };
+    } finally {
+      bridge.dispose();
+    }
+  }
+
+  /** Streaming: the model's words as they come, progress for files and checks. */
+  private show(stream: vscode.ChatResponseStream, e: DraftingEvent): void {
+    switch (e.type) {
+      case 'prose':
+        if (e.text.trim() || e.text.includes('\n')) stream.markdown(e.text);
+        break;
+      case 'fileStart':
+        stream.progress(vscode.l10n.t('Drafting {0}…', e.path));
+        break;
+      case 'checking':
+        stream.progress(vscode.l10n.t('Checking the drafts with loom\'s validators…'));
+        break;
+      case 'repair':
+        stream.markdown(`\n\n> ${vscode.l10n.t('Loom\'s checks found {0} problem(s); asking the model to correct them (attempt {1} of 2).', e.problems.length, e.attempt)}\n\n`);
+        break;
+    }
+  }
+
+  private preview(stream: vscode.ChatResponseStream, id: string, changes: readonly DraftChange[], drafts: readonly { path: string; content: string }[], problems: readonly string[], command: AuthoringCommand): void {
+    stream.markdown(`\n\n---\n\n### ${vscode.l10n.t('Files to write')}\n\n`);
+    for (const change of changes) {
+      const draft = drafts.find((d) => d.path === change.path)!;
+      const what = change.kind === 'new' ? vscode.l10n.t('new, {0} lines', change.added)
+        : change.kind === 'changed' ? vscode.l10n.t('changed, +{0} −{1} lines', change.added, change.removed)
+        : vscode.l10n.t('unchanged');
+      stream.markdown(`**${change.path}** — ${what}\n\n`);
+      if (change.kind !== 'unchanged') {
+        const lines = draft.content.split('\n');
+        const shown = lines.length > PREVIEW_LINES ? `${lines.slice(0, PREVIEW_LINES).join('\n')}\n` : draft.content;
+        const f = fence(shown);
+        stream.markdown(`${f}${languageOf(change.path)}\n${shown.replace(/\n$/, '')}\n${f}\n`);
+        if (lines.length > PREVIEW_LINES) stream.markdown(`_${vscode.l10n.t('… {0} more lines: Show diff shows the whole file.', lines.length - PREVIEW_LINES)}_\n\n`);
+        stream.button({ command: 'loom.showDraftDiff', arguments: [{ id, path: change.path }], title: vscode.l10n.t('Show diff: {0}', change.path) });
+      }
+    }
+    if (problems.length) {
+      stream.markdown(`\n\n**${vscode.l10n.t('Loom\'s checks still find {0} problem(s) after two corrections:', problems.length)}**\n\n${problems.map((p) => `- ${p}`).join('\n')}\n\n${vscode.l10n.t('You can write the files and fix these by hand, or say what to change.')}\n\n`);
+    } else {
+      stream.markdown(`\n\n${vscode.l10n.t('These files pass loom\'s checks for leaving {0}.', command.stage)} `);
+    }
+    stream.markdown(vscode.l10n.t('Reply **write** to write them, or say what to change.'));
+    stream.button({ command: 'loom.writeDrafts', arguments: [{ id }], title: problems.length ? vscode.l10n.t('Write files anyway') : vscode.l10n.t('Write files') });
+  }
+
+  /**
+   * The spec a turn is about: named in the prompt, else selected in the Loom view, else the
+   * active editor's, else the only spec at the command's stage.
+   */
+  private resolveSpec(request: vscode.ChatRequest): SpecEntry | undefined {
+    const entries = this.ctx.registry.entries();
+    const named = specNamedIn(request.prompt, entries.map((e) => e.spec.snapshot.specDir));
+    if (named) {
+      const found = entries.find((e) => e.spec.snapshot.specDir === named);
+      if (found) return found;
+    }
+    const selected = this.ctx.view.selectedSpecDir;
+    const fromTree = selected ? this.ctx.registry.entry(selected) : undefined;
+    if (fromTree) return fromTree;
+    const doc = vscode.window.activeTextEditor?.document;
+    const fromEditor = doc ? this.ctx.registry.entryFor(doc.uri) : undefined;
+    if (fromEditor) return fromEditor;
+    const command = isAuthoringCommand(request.command) ? AUTHORING[request.command] : undefined;
+    const atStage = command ? entries.filter((e) => e.spec.stage === command.stage) : [];
+    return atStage.length === 1 ? atStage[0] : entries.length === 1 ? entries[0] : undefined;
+  }
+
+  private noSpec(stream: vscode.ChatResponseStream, command: AuthoringCommand): vscode.ChatResult {
+    const atStage = this.ctx.registry.entries().filter((e) => e.spec.stage === command.stage);
+    if (command.name === 'brainstorm' && !atStage.length) {
+      stream.markdown(vscode.l10n.t('No feature is waiting in brainstorming. Start one with Loom: New Feature, then ask again.'));
+      stream.button({ command: 'loom.newFeature', title: vscode.l10n.t('Loom: New Feature') });
+      return {};
+    }
+    stream.markdown(vscode.l10n.t('Which feature? Select it in the Loom view or name it in your message, for example `@loom /{0} {1}`.', command.name, atStage[0]?.spec.snapshot.name.replace(/^.*\+/, '') ?? 'login'));
+    if (atStage.length) stream.markdown(`\n\n${vscode.l10n.t('At {0}:', command.stage)}\n${atStage.map((e) => `- \`${e.spec.snapshot.specDir}\``).join('\n')}`);
+    return {};
+  }
+
+  private help(stream: vscode.ChatResponseStream, entry: SpecEntry | undefined): vscode.ChatResult {
+    const where = entry ? vscode.l10n.t('`{0}` is at **{1}**, which no @loom command drafts.', entry.spec.snapshot.specDir, entry.spec.stage ?? '?') : '';
+    stream.markdown(`${where}\n\n${vscode.l10n.t('@loom drafts the files of loom\'s interactive stages:')}\n\n`
+      + `- \`/brainstorm\` — spec.md, requirements.json\n- \`/expand\` — requirements.json (15 behavior categories, test plans)\n`
+      + `- \`/plan\` — plan.md, tasks/TN.md, traceability.json\n- \`/review\` — review-request.md\n- \`/respond\` — review-response.md`);
+    return {};
+  }
+}
