@@ -5,9 +5,13 @@ import { SpecLockedError, TransitionRefusedError } from '../core/errors';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
 import { REQUIREMENTS_FILE } from '../core/files/requirements';
 import { TRACEABILITY_FILE } from '../core/files/traceability';
+import { ensureFeatureWorktree } from '../core/git/featureWorktree';
+import { WorktreeError } from '../core/git/worktreeError';
+import { createSpec } from '../core/repository/createSpec';
 import { LoomRepository } from '../core/repository/loomRepository';
 import type { SpecPipeline } from '../core/repository/specPipeline';
 import { specDiagnostics } from '../core/repository/specDiagnostics';
+import { recordWorktreePath } from '../core/repository/worktreeRecord';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
@@ -23,6 +27,8 @@ export const USAGE = `loom-vscode ${VERSION} — loom's pipeline, headless
 Usage: loom-vscode <command> [--cwd <repo>] [--json]
 
 Commands:
+  new      --name N [--spec-root R] [--type T]
+                                          start a feature: specs/<YYYY-MM-DD>+<name>/ at the first stage
   status   [--spec-dir D]                 where every spec stands and what blocks its next step
   advance  --spec-dir D [--to S] [--confirm] [--reason R]
                                           move to the next stage when its preconditions hold
@@ -37,11 +43,13 @@ Commands:
   converge --spec-dir D                   classify every behavior, write convergence-report.json and
                                           append tasks for the gaps (at most 3 rounds)
   verify   --spec-dir D                   the verification-artifacts check: reports, coverage, closure
+  worktree --spec-dir D [--location L]    the git-worktree stage: branch feature/<date>-<name> and its
+                                          worktree (made or reused), recorded in pipeline.state.json
 
 --spec-dir is relative to the repository (specs/<name> or qa/<name>) or absolute.
 Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   analyze fails on a blocker or an error not overridden, converge when another round is needed,
-  verify when a check fails.`;
+  verify when a check fails, worktree when git refuses (no commit, uncommitted changes ...).`;
 
 export interface CliIo {
   out: (text: string) => void;
@@ -62,6 +70,7 @@ class UnreadableInputError extends Error {
 
 const COMMON = ['--cwd', '--json', '--help', '--version'];
 const FLAGS: Readonly<Record<string, readonly string[]>> = {
+  new: ['--name', '--spec-root', '--type'],
   status: ['--spec-dir'],
   advance: ['--spec-dir', '--to', '--confirm', '--reason'],
   fail: ['--spec-dir', '--reason'],
@@ -72,6 +81,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   analyze: ['--spec-dir', '--override', '--reason'],
   converge: ['--spec-dir'],
   verify: ['--spec-dir'],
+  worktree: ['--spec-dir', '--location'],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
@@ -136,10 +146,21 @@ function readableLedgers(s: SpecPipeline): void {
 
 const json = (io: CliIo, value: unknown) => io.out(JSON.stringify(value, null, 2));
 
-function run(args: ParsedArgs, io: CliIo): number {
+async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const asJson = args.flags.has('--json');
   const repo = openRepository(args);
   switch (args.command) {
+    case 'new': {
+      const name = requireFlag(args, '--name');
+      const specRoot = flagValue(args, '--spec-root') ?? repo.specRoots[0];
+      if (!repo.specRoots.includes(specRoot)) throw new UsageError(`--spec-root must be one of ${repo.specRoots.join(', ')}`);
+      // A qa/ spec follows the qa pipeline, as a spec found there without a state file does.
+      const pipelineType = flagValue(args, '--type') ?? (specRoot === 'qa' ? 'qa' : repo.defaultPipelineType);
+      const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial });
+      if (asJson) json(io, { spec_dir: created.specDir, pipeline_type: pipelineType, stage: repo.definition(pipelineType).initial });
+      else io.out(`${created.specDir}: started at ${repo.definition(pipelineType).initial} (${pipelineType})`);
+      return 0;
+    }
     case 'status': {
       const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : repo.scan((s) => s.status());
       if (asJson) json(io, args.flags.has('--spec-dir') ? statusJson(statuses[0]) : statuses.map(statusJson));
@@ -233,6 +254,16 @@ function run(args: ParsedArgs, io: CliIo): number {
       else io.out(`${s.snapshot.specDir}: ${result.name} ${result.passed ? 'passed' : 'failed'}\n${formatFindings(s.snapshot.specDir, result.findings ?? [])}`);
       return result.passed ? 0 : 1;
     }
+    case 'worktree': {
+      const s = changeable(repo, args);
+      const worktree = await ensureFeatureWorktree({
+        repoRoot: repo.root, specName: s.snapshot.name, specDir: s.snapshot.dir, location: flagValue(args, '--location') ?? '', signal: new AbortController().signal,
+      });
+      recordWorktreePath(repo.root, s.snapshot.dir, worktree.path, new Date().toISOString());
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, ...worktree });
+      else io.out(`${s.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command ${args.command}`);
   }
@@ -276,7 +307,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
 
   const asJson = args.flags.has('--json');
   try {
-    return run(args, io);
+    return await run(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`loom-vscode: ${e.message}\n${hint}`);
@@ -291,7 +322,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       io.err(`loom-vscode: ${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
       return 1;
     }
-    if (e instanceof SpecLockedError) {
+    if (e instanceof SpecLockedError || e instanceof WorktreeError) {
       io.err(`loom-vscode: ${e.message}`);
       return 1;
     }

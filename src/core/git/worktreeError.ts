@@ -1,4 +1,4 @@
-import { LoomError } from '../../core/errors';
+import { LoomError } from '../errors';
 
 export type WorktreeErrorReason = 'no-repository' | 'no-commit' | 'dirty' | 'checked-out-elsewhere' | 'path-taken' | 'git-failed';
 

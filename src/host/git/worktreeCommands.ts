@@ -3,7 +3,7 @@ import { recordWorktreePath } from '../../core/repository/worktreeRecord';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { ensureFeatureWorktree } from './featureWorktree';
+import { ensureFeatureWorktree } from '../../core/git/featureWorktree';
 
 /**
  * Loom: Create Worktree, the git-worktree stage: the feature branch and its worktree (made or

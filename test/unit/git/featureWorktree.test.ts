@@ -7,8 +7,8 @@ import { after, test } from 'node:test';
 import { recordWorktreePath } from '../../../src/core/repository/worktreeRecord';
 import { loadSpec } from '../../../src/core/spec/loadSpec';
 import { findWorktree } from '../../../src/core/spec/worktree';
-import { ensureFeatureWorktree, worktreeTarget } from '../../../src/host/git/featureWorktree';
-import { WorktreeError } from '../../../src/host/git/worktreeError';
+import { ensureFeatureWorktree, worktreeTarget } from '../../../src/core/git/featureWorktree';
+import { WorktreeError } from '../../../src/core/git/worktreeError';
 
 const SPEC = 'specs/2026-11-29+login';
 const made: string[] = [];
