@@ -45,7 +45,7 @@ export interface SpecStaleness {
  * them (fingerprints.ts). Only the newest approval of each stage counts: approving the stage
  * again supersedes the old fingerprints.
  */
-export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
+export function staleApprovals(s: SpecSnapshot, schema: PipelineSchemaFile = bundledPipelineSchema()): StaleApproval[] {
   const history = s.state?.stage_history ?? [];
   // A convergence round re-opens the plan: converge appends tasks to plan.md, tasks/ and the
   // ledger, so approvals recorded before the spec went back from converge are not checked.
@@ -61,12 +61,32 @@ export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
   const roots = { dir: s.dir, repoRoot: s.repoRoot };
   for (const [stage, i] of newest) {
     const entry = history[i];
+    const rewritten = rewrittenSince(s, i, schema);
     const changed: string[] = [];
     for (const [path, sha] of Object.entries(entry.approval_fingerprints ?? {})) {
-      if (isTraceabilityLedger(path)) continue;
+      if (isTraceabilityLedger(path) || rewritten.has(specRelative(path))) continue;
       if (changedFingerprints({ [specRelative(path)]: sha }, roots).length) changed.push(path);
     }
     if (changed.length) out.push({ stage, approvedAt: entry.approved_at ?? entry.exited_at, historyIndex: i, changed });
+  }
+  return out;
+}
+
+/**
+ * The spec files that a stage entered after history entry `index` (or the current stage) modifies
+ * by design, as pipeline.schema.json declares them (`action: modified`): detail-expansion rewrites
+ * requirements.json that brainstorming's approval fingerprinted. Such a change is that stage's
+ * work, not a change behind the approval's back; the next gate fingerprints the file again.
+ */
+function rewrittenSince(s: SpecSnapshot, index: number, schema: PipelineSchemaFile): Set<string> {
+  const history = s.state?.stage_history ?? [];
+  const stages = new Set([...history.slice(index + 1).map((h) => h.stage), ...(s.state ? [s.state.current_stage] : [])]);
+  const out = new Set<string>();
+  for (const stage of stages) {
+    if (!Object.hasOwn(schema.states, stage)) continue;
+    for (const o of schema.states[stage].outputs ?? []) {
+      if (o.action === 'modified' && o.path.startsWith('specs/<date+feature>/')) out.add(specRelative(o.path));
+    }
   }
   return out;
 }

@@ -190,3 +190,57 @@ test('a convergence round re-opens the plan: earlier approvals are not checked, 
   assert.deepEqual(stale(spec.snapshot), []);
   r.dispose();
 });
+
+test('a stage entered after an approval may rewrite what it declares modified: detail-expansion and requirements.json', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    const prints = { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'requirements.json': r.sha256(`${SPEC}/requirements.json`) };
+    r.write(`${SPEC}/requirements.json`, { requirements: [] });
+    // Still at brainstorming (the approval being re-made): the change counts.
+    r.write(`${SPEC}/pipeline.state.json`, state('brainstorming', { stage_history: [approvedAt('brainstorming', prints)] }));
+    assert.deepEqual(staleApprovals(load(r).snapshot).map((a) => a.changed), [['requirements.json']]);
+    // In detail-expansion, which the schema says modifies requirements.json: it is that stage's work.
+    r.write(`${SPEC}/pipeline.state.json`, state('detail-expansion', { stage_history: [approvedAt('brainstorming', prints)] }));
+    assert.deepEqual(staleApprovals(load(r).snapshot), []);
+    // spec.md is no stage's to rewrite after brainstorming.
+    r.write(`${SPEC}/spec.md`, '# Login, changed\n');
+    assert.deepEqual(staleApprovals(load(r).snapshot).map((a) => a.changed), [['spec.md']]);
+    // After planning's approval, a change of requirements.json is stale again (detail-expansion came before it).
+    const planned = { 'requirements.json': r.sha256(`${SPEC}/requirements.json`) };
+    r.write(`${SPEC}/requirements.json`, { requirements: [{ id: 'REQ-009', behaviors: [] }] });
+    r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts', { stage_history: [
+      { stage: 'detail-expansion', entered_at: 'a', exited_at: 'b', status: 'passed' }, approvedAt('planning', planned),
+    ] }));
+    assert.deepEqual(staleApprovals(load(r).snapshot).map((a) => `${a.stage}: ${a.changed}`), ['planning: requirements.json']);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('a convergence round re-opens the plan for handoffs too: plan.md and tasks/ recorded before it are not checked', () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    const prints = { 'plan.md': r.sha256(`${SPEC}/plan.md`), 'tasks/': 'ab'.repeat(32), 'spec.md': r.sha256(`${SPEC}/spec.md`) };
+    r.write(`${SPEC}/handoffs/planning.json`, { status: 'done', summary: 'planned', artifacts: [], written_at: '2026-11-29T09:00:00.000Z', artifact_fingerprints: prints });
+    r.write(`${SPEC}/plan.md`, '# Plan\n\n| T1 | Login |\n\n## Convergence round 1\n\n- T2 (tasks/T2.md)\n');
+    const retry = { stage: 'converge', status: 'retry', retry_from: 'converge', entered_at: '2026-11-29T10:00:00.000Z', exited_at: '2026-11-29T10:05:00.000Z' };
+    const stale = () => specStaleness(load(r).snapshot, load(r).definition, 'executing').handoffs;
+
+    r.write(`${SPEC}/pipeline.state.json`, state('converge', { stage_history: [] }));
+    assert.deepEqual(stale(), [{ handoff: 'handoffs/planning.json', changed: ['plan.md', 'tasks/'] }], 'without a round, converge\'s appends count');
+
+    r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [retry] }));
+    assert.deepEqual(stale(), []);
+
+    r.write(`${SPEC}/spec.md`, '# Login, changed\n');
+    assert.deepEqual(stale(), [{ handoff: 'handoffs/planning.json', changed: ['spec.md'] }], 'other files still count');
+
+    // A handoff written after the round is checked in full.
+    r.write(`${SPEC}/handoffs/planning.json`, { status: 'done', summary: 'planned', artifacts: [], written_at: '2026-11-29T10:06:00.000Z', artifact_fingerprints: { 'tasks/': 'ab'.repeat(32) } });
+    assert.deepEqual(stale(), [{ handoff: 'handoffs/planning.json', changed: ['tasks/'] }]);
+  } finally {
+    r.dispose();
+  }
+});
