@@ -132,6 +132,16 @@ test('traceabilityClosed lists open behaviors', () => {
     r.write(`${SPEC}/traceability.json`, { requirements: { 'REQ-001': { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': b, 'REQ-001-B02': b } } } });
   };
   assert.deepEqual(check(g, closed), []);
+  const notApplicable = (r: TempRepo) => {
+    closed(r);
+    const reqs = JSON.parse(r.read(`${SPEC}/requirements.json`));
+    reqs.requirements[0].behaviors[1].applicability = 'not-applicable';
+    r.write(`${SPEC}/requirements.json`, reqs);
+    const trace = JSON.parse(r.read(`${SPEC}/traceability.json`));
+    delete trace.requirements['REQ-001'].behaviors['REQ-001-B02'];
+    r.write(`${SPEC}/traceability.json`, trace);
+  };
+  assert.deepEqual(check(g, notApplicable), [], 'a not-applicable behavior is not asked to be closed');
 });
 
 test('worktreeExists reads the recorded worktree path; without one found, the user confirms (loom checks none)', () => {
