@@ -2,7 +2,11 @@ import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../files/findin
 import { ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
 import { CONVERGENCE_PASS, writeConvergence } from './convergence';
 import { isBlocking } from './findingSupport';
-import { stageValidatorNames, type StagedSpec } from './stageFindings';
+import { join } from 'node:path';
+import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
+import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { withRunLock } from '../repository/stateWriter';
+import { stageCheckValidatorNames, type StagedSpec } from './stageFindings';
 import { VALIDATORS } from './validators';
 
 export interface StageValidatorOutcome {
@@ -25,6 +29,8 @@ export interface StageCheckResult {
   validators: StageValidatorOutcome[];
   passed: boolean;
   blocking: number;
+  /** The stage handoff written because the stage's report passed (spec-relative). */
+  handoff?: string;
 }
 
 /**
@@ -34,7 +40,7 @@ export interface StageCheckResult {
  * Reports are written atomically under the run lock; a corrupt report is left untouched and throws.
  */
 export function checkStage(spec: StagedSpec, now = new Date().toISOString()): StageCheckResult {
-  const outcomes = stageValidatorNames(spec).map((name): StageValidatorOutcome => {
+  const outcomes = stageCheckValidatorNames(spec).map((name): StageValidatorOutcome => {
     if (name === ARTIFACT_ANALYSIS_PASS) {
       const { report, written } = writeArtifactAnalysis(spec.snapshot, { now });
       const open = openBlockingFindings(report);
@@ -52,5 +58,20 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
     const blocking = result.findings ? result.findings.filter(isBlocking).length : result.problems.length;
     return { name, passed: result.passed, blocking, problems: result.problems };
   });
-  return { stage: spec.stage, validators: outcomes, passed: outcomes.every((o) => o.passed), blocking: outcomes.reduce((n, o) => n + o.blocking, 0) };
+  const passed = outcomes.every((o) => o.passed);
+  const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
+  const handoff = passed && spec.stage && reports.length ? writeStageHandoff(spec, spec.stage, reports, now) : undefined;
+  return { stage: spec.stage, validators: outcomes, passed, blocking: outcomes.reduce((n, o) => n + o.blocking, 0), ...(handoff ? { handoff } : {}) };
+}
+
+/**
+ * A stage whose work is a report (analyze-artifacts, converge) hands over as loom's skills do:
+ * `handoffs/<stage>.json` naming the report, once it passes. No fingerprints: later stages rework
+ * the planning files by design.
+ */
+function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly string[], now: string): string {
+  const file = `${HANDOFFS_DIR}/${stage}.json`;
+  const handoff: Handoff = { stage, status: 'done', summary: `${reports.join(', ')} passed Loom: Check Stage`, artifacts: [...reports], written_at: now, written_by: 'loom-vscode checkStage' };
+  withRunLock(spec.snapshot, () => writeFileAtomic(join(spec.snapshot.dir, file), toJsonText(handoff)));
+  return file;
 }

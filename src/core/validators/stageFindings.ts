@@ -26,6 +26,17 @@ export function stageValidatorNames(spec: Pick<StagedSpec, 'definition' | 'stage
   return (stage?.validators ?? []).filter((name) => VALIDATORS.get(name)?.stage === spec.stage);
 }
 
+/**
+ * What Check Stage runs: the declared validators, and the stage's own deterministic work even when
+ * the workflow does not declare it (loom's sample workflow leaves artifact-analysis-pass out of
+ * analyze-artifacts, yet the approved gate needs the artifact-analysis.json it writes).
+ */
+export function stageCheckValidatorNames(spec: Pick<StagedSpec, 'definition' | 'stage'>): string[] {
+  if (spec.stage === null || !stageOf(spec.definition, spec.stage)) return [];
+  const own = [...VALIDATORS].filter(([, v]) => v.stage === spec.stage).map(([name]) => name);
+  return [...new Set([...stageValidatorNames(spec), ...own])];
+}
+
 /** Runs the validators of the spec's current stage; nothing is written. */
 export function runStageValidators(spec: StagedSpec): ValidatorResult[] {
   return stageValidatorNames(spec).map((name) => VALIDATORS.get(name)!.check(spec.snapshot));

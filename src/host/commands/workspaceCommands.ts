@@ -50,7 +50,7 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
   folderSpecs.reloadNow(created.dir);
   void ctx.view.reveal(created.dir);
-  notify('info', vscode.l10n.t('Created {0}. Describe the feature in spec.md, then use Loom: Advance.', created.specDir));
+  notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir));
   return { status: 'done', specDir: created.dir };
 }
 

@@ -3,7 +3,7 @@ import { FAILED_STAGE } from '../../core/files/vocabulary';
 import type { Finding } from '../../core/files/findings';
 import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
 import { checkStage } from '../../core/validators/stageCheck';
-import { stageValidatorNames } from '../../core/validators/stageFindings';
+import { stageCheckValidatorNames } from '../../core/validators/stageFindings';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { PromptPresets } from '../executing/promptPresets';
 import { splitSpecName } from '../format';
@@ -27,7 +27,7 @@ function checkStageCommand(ctx: CommandContext, e: SpecEntry): CommandOutcome {
   const stage = e.spec.stage;
   if (stage === null) return refused(vscode.l10n.t('{0}: pipeline.state.json could not be read, so its stage is unknown. Fix or restore it first; it was left untouched.', feature(e)));
   if (stage === FAILED_STAGE) return refused(vscode.l10n.t('{0} has failed: recover it to a stage first.', feature(e)));
-  const names = stageValidatorNames(e.spec);
+  const names = stageCheckValidatorNames(e.spec);
   if (names.length === 0) {
     const message = vscode.l10n.t('{0}: the workflow declares no validators for {1}; nothing to check.', feature(e), stage);
     notify('info', message);

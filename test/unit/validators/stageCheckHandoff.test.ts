@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'node:test';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { checkStage } from '../../../src/core/validators/stageCheck';
+import { freshSpec, GOOD } from '../authoring/authoringFixture';
+
+test('Check Stage at analyze-artifacts runs the analysis even when the workflow does not declare it, and hands over', () => {
+  const s = freshSpec([GOOD.brainstorm[0], ...GOOD.expand, ...GOOD.plan,
+    { path: 'handoffs/detail-expansion.json', content: '{"stage":"detail-expansion","status":"done","summary":"x","artifacts":[]}\n', complete: true },
+    { path: 'handoffs/planning.json', content: '{"stage":"planning","status":"done","summary":"x","artifacts":[]}\n', complete: true }]);
+  try {
+    mkdirSync(join(s.root, '.loom'));
+    cpSync(join(__dirname, '..', '..', 'fixtures', 'workspace-chat', '.loom', 'workflow.yaml'), join(s.root, '.loom', 'workflow.yaml'));
+    const spec = () => new LoomRepository(s.root).load().get(s.specDir)!;
+    for (let i = 0; i < 3; i++) spec().advance({ confirm: true });
+    assert.equal(spec().stage, 'analyze-artifacts');
+    assert.deepEqual(spec().next()[0].unmet, ['handoffs/analyze-artifacts.json does not exist', 'artifact-analysis.json does not exist']);
+
+    const result = checkStage(spec(), '2026-11-30T12:00:00.000Z');
+    assert.deepEqual([result.passed, result.validators.map((v) => v.name), result.handoff], [true, ['artifact-analysis-pass'], 'handoffs/analyze-artifacts.json']);
+    const handoff = JSON.parse(readFileSync(join(s.dir, 'handoffs', 'analyze-artifacts.json'), 'utf8'));
+    assert.deepEqual([handoff.stage, handoff.status, handoff.artifacts, handoff.written_at], ['analyze-artifacts', 'done', ['artifact-analysis.json'], '2026-11-30T12:00:00.000Z']);
+    assert.equal(existsSync(join(s.dir, '.loom-run.lock')), false);
+    assert.deepEqual(spec().advance({ confirm: true }).to, 'approved');
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('a failing analysis writes its report but no handoff', () => {
+  const s = freshSpec([GOOD.brainstorm[0], ...GOOD.expand, ...GOOD.plan.filter((d) => d.path !== 'tasks/T2.md')]);
+  try {
+    const spec = new LoomRepository(s.root).load().get(s.specDir)!;
+    const at = { snapshot: spec.snapshot, definition: spec.definition, stage: 'analyze-artifacts' };
+    const result = checkStage(at);
+    assert.equal(result.passed, false);
+    assert.equal(result.handoff, undefined);
+    assert.ok(existsSync(join(s.dir, 'artifact-analysis.json')));
+    assert.equal(existsSync(join(s.dir, 'handoffs', 'analyze-artifacts.json')), false);
+  } finally {
+    s.cleanup();
+  }
+});
