@@ -57,7 +57,7 @@ export class FolderSpecs extends Disposable {
     // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
     const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));
-    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.changed(uri.fsPath)));
+    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.fileChanged(uri.fsPath)));
     this._register(toDisposable(() => {
       for (const t of this.timers.values()) clearTimeout(t);
       this.timers.clear();
@@ -103,7 +103,8 @@ export class FolderSpecs extends Disposable {
     return dir && !basename(dir).startsWith('.') ? dir : undefined;
   }
 
-  private changed(path: string): void {
+  /** A file of the folder changed: its spec is reloaded once the debounce ends (the workflow: everything). */
+  fileChanged(path: string): void {
     const abs = resolve(path);
     if (abs === join(this.root, WORKFLOW_FILE)) return this.schedule(RESCAN);
     // A spec root appearing or vanishing as a whole (a checkout of another branch, say).

@@ -41,6 +41,11 @@ export class SpecRegistry extends Disposable {
     this._register(config.onDidChange((keys) => {
       if (keys.has('specRoots')) this.restart();
     }));
+    // A file saved in the editor (a quick fix applied, say) reloads its spec even when the file
+    // watcher is late or misses the write; the watcher's own event for it is debounced into the same reload.
+    this._register(vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.scheme === 'file') this.folderFor(doc.uri)?.fileChanged(doc.uri.fsPath);
+    }));
   }
 
   /** Starts reading the workspace; resolves once every folder is loaded. Nothing is read before this. */

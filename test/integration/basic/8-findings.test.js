@@ -1,0 +1,124 @@
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { EXTENSION_ID, folderPath, loom, readJson, settle, specPath, waitFor } = require('../helpers');
+
+const SPEC = '2026-11-28+findings';
+const loomDiagnostics = (file) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'loom');
+
+/** The 0-based line of the first line of `file` that holds `needle`. */
+const lineOf = (file, needle) => fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
+
+/** The code actions VS Code offers for a Problems entry, as the light bulb would. */
+async function codeActions(file, diagnostic) {
+  const uri = vscode.Uri.file(file);
+  await vscode.workspace.openTextDocument(uri);
+  const ask = () => vscode.commands.executeCommand('vscode.executeCodeActionProvider', uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+  try {
+    return await ask();
+  } catch (e) {
+    // The JSON language client may cancel its part of the first request on a document just opened.
+    if (!/Canceled/.test(e.message)) throw e;
+    await new Promise((r) => setTimeout(r, 500));
+    return ask();
+  }
+}
+
+suite('findings', () => {
+  let api;
+  let dir;
+  const loomDir = () => path.join(folderPath(), '.loom');
+
+  suiteSetup(async () => {
+    api = await loom();
+    // The fixture brings its own workflow (a `findings` pipeline type, so the other specs keep loom's).
+    const fixture = path.join(vscode.extensions.getExtension(EXTENSION_ID).extensionPath, 'test', 'fixtures', 'findings');
+    fs.cpSync(path.join(fixture, '.loom'), loomDir(), { recursive: true });
+    fs.cpSync(path.join(fixture, 'specs', SPEC), specPath(SPEC), { recursive: true });
+    dir = specPath(SPEC);
+    const loaded = () => {
+      const spec = api.registry.entry(dir)?.spec;
+      return spec && spec.stage === 'analyze-artifacts' && spec.definition.type === 'findings' && spec.definition.source === 'workflow';
+    };
+    // A workflow.yaml in a folder created a moment ago can escape code-server's file watcher: read it all again.
+    await vscode.commands.executeCommand('loom.refresh');
+    await waitFor('the findings spec with its workflow', loaded, 10000);
+    await settle(api);
+  });
+
+  suiteTeardown(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(loomDir(), { recursive: true, force: true });
+    await waitFor('the findings spec to go', () => !api.registry.entry(dir), 10000);
+    await settle(api);
+  });
+
+  test('Check Stage writes artifact-analysis.json and reports what blocks', async () => {
+    const result = await vscode.commands.executeCommand('loom.checkStage', { specDir: dir });
+    assert.deepStrictEqual([result.status, result.outcome], ['done', 'blocked'], JSON.stringify(result));
+    assert.match(result.message, /findings: 2 blocking findings at analyze-artifacts/);
+    const report = readJson(path.join(dir, 'artifact-analysis.json'));
+    assert.deepStrictEqual([report.status, report.blocker_count, report.findings.map((f) => f.id)], ['blocked', 2, ['F-1', 'F-2']]);
+  });
+
+  test('a behavior no task names is an error on its line in requirements.json; the quick fix adds it to T1 and the finding goes', async () => {
+    const requirements = path.join(dir, 'requirements.json');
+    const d = await waitFor('the finding on requirements.json', () => loomDiagnostics(requirements).find((x) => x.code === 'finding:missing'));
+    assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
+    assert.strictEqual(d.message, "REQ-001-B02 is not in any task's behavior_ids (F-2, blocker)");
+    assert.strictEqual(d.range.start.line, lineOf(requirements, '"id": "REQ-001-B02"'));
+
+    const actions = await codeActions(requirements, d);
+    const fix = actions.find((a) => a.title === "Add REQ-001-B02 to T1's behavior_ids");
+    assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
+    assert.ok(fix.isPreferred);
+    assert.ok(!actions.some((a) => a.command && a.command.command === 'loom.overrideFinding'), 'a blocker cannot be overridden');
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    const t1 = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(dir, 'tasks', 'T1.md')));
+    assert.ok(await t1.save());
+    assert.match(fs.readFileSync(t1.uri.fsPath, 'utf8'), /^behavior_ids: \[REQ-001-B01, REQ-001-B02\]$/m, 'the flow list keeps its form');
+    await waitFor('the finding to go', () => !loomDiagnostics(requirements).some((x) => String(x.code).startsWith('finding:')), 10000);
+  });
+
+  test('an error finding is overridden with a reason from the input box; an empty reason is refused', async () => {
+    const t2 = path.join(dir, 'tasks', 'T2.md');
+    const d = await waitFor('the plan finding on T2', () => loomDiagnostics(t2).find((x) => x.code === 'finding:unrequested'));
+    assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
+    assert.strictEqual(d.message, 'T2 has a task file but plan.md does not list it (F-1)');
+    const override = (await codeActions(t2, d)).find((a) => a.title === 'Override this finding…');
+    assert.ok(override && override.command, 'an error finding offers the override');
+    assert.strictEqual(override.command.command, 'loom.overrideFinding');
+
+    api.testHooks.prompts.answerNext('overrideReason', '   ');
+    const empty = await vscode.commands.executeCommand(override.command.command, ...override.command.arguments);
+    assert.strictEqual(empty.status, 'refused');
+    assert.strictEqual(empty.message, 'Overriding F-1 needs a reason; nothing was recorded.');
+    assert.ok(!readJson(path.join(dir, 'artifact-analysis.json')).overrides, 'nothing recorded');
+
+    api.testHooks.prompts.answerNext('overrideReason', 'T2 is planned in the rollout document');
+    const done = await vscode.commands.executeCommand(override.command.command, ...override.command.arguments);
+    assert.strictEqual(done.status, 'done', JSON.stringify(done));
+    const report = readJson(path.join(dir, 'artifact-analysis.json'));
+    assert.deepStrictEqual(report.overrides.map((o) => [o.finding_id, o.message, o.reason]),
+      [['F-1', 'T2 has a task file but plan.md does not list it', 'T2 is planned in the rollout document']]);
+    assert.deepStrictEqual([report.status, report.blocker_count], ['pass', 0]);
+
+    const info = await waitFor('the finding to become information', () => loomDiagnostics(t2).find((x) => x.code === 'finding:unrequested' && x.severity === vscode.DiagnosticSeverity.Information), 10000);
+    assert.strictEqual(info.message, 'T2 has a task file but plan.md does not list it (F-1, overridden: T2 is planned in the rollout document)');
+  });
+
+  test('the stage passes once fixed and overridden; Override Finding from the palette finds nothing left to override', async () => {
+    const result = await vscode.commands.executeCommand('loom.checkStage', { specDir: dir });
+    assert.deepStrictEqual([result.status, result.outcome], ['done', 'pass'], JSON.stringify(result));
+    const none = await vscode.commands.executeCommand('loom.overrideFinding', { specDir: dir });
+    assert.strictEqual(none.status, 'refused');
+    assert.match(none.message, /has no error finding to override/);
+  });
+
+  test('a spec whose stage has no validators has nothing to check', async () => {
+    const result = await vscode.commands.executeCommand('loom.checkStage', { specDir: specPath('2026-11-25+search') });
+    assert.deepStrictEqual([result.status, result.outcome], ['done', 'none']);
+  });
+});
