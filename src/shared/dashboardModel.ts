@@ -140,7 +140,7 @@ export interface DashboardActions {
   /** The current stage is an approval gate or needs the user's confirmation. */
   approve: boolean;
   markFailed: boolean;
-  /** The validators Check stage runs at the current stage; empty when the workflow declares none there. */
+  /** The validators Check stage runs at the current stage; empty when there are none to run there. */
   checkStage: string[];
   /** Stages a failed spec may recover to. */
   recoverTo: string[];

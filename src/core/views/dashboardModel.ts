@@ -19,7 +19,7 @@ import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/tokenLedger';
 import { readTaskRunRecord } from '../executing/taskRunRecord';
 import type { TaskState } from '../files/taskState';
 import { planTaskBatches } from '../tasks/taskBatches';
-import { stageValidatorNames } from '../validators/stageFindings';
+import { stageCheckValidatorNames } from '../validators/stageFindings';
 import { describeGuard } from './guardLabels';
 import { readFindingsFiles } from './findingsFiles';
 
@@ -144,7 +144,7 @@ function actions(spec: SpecPipeline): DashboardModel['actions'] {
     advance: from.some((t) => t.kind === 'forward' || t.kind === 'retry'),
     approve: current !== undefined && (current.humanApproval || current.confirmation) && from.some((t) => t.kind === 'forward'),
     markFailed: from.some((t) => t.kind === 'fail'),
-    checkStage: stageValidatorNames(spec),
+    checkStage: stageCheckValidatorNames(spec),
     recoverTo: stage === FAILED_STAGE ? [...def.recoveryTargets] : [],
   };
 }
