@@ -68,7 +68,7 @@ suite('Restricted Mode (untrusted workspace)', () => {
     assert.match(message, /read-only in an untrusted workspace/);
   });
 
-  test('Advance, Approve, Mark Failed, Recover and New Feature refuse, mention trust and write nothing', async () => {
+  test('Advance, Approve, Mark Failed, Recover, New Feature, Check Stage and Override Finding refuse, mention trust and write nothing', async () => {
     const root = folderPath();
     const before = snapshot(root);
     const calls = [
@@ -78,6 +78,8 @@ suite('Restricted Mode (untrusted workspace)', () => {
       ['loom.markFailed', { specDir: specPath('2026-11-26+export'), reason: '需求变更' }],
       ['loom.recover', { specDir: specPath('2026-11-18+legacy'), to: 'brainstorming', reason: 'x' }],
       ['loom.newFeature', { name: '用户 导出 CSV' }],
+      ['loom.checkStage', { specDir: specPath('2026-11-21+review') }],
+      ['loom.overrideFinding', { specDir: specPath('2026-11-20+user-login'), findingId: 'F-1', reason: 'x' }],
     ];
     for (const [id, args] of calls) {
       const result = await vscode.commands.executeCommand(id, args);
