@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'node:test';
+import { checkDrafts } from '../../../src/core/authoring/draftCheck';
+import { featureDiff } from '../../../src/core/authoring/featureDiff';
+import { AUTHORING } from '../../../src/core/authoring/stageCommands';
+import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { freshSpec } from './authoringFixture';
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+
+test('/review sees the feature\'s changes since HEAD, committed or not; outside git it says why', async () => {
+  const s = freshSpec();
+  try {
+    const signal = new AbortController().signal;
+    const outside = await featureDiff(loadSpec(s.root, s.dir), signal);
+    assert.equal(outside.text, '');
+    assert.match(outside.error ?? '', /git rev-parse failed in /);
+
+    git(s.root, 'init', '-q');
+    writeFileSync(join(s.root, 'app.js'), 'exports.a = 1;\n');
+    git(s.root, 'add', '-A');
+    git(s.root, 'commit', '-qm', 'base');
+    writeFileSync(join(s.root, 'app.js'), 'exports.a = 2;\n');
+    const diff = await featureDiff(loadSpec(s.root, s.dir), signal);
+    assert.equal(diff.error, undefined);
+    assert.match(diff.text, /app\.js \| 2 \+-/);
+    assert.match(diff.text, /-exports\.a = 1;\n\+exports\.a = 2;/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('/review and /respond drafts: placeholders and empty files are named', () => {
+  const s = freshSpec();
+  try {
+    assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.review, [{ path: 'review-request.md', content: '# Review\n\nCovers REQ-001. TODO: list files\n', complete: true }]),
+      ['review-request.md:3: placeholder "TODO" left in']);
+    assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.respond, [{ path: 'review-response.md', content: '\n', complete: true }]), ['review-response.md is empty']);
+    assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.respond, [{ path: 'review-response.md', content: '# Response\n\n1. FIXED: renamed the handler (src/app.js).\n', complete: true }]), []);
+  } finally {
+    s.cleanup();
+  }
+});
