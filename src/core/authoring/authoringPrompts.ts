@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '../executing/chatModel';
+import { readOptionalText } from '../fs/readOptional';
 import { loadTemplateSet, renderTemplate, type PromptLanguage } from '../executing/prompts/promptTemplates';
 import { clip } from '../executing/specSections';
 import { BEHAVIOR_CATEGORIES, TASK_FILE_PATTERN } from '../files/vocabulary';
@@ -55,14 +56,6 @@ const LIMITS = { file: 16000, diff: 60000, history: 12 };
 const none = (lang: PromptLanguage) => (lang === 'zh' ? '（无）' : '(none)');
 const missing = (lang: PromptLanguage) => (lang === 'zh' ? '（尚不存在）' : '(does not exist yet)');
 
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** The spec's current files the command reads, each under a heading; folders list their task files. */
 export function renderSpecFiles(dir: string, reads: readonly string[], lang: PromptLanguage): string {
   const out: string[] = [];
@@ -75,10 +68,10 @@ export function renderSpecFiles(dir: string, reads: readonly string[], lang: Pro
         names = [];
       }
       if (!names.length) out.push(`### ${file}\n${missing(lang)}`);
-      for (const n of names) out.push(`### ${file}${n}\n${clip(read(join(dir, file, n)) ?? '', LIMITS.file)}`);
+      for (const n of names) out.push(`### ${file}${n}\n${clip(readOptionalText(join(dir, file, n)) ?? '', LIMITS.file)}`);
       continue;
     }
-    const text = read(join(dir, file));
+    const text = readOptionalText(join(dir, file));
     out.push(`### ${file}\n${text === undefined ? missing(lang) : clip(text, LIMITS.file)}`);
   }
   return out.join('\n\n');

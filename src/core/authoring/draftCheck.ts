@@ -1,9 +1,10 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { findPlaceholder } from '../files/placeholders';
 import { WORKFLOW_FILE } from '../files/workflow';
 import { writeFileAtomic } from '../fs/atomicWrite';
+import { readOptionalText } from '../fs/readOptional';
 import { nextTransitions } from '../pipeline/transitionCheck';
 import { LoomRepository } from '../repository/loomRepository';
 import type { SpecPipeline } from '../repository/specPipeline';
@@ -66,8 +67,7 @@ function fileProblems(spec: SpecPipeline, drafts: readonly Draft[]): string[] {
  */
 function exitProblems(spec: SpecPipeline, command: AuthoringCommand): string[] {
   const forward = nextTransitions(spec.definition, command.stage, spec.snapshot).filter((t) => t.kind === 'forward');
-  const names = command.writesText.split(/[,…]/).map((s) => s.trim()).filter((s) => /\.\w+$/.test(s));
-  return forward.flatMap((t) => t.unmet).filter((m) => names.some((n) => m.includes(n)) || m.includes('tasks/'));
+  return forward.flatMap((t) => t.unmet).filter((m) => command.outputs.some((n) => m.includes(n)));
 }
 
 /** The checks each stage's own validator makes, run whether or not the workflow declares them. */
@@ -82,7 +82,7 @@ function commandProblems(spec: SpecPipeline, command: AuthoringCommand, drafts: 
     case 'brainstorm':
     case 'expand': {
       const ids = s.requirements?.requirements.map((r) => r.id) ?? [];
-      const specText = drafts.find((d) => d.path === 'spec.md')?.content ?? readSpecText(s.dir);
+      const specText = drafts.find((d) => d.path === 'spec.md')?.content ?? readOptionalText(join(s.dir, 'spec.md'));
       if (specText !== undefined && s.requirements) {
         const named = requirementIdsInSpec(specText);
         for (const id of named.filter((x) => !ids.includes(x))) out.push(`spec.md names ${id} but requirements.json does not declare it`);
@@ -105,12 +105,4 @@ function commandProblems(spec: SpecPipeline, command: AuthoringCommand, drafts: 
       break;
   }
   return out;
-}
-
-function readSpecText(dir: string): string | undefined {
-  try {
-    return readFileSync(join(dir, 'spec.md'), 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LoomError } from '../errors';
 import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { readOptionalText } from '../fs/readOptional';
 import { sha256OfFile } from '../fs/sha256';
 import { withRunLock } from '../repository/stateWriter';
 import { loadSpec } from '../spec/loadSpec';
@@ -41,12 +41,7 @@ function lineDelta(before: string, after: string): { added: number; removed: num
 
 export function describeChanges(dir: string, drafts: readonly Draft[]): DraftChange[] {
   return drafts.map((d) => {
-    let before: string | undefined;
-    try {
-      before = readFileSync(join(dir, d.path), 'utf8');
-    } catch {
-      before = undefined;
-    }
+    const before = readOptionalText(join(dir, d.path));
     if (before === undefined) return { path: d.path, kind: 'new', added: d.content.split('\n').length - (d.content.endsWith('\n') ? 1 : 0), removed: 0 };
     if (before === d.content) return { path: d.path, kind: 'unchanged', added: 0, removed: 0 };
     return { path: d.path, kind: 'changed', ...lineDelta(before, d.content) };
@@ -80,13 +75,7 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
     const written: string[] = [];
     for (const d of drafts) {
       const path = join(snapshot.dir, d.path);
-      let before: string | undefined;
-      try {
-        before = readFileSync(path, 'utf8');
-      } catch {
-        before = undefined;
-      }
-      if (before === d.content) continue;
+      if (readOptionalText(path) === d.content) continue;
       writeFileAtomic(path, d.content);
       written.push(d.path);
     }

@@ -15,6 +15,8 @@ export interface AuthoringCommand {
   writes: readonly RegExp[];
   /** How `writes` reads in a prompt. */
   writesText: string;
+  /** The paths as an unmet precondition names them (a folder with its `/`). */
+  outputs: readonly string[];
   /** Spec-relative files the model is shown (a trailing `/` is every file of the folder). */
   reads: readonly string[];
   /** The diff of the feature worktree is part of the prompt. */
@@ -29,6 +31,7 @@ export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>>
     stage: 'brainstorming',
     writes: [exact('spec.md'), exact('requirements.json')],
     writesText: 'spec.md, requirements.json',
+    outputs: ['spec.md', 'requirements.json'],
     reads: ['spec.md', 'requirements.json'],
   },
   expand: {
@@ -36,6 +39,7 @@ export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>>
     stage: 'detail-expansion',
     writes: [exact('requirements.json')],
     writesText: 'requirements.json',
+    outputs: ['requirements.json'],
     reads: ['spec.md', 'requirements.json'],
   },
   plan: {
@@ -43,6 +47,7 @@ export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>>
     stage: 'planning',
     writes: [exact('plan.md'), /^tasks\/T[1-9]\d*\.md$/, exact('traceability.json')],
     writesText: 'plan.md, tasks/T1.md … tasks/TN.md, traceability.json',
+    outputs: ['plan.md', 'tasks/', 'traceability.json'],
     reads: ['spec.md', 'requirements.json', 'plan.md', 'tasks/', 'traceability.json'],
   },
   review: {
@@ -50,6 +55,7 @@ export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>>
     stage: 'code-review-request',
     writes: [exact('review-request.md')],
     writesText: 'review-request.md',
+    outputs: ['review-request.md'],
     reads: ['spec.md', 'requirements.json', 'verify-report.md', 'test-report.md', 'review-request.md'],
     diff: true,
   },
@@ -58,6 +64,7 @@ export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>>
     stage: 'code-review-response',
     writes: [exact('review-response.md')],
     writesText: 'review-response.md',
+    outputs: ['review-response.md'],
     reads: ['spec.md', 'review-request.md', 'review-feedback.md', 'review-response.md'],
     diff: true,
   },

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../../core/authoring/authoringPrompts';
@@ -12,6 +11,7 @@ import { AUTHORING, commandForStage, isAuthoringCommand, type AuthoringCommand }
 import { ModelRequestError } from '../../core/executing/chatModel';
 import { detectLanguage } from '../../core/executing/prompts/promptTemplates';
 import { LoomError } from '../../core/errors';
+import { readOptionalText } from '../../core/fs/readOptional';
 import type { CommandContext } from '../commands/createCommand';
 import { signalFromToken } from '../lm/cancellation';
 import { LanguageModelChatAdapter } from '../lm/chatModelAdapter';
@@ -27,14 +27,6 @@ const PREVIEW_LINES = 60;
 
 const fence = (content: string) => '`'.repeat(Math.max(3, ...[...content.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
 const languageOf = (path: string) => (path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : '');
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * `@loom`: one command per interactive stage that produces files. Each turn works on one spec,
@@ -104,7 +96,7 @@ export class LoomChatParticipant implements vscode.Disposable {
     }
     const bridge = signalFromToken(token);
     try {
-      const specText = readText(join(snapshot.dir, 'spec.md'));
+      const specText = readOptionalText(join(snapshot.dir, 'spec.md'));
       const templates = loadAuthoringTemplates(snapshot.repoRoot, detectLanguage(specText ?? request.prompt));
       let diff: string | undefined;
       if (command.diff) {

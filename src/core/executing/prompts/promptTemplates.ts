@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readOptionalText } from '../../fs/readOptional';
 import { IMPLEMENTER_EN, IMPLEMENTER_FIX_EN, REPAIR_STATUS_EN, REPAIR_VERDICT_EN, REVIEWER_EN, TEST_REPORTER_EN } from './templatesEn';
 import { IMPLEMENTER_FIX_ZH, IMPLEMENTER_ZH, REPAIR_STATUS_ZH, REPAIR_VERDICT_ZH, REVIEWER_ZH, TEST_REPORTER_ZH } from './templatesZh';
 
@@ -64,7 +64,7 @@ export function loadTemplateSet<N extends string>(
   if (repoRoot) {
     for (const name of names) {
       for (const file of [`${name}.${language}.md`, `${name}.md`]) {
-        const text = readOptional(join(repoRoot, PROMPT_OVERRIDE_DIR, file));
+        const text = readOptionalText(join(repoRoot, PROMPT_OVERRIDE_DIR, file));
         if (text !== undefined && text.trim()) {
           templates[name] = text;
           overridden.push(`${PROMPT_OVERRIDE_DIR}/${file}`);
@@ -77,14 +77,6 @@ export function loadTemplateSet<N extends string>(
 }
 
 export const bundledPromptTemplates = (language: PromptLanguage): PromptTemplates => loadPromptTemplates(undefined, language);
-
-function readOptional(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Fills `{{name}}` placeholders in one pass, so a value that itself contains `{{x}}` (a spec
