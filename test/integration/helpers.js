@@ -29,6 +29,25 @@ async function waitFor(what, check, timeout = 5000) {
   }
 }
 
+/**
+ * Writes `text` to `file` and waits for `check`, writing it again every `everyMs` until then:
+ * VS Code's file watcher starts asynchronously after activation, and a write made before it is
+ * running is never reported (later writes are). Throws with `what` after `timeout` ms.
+ */
+async function writeUntil(what, file, text, check, { everyMs = 1500, timeout = 30000 } = {}) {
+  const started = Date.now();
+  for (;;) {
+    fs.writeFileSync(file, text);
+    const wrote = Date.now();
+    while (Date.now() - wrote < everyMs) {
+      const value = await check();
+      if (value) return value;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (Date.now() - started > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+  }
+}
+
 /** Resolves once the registry has reported no change for `quietMs` (the watcher has caught up). */
 async function settle(api, quietMs = 600, timeout = 10000) {
   let last = Date.now();
@@ -101,4 +120,4 @@ function folderPath(name) {
 const specPath = (name, folder) => path.join(folderPath(folder), 'specs', name);
 const readJson = (p) => JSON.parse(fs.readFileSync(p, 'utf8'));
 
-module.exports = { EXTENSION_ID, loom, waitFor, settle, rows, specRow, stageRows, folderPath, specPath, readJson };
+module.exports = { EXTENSION_ID, loom, waitFor, writeUntil, settle, rows, specRow, stageRows, folderPath, specPath, readJson };

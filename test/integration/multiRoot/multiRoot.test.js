@@ -3,7 +3,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, rows, specRow, specPath, waitFor, readJson } = require('../helpers');
+const { loom, rows, specRow, specPath, waitFor, writeUntil, readJson } = require('../helpers');
 
 suite('multi-root', () => {
   let api;
@@ -31,8 +31,8 @@ suite('multi-root', () => {
     const changed = [];
     const listener = api.registry.onDidChange((e) => changed.push(...e.changed));
     try {
-      fs.writeFileSync(path.join(dir, 'plan.md'), '# Plan, edited\n');
-      await waitFor('the alpha spec to reload', () => changed.length > 0);
+      // This is the suite's first edit: the watcher may still be starting, so the edit is repeated until seen.
+      await writeUntil('the alpha spec to reload', path.join(dir, 'plan.md'), '# Plan, edited\n', () => changed.length > 0);
       await api.registry.whenIdle();
       assert.deepStrictEqual([...new Set(changed)], [dir]);
     } finally {
