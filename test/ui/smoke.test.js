@@ -9,7 +9,9 @@
  * private extensions dir, no smoke-test driver, so notification toasts show), opens the Loom view
  * from the activity bar, checks the three sample specs, selects `tags`, runs "Loom: Advance" from
  * the command palette, confirms, and checks that pipeline.state.json moved to detail-expansion and
- * that the toast and the tree say so. Screenshots: test-results/ui-*.png.
+ * that the toast and the tree say so. A second test opens a loom repository without specs, presses
+ * the welcome's New Feature button, names the feature and checks that the tree replaces the
+ * welcome with the new spec. Screenshots: test-results/ui-*.png.
  *
  * Environment: LOOM_TEST_SKIP_BUILD=1 skips the build; LOOM_UI_KEEP=1 keeps the temp dir.
  */
@@ -23,6 +25,8 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'test-results');
 const SAMPLE = path.join(ROOT, 'sample');
+// A loom repository without specs yet (.loom/workflow.yaml and an empty specs/).
+const EMPTY = path.join(ROOT, 'test', 'fixtures', 'workspace-chat');
 const TAGS_DIR = path.join('specs', '2026-11-28+tags');
 const SPECS = ['todo-crud', 'due-dates', 'tags'];
 const WAIT = { timeout: 60_000 };
@@ -42,19 +46,22 @@ function buildIfNeeded() {
   if (r.status !== 0) throw new Error('npm run build failed');
 }
 
-test('Loom view, Advance from the palette, confirmation, state on disk', { timeout: 180_000 }, async (t) => {
+/**
+ * Copies `source` to a temp dir (with `.vscode/settings.json` = `settings`), serves it in
+ * code-server with the extension loaded as `npm start` loads it, opens it in chromium and runs
+ * `drive(page, { workspace, shot })`. On failure it keeps a screenshot and code-server's log.
+ */
+async function withWorkbench(t, source, settings, drive) {
   buildIfNeeded();
   const cs = require('../vscode/codeServer');
   const { serveWithExtension } = require('../../scripts/start');
   fs.mkdirSync(RESULTS, { recursive: true });
-  for (const f of fs.readdirSync(RESULTS)) if (/^ui-(\d|failure|code-server)/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this test's old output
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-ui-'));
-  const workspace = path.join(tmp, 'sample');
-  fs.cpSync(SAMPLE, workspace, { recursive: true });
-  // A quick pick confirmation can be driven from the keyboard like the rest of the workbench.
+  const workspace = path.join(tmp, path.basename(source));
+  fs.cpSync(source, workspace, { recursive: true });
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'loom.confirmation': 'quickPick' }, null, 2));
+  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
 
   let server;
   let browser;
@@ -92,13 +99,34 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
   try {
     await page.goto(started.url);
     await page.locator('.monaco-workbench').waitFor(WAIT);
+    await drive(page, { workspace, shot });
+  } catch (e) {
+    await shot(`failure-${t.name.split(/\W+/)[0].toLowerCase()}`).catch(() => {});
+    const log = path.join(RESULTS, `ui-code-server-${t.name.split(/\W+/)[0].toLowerCase()}.log`); // the temp dir goes away
+    fs.copyFileSync(server.logFile, log);
+    console.error(`code-server log: ${path.relative(ROOT, log)}`);
+    throw e;
+  }
+}
 
-    // The Loom view container, from its activity-bar icon.
-    const icon = page.locator('.activitybar .action-item [aria-label^="Loom"], .activitybar .action-item[aria-label^="Loom"]').first();
-    await icon.waitFor(WAIT);
-    await icon.click();
-    const view = page.locator('.pane-body', { has: page.locator('.customview-tree') }).first();
-    const row = (label) => view.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+/** Opens the Loom view container from its activity-bar icon; returns the view's pane body. */
+async function openLoomView(page) {
+  const icon = page.locator('.activitybar .action-item [aria-label^="Loom"], .activitybar .action-item[aria-label^="Loom"]').first();
+  await icon.waitFor(WAIT);
+  await icon.click();
+  return page.locator('.pane-body', { has: page.locator('.customview-tree') }).first();
+}
+
+/** A tree row by its label. */
+const treeRow = (page, view, label) => view.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+
+for (const f of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) if (/^ui-(\d|failure|code-server|welcome)/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this file's old output
+
+test('Loom view, Advance from the palette, confirmation, state on disk', { timeout: 180_000 }, async (t) => {
+  // A quick pick confirmation can be driven from the keyboard like the rest of the workbench.
+  await withWorkbench(t, SAMPLE, { 'loom.confirmation': 'quickPick' }, async (page, { workspace, shot }) => {
+    const view = await openLoomView(page);
+    const row = (label) => treeRow(page, view, label);
     for (const label of SPECS) await row(label).waitFor(WAIT);
     await shot('1-loom-view');
     for (const label of SPECS) assert.equal(await row(label).locator('.label-name').innerText(), label);
@@ -136,11 +164,33 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
     // Let the toast finish fading in, so the screenshot shows it.
     await toast.first().evaluate((el) => Promise.all(el.closest('.notification-toast-container, .notification-toast')?.getAnimations({ subtree: true }).map((a) => a.finished) ?? []));
     await shot('4-advanced');
-  } catch (e) {
-    await shot('failure').catch(() => {});
-    const log = path.join(RESULTS, 'ui-code-server.log'); // the temp dir goes away
-    fs.copyFileSync(server.logFile, log);
-    console.error(`code-server log: ${path.relative(ROOT, log)}`);
-    throw e;
-  }
+  });
+});
+
+test('an empty workspace: the welcome\'s New Feature button, the name, the new spec in the tree', { timeout: 180_000 }, async (t) => {
+  await withWorkbench(t, EMPTY, {}, async (page, { workspace, shot }) => {
+    const view = await openLoomView(page);
+    const button = page.locator('.welcome-view-content a.monaco-button', { hasText: 'New Feature' }).first();
+    await button.waitFor(WAIT);
+    await shot('welcome-1-empty');
+    await button.click();
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.locator('input').waitFor(WAIT);
+    await page.keyboard.type('tags');
+    // The input box says where the spec goes before anything is written.
+    await quickInput.locator('.quick-input-message', { hasText: /Creates specs\/\d{4}-\d\d-\d\d\+tags\// }).waitFor(WAIT);
+    await page.keyboard.press('Enter');
+
+    // The welcome gives way to the tree, with the new spec selected at brainstorming.
+    const row = treeRow(page, view, 'tags');
+    await row.waitFor(WAIT);
+    await page.locator('.welcome-view-content').waitFor({ state: 'hidden', ...WAIT });
+    assert.match(await row.innerText(), /brainstorming · 0\/13/);
+    await page.waitForFunction(() => document.querySelector('.customview-tree .monaco-list-row.selected')?.textContent?.includes('tags'), null, WAIT);
+    const specs = fs.readdirSync(path.join(workspace, 'specs')).filter((d) => !d.startsWith('.'));
+    assert.equal(specs.length, 1);
+    assert.match(specs[0], /^\d{4}-\d\d-\d\d\+tags$/);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(workspace, 'specs', specs[0], 'pipeline.state.json'), 'utf8')).current_stage, 'brainstorming');
+    await shot('welcome-2-created');
+  });
 });

@@ -27,7 +27,12 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly groupNodes = new Map<SpecGroup, GroupNode>(GROUPS.map((g) => [g, { kind: 'group', group: g }]));
   private readonly specNodes = new Map<string, SpecNode>();
-  /** The group each spec was last drawn in; specs hidden by the filter are absent. */
+  /**
+   * The group of each spec as of the last whole-tree refresh (specs hidden by the filter are
+   * absent). Kept when the refresh is fired, not when getChildren runs: anyone may call
+   * getChildren (a reveal, the API, tests), and VS Code's own tree must not miss a new spec
+   * because somebody else read the root first.
+   */
   private readonly shown = new Map<string, SpecGroup>();
   private filterValue: SpecFilter = {};
 
@@ -46,6 +51,8 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   refresh(): void {
+    this.shown.clear();
+    if (this.registry.isLoaded) for (const e of this.visible()) this.shown.set(e.dir, e.overview.group);
     this._onDidChangeTreeData.fire(undefined);
   }
 
@@ -86,8 +93,6 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (!node) {
       await this.registry.ready;
       const visible = this.visible();
-      this.shown.clear();
-      for (const e of visible) this.shown.set(e.dir, e.overview.group);
       for (const dir of this.specNodes.keys()) if (!this.registry.entry(dir)) this.specNodes.delete(dir);
       if (visible.length === 0 && this.registry.entries().length > 0) {
         return [{ kind: 'note', id: 'note:filter-empty', label: vscode.l10n.t('No spec matches the filter.'), severity: 'info' } satisfies NoteNode];
