@@ -66,7 +66,7 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
     cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(row.tasks)),
     cell(index, 4, `c-refs${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, fileRefs(row.tests, 'tests')),
     cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(row.evidence, 'evidence')),
-    cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [row.closed ? '✓ closed' : '✗ open']),
+    cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [row.closed ? (row.applicability === 'not-applicable' ? '✓ not applicable' : '✓ closed') : '✗ open']),
   ];
   if (selected) cells[active.column]?.classList.add('active');
   return h('div', {

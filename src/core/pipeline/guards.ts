@@ -168,9 +168,9 @@ export const GUARDS: Registry = {
   traceabilityClosed: (_p, { snapshot: s }) => {
     if (!s.traceability) return fail(s.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read', 'traceability.json');
     if (!s.requirements) return fail(s.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read', 'requirements.json');
-    // A behavior detail expansion settled as not-applicable needs no task (planning-artifacts,
-    // artifact analysis and converge skip it too), so it cannot be closed and is not asked to be.
-    const open = buildTraceabilityMatrix(s).rows.filter((r) => !r.closed && r.applicability !== 'not-applicable');
+    // A behavior settled as not-applicable counts as closed in the matrix (planning-artifacts,
+    // artifact analysis and converge ask no task of it either).
+    const open = buildTraceabilityMatrix(s).rows.filter((r) => !r.closed);
     if (open.length === 0) return pass;
     const shown = open.slice(0, 5).map((r) => `${r.behavior} is not closed (${missingLinks(r).join(', ')})`);
     if (open.length > 5) shown.push(`…and ${open.length - 5} more behaviors are not closed`);

@@ -14,7 +14,9 @@ import { findWorktree } from '../spec/worktree';
 /**
  * Loom's traceability closure, one row per behavior: which tasks, tests and evidence stand behind
  * it, and whether it is closed (at least one task, one test file that exists and one evidence
- * file that exists).
+ * file that exists). A behavior detail expansion settled as `applicability: not-applicable` is
+ * implemented by nothing, so it is closed when it names no file that is missing: the guard that
+ * asks for closure, verification and the views then agree on what is left to do.
  *
  * Decisions (loom's description leaves them open):
  * - A behavior's tasks, tests and evidence come only from its own entry under
@@ -105,7 +107,9 @@ export function buildTraceabilityMatrix(snapshot: SpecSnapshot): TraceabilityMat
         tasks,
         tests,
         evidence,
-        closed: tasks.length > 0 && tests.some((t) => t.exists) && evidence.some((e) => e.exists),
+        closed: b.applicability === 'not-applicable'
+          ? [...tests, ...evidence].every((r) => r.exists)
+          : tasks.length > 0 && tests.some((t) => t.exists) && evidence.some((e) => e.exists),
         description: b.description,
         ...(b.applicability ? { applicability: b.applicability } : {}),
       });

@@ -272,12 +272,15 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     const traced = traceByReq.get(req)?.behaviors;
     return Boolean(traced && Object.hasOwn(traced, bid) && traced[bid].tasks.length > 0);
   };
+  // A behavior settled as not-applicable is implemented and traced by nothing, by design: it is
+  // neither covered nor uncovered, so it stays out of both behavior figures.
+  const applicable = behaviors.filter(({ b }) => b.applicability !== 'not-applicable');
   const coverage = {
     requirement_coverage: percent(specIds.filter((id) => reqById.has(id)).length, specIds.length),
-    behavior_coverage: percent(behaviors.filter(({ b }) => mapped.has(b.id)).length, behaviors.length),
+    behavior_coverage: percent(applicable.filter(({ b }) => mapped.has(b.id)).length, applicable.length),
     required_category_coverage: percent(required.filter(Boolean).length, required.length),
     traceability_req_coverage: percent(allReqs.filter((id) => traceByReq.has(id)).length, allReqs.length),
-    traceability_behavior_coverage: percent(behaviors.filter(({ req, b }) => tracedToTask(req, b.id)).length, behaviors.length),
+    traceability_behavior_coverage: percent(applicable.filter(({ req, b }) => tracedToTask(req, b.id)).length, applicable.length),
   };
 
   const previous = s.artifactAnalysis?.overrides ?? [];

@@ -30,8 +30,8 @@ const PASS_VERDICT = /^\s*(?:verdict|结论)\s*[:：]\s*(?:PASS|通过)/im;
  * verify-report.md say PASS (a verdict line, with a valid evidence receipt) and name every REQ
  * of spec.md; no report admits a failure without a known-warning context; no placeholder phrase
  * is left in the reports, spec.md, plan.md or progress.md (nor a literal HH:mm); requirements.json
- * reads; traceability.json traces every REQ and every behavior is closed, and every test,
- * evidence and task it names exists.
+ * reads; traceability.json traces every REQ and every behavior is closed (but those settled as
+ * not-applicable), and every test, evidence and task it names exists.
  *
  * Decision: loom checks verify-report.md only when it exists, leaving its existence to the
  * step's gate_verdict; here both reports are required, as LOOM-FORMATS.md describes the check.
@@ -99,6 +99,7 @@ export function verificationArtifacts(s: SpecSnapshot): ValidatorResult {
         list.add({ ...common, kind: 'missing', severity: 'error', message: `${row.behavior}: ${ref.ref} ${ref.reason === 'outside-evidence' ? 'is not under evidence/' : 'does not exist'}`,
           suggested_fix: { action: 'update_traceability', details: `point ${row.behavior} at files that exist` } });
       }
+      // A behavior settled as not-applicable is closed once the files it names exist (see the matrix).
       if (!row.closed && absent.length === 0) {
         const lacking = [row.tasks.length ? '' : 'no task', row.tests.length ? '' : 'no test', row.evidence.length ? '' : 'no evidence'].filter(Boolean);
         list.add({ ...common, kind: 'missing', severity: 'error', message: `${row.behavior} is not closed: ${lacking.join(', ')}`,

@@ -61,7 +61,7 @@ function toRow(r: BehaviorTraceRow, snapshot: SpecSnapshot, requirementsPath: st
   });
   const tests = r.tests.map((t) => fileRef(t, splitTestRef(t.ref).name));
   const evidence = r.evidence.map((e) => fileRef(e));
-  const gaps = matrixGaps(tasks, tests, evidence);
+  const gaps = matrixGaps(tasks, tests, evidence, r.applicability);
   return {
     requirement: r.requirement,
     behavior: r.behavior,
@@ -119,18 +119,23 @@ export function behaviorLines(path: string): Map<string, number> {
   return out;
 }
 
-/** What a behavior's row lacks: no link at all, or a link to something that does not exist. */
+/**
+ * What a behavior's row lacks: no link at all, or a link to something that does not exist. A
+ * behavior settled as not-applicable lacks no link, only files it names that are missing.
+ */
 export function matrixGaps(
   tasks: readonly { exists: boolean }[],
   tests: readonly { exists: boolean }[],
   evidence: readonly { exists: boolean }[],
+  applicability?: MatrixRow['applicability'],
 ): MatrixGap[] {
   const gaps: MatrixGap[] = [];
-  if (tasks.length === 0) gaps.push('no-task');
+  const needsLinks = applicability !== 'not-applicable';
+  if (needsLinks && tasks.length === 0) gaps.push('no-task');
   if (tasks.some((t) => !t.exists)) gaps.push('unknown-task');
-  if (tests.length === 0) gaps.push('no-test');
+  if (needsLinks && tests.length === 0) gaps.push('no-test');
   if (tests.some((t) => !t.exists)) gaps.push('missing-test');
-  if (evidence.length === 0) gaps.push('no-evidence');
+  if (needsLinks && evidence.length === 0) gaps.push('no-evidence');
   if (evidence.some((e) => !e.exists)) gaps.push('missing-evidence');
   return gaps;
 }

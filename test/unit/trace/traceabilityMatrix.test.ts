@@ -370,3 +370,21 @@ describe('buildTraceabilityMatrix resolves refs as loom\'s traceability.js does'
     assert.equal(row.closed, true);
   });
 });
+
+describe('buildTraceabilityMatrix: behaviors settled as not-applicable', () => {
+  const spec = (entry?: Record<string, unknown>) => fixture({
+    'requirements.json': { requirements: { 'REQ-001': requirement([behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })]) } },
+    'traceability.json': { requirements: { 'REQ-001': { tasks: [], behaviors: entry ? { 'REQ-001-B02': entry } : {} } } },
+  });
+  const closed = (entry?: Record<string, unknown>) => buildTraceabilityMatrix(spec(entry)).rows.map((r) => [r.behavior, r.closed]);
+
+  it('are closed with nothing traced, or with only files that exist; an applicable one with nothing is open', () => {
+    assert.deepEqual(closed(), [['REQ-001-B01', false], ['REQ-001-B02', true]]);
+    assert.deepEqual(closed({ tasks: [], tests: [], evidence: [] }), [['REQ-001-B01', false], ['REQ-001-B02', true]]);
+  });
+
+  it('are open while they name a test or evidence file that is not there', () => {
+    assert.deepEqual(closed({ tasks: [], tests: ['tests/gone.test.ts'] }), [['REQ-001-B01', false], ['REQ-001-B02', false]]);
+    assert.deepEqual(closed({ tasks: [], evidence: ['evidence/gone.log'] }), [['REQ-001-B01', false], ['REQ-001-B02', false]]);
+  });
+});

@@ -47,6 +47,19 @@ describe('artifact-analysis-pass: the analysis', () => {
     ]);
   });
 
+  it('a behavior settled as not-applicable needs no task or trace and stays out of both behavior figures', () => {
+    const out = analysis((r) => {
+      const reqs = r.json(`${SPEC}/requirements.json`);
+      Object.assign(reqs.requirements[0].behaviors[1], { applicability: 'not-applicable' });
+      r.write(`${SPEC}/requirements.json`, reqs);
+      r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/login.ts'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01'] }, 'T1: Login'));
+      const trace = r.json(`${SPEC}/traceability.json`);
+      delete trace.requirements['REQ-001'].behaviors['REQ-001-B02'];
+      r.write(`${SPEC}/traceability.json`, trace);
+    });
+    assert.deepEqual(out, { status: 'pass', blocker_count: 0, coverage: FULL, lines: [] });
+  });
+
   it('a dependency cycle is a blocker, an owns conflict an error', () => {
     const out = analysis((r) => {
       r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/'], depends_on: ['T2'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'] }, 'T1: Login'));

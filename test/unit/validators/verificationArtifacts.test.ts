@@ -79,3 +79,37 @@ describe('verification-artifacts', () => {
     ]);
   });
 });
+
+describe('verification-artifacts: behaviors settled as not-applicable', () => {
+  /** REQ-001-B02 marked not-applicable, with nothing traced for it but what `entry` gives. */
+  const notApplicable = (entry?: object) => (r: TempRepo) => {
+    const reqs = r.json(`${SPEC}/requirements.json`);
+    Object.assign(reqs.requirements[0].behaviors[1], { applicability: 'not-applicable' });
+    r.write(`${SPEC}/requirements.json`, reqs);
+    const trace = r.json(`${SPEC}/traceability.json`);
+    if (entry) trace.requirements['REQ-001'].behaviors['REQ-001-B02'] = entry;
+    else delete trace.requirements['REQ-001'].behaviors['REQ-001-B02'];
+    r.write(`${SPEC}/traceability.json`, trace);
+  };
+
+  it('need no task, test or evidence: the spec passes without them', () => {
+    assert.deepEqual(lines(notApplicable()), []);
+    assert.deepEqual(lines(notApplicable({ tasks: [], tests: [], evidence: [] })), []);
+  });
+
+  it('still may not name files that do not exist', () => {
+    assert.deepEqual(lines(notApplicable({ tasks: [], tests: ['tests/gone.test.ts'], evidence: [] })), [
+      'VA-1 error missing traceability.json:25 REQ-001-B02: tests/gone.test.ts does not exist → update_traceability: point REQ-001-B02 at files that exist',
+    ]);
+  });
+
+  it('an applicable behavior with nothing traced still fails', () => {
+    assert.deepEqual(lines((r) => {
+      const trace = r.json(`${SPEC}/traceability.json`);
+      trace.requirements['REQ-001'].behaviors['REQ-001-B02'] = { tasks: [], tests: [], evidence: [] };
+      r.write(`${SPEC}/traceability.json`, trace);
+    }), [
+      'VA-1 error missing traceability.json:25 REQ-001-B02 is not closed: no task, no test, no evidence → update_traceability: give REQ-001-B02 its task, test and evidence',
+    ]);
+  });
+});

@@ -61,8 +61,10 @@ describe('buildMatrixModel', () => {
     const b02 = m.rows[1];
     assert.deepEqual(b02.tasks, [{ id: 'T9', exists: false }]);
     assert.deepEqual(b02.evidence, [{ ref: '../outside.log', exists: false, reason: 'outside-evidence' }]);
-    assert.deepEqual(b02.gaps, ['unknown-task', 'no-test', 'missing-evidence']);
+    // Not applicable: no test is no gap, but the task and the evidence it names that are not there are.
+    assert.deepEqual(b02.gaps, ['unknown-task', 'missing-evidence']);
     assert.equal(b02.applicability, 'not-applicable');
+    assert.equal(b02.closed, false);
     assert.deepEqual(m.rows[2].gaps, ['no-task', 'no-test', 'no-evidence']);
   });
 
