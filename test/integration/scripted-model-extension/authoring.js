@@ -3,6 +3,9 @@
  * Scripted answers to the @loom chat commands. The drafts are the good ones of
  * test/fixtures/authoring (its path comes in LOOM_TEST_AUTHORING_FIXTURE), except that the first
  * spec.md of /brainstorm leaves out REQ-002, so Loom's checks send it back once for repair.
+ * /review and /respond answer from what their prompt holds: the files of the diff, the points of
+ * review-feedback.md, named in the reply so a test can see what reached the model; without a diff
+ * (or without feedback) they draft nothing and say why.
  */
 const fs = require('fs');
 const path = require('path');
@@ -33,7 +36,36 @@ function authoringReply(prompt) {
     const files = ['plan.md', 'tasks/T1.md', 'tasks/T2.md', 'traceability.json'];
     return { command: 'plan', text: `Two tasks: T1 validates and stores tags, T2 filters.\n\n${files.map((f) => block(f, fixture(f))).join('')}` };
   }
+  if (/You are loom's code-review-request step/.test(prompt)) {
+    const files = changedFiles(prompt);
+    if (!files.length) return { command: 'review', text: 'The prompt holds no diff of the feature, so there is nothing to review yet. Commit the feature\'s work in its worktree and ask again.' };
+    const stat = /^ *\d+ files? changed.*$/m.exec(prompt);
+    return { command: 'review', text: `I reviewed the diff of ${files.join(', ')} (${stat ? stat[0].trim() : 'no stat'}).\n\n${block('review-request.md', fixture('review-request.md'))}` };
+  }
+  if (/You are loom's code-review-response step/.test(prompt)) {
+    const points = section(prompt, 'review-feedback.md').split('\n').filter((l) => /^- /.test(l));
+    if (!points.length) return { command: 'respond', text: 'review-feedback.md holds no point to answer yet.' };
+    return { command: 'respond', text: `Answering the ${points.length} points of review-feedback.md:\n${points.join('\n')}\n\n${block('review-response.md', fixture('review-response.md'))}` };
+  }
   return undefined;
+}
+
+/** The paths of the `diff --git` headers under the prompt's "## Changes" heading. */
+function changedFiles(prompt) {
+  const start = prompt.indexOf('## Changes');
+  const end = prompt.indexOf('=== FILE:', start);
+  const diff = start < 0 ? '' : prompt.slice(start, end < 0 ? undefined : end);
+  return [...diff.matchAll(/^diff --git a\/(\S+) b\//gm)].map((m) => m[1]);
+}
+
+/** The text under the prompt's `### <file>` heading (the spec's current files). */
+function section(prompt, file) {
+  const heading = `### ${file}\n`;
+  const start = prompt.indexOf(heading);
+  if (start < 0) return '';
+  const rest = prompt.slice(start + heading.length);
+  const end = rest.search(/\n\n##/);
+  return end < 0 ? rest : rest.slice(0, end);
 }
 
 module.exports = { authoringReply };
