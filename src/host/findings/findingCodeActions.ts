@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { taskListEdits } from '../../core/files/taskListEdit';
-import type { FindingFix } from '../../core/validators/findingFix';
+import { findingFixEdits, type FindingFix } from '../../core/validators/findingFix';
 import type { FindingDiagnostic } from '../../core/validators/stageFindings';
 import type { LoomDiagnostics } from '../diagnostics';
 import { Disposable } from '../lifecycle';
@@ -10,16 +9,28 @@ import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 const isFindingEntry = (d: vscode.Diagnostic) => d.source === 'loom' && typeof d.code === 'string' && d.code.startsWith('finding:');
 
 function fixTitle(fix: FindingFix): string {
-  return fix.op === 'add'
-    ? vscode.l10n.t('Add {0} to {1}\'s {2}', fix.value, fix.task, fix.key)
-    : vscode.l10n.t('Remove {0} from {1}\'s {2}', fix.value, fix.task, fix.key);
+  if (fix.type === 'task-list') {
+    return fix.op === 'add'
+      ? vscode.l10n.t('Add {0} to {1}\'s {2}', fix.value, fix.task, fix.key)
+      : vscode.l10n.t('Remove {0} from {1}\'s {2}', fix.value, fix.task, fix.key);
+  }
+  const change = fix.change;
+  switch (change.op) {
+    case 'add-requirement':
+      return vscode.l10n.t('Add {0} to traceability.json', change.requirement);
+    case 'add-tasks':
+      return vscode.l10n.t('Add {0} to the tasks of {1} in traceability.json', change.tasks.join(', '), change.behavior ?? change.requirement);
+    case 'remove-tasks':
+      return vscode.l10n.t('Remove {0} from the tasks of {1} in traceability.json', change.tasks.join(', '), change.behavior ?? change.requirement);
+  }
 }
 
 /**
  * Quick fixes for the Problems entries of findings: the finding's mechanical fix (an id added to or
- * removed from a task's list, edited in place by the core's `taskListEdits`, formatting kept) and,
- * for an error of artifact-analysis-pass, "Override this finding…". The finding behind an entry is
- * the one LoomDiagnostics published on that line with that message.
+ * removed from a task's list, or tasks and requirements added to or removed from traceability.json,
+ * edited in place by the core's `findingFixEdits`, formatting kept) and, for an error of
+ * artifact-analysis-pass, "Override this finding…". The finding behind an entry is the one
+ * LoomDiagnostics published on that line with that message.
  */
 export class FindingCodeActions extends Disposable implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
@@ -64,7 +75,7 @@ export class FindingCodeActions extends Disposable implements vscode.CodeActionP
     }
     let edits;
     try {
-      edits = taskListEdits(`${entry.spec.snapshot.specDir}/${fix.file}`, text, fix);
+      edits = findingFixEdits(`${entry.spec.snapshot.specDir}/${fix.file}`, text, fix);
     } catch (e) {
       this.log.warn(`no quick fix for ${found.finding.id}: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
