@@ -35,3 +35,22 @@ export function specNamedIn(prompt: string, specDirs: readonly string[]): string
   }
   return best && !tie ? best.dir : undefined;
 }
+
+/** What an earlier `@loom` answer of the conversation recorded about its turn. */
+export interface AnsweredTurn {
+  command?: string;
+  /** The spec directory the turn was about. */
+  dir?: string;
+  /** Id of the drafts the turn left pending. */
+  pending?: string;
+}
+
+/**
+ * The spec a "write" accepts: the one of the latest preview in this conversation (of `command`,
+ * when the user gave one), while its drafts are still pending. The user accepts what they were
+ * just shown, whichever spec is selected in the Loom view or open in the editor.
+ */
+export function acceptedSpec(turns: readonly AnsweredTurn[], command: string | undefined, isPending: (id: string) => boolean): string | undefined {
+  const last = [...turns].reverse().find((t) => t.pending && (!command || t.command === command));
+  return last?.pending && last.dir && isPending(last.pending) ? last.dir : undefined;
+}

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../../core/authoring/authoringPrompts';
-import { isAcceptance, specNamedIn } from '../../core/authoring/chatIntent';
+import { acceptedSpec, isAcceptance, specNamedIn } from '../../core/authoring/chatIntent';
 import { parseDrafts, renderDraft } from '../../core/authoring/draftBlocks';
 import { checkDrafts } from '../../core/authoring/draftCheck';
 import { runDraftingTurn, type DraftingEvent } from '../../core/authoring/draftingTurn';
@@ -69,7 +69,7 @@ export class LoomChatParticipant implements vscode.Disposable {
       stream.button({ command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') });
       return {};
     }
-    const entry = this.resolveSpec(request);
+    const entry = this.resolveSpec(request, context);
     const command = isAuthoringCommand(request.command) ? AUTHORING[request.command] : commandForStage(entry?.spec.stage ?? undefined);
     if (!command) return this.help(stream, entry);
     if (!entry) return this.noSpec(stream, command);
@@ -190,14 +190,21 @@ export class LoomChatParticipant implements vscode.Disposable {
   }
 
   /**
-   * The spec a turn is about: named in the prompt, else selected in the Loom view, else the
-   * active editor's, else the only spec at the command's stage.
+   * The spec a turn is about: named in the prompt, else (for a "write") the one whose drafts the
+   * conversation just previewed, else selected in the Loom view, else the active editor's, else
+   * the only spec at the command's stage.
    */
-  private resolveSpec(request: vscode.ChatRequest): SpecEntry | undefined {
+  private resolveSpec(request: vscode.ChatRequest, context: vscode.ChatContext): SpecEntry | undefined {
     const entries = this.ctx.registry.entries();
     const named = specNamedIn(request.prompt, entries.map((e) => e.spec.snapshot.specDir));
     if (named) {
       const found = entries.find((e) => e.spec.snapshot.specDir === named);
+      if (found) return found;
+    }
+    if (isAcceptance(request.prompt)) {
+      const turns = context.history.filter((t): t is vscode.ChatResponseTurn => t instanceof vscode.ChatResponseTurn).map((t) => (t.result.metadata ?? {}) as LoomChatMetadata);
+      const previewed = acceptedSpec(turns, request.command, (id) => this.store.byId(id) !== undefined);
+      const found = previewed ? this.ctx.registry.entry(previewed) : undefined;
       if (found) return found;
     }
     const selected = this.ctx.view.selectedSpecDir;
