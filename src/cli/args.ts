@@ -6,7 +6,7 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['--cwd', '--spec-dir', '--to', '--reason', '--override', '--name', '--spec-root', '--type', '--location']);
+const VALUE_FLAGS = new Set(['--cwd', '--spec-dir', '--to', '--reason', '--override', '--name', '--spec-root', '--type', '--location', '--stage']);
 const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--validate', '--help', '-h', '--version']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {

@@ -34,6 +34,9 @@ Commands:
                                           move to the next stage when its preconditions hold
   fail     --spec-dir D --reason R        mark the spec failed, recording the reason
   recover  --spec-dir D --to S [--reason R]  leave failed for a stage the pipeline allows
+  reapprove --spec-dir D [--stage S] [--reason R]
+                                          approve a gate already passed again after its approved
+                                          files changed (loom's stale approval); the stage stays
   tasks    --spec-dir D [--validate]      parallel batches, owns conflicts, cycles
   trace    --spec-dir D                   the traceability matrix
   validate [--spec-dir D]                 every diagnostic of loom's files
@@ -75,6 +78,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   advance: ['--spec-dir', '--to', '--confirm', '--reason'],
   fail: ['--spec-dir', '--reason'],
   recover: ['--spec-dir', '--to', '--reason'],
+  reapprove: ['--spec-dir', '--stage', '--reason'],
   tasks: ['--spec-dir', '--validate'],
   trace: ['--spec-dir'],
   validate: ['--spec-dir'],
@@ -188,6 +192,13 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const result = s.recover(requireFlag(args, '--to'), { reason: flagValue(args, '--reason') });
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
       else io.out(`${s.snapshot.specDir}: ${result.from} → ${result.to}`);
+      return 0;
+    }
+    case 'reapprove': {
+      const s = changeable(repo, args);
+      const result = s.reapprove(flagValue(args, '--stage'), { reason: flagValue(args, '--reason') });
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, stage: result.stage, changed: result.changed, current_stage: result.state.current_stage });
+      else io.out(`${s.snapshot.specDir}: ${result.stage} approved again (${result.changed.join(', ')} had changed); still at ${result.state.current_stage}`);
       return 0;
     }
     case 'tasks': {

@@ -144,6 +144,8 @@ export interface DashboardActions {
   checkStage: string[];
   /** Stages a failed spec may recover to. */
   recoverTo: string[];
+  /** Gates already passed whose approved files changed since: Approve again renews each. */
+  reapprove: string[];
 }
 
 export interface DashboardModel {

@@ -72,6 +72,8 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   /** Runs the current stage's validators, writing their reports, as Loom: Check Stage does. */
   | { command: 'checkStage'; args?: undefined }
   | { command: 'recover'; args: { to: string } }
+  /** Approve again a gate already passed whose approved files changed (Loom: Approve Again). */
+  | { command: 'reapprove'; args: { stage: string } }
   | { command: 'breakerChoice'; args: { taskId: string; choice: BreakerChoice } }
   /** The executing stage's dispatch transcripts, kept in the extension's storage. */
   | { command: 'showTranscripts'; args?: { taskId?: string } }

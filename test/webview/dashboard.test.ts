@@ -117,6 +117,26 @@ describe('dashboard webview', () => {
     await p.finish();
   });
 
+  it('offers Approve again for each stale approval of a gate already passed, and posts its stage', async () => {
+    const model = dashboardModel({ tripped: false });
+    model.actions.reapprove = ['approved'];
+    model.next[0].ready = false;
+    model.next[0].preconditions.push({ label: 'no approval is stale', holds: false, reasons: ['the approval of approved is stale: plan.md changed since; approve it again'] });
+    const p = await harness.open('dashboard', { viewport: { width: 1000, height: 700 }, reply: { type: 'init', model } });
+    const again = p.page.locator('#next .section-head vscode-button[data-key=reapprove-approved]');
+    assert.equal(text(await again.textContent()), 'Approve approved again');
+    assert.equal(await again.getAttribute('title'), 'The files approved at approved changed since; review them, then approve approved again');
+    assert.match(text(await p.page.locator('#next .preconditions li.unmet').last().textContent()), /approval of approved is stale: plan\.md changed since/);
+    await p.screenshot('dashboard-approve-again');
+    await again.click();
+    assert.deepEqual(await p.postedOf('runCommand'), [{ type: 'runCommand', specDir: SPEC, command: 'reapprove', args: { stage: 'approved' } }]);
+
+    model.actions.reapprove = [];
+    await p.send({ type: 'update', model });
+    assert.equal(await p.page.locator('vscode-button[data-command=reapprove]').count(), 0);
+    await p.finish();
+  });
+
   it('opens the dispatch transcripts from the token usage', async () => {
     const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel() } });
     await p.page.locator('#tokens vscode-button[data-key=show-transcripts]').click();
@@ -136,7 +156,7 @@ describe('dashboard webview', () => {
     model.stage = 'failed';
     model.failureReason = 'verification found placeholders';
     model.next = [{ to: 'planning', kind: 'recover', ready: true, interactive: false, preconditions: [{ label: 'spec.md exists', holds: true, reasons: [] }], confirmations: [] }];
-    model.actions = { advance: false, approve: false, markFailed: false, checkStage: [], recoverTo: ['planning'] };
+    model.actions = { advance: false, approve: false, markFailed: false, checkStage: [], recoverTo: ['planning'], reapprove: [] };
     const p = await harness.open('dashboard', { reply: { type: 'init', model } });
     assert.match(text(await p.page.locator('.notice.error').first().textContent()), /Failed: verification found placeholders/);
     assert.equal(await p.page.locator('vscode-button[data-command=advance]').count(), 0);

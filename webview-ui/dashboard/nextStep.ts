@@ -31,8 +31,8 @@ function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
 
 /**
  * The next transition with every precondition and whether it holds, and the palette's actions:
- * Advance, Approve, Check stage (where the stage has validators) and Mark Failed (the host asks
- * the same confirmations the palette does).
+ * Advance, Approve, Check stage (where the stage has validators), Mark Failed and Approve again
+ * for each stale approval (the host asks the same confirmations the palette does).
  */
 export function renderNextStep(m: DashboardModel): HTMLElement {
   const forward = m.next.find((t) => t.kind === 'forward');
@@ -44,6 +44,9 @@ export function renderNextStep(m: DashboardModel): HTMLElement {
       ? commandButton(m.specDir, { command: 'checkStage' }, 'Check stage', { key: 'check-stage', secondary: true, title: `Run ${a.checkStage.join(', ')} and write their reports` })
       : null,
     a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, 'Mark Failed', { key: 'mark-failed', secondary: true }) : null,
+    // A stale approval of a gate already passed blocks every way on until it is renewed.
+    ...a.reapprove.map((stage) => commandButton(m.specDir, { command: 'reapprove', args: { stage } }, `Approve ${stage} again`,
+      { key: `reapprove-${stage}`, title: `The files approved at ${stage} changed since; review them, then approve ${stage} again` })),
   ];
   const empty = m.next.length === 0
     ? h('p', { className: 'muted' }, m.stage === null ? 'The stage is unknown.' : 'This is the end of the pipeline.')

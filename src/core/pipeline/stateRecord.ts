@@ -98,6 +98,26 @@ export function applyStageChange(state: PipelineState, change: StageChange): Pip
   return next;
 }
 
+/**
+ * Records a fresh approval of a gate the spec has already left, without moving it: a `passed`
+ * history entry for that stage with `approval: user_confirmed`, the new `approval_fingerprints`
+ * and `approved_at`. Loom's checkApprovalFreshness reads only the newest approval of each stage,
+ * so this entry supersedes the stale one for loom as well.
+ */
+export function recordReapproval(state: PipelineState, stage: string, fingerprints: Record<string, string>, now: string, reason: string): PipelineState {
+  const entry: StageHistoryEntry = {
+    stage,
+    entered_at: now,
+    exited_at: now,
+    status: 'passed',
+    reason,
+    approval: 'user_confirmed',
+    approval_fingerprints: fingerprints,
+    approved_at: now,
+  };
+  return { ...state, updated_at: now, stage_history: [...state.stage_history, entry] };
+}
+
 /** The current (terminal) stage was completed before, so completing it again records nothing. */
 export const isCompleted = (state: PipelineState) =>
   state.metadata.completed === true && state.metadata.completed_stage === state.current_stage;

@@ -10,10 +10,11 @@ import type { PipelineDefinition, StageDefinition } from '../pipeline/pipelineDe
 import { stageOf, transitionsFrom } from '../pipeline/pipelineDefinition';
 import { createPipelineMachine, type PipelineMachine } from '../pipeline/pipelineMachine';
 import { inferStage } from '../pipeline/stageInference';
-import { completeStage, isCompleted, newPipelineState } from '../pipeline/stateRecord';
+import { completeStage, isCompleted, newPipelineState, recordReapproval } from '../pipeline/stateRecord';
 import { checkTransition, nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
 import { fingerprintDeclaredPaths, isTraceabilityLedger } from '../spec/fingerprints';
 import { loadSpec } from '../spec/loadSpec';
+import { staleApprovals, type StaleApproval } from '../spec/staleness';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
 import type { SpecSnapshot } from '../spec/specSnapshot';
@@ -45,6 +46,13 @@ export interface ChangeResult {
   complete?: boolean;
   /** It had been completed before: nothing was written. */
   alreadyComplete?: boolean;
+}
+
+export interface ReapprovalResult {
+  stage: string;
+  /** The files that had changed since the approval that was superseded. */
+  changed: string[];
+  state: PipelineState;
 }
 
 /** Loom fingerprints these on every approval, besides the steps' own files (pipeline-engine.js). */
@@ -240,6 +248,42 @@ export class SpecPipeline {
     const completed = completeStage(state, now, confirm && stage.confirmation);
     writePipelineState(this.snapshot, completed, now, this.progress);
     return { from: stage.id, to: stage.id, state: completed, complete: true };
+  }
+
+  /**
+   * Approvals of gates the spec has already left whose approved files changed since; they block
+   * advancing until approved again (the current stage's own approval is renewed by leaving it).
+   */
+  staleApprovals(): StaleApproval[] {
+    return staleApprovals(this.snapshot).filter((a) => a.stage !== this.stage);
+  }
+
+  /**
+   * Approves a gate again after its approved files changed ("re-review and pass the gate again",
+   * as loom's stale-approval refusal asks): the files the gate fingerprints are fingerprinted
+   * anew and recorded in a new history entry of that stage; the current stage does not change.
+   * `stage` may be left out when only one approval is stale.
+   */
+  reapprove(stage?: string, options: { now?: string; reason?: string } = {}): ReapprovalResult {
+    const current = this.requireStage();
+    const now = options.now ?? new Date().toISOString();
+    const stale = this.staleApprovals();
+    if (stale.length === 0) throw new TransitionRefusedError(`${this.snapshot.specDir} has no stale approval to renew`, []);
+    if (stage === undefined && stale.length > 1) {
+      throw new TransitionRefusedError(`${this.snapshot.specDir} has stale approvals of ${stale.map((a) => a.stage).join(', ')}; name the stage to approve again`, []);
+    }
+    const chosen = stage === undefined ? stale[0] : stale.find((a) => a.stage === stage);
+    if (!chosen) {
+      const why = stage === current
+        ? `${stage} is the current stage: its approval is renewed by approving it (Advance with confirmation)`
+        : `the approval of ${stage} is not stale; stale: ${stale.map((a) => a.stage).join(', ')}`;
+      throw new TransitionRefusedError(`${this.snapshot.specDir} cannot approve ${stage} again`, [why]);
+    }
+    const fingerprints = fingerprintDeclaredPaths(approvalArtifacts(this.definition, chosen.stage, this.snapshot), { dir: this.snapshot.dir, repoRoot: this.snapshot.repoRoot });
+    const reason = options.reason?.trim() || `approved again: ${chosen.changed.join(', ')} changed since the approval${chosen.approvedAt ? ` of ${chosen.approvedAt}` : ''}`;
+    const state = recordReapproval(this.baseState(now), chosen.stage, fingerprints, now, reason);
+    writePipelineState(this.snapshot, state, now, this.progress);
+    return { stage: chosen.stage, changed: chosen.changed, state };
   }
 
   /** Records a failure from any stage; the reason goes into the history and `failure_reason`. */

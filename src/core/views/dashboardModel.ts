@@ -146,6 +146,7 @@ function actions(spec: SpecPipeline): DashboardModel['actions'] {
     markFailed: from.some((t) => t.kind === 'fail'),
     checkStage: stageCheckValidatorNames(spec),
     recoverTo: stage === FAILED_STAGE ? [...def.recoveryTargets] : [],
+    reapprove: stage === null ? [] : spec.staleApprovals().map((a) => a.stage),
   };
 }
 

@@ -38,6 +38,8 @@ export interface CommandArgs {
   /** Breaker choice (dashboard buttons): the task and the choice A, B or C. */
   taskId?: string;
   choice?: string;
+  /** Approve Again: the gate whose stale approval to renew (else the only one, else asked). */
+  approvalStage?: string;
   /** Override Finding: the finding (its id, and its message to check the id still names it). */
   findingId?: string;
   message?: string;
@@ -57,7 +59,9 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
   // A task row carries its task: Show Transcripts from it lists that task's dispatches only.
   if (isLoomNode(arg)) {
     const dir = specDirOfNode(arg);
-    return { args: { specDir: dir, ...(arg.kind === 'task' ? { taskId: arg.task } : {}) }, dir };
+    // A stale approval's note or stage row names the gate to approve again.
+    const approval = arg.kind === 'note' ? arg.staleApproval : arg.kind === 'stage' ? arg.stage : undefined;
+    return { args: { specDir: dir, ...(arg.kind === 'task' ? { taskId: arg.task } : {}), ...(approval ? { approvalStage: approval } : {}) }, dir };
   }
   if (arg && typeof arg === 'object') {
     const raw = arg as Record<string, unknown>;
@@ -66,7 +70,7 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
       args: {
         specDir: str('specDir'), to: str('to'), reason: str('reason'), name: str('name'), folder: str('folder'),
         text: str('text'), stage: str('stage'), confirm: raw.confirm === true, clear: raw.clear === true,
-        taskId: str('taskId'), choice: str('choice'), findingId: str('findingId'), message: str('message'),
+        taskId: str('taskId'), choice: str('choice'), findingId: str('findingId'), message: str('message'), approvalStage: str('approvalStage'),
       },
       dir: str('specDir'),
     };

@@ -111,8 +111,8 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
   const blocking = approvalsBlockingAdvance(e.staleness.approvals, e.spec.definition, stage);
   if (blocking.length) {
     const reasons = blocking.map((a) => vscode.l10n.t('{0} changed after {1} was approved ({2})', a.changed.join(', '), a.stage, localTime(a.approvedAt)));
-    return refused(vscode.l10n.t('Re-approval needed before {0} can advance. Review the changes, then approve the stage again (Mark Failed, then Recover, sends the spec back), or restore the approved files', feature(e)), reasons,
-      fileAction(e, blocking[0].changed[0]));
+    return refused(vscode.l10n.t('Re-approval needed before {0} can advance. Review the changes, then approve the stage again, or restore the approved files', feature(e)), reasons,
+      [{ title: vscode.l10n.t('Approve Again…'), run: () => void vscode.commands.executeCommand('loom.reapprove', { specDir: e.dir }) }, ...fileAction(e, blocking[0].changed[0])]);
   }
 
   let check: TransitionCheck | undefined;
@@ -200,6 +200,69 @@ async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Pr
   return { status: 'done', specDir: e.dir, from: result.from, to: result.to };
 }
 
+/**
+ * Loom: Approve Again. A gate already passed whose approved files changed since blocks advancing
+ * (loom: "re-review and pass the gate again"). After the user has looked at the changed files and
+ * confirms, the gate's files are fingerprinted anew in a new history entry of that stage; the spec
+ * stays at its stage.
+ */
+async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
+  if (e.spec.stage === null) return movableStage(e) as CommandOutcome;
+  const stale = e.spec.staleApprovals();
+  if (stale.length === 0) {
+    notify('info', vscode.l10n.t('No approval of {0} is stale: nothing to approve again.', feature(e)));
+    return { status: 'refused', message: `${e.spec.snapshot.specDir} has no stale approval to renew`, reasons: [] };
+  }
+  let chosen = args.approvalStage ? stale.find((a) => a.stage === args.approvalStage) : stale.length === 1 ? stale[0] : undefined;
+  if (args.approvalStage && !chosen) {
+    return refused(vscode.l10n.t('The approval of {0} is not stale; stale: {1}', args.approvalStage, stale.map((a) => a.stage).join(', ')), []);
+  }
+  if (!chosen) {
+    const picked = await vscode.window.showQuickPick(stale.map((a) => ({
+      label: `$(warning) ${a.stage}`,
+      description: vscode.l10n.t('approved at {0}', localTime(a.approvedAt)),
+      detail: vscode.l10n.t('Changed since: {0}', a.changed.join(', ')),
+      approval: a,
+    })), { title: vscode.l10n.t('Loom: Approve Again'), placeHolder: vscode.l10n.t('Which approval of {0} should be renewed?', feature(e)) });
+    chosen = picked?.approval;
+  }
+  if (!chosen) return cancelled;
+
+  if (!args.confirm) {
+    const title = vscode.l10n.t('Approve {0} of {1} again?', chosen.stage, feature(e));
+    const detail = [
+      vscode.l10n.t('Changed since the approval of {0}: {1}', localTime(chosen.approvedAt), chosen.changed.join(', ')),
+      vscode.l10n.t('The new sha256 of the approved files is recorded; {0} stays at {1}.', feature(e), e.spec.stage),
+    ];
+    const ok = vscode.l10n.t('Approve Again');
+    const open = vscode.l10n.t('Open Changed Files');
+    let choice: string | undefined;
+    if (ctx.config.confirmation === 'quickPick') {
+      const picked = await vscode.window.showQuickPick([
+        { label: `$(check) ${ok}`, detail: detail.join('  '), id: ok },
+        { label: `$(go-to-file) ${open}`, id: open },
+        { label: `$(close) ${vscode.l10n.t('Cancel')}`, id: '' },
+      ], { title, placeHolder: title, ignoreFocusOut: true });
+      choice = picked?.id;
+    } else {
+      choice = await vscode.window.showWarningMessage(title, { modal: true, detail: detail.join('\n') }, ok, open);
+    }
+    if (choice === open) {
+      // Review first: the files open, nothing is recorded until the user approves.
+      for (const file of chosen.changed.filter((f) => !f.endsWith('/') && e.spec.snapshot.files.has(f))) {
+        await vscode.window.showTextDocument(vscode.Uri.joinPath(e.uri, ...file.split('/')), { preview: false });
+      }
+      return cancelled;
+    }
+    if (choice !== ok) return cancelled;
+  }
+  const result = e.spec.reapprove(chosen.stage, { reason: args.reason });
+  ctx.log.component('reapprove').info(`${e.spec.snapshot.specDir}: ${result.stage} approved again (${result.changed.join(', ')} had changed)`);
+  ctx.registry.reloadNow(e.dir);
+  notify('info', vscode.l10n.t('{0}: {1} approved again; the spec stays at {2}.', feature(e), result.stage, result.state.current_stage));
+  return { status: 'done', specDir: e.dir, from: result.stage, to: result.state.current_stage };
+}
+
 export function registerPipelineCommands(ctx: CommandContext): vscode.Disposable[] {
   const writes = { spec: true, writes: true };
   return [
@@ -207,5 +270,6 @@ export function registerPipelineCommands(ctx: CommandContext): vscode.Disposable
     createCommand(ctx, 'loom.approve', { ...writes, placeHolder: vscode.l10n.t('Which spec should be approved?') }, (a, e) => advance(ctx, e!, a, true)),
     createCommand(ctx, 'loom.markFailed', { ...writes, placeHolder: vscode.l10n.t('Which spec failed?') }, (a, e) => markFailed(ctx, e!, a)),
     createCommand(ctx, 'loom.recover', { ...writes, placeHolder: vscode.l10n.t('Which spec should recover?') }, (a, e) => recover(ctx, e!, a)),
+    createCommand(ctx, 'loom.reapprove', { ...writes, placeHolder: vscode.l10n.t('Which spec\'s approval should be renewed?') }, (a, e) => reapprove(ctx, e!, a)),
   ];
 }

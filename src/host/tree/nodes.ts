@@ -44,6 +44,8 @@ export interface NoteNode {
   /** Spec-relative file opened on click. */
   file?: string;
   severity: 'info' | 'warning' | 'error';
+  /** The stage whose approval went stale: the note offers to approve it again. */
+  staleApproval?: string;
 }
 
 /** Whatever a command got from the tree: the spec directory it is about, if any. */

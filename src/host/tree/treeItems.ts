@@ -67,7 +67,9 @@ export function specContext(e: SpecEntry): string {
   const stage = e.spec.stage;
   const current = e.overview.stages.find((s) => s.current);
   const state = stage === null ? 'corrupt' : stage === FAILED_STAGE ? 'failed' : e.overview.group === 'done' ? 'done' : 'running';
-  return `loomSpec:${state}${current?.confirmation ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}${stageContext(e)}`;
+  // `:staleApproval`: an approval of a gate already passed went stale (Approve Again).
+  const staleApproval = e.staleness.approvals.some((a) => a.stage !== stage);
+  return `loomSpec:${state}${current?.confirmation ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}${staleApproval ? ':staleApproval' : ''}${stageContext(e)}`;
 }
 
 /**
@@ -141,7 +143,7 @@ export function specNotes(e: SpecEntry): NoteNode[] {
       label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE) });
   }
   for (const a of e.staleness.approvals) {
-    notes.push({ kind: 'note', id: `note:${e.dir}:approval:${a.stage}`, dir: e.dir, file: a.changed[0], severity: 'warning',
+    notes.push({ kind: 'note', id: `note:${e.dir}:approval:${a.stage}`, dir: e.dir, file: a.changed[0], severity: 'warning', staleApproval: a.stage,
       label: vscode.l10n.t('Re-approval needed: {0} changed after {1} was approved', a.changed.join(', '), a.stage) });
   }
   for (const h of e.staleness.handoffs) {
@@ -156,7 +158,7 @@ export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {
   item.id = node.id;
   item.iconPath = node.severity === 'error' ? icon('error', 'errorForeground') : node.severity === 'warning' ? icon(...WARNING) : icon('info');
   item.tooltip = node.tooltip ?? node.label;
-  item.contextValue = 'loomNote';
+  item.contextValue = node.staleApproval ? 'loomNote:staleApproval' : 'loomNote';
   if (node.file && root) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.joinPath(root, node.file)] };
   return item;
 }
@@ -194,7 +196,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   if (staleApproval) parts.push(`⚠ ${vscode.l10n.t('approval stale')}`);
   item.description = parts.join(' · ');
   item.iconPath = staleApproval ? icon(...WARNING) : icon(...STAGE_ICONS[stage.status]);
-  item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}`;
+  item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}${staleApproval && !stage.current ? ':staleApproval' : ''}`;
 
   const t = new vscode.MarkdownString(undefined, true);
   t.appendMarkdown(`**${md(stage.id)}** — ${md(stageStatusText(stage.status))}\n\n`);

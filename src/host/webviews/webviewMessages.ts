@@ -19,6 +19,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   markFailed: 'loom.markFailed',
   checkStage: 'loom.checkStage',
   recover: 'loom.recover',
+  reapprove: 'loom.reapprove',
   showTranscripts: 'loom.showTranscripts',
 };
 
@@ -94,7 +95,8 @@ async function runCommand(entry: SpecEntry, message: RunCommandMessage): Promise
   // The palette's command, so the page gets exactly the same checks and confirmations.
   const to = message.args && 'to' in message.args ? message.args.to : undefined;
   const taskId = message.args && 'taskId' in message.args ? message.args.taskId : undefined;
-  await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], { specDir: entry.dir, ...(to ? { to } : {}), ...(taskId ? { taskId } : {}) });
+  const approvalStage = message.args && 'stage' in message.args ? message.args.stage : undefined;
+  await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], { specDir: entry.dir, ...(to ? { to } : {}), ...(taskId ? { taskId } : {}), ...(approvalStage ? { approvalStage } : {}) });
 }
 
 async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log: ComponentLog): Promise<void> {

@@ -68,13 +68,14 @@ suite('Restricted Mode (untrusted workspace)', () => {
     assert.match(message, /read-only in an untrusted workspace/);
   });
 
-  test('Advance, Approve, Mark Failed, Recover, New Feature, Check Stage and Override Finding refuse, mention trust and write nothing', async () => {
+  test('Advance, Approve, Approve Again, Mark Failed, Recover, New Feature, Check Stage and Override Finding refuse, mention trust and write nothing', async () => {
     const root = folderPath();
     const before = snapshot(root);
     const calls = [
       ['loom.advance', { specDir: specPath('2026-11-25+search'), confirm: true }],
       ['loom.advance', { specDir: 'specs/2026-11-26+export' }],
       ['loom.approve', { specDir: specPath('2026-11-19+approval'), confirm: true }],
+      ['loom.reapprove', { specDir: specPath('2026-11-19+approval'), confirm: true }],
       ['loom.markFailed', { specDir: specPath('2026-11-26+export'), reason: '需求变更' }],
       ['loom.recover', { specDir: specPath('2026-11-18+legacy'), to: 'brainstorming', reason: 'x' }],
       ['loom.newFeature', { name: '用户 导出 CSV' }],

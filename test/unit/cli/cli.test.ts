@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { main } from '../../../src/cli/main';
 
 const PROJECT = resolve(__dirname, '../../..');
@@ -453,6 +454,38 @@ describe('advance', () => {
     assert.match(run.err, /qa\/2026-11-30\+smoke\/\.loom-run\.lock/);
     assert.match(run.err, new RegExp(`pid ${process.ppid}`));
     assert.deepEqual(tree(repo), before);
+  });
+});
+
+describe('reapprove', () => {
+  test('renews a stale approval of a gate already passed; the spec stays where it is and may advance again', async () => {
+    const repo = copyFixture('basic');
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const state = readJson(repo, `${LOGIN}/pipeline.state.json`);
+    const approvedText = read(repo, `${LOGIN}/plan.md`);
+    state.stage_history.push({ stage: 'approved', entered_at: '2026-11-30T08:00:00.000Z', exited_at: '2026-11-30T08:30:00.000Z', status: 'passed', approval: 'user_confirmed', approval_fingerprints: { 'plan.md': sha(approvedText) }, approved_at: '2026-11-30T08:30:00.000Z' });
+    writeFileSync(join(repo, LOGIN, 'pipeline.state.json'), JSON.stringify(state, null, 2));
+    const staleReason = 'the approval of approved is stale: plan.md changed since; approve it again';
+    const unmet = async () => parsed(await cli('status', '--cwd', repo, '--spec-dir', LOGIN, '--json')).next.flatMap((n: any) => n.unmet);
+
+    const nothing = await cli('reapprove', '--cwd', repo, '--spec-dir', LOGIN);
+    assert.equal(nothing.code, 1);
+    assert.equal(nothing.err, `loom-vscode: ${LOGIN} has no stale approval to renew\n`);
+
+    writeFileSync(join(repo, LOGIN, 'plan.md'), `${approvedText}\nA late change.\n`);
+    assert.ok((await unmet()).includes(staleReason));
+    const run = await cli('reapprove', '--cwd', repo, '--spec-dir', LOGIN, '--json');
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(parsed(run), { spec_dir: LOGIN, stage: 'approved', changed: ['plan.md'], current_stage: 'executing' });
+    const entry = readJson(repo, `${LOGIN}/pipeline.state.json`).stage_history.at(-1);
+    assert.deepEqual([entry.stage, entry.status, entry.approval], ['approved', 'passed', 'user_confirmed']);
+    assert.equal(entry.approval_fingerprints['plan.md'], sha(read(repo, `${LOGIN}/plan.md`)));
+    assert.equal(readJson(repo, `${LOGIN}/pipeline.state.json`).current_stage, 'executing');
+    assert.ok(!(await unmet()).includes(staleReason));
+
+    const text = await cli('reapprove', '--cwd', repo, '--spec-dir', LOGIN, '--stage', 'approved');
+    assert.equal(text.code, 1, text.err);
+    assert.match(text.err, /has no stale approval to renew/);
   });
 });
 

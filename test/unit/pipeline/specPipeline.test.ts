@@ -10,6 +10,7 @@ import { applyStageChange } from '../../../src/core/pipeline/stateRecord';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 const NOW = '2026-11-29T10:00:00.000Z';
+const LATER = '2026-11-29T12:00:00.000Z';
 
 function repoWith(setup: (r: TempRepo) => void) {
   const r = new TempRepo();
@@ -383,6 +384,64 @@ test('a stale approval blocks advancing, as loom\'s checkApprovalFreshness does;
     assert.deepEqual(next().unmet, ['the approval of sign-off is stale: plan.md changed since; approve it again']);
     r.write(`${SPEC}/pipeline.state.json`, state('sign-off', { stage_history: [approved] }));
     assert.deepEqual(next().unmet, [], 'approving the gate again records fresh fingerprints');
+  } finally {
+    r.dispose();
+  }
+});
+
+test('reapprove renews a stale approval in place: a new history entry of the gate, fresh fingerprints, the stage unchanged', () => {
+  const r = new TempRepo();
+  try {
+    r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: sign-off, gate: human-approval, next: build, approval_requires: [plan.md] }\n      - { id: build, next: ship }\n      - { id: ship }\n');
+    r.write(`${SPEC}/plan.md`, '# plan v1\n');
+    const approved = { stage: 'sign-off', entered_at: NOW, exited_at: NOW, status: 'passed', approval: 'user_confirmed', approval_fingerprints: { 'plan.md': r.sha256(`${SPEC}/plan.md`) }, approved_at: NOW };
+    r.write(`${SPEC}/pipeline.state.json`, state('build', { stage_history: [approved] }));
+    const spec = () => new LoomRepository(r.root).load().get(SPEC)!;
+    assert.throws(() => spec().reapprove(undefined, { now: LATER }), (e: TransitionRefusedError) => /has no stale approval to renew/.test(e.message));
+
+    r.write(`${SPEC}/plan.md`, '# plan v2\n');
+    const before = r.read(`${SPEC}/pipeline.state.json`);
+    assert.throws(() => spec().reapprove('build', { now: LATER }), (e: TransitionRefusedError) => {
+      assert.deepEqual(e.reasons, ['build is the current stage: its approval is renewed by approving it (Advance with confirmation)']);
+      return true;
+    });
+    assert.equal(r.read(`${SPEC}/pipeline.state.json`), before, 'a refusal writes nothing');
+
+    const result = spec().reapprove(undefined, { now: LATER });
+    assert.deepEqual([result.stage, result.changed], ['sign-off', ['plan.md']]);
+    const written = r.json(`${SPEC}/pipeline.state.json`);
+    assert.equal(written.current_stage, 'build');
+    assert.equal(written.updated_at, LATER);
+    assert.deepEqual(written.stage_history, [approved, {
+      stage: 'sign-off', entered_at: LATER, exited_at: LATER, status: 'passed',
+      reason: `approved again: plan.md changed since the approval of ${NOW}`,
+      approval: 'user_confirmed', approval_fingerprints: { 'plan.md': r.sha256(`${SPEC}/plan.md`) }, approved_at: LATER,
+    }]);
+    assert.deepEqual(spec().status().next[0].unmet, [], 'the way on is open again');
+    assert.match(r.read(`${SPEC}/progress.md`), /sign-off/);
+    assert.deepEqual(readdirSync(r.path(SPEC)).filter((f) => f.endsWith('.tmp') || f === '.loom-run.lock'), [], 'no temp file or lock left');
+  } finally {
+    r.dispose();
+  }
+});
+
+test('reapprove asks which stage when several approvals are stale, and takes a reason', () => {
+  const r = new TempRepo();
+  try {
+    r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: design, gate: human-approval, next: sign-off, approval_requires: [spec.md] }\n      - { id: sign-off, gate: human-approval, next: build, approval_requires: [plan.md] }\n      - { id: build }\n');
+    r.write(`${SPEC}/spec.md`, '# spec v1\n');
+    r.write(`${SPEC}/plan.md`, '# plan v1\n');
+    const entry = (stage: string, file: string) => ({ stage, entered_at: NOW, exited_at: NOW, status: 'passed', approval: 'user_confirmed', approval_fingerprints: { [file]: r.sha256(`${SPEC}/${file}`) }, approved_at: NOW });
+    r.write(`${SPEC}/pipeline.state.json`, state('build', { stage_history: [entry('design', 'spec.md'), entry('sign-off', 'plan.md')] }));
+    r.write(`${SPEC}/spec.md`, '# spec v2\n');
+    r.write(`${SPEC}/plan.md`, '# plan v2\n');
+    const spec = () => new LoomRepository(r.root).load().get(SPEC)!;
+    assert.deepEqual(spec().staleApprovals().map((a) => a.stage), ['design', 'sign-off']);
+    assert.throws(() => spec().reapprove(undefined, { now: LATER }), /stale approvals of design, sign-off; name the stage/);
+    const result = spec().reapprove('sign-off', { now: LATER, reason: 'reviewed the new rollout section' });
+    assert.equal(result.stage, 'sign-off');
+    assert.equal(r.json(`${SPEC}/pipeline.state.json`).stage_history.at(-1).reason, 'reviewed the new rollout section');
+    assert.deepEqual(spec().staleApprovals().map((a) => a.stage), ['design']);
   } finally {
     r.dispose();
   }

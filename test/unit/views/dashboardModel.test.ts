@@ -79,7 +79,7 @@ describe('buildDashboardModel for a spec in executing', () => {
     assert.equal(stale.path, `${SPEC}/handoffs/T1.json`);
     assert.ok(forward.preconditions.some((p) => p.holds), 'the ones that hold are listed too');
     assert.ok(forward.preconditions.every((p) => p.holds === (p.reasons.length === 0)));
-    assert.deepEqual(m.actions, { advance: true, approve: true, markFailed: true, checkStage: ['task-state-closure', 'requirement-task-closure'], recoverTo: [] });
+    assert.deepEqual(m.actions, { advance: true, approve: true, markFailed: true, checkStage: ['task-state-closure', 'requirement-task-closure'], recoverTo: [], reapprove: [] });
   });
 
   it('lists tasks with state, retries, batch, and the breaker report of a tripped task', () => {

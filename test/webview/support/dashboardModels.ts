@@ -45,7 +45,7 @@ export function dashboardModel(options: { tripped?: boolean; tokens?: boolean; s
       ],
       confirmations: ['executing is left only once you confirm it is done'],
     }],
-    actions: { advance: true, approve: false, markFailed: true, checkStage: ['task-state-closure', 'requirement-task-closure'], recoverTo: [] },
+    actions: { advance: true, approve: false, markFailed: true, checkStage: ['task-state-closure', 'requirement-task-closure'], recoverTo: [], reapprove: [] },
     tasks: [
       task('T1', 'Login endpoint', { status: 'done', lastReviewerResult: 'PASS', batch: { index: 1, type: 'serial' } }),
       task('T2', 'E-mail format check', { status: 'done', retries: 1, lastReviewerResult: 'PASS', dependsOn: ['T1'], batch: { index: 2, type: 'parallel' } }),
