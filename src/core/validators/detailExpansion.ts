@@ -2,7 +2,7 @@ import { findPlaceholder } from '../files/placeholders';
 import { REQUIREMENTS_FILE, type Behavior } from '../files/requirements';
 import { categoriesImpliedBy } from '../files/vocabulary';
 import type { SpecSnapshot } from '../spec/specSnapshot';
-import { FindingList, SpecLines } from './findingSupport';
+import { FindingList, SpecLines, unreadableFile } from './findingSupport';
 import { findingsResult, type ValidatorResult } from './validatorResult';
 
 export const DETAIL_EXPANSION_PASS = 'detail-expansion-pass';
@@ -31,11 +31,7 @@ export function detailExpansionPass(s: SpecSnapshot): ValidatorResult {
   const list = new FindingList('DE');
   const lines = new SpecLines(s);
   if (!s.requirements) {
-    const missing = s.requirementsCondition === 'missing';
-    list.add({
-      kind: missing ? 'missing' : 'format', severity: 'error', artifact: REQUIREMENTS_FILE, location: { file: REQUIREMENTS_FILE },
-      message: missing ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)',
-    });
+    list.add(unreadableFile(s, REQUIREMENTS_FILE, s.requirementsCondition)!);
     return findingsResult(DETAIL_EXPANSION_PASS, list.findings);
   }
   for (const req of s.requirements.requirements) {

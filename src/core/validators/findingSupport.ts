@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { locateJson, type JsonPath } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
 import type { Finding } from '../files/findings';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { FileCondition, SpecSnapshot } from '../spec/specSnapshot';
 import type { FindingFix } from './findingFix';
+import { findingsResult, type ValidatorResult } from './validatorResult';
 
 /**
  * What the finding-producing validators share: numbering findings as loom does (`F-1`, `F-2` …,
@@ -25,6 +26,9 @@ export class FindingList {
     return f;
   }
 }
+
+/** A validator's result from its findings: it fails on any blocker or error, and carries their fixes. */
+export const listResult = (name: string, list: FindingList): ValidatorResult => ({ ...findingsResult(name, list.findings), fixes: list.fixes });
 
 export const isBlocking = (f: Pick<Finding, 'severity'>) => f.severity === 'blocker' || f.severity === 'error';
 
@@ -98,6 +102,19 @@ export class SpecLines {
   at(file: string, line: number | undefined): NonNullable<Finding['location']> {
     return line === undefined ? { file } : { file, line };
   }
+}
+
+/**
+ * The finding for a file a validator needs that is missing or does not read. A corrupt file's
+ * finding sits on the line of the first error the spec reports for it (the JSON syntax error, the
+ * key that does not match the schema), beside the problem it refers to; a missing one has no line.
+ * Undefined when the file read.
+ */
+export function unreadableFile(s: Pick<SpecSnapshot, 'specDir' | 'diagnostics'>, file: string, condition: FileCondition, severity: Finding['severity'] = 'error'): Omit<Finding, 'id'> | undefined {
+  if (condition === 'ok') return undefined;
+  if (condition === 'missing') return { kind: 'missing', severity, artifact: file, message: `${file} does not exist`, location: { file } };
+  const first = s.diagnostics.find((d) => d.file === `${s.specDir}/${file}` && d.severity === 'error');
+  return { kind: 'format', severity, artifact: file, message: `${file} could not be read (see the Problems it reports)`, location: first ? { file, line: first.line } : { file } };
 }
 
 /** JSON with object keys sorted at every level, so that two reports compare by content. */

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
-import { requirementIdsInSpec } from './requirementTaskClosure';
-import { result, type ValidatorResult } from './validatorResult';
+import { TRACEABILITY_FILE } from '../files/traceability';
 import type { SpecSnapshot } from '../spec/specSnapshot';
+import { addTraceRequirement, addTraceTasks, removeTraceTasks } from './findingFix';
+import { FindingList, listResult, SpecLines, unreadableFile } from './findingSupport';
+import { requirementIdsInSpec } from './requirementTaskClosure';
+import type { ValidatorResult } from './validatorResult';
 
 export const PLANNING_ARTIFACTS = 'planning-artifacts';
 
@@ -12,52 +14,97 @@ export const PLANNING_ARTIFACTS = 'planning-artifacts';
  * exists (tests and evidence may still be empty). As loom's validateTraceabilityFile does at
  * planning: each requirement needs tasks of its own, every task reference must name a task file,
  * and with a spec.md, each REQ it names must be traced and a traced REQ it does not name is unknown.
+ *
+ * Each problem is a finding on traceability.json, on the line of the requirement or behavior it
+ * concerns. Where the task files already say which tasks implement it, the finding carries the
+ * fix that writes them into traceability.json; a reference to a task file that does not exist is
+ * removed the same way.
  */
 export function planningArtifacts(s: SpecSnapshot): ValidatorResult {
-  const problems: string[] = [];
-  if (s.traceabilityCondition === 'missing') problems.push('traceability.json does not exist');
-  else if (!s.traceability) problems.push('traceability.json could not be read (see the Problems it reports)');
-  if (s.requirementsCondition === 'missing') problems.push('requirements.json does not exist');
-  else if (!s.requirements) problems.push('requirements.json could not be read (see the Problems it reports)');
-  if (s.traceability && s.requirements) {
-    const trace = new Map(s.traceability.requirements.map((r) => [r.id, r]));
-    const missingTasks = (owner: string, refs: readonly string[]) => {
-      for (const ref of refs) {
-        const id = normalizeTaskRef(ref);
-        if (/^T\d+$/i.test(id) && !s.tasks.has(id.toUpperCase()) && !s.tasks.has(id)) problems.push(`${owner} maps to ${ref}, but tasks/${id.toUpperCase()}.md does not exist`);
-      }
-    };
-    const inSpec = specRequirementIds(s);
-    const required = [...new Set([...s.requirements.requirements.map((r) => r.id), ...(inSpec ?? [])])];
-    const byId = new Map(s.requirements.requirements.map((r) => [r.id, r]));
-    for (const id of required) {
-      const entry = trace.get(id);
-      if (!entry) {
-        problems.push(`${id} is missing from traceability.json`);
-        continue;
-      }
-      if (entry.tasks.length === 0) problems.push(`${id} maps to no task in traceability.json`);
-      missingTasks(id, entry.tasks);
-      for (const b of byId.get(id)?.behaviors ?? []) {
-        if (b.applicability === 'not-applicable') continue;
-        const tasks = entry.behaviors && Object.hasOwn(entry.behaviors, b.id) ? entry.behaviors[b.id].tasks : [];
-        if (tasks.length === 0) problems.push(`${b.id} maps to no task in traceability.json`);
-        missingTasks(b.id, tasks);
-      }
+  const list = new FindingList('PA');
+  const lines = new SpecLines(s);
+  for (const [file, condition] of [[TRACEABILITY_FILE, s.traceabilityCondition], [REQUIREMENTS_FILE, s.requirementsCondition]] as const) {
+    const unreadable = unreadableFile(s, file, condition);
+    if (unreadable) list.add(unreadable);
+  }
+  if (!s.traceability || !s.requirements) return listResult(PLANNING_ARTIFACTS, list);
+
+  const tasks = [...s.tasks.values()];
+  /** The tasks whose frontmatter names the requirement: in its `requirements`, or one of its behaviors. */
+  const tasksOfRequirement = (id: string) => tasks.filter((t) => t.requirements.includes(id) || t.behavior_ids.some((b) => b.startsWith(`${id}-`))).map((t) => t.id);
+  const tasksOfBehavior = (id: string) => tasks.filter((t) => t.behavior_ids.includes(id)).map((t) => t.id);
+  const trace = new Map(s.traceability.requirements.map((r) => [r.id, r]));
+  const byId = new Map(s.requirements.requirements.map((r) => [r.id, r]));
+  const applicable = (id: string) => (byId.get(id)?.behaviors ?? []).filter((b) => b.applicability !== 'not-applicable');
+
+  const missingTasks = (requirement: string, behavior: string | undefined, refs: readonly string[]) => {
+    const owner = behavior ?? requirement;
+    for (const ref of refs) {
+      const id = normalizeTaskRef(ref);
+      if (!/^T\d+$/i.test(id) || s.tasks.has(id.toUpperCase()) || s.tasks.has(id)) continue;
+      list.add({
+        kind: 'missing', severity: 'error', requirement_id: requirement, ...(behavior ? { behavior_id: behavior } : {}), artifact: TRACEABILITY_FILE,
+        message: `${owner} maps to ${ref}, but tasks/${id.toUpperCase()}.md does not exist`,
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior)),
+        suggested_fix: { action: 'update_traceability', details: `remove ${ref} from ${owner}'s tasks, or create tasks/${id.toUpperCase()}.md` },
+      }, removeTraceTasks(requirement, behavior, [ref]));
     }
-    if (inSpec) {
-      for (const entry of s.traceability.requirements) {
-        if (!inSpec.includes(entry.id) && !byId.has(entry.id)) problems.push(`traceability.json traces ${entry.id}, which neither spec.md nor requirements.json names`);
+  };
+
+  const inSpec = specRequirementIds(lines);
+  const required = [...new Set([...s.requirements.requirements.map((r) => r.id), ...(inSpec ?? [])])];
+  for (const id of required) {
+    const entry = trace.get(id);
+    if (!entry) {
+      const implementing = tasksOfRequirement(id);
+      list.add({
+        kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `${id} is missing from traceability.json`,
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
+        suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json${implementing.length ? ` with ${implementing.join(', ')}` : ''}` },
+      }, addTraceRequirement(id, implementing, applicable(id).map((b) => ({ id: b.id, tasks: tasksOfBehavior(b.id) }))));
+      continue;
+    }
+    if (entry.tasks.length === 0) {
+      const implementing = tasksOfRequirement(id);
+      list.add({
+        kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `${id} maps to no task in traceability.json`,
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
+        suggested_fix: implementing.length
+          ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${id}'s tasks` }
+          : { action: 'create_task', details: `create a task for ${id} and list it in ${id}'s tasks` },
+      }, implementing.length ? addTraceTasks(id, undefined, implementing) : undefined);
+    }
+    missingTasks(id, undefined, entry.tasks);
+    for (const b of applicable(id)) {
+      const traced = entry.behaviors && Object.hasOwn(entry.behaviors, b.id) ? entry.behaviors[b.id].tasks : [];
+      if (traced.length === 0) {
+        const implementing = tasksOfBehavior(b.id);
+        list.add({
+          kind: 'missing', severity: 'error', requirement_id: id, behavior_id: b.id, artifact: TRACEABILITY_FILE, message: `${b.id} maps to no task in traceability.json`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b.id)),
+          suggested_fix: implementing.length
+            ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${b.id}'s tasks` }
+            : { action: 'update_task', details: `add ${b.id} to the behavior_ids of the task that implements it, then to its tasks here` },
+        }, implementing.length ? addTraceTasks(id, b.id, implementing) : undefined);
       }
+      missingTasks(id, b.id, traced);
     }
   }
-  return result(PLANNING_ARTIFACTS, problems);
+  if (inSpec) {
+    for (const entry of s.traceability.requirements) {
+      if (inSpec.includes(entry.id) || byId.has(entry.id)) continue;
+      list.add({
+        kind: 'unrequested', severity: 'error', requirement_id: entry.id, artifact: TRACEABILITY_FILE,
+        message: `traceability.json traces ${entry.id}, which neither spec.md nor requirements.json names`,
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(entry.id)),
+        suggested_fix: { action: 'update_traceability', details: `remove ${entry.id} from traceability.json, or declare it in spec.md and requirements.json` },
+      });
+    }
+  }
+  return listResult(PLANNING_ARTIFACTS, list);
 }
 
-function specRequirementIds(s: SpecSnapshot): string[] | undefined {
-  try {
-    return requirementIdsInSpec(readFileSync(join(s.dir, 'spec.md'), 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
+const specRequirementIds = (lines: SpecLines): string[] | undefined => {
+  const text = lines.text('spec.md');
+  return text === undefined ? undefined : requirementIdsInSpec(text);
+};

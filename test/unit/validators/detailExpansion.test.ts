@@ -95,5 +95,9 @@ describe('detail-expansion-pass', () => {
       r.write(`${SPEC}/requirements.json`, '{ "requirements": [ ');
       return detailExpansionPass(load(r)).problems;
     }), ['requirements.json could not be read (see the Problems it reports)']);
+    assert.deepEqual(withRepo((r) => {
+      r.write(`${SPEC}/requirements.json`, '{\n  "requirements": [\n    { "id": "REQ-001", }\n  ]\n}\n');
+      return (detailExpansionPass(load(r)).findings ?? []).map(line);
+    }), ['DE-1 error format requirements.json:3 requirements.json could not be read (see the Problems it reports)'], 'on the line of the syntax error');
   });
 });
