@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { result, type ValidatorResult } from './validatorResult';
+import { normalizeTaskRef } from '../files/taskFile';
 import type { SpecSnapshot } from '../spec/specSnapshot';
+import { addToTask } from './findingFix';
+import { FindingList, listResult, SpecLines } from './findingSupport';
+import type { ValidatorResult } from './validatorResult';
 
 export const REQUIREMENT_TASK_CLOSURE = 'requirement-task-closure';
 
@@ -10,17 +11,39 @@ export function requirementIdsInSpec(text: string): string[] {
   return [...new Set([...text.matchAll(/\bREQ-\d{3,}\b/g)].map((m) => m[0]))];
 }
 
-/** Every REQ in spec.md is named by at least one task's `requirements`; without spec.md loom lets it pass. */
+/**
+ * Every REQ in spec.md is named by at least one task's `requirements`; without spec.md loom lets
+ * it pass. Each REQ left out is a finding on the line of spec.md that first names it. When a task
+ * already implements it (one of its behaviors is in the task's behavior_ids, or traceability.json
+ * traces it to the task), the fix adds it to that task's `requirements`.
+ */
 export function requirementTaskClosure(s: SpecSnapshot): ValidatorResult {
-  let text: string;
-  try {
-    text = readFileSync(join(s.dir, 'spec.md'), 'utf8');
-  } catch {
-    return result(REQUIREMENT_TASK_CLOSURE, []);
+  const list = new FindingList('RT');
+  const lines = new SpecLines(s);
+  const text = lines.text('spec.md');
+  if (text === undefined) return listResult(REQUIREMENT_TASK_CLOSURE, list);
+  const tasks = [...s.tasks.values()];
+  const named = new Set(tasks.flatMap((t) => t.requirements));
+  for (const id of requirementIdsInSpec(text).filter((x) => !named.has(x))) {
+    const candidate = implementingTask(s, id);
+    list.add({
+      kind: 'missing', severity: 'error', requirement_id: id, artifact: 'tasks/',
+      message: `${id} appears in spec.md but no task lists it in requirements`,
+      location: lines.at('spec.md', lines.lineOf('spec.md', new RegExp(`\\b${id}\\b`))),
+      suggested_fix: candidate
+        ? { action: 'update_task', details: `add ${id} to ${candidate}'s requirements` }
+        : { action: 'create_task', details: `create a task for ${id}, or add ${id} to the requirements of the task that implements it` },
+    }, candidate ? addToTask(candidate, 'requirements', id) : undefined);
   }
-  const named = new Set([...s.tasks.values()].flatMap((t) => t.requirements));
-  const problems = requirementIdsInSpec(text)
-    .filter((id) => !named.has(id))
-    .map((id) => `${id} appears in spec.md but no task lists it in requirements`);
-  return result(REQUIREMENT_TASK_CLOSURE, problems);
+  return listResult(REQUIREMENT_TASK_CLOSURE, list);
+}
+
+/** The first task that already implements `requirement` by its behaviors, else the first task file traceability.json traces it to. */
+function implementingTask(s: SpecSnapshot, requirement: string): string | undefined {
+  const byBehavior = [...s.tasks.values()].find((t) => t.behavior_ids.some((b) => b.startsWith(`${requirement}-`)));
+  if (byBehavior) return byBehavior.id;
+  const entry = s.traceability?.requirements.find((r) => r.id === requirement);
+  if (!entry) return undefined;
+  const refs = [...entry.tasks, ...Object.values(entry.behaviors ?? {}).flatMap((b) => b.tasks)].map(normalizeTaskRef);
+  return refs.find((ref) => s.tasks.has(ref));
 }

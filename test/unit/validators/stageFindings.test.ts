@@ -85,6 +85,37 @@ describe('stage findings', () => {
     });
   });
 
+  it('at planning, planning-artifacts findings sit on traceability.json with their fix', () => {
+    withRepo((r) => {
+      const s = spec(r, 'planning', (x) => {
+        const t = x.json(`${SPEC}/traceability.json`);
+        t.requirements['REQ-001'].behaviors['REQ-001-B02'].tasks = [];
+        x.write(`${SPEC}/traceability.json`, t);
+      });
+      const diagnostics = stageFindingDiagnostics(s);
+      assert.deepEqual(diagnostics.map(brief), ['error finding:missing traceability.json:17 REQ-001-B02 maps to no task in traceability.json (PA-1)']);
+      assert.deepEqual(diagnostics.map((d) => [d.finding.validator, d.finding.subject, d.finding.overridable, d.finding.fix]), [
+        ['planning-artifacts', 'REQ-001-B02', false, { type: 'traceability', file: 'traceability.json', change: { op: 'add-tasks', requirement: 'REQ-001', behavior: 'REQ-001-B02', tasks: ['T1'] } }],
+      ]);
+    });
+  });
+
+  it('at executing, the closures\' findings sit on the task file, the task\'s state and spec.md', () => {
+    withRepo((r) => {
+      const s = spec(r, 'executing', (x) => {
+        x.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'reviewing', retry_count: 0 });
+        x.write(`${SPEC}/tasks/T2.md`, taskText({ owns: ['src/logout.ts'], depends_on: ['T1'], requirements: [], behavior_ids: ['REQ-002-B01'] }, 'T2: Logout'));
+      });
+      const diagnostics = stageFindingDiagnostics(s);
+      assert.deepEqual(diagnostics.map(brief), [
+        'error finding:partial task-states/T1.state.json:3 T1 is reviewing, not done (TS-1)',
+        'error finding:missing tasks/T2.md:1 T2 has no task-states/T2.state.json (TS-2)',
+        'error finding:missing spec.md:6 REQ-002 appears in spec.md but no task lists it in requirements (RT-1)',
+      ]);
+      assert.deepEqual(diagnostics.map((d) => d.finding.fix?.file), [undefined, undefined, 'tasks/T2.md']);
+    });
+  });
+
   it('an overridden error is information with its reason; blockers cannot be overridden', () => {
     withRepo((r) => {
       spec(r, 'analyze-artifacts', t1Drifted);
