@@ -6,6 +6,8 @@ const vscode = require('vscode');
 const { EXTENSION_ID, folderPath, loom, readJson, settle, specPath, waitFor } = require('../helpers');
 
 const SPEC = '2026-11-28+findings';
+/** At planning, where planning-artifacts checks traceability.json (copied in by its own test). */
+const PLANNING = '2026-11-29+planning-findings';
 const loomDiagnostics = (file) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'loom');
 
 /** The 0-based line of the first line of `file` that holds `needle`. */
@@ -30,13 +32,13 @@ suite('findings', () => {
   let api;
   let dir;
   const loomDir = () => path.join(folderPath(), '.loom');
+  const fixture = () => path.join(vscode.extensions.getExtension(EXTENSION_ID).extensionPath, 'test', 'fixtures', 'findings');
 
   suiteSetup(async () => {
     api = await loom();
     // The fixture brings its own workflow (a `findings` pipeline type, so the other specs keep loom's).
-    const fixture = path.join(vscode.extensions.getExtension(EXTENSION_ID).extensionPath, 'test', 'fixtures', 'findings');
-    fs.cpSync(path.join(fixture, '.loom'), loomDir(), { recursive: true });
-    fs.cpSync(path.join(fixture, 'specs', SPEC), specPath(SPEC), { recursive: true });
+    fs.cpSync(path.join(fixture(), '.loom'), loomDir(), { recursive: true });
+    fs.cpSync(path.join(fixture(), 'specs', SPEC), specPath(SPEC), { recursive: true });
     dir = specPath(SPEC);
     const loaded = () => {
       const spec = api.registry.entry(dir)?.spec;
@@ -50,8 +52,9 @@ suite('findings', () => {
 
   suiteTeardown(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(specPath(PLANNING), { recursive: true, force: true });
     fs.rmSync(loomDir(), { recursive: true, force: true });
-    await waitFor('the findings spec to go', () => !api.registry.entry(dir), 10000);
+    await waitFor('the findings specs to go', () => !api.registry.entry(dir) && !api.registry.entry(specPath(PLANNING)), 10000);
     await settle(api);
   });
 
@@ -115,6 +118,33 @@ suite('findings', () => {
     const none = await vscode.commands.executeCommand('loom.overrideFinding', { specDir: dir });
     assert.strictEqual(none.status, 'refused');
     assert.match(none.message, /has no error finding to override/);
+  });
+
+  test('a planning-artifacts finding sits on its behavior in traceability.json; the quick fix adds the task there, keeping the layout, and the finding goes', async () => {
+    const planning = specPath(PLANNING);
+    fs.cpSync(path.join(fixture(), 'specs', PLANNING), planning, { recursive: true });
+    await waitFor('the planning spec', () => {
+      const spec = api.registry.entry(planning)?.spec;
+      return spec && spec.stage === 'planning' && spec.definition.type === 'findings';
+    }, 10000);
+    const trace = path.join(planning, 'traceability.json');
+    const before = fs.readFileSync(trace, 'utf8');
+    const d = await waitFor('the finding on traceability.json', () => loomDiagnostics(trace).find((x) => x.code === 'finding:missing'), 10000);
+    assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
+    assert.strictEqual(d.message, 'REQ-001-B02 maps to no task in traceability.json (PA-1)');
+    assert.strictEqual(d.range.start.line, lineOf(trace, '"REQ-001-B02"'));
+
+    const actions = await codeActions(trace, d);
+    const fix = actions.find((a) => a.title === 'Add T1 to the tasks of REQ-001-B02 in traceability.json');
+    assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
+    assert.ok(fix.isPreferred);
+    assert.ok(!actions.some((a) => a.command && a.command.command === 'loom.overrideFinding'), 'only artifact-analysis-pass findings are overridden');
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(trace));
+    assert.ok(await doc.save());
+    const after = fs.readFileSync(trace, 'utf8');
+    assert.strictEqual(after, before.replace('"REQ-001-B02": {\n          "tasks": [],', '"REQ-001-B02": {\n          "tasks": [\n            "T1"\n          ],'), 'only the empty list changed, indented like the rest');
+    await waitFor('the finding to go', () => !loomDiagnostics(trace).some((x) => String(x.code).startsWith('finding:')), 10000);
   });
 
   // (search was advanced to detail-expansion by 3-commands, whose own detail-expansion-pass Check Stage runs.)
