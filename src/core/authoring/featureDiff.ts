@@ -38,3 +38,14 @@ export async function featureDiff(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'nam
     return { text: '', base: '', error: e instanceof Error ? e.message : String(e) };
   }
 }
+
+/**
+ * The diff as the prompt shows it: what it was compared with, then the changes; or, when there
+ * are none, why (no change since the base, or the git error), so the model can say so instead of
+ * reviewing nothing.
+ */
+export function featureDiffForPrompt(d: FeatureDiff): string {
+  if (d.error) return `(no diff: ${d.error})`;
+  if (!d.text) return `(no changes against ${d.base})`;
+  return `Compared with ${d.base}.\n\n${d.text}`;
+}

@@ -6,7 +6,7 @@ import { parseDrafts, renderDraft } from '../../core/authoring/draftBlocks';
 import { checkDrafts } from '../../core/authoring/draftCheck';
 import { runDraftingTurn, type DraftingEvent } from '../../core/authoring/draftingTurn';
 import { describeChanges, draftBase, type DraftChange } from '../../core/authoring/draftWrite';
-import { featureDiff } from '../../core/authoring/featureDiff';
+import { featureDiff, featureDiffForPrompt } from '../../core/authoring/featureDiff';
 import { AUTHORING, commandForStage, isAuthoringCommand, type AuthoringCommand } from '../../core/authoring/stageCommands';
 import { ModelRequestError } from '../../core/executing/chatModel';
 import { detectLanguage } from '../../core/executing/prompts/promptTemplates';
@@ -103,7 +103,7 @@ export class LoomChatParticipant implements vscode.Disposable {
         stream.progress(vscode.l10n.t('Reading the feature\'s changes…'));
         const d = await featureDiff(snapshot, bridge.signal);
         if (d.error) stream.markdown(`> ${vscode.l10n.t('No diff for the prompt: {0}', d.error)}\n\n`);
-        diff = d.text;
+        diff = featureDiffForPrompt(d);
       }
       const messages = buildAuthoringMessages({
         command, templates, dir: snapshot.dir, specDir: snapshot.specDir, stage: entry.spec.stage ?? command.stage,

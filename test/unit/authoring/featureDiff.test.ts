@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
 import { checkDrafts } from '../../../src/core/authoring/draftCheck';
-import { featureDiff } from '../../../src/core/authoring/featureDiff';
+import { featureDiff, featureDiffForPrompt } from '../../../src/core/authoring/featureDiff';
 import { AUTHORING } from '../../../src/core/authoring/stageCommands';
 import { loadSpec } from '../../../src/core/spec/loadSpec';
 import { freshSpec } from './authoringFixture';
@@ -28,6 +28,12 @@ test('/review sees the feature\'s changes since HEAD, committed or not; outside 
     assert.equal(diff.error, undefined);
     assert.match(diff.text, /app\.js \| 2 \+-/);
     assert.match(diff.text, /-exports\.a = 1;\n\+exports\.a = 2;/);
+
+    // What the model is shown: the base, then the changes; or why there are none.
+    assert.match(featureDiffForPrompt(diff), /^Compared with [0-9a-f]{12} \(HEAD of the repository\)\.\n\n app\.js \| 2 \+-/);
+    assert.match(featureDiffForPrompt(outside), /^\(no diff: git rev-parse failed in .+\)$/);
+    git(s.root, 'checkout', '-q', '--', 'app.js');
+    assert.match(featureDiffForPrompt(await featureDiff(loadSpec(s.root, s.dir), signal)), /^\(no changes against [0-9a-f]{12} \(HEAD of the repository\)\)$/);
   } finally {
     s.cleanup();
   }
