@@ -4,7 +4,7 @@ import { locateJson, type JsonPath } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
 import type { Finding } from '../files/findings';
 import type { FileCondition, SpecSnapshot } from '../spec/specSnapshot';
-import type { FindingFix } from './findingFix';
+import { addTraceRequirement, addTraceTasks, type FindingFix, type TraceabilityFix } from './findingFix';
 import { findingsResult, type ValidatorResult } from './validatorResult';
 
 /**
@@ -115,6 +115,30 @@ export function unreadableFile(s: Pick<SpecSnapshot, 'specDir' | 'diagnostics'>,
   if (condition === 'missing') return { kind: 'missing', severity, artifact: file, message: `${file} does not exist`, location: { file } };
   const first = s.diagnostics.find((d) => d.file === `${s.specDir}/${file}` && d.severity === 'error');
   return { kind: 'format', severity, artifact: file, message: `${file} could not be read (see the Problems it reports)`, location: first ? { file, line: first.line } : { file } };
+}
+
+/** The tasks whose frontmatter names a requirement: in their `requirements`, or one of its behaviors in their `behavior_ids`. */
+export const tasksNamingRequirement = (s: Pick<SpecSnapshot, 'tasks'>, id: string): string[] =>
+  [...s.tasks.values()].filter((t) => t.requirements.includes(id) || t.behavior_ids.some((b) => b.startsWith(`${id}-`))).map((t) => t.id);
+
+/** The tasks whose `behavior_ids` name a behavior. */
+export const tasksNamingBehavior = (s: Pick<SpecSnapshot, 'tasks'>, id: string): string[] =>
+  [...s.tasks.values()].filter((t) => t.behavior_ids.includes(id)).map((t) => t.id);
+
+/**
+ * The fix that adds a requirement traceability.json lacks: traced to the tasks that name it, with
+ * each of its behaviors traced to the tasks that name that behavior (a behavior settled as
+ * not-applicable needs no trace and is left out).
+ */
+export function traceRequirementFix(s: Pick<SpecSnapshot, 'tasks' | 'requirements'>, id: string): TraceabilityFix {
+  const behaviors = (s.requirements?.requirements.find((r) => r.id === id)?.behaviors ?? []).filter((b) => b.applicability !== 'not-applicable');
+  return addTraceRequirement(id, tasksNamingRequirement(s, id), [...new Set(behaviors.map((b) => b.id))].map((b) => ({ id: b, tasks: tasksNamingBehavior(s, b) })));
+}
+
+/** The fix that traces a requirement, or `behavior` under it, to the tasks that name it; undefined when no task does. */
+export function traceTasksFix(s: Pick<SpecSnapshot, 'tasks'>, requirement: string, behavior?: string): TraceabilityFix | undefined {
+  const tasks = behavior === undefined ? tasksNamingRequirement(s, requirement) : tasksNamingBehavior(s, behavior);
+  return tasks.length ? addTraceTasks(requirement, behavior, tasks) : undefined;
 }
 
 /** JSON with object keys sorted at every level, so that two reports compare by content. */

@@ -2,8 +2,8 @@ import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
 import type { SpecSnapshot } from '../spec/specSnapshot';
-import { addTraceRequirement, addTraceTasks, removeTraceTasks } from './findingFix';
-import { FindingList, listResult, SpecLines, unreadableFile } from './findingSupport';
+import { removeTraceTasks } from './findingFix';
+import { FindingList, listResult, SpecLines, tasksNamingBehavior, tasksNamingRequirement, traceRequirementFix, traceTasksFix, unreadableFile } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
 import type { ValidatorResult } from './validatorResult';
 
@@ -29,10 +29,6 @@ export function planningArtifacts(s: SpecSnapshot): ValidatorResult {
   }
   if (!s.traceability || !s.requirements) return listResult(PLANNING_ARTIFACTS, list);
 
-  const tasks = [...s.tasks.values()];
-  /** The tasks whose frontmatter names the requirement: in its `requirements`, or one of its behaviors. */
-  const tasksOfRequirement = (id: string) => tasks.filter((t) => t.requirements.includes(id) || t.behavior_ids.some((b) => b.startsWith(`${id}-`))).map((t) => t.id);
-  const tasksOfBehavior = (id: string) => tasks.filter((t) => t.behavior_ids.includes(id)).map((t) => t.id);
   const trace = new Map(s.traceability.requirements.map((r) => [r.id, r]));
   const byId = new Map(s.requirements.requirements.map((r) => [r.id, r]));
   const applicable = (id: string) => (byId.get(id)?.behaviors ?? []).filter((b) => b.applicability !== 'not-applicable');
@@ -56,36 +52,36 @@ export function planningArtifacts(s: SpecSnapshot): ValidatorResult {
   for (const id of required) {
     const entry = trace.get(id);
     if (!entry) {
-      const implementing = tasksOfRequirement(id);
+      const implementing = tasksNamingRequirement(s, id);
       list.add({
         kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `${id} is missing from traceability.json`,
         location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
         suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json${implementing.length ? ` with ${implementing.join(', ')}` : ''}` },
-      }, addTraceRequirement(id, implementing, applicable(id).map((b) => ({ id: b.id, tasks: tasksOfBehavior(b.id) }))));
+      }, traceRequirementFix(s, id));
       continue;
     }
     if (entry.tasks.length === 0) {
-      const implementing = tasksOfRequirement(id);
+      const implementing = tasksNamingRequirement(s, id);
       list.add({
         kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `${id} maps to no task in traceability.json`,
         location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
         suggested_fix: implementing.length
           ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${id}'s tasks` }
           : { action: 'create_task', details: `create a task for ${id} and list it in ${id}'s tasks` },
-      }, implementing.length ? addTraceTasks(id, undefined, implementing) : undefined);
+      }, traceTasksFix(s, id));
     }
     missingTasks(id, undefined, entry.tasks);
     for (const b of applicable(id)) {
       const traced = entry.behaviors && Object.hasOwn(entry.behaviors, b.id) ? entry.behaviors[b.id].tasks : [];
       if (traced.length === 0) {
-        const implementing = tasksOfBehavior(b.id);
+        const implementing = tasksNamingBehavior(s, b.id);
         list.add({
           kind: 'missing', severity: 'error', requirement_id: id, behavior_id: b.id, artifact: TRACEABILITY_FILE, message: `${b.id} maps to no task in traceability.json`,
           location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b.id)),
           suggested_fix: implementing.length
             ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${b.id}'s tasks` }
             : { action: 'update_task', details: `add ${b.id} to the behavior_ids of the task that implements it, then to its tasks here` },
-        }, implementing.length ? addTraceTasks(id, b.id, implementing) : undefined);
+        }, traceTasksFix(s, id, b.id));
       }
       missingTasks(id, b.id, traced);
     }
