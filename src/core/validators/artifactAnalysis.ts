@@ -10,8 +10,8 @@ import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../repository/stateWriter';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { planTaskBatches } from '../tasks/taskBatches';
-import { addToTask, removeFromTask, type FindingFix } from './findingFix';
-import { FindingList, isBlocking, percent, sameApartFromTime, SpecLines } from './findingSupport';
+import { addToTask, removeFromTask, removeTraceTasks, type FindingFix } from './findingFix';
+import { FindingList, isBlocking, percent, sameApartFromTime, SpecLines, traceRequirementFix, traceTasksFix } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
 import type { ValidatorResult } from './validatorResult';
 
@@ -178,12 +178,14 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
       const entry = traceByReq.get(id);
       if (!entry) {
         add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json does not trace ${id}`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${id} with its tasks to traceability.json` } });
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${id} with its tasks to traceability.json` } },
+          traceRequirementFix(s, id));
         continue;
       }
       if (entry.tasks.length === 0) {
         add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json traces ${id} to no task`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${tasksOfReq(id).join(', ') || 'its tasks'} to ${id}'s tasks` } });
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${tasksOfReq(id).join(', ') || 'its tasks'} to ${id}'s tasks` } },
+          traceTasksFix(s, id));
       }
       const traced = entry.behaviors ?? {};
       for (const b of reqById.get(id)?.behaviors ?? []) {
@@ -193,7 +195,8 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
           add({ kind: 'missing', severity: 'error', requirement_id: id, behavior_id: b.id, artifact: TRACEABILITY_FILE,
             message: own ? `traceability.json traces ${b.id} to no task` : `traceability.json does not trace ${b.id}`,
             location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, own ? b.id : undefined)),
-            suggested_fix: { action: 'update_traceability', details: `trace ${b.id} to the task that implements it` } });
+            suggested_fix: { action: 'update_traceability', details: `trace ${b.id} to the task that implements it` } },
+            traceTasksFix(s, id, b.id));
         }
       }
       for (const bid of Object.keys(traced).filter((x) => reqById.has(id) && !(reqById.get(id)?.behaviors ?? []).some((b) => b.id === x))) {
@@ -206,7 +209,8 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         if (!/^T\d+$/i.test(ref) || s.tasks.has(ref.toUpperCase())) continue;
         add({ kind: 'missing', severity: 'error', requirement_id: id, ...(b ? { behavior_id: b } : {}), artifact: TRACEABILITY_FILE,
           message: `traceability.json traces ${b ?? id} to ${t}, but ${taskFile(ref.toUpperCase())} does not exist`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b)), suggested_fix: { action: 'update_traceability', details: `remove ${t} from ${b ?? id}'s tasks` } });
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b)), suggested_fix: { action: 'update_traceability', details: `remove ${t} from ${b ?? id}'s tasks` } },
+          removeTraceTasks(id, b, [t]));
       }
     }
     for (const e of s.traceability.requirements.filter((x) => !knownReqs.has(x.id))) {

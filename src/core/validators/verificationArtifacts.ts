@@ -5,9 +5,10 @@ import { TRACEABILITY_FILE } from '../files/traceability';
 import { evidenceReceiptProblems } from '../spec/evidenceReceipt';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
-import { FindingList, SpecLines } from './findingSupport';
+import { removeTraceTasks } from './findingFix';
+import { FindingList, listResult, SpecLines, traceRequirementFix } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
-import { findingsResult, type ValidatorResult } from './validatorResult';
+import type { ValidatorResult } from './validatorResult';
 
 export const VERIFICATION_ARTIFACTS = 'verification-artifacts';
 
@@ -88,7 +89,8 @@ export function verificationArtifacts(s: SpecSnapshot): ValidatorResult {
     const traced = new Set(s.traceability.requirements.map((e) => e.id));
     for (const id of [...new Set([...specIds, ...(s.requirements?.requirements ?? []).map((r) => r.id)])].filter((x) => !traced.has(x))) {
       list.add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json does not trace ${id}`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json` } });
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json` } },
+        traceRequirementFix(s, id));
     }
     const matrix = buildTraceabilityMatrix(s);
     for (const row of matrix.rows) {
@@ -109,8 +111,9 @@ export function verificationArtifacts(s: SpecSnapshot): ValidatorResult {
     for (const { requirement, behavior, task } of matrix.orphans.trace_tasks_unknown) {
       list.add({ kind: 'missing', severity: 'error', requirement_id: requirement, ...(behavior ? { behavior_id: behavior } : {}), artifact: TRACEABILITY_FILE,
         message: `traceability.json names ${task}, but tasks/${normalizeTaskRef(task).toUpperCase()}.md does not exist`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior ?? undefined)) });
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior ?? undefined)) },
+        removeTraceTasks(requirement, behavior ?? undefined, [task]));
     }
   }
-  return findingsResult(VERIFICATION_ARTIFACTS, list.findings);
+  return listResult(VERIFICATION_ARTIFACTS, list);
 }

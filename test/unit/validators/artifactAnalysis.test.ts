@@ -6,6 +6,8 @@ import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { evaluateGuard } from '../../../src/core/pipeline/guards';
 import { analyzeArtifacts, artifactAnalysisPass, recordOverride, writeArtifactAnalysis } from '../../../src/core/validators/artifactAnalysis';
 import { state } from '../../helpers/tempRepo';
+import { applyTextEdits } from '../../../src/core/files/taskListEdit';
+import { findingFixEdits } from '../../../src/core/validators/findingFix';
 import { line, load, NOW, plannedSpec, SPEC, taskText, withRepo, type TempRepo } from './validatorFixture';
 
 /** The analysis of plannedSpec() changed by `setup`. */
@@ -85,6 +87,29 @@ describe('artifact-analysis-pass: the analysis', () => {
       'F-4 blocker missing traceability.json:2 traceability.json does not trace REQ-002 → update_traceability: add REQ-002 with its tasks to traceability.json',
       'F-5 error unrequested traceability.json:27 traceability.json traces REQ-005, which neither spec.md nor requirements.json declares → update_traceability: remove REQ-005 from traceability.json',
     ]);
+  });
+
+  it('its traceability.json findings carry fixes that, applied one after another, close them', () => {
+    withRepo((r) => {
+      plannedSpec(r);
+      r.write(`${SPEC}/traceability.json`, { requirements: {
+        'REQ-001': { tasks: ['T1', 'T7'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] } } },
+      } });
+      const first = artifactAnalysisPass(load(r));
+      assert.deepEqual(Object.fromEntries(first.fixes ?? []), {
+        'F-1': { type: 'traceability', file: 'traceability.json', change: { op: 'add-tasks', requirement: 'REQ-001', behavior: 'REQ-001-B02', tasks: ['T1'] } },
+        'F-2': { type: 'traceability', file: 'traceability.json', change: { op: 'remove-tasks', requirement: 'REQ-001', tasks: ['T7'] } },
+        'F-3': { type: 'traceability', file: 'traceability.json', change: { op: 'add-requirement', requirement: 'REQ-002', tasks: ['T2'], behaviors: [{ id: 'REQ-002-B01', tasks: ['T2'] }] } },
+      });
+      for (const fix of (first.fixes ?? new Map()).values()) {
+        const file = `${SPEC}/${fix.file}`;
+        const text = r.read(file);
+        r.write(file, applyTextEdits(text, findingFixEdits(file, text, fix)));
+      }
+      const after = artifactAnalysisPass(load(r));
+      assert.deepEqual(after.findings, []);
+      assert.equal(after.passed, true);
+    });
   });
 
   it('plan.md and tasks/ must agree; placeholders, critical types without behaviors, duplicates and thin test plans are found', () => {

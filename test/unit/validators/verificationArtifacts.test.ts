@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { verificationArtifacts } from '../../../src/core/validators/verificationArtifacts';
+import { applyTextEdits } from '../../../src/core/files/taskListEdit';
+import { findingFixEdits } from '../../../src/core/validators/findingFix';
 import { line, load, plannedSpec, sha256, SPEC, withRepo, type TempRepo } from './validatorFixture';
 
 const receipt = (log: string) => `- evidence-command: npm test\n- evidence-exit-code: 0\n- evidence-file: evidence/test.log\n- evidence-sha256: ${sha256(log)}\n`;
@@ -111,5 +113,30 @@ describe('verification-artifacts: behaviors settled as not-applicable', () => {
     }), [
       'VA-1 error missing traceability.json:25 REQ-001-B02 is not closed: no task, no test, no evidence → update_traceability: give REQ-001-B02 its task, test and evidence',
     ]);
+  });
+});
+
+describe('verification-artifacts: fixes', () => {
+  it('a task traceability.json names that does not exist is removed by its fix; an untraced REQ is added with its tasks', () => {
+    withRepo((r) => {
+      verifiedSpec(r);
+      const trace = r.json(`${SPEC}/traceability.json`);
+      trace.requirements['REQ-001'].behaviors['REQ-001-B02'].tasks = ['T1', 'T8'];
+      delete trace.requirements['REQ-002'];
+      r.write(`${SPEC}/traceability.json`, trace);
+      const result = verificationArtifacts(load(r));
+      assert.deepEqual((result.findings ?? []).map(line), [
+        'VA-1 error missing traceability.json:2 traceability.json does not trace REQ-002 → update_traceability: add REQ-002 to traceability.json',
+        'VA-2 error missing traceability.json:2 REQ-002-B01 is not closed: no task, no test, no evidence → update_traceability: give REQ-002-B01 its task, test and evidence',
+        'VA-3 error missing traceability.json:25 traceability.json names T8, but tasks/T8.md does not exist',
+      ]);
+      assert.deepEqual(Object.fromEntries(result.fixes ?? []), {
+        'VA-1': { type: 'traceability', file: 'traceability.json', change: { op: 'add-requirement', requirement: 'REQ-002', tasks: ['T2'], behaviors: [{ id: 'REQ-002-B01', tasks: ['T2'] }] } },
+        'VA-3': { type: 'traceability', file: 'traceability.json', change: { op: 'remove-tasks', requirement: 'REQ-001', behavior: 'REQ-001-B02', tasks: ['T8'] } },
+      });
+      const text = r.read(`${SPEC}/traceability.json`);
+      r.write(`${SPEC}/traceability.json`, applyTextEdits(text, findingFixEdits(`${SPEC}/traceability.json`, text, result.fixes!.get('VA-3')!)));
+      assert.deepEqual(r.json(`${SPEC}/traceability.json`).requirements['REQ-001'].behaviors['REQ-001-B02'].tasks, ['T1']);
+    });
   });
 });
