@@ -200,7 +200,8 @@ export const GUARDS: Registry = {
     const validator = VALIDATORS.get(name);
     if (!validator) return fail(`validator ${name} is unknown to loom: check its spelling in .loom/workflow.yaml`);
     if (stage !== undefined && stage !== validator.stage) return pass;
-    const result = validator.check(ctx.snapshot);
+    // Pass or fail is all a guard needs: no finding is located (see ValidatorOptions).
+    const result = validator.check(ctx.snapshot, { locate: false });
     return result.passed ? pass : fail(result.problems.map((p) => `${name}: ${p}`));
   },
 

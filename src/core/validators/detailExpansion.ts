@@ -3,7 +3,7 @@ import { REQUIREMENTS_FILE, type Behavior } from '../files/requirements';
 import { categoriesImpliedBy } from '../files/vocabulary';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { FindingList, SpecLines, unreadableFile } from './findingSupport';
-import { findingsResult, type ValidatorResult } from './validatorResult';
+import { findingsResult, type ValidatorOptions, type ValidatorResult } from './validatorResult';
 
 export const DETAIL_EXPANSION_PASS = 'detail-expansion-pass';
 
@@ -27,9 +27,9 @@ function hasTestPlan(plan: Behavior['test_plan']): boolean {
  * `test_plan`, no longer `requires-clarification` (as applicability or status), and a description
  * that is not a stub or a placeholder.
  */
-export function detailExpansionPass(s: SpecSnapshot): ValidatorResult {
+export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
   const list = new FindingList('DE');
-  const lines = new SpecLines(s);
+  const lines = new SpecLines(s, options.locate !== false);
   if (!s.requirements) {
     list.add(unreadableFile(s, REQUIREMENTS_FILE, s.requirementsCondition)!);
     return findingsResult(DETAIL_EXPANSION_PASS, list.findings);

@@ -40,7 +40,8 @@ export class SpecLines {
   private readonly texts = new Map<string, string | undefined>();
   private readonly located = new Map<string, ReturnType<typeof locateJson> | undefined>();
 
-  constructor(private readonly snapshot: Pick<SpecSnapshot, 'dir' | 'requirements' | 'traceability'>) {}
+  /** `locate: false` answers no JSON line (see ValidatorOptions): the files are not parsed again. */
+  constructor(private readonly snapshot: Pick<SpecSnapshot, 'dir' | 'requirements' | 'traceability'>, private readonly locate = true) {}
 
   text(file: string): string | undefined {
     if (!this.texts.has(file)) {
@@ -66,6 +67,7 @@ export class SpecLines {
   }
 
   jsonLine(file: string, path: JsonPath): number | undefined {
+    if (!this.locate) return undefined;
     const text = this.text(file);
     if (text === undefined) return undefined;
     if (!this.located.has(file)) this.located.set(file, locateJson(text));

@@ -5,7 +5,7 @@ import type { SpecSnapshot } from '../spec/specSnapshot';
 import { removeTraceTasks } from './findingFix';
 import { FindingList, listResult, SpecLines, tasksNamingBehavior, tasksNamingRequirement, traceRequirementFix, traceTasksFix, unreadableFile } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
-import type { ValidatorResult } from './validatorResult';
+import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 
 export const PLANNING_ARTIFACTS = 'planning-artifacts';
 
@@ -20,9 +20,9 @@ export const PLANNING_ARTIFACTS = 'planning-artifacts';
  * fix that writes them into traceability.json; a reference to a task file that does not exist is
  * removed the same way.
  */
-export function planningArtifacts(s: SpecSnapshot): ValidatorResult {
+export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
   const list = new FindingList('PA');
-  const lines = new SpecLines(s);
+  const lines = new SpecLines(s, options.locate !== false);
   for (const [file, condition] of [[TRACEABILITY_FILE, s.traceabilityCondition], [REQUIREMENTS_FILE, s.requirementsCondition]] as const) {
     const unreadable = unreadableFile(s, file, condition);
     if (unreadable) list.add(unreadable);

@@ -2,7 +2,7 @@ import { normalizeTaskRef } from '../files/taskFile';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { addToTask } from './findingFix';
 import { FindingList, listResult, SpecLines } from './findingSupport';
-import type { ValidatorResult } from './validatorResult';
+import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 
 export const REQUIREMENT_TASK_CLOSURE = 'requirement-task-closure';
 
@@ -17,9 +17,9 @@ export function requirementIdsInSpec(text: string): string[] {
  * already implements it (one of its behaviors is in the task's behavior_ids, or traceability.json
  * traces it to the task), the fix adds it to that task's `requirements`.
  */
-export function requirementTaskClosure(s: SpecSnapshot): ValidatorResult {
+export function requirementTaskClosure(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
   const list = new FindingList('RT');
-  const lines = new SpecLines(s);
+  const lines = new SpecLines(s, options.locate !== false);
   const text = lines.text('spec.md');
   if (text === undefined) return listResult(REQUIREMENT_TASK_CLOSURE, list);
   const tasks = [...s.tasks.values()];

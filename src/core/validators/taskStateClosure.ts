@@ -1,7 +1,7 @@
 import { TASK_STATES_DIR } from '../files/taskState';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { FindingList, listResult, SpecLines, unreadableFile } from './findingSupport';
-import type { ValidatorResult } from './validatorResult';
+import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 
 /** A blocker may hold a whole list of fix instructions; a reason shows its first line. */
 const firstLine = (text: string) => text.trim().split(/\r?\n/)[0].replace(/^#+\s*/, '');
@@ -18,9 +18,9 @@ const taskId = (id: string) => (/^T\d+$/.test(id) ? { task_id: id } : {});
  * A task without a state is a finding on its task file; a task not done, on its state file's
  * `status`; a state file that does not read, on its first error; an extra one, on its `task_id`.
  */
-export function taskStateClosure(s: SpecSnapshot): ValidatorResult {
+export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
   const list = new FindingList('TS');
-  const lines = new SpecLines(s);
+  const lines = new SpecLines(s, options.locate !== false);
   for (const id of s.tasks.keys()) {
     const file = stateFile(id);
     const state = s.taskStates.get(id);

@@ -22,7 +22,15 @@ export interface ValidatorResult {
   overridden?: ReadonlyMap<string, string>;
 }
 
-export type Validator = (snapshot: SpecSnapshot) => ValidatorResult;
+export interface ValidatorOptions {
+  /**
+   * Find the line of each finding (default). Locating a key in a JSON file parses it again with
+   * positions; a guard that only asks pass or fail, for every spec of a status scan, skips it.
+   */
+  locate?: boolean;
+}
+
+export type Validator = (snapshot: SpecSnapshot, options?: ValidatorOptions) => ValidatorResult;
 
 export const result = (name: string, problems: string[]): ValidatorResult => ({ name, passed: problems.length === 0, problems });
 

@@ -8,7 +8,7 @@ import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { removeTraceTasks } from './findingFix';
 import { FindingList, listResult, SpecLines, traceRequirementFix } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
-import type { ValidatorResult } from './validatorResult';
+import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 
 export const VERIFICATION_ARTIFACTS = 'verification-artifacts';
 
@@ -37,9 +37,9 @@ const PASS_VERDICT = /^\s*(?:verdict|结论)\s*[:：]\s*(?:PASS|通过)/im;
  * Decision: loom checks verify-report.md only when it exists, leaving its existence to the
  * step's gate_verdict; here both reports are required, as LOOM-FORMATS.md describes the check.
  */
-export function verificationArtifacts(s: SpecSnapshot): ValidatorResult {
+export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
   const list = new FindingList('VA');
-  const lines = new SpecLines(s);
+  const lines = new SpecLines(s, options.locate !== false);
   const specText = lines.text('spec.md');
   const specIds = specText === undefined ? [] : requirementIdsInSpec(specText);
 

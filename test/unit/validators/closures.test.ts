@@ -125,3 +125,17 @@ describe('requirement-task-closure', () => {
     });
   });
 });
+
+describe('validators asked only for pass or fail (locate: false)', () => {
+  it('give the same verdict and findings, without their JSON lines', () => {
+    withRepo((r) => {
+      plannedSpec(r);
+      r.write(`${SPEC}/task-states/T1.state.json`, { ...done('T1'), status: 'blocked', blocker: 'needs a key' });
+      const located = taskStateClosure(load(r));
+      const fast = taskStateClosure(load(r), { locate: false });
+      assert.deepEqual([fast.passed, fast.problems], [located.passed, located.problems]);
+      assert.deepEqual(located.findings!.map((f) => f.location), [{ file: 'task-states/T1.state.json', line: 3 }, { file: 'tasks/T2.md', line: 1 }]);
+      assert.deepEqual(fast.findings!.map((f) => f.location), [{ file: 'task-states/T1.state.json' }, { file: 'tasks/T2.md', line: 1 }]);
+    });
+  });
+});
