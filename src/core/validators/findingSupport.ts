@@ -17,18 +17,22 @@ export class FindingList {
   readonly findings: Finding[] = [];
   /** The machine-applicable fix of a finding, by finding id, where one is known. */
   readonly fixes = new Map<string, FindingFix>();
+  /** Findings about work still under way (see ValidatorResult.inProgress). */
+  readonly inProgress = new Set<string>();
   constructor(private readonly prefix: string) {}
 
-  add(finding: Omit<Finding, 'id'>, fix?: FindingFix): Finding {
+  add(finding: Omit<Finding, 'id'>, fix?: FindingFix, options: { inProgress?: boolean } = {}): Finding {
     const f = { id: `${this.prefix}-${this.findings.length + 1}`, ...finding } as Finding;
     this.findings.push(f);
     if (fix) this.fixes.set(f.id, fix);
+    if (options.inProgress) this.inProgress.add(f.id);
     return f;
   }
 }
 
 /** A validator's result from its findings: it fails on any blocker or error, and carries their fixes. */
-export const listResult = (name: string, list: FindingList): ValidatorResult => ({ ...findingsResult(name, list.findings), fixes: list.fixes });
+export const listResult = (name: string, list: FindingList): ValidatorResult =>
+  ({ ...findingsResult(name, list.findings), fixes: list.fixes, ...(list.inProgress.size ? { inProgress: list.inProgress } : {}) });
 
 export const isBlocking = (f: Pick<Finding, 'severity'>) => f.severity === 'blocker' || f.severity === 'error';
 

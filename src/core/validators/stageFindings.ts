@@ -89,7 +89,7 @@ export function stageFindingDiagnostics(spec: StagedSpec, results: readonly Vali
       const subject = f.behavior_id ?? f.task_id ?? f.requirement_id;
       out.push({
         file: `${s.specDir}/${file}`, line, column: 1,
-        severity: reason !== undefined ? 'info' : SEVERITY[f.severity],
+        severity: reason !== undefined || r.inProgress?.has(f.id) ? 'info' : SEVERITY[f.severity],
         message,
         code: `finding:${f.kind}`,
         finding: {

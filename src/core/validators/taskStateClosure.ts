@@ -17,6 +17,8 @@ const taskId = (id: string) => (/^T\d+$/.test(id) ? { task_id: id } : {});
  * As in loom, a spec without task files passes, and only states of `T<number>` tasks can be extra.
  * A task without a state is a finding on its task file; a task not done, on its state file's
  * `status`; a state file that does not read, on its first error; an extra one, on its `task_id`.
+ * A task not run or not finished yet is work in progress, not a fault: only a failed or blocked
+ * one is an error in the Problems panel (all of them block leaving executing).
  */
 export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
   const list = new FindingList('TS');
@@ -30,14 +32,14 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
       list.add({
         kind: 'missing', severity: 'error', ...taskId(id), artifact: file, message: `${id} has no ${file}`, location: { file: `tasks/${id}.md`, line: 1 },
         suggested_fix: { details: `run ${id}: executing it records its state in ${file}` },
-      });
+      }, undefined, { inProgress: true });
     } else if (state.status !== 'done') {
       list.add({
         kind: 'partial', severity: 'error', ...taskId(id), artifact: file,
         message: `${id} is ${state.status}, not done${state.blocker ? ` (blocker: ${firstLine(state.blocker)})` : ''}`,
         location: lines.at(file, lines.jsonLine(file, ['status'])),
         suggested_fix: { details: state.status === 'blocked' ? `settle ${id}'s blocker, then run it again` : state.status === 'failed' ? `fix what failed in ${id}, then run it again` : `finish ${id}` },
-      });
+      }, undefined, { inProgress: state.status !== 'blocked' && state.status !== 'failed' });
     }
   }
   if (s.tasks.size === 0) return listResult(TASK_STATE_CLOSURE, list);

@@ -18,6 +18,12 @@ export interface ValidatorResult {
    * allows no extra keys in a finding). The Problems panel offers them as quick fixes.
    */
   fixes?: ReadonlyMap<string, FindingFix>;
+  /**
+   * Findings that report work still under way (a task not run or not finished yet) rather than a
+   * fault in a file: they block leaving the stage all the same, but the Problems panel shows them
+   * as information, so that a spec at executing does not fill it with errors.
+   */
+  inProgress?: ReadonlySet<string>;
   /** Error findings the user let through, by finding id, with the reason recorded. */
   overridden?: ReadonlyMap<string, string>;
 }

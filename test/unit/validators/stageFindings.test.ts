@@ -108,11 +108,27 @@ describe('stage findings', () => {
       });
       const diagnostics = stageFindingDiagnostics(s);
       assert.deepEqual(diagnostics.map(brief), [
-        'error finding:partial task-states/T1.state.json:3 T1 is reviewing, not done (TS-1)',
-        'error finding:missing tasks/T2.md:1 T2 has no task-states/T2.state.json (TS-2)',
+        // Tasks not run or not finished yet are work in progress: information, not errors.
+        'info finding:partial task-states/T1.state.json:3 T1 is reviewing, not done (TS-1)',
+        'info finding:missing tasks/T2.md:1 T2 has no task-states/T2.state.json (TS-2)',
         'error finding:missing spec.md:6 REQ-002 appears in spec.md but no task lists it in requirements (RT-1)',
       ]);
       assert.deepEqual(diagnostics.map((d) => d.finding.fix?.file), [undefined, undefined, 'tasks/T2.md']);
+    });
+  });
+
+  it('at executing, a failed or blocked task is an error; all unfinished tasks still block leaving the stage', () => {
+    withRepo((r) => {
+      const s = spec(r, 'executing', (x) => {
+        x.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'failed', retry_count: 3 });
+        x.write(`${SPEC}/task-states/T2.state.json`, { task_id: 'T2', status: 'blocked', retry_count: 1, blocker: 'needs the API key' });
+      });
+      assert.deepEqual(stageFindingDiagnostics(s).map(brief), [
+        'error finding:partial task-states/T1.state.json:3 T1 is failed, not done (TS-1)',
+        'error finding:partial task-states/T2.state.json:3 T2 is blocked, not done (blocker: needs the API key) (TS-2)',
+      ]);
+      const pending = spec(r, 'executing', (x) => x.write(`${SPEC}/task-states/T2.state.json`, { task_id: 'T2', status: 'pending', retry_count: 0 }));
+      assert.equal(checkStage(pending).passed, false, 'work in progress still blocks');
     });
   });
 
