@@ -75,6 +75,43 @@ describe('locateJson on valid JSON', () => {
     assert.equal(at(text, ['after']), '3:3');
   });
 
+  it('counts a leading byte-order mark as white space', () => {
+    const text = `\uFEFF${doc}`;
+    assert.equal(locateJson(text).error, undefined);
+    assert.equal(locateJson(text).offsetOf([]), 1);
+    assert.equal(locateJson(text).offsetOf(['obj', 'inner']), doc.indexOf('"inner"') + 1);
+    assert.equal(locateJson(text).offsetOf(['list', 1, 'deep']), doc.indexOf('"deep"') + 1);
+  });
+
+  it('points at the root value after leading white space', () => {
+    assert.equal(locateJson('  "s"').offsetOf([]), 2);
+    assert.equal(locateJson('\n\n  [1]').offsetOf([0]), 5);
+  });
+
+  it('takes an array index as a number or as its decimal text', () => {
+    assert.equal(at(doc, ['list', '1']), '5:5');
+    assert.equal(at(doc, ['list', '01']), '3:3');
+    assert.equal(at(doc, ['list', '']), '3:3');
+    assert.equal(at(doc, ['list', 'length']), '3:3');
+    assert.equal(at(doc, ['list', -1]), '3:3');
+  });
+
+  it('takes a key given as a number', () => {
+    assert.equal(at('{\n  "0": true\n}', [0]), '2:3');
+  });
+
+  it('follows the last of duplicate keys into its value, as JSON.parse does', () => {
+    const dup = '{\n  "k": { "x": 1 },\n  "k": { "y": 2 }\n}';
+    assert.equal(at(dup, ['k', 'y']), '3:10');
+    assert.equal(at(dup, ['k', 'x']), '3:3');
+  });
+
+  it('falls back past a scalar to its key or item', () => {
+    assert.equal(at(doc, ['a', 'b']), '2:3');
+    assert.equal(at(doc, ['list', 0, 0]), '4:5');
+    assert.equal(at(doc, ['obj', 'inner', 'x', 1]), '8:5');
+  });
+
   it('does not treat a key named like a prototype member specially', () => {
     const text = '{\n  "constructor": {\n    "__proto__": 1\n  }\n}';
     assert.equal(at(text, ['constructor']), '2:3');
@@ -145,8 +182,57 @@ describe('locateJson on broken JSON', () => {
     assert.equal(at(text, ['b']), '3:3');
   });
 
+  it('finds a trailing comma in an array at the closing bracket', () => {
+    assert.equal(syntaxError('[\n  1,\n]'), "3:1 unexpected ']'");
+  });
+
+  it('finds a string cut short by the end of the file', () => {
+    assert.equal(syntaxError('"abc\\'), '1:6 unterminated string');
+    assert.equal(syntaxError('{"a'), '1:4 unterminated string');
+  });
+
+  it('finds a file of white space only, or of a byte-order mark only', () => {
+    assert.equal(syntaxError('  \n'), '2:1 unexpected end of file');
+    assert.equal(locateJson('\uFEFF').error?.offset, 1);
+    assert.equal(locateJson('\uFEFF').error?.message, 'unexpected end of file');
+  });
+
+  it('counts the byte-order mark in the offset of an error after it', () => {
+    assert.deepEqual(locateJson('\uFEFF{"a" 1}').error, { offset: 6, message: "expected ':' after property name but found '1'" });
+  });
+
+  it('takes a byte-order mark only at the start, as JSON.parse does after it is removed', () => {
+    assert.deepEqual(locateJson('[1,\uFEFF2]').error, { offset: 3, message: "unexpected '\uFEFF'" });
+  });
+
+  it('finds garbage after a scalar value', () => {
+    assert.equal(syntaxError('true false'), "1:6 unexpected 'f' after the end of the JSON value");
+    assert.equal(syntaxError('{"a": 1} ,'), "1:10 unexpected ',' after the end of the JSON value");
+  });
+
+  it('locates the key whose colon is missing, and what is under a key cut short', () => {
+    const text = '{\n  "a": 1,\n  "b" 2\n}';
+    assert.equal(at(text, ['b']), '3:3');
+    assert.equal(at(text, ['b', 'x']), '3:3');
+    assert.equal(at('{\n  "a": 1,\n  "b": ', ['b']), '3:3');
+    assert.equal(at('{\n  "a": {\n    "c": [1, {"d": ', ['a', 'c', 1, 'd']), '3:15');
+  });
+
+  it('locates an array item that fails to read at the item', () => {
+    assert.equal(at('[1, tru]', [1]), '1:5');
+    assert.equal(at('[1, "open', [1]), '1:5');
+    assert.equal(at('[1, }', [1]), '1:5');
+  });
+
+  it('reports a nesting deeper than the stack as an error, not a throw', () => {
+    const text = '['.repeat(200_000);
+    assert.ok(locateJson(text).error);
+    assert.equal(locateJson(text).offsetOf([0, 0]), 2);
+  });
+
   it('agrees with JSON.parse on which texts are valid', () => {
-    const samples = ['{"a":1}', '{"a":1,}', '[1,]', '"\\x"', '-', '1.', '.5', '1e5', '"\\ud800"', '{"a":[{"b":{}}]}', 'nul', ' true ', '{"a" : "b" , "c" : [ ] }'];
+    const samples = ['{"a":1}', '{"a":1,}', '[1,]', '"\\x"', '-', '1.', '.5', '1e5', '"\\ud800"', '{"a":[{"b":{}}]}', 'nul', ' true ', '{"a" : "b" , "c" : [ ] }',
+      '[1,\uFEFF2]', '"a\u2028b"', '"\x7f"', '-0', '1E+2', '01', '[1 2]', '{"a":1 "b":2}', 'truex', '"\\u00"', '\u00a0[]', '{"":""}'];
     for (const text of samples) {
       let parses = true;
       try {
