@@ -1,11 +1,5 @@
 import type { JsonArray, JsonNode, JsonObject } from './jsonTree';
-
-/** A replacement of `text.slice(start, end)`. */
-export interface OffsetEdit {
-  start: number;
-  end: number;
-  newText: string;
-}
+import { removeListItems, type OffsetEdit } from './offsetEdit';
 
 /** How a JSON file is written, so that what is added reads like the rest of it. */
 export interface JsonStyle {
@@ -128,18 +122,5 @@ export function insertItems(text: string, array: JsonArray, values: readonly unk
 
 /** Removes the items `remove` picks from an array, with the separators that go with them; removing all leaves `[]`. */
 export function removeItems(text: string, array: JsonArray, remove: (item: JsonNode) => boolean): OffsetEdit[] {
-  const items = array.items;
-  const hits = items.filter(remove);
-  if (hits.length === 0) return [];
-  if (hits.length === items.length) return [{ start: array.start + 1, end: array.end - 1, newText: '' }];
-  if (hits.length > 1) {
-    const kept = items.filter((x) => !hits.includes(x));
-    const sep = text.slice(items[0].end, items[1].start);
-    return [{ start: items[0].start, end: items[items.length - 1].end, newText: kept.map((x) => text.slice(x.start, x.end)).join(sep) }];
-  }
-  const i = items.indexOf(hits[0]);
-  // `a, ` goes with the item when one follows it; `, b` with the one before it otherwise.
-  return i < items.length - 1
-    ? [{ start: items[i].start, end: items[i + 1].start, newText: '' }]
-    : [{ start: items[i - 1].end, end: items[i].end, newText: '' }];
+  return removeListItems(text, array.items, array.items.filter(remove), { start: array.start + 1, end: array.end - 1 });
 }

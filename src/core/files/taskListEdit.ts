@@ -1,5 +1,6 @@
-import { positionAt, type Position } from '../diagnostics/textPosition';
+import type { Position } from '../diagnostics/textPosition';
 import { LoomError } from '../errors';
+import { removeListItems, toTextEdits, type OffsetEdit } from './offsetEdit';
 import { normalizeTaskRef } from './taskFile';
 
 /** The lists of a task's frontmatter a quick fix may change. */
@@ -134,7 +135,6 @@ function flowItems(file: string, text: string, open: number, limit: number): { i
 
 const sameItem = (key: TaskListKey, a: string, b: string) => a === b || (key === 'depends_on' && normalizeTaskRef(a) === normalizeTaskRef(b));
 
-type OffsetEdit = { start: number; end: number; newText: string };
 
 /** The list in its flow form `[a, b]`, over one or several lines. */
 function editFlow(file: string, text: string, open: number, limit: number, change: TaskListChange): OffsetEdit[] {
@@ -148,18 +148,7 @@ function editFlow(file: string, text: string, open: number, limit: number, chang
     const sep = items.length > 1 ? text.slice(items[items.length - 2].end, last.start) : ', ';
     return [{ start: last.end, end: last.end, newText: `${sep}${itemText(change.value, text.slice(last.start, last.end))}` }];
   }
-  if (hits.length === 0) return [];
-  if (hits.length === items.length) return [{ start: open + 1, end: close, newText: '' }];
-  if (hits.length > 1) {
-    const kept = items.filter((it) => !hits.includes(it));
-    const sep = text.slice(items[0].end, items[1].start);
-    return [{ start: items[0].start, end: items[items.length - 1].end, newText: kept.map((it) => text.slice(it.start, it.end)).join(sep) }];
-  }
-  const i = items.indexOf(hits[0]);
-  // `a, ` goes with the item when one follows it; `, b` with the one before it otherwise.
-  return i < items.length - 1
-    ? [{ start: items[i].start, end: items[i + 1].start, newText: '' }]
-    : [{ start: items[i - 1].end, end: items[i].end, newText: '' }];
+  return removeListItems(text, items, hits, { start: open + 1, end: close });
 }
 
 /**
@@ -179,7 +168,7 @@ export function taskListEdits(file: string, text: string, change: TaskListChange
   } else {
     edits = editFrontmatter(file, text, fm, change, eol);
   }
-  return edits.map((e) => ({ file, range: { start: positionAt(text, e.start), end: positionAt(text, e.end) }, newText: e.newText }));
+  return toTextEdits(file, text, edits);
 }
 
 function editFrontmatter(file: string, text: string, fm: { lines: Line[]; close: Line }, change: TaskListChange, eol: string): OffsetEdit[] {

@@ -1,7 +1,7 @@
-import { positionAt } from '../diagnostics/textPosition';
 import { LoomError } from '../errors';
-import { insertItems, insertMember, jsonStyle, removeItems, type JsonStyle, type OffsetEdit } from './jsonEdit';
+import { insertItems, insertMember, jsonStyle, removeItems, type JsonStyle } from './jsonEdit';
 import { memberOf, parseJsonTree, type JsonArray, type JsonNode, type JsonObject } from './jsonTree';
+import { toTextEdits, type OffsetEdit } from './offsetEdit';
 import { normalizeTaskRef } from './taskFile';
 import type { TextEdit } from './taskListEdit';
 
@@ -45,7 +45,7 @@ export function traceabilityEdits(file: string, text: string, change: Traceabili
   if (requirements?.type !== 'object' && requirements?.type !== 'array') throw new LoomError(`${file} has no requirements object or list to edit`, file);
   const style = jsonStyle(text, root);
   const edits = editRequirements(file, text, requirements, change, style, referenceForm(root));
-  return edits.map((e) => ({ file, range: { start: positionAt(text, e.start), end: positionAt(text, e.end) }, newText: e.newText }));
+  return toTextEdits(file, text, edits);
 }
 
 /** The requirement's entry, in either form of `requirements`. */
