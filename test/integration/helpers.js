@@ -48,6 +48,24 @@ async function writeUntil(what, file, text, check, { everyMs = 1500, timeout = 3
   }
 }
 
+/**
+ * Runs a command that asks for confirmation in a quick pick and accepts the pick, as a user would,
+ * until the command returns. An accept that lands before the pick has its items cancels it
+ * (nothing is written), and the user tries again.
+ */
+async function confirmInQuickPick(run) {
+  for (let attempt = 1; ; attempt++) {
+    let returned = false;
+    const pending = Promise.resolve(run()).finally(() => (returned = true));
+    while (!returned) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!returned) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    const result = await pending;
+    if (result.status !== 'cancelled' || attempt === 5) return result;
+  }
+}
+
 /** Resolves once the registry has reported no change for `quietMs` (the watcher has caught up). */
 async function settle(api, quietMs = 600, timeout = 10000) {
   let last = Date.now();
@@ -120,4 +138,4 @@ function folderPath(name) {
 const specPath = (name, folder) => path.join(folderPath(folder), 'specs', name);
 const readJson = (p) => JSON.parse(fs.readFileSync(p, 'utf8'));
 
-module.exports = { EXTENSION_ID, loom, waitFor, writeUntil, settle, rows, specRow, stageRows, folderPath, specPath, readJson };
+module.exports = { EXTENSION_ID, loom, waitFor, writeUntil, confirmInQuickPick, settle, rows, specRow, stageRows, folderPath, specPath, readJson };

@@ -10,7 +10,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, rows, specRow, specPath, waitFor, readJson } = require('../helpers');
+const { confirmInQuickPick, loom, rows, specRow, specPath, waitFor, readJson } = require('../helpers');
 
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
@@ -45,10 +45,7 @@ suite('Approve Again', () => {
     const stateFile = path.join(dir(), 'pipeline.state.json');
     const before = readJson(stateFile);
     const note = (await rows(api, (await specRow(api, 'approval')).node))[0];
-    const pending = vscode.commands.executeCommand('loom.reapprove', note.node);
-    await new Promise((r) => setTimeout(r, 800));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    const result = await pending;
+    const result = await confirmInQuickPick(() => vscode.commands.executeCommand('loom.reapprove', note.node));
     assert.deepStrictEqual([result.status, result.from, result.to], ['done', 'analyze-artifacts', 'git-worktree'], JSON.stringify(result));
 
     const after = readJson(stateFile);

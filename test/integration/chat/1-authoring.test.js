@@ -9,31 +9,11 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, settle, specRow } = require('../helpers');
+const { loom, readJson, settle, specRow } = require('../helpers');
+const { advanceConfirmed, authorRequests, chat } = require('./chat');
 
 const FIXTURE = process.env.LOOM_TEST_AUTHORING_FIXTURE;
-const MODEL = { vendor: 'loom-test', id: 'loom-test-scripted' };
 const fixture = (name) => fs.readFileSync(path.join(FIXTURE, name), 'utf8');
-const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
-
-/** Sends one message to @loom from the chat view and resolves with the participant's result. */
-async function chat(api, query) {
-  const done = new Promise((resolve) => {
-    const sub = api.chat.onDidFinishTurn((result) => (sub.dispose(), resolve(result)));
-  });
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: false, modelSelector: MODEL });
-  return Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer to "${query}"`)), 60000))]);
-}
-
-const authorRequests = async () => (await vscode.commands.executeCommand('loomTest.requests')).filter((r) => r.role === 'author');
-
-/** Loom: Advance, accepting the quick-pick confirmation as a user would. */
-async function advanceConfirmed(dir) {
-  const pending = vscode.commands.executeCommand('loom.advance', { specDir: dir });
-  await new Promise((r) => setTimeout(r, 800));
-  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  return pending;
-}
 
 suite('@loom chat participant', () => {
   let api;

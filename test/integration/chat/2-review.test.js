@@ -13,52 +13,23 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { folderPath, loom, settle, waitFor } = require('../helpers');
+const { folderPath, loom, readJson, settle, waitFor } = require('../helpers');
+const { advanceConfirmed, authorRequests, chat } = require('./chat');
 
 const FIXTURE = process.env.LOOM_TEST_AUTHORING_FIXTURE;
 const REVIEW_FIXTURE = path.join(FIXTURE, '..', 'authoring-review');
 const SPEC = '2026-11-27+priority';
 const BRANCH = 'feature/2026-11-27-priority';
-const MODEL = { vendor: 'loom-test', id: 'loom-test-scripted' };
+/** How long each of this file's replies may take. */
+const REPLY_MS = 90000;
 const FEATURE_FILES = ['src/priority.js', 'src/sort.js', 'src/todos.js', 'tests/priority.test.js', 'tests/sort.test.js', 'tests/todos.test.js'];
 const fixture = (name) => fs.readFileSync(path.join(FIXTURE, name), 'utf8');
-const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Sends one message to @loom from the chat view and resolves with the participant's result. */
-async function chat(api, query) {
-  const done = new Promise((resolve) => {
-    const sub = api.chat.onDidFinishTurn((result) => (sub.dispose(), resolve(result)));
-  });
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: false, modelSelector: MODEL });
-  return Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer to "${query}"`)), 90000))]);
-}
 
 /** The last exchange as the chat view shows it (its Copy All action): the user's message and the answer. */
 async function lastExchange() {
   await vscode.commands.executeCommand('workbench.action.chat.copyAll');
   const all = await vscode.env.clipboard.readText();
   return all.slice(all.lastIndexOf('User: '));
-}
-
-const authorRequests = async () => (await vscode.commands.executeCommand('loomTest.requests')).filter((r) => r.role === 'author');
-
-/**
- * Loom: Advance, accepting its quick-pick confirmation as a user would: the pick is accepted until
- * the command returns. An accept that lands before the pick has its items cancels it (nothing is
- * written), and the user tries again.
- */
-async function advanceConfirmed(dir) {
-  for (let attempt = 1; ; attempt++) {
-    let returned = false;
-    const pending = vscode.commands.executeCommand('loom.advance', { specDir: dir }).finally(() => (returned = true));
-    while (!returned) {
-      await sleep(300);
-      if (!returned) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    }
-    const result = await pending;
-    if (result.status !== 'cancelled' || attempt === 5) return result;
-  }
 }
 
 function git(cwd, ...args) {
@@ -116,7 +87,7 @@ suite('@loom /review and /respond', () => {
   });
 
   test('/review outside a git repository says there is no diff; the model drafts nothing and nothing is written', async () => {
-    const result = await chat(api, '@loom /review priority');
+    const result = await chat(api, '@loom /review priority', REPLY_MS);
     assert.strictEqual(result.metadata.command, 'review');
     assert.strictEqual(result.metadata.dir, dir);
     assert.strictEqual(result.metadata.pending, undefined);
@@ -133,7 +104,7 @@ suite('@loom /review and /respond', () => {
 
   test('/review drafts review-request.md from the diff of the feature worktree, previews it and writes it only on "write"', async () => {
     makeRepository(root);
-    const result = await chat(api, '@loom /review priority');
+    const result = await chat(api, '@loom /review priority', REPLY_MS);
     const requests = (await authorRequests()).filter((r) => r.command === 'review');
     assert.strictEqual(requests.length, 2, 'one more request to the model');
     // The scripted model names the files of the diff its prompt held, and quotes git's summary line.
@@ -153,7 +124,7 @@ suite('@loom /review and /respond', () => {
 
     // "write" accepts what was just previewed, though another feature is selected in the Loom view.
     await waitFor('the other feature selected in the Loom view', () => selectedInView() === otherDir, 30000);
-    const written = await chat(api, '@loom /review write');
+    const written = await chat(api, '@loom /review write', REPLY_MS);
     assert.deepStrictEqual(written.metadata.wrote, ['review-request.md'], JSON.stringify(written));
     assert.ok((await lastExchange()).includes(`Wrote \`review-request.md\`, \`handoffs/code-review-request.json\` in \`specs/${SPEC}\`.`));
     assert.strictEqual(fs.readFileSync(path.join(dir, 'review-request.md'), 'utf8'), fixture('review-request.md'));
@@ -183,7 +154,7 @@ suite('@loom /review and /respond', () => {
   });
 
   test('/respond drafts review-response.md from review-feedback.md and writes it on "write"; Advance reaches synced', async () => {
-    const result = await chat(api, '@loom /respond priority');
+    const result = await chat(api, '@loom /respond priority', REPLY_MS);
     assert.strictEqual(result.metadata.command, 'respond');
     assert.strictEqual(result.metadata.dir, dir);
     // The scripted model quotes every point of the feedback its prompt held.
@@ -200,7 +171,7 @@ suite('@loom /review and /respond', () => {
     assert.ok(!fs.existsSync(path.join(dir, 'review-response.md')), 'nothing is written before the user accepts');
 
     assert.strictEqual(selectedInView(), otherDir);
-    const written = await chat(api, '@loom /respond write');
+    const written = await chat(api, '@loom /respond write', REPLY_MS);
     assert.deepStrictEqual(written.metadata.wrote, ['review-response.md'], JSON.stringify(written));
     assert.ok((await lastExchange()).includes(`Wrote \`review-response.md\`, \`handoffs/code-review-response.json\` in \`specs/${SPEC}\`.`));
     assert.strictEqual(fs.readFileSync(path.join(dir, 'review-response.md'), 'utf8'), fixture('review-response.md'));
