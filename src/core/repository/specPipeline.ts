@@ -14,7 +14,7 @@ import { completeStage, isCompleted, newPipelineState, recordReapproval } from '
 import { checkTransition, nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
 import { fingerprintDeclaredPaths, isTraceabilityLedger } from '../spec/fingerprints';
 import { loadSpec } from '../spec/loadSpec';
-import { staleApprovals, type StaleApproval } from '../spec/staleness';
+import { renewableApprovals, staleApprovals, type StaleApproval } from '../spec/staleness';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
 import type { SpecSnapshot } from '../spec/specSnapshot';
@@ -255,7 +255,7 @@ export class SpecPipeline {
    * advancing until approved again (the current stage's own approval is renewed by leaving it).
    */
   staleApprovals(): StaleApproval[] {
-    return staleApprovals(this.snapshot).filter((a) => a.stage !== this.stage);
+    return renewableApprovals(staleApprovals(this.snapshot), this.stage);
   }
 
   /**

@@ -105,6 +105,12 @@ export function approvalsBlockingAdvance(stale: readonly StaleApproval[], def: P
   });
 }
 
+/**
+ * Approvals that Approve Again can renew: every stale one but the current stage's own, which is
+ * renewed by approving the stage when leaving it.
+ */
+export const renewableApprovals = (stale: readonly StaleApproval[], stage: string | null): StaleApproval[] => stale.filter((a) => a.stage !== stage);
+
 const MTIME_TOLERANCE_MS = 2000;
 
 function mtimeOf(path: string): number | undefined {

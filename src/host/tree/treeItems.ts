@@ -4,7 +4,7 @@ import type { StageHistoryEntry } from '../../core/files/pipelineState';
 import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
 import { FAILED_STAGE, type TaskStatus } from '../../core/files/vocabulary';
 import type { SpecGroup, StageOverview, StageStatus, TaskOverview } from '../../core/spec/specOverview';
-import { isStale } from '../../core/spec/staleness';
+import { isStale, renewableApprovals } from '../../core/spec/staleness';
 import { executingStage } from '../../core/executing/preconditions';
 import { WORKTREE_PATH_KEY } from '../../core/repository/worktreeRecord';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
@@ -68,7 +68,7 @@ export function specContext(e: SpecEntry): string {
   const current = e.overview.stages.find((s) => s.current);
   const state = stage === null ? 'corrupt' : stage === FAILED_STAGE ? 'failed' : e.overview.group === 'done' ? 'done' : 'running';
   // `:staleApproval`: an approval of a gate already passed went stale (Approve Again).
-  const staleApproval = e.staleness.approvals.some((a) => a.stage !== stage);
+  const staleApproval = renewableApprovals(e.staleness.approvals, stage).length > 0;
   return `loomSpec:${state}${current?.confirmation ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}${staleApproval ? ':staleApproval' : ''}${stageContext(e)}`;
 }
 
