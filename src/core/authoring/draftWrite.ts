@@ -4,7 +4,7 @@ import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
 import { sha256OfFile } from '../fs/sha256';
-import { withRunLock } from '../repository/stateWriter';
+import { withRunLock } from '../store/runLock';
 import { loadSpec } from '../spec/loadSpec';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';

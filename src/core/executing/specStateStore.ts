@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CorruptStateError } from '../errors';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { taskStateFile, TaskStateSchema, type TaskState } from '../files/taskState';
-import { writePipelineState, writeTaskState } from '../repository/stateWriter';
+import { writePipelineState, writeTaskState } from '../store/stateStore';
 import { loadSpec } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 

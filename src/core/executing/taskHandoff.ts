@@ -3,7 +3,7 @@ import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import { normalizeTaskRef } from '../files/taskFile';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { sha256OfFile } from '../fs/sha256';
-import { withRunLock } from '../repository/stateWriter';
+import { withRunLock } from '../store/runLock';
 import { byTaskNumber } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import type { ExportedInterface } from './implementerReport';

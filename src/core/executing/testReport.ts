@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../repository/stateWriter';
+import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import type { EvidenceLog } from './testEvidence';
 

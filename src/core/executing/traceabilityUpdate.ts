@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CorruptStateError } from '../errors';
 import { TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../repository/stateWriter';
+import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 
 /**

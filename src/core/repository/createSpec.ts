@@ -5,7 +5,7 @@ import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { renderProgress } from '../files/progressFile';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { newPipelineState } from '../pipeline/stateRecord';
-import { loomVersionOf } from './stateWriter';
+import { loomVersionOf } from '../store/stateStore';
 
 /** The longest slug kept, in characters: spec names end up in branch names and paths. */
 const MAX_SLUG = 60;

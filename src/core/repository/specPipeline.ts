@@ -18,7 +18,7 @@ import { renewableApprovals, staleApprovals, type StaleApproval } from '../spec/
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
 import type { SpecSnapshot } from '../spec/specSnapshot';
-import { loomVersionOf, writePipelineState, type ProgressSources } from './stateWriter';
+import { loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
 
 export interface TaskStatusSummary {
   id: string;

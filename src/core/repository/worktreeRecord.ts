@@ -1,5 +1,5 @@
 import { loadSpec } from '../spec/loadSpec';
-import { assertStateWritable, writePipelineState } from './stateWriter';
+import { assertStateWritable, writePipelineState } from '../store/stateStore';
 
 /** The metadata key loom's git-worktree stage records the feature worktree under. */
 export const WORKTREE_PATH_KEY = 'worktree_path';

@@ -14,7 +14,7 @@ import { TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskS
 import { normalizeTraceability, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
 import { TASK_FILE_PATTERN } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
-import { readLock } from './runLock';
+import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
 import type { FileCondition, SpecSnapshot } from './specSnapshot';
 
 const readText = (path: string): string | undefined => {
@@ -115,7 +115,7 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     else reports.set(name, parseReport(rel(name), text));
   }
 
-  const lock = files.has('.loom-run.lock') ? readLock(join(dir, '.loom-run.lock')) : undefined;
+  const lock = files.has(RUN_LOCK_FILE) ? readRunLock(dir) : undefined;
 
   return {
     repoRoot,

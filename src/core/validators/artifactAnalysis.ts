@@ -7,7 +7,7 @@ import { normalizeTaskRef } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
 import { categoriesImpliedBy } from '../files/vocabulary';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../repository/stateWriter';
+import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { planTaskBatches } from '../tasks/taskBatches';
 import { addToTask, removeFromTask, removeTraceTasks, type FindingFix } from './findingFix';

@@ -7,7 +7,7 @@ import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef, TASKS_DIR } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../repository/stateWriter';
+import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { FindingList, percent, sameApartFromTime, SpecLines } from './findingSupport';

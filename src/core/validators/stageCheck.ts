@@ -5,7 +5,7 @@ import { isBlocking } from './findingSupport';
 import { join } from 'node:path';
 import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../repository/stateWriter';
+import { withRunLock } from '../store/runLock';
 import { stageCheckValidatorNames, type StagedSpec } from './stageFindings';
 import { VALIDATORS } from './validators';
 

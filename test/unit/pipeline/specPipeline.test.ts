@@ -4,7 +4,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { TransitionRefusedError, CorruptStateError, SpecLockedError } from '../../../src/core/errors';
-import { writePipelineState } from '../../../src/core/repository/stateWriter';
+import { writePipelineState } from '../../../src/core/store/stateStore';
 import type { PipelineState } from '../../../src/core/files/pipelineState';
 import { applyStageChange } from '../../../src/core/pipeline/stateRecord';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';

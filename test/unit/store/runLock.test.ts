@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { withRunLock } from '../../../src/core/repository/stateWriter';
-import { readLock } from '../../../src/core/spec/runLock';
+import { dirname } from 'node:path';
+import { readRunLock, withRunLock } from '../../../src/core/store/runLock';
 import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 function specIn(r: TempRepo) {
@@ -15,7 +15,7 @@ test('withRunLock holds .loom-run.lock in loom\'s format (pid, started_at, token
   const r = new TempRepo();
   try {
     const lock = r.path(`${SPEC}/.loom-run.lock`);
-    const [seen, read] = withRunLock(specIn(r), () => [readFileSync(lock, 'utf8'), readLock(lock)] as const);
+    const [seen, read] = withRunLock(specIn(r), () => [readFileSync(lock, 'utf8'), readRunLock(dirname(lock))] as const);
     const [pid, startedAt, token, ...rest] = seen.split('\n');
     // What loom's SpecLock._readLock parses: parseInt of the first line, then started_at and token.
     assert.equal(Number.parseInt(pid, 10), process.pid);

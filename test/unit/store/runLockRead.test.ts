@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { processIsAlive, readLock } from '../../../src/core/spec/runLock';
+import { processIsAlive, readRunLock, RUN_LOCK_FILE } from '../../../src/core/store/runLock';
 
 const root = mkdtempSync(join(tmpdir(), 'loom-lock-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
 const lockWith = (content: string) => {
-  const path = join(root, `${n++}.loom-run.lock`);
-  writeFileSync(path, content);
-  return readLock(path);
+  const dir = join(root, `spec-${n++}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, RUN_LOCK_FILE), content);
+  return readRunLock(dir);
 };
 
 /** The pid of a process that has already exited. */
@@ -24,9 +25,9 @@ const deadPid = (() => {
 })();
 const NEVER_A_PID = 999_999_999; // above Linux's pid_max
 
-describe('readLock', () => {
+describe('readRunLock', () => {
   it('is undefined when there is no lock', () => {
-    assert.equal(readLock(join(root, 'missing.lock')), undefined);
+    assert.equal(readRunLock(join(root, 'no-such-spec')), undefined);
   });
 
   it('reads loom\'s own format, pid / started_at / token, held by a live process', () => {
