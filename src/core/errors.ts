@@ -18,8 +18,13 @@ export class SpecLockedError extends LoomError {
 
 /** A transition that is not allowed or whose preconditions do not hold. */
 export class TransitionRefusedError extends LoomError {
-  constructor(message: string, readonly reasons: string[]) {
-    super(message);
+  constructor(
+    message: string,
+    readonly reasons: string[],
+    /** What the pipeline found, for a surface that offers a remedy (open the file, approve again). */
+    readonly details: { codes?: readonly string[]; file?: string; check?: unknown } = {},
+  ) {
+    super(message, details.file);
   }
 }
 

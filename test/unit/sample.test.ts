@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { renderProgress } from '../../src/core/files/progressFile';
-import { GUARDS } from '../../src/core/pipeline/guards';
+import { GUARDS, holds } from '../../src/core/pipeline/guards';
 import { stageOf } from '../../src/core/pipeline/pipelineDefinition';
 import { LoomRepository } from '../../src/core/repository/loomRepository';
 import { specDiagnostics } from '../../src/core/repository/specDiagnostics';
@@ -88,7 +88,7 @@ describe('sample workspace', () => {
     assert.ok(forward.confirmations.length > 0, 'verification is interactive');
 
     for (const report of ['test-report.md', 'verify-report.md']) {
-      const outcome = GUARDS.evidenceReceiptValid({ path: report, required: true }, { snapshot: s.snapshot, confirmed: false });
+      const outcome = GUARDS.evidenceReceiptValid({ path: report, required: true }, { snapshot: s.snapshot });
       assert.deepEqual(outcome.reasons, [], report);
       const receipt = s.snapshot.reports.get(report)!;
       assert.equal(receipt.verdict, 'PASS', report);
@@ -107,8 +107,8 @@ describe('sample workspace', () => {
       const t = transitions.find((x) => x.from === from && x.kind === 'forward')!;
       const unmet = t.guards
         .filter((g) => g.type !== 'worktreeExists')
-        .map((g) => GUARDS[g.type](g.params as never, { snapshot: s.snapshot, confirmed: true }))
-        .flatMap((o) => o.reasons);
+        .map((g) => GUARDS[g.type](g.params as never, { snapshot: s.snapshot }))
+        .flatMap((o) => (holds(o, true) ? [] : o.reasons));
       assert.deepEqual(unmet, [], `${t.from} → ${t.to}`);
     }
     const matrix = buildTraceabilityMatrix(s.snapshot);

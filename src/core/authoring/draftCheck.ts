@@ -66,7 +66,7 @@ function fileProblems(spec: SpecPipeline, drafts: readonly Draft[]): string[] {
  * (others, such as a missing worktree, are not the model's to fix). Confirmation is the user's.
  */
 function exitProblems(spec: SpecPipeline, command: AuthoringCommand): string[] {
-  const forward = nextTransitions(spec.definition, command.stage, spec.snapshot).filter((t) => t.kind === 'forward');
+  const forward = nextTransitions(spec.definition, command.stage, spec.verdicts).filter((t) => t.kind === 'forward');
   return forward.flatMap((t) => t.unmet).filter((m) => command.outputs.some((n) => m.includes(n)));
 }
 

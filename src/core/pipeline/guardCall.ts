@@ -18,6 +18,8 @@ export type GuardCall =
   /** No file approved at a human-approval gate changed since (loom's checkApprovalFreshness). */
   | { type: 'approvalsFresh'; params: Record<string, never> }
   | { type: 'worktreeExists'; params: Record<string, never> }
+  /** No file under `paths` (spec-relative, folders end in `/`) holds an error that stops it being read. */
+  | { type: 'inputsReadable'; params: { paths: string[] } }
   /** `stage` is the stage declaring it: loom runs each of its validators only at the stage it belongs to. */
   | { type: 'validatorPasses'; params: { name: string; stage?: string } }
   | { type: 'confirmed'; params: { stage: string } };

@@ -14,27 +14,36 @@ import { convergenceRound } from '../validators/convergence';
 import { VALIDATORS } from '../validators/validators';
 import type { GuardCall, GuardName } from './guardCall';
 
+/**
+ * What a guard reads: the spec's facts, nothing else. Whether the user confirmed is not a fact
+ * of the spec; a guard that a person can satisfy says so with `needsConfirmation`, so that one
+ * evaluation per snapshot serves every question (confirmed or not).
+ */
 export interface GuardContext {
   snapshot: SpecSnapshot;
-  /** The user confirmed this transition (interactive stage, approval gate, unchecked validator). */
-  confirmed: boolean;
 }
 
 export interface GuardOutcome {
   ok: boolean;
   /** Why the guard does not hold, in a sentence a user understands. */
   reasons: string[];
-  /** The guard would hold with the user's confirmation. */
+  /** The guard holds once the user confirms it. */
   needsConfirmation?: boolean;
   /** A spec-relative file the user can open to fix it. */
   file?: string;
+  /** What kind of fault, for a surface that offers a remedy (Approve Again for a stale approval). */
+  code?: 'stale-approval' | 'unreadable-input';
 }
+
+/** Whether the guard lets the transition through, given the user's confirmation or its absence. */
+export const holds = (outcome: GuardOutcome, confirmed: boolean) => outcome.ok || (outcome.needsConfirmation === true && confirmed);
 
 const pass: GuardOutcome = { ok: true, reasons: [] };
 const fail = (reasons: string | string[], file?: string): GuardOutcome => ({ ok: false, reasons: Array.isArray(reasons) ? reasons : [reasons], file });
 
 type Impl<N extends GuardName> = (params: Extract<GuardCall, { type: N }>['params'], ctx: GuardContext) => GuardOutcome;
-type Registry = { [N in GuardName]: Impl<N> };
+/** The meaning of every named guard; tests may swap in their own (counting, say). */
+export type GuardRegistry = { [N in GuardName]: Impl<N> };
 
 function specFileExists(s: SpecSnapshot, path: string): boolean {
   if (path.endsWith('/')) {
@@ -71,7 +80,7 @@ function reportVerdict(s: SpecSnapshot, path: string): GuardOutcome {
 }
 
 /** Each guard by name; the machine references them by these names. */
-export const GUARDS: Registry = {
+export const GUARDS: GuardRegistry = {
   fileExists: ({ path, noPlaceholders }, { snapshot }) => {
     if (!specFileExists(snapshot, path)) {
       return fail(path.endsWith('/') && snapshot.files.has(path) ? `${path} is empty` : `${path} does not exist`, path);
@@ -189,12 +198,21 @@ export const GUARDS: Registry = {
   approvalsFresh: (_p, { snapshot: s }) => {
     const stale = staleApprovals(s);
     return stale.length
-      ? fail(stale.map((a) => `the approval of ${a.stage} is stale: ${a.changed.join(', ')} changed since; approve it again`), PIPELINE_STATE_FILE)
+      ? { ...fail(stale.map((a) => `the approval of ${a.stage} is stale: ${a.changed.join(', ')} changed since; approve it again`), PIPELINE_STATE_FILE), code: 'stale-approval' }
       : pass;
   },
 
-  worktreeExists: (_p, { snapshot: s, confirmed }) =>
-    findWorktree(s) || confirmed ? pass : { ok: false, reasons: ['no feature worktree was found (run the git-worktree stage, or confirm it exists)'], needsConfirmation: true },
+  worktreeExists: (_p, { snapshot: s }) =>
+    findWorktree(s) ? pass : { ok: false, reasons: ['no feature worktree was found (run the git-worktree stage, or confirm it exists)'], needsConfirmation: true },
+
+  // A file the transition reads that exists but cannot be read (cut-off JSON, a task state with
+  // an unknown status) would be read as absent or empty by the other guards: never "ready".
+  inputsReadable: ({ paths }, { snapshot: s }) => {
+    const unreadable = unreadableInputs(s, paths);
+    return unreadable.length
+      ? { ...fail(unreadable.map((d) => `${d.file.slice(s.specDir.length + 1)} line ${d.line}: ${d.message}`), unreadable[0].file.slice(s.specDir.length + 1)), code: 'unreadable-input' }
+      : pass;
+  },
 
   validatorPasses: ({ name, stage }, ctx) => {
     const validator = VALIDATORS.get(name);
@@ -205,9 +223,18 @@ export const GUARDS: Registry = {
     return result.passed ? pass : fail(result.problems.map((p) => `${name}: ${p}`));
   },
 
-  confirmed: ({ stage }, ctx) =>
-    ctx.confirmed ? pass : { ok: false, reasons: [`${stage} is left only once you confirm it is done`], needsConfirmation: true },
+  confirmed: ({ stage }) => ({ ok: false, reasons: [`${stage} is left only once you confirm it is done`], needsConfirmation: true }),
 };
+
+/** Errors the loader found in the spec files under `paths` (spec-relative; a folder ends in `/`). */
+function unreadableInputs(s: SpecSnapshot, paths: readonly string[]) {
+  const prefix = `${s.specDir}/`;
+  return s.diagnostics.filter((d) => {
+    if (d.severity !== 'error' || !d.file.startsWith(prefix)) return false;
+    const rel = d.file.slice(prefix.length);
+    return paths.some((p) => (p.endsWith('/') ? rel.startsWith(p) : rel === p));
+  });
+}
 
 function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evidence: { exists: boolean }[] }): string[] {
   const out: string[] = [];
@@ -220,6 +247,6 @@ function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evid
 /** How many times converge has sent the spec back to executing (defined beside the convergence validator). */
 export { convergenceRound };
 
-export function evaluateGuard(call: GuardCall, ctx: GuardContext): GuardOutcome {
-  return (GUARDS[call.type] as Impl<GuardName>)(call.params as never, ctx);
+export function evaluateGuard(call: GuardCall, ctx: GuardContext, registry: GuardRegistry = GUARDS): GuardOutcome {
+  return (registry[call.type] as Impl<GuardName>)(call.params as never, ctx);
 }

@@ -4,6 +4,8 @@ import { specRelative } from '../fs/paths';
 import { guard, guardKey, type GuardCall } from './guardCall';
 import type { PipelineSchemaFile, PipelineStateDefinition, StageOutput } from './pipelineSchema';
 import { compilePrecondition } from './preconditionGuards';
+import { guardInputs } from './guardInputs';
+import { roleOf, type StageRole } from './stageRoles';
 import { MAX_CONVERGENCE_ROUNDS } from '../validators/convergence';
 import { IMPLICIT_VALIDATORS } from '../validators/validators';
 
@@ -13,6 +15,8 @@ export interface StageDefinition {
   id: string;
   description?: string;
   skill?: string | null;
+  /** The part the stage plays in loom's pipeline, when it is one of the special stages. */
+  role?: StageRole;
   /** Leaving the stage needs the user's explicit confirmation (interactive stage or human-approval gate). */
   confirmation: boolean;
   humanApproval: boolean;
@@ -102,6 +106,17 @@ function schemaOrder(schema: PipelineSchemaFile): string[] {
  * workflow.yaml: the steps of `pipelineType` when the workflow declares it, else the full
  * pipeline of the schema. Everything the machine, the tree and Advance know comes from here.
  */
+/**
+ * Puts first, on every transition that moves the spec on, the check that the files it reads can
+ * be read: the stage's outputs and inputs, the target's inputs and every file a guard names.
+ */
+function readable(from: StageDefinition | undefined, to: StageDefinition, guards: GuardCall[]): GuardCall[] {
+  const paths = new Set([...(from?.outputs ?? []), ...(from?.requires ?? []), ...to.requires, ...guards.flatMap(guardInputs)]);
+  // The stage that runs tasks reads every task file and task state.
+  if (from?.role === 'tasks' || to.role === 'tasks') for (const p of ['tasks/', 'task-states/']) paths.add(p);
+  return paths.size ? [guard('inputsReadable', { paths: [...paths].sort() }), ...guards] : guards;
+}
+
 export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Workflow | undefined, pipelineType: string): PipelineDefinition {
   const steps = workflow?.pipelines?.[pipelineType]?.steps;
   const has = (obj: object, k: string) => Object.hasOwn(obj, k);
@@ -171,10 +186,12 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       for (const path of approvalRequires) exit.push(guard('fileExists', { path, noPlaceholders: true }));
       if (approvalRequires.includes('review-feedback.md')) exit.push(guard('reviewFeedbackPasses', {}));
     }
+    const skill = step?.skill ?? s?.skill;
     return {
       id,
       description: s?.description,
-      skill: step?.skill ?? s?.skill,
+      skill,
+      role: roleOf({ id, skill }),
       confirmation: humanApproval || (s?.interactive ?? false),
       humanApproval,
       enter: dedupe(enter),
@@ -211,7 +228,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       transitions.push({
         from: stage.id, to: target.id, kind: 'forward',
         trigger: described(stage.id, target.id)?.trigger, description: described(stage.id, target.id)?.description,
-        guards: dedupe([...stage.exit, ...target.enter, guard('handoffsFresh', {}), ...approvalsFresh(stage), ...confirm(stage), ...(target.manualChecks.length ? confirm(target) : [])]),
+        guards: readable(stage, target, dedupe([...stage.exit, ...target.enter, guard('handoffsFresh', {}), ...approvalsFresh(stage), ...confirm(stage), ...(target.manualChecks.length ? confirm(target) : [])])),
       });
     }
     // Going back (converge → executing, verification → executing) as the schema allows.
@@ -224,7 +241,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
         trigger: described(stage.id, to.id)?.trigger, description: described(stage.id, to.id)?.description,
         // No approval check going back: converge appends tasks to plan.md and tasks/ by design,
         // and going back to fix is not building on the approved plan.
-        guards: dedupe([...rounds, ...to.enter, guard('confirmed', { stage: stage.id })]),
+        guards: readable(stage, to, dedupe([...rounds, ...to.enter, guard('confirmed', { stage: stage.id })])),
       });
     }
     if (!stage.terminal) {
@@ -239,7 +256,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
     transitions.push({
       from: FAILED_STAGE, to: id, kind: 'recover',
       trigger: described(FAILED_STAGE, id)?.trigger, description: described(FAILED_STAGE, id)?.description,
-      guards: byId.get(id)!.enter,
+      guards: readable(undefined, byId.get(id)!, byId.get(id)!.enter),
     });
   }
 

@@ -2,103 +2,256 @@ import { and, assign, setup, type SnapshotFrom } from 'xstate';
 import type { PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { SpecSnapshot } from '../spec/specSnapshot';
+import { renewableApprovals, staleApprovals, type StaleApproval } from '../spec/staleness';
+import { approvalFingerprints } from './approvalArtifacts';
 import type { GuardCall, GuardName } from './guardCall';
-import { evaluateGuard, GUARDS } from './guards';
-import type { PipelineDefinition, TransitionKind } from './pipelineDefinition';
-import { applyStageChange } from './stateRecord';
+import { GUARDS, holds } from './guards';
+import type { GuardVerdicts } from './guardVerdicts';
+import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
+import { advanceRefusal, chooseReapproval, completesPipeline, completionTransition, failRefusal, isRefusal, recoverRefusal, type Refusal } from './refusals';
+import { inferStage } from './stageInference';
+import { hasRole } from './stageRoles';
+import { applyStageChange, completeStage, isCompleted, recordReapproval } from './stateRecord';
 
-export interface PipelineContext {
-  snapshot: SpecSnapshot;
-  state: PipelineState;
-  /** Set by the transition action; the caller persists `state` when it changes. */
-  lastChange?: { from: string; to: string; kind: TransitionKind };
+/** Where the machine writes loom's state: the one state store (tests give their own). */
+export interface StateStorePort {
+  /** Writes pipeline.state.json and progress.md for the spec `facts` describes; throws when refused. */
+  writeState(facts: SpecSnapshot, state: PipelineState, now: string): void;
 }
 
+/** The result of the last event, read by whoever sent it. */
+export type PipelineOutcome =
+  | {
+      kind: 'changed';
+      from: string;
+      to: string;
+      state: PipelineState;
+      change: TransitionKind | 'complete' | 'reapprove';
+      /** Completing a pipeline completed before: nothing was written. */
+      alreadyComplete?: boolean;
+      /** Approve Again: the approval renewed. */
+      reapproved?: StaleApproval;
+    }
+  | ({ kind: 'refused' } & Refusal)
+  /** The guards held but the store could not write (the lock is held, the state file turned corrupt). */
+  | { kind: 'error'; error: Error };
+
+export interface PipelineContext {
+  /** The spec's files as last read: the one immutable snapshot every guard reads. */
+  facts: SpecSnapshot;
+  /** The guards' verdicts on `facts`, each evaluated once. */
+  verdicts: GuardVerdicts;
+  /** The state record on disk; undefined when the spec has none yet (its stage inferred). */
+  state?: PipelineState;
+  /** A new record for a spec without one, as loom's init writes it. */
+  freshState: (stage: string, now: string) => PipelineState;
+  store: StateStorePort;
+  outcome?: PipelineOutcome;
+}
+
+type Stamp = { now: string };
 export type PipelineEvent =
-  | { type: 'ADVANCE'; to?: string; confirm?: boolean; now: string; reason?: string; approvalFingerprints?: Record<string, string>; validator?: string }
-  | { type: 'FAIL'; reason: string; now: string; validator?: string }
-  | { type: 'RECOVER'; to: string; now: string; reason?: string }
-  /** Files of the spec changed on disk: the guards now see the new facts. */
-  | { type: 'SNAPSHOT_CHANGED'; snapshot: SpecSnapshot; state?: PipelineState };
+  | ({ type: 'ADVANCE'; to?: string; confirm?: boolean; reason?: string } & Stamp)
+  /** Confirms the current stage's gate and advances. */
+  | ({ type: 'APPROVE'; reason?: string } & Stamp)
+  /** Renews a stale approval of a gate already passed; the stage stays. */
+  | ({ type: 'REAPPROVE'; stage?: string; reason?: string } & Stamp)
+  | ({ type: 'FAIL'; reason: string; validator?: string } & Stamp)
+  | ({ type: 'RECOVER'; to: string; reason?: string } & Stamp)
+  /** The spec's files changed on disk (or were just written): the machine follows the new facts. */
+  | { type: 'FILES_CHANGED'; facts: SpecSnapshot; verdicts: GuardVerdicts; state?: PipelineState };
 
-const confirmedBy = (event: PipelineEvent) => event.type === 'ADVANCE' && event.confirm === true;
+/** The machine state of a spec whose stage cannot be known (corrupt state file, unknown stage). */
+export const UNREADABLE = '(unreadable)';
 
-/** Each named guard of the core, adapted to XState's guard signature. */
-const machineGuards = Object.fromEntries(
-  (Object.keys(GUARDS) as GuardName[]).map((name) => [
-    name,
-    ({ context, event }: { context: PipelineContext; event: PipelineEvent }, params: unknown) =>
-      evaluateGuard({ type: name, params } as GuardCall, { snapshot: context.snapshot, confirmed: confirmedBy(event) }).ok,
-  ]),
-) as Record<GuardName, (args: { context: PipelineContext; event: PipelineEvent }, params: unknown) => boolean>;
+/**
+ * The stage the files say the spec is at: the state file's, else inferred from the artifacts;
+ * null when the state file exists but cannot be read.
+ */
+export function stageOnDisk(def: PipelineDefinition, facts: SpecSnapshot): string | null {
+  if (facts.state) return facts.state.current_stage;
+  if (facts.stateCondition === 'invalid') return null;
+  return inferStage(def, facts);
+}
+
+/** The machine state for a stage on disk: the stage itself when the pipeline has it. */
+export function machineStateOf(def: PipelineDefinition, stage: string | null): string {
+  return stage !== null && (stage === FAILED_STAGE || stageOf(def, stage)) ? stage : UNREADABLE;
+}
+
+/** The user's word comes with Approve and with a confirmed Advance; recovering is confirmed by asking for it. */
+const confirmedBy = (event: PipelineEvent) =>
+  event.type === 'APPROVE' || event.type === 'RECOVER' || (event.type === 'ADVANCE' && event.confirm === true);
+
+/** The record a change starts from. */
+const base = (context: PipelineContext, stage: string, now: string) => context.state ?? context.freshState(stage, now);
+
+const renewable = (context: PipelineContext, stage: string) => renewableApprovals(staleApprovals(context.facts), stage);
 
 /**
  * The XState machine of one pipeline, generated from its definition: one state per stage plus
- * `failed`, ADVANCE / RECOVER transitions guarded by the named preconditions, FAIL from any
- * stage that is not terminal. Stages added to pipeline.schema.json or workflow.yaml appear here
- * without code changes.
+ * `failed`, each transition guarded by the named preconditions, which read the guards' verdicts
+ * on the spec's facts. It is the one place that decides: every change to a spec is an event to
+ * its actor, every refusal is the machine's own explanation, and every change is written by its
+ * actions through the state store. Stages added to pipeline.schema.json or workflow.yaml appear
+ * here without code changes.
  */
 export function createPipelineMachine(def: PipelineDefinition) {
+  const namedGuards = Object.fromEntries(
+    (Object.keys(GUARDS) as GuardName[]).map((name) => [
+      name,
+      ({ context, event }: { context: PipelineContext; event: PipelineEvent }, params: unknown) =>
+        holds(context.verdicts.outcome({ type: name, params } as GuardCall), confirmedBy(event)),
+    ]),
+  ) as Record<GuardName, (args: { context: PipelineContext; event: PipelineEvent }, params: unknown) => boolean>;
+
+  const writeOrError = (context: PipelineContext, from: string, to: string, state: PipelineState, now: string, change: Extract<PipelineOutcome, { kind: 'changed' }>['change'], extra: Partial<Extract<PipelineOutcome, { kind: 'changed' }>> = {}): Partial<PipelineContext> => {
+    try {
+      context.store.writeState(context.facts, state, now);
+    } catch (error) {
+      return { outcome: { kind: 'error', error: error as Error } };
+    }
+    return { state, outcome: { kind: 'changed', from, to, state, change, ...extra } };
+  };
+
   const impl = setup({
     types: {
       context: {} as PipelineContext,
       events: {} as PipelineEvent,
-      input: {} as PipelineContext,
+      input: {} as Omit<PipelineContext, 'outcome'>,
     },
     guards: {
-      ...machineGuards,
-      targetIs: ({ event }, params: { to: string }) => (event.type === 'ADVANCE' || event.type === 'RECOVER') && (event.to === undefined || event.to === params.to),
+      ...namedGuards,
+      /** Advance names this stage, or names none and this is the way forward. */
+      targetIs: ({ event }, params: { to: string; kind: TransitionKind }) => {
+        if (event.type === 'APPROVE') return params.kind === 'forward';
+        if (event.type !== 'ADVANCE' && event.type !== 'RECOVER') return false;
+        return event.to === undefined ? params.kind === 'forward' : event.to === params.to;
+      },
+      completes: ({ event }, params: { stage: string }) => event.type === 'ADVANCE' && completesPipeline(def, params.stage, event.to),
+      completed: ({ context }) => context.state !== undefined && isCompleted(context.state),
+      hasReason: ({ event }) => event.type === 'FAIL' && event.reason.trim() !== '',
+      reapprovable: ({ context, event }, params: { stage: string }) =>
+        event.type === 'REAPPROVE' && !isRefusal(chooseReapproval(context.facts.specDir, params.stage, renewable(context, params.stage), event.stage)),
+      diskStageIs: ({ event }, params: { state: string }) => event.type === 'FILES_CHANGED' && machineStateOf(def, stageOnDisk(def, event.facts)) === params.state,
     },
     actions: {
       recordChange: assign(({ context, event }, params: { from: string; to: string; kind: TransitionKind }) => {
-        const now = 'now' in event ? event.now : new Date().toISOString();
-        const stage = def.stages.find((s) => s.id === params.from);
-        const state = applyStageChange(context.state, {
+        if (event.type === 'FILES_CHANGED' || event.type === 'REAPPROVE') return {};
+        const stage = stageOf(def, params.from);
+        const confirmed = confirmedBy(event) && event.type !== 'RECOVER' && (stage?.confirmation ?? false);
+        const state = applyStageChange(base(context, params.from, event.now), {
           ...params,
-          now,
-          reason: 'reason' in event ? event.reason : undefined,
-          confirmed: event.type === 'ADVANCE' && event.confirm === true && (stage?.confirmation ?? false),
-          approvalFingerprints: event.type === 'ADVANCE' && stage?.humanApproval ? event.approvalFingerprints : undefined,
+          now: event.now,
+          reason: event.reason,
+          confirmed,
+          // A gate records the sha256 of what was approved (loom's approve), even when empty.
+          approvalFingerprints: confirmed && stage?.humanApproval ? approvalFingerprints(def, params.from, context.facts) : undefined,
           // Going back from converge is what loom does when convergence-pass fails.
           validator: event.type === 'FAIL' ? event.validator
-            : event.type === 'ADVANCE' && params.kind === 'retry' ? event.validator ?? stage?.validators.find((v) => v === 'convergence-pass')
-              : undefined,
+            : params.kind === 'retry' ? stage?.validators.find((v) => v === 'convergence-pass') : undefined,
+          fromConvergence: hasRole(def, params.from, 'convergence'),
         });
-        return { state, lastChange: params };
+        return writeOrError(context, params.from, params.to, state, event.now, params.kind);
       }),
-      updateSnapshot: assign(({ context, event }) =>
-        event.type === 'SNAPSHOT_CHANGED' ? { snapshot: event.snapshot, state: event.state ?? context.state } : {}),
+      complete: assign(({ context, event }, params: { stage: string }) => {
+        if (event.type !== 'ADVANCE') return {};
+        const stage = stageOf(def, params.stage);
+        const state = completeStage(base(context, params.stage, event.now), event.now, event.confirm === true && (stage?.confirmation ?? false));
+        return writeOrError(context, params.stage, params.stage, state, event.now, 'complete');
+      }),
+      alreadyComplete: assign(({ context }, params: { stage: string }) => ({
+        outcome: { kind: 'changed' as const, from: params.stage, to: params.stage, state: context.state!, change: 'complete' as const, alreadyComplete: true },
+      })),
+      reapprove: assign(({ context, event }, params: { stage: string }) => {
+        if (event.type !== 'REAPPROVE') return {};
+        const chosen = chooseReapproval(context.facts.specDir, params.stage, renewable(context, params.stage), event.stage);
+        if (isRefusal(chosen)) return { outcome: { kind: 'refused' as const, ...chosen } };
+        const reason = event.reason?.trim() || `approved again: ${chosen.changed.join(', ')} changed since the approval${chosen.approvedAt ? ` of ${chosen.approvedAt}` : ''}`;
+        const state = recordReapproval(base(context, params.stage, event.now), chosen.stage, approvalFingerprints(def, chosen.stage, context.facts), event.now, reason);
+        return writeOrError(context, chosen.stage, params.stage, state, event.now, 'reapprove', { reapproved: chosen });
+      }),
+      /** The event was not taken: the machine says why, from the same verdicts its guards read. */
+      refuse: assign(({ context, event }, params: { stage: string }) => ({ outcome: { kind: 'refused' as const, ...refusalOf(def, context, params.stage, event) } })),
+      takeFacts: assign(({ event }) => (event.type === 'FILES_CHANGED' ? { facts: event.facts, verdicts: event.verdicts, state: event.state, outcome: undefined } : {})),
     },
   });
 
-  type StateConfig = Parameters<typeof impl.createMachine>[0]['states'];
-  const states: NonNullable<StateConfig> = {};
-  const ids = [...def.stages.map((s) => s.id), FAILED_STAGE];
-  for (const id of ids) {
+  type StateConfig = NonNullable<Parameters<typeof impl.createMachine>[0]['states']>;
+  const states: StateConfig = {};
+  const refuse = (stage: string) => ({ actions: { type: 'refuse' as const, params: { stage } } });
+  for (const id of [...def.stages.map((s) => s.id), FAILED_STAGE]) {
     const outgoing = def.transitions.filter((t) => t.from === id);
-    const guarded = (kind: TransitionKind[]) =>
-      outgoing.filter((t) => kind.includes(t.kind)).map((t) => ({
+    const guarded = (kinds: TransitionKind[]) =>
+      outgoing.filter((t) => kinds.includes(t.kind)).map((t) => ({
         target: t.to,
-        guard: and([{ type: 'targetIs' as const, params: { to: t.to } }, ...t.guards.map((g) => ({ type: g.type, params: g.params }))] as never),
+        guard: and([{ type: 'targetIs' as const, params: { to: t.to, kind: t.kind } }, ...t.guards.map((g) => ({ type: g.type, params: g.params }))] as never),
         actions: { type: 'recordChange' as const, params: { from: id, to: t.to, kind: t.kind } },
       }));
+    const stage = stageOf(def, id);
+    const completion = stage?.terminal
+      ? [
+          { guard: and([{ type: 'completes' as const, params: { stage: id } }, 'completed'] as never), actions: { type: 'alreadyComplete' as const, params: { stage: id } } },
+          {
+            guard: and([{ type: 'completes' as const, params: { stage: id } }, ...completionTransition(stage).guards.map((g) => ({ type: g.type, params: g.params }))] as never),
+            actions: { type: 'complete' as const, params: { stage: id } },
+          },
+        ]
+      : [];
     const fail = outgoing.find((t) => t.kind === 'fail');
     states[id] = {
       on: {
-        ADVANCE: guarded(['forward', 'retry']),
-        RECOVER: guarded(['recover']),
-        ...(fail ? { FAIL: { target: FAILED_STAGE, actions: { type: 'recordChange' as const, params: { from: id, to: FAILED_STAGE, kind: 'fail' as const } } } } : {}),
-        SNAPSHOT_CHANGED: { actions: 'updateSnapshot' as const },
+        ADVANCE: [...completion, ...guarded(['forward', 'retry']), refuse(id)],
+        APPROVE: [...(stage?.confirmation ? guarded(['forward']) : []), refuse(id)],
+        RECOVER: [...guarded(['recover']), refuse(id)],
+        REAPPROVE: [{ guard: { type: 'reapprovable' as const, params: { stage: id } }, actions: { type: 'reapprove' as const, params: { stage: id } } }, refuse(id)],
+        FAIL: [...(fail ? [{ target: FAILED_STAGE, guard: 'hasReason' as const, actions: { type: 'recordChange' as const, params: { from: id, to: FAILED_STAGE, kind: 'fail' as const } } }] : []), refuse(id)],
       },
     } as never;
   }
+  states[UNREADABLE] = {
+    on: Object.fromEntries(['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER'].map((e) => [e, refuse(UNREADABLE)])),
+  } as never;
 
+  const stateIds = Object.keys(states);
   return impl.createMachine({
     id: `loom-pipeline-${def.type}`,
     context: ({ input }) => input,
     initial: def.initial,
     states,
+    on: {
+      // The files decide where the spec is: loom's CLI, git or a person may have moved it.
+      FILES_CHANGED: stateIds.map((id) => ({ target: `.${id}`, guard: { type: 'diskStageIs' as const, params: { state: id } }, actions: 'takeFacts' as const })),
+    },
   });
+}
+
+/** The sentence for an event the machine did not take at `stage`. */
+function refusalOf(def: PipelineDefinition, context: PipelineContext, stage: string, event: PipelineEvent): Refusal {
+  const { specDir } = context.facts;
+  if (stage === UNREADABLE) {
+    const onDisk = stageOnDisk(def, context.facts);
+    const file = `${specDir}/pipeline.state.json`;
+    return onDisk === null
+      ? { message: `${file} is corrupt, so the current stage is unknown; fix or restore it first`, reasons: [], codes: [], file: 'pipeline.state.json' }
+      : { message: `${file} names the stage "${onDisk}", which the ${def.type} pipeline does not have (${def.stages.map((s) => s.id).join(', ')})`, reasons: [], codes: [], file: 'pipeline.state.json' };
+  }
+  switch (event.type) {
+    case 'ADVANCE':
+      return advanceRefusal(def, specDir, stage, { to: event.to, confirm: event.confirm === true }, context.verdicts);
+    case 'APPROVE':
+      return advanceRefusal(def, specDir, stage, { confirm: true, approve: true }, context.verdicts);
+    case 'FAIL':
+      return failRefusal(def, specDir, stage, event.reason) ?? { message: `${specDir}: the pipeline did not accept FAIL from ${stage}`, reasons: [], codes: [] };
+    case 'RECOVER':
+      return recoverRefusal(def, specDir, stage, event.to, context.verdicts);
+    case 'REAPPROVE': {
+      const chosen = chooseReapproval(specDir, stage, renewable(context, stage), event.stage);
+      return isRefusal(chosen) ? chosen : { message: `${specDir} cannot approve ${chosen.stage} again`, reasons: [], codes: [] };
+    }
+    default:
+      return { message: `${specDir}: ${event.type} is not a pipeline change`, reasons: [], codes: [] };
+  }
 }
 
 export type PipelineMachine = ReturnType<typeof createPipelineMachine>;

@@ -1,5 +1,5 @@
 import type { SpecSnapshot } from '../spec/specSnapshot';
-import { evaluateGuard } from './guards';
+import { evaluateGuard, holds as guardHolds } from './guards';
 import type { PipelineDefinition } from './pipelineDefinition';
 
 /** Guards that describe artifacts on disk; confirmations and validators say nothing about where a spec stands. */
@@ -42,7 +42,7 @@ export function inferStage(def: PipelineDefinition, snapshot: SpecSnapshot): str
   const loom = loomInferredStage(snapshot);
   if (def.stages.some((s) => s.id === loom)) return loom;
   const holds = (calls: typeof def.stages[number]['enter']) =>
-    calls.filter((c) => ARTIFACT_GUARDS.has(c.type)).every((c) => evaluateGuard(c, { snapshot, confirmed: true }).ok);
+    calls.filter((c) => ARTIFACT_GUARDS.has(c.type)).every((c) => guardHolds(evaluateGuard(c, { snapshot }), true));
   for (let i = 0; i < def.stages.length; i++) {
     const stage = def.stages[i];
     const next = def.stages[i + 1];

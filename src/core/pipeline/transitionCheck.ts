@@ -1,9 +1,10 @@
 import { FAILED_STAGE } from '../files/vocabulary';
-import type { SpecSnapshot } from '../spec/specSnapshot';
-import { evaluateGuard } from './guards';
+import type { GuardCall } from './guardCall';
+import { holds, type GuardOutcome } from './guards';
+import type { GuardVerdicts } from './guardVerdicts';
 import { transitionsFrom, type PipelineDefinition, type TransitionDefinition, type TransitionKind } from './pipelineDefinition';
 
-/** Whether one transition may be taken now, and why not. */
+/** Whether one transition may be taken now, and why not: read off the guards' verdicts. */
 export interface TransitionCheck {
   to: string;
   kind: TransitionKind;
@@ -18,44 +19,56 @@ export interface TransitionCheck {
   /** The first spec-relative file the user can open to fix an unmet precondition. */
   file?: string;
   description?: string;
+  /** Each guard of the transition with its verdict, in the order they are explained. */
+  verdicts: { call: GuardCall; outcome: GuardOutcome }[];
+  /** The kinds of fault among the unmet preconditions (`stale-approval`, `unreadable-input`). */
+  codes: NonNullable<GuardOutcome['code']>[];
 }
 
-export function checkTransition(def: PipelineDefinition, t: TransitionDefinition, snapshot: SpecSnapshot, confirmed = false): TransitionCheck {
+export function checkTransition(def: PipelineDefinition, t: TransitionDefinition, verdicts: GuardVerdicts, confirmed = false): TransitionCheck {
   const unmet: string[] = [];
   const confirmations: string[] = [];
+  const codes = new Set<NonNullable<GuardOutcome['code']>>();
   let file: string | undefined;
   // A missing file is said once, not again by every guard that reads it.
   const missing = new Set<string>();
-  for (const call of t.guards) {
-    const outcome = evaluateGuard(call, { snapshot, confirmed });
-    // Ask the guard twice only when it could be met by confirming: that tells the two kinds apart.
-    const withConfirmation = outcome.ok || confirmed ? outcome : evaluateGuard(call, { snapshot, confirmed: true });
-    if (call.type === 'confirmed' || (outcome.needsConfirmation && withConfirmation.ok)) {
+  const all = t.guards.map((call) => ({ call, outcome: verdicts.outcome(call) }));
+  for (const { call, outcome } of all) {
+    if (outcome.needsConfirmation) {
       if (!confirmed) confirmations.push(...outcome.reasons);
       continue;
     }
-    if (!outcome.ok) {
-      if (outcome.file && missing.has(outcome.file)) continue;
-      if (call.type === 'fileExists' && outcome.file) missing.add(outcome.file);
-      unmet.push(...outcome.reasons);
-      file ??= outcome.file;
-    }
+    if (holds(outcome, confirmed)) continue;
+    if (outcome.file && missing.has(outcome.file)) continue;
+    if (call.type === 'fileExists' && outcome.file) missing.add(outcome.file);
+    unmet.push(...outcome.reasons);
+    if (outcome.code) codes.add(outcome.code);
+    file ??= outcome.file;
   }
   const stage = def.stages.find((s) => s.id === t.from);
   const target = def.stages.find((s) => s.id === t.to);
   for (const check of [...(stage?.manualChecks ?? []).filter(() => t.kind === 'forward'), ...(target?.manualChecks ?? [])]) {
     if (!confirmed) confirmations.push(`check by hand: ${check}`);
   }
-  // Two guards may find the same fault (a receipt checked for the step and for the next stage).
-  unmet.splice(0, unmet.length, ...new Set(unmet));
-  confirmations.splice(0, confirmations.length, ...new Set(confirmations));
   const interactive = t.guards.some((g) => g.type === 'confirmed') || confirmations.length > 0;
-  return { to: t.to, kind: t.kind, interactive, ready: unmet.length === 0, unmet, confirmations, file, description: t.description };
+  return {
+    to: t.to,
+    kind: t.kind,
+    interactive,
+    ready: unmet.length === 0,
+    // Two guards may find the same fault (a receipt checked for the step and for the next stage).
+    unmet: [...new Set(unmet)],
+    confirmations: [...new Set(confirmations)],
+    file,
+    description: t.description,
+    verdicts: all,
+    codes: [...codes],
+  };
 }
 
-/** The transitions the user may take from the spec's current stage (failing aside). */
-export function nextTransitions(def: PipelineDefinition, stage: string, snapshot: SpecSnapshot): TransitionCheck[] {
+/** The transitions the user may take from `stage` (failing aside), each with its unmet preconditions. */
+export function nextTransitions(def: PipelineDefinition, stage: string, verdicts: GuardVerdicts): TransitionCheck[] {
   return transitionsFrom(def, stage)
     .filter((t) => (stage === FAILED_STAGE ? t.kind === 'recover' : t.kind === 'forward' || t.kind === 'retry'))
-    .map((t) => checkTransition(def, t, snapshot));
+    .map((t) => checkTransition(def, t, verdicts));
 }

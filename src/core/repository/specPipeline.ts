@@ -1,24 +1,26 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { createActor, type Actor } from 'xstate';
+import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
-import { guard } from '../pipeline/guardCall';
-import type { PipelineDefinition, StageDefinition } from '../pipeline/pipelineDefinition';
-import { stageOf, transitionsFrom } from '../pipeline/pipelineDefinition';
-import { createPipelineMachine, type PipelineMachine } from '../pipeline/pipelineMachine';
-import { inferStage } from '../pipeline/stageInference';
-import { completeStage, isCompleted, newPipelineState, recordReapproval } from '../pipeline/stateRecord';
-import { checkTransition, nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
-import { fingerprintDeclaredPaths, isTraceabilityLedger } from '../spec/fingerprints';
+import type { GuardRegistry } from '../pipeline/guards';
+import { GuardVerdicts, verdictsFor } from '../pipeline/guardVerdicts';
+import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { stageOf } from '../pipeline/pipelineDefinition';
+import { createPipelineMachine, machineStateOf, stageOnDisk, type PipelineEvent, type PipelineMachine, type PipelineOutcome, type StateStorePort } from '../pipeline/pipelineMachine';
+import { chosenTransition } from '../pipeline/refusals';
+import { hasRole } from '../pipeline/stageRoles';
+import { newPipelineState } from '../pipeline/stateRecord';
+import { nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
 import { loadSpec } from '../spec/loadSpec';
+import type { SpecSnapshot } from '../spec/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../spec/staleness';
+import { withRunLock } from '../store/runLock';
+import { loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
-import type { SpecSnapshot } from '../spec/specSnapshot';
-import { loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
+
+export { approvalArtifacts } from '../pipeline/approvalArtifacts';
 
 export interface TaskStatusSummary {
   id: string;
@@ -55,19 +57,30 @@ export interface ReapprovalResult {
   state: PipelineState;
 }
 
-/** Loom fingerprints these on every approval, besides the steps' own files (pipeline-engine.js). */
-const APPROVAL_ARTIFACTS = ['spec.md', 'requirements.json', 'plan.md', 'artifact-analysis.json', 'review-request.md', 'review-feedback.md', 'qa-cases.md', 'manual-checklist.md'];
+export interface SpecPipelineOptions {
+  progress?: ProgressSources;
+  /** The meaning of each named guard; tests count or swap them. */
+  guards?: GuardRegistry;
+  /** `loom.debug.inspectMachines`: every event and transition of the actor. */
+  inspect?: (event: InspectionEvent) => void;
+  /**
+   * How long a change waits for another process's run lock, in ms (a short-lived CLI waits a
+   * little for loom's millisecond writes; the extension host never blocks).
+   */
+  lockWaitMs?: number;
+  /** Where changes are written; loom's state files by default. */
+  store?: StateStorePort;
+}
 
-/**
- * The files loom fingerprints when a human-approval gate is passed (`approvalArtifactPaths`): the
- * gate step's `requires`, `approval_requires` and `outputs`, the next step's `requires` and the
- * key spec files, those that exist; never traceability.json, which executing updates legitimately.
- */
-export function approvalArtifacts(def: PipelineDefinition, stageId: string, snapshot: Pick<SpecSnapshot, 'dir'>): string[] {
-  const candidates = [...(stageOf(def, stageId)?.approvalArtifacts ?? []), ...APPROVAL_ARTIFACTS];
-  return [...new Set(candidates)]
-    .filter((p) => !isTraceabilityLedger(p))
-    .filter((p) => existsSync(join(snapshot.dir, p.replace(/\/$/, ''))));
+/** What one facts snapshot says about the spec, derived once. */
+interface Facts {
+  snapshot: SpecSnapshot;
+  verdicts: GuardVerdicts;
+  stage: string | null;
+  stageSource: SpecStatus['stage_source'];
+  diagnostics: Diagnostic[];
+  next?: TransitionCheck[];
+  staleApprovals?: StaleApproval[];
 }
 
 const machines = new WeakMap<PipelineDefinition, PipelineMachine>();
@@ -78,82 +91,124 @@ function machineFor(def: PipelineDefinition): PipelineMachine {
 }
 
 /**
- * One spec directory driven by its XState actor. The actor is restored from loom's state file
- * (or the stage inferred from the artifacts) and every change it makes is written back in
- * loom's format.
+ * One spec directory and its XState actor, the single authority over the spec's pipeline. Every
+ * change (advance, approve, approve again, fail, recover, complete) is an event to the actor;
+ * its guards read one facts snapshot and its actions write through the state store. Reading
+ * the state, deciding and writing happen as one step under the spec's run lock. The views read
+ * the facts and the guards' verdicts from here, evaluated once per change of the files.
  */
 export class SpecPipeline {
   private running?: Actor<PipelineMachine>;
-  readonly stage: string | null;
-  readonly stageSource: SpecStatus['stage_source'];
-  readonly diagnostics: Diagnostic[];
+  private facts: Facts;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
-    readonly snapshot: SpecSnapshot,
+    snapshot: SpecSnapshot,
     readonly definition: PipelineDefinition,
-    private readonly progress: ProgressSources = {},
+    private readonly options: SpecPipelineOptions = {},
   ) {
-    this.diagnostics = [...snapshot.diagnostics];
-    if (snapshot.state) {
-      this.stage = snapshot.state.current_stage;
-      this.stageSource = 'state';
-      if (this.stage !== FAILED_STAGE && !stageOf(definition, this.stage)) {
-        this.diagnostics.push(diagnostic(`${snapshot.specDir}/${PIPELINE_STATE_FILE}`,
-          `current_stage "${this.stage}" is not a stage of the ${definition.type} pipeline (${definition.stages.map((s) => s.id).join(', ')})`,
-          { line: 1 }, 'error', 'unknown-stage'));
-      }
-    } else if (snapshot.stateCondition === 'invalid') {
-      this.stage = null;
-      this.stageSource = 'unknown';
-    } else {
-      this.stage = inferStage(definition, snapshot);
-      this.stageSource = 'inferred';
+    this.facts = this.derive(snapshot);
+  }
+
+  private derive(snapshot: SpecSnapshot): Facts {
+    const stage = stageOnDisk(this.definition, snapshot);
+    const diagnostics = [...snapshot.diagnostics];
+    if (snapshot.state && stage !== null && machineStateOf(this.definition, stage) !== stage) {
+      diagnostics.push(diagnostic(`${snapshot.specDir}/${PIPELINE_STATE_FILE}`,
+        `current_stage "${stage}" is not a stage of the ${this.definition.type} pipeline (${this.definition.stages.map((s) => s.id).join(', ')})`,
+        { line: 1 }, 'error', 'unknown-stage'));
     }
+    return {
+      snapshot,
+      verdicts: this.options.guards ? new GuardVerdicts(snapshot, this.options.guards) : verdictsFor(snapshot),
+      stage,
+      stageSource: snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
+      diagnostics,
+    };
+  }
+
+  get snapshot(): SpecSnapshot {
+    return this.facts.snapshot;
+  }
+
+  /** The current stage as the files say; null when pipeline.state.json cannot be read. */
+  get stage(): string | null {
+    return this.facts.stage;
+  }
+
+  get stageSource(): SpecStatus['stage_source'] {
+    return this.facts.stageSource;
+  }
+
+  get diagnostics(): Diagnostic[] {
+    return this.facts.diagnostics;
+  }
+
+  /** The guards' verdicts on the current facts. */
+  get verdicts(): GuardVerdicts {
+    return this.facts.verdicts;
   }
 
   get pipelineType(): string {
     return this.definition.type;
   }
 
-  /** The state record the next write starts from: the file's, or a fresh one for the inferred stage. */
-  private baseState(now: string): PipelineState {
-    return this.snapshot.state ?? newPipelineState(this.snapshot.specDir, this.definition.type, this.stage ?? this.definition.initial, now, loomVersionOf(this.snapshot.repoRoot));
+  /** A state record for a spec that has none yet, at its inferred stage. */
+  private readonly freshState = (stage: string, now: string): PipelineState =>
+    newPipelineState(this.snapshot.specDir, this.definition.type, stage, now, loomVersionOf(this.snapshot.repoRoot));
+
+  private get store(): StateStorePort {
+    return this.options.store ?? { writeState: (facts, state, now) => writePipelineState(facts, state, now, this.options.progress) };
   }
 
-  /**
-   * The spec's XState actor, restored from the state file and started on first use; dispose()
-   * stops it. A host that keeps specs live reads this once per loaded spec.
-   */
+  /** The spec's actor, restored from its state file (or the inferred stage) and started on first use. */
   get actor(): Actor<PipelineMachine> {
-    return this.startActor(new Date().toISOString());
-  }
-
-  private startActor(now: string): Actor<PipelineMachine> {
     if (this.running) return this.running;
     const machine = machineFor(this.definition);
-    const context = { snapshot: this.snapshot, state: this.baseState(now) };
-    const known = this.stage === FAILED_STAGE || (this.stage !== null && stageOf(this.definition, this.stage));
-    const restored = known ? machine.resolveState({ value: this.stage!, context }) : undefined;
-    this.running = createActor(machine, restored ? { snapshot: restored, input: context } : { input: context });
+    const { snapshot, verdicts, stage } = this.facts;
+    const input = { facts: snapshot, verdicts, state: snapshot.state, freshState: this.freshState, store: this.store };
+    const restored = machine.resolveState({ value: machineStateOf(this.definition, stage), context: input });
+    this.running = createActor(machine, { snapshot: restored, input, ...(this.options.inspect ? { inspect: this.options.inspect } : {}) });
     this.running.start();
     return this.running;
   }
 
+  /** Called after the facts changed (a reload, a change the actor made). */
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The spec's files changed: the actor follows the new facts (and the stage they name). */
+  refresh(snapshot: SpecSnapshot): void {
+    if (snapshot === this.facts.snapshot) return;
+    this.facts = this.derive(snapshot);
+    this.running?.send({ type: 'FILES_CHANGED', facts: snapshot, verdicts: this.facts.verdicts, state: snapshot.state });
+    for (const l of this.listeners) l();
+  }
+
+  /** Reads the spec's files again and hands them to the actor. */
+  reload(): void {
+    this.refresh(loadSpec(this.snapshot.repoRoot, this.snapshot.dir));
+  }
+
   /** The transitions open from the current stage, each with its unmet preconditions. */
   next(): TransitionCheck[] {
-    if (this.stage === null || (this.stage !== FAILED_STAGE && !stageOf(this.definition, this.stage))) return [];
-    return nextTransitions(this.definition, this.stage, this.snapshot);
+    const { stage } = this.facts;
+    if (stage === null || machineStateOf(this.definition, stage) !== stage) return [];
+    return (this.facts.next ??= nextTransitions(this.definition, stage, this.facts.verdicts));
   }
 
   status(): SpecStatus {
-    const ids = [...new Set([...this.snapshot.tasks.keys(), ...this.snapshot.taskStates.keys()])];
+    const { snapshot } = this;
+    const ids = [...new Set([...snapshot.tasks.keys(), ...snapshot.taskStates.keys()])];
     return {
-      spec_dir: this.snapshot.specDir,
+      spec_dir: snapshot.specDir,
       pipeline_type: this.definition.type,
       stage: this.stage,
       stage_source: this.stageSource,
       tasks: ids.map((id) => {
-        const s = this.snapshot.taskStates.get(id);
+        const s = snapshot.taskStates.get(id);
         return { id, status: s?.status ?? 'pending', retry_count: s?.retry_count ?? 0 };
       }),
       next: this.next().map((c) => ({ to: c.to, kind: c.kind, interactive: c.interactive, ready: c.ready, unmet: c.unmet, confirmations: c.confirmations })),
@@ -161,70 +216,97 @@ export class SpecPipeline {
     };
   }
 
-  private requireStage(): string {
-    if (this.stage === null) {
-      throw new TransitionRefusedError(`${this.snapshot.specDir}/${PIPELINE_STATE_FILE} is corrupt, so the current stage is unknown; fix or restore it first`, []);
-    }
-    return this.stage;
+  /**
+   * Approvals of gates the spec has already left whose approved files changed since; they block
+   * advancing until approved again (the current stage's own approval is renewed by leaving it).
+   */
+  staleApprovals(): StaleApproval[] {
+    return (this.facts.staleApprovals ??= renewableApprovals(staleApprovals(this.snapshot), this.stage));
+  }
+
+  /** Moves to the next stage (or `to`) when its preconditions hold; at the last stage, completes the pipeline. */
+  advance(options: { to?: string; confirm?: boolean; now?: string; reason?: string } = {}): ChangeResult {
+    return this.change({ type: 'ADVANCE', to: options.to, confirm: options.confirm === true, reason: options.reason, now: options.now ?? new Date().toISOString() });
+  }
+
+  /** Confirms the current stage's gate and advances (recording approval fingerprints on human-approval gates). */
+  approve(options: { now?: string; reason?: string } = {}): ChangeResult {
+    return this.change({ type: 'APPROVE', reason: options.reason, now: options.now ?? new Date().toISOString() });
+  }
+
+  /** Records a failure from any stage; the reason goes into the history and `failure_reason`. */
+  fail(reason: string, options: { now?: string; validator?: string } = {}): ChangeResult {
+    return this.change({ type: 'FAIL', reason, validator: options.validator, now: options.now ?? new Date().toISOString() });
+  }
+
+  /** Leaves `failed` for one of the stages the schema allows, when that stage's preconditions hold. */
+  recover(to: string, options: { now?: string; reason?: string } = {}): ChangeResult {
+    return this.change({ type: 'RECOVER', to, reason: options.reason, now: options.now ?? new Date().toISOString() });
   }
 
   /**
-   * Moves to the next stage (or `to`) when its preconditions hold. Refuses, with every reason,
-   * when they do not or when the stage needs a confirmation that was not given.
+   * Approves a gate again after its approved files changed ("re-review and pass the gate again",
+   * as loom's stale-approval refusal asks): a new history entry of that stage with the files'
+   * fingerprints; the current stage does not change. `stage` may be left out when only one is stale.
    */
-  advance(options: { to?: string; confirm?: boolean; now?: string; reason?: string; reportsWritten?: boolean } = {}): ChangeResult {
-    const from = this.requireStage();
-    const now = options.now ?? new Date().toISOString();
-    if (from === FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has failed; recover it to a stage first (${this.definition.recoveryTargets.join(', ')})`, []);
-    const candidates = transitionsFrom(this.definition, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
-    const current = stageOf(this.definition, from);
-    // At the last stage plain Advance completes the pipeline, as loom's run --advance does.
-    if (!options.to && current?.terminal && !candidates.some((t) => t.kind === 'forward')) return this.complete(current, options.confirm === true, now);
-    if (candidates.length === 0) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${from}, the end of the ${this.definition.type} pipeline`, []);
-    // Going back is a choice the user names with `to`; plain Advance only ever moves forward.
-    const chosen = options.to ? candidates.find((t) => t.to === options.to) : candidates.find((t) => t.kind === 'forward');
-    if (!chosen) {
-      if (!options.to) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${from}, the last stage of the ${this.definition.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`, []);
-      throw new TransitionRefusedError(`${from} cannot move to ${options.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`, []);
-    }
-    if (chosen.kind === 'forward' && !options.reportsWritten) {
-      const written = this.writeStageReports(from, now);
-      if (written) {
-        // The guards only read: they must see the reports just written.
-        const fresh = new SpecPipeline(loadSpec(this.snapshot.repoRoot, this.snapshot.dir), this.definition, this.progress);
-        try {
-          return fresh.advance({ ...options, now, reportsWritten: true });
-        } catch (e) {
-          if (e instanceof TransitionRefusedError && written.hint) throw new TransitionRefusedError(e.message, [...e.reasons, written.hint]);
-          throw e;
-        } finally {
-          fresh.dispose();
+  reapprove(stage?: string, options: { now?: string; reason?: string } = {}): ReapprovalResult {
+    const outcome = this.dispatch({ type: 'REAPPROVE', stage, reason: options.reason, now: options.now ?? new Date().toISOString() });
+    return { stage: outcome.reapproved?.stage ?? outcome.from, changed: outcome.reapproved?.changed ?? [], state: outcome.state };
+  }
+
+  private change(event: PipelineEvent): ChangeResult {
+    const o = this.dispatch(event);
+    return { from: o.from, to: o.to, state: o.state, ...(o.change === 'complete' ? { complete: true } : {}), ...(o.alreadyComplete ? { alreadyComplete: true } : {}) };
+  }
+
+  /**
+   * One change as one step under the run lock: read the files afresh, run the validators that
+   * write the reports the guards read (as loom's run --advance does), send the event, and take
+   * the actor's outcome. Throws TransitionRefusedError with the machine's reasons when refused.
+   */
+  private dispatch(event: PipelineEvent): Extract<PipelineOutcome, { kind: 'changed' }> {
+    const actor = this.actor;
+    let outcome: PipelineOutcome | undefined;
+    let hint: string | undefined;
+    withRunLock(this.snapshot, () => {
+      this.reload();
+      if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
+        const written = this.writeStageReports(event);
+        if (written) {
+          hint = written.hint;
+          this.reload();
         }
       }
+      actor.send(event);
+      outcome = actor.getSnapshot().context.outcome;
+    }, { waitMs: this.options.lockWaitMs });
+    // Read back what was written, now that the lock is ours no more.
+    this.reload();
+    if (!outcome) throw new TransitionRefusedError(`${this.snapshot.specDir}: the pipeline did not answer ${event.type}`, []);
+    if (outcome.kind === 'error') throw outcome.error;
+    if (outcome.kind === 'refused') {
+      throw new TransitionRefusedError(outcome.message, hint ? [...outcome.reasons, hint] : outcome.reasons, { codes: outcome.codes, file: outcome.file, check: outcome.check });
     }
-    const check = checkTransition(this.definition, chosen, this.snapshot, options.confirm === true);
-    const reasons = [...check.unmet, ...(options.confirm ? [] : check.confirmations)];
-    if (reasons.length) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot move from ${from} to ${chosen.to}`, reasons);
-    const approvalFingerprints = current?.humanApproval && options.confirm
-      ? fingerprintDeclaredPaths(approvalArtifacts(this.definition, from, this.snapshot), { dir: this.snapshot.dir, repoRoot: this.snapshot.repoRoot })
-      : undefined;
-    return this.send({ type: 'ADVANCE', to: chosen.to, confirm: options.confirm === true, now, reason: options.reason, approvalFingerprints }, from, now);
+    return outcome;
   }
 
   /**
    * Loom's run --advance runs artifact-analysis-pass and convergence-pass, which write their
-   * reports, before it decides: so does advancing here, as an explicit step before the guards,
-   * which only read. Only where the stage declares the validator and is the stage loom runs it
-   * at. Returns undefined when the stage writes no report.
+   * reports, before it decides: so does advancing here, only where the stage declares the
+   * validator and is the stage loom runs it at. Returns undefined when nothing was written.
    */
-  private writeStageReports(from: string, now: string): { hint?: string } | undefined {
+  private writeStageReports(event: Extract<PipelineEvent, { type: 'ADVANCE' | 'APPROVE' }>): { hint?: string } | undefined {
+    const from = this.stage;
+    if (from === null || from === FAILED_STAGE) return undefined;
+    const chosen = chosenTransition(this.definition, from, event.type === 'ADVANCE' ? event.to : undefined);
+    if (chosen?.kind !== 'forward') return undefined;
     const validators = stageOf(this.definition, from)?.validators ?? [];
-    if (from === 'analyze-artifacts' && validators.includes(ARTIFACT_ANALYSIS_PASS)) {
-      writeArtifactAnalysis(this.snapshot, { now });
+    if (hasRole(this.definition, from, 'analysis') && validators.includes(ARTIFACT_ANALYSIS_PASS)) {
+      writeArtifactAnalysis(this.snapshot, { now: event.now });
       return {};
     }
-    if (from === 'converge' && validators.includes(CONVERGENCE_PASS)) {
-      const outcome = writeConvergence(this.snapshot, { now });
+    if (hasRole(this.definition, from, 'convergence') && validators.includes(CONVERGENCE_PASS)) {
+      const outcome = writeConvergence(this.snapshot, { now: event.now });
       if (outcome.report.status === 'converged') return {};
       if (outcome.escalate) return { hint: `convergence-pass: round ${outcome.report.round} of ${MAX_ROUNDS} did not converge; escalate: fail the spec or close the gaps by hand` };
       const tasks = outcome.appended.map((t) => t.id).join(', ');
@@ -233,97 +315,9 @@ export class SpecPipeline {
     return undefined;
   }
 
-  /**
-   * Advancing the last stage completes the pipeline, as loom's `run --advance` does: the stage's
-   * own checks must hold, then a `terminal` history entry and `metadata.completed` are written
-   * once; completing it again writes nothing.
-   */
-  private complete(stage: StageDefinition, confirm: boolean, now: string): ChangeResult {
-    const state = this.baseState(now);
-    if (isCompleted(state)) return { from: stage.id, to: stage.id, state, complete: true, alreadyComplete: true };
-    const guards = [...stage.exit, guard('handoffsFresh', {}), guard('approvalsFresh', {}), ...(stage.confirmation ? [guard('confirmed', { stage: stage.id })] : [])];
-    const check = checkTransition(this.definition, { from: stage.id, to: stage.id, kind: 'forward', guards }, this.snapshot, confirm);
-    const reasons = [...check.unmet, ...(confirm ? [] : check.confirmations)];
-    if (reasons.length) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot complete ${stage.id}`, reasons);
-    const completed = completeStage(state, now, confirm && stage.confirmation);
-    writePipelineState(this.snapshot, completed, now, this.progress);
-    return { from: stage.id, to: stage.id, state: completed, complete: true };
-  }
-
-  /**
-   * Approvals of gates the spec has already left whose approved files changed since; they block
-   * advancing until approved again (the current stage's own approval is renewed by leaving it).
-   */
-  staleApprovals(): StaleApproval[] {
-    return renewableApprovals(staleApprovals(this.snapshot), this.stage);
-  }
-
-  /**
-   * Approves a gate again after its approved files changed ("re-review and pass the gate again",
-   * as loom's stale-approval refusal asks): the files the gate fingerprints are fingerprinted
-   * anew and recorded in a new history entry of that stage; the current stage does not change.
-   * `stage` may be left out when only one approval is stale.
-   */
-  reapprove(stage?: string, options: { now?: string; reason?: string } = {}): ReapprovalResult {
-    const current = this.requireStage();
-    const now = options.now ?? new Date().toISOString();
-    const stale = this.staleApprovals();
-    if (stale.length === 0) throw new TransitionRefusedError(`${this.snapshot.specDir} has no stale approval to renew`, []);
-    if (stage === undefined && stale.length > 1) {
-      throw new TransitionRefusedError(`${this.snapshot.specDir} has stale approvals of ${stale.map((a) => a.stage).join(', ')}; name the stage to approve again`, []);
-    }
-    const chosen = stage === undefined ? stale[0] : stale.find((a) => a.stage === stage);
-    if (!chosen) {
-      const why = stage === current
-        ? `${stage} is the current stage: its approval is renewed by approving it (Advance with confirmation)`
-        : `the approval of ${stage} is not stale; stale: ${stale.map((a) => a.stage).join(', ')}`;
-      throw new TransitionRefusedError(`${this.snapshot.specDir} cannot approve ${stage} again`, [why]);
-    }
-    const fingerprints = fingerprintDeclaredPaths(approvalArtifacts(this.definition, chosen.stage, this.snapshot), { dir: this.snapshot.dir, repoRoot: this.snapshot.repoRoot });
-    const reason = options.reason?.trim() || `approved again: ${chosen.changed.join(', ')} changed since the approval${chosen.approvedAt ? ` of ${chosen.approvedAt}` : ''}`;
-    const state = recordReapproval(this.baseState(now), chosen.stage, fingerprints, now, reason);
-    writePipelineState(this.snapshot, state, now, this.progress);
-    return { stage: chosen.stage, changed: chosen.changed, state };
-  }
-
-  /** Records a failure from any stage; the reason goes into the history and `failure_reason`. */
-  fail(reason: string, options: { now?: string; validator?: string } = {}): ChangeResult {
-    const from = this.requireStage();
-    const now = options.now ?? new Date().toISOString();
-    if (!reason.trim()) throw new TransitionRefusedError('a failure needs a reason', []);
-    if (from === FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has already failed`, []);
-    if (!transitionsFrom(this.definition, from).some((t) => t.kind === 'fail')) {
-      throw new TransitionRefusedError(`${from} is the end of the pipeline and cannot fail`, []);
-    }
-    return this.send({ type: 'FAIL', reason, now, validator: options.validator }, from, now);
-  }
-
-  /** Leaves `failed` for one of the stages the schema allows, when that stage's preconditions hold. */
-  recover(to: string, options: { now?: string; reason?: string } = {}): ChangeResult {
-    const from = this.requireStage();
-    const now = options.now ?? new Date().toISOString();
-    if (from !== FAILED_STAGE) throw new TransitionRefusedError(`${this.snapshot.specDir} has not failed (it is at ${from})`, []);
-    const t = transitionsFrom(this.definition, FAILED_STAGE).find((x) => x.to === to);
-    if (!t) throw new TransitionRefusedError(`a failed spec can recover to ${this.definition.recoveryTargets.join(', ')}, not ${to}`, []);
-    const check = checkTransition(this.definition, t, this.snapshot, true);
-    if (!check.ready) throw new TransitionRefusedError(`${this.snapshot.specDir} cannot recover to ${to}`, check.unmet);
-    return this.send({ type: 'RECOVER', to, now, reason: options.reason }, from, now);
-  }
-
-  private send(event: Parameters<Actor<PipelineMachine>['send']>[0], from: string, now: string): ChangeResult {
-    const actor = this.startActor(now);
-    const before = actor.getSnapshot();
-    actor.send(event);
-    const after = actor.getSnapshot();
-    if (after === before || after.context.state === before.context.state) {
-      throw new TransitionRefusedError(`${this.snapshot.specDir}: the pipeline did not accept ${event.type} from ${from}`, []);
-    }
-    writePipelineState(this.snapshot, after.context.state, now, this.progress);
-    return { from, to: after.context.state.current_stage, state: after.context.state };
-  }
-
   dispose(): void {
     this.running?.stop();
     this.running = undefined;
+    this.listeners.clear();
   }
 }

@@ -6,7 +6,7 @@ import { HANDOFFS_DIR } from '../files/handoff';
 import type { StageHistoryEntry } from '../files/pipelineState';
 import { DEFAULT_MAX_RETRIES } from '../files/workflow';
 import { FAILED_STAGE } from '../files/vocabulary';
-import { convergenceRound, evaluateGuard } from '../pipeline/guards';
+import { convergenceRound } from '../pipeline/guards';
 import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { failedFrom } from '../pipeline/stateRecord';
 import { checkTransition } from '../pipeline/transitionCheck';
@@ -110,12 +110,11 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
   const out: NextTransition[] = [];
   for (const t of transitionsFrom(def, stage)) {
     if (t.kind === 'fail' || (stage === FAILED_STAGE) !== (t.kind === 'recover')) continue;
-    const check = checkTransition(def, t, snapshot);
+    const check = checkTransition(def, t, spec.verdicts);
     const seen = new Set<string>();
     const preconditions: Precondition[] = [];
-    for (const call of t.guards) {
+    for (const { call, outcome } of check.verdicts) {
       if (call.type === 'confirmed') continue;
-      const outcome = evaluateGuard(call, { snapshot, confirmed: false });
       // A check only the user can make is listed among the confirmations instead.
       if (outcome.needsConfirmation) continue;
       const label = describeGuard(call);

@@ -183,7 +183,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
         id: 'F-1', kind: 'unrequested', severity: 'error', task_id: 'T2', artifact: 'plan.md', message: 'T2 has a task file but plan.md does not list it',
         location: { file: 'tasks/T2.md', line: 1 }, suggested_fix: { details: 'add T2 to plan.md, or remove tasks/T2.md' },
       });
-      const guard = () => evaluateGuard({ type: 'analysisHasNoBlocker', params: {} }, { snapshot: load(r), confirmed: false });
+      const guard = () => evaluateGuard({ type: 'analysisHasNoBlocker', params: {} }, { snapshot: load(r) });
       assert.deepEqual(guard().reasons, ['artifact-analysis.json reports 1 blocker (status: blocked): T2 has a task file but plan.md does not list it']);
       assert.deepEqual(artifactAnalysisPass(load(r)).problems, ['F-1 T2 has a task file but plan.md does not list it']);
 

@@ -1,0 +1,40 @@
+import type { SpecSnapshot } from '../spec/specSnapshot';
+import { guardKey, type GuardCall } from './guardCall';
+import { evaluateGuard, GUARDS, type GuardOutcome, type GuardRegistry } from './guards';
+
+/**
+ * The guards' verdicts on one facts snapshot, each guard evaluated once however many
+ * transitions, views and explanations ask: the machine's guards, the refusal's reasons, the
+ * dashboard's checklist, the tree's description and the CLI's `next` all read from here.
+ * A snapshot never changes, so neither does a verdict; a change on disk brings a new snapshot.
+ */
+export class GuardVerdicts {
+  private readonly memo = new Map<string, GuardOutcome>();
+  /** How many guard evaluations this snapshot took (for tests and the log). */
+  evaluations = 0;
+
+  constructor(
+    readonly snapshot: SpecSnapshot,
+    private readonly registry: GuardRegistry = GUARDS,
+  ) {}
+
+  outcome(call: GuardCall): GuardOutcome {
+    const key = guardKey(call);
+    let found = this.memo.get(key);
+    if (!found) {
+      this.evaluations++;
+      found = evaluateGuard(call, { snapshot: this.snapshot }, this.registry);
+      this.memo.set(key, found);
+    }
+    return found;
+  }
+}
+
+const shared = new WeakMap<SpecSnapshot, GuardVerdicts>();
+
+/** The verdicts of the default guards on `snapshot`, shared by everyone who asks about it. */
+export function verdictsFor(snapshot: SpecSnapshot): GuardVerdicts {
+  let v = shared.get(snapshot);
+  if (!v) shared.set(snapshot, (v = new GuardVerdicts(snapshot)));
+  return v;
+}
