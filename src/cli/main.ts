@@ -21,6 +21,7 @@ import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedA
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
 
 const VERSION = '0.1.0';
+const CLI_LOCK_WAIT_MS = 5_000;
 
 export const USAGE = `loom-vscode ${VERSION} — loom's pipeline, headless
 
@@ -98,7 +99,8 @@ function openRepository(args: ParsedArgs): LoomRepository {
     throw new UsageError(`--cwd ${root} does not exist`);
   }
   if (!isDir) throw new UsageError(`--cwd ${root} is not a directory`);
-  return new LoomRepository(root);
+  // loom's own writers hold the run lock for milliseconds: wait for them rather than refuse.
+  return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS } });
 }
 
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {

@@ -210,7 +210,7 @@ export const GUARDS: GuardRegistry = {
   inputsReadable: ({ paths }, { snapshot: s }) => {
     const unreadable = unreadableInputs(s, paths);
     return unreadable.length
-      ? { ...fail(unreadable.map((d) => `${d.file.slice(s.specDir.length + 1)} line ${d.line}: ${d.message}`), unreadable[0].file.slice(s.specDir.length + 1)), code: 'unreadable-input' }
+      ? { ...fail(unreadable.map((d) => `${d.file.slice(s.specDir.length + 1)} line ${d.line}: ${withoutFile(d.message, d.file)}`), unreadable[0].file.slice(s.specDir.length + 1)), code: 'unreadable-input' }
       : pass;
   },
 
@@ -225,6 +225,9 @@ export const GUARDS: GuardRegistry = {
 
   confirmed: ({ stage }) => ({ ok: false, reasons: [`${stage} is left only once you confirm it is done`], needsConfirmation: true }),
 };
+
+/** The loader's messages start with the file's path; the reason names it already. */
+const withoutFile = (message: string, file: string) => (message.startsWith(file) ? message.slice(file.length).replace(/^:?\s*/, '') : message);
 
 /** Errors the loader found in the spec files under `paths` (spec-relative; a folder ends in `/`). */
 function unreadableInputs(s: SpecSnapshot, paths: readonly string[]) {

@@ -7,7 +7,7 @@ import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type W
 import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../spec/loadSpec';
-import { SpecPipeline } from './specPipeline';
+import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 
 /**
  * The steps recorded in `dynamic_steps`, which loom's engine uses instead of the workflow's
@@ -24,6 +24,8 @@ export interface RepositoryOptions {
   /** Folders under the repository root that hold spec directories. */
   specRoots?: readonly string[];
   schema?: PipelineSchemaFile;
+  /** How each spec's actor runs (lock waiting, inspection). */
+  pipeline?: SpecPipelineOptions;
 }
 
 /**
@@ -38,9 +40,11 @@ export class LoomRepository {
   private workflowLoaded = false;
   private readonly definitions = new Map<string, PipelineDefinition>();
   private readonly specs = new Map<string, SpecPipeline>();
+  private readonly pipelineOptions: SpecPipelineOptions;
 
   constructor(readonly root: string, options: RepositoryOptions = {}) {
     this.root = resolve(root);
+    this.pipelineOptions = options.pipeline ?? {};
     this.specRoots = options.specRoots ?? SPEC_ROOTS;
     this.schema = options.schema ?? bundledPipelineSchema();
   }
@@ -106,7 +110,7 @@ export class LoomRepository {
     return def;
   }
 
-  private loadOne(dir: string): SpecPipeline {
+  private loadOne(dir: string, existing?: SpecPipeline): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
     const snapshot = loadSpec(this.root, dir);
     const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
@@ -115,7 +119,13 @@ export class LoomRepository {
     const def = dynamic
       ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type)
       : this.definition(type);
-    return new SpecPipeline(snapshot, def);
+    // The spec keeps its actor while its pipeline stays the same: the actor follows the new facts.
+    if (existing && existing.definition === def) {
+      existing.refresh(snapshot);
+      return existing;
+    }
+    existing?.dispose();
+    return new SpecPipeline(snapshot, def, this.pipelineOptions);
   }
 
   all(): SpecPipeline[] {
@@ -137,12 +147,13 @@ export class LoomRepository {
 
   /** Reloads one spec from disk, or forgets it when its directory is gone. */
   reload(dir: string): SpecPipeline | undefined {
-    this.specs.get(dir)?.dispose();
+    const existing = this.specs.get(dir);
     if (!isDirectory(dir)) {
+      existing?.dispose();
       this.specs.delete(dir);
       return undefined;
     }
-    const spec = this.loadOne(dir);
+    const spec = this.loadOne(dir, existing);
     this.specs.set(dir, spec);
     return spec;
   }
