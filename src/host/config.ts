@@ -19,6 +19,7 @@ export interface LoomSettings {
   tokenBudget: number;
   testCommand: string;
   worktreeLocation: string;
+  inspectMachines: boolean;
 }
 
 const SECTION = 'loom';
@@ -45,6 +46,7 @@ export class LoomConfig extends Disposable {
     ['tokenBudget', ['executing.tokenBudget']],
     ['testCommand', ['executing.testCommand']],
     ['worktreeLocation', ['worktree.location']],
+    ['inspectMachines', ['debug.inspectMachines']],
   ];
 
   constructor() {
@@ -117,6 +119,11 @@ export class LoomConfig extends Disposable {
   }
 
   /** Folder that holds feature worktrees; empty means `<repo>-worktrees` beside the repository. */
+  /** `loom.debug.inspectMachines`: log every event and transition of every spec's actor. */
+  get inspectMachines(): boolean {
+    return this.raw.get<boolean>('debug.inspectMachines', false) === true;
+  }
+
   get worktreeLocation(): string {
     return (this.raw.get<string>('worktree.location', '') ?? '').trim();
   }

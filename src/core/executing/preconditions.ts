@@ -5,6 +5,7 @@ import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { normalizeTaskRef } from '../files/taskFile';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { PipelineDefinition, StageDefinition } from '../pipeline/pipelineDefinition';
+import { stageWithRole } from '../pipeline/stageRoles';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { findWorktree } from '../spec/worktree';
 import { planTaskBatches, taskDependencyDiagnostics } from '../tasks/taskBatches';
@@ -22,10 +23,9 @@ export interface ExecutingPreconditions {
   worktree?: string;
 }
 
-const SKILL = 'loom-subagent-driven-development';
-
+/** The stage that runs the tasks (stageRoles: loom's executing). */
 export function executingStage(def: PipelineDefinition): StageDefinition | undefined {
-  return def.stages.find((s) => s.id === 'executing') ?? def.stages.find((s) => s.skill === SKILL);
+  return stageWithRole(def, 'tasks');
 }
 
 export function checkExecutingPreconditions(snapshot: SpecSnapshot, def: PipelineDefinition, worktreeOverride?: string): ExecutingPreconditions {

@@ -233,8 +233,8 @@ function refusalOf(def: PipelineDefinition, context: PipelineContext, stage: str
     const onDisk = stageOnDisk(def, context.facts);
     const file = `${specDir}/pipeline.state.json`;
     return onDisk === null
-      ? { message: `${file} is corrupt, so the current stage is unknown; fix or restore it first`, reasons: [], codes: [], file: 'pipeline.state.json' }
-      : { message: `${file} names the stage "${onDisk}", which the ${def.type} pipeline does not have (${def.stages.map((s) => s.id).join(', ')})`, reasons: [], codes: [], file: 'pipeline.state.json' };
+      ? { message: `${file} is corrupt, so the current stage is unknown; fix or restore it first`, reasons: [], codes: ['state-unreadable'], file: 'pipeline.state.json' }
+      : { message: `${file} names the stage "${onDisk}", which the ${def.type} pipeline does not have (${def.stages.map((s) => s.id).join(', ')})`, reasons: [], codes: ['state-unreadable'], file: 'pipeline.state.json' };
   }
   switch (event.type) {
     case 'ADVANCE':

@@ -5,19 +5,25 @@ import type { GuardVerdicts } from './guardVerdicts';
 import { stageOf, transitionsFrom, type PipelineDefinition, type StageDefinition, type TransitionDefinition } from './pipelineDefinition';
 import { checkTransition, type TransitionCheck } from './transitionCheck';
 
+/**
+ * What kind of refusal, for a surface that words it its own way or offers a remedy: the guards'
+ * codes (`stale-approval`, `unreadable-input`) and the machine's own.
+ */
+export type RefusalCode = TransitionCheck['codes'][number] | 'spec-failed' | 'state-unreadable' | 'no-gate' | 'pipeline-end' | 'not-allowed' | 'no-stale-approval';
+
 /** Why the pipeline did not take an event, said once for every surface. */
 export interface Refusal {
   message: string;
   reasons: string[];
-  codes: TransitionCheck['codes'];
+  codes: RefusalCode[];
   /** The spec-relative file to open first. */
   file?: string;
   /** The transition that was asked for, with its verdicts. */
   check?: TransitionCheck;
 }
 
-const refusal = (message: string, reasons: string[] = [], check?: TransitionCheck): Refusal =>
-  ({ message, reasons, codes: check?.codes ?? [], ...(check?.file ? { file: check.file } : {}), ...(check ? { check } : {}) });
+const refusal = (message: string, reasons: string[] = [], check?: TransitionCheck, code?: RefusalCode): Refusal =>
+  ({ message, reasons, codes: [...(code ? [code] : []), ...(check?.codes ?? [])], ...(check?.file ? { file: check.file } : {}), ...(check ? { check } : {}) });
 
 /**
  * Advancing the last stage completes the pipeline, as loom's `run --advance` does: the stage's own
@@ -39,19 +45,19 @@ export function chosenTransition(def: PipelineDefinition, from: string, to: stri
 }
 
 export function advanceRefusal(def: PipelineDefinition, specDir: string, from: string, ask: { to?: string; confirm: boolean; approve?: boolean }, verdicts: GuardVerdicts): Refusal {
-  if (from === FAILED_STAGE) return refusal(`${specDir} has failed; recover it to a stage first (${def.recoveryTargets.join(', ')})`);
+  if (from === FAILED_STAGE) return refusal(`${specDir} has failed; recover it to a stage first (${def.recoveryTargets.join(', ')})`, [], undefined, 'spec-failed');
   const stage = stageOf(def, from);
-  if (ask.approve && !stage?.confirmation) return refusal(`${specDir} has no gate to approve at ${from}: use Advance`);
+  if (ask.approve && !stage?.confirmation) return refusal(`${specDir} has no gate to approve at ${from}: use Advance`, [], undefined, 'no-gate');
   if (stage && completesPipeline(def, from, ask.to)) {
     const check = checkTransition(def, completionTransition(stage), verdicts, ask.confirm);
     return refusal(`${specDir} cannot complete ${from}`, [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
   }
   const candidates = transitionsFrom(def, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
-  if (candidates.length === 0) return refusal(`${specDir} is at ${from}, the end of the ${def.type} pipeline`);
+  if (candidates.length === 0) return refusal(`${specDir} is at ${from}, the end of the ${def.type} pipeline`, [], undefined, 'pipeline-end');
   const chosen = chosenTransition(def, from, ask.approve ? undefined : ask.to);
   if (!chosen) {
-    if (!ask.to) return refusal(`${specDir} is at ${from}, the last stage of the ${def.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`);
-    return refusal(`${from} cannot move to ${ask.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`);
+    if (!ask.to) return refusal(`${specDir} is at ${from}, the last stage of the ${def.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`, [], undefined, 'pipeline-end');
+    return refusal(`${from} cannot move to ${ask.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`, [], undefined, 'not-allowed');
   }
   const check = checkTransition(def, chosen, verdicts, ask.confirm);
   return refusal(`${specDir} cannot move from ${from} to ${chosen.to}`, [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
@@ -59,7 +65,7 @@ export function advanceRefusal(def: PipelineDefinition, specDir: string, from: s
 
 export function failRefusal(def: PipelineDefinition, specDir: string, from: string, reason: string): Refusal | undefined {
   if (!reason.trim()) return refusal('a failure needs a reason');
-  if (from === FAILED_STAGE) return refusal(`${specDir} has already failed`);
+  if (from === FAILED_STAGE) return refusal(`${specDir} has already failed`, [], undefined, 'spec-failed');
   if (!transitionsFrom(def, from).some((t) => t.kind === 'fail')) return refusal(`${from} is the end of the pipeline and cannot fail`);
   return undefined;
 }
@@ -67,7 +73,7 @@ export function failRefusal(def: PipelineDefinition, specDir: string, from: stri
 export function recoverRefusal(def: PipelineDefinition, specDir: string, from: string, to: string, verdicts: GuardVerdicts): Refusal {
   if (from !== FAILED_STAGE) return refusal(`${specDir} has not failed (it is at ${from})`);
   const t = transitionsFrom(def, FAILED_STAGE).find((x) => x.to === to);
-  if (!t) return refusal(`a failed spec can recover to ${def.recoveryTargets.join(', ')}, not ${to}`);
+  if (!t) return refusal(`a failed spec can recover to ${def.recoveryTargets.join(', ')}, not ${to}`, [], undefined, 'not-allowed');
   const check = checkTransition(def, t, verdicts, true);
   return refusal(`${specDir} cannot recover to ${to}`, check.unmet, check);
 }
@@ -77,7 +83,7 @@ export function recoverRefusal(def: PipelineDefinition, specDir: string, from: s
  * own approval is renewed by approving the stage when leaving it.
  */
 export function chooseReapproval(specDir: string, current: string, renewable: readonly StaleApproval[], stage: string | undefined): StaleApproval | Refusal {
-  if (renewable.length === 0) return refusal(`${specDir} has no stale approval to renew`);
+  if (renewable.length === 0) return refusal(`${specDir} has no stale approval to renew`, [], undefined, 'no-stale-approval');
   if (stage === undefined && renewable.length > 1) {
     return refusal(`${specDir} has stale approvals of ${renewable.map((a) => a.stage).join(', ')}; name the stage to approve again`);
   }

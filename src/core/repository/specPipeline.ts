@@ -62,7 +62,7 @@ export interface SpecPipelineOptions {
   /** The meaning of each named guard; tests count or swap them. */
   guards?: GuardRegistry;
   /** `loom.debug.inspectMachines`: every event and transition of the actor. */
-  inspect?: (event: InspectionEvent) => void;
+  inspect?: (event: InspectionEvent, specDir: string) => void;
   /**
    * How long a change waits for another process's run lock, in ms (a short-lived CLI waits a
    * little for loom's millisecond writes; the extension host never blocks).
@@ -168,7 +168,7 @@ export class SpecPipeline {
     const { snapshot, verdicts, stage } = this.facts;
     const input = { facts: snapshot, verdicts, state: snapshot.state, freshState: this.freshState, store: this.store };
     const restored = machine.resolveState({ value: machineStateOf(this.definition, stage), context: input });
-    this.running = createActor(machine, { snapshot: restored, input, ...(this.options.inspect ? { inspect: this.options.inspect } : {}) });
+    this.running = createActor(machine, { snapshot: restored, input, ...(this.options.inspect ? { inspect: (e: InspectionEvent) => this.options.inspect!(e, this.snapshot.specDir) } : {}) });
     this.running.start();
     return this.running;
   }

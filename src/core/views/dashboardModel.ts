@@ -8,6 +8,7 @@ import { DEFAULT_MAX_RETRIES } from '../files/workflow';
 import { FAILED_STAGE } from '../files/vocabulary';
 import { convergenceRound } from '../pipeline/guards';
 import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { stageWithRole } from '../pipeline/stageRoles';
 import { failedFrom } from '../pipeline/stateRecord';
 import { checkTransition } from '../pipeline/transitionCheck';
 import type { SpecPipeline } from '../repository/specPipeline';
@@ -44,7 +45,7 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
     ...(state?.started_at ? { startedAt: state.started_at } : {}),
     ...(state?.updated_at ? { updatedAt: state.updated_at } : {}),
     steps: stageSteps(spec),
-    ...(stageOf(definition, 'converge')
+    ...(stageWithRole(definition, 'convergence')
       ? { convergence: { round: convergenceRound(snapshot), max: MAX_CONVERGENCE_ROUNDS, ...(snapshot.convergenceReport ? { status: snapshot.convergenceReport.status } : {}) } }
       : {}),
     next: nextTransitions(spec),
@@ -155,7 +156,7 @@ function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: Dashbo
   plan.batches.forEach((b, i) => {
     for (const id of b.tasks) batchOf.set(id, { index: i + 1, type: b.type });
   });
-  const maxRetries = stageOf(def, 'executing')?.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const maxRetries = stageWithRole(def, 'tasks')?.maxRetries ?? DEFAULT_MAX_RETRIES;
   const ids = [...new Set([...snapshot.tasks.keys(), ...snapshot.taskStates.keys()])].sort(byTaskNumber);
   const finished = ids.filter((id) => snapshot.taskStates.get(id)?.status === 'done');
   const out = ids.map((id): DashboardTask => {

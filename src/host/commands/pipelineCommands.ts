@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { TransitionRefusedError } from '../../core/errors';
 import { FAILED_STAGE } from '../../core/files/vocabulary';
 import { stageOf, type StageDefinition } from '../../core/pipeline/pipelineDefinition';
+import { hasRole } from '../../core/pipeline/stageRoles';
+import type { ChangeResult } from '../../core/repository/specPipeline';
 import type { TransitionCheck } from '../../core/pipeline/transitionCheck';
 import { approvalsBlockingAdvance } from '../../core/spec/staleness';
 import { localTime, splitSpecName } from '../format';
@@ -22,14 +24,16 @@ function fileAction(e: SpecEntry, file: string | undefined): { title: string; ru
   return [{ title: exists ? vscode.l10n.t('Open {0}', file) : vscode.l10n.t('Create {0}', file), run: () => openSpecFile(e, file) }];
 }
 
-/** A missing feature worktree is made by Loom: Create Worktree (the git-worktree stage). */
-function worktreeAction(e: SpecEntry, check: TransitionCheck): { title: string; run: () => void }[] {
-  if (!check.unmet.some((u) => /worktree/i.test(u))) return [];
+/** The transition lacks only a feature worktree, which Loom: Create Worktree makes (the git-worktree stage). */
+const lacksWorktree = (check: TransitionCheck | undefined) => check?.verdicts.some((v) => v.call.type === 'worktreeExists' && !v.outcome.ok) ?? false;
+
+function worktreeAction(e: SpecEntry, check: TransitionCheck | undefined): { title: string; run: () => void }[] {
+  if (!lacksWorktree(check)) return [];
   return [{ title: vscode.l10n.t('Create Worktree'), run: () => void vscode.commands.executeCommand('loom.createWorktree', { specDir: e.dir }) }];
 }
 
-/** Refuses when the spec has no stage the pipeline can move from; else returns it. */
-function movableStage(e: SpecEntry): string | CommandOutcome {
+/** A refusal that is about the spec's stage itself (unreadable state, failed spec), worded for the user; else undefined. */
+function stageRefusal(e: SpecEntry): CommandOutcome | undefined {
   const stage = e.spec.stage;
   if (stage === null) {
     return refused(vscode.l10n.t('{0}: pipeline.state.json could not be read, so its stage is unknown. Fix or restore it first; it was left untouched.', feature(e)), [],
@@ -39,7 +43,34 @@ function movableStage(e: SpecEntry): string | CommandOutcome {
     return refused(vscode.l10n.t('{0} has failed: recover it to a stage first.', feature(e)), [],
       [{ title: vscode.l10n.t('Recover…'), run: () => void vscode.commands.executeCommand('loom.recover', { specDir: e.dir }) }]);
   }
-  return stage;
+  return undefined;
+}
+
+/**
+ * Shows the pipeline's refusal: the actor decided and said why; this only words it for the
+ * user and offers the remedy (Approve Again, Create Worktree, the file to fix).
+ */
+function presentRefusal(ctx: CommandContext, e: SpecEntry, error: TransitionRefusedError, from: string, to: string | undefined): CommandOutcome {
+  const codes = error.details.codes ?? [];
+  const check = error.details.check as TransitionCheck | undefined;
+  if (codes.includes('spec-failed') || codes.includes('state-unreadable')) return stageRefusal(e) ?? refused(error.message, error.reasons);
+  if (codes.includes('stale-approval')) {
+    const blocking = approvalsBlockingAdvance(e.staleness.approvals, e.spec.definition, from);
+    const reasons = blocking.length
+      ? blocking.map((a) => vscode.l10n.t('{0} changed after {1} was approved ({2})', a.changed.join(', '), a.stage, localTime(a.approvedAt)))
+      : error.reasons;
+    return refused(vscode.l10n.t('Re-approval needed before {0} can advance. Review the changes, then approve the stage again, or restore the approved files', feature(e)), reasons,
+      [{ title: vscode.l10n.t('Approve Again…'), run: () => void vscode.commands.executeCommand('loom.reapprove', { specDir: e.dir }) }, ...fileAction(e, blocking[0]?.changed[0] ?? error.details.file)]);
+  }
+  if (codes.includes('no-gate')) return refused(vscode.l10n.t('{0} has no gate to approve at {1}: use Loom: Advance.', feature(e), from), []);
+  if (check) {
+    // What the user must still do besides confirming; the confirmation is asked here once they are done.
+    const reasons = check.unmet.length ? check.unmet : error.reasons;
+    ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${from} → ${check.to} refused:\n  - ${reasons.join('\n  - ')}`);
+    return refused(vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), from, check.to), reasons, [...worktreeAction(e, check), ...fileAction(e, check.file)]);
+  }
+  ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${from}${to ? ` → ${to}` : ''} refused: ${error.message}`);
+  return refused(error.message, error.reasons, fileAction(e, error.details.file));
 }
 
 async function pickTransition(e: SpecEntry, checks: TransitionCheck[], title: string): Promise<TransitionCheck | undefined> {
@@ -87,62 +118,59 @@ async function confirmLeaving(ctx: CommandContext, e: SpecEntry, stage: StageDef
 }
 
 /**
- * Loom: Advance and Loom: Approve. Advance takes the next transition (asking when there are
- * several), reports unmet preconditions without writing anything, and asks for confirmation on
- * interactive stages. Approve is the same move restricted to a stage that needs confirmation:
- * it confirms the current stage's gate (recording approval fingerprints on human-approval gates)
- * and advances.
+ * Loom: Advance and Loom: Approve, thin callers of the spec's actor. The host's part is the
+ * conversation: which way when there are several, and the user's confirmation on interactive
+ * stages and gates (asked only when nothing else is missing, from the same verdicts the actor
+ * decides on). The actor takes the event or refuses it with its reasons, which are shown here.
  */
 async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, approve: boolean): Promise<CommandOutcome> {
-  const stage = movableStage(e);
-  if (typeof stage !== 'string') return stage;
+  const stuck = stageRefusal(e);
+  if (stuck) return stuck;
+  const stage = e.spec.stage!;
   const def = stageOf(e.spec.definition, stage);
   if (approve && !def?.confirmation) {
     return refused(vscode.l10n.t('{0} has no gate to approve at {1}: use Loom: Advance.', feature(e), stage), []);
   }
-  let checks = e.spec.next();
-  if (approve) checks = checks.filter((c) => c.kind === 'forward');
-  if (checks.length === 0) {
-    notify('info', vscode.l10n.t('{0} is at {1}, the end of its pipeline.', feature(e), stage));
-    return { status: 'refused', message: `${e.spec.snapshot.specDir} is at the end of its pipeline`, reasons: [] };
-  }
-
-  // Approved artifacts that changed afterwards block the way on, as in loom, until re-approved.
-  const blocking = approvalsBlockingAdvance(e.staleness.approvals, e.spec.definition, stage);
-  if (blocking.length) {
-    const reasons = blocking.map((a) => vscode.l10n.t('{0} changed after {1} was approved ({2})', a.changed.join(', '), a.stage, localTime(a.approvedAt)));
-    return refused(vscode.l10n.t('Re-approval needed before {0} can advance. Review the changes, then approve the stage again, or restore the approved files', feature(e)), reasons,
-      [{ title: vscode.l10n.t('Approve Again…'), run: () => void vscode.commands.executeCommand('loom.reapprove', { specDir: e.dir }) }, ...fileAction(e, blocking[0].changed[0])]);
-  }
+  const checks = e.spec.next().filter((c) => !approve || c.kind === 'forward');
 
   let check: TransitionCheck | undefined;
-  if (args.to) {
-    check = checks.find((c) => c.to === args.to);
-    if (!check) throw new TransitionRefusedError(vscode.l10n.t('{0} cannot move from {1} to {2}; allowed: {3}', feature(e), stage, args.to, checks.map((c) => c.to).join(', ')), []);
-  } else if (checks.length === 1) check = checks[0];
-  else check = await pickTransition(e, checks, approve ? vscode.l10n.t('Loom: Approve') : vscode.l10n.t('Loom: Advance'));
-  if (!check) return cancelled;
-
-  if (!check.ready) {
-    ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${stage} → ${check.to} refused:\n  - ${check.unmet.join('\n  - ')}`);
-    return refused(vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), stage, check.to), check.unmet, [...worktreeAction(e, check), ...fileAction(e, check.file)]);
+  if (args.to) check = checks.find((c) => c.to === args.to);
+  else if (checks.length === 1) check = checks[0];
+  else if (checks.length > 1) {
+    check = await pickTransition(e, checks, approve ? vscode.l10n.t('Loom: Approve') : vscode.l10n.t('Loom: Advance'));
+    if (!check) return cancelled;
   }
 
-  // Leaving git-worktree, a missing worktree is better made than confirmed away.
-  if (!args.confirm && stage === 'git-worktree' && check.kind === 'forward' && check.confirmations.some((c) => /worktree/i.test(c))) {
-    const create = vscode.l10n.t('Create Worktree');
-    const anyway = vscode.l10n.t('Advance Anyway…');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} has no feature worktree yet.', feature(e)), { modal: true, detail: vscode.l10n.t('Loom: Create Worktree makes branch and worktree and records it; then advance again.') }, create, anyway);
-    if (choice === create) return (await vscode.commands.executeCommand<CommandOutcome>('loom.createWorktree', { specDir: e.dir })) ?? cancelled;
-    if (choice !== anyway) return cancelled;
-  }
-
-  let confirmed = false;
-  if (check.interactive || approve) {
-    confirmed = args.confirm === true || (def ? await confirmLeaving(ctx, e, def, check, approve) : false);
+  let confirmed = args.confirm === true;
+  if (check?.ready && (check.interactive || approve) && !confirmed) {
+    // Leaving git-worktree, a missing worktree is better made than confirmed away.
+    if (hasRole(e.spec.definition, stage, 'worktree') && check.kind === 'forward' && lacksWorktree(check)) {
+      const create = vscode.l10n.t('Create Worktree');
+      const anyway = vscode.l10n.t('Advance Anyway…');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} has no feature worktree yet.', feature(e)), { modal: true, detail: vscode.l10n.t('Loom: Create Worktree makes branch and worktree and records it; then advance again.') }, create, anyway);
+      if (choice === create) return (await vscode.commands.executeCommand<CommandOutcome>('loom.createWorktree', { specDir: e.dir })) ?? cancelled;
+      if (choice !== anyway) return cancelled;
+    }
+    confirmed = def ? await confirmLeaving(ctx, e, def, check, approve) : false;
     if (!confirmed) return cancelled;
   }
-  const result = e.spec.advance({ to: check.to, confirm: confirmed, reason: args.reason });
+
+  let result: ChangeResult;
+  try {
+    result = approve ? e.spec.approve({ reason: args.reason }) : e.spec.advance({ to: check?.to ?? args.to, confirm: confirmed, reason: args.reason });
+  } catch (error) {
+    if (error instanceof TransitionRefusedError) return presentRefusal(ctx, e, error, stage, check?.to ?? args.to);
+    throw error;
+  }
+  if (result.complete) {
+    ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${result.from} ${result.alreadyComplete ? 'was already complete' : 'completed'}`);
+    if (result.alreadyComplete) {
+      notify('info', vscode.l10n.t('{0} is at {1}, the end of its pipeline.', feature(e), stage));
+      return { status: 'refused', message: `${e.spec.snapshot.specDir} is at the end of its pipeline`, reasons: [] };
+    }
+    notify('info', vscode.l10n.t('{0}: {1} completed; the pipeline is done.', feature(e), result.from));
+    return { status: 'done', specDir: e.dir, from: result.from, to: result.to };
+  }
   ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${result.from} → ${result.to}${confirmed ? ' (confirmed)' : ''}`);
   ctx.registry.reloadNow(e.dir);
   notify('info', vscode.l10n.t('{0}: {1} → {2}', feature(e), result.from, result.to));
@@ -158,12 +186,26 @@ async function askReason(prompt: string): Promise<string | undefined> {
   });
 }
 
+/** Runs one change of the actor; its refusal is shown as the pipeline worded it. */
+function send<T>(ctx: CommandContext, e: SpecEntry, change: () => T): T | CommandOutcome {
+  try {
+    return change();
+  } catch (error) {
+    if (error instanceof TransitionRefusedError) return presentRefusal(ctx, e, error, e.spec.stage ?? '', undefined);
+    throw error;
+  }
+}
+
+const isOutcome = (x: unknown): x is CommandOutcome => typeof x === 'object' && x !== null && 'status' in x;
+
 async function markFailed(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
-  const stage = movableStage(e);
-  if (typeof stage !== 'string') return stage;
+  const stuck = stageRefusal(e);
+  if (stuck) return stuck;
+  const stage = e.spec.stage!;
   const reason = args.reason?.trim() || (await askReason(vscode.l10n.t('Why does {0} fail at {1}?', feature(e), stage)))?.trim();
   if (!reason) return cancelled;
-  const result = e.spec.fail(reason);
+  const result = send(ctx, e, () => e.spec.fail(reason));
+  if (isOutcome(result)) return result;
   ctx.log.component('fail').info(`${e.spec.snapshot.specDir}: ${result.from} → failed (${reason})`);
   ctx.registry.reloadNow(e.dir);
   notify('info', vscode.l10n.t('{0} marked failed at {1}. Use Loom: Recover to continue.', feature(e), result.from));
@@ -171,7 +213,7 @@ async function markFailed(ctx: CommandContext, e: SpecEntry, args: CommandArgs):
 }
 
 async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
-  if (e.spec.stage === null) return movableStage(e) as CommandOutcome;
+  if (e.spec.stage === null) return stageRefusal(e)!;
   if (e.spec.stage !== FAILED_STAGE) {
     return refused(vscode.l10n.t('{0} has not failed (it is at {1}); Mark Failed first to send it back.', feature(e), e.spec.stage), []);
   }
@@ -190,10 +232,13 @@ async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Pr
     check = picked?.check;
   }
   if (!check) return cancelled;
+  // Asking for a reason is pointless when the actor will refuse: its verdicts are read first.
   if (!check.ready) return refused(vscode.l10n.t('{0} cannot recover to {1}', feature(e), check.to), check.unmet, fileAction(e, check.file));
   const reason = args.reason?.trim() || (await askReason(vscode.l10n.t('Why does {0} restart from {1}?', feature(e), check.to)))?.trim();
   if (!reason) return cancelled;
-  const result = e.spec.recover(check.to, { reason });
+  const to = check.to;
+  const result = send(ctx, e, () => e.spec.recover(to, { reason }));
+  if (isOutcome(result)) return result;
   ctx.log.component('recover').info(`${e.spec.snapshot.specDir}: failed → ${result.to} (${reason})`);
   ctx.registry.reloadNow(e.dir);
   notify('info', vscode.l10n.t('{0}: failed → {1}', feature(e), result.to));
@@ -207,7 +252,7 @@ async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Pr
  * stays at its stage.
  */
 async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
-  if (e.spec.stage === null) return movableStage(e) as CommandOutcome;
+  if (e.spec.stage === null) return stageRefusal(e)!;
   const stale = e.spec.staleApprovals();
   if (stale.length === 0) {
     notify('info', vscode.l10n.t('No approval of {0} is stale: nothing to approve again.', feature(e)));
@@ -256,7 +301,9 @@ async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): 
     }
     if (choice !== ok) return cancelled;
   }
-  const result = e.spec.reapprove(chosen.stage, { reason: args.reason });
+  const approval = chosen.stage;
+  const result = send(ctx, e, () => e.spec.reapprove(approval, { reason: args.reason }));
+  if (isOutcome(result)) return result;
   ctx.log.component('reapprove').info(`${e.spec.snapshot.specDir}: ${result.stage} approved again (${result.changed.join(', ')} had changed)`);
   ctx.registry.reloadNow(e.dir);
   notify('info', vscode.l10n.t('{0}: {1} approved again; the spec stays at {2}.', feature(e), result.stage, result.state.current_stage));

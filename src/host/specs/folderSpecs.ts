@@ -2,6 +2,8 @@ import { basename, join, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { WORKFLOW_FILE } from '../../core/files/workflow';
 import { LoomRepository } from '../../core/repository/loomRepository';
+import type { InspectionEvent } from 'xstate';
+import { describeInspection } from '../../core/pipeline/machineInspection';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { findSpecDirs } from '../../core/spec/loadSpec';
 import { specOverview, type SpecOverview } from '../../core/spec/specOverview';
@@ -45,15 +47,26 @@ export class FolderSpecs extends Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private loading?: Promise<void>;
 
+  /** Specs whose actor this folder listens to. */
+  private readonly watched = new WeakSet<SpecPipeline>();
+
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     readonly specRoots: readonly string[],
     private readonly debounceMs: () => number,
     private readonly log: ComponentLog,
     private readonly onChange: (change: FolderChange) => void,
+    /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
+    inspectMachines: () => boolean = () => false,
   ) {
     super();
-    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots });
+    const inspect = (event: InspectionEvent, specDir: string) => {
+      if (!inspectMachines()) return;
+      const line = describeInspection(specDir, event);
+      if (line) this.log.info(`machine ${line}`);
+    };
+    // The extension host never blocks waiting for another process's lock: it reports the holder.
+    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 } });
     // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
     const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));
@@ -130,7 +143,7 @@ export class FolderSpecs extends Disposable {
       clearTimeout(timer);
       this.timers.delete(dir);
     }
-    const had = this.entries.has(dir);
+    const had = this.entries.get(dir);
     let spec: SpecPipeline | undefined;
     try {
       spec = this.repository.reload(dir);
@@ -139,6 +152,8 @@ export class FolderSpecs extends Disposable {
       this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
       spec = undefined;
     }
+    // The same spec took the new facts: its actor's change listener has updated the entry.
+    if (spec && had?.spec === spec) return;
     if (spec) {
       this.entries.set(dir, this.entry(spec));
       this.log.debug(`${spec.snapshot.specDir}: ${had ? 'reloaded' : 'added'} at ${spec.stage ?? 'unknown stage'}`);
@@ -164,9 +179,20 @@ export class FolderSpecs extends Disposable {
     this.onChange({ folder: this.folder, changed: [...this.entries.keys()], removed, rescan: true });
   }
 
+  /** The spec's facts changed (a reload, or a change its actor wrote): the entry follows, and the views. */
+  private specChanged(spec: SpecPipeline): void {
+    const dir = spec.snapshot.dir;
+    if (this.isDisposed || this.entries.get(dir)?.spec !== spec) return;
+    this.entries.set(dir, this.entry(spec));
+    this.log.debug(`${spec.snapshot.specDir}: now at ${spec.stage ?? 'unknown stage'}`);
+    this.onChange({ folder: this.folder, changed: [dir], removed: [] });
+  }
+
   private entry(spec: SpecPipeline): SpecEntry {
-    // Keep the spec's actor running, restored from its state file; reload() stops the old one.
-    if (spec.stage !== null) void spec.actor;
+    if (!this.watched.has(spec)) {
+      this.watched.add(spec);
+      spec.onDidChange(() => this.specChanged(spec));
+    }
     return {
       dir: spec.snapshot.dir,
       folder: this.folder,

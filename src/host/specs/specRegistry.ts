@@ -74,7 +74,7 @@ export class SpecRegistry extends Disposable {
 
   private addFolder(folder: vscode.WorkspaceFolder): void {
     if (this.folders.has(folder.uri.toString())) return;
-    const specs = new FolderSpecs(folder, this.config.specRoots, () => this.config.debounceMs, this.log, (c) => this.folderChanged(c));
+    const specs = new FolderSpecs(folder, this.config.specRoots, () => this.config.debounceMs, this.log, (c) => this.folderChanged(c), () => this.config.inspectMachines);
     this.folders.set(folder.uri.toString(), specs);
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { hasRole, stageWithRole } from '../../core/pipeline/stageRoles';
 import { FAILED_STAGE } from '../../core/files/vocabulary';
 import type { SpecGroup } from '../../core/spec/specOverview';
 import { Disposable } from '../lifecycle';
@@ -15,7 +16,6 @@ export interface SpecFilter {
 
 const GROUPS: readonly SpecGroup[] = ['in-progress', 'failed', 'done'];
 /** The stage that lists the tasks: loom's executing stage. */
-const TASK_STAGE = 'executing';
 
 /**
  * The Loom tree. Node objects of groups and specs are kept per key, so a change to one spec
@@ -106,7 +106,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
         const e = this.registry.entry(node.dir);
         if (!e) return [];
         const stages: LoomNode[] = e.overview.stages.map((s): StageNode => ({ kind: 'stage', dir: e.dir, stage: s.id }));
-        const loose = e.overview.stages.some((s) => s.id === TASK_STAGE) ? [] : this.taskNodes(e);
+        const loose = stageWithRole(e.spec.definition, 'tasks') ? [] : this.taskNodes(e);
         return [...specNotes(e), ...stages, ...loose];
       }
       case 'stage': {
@@ -126,7 +126,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   private stageChildren(e: SpecEntry, stageId: string): LoomNode[] {
     const stage = e.overview.stages.find((s) => s.id === stageId);
     if (!stage) return [];
-    const out: LoomNode[] = stageId === TASK_STAGE ? this.taskNodes(e) : [];
+    const out: LoomNode[] = hasRole(e.spec.definition, stageId, 'tasks') ? this.taskNodes(e) : [];
     const paths = stage.outputs.map((o) => o.path);
     const handoff = `handoffs/${stageId}.json`;
     if (!paths.includes(handoff) && e.spec.snapshot.files.has(handoff)) paths.push(handoff);
@@ -177,7 +177,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
     }
     if (node.kind === 'task' || node.kind === 'artifact') {
       const e = this.registry.entry(node.dir);
-      const stage = node.kind === 'artifact' ? node.stage : e?.overview.stages.some((s) => s.id === TASK_STAGE) ? TASK_STAGE : undefined;
+      const stage = node.kind === 'artifact' ? node.stage : e ? stageWithRole(e.spec.definition, 'tasks')?.id : undefined;
       return stage ? ({ kind: 'stage', dir: node.dir, stage } satisfies StageNode) : this.specNode(node.dir);
     }
     return this.specNode(node.dir!);

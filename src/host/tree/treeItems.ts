@@ -5,7 +5,7 @@ import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
 import { FAILED_STAGE, type TaskStatus } from '../../core/files/vocabulary';
 import type { SpecGroup, StageOverview, StageStatus, TaskOverview } from '../../core/spec/specOverview';
 import { isStale, renewableApprovals } from '../../core/spec/staleness';
-import { executingStage } from '../../core/executing/preconditions';
+import { hasRole } from '../../core/pipeline/stageRoles';
 import { WORKTREE_PATH_KEY } from '../../core/repository/worktreeRecord';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -80,9 +80,9 @@ export function specContext(e: SpecEntry): string {
 function stageContext(e: SpecEntry): string {
   const stage = e.spec.stage;
   if (!stage) return '';
-  const executing = executingStage(e.spec.definition)?.id === stage;
+  const executing = hasRole(e.spec.definition, stage, 'tasks');
   const metadata = e.spec.snapshot.state?.metadata ?? {};
-  const worktree = stage === 'git-worktree' || (executing && !(Object.hasOwn(metadata, WORKTREE_PATH_KEY) && metadata[WORKTREE_PATH_KEY]));
+  const worktree = hasRole(e.spec.definition, stage, 'worktree') || (executing && !(Object.hasOwn(metadata, WORKTREE_PATH_KEY) && metadata[WORKTREE_PATH_KEY]));
   return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}`;
 }
 
