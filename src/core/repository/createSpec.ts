@@ -1,11 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoomError } from '../errors';
-import { PIPELINE_STATE_FILE } from '../files/pipelineState';
-import { renderProgress } from '../files/progressFile';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { newPipelineState } from '../pipeline/stateRecord';
-import { loomVersionOf } from '../store/stateStore';
+import { initPipelineState, loomVersionOf } from '../store/stateStore';
 
 /** The longest slug kept, in characters: spec names end up in branch names and paths. */
 const MAX_SLUG = 60;
@@ -69,7 +66,6 @@ export function createSpec(repoRoot: string, name: string, now: Date, options: C
   }
   const iso = now.toISOString();
   const state = newPipelineState(specDir, options.pipelineType ?? 'feature', options.stage ?? 'brainstorming', iso, loomVersionOf(repoRoot));
-  writeFileAtomic(join(dir, PIPELINE_STATE_FILE), toJsonText(state));
-  writeFileAtomic(join(dir, 'progress.md'), renderProgress({ specName: dirName, state, tasks: [], handoffs: new Map(), now: iso }));
+  initPipelineState({ dir, specDir, name: dirName }, state, iso);
   return { dir, specDir };
 }

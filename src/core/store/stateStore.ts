@@ -68,3 +68,11 @@ export function writeTaskState(snapshot: SpecSnapshot, taskState: TaskState, now
     }
   });
 }
+
+/** Writes the first state record of a new spec directory and its progress.md, as loom's init does. */
+export function initPipelineState(spec: { dir: string; specDir: string; name: string }, state: PipelineState, now: string): void {
+  withRunLock(spec, () => {
+    writeFileAtomic(join(spec.dir, PIPELINE_STATE_FILE), toJsonText(state));
+    writeFileAtomic(join(spec.dir, 'progress.md'), renderProgress({ specName: spec.name, state, tasks: [], handoffs: new Map(), now }));
+  });
+}
