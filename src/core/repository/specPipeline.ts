@@ -12,7 +12,7 @@ import { chosenTransition } from '../pipeline/refusals';
 import { hasRole } from '../pipeline/stageRoles';
 import { newPipelineState } from '../pipeline/stateRecord';
 import { nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
-import { loadSpec } from '../spec/loadSpec';
+import { loadSpec, specTaskIds } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../spec/staleness';
 import { withRunLock } from '../store/runLock';
@@ -201,7 +201,7 @@ export class SpecPipeline {
 
   status(): SpecStatus {
     const { snapshot } = this;
-    const ids = [...new Set([...snapshot.tasks.keys(), ...snapshot.taskStates.keys()])];
+    const ids = specTaskIds(snapshot);
     return {
       spec_dir: snapshot.specDir,
       pipeline_type: this.definition.type,

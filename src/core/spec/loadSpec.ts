@@ -174,3 +174,11 @@ export function isDirectory(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * The spec's tasks in loom's order: every task with a task file or a task state, by task number.
+ * The one place task order is decided; the tree, the dashboard, progress.md and `status` read it.
+ */
+export function specTaskIds(s: Pick<SpecSnapshot, 'tasks' | 'taskStates'>, taskStates: ReadonlyMap<string, unknown> = s.taskStates): string[] {
+  return [...new Set([...s.tasks.keys(), ...taskStates.keys()])].sort(byTaskNumber);
+}

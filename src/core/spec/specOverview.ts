@@ -4,6 +4,7 @@ import { FAILED_STAGE, type TaskStatus } from '../files/vocabulary';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { failedFrom } from '../pipeline/stateRecord';
 import type { SpecSnapshot } from './specSnapshot';
+import { specTaskIds } from './loadSpec';
 
 /** The status symbols of `progressFileFormat` in pipeline.schema.json. */
 export type StageStatus = 'waiting' | 'running' | 'done' | 'failed';
@@ -88,7 +89,7 @@ export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: st
     };
   });
 
-  const ids = [...new Set([...s.tasks.keys(), ...s.taskStates.keys()])];
+  const ids = specTaskIds(s);
   const tasks = ids.map((id): TaskOverview => {
     const file = s.tasks.get(id);
     const state = s.taskStates.get(id);

@@ -46,6 +46,18 @@ export interface SpecStaleness {
  * again supersedes the old fingerprints.
  */
 export function staleApprovals(s: SpecSnapshot, schema: PipelineSchemaFile = bundledPipelineSchema()): StaleApproval[] {
+  // Derived once per snapshot: the guard, Approve Again and the views all ask, and each asking
+  // hashes the approved files.
+  const known = schema === bundledPipelineSchema() ? staleBySnapshot.get(s) : undefined;
+  if (known) return known;
+  const found = computeStaleApprovals(s, schema);
+  if (schema === bundledPipelineSchema()) staleBySnapshot.set(s, found);
+  return found;
+}
+
+const staleBySnapshot = new WeakMap<SpecSnapshot, StaleApproval[]>();
+
+function computeStaleApprovals(s: SpecSnapshot, schema: PipelineSchemaFile): StaleApproval[] {
   const history = s.state?.stage_history ?? [];
   // A convergence round re-opens the plan: converge appends tasks to plan.md, tasks/ and the
   // ledger, so approvals recorded before the spec went back from converge are not checked.

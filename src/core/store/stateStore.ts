@@ -9,6 +9,7 @@ import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { WRITER_VERSION } from '../pipeline/stateRecord';
 import { withRunLock } from './runLock';
 import type { SpecSnapshot } from '../spec/specSnapshot';
+import { specTaskIds } from '../spec/loadSpec';
 
 /**
  * The `loom_version` loom writes into a new state file: the `version` of the repository's
@@ -37,7 +38,7 @@ export interface ProgressSources {
 
 function progressText(snapshot: SpecSnapshot, state: PipelineState, now: string, sources: ProgressSources): string {
   const taskStates = sources.taskStates ?? snapshot.taskStates;
-  const ids = [...new Set([...snapshot.tasks.keys(), ...taskStates.keys()])];
+  const ids = specTaskIds(snapshot, taskStates);
   return renderProgress({
     specName: snapshot.name,
     state,

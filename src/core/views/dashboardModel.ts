@@ -13,7 +13,7 @@ import { failedFrom } from '../pipeline/stateRecord';
 import { checkTransition } from '../pipeline/transitionCheck';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../spec/handoffStaleness';
-import { byTaskNumber } from '../spec/loadSpec';
+import { byTaskNumber, specTaskIds } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { BREAKER_CHOICES, dependentsOf, describeBreakerReason, type BreakerChoice } from '../executing/circuitBreaker';
 import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/tokenLedger';
@@ -157,7 +157,7 @@ function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: Dashbo
     for (const id of b.tasks) batchOf.set(id, { index: i + 1, type: b.type });
   });
   const maxRetries = stageWithRole(def, 'tasks')?.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const ids = [...new Set([...snapshot.tasks.keys(), ...snapshot.taskStates.keys()])].sort(byTaskNumber);
+  const ids = specTaskIds(snapshot);
   const finished = ids.filter((id) => snapshot.taskStates.get(id)?.status === 'done');
   const out = ids.map((id): DashboardTask => {
     const file = snapshot.tasks.get(id);
