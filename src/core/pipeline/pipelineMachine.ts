@@ -213,16 +213,22 @@ export function createPipelineMachine(def: PipelineDefinition) {
     on: Object.fromEntries(['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER'].map((e) => [e, refuse(UNREADABLE)])),
   } as never;
 
+  // The files decide where the spec is: loom's CLI, git or a person may have moved it. Staying
+  // at the same stage takes the new facts without leaving the state, so work running inside it
+  // (the executing stage's run) goes on.
   const stateIds = Object.keys(states);
+  for (const id of stateIds) {
+    const node = states[id] as { on: Record<string, unknown> };
+    node.on.FILES_CHANGED = [
+      { guard: { type: 'diskStageIs' as const, params: { state: id } }, actions: 'takeFacts' as const },
+      ...stateIds.filter((other) => other !== id).map((other) => ({ target: other, guard: { type: 'diskStageIs' as const, params: { state: other } }, actions: 'takeFacts' as const })),
+    ];
+  }
   return impl.createMachine({
     id: `loom-pipeline-${def.type}`,
     context: ({ input }) => input,
     initial: def.initial,
     states,
-    on: {
-      // The files decide where the spec is: loom's CLI, git or a person may have moved it.
-      FILES_CHANGED: stateIds.map((id) => ({ target: `.${id}`, guard: { type: 'diskStageIs' as const, params: { state: id } }, actions: 'takeFacts' as const })),
-    },
   });
 }
 
