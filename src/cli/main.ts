@@ -92,7 +92,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
 function openRepository(args: ParsedArgs): LoomRepository {
   const root = resolve(flagValue(args, '--cwd') ?? process.cwd());
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(root).isDirectory();
   } catch {

@@ -126,7 +126,7 @@ async function resolveVSCode() {
     console.log(`Using desktop VS Code ${DESKTOP_VERSION}: ${exe}`);
     return exe;
   } catch (e) {
-    if (mode === '0') throw new Error(`desktop VS Code ${DESKTOP_VERSION} unavailable: ${e.message}`);
+    if (mode === '0') throw new Error(`desktop VS Code ${DESKTOP_VERSION} unavailable: ${e.message}`, { cause: e });
     return useCodeServer(`desktop VS Code could not be downloaded (${e.message.split('\n')[0]})`);
   }
 }

@@ -142,7 +142,7 @@ async function main() {
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(sig === 'SIGINT' ? 130 : 143));
 
   let browser;
-  let exitCode = EXIT_INFRA;
+  let exitCode;
   try {
     await cs.waitUntilReady(server);
 

@@ -61,7 +61,7 @@ export function renderSpecFiles(dir: string, reads: readonly string[], lang: Pro
   const out: string[] = [];
   for (const file of reads) {
     if (file.endsWith('/')) {
-      let names: string[] = [];
+      let names: string[];
       try {
         names = readdirSync(join(dir, file)).filter((n) => TASK_FILE_PATTERN.test(n)).sort((a, b) => byTaskNumber(a.slice(0, -3), b.slice(0, -3)));
       } catch {

@@ -62,7 +62,7 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
   }
   const diagnostics: Diagnostic[] = [];
   let data: unknown = {};
-  let body = text;
+  let body: string;
   if (simple) {
     data = simple.data;
     body = simple.body;
