@@ -1,5 +1,3 @@
-import type { PipelineDefinition, StageDefinition } from './pipelineDefinition';
-
 /**
  * The special stages of loom's pipeline, recognised once, from the step's data: the skill loom
  * runs there (pipeline.schema.json and workflow.yaml name it), else the stage id loom's own
@@ -29,15 +27,21 @@ const BY_ID: ReadonlyMap<string, StageRole> = new Map([
   ['analyze-artifacts', 'analysis'],
 ]);
 
-export function roleOf(stage: Pick<StageDefinition, 'id' | 'skill'>): StageRole | undefined {
+/** A stage as far as roles go (structural, so that the definition can use this module). */
+interface RoleHolder {
+  id: string;
+  role?: StageRole;
+}
+
+export function roleOf(stage: { id: string; skill?: string | null }): StageRole | undefined {
   return (stage.skill ? BY_SKILL.get(stage.skill) : undefined) ?? BY_ID.get(stage.id);
 }
 
 /** The stage that plays `role` in this pipeline, if any. */
-export function stageWithRole(def: PipelineDefinition, role: StageRole): StageDefinition | undefined {
+export function stageWithRole<S extends RoleHolder>(def: { stages: readonly S[] }, role: StageRole): S | undefined {
   return def.stages.find((s) => s.role === role);
 }
 
 /** Whether `stageId` plays `role` in this pipeline. */
-export const hasRole = (def: PipelineDefinition, stageId: string | null | undefined, role: StageRole): boolean =>
+export const hasRole = (def: { stages: readonly RoleHolder[] }, stageId: string | null | undefined, role: StageRole): boolean =>
   stageId != null && stageWithRole(def, role)?.id === stageId;
