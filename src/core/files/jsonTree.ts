@@ -79,6 +79,7 @@ interface Frame {
 
 /** jsonc-parser's errors about the characters of a string token, which it reports at the token's start. */
 const STRING_ERRORS = new Set(['UnexpectedEndOfString', 'InvalidCharacter', 'InvalidEscapeCharacter', 'InvalidUnicode']);
+/** A literal or a number at the start of a token, as far as JSON.parse reads it. */
 const LEADING_VALUE = /true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 /** Thrown from the visitor to stop at the first syntax error. */
 const STOP = Symbol('stop');
