@@ -1,7 +1,7 @@
 import { scanJson, type JsonMember, type JsonNode, type JsonObject, type JsonSyntaxError } from '../files/jsonTree';
 
 /**
- * Where keys, values and the syntax error sit in a JSON text, read by the scanner of jsonTree.ts.
+ * Where keys, values and the syntax error sit in a JSON text, read by jsonTree.ts (jsonc-parser).
  * JSON.parse is used for speed on the happy path; this runs only when a file has a problem,
  * so a diagnostic can point at the offending key or at the syntax error itself.
  */

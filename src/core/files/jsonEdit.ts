@@ -1,5 +1,6 @@
 import type { JsonArray, JsonNode, JsonObject } from './jsonTree';
-import { removeListItems, type OffsetEdit } from './offsetEdit';
+import { removeListItems } from './listEdit';
+import type { OffsetEdit } from './textEdit';
 
 /** How a JSON file is written, so that what is added reads like the rest of it. */
 export interface JsonStyle {

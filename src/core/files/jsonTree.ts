@@ -1,8 +1,12 @@
+// The ESM build: esbuild cannot follow the requires inside the UMD build's wrapper (the default entry).
+import { printParseErrorCode, visit, type ParseErrorCode } from 'jsonc-parser/lib/esm/main.js';
+
 /**
  * A JSON document as a tree that remembers where each value and key sits in the text, so that an
  * edit can touch the few characters it changes and leave the rest of the file as it was written,
- * and a diagnostic can point at a key or at a syntax error (jsonLocator.ts). One scanner reads it
- * for both, and agrees with JSON.parse on which texts are valid.
+ * and a diagnostic can point at a key or at a syntax error (jsonLocator.ts). jsonc-parser (the
+ * parser VS Code uses) reads it, held to strict JSON: it agrees with JSON.parse on which texts are
+ * valid, and stops at the first place JSON.parse would reject.
  * Offsets are into the text as given (a leading byte-order mark counts as white space).
  */
 export type JsonNode = JsonObject | JsonArray | JsonScalar;
@@ -64,150 +68,152 @@ export function memberOf(node: JsonNode | undefined, key: string): JsonMember | 
   return undefined;
 }
 
-const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-const QUOTE = 34;
-const BACKSLASH = 92;
+/** What the innermost open value (or the top level) reads next. */
+type Expect = 'key' | 'colon' | 'value' | 'next';
 
-/** A syntax error, thrown where the scan meets it. */
-class SyntaxFault extends Error {
-  constructor(message: string, readonly offset: number) {
-    super(message);
-  }
+interface Frame {
+  /** Undefined for the top level. */
+  container?: JsonObject | JsonArray;
+  expect: Expect;
 }
+
+/** jsonc-parser's errors about the characters of a string token, which it reports at the token's start. */
+const STRING_ERRORS = new Set(['UnexpectedEndOfString', 'InvalidCharacter', 'InvalidEscapeCharacter', 'InvalidUnicode']);
+/** A literal or a number at the start of a token, as far as JSON.parse reads it. */
+const LEADING_VALUE = /true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+/** Thrown from the visitor to stop at the first syntax error. */
+const STOP = Symbol('stop');
 
 /** The tree of `text` and, when it is not valid JSON, where and why it stops being JSON. */
 export function scanJson(text: string): ScannedJson {
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const fail = (message: string): never => {
-    throw new SyntaxFault(message, i);
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let root: JsonNode | undefined;
+  const frames: Frame[] = [{ expect: 'value' }];
+  let frame = frames[0];
+  /** End of the last token read. */
+  let end = bom;
+  let error: JsonSyntaxError | undefined;
+
+  /** The node of a value at `at` that was not read: its start is where it would be. */
+  const placeholder = (at: number): JsonNode =>
+    text[at] === '{' ? { type: 'object', start: at, end: at, members: [] } : text[at] === '[' ? { type: 'array', start: at, end: at, items: [] } : { type: 'scalar', start: at, end: at, value: null };
+  /** A value in the place the open container (or the top level) has for it. */
+  const place = (node: JsonNode) => {
+    const { container } = frame;
+    if (!container) root = node;
+    else if (container.type === 'array') container.items.push(node);
+    else container.members[container.members.length - 1].value = node;
+    frame.expect = 'next';
   };
-  const ws = () => {
-    let c = text.charCodeAt(i);
-    while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++i);
+  const found = (at: number) => (at >= text.length ? 'end of file' : `'${text[at]}'`);
+  const fail = (offset: number, message: string): never => {
+    error = { offset, message };
+    throw STOP;
   };
-  const describe = () => (i >= text.length ? 'end of file' : `'${text[i]}'`);
-  /** The string at `i`, decoded; `i` ends after its closing quote. */
-  const string = (): string => {
-    if (text.charCodeAt(i) !== QUOTE) fail(`expected a string but found ${describe()}`);
-    const start = i++;
-    let escaped = false;
-    for (let c = text.charCodeAt(i); i < text.length && c !== QUOTE; c = text.charCodeAt(++i)) {
-      if (c === BACKSLASH && i + 1 < text.length) {
-        // JSON.parse rejects any other escape; report it here, where it is, not at the file's start.
-        const u = text[i + 1] === 'u';
-        if (u ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(text[i + 1])) fail('invalid escape sequence in string');
-        escaped = true;
-        i += u ? 5 : 1;
-      } else if (c < 32) fail('unescaped control character in string');
+  /** A token at `at` that does not fit: the value that fails to read there stays in the tree at its start. */
+  const unexpected = (at: number): never => {
+    const { container, expect } = frame;
+    if (expect === 'value') place(placeholder(at));
+    else if (expect === 'colon') {
+      const { members } = container as JsonObject;
+      members[members.length - 1].value = placeholder(at);
     }
-    if (i >= text.length) fail('unterminated string');
-    i++;
-    return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
+    if (expect === 'key') return fail(at, `expected a string but found ${found(at)}`);
+    if (expect === 'colon') return fail(at, `expected ':' after property name but found ${found(at)}`);
+    if (expect === 'value') return fail(at, `unexpected ${found(at)}`);
+    if (container?.type === 'object') return fail(at, `expected ',' or '}' after property value but found ${found(at)}`);
+    if (container?.type === 'array') return fail(at, `expected ',' or ']' after array item but found ${found(at)}`);
+    return fail(at, `unexpected ${found(at)} after the end of the JSON value`);
   };
-  const literal = <T>(word: string, value: T): T => {
-    if (!text.startsWith(word, i)) fail(`unexpected ${describe()}`);
-    i += word.length;
-    return value;
-  };
-  const number = (): number => {
-    // Sticky, not a slice: a number of any length is valid JSON and must not end the scan.
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text) ?? fail(`unexpected ${describe()}`);
-    i += m[0].length;
-    return Number(m[0]);
-  };
-  /**
-   * The node of the value at `i`, before its content is read: its parent holds it while it is
-   * read, so that what was read before a syntax error stays in the tree.
-   */
-  const begin = (): JsonNode => {
-    if (text[i] === '{') return { type: 'object', start: i, end: i, members: [] };
-    if (text[i] === '[') return { type: 'array', start: i, end: i, items: [] };
-    return { type: 'scalar', start: i, end: i, value: null };
-  };
-  const read = (node: JsonNode) => {
-    if (node.type === 'object') object(node);
-    else if (node.type === 'array') array(node);
-    else node.value = scalar();
-    node.end = i;
-  };
-  const scalar = (): JsonScalar['value'] => {
-    const c = text[i];
-    if (c === '"') return string();
-    if (c === 't') return literal('true', true);
-    if (c === 'f') return literal('false', false);
-    if (c === 'n') return literal('null', null);
-    return number();
-  };
-  const object = (node: JsonObject) => {
-    i++;
-    ws();
-    if (text[i] === '}') {
-      i++;
-      return;
-    }
-    for (;;) {
-      ws();
-      const keyStart = i;
-      const key = string();
-      const keyEnd = i;
-      ws();
-      if (text[i] !== ':') {
-        // The key was read: a diagnostic about it can still point at it.
-        node.members.push({ key, keyStart, keyEnd, value: begin() });
-        fail(`expected ':' after property name but found ${describe()}`);
-      }
-      i++;
-      ws();
-      const value = begin();
-      node.members.push({ key, keyStart, keyEnd, value });
-      read(value);
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      fail(`expected ',' or '}' after property value but found ${describe()}`);
+  /** The text before a token at `offset` must be white space as JSON.parse takes it: jsonc-parser also skips U+00A0, U+2028 and others. */
+  const spaceUntil = (offset: number) => {
+    for (let i = end; i < offset; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) unexpected(i);
     }
   };
-  const array = (node: JsonArray) => {
-    i++;
-    ws();
-    if (text[i] === ']') {
-      i++;
-      return;
+  const token = (offset: number, length: number) => {
+    spaceUntil(offset);
+    end = offset + length;
+  };
+  const open = (node: JsonObject | JsonArray, offset: number, length: number) => {
+    token(offset, length);
+    place(node);
+    frames.push((frame = { container: node, expect: node.type === 'object' ? 'key' : 'value' }));
+  };
+  const close = (bracket: string, offset: number, length: number) => {
+    // jsonc-parser ends an unclosed value at the end of the text, then reports the error.
+    if (text[offset] !== bracket) return;
+    token(offset, length);
+    frame.container!.end = offset + length;
+    frames.pop();
+    frame = frames[frames.length - 1];
+  };
+  const onError = (code: ParseErrorCode, offset: number) => {
+    const name = printParseErrorCode(code);
+    spaceUntil(offset);
+    if ((frame.expect === 'key' || frame.expect === 'value') && STRING_ERRORS.has(name)) {
+      if (frame.expect === 'value') place(placeholder(offset));
+      const problem = stringProblem(text, offset);
+      fail(problem.offset, problem.message);
     }
-    for (;;) {
-      ws();
-      const item = begin();
-      node.items.push(item);
-      read(item);
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
+    if (frame.expect === 'value') {
+      // jsonc-parser reads `truex` or `1.` as one broken token; JSON.parse reads the value `true` or `1` and stops after it.
+      LEADING_VALUE.lastIndex = offset;
+      const value = LEADING_VALUE.exec(text)?.[0];
+      if (value) {
+        place({ type: 'scalar', start: offset, end: offset + value.length, value: JSON.parse(value) as JsonScalar['value'] });
+        unexpected(offset + value.length);
       }
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      fail(`expected ',' or ']' after array item but found ${describe()}`);
     }
+    unexpected(offset);
   };
 
-  ws();
-  const root = begin();
   try {
-    read(root);
-    ws();
-    if (i < text.length) fail(`unexpected ${describe()} after the end of the JSON value`);
+    // jsonc-parser reads a byte-order mark as an unknown symbol: it reads the text after it, and its offsets are moved past it.
+    visit(bom ? text.slice(1) : text, {
+      onObjectBegin: (offset, length) => open({ type: 'object', start: offset + bom, end: offset + bom, members: [] }, offset + bom, length),
+      onArrayBegin: (offset, length) => open({ type: 'array', start: offset + bom, end: offset + bom, items: [] }, offset + bom, length),
+      onObjectEnd: (offset, length) => close('}', offset + bom, length),
+      onArrayEnd: (offset, length) => close(']', offset + bom, length),
+      onObjectProperty: (key, offset, length) => {
+        const start = offset + bom;
+        token(start, length);
+        (frame.container as JsonObject).members.push({ key, keyStart: start, keyEnd: start + length, value: placeholder(start + length) });
+        frame.expect = 'colon';
+      },
+      onSeparator: (separator, offset, length) => {
+        token(offset + bom, length);
+        frame.expect = separator === ':' || frame.container?.type === 'array' ? 'value' : 'key';
+      },
+      onLiteralValue: (value: JsonScalar['value'], offset, length) => {
+        token(offset + bom, length);
+        place({ type: 'scalar', start: offset + bom, end: offset + bom + length, value });
+      },
+      onError: (code, offset) => onError(code, offset + bom),
+    }, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    spaceUntil(text.length);
   } catch (e) {
-    // A SyntaxFault, or a RangeError from nesting deeper than the stack: either way, not readable here.
-    return { root, error: { offset: e instanceof SyntaxFault ? e.offset : i, message: (e as Error).message } };
+    // A nesting deeper than the stack is not readable here either.
+    if (e !== STOP) error = { offset: end, message: (e as Error).message };
   }
-  return { root };
+  root ??= placeholder(bom);
+  return error ? { root, error } : { root };
+}
+
+/**
+ * Where and why a string token starting at `start` is not a JSON string: jsonc-parser says only
+ * that it is not, at its start.
+ */
+function stringProblem(text: string, start: number): JsonSyntaxError {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) break;
+    if (c === 92 && i + 1 < text.length) {
+      const u = text[i + 1] === 'u';
+      if (u ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(text[i + 1])) return { offset: i, message: 'invalid escape sequence in string' };
+      i += u ? 5 : 1;
+    } else if (c < 32) return { offset: i, message: 'unescaped control character in string' };
+  }
+  return { offset: text.length, message: 'unterminated string' };
 }

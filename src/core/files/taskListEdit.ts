@@ -1,7 +1,8 @@
-import type { Position } from '../diagnostics/textPosition';
 import { LoomError } from '../errors';
-import { removeListItems, toTextEdits, type OffsetEdit } from './offsetEdit';
 import { normalizeTaskRef } from './taskFile';
+import { toTextEdits, type OffsetEdit, type TextEdit } from './textEdit';
+import { flowListEdits } from './yamlFlowList';
+import { itemText, unquote } from './yamlScalar';
 
 /** The lists of a task's frontmatter a quick fix may change. */
 export const TASK_LIST_KEYS = ['behavior_ids', 'requirements', 'depends_on'] as const;
@@ -11,14 +12,6 @@ export interface TaskListChange {
   key: TaskListKey;
   op: 'add' | 'remove';
   value: string;
-}
-
-/** A replacement of one range of a file (1-based lines and columns, the end exclusive), as editors apply them. */
-export interface TextEdit {
-  /** The file the edit applies to, as the caller named it. */
-  file: string;
-  range: { start: Position; end: Position };
-  newText: string;
 }
 
 interface Line {
@@ -70,86 +63,7 @@ function commentStart(s: string): number {
   return s.length;
 }
 
-/** A YAML scalar as the task reader sees it: quotes removed. */
-function unquote(raw: string): string {
-  const s = raw.trim();
-  if (s.length >= 2 && s.startsWith("'") && s.endsWith("'")) return s.slice(1, -1).replace(/''/g, "'");
-  if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) {
-    try {
-      return JSON.parse(s) as string;
-    } catch {
-      return s.slice(1, -1);
-    }
-  }
-  return s;
-}
-
-const PLAIN = /^[A-Za-z_/][\w./@+-]*$/;
-
-/** The new item written like the list's last one: quoted the same way, plain when it can be. */
-function itemText(value: string, like: string | undefined): string {
-  const quote = like?.trim()[0];
-  if (quote === "'") return `'${value.replace(/'/g, "''")}'`;
-  if (quote === '"' || !PLAIN.test(value)) return JSON.stringify(value);
-  return value;
-}
-
-interface Item {
-  /** Offsets of the item's text in the file. */
-  start: number;
-  end: number;
-  value: string;
-}
-
-/** The items of a flow list `[a, b]` opening at `open`, and the offset of its `]`. */
-function flowItems(file: string, text: string, open: number, limit: number): { items: Item[]; close: number } {
-  const items: Item[] = [];
-  let quote = '';
-  let itemStart = open + 1;
-  const push = (end: number) => {
-    let s = itemStart;
-    let e = end;
-    while (s < e && /\s/.test(text[s])) s++;
-    while (e > s && /\s/.test(text[e - 1])) e--;
-    if (e > s) items.push({ start: s, end: e, value: unquote(text.slice(s, e)) });
-  };
-  for (let i = open + 1; i < limit; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === ',') {
-      push(i);
-      itemStart = i + 1;
-    } else if (c === ']') {
-      push(i);
-      return { items, close: i };
-    } else if (c === '[' || c === '{') {
-      throw new LoomError(`${file}: a nested list in the frontmatter cannot be edited automatically`, file);
-    }
-  }
-  throw new LoomError(`${file}: a list in the frontmatter opens with [ but never closes with ]`, file);
-}
-
 const sameItem = (key: TaskListKey, a: string, b: string) => a === b || (key === 'depends_on' && normalizeTaskRef(a) === normalizeTaskRef(b));
-
-
-/** The list in its flow form `[a, b]`, over one or several lines. */
-function editFlow(file: string, text: string, open: number, limit: number, change: TaskListChange): OffsetEdit[] {
-  const { items, close } = flowItems(file, text, open, limit);
-  const hits = items.filter((it) => sameItem(change.key, it.value, change.value));
-  if (change.op === 'add') {
-    if (hits.length) return [];
-    if (items.length === 0) return [{ start: open + 1, end: close, newText: itemText(change.value, undefined) }];
-    const last = items[items.length - 1];
-    // The separator the list already uses (`, ` or a line break and an indent), else `, `.
-    const sep = items.length > 1 ? text.slice(items[items.length - 2].end, last.start) : ', ';
-    return [{ start: last.end, end: last.end, newText: `${sep}${itemText(change.value, text.slice(last.start, last.end))}` }];
-  }
-  return removeListItems(text, items, hits, { start: open + 1, end: close });
-}
 
 /**
  * The smallest edits to a task file's YAML frontmatter that add `change.value` to, or remove it
@@ -183,7 +97,7 @@ function editFrontmatter(file: string, text: string, fm: { lines: Line[]; close:
   const valueText = rest.slice(0, commentStart(rest)).trim();
   const valueStart = line.start + colon + 1 + rest.indexOf(valueText);
 
-  if (valueText.startsWith('[')) return editFlow(file, text, valueStart, fm.close.start, change);
+  if (valueText.startsWith('[')) return flowListEdits(file, text, valueStart, fm.close.start, change.op, change.value, (item) => sameItem(change.key, item, change.value));
   if (valueText === '' || valueText === 'null' || valueText === '~') return editBlock(text, fm.lines, index, line.start + colon + 1, valueText, change, eol);
 
   // A lone scalar: one item, written as a flow list once it has to change.
@@ -198,7 +112,7 @@ function editFrontmatter(file: string, text: string, fm: { lines: Line[]; close:
 
 /** A key with an empty value, followed by its `- item` lines, if any. */
 function editBlock(text: string, lines: Line[], index: number, afterColon: number, valueText: string, change: TaskListChange, eol: string): OffsetEdit[] {
-  const items: (Item & { line: Line })[] = [];
+  const items: { start: number; end: number; value: string; line: Line }[] = [];
   let indent: number | undefined;
   for (const l of lines.slice(index + 1)) {
     const trimmed = l.text.trim();
@@ -235,15 +149,4 @@ function editBlock(text: string, lines: Line[], index: number, afterColon: numbe
   // Removing every item leaves `key: []`, not a bare `key:` (which YAML reads as null).
   if (hits.length === items.length) return [{ start: afterColon, end: items[items.length - 1].line.end, newText: ' []' }];
   return hits.map((it) => ({ start: it.line.start, end: it.line.next, newText: '' }));
-}
-
-/** Applies edits of one file to its text (for tests and for writers without an editor). */
-export function applyTextEdits(text: string, edits: readonly Pick<TextEdit, 'range' | 'newText'>[]): string {
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const offset = (p: Position) => (lineStarts[p.line - 1] ?? text.length) + p.column - 1;
-  const sorted = edits.map((e) => ({ start: offset(e.range.start), end: offset(e.range.end), newText: e.newText })).sort((a, b) => b.start - a.start);
-  let out = text;
-  for (const e of sorted) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
-  return out;
 }

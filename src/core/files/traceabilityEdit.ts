@@ -1,9 +1,8 @@
 import { LoomError } from '../errors';
 import { insertItems, insertMember, jsonStyle, removeItems, type JsonStyle } from './jsonEdit';
 import { memberOf, parseJsonTree, type JsonArray, type JsonNode, type JsonObject } from './jsonTree';
-import { toTextEdits, type OffsetEdit } from './offsetEdit';
 import { normalizeTaskRef } from './taskFile';
-import type { TextEdit } from './taskListEdit';
+import { toTextEdits, type OffsetEdit, type TextEdit } from './textEdit';
 
 /** What a quick fix changes in traceability.json. */
 export type TraceabilityChange =

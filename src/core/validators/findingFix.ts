@@ -1,6 +1,7 @@
 import { TRACEABILITY_FILE } from '../files/traceability';
 import { traceabilityEdits, type TraceabilityChange } from '../files/traceabilityEdit';
-import { taskListEdits, type TaskListKey, type TextEdit } from '../files/taskListEdit';
+import { taskListEdits, type TaskListKey } from '../files/taskListEdit';
+import type { TextEdit } from '../files/textEdit';
 
 /**
  * A fix a finding allows that needs no judgment: one id added to, or removed from, a list in a

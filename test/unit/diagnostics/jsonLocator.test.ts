@@ -230,6 +230,30 @@ describe('locateJson on broken JSON', () => {
     assert.equal(locateJson(text).offsetOf([0, 0]), 2);
   });
 
+  it('reports comments, which JSON.parse rejects, where they start', () => {
+    assert.equal(syntaxError('{\n  "a": 1 // why\n}'), "2:10 expected ',' or '}' after property value but found '/'");
+    assert.equal(syntaxError('/* header */ {}'), "1:1 unexpected '/'");
+    assert.equal(syntaxError('[1, /* two */ 2]'), "1:5 unexpected '/'");
+  });
+
+  it('takes only the white space JSON.parse takes between tokens', () => {
+    assert.equal(syntaxError('{\n  "a":\u00a01\n}'), "2:7 unexpected '\u00a0'");
+    assert.equal(syntaxError('[1]\u2028'), "1:4 unexpected '\u2028' after the end of the JSON value");
+    assert.equal(syntaxError('[1,\v2]'), "1:4 unexpected '\v'");
+  });
+
+  it('stops after a literal or number run into other text, as JSON.parse does', () => {
+    assert.equal(syntaxError('{"a": truex}'), "1:11 expected ',' or '}' after property value but found 'x'");
+    assert.equal(syntaxError('[1.]'), "1:3 expected ',' or ']' after array item but found '.'");
+    assert.equal(syntaxError('2e'), "1:2 unexpected 'e' after the end of the JSON value");
+    assert.equal(at('[0, nullish]', [1]), '1:5');
+  });
+
+  it('reads a byte-order mark followed by a value without a blank', () => {
+    assert.equal(locateJson('\uFEFF12').error, undefined);
+    assert.equal(locateJson('\uFEFFtrue').offsetOf([]), 1);
+  });
+
   it('agrees with JSON.parse on which texts are valid', () => {
     const samples = ['{"a":1}', '{"a":1,}', '[1,]', '"\\x"', '-', '1.', '.5', '1e5', '"\\ud800"', '{"a":[{"b":{}}]}', 'nul', ' true ', '{"a" : "b" , "c" : [ ] }',
       '[1,\uFEFF2]', '"a\u2028b"', '"\x7f"', '-0', '1E+2', '01', '[1 2]', '{"a":1 "b":2}', 'truex', '"\\u00"', '\u00a0[]', '{"":""}'];

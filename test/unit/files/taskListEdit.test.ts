@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoomError } from '../../../src/core/errors';
 import { parseTaskFile } from '../../../src/core/files/taskFile';
-import { applyTextEdits, taskListEdits, type TaskListChange } from '../../../src/core/files/taskListEdit';
+import { taskListEdits, type TaskListChange } from '../../../src/core/files/taskListEdit';
+import { applyTextEdits } from '../../../src/core/files/textEdit';
 
 const FILE = 'specs/2026-11-29+login/tasks/T3.md';
 

@@ -1,16 +1,4 @@
-import { positionAt } from '../diagnostics/textPosition';
-import type { TextEdit } from './taskListEdit';
-
-/** A replacement of `text.slice(start, end)`. */
-export interface OffsetEdit {
-  start: number;
-  end: number;
-  newText: string;
-}
-
-/** Offset edits of `text` as the line-and-column edits editors apply. */
-export const toTextEdits = (file: string, text: string, edits: readonly OffsetEdit[]): TextEdit[] =>
-  edits.map((e) => ({ file, range: { start: positionAt(text, e.start), end: positionAt(text, e.end) }, newText: e.newText }));
+import type { OffsetEdit } from './textEdit';
 
 /**
  * Removes `hits` from a one-level list written between brackets (a JSON array, a YAML flow list),
