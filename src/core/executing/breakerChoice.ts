@@ -1,5 +1,4 @@
-import { LoomError } from '../errors';
-import type { TaskFile } from '../files/taskFile';
+import type { TaskState } from '../files/taskState';
 import { CIRCUIT_BREAKER_KEY, describeBreakerReason, type BreakerChoice, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
 import type { LoopEnvironment } from './loopEnvironment';
 import { readTaskRunRecord } from './taskRunRecord';
@@ -14,50 +13,46 @@ import { readTaskRunRecord } from './taskRunRecord';
  * - C: after the user confirmed the dependents it stops too, the task and those dependents are
  *   marked skipped (status blocked, with the reason) and the run goes on with the rest.
  */
-export type BreakerDecision = 'rerun' | 'skipped' | 'replan';
-
-export class InvalidBreakerChoiceError extends LoomError {}
-
-async function askChoice(env: LoopEnvironment, report: CircuitBreakerReport): Promise<BreakerChoice> {
-  for (;;) {
-    const choice = await env.prompts.chooseBreakerAction(report, env.signal);
-    if (!report.choices.includes(choice)) throw new InvalidBreakerChoiceError(`${choice} is not one of the offered choices (${report.choices.join(', ')})`);
-    if (choice !== 'C') return choice;
-    if (await env.prompts.confirmSkip(report.task, report.dependents, env.signal)) return choice;
-  }
-}
-
 const recordFrom = (report: CircuitBreakerReport, now: string): BreakerRecord => ({ reason: report.reason, opened_at: now, last_issues: report.lastIssues });
 
-export async function settleTaskBreaker(env: LoopEnvironment, task: TaskFile, report: CircuitBreakerReport): Promise<BreakerDecision> {
-  const state = env.store.taskState(task.id);
+/** The choice already made for this task's open breaker, if any. */
+export function persistedChoice(env: LoopEnvironment, task: string): BreakerChoice | undefined {
+  return readTaskRunRecord(env.store.taskState(task)).breaker?.choice;
+}
+
+export function persistBreakerChoice(env: LoopEnvironment, report: CircuitBreakerReport, choice: BreakerChoice): void {
+  const state = env.store.taskState(report.task);
   const record = readTaskRunRecord(state);
-  let choice = record.breaker?.choice;
-  if (!choice) {
-    choice = await askChoice(env, report);
-    const now = env.now();
-    record.breaker = { ...(record.breaker ?? recordFrom(report, now)), choice, chosen_at: now };
-    env.store.writeTask({ ...(state ?? { task_id: task.id, retry_count: 0 }), status: 'failed', metadata: record });
-    env.store.updateMetadata({ [CIRCUIT_BREAKER_KEY]: { task: task.id, reason: record.breaker.reason, opened_at: record.breaker.opened_at, choice, chosen_at: now } });
-  }
-  const current = env.store.taskState(task.id)!;
-  const why = `circuit breaker: ${describeBreakerReason(report.reason)}`;
-  switch (choice) {
-    case 'A':
-      env.store.writeTask({ ...current, status: 'failed', blocker: `${why}; waiting for the task to be split and re-planned (choice A)` });
-      return 'replan';
-    case 'B': {
-      env.store.writeTask({ ...current, status: 'failed', blocker: `${why}; waiting for your manual fix (choice B)` });
-      await env.prompts.waitForManualFix(task.id, env.signal);
-      const { breaker: _closed, awaiting_context: _a, ...rest } = readTaskRunRecord(current);
-      env.store.writeTask({ ...current, status: 'reviewing', retry_count: 0, blocker: null, metadata: { ...rest, step: 'review' } });
-      return 'rerun';
-    }
-    case 'C':
-      markSkipped(env, task.id);
-      for (const d of report.dependents) markSkipped(env, d, task.id);
-      return 'skipped';
-  }
+  const now = env.now();
+  record.breaker = { ...(record.breaker ?? recordFrom(report, now)), choice, chosen_at: now };
+  env.store.writeTask({ ...(state ?? { task_id: report.task, retry_count: 0 }), status: 'failed', metadata: record });
+  env.store.updateMetadata({ [CIRCUIT_BREAKER_KEY]: { task: report.task, reason: record.breaker.reason, opened_at: record.breaker.opened_at, choice, chosen_at: now } });
+}
+
+const current = (env: LoopEnvironment, task: string): TaskState => env.store.taskState(task) ?? { task_id: task, status: 'failed', retry_count: 0 };
+const why = (report: CircuitBreakerReport) => `circuit breaker: ${describeBreakerReason(report.reason)}`;
+
+/** Choice A: the task waits, failed, to be split and re-planned. */
+export function holdForReplan(env: LoopEnvironment, report: CircuitBreakerReport): void {
+  env.store.writeTask({ ...current(env, report.task), status: 'failed', blocker: `${why(report)}; waiting for the task to be split and re-planned (choice A)` });
+}
+
+/** Choice B, before the fix: the task says it waits for the user. */
+export function holdForManualFix(env: LoopEnvironment, report: CircuitBreakerReport): void {
+  env.store.writeTask({ ...current(env, report.task), status: 'failed', blocker: `${why(report)}; waiting for your manual fix (choice B)` });
+}
+
+/** Choice B, after the fix: the breaker closes and the task goes back to its review with a fresh retry budget. */
+export function reopenForReview(env: LoopEnvironment, task: string): void {
+  const state = current(env, task);
+  const { breaker: _closed, awaiting_context: _a, ...rest } = readTaskRunRecord(state);
+  env.store.writeTask({ ...state, status: 'reviewing', retry_count: 0, blocker: null, metadata: { ...rest, step: 'review' } });
+}
+
+/** Choice C: the task and every task that depends on it are skipped. */
+export function skipWithDependents(env: LoopEnvironment, report: CircuitBreakerReport): void {
+  markSkipped(env, report.task);
+  for (const d of report.dependents) markSkipped(env, d, report.task);
 }
 
 export function markSkipped(env: LoopEnvironment, task: string, because?: string): void {
