@@ -4,6 +4,12 @@
  * extension's storage) and listens to the events; everything else happens here.
  */
 export { ExecutingLoop, ExecutingRefusedError, type ExecutingLoopOptions, type ExecutingOutcome, type ExecutingResult, type ExecutingSettings } from './executingLoop';
+export { executingMachine, type ExecutingMachineInput } from './machine/executingMachine';
+export type { ExecutingRunInput } from './machine/runTypes';
+export type { ExecutingMachineEvent, UserAnswerEvent } from './machine/runEvents';
+export { InFlightWork } from './machine/inFlightWork';
+export { UserPromptsBridge } from './machine/userPromptsBridge';
+export { acquireSpecLease } from './runLease';
 export { checkExecutingPreconditions, executingStage } from './preconditions';
 export type { ExecutingEvent, ExecutingEventListener } from './events';
 export { ModelRequestError, ModelUnavailableError, isPermanentModelError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ChatResponsePart, type ModelRequestErrorCode, type ToolCall, type ToolSpec } from './chatModel';
