@@ -74,7 +74,7 @@ const taskSha = (c: TaskContext) => sha256OfFile(join(c.env.store.repoRoot, c.ta
 const ownsOf = (c: TaskContext) => (c.inParallelBatch ? c.task.owns : undefined);
 const stepInput = ({ context: c }: { context: TaskContext }): TaskStepInput => ({ env: c.env, task: c.task, record: c.record, owns: ownsOf(c) });
 const forThisTask = (c: TaskContext, e: TaskEvent) => 'task' in e && e.task === c.task.id;
-const zh = (c: TaskContext) => c.env.inputs.language;
+const languageOf = (c: TaskContext) => c.env.inputs.language;
 
 /** The next step as the record says, with the retry budget already checked. */
 const resumeTargets = [
@@ -295,7 +295,7 @@ export const taskMachine = setup({
             target: 'retrying',
             actions: { type: 'recordFailure', params: ({ context, event }) => {
               const files = deletedTestsOf(event);
-              return { items: deletedTestFixItems(files, zh(context)), next: 'implement' as const, result: `FAIL: deleted test files ${files.join(', ')}` };
+              return { items: deletedTestFixItems(files, languageOf(context)), next: 'implement' as const, result: `FAIL: deleted test files ${files.join(', ')}` };
             } },
           },
           { target: 'reviewing' },
@@ -337,7 +337,7 @@ export const taskMachine = setup({
         {
           guard: 'testsMissing',
           target: 'retrying',
-          actions: { type: 'recordFailure', params: ({ context }) => ({ items: missingTestFixItems(context.closure!.missing, zh(context)), next: 'implement' as const, result: `FAIL: no test for ${context.closure!.missing.join(', ')}` }) },
+          actions: { type: 'recordFailure', params: ({ context }) => ({ items: missingTestFixItems(context.closure!.missing, languageOf(context)), next: 'implement' as const, result: `FAIL: no test for ${context.closure!.missing.join(', ')}` }) },
         },
         { guard: 'noBehaviors', target: 'finishing' },
         { guard: 'cannotRecordEvidence', target: 'blocked', actions: [{ type: 'setStatus', params: ({ context }) => ({ status: 'blocked' as const, blocker: evidenceBlocker(context)! }) }, 'persistTask', { type: 'end', params: ({ context }) => ({ outcome: { kind: 'blocked' as const, reason: evidenceBlocker(context)! } }) }] },
@@ -354,7 +354,7 @@ export const taskMachine = setup({
             target: 'retrying',
             actions: { type: 'recordFailure', params: ({ context, event }) => {
               const { run, log } = event.output;
-              return { items: [failedTestRunFixItem(run, log.file, zh(context))], next: 'implement' as const, result: `FAIL: ${run.command} ${testRunStatus(run, zh(context))}` };
+              return { items: [failedTestRunFixItem(run, log.file, languageOf(context))], next: 'implement' as const, result: `FAIL: ${run.command} ${testRunStatus(run, languageOf(context))}` };
             } },
           },
           { target: 'finishing', actions: 'keepEvidence' },
@@ -433,7 +433,7 @@ function implementerDone() {
       guard: 'implementerMalformed',
       target: 'retrying',
       actions: ['rememberImplementer', { type: 'recordFailure', params: ({ context }: { context: TaskContext }) => ({
-        items: [...(context.record.mode === 'fix' ? context.record.fix_items ?? [] : []), noStatusFixItem(zh(context))],
+        items: [...(context.record.mode === 'fix' ? context.record.fix_items ?? [] : []), noStatusFixItem(languageOf(context))],
         next: 'implement' as const,
         result: 'FAIL: the implementer gave no status',
       }) }],
