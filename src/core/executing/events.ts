@@ -1,8 +1,8 @@
 import type { TaskStatus } from '../files/vocabulary';
-import type { CircuitBreakerReport } from './circuitBreaker';
+import type { CircuitBreakerReport } from './machine/circuitBreaker';
 import type { ExecutionMode, ModeTrigger } from './executionMode';
-import type { ImplementerStatus } from './implementerStatus';
-import type { ModelTier, SubagentRole } from './modelTier';
+import type { ImplementerStatus } from './dispatch/implementerStatus';
+import type { ModelTier, SubagentRole } from './dispatch/modelTier';
 
 /**
  * What the run reports as it goes, for the host's progress UI, tree and dashboard; the three

@@ -1,9 +1,9 @@
 import { assign, enqueueActions, sendTo, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { normalizeTaskRef, type TaskFile } from '../../files/taskFile';
 import type { TaskBatch } from '../../tasks/taskBatches';
-import { markSkipped } from '../breakerChoice';
-import type { LoopEnvironment } from '../loopEnvironment';
-import { readTaskRunRecord } from '../taskRunRecord';
+import { markSkipped } from './breakerChoice';
+import type { LoopEnvironment } from './loopEnvironment';
+import { readTaskRunRecord } from './taskRunRecord';
 import type { TaskHeldEvent, UserAnswerEvent } from './runEvents';
 import type { RunStop } from './runTypes';
 import { taskMachine, type TaskMachineOutput, type TaskOutcome } from './taskMachine';

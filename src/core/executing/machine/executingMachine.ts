@@ -1,10 +1,10 @@
 import { assign, sendTo, setup, type ErrorActorEvent } from 'xstate';
-import { isPermanentModelError, ModelUnavailableError } from '../chatModel';
+import { isPermanentModelError, ModelUnavailableError } from '../dispatch/chatModel';
 import { buildExecutingHandoff } from '../executingHandoff';
 import { describeExecutionMode } from '../executionMode';
 import { writeHandoff } from '../taskHandoff';
-import { readTaskRunRecord } from '../taskRunRecord';
-import { TokenBudgetExceededError } from '../tokenLedger';
+import { readTaskRunRecord } from './taskRunRecord';
+import { TokenBudgetExceededError } from '../transcripts/tokenLedger';
 import { batchMachine, type BatchMachineOutput } from './batchMachine';
 import { InFlightWork } from './inFlightWork';
 import type { ExecutingMachineEvent } from './runEvents';

@@ -1,4 +1,4 @@
-import type { BreakerChoice } from '../circuitBreaker';
+import type { BreakerChoice } from './circuitBreaker';
 
 /**
  * What the executing statechart is told from outside: Stop Tasks, and the user's answers to the

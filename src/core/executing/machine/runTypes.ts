@@ -1,14 +1,14 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic';
 import { LoomError } from '../../errors';
 import type { PipelineDefinition } from '../../pipeline/pipelineDefinition';
-import type { CircuitBreakerReport } from '../circuitBreaker';
-import type { DiffProvider } from '../diffProvider';
+import type { CircuitBreakerReport } from './circuitBreaker';
+import type { DiffProvider } from '../evidence/diffProvider';
 import type { ExecutingEventListener } from '../events';
 import type { ExecutionMode, ExecutionModeSetting, ModeTrigger } from '../executionMode';
 import type { Clock, Logger, ModelSelector } from '../ports';
-import type { PromptLanguage } from '../prompts/promptTemplates';
-import type { TestRunner } from '../testRunner';
-import type { TranscriptStore } from '../transcriptStore';
+import type { PromptLanguage } from '../dispatch/prompts/promptTemplates';
+import type { TestRunner } from '../evidence/testRunner';
+import type { TranscriptStore } from '../transcripts/transcriptStore';
 
 /** What one run of the executing stage is given, and what it ends with. */
 export interface ExecutingSettings {

@@ -1,13 +1,13 @@
 import type { TaskFile } from '../../files/taskFile';
 import type { TaskState } from '../../files/taskState';
-import { dependentsOf, describeBreakerReason, type BreakerReason, type BreakerRecord, type CircuitBreakerReport } from '../circuitBreaker';
-import { summarizeFixItems, type FixItem } from '../fixInstructions';
-import type { ImplementerReport } from '../implementerReport';
-import type { LoopEnvironment } from '../loopEnvironment';
-import type { PromptLanguage } from '../prompts/promptTemplates';
-import { mergeDeclaredTests, type TaskRunRecord } from '../taskRunRecord';
-import { failureExcerpt } from '../testEvidence';
-import type { TestRun } from '../testRunner';
+import { dependentsOf, describeBreakerReason, type BreakerReason, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
+import { summarizeFixItems, type FixItem } from '../dispatch/fixInstructions';
+import type { ImplementerReport } from '../dispatch/implementerReport';
+import type { LoopEnvironment } from './loopEnvironment';
+import type { PromptLanguage } from '../dispatch/prompts/promptTemplates';
+import { mergeDeclaredTests, type TaskRunRecord } from './taskRunRecord';
+import { failureExcerpt } from '../evidence/testEvidence';
+import type { TestRun } from '../evidence/testRunner';
 
 /**
  * The pure rules of one attempt at a task, shared by the task's statechart: what a failed

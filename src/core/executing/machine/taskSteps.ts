@@ -1,14 +1,14 @@
 import type { TaskFile } from '../../files/taskFile';
-import type { WorktreeDiff } from '../diffProvider';
-import { promptContextOf, promptTaskOf } from '../executingInputs';
-import { diffOf, withSignal, type LoopEnvironment } from '../loopEnvironment';
-import { chooseModelTier, mentionsUnknown } from '../modelTier';
-import { buildFixPrompt, buildImplementerPrompt, buildReviewerPrompt } from '../promptBuilder';
+import type { WorktreeDiff } from '../evidence/diffProvider';
+import { promptContextOf, promptTaskOf } from '../dispatch/executingInputs';
+import { diffOf, withSignal, type LoopEnvironment } from './loopEnvironment';
+import { chooseModelTier, mentionsUnknown } from '../dispatch/modelTier';
+import { buildFixPrompt, buildImplementerPrompt, buildReviewerPrompt } from '../dispatch/promptBuilder';
 import { callImplementer, callJudge, type ImplementerResult, type JudgeResult } from '../subagentCalls';
 import { compactHandoffIndex, refreshHandoff, staleArtifacts, upstreamTasks, writeHandoff, type UpstreamEntry } from '../taskHandoff';
-import type { TaskRunRecord } from '../taskRunRecord';
-import { writeTestLog, type EvidenceLog } from '../testEvidence';
-import type { TestRun } from '../testRunner';
+import type { TaskRunRecord } from './taskRunRecord';
+import { writeTestLog, type EvidenceLog } from '../evidence/testEvidence';
+import type { TestRun } from '../evidence/testRunner';
 import { fromPromise } from 'xstate';
 import { implementerReportText } from './taskAttempt';
 

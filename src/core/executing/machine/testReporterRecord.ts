@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { BreakerRecord } from '../circuitBreaker';
-import type { FixItem } from '../fixInstructions';
-import type { LoopEnvironment } from '../loopEnvironment';
-import type { ContextAnswer } from '../promptBuilder';
+import type { BreakerRecord } from './circuitBreaker';
+import type { FixItem } from '../dispatch/fixInstructions';
+import type { LoopEnvironment } from './loopEnvironment';
+import type { ContextAnswer } from '../dispatch/promptBuilder';
 
 /**
  * The test reporter's progress, kept in pipeline.state.json `metadata.test_reporter` so a crash

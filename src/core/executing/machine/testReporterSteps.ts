@@ -1,13 +1,13 @@
 import type { TaskFile } from '../../files/taskFile';
 import { normalizeOwnedPath } from '../../fs/paths';
-import type { WorktreeDiff } from '../diffProvider';
-import { promptContextOf } from '../executingInputs';
-import { changedFiles, diffOf, type LoopEnvironment } from '../loopEnvironment';
-import { chooseModelTier } from '../modelTier';
-import { buildFixPrompt, buildTestReporterPrompt } from '../promptBuilder';
+import type { WorktreeDiff } from '../evidence/diffProvider';
+import { promptContextOf } from '../dispatch/executingInputs';
+import { changedFiles, diffOf, type LoopEnvironment } from './loopEnvironment';
+import { chooseModelTier } from '../dispatch/modelTier';
+import { buildFixPrompt, buildTestReporterPrompt } from '../dispatch/promptBuilder';
 import { callImplementer, callJudge, type ImplementerResult, type JudgeResult } from '../subagentCalls';
-import { writeTestLog, type EvidenceLog } from '../testEvidence';
-import type { TestRun } from '../testRunner';
+import { writeTestLog, type EvidenceLog } from '../evidence/testEvidence';
+import type { TestRun } from '../evidence/testRunner';
 import type { TestReporterRecord } from './testReporterRecord';
 
 /**

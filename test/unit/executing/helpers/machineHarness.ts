@@ -1,7 +1,7 @@
 import { createActor, fromPromise, waitFor, type AnyActorLogic, type AnyActorRef, type InspectionEvent } from 'xstate';
-import type { WorktreeDiff } from '../../../../src/core/executing/diffProvider';
-import type { FixItem } from '../../../../src/core/executing/fixInstructions';
-import { parseImplementerReport } from '../../../../src/core/executing/implementerReport';
+import type { WorktreeDiff } from '../../../../src/core/executing/evidence/diffProvider';
+import type { FixItem } from '../../../../src/core/executing/dispatch/fixInstructions';
+import { parseImplementerReport } from '../../../../src/core/executing/dispatch/implementerReport';
 import { batchMachine } from '../../../../src/core/executing/machine/batchMachine';
 import { executingMachine } from '../../../../src/core/executing/machine/executingMachine';
 import { prepareRun } from '../../../../src/core/executing/machine/runSetup';
@@ -11,10 +11,10 @@ import type { TaskStepInput } from '../../../../src/core/executing/machine/taskS
 import { testReporterMachine } from '../../../../src/core/executing/machine/testReporterMachine';
 import type { ReporterStepInput } from '../../../../src/core/executing/machine/testReporterSteps';
 import type { ImplementerResult, JudgeResult } from '../../../../src/core/executing/subagentCalls';
-import { writeTestLog, type EvidenceLog } from '../../../../src/core/executing/testEvidence';
-import type { LoopEnvironment } from '../../../../src/core/executing/loopEnvironment';
-import type { TestRun } from '../../../../src/core/executing/testRunner';
-import { MemoryTranscriptStore } from '../../../../src/core/executing/transcriptStore';
+import { writeTestLog, type EvidenceLog } from '../../../../src/core/executing/evidence/testEvidence';
+import type { LoopEnvironment } from '../../../../src/core/executing/machine/loopEnvironment';
+import type { TestRun } from '../../../../src/core/executing/evidence/testRunner';
+import { MemoryTranscriptStore } from '../../../../src/core/executing/transcripts/transcriptStore';
 import { LoomRepository } from '../../../../src/core/repository/loomRepository';
 import type { TempRepo } from '../../../helpers/tempRepo';
 import { SPEC, executingFixture, type FixtureOptions } from './executingFixture';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { createActor } from 'xstate';
-import { ModelUnavailableError } from '../../../../src/core/executing/chatModel';
+import { ModelUnavailableError } from '../../../../src/core/executing/dispatch/chatModel';
 import { ExecutingRefusedError } from '../../../../src/core/executing/machine/runTypes';
 import { done, fail, HANG, machineHarness, pass, reaches, settled, timeout, tracedActor, until, type MachineHarness } from '../helpers/machineHarness';
 

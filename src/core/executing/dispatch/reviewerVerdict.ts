@@ -1,4 +1,4 @@
-import { parseReport } from '../files/report';
+import { parseReport } from '../../files/report';
 import { isBlocking, parseFixInstructions, type FixItem } from './fixInstructions';
 
 /**

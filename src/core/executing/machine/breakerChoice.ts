@@ -1,4 +1,4 @@
-import type { TaskState } from '../files/taskState';
+import type { TaskState } from '../../files/taskState';
 import { CIRCUIT_BREAKER_KEY, describeBreakerReason, type BreakerChoice, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
 import type { LoopEnvironment } from './loopEnvironment';
 import { readTaskRunRecord } from './taskRunRecord';

@@ -1,16 +1,16 @@
-import type { TaskFile } from '../files/taskFile';
-import type { ChatMessage } from './chatModel';
-import type { DiffProvider, WorktreeDiff } from './diffProvider';
-import type { DispatchRequest, DispatchResult, Dispatcher } from './dispatch';
-import type { ExecutingEvent } from './events';
-import type { ExecutingInputs } from './executingInputs';
-import type { ExecutionMode } from './executionMode';
-import type { InFlightWork } from './machine/inFlightWork';
-import type { Logger, ModelSelector } from './ports';
-import type { SpecStateStore } from './specStateStore';
-import type { TestRunner } from './testRunner';
-import type { TokenLedger } from './tokenLedger';
-import { ownsAllows } from './worktreeBoundary';
+import type { TaskFile } from '../../files/taskFile';
+import type { ChatMessage } from '../dispatch/chatModel';
+import type { DiffProvider, WorktreeDiff } from '../evidence/diffProvider';
+import type { DispatchRequest, DispatchResult, Dispatcher } from '../dispatch';
+import type { ExecutingEvent } from '../events';
+import type { ExecutingInputs } from '../dispatch/executingInputs';
+import type { ExecutionMode } from '../executionMode';
+import type { InFlightWork } from './inFlightWork';
+import type { Logger, ModelSelector } from '../ports';
+import type { SpecStateStore } from '../specStateStore';
+import type { TestRunner } from '../evidence/testRunner';
+import type { TokenLedger } from '../transcripts/tokenLedger';
+import { ownsAllows } from '../worktreeBoundary';
 
 /**
  * What every step of one run shares: read once at the start, passed down, never global. Each
