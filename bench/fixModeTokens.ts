@@ -12,11 +12,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { promptContextOf, promptTaskOf, readExecutingInputs } from '../src/core/executing/executingInputs';
-import type { FixItem } from '../src/core/executing/fixInstructions';
-import { buildFixPrompt, buildImplementerPrompt } from '../src/core/executing/promptBuilder';
+import { promptContextOf, promptTaskOf, readExecutingInputs } from '../src/core/executing/dispatch/executingInputs';
+import type { FixItem } from '../src/core/executing/dispatch/fixInstructions';
+import { buildFixPrompt, buildImplementerPrompt } from '../src/core/executing/dispatch/promptBuilder';
 import { compactHandoffIndex, upstreamTasks } from '../src/core/executing/taskHandoff';
-import { detectTestCommand } from '../src/core/executing/testRunner';
+import { detectTestCommand } from '../src/core/executing/evidence/testRunner';
 import { loadSpec } from '../src/core/spec/loadSpec';
 
 const SPEC = 'specs/2026-11-25+due-dates';

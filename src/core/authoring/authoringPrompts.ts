@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage } from '../executing/chatModel';
+import type { ChatMessage } from '../executing/dispatch/chatModel';
 import { readOptionalText } from '../fs/readOptional';
-import { loadTemplateSet, renderTemplate, type PromptLanguage } from '../executing/prompts/promptTemplates';
-import { clip } from '../executing/specSections';
+import { loadTemplateSet, renderTemplate, type PromptLanguage } from '../executing/dispatch/prompts/promptTemplates';
+import { clip } from '../executing/dispatch/specSections';
 import { BEHAVIOR_CATEGORIES, TASK_FILE_PATTERN } from '../files/vocabulary';
 import { byTaskNumber } from '../spec/loadSpec';
 import { renderDraft, type Draft } from './draftBlocks';

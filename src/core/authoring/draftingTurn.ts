@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel } from '../executing/chatModel';
+import type { ChatMessage, ChatModel } from '../executing/dispatch/chatModel';
 import { DraftStream, mergeDrafts, type Draft, type DraftStreamEvent } from './draftBlocks';
 
 /** What the chat shows while a turn runs. */

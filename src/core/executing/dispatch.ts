@@ -1,9 +1,9 @@
 import { LoomError } from '../errors';
-import { collectReply, ModelRequestError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './chatModel';
-import type { SubagentRole } from './modelTier';
+import { collectReply, ModelRequestError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './dispatch/chatModel';
+import type { SubagentRole } from './dispatch/modelTier';
 import type { Clock, Logger } from './ports';
-import type { TokenLedger } from './tokenLedger';
-import type { TranscriptEntry, TranscriptStore } from './transcriptStore';
+import type { TokenLedger } from './transcripts/tokenLedger';
+import type { TranscriptEntry, TranscriptStore } from './transcripts/transcriptStore';
 import type { WorkspaceTools } from './workspaceTools';
 
 /**

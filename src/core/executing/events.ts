@@ -1,10 +1,14 @@
 import type { TaskStatus } from '../files/vocabulary';
-import type { CircuitBreakerReport } from './circuitBreaker';
+import type { CircuitBreakerReport } from './machine/circuitBreaker';
 import type { ExecutionMode, ModeTrigger } from './executionMode';
-import type { ImplementerStatus } from './implementerStatus';
-import type { ModelTier, SubagentRole } from './modelTier';
+import type { ImplementerStatus } from './dispatch/implementerStatus';
+import type { ModelTier, SubagentRole } from './dispatch/modelTier';
 
-/** What the loop reports as it goes, for the host's progress UI, tree and dashboard. */
+/**
+ * What the run reports as it goes, for the host's progress UI, tree and dashboard; the three
+ * questions (`breaker-choice`, `manual-fix`, `needs-context`) are answered by sending the
+ * executing machine the matching event.
+ */
 export type ExecutingEvent =
   | { type: 'mode'; mode: ExecutionMode; triggers: ModeTrigger[]; description: string }
   | { type: 'task-started'; task: string; resumedAt?: 'implement' | 'review' | 'close' }
@@ -16,6 +20,12 @@ export type ExecutingEvent =
   | { type: 'tool-call'; task: string; role: SubagentRole; tool: string }
   | { type: 'tokens'; used: number; budget?: number }
   | { type: 'breaker'; report: CircuitBreakerReport }
+  /** The run waits for BREAKER_CHOICE on this task (or `test-reporter`). */
+  | { type: 'breaker-choice'; task: string; report: CircuitBreakerReport }
+  /** Choice B: the run waits for MANUAL_FIX_DONE. */
+  | { type: 'manual-fix'; task: string }
+  /** NEEDS_CONTEXT: the run waits for CONTEXT_PROVIDED or CONTEXT_DECLINED. */
+  | { type: 'needs-context'; task: string; question: string }
   | { type: 'task-skipped'; task: string; because?: string }
   | { type: 'test-report'; verdict: 'PASS' | 'FAIL'; file: string; evidenceFile: string };
 

@@ -1,6 +1,6 @@
-import type { ChatModel } from './chatModel';
-import type { BreakerChoice, CircuitBreakerReport } from './circuitBreaker';
-import type { ModelTier, SubagentRole } from './modelTier';
+import type { ChatModel } from './dispatch/chatModel';
+import type { BreakerChoice, CircuitBreakerReport } from './machine/circuitBreaker';
+import type { ModelTier, SubagentRole } from './dispatch/modelTier';
 
 /** The small ports the executing loop needs from its host, besides ChatModel. */
 

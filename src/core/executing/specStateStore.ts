@@ -42,8 +42,9 @@ export class SpecStateStore {
 
   writeTask(state: TaskState): TaskState {
     const now = this.now();
-    const next: TaskState = { ...state, updated_at: now, created_at: state.created_at ?? now };
     const snapshot = this.snapshot();
+    // The machine's copy of a task state may not carry created_at yet; the file's is kept.
+    const next: TaskState = { ...state, updated_at: now, created_at: state.created_at ?? snapshot.taskStates.get(state.task_id)?.created_at ?? now };
     next.spec_dir ??= snapshot.specDir;
     writeTaskState(snapshot, next, now);
     return next;

@@ -1,10 +1,10 @@
 import { DispatchTimeoutError, type DispatchResult } from './dispatch';
-import { parseImplementerReport, type ImplementerReport } from './implementerReport';
-import { parseImplementerStatus, type ImplementerStatus } from './implementerStatus';
-import { dispatchCounted, type LoopEnvironment } from './loopEnvironment';
-import type { ModelTier } from './modelTier';
-import { parseReviewerVerdict } from './reviewerVerdict';
-import type { FixItem } from './fixInstructions';
+import { parseImplementerReport, type ImplementerReport } from './dispatch/implementerReport';
+import { parseImplementerStatus, type ImplementerStatus } from './dispatch/implementerStatus';
+import { dispatchCounted, type LoopEnvironment } from './machine/loopEnvironment';
+import type { ModelTier } from './dispatch/modelTier';
+import { parseReviewerVerdict } from './dispatch/reviewerVerdict';
+import type { FixItem } from './dispatch/fixInstructions';
 import { WorkspaceTools, type WriteScope } from './workspaceTools';
 
 /**

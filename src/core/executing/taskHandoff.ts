@@ -6,7 +6,7 @@ import { sha256OfFile } from '../fs/sha256';
 import { withRunLock } from '../store/runLock';
 import { byTaskNumber } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
-import type { ExportedInterface } from './implementerReport';
+import type { ExportedInterface } from './dispatch/implementerReport';
 import { isFile } from '../fs/isFile';
 
 /**

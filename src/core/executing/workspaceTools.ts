@@ -3,10 +3,10 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomicWrite';
-import type { ToolCall, ToolSpec } from './chatModel';
-import type { SubagentRole } from './modelTier';
+import type { ToolCall, ToolSpec } from './dispatch/chatModel';
+import type { SubagentRole } from './dispatch/modelTier';
 import { isTestPath } from './testFiles';
-import { UntrustedWorkspaceError, type TestRunner } from './testRunner';
+import { UntrustedWorkspaceError, type TestRunner } from './evidence/testRunner';
 import { ownsAllows, WorktreeBoundary } from './worktreeBoundary';
 
 /**

@@ -8,8 +8,8 @@ import { runDraftingTurn, type DraftingEvent } from '../../core/authoring/drafti
 import { describeChanges, draftBase, type DraftChange } from '../../core/authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../../core/authoring/featureDiff';
 import { AUTHORING, commandForStage, isAuthoringCommand, type AuthoringCommand } from '../../core/authoring/stageCommands';
-import { ModelRequestError } from '../../core/executing/chatModel';
-import { detectLanguage } from '../../core/executing/prompts/promptTemplates';
+import { ModelRequestError } from '../../core/executing/dispatch/chatModel';
+import { detectLanguage } from '../../core/executing/dispatch/prompts/promptTemplates';
 import { LoomError } from '../../core/errors';
 import { readOptionalText } from '../../core/fs/readOptional';
 import type { CommandContext } from '../commands/createCommand';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ExecutingLoop, FileTranscriptStore, executingStage, type ExecutingResult, type Logger } from '../../core/executing';
-import { BREAKER_CHOICES, type BreakerChoice } from '../../core/executing/circuitBreaker';
+import { BREAKER_CHOICES, type BreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';

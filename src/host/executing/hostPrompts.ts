@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { BREAKER_CHOICES, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/circuitBreaker';
+import { BREAKER_CHOICES, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/machine/circuitBreaker';
 import type { UserPrompts } from '../../core/executing/ports';
 import { tokenFromSignal } from '../lm/cancellation';
 import type { PromptPresets } from './promptPresets';

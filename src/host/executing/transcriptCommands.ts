@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { FileTranscriptStore } from '../../core/executing';
-import { describeDispatch, renderTranscriptMarkdown } from '../../core/executing/transcriptMarkdown';
+import { describeDispatch, renderTranscriptMarkdown } from '../../core/executing/transcripts/transcriptMarkdown';
 import { splitSpecName } from '../format';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 

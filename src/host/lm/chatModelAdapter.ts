@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ModelRequestError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ChatResponsePart, type ModelRequestErrorCode, type ToolSpec } from '../../core/executing/chatModel';
+import { ModelRequestError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ChatResponsePart, type ModelRequestErrorCode, type ToolSpec } from '../../core/executing/dispatch/chatModel';
 import { tokenFromSignal } from './cancellation';
 
 const CODES: ReadonlySet<string> = new Set(['NoPermissions', 'NotFound', 'Blocked']);

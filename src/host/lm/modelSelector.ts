@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { ModelUnavailableError, type ChatModel } from '../../core/executing/chatModel';
-import type { ModelTier, SubagentRole } from '../../core/executing/modelTier';
+import { ModelUnavailableError, type ChatModel } from '../../core/executing/dispatch/chatModel';
+import type { ModelTier, SubagentRole } from '../../core/executing/dispatch/modelTier';
 import type { ModelSelector } from '../../core/executing/ports';
 import type { ComponentLog } from '../log';
 import { LanguageModelChatAdapter } from './chatModelAdapter';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Draft } from '../../../src/core/authoring/draftBlocks';
-import type { ChatMessage, ChatModel, ChatRequestOptions, ChatResponsePart } from '../../../src/core/executing/chatModel';
+import type { ChatMessage, ChatModel, ChatRequestOptions, ChatResponsePart } from '../../../src/core/executing/dispatch/chatModel';
 import { createSpec } from '../../../src/core/repository/createSpec';
 
 export const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'authoring');

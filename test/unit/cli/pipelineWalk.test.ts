@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ExecutingLoop, type ExecutingResult } from '../../../src/core/executing/executingLoop';
 import { TOOL_NAMES } from '../../../src/core/executing/workspaceTools';
-import { MemoryTranscriptStore } from '../../../src/core/executing/transcriptStore';
+import { MemoryTranscriptStore } from '../../../src/core/executing/transcripts/transcriptStore';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
 import { RequirementsFileSchema } from '../../../src/core/files/requirements';
 import { TaskStateSchema } from '../../../src/core/files/taskState';

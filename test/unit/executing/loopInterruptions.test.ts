@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, test } from 'node:test';
-import { ModelRequestError, ModelUnavailableError } from '../../../src/core/executing/chatModel';
+import { ModelRequestError, ModelUnavailableError } from '../../../src/core/executing/dispatch/chatModel';
 import { SPEC, failWith, harness, implementerDone, implementerFixed, PASS, REPORT_PASS, type Harness } from './helpers/executingFixture';
 
 const made: Harness[] = [];

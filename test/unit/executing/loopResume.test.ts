@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import { SpecLockedError } from '../../../src/core/errors';
 import { ExecutingRefusedError } from '../../../src/core/executing/executingLoop';
 import { claimTask } from '../../../src/core/executing/runLease';
-import type { ChatMessage } from '../../../src/core/executing/chatModel';
+import type { ChatMessage } from '../../../src/core/executing/dispatch/chatModel';
 import type { ScriptedReply } from './helpers/scriptedChatModel';
 import { SPEC, harness, implementerDone, PASS, REPORT_PASS, type Harness } from './helpers/executingFixture';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseFixInstructions, renderFixInstructions, summarizeFixItems } from '../../../src/core/executing/fixInstructions';
-import { parseImplementerReport } from '../../../src/core/executing/implementerReport';
-import { parseImplementerStatus } from '../../../src/core/executing/implementerStatus';
-import { parseReviewerVerdict } from '../../../src/core/executing/reviewerVerdict';
+import { parseFixInstructions, renderFixInstructions, summarizeFixItems } from '../../../src/core/executing/dispatch/fixInstructions';
+import { parseImplementerReport } from '../../../src/core/executing/dispatch/implementerReport';
+import { parseImplementerStatus } from '../../../src/core/executing/dispatch/implementerStatus';
+import { parseReviewerVerdict } from '../../../src/core/executing/dispatch/reviewerVerdict';
 
 test('implementer status: English and Chinese forms, last line wins, detail from the line or the paragraph above', () => {
   const cases: [string, string, string][] = [

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { GitDiffProvider } from '../../../src/core/executing/diffProvider';
-import { detectTestCommand, NodeTestRunner } from '../../../src/core/executing/testRunner';
+import { GitDiffProvider } from '../../../src/core/executing/evidence/diffProvider';
+import { detectTestCommand, NodeTestRunner } from '../../../src/core/executing/evidence/testRunner';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { buildFixPrompt, buildImplementerPrompt, buildReviewerPrompt, buildTestReporterPrompt, renderRequirementLines, type PromptContext } from '../../../src/core/executing/promptBuilder';
-import { bundledPromptTemplates, detectLanguage, loadPromptTemplates, renderTemplate } from '../../../src/core/executing/prompts/promptTemplates';
-import { relevantSpecSections } from '../../../src/core/executing/specSections';
-import { readExecutingInputs, promptContextOf, promptTaskOf } from '../../../src/core/executing/executingInputs';
+import { buildFixPrompt, buildImplementerPrompt, buildReviewerPrompt, buildTestReporterPrompt, renderRequirementLines, type PromptContext } from '../../../src/core/executing/dispatch/promptBuilder';
+import { bundledPromptTemplates, detectLanguage, loadPromptTemplates, renderTemplate } from '../../../src/core/executing/dispatch/prompts/promptTemplates';
+import { relevantSpecSections } from '../../../src/core/executing/dispatch/specSections';
+import { readExecutingInputs, promptContextOf, promptTaskOf } from '../../../src/core/executing/dispatch/executingInputs';
 import { loadSpec } from '../../../src/core/spec/loadSpec';
 import { TempRepo } from '../../helpers/tempRepo';
 import { executingFixture } from './helpers/executingFixture';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chooseExecutionMode, describeExecutionMode, moduleOf } from '../../../src/core/executing/executionMode';
-import { chooseModelTier, mentionsUnknown } from '../../../src/core/executing/modelTier';
+import { chooseModelTier, mentionsUnknown } from '../../../src/core/executing/dispatch/modelTier';
 import { isTestPath } from '../../../src/core/executing/testFiles';
 
 const task = (id: string, owns: string[], extra: Record<string, unknown> = {}) => ({ id, owns, ...extra });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeDispatch, renderTranscriptMarkdown } from '../../../src/core/executing/transcriptMarkdown';
-import type { TranscriptEntry } from '../../../src/core/executing/transcriptStore';
+import { describeDispatch, renderTranscriptMarkdown } from '../../../src/core/executing/transcripts/transcriptMarkdown';
+import type { TranscriptEntry } from '../../../src/core/executing/transcripts/transcriptStore';
 
 const base = { dispatchId: 'd-1', spec: 'specs/2026-11-25+due-dates', task: 'T1', role: 'implementer' as const, mode: 'first' as const, model: 'scripted' };
 const at = (s: number) => `2026-11-29T10:00:0${s}.000Z`;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ExecutingLoop, type ExecutingLoopOptions, type ExecutingSettings } from '../../../../src/core/executing/executingLoop';
 import { TOOL_NAMES } from '../../../../src/core/executing/workspaceTools';
-import { MemoryTranscriptStore } from '../../../../src/core/executing/transcriptStore';
+import { MemoryTranscriptStore } from '../../../../src/core/executing/transcripts/transcriptStore';
 import { LoomRepository } from '../../../../src/core/repository/loomRepository';
 import { TempRepo } from '../../../helpers/tempRepo';
 import { collectEvents, FakePrompts, FakeTestRunner } from './fakes';

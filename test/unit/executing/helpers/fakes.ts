@@ -1,8 +1,8 @@
-import type { BreakerChoice, CircuitBreakerReport } from '../../../../src/core/executing/circuitBreaker';
-import type { WorktreeDiff } from '../../../../src/core/executing/diffProvider';
+import type { BreakerChoice, CircuitBreakerReport } from '../../../../src/core/executing/machine/circuitBreaker';
+import type { WorktreeDiff } from '../../../../src/core/executing/evidence/diffProvider';
 import type { ExecutingEvent } from '../../../../src/core/executing/events';
 import type { UserPrompts } from '../../../../src/core/executing/ports';
-import type { TestRun, TestRunner } from '../../../../src/core/executing/testRunner';
+import type { TestRun, TestRunner } from '../../../../src/core/executing/evidence/testRunner';
 
 /** Scripted answers to the questions the loop asks the user, with a record of what was asked. */
 export class FakePrompts implements UserPrompts {

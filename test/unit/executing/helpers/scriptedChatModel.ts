@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatModel, ChatRequestOptions, ChatResponsePart, ToolSpec } from '../../../../src/core/executing/chatModel';
-import type { ModelTier, SubagentRole } from '../../../../src/core/executing/modelTier';
+import type { ChatMessage, ChatModel, ChatRequestOptions, ChatResponsePart, ToolSpec } from '../../../../src/core/executing/dispatch/chatModel';
+import type { ModelTier, SubagentRole } from '../../../../src/core/executing/dispatch/modelTier';
 import type { ModelSelector } from '../../../../src/core/executing/ports';
 
 /** One scripted turn of a model. */

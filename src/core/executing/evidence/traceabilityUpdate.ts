@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CorruptStateError } from '../errors';
-import { TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../store/runLock';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import { CorruptStateError } from '../../errors';
+import { TRACEABILITY_FILE, TraceabilityFileSchema } from '../../files/traceability';
+import { toJsonText, writeFileAtomic } from '../../fs/atomicWrite';
+import { withRunLock } from '../../store/runLock';
+import type { SpecSnapshot } from '../../spec/specSnapshot';
 
 /**
  * Closes a task's behaviors in traceability.json: its id under `tasks`, the tests it produced

@@ -1,4 +1,4 @@
-import { parseReport } from '../files/report';
+import { parseReport } from '../../files/report';
 import { isBlocking, parseFixInstructions, type FixItem } from './fixInstructions';
 
 /**
@@ -8,7 +8,7 @@ import { isBlocking, parseFixInstructions, type FixItem } from './fixInstruction
  * Decisions:
  * - The last verdict line wins (reports are appended to).
  * - A reply without a verdict is malformed: it is never read as PASS. The loop asks once for a
- *   verdict in the same conversation, then counts a failed review (see taskRun.ts).
+ *   verdict in the same conversation, then counts a failed review (see machine/taskMachine.ts).
  * - FAIL without a parseable `## 修复指令` / `## Fix instructions` section becomes one fix item
  *   carrying the reviewer's text, so fix mode always has something concrete to act on.
  * - PASS together with a fix item of blocking severity is read as FAIL: no task is finished with

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SubagentRole } from './modelTier';
+import type { SubagentRole } from '../dispatch/modelTier';
 
 /**
  * Full transcripts of every dispatch live in the extension's storage, never in the spec

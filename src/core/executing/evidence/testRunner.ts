@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LoomError } from '../errors';
+import { LoomError } from '../../errors';
 
 /** Running the project's test command: only in a trusted workspace, cancellable, with a time limit. */
 export interface TestRun {

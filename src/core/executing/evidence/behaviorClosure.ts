@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { splitTestRef } from '../files/traceability';
-import type { FixItem } from './fixInstructions';
-import { isTestPath } from './testFiles';
-import { WorktreeBoundary } from './worktreeBoundary';
-import { isFile } from '../fs/isFile';
+import { splitTestRef } from '../../files/traceability';
+import type { FixItem } from '../dispatch/fixInstructions';
+import { isTestPath } from '../testFiles';
+import { WorktreeBoundary } from '../worktreeBoundary';
+import { isFile } from '../../fs/isFile';
 
 /**
  * Before a task may be done, each of its behaviors needs a persistent test file that exists

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomicWrite';
-import { sha256OfFile } from '../fs/sha256';
+import { writeFileAtomic } from '../../fs/atomicWrite';
+import { sha256OfFile } from '../../fs/sha256';
 import type { TestRun } from './testRunner';
 
 /**

@@ -1,17 +1,22 @@
-import type { TaskFile } from '../files/taskFile';
-import type { ChatMessage } from './chatModel';
-import type { DiffProvider, WorktreeDiff } from './diffProvider';
-import type { DispatchRequest, DispatchResult, Dispatcher } from './dispatch';
-import type { ExecutingEvent } from './events';
-import type { ExecutingInputs } from './executingInputs';
-import type { ExecutionMode } from './executionMode';
-import type { Logger, ModelSelector, UserPrompts } from './ports';
-import type { SpecStateStore } from './specStateStore';
-import type { TestRunner } from './testRunner';
-import type { TokenLedger } from './tokenLedger';
-import { ownsAllows } from './worktreeBoundary';
+import type { TaskFile } from '../../files/taskFile';
+import type { ChatMessage } from '../dispatch/chatModel';
+import type { DiffProvider, WorktreeDiff } from '../evidence/diffProvider';
+import type { DispatchRequest, DispatchResult, Dispatcher } from '../dispatch';
+import type { ExecutingEvent } from '../events';
+import type { ExecutingInputs } from '../dispatch/executingInputs';
+import type { ExecutionMode } from '../executionMode';
+import type { InFlightWork } from './inFlightWork';
+import type { Logger, ModelSelector } from '../ports';
+import type { SpecStateStore } from '../specStateStore';
+import type { TestRunner } from '../evidence/testRunner';
+import type { TokenLedger } from '../transcripts/tokenLedger';
+import { ownsAllows } from '../worktreeBoundary';
 
-/** What every step of one run shares: read once at the start, passed down, never global. */
+/**
+ * What every step of one run shares: read once at the start, passed down, never global. Each
+ * invoked actor gets its own copy with its own `signal` (withSignal), so stopping the actor
+ * cancels exactly its request or child process.
+ */
 export interface LoopEnvironment {
   store: SpecStateStore;
   /** Repository-relative spec directory. */
@@ -24,7 +29,6 @@ export interface LoopEnvironment {
   mode: ExecutionMode;
   dispatcher: Dispatcher;
   models: ModelSelector;
-  prompts: UserPrompts;
   diff: DiffProvider;
   testRunner: TestRunner;
   testCommand?: string;
@@ -37,6 +41,8 @@ export interface LoopEnvironment {
   ledger: TokenLedger;
   tokenBudget?: number;
   signal: AbortSignal;
+  /** The invoked actors' work still running, for the lease holder to wait on. */
+  work: InFlightWork;
   logger: Logger;
   now(): string;
   emit(event: ExecutingEvent): void;
@@ -77,3 +83,6 @@ export async function diffOf(env: LoopEnvironment, base: string, owns?: readonly
   return taskDiff(env, await env.diff.diffSince(base, env.signal), owns);
 }
 
+export function withSignal(env: LoopEnvironment, signal: AbortSignal): LoopEnvironment {
+  return { ...env, signal };
+}

@@ -1,5 +1,5 @@
-import { LoomError } from '../errors';
-import type { SubagentRole } from './modelTier';
+import { LoomError } from '../../errors';
+import type { SubagentRole } from '../dispatch/modelTier';
 
 /**
  * Token accounting of the executing stage, counted with the model's own `countTokens` for every

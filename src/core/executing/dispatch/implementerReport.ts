@@ -1,4 +1,4 @@
-import { BEHAVIOR_ID_PATTERN } from '../files/vocabulary';
+import { BEHAVIOR_ID_PATTERN } from '../../files/vocabulary';
 
 /**
  * What the implementer's reply says beyond its status: a summary, which tests cover which

@@ -1,4 +1,4 @@
-import { LoomError } from '../errors';
+import { LoomError } from '../../errors';
 
 /**
  * The language-model port of the executing loop. The host adapts `vscode.lm` to it; tests use a

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoomError } from '../errors';
+import { LoomError } from '../../errors';
 
 /**
  * What the reviewer sees: the worktree's changes since the task started. `snapshot` records the

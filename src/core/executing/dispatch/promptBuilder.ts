@@ -1,5 +1,5 @@
-import type { Requirement } from '../files/requirements';
-import type { TraceabilityLedger } from '../files/traceability';
+import type { Requirement } from '../../files/requirements';
+import type { TraceabilityLedger } from '../../files/traceability';
 import { renderFixInstructions, type FixItem } from './fixInstructions';
 import { renderTemplate, type PromptLanguage, type PromptTemplates } from './prompts/promptTemplates';
 import { clip, relevantSpecSections } from './specSections';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { TaskState } from '../files/taskState';
+import type { TaskState } from '../../files/taskState';
 import type { BreakerRecord } from './circuitBreaker';
-import type { FixItem } from './fixInstructions';
-import type { ExportedInterface } from './implementerReport';
-import type { ContextAnswer } from './promptBuilder';
-import { taskMetadata } from './specStateStore';
+import type { FixItem } from '../dispatch/fixInstructions';
+import type { ExportedInterface } from '../dispatch/implementerReport';
+import type { ContextAnswer } from '../dispatch/promptBuilder';
+import { taskMetadata } from '../specStateStore';
 
 /**
  * The loop's bookkeeping for one task, kept in the task state's `metadata` so a crash or a

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readOptionalText } from '../../fs/readOptional';
+import { readOptionalText } from '../../../fs/readOptional';
 import { IMPLEMENTER_EN, IMPLEMENTER_FIX_EN, REPAIR_STATUS_EN, REPAIR_VERDICT_EN, REVIEWER_EN, TEST_REPORTER_EN } from './templatesEn';
 import { IMPLEMENTER_FIX_ZH, IMPLEMENTER_ZH, REPAIR_STATUS_ZH, REPAIR_VERDICT_ZH, REVIEWER_ZH, TEST_REPORTER_ZH } from './templatesZh';
 
