@@ -1,4 +1,7 @@
-import { and, assign, setup, type SnapshotFrom } from 'xstate';
+import { and, assign, sendTo, setup, type SnapshotFrom, type StateValue } from 'xstate';
+import { executingMachine, type ExecutingMachineInput } from '../executing/machine/executingMachine';
+import type { UserAnswerEvent } from '../executing/machine/runEvents';
+import type { ExecutingResult } from '../executing/machine/runTypes';
 import type { PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { SpecSnapshot } from '../spec/specSnapshot';
@@ -47,6 +50,8 @@ export interface PipelineContext {
   freshState: (stage: string, now: string) => PipelineState;
   store: StateStorePort;
   outcome?: PipelineOutcome;
+  /** How the last run of the executing stage ended: its result, or the error it stopped with. */
+  lastRun?: { result: ExecutingResult } | { error: unknown };
 }
 
 type Stamp = { now: string };
@@ -59,7 +64,19 @@ export type PipelineEvent =
   | ({ type: 'FAIL'; reason: string; validator?: string } & Stamp)
   | ({ type: 'RECOVER'; to: string; reason?: string } & Stamp)
   /** The spec's files changed on disk (or were just written): the machine follows the new facts. */
-  | { type: 'FILES_CHANGED'; facts: SpecSnapshot; verdicts: GuardVerdicts; state?: PipelineState };
+  | { type: 'FILES_CHANGED'; facts: SpecSnapshot; verdicts: GuardVerdicts; state?: PipelineState }
+  /** Runs the tasks: the executing stage's statechart as a child of the stage that runs tasks. */
+  | { type: 'RUN_TASKS'; input: ExecutingMachineInput }
+  /** Stop Tasks: the run stops, its in-flight model requests and test runs cancelled. */
+  | { type: 'STOP_TASKS' }
+  /** The user's answer to a question of the run (breaker choice, manual fix done, context). */
+  | { type: 'TASK_ANSWER'; answer: UserAnswerEvent };
+
+/** The stage a machine state value stands for (the stage that runs tasks has substates). */
+export const stageOfValue = (value: StateValue): string => (typeof value === 'string' ? value : Object.keys(value)[0]);
+
+/** The id of the executing run while the stage that runs tasks runs them. */
+export const EXECUTING_RUN = 'executingRun';
 
 /** The machine state of a spec whose stage cannot be known (corrupt state file, unknown stage). */
 export const UNREADABLE = '(unreadable)';
@@ -118,8 +135,9 @@ export function createPipelineMachine(def: PipelineDefinition) {
     types: {
       context: {} as PipelineContext,
       events: {} as PipelineEvent,
-      input: {} as Omit<PipelineContext, 'outcome'>,
+      input: {} as Omit<PipelineContext, 'outcome' | 'lastRun'>,
     },
+    actors: { executingRun: executingMachine },
     guards: {
       ...namedGuards,
       /** Advance names this stage, or names none and this is the way forward. */
@@ -137,7 +155,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
     },
     actions: {
       recordChange: assign(({ context, event }, params: { from: string; to: string; kind: TransitionKind }) => {
-        if (event.type === 'FILES_CHANGED' || event.type === 'REAPPROVE') return {};
+        if (event.type !== 'ADVANCE' && event.type !== 'APPROVE' && event.type !== 'FAIL' && event.type !== 'RECOVER') return {};
         const stage = stageOf(def, params.from);
         const confirmed = confirmedBy(event) && event.type !== 'RECOVER' && (stage?.confirmation ?? false);
         const state = applyStageChange(base(context, params.from, event.now), {
@@ -173,6 +191,9 @@ export function createPipelineMachine(def: PipelineDefinition) {
       }),
       /** The event was not taken: the machine says why, from the same verdicts its guards read. */
       refuse: assign(({ context, event }, params: { stage: string }) => ({ outcome: { kind: 'refused' as const, ...refusalOf(def, context, params.stage, event) } })),
+      refuseWhileRunning: assign(({ context }) => ({
+        outcome: { kind: 'refused' as const, message: `the tasks of ${context.facts.specDir} are running; stop them first (Stop Tasks)`, reasons: [], codes: ['tasks-running' as const] },
+      })),
       takeFacts: assign(({ event }) => (event.type === 'FILES_CHANGED' ? { facts: event.facts, verdicts: event.verdicts, state: event.state, outcome: undefined } : {})),
     },
   });
@@ -208,6 +229,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         FAIL: [...(fail ? [{ target: FAILED_STAGE, guard: 'hasReason' as const, actions: { type: 'recordChange' as const, params: { from: id, to: FAILED_STAGE, kind: 'fail' as const } } }] : []), refuse(id)],
       },
     } as never;
+    if (stage?.role === 'tasks') Object.assign(states[id] as object, tasksStage());
   }
   states[UNREADABLE] = {
     on: Object.fromEntries(['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER'].map((e) => [e, refuse(UNREADABLE)])),
@@ -230,6 +252,35 @@ export function createPipelineMachine(def: PipelineDefinition) {
     initial: def.initial,
     states,
   });
+}
+
+/**
+ * The stage that runs tasks waits (idle) or runs them: the executing statechart invoked as its
+ * child. Stop Tasks and the user's answers go to the child; leaving the stage (Mark Failed, or
+ * the files naming another stage) stops it. Advancing waits until the run has ended.
+ */
+function tasksStage() {
+  return {
+    initial: 'idle',
+    states: {
+      idle: { on: { RUN_TASKS: { target: 'running', actions: assign({ lastRun: undefined }) } } },
+      running: {
+        invoke: {
+          id: EXECUTING_RUN,
+          src: 'executingRun' as const,
+          input: ({ event }: { event: PipelineEvent }) => (event as Extract<PipelineEvent, { type: 'RUN_TASKS' }>).input,
+          onDone: { target: 'idle', actions: assign({ lastRun: ({ event }: { event: { output: ExecutingResult } }) => ({ result: event.output }) }) },
+          onError: { target: 'idle', actions: assign({ lastRun: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }) },
+        },
+        on: {
+          STOP_TASKS: { actions: sendTo(EXECUTING_RUN, { type: 'STOP' }) },
+          TASK_ANSWER: { actions: sendTo(EXECUTING_RUN, ({ event }: { event: PipelineEvent }) => (event as Extract<PipelineEvent, { type: 'TASK_ANSWER' }>).answer) },
+          ADVANCE: { actions: 'refuseWhileRunning' as const },
+          APPROVE: { actions: 'refuseWhileRunning' as const },
+        },
+      },
+    },
+  };
 }
 
 /** The sentence for an event the machine did not take at `stage`. */

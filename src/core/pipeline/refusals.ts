@@ -9,7 +9,7 @@ import { checkTransition, type TransitionCheck } from './transitionCheck';
  * What kind of refusal, for a surface that words it its own way or offers a remedy: the guards'
  * codes (`stale-approval`, `unreadable-input`) and the machine's own.
  */
-export type RefusalCode = TransitionCheck['codes'][number] | 'spec-failed' | 'state-unreadable' | 'no-gate' | 'pipeline-end' | 'not-allowed' | 'no-stale-approval';
+export type RefusalCode = TransitionCheck['codes'][number] | 'spec-failed' | 'state-unreadable' | 'no-gate' | 'pipeline-end' | 'not-allowed' | 'no-stale-approval' | 'tasks-running';
 
 /** Why the pipeline did not take an event, said once for every surface. */
 export interface Refusal {

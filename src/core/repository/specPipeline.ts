@@ -15,6 +15,14 @@ import { nextTransitions, type TransitionCheck } from '../pipeline/transitionChe
 import { loadSpec, specTaskIds } from '../spec/loadSpec';
 import type { SpecSnapshot } from '../spec/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../spec/staleness';
+import { checkExecutingPreconditions } from '../executing/preconditions';
+import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
+import { InFlightWork } from '../executing/machine/inFlightWork';
+import { ExecutingRefusedError, type ExecutingResult } from '../executing/machine/runTypes';
+import { UserPromptsBridge } from '../executing/machine/userPromptsBridge';
+import { systemClock, type UserPrompts } from '../executing/ports';
+import { acquireSpecLease } from '../executing/runLease';
+import { stageWithRole } from '../pipeline/stageRoles';
 import { withRunLock } from '../store/runLock';
 import { loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
@@ -313,6 +321,70 @@ export class SpecPipeline {
       return { hint: `convergence-pass: round ${outcome.report.round} needs another round${tasks ? ` (${tasks} appended)` : ''}; go back to executing` };
     }
     return undefined;
+  }
+
+  /**
+   * Runs the tasks: the executing statechart as the child of the stage that runs tasks, under the
+   * spec's run lease for the whole run. The user's questions go to `prompts` and their answers
+   * back to the run; aborting `signal` is Stop Tasks. Refuses (ExecutingRefusedError) before
+   * anything starts when the stage's preconditions do not hold.
+   */
+  async runTasks(input: Omit<ExecutingMachineInput, 'work' | 'repoRoot' | 'specDir' | 'definition'>, prompts: UserPrompts, signal: AbortSignal): Promise<ExecutingResult> {
+    const stage = stageWithRole(this.definition, 'tasks');
+    if (!stage) throw new TransitionRefusedError(`the ${this.definition.type} pipeline has no stage that runs tasks`, []);
+    this.reload();
+    if (this.stage !== stage.id) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${this.stage ?? 'an unknown stage'}: tasks run at ${stage.id}`, []);
+    const pre = checkExecutingPreconditions(this.snapshot, this.definition, input.worktree);
+    if (!pre.ok) throw new ExecutingRefusedError(pre.diagnostics);
+    const actor = this.actor;
+    if (actor.getSnapshot().matches({ [stage.id]: 'running' } as never)) throw new TransitionRefusedError(`the tasks of ${this.snapshot.specDir} are already running`, []);
+
+    const release = acquireSpecLease(this.snapshot, (input.clock ?? systemClock).now().toISOString());
+    const work = new InFlightWork();
+    const asking = new AbortController();
+    const stop = () => actor.send({ type: 'STOP_TASKS' });
+    let bridge: UserPromptsBridge | undefined;
+    try {
+      bridge = new UserPromptsBridge(prompts, (answer) => actor.send({ type: 'TASK_ANSWER', answer }), stop, asking.signal);
+      const asked = bridge;
+      const ended = new Promise<void>((resolve) => {
+        const sub = actor.subscribe((snap) => {
+          if (!snap.matches({ [stage.id]: 'running' } as never)) {
+            sub.unsubscribe();
+            resolve();
+          }
+        });
+      });
+      signal.addEventListener('abort', stop, { once: true });
+      actor.send({
+        type: 'RUN_TASKS',
+        input: {
+          ...input,
+          repoRoot: this.snapshot.repoRoot,
+          specDir: this.snapshot.dir,
+          definition: this.definition,
+          work,
+          onEvent: (e) => {
+            input.onEvent?.(e);
+            asked.handle(e);
+          },
+        },
+      });
+      if (signal.aborted) stop();
+      await ended;
+      signal.removeEventListener('abort', stop);
+      if (bridge.failure !== undefined) throw bridge.failure;
+      const last = actor.getSnapshot().context.lastRun;
+      if (!last) throw new TransitionRefusedError(`${this.snapshot.specDir} left ${stage.id} while its tasks were running; the run was stopped`, []);
+      if ('error' in last) throw last.error;
+      return last.result;
+    } finally {
+      signal.removeEventListener('abort', stop);
+      asking.abort();
+      await work.settled();
+      release();
+      this.reload();
+    }
   }
 
   dispose(): void {

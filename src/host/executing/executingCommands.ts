@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ExecutingLoop, FileTranscriptStore, executingStage, type ExecutingResult, type Logger } from '../../core/executing';
+import { checkExecutingPreconditions, FileTranscriptStore, executingStage, type ExecutingResult, type Logger } from '../../core/executing';
 import { BREAKER_CHOICES, type BreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
@@ -37,7 +37,7 @@ async function consent(e: SpecEntry): Promise<boolean> {
 
 /**
  * Loom: Run Tasks, Loom: Stop Tasks and the breaker choice the dashboard sends. The core's
- * ExecutingLoop does the work; this wires its ports to VS Code and reports the outcome.
+ * The spec's actor runs the tasks (its executing stage's child statechart); this wires the ports to VS Code and reports the outcome.
  */
 export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHost): vscode.Disposable[] {
   const running = new RunningLoops();
@@ -58,28 +58,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
 
     const prompts = new HostUserPrompts(feature(e), host.presets);
     let current: vscode.Progress<{ message?: string }> | undefined;
-    const loop = new ExecutingLoop({
-      repoRoot: e.spec.snapshot.repoRoot,
-      specDir: e.dir,
-      definition: e.spec.definition,
-      models,
-      prompts,
-      transcripts,
-      logger,
-      settings: {
-        trusted: ctx.trust.writable,
-        testCommand: ctx.config.testCommand || undefined,
-        parallel: ctx.config.parallelDispatch,
-        mode: ctx.config.executionMode,
-        tokenBudget: ctx.config.tokenBudget || undefined,
-      },
-      onEvent: (ev) => {
-        log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
-        const line = progressLine(ev);
-        if (line) current?.report({ message: line });
-      },
-    });
-    const pre = loop.check();
+    const pre = checkExecutingPreconditions(e.spec.snapshot, e.spec.definition);
     if (!pre.ok) {
       const errors = pre.diagnostics.filter((d) => d.severity === 'error');
       for (const d of errors) log.info(`${d.file}:${d.line}: ${d.message}`);
@@ -99,7 +78,24 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
         current = progress;
         const sub = token.onCancellationRequested(() => entry.controller.abort());
         try {
-          return await loop.run(entry.controller.signal);
+          // The spec's actor runs them: the executing statechart is the child of its executing stage.
+          return await e.spec.runTasks({
+            models,
+            transcripts,
+            logger,
+            settings: {
+              trusted: ctx.trust.writable,
+              testCommand: ctx.config.testCommand || undefined,
+              parallel: ctx.config.parallelDispatch,
+              mode: ctx.config.executionMode,
+              tokenBudget: ctx.config.tokenBudget || undefined,
+            },
+            onEvent: (ev) => {
+              log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
+              const line = progressLine(ev);
+              if (line) current?.report({ message: line });
+            },
+          }, prompts, entry.controller.signal);
         } finally {
           sub.dispose();
         }
