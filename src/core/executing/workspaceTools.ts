@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../fs/atomicWrite';
 import type { ToolCall, ToolSpec } from './chatModel';
 import type { SubagentRole } from './modelTier';
 import { isTestPath } from './testFiles';
+import { describeTestLocations, findTestLocations, testLocationAllows, type TestLocations } from './testWriteScope';
 import { UntrustedWorkspaceError, type TestRunner } from './testRunner';
 import { runTextSearch, SEARCH_DEADLINE_MS } from './textSearch';
 import type { TextSearchRequest } from './textSearchScan';
@@ -13,7 +14,7 @@ import { ownsAllows, WorktreeBoundary } from './worktreeBoundary';
 /**
  * The tools a subagent gets: read a file, list a folder, search text, write or edit a file, run
  * the project's tests. Paths are confined to the feature's worktree; writes are held to the
- * task's `owns` (or to test files for the test reporter, or refused for the reviewer); a test
+ * task's `owns` (or to the test locations for the test reporter, or refused for the reviewer); a test
  * file is never deleted or emptied; commands need a trusted workspace. A refusal is a normal
  * tool result the model reads, not an exception. Every call is logged.
  */
@@ -26,7 +27,8 @@ export const TOOL_NAMES = {
   runTests: 'loom_run_tests',
 } as const;
 
-export type WriteScope = { kind: 'owns'; owns: readonly string[] } | { kind: 'tests-only' } | { kind: 'none' };
+/** `tests-only` is the test reporter's: its test locations, found in the worktree when not given. */
+export type WriteScope = { kind: 'owns'; owns: readonly string[] } | { kind: 'tests-only'; locations?: TestLocations } | { kind: 'none' };
 
 export interface ToolCallRecord {
   at: string;
@@ -118,15 +120,22 @@ export class WorkspaceTools {
   private readonly boundary: WorktreeBoundary;
   /** Worktree-relative paths this session wrote, in order of first write. */
   readonly written = new Set<string>();
+  /** Where the test reporter may write; undefined for the other roles. */
+  readonly testLocations?: TestLocations;
 
   constructor(private readonly options: WorkspaceToolsOptions) {
     this.boundary = new WorktreeBoundary(options.worktree);
+    const { scope } = options;
+    if (scope.kind === 'tests-only') this.testLocations = scope.locations ?? findTestLocations(this.boundary.root, { excluded: options.protectedPaths });
   }
 
   /** The tools to offer: no write tools to a role that may not write, no test tool without a command. */
   specs(): ToolSpec[] {
     const out = [SPECS.readFile, SPECS.listDir, SPECS.searchText];
-    if (this.options.scope.kind !== 'none') out.push(SPECS.writeFile, SPECS.editFile);
+    if (this.testLocations) {
+      const where = describeTestLocations(this.testLocations);
+      out.push({ ...SPECS.writeFile, description: `Create or overwrite a test file with the given content. Only these may be written: ${where}.` }, { ...SPECS.editFile, description: `${SPECS.editFile.description} Only these may be edited: ${where}.` });
+    } else if (this.options.scope.kind !== 'none') out.push(SPECS.writeFile, SPECS.editFile);
     if (this.options.testCommand) out.push(SPECS.runTests);
     return out;
   }
@@ -224,7 +233,10 @@ export class WorkspaceTools {
     if (scope.kind === 'none') throw new Refusal(`the ${this.options.role} may not change files`);
     const protectedHit = (this.options.protectedPaths ?? []).find((p) => (p.endsWith('/') ? rel.startsWith(p) || `${rel}/` === p : rel === p));
     if (protectedHit) throw new Refusal(`${rel} is a lifecycle file of the spec; only Loom writes it`);
-    if (scope.kind === 'tests-only' && !isTestPath(rel)) throw new Refusal(`${rel} is not a test file; the ${this.options.role} may write test files only`);
+    if (this.testLocations) {
+      const allowed = testLocationAllows(this.testLocations, rel);
+      if (!allowed.ok) throw new Refusal(allowed.reason);
+    }
     if (scope.kind === 'owns' && !ownsAllows(scope.owns, rel)) {
       throw new Refusal(`${rel} is outside this task's owns (${scope.owns.join(', ') || 'nothing'}); write only there, or stop with NEEDS_CONTEXT and say why you need it`);
     }
