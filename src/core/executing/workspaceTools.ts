@@ -231,7 +231,9 @@ export class WorkspaceTools {
     const { scope } = this.options;
     if (!rel) throw new Refusal('a path is required');
     if (scope.kind === 'none') throw new Refusal(`the ${this.options.role} may not change files`);
-    const protectedHit = (this.options.protectedPaths ?? []).find((p) => (p.endsWith('/') ? rel.startsWith(p) || `${rel}/` === p : rel === p));
+    // In any case: on a case-insensitive file system `.LOOM/x` is `.loom/x`.
+    const lower = rel.toLowerCase();
+    const protectedHit = (this.options.protectedPaths ?? []).map((p) => p.toLowerCase()).find((p) => (p.endsWith('/') ? lower.startsWith(p) || `${lower}/` === p : lower === p));
     if (protectedHit) throw new Refusal(`${rel} is a lifecycle file of the spec; only Loom writes it`);
     if (this.testLocations) {
       const allowed = testLocationAllows(this.testLocations, rel);
