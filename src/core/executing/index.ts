@@ -15,5 +15,6 @@ export { FileTranscriptStore, MemoryTranscriptStore, type DispatchSummary, type 
 export { TokenBudgetExceededError, TOKEN_USAGE_KEY, type TokenUsage } from './tokenLedger';
 export { GitDiffProvider, type DiffProvider, type WorktreeDiff } from './diffProvider';
 export { NodeTestRunner, UntrustedWorkspaceError, detectTestCommand, type TestRun, type TestRunner } from './testRunner';
+export { describeTestLocations, findTestLocations, testLocationsOfRun, type TestLocations } from './testWriteScope';
 export { TOOL_NAMES, WorkspaceTools, type ToolCallRecord, type WriteScope } from './workspaceTools';
 export { PROMPT_NAMES, PROMPT_OVERRIDE_DIR, type PromptLanguage } from './prompts/promptTemplates';
