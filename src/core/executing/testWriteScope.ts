@@ -35,12 +35,14 @@ const EXECUTED_BY_NAME = new Set([
   'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'pom.xml', 'composer.json', 'cmakelists.txt',
 ]);
 
+/** The walk is bounded: it runs before a run starts and before the test reporter's dispatch. */
 const WALK_DEPTH = 6;
+const WALK_FOLDERS = 5000;
 
 /**
- * The test locations of a worktree: test folders found up to six levels deep (hidden folders,
- * `node_modules` and Loom's own paths skipped), the test folders of the tasks' owns, and the
- * folders of test files beside the code. `test/` when there is none.
+ * The test locations of a worktree: test folders found up to six levels deep in at most 5000
+ * folders (hidden folders, `node_modules` and Loom's own paths skipped), the test folders of the
+ * tasks' owns, and the folders of test files beside the code. `test/` when there is none.
  */
 export function findTestLocations(worktree: string, input: { owned?: readonly string[]; excluded?: readonly string[] } = {}): TestLocations {
   const folders = new Set<string>();
@@ -57,7 +59,9 @@ export function findTestLocations(worktree: string, input: { owned?: readonly st
       beside.set(folder, (beside.get(folder) ?? new Set()).add(extensionOf(segments[segments.length - 1])));
     }
   };
+  let visited = 0;
   const walk = (rel: string, depth: number) => {
+    if (++visited > WALK_FOLDERS) return;
     let entries;
     try {
       entries = readdirSync(rel ? join(worktree, ...rel.split('/')) : worktree, { withFileTypes: true });

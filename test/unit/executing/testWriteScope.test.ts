@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import { describeTestLocations, findTestLocations, testLocationAllows, testLocationsNote, testLocationsOfRun } from '../../../src/core/executing/testWriteScope';
 import { TOOL_NAMES, WorkspaceTools } from '../../../src/core/executing/workspaceTools';
 import { FakeTestRunner } from './helpers/fakes';
+import { harness, implementerDone, PASS, REPORT_PASS, write } from './helpers/executingFixture';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -86,4 +87,24 @@ test("the test reporter's prompt note names the locations in the spec's language
   const loc = { folders: ['tests/'], beside: [] };
   assert.match(testLocationsNote(loc, 'en'), /^Write scope: you may write only the project's test locations: files in tests\/\. Hidden folders/);
   assert.match(testLocationsNote(loc, 'zh'), /^写入范围：你只能写入项目的测试位置：files in tests\//);
+});
+
+test('in the loop: the test reporter is told its locations, and its write to a CI workflow is refused and shown to it', async () => {
+  const h = harness();
+  try {
+    h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'));
+    h.models.script('reviewer', PASS, PASS);
+    h.models.script('test-reporter', { text: 'Adding a check.', toolCalls: [write('.github/workflows/release.test.yml', 'on: push\n'), write('tests/flow.test.js', "test('flow', () => {});\n")] }, REPORT_PASS);
+    const result = await h.loop.run(new AbortController().signal);
+    assert.equal(result.outcome, 'completed', result.message);
+    const request = h.transcripts.entries.find((e) => e.role === 'test-reporter' && e.kind === 'request');
+    assert.match(String(request?.content), /Write scope: you may write only the project's test locations: files in tests\/\./);
+    const results = h.transcripts.entries.filter((e) => e.role === 'test-reporter' && e.kind === 'tool-result').map((e) => e.content as { outcome: string; content: string });
+    assert.deepEqual(results.map((r) => r.outcome), ['refused', 'ok']);
+    assert.match(results[0].content, /under \.github, which configures tools/);
+    assert.equal(existsSync(join(h.repo.root, '.github')), false);
+    assert.equal(existsSync(join(h.repo.root, 'tests', 'flow.test.js')), true);
+  } finally {
+    h.repo.dispose();
+  }
 });
