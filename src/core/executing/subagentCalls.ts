@@ -5,6 +5,7 @@ import { dispatchCounted, type LoopEnvironment } from './machine/loopEnvironment
 import type { ModelTier } from './dispatch/modelTier';
 import { parseReviewerVerdict } from './dispatch/reviewerVerdict';
 import type { FixItem } from './dispatch/fixInstructions';
+import { describeTestLocations, testLocationsNote, testLocationsOfRun } from './testWriteScope';
 import { WorkspaceTools, type WriteScope } from './workspaceTools';
 
 /**
@@ -24,6 +25,8 @@ export type JudgeResult =
   | { kind: 'timeout'; minutes: number };
 
 function toolsFor(env: LoopEnvironment, task: string, role: 'implementer' | 'reviewer' | 'test-reporter', scope: WriteScope): WorkspaceTools {
+  // The test reporter writes in the project's test locations: the worktree's and those the tasks own.
+  if (scope.kind === 'tests-only' && !scope.locations) scope = { kind: 'tests-only', locations: testLocationsOfRun(env.worktree, env.tasks.values(), env.protectedPaths) };
   return new WorkspaceTools({
     worktree: env.worktree,
     task,
@@ -98,7 +101,10 @@ export async function callJudge(
     const mode = req.role === 'reviewer' ? 'review' : 'report';
     env.emit({ type: 'role-started', task: req.task, role: req.role, mode, tier: req.tier, model: model.id });
     const tools = toolsFor(env, req.task, req.role, req.scope);
-    let result = await dispatchCounted(env, { task: req.task, role: req.role, mode, model, history: [], prompt: req.prompt, tools });
+    // The test reporter is told where it may write; the transcript shows the same sentence.
+    const prompt = tools.testLocations ? `${req.prompt}\n\n${testLocationsNote(tools.testLocations, env.inputs.language)}` : req.prompt;
+    if (tools.testLocations) env.logger.info(`${req.task}: the ${req.role} may write ${describeTestLocations(tools.testLocations)}`);
+    let result = await dispatchCounted(env, { task: req.task, role: req.role, mode, model, history: [], prompt, tools });
     let text = result.allText;
     let verdict = parseReviewerVerdict(result.text);
     if (!verdict.ok) verdict = parseReviewerVerdict(result.allText);

@@ -1,18 +1,20 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomicWrite';
 import type { ToolCall, ToolSpec } from './dispatch/chatModel';
 import type { SubagentRole } from './dispatch/modelTier';
 import { isTestPath } from './testFiles';
+import { describeTestLocations, findTestLocations, testLocationAllows, type TestLocations } from './testWriteScope';
 import { UntrustedWorkspaceError, type TestRunner } from './evidence/testRunner';
+import { runTextSearch, SEARCH_DEADLINE_MS } from './textSearch';
+import type { TextSearchRequest } from './textSearchScan';
 import { ownsAllows, WorktreeBoundary } from './worktreeBoundary';
 
 /**
  * The tools a subagent gets: read a file, list a folder, search text, write or edit a file, run
  * the project's tests. Paths are confined to the feature's worktree; writes are held to the
- * task's `owns` (or to test files for the test reporter, or refused for the reviewer); a test
+ * task's `owns` (or to the test locations for the test reporter, or refused for the reviewer); a test
  * file is never deleted or emptied; commands need a trusted workspace. A refusal is a normal
  * tool result the model reads, not an exception. Every call is logged.
  */
@@ -25,7 +27,8 @@ export const TOOL_NAMES = {
   runTests: 'loom_run_tests',
 } as const;
 
-export type WriteScope = { kind: 'owns'; owns: readonly string[] } | { kind: 'tests-only' } | { kind: 'none' };
+/** `tests-only` is the test reporter's: its test locations, found in the worktree when not given. */
+export type WriteScope = { kind: 'owns'; owns: readonly string[] } | { kind: 'tests-only'; locations?: TestLocations } | { kind: 'none' };
 
 export interface ToolCallRecord {
   at: string;
@@ -56,6 +59,8 @@ export interface WorkspaceToolsOptions {
   testCommand?: string;
   testRunner?: TestRunner;
   testTimeoutMs: number;
+  /** How long one text search may run before its worker is stopped; SEARCH_DEADLINE_MS when unset. */
+  searchDeadlineMs?: number;
   log: ToolCallLogger;
   now: () => string;
 }
@@ -64,7 +69,10 @@ const MAX_READ = 512 * 1024;
 const MAX_LIST = 500;
 const MAX_MATCHES = 100;
 const MAX_SEARCH_FILE = 1024 * 1024;
-const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+/** Longer patterns are refused, longer lines searched in their beginning only: both bound the work of one search. */
+const MAX_PATTERN = 1000;
+const MAX_SEARCH_LINE = 4000;
+const SKIPPED_DIRS = ['.git', 'node_modules'];
 
 const ReadInput = z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() });
 const ListInput = z.object({ path: z.string().optional() });
@@ -86,7 +94,7 @@ const SPECS: Record<keyof typeof TOOL_NAMES, ToolSpec> = {
   },
   searchText: {
     name: TOOL_NAMES.searchText,
-    description: 'Search the worktree (or one folder or file of it) for text; returns path:line: text for up to 100 matches.',
+    description: `Search the worktree (or one folder or file of it) for text; returns path:line: text for up to ${MAX_MATCHES} matches. With regex, RE2 syntax (no backreferences or lookaround); the query is at most ${MAX_PATTERN} characters and lines are searched in their first ${MAX_SEARCH_LINE} characters.`,
     inputSchema: { type: 'object', properties: { query: { type: 'string' }, path: { type: 'string' }, regex: { type: 'boolean' }, case_sensitive: { type: 'boolean' } }, required: ['query'] },
   },
   writeFile: {
@@ -112,15 +120,22 @@ export class WorkspaceTools {
   private readonly boundary: WorktreeBoundary;
   /** Worktree-relative paths this session wrote, in order of first write. */
   readonly written = new Set<string>();
+  /** Where the test reporter may write; undefined for the other roles. */
+  readonly testLocations?: TestLocations;
 
   constructor(private readonly options: WorkspaceToolsOptions) {
     this.boundary = new WorktreeBoundary(options.worktree);
+    const { scope } = options;
+    if (scope.kind === 'tests-only') this.testLocations = scope.locations ?? findTestLocations(this.boundary.root, { excluded: options.protectedPaths });
   }
 
   /** The tools to offer: no write tools to a role that may not write, no test tool without a command. */
   specs(): ToolSpec[] {
     const out = [SPECS.readFile, SPECS.listDir, SPECS.searchText];
-    if (this.options.scope.kind !== 'none') out.push(SPECS.writeFile, SPECS.editFile);
+    if (this.testLocations) {
+      const where = describeTestLocations(this.testLocations);
+      out.push({ ...SPECS.writeFile, description: `Create or overwrite a test file with the given content. Only these may be written: ${where}.` }, { ...SPECS.editFile, description: `${SPECS.editFile.description} Only these may be edited: ${where}.` });
+    } else if (this.options.scope.kind !== 'none') out.push(SPECS.writeFile, SPECS.editFile);
     if (this.options.testCommand) out.push(SPECS.runTests);
     return out;
   }
@@ -185,7 +200,7 @@ export class WorkspaceTools {
   private async listDir(input: z.infer<typeof ListInput>): Promise<string> {
     const { abs, rel } = this.inside(input.path ?? '.');
     if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new Refusal(`${rel || '.'} is not a folder`);
-    const entries = (await readdir(abs, { withFileTypes: true })).filter((e) => e.name !== '.git').sort((a, b) => a.name.localeCompare(b.name));
+    const entries = (await readdir(abs, { withFileTypes: true })).filter((e) => e.name.toLowerCase() !== '.git').sort((a, b) => a.name.localeCompare(b.name));
     const names = entries.slice(0, MAX_LIST).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
     if (entries.length > MAX_LIST) names.push(`… and ${entries.length - MAX_LIST} more`);
     return names.length ? names.join('\n') : '(empty folder)';
@@ -193,39 +208,22 @@ export class WorkspaceTools {
 
   private async searchText(input: z.infer<typeof SearchInput>, signal: AbortSignal): Promise<string> {
     const { abs, rel } = this.inside(input.path ?? '.');
-    const flags = input.case_sensitive ? '' : 'i';
-    let re: RegExp;
-    try {
-      re = new RegExp(input.regex ? input.query : input.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags);
-    } catch (e) {
-      throw new Refusal(`the regular expression does not compile: ${(e as Error).message}`);
-    }
-    const matches: string[] = [];
-    const visit = async (absPath: string, relPath: string): Promise<void> => {
-      if (matches.length >= MAX_MATCHES || signal.aborted) return;
-      const st = await lstat(absPath);
-      // Links are not followed: they could lead out of the worktree.
-      if (st.isSymbolicLink()) return;
-      if (st.isDirectory()) {
-        for (const e of (await readdir(absPath)).sort()) {
-          if (SKIPPED_DIRS.has(e)) continue;
-          await visit(join(absPath, e), relPath ? `${relPath}/${e}` : e);
-        }
-        return;
-      }
-      if (!st.isFile() || st.size > MAX_SEARCH_FILE) return;
-      const buf = await readFile(absPath);
-      if (buf.subarray(0, 8000).includes(0)) return;
-      const lines = buf.toString('utf8').split('\n');
-      for (let i = 0; i < lines.length && matches.length < MAX_MATCHES; i++) {
-        if (re.test(lines[i])) matches.push(`${relPath}:${i + 1}: ${lines[i].trim().slice(0, 200)}`);
-      }
-    };
+    if (input.query.length > MAX_PATTERN) throw new Refusal(`the query is ${input.query.length} characters long; at most ${MAX_PATTERN} are searched for`);
     if (!existsSync(abs)) throw new Refusal(`${rel || '.'} does not exist`);
-    await visit(abs, rel);
-    if (signal.aborted) throw signal.reason;
-    if (matches.length === 0) return 'no matches';
-    return matches.length >= MAX_MATCHES ? `${matches.join('\n')}\n… (stopped at ${MAX_MATCHES} matches)` : matches.join('\n');
+    const request: TextSearchRequest = {
+      abs, rel, query: input.query, regex: input.regex ?? false, caseSensitive: input.case_sensitive ?? false,
+      maxMatches: MAX_MATCHES, maxFileBytes: MAX_SEARCH_FILE, maxLineChars: MAX_SEARCH_LINE, skippedDirs: SKIPPED_DIRS,
+    };
+    const found = await runTextSearch(request, { signal, deadlineMs: this.options.searchDeadlineMs ?? SEARCH_DEADLINE_MS });
+    if (found.kind === 'refused') throw new Refusal(found.message);
+    const { lines } = found;
+    if (found.kind === 'deadline') {
+      const stopped = `the search ran longer than ${found.seconds} s and was stopped; search a smaller folder or a simpler pattern`;
+      if (!lines.length) throw new Refusal(stopped);
+      return `${lines.join('\n')}\n… (${stopped})`;
+    }
+    if (lines.length === 0) return 'no matches';
+    return lines.length >= MAX_MATCHES ? `${lines.join('\n')}\n… (stopped at ${MAX_MATCHES} matches)` : lines.join('\n');
   }
 
   /** Whether this session may write `rel`; throws the refusal the model will read. */
@@ -233,9 +231,14 @@ export class WorkspaceTools {
     const { scope } = this.options;
     if (!rel) throw new Refusal('a path is required');
     if (scope.kind === 'none') throw new Refusal(`the ${this.options.role} may not change files`);
-    const protectedHit = (this.options.protectedPaths ?? []).find((p) => (p.endsWith('/') ? rel.startsWith(p) || `${rel}/` === p : rel === p));
+    // In any case: on a case-insensitive file system `.LOOM/x` is `.loom/x`.
+    const lower = rel.toLowerCase();
+    const protectedHit = (this.options.protectedPaths ?? []).map((p) => p.toLowerCase()).find((p) => (p.endsWith('/') ? lower.startsWith(p) || `${lower}/` === p : lower === p));
     if (protectedHit) throw new Refusal(`${rel} is a lifecycle file of the spec; only Loom writes it`);
-    if (scope.kind === 'tests-only' && !isTestPath(rel)) throw new Refusal(`${rel} is not a test file; the ${this.options.role} may write test files only`);
+    if (this.testLocations) {
+      const allowed = testLocationAllows(this.testLocations, rel);
+      if (!allowed.ok) throw new Refusal(allowed.reason);
+    }
     if (scope.kind === 'owns' && !ownsAllows(scope.owns, rel)) {
       throw new Refusal(`${rel} is outside this task's owns (${scope.owns.join(', ') || 'nothing'}); write only there, or stop with NEEDS_CONTEXT and say why you need it`);
     }

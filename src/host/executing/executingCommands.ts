@@ -9,6 +9,7 @@ import { HostUserPrompts } from './hostPrompts';
 import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
 import { RunningLoops, type RunningLoop } from './runningLoops';
+import { testReporterScopeLine } from './testReporterScope';
 
 export interface ExecutingHost {
   /** Where transcripts go: the extension's workspace storage, else its global storage. Never the spec directory. */
@@ -24,14 +25,21 @@ function refused(message: string, reasons: string[] = []): CommandOutcome {
   return { status: 'refused', message, reasons };
 }
 
-/** Asks before the first request of a run: nothing is sent to a model without this explicit action. */
-async function consent(e: SpecEntry): Promise<boolean> {
+/**
+ * Asks before the first request of a run: nothing is sent to a model without this explicit
+ * action. It says where files are written, down to the test reporter's test locations.
+ */
+async function consent(e: SpecEntry, presets: PromptPresets | undefined): Promise<boolean> {
   const run = vscode.l10n.t('Run Tasks');
-  const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Run the tasks of {0} with a language model?', feature(e)),
-    { modal: true, detail: vscode.l10n.t('Loom will send the task, spec excerpts and code to the selected language model. Files are written only inside the feature worktree; the test command runs there.') },
-    run,
-  );
+  const message = vscode.l10n.t('Run the tasks of {0} with a language model?', feature(e));
+  const scope = testReporterScopeLine(e.spec.snapshot);
+  const detail = [vscode.l10n.t('Loom will send the task, spec excerpts and code to the selected language model. Files are written only inside the feature worktree; the test command runs there.'), scope].filter(Boolean).join('\n\n');
+  const preset = presets?.take('consent');
+  if (presets && preset !== undefined) {
+    presets.shown.push({ kind: 'consent', text: `${message}\n${detail}` });
+    return preset;
+  }
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, run);
   return choice === run;
 }
 
@@ -64,7 +72,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       for (const d of errors) log.info(`${d.file}:${d.line}: ${d.message}`);
       return refused(vscode.l10n.t('The tasks of {0} cannot run yet', feature(e)), errors.map((d) => d.message));
     }
-    if (!args.confirm && !(await consent(e))) return { status: 'cancelled' };
+    if (!args.confirm && !(await consent(e, host.presets))) return { status: 'cancelled' };
 
     const entry: RunningLoop = { specDir: e.dir, controller: new AbortController(), prompts };
     running.add(entry);

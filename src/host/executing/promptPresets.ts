@@ -13,10 +13,14 @@ export interface PresetAnswers {
   confirmSkip: boolean;
   /** Loom: Override Finding: the reason typed into the input box ('' submits an empty one). */
   overrideReason: string;
+  /** Run Tasks' consent: true presses Run Tasks, false cancels. */
+  consent: boolean;
 }
 
 export class PromptPresets {
   private readonly queues = new Map<keyof PresetAnswers, unknown[]>();
+  /** What was shown with each question a queued answer took (the consent's message and detail), for the tests to read. */
+  readonly shown: Array<{ kind: keyof PresetAnswers; text: string }> = [];
 
   /** Queues the answer to the next question of this kind. */
   answerNext<K extends keyof PresetAnswers>(kind: K, answer: PresetAnswers[K]): void {
@@ -32,5 +36,6 @@ export class PromptPresets {
 
   clear(): void {
     this.queues.clear();
+    this.shown.length = 0;
   }
 }

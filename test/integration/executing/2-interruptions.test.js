@@ -1,7 +1,7 @@
 'use strict';
 /**
  * What interrupts a run, in a real VS Code against the scripted "loom-test" model: Loom: Stop
- * Tasks while a request is in flight, NEEDS_CONTEXT answered through the input box's code path,
+ * Tasks while a request is in flight after a catastrophic regular expression search, NEEDS_CONTEXT answered through the input box's code path,
  * and the circuit breaker's choices B (fix by hand, then Continue) and C (skip, confirmed; the
  * dependents are held back). The input box, the Continue notification and the skip confirmation
  * cannot be typed into from a test: their answers are queued through the API's test hooks and
@@ -62,28 +62,45 @@ suite('Executing: Stop Tasks, NEEDS_CONTEXT, breaker choices B and C', () => {
     await setMode('pass');
   });
 
-  test('Stop Tasks during a request ends the run cancelled; no task is dispatched twice or marked done', async () => {
+  test('a catastrophic regular expression search leaves the host responsive; Stop Tasks during the next request ends the run cancelled, nothing dispatched twice or marked done', async () => {
     // The row offers Run Tasks and Create Worktree (no worktree yet); Stop Tasks once one runs.
     const row = await specRow(api, 'parting');
     assert.match(row.contextValue, /^loomSpec:running.*:executing:worktree$/);
-    await createWorktree(PARTING);
+    const worktree = await createWorktree(PARTING);
+    // `(a+)+$` against this line would block a JavaScript RegExp (and the whole extension host) for days.
+    fs.writeFileSync(path.join(worktree, 'notes.md'), `Notes\n=====\n${'a'.repeat(40)}!\n`);
     const before = (await requests()).length;
-    await setMode('hang');
-    const run = vscode.commands.executeCommand('loom.runTasks', { specDir: PARTING, confirm: true });
-    await waitFor('the first dispatch', async () => (await requests()).slice(before).some((r) => r.feature === 'parting'), 60000);
+    await setMode('search-then-hang');
+    // Started as the user does, through the consent, which names the test reporter's locations.
+    api.testHooks.prompts.answerNext('consent', true);
+    let beats = 0;
+    const heartbeat = setInterval(() => beats++, 100);
+    let result;
+    try {
+      const run = vscode.commands.executeCommand('loom.runTasks', { specDir: PARTING });
+      const afterSearch = await waitFor('the request after the search', async () => (await requests()).slice(before).find((r) => r.feature === 'parting' && r.afterTools), 60000);
+      assert.doesNotMatch(afterSearch.toolText, /^(Refused|Error)/, afterSearch.toolText);
+      assert.doesNotMatch(afterSearch.toolText, /notes\.md/, 'the line ending in ! does not match');
+      assert.ok(beats > 0, 'the extension host kept running timers during the search');
 
-    // Stopped from the tree row's context menu: the command gets the row's node.
-    const stopped = await vscode.commands.executeCommand('loom.stopTasks', (await specRow(api, 'parting')).node);
-    assert.strictEqual(stopped.status, 'done', JSON.stringify(stopped));
-    const result = await run;
+      // Stopped from the tree row's context menu: the command gets the row's node.
+      const stopped = await vscode.commands.executeCommand('loom.stopTasks', (await specRow(api, 'parting')).node);
+      assert.strictEqual(stopped.status, 'done', JSON.stringify(stopped));
+      result = await run;
+    } finally {
+      clearInterval(heartbeat);
+    }
     assert.strictEqual(result.status, 'done', JSON.stringify(result));
     assert.strictEqual(result.outcome, 'cancelled', result.message);
+    const consent = api.testHooks.prompts.shown.find((s) => s.kind === 'consent');
+    assert.ok(consent, 'the consent was asked');
+    assert.match(consent.text, /The test reporter may write only in the test locations: tests\/\. Never in hidden folders such as \.github\//);
 
-    // One request was in flight and nothing followed it, not even after a while.
+    // The search request and the one in flight after it, and nothing followed, not even after a while.
     const seen = (await requests()).slice(before);
-    assert.deepStrictEqual(seen.map((r) => `${r.feature} ${r.role} ${r.task}`), ['parting implementer T1']);
+    assert.deepStrictEqual(seen.map((r) => `${r.feature} ${r.role} ${r.task} ${r.afterTools}`), ['parting implementer T1 false', 'parting implementer T1 true']);
     await sleep(1500);
-    assert.strictEqual((await requests()).length, before + 1, 'no request after the stop');
+    assert.strictEqual((await requests()).length, before + 2, 'no request after the stop');
 
     const t1 = taskState(PARTING, 'T1');
     assert.ok(!t1 || t1.status !== 'done', JSON.stringify(t1));

@@ -16,17 +16,19 @@ const MODEL = {
   isUserSelectable: true,
 };
 
-/** A request message as plain data: its text and how many tool results it carries. */
+/** A request message as plain data: its text, how many tool results it carries and their text. */
 function plain(message) {
   let text = '';
   let toolResults = 0;
+  let toolText = '';
+  const resultText = (part) => part.content.map((p) => (p && typeof p.value === 'string' ? p.value : '')).join('');
   for (const part of message.content) {
     if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-    else if (part instanceof vscode.LanguageModelToolResultPart) toolResults++;
+    else if (part instanceof vscode.LanguageModelToolResultPart) (toolResults++, (toolText += resultText(part)));
     else if (part && typeof part.value === 'string') text += part.value;
-    else if (part && part.callId && Array.isArray(part.content)) toolResults++;
+    else if (part && part.callId && Array.isArray(part.content)) (toolResults++, (toolText += resultText(part)));
   }
-  return { role: message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', text, toolResults };
+  return { role: message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', text, toolResults, toolText };
 }
 
 function activate(context) {

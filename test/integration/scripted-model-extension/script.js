@@ -52,7 +52,8 @@ const CONTEXT_ANSWER = 'use-the-short-form-42';
 /**
  * `pass`: every review passes. `reviewer-fails`: every review fails, so the circuit breaker opens;
  * `reviewer-fails:T2` fails only T2's reviews. `hang`: implementer requests never answer (until
- * cancelled). `needs-context`: T1's implementer asks a question until its prompt holds CONTEXT_ANSWER.
+ * cancelled). `search-then-hang`: the implementer sends a catastrophic regular expression search, then
+ * hangs. `needs-context`: T1's implementer asks a question until its prompt holds CONTEXT_ANSWER.
  */
 const state = { mode: 'pass' };
 
@@ -75,7 +76,7 @@ function reply(messages) {
   else if (/You are the test reporter|测试报告/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'test-reporter';
   const task = (/(?:for task|Fix mode for task)\s+(T\d+)/.exec(prompt) || /\b(T\d+)\b/.exec(prompt) || [])[1];
   const feature = (/\b(parting|waving)\b/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
-  requests.push({ role, task, feature, afterTools, messages: messages.length, mode: state.mode, answered: prompt.includes(CONTEXT_ANSWER) });
+  requests.push({ role, task, feature, afterTools, messages: messages.length, mode: state.mode, answered: prompt.includes(CONTEXT_ANSWER), ...(afterTools ? { toolText: last.toolText } : {}) });
 
   const failing = /^reviewer-fails(?::(.+))?$/.exec(state.mode);
   if (role === 'reviewer' && failing && (!failing[1] || failing[1].split(',').includes(task))) {
@@ -84,6 +85,11 @@ function reply(messages) {
   if (role === 'reviewer') return { text: 'The change matches the task and its behavior.\n\nverdict: PASS', toolCalls: [] };
   if (role === 'test-reporter') return { text: '## Summary\nEvery behavior is implemented and tested.\n\n## Results\nAll tests passed.\n\nverdict: PASS', toolCalls: [] };
   if (state.mode === 'hang') return { text: '', toolCalls: [], hang: true };
+  // A hostile search: `(a+)+$` backtracks catastrophically in a JavaScript RegExp. Then the model hangs.
+  if (state.mode === 'search-then-hang') {
+    if (!afterTools) return { text: 'Searching.', toolCalls: [{ name: 'loom_search_text', input: { query: '(a+)+$', regex: true } }] };
+    return { text: '', toolCalls: [], hang: true };
+  }
   if (feature === 'parting' || feature === 'waving') {
     if (state.mode === 'needs-context' && task === 'T1' && !prompt.includes(CONTEXT_ANSWER)) {
       return { text: 'I cannot tell which form the message takes.\n\nSTATUS: NEEDS_CONTEXT: Should the message use the short form?', toolCalls: [] };

@@ -104,14 +104,15 @@ test('test files cannot be deleted or emptied; edits must be unambiguous', async
   assert.ok(!t.specs().some((s) => /delete|remove/i.test(s.name)), 'no tool deletes files');
 });
 
-test('the reviewer gets no write tools; the test reporter may write test files only', async () => {
+test('the reviewer gets no write tools; the test reporter may write its test locations only', async () => {
   const root = worktree();
   const reviewer = tools(root, { role: 'reviewer', scope: { kind: 'none' } });
   assert.deepEqual(reviewer.t.specs().map((s) => s.name), [TOOL_NAMES.readFile, TOOL_NAMES.listDir, TOOL_NAMES.searchText, TOOL_NAMES.runTests]);
   assert.match((await reviewer.call(TOOL_NAMES.writeFile, { path: 'src/a.js', content: 'x' })).content, /the reviewer may not change files/);
   const reporter = tools(root, { role: 'test-reporter', scope: { kind: 'tests-only' } });
   assert.equal((await reporter.call(TOOL_NAMES.writeFile, { path: 'tests/integration/flow.test.js', content: 'x' })).outcome, 'ok');
-  assert.match((await reporter.call(TOOL_NAMES.writeFile, { path: 'src/a.js', content: 'x' })).content, /not a test file/);
+  assert.match((await reporter.call(TOOL_NAMES.writeFile, { path: 'src/a.js', content: 'x' })).content, /src\/a\.js is outside the test locations; the test reporter may write files in tests\//);
+  assert.match(reporter.t.specs().find((s) => s.name === TOOL_NAMES.writeFile)!.description, /Only these may be written: files in tests\/\./);
 });
 
 test('running the test command needs a trusted workspace', async () => {
