@@ -85,7 +85,8 @@ function segmentProblem(segment: string): string | undefined {
   // Windows drops trailing dots and spaces: `.git.` is `.git` there.
   if (/[. ]$/.test(segment)) return `the name "${segment}" ends in a dot or a space, which Windows drops`;
   if (segment.includes(':')) return `the name "${segment}" contains ":" (a drive or an alternate data stream on Windows)`;
-  if (/[<>"|?*\x01-\x1f]/.test(segment)) return `the name "${segment}" contains a character Windows does not allow in file names`;
+  // Control characters are forbidden in Windows file names too (a regex would need control characters).
+  if (/[<>"|?*]/.test(segment) || [...segment].some((c) => c.charCodeAt(0) < 0x20)) return `the name "${segment}" contains a character Windows does not allow in file names`;
   if (WINDOWS_DEVICE.test(segment)) return `"${segment}" is a device name on Windows, not a file`;
   return undefined;
 }

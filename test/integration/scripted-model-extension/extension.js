@@ -24,9 +24,15 @@ function plain(message) {
   const resultText = (part) => part.content.map((p) => (p && typeof p.value === 'string' ? p.value : '')).join('');
   for (const part of message.content) {
     if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-    else if (part instanceof vscode.LanguageModelToolResultPart) (toolResults++, (toolText += resultText(part)));
+    else if (part instanceof vscode.LanguageModelToolResultPart) {
+      toolResults++;
+      toolText += resultText(part);
+    }
     else if (part && typeof part.value === 'string') text += part.value;
-    else if (part && part.callId && Array.isArray(part.content)) (toolResults++, (toolText += resultText(part)));
+    else if (part && part.callId && Array.isArray(part.content)) {
+      toolResults++;
+      toolText += resultText(part);
+    }
   }
   return { role: message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', text, toolResults, toolText };
 }
