@@ -17,7 +17,7 @@ import type { FixItem } from '../src/core/executing/dispatch/fixInstructions';
 import { buildFixPrompt, buildImplementerPrompt } from '../src/core/executing/dispatch/promptBuilder';
 import { compactHandoffIndex, upstreamTasks } from '../src/core/executing/taskHandoff';
 import { detectTestCommand } from '../src/core/executing/evidence/testRunner';
-import { loadSpec } from '../src/core/spec/loadSpec';
+import { loadSpec } from '../src/core/specdir/loadSpec';
 
 const SPEC = 'specs/2026-11-25+due-dates';
 const ROOT = resolve(__dirname, '..');

@@ -10,7 +10,7 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The worker thread loom_search_text runs in, loaded from beside dist/extension.js and dist/cli.js.
-  { entryPoints: ['src/core/executing/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
+  { entryPoints: ['src/core/executing/tools/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
 ];
 for (const entry of entries) {
   if (!existsSync(entry.entryPoints[0])) continue;

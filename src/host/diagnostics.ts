@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import { specDiagnostics } from '../core/repository/specDiagnostics';
-import { stalenessDiagnostics } from '../core/spec/staleness';
+import { stalenessDiagnostics } from '../core/specdir/staleness';
 import { mergeFindingDiagnostics, stageFindingDiagnostics, type FindingDiagnostic } from '../core/validators/stageFindings';
 import { Disposable } from './lifecycle';
 import type { ComponentLog, Log } from './log';

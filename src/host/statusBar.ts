@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isStale } from '../core/spec/staleness';
+import { isStale } from '../core/specdir/staleness';
 import type { LoomConfig } from './config';
 import { md, splitSpecName } from './format';
 import { Disposable } from './lifecycle';

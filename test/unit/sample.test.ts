@@ -9,7 +9,7 @@ import { stageOf } from '../../src/core/pipeline/pipelineDefinition';
 import { LoomRepository } from '../../src/core/repository/loomRepository';
 import { specDiagnostics } from '../../src/core/repository/specDiagnostics';
 import type { SpecPipeline } from '../../src/core/repository/specPipeline';
-import { staleHandoffs } from '../../src/core/spec/handoffStaleness';
+import { staleHandoffs } from '../../src/core/specdir/handoffStaleness';
 import { planTaskBatches } from '../../src/core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../../src/core/trace/traceabilityMatrix';
 

@@ -5,7 +5,7 @@ import { readOptionalText } from '../fs/readOptional';
 import { loadTemplateSet, renderTemplate, type PromptLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { clip } from '../executing/dispatch/specSections';
 import { BEHAVIOR_CATEGORIES, TASK_FILE_PATTERN } from '../files/vocabulary';
-import { byTaskNumber } from '../spec/loadSpec';
+import { byTaskNumber } from '../specdir/loadSpec';
 import { renderDraft, type Draft } from './draftBlocks';
 import { BRAINSTORM_EN, EXPAND_EN, PLAN_EN, REPAIR_EN, RESPOND_EN, REVIEW_EN } from './prompts/authoringEn';
 import { BRAINSTORM_ZH, EXPAND_ZH, PLAN_ZH, REPAIR_ZH, RESPOND_ZH, REVIEW_ZH } from './prompts/authoringZh';

@@ -5,7 +5,7 @@ import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
 import { sha256OfFile } from '../fs/sha256';
 import { withRunLock } from '../store/runLock';
-import { loadSpec } from '../spec/loadSpec';
+import { loadSpec } from '../specdir/loadSpec';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { findWorktree } from '../spec/worktree';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import { findWorktree } from '../specdir/worktree';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 
 export interface FeatureDiff {
   /** `git diff --stat` then the diff itself; empty when nothing changed. */

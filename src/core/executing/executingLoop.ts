@@ -1,6 +1,6 @@
 import { createActor, toPromise } from 'xstate';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { loadSpec } from '../spec/loadSpec';
+import { loadSpec } from '../specdir/loadSpec';
 import type { ExecutingEvent } from './events';
 import { executingMachine } from './machine/executingMachine';
 import { InFlightWork } from './machine/inFlightWork';

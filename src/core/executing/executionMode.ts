@@ -1,5 +1,5 @@
 import { normalizeOwnedPath } from '../fs/paths';
-import { isTestPath } from './testFiles';
+import { isTestPath } from './tools/testFiles';
 
 /**
  * Subagent mode or a single direct session, after loom's triggers. Subagent mode costs about

@@ -21,6 +21,6 @@ export { FileTranscriptStore, MemoryTranscriptStore, type DispatchSummary, type 
 export { TokenBudgetExceededError, TOKEN_USAGE_KEY, type TokenUsage } from './transcripts/tokenLedger';
 export { GitDiffProvider, type DiffProvider, type WorktreeDiff } from './evidence/diffProvider';
 export { NodeTestRunner, UntrustedWorkspaceError, detectTestCommand, type TestRun, type TestRunner } from './evidence/testRunner';
-export { describeTestLocations, findTestLocations, testLocationsOfRun, type TestLocations } from './testWriteScope';
-export { TOOL_NAMES, WorkspaceTools, type ToolCallRecord, type WriteScope } from './workspaceTools';
+export { describeTestLocations, findTestLocations, testLocationsOfRun, type TestLocations } from './tools/testWriteScope';
+export { TOOL_NAMES, WorkspaceTools, type ToolCallRecord, type WriteScope } from './tools/workspaceTools';
 export { PROMPT_NAMES, PROMPT_OVERRIDE_DIR, type PromptLanguage } from './dispatch/prompts/promptTemplates';

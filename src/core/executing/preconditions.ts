@@ -6,8 +6,8 @@ import { normalizeTaskRef } from '../files/taskFile';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { PipelineDefinition, StageDefinition } from '../pipeline/pipelineDefinition';
 import { stageWithRole } from '../pipeline/stageRoles';
-import type { SpecSnapshot } from '../spec/specSnapshot';
-import { findWorktree } from '../spec/worktree';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { findWorktree } from '../specdir/worktree';
 import { planTaskBatches, taskDependencyDiagnostics } from '../tasks/taskBatches';
 
 /**

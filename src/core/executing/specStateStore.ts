@@ -4,8 +4,8 @@ import { CorruptStateError } from '../errors';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { taskStateFile, TaskStateSchema, type TaskState } from '../files/taskState';
 import { writePipelineState, writeTaskState } from '../store/stateStore';
-import { loadSpec } from '../spec/loadSpec';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import { loadSpec } from '../specdir/loadSpec';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 
 /**
  * The loop's only way to lifecycle state: task states through the core's writeTaskState (which

@@ -4,8 +4,8 @@ import { normalizeTaskRef } from '../files/taskFile';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { sha256OfFile } from '../fs/sha256';
 import { withRunLock } from '../store/runLock';
-import { byTaskNumber } from '../spec/loadSpec';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import { byTaskNumber } from '../specdir/loadSpec';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { ExportedInterface } from './dispatch/implementerReport';
 import { isFile } from '../fs/isFile';
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { featureBranchName } from '../spec/worktree';
+import { featureBranchName } from '../specdir/worktree';
 import { WorktreeError } from './worktreeError';
 
 export interface FeatureWorktreeRequest {

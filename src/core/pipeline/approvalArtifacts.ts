@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprintDeclaredPaths, isTraceabilityLedger } from '../spec/fingerprints';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import { fingerprintDeclaredPaths, isTraceabilityLedger } from '../specdir/fingerprints';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 
 /** Loom fingerprints these on every approval, besides the steps' own files (pipeline-engine.js). */

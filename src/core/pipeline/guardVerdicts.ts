@@ -1,4 +1,4 @@
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { guardKey, type GuardCall } from './guardCall';
 import { evaluateGuard, GUARDS, type GuardOutcome, type GuardRegistry } from './guards';
 

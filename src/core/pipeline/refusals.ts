@@ -1,5 +1,5 @@
 import { FAILED_STAGE } from '../files/vocabulary';
-import type { StaleApproval } from '../spec/staleness';
+import type { StaleApproval } from '../specdir/staleness';
 import { guard } from './guardCall';
 import type { GuardVerdicts } from './guardVerdicts';
 import { stageOf, transitionsFrom, type PipelineDefinition, type StageDefinition, type TransitionDefinition } from './pipelineDefinition';

@@ -1,4 +1,4 @@
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { evaluateGuard, holds as guardHolds } from './guards';
 import type { PipelineDefinition } from './pipelineDefinition';
 

@@ -6,7 +6,7 @@ import type { PipelineState } from '../files/pipelineState';
 import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type WorkflowStep } from '../files/workflow';
 import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
-import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../spec/loadSpec';
+import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 
 /**

@@ -1,4 +1,4 @@
-import { loadSpec } from '../spec/loadSpec';
+import { loadSpec } from '../specdir/loadSpec';
 import { assertStateWritable, writePipelineState } from '../store/stateStore';
 
 /** The metadata key loom's git-worktree stage records the feature worktree under. */

@@ -8,8 +8,8 @@ import { taskStateFile, type TaskState } from '../files/taskState';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { WRITER_VERSION } from '../pipeline/stateRecord';
 import { withRunLock } from './runLock';
-import type { SpecSnapshot } from '../spec/specSnapshot';
-import { specTaskIds } from '../spec/loadSpec';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { specTaskIds } from '../specdir/loadSpec';
 
 /**
  * The `loom_version` loom writes into a new state file: the `version` of the repository's

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { normalizeTaskRef } from '../files/taskFile';
 import { normalizeOwnedPath } from '../fs/paths';
-import { byTaskNumber } from '../spec/loadSpec';
+import { byTaskNumber } from '../specdir/loadSpec';
 
 /**
  * What `loom tasks --spec-dir <dir>` computes: which tasks may run side by side, round by round.

@@ -8,8 +8,8 @@ import { normalizeTaskRef } from '../files/taskFile';
 import { splitTestRef, TRACEABILITY_FILE, type BehaviorTrace, type TraceEntry } from '../files/traceability';
 import { BEHAVIOR_CATEGORIES, categoriesImpliedBy, type BehaviorCategory, type RequirementStatus } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
-import type { SpecSnapshot } from '../spec/specSnapshot';
-import { findWorktree } from '../spec/worktree';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { findWorktree } from '../specdir/worktree';
 
 /**
  * Loom's traceability closure, one row per behavior: which tasks, tests and evidence stand behind

@@ -8,7 +8,7 @@ import { TRACEABILITY_FILE } from '../files/traceability';
 import { categoriesImpliedBy } from '../files/vocabulary';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../store/runLock';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { planTaskBatches } from '../tasks/taskBatches';
 import { addToTask, removeFromTask, removeTraceTasks, type FindingFix } from './findingFix';
 import { FindingList, isBlocking, percent, sameApartFromTime, SpecLines, traceRequirementFix, traceTasksFix } from './findingSupport';

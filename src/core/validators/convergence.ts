@@ -8,7 +8,7 @@ import { normalizeTaskRef, TASKS_DIR } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../store/runLock';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { FindingList, percent, sameApartFromTime, SpecLines } from './findingSupport';
 import type { ValidatorResult } from './validatorResult';

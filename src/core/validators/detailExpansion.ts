@@ -1,7 +1,7 @@
 import { findPlaceholder } from '../files/placeholders';
 import { REQUIREMENTS_FILE, type Behavior } from '../files/requirements';
 import { categoriesImpliedBy } from '../files/vocabulary';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { FindingList, SpecLines, unreadableFile } from './findingSupport';
 import { findingsResult, type ValidatorOptions, type ValidatorResult } from './validatorResult';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { locateJson, type JsonPath } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
 import type { Finding } from '../files/findings';
-import type { FileCondition, SpecSnapshot } from '../spec/specSnapshot';
+import type { FileCondition, SpecSnapshot } from '../specdir/specSnapshot';
 import { addTraceRequirement, addTraceTasks, type FindingFix, type TraceabilityFix } from './findingFix';
 import { findingsResult, type ValidatorResult } from './validatorResult';
 

@@ -1,7 +1,7 @@
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { removeTraceTasks } from './findingFix';
 import { FindingList, listResult, SpecLines, tasksNamingBehavior, tasksNamingRequirement, traceRequirementFix, traceTasksFix, unreadableFile } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';

@@ -1,5 +1,5 @@
 import { normalizeTaskRef } from '../files/taskFile';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { addToTask } from './findingFix';
 import { FindingList, listResult, SpecLines } from './findingSupport';
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';

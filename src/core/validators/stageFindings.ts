@@ -2,7 +2,7 @@ import type { Diagnostic, Severity } from '../diagnostics/diagnostic';
 import type { Finding } from '../files/findings';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { stageOf, type PipelineDefinition } from '../pipeline/pipelineDefinition';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { ARTIFACT_ANALYSIS_PASS } from './artifactAnalysis';
 import type { FindingFix } from './findingFix';
 import type { ValidatorResult } from './validatorResult';

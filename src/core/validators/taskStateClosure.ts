@@ -1,5 +1,5 @@
 import { TASK_STATES_DIR } from '../files/taskState';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { FindingList, listResult, SpecLines, unreadableFile } from './findingSupport';
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 

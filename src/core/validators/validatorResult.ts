@@ -1,5 +1,5 @@
 import type { Finding } from '../files/findings';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { FindingFix } from './findingFix';
 
 /** What a deterministic validator found: each problem is a sentence for the user. */

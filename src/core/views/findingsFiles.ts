@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FindingsFileSchema, type Finding } from '../files/findings';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 
 /**
  * The findings of `findings/*.json` (the omission hunter and other reviewers), by file stem. The

@@ -4,8 +4,8 @@ import type { MatrixFileRef, MatrixGap, MatrixModel, MatrixRow } from '../../sha
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { splitTestRef, TRACEABILITY_FILE } from '../files/traceability';
 import { BEHAVIOR_CATEGORIES, REQUIREMENT_STATUSES } from '../files/vocabulary';
-import { byTaskNumber } from '../spec/loadSpec';
-import type { SpecSnapshot } from '../spec/specSnapshot';
+import { byTaskNumber } from '../specdir/loadSpec';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix, type BehaviorTraceRow, type TraceabilityMatrix, type TraceRef } from '../trace/traceabilityMatrix';
 
 /**

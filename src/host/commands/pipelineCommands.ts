@@ -5,7 +5,7 @@ import { stageOf, type StageDefinition } from '../../core/pipeline/pipelineDefin
 import { hasRole } from '../../core/pipeline/stageRoles';
 import type { ChangeResult } from '../../core/repository/specPipeline';
 import type { TransitionCheck } from '../../core/pipeline/transitionCheck';
-import { approvalsBlockingAdvance } from '../../core/spec/staleness';
+import { approvalsBlockingAdvance } from '../../core/specdir/staleness';
 import { localTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import { cancelled, createCommand, notify, openSpecFile, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { testLocationsOfRun } from '../../core/executing';
-import type { SpecSnapshot } from '../../core/spec/specSnapshot';
-import { findWorktree } from '../../core/spec/worktree';
+import type { SpecSnapshot } from '../../core/specdir/specSnapshot';
+import { findWorktree } from '../../core/specdir/worktree';
 
 /**
  * The sentence Run Tasks shows before it starts: where the test reporter will be allowed to

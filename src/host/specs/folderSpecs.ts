@@ -5,9 +5,9 @@ import { LoomRepository } from '../../core/repository/loomRepository';
 import type { InspectionEvent } from 'xstate';
 import { describeInspection } from '../../core/pipeline/machineInspection';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
-import { findSpecDirs } from '../../core/spec/loadSpec';
-import { specOverview, type SpecOverview } from '../../core/spec/specOverview';
-import { specStaleness, type SpecStaleness } from '../../core/spec/staleness';
+import { findSpecDirs } from '../../core/specdir/loadSpec';
+import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
+import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { ComponentLog } from '../log';
 

@@ -1,4 +1,4 @@
-import type { SpecGroup } from '../../core/spec/specOverview';
+import type { SpecGroup } from '../../core/specdir/specOverview';
 
 /** The rows of the Loom tree: group → spec → stage → task / artifact, plus notes. */
 export type LoomNode = GroupNode | SpecNode | StageNode | TaskNode | ArtifactNode | NoteNode;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { hasRole, stageWithRole } from '../../core/pipeline/stageRoles';
 import { FAILED_STAGE } from '../../core/files/vocabulary';
-import type { SpecGroup } from '../../core/spec/specOverview';
+import type { SpecGroup } from '../../core/specdir/specOverview';
 import { Disposable } from '../lifecycle';
 import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';

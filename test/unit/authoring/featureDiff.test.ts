@@ -6,7 +6,7 @@ import test from 'node:test';
 import { checkDrafts } from '../../../src/core/authoring/draftCheck';
 import { featureDiff, featureDiffForPrompt } from '../../../src/core/authoring/featureDiff';
 import { AUTHORING } from '../../../src/core/authoring/stageCommands';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { freshSpec } from './authoringFixture';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });

@@ -18,7 +18,7 @@ import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, read
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ExecutingLoop, type ExecutingResult } from '../../../src/core/executing/executingLoop';
-import { TOOL_NAMES } from '../../../src/core/executing/workspaceTools';
+import { TOOL_NAMES } from '../../../src/core/executing/tools/workspaceTools';
 import { MemoryTranscriptStore } from '../../../src/core/executing/transcripts/transcriptStore';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
 import { RequirementsFileSchema } from '../../../src/core/files/requirements';

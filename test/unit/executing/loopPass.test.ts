@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parseReport } from '../../../src/core/files/report';
 import { buildTraceabilityMatrix } from '../../../src/core/trace/traceabilityMatrix';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { SPEC, harness, implementerDone, PASS, REPORT_PASS, type Harness } from './helpers/executingFixture';
 
 const made: Harness[] = [];

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { checkExecutingPreconditions } from '../../../src/core/executing/preconditions';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import type { TempRepo } from '../../helpers/tempRepo';
 import { executingFixture, SPEC, type FixtureOptions } from './helpers/executingFixture';
 

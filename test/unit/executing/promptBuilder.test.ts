@@ -4,7 +4,7 @@ import { buildFixPrompt, buildImplementerPrompt, buildReviewerPrompt, buildTestR
 import { bundledPromptTemplates, detectLanguage, loadPromptTemplates, renderTemplate } from '../../../src/core/executing/dispatch/prompts/promptTemplates';
 import { relevantSpecSections } from '../../../src/core/executing/dispatch/specSections';
 import { readExecutingInputs, promptContextOf, promptTaskOf } from '../../../src/core/executing/dispatch/executingInputs';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { TempRepo } from '../../helpers/tempRepo';
 import { executingFixture } from './helpers/executingFixture';
 

@@ -12,7 +12,7 @@ import { TokenBudgetExceededError, TokenLedger } from '../../../src/core/executi
 import { FileTranscriptStore } from '../../../src/core/executing/transcripts/transcriptStore';
 import { updateTraceability } from '../../../src/core/executing/evidence/traceabilityUpdate';
 import { parseReport } from '../../../src/core/files/report';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { TempRepo } from '../../helpers/tempRepo';
 
 const cleanup: (() => void)[] = [];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chooseExecutionMode, describeExecutionMode, moduleOf } from '../../../src/core/executing/executionMode';
 import { chooseModelTier, mentionsUnknown } from '../../../src/core/executing/dispatch/modelTier';
-import { isTestPath } from '../../../src/core/executing/testFiles';
+import { isTestPath } from '../../../src/core/executing/tools/testFiles';
 
 const task = (id: string, owns: string[], extra: Record<string, unknown> = {}) => ({ id, owns, ...extra });
 const req = (id: string, types: string[] = ['functional'], categories: string[] = ['happy-path']) => ({ id, types, behaviors: categories.map((category) => ({ category })) });

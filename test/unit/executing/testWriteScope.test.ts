@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { describeTestLocations, findTestLocations, testLocationAllows, testLocationsNote, testLocationsOfRun } from '../../../src/core/executing/testWriteScope';
-import { TOOL_NAMES, WorkspaceTools } from '../../../src/core/executing/workspaceTools';
+import { describeTestLocations, findTestLocations, testLocationAllows, testLocationsNote, testLocationsOfRun } from '../../../src/core/executing/tools/testWriteScope';
+import { TOOL_NAMES, WorkspaceTools } from '../../../src/core/executing/tools/workspaceTools';
 import { FakeTestRunner } from './helpers/fakes';
 import { harness, implementerDone, PASS, REPORT_PASS, write } from './helpers/executingFixture';
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { TOOL_NAMES, WorkspaceTools, type WorkspaceToolsOptions } from '../../../src/core/executing/workspaceTools';
+import { TOOL_NAMES, WorkspaceTools, type WorkspaceToolsOptions } from '../../../src/core/executing/tools/workspaceTools';
 import { FakeTestRunner } from './helpers/fakes';
 
 /**

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { TOOL_NAMES, WorkspaceTools, type ToolCallRecord, type WorkspaceToolsOptions } from '../../../src/core/executing/workspaceTools';
-import { ownsAllows } from '../../../src/core/executing/worktreeBoundary';
+import { TOOL_NAMES, WorkspaceTools, type ToolCallRecord, type WorkspaceToolsOptions } from '../../../src/core/executing/tools/workspaceTools';
+import { ownsAllows } from '../../../src/core/executing/tools/worktreeBoundary';
 import { FakeTestRunner } from './helpers/fakes';
 import { SPEC, harness, implementerDone, PASS, REPORT_PASS, write } from './helpers/executingFixture';
 

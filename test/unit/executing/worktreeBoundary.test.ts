@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { TOOL_NAMES, WorkspaceTools } from '../../../src/core/executing/workspaceTools';
-import { WorktreeBoundary } from '../../../src/core/executing/worktreeBoundary';
+import { TOOL_NAMES, WorkspaceTools } from '../../../src/core/executing/tools/workspaceTools';
+import { WorktreeBoundary } from '../../../src/core/executing/tools/worktreeBoundary';
 import { FakeTestRunner } from './helpers/fakes';
 
 /** The boundary refuses the same paths whatever the platform's path rules; one case per rule. */

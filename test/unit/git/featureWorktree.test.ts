@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { recordWorktreePath } from '../../../src/core/repository/worktreeRecord';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
-import { findWorktree } from '../../../src/core/spec/worktree';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
+import { findWorktree } from '../../../src/core/specdir/worktree';
 import { ensureFeatureWorktree, worktreeTarget } from '../../../src/core/git/featureWorktree';
 import { WorktreeError } from '../../../src/core/git/worktreeError';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { evaluateGuard, holds } from '../../../src/core/pipeline/guards';
 import type { GuardCall } from '../../../src/core/pipeline/guardCall';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 /** Evaluates one guard against a spec built by `setup`; returns its reasons ([] when it holds). */

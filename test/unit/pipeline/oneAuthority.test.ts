@@ -5,7 +5,7 @@ import { guardKey, type GuardCall, type GuardName } from '../../../src/core/pipe
 import { GUARDS, type GuardRegistry } from '../../../src/core/pipeline/guards';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { SpecPipeline } from '../../../src/core/repository/specPipeline';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { buildDashboardModel } from '../../../src/core/views/dashboardModel';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 

@@ -3,16 +3,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseWorkflow } from '../../../src/core/files/workflow';
-import { createActor } from 'xstate';
+import { createActor, setup } from 'xstate';
 import type { PipelineState } from '../../../src/core/files/pipelineState';
 import { GUARDS } from '../../../src/core/pipeline/guards';
 import { GuardVerdicts } from '../../../src/core/pipeline/guardVerdicts';
-import { createPipelineMachine, UNREADABLE, type PipelineEvent, type StateStorePort } from '../../../src/core/pipeline/pipelineMachine';
+import { createPipelineMachine, EXECUTING_RUN, stageOfValue, UNREADABLE, type PipelineEvent, type StateStorePort } from '../../../src/core/pipeline/pipelineMachine';
 import { buildPipelineDefinition } from '../../../src/core/pipeline/pipelineDefinition';
 import { bundledPipelineSchema } from '../../../src/core/pipeline/pipelineSchema';
 import { newPipelineState } from '../../../src/core/pipeline/stateRecord';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
-import type { SpecSnapshot } from '../../../src/core/spec/specSnapshot';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
+import type { SpecSnapshot } from '../../../src/core/specdir/specSnapshot';
 import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 const def = buildPipelineDefinition(bundledPipelineSchema(), undefined, 'feature');
@@ -108,7 +108,7 @@ test('every transition of the definition is taken by its event when its guards h
       : t.kind === 'recover' ? { type: 'RECOVER', to: t.to, now: NOW }
         : { type: 'ADVANCE', to: t.to, confirm: true, now: NOW };
     actor.send(event);
-    assert.equal(actor.getSnapshot().value, t.to, `${t.from} → ${t.to} (${t.kind})`);
+    assert.equal(stageOfValue(actor.getSnapshot().value), t.to, `${t.from} → ${t.to} (${t.kind})`);
     assert.equal(store.written.length, 1, `${t.from} → ${t.to} writes once`);
     assert.equal(store.written[0].current_stage, t.to);
     const last = store.written[0].stage_history.at(-1)!;
@@ -123,7 +123,7 @@ test('no transition is taken when its guards do not hold; the machine says why a
   for (const t of def.transitions.filter((x) => x.kind !== 'fail' && x.guards.length > 0)) {
     const { actor, store, dispose } = actorAt(t.from, withGuards(false));
     actor.send(t.kind === 'recover' ? { type: 'RECOVER', to: t.to, now: NOW } : { type: 'ADVANCE', to: t.to, confirm: true, now: NOW });
-    assert.equal(actor.getSnapshot().value, t.from, `${t.from} ↛ ${t.to}`);
+    assert.equal(stageOfValue(actor.getSnapshot().value), t.from, `${t.from} ↛ ${t.to}`);
     assert.equal(actor.getSnapshot().context.outcome?.kind, 'refused');
     assert.equal(store.written.length, 0);
     dispose();
@@ -213,4 +213,46 @@ test('a write the store refuses is an error outcome, not a crash of the actor', 
   assert.equal(actor.getSnapshot().status, 'active');
   actor.stop();
   r.dispose();
+});
+
+/** A stand-in for the executing statechart: waits for an answer or STOP, then ends with a result. */
+const fakeRun = setup({ types: { events: {} as { type: 'STOP' } | { type: 'BREAKER_CHOICE'; task: string; choice: 'A' | 'B' | 'C' } } }).createMachine({
+  initial: 'waiting',
+  states: {
+    waiting: { on: { STOP: 'cancelled', BREAKER_CHOICE: 'answered' } },
+    cancelled: { type: 'final', output: { outcome: 'cancelled' } },
+    answered: { type: 'final', output: { outcome: 'completed' } },
+  },
+  output: ({ event }) => (event as { output: unknown }).output as never,
+});
+
+test('the stage that runs tasks invokes the executing statechart as its child: answers and Stop go to it, Advance waits, leaving the stage stops it', () => {
+  const guards = Object.fromEntries(Object.keys(GUARDS).map((name) => [name, () => true]));
+  const machine = createPipelineMachine(def).provide({ guards, actors: { executingRun: fakeRun as never } });
+  const { actor, store, dispose } = actorAt('executing', machine);
+  const run = () => actor.send({ type: 'RUN_TASKS', input: {} as never });
+
+  run();
+  assert.deepEqual(actor.getSnapshot().value, { executing: 'running' });
+  assert.ok(actor.getSnapshot().children[EXECUTING_RUN], 'the run is a child actor of the pipeline actor');
+  actor.send({ type: 'ADVANCE', confirm: true, now: NOW });
+  assert.deepEqual(actor.getSnapshot().value, { executing: 'running' }, 'no advancing while the tasks run');
+  const o = actor.getSnapshot().context.outcome;
+  assert.ok(o?.kind === 'refused' && o.codes.includes('tasks-running'));
+  assert.equal(store.written.length, 0);
+
+  actor.send({ type: 'TASK_ANSWER', answer: { type: 'BREAKER_CHOICE', task: 'T1', choice: 'A' } });
+  assert.deepEqual(actor.getSnapshot().value, { executing: 'idle' });
+  assert.deepEqual(actor.getSnapshot().context.lastRun, { result: { outcome: 'completed' } });
+
+  run();
+  actor.send({ type: 'STOP_TASKS' });
+  assert.deepEqual(actor.getSnapshot().context.lastRun, { result: { outcome: 'cancelled' } });
+
+  run();
+  const child = actor.getSnapshot().children[EXECUTING_RUN]!;
+  actor.send({ type: 'FAIL', reason: 'abandoned', now: NOW });
+  assert.equal(actor.getSnapshot().value, 'failed');
+  assert.equal(child.getSnapshot().status, 'stopped', 'leaving the stage stops the run');
+  dispose();
 });

@@ -3,8 +3,8 @@ import fs, { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it, mock } from 'node:test';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
-import type { SpecSnapshot } from '../../../src/core/spec/specSnapshot';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
+import type { SpecSnapshot } from '../../../src/core/specdir/specSnapshot';
 import { buildTraceabilityMatrix } from '../../../src/core/trace/traceabilityMatrix';
 import * as jsonDocument from '../../../src/core/diagnostics/jsonDocument';
 import { TraceabilityFileSchema } from '../../../src/core/files/traceability';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '../../../src/core/files/findings';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
-import type { SpecSnapshot } from '../../../src/core/spec/specSnapshot';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
+import type { SpecSnapshot } from '../../../src/core/specdir/specSnapshot';
 import { SPEC, TempRepo } from '../../helpers/tempRepo';
 
 export { SPEC, TempRepo };

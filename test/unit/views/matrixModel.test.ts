@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { behaviorLines, buildMatrixModel } from '../../../src/core/views/matrixModel';
 import { SPEC, TempRepo } from '../../helpers/tempRepo';
 

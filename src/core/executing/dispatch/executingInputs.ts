@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Requirement } from '../../files/requirements';
 import type { TaskFile } from '../../files/taskFile';
-import { byTaskNumber } from '../../spec/loadSpec';
-import type { SpecSnapshot } from '../../spec/specSnapshot';
+import { byTaskNumber } from '../../specdir/loadSpec';
+import type { SpecSnapshot } from '../../specdir/specSnapshot';
 import type { PromptContext, PromptTask } from './promptBuilder';
 import { detectLanguage, loadPromptTemplates, type PromptLanguage, type PromptTemplates } from './prompts/promptTemplates';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { splitTestRef } from '../../files/traceability';
 import type { FixItem } from '../dispatch/fixInstructions';
-import { isTestPath } from '../testFiles';
-import { WorktreeBoundary } from '../worktreeBoundary';
+import { isTestPath } from '../tools/testFiles';
+import { WorktreeBoundary } from '../tools/worktreeBoundary';
 import { isFile } from '../../fs/isFile';
 
 /**

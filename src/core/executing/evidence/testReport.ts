@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomicWrite';
 import { withRunLock } from '../../store/runLock';
-import type { SpecSnapshot } from '../../spec/specSnapshot';
+import type { SpecSnapshot } from '../../specdir/specSnapshot';
 import type { EvidenceLog } from './testEvidence';
 
 /**

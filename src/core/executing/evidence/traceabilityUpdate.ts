@@ -4,7 +4,7 @@ import { CorruptStateError } from '../../errors';
 import { TRACEABILITY_FILE, TraceabilityFileSchema } from '../../files/traceability';
 import { toJsonText, writeFileAtomic } from '../../fs/atomicWrite';
 import { withRunLock } from '../../store/runLock';
-import type { SpecSnapshot } from '../../spec/specSnapshot';
+import type { SpecSnapshot } from '../../specdir/specSnapshot';
 
 /**
  * Closes a task's behaviors in traceability.json: its id under `tasks`, the tests it produced

@@ -1,5 +1,5 @@
 import { normalizeTaskRef } from '../../files/taskFile';
-import { byTaskNumber } from '../../spec/loadSpec';
+import { byTaskNumber } from '../../specdir/loadSpec';
 
 /**
  * Loom's circuit breaker (熔断): a task whose retry_count passes max_retries, or whose subagent

@@ -1,7 +1,7 @@
 import type { TaskFile } from '../../files/taskFile';
 import type { ChatMessage } from '../dispatch/chatModel';
 import type { DiffProvider, WorktreeDiff } from '../evidence/diffProvider';
-import type { DispatchRequest, DispatchResult, Dispatcher } from '../dispatch';
+import type { DispatchRequest, DispatchResult, Dispatcher } from '../dispatch/dispatcher';
 import type { ExecutingEvent } from '../events';
 import type { ExecutingInputs } from '../dispatch/executingInputs';
 import type { ExecutionMode } from '../executionMode';
@@ -10,7 +10,7 @@ import type { Logger, ModelSelector } from '../ports';
 import type { SpecStateStore } from '../specStateStore';
 import type { TestRunner } from '../evidence/testRunner';
 import type { TokenLedger } from '../transcripts/tokenLedger';
-import { ownsAllows } from '../worktreeBoundary';
+import { ownsAllows } from '../tools/worktreeBoundary';
 
 /**
  * What every step of one run shares: read once at the start, passed down, never global. Each

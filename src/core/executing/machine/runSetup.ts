@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { loadSpec } from '../../spec/loadSpec';
+import { loadSpec } from '../../specdir/loadSpec';
 import { planTaskBatches, type TaskBatch } from '../../tasks/taskBatches';
 import { GitDiffProvider } from '../evidence/diffProvider';
-import { Dispatcher } from '../dispatch';
+import { Dispatcher } from '../dispatch/dispatcher';
 import type { ExecutingEventListener } from '../events';
 import { readExecutingInputs } from '../dispatch/executingInputs';
 import { chooseExecutionMode, type ExecutionModeChoice } from '../executionMode';

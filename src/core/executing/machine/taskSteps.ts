@@ -4,7 +4,7 @@ import { promptContextOf, promptTaskOf } from '../dispatch/executingInputs';
 import { diffOf, withSignal, type LoopEnvironment } from './loopEnvironment';
 import { chooseModelTier, mentionsUnknown } from '../dispatch/modelTier';
 import { buildFixPrompt, buildImplementerPrompt, buildReviewerPrompt } from '../dispatch/promptBuilder';
-import { callImplementer, callJudge, type ImplementerResult, type JudgeResult } from '../subagentCalls';
+import { callImplementer, callJudge, type ImplementerResult, type JudgeResult } from '../dispatch/subagentCalls';
 import { compactHandoffIndex, refreshHandoff, staleArtifacts, upstreamTasks, writeHandoff, type UpstreamEntry } from '../taskHandoff';
 import type { TaskRunRecord } from './taskRunRecord';
 import { writeTestLog, type EvidenceLog } from '../evidence/testEvidence';

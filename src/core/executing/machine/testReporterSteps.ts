@@ -5,7 +5,7 @@ import { promptContextOf } from '../dispatch/executingInputs';
 import { changedFiles, diffOf, type LoopEnvironment } from './loopEnvironment';
 import { chooseModelTier } from '../dispatch/modelTier';
 import { buildFixPrompt, buildTestReporterPrompt } from '../dispatch/promptBuilder';
-import { callImplementer, callJudge, type ImplementerResult, type JudgeResult } from '../subagentCalls';
+import { callImplementer, callJudge, type ImplementerResult, type JudgeResult } from '../dispatch/subagentCalls';
 import { writeTestLog, type EvidenceLog } from '../evidence/testEvidence';
 import type { TestRun } from '../evidence/testRunner';
 import type { TestReporterRecord } from './testReporterRecord';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ExecutingLoop, type ExecutingLoopOptions, type ExecutingSettings } from '../../../../src/core/executing/executingLoop';
-import { TOOL_NAMES } from '../../../../src/core/executing/workspaceTools';
+import { TOOL_NAMES } from '../../../../src/core/executing/tools/workspaceTools';
 import { MemoryTranscriptStore } from '../../../../src/core/executing/transcripts/transcriptStore';
 import { LoomRepository } from '../../../../src/core/repository/loomRepository';
 import { TempRepo } from '../../../helpers/tempRepo';

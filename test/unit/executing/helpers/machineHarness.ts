@@ -10,7 +10,7 @@ import { taskMachine, type TaskMachineInput } from '../../../../src/core/executi
 import type { TaskStepInput } from '../../../../src/core/executing/machine/taskSteps';
 import { testReporterMachine } from '../../../../src/core/executing/machine/testReporterMachine';
 import type { ReporterStepInput } from '../../../../src/core/executing/machine/testReporterSteps';
-import type { ImplementerResult, JudgeResult } from '../../../../src/core/executing/subagentCalls';
+import type { ImplementerResult, JudgeResult } from '../../../../src/core/executing/dispatch/subagentCalls';
 import { writeTestLog, type EvidenceLog } from '../../../../src/core/executing/evidence/testEvidence';
 import type { LoopEnvironment } from '../../../../src/core/executing/machine/loopEnvironment';
 import type { TestRun } from '../../../../src/core/executing/evidence/testRunner';

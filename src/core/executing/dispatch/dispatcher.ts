@@ -1,10 +1,10 @@
-import { LoomError } from '../errors';
-import { collectReply, ModelRequestError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './dispatch/chatModel';
-import type { SubagentRole } from './dispatch/modelTier';
-import type { Clock, Logger } from './ports';
-import type { TokenLedger } from './transcripts/tokenLedger';
-import type { TranscriptEntry, TranscriptStore } from './transcripts/transcriptStore';
-import type { WorkspaceTools } from './workspaceTools';
+import { LoomError } from '../../errors';
+import { collectReply, ModelRequestError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './chatModel';
+import type { SubagentRole } from './modelTier';
+import type { Clock, Logger } from '../ports';
+import type { TokenLedger } from '../transcripts/tokenLedger';
+import type { TranscriptEntry, TranscriptStore } from '../transcripts/transcriptStore';
+import type { WorkspaceTools } from '../tools/workspaceTools';
 
 /**
  * One dispatch: a prompt sent to a model, its tool calls answered by the workspace tools until

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomicWrite';
-import type { ToolCall, ToolSpec } from './dispatch/chatModel';
-import type { SubagentRole } from './dispatch/modelTier';
+import { writeFileAtomic } from '../../fs/atomicWrite';
+import type { ToolCall, ToolSpec } from '../dispatch/chatModel';
+import type { SubagentRole } from '../dispatch/modelTier';
 import { isTestPath } from './testFiles';
 import { describeTestLocations, findTestLocations, testLocationAllows, type TestLocations } from './testWriteScope';
-import { UntrustedWorkspaceError, type TestRunner } from './evidence/testRunner';
+import { UntrustedWorkspaceError, type TestRunner } from '../evidence/testRunner';
 import { runTextSearch, SEARCH_DEADLINE_MS } from './textSearch';
 import type { TextSearchRequest } from './textSearchScan';
 import { ownsAllows, WorktreeBoundary } from './worktreeBoundary';

@@ -1,4 +1,4 @@
-import { normalizeOwnedPath } from '../fs/paths';
+import { normalizeOwnedPath } from '../../fs/paths';
 
 export const TEST_DIRS: ReadonlySet<string> = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'e2e', 'testing']);
 const TEST_NAME = /(\.|_|-)(test|spec|e2e)\.[A-Za-z0-9]+$|^test_.*\.py$|_test\.(go|py|rb|exs?)$|Tests?\.(java|kt|cs|swift)$/;

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { normalizeOwnedPath } from '../fs/paths';
+import { normalizeOwnedPath } from '../../fs/paths';
 
 /**
  * Every path a model names is confined to the feature's worktree: no `..`, nothing under

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { changedFingerprints } from '../../../src/core/spec/fingerprints';
-import { staleHandoffs } from '../../../src/core/spec/handoffStaleness';
-import { loadSpec } from '../../../src/core/spec/loadSpec';
+import { changedFingerprints } from '../../../src/core/specdir/fingerprints';
+import { staleHandoffs } from '../../../src/core/specdir/handoffStaleness';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { TempRepo } from '../../helpers/tempRepo';
 
 const SPEC = 'specs/2026-11-29+greeting';

@@ -1,12 +1,12 @@
-import { DispatchTimeoutError, type DispatchResult } from './dispatch';
-import { parseImplementerReport, type ImplementerReport } from './dispatch/implementerReport';
-import { parseImplementerStatus, type ImplementerStatus } from './dispatch/implementerStatus';
-import { dispatchCounted, type LoopEnvironment } from './machine/loopEnvironment';
-import type { ModelTier } from './dispatch/modelTier';
-import { parseReviewerVerdict } from './dispatch/reviewerVerdict';
-import type { FixItem } from './dispatch/fixInstructions';
-import { describeTestLocations, testLocationsNote, testLocationsOfRun } from './testWriteScope';
-import { WorkspaceTools, type WriteScope } from './workspaceTools';
+import { DispatchTimeoutError, type DispatchResult } from './dispatcher';
+import { parseImplementerReport, type ImplementerReport } from './implementerReport';
+import { parseImplementerStatus, type ImplementerStatus } from './implementerStatus';
+import { dispatchCounted, type LoopEnvironment } from '../machine/loopEnvironment';
+import type { ModelTier } from './modelTier';
+import { parseReviewerVerdict } from './reviewerVerdict';
+import type { FixItem } from './fixInstructions';
+import { describeTestLocations, testLocationsNote, testLocationsOfRun } from '../tools/testWriteScope';
+import { WorkspaceTools, type WriteScope } from '../tools/workspaceTools';
 
 /**
  * The two kinds of dispatch the loop makes: an implementer, whose answer ends in a status, and

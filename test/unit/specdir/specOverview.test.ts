@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { specOverview } from '../../../src/core/spec/specOverview';
+import { specOverview } from '../../../src/core/specdir/specOverview';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 function overview(setup: (r: TempRepo) => void) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { approvalsBlockingAdvance, isStale, specStaleness, staleApprovals, staleDerivations, stalenessDiagnostics } from '../../../src/core/spec/staleness';
+import { approvalsBlockingAdvance, isStale, specStaleness, staleApprovals, staleDerivations, stalenessDiagnostics } from '../../../src/core/specdir/staleness';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 function load(r: TempRepo) {
@@ -165,7 +165,8 @@ test('SpecPipeline.actor is restored at the current stage and stopped by dispose
     r.write(`${SPEC}/pipeline.state.json`, state('executing'));
     const spec = load(r);
     const actor = spec.actor;
-    assert.equal(actor.getSnapshot().value, 'executing');
+    // The stage that runs tasks waits for Run Tasks (its run is the child statechart).
+    assert.deepEqual(actor.getSnapshot().value, { executing: 'idle' });
     assert.equal(spec.actor, actor, 'one actor per spec');
     spec.dispose();
     assert.equal(actor.getSnapshot().status, 'stopped');

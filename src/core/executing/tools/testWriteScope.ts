@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TaskFile } from '../files/taskFile';
-import { normalizeOwnedPath } from '../fs/paths';
-import type { PromptLanguage } from './dispatch/prompts/promptTemplates';
+import type { TaskFile } from '../../files/taskFile';
+import { normalizeOwnedPath } from '../../fs/paths';
+import type { PromptLanguage } from '../dispatch/prompts/promptTemplates';
 import { isTestName, isTestPath, TEST_DIRS } from './testFiles';
 
 /**

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { changedFingerprints, fingerprintDeclaredPaths, fingerprintPath, trackedPath } from '../../../src/core/spec/fingerprints';
-import { staleHandoffs } from '../../../src/core/spec/handoffStaleness';
+import { changedFingerprints, fingerprintDeclaredPaths, fingerprintPath, trackedPath } from '../../../src/core/specdir/fingerprints';
+import { staleHandoffs } from '../../../src/core/specdir/handoffStaleness';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 

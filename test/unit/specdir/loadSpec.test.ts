@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Diagnostic } from '../../../src/core/diagnostics/diagnostic';
 import { sha256OfFile } from '../../../src/core/fs/sha256';
-import { byTaskNumber, findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../../../src/core/spec/loadSpec';
+import { byTaskNumber, findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../../../src/core/specdir/loadSpec';
 
 const fixtureRepo = resolve(__dirname, '../../fixtures/files/repo');
 const SPEC = 'specs/2026-11-20+user-login';
