@@ -25,7 +25,8 @@ suite('activation', () => {
     const api = await loom();
     const entry = api.registry.entry(specPath('2026-11-20+user-login'));
     const actor = entry.spec.actor;
-    assert.strictEqual(actor.getSnapshot().value, 'executing');
+    // The stage that runs tasks waits for Run Tasks: its run is the executing statechart, its child.
+    assert.deepStrictEqual(actor.getSnapshot().value, { executing: 'idle' });
     assert.strictEqual(actor.getSnapshot().status, 'active');
     assert.strictEqual(api.registry.entry(specPath('2026-11-18+legacy')).spec.actor.getSnapshot().value, 'failed');
   });
