@@ -38,12 +38,30 @@ function typicalFixItems(owns: readonly string[], behavior: string | undefined, 
   const test = owns.find((p) => /test/.test(p)) ?? 'tests/index.test.js';
   return zh
     ? [
-        { problem: '空字符串输入没有被拒绝，返回了 ok: true', file: source, location: '导出函数的入口校验', severity: '主要', direction: '对空字符串返回 { ok: false, error }，错误信息写出期望格式，并补充对应测试' },
+        {
+          problem: '空字符串输入没有被拒绝，返回了 ok: true',
+          file: source,
+          location: '导出函数的入口校验',
+          severity: '主要',
+          direction: '对空字符串返回 { ok: false, error }，错误信息写出期望格式，并补充对应测试',
+        },
         { problem: `测试名没有以 behavior id 开头${behavior ? `（${behavior}）` : ''}`, file: test, location: '第一个 test()', severity: '次要', direction: '把测试名改为以 behavior id 开头' },
       ]
     : [
-        { problem: 'an empty string is accepted and returns ok: true', file: source, location: 'input check of the exported function', severity: 'major', direction: 'return { ok: false, error } naming the expected format for an empty string, and add a test for it' },
-        { problem: `the test name does not start with the behavior id${behavior ? ` (${behavior})` : ''}`, file: test, location: 'first test()', severity: 'minor', direction: 'rename the test so it starts with the behavior id' },
+        {
+          problem: 'an empty string is accepted and returns ok: true',
+          file: source,
+          location: 'input check of the exported function',
+          severity: 'major',
+          direction: 'return { ok: false, error } naming the expected format for an empty string, and add a test for it',
+        },
+        {
+          problem: `the test name does not start with the behavior id${behavior ? ` (${behavior})` : ''}`,
+          file: test,
+          location: 'first test()',
+          severity: 'minor',
+          direction: 'rename the test so it starts with the behavior id',
+        },
       ];
 }
 
@@ -72,8 +90,11 @@ export async function benchFixModeTokens(roots: readonly string[] = CANDIDATES):
 }
 
 if (require.main === module) {
-  benchFixModeTokens().then((line) => console.log(line), (e) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
+  benchFixModeTokens().then(
+    (line) => console.log(line),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -32,14 +32,31 @@ export function generateRepository(root: string, specs: number, tasks: number): 
         })),
       };
     });
-    write(`${dir}/pipeline.state.json`, JSON.stringify({
-      spec_dir: dir, pipeline_type: 'feature', current_stage: 'executing', loom_version: '2.3.0',
-      started_at: '2026-11-01T08:00:00.000Z', updated_at: '2026-11-02T08:00:00.000Z', current_stage_started_at: '2026-11-02T08:00:00.000Z',
-      stage_history: ['brainstorming', 'detail-expansion', 'planning', 'analyze-artifacts', 'approved', 'git-worktree'].map((stage) => ({
-        stage, entered_at: '2026-11-01T08:00:00.000Z', exited_at: '2026-11-01T09:00:00.000Z', status: 'passed', approval: 'user_confirmed', approved_at: '2026-11-01T09:00:00.000Z',
-      })),
-      metadata: { worktree_path: '.' },
-    }, null, 2));
+    write(
+      `${dir}/pipeline.state.json`,
+      JSON.stringify(
+        {
+          spec_dir: dir,
+          pipeline_type: 'feature',
+          current_stage: 'executing',
+          loom_version: '2.3.0',
+          started_at: '2026-11-01T08:00:00.000Z',
+          updated_at: '2026-11-02T08:00:00.000Z',
+          current_stage_started_at: '2026-11-02T08:00:00.000Z',
+          stage_history: ['brainstorming', 'detail-expansion', 'planning', 'analyze-artifacts', 'approved', 'git-worktree'].map((stage) => ({
+            stage,
+            entered_at: '2026-11-01T08:00:00.000Z',
+            exited_at: '2026-11-01T09:00:00.000Z',
+            status: 'passed',
+            approval: 'user_confirmed',
+            approved_at: '2026-11-01T09:00:00.000Z',
+          })),
+          metadata: { worktree_path: '.' },
+        },
+        null,
+        2,
+      ),
+    );
     write(`${dir}/spec.md`, `# Feature ${s}\n\n${requirements.map((r) => `- ${r.id}: ${r.acceptance[0]}`).join('\n')}\n`);
     write(`${dir}/plan.md`, `# Plan\n\n| Task | Title |\n|---|---|\n${Array.from({ length: tasks }, (_, t) => `| T${t + 1} | Task ${t + 1} |`).join('\n')}\n`);
     write(`${dir}/requirements.json`, JSON.stringify({ requirements }, null, 2));
@@ -56,14 +73,34 @@ export function generateRepository(root: string, specs: number, tasks: number): 
     write(`${dir}/evidence/test.log`, 'ok\n');
     for (let t = 1; t <= tasks; t++) {
       const behavior = `REQ-${String(Math.floor(((t - 1) % 20) / 4) + 1).padStart(3, '0')}-B${String(((t - 1) % 4) + 1).padStart(2, '0')}`;
-      write(`${dir}/tasks/T${t}.md`, `---\nowns: [src/feature-${s}/part-${t}.ts]\nreads: [src/shared/]\ndepends_on: [${t > 1 ? `T${t - 1}` : ''}]\nrequirements: [REQ-001]\nbehavior_ids: [${behavior}]\ncomplexity: medium\n---\n# T${t} Part ${t}\n\nImplement part ${t} of feature ${s}.\n`);
-      write(`${dir}/task-states/T${t}.state.json`, JSON.stringify({
-        task_id: `T${t}`, spec_dir: dir, status: t < tasks / 2 ? 'done' : 'pending', retry_count: t % 3, agent_session_id: null,
-        created_at: '2026-11-02T08:00:00.000Z', updated_at: '2026-11-02T09:00:00.000Z', last_reviewer_result: t < tasks / 2 ? 'PASS' : null, blocker: null,
-      }, null, 2));
+      write(
+        `${dir}/tasks/T${t}.md`,
+        `---\nowns: [src/feature-${s}/part-${t}.ts]\nreads: [src/shared/]\ndepends_on: [${t > 1 ? `T${t - 1}` : ''}]\nrequirements: [REQ-001]\nbehavior_ids: [${behavior}]\ncomplexity: medium\n---\n# T${t} Part ${t}\n\nImplement part ${t} of feature ${s}.\n`,
+      );
+      write(
+        `${dir}/task-states/T${t}.state.json`,
+        JSON.stringify(
+          {
+            task_id: `T${t}`,
+            spec_dir: dir,
+            status: t < tasks / 2 ? 'done' : 'pending',
+            retry_count: t % 3,
+            agent_session_id: null,
+            created_at: '2026-11-02T08:00:00.000Z',
+            updated_at: '2026-11-02T09:00:00.000Z',
+            last_reviewer_result: t < tasks / 2 ? 'PASS' : null,
+            blocker: null,
+          },
+          null,
+          2,
+        ),
+      );
     }
     for (let h = 1; h <= 3; h++) {
-      write(`${dir}/handoffs/T${h}.json`, JSON.stringify({ task_id: `T${h}`, status: 'done', summary: `T${h} done`, artifacts: [`src/feature-${s}/part-${h}.ts`], exported_interfaces: [], breaking_changes: [] }, null, 2));
+      write(
+        `${dir}/handoffs/T${h}.json`,
+        JSON.stringify({ task_id: `T${h}`, status: 'done', summary: `T${h} done`, artifacts: [`src/feature-${s}/part-${h}.ts`], exported_interfaces: [], breaking_changes: [] }, null, 2),
+      );
     }
     write(`${dir}/test-report.md`, '# Test report\n\nAll green.\n\nverdict: PASS\n');
   }

@@ -43,8 +43,11 @@ export async function benchMatrixRender(runs = Number(process.env.BENCH_MATRIX_R
 }
 
 if (require.main === module) {
-  benchMatrixRender().then((line) => console.log(line), (e) => {
-    console.error(e);
-    process.exit(1);
-  });
+  benchMatrixRender().then(
+    (line) => console.log(line),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
 }

@@ -8,4 +8,8 @@ if (!fs.existsSync(bundle)) {
   process.stderr.write(`loom-vscode: ${bundle} is missing; run "npm run build" first.\n`);
   process.exit(2);
 }
-require(bundle).main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+require(bundle)
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -33,13 +33,15 @@ export const SCHEMA_TARGETS: readonly SchemaTarget[] = [
   {
     file: 'requirements.schema.json',
     title: 'loom requirements ledger',
-    description: 'A spec directory\'s requirements.json (specs/<name>/ or qa/<name>/): an array of requirements with `id`, or an object keyed by REQ id. Accepts the `test_plan` and `applicability` that detail expansion adds to behaviors.',
+    description:
+      "A spec directory's requirements.json (specs/<name>/ or qa/<name>/): an array of requirements with `id`, or an object keyed by REQ id. Accepts the `test_plan` and `applicability` that detail expansion adds to behaviors.",
     schema: RequirementsFileSchema,
   },
   {
     file: 'traceability.schema.json',
     title: 'loom traceability ledger',
-    description: 'A spec directory\'s traceability.json: requirement → tasks, tests, evidence, per requirement and per behavior. Accepts loom\'s aliases `task_ids`, `test_refs` / `test_ids` and `evidence_refs` / `receipts`.',
+    description:
+      "A spec directory's traceability.json: requirement → tasks, tests, evidence, per requirement and per behavior. Accepts loom's aliases `task_ids`, `test_refs` / `test_ids` and `evidence_refs` / `receipts`.",
     schema: TraceabilityFileSchema,
   },
   {
@@ -51,13 +53,13 @@ export const SCHEMA_TARGETS: readonly SchemaTarget[] = [
   {
     file: 'handoff.schema.json',
     title: 'loom handoff',
-    description: 'A hand-over summary in a spec directory\'s handoffs/: handoffs/<stage>.json between stages, handoffs/TN.json after a task.',
+    description: "A hand-over summary in a spec directory's handoffs/: handoffs/<stage>.json between stages, handoffs/TN.json after a task.",
     schema: HandoffSchema,
   },
   {
     file: 'pipeline-state.schema.json',
     title: 'loom pipeline state',
-    description: 'A spec directory\'s pipeline.state.json: the current stage of the feature\'s pipeline and its stage history.',
+    description: "A spec directory's pipeline.state.json: the current stage of the feature's pipeline and its stage history.",
     schema: PipelineStateSchema,
   },
   {
@@ -69,25 +71,25 @@ export const SCHEMA_TARGETS: readonly SchemaTarget[] = [
   {
     file: 'workflow.schema.json',
     title: 'loom workflow',
-    description: 'The repository\'s .loom/workflow.yaml: defaults and the steps of each pipeline type.',
+    description: "The repository's .loom/workflow.yaml: defaults and the steps of each pipeline type.",
     schema: WorkflowSchema,
   },
   {
     file: 'findings.schema.json',
     title: 'loom findings',
-    description: 'A findings file in a spec directory\'s findings/ (findings/*.json).',
+    description: "A findings file in a spec directory's findings/ (findings/*.json).",
     schema: FindingsFileSchema,
   },
   {
     file: 'artifact-analysis.schema.json',
     title: 'loom artifact analysis',
-    description: 'A spec directory\'s artifact-analysis.json, written by the artifact-analysis-pass validator.',
+    description: "A spec directory's artifact-analysis.json, written by the artifact-analysis-pass validator.",
     schema: ArtifactAnalysisSchema,
   },
   {
     file: 'convergence-report.schema.json',
     title: 'loom convergence report',
-    description: 'A spec directory\'s convergence-report.json, written by the convergence-pass validator.',
+    description: "A spec directory's convergence-report.json, written by the convergence-pass validator.",
     schema: ConvergenceReportSchema,
   },
 ];
@@ -171,10 +173,35 @@ function acceptTraceabilityAliases(json: JsonSchema): void {
 
 /** Keyword order in the output; keywords not listed follow in alphabetical order. */
 const KEYWORD_ORDER = [
-  '$schema', '$id', '$ref', 'title', 'description', 'type', 'const', 'enum', 'format', 'pattern',
-  'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
-  'minItems', 'maxItems', 'items', 'propertyNames', 'properties', 'required', 'additionalProperties',
-  'anyOf', 'oneOf', 'allOf', 'not', 'default', 'definitions',
+  '$schema',
+  '$id',
+  '$ref',
+  'title',
+  'description',
+  'type',
+  'const',
+  'enum',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'items',
+  'propertyNames',
+  'properties',
+  'required',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'default',
+  'definitions',
 ];
 /** Keywords whose value maps names to schemas, rather than being a schema itself. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions']);

@@ -57,7 +57,15 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const chat = new LoomChatParticipant(ctx, drafts);
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
   context.subscriptions.push(
-    config, log, trust, registry, view, diagnostics, findingActions, statusBar, webviews,
+    config,
+    log,
+    trust,
+    registry,
+    view,
+    diagnostics,
+    findingActions,
+    statusBar,
+    webviews,
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
     ...registerWorktreeCommands(ctx),
@@ -65,7 +73,8 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),
     ...registerViewCommands(ctx, webviews),
-    drafts, chat,
+    drafts,
+    chat,
     ...registerDraftCommands(ctx, drafts),
     chat.register(context.extensionUri),
   );

@@ -87,8 +87,7 @@ export function formatTasks(plan: TaskBatchPlan): string {
 
 export function formatTrace(m: TraceabilityMatrix): string {
   const count = (refs: { exists: boolean }[]) => `${refs.filter((r) => r.exists).length}/${refs.length}`;
-  const lines = m.rows.map((r) =>
-    `${r.closed ? '✅' : '❌'} ${r.behavior} [${r.category}] tasks: ${r.tasks.join(', ') || '-'}; tests: ${count(r.tests)}; evidence: ${count(r.evidence)}`);
+  const lines = m.rows.map((r) => `${r.closed ? '✅' : '❌'} ${r.behavior} [${r.category}] tasks: ${r.tasks.join(', ') || '-'}; tests: ${count(r.tests)}; evidence: ${count(r.evidence)}`);
   for (const r of m.requirements) {
     if (r.missing_categories.length) lines.push(`${r.id} lacks behaviors for: ${r.missing_categories.join(', ')}`);
   }
@@ -99,9 +98,11 @@ export function formatTrace(m: TraceabilityMatrix): string {
 /** One finding per line: `F-3 error [missing] specs/x/traceability.json:12 message`, then its fix. */
 export function formatFindings(specDir: string, findings: readonly Finding[], overridden: ReadonlySet<string> = new Set()): string {
   if (findings.length === 0) return 'No findings.';
-  return findings.map((f) => {
-    const where = f.location?.file ? ` ${specDir}/${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
-    const fix = f.suggested_fix?.details ? `\n    fix: ${f.suggested_fix.details}` : '';
-    return `  ${f.id} ${f.severity}${overridden.has(f.id) ? ' (overridden)' : ''} [${f.kind}]${where} ${f.message}${fix}`;
-  }).join('\n');
+  return findings
+    .map((f) => {
+      const where = f.location?.file ? ` ${specDir}/${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
+      const fix = f.suggested_fix?.details ? `\n    fix: ${f.suggested_fix.details}` : '';
+      return `  ${f.id} ${f.severity}${overridden.has(f.id) ? ' (overridden)' : ''} [${f.kind}]${where} ${f.message}${fix}`;
+    })
+    .join('\n');
 }

@@ -67,7 +67,10 @@ const defaultIo: CliIo = {
 
 /** A file the command needs exists but cannot be read: answering anyway would be silently wrong. */
 class UnreadableInputError extends Error {
-  constructor(message: string, readonly diagnostics: readonly Diagnostic[]) {
+  constructor(
+    message: string,
+    readonly diagnostics: readonly Diagnostic[],
+  ) {
     super(message);
   }
 }
@@ -115,7 +118,10 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const s = spec(repo, args);
   const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
   if (s.snapshot.stateCondition === 'invalid') {
-    throw new UnreadableInputError(`${file} is corrupt, so the current stage is unknown; nothing was written`, s.diagnostics.filter((d) => d.file === file));
+    throw new UnreadableInputError(
+      `${file} is corrupt, so the current stage is unknown; nothing was written`,
+      s.diagnostics.filter((d) => d.file === file),
+    );
   }
   const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
   if (unknownStage.length) {
@@ -135,8 +141,7 @@ const BATCH_KEYS = ['owns', 'reads', 'depends_on'];
 function readableTasks(s: SpecPipeline): void {
   const broken = [...s.snapshot.tasks.values()].flatMap((t) => {
     const otherKeyLines = new Set([...t.keyLines].filter(([k]) => !BATCH_KEYS.includes(k)).map(([, line]) => line));
-    return s.diagnostics.filter((d) => d.file === t.file && d.severity === 'error'
-      && (d.code === 'frontmatter-syntax' || (d.code === 'schema' && !otherKeyLines.has(d.line))));
+    return s.diagnostics.filter((d) => d.file === t.file && d.severity === 'error' && (d.code === 'frontmatter-syntax' || (d.code === 'schema' && !otherKeyLines.has(d.line))));
   });
   if (broken.length) throw new UnreadableInputError(`the tasks of ${s.snapshot.specDir} cannot be planned: a task file's owns, reads or depends_on cannot be read`, broken);
 }
@@ -146,7 +151,10 @@ function readableLedgers(s: SpecPipeline): void {
   if (s.snapshot.requirementsCondition === 'invalid') files.push(`${s.snapshot.specDir}/${REQUIREMENTS_FILE}`);
   if (s.snapshot.traceabilityCondition === 'invalid') files.push(`${s.snapshot.specDir}/${TRACEABILITY_FILE}`);
   if (files.length) {
-    throw new UnreadableInputError(`the traceability of ${s.snapshot.specDir} cannot be built: ${files.join(' and ')} cannot be read`, s.diagnostics.filter((d) => files.includes(d.file)));
+    throw new UnreadableInputError(
+      `the traceability of ${s.snapshot.specDir} cannot be built: ${files.join(' and ')} cannot be read`,
+      s.diagnostics.filter((d) => files.includes(d.file)),
+    );
   }
 }
 
@@ -241,7 +249,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       if (asJson) json(io, report);
       else {
         const overridden = new Set((report.overrides ?? []).map((o) => o.finding_id));
-        const figures = Object.entries(report.coverage).map(([k, v]) => `${k} ${v}`).join(', ');
+        const figures = Object.entries(report.coverage)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ');
         io.out(`${s.snapshot.specDir}: artifact analysis ${report.status} (${report.blocker_count} blocking)\n  ${figures}\n${formatFindings(s.snapshot.specDir, report.findings, overridden)}`);
       }
       return report.status === 'pass' ? 0 : 1;
@@ -252,8 +262,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const { report } = outcome;
       if (asJson) json(io, report);
       else {
-        const lines = [`${s.snapshot.specDir}: convergence round ${report.round} ${report.status} (${report.coverage.behavior_coverage} covered, ${report.blocker_count} blocking)`,
-          formatFindings(s.snapshot.specDir, report.findings)];
+        const lines = [
+          `${s.snapshot.specDir}: convergence round ${report.round} ${report.status} (${report.coverage.behavior_coverage} covered, ${report.blocker_count} blocking)`,
+          formatFindings(s.snapshot.specDir, report.findings),
+        ];
         for (const t of outcome.appended) lines.push(`  appended ${t.id} (tasks/${t.id}.md) for ${t.behaviors.join(', ')}`);
         if (outcome.escalate) lines.push(`  round ${report.round} was the last: escalate (fail the spec, or close the gaps by hand)`);
         io.out(lines.join('\n'));
@@ -270,7 +282,11 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     case 'worktree': {
       const s = changeable(repo, args);
       const worktree = await ensureFeatureWorktree({
-        repoRoot: repo.root, specName: s.snapshot.name, specDir: s.snapshot.dir, location: flagValue(args, '--location') ?? '', signal: new AbortController().signal,
+        repoRoot: repo.root,
+        specName: s.snapshot.name,
+        specDir: s.snapshot.dir,
+        location: flagValue(args, '--location') ?? '',
+        signal: new AbortController().signal,
       });
       recordWorktreePath(repo.root, s.snapshot.dir, worktree.path, new Date().toISOString());
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, ...worktree });

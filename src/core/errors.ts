@@ -1,6 +1,9 @@
 /** Typed errors of the core. Each names the file or cause, so every surface can show it plainly. */
 export class LoomError extends Error {
-  constructor(message: string, readonly file?: string) {
+  constructor(
+    message: string,
+    readonly file?: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -11,7 +14,11 @@ export class CorruptStateError extends LoomError {}
 
 /** Another live process holds the spec's `.loom-run.lock`. */
 export class SpecLockedError extends LoomError {
-  constructor(message: string, file: string, readonly pid: number) {
+  constructor(
+    message: string,
+    file: string,
+    readonly pid: number,
+  ) {
     super(message, file);
   }
 }

@@ -51,11 +51,13 @@ export class LoomConfig extends Disposable {
 
   constructor() {
     super();
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      const changed = new Set<keyof LoomSettings>();
-      for (const [key, names] of LoomConfig.KEYS) if (names.some((n) => e.affectsConfiguration(`${SECTION}.${n}`))) changed.add(key);
-      if (changed.size) this._onDidChange.fire(changed);
-    }));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        const changed = new Set<keyof LoomSettings>();
+        for (const [key, names] of LoomConfig.KEYS) if (names.some((n) => e.affectsConfiguration(`${SECTION}.${n}`))) changed.add(key);
+        if (changed.size) this._onDidChange.fire(changed);
+      }),
+    );
   }
 
   private get raw(): vscode.WorkspaceConfiguration {

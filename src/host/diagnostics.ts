@@ -36,18 +36,23 @@ export class LoomDiagnostics extends Disposable {
   private readonly findings = new Map<string, readonly FindingDiagnostic[]>();
   private readonly log: ComponentLog;
 
-  constructor(private readonly registry: SpecRegistry, log: Log) {
+  constructor(
+    private readonly registry: SpecRegistry,
+    log: Log,
+  ) {
     super();
     this.log = log.component('diagnostics');
-    this._register(registry.onDidChange((e) => {
-      // A rescan (workflow.yaml changed, Refresh) republishes everything, the workflow's problems too.
-      if (e.all) return this.publishAll();
-      for (const dir of e.removed) this.clear(dir);
-      for (const dir of e.changed) {
-        const entry = registry.entry(dir);
-        if (entry) this.publish(entry);
-      }
-    }));
+    this._register(
+      registry.onDidChange((e) => {
+        // A rescan (workflow.yaml changed, Refresh) republishes everything, the workflow's problems too.
+        if (e.all) return this.publishAll();
+        for (const dir of e.removed) this.clear(dir);
+        for (const dir of e.changed) {
+          const entry = registry.entry(dir);
+          if (entry) this.publish(entry);
+        }
+      }),
+    );
     void registry.ready.then(() => this.publishAll());
   }
 

@@ -15,15 +15,21 @@ export class LoomStatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
   private current?: string;
 
-  constructor(private readonly registry: SpecRegistry, private readonly view: SpecsView, private readonly config: LoomConfig) {
+  constructor(
+    private readonly registry: SpecRegistry,
+    private readonly view: SpecsView,
+    private readonly config: LoomConfig,
+  ) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('loom.activeSpec', vscode.StatusBarAlignment.Left, 10));
     this.item.name = vscode.l10n.t('Loom: active spec');
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
     this._register(view.treeView.onDidChangeSelection(() => this.update()));
-    this._register(registry.onDidChange((e) => {
-      if (e.all || !this.current || e.changed.includes(this.current) || e.removed.includes(this.current)) this.update();
-    }));
+    this._register(
+      registry.onDidChange((e) => {
+        if (e.all || !this.current || e.changed.includes(this.current) || e.removed.includes(this.current)) this.update();
+      }),
+    );
     this._register(config.onDidChange((keys) => keys.has('statusBarEnabled') && this.update()));
     void registry.ready.then(() => this.update());
   }

@@ -7,8 +7,7 @@ import type { MatrixFileRef, MatrixModel, MatrixRow, MatrixTaskRef } from './mat
 export const EXPORT_COLUMNS = ['requirement', 'behavior', 'category', 'status', 'description', 'tasks', 'tests', 'evidence', 'closed', 'gaps'] as const;
 
 const taskText = (t: MatrixTaskRef) => (t.exists ? t.id : `${t.id} (no task file)`);
-const fileText = (f: MatrixFileRef) =>
-  f.exists ? f.ref : `${f.ref} (${f.reason === 'outside-evidence' ? 'outside evidence/' : 'missing'})`;
+const fileText = (f: MatrixFileRef) => (f.exists ? f.ref : `${f.ref} (${f.reason === 'outside-evidence' ? 'outside evidence/' : 'missing'})`);
 
 /** One row as text cells, in EXPORT_COLUMNS order; lists are joined with "; ". */
 export function exportCells(row: MatrixRow, closed: (c: boolean) => string): string[] {
@@ -54,7 +53,12 @@ export interface CsvOptions {
 
 export function matrixToCsv(model: MatrixModel, behaviors?: readonly string[], options: CsvOptions = {}): string {
   const lines = [EXPORT_COLUMNS.join(',')];
-  for (const row of selectRows(model, behaviors)) lines.push(exportCells(row, (c) => (c ? 'yes' : 'no')).map(csvCell).join(','));
+  for (const row of selectRows(model, behaviors))
+    lines.push(
+      exportCells(row, (c) => (c ? 'yes' : 'no'))
+        .map(csvCell)
+        .join(','),
+    );
   return `${options.bom ? '\uFEFF' : ''}${lines.join('\r\n')}\r\n`;
 }
 
@@ -87,7 +91,13 @@ export function matrixToMarkdown(model: MatrixModel, behaviors?: readonly string
     const missing = coverage.get(id)?.missingCategories ?? [];
     if (missing.length) out.push(`Required categories with no behavior: ${missing.map(markdownCell).join(', ')}`, '');
     out.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
-    for (const row of list) out.push(`| ${exportCells(row, (c) => (c ? '✅' : '❌')).slice(1).map(markdownCell).join(' | ')} |`);
+    for (const row of list)
+      out.push(
+        `| ${exportCells(row, (c) => (c ? '✅' : '❌'))
+          .slice(1)
+          .map(markdownCell)
+          .join(' | ')} |`,
+      );
     out.push('');
   }
   return out.join('\n');

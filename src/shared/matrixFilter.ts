@@ -29,10 +29,9 @@ const haystacks = new WeakMap<MatrixRow, string>();
 function haystack(row: MatrixRow): string {
   let text = haystacks.get(row);
   if (text === undefined) {
-    text = [
-      row.requirement, row.behavior, row.category, row.status, row.description,
-      ...row.tasks.map((t) => t.id), ...row.tests.map((t) => t.ref), ...row.evidence.map((e) => e.ref), ...row.gaps,
-    ].join('\n').toLowerCase();
+    text = [row.requirement, row.behavior, row.category, row.status, row.description, ...row.tasks.map((t) => t.id), ...row.tests.map((t) => t.ref), ...row.evidence.map((e) => e.ref), ...row.gaps]
+      .join('\n')
+      .toLowerCase();
     haystacks.set(row, text);
   }
   return text;
@@ -54,7 +53,11 @@ export function rowMatches(row: MatrixRow, f: MatrixFilter, words = searchWords(
   return true;
 }
 
-const searchWords = (text: string) => text.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+const searchWords = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
 
 export function filterRows(rows: readonly MatrixRow[], f: MatrixFilter): MatrixRow[] {
   if (!isFiltered(f)) return rows.slice();

@@ -20,17 +20,10 @@ export interface WebviewHtmlOptions {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `style-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-  ].join('; ');
+  return ["default-src 'none'", `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${cspSource}`, `img-src ${cspSource} data:`].join('; ');
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   const attr = escapeHtml;

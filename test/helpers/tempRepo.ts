@@ -31,7 +31,9 @@ export class TempRepo {
   }
 
   sha256(path: string): string {
-    return createHash('sha256').update(readFileSync(join(this.root, path))).digest('hex');
+    return createHash('sha256')
+      .update(readFileSync(join(this.root, path)))
+      .digest('hex');
   }
 
   dispose(): void {
@@ -84,11 +86,16 @@ export function plannedSpec(repo: TempRepo, spec = SPEC): void {
   repo.write(`${spec}/requirements.json`, requirements());
   repo.write(`${spec}/handoffs/detail-expansion.json`, { status: 'done', summary: 'expanded', artifacts: [] });
   repo.write(`${spec}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Login |\n');
-  repo.write(`${spec}/tasks/T1.md`, '---\nowns: [src/login.ts]\nreads: []\ndepends_on: []\nrequirements: [REQ-001]\nbehavior_ids: [REQ-001-B01, REQ-001-B02]\ncomplexity: low\n---\n# T1 Login\n\nImplement login.\n');
+  repo.write(
+    `${spec}/tasks/T1.md`,
+    '---\nowns: [src/login.ts]\nreads: []\ndepends_on: []\nrequirements: [REQ-001]\nbehavior_ids: [REQ-001-B01, REQ-001-B02]\ncomplexity: low\n---\n# T1 Login\n\nImplement login.\n',
+  );
   repo.write(`${spec}/traceability.json`, {
     requirements: {
       'REQ-001': {
-        tasks: ['T1'], tests: [], evidence: [],
+        tasks: ['T1'],
+        tests: [],
+        evidence: [],
         behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] }, 'REQ-001-B02': { tasks: ['T1'], tests: [], evidence: [] } },
       },
     },

@@ -101,12 +101,14 @@ function row(item) {
 /** The rows under `node` (the top level when omitted), each with its node. */
 async function rows(api, node) {
   const children = await api.tree.getChildren(node);
-  return Promise.all(children.map(async (child) => {
-    const item = await api.tree.getTreeItem(child);
-    // VS Code asks for some tooltips only on hover.
-    const resolved = api.tree.resolveTreeItem ? await api.tree.resolveTreeItem(item, child) : item;
-    return { node: child, ...row(resolved || item) };
-  }));
+  return Promise.all(
+    children.map(async (child) => {
+      const item = await api.tree.getTreeItem(child);
+      // VS Code asks for some tooltips only on hover.
+      const resolved = api.tree.resolveTreeItem ? await api.tree.resolveTreeItem(item, child) : item;
+      return { node: child, ...row(resolved || item) };
+    }),
+  );
 }
 
 /** The row of a spec by the feature part of its name, searched through the groups. */

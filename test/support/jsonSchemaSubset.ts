@@ -130,14 +130,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function hasType(value: unknown, type: string): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return Number.isInteger(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'null': return value === null;
-    case 'array': return Array.isArray(value);
-    case 'object': return isObject(value);
-    default: throw new Error(`unknown type "${type}"`);
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isObject(value);
+    default:
+      throw new Error(`unknown type "${type}"`);
   }
 }
 

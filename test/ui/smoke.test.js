@@ -36,7 +36,8 @@ function buildIfNeeded() {
   if (process.env.LOOM_TEST_SKIP_BUILD === '1') return;
   const bundle = path.join(ROOT, 'dist', 'extension.js');
   const newest = (dir) =>
-    fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    fs
+      .readdirSync(dir, { withFileTypes: true, recursive: true })
       .filter((d) => d.isFile())
       .reduce((m, d) => Math.max(m, fs.statSync(path.join(d.parentPath ?? d.path, d.name)).mtimeMs), 0);
   const sources = ['src', 'webview-ui', 'l10n'].map((d) => path.join(ROOT, d)).filter((d) => fs.existsSync(d));
@@ -155,19 +156,29 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
     await toast.first().waitFor(WAIT);
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
     assert.equal(state.current_stage, 'detail-expansion');
-    assert.deepEqual(state.stage_history.map((h) => [h.stage, h.status]), [['brainstorming', 'passed']]);
+    assert.deepEqual(
+      state.stage_history.map((h) => [h.stage, h.status]),
+      [['brainstorming', 'passed']],
+    );
     await page.waitForFunction(
       () => [...document.querySelectorAll('.customview-tree .monaco-list-row')].some((r) => r.querySelector('.label-name')?.textContent === 'tags' && r.textContent.includes('detail-expansion')),
       null,
       WAIT,
     );
     // Let the toast finish fading in, so the screenshot shows it.
-    await toast.first().evaluate((el) => Promise.all(el.closest('.notification-toast-container, .notification-toast')?.getAnimations({ subtree: true }).map((a) => a.finished) ?? []));
+    await toast.first().evaluate((el) =>
+      Promise.all(
+        el
+          .closest('.notification-toast-container, .notification-toast')
+          ?.getAnimations({ subtree: true })
+          .map((a) => a.finished) ?? [],
+      ),
+    );
     await shot('4-advanced');
   });
 });
 
-test('an empty workspace: the welcome\'s New Feature button, the name, the new spec in the tree', { timeout: 180_000 }, async (t) => {
+test("an empty workspace: the welcome's New Feature button, the name, the new spec in the tree", { timeout: 180_000 }, async (t) => {
   await withWorkbench(t, EMPTY, {}, async (page, { workspace, shot }) => {
     const view = await openLoomView(page);
     const button = page.locator('.welcome-view-content a.monaco-button', { hasText: 'New Feature' }).first();

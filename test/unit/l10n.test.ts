@@ -43,7 +43,11 @@ test('every message of the host has a Simplified Chinese translation with the sa
     assert.deepEqual(placeholders(value as string), placeholders(key), `placeholders of "${key}"`);
   }
   const used = new Set(all.map((m) => m.text));
-  assert.deepEqual(Object.keys(bundle).filter((k) => !used.has(k)), [], 'translations no message uses any more');
+  assert.deepEqual(
+    Object.keys(bundle).filter((k) => !used.has(k)),
+    [],
+    'translations no message uses any more',
+  );
 });
 
 test('every %key% of package.json is in package.nls.json and package.nls.zh-cn.json', () => {
@@ -51,9 +55,17 @@ test('every %key% of package.json is in package.nls.json and package.nls.zh-cn.j
   assert.ok(keys.length > 20);
   const en = json('package.nls.json');
   const zh = json('package.nls.zh-cn.json');
-  assert.deepEqual(keys.filter((k) => !Object.hasOwn(en, k)), [], 'missing in package.nls.json');
+  assert.deepEqual(
+    keys.filter((k) => !Object.hasOwn(en, k)),
+    [],
+    'missing in package.nls.json',
+  );
   assert.deepEqual(Object.keys(en).sort(), Object.keys(zh).sort(), 'package.nls.zh-cn.json has the same keys as package.nls.json');
-  assert.deepEqual(Object.keys(en).filter((k) => !keys.includes(k)), [], 'unused keys in package.nls.json');
+  assert.deepEqual(
+    Object.keys(en).filter((k) => !keys.includes(k)),
+    [],
+    'unused keys in package.nls.json',
+  );
 });
 
 test('package.json wires the view, the commands and the JSON Schemas that exist', () => {

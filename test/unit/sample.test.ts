@@ -69,12 +69,22 @@ describe('sample workspace', () => {
   });
 
   it('has no error diagnostics: workflow, files, tasks and ledgers', () => {
-    assert.deepEqual(repo.diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      repo.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
     for (const s of repo.all()) {
-      assert.deepEqual(specDiagnostics(s).filter((d) => d.severity === 'error'), [], s.snapshot.specDir);
+      assert.deepEqual(
+        specDiagnostics(s).filter((d) => d.severity === 'error'),
+        [],
+        s.snapshot.specDir,
+      );
     }
     // tags is not planned yet: its behaviors have no task, which is no problem before planning.
-    const warnings = repo.all().flatMap(specDiagnostics).filter((d) => d.severity === 'warning');
+    const warnings = repo
+      .all()
+      .flatMap(specDiagnostics)
+      .filter((d) => d.severity === 'warning');
     assert.deepEqual(warnings, []);
   });
 
@@ -127,7 +137,15 @@ describe('sample workspace', () => {
       { type: 'parallel', tasks: ['T4'] },
     ]);
     assert.deepEqual(plan.conflicts, []);
-    assert.deepEqual(s.status().tasks.map((t) => [t.id, t.status]), [['T1', 'done'], ['T2', 'done'], ['T3', 'reviewing'], ['T4', 'pending']]);
+    assert.deepEqual(
+      s.status().tasks.map((t) => [t.id, t.status]),
+      [
+        ['T1', 'done'],
+        ['T2', 'done'],
+        ['T3', 'reviewing'],
+        ['T4', 'pending'],
+      ],
+    );
 
     const [toConverge] = s.status().next;
     assert.equal(toConverge.to, 'converge');

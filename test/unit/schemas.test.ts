@@ -28,9 +28,16 @@ const schema = (file: string): Schema => {
 const reference = (file: string): Schema => JSON.parse(readFileSync(join(referenceDir, file), 'utf8')) as Schema;
 
 const EXPECTED_FILES = [
-  'requirements.schema.json', 'traceability.schema.json', 'task-frontmatter.schema.json', 'handoff.schema.json',
-  'pipeline-state.schema.json', 'task-state.schema.json', 'workflow.schema.json', 'findings.schema.json',
-  'artifact-analysis.schema.json', 'convergence-report.schema.json',
+  'requirements.schema.json',
+  'traceability.schema.json',
+  'task-frontmatter.schema.json',
+  'handoff.schema.json',
+  'pipeline-state.schema.json',
+  'task-state.schema.json',
+  'workflow.schema.json',
+  'findings.schema.json',
+  'artifact-analysis.schema.json',
+  'convergence-report.schema.json',
 ];
 
 describe('generated JSON Schemas', () => {
@@ -44,7 +51,7 @@ describe('generated JSON Schemas', () => {
     assert.deepEqual(stale, [], `${stale.join('; ')}. Run \`npm run schemas\` and commit the result.`);
   });
 
-  it('cover every kind of loom file, and never loom\'s own pipeline.schema.json', () => {
+  it("cover every kind of loom file, and never loom's own pipeline.schema.json", () => {
     assert.deepEqual([...generated.keys()].sort(), [...EXPECTED_FILES].sort());
     assert.ok(!generated.has('pipeline.schema.json'));
   });
@@ -70,10 +77,10 @@ describe('generated JSON Schemas', () => {
 });
 
 describe('schemas/pipeline.schema.json', () => {
-  it('is loom\'s published pipeline definition, byte for byte', () => {
+  it("is loom's published pipeline definition, byte for byte", () => {
     assert.ok(
       readFileSync(join(schemasDir, 'pipeline.schema.json')).equals(readFileSync(join(referenceDir, 'pipeline.schema.json'))),
-      'schemas/pipeline.schema.json differs from test/fixtures/reference/pipeline.schema.json (loom\'s copy)',
+      "schemas/pipeline.schema.json differs from test/fixtures/reference/pipeline.schema.json (loom's copy)",
     );
   });
 });
@@ -87,10 +94,20 @@ interface Sample {
 }
 
 const behavior = (id: string, extra: Record<string, unknown> = {}) => ({
-  id, category: 'happy-path', description: 'Exports the report as CSV', status: 'failing', acceptance: ['a CSV file is downloaded'], ...extra,
+  id,
+  category: 'happy-path',
+  description: 'Exports the report as CSV',
+  status: 'failing',
+  acceptance: ['a CSV file is downloaded'],
+  ...extra,
 });
 const requirement = (extra: Record<string, unknown> = {}) => ({
-  status: 'in_progress', types: ['functional'], required_categories: ['happy-path'], acceptance: ['export works'], behaviors: [behavior('REQ-001-B01')], ...extra,
+  status: 'in_progress',
+  types: ['functional'],
+  required_categories: ['happy-path'],
+  acceptance: ['export works'],
+  behaviors: [behavior('REQ-001-B01')],
+  ...extra,
 });
 const finding = { id: 'F1', kind: 'missing', severity: 'blocker', message: 'REQ-002 has no task', requirement_id: 'REQ-002', location: { file: 'plan.md', line: 3 } };
 
@@ -100,12 +117,30 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     zod: RequirementsFileSchema,
     samples: [
       { name: 'the array form', valid: true, loomReference: 'requirements.schema.json', value: { requirements: [{ id: 'REQ-001', ...requirement() }] } },
-      { name: 'the object form keyed by id', valid: true, loomReference: 'requirements.schema.json', value: { requirements: { 'REQ-001': requirement(), 'REQ-1234': requirement({ behaviors: [] }) } } },
       {
-        name: 'a behavior with test_plan and applicability after detail expansion', valid: true,
-        value: { requirements: [{ id: 'REQ-001', ...requirement({ behaviors: [behavior('REQ-001-B01', {
-          test_plan: { strategy: 'unit', inputs: ['empty report'], expected: [{ rows: 0 }], coverage_target: '100%' }, applicability: 'applicable',
-        })] }) }] },
+        name: 'the object form keyed by id',
+        valid: true,
+        loomReference: 'requirements.schema.json',
+        value: { requirements: { 'REQ-001': requirement(), 'REQ-1234': requirement({ behaviors: [] }) } },
+      },
+      {
+        name: 'a behavior with test_plan and applicability after detail expansion',
+        valid: true,
+        value: {
+          requirements: [
+            {
+              id: 'REQ-001',
+              ...requirement({
+                behaviors: [
+                  behavior('REQ-001-B01', {
+                    test_plan: { strategy: 'unit', inputs: ['empty report'], expected: [{ rows: 0 }], coverage_target: '100%' },
+                    applicability: 'applicable',
+                  }),
+                ],
+              }),
+            },
+          ],
+        },
       },
       { name: 'a behavior without acceptance', valid: false, value: { requirements: [{ id: 'REQ-001', ...requirement({ behaviors: [{ ...behavior('REQ-001-B01'), acceptance: undefined }] }) }] } },
       { name: 'a behavior with an empty acceptance list', valid: false, value: { requirements: [{ id: 'REQ-001', ...requirement({ behaviors: [behavior('REQ-001-B01', { acceptance: [] })] }) }] } },
@@ -120,15 +155,35 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     zod: TraceabilityFileSchema,
     samples: [
       {
-        name: 'the canonical object form', valid: true, loomReference: 'traceability.schema.json',
-        value: { requirements: { 'REQ-001': { tasks: ['T1'], tests: ['tests/export.test.ts#exports csv'], evidence: ['evidence/test.log'],
-          behaviors: { 'REQ-001-B01': { tasks: ['T1.md'], tests: ['tests/test_export.py::test_csv'], evidence: [] } } } } },
+        name: 'the canonical object form',
+        valid: true,
+        loomReference: 'traceability.schema.json',
+        value: {
+          requirements: {
+            'REQ-001': {
+              tasks: ['T1'],
+              tests: ['tests/export.test.ts#exports csv'],
+              evidence: ['evidence/test.log'],
+              behaviors: { 'REQ-001-B01': { tasks: ['T1.md'], tests: ['tests/test_export.py::test_csv'], evidence: [] } },
+            },
+          },
+        },
       },
       { name: 'the array form', valid: true, loomReference: 'traceability.schema.json', value: { requirements: [{ id: 'REQ-001', tasks: ['T1'], tests: [], evidence: [] }] } },
       {
-        name: 'the aliases task_ids, test_refs and receipts', valid: true,
-        value: { requirements: [{ id: 'REQ-001', task_ids: ['T1'], test_refs: ['tests/a.test.ts'], receipts: ['evidence/a.log'],
-          behaviors: { 'REQ-001-B01': { task_ids: ['T1'], test_ids: ['tests/a.test.ts#b01'], evidence_refs: ['evidence/a.log'] } } }] },
+        name: 'the aliases task_ids, test_refs and receipts',
+        valid: true,
+        value: {
+          requirements: [
+            {
+              id: 'REQ-001',
+              task_ids: ['T1'],
+              test_refs: ['tests/a.test.ts'],
+              receipts: ['evidence/a.log'],
+              behaviors: { 'REQ-001-B01': { task_ids: ['T1'], test_ids: ['tests/a.test.ts#b01'], evidence_refs: ['evidence/a.log'] } },
+            },
+          ],
+        },
       },
       { name: 'an entry that names no lists at all', valid: true, value: { requirements: { 'REQ-001': { behaviors: { 'REQ-001-B01': {} } } } } },
       { name: 'tasks given as a string', valid: false, value: { requirements: { 'REQ-001': { tasks: 'T1', tests: [], evidence: [] } } } },
@@ -140,7 +195,11 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     file: 'task-frontmatter.schema.json',
     zod: TaskFrontmatterSchema,
     samples: [
-      { name: 'inline lists', valid: true, value: { owns: ['src/a/', 'src/b.ts'], reads: [], depends_on: ['T1', 'T2.md'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01'], complexity: 'medium' } },
+      {
+        name: 'inline lists',
+        valid: true,
+        value: { owns: ['src/a/', 'src/b.ts'], reads: [], depends_on: ['T1', 'T2.md'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01'], complexity: 'medium' },
+      },
       { name: 'a lone string, an empty key and a number', valid: true, value: { owns: 'src/a.ts', reads: null, depends_on: [1] } },
       { name: 'no keys', valid: true, value: {} },
       { name: 'an unknown complexity', valid: false, value: { owns: ['src/a.ts'], complexity: 'extreme' } },
@@ -151,11 +210,25 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     file: 'handoff.schema.json',
     zod: HandoffSchema,
     samples: [
-      { name: 'a stage handoff', valid: true, value: { status: 'done', summary: 'Plan written', artifacts: ['plan.md'], stage: 'planning', written_at: '2025-01-02T03:04:05Z', basis_fingerprints: { 'spec.md': 'ab'.repeat(32) } } },
       {
-        name: 'a task handoff', valid: true,
-        value: { task_id: 'T1', status: 'partial', summary: 'Exporter done', artifacts: [], exported_interfaces: [{ name: 'exportCsv', path: 'src/export.ts', signature: '(r: Report) => string' }],
-          breaking_changes: [], requirements_verified: ['REQ-001'], notes: ['streaming left for T2'], artifact_fingerprints: {} },
+        name: 'a stage handoff',
+        valid: true,
+        value: { status: 'done', summary: 'Plan written', artifacts: ['plan.md'], stage: 'planning', written_at: '2025-01-02T03:04:05Z', basis_fingerprints: { 'spec.md': 'ab'.repeat(32) } },
+      },
+      {
+        name: 'a task handoff',
+        valid: true,
+        value: {
+          task_id: 'T1',
+          status: 'partial',
+          summary: 'Exporter done',
+          artifacts: [],
+          exported_interfaces: [{ name: 'exportCsv', path: 'src/export.ts', signature: '(r: Report) => string' }],
+          breaking_changes: [],
+          requirements_verified: ['REQ-001'],
+          notes: ['streaming left for T2'],
+          artifact_fingerprints: {},
+        },
       },
       { name: 'an unknown status', valid: false, value: { status: 'ok', summary: 'x' } },
       { name: 'no summary', valid: false, value: { status: 'done' } },
@@ -166,14 +239,31 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     zod: PipelineStateSchema,
     samples: [
       {
-        name: 'a state with history', valid: true,
-        value: { spec_dir: 'specs/2025-01-02-export', pipeline_type: 'feature', current_stage: 'planning', loom_version: '1.4.0',
-          started_at: '2025-01-02T03:04:05Z', updated_at: '2025-01-02T04:00:00Z', current_stage_started_at: '2025-01-02T04:00:00Z',
+        name: 'a state with history',
+        valid: true,
+        value: {
+          spec_dir: 'specs/2025-01-02-export',
+          pipeline_type: 'feature',
+          current_stage: 'planning',
+          loom_version: '1.4.0',
+          started_at: '2025-01-02T03:04:05Z',
+          updated_at: '2025-01-02T04:00:00Z',
+          current_stage_started_at: '2025-01-02T04:00:00Z',
           stage_history: [
-            { stage: 'brainstorming', entered_at: '2025-01-02T03:04:05Z', exited_at: '2025-01-02T03:30:00Z', status: 'passed', approval: 'user_confirmed', approved_at: '2025-01-02T03:29:00Z', approval_fingerprints: { 'spec.md': 'cd'.repeat(32) } },
+            {
+              stage: 'brainstorming',
+              entered_at: '2025-01-02T03:04:05Z',
+              exited_at: '2025-01-02T03:30:00Z',
+              status: 'passed',
+              approval: 'user_confirmed',
+              approved_at: '2025-01-02T03:29:00Z',
+              approval_fingerprints: { 'spec.md': 'cd'.repeat(32) },
+            },
             { stage: 'detail-expansion', status: 'retry', reason: 'placeholders left', retry_from: 'detail-expansion', validator: 'detail-expansion-pass' },
           ],
-          metadata: { convergence_round: 1 }, dynamic_steps: ['security-review'] },
+          metadata: { convergence_round: 1 },
+          dynamic_steps: ['security-review'],
+        },
       },
       { name: 'a failed pipeline', valid: true, value: { current_stage: 'failed', failure_reason: 'validator crashed', stage_history: [{ stage: 'planning', status: 'failed', terminal: true }] } },
       { name: 'no current_stage', valid: false, value: { pipeline_type: 'feature', stage_history: [] } },
@@ -184,7 +274,21 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     file: 'task-state.schema.json',
     zod: TaskStateSchema,
     samples: [
-      { name: 'a fresh task', valid: true, value: { task_id: 'T1', spec_dir: 'specs/x', status: 'pending', retry_count: 0, agent_session_id: null, created_at: '2025-01-02T03:04:05Z', updated_at: '2025-01-02T03:04:05Z', last_reviewer_result: null, blocker: null } },
+      {
+        name: 'a fresh task',
+        valid: true,
+        value: {
+          task_id: 'T1',
+          spec_dir: 'specs/x',
+          status: 'pending',
+          retry_count: 0,
+          agent_session_id: null,
+          created_at: '2025-01-02T03:04:05Z',
+          updated_at: '2025-01-02T03:04:05Z',
+          last_reviewer_result: null,
+          blocker: null,
+        },
+      },
       { name: 'a blocked task without retry_count', valid: true, value: { task_id: 'fix_login-2', status: 'blocked', blocker: 'needs credentials' } },
       { name: 'an unknown status', valid: false, value: { task_id: 'T1', status: 'running' } },
       { name: 'a task id starting with a digit', valid: false, value: { task_id: '1T', status: 'done' } },
@@ -196,12 +300,29 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     zod: WorkflowSchema,
     samples: [
       {
-        name: 'defaults and a pipeline', valid: true,
-        value: { defaults: { pipeline_type: 'feature', max_retries: 3, timeout_minutes: 30 }, pipelines: { feature: { steps: [
-          { id: 'brainstorming', skill: 'loom-brainstorming', next: 'planning', requires: [], outputs: ['spec.md'], gate: 'human-approval' },
-          { id: 'executing', skill: 'loom-subagent-driven-development', requires: ['plan.md'], gate_verdict: 'test-report.md', evidence_required: true, validators: ['task-state-closure'], approval_requires: [], config: { max_retries: 5 } },
-          { id: 'done', next: null, requires: null },
-        ] } } },
+        name: 'defaults and a pipeline',
+        valid: true,
+        value: {
+          defaults: { pipeline_type: 'feature', max_retries: 3, timeout_minutes: 30 },
+          pipelines: {
+            feature: {
+              steps: [
+                { id: 'brainstorming', skill: 'loom-brainstorming', next: 'planning', requires: [], outputs: ['spec.md'], gate: 'human-approval' },
+                {
+                  id: 'executing',
+                  skill: 'loom-subagent-driven-development',
+                  requires: ['plan.md'],
+                  gate_verdict: 'test-report.md',
+                  evidence_required: true,
+                  validators: ['task-state-closure'],
+                  approval_requires: [],
+                  config: { max_retries: 5 },
+                },
+                { id: 'done', next: null, requires: null },
+              ],
+            },
+          },
+        },
       },
       { name: 'an empty file', valid: true, value: {} },
       { name: 'a step without id', valid: false, value: { pipelines: { feature: { steps: [{ skill: 'x' }] } } } },
@@ -231,7 +352,19 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
     file: 'convergence-report.schema.json',
     zod: ConvergenceReportSchema,
     samples: [
-      { name: 'a report needing another round', valid: true, value: { stage: 'convergence', round: 2, status: 'needs_another_round', classification: { 'REQ-001-B01': 'covered', 'REQ-001-B02': 'missing' }, findings: [finding], coverage: {}, blocker_count: 1 } },
+      {
+        name: 'a report needing another round',
+        valid: true,
+        value: {
+          stage: 'convergence',
+          round: 2,
+          status: 'needs_another_round',
+          classification: { 'REQ-001-B01': 'covered', 'REQ-001-B02': 'missing' },
+          findings: [finding],
+          coverage: {},
+          blocker_count: 1,
+        },
+      },
       { name: 'an unknown status', valid: false, value: { status: 'done' } },
       { name: 'a classification that is not a string', valid: false, value: { status: 'converged', classification: { 'REQ-001-B01': true } } },
     ],
@@ -255,7 +388,7 @@ describe('generated schemas agree with the zod schemas on sample loom files', ()
 });
 
 describe('structural facts', () => {
-  it('requirements: a behavior requires at least one acceptance criterion, as in loom\'s schema', () => {
+  it("requirements: a behavior requires at least one acceptance criterion, as in loom's schema", () => {
     const ours = schema('requirements.schema.json').definitions;
     const loom = reference('requirements.schema.json').definitions;
     assert.ok(ours.behavior.required.includes('acceptance'));
@@ -265,7 +398,7 @@ describe('structural facts', () => {
     assert.deepEqual(ours.requirementEntry.required, loom.requirementEntry.required);
   });
 
-  it('requirements: enums and id patterns equal loom\'s published ones', () => {
+  it("requirements: enums and id patterns equal loom's published ones", () => {
     const ours = schema('requirements.schema.json').definitions;
     const loom = reference('requirements.schema.json').definitions;
     for (const key of ['category', 'status', 'id'] as const) {
@@ -279,7 +412,7 @@ describe('structural facts', () => {
     assert.ok(ours.behavior.properties.test_plan);
   });
 
-  it('task-state: status is exactly loom\'s six statuses', () => {
+  it("task-state: status is exactly loom's six statuses", () => {
     const s = schema('task-state.schema.json');
     assert.deepEqual(s.properties.status.enum, ['pending', 'executing', 'reviewing', 'done', 'failed', 'blocked']);
     assert.deepEqual(s.required, ['task_id', 'status']);
@@ -313,7 +446,7 @@ describe('structural facts', () => {
     }
   });
 
-  it('findings, artifact analysis and convergence report use loom\'s finding kinds and severities', () => {
+  it("findings, artifact analysis and convergence report use loom's finding kinds and severities", () => {
     const loom = reference('finding.schema.json').definitions.finding.properties;
     for (const file of ['findings.schema.json', 'artifact-analysis.schema.json', 'convergence-report.schema.json']) {
       const ours = schema(file).definitions.finding.properties;
@@ -326,7 +459,7 @@ describe('structural facts', () => {
     assert.deepEqual(schema('convergence-report.schema.json').properties.status.enum, ['converged', 'needs_another_round']);
   });
 
-  it('handoff and pipeline-state statuses are loom\'s', () => {
+  it("handoff and pipeline-state statuses are loom's", () => {
     assert.deepEqual(schema('handoff.schema.json').properties.status.enum, ['done', 'partial', 'blocked', 'failed']);
     const history = schema('pipeline-state.schema.json').definitions.stageHistoryEntry.properties;
     assert.deepEqual(history.status.enum, ['passed', 'failed', 'retry']);

@@ -146,10 +146,7 @@ async function main() {
   try {
     await cs.waitUntilReady(server);
 
-    const payload = [
-      ...opts.devPaths.map((p) => ['extensionDevelopmentPath', cs.remoteUri(server.authority, p)]),
-      ['extensionTestsPath', cs.remoteUri(server.authority, opts.testsPath)],
-    ];
+    const payload = [...opts.devPaths.map((p) => ['extensionDevelopmentPath', cs.remoteUri(server.authority, p)]), ['extensionTestsPath', cs.remoteUri(server.authority, opts.testsPath)]];
     const env = extensionEnvironment();
     if (Object.keys(env).length) payload.push(['extensionEnvironment', JSON.stringify(env)]);
     const url = cs.workbenchUrl(server, { target: opts.targets[0], payload });
@@ -175,10 +172,7 @@ async function main() {
 
     await page.goto(url);
     let timer;
-    const result = await Promise.race([
-      exited,
-      new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS))),
-    ]);
+    const result = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)))]);
     clearTimeout(timer);
     await printing;
 

@@ -18,8 +18,7 @@ const path = require('path');
 
 const OFFLINE_HOME = process.env.VSCODE_OFFLINE_HOME || path.join(os.homedir(), '.cache', 'vscode-offline');
 const NODE_BIN_DIR = process.env.CS_NODE_BIN_DIR || path.join(OFFLINE_HOME, 'node24', 'bin');
-const CODE_SERVER_ENTRY =
-  process.env.CS_BIN || path.join(OFFLINE_HOME, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const CODE_SERVER_ENTRY = process.env.CS_BIN || path.join(OFFLINE_HOME, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const SETUP_SCRIPT = path.join(__dirname, 'setup.sh');
 
 /** Flags that let Debian's chromium run headless in containers and stay off the network. */
@@ -137,14 +136,19 @@ function startCodeServer({ port, stateDir, userDataDir, extensionsDir, smokeTest
 
   const args = [
     CODE_SERVER_ENTRY,
-    '--config', config,
-    '--bind-addr', `${host}:${port}`,
-    '--auth', 'none',
+    '--config',
+    config,
+    '--bind-addr',
+    `${host}:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
   ];
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
 

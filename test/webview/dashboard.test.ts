@@ -37,13 +37,25 @@ describe('dashboard webview', () => {
 
     const rows = page.locator('#tasks tbody tr');
     assert.equal(await rows.count(), 4);
-    assert.deepEqual((await rows.nth(2).locator('td').allTextContents()).map(text),
-      ['T3', 'Lock the account after failed attempts', '✗ failed', '4/3', 'FAIL: the failure counter is not persisted', 'circuit breaker: review failed 4 times (max_retries 3)', 'src/auth/t3.ts', 'T1', '#2 parallel']);
+    assert.deepEqual((await rows.nth(2).locator('td').allTextContents()).map(text), [
+      'T3',
+      'Lock the account after failed attempts',
+      '✗ failed',
+      '4/3',
+      'FAIL: the failure counter is not persisted',
+      'circuit breaker: review failed 4 times (max_retries 3)',
+      'src/auth/t3.ts',
+      'T1',
+      '#2 parallel',
+    ]);
 
     assert.match(text(await page.locator('#handoffs tr[data-handoff=T1]').textContent()), /⚠ stale: src\/auth\/login\.ts/);
     assert.match(text(await page.locator('#handoffs tr[data-handoff=planning]').textContent()), /✓ fresh/);
-    assert.deepEqual(await page.locator('#findings .finding').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { severity: string; source: string } }).dataset.source)),
-      ['convergence', 'artifact-analysis', 'omission-hunter']);
+    assert.deepEqual(await page.locator('#findings .finding').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { severity: string; source: string } }).dataset.source)), [
+      'convergence',
+      'artifact-analysis',
+      'omission-hunter',
+    ]);
     assert.deepEqual(await page.locator('#tokens table').first().locator('tr', { hasText: 'T3' }).locator('td').allTextContents(), ['T3', '391,700', '48,900', '440,600']);
     await p.finish();
   });
@@ -59,9 +71,15 @@ describe('dashboard webview', () => {
     const breaker = p.page.locator('.breaker');
     assert.equal(await breaker.count(), 1);
     assert.equal(await breaker.getAttribute('data-task'), 'T3');
-    assert.match(text(await breaker.textContent()), /Stopped: review failed 4 times \(max_retries 3\)\. .*The failure counter is kept in memory and lost on restart.*Finished tasks: T1, T2\s*Depending on it: T4/);
+    assert.match(
+      text(await breaker.textContent()),
+      /Stopped: review failed 4 times \(max_retries 3\)\. .*The failure counter is kept in memory and lost on restart.*Finished tasks: T1, T2\s*Depending on it: T4/,
+    );
     for (const choice of ['A', 'B', 'C']) await breaker.locator('vscode-button', { hasText: `[${choice}]` }).click();
-    assert.deepEqual(await p.postedOf('runCommand'), ['A', 'B', 'C'].map((choice) => ({ type: 'runCommand', specDir: SPEC, command: 'breakerChoice', args: { taskId: 'T3', choice } })));
+    assert.deepEqual(
+      await p.postedOf('runCommand'),
+      ['A', 'B', 'C'].map((choice) => ({ type: 'runCommand', specDir: SPEC, command: 'breakerChoice', args: { taskId: 'T3', choice } })),
+    );
 
     // Once the choice is recorded, the report stays but the choice is not offered again.
     const chosen = dashboardModel({ tripped: true });
@@ -176,7 +194,8 @@ describe('dashboard webview', () => {
     const focusedBefore = await p.page.evaluate('document.activeElement.dataset.key');
     assert.equal(focusedBefore, 'task-T3');
     // What the user sees stays put: the selected row keeps its place in the viewport.
-    const rowTop = (page: typeof p.page) => page.locator('#tasks tr[data-task=T3]').evaluate((el) => Math.round((el as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top));
+    const rowTop = (page: typeof p.page) =>
+      page.locator('#tasks tr[data-task=T3]').evaluate((el) => Math.round((el as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top));
     const topBefore = await rowTop(p.page);
 
     const updated = dashboardModel();

@@ -28,7 +28,7 @@ describe('matrix webview', () => {
     assert.match(text(await first.textContent()), new RegExp(`REQ-001 ${model.requirements[0].closed}/10 closed ✗ no behavior for: observability`));
     const b04 = page.locator('.row.behavior', { hasText: 'REQ-001-B04' });
     assert.equal(await b04.locator('.cell').nth(5).textContent(), '✗ no evidence');
-    assert.match(await b04.locator('.cell').nth(5).getAttribute('class') ?? '', /\bgap\b/);
+    assert.match((await b04.locator('.cell').nth(5).getAttribute('class')) ?? '', /\bgap\b/);
     const b08 = page.locator('.row.behavior', { hasText: 'REQ-001-B08' });
     assert.equal(await b08.locator('.ref-missing').first().textContent(), 'T99', 'a task without a file is highlighted, not linked');
     const b09 = page.locator('.row.behavior', { hasText: 'REQ-001-B09' });
@@ -79,7 +79,7 @@ describe('matrix webview', () => {
     assert.ok(n > 0);
     for (let i = 0; i < n; i++) {
       assert.equal(await rows.nth(i).locator('.c-status').textContent(), 'passing');
-      assert.match(await rows.nth(i).locator('.cell').nth(3).textContent() ?? '', /\bT4\b/);
+      assert.match((await rows.nth(i).locator('.cell').nth(3).textContent()) ?? '', /\bT4\b/);
     }
     assert.match(text(await p.page.locator('#counts').textContent()), new RegExp(`^${n} of 60`));
     await p.finish();
@@ -106,12 +106,12 @@ describe('matrix webview', () => {
     const page = p.page;
     await page.locator('#matrix-grid').focus();
     await page.keyboard.press('ArrowDown');
-    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B01/);
+    assert.match((await page.locator('.row.selected').textContent()) ?? '', /REQ-001-B01/);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B03/);
+    assert.match((await page.locator('.row.selected').textContent()) ?? '', /REQ-001-B03/);
     await page.keyboard.press('ArrowUp');
-    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B02/);
+    assert.match((await page.locator('.row.selected').textContent()) ?? '', /REQ-001-B02/);
     const active = await page.locator('#matrix-grid').getAttribute('aria-activedescendant');
     assert.equal(await page.locator(`#${active}`).count(), 1, 'aria-activedescendant names a cell in the DOM');
 
@@ -129,7 +129,7 @@ describe('matrix webview', () => {
     ]);
     // Skips the next requirement's header row on the way down.
     for (let i = 0; i < 9; i++) await page.keyboard.press('ArrowDown');
-    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-002-B01/);
+    assert.match((await page.locator('.row.selected').textContent()) ?? '', /REQ-002-B01/);
     await p.finish();
   });
 
@@ -141,23 +141,27 @@ describe('matrix webview', () => {
     assert.equal(text(await page.locator('#counts').textContent()), `5000 behaviors · ${model.summary.closed} closed · ${5000 - model.summary.closed} open`);
     const initial = await domRows();
     assert.ok(initial > 10 && initial < 60, `rows in the DOM: ${initial}`);
-    await page.locator('#matrix-grid').evaluate((el: { scrollTop: number; scrollHeight: number }) => { el.scrollTop = el.scrollHeight; });
+    await page.locator('#matrix-grid').evaluate((el: { scrollTop: number; scrollHeight: number }) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await p.settle(100);
-    assert.ok(await domRows() < 60);
+    assert.ok((await domRows()) < 60);
     assert.equal(await page.locator('.row.behavior', { hasText: 'REQ-500-B10' }).count(), 1, 'the last behavior is reachable');
     // The header of the requirement being scrolled through is pinned: REQ-250-B05 is item 249 * 11 + 5.
-    await page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => { el.scrollTop = (249 * 11 + 5) * 28; });
+    await page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => {
+      el.scrollTop = (249 * 11 + 5) * 28;
+    });
     await p.settle(100);
     assert.match(text(await page.locator('.pin-wrap .row.group').textContent()), /^REQ-250 /);
-    assert.ok(await domRows() < 60);
+    assert.ok((await domRows()) < 60);
     await page.locator('#matrix-grid').focus();
     await page.keyboard.press('ArrowDown');
-    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-250-B0[56]/, 'without a selection, the arrows start where the user is');
+    assert.match((await page.locator('.row.selected').textContent()) ?? '', /REQ-250-B0[56]/, 'without a selection, the arrows start where the user is');
     await page.keyboard.press('Control+Home');
-    assert.match(await page.locator('.row.selected').textContent() ?? '', /REQ-001-B01/);
+    assert.match((await page.locator('.row.selected').textContent()) ?? '', /REQ-001-B01/);
     await page.keyboard.press('PageDown');
     await page.keyboard.press('PageDown');
-    assert.ok(await domRows() < 60);
+    assert.ok((await domRows()) < 60);
     await p.finish();
   });
 
@@ -166,7 +170,9 @@ describe('matrix webview', () => {
     const p = await harness.open('matrix', { reply: { type: 'init', model } });
     await p.page.locator('#search input').fill('login1');
     await p.settle(250);
-    await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => { el.scrollTop = 1400; });
+    await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => {
+      el.scrollTop = 1400;
+    });
     await p.page.locator('.row.behavior').nth(5).click();
     const selected = text(await p.page.locator('.row.selected .c-behavior a').textContent());
     await p.settle(250);
@@ -186,7 +192,9 @@ describe('matrix webview', () => {
   it('keeps scroll, selection and filters when an update arrives', async () => {
     const p = await harness.open('matrix', { reply: { type: 'init', model: matrixModel(400) } });
     await p.page.locator('#gaps-only').click();
-    await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => { el.scrollTop = 900; });
+    await p.page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => {
+      el.scrollTop = 900;
+    });
     await p.settle(50);
     await p.page.locator('.row.behavior').nth(12).click();
     const selected = text(await p.page.locator('.row.selected .c-behavior a').textContent());
@@ -209,7 +217,10 @@ describe('matrix webview', () => {
     const exports = await p.postedOf('exportMatrix');
     assert.deepEqual(exports[0], { type: 'exportMatrix', specDir: SPEC, format: 'csv' });
     assert.equal(exports[1].format, 'markdown');
-    assert.deepEqual(exports[1].behaviors, Array.from({ length: 9 }, (_, i) => `REQ-002-B0${i + 1}`));
+    assert.deepEqual(
+      exports[1].behaviors,
+      Array.from({ length: 9 }, (_, i) => `REQ-002-B0${i + 1}`),
+    );
     await p.finish();
   });
 

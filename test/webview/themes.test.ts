@@ -35,7 +35,20 @@ describe('themes', () => {
       await p.page.locator('.row.behavior', { hasText: 'REQ-001-B05' }).locator('.cell').nth(4).click();
       await p.settle(150);
       await p.screenshot(`matrix-${theme}`);
-      const worst = await worstContrast(p, ['.counts span', '.header-row .cell', '.c-group strong', '.c-group span', '.c-behavior .file-link', '.c-behavior .desc', '.c-category', '.c-status', '.c-refs .file-link', '.ref-missing', '.ref-empty', '.c-closed']);
+      const worst = await worstContrast(p, [
+        '.counts span',
+        '.header-row .cell',
+        '.c-group strong',
+        '.c-group span',
+        '.c-behavior .file-link',
+        '.c-behavior .desc',
+        '.c-category',
+        '.c-status',
+        '.c-refs .file-link',
+        '.ref-missing',
+        '.ref-empty',
+        '.c-closed',
+      ]);
       assert.ok(worst.ratio >= MIN_CONTRAST, `lowest contrast ${worst.ratio.toFixed(2)} for ${worst.selector} "${worst.text}"`);
       await p.finish();
     });
@@ -46,7 +59,22 @@ describe('themes', () => {
       await p.page.evaluate('window.scrollTo(0, 0)');
       await p.settle(150);
       await p.page.screenshot({ path: join(await p.screenshot(`dashboard-${theme}`), '..', `dashboard-${theme}-full.png`), fullPage: true });
-      const worst = await worstContrast(p, ['h1', 'h2', '.step-name', '.step-times', '.visit .what', '.visit .reason', '.preconditions li > span', '.preconditions .reasons li', '#tasks td', '#handoffs td', '.finding-body div', '.breaker p', '.breaker li', '.chip']);
+      const worst = await worstContrast(p, [
+        'h1',
+        'h2',
+        '.step-name',
+        '.step-times',
+        '.visit .what',
+        '.visit .reason',
+        '.preconditions li > span',
+        '.preconditions .reasons li',
+        '#tasks td',
+        '#handoffs td',
+        '.finding-body div',
+        '.breaker p',
+        '.breaker li',
+        '.chip',
+      ]);
       assert.ok(worst.ratio >= MIN_CONTRAST, `lowest contrast ${worst.ratio.toFixed(2)} for ${worst.selector} "${worst.text}"`);
       await p.finish();
     });

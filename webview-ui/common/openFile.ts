@@ -7,16 +7,20 @@ import { post } from './vscodeApi';
  * `href="#"` keeps it focusable and announced as a link; the default navigation is cancelled.
  */
 export function fileLink(target: Omit<OpenFileMessage, 'type'>, label: Child, title?: string): HTMLAnchorElement {
-  return h('a', {
-    className: 'file-link',
-    attrs: { href: '#', title: title ?? target.path + (target.line ? `:${target.line}` : '') + (target.testName ? ` › ${target.testName}` : '') },
-    on: {
-      click: (e) => {
-        e.preventDefault();
-        openFile(target);
+  return h(
+    'a',
+    {
+      className: 'file-link',
+      attrs: { href: '#', title: title ?? target.path + (target.line ? `:${target.line}` : '') + (target.testName ? ` › ${target.testName}` : '') },
+      on: {
+        click: (e) => {
+          e.preventDefault();
+          openFile(target);
+        },
       },
     },
-  }, label);
+    label,
+  );
 }
 
 export function openFile(target: Omit<OpenFileMessage, 'type'>): void {

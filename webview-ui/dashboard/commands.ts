@@ -10,12 +10,16 @@ type Command = RunCommandMessage extends infer M ? (M extends RunCommandMessage 
  * the palette does. `key` identifies it across re-renders, so focus survives a live update.
  */
 export function commandButton(specDir: string, command: Command, label: string, options: { key: string; secondary?: boolean; disabled?: boolean; title?: string }): HTMLElement {
-  return h('vscode-button', {
-    attrs: { 'data-key': options.key, 'data-command': command.command, secondary: options.secondary, disabled: options.disabled, title: options.title },
-    on: {
-      click: () => {
-        if (!options.disabled) post({ type: 'runCommand', specDir, ...command } as RunCommandMessage);
+  return h(
+    'vscode-button',
+    {
+      attrs: { 'data-key': options.key, 'data-command': command.command, secondary: options.secondary, disabled: options.disabled, title: options.title },
+      on: {
+        click: () => {
+          if (!options.disabled) post({ type: 'runCommand', specDir, ...command } as RunCommandMessage);
+        },
       },
     },
-  }, label);
+    label,
+  );
 }

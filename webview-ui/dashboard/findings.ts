@@ -7,22 +7,42 @@ const SOURCE_LABEL: Record<string, string> = { 'artifact-analysis': 'Artifact an
 
 function finding(f: DashboardFinding): HTMLElement {
   const ids = [f.requirementId, f.behaviorId, f.taskId].filter(Boolean).join(' · ');
-  return h('li', { className: `finding ${f.severity}`, attrs: { 'data-severity': f.severity, 'data-source': f.source } },
+  return h(
+    'li',
+    { className: `finding ${f.severity}`, attrs: { 'data-severity': f.severity, 'data-source': f.source } },
     h('span', { className: `chip ${SEVERITY_CLASS[f.severity]}` }, f.severity),
-    h('div', { className: 'finding-body' },
+    h(
+      'div',
+      { className: 'finding-body' },
       h('div', null, f.message),
-      h('div', { className: 'muted small' },
-        `${SOURCE_LABEL[f.source] ?? f.source} · ${f.kind}`, ids ? ` · ${ids}` : '', ' · ',
-        f.location ? fileLink({ path: f.location.path, ...(f.location.line ? { line: f.location.line } : {}) }, `${f.location.path}${f.location.line ? `:${f.location.line}` : ''}`) : fileLink({ path: f.file }, f.id)),
-      f.suggestedFix ? h('div', { className: 'small' }, h('span', { className: 'muted' }, 'Fix: '), f.suggestedFix) : null));
+      h(
+        'div',
+        { className: 'muted small' },
+        `${SOURCE_LABEL[f.source] ?? f.source} · ${f.kind}`,
+        ids ? ` · ${ids}` : '',
+        ' · ',
+        f.location
+          ? fileLink({ path: f.location.path, ...(f.location.line ? { line: f.location.line } : {}) }, `${f.location.path}${f.location.line ? `:${f.location.line}` : ''}`)
+          : fileLink({ path: f.file }, f.id),
+      ),
+      f.suggestedFix ? h('div', { className: 'small' }, h('span', { className: 'muted' }, 'Fix: '), f.suggestedFix) : null,
+    ),
+  );
 }
 
 /** Findings of the artifact analysis, the convergence check and the omission hunter, most severe first. */
 export function renderFindings(m: DashboardModel): HTMLElement {
   const counts = new Map<string, number>();
   for (const f of m.findings) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
-  return h('section', { className: 'card', attrs: { id: 'findings', 'aria-labelledby': 'findings-title' } },
-    h('h2', { attrs: { id: 'findings-title' } }, `Findings (${m.findings.length})`,
-      ...(['blocker', 'error', 'warning', 'info'] as const).filter((s) => counts.get(s)).map((s) => h('span', { className: `chip ${SEVERITY_CLASS[s]}` }, `${counts.get(s)} ${s}`))),
-    m.findings.length === 0 ? h('p', { className: 'muted' }, 'No findings.') : h('ul', { className: 'findings' }, ...m.findings.map(finding)));
+  return h(
+    'section',
+    { className: 'card', attrs: { id: 'findings', 'aria-labelledby': 'findings-title' } },
+    h(
+      'h2',
+      { attrs: { id: 'findings-title' } },
+      `Findings (${m.findings.length})`,
+      ...(['blocker', 'error', 'warning', 'info'] as const).filter((s) => counts.get(s)).map((s) => h('span', { className: `chip ${SEVERITY_CLASS[s]}` }, `${counts.get(s)} ${s}`)),
+    ),
+    m.findings.length === 0 ? h('p', { className: 'muted' }, 'No findings.') : h('ul', { className: 'findings' }, ...m.findings.map(finding)),
+  );
 }

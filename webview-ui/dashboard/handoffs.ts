@@ -8,18 +8,41 @@ const STATUS_CLASS: Record<string, string> = { done: 'ok', partial: 'warn', bloc
 /** Handoffs with their status and summary; a stale one (its files changed since) blocks advancing and says which files. */
 export function renderHandoffs(m: DashboardModel): HTMLElement {
   const stale = m.handoffs.filter((x) => x.stale).length;
-  return h('section', { className: 'card', attrs: { id: 'handoffs', 'aria-labelledby': 'handoffs-title' } },
+  return h(
+    'section',
+    { className: 'card', attrs: { id: 'handoffs', 'aria-labelledby': 'handoffs-title' } },
     h('h2', { attrs: { id: 'handoffs-title' } }, `Handoffs (${m.handoffs.length})`, stale ? h('span', { className: 'chip bad' }, `${stale} stale`) : null),
     m.handoffs.length === 0
       ? h('p', { className: 'muted' }, 'No handoffs yet.')
-      : h('div', { className: 'table-wrap' }, h('table', { className: 'data' },
-        h('thead', null, h('tr', null, ...['Handoff', 'Status', 'Summary', 'Written', 'Fresh'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
-        h('tbody', null, ...m.handoffs.map((x) => h('tr', { className: x.stale ? 'stale' : '', attrs: { 'data-handoff': x.name } },
-          h('td', { className: 'mono' }, fileLink({ path: x.path }, x.name)),
-          h('td', null, h('span', { className: `chip ${STATUS_CLASS[x.status] ?? ''}` }, x.status)),
-          h('td', { className: 'summary' }, x.summary),
-          h('td', { className: 'nowrap' }, x.writtenAt ? h('time', { attrs: { datetime: x.writtenAt, title: x.writtenAt } }, formatTime(x.writtenAt)) : '—'),
-          h('td', null, x.stale
-            ? h('span', { className: 'bad', attrs: { title: `Changed since written: ${x.changed.join(', ')}` } }, `⚠ stale: ${x.changed.join(', ')}`)
-            : h('span', { className: 'ok' }, '✓ fresh'))))))));
+      : h(
+          'div',
+          { className: 'table-wrap' },
+          h(
+            'table',
+            { className: 'data' },
+            h('thead', null, h('tr', null, ...['Handoff', 'Status', 'Summary', 'Written', 'Fresh'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
+            h(
+              'tbody',
+              null,
+              ...m.handoffs.map((x) =>
+                h(
+                  'tr',
+                  { className: x.stale ? 'stale' : '', attrs: { 'data-handoff': x.name } },
+                  h('td', { className: 'mono' }, fileLink({ path: x.path }, x.name)),
+                  h('td', null, h('span', { className: `chip ${STATUS_CLASS[x.status] ?? ''}` }, x.status)),
+                  h('td', { className: 'summary' }, x.summary),
+                  h('td', { className: 'nowrap' }, x.writtenAt ? h('time', { attrs: { datetime: x.writtenAt, title: x.writtenAt } }, formatTime(x.writtenAt)) : '—'),
+                  h(
+                    'td',
+                    null,
+                    x.stale
+                      ? h('span', { className: 'bad', attrs: { title: `Changed since written: ${x.changed.join(', ')}` } }, `⚠ stale: ${x.changed.join(', ')}`)
+                      : h('span', { className: 'ok' }, '✓ fresh'),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+  );
 }

@@ -51,14 +51,16 @@ function render(): void {
   // Focus is kept by key (`data-key`), since every element is new after a render.
   const focusedKey = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-key]')?.dataset.key;
   const scrollY = window.scrollY;
-  replaceChildren(app,
+  replaceChildren(
+    app,
     renderHeader(m),
     ...renderBreakers(m),
     h('div', { className: 'columns' }, renderNextStep(m), renderStepper(m)),
     renderTasks(m, selectedTask, selectTask),
     renderHandoffs(m),
     renderFindings(m),
-    renderTokens(m));
+    renderTokens(m),
+  );
   window.scrollTo(0, scrollY);
   if (focusedKey) app.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusedKey)}"]`)?.focus({ preventScroll: true });
 }

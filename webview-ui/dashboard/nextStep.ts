@@ -5,28 +5,43 @@ import { commandButton } from './commands';
 
 function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
   const heading = t.kind === 'recover' ? `Recover to ${t.to}` : t.kind === 'retry' ? `Back to ${t.to}` : `Advance to ${t.to}`;
-  const action = t.kind === 'recover'
-    ? commandButton(m.specDir, { command: 'recover', args: { to: t.to } }, heading, { key: `recover-${t.to}`, disabled: !t.ready })
-    : t.kind === 'retry'
-      ? commandButton(m.specDir, { command: 'advance', args: { to: t.to } }, heading, { key: `retry-${t.to}`, secondary: true, disabled: !t.ready })
-      : null;
-  return h('div', { className: `transition ${t.ready ? 'ready' : 'blocked'}`, attrs: { 'data-to': t.to } },
-    h('h3', null,
+  const action =
+    t.kind === 'recover'
+      ? commandButton(m.specDir, { command: 'recover', args: { to: t.to } }, heading, { key: `recover-${t.to}`, disabled: !t.ready })
+      : t.kind === 'retry'
+        ? commandButton(m.specDir, { command: 'advance', args: { to: t.to } }, heading, { key: `retry-${t.to}`, secondary: true, disabled: !t.ready })
+        : null;
+  return h(
+    'div',
+    { className: `transition ${t.ready ? 'ready' : 'blocked'}`, attrs: { 'data-to': t.to } },
+    h(
+      'h3',
+      null,
       h('span', { className: t.ready ? 'ok' : 'bad', attrs: { 'aria-hidden': 'true' } }, t.ready ? '✓ ' : '✗ '),
       heading,
-      h('span', { className: 'muted' }, t.ready ? ' — ready' : ' — blocked')),
+      h('span', { className: 'muted' }, t.ready ? ' — ready' : ' — blocked'),
+    ),
     t.description ? h('p', { className: 'muted' }, t.description) : null,
-    h('ul', { className: 'preconditions' }, ...t.preconditions.map((p) =>
-      h('li', { className: p.holds ? 'holds' : 'unmet', attrs: { 'data-holds': String(p.holds) } },
-        h('span', { className: `mark ${p.holds ? 'ok' : 'bad'}`, attrs: { 'aria-label': p.holds ? 'holds' : 'does not hold' } }, p.holds ? '✓' : '✗'),
-        ' ', h('span', null, p.label),
-        p.path && !p.holds ? h('span', null, ' ', fileLink({ path: p.path }, 'open')) : null,
-        !p.holds && p.reasons.length ? h('ul', { className: 'reasons' }, ...p.reasons.map((r) => h('li', null, r))) : null))),
+    h(
+      'ul',
+      { className: 'preconditions' },
+      ...t.preconditions.map((p) =>
+        h(
+          'li',
+          { className: p.holds ? 'holds' : 'unmet', attrs: { 'data-holds': String(p.holds) } },
+          h('span', { className: `mark ${p.holds ? 'ok' : 'bad'}`, attrs: { 'aria-label': p.holds ? 'holds' : 'does not hold' } }, p.holds ? '✓' : '✗'),
+          ' ',
+          h('span', null, p.label),
+          p.path && !p.holds ? h('span', null, ' ', fileLink({ path: p.path }, 'open')) : null,
+          !p.holds && p.reasons.length ? h('ul', { className: 'reasons' }, ...p.reasons.map((r) => h('li', null, r))) : null,
+        ),
+      ),
+    ),
     t.confirmations.length
-      ? h('div', { className: 'confirmations' }, h('span', { className: 'muted' }, 'You will be asked to confirm:'),
-        h('ul', null, ...t.confirmations.map((c) => h('li', null, c))))
+      ? h('div', { className: 'confirmations' }, h('span', { className: 'muted' }, 'You will be asked to confirm:'), h('ul', null, ...t.confirmations.map((c) => h('li', null, c))))
       : null,
-    action ? h('div', { className: 'actions' }, action) : null);
+    action ? h('div', { className: 'actions' }, action) : null,
+  );
 }
 
 /**
@@ -38,22 +53,28 @@ export function renderNextStep(m: DashboardModel): HTMLElement {
   const forward = m.next.find((t) => t.kind === 'forward');
   const a = m.actions;
   const buttons = [
-    a.advance ? commandButton(m.specDir, { command: 'advance' }, 'Advance', { key: 'advance', disabled: !forward?.ready, title: forward?.ready ? `Move to ${forward.to}` : 'Preconditions do not hold yet' }) : null,
+    a.advance
+      ? commandButton(m.specDir, { command: 'advance' }, 'Advance', { key: 'advance', disabled: !forward?.ready, title: forward?.ready ? `Move to ${forward.to}` : 'Preconditions do not hold yet' })
+      : null,
     a.approve ? commandButton(m.specDir, { command: 'approve' }, 'Approve', { key: 'approve', secondary: true, disabled: !forward?.ready }) : null,
     a.checkStage.length
       ? commandButton(m.specDir, { command: 'checkStage' }, 'Check stage', { key: 'check-stage', secondary: true, title: `Run ${a.checkStage.join(', ')} and write their reports` })
       : null,
     a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, 'Mark Failed', { key: 'mark-failed', secondary: true }) : null,
     // A stale approval of a gate already passed blocks every way on until it is renewed.
-    ...a.reapprove.map((stage) => commandButton(m.specDir, { command: 'reapprove', args: { stage } }, `Approve ${stage} again`,
-      { key: `reapprove-${stage}`, title: `The files approved at ${stage} changed since; review them, then approve ${stage} again` })),
+    ...a.reapprove.map((stage) =>
+      commandButton(m.specDir, { command: 'reapprove', args: { stage } }, `Approve ${stage} again`, {
+        key: `reapprove-${stage}`,
+        title: `The files approved at ${stage} changed since; review them, then approve ${stage} again`,
+      }),
+    ),
   ];
-  const empty = m.next.length === 0
-    ? h('p', { className: 'muted' }, m.stage === null ? 'The stage is unknown.' : 'This is the end of the pipeline.')
-    : null;
-  return h('section', { className: 'card', attrs: { id: 'next', 'aria-labelledby': 'next-title' } },
-    h('div', { className: 'section-head' }, h('h2', { attrs: { id: 'next-title' } }, 'Next step'),
-      h('div', { className: 'actions' }, ...buttons)),
+  const empty = m.next.length === 0 ? h('p', { className: 'muted' }, m.stage === null ? 'The stage is unknown.' : 'This is the end of the pipeline.') : null;
+  return h(
+    'section',
+    { className: 'card', attrs: { id: 'next', 'aria-labelledby': 'next-title' } },
+    h('div', { className: 'section-head' }, h('h2', { attrs: { id: 'next-title' } }, 'Next step'), h('div', { className: 'actions' }, ...buttons)),
     empty,
-    ...m.next.map((t) => transitionCard(m, t)));
+    ...m.next.map((t) => transitionCard(m, t)),
+  );
 }

@@ -6,23 +6,40 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 function table(caption: string, rows: readonly ({ id: string } & TokenCount)[]): HTMLElement {
   const total = rows.reduce((t, r) => ({ input: t.input + r.input, output: t.output + r.output }), { input: 0, output: 0 });
-  const line = (id: string, c: TokenCount, cls = '') => h('tr', { className: cls }, h('td', { className: 'mono' }, id), h('td', { className: 'num' }, fmt(c.input)), h('td', { className: 'num' }, fmt(c.output)), h('td', { className: 'num' }, fmt(c.input + c.output)));
-  return h('table', { className: 'data tokens' },
+  const line = (id: string, c: TokenCount, cls = '') =>
+    h(
+      'tr',
+      { className: cls },
+      h('td', { className: 'mono' }, id),
+      h('td', { className: 'num' }, fmt(c.input)),
+      h('td', { className: 'num' }, fmt(c.output)),
+      h('td', { className: 'num' }, fmt(c.input + c.output)),
+    );
+  return h(
+    'table',
+    { className: 'data tokens' },
     h('caption', null, caption),
     h('thead', null, h('tr', null, ...['', 'Input', 'Output', 'Total'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
-    h('tbody', null, ...rows.map((r) => line(r.id, r)), line('total', total, 'total')));
+    h('tbody', null, ...rows.map((r) => line(r.id, r)), line('total', total, 'total')),
+  );
 }
 
 /** Token usage per task, per stage and per role, once the executing loop records it; absent otherwise. */
 export function renderTokens(m: DashboardModel): HTMLElement | null {
   const u = m.tokenUsage;
   if (!u) return null;
-  return h('section', { className: 'card', attrs: { id: 'tokens', 'aria-labelledby': 'tokens-title' } },
+  return h(
+    'section',
+    { className: 'card', attrs: { id: 'tokens', 'aria-labelledby': 'tokens-title' } },
     h('h2', { attrs: { id: 'tokens-title' } }, 'Token usage', h('span', { className: 'muted small' }, `${fmt(u.total.input + u.total.output)} in all`)),
     // Every dispatch counted here has its full transcript in the extension's storage.
     h('div', { className: 'actions' }, commandButton(m.specDir, { command: 'showTranscripts' }, 'Show transcripts', { key: 'show-transcripts', secondary: true })),
-    h('div', { className: 'token-tables' },
+    h(
+      'div',
+      { className: 'token-tables' },
       u.tasks.length ? table('Per task', u.tasks) : null,
       u.stages.length ? table('Per stage', u.stages) : null,
-      u.roles.length ? table('Per role', u.roles) : null));
+      u.roles.length ? table('Per role', u.roles) : null,
+    ),
+  );
 }

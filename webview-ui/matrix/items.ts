@@ -1,9 +1,7 @@
 import type { MatrixModel, MatrixRequirement, MatrixRow } from '../../src/shared/matrixModel';
 
 /** One line of the windowed list: a requirement's header, or one of its behaviors. */
-export type MatrixItem =
-  | { kind: 'requirement'; requirement: MatrixRequirement; shown: number; shownClosed: number; group: number }
-  | { kind: 'behavior'; row: MatrixRow; group: number };
+export type MatrixItem = { kind: 'requirement'; requirement: MatrixRequirement; shown: number; shownClosed: number; group: number } | { kind: 'behavior'; row: MatrixRow; group: number };
 
 /**
  * Groups the shown rows under their requirement, in the model's order. A requirement whose

@@ -32,7 +32,10 @@ const grid = new MatrixGrid({
   open: (target) => post({ type: 'openFile', ...target }),
   change: () => scheduleSave(),
 });
-const toolbar = new Toolbar(() => applyFilter(), (format) => exportMatrix(format));
+const toolbar = new Toolbar(
+  () => applyFilter(),
+  (format) => exportMatrix(format),
+);
 const notice = h('div', { className: 'notices' });
 
 function exportMatrix(format: ExportFormat): void {
@@ -70,14 +73,19 @@ function renderNotices(m: MatrixModel): void {
     ...o.traceBehaviorsUnknown.map((x) => `traceability.json traces ${x.behavior} under ${x.requirement}, which does not declare it`),
     ...o.behaviorsWithoutTask.map((b) => `${b} is not mapped to any task`),
   ];
-  replaceChildren(notice,
+  replaceChildren(
+    notice,
     m.notice ? h('p', { className: 'notice' }, m.notice) : null,
     orphanLines.length
-      ? h('details', { className: 'notice orphans' },
-        h('summary', null, `${plural(orphanLines.length, 'orphaned reference')} in the ledgers`),
-        h('ul', null, ...orphanLines.slice(0, 200).map((l) => h('li', null, l))),
-        orphanLines.length > 200 ? h('p', { className: 'muted' }, `…and ${orphanLines.length - 200} more (see the Problems panel)`) : null)
-      : null);
+      ? h(
+          'details',
+          { className: 'notice orphans' },
+          h('summary', null, `${plural(orphanLines.length, 'orphaned reference')} in the ledgers`),
+          h('ul', null, ...orphanLines.slice(0, 200).map((l) => h('li', null, l))),
+          orphanLines.length > 200 ? h('p', { className: 'muted' }, `…and ${orphanLines.length - 200} more (see the Problems panel)`) : null,
+        )
+      : null,
+  );
 }
 
 function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
@@ -110,7 +118,7 @@ onHostMessage('matrix', (message) => {
     announceRendered('matrix', { rows: 0, domRows: 0 });
     return;
   }
-  show(message.model, message.type === 'init' ? savedUi<MatrixUi>('matrix').ui ?? {} : undefined);
+  show(message.model, message.type === 'init' ? (savedUi<MatrixUi>('matrix').ui ?? {}) : undefined);
 });
 
 post({ type: 'ready', view: 'matrix', protocol: PROTOCOL_VERSION });

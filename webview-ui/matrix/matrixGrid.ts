@@ -32,15 +32,27 @@ export class MatrixGrid {
   private selectedBehavior: string | undefined;
 
   constructor(private readonly on: { open(target: Omit<OpenFileMessage, 'type'>): void; change(): void }) {
-    const header = h('div', { className: 'grid-header', attrs: { role: 'rowgroup' } },
-      h('div', { className: 'row header-row', attrs: { role: 'row', 'aria-rowindex': 1 } },
-        ...COLUMNS.map((c, i) => h('div', { className: `cell c-${c.key}`, attrs: { role: 'columnheader', 'aria-colindex': i + 1 } }, c.label))));
+    const header = h(
+      'div',
+      { className: 'grid-header', attrs: { role: 'rowgroup' } },
+      h(
+        'div',
+        { className: 'row header-row', attrs: { role: 'row', 'aria-rowindex': 1 } },
+        ...COLUMNS.map((c, i) => h('div', { className: `cell c-${c.key}`, attrs: { role: 'columnheader', 'aria-colindex': i + 1 } }, c.label)),
+      ),
+    );
     this.pinned = h('div', { className: 'pin-wrap' });
     this.body = h('div', { className: 'grid-body', attrs: { role: 'rowgroup' } });
-    this.element = h('div', {
-      className: 'grid',
-      attrs: { id: 'matrix-grid', role: 'grid', tabindex: 0, 'aria-label': 'Traceability matrix', 'aria-colcount': COLUMNS.length, 'aria-rowcount': 1 },
-    }, header, this.pinned, this.body);
+    this.element = h(
+      'div',
+      {
+        className: 'grid',
+        attrs: { id: 'matrix-grid', role: 'grid', tabindex: 0, 'aria-label': 'Traceability matrix', 'aria-colcount': COLUMNS.length, 'aria-rowcount': 1 },
+      },
+      header,
+      this.pinned,
+      this.body,
+    );
     this.element.style.setProperty('--row-h', `${ROW_HEIGHT}px`);
     this.element.style.setProperty('--header-h', `${HEADER_HEIGHT}px`);
 
@@ -140,12 +152,24 @@ export class MatrixGrid {
     const page = this.list.pageSize();
     const last = this.items.length - 1;
     switch (e.key) {
-      case 'ArrowDown': this.move(at === undefined ? here : at + 1, this.column, 1); break;
-      case 'ArrowUp': this.move(at === undefined ? here : at - 1, this.column, at === undefined ? 1 : -1); break;
-      case 'ArrowRight': if (at !== undefined) this.move(at, Math.min(COLUMNS.length - 1, this.column + 1)); break;
-      case 'ArrowLeft': if (at !== undefined) this.move(at, Math.max(0, this.column - 1)); break;
-      case 'PageDown': this.move(Math.min(last, (at ?? here) + page), this.column, 1); break;
-      case 'PageUp': this.move(Math.max(0, (at ?? here) - page), this.column, -1); break;
+      case 'ArrowDown':
+        this.move(at === undefined ? here : at + 1, this.column, 1);
+        break;
+      case 'ArrowUp':
+        this.move(at === undefined ? here : at - 1, this.column, at === undefined ? 1 : -1);
+        break;
+      case 'ArrowRight':
+        if (at !== undefined) this.move(at, Math.min(COLUMNS.length - 1, this.column + 1));
+        break;
+      case 'ArrowLeft':
+        if (at !== undefined) this.move(at, Math.max(0, this.column - 1));
+        break;
+      case 'PageDown':
+        this.move(Math.min(last, (at ?? here) + page), this.column, 1);
+        break;
+      case 'PageUp':
+        this.move(Math.max(0, (at ?? here) - page), this.column, -1);
+        break;
       case 'Home':
         if (e.ctrlKey || e.metaKey || at === undefined) this.move(0, this.column, 1);
         else this.move(at, 0);
@@ -154,10 +178,12 @@ export class MatrixGrid {
         if (e.ctrlKey || e.metaKey || at === undefined) this.move(last, this.column, -1);
         else this.move(at, COLUMNS.length - 1);
         break;
-      case 'Enter': case ' ':
+      case 'Enter':
+      case ' ':
         if (at !== undefined) this.openActive();
         break;
-      default: return;
+      default:
+        return;
     }
     e.preventDefault();
   }

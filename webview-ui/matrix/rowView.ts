@@ -60,19 +60,28 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
   const selected = active?.item === index;
   const gap = (g: MatrixRow['gaps'][number]) => row.gaps.includes(g);
   const cells = [
-    cell(index, 0, 'c-behavior', [link('source', row.behavior, `${row.source.path}${row.source.line ? `:${row.source.line}` : ''}`), ' ', h('span', { className: 'desc' }, row.description)], { title: row.description }),
+    cell(index, 0, 'c-behavior', [link('source', row.behavior, `${row.source.path}${row.source.line ? `:${row.source.line}` : ''}`), ' ', h('span', { className: 'desc' }, row.description)], {
+      title: row.description,
+    }),
     cell(index, 1, 'c-category', [row.category]),
-    cell(index, 2, `c-status status-${row.status}`, [row.status, row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: 'applicability: not-applicable' } }, 'n/a') : null]),
+    cell(index, 2, `c-status status-${row.status}`, [
+      row.status,
+      row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: 'applicability: not-applicable' } }, 'n/a') : null,
+    ]),
     cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(row.tasks)),
     cell(index, 4, `c-refs${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, fileRefs(row.tests, 'tests')),
     cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(row.evidence, 'evidence')),
     cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [row.closed ? (row.applicability === 'not-applicable' ? '✓ not applicable' : '✓ closed') : '✗ open']),
   ];
   if (selected) cells[active.column]?.classList.add('active');
-  return h('div', {
-    className: `row behavior${row.closed ? '' : ' open'}${selected ? ' selected' : ''}`,
-    attrs: { role: 'row', 'aria-rowindex': index + 2, 'aria-selected': selected ? 'true' : 'false', 'data-item': index },
-  }, ...cells);
+  return h(
+    'div',
+    {
+      className: `row behavior${row.closed ? '' : ' open'}${selected ? ' selected' : ''}`,
+      attrs: { role: 'row', 'aria-rowindex': index + 2, 'aria-selected': selected ? 'true' : 'false', 'data-item': index },
+    },
+    ...cells,
+  );
 }
 
 export function renderGroupRow(index: number, item: Extract<MatrixItem, { kind: 'requirement' }>, pinned = false): HTMLElement {
@@ -83,11 +92,21 @@ export function renderGroupRow(index: number, item: Extract<MatrixItem, { kind: 
       ? [h('span', { className: 'ok', attrs: { title: `required: ${r.requiredCategories.join(', ')}` } }, '✓ required categories covered')]
       : [];
   const counts = item.shown === r.behaviors ? `${r.closed}/${r.behaviors} closed` : `${item.shown} of ${r.behaviors} shown · ${item.shownClosed} closed`;
-  return h('div', {
-    className: `row group${r.missingCategories.length ? ' missing-categories' : ''}${pinned ? ' pinned' : ''}`,
-    attrs: pinned ? { 'aria-hidden': 'true' } : { role: 'row', 'aria-rowindex': index + 2, 'data-item': index },
-  },
-  h('div', { className: 'cell c-group', attrs: pinned ? {} : { role: 'gridcell', 'aria-colspan': COLUMNS.length } },
-    // Spaces between the parts, so the row reads as words to a screen reader (and to textContent).
-    h('strong', null, r.id), ' ', h('span', { className: 'muted' }, counts), ' ', ...missingCats.flatMap((c) => [c, ' '])));
+  return h(
+    'div',
+    {
+      className: `row group${r.missingCategories.length ? ' missing-categories' : ''}${pinned ? ' pinned' : ''}`,
+      attrs: pinned ? { 'aria-hidden': 'true' } : { role: 'row', 'aria-rowindex': index + 2, 'data-item': index },
+    },
+    h(
+      'div',
+      { className: 'cell c-group', attrs: pinned ? {} : { role: 'gridcell', 'aria-colspan': COLUMNS.length } },
+      // Spaces between the parts, so the row reads as words to a screen reader (and to textContent).
+      h('strong', null, r.id),
+      ' ',
+      h('span', { className: 'muted' }, counts),
+      ' ',
+      ...missingCats.flatMap((c) => [c, ' ']),
+    ),
+  );
 }

@@ -26,7 +26,10 @@ export class Toolbar {
   /** The filter itself; the controls reflect it (a select may not take a value until its options are in). */
   private current: MatrixFilter = { ...EMPTY_FILTER };
 
-  constructor(private readonly onFilter: () => void, onExport: (format: ExportFormat) => void) {
+  constructor(
+    private readonly onFilter: () => void,
+    onExport: (format: ExportFormat) => void,
+  ) {
     this.title = h('h1');
     this.counts = h('span', { className: 'counts', attrs: { id: 'counts', role: 'status', 'aria-live': 'polite' } });
     this.search = h('vscode-textfield', { attrs: { id: 'search', type: 'search', placeholder: 'Search behaviors, tasks, tests, evidence…', 'aria-label': 'Search' } }) as VscodeTextfield;
@@ -54,10 +57,12 @@ export class Toolbar {
     const exportCsv = h('vscode-button', { attrs: { id: 'export-csv', secondary: true }, on: { click: () => onExport('csv') } }, 'Export CSV');
     const exportMd = h('vscode-button', { attrs: { id: 'export-markdown', secondary: true }, on: { click: () => onExport('markdown') } }, 'Export Markdown');
 
-    this.element = h('header', { className: 'toolbar' },
+    this.element = h(
+      'header',
+      { className: 'toolbar' },
       h('div', { className: 'title-line' }, this.title, this.counts, h('span', { className: 'spacer' }), exportCsv, exportMd),
-      h('div', { className: 'filters', attrs: { role: 'search' } },
-        this.search, this.gapsOnly, this.selects.category, this.selects.status, this.selects.task, clear));
+      h('div', { className: 'filters', attrs: { role: 'search' } }, this.search, this.gapsOnly, this.selects.category, this.selects.status, this.selects.task, clear),
+    );
   }
 
   setTitle(specName: string): void {
@@ -102,9 +107,13 @@ export class Toolbar {
 
   setCounts(c: MatrixCounts): void {
     const shown = c.shown === c.total ? plural(c.total, 'behavior') : `${c.shown} of ${plural(c.total, 'behavior')}`;
-    replaceChildren(this.counts,
-      h('span', { attrs: { 'data-count': 'shown' } }, shown), ' · ',
-      h('span', { className: 'ok', attrs: { 'data-count': 'closed' } }, `${c.closed} closed`), ' · ',
-      h('span', { className: c.open ? 'bad' : '', attrs: { 'data-count': 'open' } }, `${c.open} open`));
+    replaceChildren(
+      this.counts,
+      h('span', { attrs: { 'data-count': 'shown' } }, shown),
+      ' · ',
+      h('span', { className: 'ok', attrs: { 'data-count': 'closed' } }, `${c.closed} closed`),
+      ' · ',
+      h('span', { className: c.open ? 'bad' : '', attrs: { 'data-count': 'open' } }, `${c.open} open`),
+    );
   }
 }

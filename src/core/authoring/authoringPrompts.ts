@@ -63,7 +63,9 @@ export function renderSpecFiles(dir: string, reads: readonly string[], lang: Pro
     if (file.endsWith('/')) {
       let names: string[];
       try {
-        names = readdirSync(join(dir, file)).filter((n) => TASK_FILE_PATTERN.test(n)).sort((a, b) => byTaskNumber(a.slice(0, -3), b.slice(0, -3)));
+        names = readdirSync(join(dir, file))
+          .filter((n) => TASK_FILE_PATTERN.test(n))
+          .sort((a, b) => byTaskNumber(a.slice(0, -3), b.slice(0, -3)));
       } catch {
         names = [];
       }

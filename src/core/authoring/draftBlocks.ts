@@ -17,10 +17,7 @@ export interface Draft {
   complete: boolean;
 }
 
-export type DraftStreamEvent =
-  | { type: 'prose'; text: string }
-  | { type: 'fileStart'; path: string }
-  | { type: 'fileEnd'; draft: Draft };
+export type DraftStreamEvent = { type: 'prose'; text: string } | { type: 'fileStart'; path: string } | { type: 'fileEnd'; draft: Draft };
 
 const START = /^\s*={3,}\s*FILE:\s*(.+?)\s*={3,}\s*$/i;
 const END = /^\s*={3,}\s*END(?:\s+FILE)?\s*={3,}\s*$/i;
@@ -30,7 +27,11 @@ const END = /^\s*={3,}\s*END(?:\s+FILE)?\s*={3,}\s*$/i;
  * and so does the spec directory when the model repeated it (`specs/<name>/spec.md`).
  */
 export function normalizeDraftPath(raw: string, specDir?: string): string {
-  let p = raw.trim().replace(/^[`'"]+|[`'"]+$/g, '').replace(/\\/g, '/').replace(/^\.\//, '');
+  let p = raw
+    .trim()
+    .replace(/^[`'"]+|[`'"]+$/g, '')
+    .replace(/\\/g, '/')
+    .replace(/^\.\//, '');
   if (specDir) {
     const prefix = `${specDir.replace(/\/+$/, '')}/`;
     if (p.startsWith(prefix)) p = p.slice(prefix.length);
@@ -101,7 +102,10 @@ export class DraftStream {
 export function parseDrafts(reply: string, specDir?: string): { drafts: Draft[]; prose: string } {
   const stream = new DraftStream(specDir);
   const events = [...stream.push(reply), ...stream.end()];
-  const prose = events.filter((e): e is Extract<DraftStreamEvent, { type: 'prose' }> => e.type === 'prose').map((e) => e.text).join('');
+  const prose = events
+    .filter((e): e is Extract<DraftStreamEvent, { type: 'prose' }> => e.type === 'prose')
+    .map((e) => e.text)
+    .join('');
   return { drafts: [...stream.drafts], prose };
 }
 

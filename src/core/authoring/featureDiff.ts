@@ -32,7 +32,10 @@ export async function featureDiff(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'nam
     const base = worktree === snapshot.repoRoot ? mainHead : (await git(worktree, ['merge-base', 'HEAD', mainHead], signal)).trim();
     const stat = await git(worktree, ['diff', '--stat', '--no-color', base], signal);
     const diff = await git(worktree, ['diff', '--no-color', '--no-ext-diff', base], signal);
-    return { text: stat.trim() ? `${stat}\n${diff}` : '', base: `${base.slice(0, 12)} (${worktree === snapshot.repoRoot ? 'HEAD of the repository' : 'where the feature branch left the main checkout'})` };
+    return {
+      text: stat.trim() ? `${stat}\n${diff}` : '',
+      base: `${base.slice(0, 12)} (${worktree === snapshot.repoRoot ? 'HEAD of the repository' : 'where the feature branch left the main checkout'})`,
+    };
   } catch (e) {
     if (signal.aborted) throw e;
     return { text: '', base: '', error: e instanceof Error ? e.message : String(e) };

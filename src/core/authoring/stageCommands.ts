@@ -70,12 +70,10 @@ export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>>
   },
 };
 
-export const isAuthoringCommand = (name: string | undefined): name is AuthoringCommandName =>
-  name !== undefined && (AUTHORING_COMMANDS as readonly string[]).includes(name);
+export const isAuthoringCommand = (name: string | undefined): name is AuthoringCommandName => name !== undefined && (AUTHORING_COMMANDS as readonly string[]).includes(name);
 
 /** The command that drafts a stage's files, if any. */
-export const commandForStage = (stage: string | undefined): AuthoringCommand | undefined =>
-  Object.values(AUTHORING).find((c) => c.stage === stage);
+export const commandForStage = (stage: string | undefined): AuthoringCommand | undefined => Object.values(AUTHORING).find((c) => c.stage === stage);
 
 /** Whether the command may write this spec-relative path (no `..`, no absolute path). */
 export function mayWrite(command: AuthoringCommand, path: string): boolean {

@@ -12,13 +12,7 @@ export interface Diagnostic {
   code?: string;
 }
 
-export function diagnostic(
-  file: string,
-  message: string,
-  where: { line?: number; column?: number } = {},
-  severity: Severity = 'error',
-  code?: string,
-): Diagnostic {
+export function diagnostic(file: string, message: string, where: { line?: number; column?: number } = {}, severity: Severity = 'error', code?: string): Diagnostic {
   return { file, line: where.line ?? 1, column: where.column ?? 1, severity, message, ...(code ? { code } : {}) };
 }
 

@@ -32,7 +32,8 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, source: str
   if (result.success) return { value: result.data, raw, diagnostics: prototypeKeys(file, text) };
   const located = locateJson(text);
   const diagnostics = schemaProblems(result.error.issues).map(({ path, message }) =>
-    diagnostic(file, `${file}: ${describePath(path)}: ${message}`, positionAt(text, located.offsetOf(path)), 'error', 'schema'));
+    diagnostic(file, `${file}: ${describePath(path)}: ${message}`, positionAt(text, located.offsetOf(path)), 'error', 'schema'),
+  );
   return { raw, diagnostics };
 }
 
@@ -44,5 +45,6 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, source: str
 function prototypeKeys(file: string, text: string): Diagnostic[] {
   if (!text.includes('"__proto__"')) return [];
   return [...text.matchAll(/"__proto__"\s*:/g)].map((m) =>
-    diagnostic(file, `${file}: the key "__proto__" is not a valid id and is ignored`, positionAt(text, m.index ?? 0), 'warning', 'reserved-key'));
+    diagnostic(file, `${file}: the key "__proto__" is not a valid id and is ignored`, positionAt(text, m.index ?? 0), 'warning', 'reserved-key'),
+  );
 }

@@ -49,7 +49,12 @@ export class ExecutingLoop {
     };
     try {
       const actor = createActor(executingMachine, { input: { ...input, onEvent, work } });
-      bridge = new UserPromptsBridge(prompts, (e) => actor.send(e), () => actor.send({ type: 'STOP' }), asking.signal);
+      bridge = new UserPromptsBridge(
+        prompts,
+        (e) => actor.send(e),
+        () => actor.send({ type: 'STOP' }),
+        asking.signal,
+      );
       const stop = () => actor.send({ type: 'STOP' });
       signal.addEventListener('abort', stop, { once: true });
       try {

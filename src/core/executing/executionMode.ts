@@ -11,11 +11,7 @@ export type ExecutionMode = 'subagent' | 'direct';
 export type ExecutionModeSetting = 'auto' | 'subagent' | 'direct';
 
 export type ModeTrigger =
-  | { kind: 'task-count'; count: number }
-  | { kind: 'source-files'; count: number }
-  | { kind: 'modules'; modules: string[] }
-  | { kind: 'risk'; risk: Risk; source: string }
-  | { kind: 'user-request' };
+  { kind: 'task-count'; count: number } | { kind: 'source-files'; count: number } | { kind: 'modules'; modules: string[] } | { kind: 'risk'; risk: Risk; source: string } | { kind: 'user-request' };
 
 export type Risk = 'security' | 'data-consistency' | 'migration' | 'permission';
 
@@ -142,10 +138,15 @@ export function describeExecutionMode(choice: ExecutionModeChoice): string {
 
 export function describeTrigger(t: ModeTrigger): string {
   switch (t.kind) {
-    case 'task-count': return `${t.count} task files (3 or more)`;
-    case 'source-files': return `${t.count} source files in the tasks' owns (5 or more)`;
-    case 'modules': return `owns spans ${t.modules.length} modules (${t.modules.join(', ')})`;
-    case 'risk': return `${t.risk} risk flagged by ${t.source}`;
-    case 'user-request': return 'you asked for subagents';
+    case 'task-count':
+      return `${t.count} task files (3 or more)`;
+    case 'source-files':
+      return `${t.count} source files in the tasks' owns (5 or more)`;
+    case 'modules':
+      return `owns spans ${t.modules.length} modules (${t.modules.join(', ')})`;
+    case 'risk':
+      return `${t.risk} risk flagged by ${t.source}`;
+    case 'user-request':
+      return 'you asked for subagents';
   }
 }

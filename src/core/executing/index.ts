@@ -12,7 +12,18 @@ export { UserPromptsBridge } from './machine/userPromptsBridge';
 export { acquireSpecLease } from './runLease';
 export { checkExecutingPreconditions, executingStage } from './preconditions';
 export type { ExecutingEvent, ExecutingEventListener } from './events';
-export { ModelRequestError, ModelUnavailableError, isPermanentModelError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ChatResponsePart, type ModelRequestErrorCode, type ToolCall, type ToolSpec } from './dispatch/chatModel';
+export {
+  ModelRequestError,
+  ModelUnavailableError,
+  isPermanentModelError,
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequestOptions,
+  type ChatResponsePart,
+  type ModelRequestErrorCode,
+  type ToolCall,
+  type ToolSpec,
+} from './dispatch/chatModel';
 export { silentLogger, systemClock, type Clock, type Logger, type ModelSelector, type UserPrompts } from './ports';
 export { chooseModelTier, type ModelTier, type SubagentRole } from './dispatch/modelTier';
 export { chooseExecutionMode, describeExecutionMode, describeTrigger, type ExecutionMode, type ModeTrigger } from './executionMode';

@@ -47,8 +47,10 @@ export function checkExecutingPreconditions(snapshot: SpecSnapshot, def: Pipelin
 
   if (!snapshot.files.has('plan.md')) error(rel('plan.md'), 'plan.md does not exist', 'missing-plan');
   if (snapshot.tasks.size === 0) error(rel('tasks/'), 'tasks/ holds no task files (T1.md, T2.md, ...)', 'no-tasks');
-  if (!snapshot.requirements) error(rel('requirements.json'), snapshot.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read', 'missing-requirements');
-  if (!snapshot.traceability) error(rel('traceability.json'), snapshot.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read', 'missing-traceability');
+  if (!snapshot.requirements)
+    error(rel('requirements.json'), snapshot.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read', 'missing-requirements');
+  if (!snapshot.traceability)
+    error(rel('traceability.json'), snapshot.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read', 'missing-traceability');
 
   // Broken task files or task states would be dispatched or overwritten blindly.
   for (const d of snapshot.diagnostics) {
@@ -87,7 +89,10 @@ function planNotApproved(snapshot: SpecSnapshot, def: PipelineDefinition, execut
   const executingAt = order.indexOf(executingId);
   if (at < 0) return `current_stage "${current}" is not a stage of the ${def.type} pipeline`;
   if (at > executingAt) return `the spec is at ${current}, past executing; send it back to executing first`;
-  const planAt = Math.max(0, def.stages.findIndex((s) => s.outputs.includes('plan.md')));
+  const planAt = Math.max(
+    0,
+    def.stages.findIndex((s) => s.outputs.includes('plan.md')),
+  );
   const between = def.stages.slice(planAt, executingAt);
   const gates = between.filter((s) => s.humanApproval);
   const gate = (gates.length ? gates : between.filter((s) => s.confirmation)).pop();

@@ -14,7 +14,11 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
  * file is reported, never overwritten.
  */
 export class SpecStateStore {
-  constructor(readonly repoRoot: string, readonly dir: string, private readonly now: () => string) {}
+  constructor(
+    readonly repoRoot: string,
+    readonly dir: string,
+    private readonly now: () => string,
+  ) {}
 
   snapshot(): SpecSnapshot {
     return loadSpec(this.repoRoot, this.dir);

@@ -115,4 +115,3 @@ export function compactHandoffIndex(entries: readonly UpstreamEntry[], lang: 'en
   }
   return lines.join('\n');
 }
-

@@ -105,8 +105,15 @@ export function insertMember(text: string, object: JsonObject, key: string, valu
   }
   const neighbour = object.members[Math.min(index, object.members.length - 1)];
   const colon = text.slice(neighbour.keyEnd, neighbour.value.start);
-  return insertChildren(text, object.start, object.members.map((m) => m.keyStart), object.members.map((m) => m.value.end), index, style,
-    (indent) => [`${JSON.stringify(key)}${colon}${renderJson(value, styleAt(style, indent), indent ?? '')}`]);
+  return insertChildren(
+    text,
+    object.start,
+    object.members.map((m) => m.keyStart),
+    object.members.map((m) => m.value.end),
+    index,
+    style,
+    (indent) => [`${JSON.stringify(key)}${colon}${renderJson(value, styleAt(style, indent), indent ?? '')}`],
+  );
 }
 
 /**
@@ -117,8 +124,15 @@ export function insertItems(text: string, array: JsonArray, values: readonly unk
   if (array.items.length === 0) {
     return { start: array.start, end: array.end, newText: renderJson(values, style, lineIndent(text, array.start)) };
   }
-  return insertChildren(text, array.start, array.items.map((x) => x.start), array.items.map((x) => x.end), index, style,
-    (indent) => values.map((v) => renderJson(v, styleAt(style, indent), indent ?? '')));
+  return insertChildren(
+    text,
+    array.start,
+    array.items.map((x) => x.start),
+    array.items.map((x) => x.end),
+    index,
+    style,
+    (indent) => values.map((v) => renderJson(v, styleAt(style, indent), indent ?? '')),
+  );
 }
 
 /** Removes the items `remove` picks from an array, with the separators that go with them; removing all leaves `[]`. */

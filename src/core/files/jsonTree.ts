@@ -171,27 +171,31 @@ export function scanJson(text: string): ScannedJson {
 
   try {
     // jsonc-parser reads a byte-order mark as an unknown symbol: it reads the text after it, and its offsets are moved past it.
-    visit(bom ? text.slice(1) : text, {
-      onObjectBegin: (offset, length) => open({ type: 'object', start: offset + bom, end: offset + bom, members: [] }, offset + bom, length),
-      onArrayBegin: (offset, length) => open({ type: 'array', start: offset + bom, end: offset + bom, items: [] }, offset + bom, length),
-      onObjectEnd: (offset, length) => close('}', offset + bom, length),
-      onArrayEnd: (offset, length) => close(']', offset + bom, length),
-      onObjectProperty: (key, offset, length) => {
-        const start = offset + bom;
-        token(start, length);
-        (frame.container as JsonObject).members.push({ key, keyStart: start, keyEnd: start + length, value: placeholder(start + length) });
-        frame.expect = 'colon';
+    visit(
+      bom ? text.slice(1) : text,
+      {
+        onObjectBegin: (offset, length) => open({ type: 'object', start: offset + bom, end: offset + bom, members: [] }, offset + bom, length),
+        onArrayBegin: (offset, length) => open({ type: 'array', start: offset + bom, end: offset + bom, items: [] }, offset + bom, length),
+        onObjectEnd: (offset, length) => close('}', offset + bom, length),
+        onArrayEnd: (offset, length) => close(']', offset + bom, length),
+        onObjectProperty: (key, offset, length) => {
+          const start = offset + bom;
+          token(start, length);
+          (frame.container as JsonObject).members.push({ key, keyStart: start, keyEnd: start + length, value: placeholder(start + length) });
+          frame.expect = 'colon';
+        },
+        onSeparator: (separator, offset, length) => {
+          token(offset + bom, length);
+          frame.expect = separator === ':' || frame.container?.type === 'array' ? 'value' : 'key';
+        },
+        onLiteralValue: (value: JsonScalar['value'], offset, length) => {
+          token(offset + bom, length);
+          place({ type: 'scalar', start: offset + bom, end: offset + bom + length, value });
+        },
+        onError: (code, offset) => onError(code, offset + bom),
       },
-      onSeparator: (separator, offset, length) => {
-        token(offset + bom, length);
-        frame.expect = separator === ':' || frame.container?.type === 'array' ? 'value' : 'key';
-      },
-      onLiteralValue: (value: JsonScalar['value'], offset, length) => {
-        token(offset + bom, length);
-        place({ type: 'scalar', start: offset + bom, end: offset + bom + length, value });
-      },
-      onError: (code, offset) => onError(code, offset + bom),
-    }, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+    );
     spaceUntil(text.length);
   } catch (e) {
     // A nesting deeper than the stack is not readable here either.

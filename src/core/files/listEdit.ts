@@ -15,7 +15,5 @@ export function removeListItems(text: string, items: readonly { start: number; e
   }
   const i = items.indexOf(hits[0]);
   // `a, ` goes with the item when one follows it; `, b` with the one before it otherwise.
-  return i < items.length - 1
-    ? [{ start: items[i].start, end: items[i + 1].start, newText: '' }]
-    : [{ start: items[i - 1].end, end: items[i].end, newText: '' }];
+  return i < items.length - 1 ? [{ start: items[i].start, end: items[i + 1].start, newText: '' }] : [{ start: items[i - 1].end, end: items[i].end, newText: '' }];
 }

@@ -32,7 +32,10 @@ export function shortTime(iso: string | undefined | null): string {
 }
 
 /** Loom's escapeMarkdown: a table cell keeps its pipes escaped and its line breaks as `<br>`. */
-const cell = (value: unknown) => String(value ?? '-').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+const cell = (value: unknown) =>
+  String(value ?? '-')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, '<br>');
 
 /** Loom sorts task states by the digits of their id (`T2` before `T10`). */
 const taskNumber = (id: string) => Number.parseInt(id.replace(/\D/g, '') || '0', 10);
@@ -98,10 +101,8 @@ export function renderProgress(input: ProgressInput): string {
     for (const { label, h } of handoffsInLoomOrder(input.handoffs)) {
       const extra = h as Record<string, unknown>;
       const summary = h.summary || (h.notes as unknown) || extra.description || '-';
-      const listed = h.artifacts?.length ? h.artifacts : extra.outputs ?? extra.files ?? extra.changed_files ?? [];
-      const artifacts = Array.isArray(listed)
-        ? listed.map((a: unknown) => (typeof a === 'string' ? a : artifactName(a))).join(', ')
-        : String(listed || '-');
+      const listed = h.artifacts?.length ? h.artifacts : (extra.outputs ?? extra.files ?? extra.changed_files ?? []);
+      const artifacts = Array.isArray(listed) ? listed.map((a: unknown) => (typeof a === 'string' ? a : artifactName(a))).join(', ') : String(listed || '-');
       out.push(`| \`${cell(label)}\` | ${cell(h.status || '-')} | ${cell(summary)} | ${cell(artifacts || '-')} |`);
     }
     out.push('');

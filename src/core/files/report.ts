@@ -36,9 +36,14 @@ export interface Report {
 // `verdict: PASS`, `**Verdict:** FAIL`, `## 结论：通过`, `裁定: 失败`: loom's parseVerdict pattern.
 const VERDICT = /^[\s>*_#-]*(?:verdict|结论|裁定)\s*[:：]\s*\**\s*([A-Za-z\u4e00-\u9fa5]+)/i;
 const VERDICT_WORDS: ReadonlyMap<string, Verdict> = new Map([
-  ['PASS', 'PASS'], ['通过', 'PASS'],
-  ['FAIL', 'FAIL'], ['失败', 'FAIL'], ['不通过', 'FAIL'], ['BLOCKED', 'FAIL'],
-  ['PARTIAL', 'FAIL'], ['部分', 'FAIL'],
+  ['PASS', 'PASS'],
+  ['通过', 'PASS'],
+  ['FAIL', 'FAIL'],
+  ['失败', 'FAIL'],
+  ['不通过', 'FAIL'],
+  ['BLOCKED', 'FAIL'],
+  ['PARTIAL', 'FAIL'],
+  ['部分', 'FAIL'],
 ]);
 const REVIEW_VERDICT = /^\s*verdict\s*:\s*([^\r\n#]+)/i;
 const SAYS_FAIL = /\bFAIL\b|失败|不通过|\bBLOCKER\b/;

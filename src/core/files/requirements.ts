@@ -35,10 +35,7 @@ export type Requirement = z.infer<typeof RequirementSchema>;
 
 /** Both forms loom accepts: an array of requirements with `id`, or an object keyed by id. */
 export const RequirementsFileSchema = z.object({
-  requirements: z.union([
-    z.array(RequirementSchema),
-    z.record(requirementId, RequirementEntrySchema),
-  ]),
+  requirements: z.union([z.array(RequirementSchema), z.record(requirementId, RequirementEntrySchema)]),
 });
 export type RequirementsFile = z.infer<typeof RequirementsFileSchema>;
 

@@ -50,9 +50,17 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
     if (complexity === undefined || (typeof complexity === 'string' && (COMPLEXITIES as readonly string[]).includes(complexity))) {
       const { title, description } = titleAndDescription(simple.body);
       const task: TaskFile = {
-        owns: asList(d.owns), reads: asList(d.reads), depends_on: asList(d.depends_on),
-        requirements: asList(d.requirements), behavior_ids: asList(d.behavior_ids),
-        id, file, title: title || id, description, keyLines: simple.keyLines, frontmatterValid: true,
+        owns: asList(d.owns),
+        reads: asList(d.reads),
+        depends_on: asList(d.depends_on),
+        requirements: asList(d.requirements),
+        behavior_ids: asList(d.behavior_ids),
+        id,
+        file,
+        title: title || id,
+        description,
+        keyLines: simple.keyLines,
+        frontmatterValid: true,
       };
       if (complexity !== undefined) task.complexity = complexity as TaskFile['complexity'];
       // Keys loom does not define are kept, as the schema's looseObject keeps them.
@@ -66,20 +74,22 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
   if (simple) {
     data = simple.data;
     body = simple.body;
-  } else try {
-    // An empty options object keeps gray-matter from caching every file it ever saw.
-    const parsed = matter(text, {});
-    data = parsed.data ?? {};
-    body = parsed.content;
-  } catch (e) {
-    const err = e as Error & { mark?: { line?: number; column?: number }; reason?: string };
-    // js-yaml counts lines from 0 inside the frontmatter, which gray-matter starts right after the
-    // opening `---` (its line break included), so js-yaml's line 0 is the file's line 1.
-    const line = err.mark?.line !== undefined ? err.mark.line + 1 : 1;
-    diagnostics.push(diagnostic(file, `${file}: the YAML frontmatter does not parse: ${err.reason ?? err.message.split('\n')[0]}`,
-      { line, column: (err.mark?.column ?? 0) + 1 }, 'error', 'frontmatter-syntax'));
-    body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
-  }
+  } else
+    try {
+      // An empty options object keeps gray-matter from caching every file it ever saw.
+      const parsed = matter(text, {});
+      data = parsed.data ?? {};
+      body = parsed.content;
+    } catch (e) {
+      const err = e as Error & { mark?: { line?: number; column?: number }; reason?: string };
+      // js-yaml counts lines from 0 inside the frontmatter, which gray-matter starts right after the
+      // opening `---` (its line break included), so js-yaml's line 0 is the file's line 1.
+      const line = err.mark?.line !== undefined ? err.mark.line + 1 : 1;
+      diagnostics.push(
+        diagnostic(file, `${file}: the YAML frontmatter does not parse: ${err.reason ?? err.message.split('\n')[0]}`, { line, column: (err.mark?.column ?? 0) + 1 }, 'error', 'frontmatter-syntax'),
+      );
+      body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
+    }
   const keyLines = simple?.keyLines ?? frontmatterKeyLines(text);
   let front: TaskFrontmatter = EMPTY_FRONTMATTER;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {

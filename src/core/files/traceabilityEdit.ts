@@ -63,7 +63,10 @@ function editRequirements(file: string, text: string, requirements: JsonObject |
     const behaviors = Object.fromEntries(change.behaviors.map((b) => [b.id, { tasks: b.tasks.map(ref), tests: [], evidence: [] }]));
     const body = { tasks: change.tasks.map(ref), tests: [], evidence: [], behaviors };
     if (requirements.type === 'object') {
-      const at = sortedIndex(requirements.members.map((m) => m.key), change.requirement);
+      const at = sortedIndex(
+        requirements.members.map((m) => m.key),
+        change.requirement,
+      );
       return [insertMember(text, requirements, change.requirement, body, style, at)];
     }
     const ids = requirements.items.map((item) => memberOf(item, 'id')?.value).map((v) => (v?.type === 'scalar' ? String(v.value) : ''));
@@ -83,7 +86,19 @@ function editRequirements(file: string, text: string, requirements: JsonObject |
       const body = { tasks: change.tasks.map(ref), tests: [], evidence: [] };
       if (!behaviors) return [insertMember(text, entry, 'behaviors', { [change.behavior]: body }, style)];
       if (behaviors.type !== 'object') throw new LoomError(`${file}: the behaviors of ${change.requirement} are not an object`, file);
-      return [insertMember(text, behaviors, change.behavior, body, style, sortedIndex(behaviors.members.map((m) => m.key), change.behavior))];
+      return [
+        insertMember(
+          text,
+          behaviors,
+          change.behavior,
+          body,
+          style,
+          sortedIndex(
+            behaviors.members.map((m) => m.key),
+            change.behavior,
+          ),
+        ),
+      ];
     }
     if (trace.type !== 'object') throw new LoomError(`${file}: the trace of ${change.behavior} is not an object`, file);
     owner = trace;

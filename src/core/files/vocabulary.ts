@@ -1,9 +1,21 @@
 /** Loom's fixed vocabularies: enums and tables that are part of its file formats. */
 
 export const BEHAVIOR_CATEGORIES = [
-  'happy-path', 'boundary', 'invalid-input', 'authorization', 'state-transition', 'idempotency',
-  'concurrency', 'atomicity', 'external-failure', 'compatibility', 'security', 'performance',
-  'observability', 'recovery', 'forbidden-behavior',
+  'happy-path',
+  'boundary',
+  'invalid-input',
+  'authorization',
+  'state-transition',
+  'idempotency',
+  'concurrency',
+  'atomicity',
+  'external-failure',
+  'compatibility',
+  'security',
+  'performance',
+  'observability',
+  'recovery',
+  'forbidden-behavior',
 ] as const;
 export type BehaviorCategory = (typeof BEHAVIOR_CATEGORIES)[number];
 
@@ -17,7 +29,12 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** Icons progress.md puts before a task status. */
 export const TASK_STATUS_ICONS: Readonly<Record<TaskStatus, string>> = {
-  pending: '⏳', executing: '▶', reviewing: '🔍', done: '✅', failed: '❌', blocked: '🚫',
+  pending: '⏳',
+  executing: '▶',
+  reviewing: '🔍',
+  done: '✅',
+  failed: '❌',
+  blocked: '🚫',
 };
 
 export const HISTORY_STATUSES = ['passed', 'failed', 'retry'] as const;
@@ -28,11 +45,20 @@ export const FAILED_STAGE = 'failed';
 
 /** Requirement `types` imply required behavior categories. */
 const TYPE_IMPLIES: ReadonlyMap<string, BehaviorCategory> = new Map<string, BehaviorCategory>([
-  ['functional', 'happy-path'], ['input', 'invalid-input'], ['auth', 'authorization'],
-  ['authorization', 'authorization'], ['write', 'atomicity'], ['mutation', 'atomicity'],
-  ['state', 'state-transition'], ['idempotent', 'idempotency'], ['concurrent', 'concurrency'],
-  ['external', 'external-failure'], ['security', 'security'], ['performance', 'performance'],
-  ['observable', 'observability'], ['recovery', 'recovery'],
+  ['functional', 'happy-path'],
+  ['input', 'invalid-input'],
+  ['auth', 'authorization'],
+  ['authorization', 'authorization'],
+  ['write', 'atomicity'],
+  ['mutation', 'atomicity'],
+  ['state', 'state-transition'],
+  ['idempotent', 'idempotency'],
+  ['concurrent', 'concurrency'],
+  ['external', 'external-failure'],
+  ['security', 'security'],
+  ['performance', 'performance'],
+  ['observable', 'observability'],
+  ['recovery', 'recovery'],
 ]);
 
 export function categoriesImpliedBy(types: readonly string[]): BehaviorCategory[] {

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { describePath, schemaProblems } from '../diagnostics/zodIssues';
 
-const list = z.array(z.string()).nullish().transform((v) => v ?? []);
+const list = z
+  .array(z.string())
+  .nullish()
+  .transform((v) => v ?? []);
 
 export const WorkflowStepSchema = z.looseObject({
   id: z.string().min(1),
@@ -16,19 +19,23 @@ export const WorkflowStepSchema = z.looseObject({
   evidence_required: z.boolean().nullish(),
   validators: list,
   approval_requires: list,
-  config: z.looseObject({
-    max_retries: z.number().int().min(0).optional(),
-    timeout_minutes: z.number().positive().optional(),
-  }).nullish(),
+  config: z
+    .looseObject({
+      max_retries: z.number().int().min(0).optional(),
+      timeout_minutes: z.number().positive().optional(),
+    })
+    .nullish(),
 });
 export type WorkflowStep = z.infer<typeof WorkflowStepSchema>;
 
 export const WorkflowSchema = z.looseObject({
-  defaults: z.looseObject({
-    pipeline_type: z.string().optional(),
-    max_retries: z.number().int().min(0).optional(),
-    timeout_minutes: z.number().positive().optional(),
-  }).nullish(),
+  defaults: z
+    .looseObject({
+      pipeline_type: z.string().optional(),
+      max_retries: z.number().int().min(0).optional(),
+      timeout_minutes: z.number().positive().optional(),
+    })
+    .nullish(),
   pipelines: z.record(z.string(), z.looseObject({ steps: z.array(WorkflowStepSchema) })).nullish(),
 });
 export type Workflow = z.infer<typeof WorkflowSchema>;

@@ -12,5 +12,8 @@ export function normalizeOwnedPath(p: string): string {
 
 /** Loom's schema writes spec files as `specs/<date+feature>/x`; workflow steps may too. */
 export function specRelative(p: string): string {
-  return p.trim().replace(/^specs\/<date\+feature>\//, '').replace(/^\.\//, '');
+  return p
+    .trim()
+    .replace(/^specs\/<date\+feature>\//, '')
+    .replace(/^\.\//, '');
 }

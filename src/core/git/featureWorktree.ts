@@ -85,7 +85,10 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
   const holder = listed.find((w) => w.branch === `refs/heads/${branch}`);
   if (holder) {
     if (real(holder.path) === real(top)) {
-      throw new WorktreeError(`${branch} is checked out in the repository itself (${holder.path}); switch that working tree to another branch, then create the worktree again`, 'checked-out-elsewhere');
+      throw new WorktreeError(
+        `${branch} is checked out in the repository itself (${holder.path}); switch that working tree to another branch, then create the worktree again`,
+        'checked-out-elsewhere',
+      );
     }
     if (existsSync(holder.path)) return { path: holder.path, branch, created: false };
     // A worktree whose folder was deleted: let git forget it, then create it again.
@@ -94,7 +97,9 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
 
   const status = await git.status().catch((e) => fail(e, 'git status failed'));
   // Loom keeps writing the state files of the specs in the main checkout; they are not code.
-  const specRoot = relative(real(top), dirname(real(req.specDir))).split('\\').join('/');
+  const specRoot = relative(real(top), dirname(real(req.specDir)))
+    .split('\\')
+    .join('/');
   const inSpecRoot = (p: string) => !!specRoot && !specRoot.startsWith('..') && (p === specRoot || p.startsWith(`${specRoot}/`));
   const dirty = status.files.map((f) => f.path).filter((p) => !inSpecRoot(p));
   if (dirty.length) {

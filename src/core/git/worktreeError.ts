@@ -4,7 +4,11 @@ export type WorktreeErrorReason = 'no-repository' | 'no-commit' | 'dirty' | 'che
 
 /** The git-worktree stage could not make or find the feature worktree; the message says why and what to do. */
 export class WorktreeError extends LoomError {
-  constructor(message: string, readonly reason: WorktreeErrorReason, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly reason: WorktreeErrorReason,
+    override readonly cause?: unknown,
+  ) {
     super(message);
   }
 }

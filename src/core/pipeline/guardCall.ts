@@ -26,8 +26,7 @@ export type GuardCall =
 
 export type GuardName = GuardCall['type'];
 
-export const guard = <T extends GuardName>(type: T, params: Extract<GuardCall, { type: T }>['params']): GuardCall =>
-  ({ type, params }) as GuardCall;
+export const guard = <T extends GuardName>(type: T, params: Extract<GuardCall, { type: T }>['params']): GuardCall => ({ type, params }) as GuardCall;
 
 /** Identity of a guard call, to avoid evaluating the same check twice for one transition. */
 export const guardKey = (g: GuardCall) => `${g.type}:${JSON.stringify(g.params)}`;

@@ -188,7 +188,12 @@ export const GUARDS: GuardRegistry = {
 
   handoffsFresh: (_p, { snapshot: s }) => {
     const stale = staleHandoffs(s);
-    return stale.length ? fail(stale.map((h) => `${h.handoff} is stale: ${h.changed.join(', ')} changed since it was written`), stale[0].handoff) : pass;
+    return stale.length
+      ? fail(
+          stale.map((h) => `${h.handoff} is stale: ${h.changed.join(', ')} changed since it was written`),
+          stale[0].handoff,
+        )
+      : pass;
   },
 
   // Loom's run --advance makes no worktree check, and a worktree made by another tool or under
@@ -198,7 +203,13 @@ export const GUARDS: GuardRegistry = {
   approvalsFresh: (_p, { snapshot: s }) => {
     const stale = staleApprovals(s);
     return stale.length
-      ? { ...fail(stale.map((a) => `the approval of ${a.stage} is stale: ${a.changed.join(', ')} changed since; approve it again`), PIPELINE_STATE_FILE), code: 'stale-approval' }
+      ? {
+          ...fail(
+            stale.map((a) => `the approval of ${a.stage} is stale: ${a.changed.join(', ')} changed since; approve it again`),
+            PIPELINE_STATE_FILE,
+          ),
+          code: 'stale-approval',
+        }
       : pass;
   },
 
@@ -210,7 +221,13 @@ export const GUARDS: GuardRegistry = {
   inputsReadable: ({ paths }, { snapshot: s }) => {
     const unreadable = unreadableInputs(s, paths);
     return unreadable.length
-      ? { ...fail(unreadable.map((d) => `${d.file.slice(s.specDir.length + 1)} line ${d.line}: ${withoutFile(d.message, d.file)}`), unreadable[0].file.slice(s.specDir.length + 1)), code: 'unreadable-input' }
+      ? {
+          ...fail(
+            unreadable.map((d) => `${d.file.slice(s.specDir.length + 1)} line ${d.line}: ${withoutFile(d.message, d.file)}`),
+            unreadable[0].file.slice(s.specDir.length + 1),
+          ),
+          code: 'unreadable-input',
+        }
       : pass;
   },
 

@@ -97,8 +97,7 @@ export function machineStateOf(def: PipelineDefinition, stage: string | null): s
 }
 
 /** The user's word comes with Approve and with a confirmed Advance; recovering is confirmed by asking for it. */
-const confirmedBy = (event: PipelineEvent) =>
-  event.type === 'APPROVE' || event.type === 'RECOVER' || (event.type === 'ADVANCE' && event.confirm === true);
+const confirmedBy = (event: PipelineEvent) => event.type === 'APPROVE' || event.type === 'RECOVER' || (event.type === 'ADVANCE' && event.confirm === true);
 
 /** The record a change starts from. */
 const base = (context: PipelineContext, stage: string, now: string) => context.state ?? context.freshState(stage, now);
@@ -117,12 +116,19 @@ export function createPipelineMachine(def: PipelineDefinition) {
   const namedGuards = Object.fromEntries(
     (Object.keys(GUARDS) as GuardName[]).map((name) => [
       name,
-      ({ context, event }: { context: PipelineContext; event: PipelineEvent }, params: unknown) =>
-        holds(context.verdicts.outcome({ type: name, params } as GuardCall), confirmedBy(event)),
+      ({ context, event }: { context: PipelineContext; event: PipelineEvent }, params: unknown) => holds(context.verdicts.outcome({ type: name, params } as GuardCall), confirmedBy(event)),
     ]),
   ) as Record<GuardName, (args: { context: PipelineContext; event: PipelineEvent }, params: unknown) => boolean>;
 
-  const writeOrError = (context: PipelineContext, from: string, to: string, state: PipelineState, now: string, change: Extract<PipelineOutcome, { kind: 'changed' }>['change'], extra: Partial<Extract<PipelineOutcome, { kind: 'changed' }>> = {}): Partial<PipelineContext> => {
+  const writeOrError = (
+    context: PipelineContext,
+    from: string,
+    to: string,
+    state: PipelineState,
+    now: string,
+    change: Extract<PipelineOutcome, { kind: 'changed' }>['change'],
+    extra: Partial<Extract<PipelineOutcome, { kind: 'changed' }>> = {},
+  ): Partial<PipelineContext> => {
     try {
       context.store.writeState(context.facts, state, now);
     } catch (error) {
@@ -166,8 +172,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
           // A gate records the sha256 of what was approved (loom's approve), even when empty.
           approvalFingerprints: confirmed && stage?.humanApproval ? approvalFingerprints(def, params.from, context.facts) : undefined,
           // Going back from converge is what loom does when convergence-pass fails.
-          validator: event.type === 'FAIL' ? event.validator
-            : params.kind === 'retry' ? stage?.validators.find((v) => v === 'convergence-pass') : undefined,
+          validator: event.type === 'FAIL' ? event.validator : params.kind === 'retry' ? stage?.validators.find((v) => v === 'convergence-pass') : undefined,
           fromConvergence: hasRole(def, params.from, 'convergence'),
         });
         return writeOrError(context, params.from, params.to, state, event.now, params.kind);
@@ -204,11 +209,13 @@ export function createPipelineMachine(def: PipelineDefinition) {
   for (const id of [...def.stages.map((s) => s.id), FAILED_STAGE]) {
     const outgoing = def.transitions.filter((t) => t.from === id);
     const guarded = (kinds: TransitionKind[]) =>
-      outgoing.filter((t) => kinds.includes(t.kind)).map((t) => ({
-        target: t.to,
-        guard: and([{ type: 'targetIs' as const, params: { to: t.to, kind: t.kind } }, ...t.guards.map((g) => ({ type: g.type, params: g.params }))] as never),
-        actions: { type: 'recordChange' as const, params: { from: id, to: t.to, kind: t.kind } },
-      }));
+      outgoing
+        .filter((t) => kinds.includes(t.kind))
+        .map((t) => ({
+          target: t.to,
+          guard: and([{ type: 'targetIs' as const, params: { to: t.to, kind: t.kind } }, ...t.guards.map((g) => ({ type: g.type, params: g.params }))] as never),
+          actions: { type: 'recordChange' as const, params: { from: id, to: t.to, kind: t.kind } },
+        }));
     const stage = stageOf(def, id);
     const completion = stage?.terminal
       ? [
@@ -226,7 +233,10 @@ export function createPipelineMachine(def: PipelineDefinition) {
         APPROVE: [...(stage?.confirmation ? guarded(['forward']) : []), refuse(id)],
         RECOVER: [...guarded(['recover']), refuse(id)],
         REAPPROVE: [{ guard: { type: 'reapprovable' as const, params: { stage: id } }, actions: { type: 'reapprove' as const, params: { stage: id } } }, refuse(id)],
-        FAIL: [...(fail ? [{ target: FAILED_STAGE, guard: 'hasReason' as const, actions: { type: 'recordChange' as const, params: { from: id, to: FAILED_STAGE, kind: 'fail' as const } } }] : []), refuse(id)],
+        FAIL: [
+          ...(fail ? [{ target: FAILED_STAGE, guard: 'hasReason' as const, actions: { type: 'recordChange' as const, params: { from: id, to: FAILED_STAGE, kind: 'fail' as const } } }] : []),
+          refuse(id),
+        ],
       },
     } as never;
     if (stage?.role === 'tasks') Object.assign(states[id] as object, tasksStage());
@@ -291,7 +301,12 @@ function refusalOf(def: PipelineDefinition, context: PipelineContext, stage: str
     const file = `${specDir}/pipeline.state.json`;
     return onDisk === null
       ? { message: `${file} is corrupt, so the current stage is unknown; fix or restore it first`, reasons: [], codes: ['state-unreadable'], file: 'pipeline.state.json' }
-      : { message: `${file} names the stage "${onDisk}", which the ${def.type} pipeline does not have (${def.stages.map((s) => s.id).join(', ')})`, reasons: [], codes: ['state-unreadable'], file: 'pipeline.state.json' };
+      : {
+          message: `${file} names the stage "${onDisk}", which the ${def.type} pipeline does not have (${def.stages.map((s) => s.id).join(', ')})`,
+          reasons: [],
+          codes: ['state-unreadable'],
+          file: 'pipeline.state.json',
+        };
   }
   switch (event.type) {
     case 'ADVANCE':

@@ -23,9 +23,11 @@ export const PipelineSchemaFileSchema = z.looseObject({
   version: z.number().optional(),
   states: z.record(z.string(), PipelineStateDefinitionSchema),
   transitions: z.array(z.looseObject({ from: z.string(), to: z.string(), trigger: z.string().optional(), description: z.string().optional() })).default([]),
-  progressFileFormat: z.looseObject({
-    statusValues: z.record(z.string(), z.looseObject({ symbol: z.string(), label: z.string().optional() })).optional(),
-  }).optional(),
+  progressFileFormat: z
+    .looseObject({
+      statusValues: z.record(z.string(), z.looseObject({ symbol: z.string(), label: z.string().optional() })).optional(),
+    })
+    .optional(),
 });
 export type PipelineSchemaFile = z.infer<typeof PipelineSchemaFileSchema>;
 

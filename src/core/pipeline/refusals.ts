@@ -22,8 +22,13 @@ export interface Refusal {
   check?: TransitionCheck;
 }
 
-const refusal = (message: string, reasons: string[] = [], check?: TransitionCheck, code?: RefusalCode): Refusal =>
-  ({ message, reasons, codes: [...(code ? [code] : []), ...(check?.codes ?? [])], ...(check?.file ? { file: check.file } : {}), ...(check ? { check } : {}) });
+const refusal = (message: string, reasons: string[] = [], check?: TransitionCheck, code?: RefusalCode): Refusal => ({
+  message,
+  reasons,
+  codes: [...(code ? [code] : []), ...(check?.codes ?? [])],
+  ...(check?.file ? { file: check.file } : {}),
+  ...(check ? { check } : {}),
+});
 
 /**
  * Advancing the last stage completes the pipeline, as loom's `run --advance` does: the stage's own
@@ -56,7 +61,13 @@ export function advanceRefusal(def: PipelineDefinition, specDir: string, from: s
   if (candidates.length === 0) return refusal(`${specDir} is at ${from}, the end of the ${def.type} pipeline`, [], undefined, 'pipeline-end');
   const chosen = chosenTransition(def, from, ask.approve ? undefined : ask.to);
   if (!chosen) {
-    if (!ask.to) return refusal(`${specDir} is at ${from}, the last stage of the ${def.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`, [], undefined, 'pipeline-end');
+    if (!ask.to)
+      return refusal(
+        `${specDir} is at ${from}, the last stage of the ${def.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`,
+        [],
+        undefined,
+        'pipeline-end',
+      );
     return refusal(`${from} cannot move to ${ask.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`, [], undefined, 'not-allowed');
   }
   const check = checkTransition(def, chosen, verdicts, ask.confirm);
@@ -89,9 +100,10 @@ export function chooseReapproval(specDir: string, current: string, renewable: re
   }
   const chosen = stage === undefined ? renewable[0] : renewable.find((a) => a.stage === stage);
   if (chosen) return chosen;
-  const why = stage === current
-    ? `${stage} is the current stage: its approval is renewed by approving it (Advance with confirmation)`
-    : `the approval of ${stage} is not stale; stale: ${renewable.map((a) => a.stage).join(', ')}`;
+  const why =
+    stage === current
+      ? `${stage} is the current stage: its approval is renewed by approving it (Advance with confirmation)`
+      : `the approval of ${stage} is not stale; stale: ${renewable.map((a) => a.stage).join(', ')}`;
   return refusal(`${specDir} cannot approve ${stage} again`, [why]);
 }
 

@@ -41,8 +41,7 @@ export function loomInferredStage(s: SpecSnapshot): string {
 export function inferStage(def: PipelineDefinition, snapshot: SpecSnapshot): string {
   const loom = loomInferredStage(snapshot);
   if (def.stages.some((s) => s.id === loom)) return loom;
-  const holds = (calls: typeof def.stages[number]['enter']) =>
-    calls.filter((c) => ARTIFACT_GUARDS.has(c.type)).every((c) => guardHolds(evaluateGuard(c, { snapshot }), true));
+  const holds = (calls: (typeof def.stages)[number]['enter']) => calls.filter((c) => ARTIFACT_GUARDS.has(c.type)).every((c) => guardHolds(evaluateGuard(c, { snapshot }), true));
   for (let i = 0; i < def.stages.length; i++) {
     const stage = def.stages[i];
     const next = def.stages[i + 1];

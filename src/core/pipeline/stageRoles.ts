@@ -43,5 +43,4 @@ export function stageWithRole<S extends RoleHolder>(def: { stages: readonly S[] 
 }
 
 /** Whether `stageId` plays `role` in this pipeline. */
-export const hasRole = (def: { stages: readonly RoleHolder[] }, stageId: string | null | undefined, role: StageRole): boolean =>
-  stageId != null && stageWithRole(def, role)?.id === stageId;
+export const hasRole = (def: { stages: readonly RoleHolder[] }, stageId: string | null | undefined, role: StageRole): boolean => stageId != null && stageWithRole(def, role)?.id === stageId;

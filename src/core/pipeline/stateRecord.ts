@@ -121,8 +121,7 @@ export function recordReapproval(state: PipelineState, stage: string, fingerprin
 }
 
 /** The current (terminal) stage was completed before, so completing it again records nothing. */
-export const isCompleted = (state: PipelineState) =>
-  state.metadata.completed === true && state.metadata.completed_stage === state.current_stage;
+export const isCompleted = (state: PipelineState) => state.metadata.completed === true && state.metadata.completed_stage === state.current_stage;
 
 /**
  * Completes the terminal stage as loom's `completeCurrentStage` does: a `passed` history entry

@@ -19,7 +19,10 @@ export function specSlug(name: string): string {
     .replace(/[^\p{L}\p{N}\p{M}_-]+/gu, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^[-_]+|[-_]+$/g, '');
-  return [...slug].slice(0, MAX_SLUG).join('').replace(/[-_]+$/, '');
+  return [...slug]
+    .slice(0, MAX_SLUG)
+    .join('')
+    .replace(/[-_]+$/, '');
 }
 
 /** `YYYY-MM-DD` of `now` in local time: the date the user sees on their calendar. */

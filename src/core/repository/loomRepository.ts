@@ -42,7 +42,10 @@ export class LoomRepository {
   private readonly specs = new Map<string, SpecPipeline>();
   private readonly pipelineOptions: SpecPipelineOptions;
 
-  constructor(readonly root: string, options: RepositoryOptions = {}) {
+  constructor(
+    readonly root: string,
+    options: RepositoryOptions = {},
+  ) {
     this.root = resolve(root);
     this.pipelineOptions = options.pipeline ?? {};
     this.specRoots = options.specRoots ?? SPEC_ROOTS;
@@ -116,9 +119,7 @@ export class LoomRepository {
     const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
     const dynamic = dynamicSteps(snapshot.state);
     // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
-    const def = dynamic
-      ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type)
-      : this.definition(type);
+    const def = dynamic ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type) : this.definition(type);
     // The spec keeps its actor while its pipeline stays the same: the actor follows the new facts.
     if (existing && existing.definition === def) {
       existing.refresh(snapshot);

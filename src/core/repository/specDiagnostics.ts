@@ -10,10 +10,5 @@ import type { SpecPipeline } from './specPipeline';
 export function specDiagnostics(spec: SpecPipeline): Diagnostic[] {
   const tasks = [...spec.snapshot.tasks.values()];
   const plan = planTaskBatches(tasks);
-  return [
-    ...spec.diagnostics,
-    ...taskOwnershipDiagnostics(tasks),
-    ...taskDependencyDiagnostics(tasks, plan),
-    ...buildTraceabilityMatrix(spec.snapshot).diagnostics,
-  ];
+  return [...spec.diagnostics, ...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, plan), ...buildTraceabilityMatrix(spec.snapshot).diagnostics];
 }

@@ -122,9 +122,15 @@ export class SpecPipeline {
     const stage = stageOnDisk(this.definition, snapshot);
     const diagnostics = [...snapshot.diagnostics];
     if (snapshot.state && stage !== null && machineStateOf(this.definition, stage) !== stage) {
-      diagnostics.push(diagnostic(`${snapshot.specDir}/${PIPELINE_STATE_FILE}`,
-        `current_stage "${stage}" is not a stage of the ${this.definition.type} pipeline (${this.definition.stages.map((s) => s.id).join(', ')})`,
-        { line: 1 }, 'error', 'unknown-stage'));
+      diagnostics.push(
+        diagnostic(
+          `${snapshot.specDir}/${PIPELINE_STATE_FILE}`,
+          `current_stage "${stage}" is not a stage of the ${this.definition.type} pipeline (${this.definition.stages.map((s) => s.id).join(', ')})`,
+          { line: 1 },
+          'error',
+          'unknown-stage',
+        ),
+      );
     }
     return {
       snapshot,
@@ -162,8 +168,7 @@ export class SpecPipeline {
   }
 
   /** A state record for a spec that has none yet, at its inferred stage. */
-  private readonly freshState = (stage: string, now: string): PipelineState =>
-    newPipelineState(this.snapshot.specDir, this.definition.type, stage, now, loomVersionOf(this.snapshot.repoRoot));
+  private readonly freshState = (stage: string, now: string): PipelineState => newPipelineState(this.snapshot.specDir, this.definition.type, stage, now, loomVersionOf(this.snapshot.repoRoot));
 
   private get store(): StateStorePort {
     return this.options.store ?? { writeState: (facts, state, now) => writePipelineState(facts, state, now, this.options.progress) };
@@ -276,18 +281,22 @@ export class SpecPipeline {
     const actor = this.actor;
     let outcome: PipelineOutcome | undefined;
     let hint: string | undefined;
-    withRunLock(this.snapshot, () => {
-      this.reload();
-      if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
-        const written = this.writeStageReports(event);
-        if (written) {
-          hint = written.hint;
-          this.reload();
+    withRunLock(
+      this.snapshot,
+      () => {
+        this.reload();
+        if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
+          const written = this.writeStageReports(event);
+          if (written) {
+            hint = written.hint;
+            this.reload();
+          }
         }
-      }
-      actor.send(event);
-      outcome = actor.getSnapshot().context.outcome;
-    }, { waitMs: this.options.lockWaitMs });
+        actor.send(event);
+        outcome = actor.getSnapshot().context.outcome;
+      },
+      { waitMs: this.options.lockWaitMs },
+    );
     // Read back what was written, now that the lock is ours no more.
     this.reload();
     if (!outcome) throw new TransitionRefusedError(`${this.snapshot.specDir}: the pipeline did not answer ${event.type}`, []);

@@ -3,7 +3,6 @@ import { hasEvidenceReceipt, type Report } from '../files/report';
 import { sha256OfFile } from '../fs/sha256';
 import { isFile } from '../fs/isFile';
 
-
 /**
  * What is wrong with a report's evidence receipt, as loom's validateReportEvidence sees it: the
  * command, exit code 0, a log file inside the spec directory, and that file's sha256.

@@ -13,7 +13,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** The files loom keeps inside the spec directory; any other declared path is repository-relative. */
-const SPEC_LOCAL = /^(?:spec\.md|plan\.md|requirements\.json|traceability\.json|artifact-analysis\.json|convergence-report\.json|review-request\.md|review-response\.md|progress\.md|pipeline\.state\.json|test-report\.md|verify-report\.md|qa-[^/]+\.md|manual-checklist\.md|tasks|task-states|handoffs|evidence|receipts|findings|implementation-packets)(?:\/|$)/;
+const SPEC_LOCAL =
+  /^(?:spec\.md|plan\.md|requirements\.json|traceability\.json|artifact-analysis\.json|convergence-report\.json|review-request\.md|review-response\.md|progress\.md|pipeline\.state\.json|test-report\.md|verify-report\.md|qa-[^/]+\.md|manual-checklist\.md|tasks|task-states|handoffs|evidence|receipts|findings|implementation-packets)(?:\/|$)/;
 
 /**
  * traceability.json is updated legitimately during executing, so it is never fingerprinted for

@@ -41,8 +41,11 @@ export function staleHandoffs(s: SpecSnapshot): StaleHandoff[] {
     const beforeRound = reopened !== undefined && !(Date.parse(handoff.written_at ?? '') >= reopened);
     const checked = (path: string) => !isTraceabilityLedger(path) && !(beforeRound && CONVERGE_APPENDS.has(specRelative(path).replace(/\/+$/, '')));
     // Basis and artifact fingerprints are compared separately, as loom does: one path may be in both.
-    const changed = [...new Set([handoff.basis_fingerprints, handoff.artifact_fingerprints].flatMap((prints) =>
-      changedFingerprints(Object.fromEntries(Object.entries(prints ?? {}).filter(([path]) => checked(path))), roots)))];
+    const changed = [
+      ...new Set(
+        [handoff.basis_fingerprints, handoff.artifact_fingerprints].flatMap((prints) => changedFingerprints(Object.fromEntries(Object.entries(prints ?? {}).filter(([path]) => checked(path))), roots)),
+      ),
+    ];
     if (changed.length) out.push({ handoff: `handoffs/${name}.json`, changed });
   }
   return out;

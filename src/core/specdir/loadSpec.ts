@@ -90,7 +90,15 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     const expected = name.slice(0, -'.state.json'.length);
     if (r.value.task_id !== expected) {
       const where = positionAt(r.text ?? '', locateJson(r.text ?? '').offsetOf(['task_id']));
-      diagnostics.push(diagnostic(rel(`${TASK_STATES_DIR}/${name}`), `${rel(`${TASK_STATES_DIR}/${name}`)}: task_id "${r.value.task_id}" does not match the file name (${expected})`, where, 'warning', 'task-id-mismatch'));
+      diagnostics.push(
+        diagnostic(
+          rel(`${TASK_STATES_DIR}/${name}`),
+          `${rel(`${TASK_STATES_DIR}/${name}`)}: task_id "${r.value.task_id}" does not match the file name (${expected})`,
+          where,
+          'warning',
+          'task-id-mismatch',
+        ),
+      );
     }
     taskStates.set(expected, r.value);
   }

@@ -84,7 +84,7 @@ export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: st
       confirmation: st.confirmation,
       humanApproval: st.humanApproval,
       visits: history.filter((h) => h.stage === st.id),
-      enteredAt: current ? s.state?.current_stage_started_at ?? s.state?.updated_at : undefined,
+      enteredAt: current ? (s.state?.current_stage_started_at ?? s.state?.updated_at) : undefined,
       outputs: st.outputs.map((path) => ({ path, exists: outputExists(s, path) })),
     };
   });

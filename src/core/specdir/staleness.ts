@@ -38,7 +38,6 @@ export interface SpecStaleness {
   derived: StaleDerivation[];
 }
 
-
 /**
  * Approval gates record `approval_fingerprints` (declared path → sha256, a folder's digest
  * covering its tree) in the history entry of the approved stage; paths resolve as loom resolves
@@ -137,7 +136,7 @@ function mtimeOf(path: string): number | undefined {
 /** How far the spec got: the index of its current stage (for a failed spec, the stage it failed in). */
 function reachedIndex(s: SpecSnapshot, def: PipelineDefinition, stage: string | null): number {
   if (stage === null) return -1;
-  const current = stage === FAILED_STAGE && s.state ? failedFrom(s.state) ?? def.initial : stage;
+  const current = stage === FAILED_STAGE && s.state ? (failedFrom(s.state) ?? def.initial) : stage;
   return def.stages.findIndex((st) => st.id === current);
 }
 
@@ -212,9 +211,15 @@ export function stalenessDiagnostics(s: SpecSnapshot, st: SpecStaleness): Diagno
     const located = locateJson(text);
     for (const a of st.approvals) {
       const where = positionAt(text, located.offsetOf(['stage_history', a.historyIndex, 'approval_fingerprints']));
-      out.push(diagnostic(`${s.specDir}/${PIPELINE_STATE_FILE}`,
-        `the approval of ${a.stage}${a.approvedAt ? ` (${a.approvedAt})` : ''} is stale: ${a.changed.join(', ')} changed since; re-approval is needed`,
-        where, 'warning', 'stale-approval'));
+      out.push(
+        diagnostic(
+          `${s.specDir}/${PIPELINE_STATE_FILE}`,
+          `the approval of ${a.stage}${a.approvedAt ? ` (${a.approvedAt})` : ''} is stale: ${a.changed.join(', ')} changed since; re-approval is needed`,
+          where,
+          'warning',
+          'stale-approval',
+        ),
+      );
     }
   }
   for (const d of st.derived) {

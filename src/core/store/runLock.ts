@@ -57,7 +57,10 @@ function parseLock(raw: string): { pid: number; startedAt?: string; token?: stri
     }
     return { pid: Number.NaN };
   } catch {
-    const [pid, startedAt, token] = raw.trim().split('\n').map((l) => l.trim());
+    const [pid, startedAt, token] = raw
+      .trim()
+      .split('\n')
+      .map((l) => l.trim());
     return { pid: Number.parseInt(pid ?? '', 10), startedAt: startedAt || undefined, token: token || undefined };
   }
 }

@@ -107,9 +107,7 @@ export function buildTraceabilityMatrix(snapshot: SpecSnapshot): TraceabilityMat
         tasks,
         tests,
         evidence,
-        closed: b.applicability === 'not-applicable'
-          ? [...tests, ...evidence].every((r) => r.exists)
-          : tasks.length > 0 && tests.some((t) => t.exists) && evidence.some((e) => e.exists),
+        closed: b.applicability === 'not-applicable' ? [...tests, ...evidence].every((r) => r.exists) : tasks.length > 0 && tests.some((t) => t.exists) && evidence.some((e) => e.exists),
         description: b.description,
         ...(b.applicability ? { applicability: b.applicability } : {}),
       });
@@ -260,8 +258,7 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
   for (const { task, behavior } of orphans.task_behaviors_unknown) {
     const t = snapshot.tasks.get(task);
     if (!t) continue;
-    out.push(diagnostic(t.file, `${task} names behavior ${behavior}, which requirements.json does not declare`,
-      { line: t.keyLines.get('behavior_ids') ?? 1 }, 'error', 'unknown-behavior'));
+    out.push(diagnostic(t.file, `${task} names behavior ${behavior}, which requirements.json does not declare`, { line: t.keyLines.get('behavior_ids') ?? 1 }, 'error', 'unknown-behavior'));
   }
 
   const traceFile = `${snapshot.specDir}/${TRACEABILITY_FILE}`;
@@ -278,18 +275,17 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
   const unknownRequirements = new Set(orphans.trace_requirements_unknown);
 
   for (const requirement of orphans.trace_requirements_unknown) {
-    out.push(diagnostic(traceFile, `traceability.json traces ${requirement}, which requirements.json does not declare`,
-      traceAt(entryPath(requirement)), 'warning', 'trace-unknown-requirement'));
+    out.push(diagnostic(traceFile, `traceability.json traces ${requirement}, which requirements.json does not declare`, traceAt(entryPath(requirement)), 'warning', 'trace-unknown-requirement'));
   }
   for (const { requirement, behavior } of orphans.trace_behaviors_unknown) {
     if (unknownRequirements.has(requirement)) continue;
-    out.push(diagnostic(traceFile, `traceability.json traces ${behavior} under ${requirement}, which does not declare it`,
-      traceAt(behaviorPath(requirement, behavior)), 'warning', 'trace-unknown-behavior'));
+    out.push(
+      diagnostic(traceFile, `traceability.json traces ${behavior} under ${requirement}, which does not declare it`, traceAt(behaviorPath(requirement, behavior)), 'warning', 'trace-unknown-behavior'),
+    );
   }
   for (const { requirement, behavior, task } of orphans.trace_tasks_unknown) {
     const where = behavior === null ? entryPath(requirement) : behaviorPath(requirement, behavior);
-    out.push(diagnostic(traceFile, `traceability.json maps ${behavior ?? requirement} to ${task}, but tasks/${task}.md does not exist`,
-      traceAt(where), 'error', 'trace-unknown-task'));
+    out.push(diagnostic(traceFile, `traceability.json maps ${behavior ?? requirement} to ${task}, but tasks/${task}.md does not exist`, traceAt(where), 'error', 'trace-unknown-task'));
   }
 
   // Before planning no behavior has a task yet, and that is no problem.
@@ -303,8 +299,15 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
       });
     });
     for (const behavior of orphans.behaviors_without_task) {
-      out.push(diagnostic(`${snapshot.specDir}/${REQUIREMENTS_FILE}`, `${behavior} is not mapped to any task (traceability.json or a task's behavior_ids)`,
-        requirementsAt(where.get(behavior) ?? []), 'warning', 'behavior-without-task'));
+      out.push(
+        diagnostic(
+          `${snapshot.specDir}/${REQUIREMENTS_FILE}`,
+          `${behavior} is not mapped to any task (traceability.json or a task's behavior_ids)`,
+          requirementsAt(where.get(behavior) ?? []),
+          'warning',
+          'behavior-without-task',
+        ),
+      );
     }
   }
   return out;

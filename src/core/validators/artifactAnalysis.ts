@@ -70,13 +70,23 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   if (specText === undefined) add({ kind: 'missing', severity: 'blocker', artifact: 'spec.md', message: 'spec.md does not exist', location: { file: 'spec.md' } });
   if (!s.requirements) {
     const missing = s.requirementsCondition === 'missing';
-    add({ kind: missing ? 'missing' : 'format', severity: missing ? 'blocker' : 'error', artifact: REQUIREMENTS_FILE, location: { file: REQUIREMENTS_FILE },
-      message: missing ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)' });
+    add({
+      kind: missing ? 'missing' : 'format',
+      severity: missing ? 'blocker' : 'error',
+      artifact: REQUIREMENTS_FILE,
+      location: { file: REQUIREMENTS_FILE },
+      message: missing ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)',
+    });
   }
   if (!s.traceability) {
     const missing = s.traceabilityCondition === 'missing';
-    add({ kind: missing ? 'missing' : 'format', severity: missing ? 'blocker' : 'error', artifact: TRACEABILITY_FILE, location: { file: TRACEABILITY_FILE },
-      message: missing ? 'traceability.json does not exist' : 'traceability.json could not be read (see the Problems it reports)' });
+    add({
+      kind: missing ? 'missing' : 'format',
+      severity: missing ? 'blocker' : 'error',
+      artifact: TRACEABILITY_FILE,
+      location: { file: TRACEABILITY_FILE },
+      message: missing ? 'traceability.json does not exist' : 'traceability.json could not be read (see the Problems it reports)',
+    });
   }
 
   const requirements = s.requirements?.requirements ?? [];
@@ -92,12 +102,26 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   // spec.md and requirements.json must name the same requirements.
   if (s.requirements && specText !== undefined) {
     for (const id of specIds.filter((x) => !reqById.has(x))) {
-      add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: REQUIREMENTS_FILE, message: `requirements.json does not declare ${id}, which spec.md names`,
-        location: lines.at('spec.md', lines.lineOf('spec.md', id)), suggested_fix: { action: 'update_requirement', details: `add ${id} to requirements.json` } });
+      add({
+        kind: 'missing',
+        severity: 'blocker',
+        requirement_id: id,
+        artifact: REQUIREMENTS_FILE,
+        message: `requirements.json does not declare ${id}, which spec.md names`,
+        location: lines.at('spec.md', lines.lineOf('spec.md', id)),
+        suggested_fix: { action: 'update_requirement', details: `add ${id} to requirements.json` },
+      });
     }
     for (const r of requirements.filter((x) => !specSet.has(x.id))) {
-      add({ kind: 'unrequested', severity: 'error', requirement_id: r.id, artifact: REQUIREMENTS_FILE, message: `requirements.json declares ${r.id}, which spec.md does not name`,
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)), suggested_fix: { action: 'update_requirement', details: `remove ${r.id} or describe it in spec.md` } });
+      add({
+        kind: 'unrequested',
+        severity: 'error',
+        requirement_id: r.id,
+        artifact: REQUIREMENTS_FILE,
+        message: `requirements.json declares ${r.id}, which spec.md does not name`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
+        suggested_fix: { action: 'update_requirement', details: `remove ${r.id} or describe it in spec.md` },
+      });
     }
   }
 
@@ -108,14 +132,28 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   } else {
     for (const t of tasks) {
       if (!plan.includes(`${t.id}.md`) && !new RegExp(`\\b${t.id}\\b`).test(plan)) {
-        add({ kind: 'unrequested', severity: 'error', task_id: t.id, artifact: 'plan.md', message: `${t.id} has a task file but plan.md does not list it`,
-          location: { file: taskFile(t.id), line: 1 }, suggested_fix: { details: `add ${t.id} to plan.md, or remove ${taskFile(t.id)}` } });
+        add({
+          kind: 'unrequested',
+          severity: 'error',
+          task_id: t.id,
+          artifact: 'plan.md',
+          message: `${t.id} has a task file but plan.md does not list it`,
+          location: { file: taskFile(t.id), line: 1 },
+          suggested_fix: { details: `add ${t.id} to plan.md, or remove ${taskFile(t.id)}` },
+        });
       }
     }
     for (const id of [...new Set([...plan.matchAll(/\bT(\d+)\b/g)].map((m) => `T${m[1]}`))]) {
       if (!s.tasks.has(id)) {
-        add({ kind: 'missing', severity: 'blocker', task_id: id, artifact: 'plan.md', message: `plan.md names ${id}, but ${taskFile(id)} does not exist`,
-          location: lines.at('plan.md', lines.lineOf('plan.md', id)), suggested_fix: { action: 'create_task', details: `create ${taskFile(id)}` } });
+        add({
+          kind: 'missing',
+          severity: 'blocker',
+          task_id: id,
+          artifact: 'plan.md',
+          message: `plan.md names ${id}, but ${taskFile(id)} does not exist`,
+          location: lines.at('plan.md', lines.lineOf('plan.md', id)),
+          suggested_fix: { action: 'create_task', details: `create ${taskFile(id)}` },
+        });
       }
     }
   }
@@ -123,14 +161,34 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   // Tasks may only name what was asked for.
   for (const t of tasks) {
     for (const id of t.behavior_ids.filter((x) => !behaviorIds.has(x))) {
-      add({ kind: 'unrequested', severity: 'blocker', task_id: t.id, behavior_id: id, artifact: taskFile(t.id), message: `${t.id} names behavior ${id}, which requirements.json does not declare`,
-        location: { file: taskFile(t.id), line: taskLine(t.id, 'behavior_ids') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s behavior_ids` } },
-        removeFromTask(t.id, 'behavior_ids', id));
+      add(
+        {
+          kind: 'unrequested',
+          severity: 'blocker',
+          task_id: t.id,
+          behavior_id: id,
+          artifact: taskFile(t.id),
+          message: `${t.id} names behavior ${id}, which requirements.json does not declare`,
+          location: { file: taskFile(t.id), line: taskLine(t.id, 'behavior_ids') },
+          suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s behavior_ids` },
+        },
+        removeFromTask(t.id, 'behavior_ids', id),
+      );
     }
     for (const id of t.requirements.filter((x) => !knownReqs.has(x))) {
-      add({ kind: 'unrequested', severity: 'blocker', task_id: t.id, requirement_id: id, artifact: taskFile(t.id), message: `${t.id} names requirement ${id}, which neither spec.md nor requirements.json declares`,
-        location: { file: taskFile(t.id), line: taskLine(t.id, 'requirements') }, suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s requirements` } },
-        removeFromTask(t.id, 'requirements', id));
+      add(
+        {
+          kind: 'unrequested',
+          severity: 'blocker',
+          task_id: t.id,
+          requirement_id: id,
+          artifact: taskFile(t.id),
+          message: `${t.id} names requirement ${id}, which neither spec.md nor requirements.json declares`,
+          location: { file: taskFile(t.id), line: taskLine(t.id, 'requirements') },
+          suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s requirements` },
+        },
+        removeFromTask(t.id, 'requirements', id),
+      );
     }
   }
 
@@ -139,9 +197,18 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   for (const id of knownReqs) {
     if (tasksOfReq(id).length > 0) continue;
     const where = specSet.has(id) ? lines.at('spec.md', lines.lineOf('spec.md', id)) : lines.at(REQUIREMENTS_FILE, lines.requirementLine(id));
-    add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: 'tasks/', message: `${id} is not in any task's requirements`, location: where,
-      suggested_fix: { action: 'update_task', details: tasks[0] ? `add ${id} to ${tasks[0].id}'s requirements, or create a task for it` : `create a task for ${id}` } },
-      tasks[0] ? addToTask(tasks[0].id, 'requirements', id) : undefined);
+    add(
+      {
+        kind: 'missing',
+        severity: 'blocker',
+        requirement_id: id,
+        artifact: 'tasks/',
+        message: `${id} is not in any task's requirements`,
+        location: where,
+        suggested_fix: { action: 'update_task', details: tasks[0] ? `add ${id} to ${tasks[0].id}'s requirements, or create a task for it` : `create a task for ${id}` },
+      },
+      tasks[0] ? addToTask(tasks[0].id, 'requirements', id) : undefined,
+    );
   }
   const mapped = new Set(tasks.flatMap((t) => t.behavior_ids));
   const traceByReq = new Map((s.traceability?.requirements ?? []).map((e) => [e.id, e]));
@@ -149,27 +216,59 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     if (mapped.has(b.id) || b.applicability === 'not-applicable') continue;
     const traced = traceByReq.get(req)?.behaviors;
     const candidate = tasksOfReq(req)[0] ?? (traced && Object.hasOwn(traced, b.id) ? traced[b.id].tasks.map(normalizeTaskRef)[0] : undefined);
-    add({ kind: 'missing', severity: 'blocker', requirement_id: req, behavior_id: b.id, artifact: 'tasks/', message: `${b.id} is not in any task's behavior_ids`,
-      location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
-      suggested_fix: candidate ? { action: 'update_task', details: `add ${b.id} to ${candidate}'s behavior_ids` } : { action: 'create_task', details: `create a task that implements ${b.id}` } },
-      candidate && s.tasks.has(candidate) ? addToTask(candidate, 'behavior_ids', b.id) : undefined);
+    add(
+      {
+        kind: 'missing',
+        severity: 'blocker',
+        requirement_id: req,
+        behavior_id: b.id,
+        artifact: 'tasks/',
+        message: `${b.id} is not in any task's behavior_ids`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
+        suggested_fix: candidate ? { action: 'update_task', details: `add ${b.id} to ${candidate}'s behavior_ids` } : { action: 'create_task', details: `create a task that implements ${b.id}` },
+      },
+      candidate && s.tasks.has(candidate) ? addToTask(candidate, 'behavior_ids', b.id) : undefined,
+    );
   }
 
   // The task graph must be plannable.
   const batches = planTaskBatches(tasks);
   if (batches.cycle?.length) {
     const first = batches.cycle[0];
-    add({ kind: 'contradicts', severity: 'blocker', task_id: first, artifact: 'tasks/', message: `${batches.cycle.join(', ')} depend on each other in a cycle`,
-      location: { file: taskFile(first), line: taskLine(first, 'depends_on') }, suggested_fix: { action: 'update_task', details: `break the cycle in the depends_on of ${batches.cycle.join(', ')}` } });
+    add({
+      kind: 'contradicts',
+      severity: 'blocker',
+      task_id: first,
+      artifact: 'tasks/',
+      message: `${batches.cycle.join(', ')} depend on each other in a cycle`,
+      location: { file: taskFile(first), line: taskLine(first, 'depends_on') },
+      suggested_fix: { action: 'update_task', details: `break the cycle in the depends_on of ${batches.cycle.join(', ')}` },
+    });
   }
   for (const u of batches.unknown_dependencies) {
-    add({ kind: 'missing', severity: 'error', task_id: u.task, artifact: taskFile(u.task), message: `${u.task} depends on ${u.depends_on}, which has no task file`,
-      location: { file: taskFile(u.task), line: taskLine(u.task, 'depends_on') }, suggested_fix: { action: 'update_task', details: `remove ${u.depends_on} from ${u.task}'s depends_on` } },
-      removeFromTask(u.task, 'depends_on', u.depends_on));
+    add(
+      {
+        kind: 'missing',
+        severity: 'error',
+        task_id: u.task,
+        artifact: taskFile(u.task),
+        message: `${u.task} depends on ${u.depends_on}, which has no task file`,
+        location: { file: taskFile(u.task), line: taskLine(u.task, 'depends_on') },
+        suggested_fix: { action: 'update_task', details: `remove ${u.depends_on} from ${u.task}'s depends_on` },
+      },
+      removeFromTask(u.task, 'depends_on', u.depends_on),
+    );
   }
   for (const c of batches.conflicts) {
-    add({ kind: 'contradicts', severity: 'error', task_id: c.a, artifact: taskFile(c.a), message: `${c.a} and ${c.b} may run together but both touch ${c.paths.join(', ')}`,
-      location: { file: taskFile(c.a), line: taskLine(c.a, 'owns') }, suggested_fix: { action: 'update_task', details: `make ${c.b} depend on ${c.a}, or split what they own` } });
+    add({
+      kind: 'contradicts',
+      severity: 'error',
+      task_id: c.a,
+      artifact: taskFile(c.a),
+      message: `${c.a} and ${c.b} may run together but both touch ${c.paths.join(', ')}`,
+      location: { file: taskFile(c.a), line: taskLine(c.a, 'owns') },
+      suggested_fix: { action: 'update_task', details: `make ${c.b} depend on ${c.a}, or split what they own` },
+    });
   }
 
   // traceability.json must trace every requirement and behavior, to tasks that exist.
@@ -177,45 +276,94 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     for (const id of knownReqs) {
       const entry = traceByReq.get(id);
       if (!entry) {
-        add({ kind: 'missing', severity: 'blocker', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json does not trace ${id}`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${id} with its tasks to traceability.json` } },
-          traceRequirementFix(s, id));
+        add(
+          {
+            kind: 'missing',
+            severity: 'blocker',
+            requirement_id: id,
+            artifact: TRACEABILITY_FILE,
+            message: `traceability.json does not trace ${id}`,
+            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
+            suggested_fix: { action: 'update_traceability', details: `add ${id} with its tasks to traceability.json` },
+          },
+          traceRequirementFix(s, id),
+        );
         continue;
       }
       if (entry.tasks.length === 0) {
-        add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json traces ${id} to no task`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${tasksOfReq(id).join(', ') || 'its tasks'} to ${id}'s tasks` } },
-          traceTasksFix(s, id));
+        add(
+          {
+            kind: 'missing',
+            severity: 'error',
+            requirement_id: id,
+            artifact: TRACEABILITY_FILE,
+            message: `traceability.json traces ${id} to no task`,
+            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
+            suggested_fix: { action: 'update_traceability', details: `add ${tasksOfReq(id).join(', ') || 'its tasks'} to ${id}'s tasks` },
+          },
+          traceTasksFix(s, id),
+        );
       }
       const traced = entry.behaviors ?? {};
       for (const b of reqById.get(id)?.behaviors ?? []) {
         if (b.applicability === 'not-applicable') continue;
         const own = Object.hasOwn(traced, b.id) ? traced[b.id] : undefined;
         if (!own || own.tasks.length === 0) {
-          add({ kind: 'missing', severity: 'error', requirement_id: id, behavior_id: b.id, artifact: TRACEABILITY_FILE,
-            message: own ? `traceability.json traces ${b.id} to no task` : `traceability.json does not trace ${b.id}`,
-            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, own ? b.id : undefined)),
-            suggested_fix: { action: 'update_traceability', details: `trace ${b.id} to the task that implements it` } },
-            traceTasksFix(s, id, b.id));
+          add(
+            {
+              kind: 'missing',
+              severity: 'error',
+              requirement_id: id,
+              behavior_id: b.id,
+              artifact: TRACEABILITY_FILE,
+              message: own ? `traceability.json traces ${b.id} to no task` : `traceability.json does not trace ${b.id}`,
+              location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, own ? b.id : undefined)),
+              suggested_fix: { action: 'update_traceability', details: `trace ${b.id} to the task that implements it` },
+            },
+            traceTasksFix(s, id, b.id),
+          );
         }
       }
       for (const bid of Object.keys(traced).filter((x) => reqById.has(id) && !(reqById.get(id)?.behaviors ?? []).some((b) => b.id === x))) {
-        add({ kind: 'unrequested', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json traces ${bid}, which ${id} does not declare`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, bid)), suggested_fix: { action: 'update_traceability', details: `remove ${bid} from traceability.json` } });
+        add({
+          kind: 'unrequested',
+          severity: 'error',
+          requirement_id: id,
+          artifact: TRACEABILITY_FILE,
+          message: `traceability.json traces ${bid}, which ${id} does not declare`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, bid)),
+          suggested_fix: { action: 'update_traceability', details: `remove ${bid} from traceability.json` },
+        });
       }
       const refs = [...entry.tasks.map((t) => ({ t, b: undefined as string | undefined })), ...Object.entries(traced).flatMap(([bid, bt]) => bt.tasks.map((t) => ({ t, b: bid })))];
       for (const { t, b } of refs) {
         const ref = normalizeTaskRef(t);
         if (!/^T\d+$/i.test(ref) || s.tasks.has(ref.toUpperCase())) continue;
-        add({ kind: 'missing', severity: 'error', requirement_id: id, ...(b ? { behavior_id: b } : {}), artifact: TRACEABILITY_FILE,
-          message: `traceability.json traces ${b ?? id} to ${t}, but ${taskFile(ref.toUpperCase())} does not exist`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b)), suggested_fix: { action: 'update_traceability', details: `remove ${t} from ${b ?? id}'s tasks` } },
-          removeTraceTasks(id, b, [t]));
+        add(
+          {
+            kind: 'missing',
+            severity: 'error',
+            requirement_id: id,
+            ...(b ? { behavior_id: b } : {}),
+            artifact: TRACEABILITY_FILE,
+            message: `traceability.json traces ${b ?? id} to ${t}, but ${taskFile(ref.toUpperCase())} does not exist`,
+            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b)),
+            suggested_fix: { action: 'update_traceability', details: `remove ${t} from ${b ?? id}'s tasks` },
+          },
+          removeTraceTasks(id, b, [t]),
+        );
       }
     }
     for (const e of s.traceability.requirements.filter((x) => !knownReqs.has(x.id))) {
-      add({ kind: 'unrequested', severity: 'error', requirement_id: e.id, artifact: TRACEABILITY_FILE, message: `traceability.json traces ${e.id}, which neither spec.md nor requirements.json declares`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(e.id)), suggested_fix: { action: 'update_traceability', details: `remove ${e.id} from traceability.json` } });
+      add({
+        kind: 'unrequested',
+        severity: 'error',
+        requirement_id: e.id,
+        artifact: TRACEABILITY_FILE,
+        message: `traceability.json traces ${e.id}, which neither spec.md nor requirements.json declares`,
+        location: lines.at(TRACEABILITY_FILE, lines.traceLine(e.id)),
+        suggested_fix: { action: 'update_traceability', details: `remove ${e.id} from traceability.json` },
+      });
     }
   }
 
@@ -224,8 +372,15 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     const present = new Set(r.behaviors.map((b) => b.category));
     for (const category of categoriesImpliedBy((r.types ?? []).filter((t) => CRITICAL_TYPES.includes(t.trim().toLowerCase())))) {
       if (present.has(category)) continue;
-      add({ kind: 'missing', severity: 'error', requirement_id: r.id, artifact: REQUIREMENTS_FILE, message: `${r.id} is declared ${category === 'observability' ? 'observable' : category} but has no ${category} behavior`,
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)), suggested_fix: { action: 'update_requirement', details: `add a ${category} behavior to ${r.id}` } });
+      add({
+        kind: 'missing',
+        severity: 'error',
+        requirement_id: r.id,
+        artifact: REQUIREMENTS_FILE,
+        message: `${r.id} is declared ${category === 'observability' ? 'observable' : category} but has no ${category} behavior`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
+        suggested_fix: { action: 'update_requirement', details: `add a ${category} behavior to ${r.id}` },
+      });
     }
   }
 
@@ -233,8 +388,14 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   for (const file of ['spec.md', 'plan.md', ...tasks.map((t) => taskFile(t.id))]) {
     const found = findPlaceholder(lines.text(file) ?? '');
     if (found) {
-      add({ kind: 'placeholder', severity: 'error', artifact: file, message: `${file} line ${found.line} still holds the placeholder ${found.placeholder}`,
-        location: { file, line: found.line }, ...(file.startsWith('tasks/') ? { task_id: file.slice(6, -3) } : {}) });
+      add({
+        kind: 'placeholder',
+        severity: 'error',
+        artifact: file,
+        message: `${file} line ${found.line} still holds the placeholder ${found.placeholder}`,
+        location: { file, line: found.line },
+        ...(file.startsWith('tasks/') ? { task_id: file.slice(6, -3) } : {}),
+      });
     }
   }
 
@@ -244,24 +405,48 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     const key = `${req}\u0000${b.description.trim().toLowerCase()}`;
     const twin = seen.get(key);
     if (twin) {
-      add({ kind: 'contradicts', severity: 'warning', requirement_id: req, behavior_id: b.id, artifact: REQUIREMENTS_FILE, message: `${b.id} has the same description as ${twin}`,
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)), suggested_fix: { action: 'update_requirement', details: `merge ${b.id} into ${twin}, or tell them apart` } });
+      add({
+        kind: 'contradicts',
+        severity: 'warning',
+        requirement_id: req,
+        behavior_id: b.id,
+        artifact: REQUIREMENTS_FILE,
+        message: `${b.id} has the same description as ${twin}`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
+        suggested_fix: { action: 'update_requirement', details: `merge ${b.id} into ${twin}, or tell them apart` },
+      });
     } else seen.set(key, b.id);
   }
   const counts = new Map<string, number>();
   for (const { b } of behaviors) counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
   for (const [id, n] of counts) {
-    if (n > 1) add({ kind: 'contradicts', severity: 'warning', behavior_id: id, artifact: REQUIREMENTS_FILE, message: `requirements.json declares ${id} ${n} times`, location: { file: REQUIREMENTS_FILE } });
+    if (n > 1)
+      add({ kind: 'contradicts', severity: 'warning', behavior_id: id, artifact: REQUIREMENTS_FILE, message: `requirements.json declares ${id} ${n} times`, location: { file: REQUIREMENTS_FILE } });
   }
   for (const r of requirements) {
     if (r.acceptance.length === 0) {
-      add({ kind: 'partial', severity: 'warning', requirement_id: r.id, artifact: REQUIREMENTS_FILE, message: `${r.id} has no acceptance criteria of its own`,
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)), suggested_fix: { action: 'update_requirement', details: `state when ${r.id} is done` } });
+      add({
+        kind: 'partial',
+        severity: 'warning',
+        requirement_id: r.id,
+        artifact: REQUIREMENTS_FILE,
+        message: `${r.id} has no acceptance criteria of its own`,
+        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
+        suggested_fix: { action: 'update_requirement', details: `state when ${r.id} is done` },
+      });
     }
     for (const b of r.behaviors) {
       if (b.test_plan && (!Array.isArray(b.test_plan.expected) || b.test_plan.expected.length === 0)) {
-        add({ kind: 'partial', severity: 'warning', requirement_id: r.id, behavior_id: b.id, artifact: REQUIREMENTS_FILE, message: `${b.id}'s test_plan expects nothing`,
-          location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id, b.id)), suggested_fix: { action: 'update_requirement', details: `fill in ${b.id}'s test_plan.expected` } });
+        add({
+          kind: 'partial',
+          severity: 'warning',
+          requirement_id: r.id,
+          behavior_id: b.id,
+          artifact: REQUIREMENTS_FILE,
+          message: `${b.id}'s test_plan expects nothing`,
+          location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id, b.id)),
+          suggested_fix: { action: 'update_requirement', details: `fill in ${b.id}'s test_plan.expected` },
+        });
       }
     }
   }
@@ -292,8 +477,7 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   return { report, fixes: list.fixes };
 }
 
-const overrideOf = (overrides: readonly FindingOverride[], f: Finding) =>
-  overrides.find((o) => o.finding_id === f.id && (o.message === undefined || o.message === f.message));
+const overrideOf = (overrides: readonly FindingOverride[], f: Finding) => overrides.find((o) => o.finding_id === f.id && (o.message === undefined || o.message === f.message));
 
 /**
  * Status and blocker_count from the findings and the overrides that still match one: an override
@@ -321,9 +505,10 @@ export function recordOverride(report: ArtifactAnalysisReport, findingId: string
   const finding = report.findings.find((f) => f.id === findingId);
   if (!finding) throw new OverrideRefusedError(`${ARTIFACT_ANALYSIS_FILE} has no finding ${findingId}`, ARTIFACT_ANALYSIS_FILE);
   if (finding.severity !== 'error') {
-    throw new OverrideRefusedError(finding.severity === 'blocker'
-      ? `${findingId} is a blocker: fix it, blockers cannot be overridden`
-      : `${findingId} is a ${finding.severity} and does not block: nothing to override`, ARTIFACT_ANALYSIS_FILE);
+    throw new OverrideRefusedError(
+      finding.severity === 'blocker' ? `${findingId} is a blocker: fix it, blockers cannot be overridden` : `${findingId} is a ${finding.severity} and does not block: nothing to override`,
+      ARTIFACT_ANALYSIS_FILE,
+    );
   }
   if (!reason.trim()) throw new OverrideRefusedError(`overriding ${findingId} needs a reason`, ARTIFACT_ANALYSIS_FILE);
   const others = (report.overrides ?? []).filter((o) => o.finding_id !== findingId);
@@ -347,7 +532,6 @@ export interface WrittenReport<T> {
   /** false when the file already said the same (only its created_at would have changed). */
   written: boolean;
 }
-
 
 /**
  * Runs the analysis and writes artifact-analysis.json atomically under the run lock, keeping the

@@ -69,7 +69,11 @@ export function classifyConvergence(s: SpecSnapshot, round = convergenceRound(s)
     const absent = [...row.tests, ...row.evidence].filter((r) => !r.exists).map((r) => r.ref);
     const lacking = [row.tests.length ? '' : 'no test', row.evidence.length ? '' : 'no evidence', absent.length ? `${absent.join(', ')} not found` : ''].filter(Boolean);
     list.add({
-      kind, severity: 'blocker', requirement_id: row.requirement, behavior_id: row.behavior, artifact: TRACEABILITY_FILE,
+      kind,
+      severity: 'blocker',
+      requirement_id: row.requirement,
+      behavior_id: row.behavior,
+      artifact: TRACEABILITY_FILE,
       message: `${row.behavior} is ${kind}: ${lacking.join('; ')}`,
       location: lines.at(TRACEABILITY_FILE, lines.traceLine(row.requirement, row.behavior)),
       suggested_fix: { action: 'create_task', details: `add a task that implements the tests and evidence of ${row.behavior}` },
@@ -79,7 +83,11 @@ export function classifyConvergence(s: SpecSnapshot, round = convergenceRound(s)
     classification[behavior] = 'unrequested';
     counts.unrequested++;
     list.add({
-      kind: 'unrequested', severity: 'warning', requirement_id: requirement, behavior_id: behavior, artifact: TRACEABILITY_FILE,
+      kind: 'unrequested',
+      severity: 'warning',
+      requirement_id: requirement,
+      behavior_id: behavior,
+      artifact: TRACEABILITY_FILE,
       message: `${behavior} is traced but requirements.json does not declare it`,
       location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior)),
       suggested_fix: { action: 'update_traceability', details: `remove ${behavior} from traceability.json` },
@@ -109,7 +117,11 @@ export function classifyConvergence(s: SpecSnapshot, round = convergenceRound(s)
 export function convergencePass(s: SpecSnapshot): ValidatorResult {
   if (!s.requirements || !s.traceability) {
     const missing = !s.requirements ? REQUIREMENTS_FILE : TRACEABILITY_FILE;
-    return { name: CONVERGENCE_PASS, passed: false, problems: [`${missing} ${(!s.requirements ? s.requirementsCondition : s.traceabilityCondition) === 'missing' ? 'does not exist' : 'could not be read'}`] };
+    return {
+      name: CONVERGENCE_PASS,
+      passed: false,
+      problems: [`${missing} ${(!s.requirements ? s.requirementsCondition : s.traceabilityCondition) === 'missing' ? 'does not exist' : 'could not be read'}`],
+    };
   }
   const report = classifyConvergence(s);
   const blocking = report.findings.filter((f) => f.severity === 'blocker');
@@ -155,7 +167,10 @@ export function writeConvergence(s: SpecSnapshot, options: { now?: string } = {}
   if (corrupt.length) {
     throw new CorruptArtifactError(`${corrupt.map((f) => `${s.specDir}/${f}`).join(' and ')} cannot be read; fix them first (nothing was written)`, `${s.specDir}/${corrupt[0]}`);
   }
-  for (const [file, condition] of [[REQUIREMENTS_FILE, s.requirementsCondition], [TRACEABILITY_FILE, s.traceabilityCondition]] as const) {
+  for (const [file, condition] of [
+    [REQUIREMENTS_FILE, s.requirementsCondition],
+    [TRACEABILITY_FILE, s.traceabilityCondition],
+  ] as const) {
     if (condition === 'missing') throw new LoomError(`${s.specDir}/${file} does not exist; converge needs it (nothing was written)`, `${s.specDir}/${file}`);
   }
   const now = options.now ?? new Date().toISOString();

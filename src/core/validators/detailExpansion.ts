@@ -39,7 +39,10 @@ export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions =
     const present = new Set(req.behaviors.map((b) => b.category));
     for (const category of required.filter((c) => !present.has(c))) {
       list.add({
-        kind: 'missing', severity: 'error', requirement_id: req.id, artifact: REQUIREMENTS_FILE,
+        kind: 'missing',
+        severity: 'error',
+        requirement_id: req.id,
+        artifact: REQUIREMENTS_FILE,
         message: `${req.id} has no ${category} behavior (add one, or one marked applicability: not-applicable)`,
         location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req.id)),
         suggested_fix: { action: 'update_requirement', details: `add a ${category} behavior to ${req.id}` },
@@ -49,17 +52,32 @@ export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions =
       const where = lines.at(REQUIREMENTS_FILE, lines.requirementLine(req.id, b.id));
       const common = { requirement_id: req.id, behavior_id: b.id, artifact: REQUIREMENTS_FILE, location: where } as const;
       if (!hasTestPlan(b.test_plan)) {
-        list.add({ ...common, kind: 'missing', severity: 'error', message: `${b.id} has no test_plan`,
-          suggested_fix: { action: 'update_requirement', details: `give ${b.id} a test_plan (strategy, inputs, expected, coverage_target)` } });
+        list.add({
+          ...common,
+          kind: 'missing',
+          severity: 'error',
+          message: `${b.id} has no test_plan`,
+          suggested_fix: { action: 'update_requirement', details: `give ${b.id} a test_plan (strategy, inputs, expected, coverage_target)` },
+        });
       }
       if (b.applicability === 'requires-clarification' || (b.status as string) === 'requires-clarification') {
-        list.add({ ...common, kind: 'partial', severity: 'error', message: `${b.id} still requires clarification`,
-          suggested_fix: { action: 'update_requirement', details: `settle ${b.id}: applicability applicable or not-applicable` } });
+        list.add({
+          ...common,
+          kind: 'partial',
+          severity: 'error',
+          message: `${b.id} still requires clarification`,
+          suggested_fix: { action: 'update_requirement', details: `settle ${b.id}: applicability applicable or not-applicable` },
+        });
       }
       const placeholder = STUB_DESCRIPTION.exec(b.description)?.[0] ?? findPlaceholder(b.description)?.placeholder;
       if (placeholder !== undefined) {
-        list.add({ ...common, kind: 'placeholder', severity: 'error', message: `${b.id}: the description is still a placeholder ("${placeholder}")`,
-          suggested_fix: { action: 'update_requirement', details: `describe what ${b.id} must do` } });
+        list.add({
+          ...common,
+          kind: 'placeholder',
+          severity: 'error',
+          message: `${b.id}: the description is still a placeholder ("${placeholder}")`,
+          suggested_fix: { action: 'update_requirement', details: `describe what ${b.id} must do` },
+        });
       }
     }
   }

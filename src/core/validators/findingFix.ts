@@ -36,14 +36,23 @@ export const addToTask = (task: string, key: TaskListKey, value: string): TaskLi
 export const removeFromTask = (task: string, key: TaskListKey, value: string): TaskListFix => ({ type: 'task-list', task, file: `tasks/${task}.md`, key, op: 'remove', value });
 
 /** Adds `tasks` to the trace of a requirement, or of `behavior` under it (creating that trace when it is missing). */
-export const addTraceTasks = (requirement: string, behavior: string | undefined, tasks: readonly string[]): TraceabilityFix =>
-  ({ type: 'traceability', file: TRACEABILITY_FILE, change: { op: 'add-tasks', requirement, ...(behavior ? { behavior } : {}), tasks: [...tasks] } });
+export const addTraceTasks = (requirement: string, behavior: string | undefined, tasks: readonly string[]): TraceabilityFix => ({
+  type: 'traceability',
+  file: TRACEABILITY_FILE,
+  change: { op: 'add-tasks', requirement, ...(behavior ? { behavior } : {}), tasks: [...tasks] },
+});
 /** Removes the task references `tasks` (as written) from the trace of a requirement, or of `behavior` under it. */
-export const removeTraceTasks = (requirement: string, behavior: string | undefined, tasks: readonly string[]): TraceabilityFix =>
-  ({ type: 'traceability', file: TRACEABILITY_FILE, change: { op: 'remove-tasks', requirement, ...(behavior ? { behavior } : {}), tasks: [...tasks] } });
+export const removeTraceTasks = (requirement: string, behavior: string | undefined, tasks: readonly string[]): TraceabilityFix => ({
+  type: 'traceability',
+  file: TRACEABILITY_FILE,
+  change: { op: 'remove-tasks', requirement, ...(behavior ? { behavior } : {}), tasks: [...tasks] },
+});
 /** Adds a requirement traceability.json does not trace, with the tasks of it and of each behavior (empty lists when none). */
-export const addTraceRequirement = (requirement: string, tasks: readonly string[], behaviors: readonly { id: string; tasks: readonly string[] }[]): TraceabilityFix =>
-  ({ type: 'traceability', file: TRACEABILITY_FILE, change: { op: 'add-requirement', requirement, tasks: [...tasks], behaviors: behaviors.map((b) => ({ id: b.id, tasks: [...b.tasks] })) } });
+export const addTraceRequirement = (requirement: string, tasks: readonly string[], behaviors: readonly { id: string; tasks: readonly string[] }[]): TraceabilityFix => ({
+  type: 'traceability',
+  file: TRACEABILITY_FILE,
+  change: { op: 'add-requirement', requirement, tasks: [...tasks], behaviors: behaviors.map((b) => ({ id: b.id, tasks: [...b.tasks] })) },
+});
 
 /**
  * The text edits that apply `fix` to `text`, the current content of the file it names (`path` is

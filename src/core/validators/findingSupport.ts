@@ -31,8 +31,11 @@ export class FindingList {
 }
 
 /** A validator's result from its findings: it fails on any blocker or error, and carries their fixes. */
-export const listResult = (name: string, list: FindingList): ValidatorResult =>
-  ({ ...findingsResult(name, list.findings), fixes: list.fixes, ...(list.inProgress.size ? { inProgress: list.inProgress } : {}) });
+export const listResult = (name: string, list: FindingList): ValidatorResult => ({
+  ...findingsResult(name, list.findings),
+  fixes: list.fixes,
+  ...(list.inProgress.size ? { inProgress: list.inProgress } : {}),
+});
 
 export const isBlocking = (f: Pick<Finding, 'severity'>) => f.severity === 'blocker' || f.severity === 'error';
 
@@ -45,7 +48,10 @@ export class SpecLines {
   private readonly located = new Map<string, ReturnType<typeof locateJson> | undefined>();
 
   /** `locate: false` answers no JSON line (see ValidatorOptions): the files are not parsed again. */
-  constructor(private readonly snapshot: Pick<SpecSnapshot, 'dir' | 'requirements' | 'traceability'>, private readonly locate = true) {}
+  constructor(
+    private readonly snapshot: Pick<SpecSnapshot, 'dir' | 'requirements' | 'traceability'>,
+    private readonly locate = true,
+  ) {}
 
   text(file: string): string | undefined {
     if (!this.texts.has(file)) {
@@ -128,8 +134,7 @@ export const tasksNamingRequirement = (s: Pick<SpecSnapshot, 'tasks'>, id: strin
   [...s.tasks.values()].filter((t) => t.requirements.includes(id) || t.behavior_ids.some((b) => b.startsWith(`${id}-`))).map((t) => t.id);
 
 /** The tasks whose `behavior_ids` name a behavior. */
-export const tasksNamingBehavior = (s: Pick<SpecSnapshot, 'tasks'>, id: string): string[] =>
-  [...s.tasks.values()].filter((t) => t.behavior_ids.includes(id)).map((t) => t.id);
+export const tasksNamingBehavior = (s: Pick<SpecSnapshot, 'tasks'>, id: string): string[] => [...s.tasks.values()].filter((t) => t.behavior_ids.includes(id)).map((t) => t.id);
 
 /**
  * The fix that adds a requirement traceability.json lacks: traced to the tasks that name it, with
@@ -138,7 +143,11 @@ export const tasksNamingBehavior = (s: Pick<SpecSnapshot, 'tasks'>, id: string):
  */
 export function traceRequirementFix(s: Pick<SpecSnapshot, 'tasks' | 'requirements'>, id: string): TraceabilityFix {
   const behaviors = (s.requirements?.requirements.find((r) => r.id === id)?.behaviors ?? []).filter((b) => b.applicability !== 'not-applicable');
-  return addTraceRequirement(id, tasksNamingRequirement(s, id), [...new Set(behaviors.map((b) => b.id))].map((b) => ({ id: b, tasks: tasksNamingBehavior(s, b) })));
+  return addTraceRequirement(
+    id,
+    tasksNamingRequirement(s, id),
+    [...new Set(behaviors.map((b) => b.id))].map((b) => ({ id: b, tasks: tasksNamingBehavior(s, b) })),
+  );
 }
 
 /** The fix that traces a requirement, or `behavior` under it, to the tasks that name it; undefined when no task does. */
@@ -151,7 +160,11 @@ export function traceTasksFix(s: Pick<SpecSnapshot, 'tasks'>, requirement: strin
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }

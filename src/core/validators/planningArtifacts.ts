@@ -23,7 +23,10 @@ export const PLANNING_ARTIFACTS = 'planning-artifacts';
 export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
   const list = new FindingList('PA');
   const lines = new SpecLines(s, options.locate !== false);
-  for (const [file, condition] of [[TRACEABILITY_FILE, s.traceabilityCondition], [REQUIREMENTS_FILE, s.requirementsCondition]] as const) {
+  for (const [file, condition] of [
+    [TRACEABILITY_FILE, s.traceabilityCondition],
+    [REQUIREMENTS_FILE, s.requirementsCondition],
+  ] as const) {
     const unreadable = unreadableFile(s, file, condition);
     if (unreadable) list.add(unreadable);
   }
@@ -38,12 +41,19 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
     for (const ref of refs) {
       const id = normalizeTaskRef(ref);
       if (!/^T\d+$/i.test(id) || s.tasks.has(id.toUpperCase()) || s.tasks.has(id)) continue;
-      list.add({
-        kind: 'missing', severity: 'error', requirement_id: requirement, ...(behavior ? { behavior_id: behavior } : {}), artifact: TRACEABILITY_FILE,
-        message: `${owner} maps to ${ref}, but tasks/${id.toUpperCase()}.md does not exist`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior)),
-        suggested_fix: { action: 'update_traceability', details: `remove ${ref} from ${owner}'s tasks, or create tasks/${id.toUpperCase()}.md` },
-      }, removeTraceTasks(requirement, behavior, [ref]));
+      list.add(
+        {
+          kind: 'missing',
+          severity: 'error',
+          requirement_id: requirement,
+          ...(behavior ? { behavior_id: behavior } : {}),
+          artifact: TRACEABILITY_FILE,
+          message: `${owner} maps to ${ref}, but tasks/${id.toUpperCase()}.md does not exist`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior)),
+          suggested_fix: { action: 'update_traceability', details: `remove ${ref} from ${owner}'s tasks, or create tasks/${id.toUpperCase()}.md` },
+        },
+        removeTraceTasks(requirement, behavior, [ref]),
+      );
     }
   };
 
@@ -53,35 +63,57 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
     const entry = trace.get(id);
     if (!entry) {
       const implementing = tasksNamingRequirement(s, id);
-      list.add({
-        kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `${id} is missing from traceability.json`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-        suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json${implementing.length ? ` with ${implementing.join(', ')}` : ''}` },
-      }, traceRequirementFix(s, id));
+      list.add(
+        {
+          kind: 'missing',
+          severity: 'error',
+          requirement_id: id,
+          artifact: TRACEABILITY_FILE,
+          message: `${id} is missing from traceability.json`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
+          suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json${implementing.length ? ` with ${implementing.join(', ')}` : ''}` },
+        },
+        traceRequirementFix(s, id),
+      );
       continue;
     }
     if (entry.tasks.length === 0) {
       const implementing = tasksNamingRequirement(s, id);
-      list.add({
-        kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `${id} maps to no task in traceability.json`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-        suggested_fix: implementing.length
-          ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${id}'s tasks` }
-          : { action: 'create_task', details: `create a task for ${id} and list it in ${id}'s tasks` },
-      }, traceTasksFix(s, id));
+      list.add(
+        {
+          kind: 'missing',
+          severity: 'error',
+          requirement_id: id,
+          artifact: TRACEABILITY_FILE,
+          message: `${id} maps to no task in traceability.json`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
+          suggested_fix: implementing.length
+            ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${id}'s tasks` }
+            : { action: 'create_task', details: `create a task for ${id} and list it in ${id}'s tasks` },
+        },
+        traceTasksFix(s, id),
+      );
     }
     missingTasks(id, undefined, entry.tasks);
     for (const b of applicable(id)) {
       const traced = entry.behaviors && Object.hasOwn(entry.behaviors, b.id) ? entry.behaviors[b.id].tasks : [];
       if (traced.length === 0) {
         const implementing = tasksNamingBehavior(s, b.id);
-        list.add({
-          kind: 'missing', severity: 'error', requirement_id: id, behavior_id: b.id, artifact: TRACEABILITY_FILE, message: `${b.id} maps to no task in traceability.json`,
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b.id)),
-          suggested_fix: implementing.length
-            ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${b.id}'s tasks` }
-            : { action: 'update_task', details: `add ${b.id} to the behavior_ids of the task that implements it, then to its tasks here` },
-        }, traceTasksFix(s, id, b.id));
+        list.add(
+          {
+            kind: 'missing',
+            severity: 'error',
+            requirement_id: id,
+            behavior_id: b.id,
+            artifact: TRACEABILITY_FILE,
+            message: `${b.id} maps to no task in traceability.json`,
+            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b.id)),
+            suggested_fix: implementing.length
+              ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${b.id}'s tasks` }
+              : { action: 'update_task', details: `add ${b.id} to the behavior_ids of the task that implements it, then to its tasks here` },
+          },
+          traceTasksFix(s, id, b.id),
+        );
       }
       missingTasks(id, b.id, traced);
     }
@@ -90,7 +122,10 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
     for (const entry of s.traceability.requirements) {
       if (inSpec.includes(entry.id) || byId.has(entry.id)) continue;
       list.add({
-        kind: 'unrequested', severity: 'error', requirement_id: entry.id, artifact: TRACEABILITY_FILE,
+        kind: 'unrequested',
+        severity: 'error',
+        requirement_id: entry.id,
+        artifact: TRACEABILITY_FILE,
         message: `traceability.json traces ${entry.id}, which neither spec.md nor requirements.json names`,
         location: lines.at(TRACEABILITY_FILE, lines.traceLine(entry.id)),
         suggested_fix: { action: 'update_traceability', details: `remove ${entry.id} from traceability.json, or declare it in spec.md and requirements.json` },

@@ -26,14 +26,20 @@ export function requirementTaskClosure(s: SpecSnapshot, options: ValidatorOption
   const named = new Set(tasks.flatMap((t) => t.requirements));
   for (const id of requirementIdsInSpec(text).filter((x) => !named.has(x))) {
     const candidate = implementingTask(s, id);
-    list.add({
-      kind: 'missing', severity: 'error', requirement_id: id, artifact: 'tasks/',
-      message: `${id} appears in spec.md but no task lists it in requirements`,
-      location: lines.at('spec.md', lines.lineOf('spec.md', new RegExp(`\\b${id}\\b`))),
-      suggested_fix: candidate
-        ? { action: 'update_task', details: `add ${id} to ${candidate}'s requirements` }
-        : { action: 'create_task', details: `create a task for ${id}, or add ${id} to the requirements of the task that implements it` },
-    }, candidate ? addToTask(candidate, 'requirements', id) : undefined);
+    list.add(
+      {
+        kind: 'missing',
+        severity: 'error',
+        requirement_id: id,
+        artifact: 'tasks/',
+        message: `${id} appears in spec.md but no task lists it in requirements`,
+        location: lines.at('spec.md', lines.lineOf('spec.md', new RegExp(`\\b${id}\\b`))),
+        suggested_fix: candidate
+          ? { action: 'update_task', details: `add ${id} to ${candidate}'s requirements` }
+          : { action: 'create_task', details: `create a task for ${id}, or add ${id} to the requirements of the task that implements it` },
+      },
+      candidate ? addToTask(candidate, 'requirements', id) : undefined,
+    );
   }
   return listResult(REQUIREMENT_TASK_CLOSURE, list);
 }

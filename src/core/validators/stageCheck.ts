@@ -50,8 +50,14 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
       const { report, written, appended, escalate } = writeConvergence(spec.snapshot, { now });
       const open = report.findings.filter((f) => f.severity === 'blocker');
       return {
-        name, passed: report.status === 'converged', blocking: open.length, problems: open.map((f) => `${f.id} ${f.message}`),
-        report: CONVERGENCE_REPORT_FILE, written, appended: appended.map((t) => t.id), escalate,
+        name,
+        passed: report.status === 'converged',
+        blocking: open.length,
+        problems: open.map((f) => `${f.id} ${f.message}`),
+        report: CONVERGENCE_REPORT_FILE,
+        written,
+        appended: appended.map((t) => t.id),
+        escalate,
       };
     }
     const result = VALIDATORS.get(name)!.check(spec.snapshot);

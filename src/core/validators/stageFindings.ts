@@ -80,20 +80,23 @@ export function stageFindingDiagnostics(spec: StagedSpec, results: readonly Vali
       const reason = r.overridden?.get(f.id);
       const located = f.location?.file ?? (f.artifact && !f.artifact.endsWith('/') ? f.artifact : undefined);
       const exists = located !== undefined && !located.split('/').includes('..') && s.files.has(located);
-      const file = exists ? located : s.files.has(PIPELINE_STATE_FILE) ? PIPELINE_STATE_FILE : located ?? PIPELINE_STATE_FILE;
-      const line = exists ? f.location?.line ?? 1 : 1;
-      const message = reason !== undefined
-        ? `${f.message} (${f.id}, overridden: ${reason})`
-        : `${f.message} (${f.id}${f.severity === 'blocker' ? ', blocker' : ''})`;
+      const file = exists ? located : s.files.has(PIPELINE_STATE_FILE) ? PIPELINE_STATE_FILE : (located ?? PIPELINE_STATE_FILE);
+      const line = exists ? (f.location?.line ?? 1) : 1;
+      const message = reason !== undefined ? `${f.message} (${f.id}, overridden: ${reason})` : `${f.message} (${f.id}${f.severity === 'blocker' ? ', blocker' : ''})`;
       const fix = r.fixes?.get(f.id);
       const subject = f.behavior_id ?? f.task_id ?? f.requirement_id;
       out.push({
-        file: `${s.specDir}/${file}`, line, column: 1,
+        file: `${s.specDir}/${file}`,
+        line,
+        column: 1,
         severity: reason !== undefined || r.inProgress?.has(f.id) ? 'info' : SEVERITY[f.severity],
         message,
         code: `finding:${f.kind}`,
         finding: {
-          validator: r.name, id: f.id, severity: f.severity, message: f.message,
+          validator: r.name,
+          id: f.id,
+          severity: f.severity,
+          message: f.message,
           overridable: r.name === ARTIFACT_ANALYSIS_PASS && f.severity === 'error' && reason === undefined,
           ...(reason !== undefined ? { overriddenBecause: reason } : {}),
           ...(fix ? { fix } : {}),
@@ -107,8 +110,14 @@ export function stageFindingDiagnostics(spec: StagedSpec, results: readonly Vali
 
 /** The spec's own diagnostics that say what a finding says, on the same line; the finding replaces them. */
 const SAID_BY_FINDINGS = new Set([
-  'unknown-behavior', 'unknown-dependency', 'dependency-cycle', 'owns-conflict', 'behavior-without-task',
-  'trace-unknown-task', 'trace-unknown-behavior', 'trace-unknown-requirement',
+  'unknown-behavior',
+  'unknown-dependency',
+  'dependency-cycle',
+  'owns-conflict',
+  'behavior-without-task',
+  'trace-unknown-task',
+  'trace-unknown-behavior',
+  'trace-unknown-requirement',
 ]);
 
 /**

@@ -4,7 +4,11 @@ import { FindingList, listResult, SpecLines, unreadableFile } from './findingSup
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 
 /** A blocker may hold a whole list of fix instructions; a reason shows its first line. */
-const firstLine = (text: string) => text.trim().split(/\r?\n/)[0].replace(/^#+\s*/, '');
+const firstLine = (text: string) =>
+  text
+    .trim()
+    .split(/\r?\n/)[0]
+    .replace(/^#+\s*/, '');
 
 export const TASK_STATE_CLOSURE = 'task-state-closure';
 
@@ -29,17 +33,35 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
     if (!state && s.files.has(file)) {
       list.add({ ...unreadableFile(s, file, 'invalid')!, ...taskId(id), suggested_fix: { details: `repair or delete ${file}; loom never overwrites it` } });
     } else if (!state) {
-      list.add({
-        kind: 'missing', severity: 'error', ...taskId(id), artifact: file, message: `${id} has no ${file}`, location: { file: `tasks/${id}.md`, line: 1 },
-        suggested_fix: { details: `run ${id}: executing it records its state in ${file}` },
-      }, undefined, { inProgress: true });
+      list.add(
+        {
+          kind: 'missing',
+          severity: 'error',
+          ...taskId(id),
+          artifact: file,
+          message: `${id} has no ${file}`,
+          location: { file: `tasks/${id}.md`, line: 1 },
+          suggested_fix: { details: `run ${id}: executing it records its state in ${file}` },
+        },
+        undefined,
+        { inProgress: true },
+      );
     } else if (state.status !== 'done') {
-      list.add({
-        kind: 'partial', severity: 'error', ...taskId(id), artifact: file,
-        message: `${id} is ${state.status}, not done${state.blocker ? ` (blocker: ${firstLine(state.blocker)})` : ''}`,
-        location: lines.at(file, lines.jsonLine(file, ['status'])),
-        suggested_fix: { details: state.status === 'blocked' ? `settle ${id}'s blocker, then run it again` : state.status === 'failed' ? `fix what failed in ${id}, then run it again` : `finish ${id}` },
-      }, undefined, { inProgress: state.status !== 'blocked' && state.status !== 'failed' });
+      list.add(
+        {
+          kind: 'partial',
+          severity: 'error',
+          ...taskId(id),
+          artifact: file,
+          message: `${id} is ${state.status}, not done${state.blocker ? ` (blocker: ${firstLine(state.blocker)})` : ''}`,
+          location: lines.at(file, lines.jsonLine(file, ['status'])),
+          suggested_fix: {
+            details: state.status === 'blocked' ? `settle ${id}'s blocker, then run it again` : state.status === 'failed' ? `fix what failed in ${id}, then run it again` : `finish ${id}`,
+          },
+        },
+        undefined,
+        { inProgress: state.status !== 'blocked' && state.status !== 'failed' },
+      );
     }
   }
   if (s.tasks.size === 0) return listResult(TASK_STATE_CLOSURE, list);
@@ -47,7 +69,11 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
     if (!/^T\d+$/i.test(id) || s.tasks.has(id)) continue;
     const file = stateFile(id);
     list.add({
-      kind: 'unrequested', severity: 'error', ...taskId(id), artifact: file, message: `${file} has no tasks/${id}.md`,
+      kind: 'unrequested',
+      severity: 'error',
+      ...taskId(id),
+      artifact: file,
+      message: `${file} has no tasks/${id}.md`,
       location: lines.at(file, lines.jsonLine(file, ['task_id'])),
       suggested_fix: { details: `delete ${file}, or restore tasks/${id}.md` },
     });

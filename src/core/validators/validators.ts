@@ -26,6 +26,4 @@ export const VALIDATORS: ReadonlyMap<string, { stage: string; check: Validator }
 ]);
 
 /** Loom checks these when leaving `executing`, declared or not. */
-export const IMPLICIT_VALIDATORS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['executing', [TASK_STATE_CLOSURE, REQUIREMENT_TASK_CLOSURE]],
-]);
+export const IMPLICIT_VALIDATORS: ReadonlyMap<string, readonly string[]> = new Map([['executing', [TASK_STATE_CLOSURE, REQUIREMENT_TASK_CLOSURE]]]);

@@ -76,21 +76,41 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
     }
   }
   const hhmm = lines.lineOf('progress.md', /HH:mm/i);
-  if (hhmm !== undefined) list.add({ kind: 'placeholder', severity: 'error', artifact: 'progress.md', message: 'progress.md still holds the literal HH:mm', location: { file: 'progress.md', line: hhmm } });
+  if (hhmm !== undefined)
+    list.add({ kind: 'placeholder', severity: 'error', artifact: 'progress.md', message: 'progress.md still holds the literal HH:mm', location: { file: 'progress.md', line: hhmm } });
 
   if (!s.requirements) {
-    list.add({ kind: s.requirementsCondition === 'missing' ? 'missing' : 'format', severity: 'error', artifact: REQUIREMENTS_FILE, location: { file: REQUIREMENTS_FILE },
-      message: s.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)' });
+    list.add({
+      kind: s.requirementsCondition === 'missing' ? 'missing' : 'format',
+      severity: 'error',
+      artifact: REQUIREMENTS_FILE,
+      location: { file: REQUIREMENTS_FILE },
+      message: s.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)',
+    });
   }
   if (!s.traceability) {
-    list.add({ kind: s.traceabilityCondition === 'missing' ? 'missing' : 'format', severity: 'error', artifact: TRACEABILITY_FILE, location: { file: TRACEABILITY_FILE },
-      message: s.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read (see the Problems it reports)' });
+    list.add({
+      kind: s.traceabilityCondition === 'missing' ? 'missing' : 'format',
+      severity: 'error',
+      artifact: TRACEABILITY_FILE,
+      location: { file: TRACEABILITY_FILE },
+      message: s.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read (see the Problems it reports)',
+    });
   } else {
     const traced = new Set(s.traceability.requirements.map((e) => e.id));
     for (const id of [...new Set([...specIds, ...(s.requirements?.requirements ?? []).map((r) => r.id)])].filter((x) => !traced.has(x))) {
-      list.add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: TRACEABILITY_FILE, message: `traceability.json does not trace ${id}`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)), suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json` } },
-        traceRequirementFix(s, id));
+      list.add(
+        {
+          kind: 'missing',
+          severity: 'error',
+          requirement_id: id,
+          artifact: TRACEABILITY_FILE,
+          message: `traceability.json does not trace ${id}`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
+          suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json` },
+        },
+        traceRequirementFix(s, id),
+      );
     }
     const matrix = buildTraceabilityMatrix(s);
     for (const row of matrix.rows) {
@@ -98,21 +118,39 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
       const common = { requirement_id: row.requirement, behavior_id: row.behavior, artifact: TRACEABILITY_FILE, location: where } as const;
       const absent = [...row.tests, ...row.evidence].filter((r) => !r.exists);
       for (const ref of absent) {
-        list.add({ ...common, kind: 'missing', severity: 'error', message: `${row.behavior}: ${ref.ref} ${ref.reason === 'outside-evidence' ? 'is not under evidence/' : 'does not exist'}`,
-          suggested_fix: { action: 'update_traceability', details: `point ${row.behavior} at files that exist` } });
+        list.add({
+          ...common,
+          kind: 'missing',
+          severity: 'error',
+          message: `${row.behavior}: ${ref.ref} ${ref.reason === 'outside-evidence' ? 'is not under evidence/' : 'does not exist'}`,
+          suggested_fix: { action: 'update_traceability', details: `point ${row.behavior} at files that exist` },
+        });
       }
       // A behavior settled as not-applicable is closed once the files it names exist (see the matrix).
       if (!row.closed && absent.length === 0) {
         const lacking = [row.tasks.length ? '' : 'no task', row.tests.length ? '' : 'no test', row.evidence.length ? '' : 'no evidence'].filter(Boolean);
-        list.add({ ...common, kind: 'missing', severity: 'error', message: `${row.behavior} is not closed: ${lacking.join(', ')}`,
-          suggested_fix: { action: 'update_traceability', details: `give ${row.behavior} its task, test and evidence` } });
+        list.add({
+          ...common,
+          kind: 'missing',
+          severity: 'error',
+          message: `${row.behavior} is not closed: ${lacking.join(', ')}`,
+          suggested_fix: { action: 'update_traceability', details: `give ${row.behavior} its task, test and evidence` },
+        });
       }
     }
     for (const { requirement, behavior, task } of matrix.orphans.trace_tasks_unknown) {
-      list.add({ kind: 'missing', severity: 'error', requirement_id: requirement, ...(behavior ? { behavior_id: behavior } : {}), artifact: TRACEABILITY_FILE,
-        message: `traceability.json names ${task}, but tasks/${normalizeTaskRef(task).toUpperCase()}.md does not exist`,
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior ?? undefined)) },
-        removeTraceTasks(requirement, behavior ?? undefined, [task]));
+      list.add(
+        {
+          kind: 'missing',
+          severity: 'error',
+          requirement_id: requirement,
+          ...(behavior ? { behavior_id: behavior } : {}),
+          artifact: TRACEABILITY_FILE,
+          message: `traceability.json names ${task}, but tasks/${normalizeTaskRef(task).toUpperCase()}.md does not exist`,
+          location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior ?? undefined)),
+        },
+        removeTraceTasks(requirement, behavior ?? undefined, [task]),
+      );
     }
   }
   return listResult(VERIFICATION_ARTIFACTS, list);

@@ -1,6 +1,4 @@
-import type {
-  BreakerReport, DashboardFinding, DashboardHandoff, DashboardModel, DashboardTask, NextTransition, Precondition, StageStep, StageVisit, TokenUsage,
-} from '../../shared/dashboardModel';
+import type { BreakerReport, DashboardFinding, DashboardHandoff, DashboardModel, DashboardTask, NextTransition, Precondition, StageStep, StageVisit, TokenUsage } from '../../shared/dashboardModel';
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE, FINDING_SEVERITIES, type Finding } from '../files/findings';
 import { HANDOFFS_DIR } from '../files/handoff';
 import type { StageHistoryEntry } from '../files/pipelineState';

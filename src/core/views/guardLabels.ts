@@ -14,9 +14,7 @@ export function describeGuard(call: GuardCall): string {
     case 'reportPasses':
       return `${call.params.path} says verdict: PASS`;
     case 'evidenceReceiptValid':
-      return call.params.required
-        ? `${call.params.path} has a valid evidence receipt`
-        : `${call.params.path}'s evidence receipt, if any, is valid`;
+      return call.params.required ? `${call.params.path} has a valid evidence receipt` : `${call.params.path}'s evidence receipt, if any, is valid`;
     case 'analysisHasNoBlocker':
       return 'artifact-analysis.json passes with no blocker';
     case 'convergenceConverged':

@@ -9,7 +9,11 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Candidate spellings of the name: as written, then its last `::` / `#` / ` > ` segment. */
 function candidates(testName: string): string[] {
   const name = testName.trim();
-  const last = name.split(/::|#| > /).map((s) => s.trim()).filter(Boolean).pop();
+  const last = name
+    .split(/::|#| > /)
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
   return [...new Set([name, ...(last ? [last] : [])])].filter(Boolean);
 }
 

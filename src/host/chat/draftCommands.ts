@@ -13,8 +13,7 @@ export async function writePending(ctx: CommandContext, store: PendingDraftStore
   return result;
 }
 
-const idOf = (arg: unknown): string | undefined =>
-  arg && typeof arg === 'object' && typeof (arg as { id?: unknown }).id === 'string' ? (arg as { id: string }).id : undefined;
+const idOf = (arg: unknown): string | undefined => (arg && typeof arg === 'object' && typeof (arg as { id?: unknown }).id === 'string' ? (arg as { id: string }).id : undefined);
 
 /**
  * The buttons under a preview: "Write files" (the same as answering "write" in the chat) and

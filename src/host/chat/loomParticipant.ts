@@ -39,7 +39,10 @@ export class LoomChatParticipant implements vscode.Disposable {
   /** Fires when a turn's answer is complete (tests wait on it; the chat view has its own signal). */
   readonly onDidFinishTurn = this.finished.event;
 
-  constructor(private readonly ctx: CommandContext, private readonly store: PendingDraftStore) {}
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly store: PendingDraftStore,
+  ) {}
 
   dispose(): void {
     this.finished.dispose();
@@ -92,7 +95,9 @@ export class LoomChatParticipant implements vscode.Disposable {
 
     const snapshot = entry.spec.snapshot;
     if (entry.spec.stage !== command.stage) {
-      stream.markdown(`> ${vscode.l10n.t('`{0}` is at **{1}**; /{2} drafts the files of **{3}**. Nothing is written until you say so.', snapshot.specDir, entry.spec.stage ?? '?', command.name, command.stage)}\n\n`);
+      stream.markdown(
+        `> ${vscode.l10n.t('`{0}` is at **{1}**; /{2} drafts the files of **{3}**. Nothing is written until you say so.', snapshot.specDir, entry.spec.stage ?? '?', command.name, command.stage)}\n\n`,
+      );
     }
     const bridge = signalFromToken(token);
     try {
@@ -100,14 +105,21 @@ export class LoomChatParticipant implements vscode.Disposable {
       const templates = loadAuthoringTemplates(snapshot.repoRoot, detectLanguage(specText ?? request.prompt));
       let diff: string | undefined;
       if (command.diff) {
-        stream.progress(vscode.l10n.t('Reading the feature\'s changes…'));
+        stream.progress(vscode.l10n.t("Reading the feature's changes…"));
         const d = await featureDiff(snapshot, bridge.signal);
         if (d.error) stream.markdown(`> ${vscode.l10n.t('No diff for the prompt: {0}', d.error)}\n\n`);
         diff = featureDiffForPrompt(d);
       }
       const messages = buildAuthoringMessages({
-        command, templates, dir: snapshot.dir, specDir: snapshot.specDir, stage: entry.spec.stage ?? command.stage,
-        request: request.prompt, drafts: pending?.drafts ?? [], diff, history: historyMessages(context, entry.dir),
+        command,
+        templates,
+        dir: snapshot.dir,
+        specDir: snapshot.specDir,
+        stage: entry.spec.stage ?? command.stage,
+        request: request.prompt,
+        drafts: pending?.drafts ?? [],
+        diff,
+        history: historyMessages(context, entry.dir),
       });
       stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));
       const result = await runDraftingTurn({
@@ -128,16 +140,21 @@ export class LoomChatParticipant implements vscode.Disposable {
         return { metadata: { ...meta, reply: result.replies.join('\n') } };
       }
       const saved = this.store.set({
-        dir: entry.dir, specDir: snapshot.specDir, repoRoot: snapshot.repoRoot, command, drafts: result.drafts,
-        base: draftBase(snapshot.dir, result.drafts), summary: prose.split(/\n\s*\n/)[0] ?? '', problems: result.problems,
+        dir: entry.dir,
+        specDir: snapshot.specDir,
+        repoRoot: snapshot.repoRoot,
+        command,
+        drafts: result.drafts,
+        base: draftBase(snapshot.dir, result.drafts),
+        summary: prose.split(/\n\s*\n/)[0] ?? '',
+        problems: result.problems,
       });
       this.preview(stream, saved.id, describeChanges(snapshot.dir, result.drafts), result.drafts, result.problems, command);
       return { metadata: { ...meta, pending: saved.id, reply: `${prose}\n\n${result.drafts.map(renderDraft).join('\n')}` } };
     } catch (e) {
       if (token.isCancellationRequested) return { metadata: meta };
-      const message = e instanceof ModelRequestError
-        ? vscode.l10n.t('The model refused or failed ({0}): {1}', e.code, e.message)
-        : e instanceof LoomError || e instanceof Error ? e.message : String(e);
+      const message =
+        e instanceof ModelRequestError ? vscode.l10n.t('The model refused or failed ({0}): {1}', e.code, e.message) : e instanceof LoomError || e instanceof Error ? e.message : String(e);
       this.ctx.log.component('chat').error(`/${command.name} on ${snapshot.specDir}: ${message}`);
       return { metadata: meta, errorDetails: { message: `${vscode.l10n.t('Loom could not finish /{0}.', command.name)} ${message}` } };
     } finally {
@@ -155,21 +172,31 @@ export class LoomChatParticipant implements vscode.Disposable {
         stream.progress(vscode.l10n.t('Drafting {0}…', e.path));
         break;
       case 'checking':
-        stream.progress(vscode.l10n.t('Checking the drafts with loom\'s validators…'));
+        stream.progress(vscode.l10n.t("Checking the drafts with loom's validators…"));
         break;
       case 'repair':
-        stream.markdown(`\n\n> ${vscode.l10n.t('Loom\'s checks found {0} problem(s); asking the model to correct them (attempt {1} of 2).', e.problems.length, e.attempt)}\n\n`);
+        stream.markdown(`\n\n> ${vscode.l10n.t("Loom's checks found {0} problem(s); asking the model to correct them (attempt {1} of 2).", e.problems.length, e.attempt)}\n\n`);
         break;
     }
   }
 
-  private preview(stream: vscode.ChatResponseStream, id: string, changes: readonly DraftChange[], drafts: readonly { path: string; content: string }[], problems: readonly string[], command: AuthoringCommand): void {
+  private preview(
+    stream: vscode.ChatResponseStream,
+    id: string,
+    changes: readonly DraftChange[],
+    drafts: readonly { path: string; content: string }[],
+    problems: readonly string[],
+    command: AuthoringCommand,
+  ): void {
     stream.markdown(`\n\n---\n\n### ${vscode.l10n.t('Files to write')}\n\n`);
     for (const change of changes) {
       const draft = drafts.find((d) => d.path === change.path)!;
-      const what = change.kind === 'new' ? vscode.l10n.t('new, {0} lines', change.added)
-        : change.kind === 'changed' ? vscode.l10n.t('changed, +{0} −{1} lines', change.added, change.removed)
-        : vscode.l10n.t('unchanged');
+      const what =
+        change.kind === 'new'
+          ? vscode.l10n.t('new, {0} lines', change.added)
+          : change.kind === 'changed'
+            ? vscode.l10n.t('changed, +{0} −{1} lines', change.added, change.removed)
+            : vscode.l10n.t('unchanged');
       stream.markdown(`**${change.path}** — ${what}\n\n`);
       if (change.kind !== 'unchanged') {
         const lines = draft.content.split('\n');
@@ -181,9 +208,11 @@ export class LoomChatParticipant implements vscode.Disposable {
       }
     }
     if (problems.length) {
-      stream.markdown(`\n\n**${vscode.l10n.t('Loom\'s checks still find {0} problem(s) after two corrections:', problems.length)}**\n\n${problems.map((p) => `- ${p}`).join('\n')}\n\n${vscode.l10n.t('You can write the files and fix these by hand, or say what to change.')}\n\n`);
+      stream.markdown(
+        `\n\n**${vscode.l10n.t("Loom's checks still find {0} problem(s) after two corrections:", problems.length)}**\n\n${problems.map((p) => `- ${p}`).join('\n')}\n\n${vscode.l10n.t('You can write the files and fix these by hand, or say what to change.')}\n\n`,
+      );
     } else {
-      stream.markdown(`\n\n${vscode.l10n.t('These files pass loom\'s checks for leaving {0}.', command.stage)} `);
+      stream.markdown(`\n\n${vscode.l10n.t("These files pass loom's checks for leaving {0}.", command.stage)} `);
     }
     stream.markdown(vscode.l10n.t('Reply **write** to write them, or say what to change.'));
     stream.button({ command: 'loom.writeDrafts', arguments: [{ id }], title: problems.length ? vscode.l10n.t('Write files anyway') : vscode.l10n.t('Write files') });
@@ -196,7 +225,10 @@ export class LoomChatParticipant implements vscode.Disposable {
    */
   private resolveSpec(request: vscode.ChatRequest, context: vscode.ChatContext): SpecEntry | undefined {
     const entries = this.ctx.registry.entries();
-    const named = specNamedIn(request.prompt, entries.map((e) => e.spec.snapshot.specDir));
+    const named = specNamedIn(
+      request.prompt,
+      entries.map((e) => e.spec.snapshot.specDir),
+    );
     if (named) {
       const found = entries.find((e) => e.spec.snapshot.specDir === named);
       if (found) return found;
@@ -225,16 +257,24 @@ export class LoomChatParticipant implements vscode.Disposable {
       stream.button({ command: 'loom.newFeature', title: vscode.l10n.t('Loom: New Feature') });
       return {};
     }
-    stream.markdown(vscode.l10n.t('Which feature? Select it in the Loom view or name it in your message, for example `@loom /{0} {1}`.', command.name, atStage[0]?.spec.snapshot.name.replace(/^.*\+/, '') ?? 'login'));
+    stream.markdown(
+      vscode.l10n.t(
+        'Which feature? Select it in the Loom view or name it in your message, for example `@loom /{0} {1}`.',
+        command.name,
+        atStage[0]?.spec.snapshot.name.replace(/^.*\+/, '') ?? 'login',
+      ),
+    );
     if (atStage.length) stream.markdown(`\n\n${vscode.l10n.t('At {0}:', command.stage)}\n${atStage.map((e) => `- \`${e.spec.snapshot.specDir}\``).join('\n')}`);
     return {};
   }
 
   private help(stream: vscode.ChatResponseStream, entry: SpecEntry | undefined): vscode.ChatResult {
     const where = entry ? vscode.l10n.t('`{0}` is at **{1}**, which no @loom command drafts.', entry.spec.snapshot.specDir, entry.spec.stage ?? '?') : '';
-    stream.markdown(`${where}\n\n${vscode.l10n.t('@loom drafts the files of loom\'s interactive stages:')}\n\n`
-      + `- \`/brainstorm\` — spec.md, requirements.json\n- \`/expand\` — requirements.json (15 behavior categories, test plans)\n`
-      + `- \`/plan\` — plan.md, tasks/TN.md, traceability.json\n- \`/review\` — review-request.md\n- \`/respond\` — review-response.md`);
+    stream.markdown(
+      `${where}\n\n${vscode.l10n.t("@loom drafts the files of loom's interactive stages:")}\n\n` +
+        `- \`/brainstorm\` — spec.md, requirements.json\n- \`/expand\` — requirements.json (15 behavior categories, test plans)\n` +
+        `- \`/plan\` — plan.md, tasks/TN.md, traceability.json\n- \`/review\` — review-request.md\n- \`/respond\` — review-response.md`,
+    );
     return {};
   }
 }

@@ -68,9 +68,20 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
     const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
     return {
       args: {
-        specDir: str('specDir'), to: str('to'), reason: str('reason'), name: str('name'), folder: str('folder'),
-        text: str('text'), stage: str('stage'), confirm: raw.confirm === true, clear: raw.clear === true,
-        taskId: str('taskId'), choice: str('choice'), findingId: str('findingId'), message: str('message'), approvalStage: str('approvalStage'),
+        specDir: str('specDir'),
+        to: str('to'),
+        reason: str('reason'),
+        name: str('name'),
+        folder: str('folder'),
+        text: str('text'),
+        stage: str('stage'),
+        confirm: raw.confirm === true,
+        clear: raw.clear === true,
+        taskId: str('taskId'),
+        choice: str('choice'),
+        findingId: str('findingId'),
+        message: str('message'),
+        approvalStage: str('approvalStage'),
       },
       dir: str('specDir'),
     };
@@ -155,7 +166,13 @@ function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | 
   if (e instanceof CorruptStateError) {
     log.error(e.message);
     const file = e.file;
-    notify('error', e.message, file && entry ? [{ title: vscode.l10n.t('Open {0}', file.split('/').pop() ?? file), run: () => void vscode.commands.executeCommand('vscode.open', vscode.Uri.joinPath(entry.folder.uri, file)) }] : []);
+    notify(
+      'error',
+      e.message,
+      file && entry
+        ? [{ title: vscode.l10n.t('Open {0}', file.split('/').pop() ?? file), run: () => void vscode.commands.executeCommand('vscode.open', vscode.Uri.joinPath(entry.folder.uri, file)) }]
+        : [],
+    );
     return { status: 'failed', message: e.message };
   }
   if (e instanceof LoomError) {

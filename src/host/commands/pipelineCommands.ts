@@ -36,12 +36,18 @@ function worktreeAction(e: SpecEntry, check: TransitionCheck | undefined): { tit
 function stageRefusal(e: SpecEntry): CommandOutcome | undefined {
   const stage = e.spec.stage;
   if (stage === null) {
-    return refused(vscode.l10n.t('{0}: pipeline.state.json could not be read, so its stage is unknown. Fix or restore it first; it was left untouched.', feature(e)), [],
-      [{ title: vscode.l10n.t('Open {0}', 'pipeline.state.json'), run: () => openSpecFile(e, 'pipeline.state.json') }]);
+    return refused(
+      vscode.l10n.t('{0}: pipeline.state.json could not be read, so its stage is unknown. Fix or restore it first; it was left untouched.', feature(e)),
+      [],
+      [{ title: vscode.l10n.t('Open {0}', 'pipeline.state.json'), run: () => openSpecFile(e, 'pipeline.state.json') }],
+    );
   }
   if (stage === FAILED_STAGE) {
-    return refused(vscode.l10n.t('{0} has failed: recover it to a stage first.', feature(e)), [],
-      [{ title: vscode.l10n.t('Recover…'), run: () => void vscode.commands.executeCommand('loom.recover', { specDir: e.dir }) }]);
+    return refused(
+      vscode.l10n.t('{0} has failed: recover it to a stage first.', feature(e)),
+      [],
+      [{ title: vscode.l10n.t('Recover…'), run: () => void vscode.commands.executeCommand('loom.recover', { specDir: e.dir }) }],
+    );
   }
   return undefined;
 }
@@ -56,11 +62,11 @@ function presentRefusal(ctx: CommandContext, e: SpecEntry, error: TransitionRefu
   if (codes.includes('spec-failed') || codes.includes('state-unreadable')) return stageRefusal(e) ?? refused(error.message, error.reasons);
   if (codes.includes('stale-approval')) {
     const blocking = approvalsBlockingAdvance(e.staleness.approvals, e.spec.definition, from);
-    const reasons = blocking.length
-      ? blocking.map((a) => vscode.l10n.t('{0} changed after {1} was approved ({2})', a.changed.join(', '), a.stage, localTime(a.approvedAt)))
-      : error.reasons;
-    return refused(vscode.l10n.t('Re-approval needed before {0} can advance. Review the changes, then approve the stage again, or restore the approved files', feature(e)), reasons,
-      [{ title: vscode.l10n.t('Approve Again…'), run: () => void vscode.commands.executeCommand('loom.reapprove', { specDir: e.dir }) }, ...fileAction(e, blocking[0]?.changed[0] ?? error.details.file)]);
+    const reasons = blocking.length ? blocking.map((a) => vscode.l10n.t('{0} changed after {1} was approved ({2})', a.changed.join(', '), a.stage, localTime(a.approvedAt))) : error.reasons;
+    return refused(vscode.l10n.t('Re-approval needed before {0} can advance. Review the changes, then approve the stage again, or restore the approved files', feature(e)), reasons, [
+      { title: vscode.l10n.t('Approve Again…'), run: () => void vscode.commands.executeCommand('loom.reapprove', { specDir: e.dir }) },
+      ...fileAction(e, blocking[0]?.changed[0] ?? error.details.file),
+    ]);
   }
   if (codes.includes('no-gate')) return refused(vscode.l10n.t('{0} has no gate to approve at {1}: use Loom: Advance.', feature(e), from), []);
   if (check) {
@@ -74,12 +80,15 @@ function presentRefusal(ctx: CommandContext, e: SpecEntry, error: TransitionRefu
 }
 
 async function pickTransition(e: SpecEntry, checks: TransitionCheck[], title: string): Promise<TransitionCheck | undefined> {
-  const picked = await vscode.window.showQuickPick(checks.map((c) => ({
-    label: `${c.kind === 'retry' ? '$(debug-reverse-continue)' : '$(arrow-right)'} ${c.to}`,
-    description: c.kind === 'retry' ? vscode.l10n.t('back to {0}', c.to) : c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
-    detail: c.ready ? c.description : c.unmet.join('; '),
-    check: c,
-  })), { title, placeHolder: vscode.l10n.t('Where should {0} go from {1}?', feature(e), e.spec.stage ?? '') });
+  const picked = await vscode.window.showQuickPick(
+    checks.map((c) => ({
+      label: `${c.kind === 'retry' ? '$(debug-reverse-continue)' : '$(arrow-right)'} ${c.to}`,
+      description: c.kind === 'retry' ? vscode.l10n.t('back to {0}', c.to) : c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
+      detail: c.ready ? c.description : c.unmet.join('; '),
+      check: c,
+    })),
+    { title, placeHolder: vscode.l10n.t('Where should {0} go from {1}?', feature(e), e.spec.stage ?? '') },
+  );
   return picked?.check;
 }
 
@@ -94,23 +103,25 @@ async function confirmLeaving(ctx: CommandContext, e: SpecEntry, stage: StageDef
     : vscode.l10n.t('Leave {0} of {1} and move it to {2}?', stage.id, feature(e), check.to);
   const lines: string[] = [];
   const outputs = overview?.outputs ?? [];
-  lines.push(outputs.length
-    ? vscode.l10n.t('Outputs of {0}: {1}', stage.id, outputs.map((o) => `${o.path} ${o.exists ? '✓' : '✗'}`).join(', '))
-    : vscode.l10n.t('{0} has no file outputs.', stage.id));
+  lines.push(outputs.length ? vscode.l10n.t('Outputs of {0}: {1}', stage.id, outputs.map((o) => `${o.path} ${o.exists ? '✓' : '✗'}`).join(', ')) : vscode.l10n.t('{0} has no file outputs.', stage.id));
   for (const c of check.confirmations) lines.push(`• ${c}`);
   if (stage.humanApproval) {
     const files = (stage.approvalRequires.length ? stage.approvalRequires : stage.outputs).filter((p) => !p.endsWith('/') && p !== 'traceability.json');
     if (files.length) lines.push(vscode.l10n.t('The sha256 of {0} is recorded with the approval; changing them later needs re-approval.', files.join(', ')));
   }
   for (const d of e.staleness.derived) lines.push(`⚠ ${vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input)}`);
-  for (const a of e.staleness.approvals.filter((x) => x.stage === stage.id)) lines.push(`⚠ ${vscode.l10n.t('Confirming re-approves {0}: {1} changed since the last approval.', stage.id, a.changed.join(', '))}`);
+  for (const a of e.staleness.approvals.filter((x) => x.stage === stage.id))
+    lines.push(`⚠ ${vscode.l10n.t('Confirming re-approves {0}: {1} changed since the last approval.', stage.id, a.changed.join(', '))}`);
   const ok = approve ? vscode.l10n.t('Approve') : vscode.l10n.t('Advance');
 
   if (ctx.config.confirmation === 'quickPick') {
-    const picked = await vscode.window.showQuickPick([
-      { label: `$(check) ${ok}`, detail: lines.join('  '), ok: true },
-      { label: `$(close) ${vscode.l10n.t('Cancel')}`, ok: false },
-    ], { title, placeHolder: title, ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: `$(check) ${ok}`, detail: lines.join('  '), ok: true },
+        { label: `$(close) ${vscode.l10n.t('Cancel')}`, ok: false },
+      ],
+      { title, placeHolder: title, ignoreFocusOut: true },
+    );
     return picked?.ok === true;
   }
   const choice = await vscode.window.showInformationMessage(title, { modal: true, detail: lines.join('\n') }, ok);
@@ -147,7 +158,12 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
     if (hasRole(e.spec.definition, stage, 'worktree') && check.kind === 'forward' && lacksWorktree(check)) {
       const create = vscode.l10n.t('Create Worktree');
       const anyway = vscode.l10n.t('Advance Anyway…');
-      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} has no feature worktree yet.', feature(e)), { modal: true, detail: vscode.l10n.t('Loom: Create Worktree makes branch and worktree and records it; then advance again.') }, create, anyway);
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} has no feature worktree yet.', feature(e)),
+        { modal: true, detail: vscode.l10n.t('Loom: Create Worktree makes branch and worktree and records it; then advance again.') },
+        create,
+        anyway,
+      );
       if (choice === create) return (await vscode.commands.executeCommand<CommandOutcome>('loom.createWorktree', { specDir: e.dir })) ?? cancelled;
       if (choice !== anyway) return cancelled;
     }
@@ -223,12 +239,15 @@ async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Pr
     check = checks.find((c) => c.to === args.to);
     if (!check) throw new TransitionRefusedError(vscode.l10n.t('A failed spec can recover to {0}, not {1}', e.spec.definition.recoveryTargets.join(', '), args.to), []);
   } else {
-    const picked = await vscode.window.showQuickPick(checks.map((c) => ({
-      label: `$(debug-restart) ${c.to}`,
-      description: c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
-      detail: c.ready ? c.description : c.unmet.join('; '),
-      check: c,
-    })), { title: vscode.l10n.t('Loom: Recover'), placeHolder: vscode.l10n.t('Which stage should {0} restart from?', feature(e)) });
+    const picked = await vscode.window.showQuickPick(
+      checks.map((c) => ({
+        label: `$(debug-restart) ${c.to}`,
+        description: c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
+        detail: c.ready ? c.description : c.unmet.join('; '),
+        check: c,
+      })),
+      { title: vscode.l10n.t('Loom: Recover'), placeHolder: vscode.l10n.t('Which stage should {0} restart from?', feature(e)) },
+    );
     check = picked?.check;
   }
   if (!check) return cancelled;
@@ -263,12 +282,15 @@ async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): 
     return refused(vscode.l10n.t('The approval of {0} is not stale; stale: {1}', args.approvalStage, stale.map((a) => a.stage).join(', ')), []);
   }
   if (!chosen) {
-    const picked = await vscode.window.showQuickPick(stale.map((a) => ({
-      label: `$(warning) ${a.stage}`,
-      description: vscode.l10n.t('approved at {0}', localTime(a.approvedAt)),
-      detail: vscode.l10n.t('Changed since: {0}', a.changed.join(', ')),
-      approval: a,
-    })), { title: vscode.l10n.t('Loom: Approve Again'), placeHolder: vscode.l10n.t('Which approval of {0} should be renewed?', feature(e)) });
+    const picked = await vscode.window.showQuickPick(
+      stale.map((a) => ({
+        label: `$(warning) ${a.stage}`,
+        description: vscode.l10n.t('approved at {0}', localTime(a.approvedAt)),
+        detail: vscode.l10n.t('Changed since: {0}', a.changed.join(', ')),
+        approval: a,
+      })),
+      { title: vscode.l10n.t('Loom: Approve Again'), placeHolder: vscode.l10n.t('Which approval of {0} should be renewed?', feature(e)) },
+    );
     chosen = picked?.approval;
   }
   if (!chosen) return cancelled;
@@ -283,11 +305,14 @@ async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): 
     const open = vscode.l10n.t('Open Changed Files');
     let choice: string | undefined;
     if (ctx.config.confirmation === 'quickPick') {
-      const picked = await vscode.window.showQuickPick([
-        { label: `$(check) ${ok}`, detail: detail.join('  '), id: ok },
-        { label: `$(go-to-file) ${open}`, id: open },
-        { label: `$(close) ${vscode.l10n.t('Cancel')}`, id: '' },
-      ], { title, placeHolder: title, ignoreFocusOut: true });
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: `$(check) ${ok}`, detail: detail.join('  '), id: ok },
+          { label: `$(go-to-file) ${open}`, id: open },
+          { label: `$(close) ${vscode.l10n.t('Cancel')}`, id: '' },
+        ],
+        { title, placeHolder: title, ignoreFocusOut: true },
+      );
       choice = picked?.id;
     } else {
       choice = await vscode.window.showWarningMessage(title, { modal: true, detail: detail.join('\n') }, ok, open);
@@ -317,6 +342,6 @@ export function registerPipelineCommands(ctx: CommandContext): vscode.Disposable
     createCommand(ctx, 'loom.approve', { ...writes, placeHolder: vscode.l10n.t('Which spec should be approved?') }, (a, e) => advance(ctx, e!, a, true)),
     createCommand(ctx, 'loom.markFailed', { ...writes, placeHolder: vscode.l10n.t('Which spec failed?') }, (a, e) => markFailed(ctx, e!, a)),
     createCommand(ctx, 'loom.recover', { ...writes, placeHolder: vscode.l10n.t('Which spec should recover?') }, (a, e) => recover(ctx, e!, a)),
-    createCommand(ctx, 'loom.reapprove', { ...writes, placeHolder: vscode.l10n.t('Which spec\'s approval should be renewed?') }, (a, e) => reapprove(ctx, e!, a)),
+    createCommand(ctx, 'loom.reapprove', { ...writes, placeHolder: vscode.l10n.t("Which spec's approval should be renewed?") }, (a, e) => reapprove(ctx, e!, a)),
   ];
 }

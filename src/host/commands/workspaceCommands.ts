@@ -31,18 +31,20 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   const folderSpecs = ctx.registry.folderSpecs().find((f) => f.folder.uri.toString() === folder.uri.toString());
   if (!folderSpecs) return cancelled;
   const specRoot = folderSpecs.specRoots[0] ?? 'specs';
-  const name = args.name ?? await vscode.window.showInputBox({
-    title: vscode.l10n.t('Loom: New Feature'),
-    prompt: vscode.l10n.t('Name of the feature (any language); it becomes the spec directory name.'),
-    placeHolder: vscode.l10n.t('e.g. user login'),
-    ignoreFocusOut: true,
-    validateInput: (v) => {
-      const slug = specSlug(v);
-      if (!v.trim()) return undefined;
-      if (!slug) return vscode.l10n.t('The name needs at least one letter or digit.');
-      return { message: vscode.l10n.t('Creates {0}', `${specRoot}/${specDate(new Date())}+${slug}/`), severity: vscode.InputBoxValidationSeverity.Info };
-    },
-  });
+  const name =
+    args.name ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Loom: New Feature'),
+      prompt: vscode.l10n.t('Name of the feature (any language); it becomes the spec directory name.'),
+      placeHolder: vscode.l10n.t('e.g. user login'),
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        const slug = specSlug(v);
+        if (!v.trim()) return undefined;
+        if (!slug) return vscode.l10n.t('The name needs at least one letter or digit.');
+        return { message: vscode.l10n.t('Creates {0}', `${specRoot}/${specDate(new Date())}+${slug}/`), severity: vscode.InputBoxValidationSeverity.Info };
+      },
+    }));
   if (!name?.trim()) return cancelled;
   const repo = folderSpecs.repository;
   const pipelineType = repo.defaultPipelineType;
@@ -64,11 +66,14 @@ async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOu
     return { status: 'done' };
   }
   const current = ctx.view.provider.filter;
-  const choice = await vscode.window.showQuickPick([
-    { label: `$(search) ${vscode.l10n.t('Filter by text…')}`, id: 'text' },
-    { label: `$(list-filter) ${vscode.l10n.t('Filter by stage…')}`, id: 'stage' },
-    ...(current.text || current.stage ? [{ label: `$(clear-all) ${vscode.l10n.t('Clear filter')}`, id: 'clear' }] : []),
-  ], { title: vscode.l10n.t('Loom: Filter Specs') });
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: `$(search) ${vscode.l10n.t('Filter by text…')}`, id: 'text' },
+      { label: `$(list-filter) ${vscode.l10n.t('Filter by stage…')}`, id: 'stage' },
+      ...(current.text || current.stage ? [{ label: `$(clear-all) ${vscode.l10n.t('Clear filter')}`, id: 'clear' }] : []),
+    ],
+    { title: vscode.l10n.t('Loom: Filter Specs') },
+  );
   if (!choice) return cancelled;
   if (choice.id === 'clear') ctx.view.setFilter({});
   else if (choice.id === 'text') {
@@ -76,7 +81,10 @@ async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOu
     if (text === undefined) return cancelled;
     ctx.view.setFilter({ ...current, text });
   } else {
-    const stage = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any stage'), stage: undefined as string | undefined }, ...ctx.view.provider.knownStages().map((s) => ({ label: s, stage: s as string | undefined }))], { placeHolder: vscode.l10n.t('Show specs at stage') });
+    const stage = await vscode.window.showQuickPick(
+      [{ label: vscode.l10n.t('Any stage'), stage: undefined as string | undefined }, ...ctx.view.provider.knownStages().map((s) => ({ label: s, stage: s as string | undefined }))],
+      { placeHolder: vscode.l10n.t('Show specs at stage') },
+    );
     if (!stage) return cancelled;
     ctx.view.setFilter({ ...current, stage: stage.stage });
   }

@@ -33,7 +33,12 @@ async function consent(e: SpecEntry, presets: PromptPresets | undefined): Promis
   const run = vscode.l10n.t('Run Tasks');
   const message = vscode.l10n.t('Run the tasks of {0} with a language model?', feature(e));
   const scope = testReporterScopeLine(e.spec.snapshot);
-  const detail = [vscode.l10n.t('Loom will send the task, spec excerpts and code to the selected language model. Files are written only inside the feature worktree; the test command runs there.'), scope].filter(Boolean).join('\n\n');
+  const detail = [
+    vscode.l10n.t('Loom will send the task, spec excerpts and code to the selected language model. Files are written only inside the feature worktree; the test command runs there.'),
+    scope,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   const preset = presets?.take('consent');
   if (presets && preset !== undefined) {
     presets.shown.push({ kind: 'consent', text: `${message}\n${detail}` });
@@ -70,7 +75,10 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     if (!pre.ok) {
       const errors = pre.diagnostics.filter((d) => d.severity === 'error');
       for (const d of errors) log.info(`${d.file}:${d.line}: ${d.message}`);
-      return refused(vscode.l10n.t('The tasks of {0} cannot run yet', feature(e)), errors.map((d) => d.message));
+      return refused(
+        vscode.l10n.t('The tasks of {0} cannot run yet', feature(e)),
+        errors.map((d) => d.message),
+      );
     }
     if (!args.confirm && !(await consent(e, host.presets))) return { status: 'cancelled' };
 
@@ -78,36 +86,43 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     running.add(entry);
     let result: ExecutingResult;
     try {
-      result = await vscode.window.withProgress({
-        location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
-        cancellable: true,
-      }, async (progress, token) => {
-        current = progress;
-        const sub = token.onCancellationRequested(() => entry.controller.abort());
-        try {
-          // The spec's actor runs them: the executing statechart is the child of its executing stage.
-          return await e.spec.runTasks({
-            models,
-            transcripts,
-            logger,
-            settings: {
-              trusted: ctx.trust.writable,
-              testCommand: ctx.config.testCommand || undefined,
-              parallel: ctx.config.parallelDispatch,
-              mode: ctx.config.executionMode,
-              tokenBudget: ctx.config.tokenBudget || undefined,
-            },
-            onEvent: (ev) => {
-              log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
-              const line = progressLine(ev);
-              if (line) current?.report({ message: line });
-            },
-          }, prompts, entry.controller.signal);
-        } finally {
-          sub.dispose();
-        }
-      });
+      result = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
+          cancellable: true,
+        },
+        async (progress, token) => {
+          current = progress;
+          const sub = token.onCancellationRequested(() => entry.controller.abort());
+          try {
+            // The spec's actor runs them: the executing statechart is the child of its executing stage.
+            return await e.spec.runTasks(
+              {
+                models,
+                transcripts,
+                logger,
+                settings: {
+                  trusted: ctx.trust.writable,
+                  testCommand: ctx.config.testCommand || undefined,
+                  parallel: ctx.config.parallelDispatch,
+                  mode: ctx.config.executionMode,
+                  tokenBudget: ctx.config.tokenBudget || undefined,
+                },
+                onEvent: (ev) => {
+                  log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
+                  const line = progressLine(ev);
+                  if (line) current?.report({ message: line });
+                },
+              },
+              prompts,
+              entry.controller.signal,
+            );
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
     } finally {
       running.remove(entry);
       ctx.registry.reloadNow(e.dir);
@@ -125,7 +140,10 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     if (!target && !dir) {
       if (all.length === 1) target = all[0];
       else if (all.length > 1) {
-        const picked = await vscode.window.showQuickPick(all.map((l) => ({ label: ctx.registry.entry(l.specDir)?.spec.snapshot.name ?? l.specDir, loop: l })), { placeHolder: vscode.l10n.t('Which run should stop?') });
+        const picked = await vscode.window.showQuickPick(
+          all.map((l) => ({ label: ctx.registry.entry(l.specDir)?.spec.snapshot.name ?? l.specDir, loop: l })),
+          { placeHolder: vscode.l10n.t('Which run should stop?') },
+        );
         target = picked?.loop;
         if (!target) return { status: 'cancelled' };
       }

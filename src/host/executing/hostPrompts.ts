@@ -32,7 +32,10 @@ interface PendingBreaker {
 export class HostUserPrompts implements UserPrompts {
   private pending?: PendingBreaker;
 
-  constructor(private readonly feature: string, private readonly presets?: PromptPresets) {}
+  constructor(
+    private readonly feature: string,
+    private readonly presets?: PromptPresets,
+  ) {}
 
   /** Answers the open breaker question of `task`; false when none is open for it. */
   answerBreaker(task: string, choice: BreakerChoice): boolean {
@@ -51,12 +54,15 @@ export class HostUserPrompts implements UserPrompts {
     if (preset !== undefined) return preset.trim() ? preset.trim() : undefined;
     const bridge = tokenFromSignal(signal);
     try {
-      const answer = await vscode.window.showInputBox({
-        title: vscode.l10n.t('{0}: {1} needs context', this.feature, task),
-        prompt: question,
-        placeHolder: vscode.l10n.t('Your answer is sent to the implementer with the task'),
-        ignoreFocusOut: true,
-      }, bridge.token);
+      const answer = await vscode.window.showInputBox(
+        {
+          title: vscode.l10n.t('{0}: {1} needs context', this.feature, task),
+          prompt: question,
+          placeHolder: vscode.l10n.t('Your answer is sent to the implementer with the task'),
+          ignoreFocusOut: true,
+        },
+        bridge.token,
+      );
       return answer?.trim() ? answer.trim() : undefined;
     } finally {
       bridge.dispose();
@@ -66,7 +72,10 @@ export class HostUserPrompts implements UserPrompts {
   chooseBreakerAction(report: CircuitBreakerReport, signal: AbortSignal): Promise<BreakerChoice> {
     const l = lang();
     const text = renderBreakerReport(report, l);
-    const summary = text.split('\n').filter((line) => line.trim() && !/^\[[ABC]\]/.test(line) && !line.startsWith('##')).join('  ');
+    const summary = text
+      .split('\n')
+      .filter((line) => line.trim() && !/^\[[ABC]\]/.test(line) && !line.startsWith('##'))
+      .join('  ');
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: BreakerChoice }>();
     pick.title = vscode.l10n.t('{0}: circuit breaker open at {1} {2}', this.feature, report.task, report.title);
     pick.placeholder = vscode.l10n.t('Loom will not continue on its own: choose how to go on');
@@ -105,9 +114,7 @@ export class HostUserPrompts implements UserPrompts {
     const preset = this.presets?.take('confirmSkip');
     if (preset !== undefined) return preset;
     const skip = vscode.l10n.t('Skip {0}', task);
-    const detail = dependents.length
-      ? vscode.l10n.t('These tasks depend on {0} and will not run either: {1}', task, dependents.join(', '))
-      : vscode.l10n.t('No other task depends on {0}.', task);
+    const detail = dependents.length ? vscode.l10n.t('These tasks depend on {0} and will not run either: {1}', task, dependents.join(', ')) : vscode.l10n.t('No other task depends on {0}.', task);
     const choice = await untilAborted(Promise.resolve(vscode.window.showWarningMessage(vscode.l10n.t('Skip {0} of {1}?', task, this.feature), { modal: true, detail }, skip)), signal);
     return choice === skip;
   }

@@ -24,13 +24,21 @@ export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'i
 /** The progress line of an event; undefined for events that do not change it. */
 export function progressLine(e: ExecutingEvent): string | undefined {
   switch (e.type) {
-    case 'mode': return e.description;
-    case 'task-started': return vscode.l10n.t('{0}: starting', e.task);
-    case 'role-started': return vscode.l10n.t('{0}: {1} ({2}, {3})', e.task, e.role, e.mode, e.model);
-    case 'tool-call': return vscode.l10n.t('{0}: {1} calls {2}', e.task, e.role, e.tool);
-    case 'verdict': return vscode.l10n.t('{0}: reviewer says {1}', e.task, e.verdict);
-    case 'breaker': return vscode.l10n.t('{0}: circuit breaker open, waiting for your choice', e.report.task);
-    case 'test-report': return vscode.l10n.t('test report: {0}', e.verdict);
-    default: return undefined;
+    case 'mode':
+      return e.description;
+    case 'task-started':
+      return vscode.l10n.t('{0}: starting', e.task);
+    case 'role-started':
+      return vscode.l10n.t('{0}: {1} ({2}, {3})', e.task, e.role, e.mode, e.model);
+    case 'tool-call':
+      return vscode.l10n.t('{0}: {1} calls {2}', e.task, e.role, e.tool);
+    case 'verdict':
+      return vscode.l10n.t('{0}: reviewer says {1}', e.task, e.verdict);
+    case 'breaker':
+      return vscode.l10n.t('{0}: circuit breaker open, waiting for your choice', e.report.task);
+    case 'test-report':
+      return vscode.l10n.t('test report: {0}', e.verdict);
+    default:
+      return undefined;
   }
 }

@@ -12,9 +12,9 @@ export function testReporterScopeLine(snapshot: SpecSnapshot): string | undefine
   const worktree = findWorktree(snapshot);
   if (!worktree) return undefined;
   const locations = testLocationsOfRun(worktree, snapshot.tasks.values(), [`${snapshot.specDir}/`]);
-  const where = [
-    ...locations.folders,
-    ...locations.beside.map((b) => vscode.l10n.t('{0} (test files {1})', b.folder || './', b.extensions.join(', '))),
-  ].join(', ');
-  return vscode.l10n.t('The test reporter may write only in the test locations: {0}. Never in hidden folders such as .github/ or .vscode/, nor files a tool runs by name (package.json, CI workflows, git hooks).', where);
+  const where = [...locations.folders, ...locations.beside.map((b) => vscode.l10n.t('{0} (test files {1})', b.folder || './', b.extensions.join(', ')))].join(', ');
+  return vscode.l10n.t(
+    'The test reporter may write only in the test locations: {0}. Never in hidden folders such as .github/ or .vscode/, nor files a tool runs by name (package.json, CI workflows, git hooks).',
+    where,
+  );
 }

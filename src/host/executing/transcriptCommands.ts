@@ -9,7 +9,14 @@ const SCHEME = 'loom-transcript';
 /** `loom-transcript:/T1 implementer.md?spec=…&dispatch=…`: the path names the tab, the query finds the file. */
 function transcriptUri(spec: string, dispatchId: string, title: string): vscode.Uri {
   const query = new URLSearchParams({ spec, dispatch: dispatchId }).toString();
-  return vscode.Uri.from({ scheme: SCHEME, path: `/${title.replace(/[/\\·]+/g, ' ').replace(/\s+/g, ' ').trim()}.md`, query });
+  return vscode.Uri.from({
+    scheme: SCHEME,
+    path: `/${title
+      .replace(/[/\\·]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()}.md`,
+    query,
+  });
 }
 
 /**
@@ -30,7 +37,10 @@ export function registerTranscriptCommands(ctx: CommandContext, storageDir: stri
     createCommand(ctx, 'loom.showTranscripts', { spec: true, writes: false, placeHolder: vscode.l10n.t('Whose transcripts?') }, async (args, e): Promise<CommandOutcome> => {
       const spec = e!.spec.snapshot.specDir;
       const feature = splitSpecName(e!.spec.snapshot.name).feature;
-      const dispatches = store.list(spec).filter((d) => !args.taskId || d.task === args.taskId).reverse();
+      const dispatches = store
+        .list(spec)
+        .filter((d) => !args.taskId || d.task === args.taskId)
+        .reverse();
       if (dispatches.length === 0) {
         const message = args.taskId
           ? vscode.l10n.t('{0} of {1} has no transcripts yet: they are written when its tasks run.', args.taskId, feature)
@@ -38,12 +48,15 @@ export function registerTranscriptCommands(ctx: CommandContext, storageDir: stri
         notify('info', message);
         return { status: 'refused', message, reasons: [] };
       }
-      const picked = await vscode.window.showQuickPick(dispatches.map((d) => ({
-        label: describeDispatch(d),
-        description: new Date(d.startedAt).toLocaleString(vscode.env.language),
-        detail: vscode.l10n.t('{0} entries · {1}', String(d.entries), d.dispatchId),
-        dispatch: d,
-      })), { placeHolder: vscode.l10n.t('Which transcript of {0}? (newest first)', feature), matchOnDetail: true });
+      const picked = await vscode.window.showQuickPick(
+        dispatches.map((d) => ({
+          label: describeDispatch(d),
+          description: new Date(d.startedAt).toLocaleString(vscode.env.language),
+          detail: vscode.l10n.t('{0} entries · {1}', String(d.entries), d.dispatchId),
+          dispatch: d,
+        })),
+        { placeHolder: vscode.l10n.t('Which transcript of {0}? (newest first)', feature), matchOnDetail: true },
+      );
       if (!picked) return { status: 'cancelled' };
       const uri = transcriptUri(spec, picked.dispatch.dispatchId, `${feature} ${picked.label}`);
       const doc = await vscode.workspace.openTextDocument(uri);

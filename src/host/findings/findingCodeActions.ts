@@ -10,9 +10,7 @@ const isFindingEntry = (d: vscode.Diagnostic) => d.source === 'loom' && typeof d
 
 function fixTitle(fix: FindingFix): string {
   if (fix.type === 'task-list') {
-    return fix.op === 'add'
-      ? vscode.l10n.t('Add {0} to {1}\'s {2}', fix.value, fix.task, fix.key)
-      : vscode.l10n.t('Remove {0} from {1}\'s {2}', fix.value, fix.task, fix.key);
+    return fix.op === 'add' ? vscode.l10n.t("Add {0} to {1}'s {2}", fix.value, fix.task, fix.key) : vscode.l10n.t("Remove {0} from {1}'s {2}", fix.value, fix.task, fix.key);
   }
   const change = fix.change;
   switch (change.op) {
@@ -36,7 +34,11 @@ export class FindingCodeActions extends Disposable implements vscode.CodeActionP
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
   private readonly log: ComponentLog;
 
-  constructor(private readonly registry: SpecRegistry, private readonly diagnostics: LoomDiagnostics, log: Log) {
+  constructor(
+    private readonly registry: SpecRegistry,
+    private readonly diagnostics: LoomDiagnostics,
+    log: Log,
+  ) {
     super();
     this.log = log.component('quickFix');
     // Findings sit on requirements.json, traceability.json, task files and reports: any file of a spec.
@@ -51,8 +53,9 @@ export class FindingCodeActions extends Disposable implements vscode.CodeActionP
     const published = this.diagnostics.findingsOf(entry.dir);
     const actions: vscode.CodeAction[] = [];
     for (const d of entries) {
-      const found = published.find((f) => f.line - 1 === d.range.start.line && f.message === d.message
-        && vscode.Uri.joinPath(entry.folder.uri, ...f.file.split('/')).toString() === document.uri.toString());
+      const found = published.find(
+        (f) => f.line - 1 === d.range.start.line && f.message === d.message && vscode.Uri.joinPath(entry.folder.uri, ...f.file.split('/')).toString() === document.uri.toString(),
+      );
       if (!found) continue;
       if (found.finding.fix) {
         const action = await this.fixAction(entry, found, found.finding.fix, d);

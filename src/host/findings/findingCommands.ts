@@ -36,7 +36,9 @@ function checkStageCommand(ctx: CommandContext, e: SpecEntry): CommandOutcome {
   const result = checkStage(e.spec);
   ctx.registry.reloadNow(e.dir);
   const log = ctx.log.component('checkStage');
-  log.info(`${e.spec.snapshot.specDir} at ${stage}: ${result.validators.map((v) => `${v.name} ${v.passed ? 'passed' : `failed (${v.blocking} blocking)`}${v.report && v.written ? `, wrote ${v.report}` : ''}`).join('; ')}`);
+  log.info(
+    `${e.spec.snapshot.specDir} at ${stage}: ${result.validators.map((v) => `${v.name} ${v.passed ? 'passed' : `failed (${v.blocking} blocking)`}${v.report && v.written ? `, wrote ${v.report}` : ''}`).join('; ')}`,
+  );
   for (const v of result.validators) for (const p of v.problems) log.info(`  ${v.name}: ${p}`);
   const appended = result.validators.flatMap((v) => v.appended ?? []);
   const escalate = result.validators.some((v) => v.escalate);
@@ -45,9 +47,7 @@ function checkStageCommand(ctx: CommandContext, e: SpecEntry): CommandOutcome {
     message = vscode.l10n.t('{0}: the checks of {1} pass ({2}).', feature(e), stage, names.join(', '));
     notify('info', message);
   } else {
-    message = result.blocking === 1
-      ? vscode.l10n.t('{0}: one blocking finding at {1}.', feature(e), stage)
-      : vscode.l10n.t('{0}: {1} blocking findings at {2}.', feature(e), result.blocking, stage);
+    message = result.blocking === 1 ? vscode.l10n.t('{0}: one blocking finding at {1}.', feature(e), stage) : vscode.l10n.t('{0}: {1} blocking findings at {2}.', feature(e), result.blocking, stage);
     if (appended.length) message += ` ${vscode.l10n.t('Tasks appended for the next round: {0}.', appended.join(', '))}`;
     if (escalate) message += ` ${vscode.l10n.t('That was the last convergence round: fail the spec, or close the gaps by hand.')}`;
     notify('warning', message, [showProblems]);
@@ -71,7 +71,8 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
   let finding: Finding | undefined;
   if (args.findingId !== undefined || args.message !== undefined) {
     finding = namedFinding(report.findings, args);
-    if (!finding) return refused(vscode.l10n.t('{0}: {1} has no finding {2} any more; the findings changed. Run Loom: Check Stage and try again.', feature(e), ARTIFACT_ANALYSIS_PASS, args.findingId ?? ''));
+    if (!finding)
+      return refused(vscode.l10n.t('{0}: {1} has no finding {2} any more; the findings changed. Run Loom: Check Stage and try again.', feature(e), ARTIFACT_ANALYSIS_PASS, args.findingId ?? ''));
     if (finding.severity === 'blocker') return refused(vscode.l10n.t('{0} is a blocker: fix it; blockers cannot be overridden.', finding.id));
     if (finding.severity !== 'error') return refused(vscode.l10n.t('{0} is a {1} and does not block: there is nothing to override.', finding.id, finding.severity));
   } else {
@@ -81,24 +82,30 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
-    const picked = await vscode.window.showQuickPick(candidates.map((f) => ({
-      label: f.id,
-      description: [f.kind, f.location?.file].filter(Boolean).join(' · '),
-      detail: f.message,
-      finding: f,
-    })), { title: vscode.l10n.t('Loom: Override Finding'), placeHolder: vscode.l10n.t('Which error finding of {0} may pass?', feature(e)), matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((f) => ({
+        label: f.id,
+        description: [f.kind, f.location?.file].filter(Boolean).join(' · '),
+        detail: f.message,
+        finding: f,
+      })),
+      { title: vscode.l10n.t('Loom: Override Finding'), placeHolder: vscode.l10n.t('Which error finding of {0} may pass?', feature(e)), matchOnDetail: true },
+    );
     finding = picked?.finding;
   }
   if (!finding) return cancelled;
 
   const preset = presets?.take('overrideReason');
-  const reason = args.reason ?? preset ?? await vscode.window.showInputBox({
-    title: vscode.l10n.t('Override {0}', finding.id),
-    prompt: vscode.l10n.t('Why may "{0}" pass?', finding.message),
-    placeHolder: vscode.l10n.t('The reason is recorded with the override in artifact-analysis.json'),
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required: it is recorded with the override.')),
-  });
+  const reason =
+    args.reason ??
+    preset ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Override {0}', finding.id),
+      prompt: vscode.l10n.t('Why may "{0}" pass?', finding.message),
+      placeHolder: vscode.l10n.t('The reason is recorded with the override in artifact-analysis.json'),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required: it is recorded with the override.')),
+    }));
   if (reason === undefined) return cancelled;
   if (!reason.trim()) return refused(vscode.l10n.t('Overriding {0} needs a reason; nothing was recorded.', finding.id));
 

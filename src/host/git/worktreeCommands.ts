@@ -12,31 +12,34 @@ import { ensureFeatureWorktree } from '../../core/git/featureWorktree';
 async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<CommandOutcome> {
   const feature = splitSpecName(e.spec.snapshot.name).feature;
   const repoRoot = e.spec.snapshot.repoRoot;
-  const worktree = await vscode.window.withProgress({
-    location: vscode.ProgressLocation.Notification,
-    title: vscode.l10n.t('Loom: creating the worktree of {0}', feature),
-    cancellable: true,
-  }, async (_progress, token) => {
-    const controller = new AbortController();
-    const sub = token.onCancellationRequested(() => controller.abort());
-    try {
-      return await ensureFeatureWorktree({ repoRoot, specName: e.spec.snapshot.name, specDir: e.dir, location: ctx.config.worktreeLocation, signal: controller.signal });
-    } finally {
-      sub.dispose();
-    }
-  });
+  const worktree = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Loom: creating the worktree of {0}', feature),
+      cancellable: true,
+    },
+    async (_progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await ensureFeatureWorktree({ repoRoot, specName: e.spec.snapshot.name, specDir: e.dir, location: ctx.config.worktreeLocation, signal: controller.signal });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
   recordWorktreePath(repoRoot, e.dir, worktree.path, new Date().toISOString());
   ctx.registry.reloadNow(e.dir);
   ctx.log.component('worktree').info(`${e.spec.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
   const message = worktree.created
     ? vscode.l10n.t('{0}: created branch {1} with its worktree at {2}.', feature, worktree.branch, worktree.path)
     : vscode.l10n.t('{0}: using the existing worktree of {1} at {2}.', feature, worktree.branch, worktree.path);
-  notify('info', message, [{ title: vscode.l10n.t('Open in New Window'), run: () => void vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(worktree.path), { forceNewWindow: true }) }]);
+  notify('info', message, [
+    { title: vscode.l10n.t('Open in New Window'), run: () => void vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(worktree.path), { forceNewWindow: true }) },
+  ]);
   return { status: 'done', specDir: e.dir, uri: vscode.Uri.file(worktree.path).toString() };
 }
 
 export function registerWorktreeCommands(ctx: CommandContext): vscode.Disposable[] {
-  return [
-    createCommand(ctx, 'loom.createWorktree', { spec: true, writes: true, placeHolder: vscode.l10n.t('Which spec needs a worktree?') }, (_a, e) => createWorktree(ctx, e!)),
-  ];
+  return [createCommand(ctx, 'loom.createWorktree', { spec: true, writes: true, placeHolder: vscode.l10n.t('Which spec needs a worktree?') }, (_a, e) => createWorktree(ctx, e!))];
 }

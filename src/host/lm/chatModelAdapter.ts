@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { ModelRequestError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ChatResponsePart, type ModelRequestErrorCode, type ToolSpec } from '../../core/executing/dispatch/chatModel';
+import {
+  ModelRequestError,
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequestOptions,
+  type ChatResponsePart,
+  type ModelRequestErrorCode,
+  type ToolSpec,
+} from '../../core/executing/dispatch/chatModel';
 import { tokenFromSignal } from './cancellation';
 
 const CODES: ReadonlySet<string> = new Set(['NoPermissions', 'NotFound', 'Blocked']);
@@ -49,7 +57,10 @@ const toTool = (t: ToolSpec): vscode.LanguageModelChatTool => ({ name: t.name, d
  * counts tokens. The caller's AbortSignal becomes the request's CancellationToken.
  */
 export class LanguageModelChatAdapter implements ChatModel {
-  constructor(private readonly model: vscode.LanguageModelChat, private readonly justification: string) {}
+  constructor(
+    private readonly model: vscode.LanguageModelChat,
+    private readonly justification: string,
+  ) {}
 
   get id(): string {
     return this.model.id;
@@ -71,10 +82,14 @@ export class LanguageModelChatAdapter implements ChatModel {
     try {
       let response: vscode.LanguageModelChatResponse;
       try {
-        response = await this.model.sendRequest(toLanguageModelMessages(messages), {
-          justification: this.justification,
-          tools: options.tools?.length ? options.tools.map(toTool) : undefined,
-        }, bridge.token);
+        response = await this.model.sendRequest(
+          toLanguageModelMessages(messages),
+          {
+            justification: this.justification,
+            tools: options.tools?.length ? options.tools.map(toTool) : undefined,
+          },
+          bridge.token,
+        );
       } catch (e) {
         if (signal.aborted) throw signal.reason;
         throw toModelRequestError(e, 'request');

@@ -19,7 +19,11 @@ export interface ModelSettings {
  * normal situation: ModelUnavailableError says what was looked for, and nothing is changed.
  */
 export class VsCodeModelSelector implements ModelSelector {
-  constructor(private readonly settings: () => ModelSettings, private readonly log: ComponentLog, private readonly justification: string) {}
+  constructor(
+    private readonly settings: () => ModelSettings,
+    private readonly log: ComponentLog,
+    private readonly justification: string,
+  ) {}
 
   async select(role: SubagentRole, tier: ModelTier, signal: AbortSignal): Promise<ChatModel> {
     if (signal.aborted) throw signal.reason;

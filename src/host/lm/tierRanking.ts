@@ -13,7 +13,11 @@ export interface RankedModel {
 export function pickForTier<M extends RankedModel>(models: readonly M[], tier: Tier): M | undefined {
   if (models.length === 0) return undefined;
   // Equal sizes keep selectChatModels' order: the first listed wins.
-  const ranked = (dir: 1 | -1) => models.map((m, i) => ({ m, i })).sort((a, b) => dir * (a.m.maxInputTokens - b.m.maxInputTokens) || a.i - b.i).map((x) => x.m);
+  const ranked = (dir: 1 | -1) =>
+    models
+      .map((m, i) => ({ m, i }))
+      .sort((a, b) => dir * (a.m.maxInputTokens - b.m.maxInputTokens) || a.i - b.i)
+      .map((x) => x.m);
   if (tier === 'fast') return ranked(1)[0];
   if (tier === 'strongest') return ranked(-1)[0];
   const ascending = ranked(1);

@@ -71,12 +71,14 @@ export class FolderSpecs extends Disposable {
     const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));
     for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.fileChanged(uri.fsPath)));
-    this._register(toDisposable(() => {
-      for (const t of this.timers.values()) clearTimeout(t);
-      this.timers.clear();
-      for (const e of this.entries.values()) e.spec.dispose();
-      this.entries.clear();
-    }));
+    this._register(
+      toDisposable(() => {
+        for (const t of this.timers.values()) clearTimeout(t);
+        this.timers.clear();
+        for (const e of this.entries.values()) e.spec.dispose();
+        this.entries.clear();
+      }),
+    );
   }
 
   get root(): string {
@@ -129,11 +131,14 @@ export class FolderSpecs extends Disposable {
   private schedule(key: string): void {
     const existing = this.timers.get(key);
     if (existing) clearTimeout(existing);
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      if (key === RESCAN) this.rescan();
-      else this.reloadNow(key, true);
-    }, this.debounceMs()));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (key === RESCAN) this.rescan();
+        else this.reloadNow(key, true);
+      }, this.debounceMs()),
+    );
   }
 
   /** Reloads one spec now (after our own writes, or when its debounce ends) and reports it. */

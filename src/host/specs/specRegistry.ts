@@ -29,23 +29,32 @@ export class SpecRegistry extends Disposable {
   private markReady!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
 
-  constructor(private readonly config: LoomConfig, log: Log) {
+  constructor(
+    private readonly config: LoomConfig,
+    log: Log,
+  ) {
     super();
     this.log = log.component('specs');
-    this._register(vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-      for (const f of e.removed) this.removeFolder(f);
-      for (const f of e.added) this.addFolder(f);
-      this.loading = this.loadAll();
-      void this.loading.then(() => this._onDidChange.fire({ changed: [], removed: [], all: true }));
-    }));
-    this._register(config.onDidChange((keys) => {
-      if (keys.has('specRoots')) this.restart();
-    }));
+    this._register(
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.removed) this.removeFolder(f);
+        for (const f of e.added) this.addFolder(f);
+        this.loading = this.loadAll();
+        void this.loading.then(() => this._onDidChange.fire({ changed: [], removed: [], all: true }));
+      }),
+    );
+    this._register(
+      config.onDidChange((keys) => {
+        if (keys.has('specRoots')) this.restart();
+      }),
+    );
     // A file saved in the editor (a quick fix applied, say) reloads its spec even when the file
     // watcher is late or misses the write; the watcher's own event for it is debounced into the same reload.
-    this._register(vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (doc.uri.scheme === 'file') this.folderFor(doc.uri)?.fileChanged(doc.uri.fsPath);
-    }));
+    this._register(
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (doc.uri.scheme === 'file') this.folderFor(doc.uri)?.fileChanged(doc.uri.fsPath);
+      }),
+    );
   }
 
   /** Starts reading the workspace; resolves once every folder is loaded. Nothing is read before this. */
@@ -74,7 +83,14 @@ export class SpecRegistry extends Disposable {
 
   private addFolder(folder: vscode.WorkspaceFolder): void {
     if (this.folders.has(folder.uri.toString())) return;
-    const specs = new FolderSpecs(folder, this.config.specRoots, () => this.config.debounceMs, this.log, (c) => this.folderChanged(c), () => this.config.inspectMachines);
+    const specs = new FolderSpecs(
+      folder,
+      this.config.specRoots,
+      () => this.config.debounceMs,
+      this.log,
+      (c) => this.folderChanged(c),
+      () => this.config.inspectMachines,
+    );
     this.folders.set(folder.uri.toString(), specs);
   }
 

@@ -85,7 +85,9 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   private visible(): SpecEntry[] {
     // Newest first: spec names start with their date.
-    return this.registry.entries().filter((e) => this.matches(e))
+    return this.registry
+      .entries()
+      .filter((e) => this.matches(e))
       .sort((a, b) => b.spec.snapshot.name.localeCompare(a.spec.snapshot.name) || a.folder.index - b.folder.index);
   }
 
@@ -101,7 +103,9 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
     }
     switch (node.kind) {
       case 'group':
-        return this.visible().filter((e) => e.overview.group === node.group).map((e) => this.specNode(e.dir));
+        return this.visible()
+          .filter((e) => e.overview.group === node.group)
+          .map((e) => this.specNode(e.dir));
       case 'spec': {
         const e = this.registry.entry(node.dir);
         if (!e) return [];
@@ -170,7 +174,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getParent(node: LoomNode): LoomNode | undefined {
-    if (node.kind === 'group' || node.kind === 'note' && !node.dir) return undefined;
+    if (node.kind === 'group' || (node.kind === 'note' && !node.dir)) return undefined;
     if (node.kind === 'spec') {
       const e = this.registry.entry(node.dir);
       return e ? this.groupNodes.get(e.overview.group) : undefined;

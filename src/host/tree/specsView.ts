@@ -15,7 +15,10 @@ export class SpecsView extends Disposable {
   readonly provider: SpecTreeProvider;
   readonly treeView: vscode.TreeView<LoomNode>;
 
-  constructor(private readonly registry: SpecRegistry, private readonly trust: WorkspaceTrust) {
+  constructor(
+    private readonly registry: SpecRegistry,
+    private readonly trust: WorkspaceTrust,
+  ) {
     super();
     this.provider = this._register(new SpecTreeProvider(registry));
     this.treeView = this._register(vscode.window.createTreeView(SPECS_VIEW_ID, { treeDataProvider: this.provider, showCollapseAll: true }));

@@ -33,9 +33,12 @@ const WARNING: [string, string] = ['warning', 'list.warningForeground'];
 
 export function groupLabel(group: SpecGroup): string {
   switch (group) {
-    case 'in-progress': return vscode.l10n.t('In progress');
-    case 'failed': return vscode.l10n.t('Failed');
-    case 'done': return vscode.l10n.t('Done');
+    case 'in-progress':
+      return vscode.l10n.t('In progress');
+    case 'failed':
+      return vscode.l10n.t('Failed');
+    case 'done':
+      return vscode.l10n.t('Done');
   }
 }
 
@@ -113,7 +116,9 @@ export function specTooltip(e: SpecEntry): vscode.MarkdownString {
   t.appendMarkdown(`${md(s.specDir)} — ${md(e.folder.name)}\n\n`);
   if (date) t.appendMarkdown(`${md(vscode.l10n.t('Created'))}: ${date}  \n`);
   t.appendMarkdown(`${md(vscode.l10n.t('Stage'))}: \`${stageText(e)}\` (${e.overview.progress.done}/${e.overview.progress.total})  \n`);
-  t.appendMarkdown(`${md(vscode.l10n.t('Pipeline'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(vscode.l10n.t('stage inferred from the artifacts (no pipeline.state.json)'))}` : ''}  \n`);
+  t.appendMarkdown(
+    `${md(vscode.l10n.t('Pipeline'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(vscode.l10n.t('stage inferred from the artifacts (no pipeline.state.json)'))}` : ''}  \n`,
+  );
   if (s.state?.updated_at) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(s.state.updated_at)}  \n`);
   if (e.overview.failureReason) t.appendMarkdown(`${md(vscode.l10n.t('Failure'))}: ${md(e.overview.failureReason)}  \n`);
   if (e.spec.stage === null) t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE))}\n`);
@@ -139,16 +144,35 @@ function appendStaleness(t: vscode.MarkdownString, e: SpecEntry): void {
 export function specNotes(e: SpecEntry): NoteNode[] {
   const notes: NoteNode[] = [];
   if (e.spec.stage === null) {
-    notes.push({ kind: 'note', id: `note:${e.dir}:corrupt`, dir: e.dir, file: PIPELINE_STATE_FILE, severity: 'error',
-      label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE) });
+    notes.push({
+      kind: 'note',
+      id: `note:${e.dir}:corrupt`,
+      dir: e.dir,
+      file: PIPELINE_STATE_FILE,
+      severity: 'error',
+      label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
+    });
   }
   for (const a of e.staleness.approvals) {
-    notes.push({ kind: 'note', id: `note:${e.dir}:approval:${a.stage}`, dir: e.dir, file: a.changed[0], severity: 'warning', staleApproval: a.stage,
-      label: vscode.l10n.t('Re-approval needed: {0} changed after {1} was approved', a.changed.join(', '), a.stage) });
+    notes.push({
+      kind: 'note',
+      id: `note:${e.dir}:approval:${a.stage}`,
+      dir: e.dir,
+      file: a.changed[0],
+      severity: 'warning',
+      staleApproval: a.stage,
+      label: vscode.l10n.t('Re-approval needed: {0} changed after {1} was approved', a.changed.join(', '), a.stage),
+    });
   }
   for (const h of e.staleness.handoffs) {
-    notes.push({ kind: 'note', id: `note:${e.dir}:handoff:${h.handoff}`, dir: e.dir, file: h.handoff, severity: 'warning',
-      label: vscode.l10n.t('{0} is stale: {1} changed since it was written.', h.handoff, h.changed.join(', ')) });
+    notes.push({
+      kind: 'note',
+      id: `note:${e.dir}:handoff:${h.handoff}`,
+      dir: e.dir,
+      file: h.handoff,
+      severity: 'warning',
+      label: vscode.l10n.t('{0} is stale: {1} changed since it was written.', h.handoff, h.changed.join(', ')),
+    });
   }
   return notes;
 }
@@ -174,10 +198,14 @@ function visitLine(v: StageHistoryEntry): string {
 
 export function stageStatusText(status: StageStatus): string {
   switch (status) {
-    case 'waiting': return vscode.l10n.t('waiting');
-    case 'running': return vscode.l10n.t('running');
-    case 'done': return vscode.l10n.t('done');
-    case 'failed': return vscode.l10n.t('failed');
+    case 'waiting':
+      return vscode.l10n.t('waiting');
+    case 'running':
+      return vscode.l10n.t('running');
+    case 'done':
+      return vscode.l10n.t('done');
+    case 'failed':
+      return vscode.l10n.t('failed');
   }
 }
 
@@ -213,12 +241,18 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
 
 function taskStatusText(status: TaskStatus): string {
   switch (status) {
-    case 'pending': return vscode.l10n.t('pending');
-    case 'executing': return vscode.l10n.t('executing');
-    case 'reviewing': return vscode.l10n.t('reviewing');
-    case 'done': return vscode.l10n.t('done');
-    case 'failed': return vscode.l10n.t('failed');
-    case 'blocked': return vscode.l10n.t('blocked');
+    case 'pending':
+      return vscode.l10n.t('pending');
+    case 'executing':
+      return vscode.l10n.t('executing');
+    case 'reviewing':
+      return vscode.l10n.t('reviewing');
+    case 'done':
+      return vscode.l10n.t('done');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'blocked':
+      return vscode.l10n.t('blocked');
   }
 }
 

@@ -18,8 +18,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 /** A hidden panel's page is discarded and says `ready` again when shown: cheaper than keeping it. */
-export const panelOptions = (extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions =>
-  ({ ...webviewOptions(extensionUri), retainContextWhenHidden: false });
+export const panelOptions = (extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions => ({ ...webviewOptions(extensionUri), retainContextWhenHidden: false });
 
 export type MessageHandler = (view: SpecWebview, message: Exclude<WebviewMessage, { type: 'ready' }>) => Promise<void>;
 
@@ -65,12 +64,16 @@ export class SpecWebview extends Disposable {
       title: panel.title,
     });
     this._register(webview.onDidReceiveMessage((data: unknown) => void this.receive(data)));
-    this._register(panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.pageReady = false;
-    }));
-    this._register(registry.onDidChange((e) => {
-      if (e.all || e.changed.includes(dir) || e.removed.includes(dir)) this.refresh('update');
-    }));
+    this._register(
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.pageReady = false;
+      }),
+    );
+    this._register(
+      registry.onDidChange((e) => {
+        if (e.all || e.changed.includes(dir) || e.removed.includes(dir)) this.refresh('update');
+      }),
+    );
     this._register(panel.onDidDispose(() => this.dispose()));
   }
 

@@ -77,7 +77,7 @@ async function openFile(view: SpecWebview, message: OpenFileMessage, log: Compon
     return;
   }
   const doc = await vscode.workspace.openTextDocument(uri);
-  const line = message.testName ? findTestLine(doc.getText(), message.testName) ?? message.line : message.line;
+  const line = message.testName ? (findTestLine(doc.getText(), message.testName) ?? message.line) : message.line;
   const at = new vscode.Position(Math.min(Math.max((line ?? 1) - 1, 0), Math.max(doc.lineCount - 1, 0)), 0);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: true });
 }

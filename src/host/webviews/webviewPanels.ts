@@ -17,13 +17,19 @@ export class WebviewPanels extends Disposable {
   private readonly log: ComponentLog;
   private handler: MessageHandler = async () => undefined;
 
-  constructor(private readonly registry: SpecRegistry, log: Log, private readonly extensionUri: vscode.Uri) {
+  constructor(
+    private readonly registry: SpecRegistry,
+    log: Log,
+    private readonly extensionUri: vscode.Uri,
+  ) {
     super();
     this.log = log.component('webviews');
     for (const kind of ['dashboard', 'matrix'] as const) {
-      this._register(vscode.window.registerWebviewPanelSerializer(VIEW_TYPES[kind], {
-        deserializeWebviewPanel: (panel, state) => this.restore(kind, panel, state),
-      }));
+      this._register(
+        vscode.window.registerWebviewPanelSerializer(VIEW_TYPES[kind], {
+          deserializeWebviewPanel: (panel, state) => this.restore(kind, panel, state),
+        }),
+      );
     }
     this._register({ dispose: () => [...this.views.values()].forEach((v) => v.dispose()) });
   }

@@ -7,21 +7,42 @@ suite('activation', () => {
   test('activates in a workspace with loom specs and reads every spec', async () => {
     const api = await loom();
     assert.ok(vscode.extensions.getExtension(EXTENSION_ID).isActive);
-    const names = api.registry.entries().map((e) => e.spec.snapshot.name).sort();
+    const names = api.registry
+      .entries()
+      .map((e) => e.spec.snapshot.name)
+      .sort();
     assert.deepStrictEqual(names, [
-      '2026-11-10+payments', '2026-11-15+broken', '2026-11-18+legacy', '2026-11-19+approval',
-      '2026-11-20+user-login', '2026-11-21+review', '2026-11-25+search', '2026-11-26+export',
+      '2026-11-10+payments',
+      '2026-11-15+broken',
+      '2026-11-18+legacy',
+      '2026-11-19+approval',
+      '2026-11-20+user-login',
+      '2026-11-21+review',
+      '2026-11-25+search',
+      '2026-11-26+export',
     ]);
   });
 
   test('registers every command in the Loom category', async () => {
     const all = await vscode.commands.getCommands(true);
-    for (const id of ['loom.advance', 'loom.approve', 'loom.markFailed', 'loom.recover', 'loom.newFeature', 'loom.openDashboard', 'loom.showTraceability', 'loom.refresh', 'loom.showLog', 'loom.filter', 'loom.clearFilter']) {
+    for (const id of [
+      'loom.advance',
+      'loom.approve',
+      'loom.markFailed',
+      'loom.recover',
+      'loom.newFeature',
+      'loom.openDashboard',
+      'loom.showTraceability',
+      'loom.refresh',
+      'loom.showLog',
+      'loom.filter',
+      'loom.clearFilter',
+    ]) {
       assert.ok(all.includes(id), `${id} is not registered`);
     }
   });
 
-  test('keeps one XState actor per spec, restored from loom\'s state files', async () => {
+  test("keeps one XState actor per spec, restored from loom's state files", async () => {
     const api = await loom();
     const entry = api.registry.entry(specPath('2026-11-20+user-login'));
     const actor = entry.spec.actor;

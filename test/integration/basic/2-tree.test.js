@@ -10,7 +10,14 @@ suite('tree', () => {
 
   test('groups the specs: in progress, failed, done', async () => {
     const groups = await rows(api);
-    assert.deepStrictEqual(groups.map((g) => [g.label, g.description]), [['In progress', '5'], ['Failed', '2'], ['Done', '1']]);
+    assert.deepStrictEqual(
+      groups.map((g) => [g.label, g.description]),
+      [
+        ['In progress', '5'],
+        ['Failed', '2'],
+        ['Done', '1'],
+      ],
+    );
     const names = async (i) => (await rows(api, groups[i].node)).map((s) => s.label);
     assert.deepStrictEqual(await names(0), ['export', 'search', 'review', 'user-login', 'approval'], 'newest first');
     assert.deepStrictEqual(await names(1), ['legacy', 'broken']);
@@ -31,16 +38,19 @@ suite('tree', () => {
     const spec = await specRow(api, 'user-login');
     const stages = await rows(api, spec.node);
     assert.strictEqual(stages.length, 13);
-    assert.deepStrictEqual(stages.slice(0, 8).map((s) => [s.label, s.icon, s.color]), [
-      ['brainstorming', 'pass-filled', 'testing.iconPassed'],
-      ['detail-expansion', 'pass-filled', 'testing.iconPassed'],
-      ['planning', 'pass-filled', 'testing.iconPassed'],
-      ['analyze-artifacts', 'pass-filled', 'testing.iconPassed'],
-      ['approved', 'pass-filled', 'testing.iconPassed'],
-      ['git-worktree', 'pass-filled', 'testing.iconPassed'],
-      ['executing', 'play-circle', 'charts.blue'],
-      ['converge', 'circle-large-outline', 'disabledForeground'],
-    ]);
+    assert.deepStrictEqual(
+      stages.slice(0, 8).map((s) => [s.label, s.icon, s.color]),
+      [
+        ['brainstorming', 'pass-filled', 'testing.iconPassed'],
+        ['detail-expansion', 'pass-filled', 'testing.iconPassed'],
+        ['planning', 'pass-filled', 'testing.iconPassed'],
+        ['analyze-artifacts', 'pass-filled', 'testing.iconPassed'],
+        ['approved', 'pass-filled', 'testing.iconPassed'],
+        ['git-worktree', 'pass-filled', 'testing.iconPassed'],
+        ['executing', 'play-circle', 'charts.blue'],
+        ['converge', 'circle-large-outline', 'disabledForeground'],
+      ],
+    );
     assert.match(stages[0].description, /done · approved/);
     assert.match(stages[0].tooltip, /passed: 2026-11-20/, 'the tooltip lists entered and exited times');
     assert.match(stages[6].description, /^running · since /);
@@ -49,7 +59,14 @@ suite('tree', () => {
   test('the tasks under executing show status, retries and blocker; artifacts show as missing or open', async () => {
     const children = await stageRows(api, 'user-login', 'executing');
     const tasks = children.filter((c) => /^T\d+$/.test(c.label));
-    assert.deepStrictEqual(tasks.map((t) => [t.label, t.icon]), [['T1', 'pass'], ['T2', 'sync~spin'], ['T3', 'circle-slash']]);
+    assert.deepStrictEqual(
+      tasks.map((t) => [t.label, t.icon]),
+      [
+        ['T1', 'pass'],
+        ['T2', 'sync~spin'],
+        ['T3', 'circle-slash'],
+      ],
+    );
     assert.match(tasks[1].description, /executing · 1 retries/);
     assert.match(tasks[2].description, /blocked · 3 retries · 数据库迁移未完成/);
     assert.strictEqual(tasks[0].command, 'vscode.open');
@@ -66,7 +83,10 @@ suite('tree', () => {
     assert.strictEqual(legacy.icon, 'error');
     assert.match(legacy.tooltip, /需求不清楚/);
     const stages = await rows(api, legacy.node);
-    assert.deepStrictEqual(stages.slice(0, 2).map((s) => s.icon), ['pass-filled', 'error']);
+    assert.deepStrictEqual(
+      stages.slice(0, 2).map((s) => s.icon),
+      ['pass-filled', 'error'],
+    );
 
     const broken = await specRow(api, 'broken');
     assert.match(broken.description, /^state unreadable · 0\/13/);

@@ -23,10 +23,14 @@ suite('file watcher', () => {
       state.retry_count = 2;
       const started = Date.now();
       fs.writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
-      await waitFor('T2 to show as done', async () => {
-        const t2 = (await stageRows(api, 'user-login', 'executing')).find((r) => r.label === 'T2');
-        return t2.icon === 'pass' && /done · 2 retries/.test(t2.description);
-      }, 5000);
+      await waitFor(
+        'T2 to show as done',
+        async () => {
+          const t2 = (await stageRows(api, 'user-login', 'executing')).find((r) => r.label === 'T2');
+          return t2.icon === 'pass' && /done · 2 retries/.test(t2.description);
+        },
+        5000,
+      );
       console.log(`      (tree updated ${Date.now() - started} ms after the write)`);
       assert.deepStrictEqual([...new Set(changed)], [specPath('2026-11-20+user-login')], 'only the spec that changed is reloaded');
     } finally {
@@ -34,7 +38,7 @@ suite('file watcher', () => {
     }
   });
 
-  test('a state file written by loom\'s CLI moves the spec to another stage', async () => {
+  test("a state file written by loom's CLI moves the spec to another stage", async () => {
     const file = path.join(specPath('2026-11-10+payments'), 'pipeline.state.json');
     const state = JSON.parse(fs.readFileSync(file, 'utf8'));
     state.current_stage = 'code-review-response';
@@ -70,7 +74,7 @@ suite('file watcher', () => {
     const diag = await waitFor('a diagnostic on requirements.json', () => vscode.languages.getDiagnostics(uri).find((d) => d.source === 'loom'));
     assert.strictEqual(diag.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(diag.range.start.line, 2);
-    assert.ok((await specRow(api, 'user-login')), 'the tree still shows the spec');
+    assert.ok(await specRow(api, 'user-login'), 'the tree still shows the spec');
     fs.writeFileSync(file, good);
     await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'loom'));
   });

@@ -22,7 +22,7 @@ suite('diagnostics', () => {
     assert.strictEqual(d.code, 'json-syntax');
   });
 
-  test('an unknown behavior id points at the task\'s behavior_ids line', async () => {
+  test("an unknown behavior id points at the task's behavior_ids line", async () => {
     const list = loomDiagnostics(path.join(specPath('2026-11-20+user-login'), 'tasks', 'T3.md'));
     const d = list.find((x) => x.code === 'unknown-behavior');
     assert.ok(d, JSON.stringify(list.map((x) => x.message)));
@@ -38,7 +38,7 @@ suite('diagnostics', () => {
     assert.match(d.message, /re-approval is needed/);
   });
 
-  test('the JSON Schemas are wired to loom\'s files for editing', async () => {
+  test("the JSON Schemas are wired to loom's files for editing", async () => {
     const file = path.join(specPath('2026-11-18+legacy'), 'requirements.json');
     const doc = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(doc);
@@ -46,8 +46,7 @@ suite('diagnostics', () => {
     edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), '{ "requirements": [ { "id": "not-a-req" } ] }\n');
     await vscode.workspace.applyEdit(edit);
     try {
-      const schemaProblem = await waitFor('a JSON Schema diagnostic from the JSON language service', () =>
-        vscode.languages.getDiagnostics(doc.uri).find((d) => d.source !== 'loom'), 15000);
+      const schemaProblem = await waitFor('a JSON Schema diagnostic from the JSON language service', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source !== 'loom'), 15000);
       assert.ok(schemaProblem.message.length > 0);
     } finally {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -14,24 +14,39 @@ suite('views, filter, status bar', () => {
     const unfiltered = (await rows(api)).map((g) => g.label);
     await vscode.commands.executeCommand('loom.filter', { text: 'user' });
     let groups = await rows(api);
-    assert.deepStrictEqual(groups.map((g) => g.label), ['In progress']);
-    assert.deepStrictEqual((await rows(api, groups[0].node)).map((s) => s.label), ['user-login']);
+    assert.deepStrictEqual(
+      groups.map((g) => g.label),
+      ['In progress'],
+    );
+    assert.deepStrictEqual(
+      (await rows(api, groups[0].node)).map((s) => s.label),
+      ['user-login'],
+    );
     assert.match(api.view.treeView.message, /Filtered by: "user"/);
 
     await vscode.commands.executeCommand('loom.filter', { stage: 'failed' });
     groups = await rows(api);
-    assert.deepStrictEqual(groups.map((g) => g.label), ['Failed']);
-    assert.deepStrictEqual((await rows(api, groups[0].node)).map((s) => s.label), ['legacy']);
+    assert.deepStrictEqual(
+      groups.map((g) => g.label),
+      ['Failed'],
+    );
+    assert.deepStrictEqual(
+      (await rows(api, groups[0].node)).map((s) => s.label),
+      ['legacy'],
+    );
 
     await vscode.commands.executeCommand('loom.filter', { text: 'no-such-spec' });
     assert.match((await rows(api))[0].label, /No spec matches/);
 
     await vscode.commands.executeCommand('loom.clearFilter');
-    assert.deepStrictEqual((await rows(api)).map((g) => g.label), unfiltered);
+    assert.deepStrictEqual(
+      (await rows(api)).map((g) => g.label),
+      unfiltered,
+    );
     assert.strictEqual(api.view.treeView.message, undefined);
   });
 
-  test('the status bar shows the active editor\'s spec and advances it on click', async () => {
+  test("the status bar shows the active editor's spec and advances it on click", async () => {
     const file = path.join(specPath('2026-11-20+user-login'), 'spec.md');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
     await waitFor('the status bar item', () => api.statusBar.activeSpecDir === specPath('2026-11-20+user-login'));
@@ -50,7 +65,7 @@ suite('views, filter, status bar', () => {
     assert.match(result.message, /^legacy has failed: recover it to a stage first/);
   });
 
-  test('with the Loom view hidden, they act on the active editor\'s spec', async () => {
+  test("with the Loom view hidden, they act on the active editor's spec", async () => {
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await waitFor('the view to be hidden', () => !api.view.treeView.visible);
     const file = path.join(specPath('2026-11-20+user-login'), 'plan.md');

@@ -42,7 +42,10 @@ suite('dashboard and traceability matrix webviews', () => {
     assert.strictEqual(view.panel.viewType, 'loom.dashboard');
     assert.match(view.panel.title, /user-login/);
     assert.strictEqual(view.panel.webview.options.enableScripts, true);
-    assert.deepStrictEqual(view.panel.webview.options.localResourceRoots.map((u) => u.path.replace(/.*\/dist\//, 'dist/')), ['dist/webview']);
+    assert.deepStrictEqual(
+      view.panel.webview.options.localResourceRoots.map((u) => u.path.replace(/.*\/dist\//, 'dist/')),
+      ['dist/webview'],
+    );
     assert.match(view.panel.webview.html, /content="default-src &#39;none&#39;;/);
     assert.match(view.panel.webview.html, /<script nonce="[^"]+" src="[^"]*dist\/webview\/dashboard\.js"/);
     const init = await initOf(view, 'dashboard');
@@ -74,19 +77,15 @@ suite('dashboard and traceability matrix webviews', () => {
     assert.ok(init.model.rows.some((r) => r.behavior === 'REQ-001-B01'));
   });
 
-  test('the page\'s messages are validated: openFile lands on a named test, paths outside the folder are refused', async () => {
+  test("the page's messages are validated: openFile lands on a named test, paths outside the folder are refused", async () => {
     const dir = specPath(SPEC);
     const view = api.webviews.get('matrix', dir);
     const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
     fs.mkdirSync(path.join(root, 'tests'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'tests', 'login.test.ts'), [
-      "import { login } from '../src/login';",
-      '// rejects a wrong password',
-      "describe('login', () => {",
-      "  it('rejects a wrong password', () => {});",
-      '});',
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(root, 'tests', 'login.test.ts'),
+      ["import { login } from '../src/login';", '// rejects a wrong password', "describe('login', () => {", "  it('rejects a wrong password', () => {});", '});', ''].join('\n'),
+    );
     await view.receive({ type: 'openFile', path: 'tests/login.test.ts', testName: 'login > rejects a wrong password' });
     const editor = await waitFor('the test file to open', () => {
       const e = vscode.window.activeTextEditor;
@@ -103,7 +102,7 @@ suite('dashboard and traceability matrix webviews', () => {
     assert.strictEqual(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.toString(), before, 'nothing was opened');
   });
 
-  test('buttons run the palette\'s commands with the spec; breaker choices need the executing engine', async () => {
+  test("buttons run the palette's commands with the spec; breaker choices need the executing engine", async () => {
     const dir = specPath(SPEC);
     const view = api.webviews.get('matrix', dir);
     const { commands, window } = vscode;

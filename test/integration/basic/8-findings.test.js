@@ -11,7 +11,11 @@ const PLANNING = '2026-11-29+planning-findings';
 const loomDiagnostics = (file) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'loom');
 
 /** The 0-based line of the first line of `file` that holds `needle`. */
-const lineOf = (file, needle) => fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
+const lineOf = (file, needle) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(needle));
 
 /** The code actions VS Code offers for a Problems entry, as the light bulb would. */
 async function codeActions(file, diagnostic) {
@@ -104,11 +108,17 @@ suite('findings', () => {
     const done = await vscode.commands.executeCommand(override.command.command, ...override.command.arguments);
     assert.strictEqual(done.status, 'done', JSON.stringify(done));
     const report = readJson(path.join(dir, 'artifact-analysis.json'));
-    assert.deepStrictEqual(report.overrides.map((o) => [o.finding_id, o.message, o.reason]),
-      [['F-1', 'T2 has a task file but plan.md does not list it', 'T2 is planned in the rollout document']]);
+    assert.deepStrictEqual(
+      report.overrides.map((o) => [o.finding_id, o.message, o.reason]),
+      [['F-1', 'T2 has a task file but plan.md does not list it', 'T2 is planned in the rollout document']],
+    );
     assert.deepStrictEqual([report.status, report.blocker_count], ['pass', 0]);
 
-    const info = await waitFor('the finding to become information', () => loomDiagnostics(t2).find((x) => x.code === 'finding:unrequested' && x.severity === vscode.DiagnosticSeverity.Information), 10000);
+    const info = await waitFor(
+      'the finding to become information',
+      () => loomDiagnostics(t2).find((x) => x.code === 'finding:unrequested' && x.severity === vscode.DiagnosticSeverity.Information),
+      10000,
+    );
     assert.strictEqual(info.message, 'T2 has a task file but plan.md does not list it (F-1, overridden: T2 is planned in the rollout document)');
   });
 
@@ -123,10 +133,14 @@ suite('findings', () => {
   test('a planning-artifacts finding sits on its behavior in traceability.json; the quick fix adds the task there, keeping the layout, and the finding goes', async () => {
     const planning = specPath(PLANNING);
     fs.cpSync(path.join(fixture(), 'specs', PLANNING), planning, { recursive: true });
-    await waitFor('the planning spec', () => {
-      const spec = api.registry.entry(planning)?.spec;
-      return spec && spec.stage === 'planning' && spec.definition.type === 'findings';
-    }, 10000);
+    await waitFor(
+      'the planning spec',
+      () => {
+        const spec = api.registry.entry(planning)?.spec;
+        return spec && spec.stage === 'planning' && spec.definition.type === 'findings';
+      },
+      10000,
+    );
     const trace = path.join(planning, 'traceability.json');
     const before = fs.readFileSync(trace, 'utf8');
     const d = await waitFor('the finding on traceability.json', () => loomDiagnostics(trace).find((x) => x.code === 'finding:missing'), 10000);
@@ -143,7 +157,11 @@ suite('findings', () => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(trace));
     assert.ok(await doc.save());
     const after = fs.readFileSync(trace, 'utf8');
-    assert.strictEqual(after, before.replace('"REQ-001-B02": {\n          "tasks": [],', '"REQ-001-B02": {\n          "tasks": [\n            "T1"\n          ],'), 'only the empty list changed, indented like the rest');
+    assert.strictEqual(
+      after,
+      before.replace('"REQ-001-B02": {\n          "tasks": [],', '"REQ-001-B02": {\n          "tasks": [\n            "T1"\n          ],'),
+      'only the empty list changed, indented like the rest',
+    );
     await waitFor('the finding to go', () => !loomDiagnostics(trace).some((x) => String(x.code).startsWith('finding:')), 10000);
   });
 

@@ -34,8 +34,9 @@ suite('Approve Again', () => {
     assert.strictEqual(children[0].contextValue, 'loomNote:staleApproval');
     assert.match(children.find((c) => c.label === 'analyze-artifacts').contextValue, /:staleApproval$/);
     assert.doesNotMatch(children.find((c) => c.label === 'planning').contextValue, /staleApproval/);
-    const menus = require(path.join(vscode.extensions.getExtension('loom-vscode.loom-vscode').extensionPath, 'package.json')).contributes.menus['view/item/context']
-      .filter((m) => m.command === 'loom.reapprove');
+    const menus = require(path.join(vscode.extensions.getExtension('loom-vscode.loom-vscode').extensionPath, 'package.json')).contributes.menus['view/item/context'].filter(
+      (m) => m.command === 'loom.reapprove',
+    );
     const matches = (value) => menus.some((m) => new RegExp(/viewItem =~ \/(.*)\//.exec(m.when)[1]).test(value));
     assert.ok(matches(spec.contextValue) && matches(children[0].contextValue), 'the menus match those rows');
     assert.ok(!matches('loomNote') && !matches('loomSpec:running:approve:executing:worktree'), 'and no others');

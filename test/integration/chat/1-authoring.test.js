@@ -41,17 +41,26 @@ suite('@loom chat participant', () => {
     assert.strictEqual(result.metadata.pending, undefined);
     assert.match(result.metadata.reply, /Three ways to do it/);
     assert.deepStrictEqual(fs.readdirSync(dir).sort(), ['pipeline.state.json', 'progress.md']);
-    assert.deepStrictEqual((await authorRequests()).map((r) => r.command), ['brainstorm']);
+    assert.deepStrictEqual(
+      (await authorRequests()).map((r) => r.command),
+      ['brainstorm'],
+    );
   });
 
   test('/brainstorm with a chosen approach drafts the files, repairs them once, previews them and writes only on "write"', async () => {
     const result = await chat(api, '@loom /brainstorm go with approach A');
     const requests = await authorRequests();
-    assert.deepStrictEqual(requests.map((r) => r.command), ['brainstorm', 'brainstorm', 'repair']);
+    assert.deepStrictEqual(
+      requests.map((r) => r.command),
+      ['brainstorm', 'brainstorm', 'repair'],
+    );
     assert.ok(requests[1].messages >= 3, 'the second turn carries the conversation so far');
     assert.ok(result.metadata.pending, 'the drafts are pending');
     const pending = api.drafts.get(dir, 'brainstorm');
-    assert.deepStrictEqual(pending.drafts.map((d) => d.path), ['spec.md', 'requirements.json']);
+    assert.deepStrictEqual(
+      pending.drafts.map((d) => d.path),
+      ['spec.md', 'requirements.json'],
+    );
     assert.deepStrictEqual(pending.problems, []);
     assert.strictEqual(pending.drafts[0].content, fixture('spec.md'), 'the repaired spec.md');
     assert.ok(!fs.existsSync(path.join(dir, 'spec.md')), 'nothing is written before the user accepts');
@@ -92,12 +101,18 @@ suite('@loom chat participant', () => {
   test('/plan drafts plan.md, the tasks and traceability.json; after writing, the spec advances to approved', async () => {
     const result = await chat(api, '@loom /plan');
     const pending = api.drafts.get(dir, 'plan');
-    assert.deepStrictEqual(pending.drafts.map((d) => d.path), ['plan.md', 'tasks/T1.md', 'tasks/T2.md', 'traceability.json']);
+    assert.deepStrictEqual(
+      pending.drafts.map((d) => d.path),
+      ['plan.md', 'tasks/T1.md', 'tasks/T2.md', 'traceability.json'],
+    );
     assert.deepStrictEqual(pending.problems, []);
     const diff = await vscode.commands.executeCommand('loom.showDraftDiff', { id: result.metadata.pending, path: 'tasks/T1.md' });
     assert.strictEqual(diff.status, 'done');
     const shown = vscode.window.visibleTextEditors.map((e) => e.document.uri.toString());
-    assert.ok(shown.some((u) => u.startsWith('loom-draft:') && u.endsWith('/tasks/T1.md')), shown.join(', '));
+    assert.ok(
+      shown.some((u) => u.startsWith('loom-draft:') && u.endsWith('/tasks/T1.md')),
+      shown.join(', '),
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     const written = await chat(api, '@loom /plan looks good');
@@ -117,7 +132,15 @@ suite('@loom chat participant', () => {
     assert.deepStrictEqual([analysis.status, analysis.blocker_count], ['pass', 0]);
     const state = readJson(path.join(dir, 'pipeline.state.json'));
     assert.strictEqual(state.current_stage, 'approved');
-    assert.deepStrictEqual(state.stage_history.map((h) => [h.stage, h.status]), [['brainstorming', 'passed'], ['detail-expansion', 'passed'], ['planning', 'passed'], ['analyze-artifacts', 'passed']]);
+    assert.deepStrictEqual(
+      state.stage_history.map((h) => [h.stage, h.status]),
+      [
+        ['brainstorming', 'passed'],
+        ['detail-expansion', 'passed'],
+        ['planning', 'passed'],
+        ['analyze-artifacts', 'passed'],
+      ],
+    );
   });
 
   test('with a changed file on disk, "write" refuses and names it instead of overwriting', async () => {

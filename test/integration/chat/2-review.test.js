@@ -93,7 +93,10 @@ suite('@loom /review and /respond', () => {
     assert.strictEqual(result.metadata.pending, undefined);
     assert.strictEqual(result.errorDetails, undefined);
     assert.match(result.metadata.reply, /The prompt holds no diff of the feature/);
-    assert.deepStrictEqual((await authorRequests()).map((r) => r.command).filter((c) => c === 'review'), ['review']);
+    assert.deepStrictEqual(
+      (await authorRequests()).map((r) => r.command).filter((c) => c === 'review'),
+      ['review'],
+    );
     const shown = await lastExchange();
     const notice = `> No diff for the prompt: git rev-parse failed in ${root}: fatal: not a git repository (or any of the parent directories): .git`;
     assert.ok(shown.startsWith(`User: @loom /review priority\n\nLoom: ${notice}\n`), shown);
@@ -108,16 +111,27 @@ suite('@loom /review and /respond', () => {
     const requests = (await authorRequests()).filter((r) => r.command === 'review');
     assert.strictEqual(requests.length, 2, 'one more request to the model');
     // The scripted model names the files of the diff its prompt held, and quotes git's summary line.
-    assert.match(result.metadata.reply, new RegExp(`^I reviewed the diff of ${FEATURE_FILES.join(', ').replace(/[./]/g, '\\$&')} \\(6 files changed, \\d+ insertions\\(\\+\\), \\d+ deletions?\\(-\\)\\)\\.`));
+    assert.match(
+      result.metadata.reply,
+      new RegExp(`^I reviewed the diff of ${FEATURE_FILES.join(', ').replace(/[./]/g, '\\$&')} \\(6 files changed, \\d+ insertions\\(\\+\\), \\d+ deletions?\\(-\\)\\)\\.`),
+    );
     assert.ok(result.metadata.pending, 'the draft is pending');
     const pending = api.drafts.get(dir, 'review');
-    assert.deepStrictEqual(pending.drafts.map((d) => d.path), ['review-request.md']);
+    assert.deepStrictEqual(
+      pending.drafts.map((d) => d.path),
+      ['review-request.md'],
+    );
     assert.deepStrictEqual(pending.problems, []);
     assert.strictEqual(pending.drafts[0].content, fixture('review-request.md'));
     const lines = fixture('review-request.md').split('\n').length - 1;
     const shown = await lastExchange();
     assert.ok(shown.startsWith('User: @loom /review priority\n\nLoom: I reviewed the diff of '), shown);
-    for (const line of ['### Files to write', `**review-request.md** — new, ${lines} lines`, 'Show diff: review-request.md', "These files pass loom's checks for leaving code-review-request. Reply **write** to write them, or say what to change."]) {
+    for (const line of [
+      '### Files to write',
+      `**review-request.md** — new, ${lines} lines`,
+      'Show diff: review-request.md',
+      "These files pass loom's checks for leaving code-review-request. Reply **write** to write them, or say what to change.",
+    ]) {
       assert.ok(shown.includes(line), `the preview shows "${line}":\n${shown}`);
     }
     assert.ok(!fs.existsSync(path.join(dir, 'review-request.md')), 'nothing is written before the user accepts');
@@ -146,7 +160,15 @@ suite('@loom /review and /respond', () => {
 
     // The reviewer answers.
     fs.copyFileSync(path.join(REVIEW_FIXTURE, 'review-feedback.md'), path.join(dir, 'review-feedback.md'));
-    await waitFor('the review gate to be ready', () => api.registry.entry(dir)?.spec.next().some((c) => c.to === 'code-review-response' && c.ready), 30000);
+    await waitFor(
+      'the review gate to be ready',
+      () =>
+        api.registry
+          .entry(dir)
+          ?.spec.next()
+          .some((c) => c.to === 'code-review-response' && c.ready),
+      30000,
+    );
     await settle(api);
     const toResponse = await advanceConfirmed(dir);
     assert.deepStrictEqual([toResponse.status, toResponse.from, toResponse.to], ['done', 'review-gate', 'code-review-response'], JSON.stringify(toResponse));
@@ -158,7 +180,10 @@ suite('@loom /review and /respond', () => {
     assert.strictEqual(result.metadata.command, 'respond');
     assert.strictEqual(result.metadata.dir, dir);
     // The scripted model quotes every point of the feedback its prompt held.
-    const points = fs.readFileSync(path.join(REVIEW_FIXTURE, 'review-feedback.md'), 'utf8').split('\n').filter((l) => l.startsWith('- '));
+    const points = fs
+      .readFileSync(path.join(REVIEW_FIXTURE, 'review-feedback.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
     assert.strictEqual(points.length, 2);
     assert.ok(result.metadata.reply.startsWith(`Answering the 2 points of review-feedback.md:\n${points.join('\n')}\n`), result.metadata.reply);
     const pending = api.drafts.get(dir, 'respond');

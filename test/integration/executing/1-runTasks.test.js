@@ -34,10 +34,14 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
   });
 
   test('the scripted model is selectable through vscode.lm', async () => {
-    const models = await waitFor('the loom-test model', async () => {
-      const found = await vscode.lm.selectChatModels({ vendor: 'loom-test' });
-      return found.length ? found : undefined;
-    }, 20000);
+    const models = await waitFor(
+      'the loom-test model',
+      async () => {
+        const found = await vscode.lm.selectChatModels({ vendor: 'loom-test' });
+        return found.length ? found : undefined;
+      },
+      20000,
+    );
     assert.strictEqual(models[0].family, 'scripted');
     assert.ok(models[0].maxInputTokens > 0);
   });
@@ -46,7 +50,10 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
     const before = fs.readFileSync(path.join(SPEC, 'pipeline.state.json'), 'utf8');
     const result = await vscode.commands.executeCommand('loom.runTasks', { specDir: SPEC, confirm: true });
     assert.strictEqual(result.status, 'refused', JSON.stringify(result));
-    assert.ok(result.reasons.some((r) => /worktree/.test(r)), result.reasons.join('; '));
+    assert.ok(
+      result.reasons.some((r) => /worktree/.test(r)),
+      result.reasons.join('; '),
+    );
     assert.strictEqual(fs.readFileSync(path.join(SPEC, 'pipeline.state.json'), 'utf8'), before);
   });
 
@@ -100,7 +107,10 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
 
     // Tool results went back to the model as LanguageModelToolResultParts.
     const requests = await vscode.commands.executeCommand('loomTest.requests');
-    assert.ok(requests.some((r) => r.role === 'implementer' && r.task === 'T1' && r.afterTools), JSON.stringify(requests));
+    assert.ok(
+      requests.some((r) => r.role === 'implementer' && r.task === 'T1' && r.afterTools),
+      JSON.stringify(requests),
+    );
     assert.deepStrictEqual([...new Set(requests.map((r) => r.role))].sort(), ['implementer', 'reviewer', 'test-reporter']);
 
     // The task handoffs stay fresh although their artifacts live in the worktree.
@@ -121,16 +131,24 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
       let outcome;
       void run.then((r) => (outcome = r));
       // Nothing goes on by itself: the loop waits at the breaker until someone chooses.
-      await waitFor('the circuit breaker', () => {
-        const meta = readJson(path.join(spec, 'pipeline.state.json')).metadata;
-        return meta.circuit_breaker && meta.circuit_breaker.task === 'T1' && !meta.circuit_breaker.choice;
-      }, 60000);
+      await waitFor(
+        'the circuit breaker',
+        () => {
+          const meta = readJson(path.join(spec, 'pipeline.state.json')).metadata;
+          return meta.circuit_breaker && meta.circuit_breaker.task === 'T1' && !meta.circuit_breaker.choice;
+        },
+        60000,
+      );
       await new Promise((r) => setTimeout(r, 500));
       assert.strictEqual(outcome, undefined, 'the run waits for a choice');
-      const answered = await waitFor('the breaker question', async () => {
-        const r = await vscode.commands.executeCommand('loom.executing.breakerChoice', { specDir: spec, taskId: 'T1', choice: 'A' });
-        return r.status === 'done' ? r : undefined;
-      }, 10000);
+      const answered = await waitFor(
+        'the breaker question',
+        async () => {
+          const r = await vscode.commands.executeCommand('loom.executing.breakerChoice', { specDir: spec, taskId: 'T1', choice: 'A' });
+          return r.status === 'done' ? r : undefined;
+        },
+        10000,
+      );
       assert.strictEqual(answered.status, 'done');
       const result = await run;
       assert.strictEqual(result.outcome, 'replan', result.message);

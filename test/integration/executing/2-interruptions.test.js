@@ -35,18 +35,26 @@ async function createWorktree(spec) {
 
 /** Waits until the breaker is open at `task` with no choice yet. */
 function breakerOpen(spec, task) {
-  return waitFor(`the circuit breaker at ${task}`, () => {
-    const meta = readJson(path.join(spec, 'pipeline.state.json')).metadata;
-    return meta.circuit_breaker && meta.circuit_breaker.task === task && !meta.circuit_breaker.choice;
-  }, 90000);
+  return waitFor(
+    `the circuit breaker at ${task}`,
+    () => {
+      const meta = readJson(path.join(spec, 'pipeline.state.json')).metadata;
+      return meta.circuit_breaker && meta.circuit_breaker.task === task && !meta.circuit_breaker.choice;
+    },
+    90000,
+  );
 }
 
 /** Answers the open breaker question the way the dashboard does; retries until the loop asks. */
 function choose(spec, task, choice) {
-  return waitFor(`the breaker question at ${task}`, async () => {
-    const r = await vscode.commands.executeCommand('loom.executing.breakerChoice', { specDir: spec, taskId: task, choice });
-    return r.status === 'done' ? r : undefined;
-  }, 10000);
+  return waitFor(
+    `the breaker question at ${task}`,
+    async () => {
+      const r = await vscode.commands.executeCommand('loom.executing.breakerChoice', { specDir: spec, taskId: task, choice });
+      return r.status === 'done' ? r : undefined;
+    },
+    10000,
+  );
 }
 
 suite('Executing: Stop Tasks, NEEDS_CONTEXT, breaker choices B and C', () => {
@@ -98,7 +106,10 @@ suite('Executing: Stop Tasks, NEEDS_CONTEXT, breaker choices B and C', () => {
 
     // The search request and the one in flight after it, and nothing followed, not even after a while.
     const seen = (await requests()).slice(before);
-    assert.deepStrictEqual(seen.map((r) => `${r.feature} ${r.role} ${r.task} ${r.afterTools}`), ['parting implementer T1 false', 'parting implementer T1 true']);
+    assert.deepStrictEqual(
+      seen.map((r) => `${r.feature} ${r.role} ${r.task} ${r.afterTools}`),
+      ['parting implementer T1 false', 'parting implementer T1 true'],
+    );
     await sleep(1500);
     assert.strictEqual((await requests()).length, before + 2, 'no request after the stop');
 
@@ -120,7 +131,11 @@ suite('Executing: Stop Tasks, NEEDS_CONTEXT, breaker choices B and C', () => {
 
     const t1 = (await requests()).slice(before).filter((r) => r.feature === 'parting' && r.role === 'implementer' && r.task === 'T1' && !r.afterTools);
     // Asked once without the answer, then dispatched with it: the question was answered, not skipped.
-    assert.deepStrictEqual(t1.map((r) => r.answered), [false, true], JSON.stringify(t1));
+    assert.deepStrictEqual(
+      t1.map((r) => r.answered),
+      [false, true],
+      JSON.stringify(t1),
+    );
     assert.strictEqual(api.testHooks.prompts.take('context'), undefined, 'the answer was used');
     assert.strictEqual(taskState(PARTING, 'T1').status, 'done');
     assert.strictEqual(taskState(PARTING, 'T2').status, 'done');

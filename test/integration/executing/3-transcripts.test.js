@@ -17,12 +17,16 @@ const GREETING = path.join(WS, 'specs', '2026-11-29+greeting');
 async function acceptingQuickPick(command, arg) {
   let outcome;
   const run = vscode.commands.executeCommand(command, arg).then((r) => (outcome = r));
-  await waitFor('the quick pick to be answered', async () => {
-    if (outcome) return true;
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await new Promise((r) => setTimeout(r, 200));
-    return outcome !== undefined;
-  }, 15000);
+  await waitFor(
+    'the quick pick to be answered',
+    async () => {
+      if (outcome) return true;
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((r) => setTimeout(r, 200));
+      return outcome !== undefined;
+    },
+    15000,
+  );
   return run;
 }
 
@@ -41,7 +45,7 @@ suite('Executing: transcripts and the tree menus', () => {
     assert.doesNotMatch(greeting.contextValue, /:worktree/);
   });
 
-  test('Show Transcripts from a task row opens that task\'s chosen dispatch read-only as Markdown', async () => {
+  test("Show Transcripts from a task row opens that task's chosen dispatch read-only as Markdown", async () => {
     const tasks = await stageRows(api, 'greeting', 'executing');
     const t1 = tasks.find((t) => /^T1\b/.test(t.label));
     assert.ok(t1, JSON.stringify(tasks.map((t) => t.label)));

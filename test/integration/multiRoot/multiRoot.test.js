@@ -12,12 +12,18 @@ suite('multi-root', () => {
   });
 
   test('reads the specs of every workspace folder, each with its own workflow', async () => {
-    assert.deepStrictEqual((vscode.workspace.workspaceFolders || []).map((f) => f.name), ['alpha', 'beta']);
+    assert.deepStrictEqual(
+      (vscode.workspace.workspaceFolders || []).map((f) => f.name),
+      ['alpha', 'beta'],
+    );
     const alpha = await specRow(api, 'alpha-feature');
     const beta = await specRow(api, 'beta-feature');
     assert.match(alpha.description, /^planning · 2\/13 · .* · alpha$/);
-    assert.match(beta.description, /^executing · 3\/6 · .* · beta$/, 'beta\'s workflow.yaml has six stages');
-    assert.deepStrictEqual((await rows(api, beta.node)).map((s) => s.label), ['brainstorming', 'planning', 'approved', 'executing', 'verification', 'synced']);
+    assert.match(beta.description, /^executing · 3\/6 · .* · beta$/, "beta's workflow.yaml has six stages");
+    assert.deepStrictEqual(
+      (await rows(api, beta.node)).map((s) => s.label),
+      ['brainstorming', 'planning', 'approved', 'executing', 'verification', 'synced'],
+    );
   });
 
   test('a spec is found by its folder-relative directory in either folder', async () => {
@@ -26,7 +32,7 @@ suite('multi-root', () => {
     assert.ok(result.reasons.includes('test-report.md does not exist'), result.reasons.join('; '));
   });
 
-  test('an edit in one folder reloads that folder\'s spec only', async () => {
+  test("an edit in one folder reloads that folder's spec only", async () => {
     const dir = specPath('2026-11-01+alpha-feature', 'alpha');
     const changed = [];
     const listener = api.registry.onDidChange((e) => changed.push(...e.changed));
@@ -47,10 +53,13 @@ suite('multi-root', () => {
       const found = vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'loom');
       return found.length ? found : undefined;
     });
-    assert.ok(list.some((d) => d.code === 'schema'), list.map((d) => d.message).join('\n'));
+    assert.ok(
+      list.some((d) => d.code === 'schema'),
+      list.map((d) => d.message).join('\n'),
+    );
   });
 
-  test('New Feature creates the spec in the folder it is given, with that folder\'s pipeline', async () => {
+  test("New Feature creates the spec in the folder it is given, with that folder's pipeline", async () => {
     const result = await vscode.commands.executeCommand('loom.newFeature', { name: 'Gamma', folder: 'beta' });
     assert.strictEqual(result.status, 'done');
     assert.strictEqual(path.dirname(result.specDir), path.join(vscode.workspace.workspaceFolders[1].uri.fsPath, 'specs'));
@@ -67,11 +76,17 @@ suite('multi-root', () => {
     assert.strictEqual(readJson(path.join(dir, 'pipeline.state.json')).current_stage, 'brainstorming');
   });
 
-  test('an edited workflow.yaml rebuilds that folder\'s pipeline: a new step is a new stage', async () => {
+  test("an edited workflow.yaml rebuilds that folder's pipeline: a new step is a new stage", async () => {
     const file = path.join(vscode.workspace.workspaceFolders[1].uri.fsPath, '.loom', 'workflow.yaml');
     const text = fs.readFileSync(file, 'utf8');
-    fs.writeFileSync(file, text.replace('        next: synced\n        outputs: [verify-report.md]', '        next: review-gate\n        outputs: [verify-report.md]\n      - id: review-gate\n        gate: human-approval\n        next: synced'));
-    await waitFor('beta\'s pipeline to have seven stages', async () => /^brainstorming · 0\/7 /.test((await specRow(api, 'beta-feature')).description));
+    fs.writeFileSync(
+      file,
+      text.replace(
+        '        next: synced\n        outputs: [verify-report.md]',
+        '        next: review-gate\n        outputs: [verify-report.md]\n      - id: review-gate\n        gate: human-approval\n        next: synced',
+      ),
+    );
+    await waitFor("beta's pipeline to have seven stages", async () => /^brainstorming · 0\/7 /.test((await specRow(api, 'beta-feature')).description));
     assert.match((await specRow(api, 'alpha-feature')).description, /^planning · 2\/13 /, 'alpha keeps its own pipeline');
     const stages = (await rows(api, (await specRow(api, 'beta-feature')).node)).map((s) => s.label);
     assert.deepStrictEqual(stages, ['brainstorming', 'planning', 'approved', 'executing', 'verification', 'review-gate', 'synced']);

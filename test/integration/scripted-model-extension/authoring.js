@@ -38,12 +38,14 @@ function authoringReply(prompt) {
   }
   if (/You are loom's code-review-request step/.test(prompt)) {
     const files = changedFiles(prompt);
-    if (!files.length) return { command: 'review', text: 'The prompt holds no diff of the feature, so there is nothing to review yet. Commit the feature\'s work in its worktree and ask again.' };
+    if (!files.length) return { command: 'review', text: "The prompt holds no diff of the feature, so there is nothing to review yet. Commit the feature's work in its worktree and ask again." };
     const stat = /^ *\d+ files? changed.*$/m.exec(prompt);
     return { command: 'review', text: `I reviewed the diff of ${files.join(', ')} (${stat ? stat[0].trim() : 'no stat'}).\n\n${block('review-request.md', fixture('review-request.md'))}` };
   }
   if (/You are loom's code-review-response step/.test(prompt)) {
-    const points = section(prompt, 'review-feedback.md').split('\n').filter((l) => /^- /.test(l));
+    const points = section(prompt, 'review-feedback.md')
+      .split('\n')
+      .filter((l) => /^- /.test(l));
     if (!points.length) return { command: 'respond', text: 'review-feedback.md holds no point to answer yet.' };
     return { command: 'respond', text: `Answering the ${points.length} points of review-feedback.md:\n${points.join('\n')}\n\n${block('review-response.md', fixture('review-response.md'))}` };
   }

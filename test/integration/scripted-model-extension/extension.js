@@ -27,8 +27,7 @@ function plain(message) {
     else if (part instanceof vscode.LanguageModelToolResultPart) {
       toolResults++;
       toolText += resultText(part);
-    }
-    else if (part && typeof part.value === 'string') text += part.value;
+    } else if (part && typeof part.value === 'string') text += part.value;
     else if (part && part.callId && Array.isArray(part.content)) {
       toolResults++;
       toolText += resultText(part);

@@ -9,19 +9,22 @@
 
 const GREETING = {
   T1: {
-    'src/greet.js': "exports.greet = (name) => `Hello, ${name}!`;\n",
-    'tests/greet.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { greet } = require('../src/greet');\ntest('REQ-001-B01 greets by name', () => assert.strictEqual(greet('Ada'), 'Hello, Ada!'));\n",
+    'src/greet.js': 'exports.greet = (name) => `Hello, ${name}!`;\n',
+    'tests/greet.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { greet } = require('../src/greet');\ntest('REQ-001-B01 greets by name', () => assert.strictEqual(greet('Ada'), 'Hello, Ada!'));\n",
   },
   T2: {
-    'src/shout.js': "exports.shout = (text) => `${text.toUpperCase()}!`;\n",
-    'tests/shout.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { shout } = require('../src/shout');\ntest('REQ-002-B01 shouts', () => assert.strictEqual(shout('hi'), 'HI!'));\n",
+    'src/shout.js': 'exports.shout = (text) => `${text.toUpperCase()}!`;\n',
+    'tests/shout.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { shout } = require('../src/shout');\ntest('REQ-002-B01 shouts', () => assert.strictEqual(shout('hi'), 'HI!'));\n",
   },
 };
 
 const FAREWELL = {
   T1: {
-    'src/bye.js': "exports.bye = (name) => `Bye, ${name}.`;\n",
-    'tests/bye.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { bye } = require('../src/bye');\ntest('REQ-001-B01 says bye', () => assert.strictEqual(bye('Ada'), 'Bye, Ada.'));\n",
+    'src/bye.js': 'exports.bye = (name) => `Bye, ${name}.`;\n',
+    'tests/bye.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { bye } = require('../src/bye');\ntest('REQ-001-B01 says bye', () => assert.strictEqual(bye('Ada'), 'Bye, Ada.'));\n",
   },
 };
 
@@ -80,7 +83,10 @@ function reply(messages) {
 
   const failing = /^reviewer-fails(?::(.+))?$/.exec(state.mode);
   if (role === 'reviewer' && failing && (!failing[1] || failing[1].split(',').includes(task))) {
-    return { text: '## Fix instructions\n\n### Fix item 1\n- Problem: the message is not the one the spec asks for\n- File: src/bye.js\n- Location: bye\n- Severity: major\n- Direction: follow the spec\n\nverdict: FAIL', toolCalls: [] };
+    return {
+      text: '## Fix instructions\n\n### Fix item 1\n- Problem: the message is not the one the spec asks for\n- File: src/bye.js\n- Location: bye\n- Severity: major\n- Direction: follow the spec\n\nverdict: FAIL',
+      toolCalls: [],
+    };
   }
   if (role === 'reviewer') return { text: 'The change matches the task and its behavior.\n\nverdict: PASS', toolCalls: [] };
   if (role === 'test-reporter') return { text: '## Summary\nEvery behavior is implemented and tested.\n\n## Results\nAll tests passed.\n\nverdict: PASS', toolCalls: [] };

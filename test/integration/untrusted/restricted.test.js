@@ -33,7 +33,9 @@ suite('Restricted Mode (untrusted workspace)', () => {
   suiteSetup(async () => {
     // Without this the suite would prove nothing: the harness must have kept workspace trust on.
     if (vscode.workspace.isTrusted !== false) {
-      throw new Error(`the workspace is trusted (vscode.workspace.isTrusted = ${vscode.workspace.isTrusted}): the "untrusted" suite must run with workspace trust on (runTests.js workspaceTrust → LOOM_TEST_WORKSPACE_TRUST=1 → code-shim.js)`);
+      throw new Error(
+        `the workspace is trusted (vscode.workspace.isTrusted = ${vscode.workspace.isTrusted}): the "untrusted" suite must run with workspace trust on (runTests.js workspaceTrust → LOOM_TEST_WORKSPACE_TRUST=1 → code-shim.js)`,
+      );
     }
     api = await loom();
   });
@@ -49,10 +51,19 @@ suite('Restricted Mode (untrusted workspace)', () => {
   });
 
   test('the tree still lists every spec', async () => {
-    const names = api.registry.entries().map((e) => e.spec.snapshot.name).sort();
+    const names = api.registry
+      .entries()
+      .map((e) => e.spec.snapshot.name)
+      .sort();
     assert.deepStrictEqual(names, [
-      '2026-11-10+payments', '2026-11-15+broken', '2026-11-18+legacy', '2026-11-19+approval',
-      '2026-11-20+user-login', '2026-11-21+review', '2026-11-25+search', '2026-11-26+export',
+      '2026-11-10+payments',
+      '2026-11-15+broken',
+      '2026-11-18+legacy',
+      '2026-11-19+approval',
+      '2026-11-20+user-login',
+      '2026-11-21+review',
+      '2026-11-25+search',
+      '2026-11-26+export',
     ]);
     const search = await specRow(api, 'search');
     assert.ok(search, 'the search spec has a row');

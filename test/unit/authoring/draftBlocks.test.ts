@@ -11,13 +11,22 @@ test('parseDrafts separates prose from file blocks, keeping content (fences incl
 
 test('a block left open at the end is kept but marked incomplete; a new block closes the previous one', () => {
   const { drafts } = parseDrafts('=== FILE: a.md ===\none\n=== FILE: b.md ===\ntwo');
-  assert.deepEqual(drafts.map((d) => [d.path, d.content, d.complete]), [['a.md', 'one\n', false], ['b.md', 'two\n', false]]);
+  assert.deepEqual(
+    drafts.map((d) => [d.path, d.content, d.complete]),
+    [
+      ['a.md', 'one\n', false],
+      ['b.md', 'two\n', false],
+    ],
+  );
 });
 
 test('markers split across chunks and CRLF line ends are read the same', () => {
   const s = new DraftStream();
   const events = [...s.push('hi\r\n=== FI'), ...s.push('LE: tasks/T1.md ===\r\n---\r\nowns: []\r\n--'), ...s.push('-\r\n=== END FILE ===\r\n'), ...s.end()];
-  assert.deepEqual(events.map((e) => e.type), ['prose', 'fileStart', 'fileEnd']);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['prose', 'fileStart', 'fileEnd'],
+  );
   assert.deepEqual(s.drafts, [{ path: 'tasks/T1.md', content: '---\nowns: []\n---\n', complete: true }]);
 });
 

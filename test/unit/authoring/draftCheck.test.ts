@@ -9,7 +9,7 @@ import { freshSpec, GOOD } from './authoringFixture';
 
 const scratchDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('loom-draft-')).length;
 
-test('good drafts pass each command\'s checks, and the spec on disk is left untouched', () => {
+test("good drafts pass each command's checks, and the spec on disk is left untouched", () => {
   const before = scratchDirs();
   const s = freshSpec();
   try {
@@ -46,7 +46,10 @@ test('brainstorm: ids that disagree, broken JSON, paths it may not write and cut
     ]);
     const broken = { path: 'requirements.json', content: '{ "requirements": [ }\n', complete: true };
     const problems = checkDrafts(s.root, s.specDir, AUTHORING.brainstorm, [GOOD.brainstorm[0], broken]);
-    assert.ok(problems.some((p) => /^requirements\.json:1: /.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => /^requirements\.json:1: /.test(p)),
+      problems.join('\n'),
+    );
     assert.deepEqual(
       checkDrafts(s.root, s.specDir, AUTHORING.brainstorm, [...GOOD.brainstorm, { path: '../escape.md', content: 'x\n', complete: true }, { path: 'plan.md', content: '# p\n', complete: false }]),
       ['../escape.md is not a file /brainstorm may write (only spec.md, requirements.json)', 'plan.md is not a file /brainstorm may write (only spec.md, requirements.json)'],
@@ -82,8 +85,14 @@ test('plan: a behavior no task implements and a task naming an unknown behavior 
     const t2 = GOOD.plan[2].content.replace('behavior_ids: [REQ-002-B01, REQ-002-B02]', 'behavior_ids: [REQ-002-B01, REQ-002-B09]');
     const drafts = GOOD.plan.map((d) => (d.path === 'tasks/T2.md' ? { ...d, content: t2 } : d));
     const problems = checkDrafts(s.root, s.specDir, AUTHORING.plan, drafts);
-    assert.ok(problems.some((p) => p.includes('REQ-002-B02')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.includes('T2 names behavior REQ-002-B09, which requirements.json does not declare')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.includes('REQ-002-B02')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.includes('T2 names behavior REQ-002-B09, which requirements.json does not declare')),
+      problems.join('\n'),
+    );
   } finally {
     s.cleanup();
   }

@@ -19,10 +19,16 @@ test('accepted drafts are written with the stage handoff, and the spec can then 
     assert.deepEqual(r, { written: ['spec.md', 'requirements.json'], handoff: 'handoffs/brainstorming.json' });
     assert.equal(readFileSync(join(s.dir, 'spec.md'), 'utf8'), GOOD.brainstorm[0].content);
     const handoff = HandoffSchema.parse(JSON.parse(readFileSync(join(s.dir, r.handoff), 'utf8')));
-    assert.deepEqual([handoff.stage, handoff.status, handoff.summary, handoff.artifacts, handoff.written_at], ['brainstorming', 'done', 'Approach A: tags on the todo.', ['spec.md', 'requirements.json'], NOW]);
+    assert.deepEqual(
+      [handoff.stage, handoff.status, handoff.summary, handoff.artifacts, handoff.written_at],
+      ['brainstorming', 'done', 'Approach A: tags on the todo.', ['spec.md', 'requirements.json'], NOW],
+    );
     assert.equal(existsSync(join(s.dir, '.loom-run.lock')), false, 'the run lock is released');
     const spec = new LoomRepository(s.root).load().get(s.specDir)!;
-    assert.deepEqual(spec.next().map((t) => [t.to, t.ready]), [['detail-expansion', true]]);
+    assert.deepEqual(
+      spec.next().map((t) => [t.to, t.ready]),
+      [['detail-expansion', true]],
+    );
   } finally {
     s.cleanup();
   }

@@ -43,18 +43,21 @@ test('failing drafts are sent back with the problems; a corrected file passes af
   try {
     const badSpec = '# Tags\n\n## REQ-001 Tag a todo\n';
     const events: DraftingEvent[] = [];
-    const model = new QueueModel([
-      `Here is a first cut.\n${block({ path: 'spec.md', content: badSpec })}${block(GOOD.brainstorm[1])}`,
-      `Fixed.\n${block(GOOD.brainstorm[0])}`,
-    ]);
+    const model = new QueueModel([`Here is a first cut.\n${block({ path: 'spec.md', content: badSpec })}${block(GOOD.brainstorm[1])}`, `Fixed.\n${block(GOOD.brainstorm[0])}`]);
     const r = await turn(s, model, events);
     assert.deepEqual([r.proposed, r.repairs, r.problems], [true, 1, []]);
-    assert.deepEqual(r.drafts.map((d) => d.path), ['spec.md', 'requirements.json']);
+    assert.deepEqual(
+      r.drafts.map((d) => d.path),
+      ['spec.md', 'requirements.json'],
+    );
     assert.equal(r.drafts[0].content, GOOD.brainstorm[0].content);
     const repair = model.requests[1].at(-1)!.content as string;
     assert.match(repair, /do not pass loom's checks yet:\n- requirements\.json declares REQ-002 but spec\.md does not name it/);
     assert.equal(model.requests[1].at(-2)!.role, 'assistant');
-    assert.deepEqual(events.filter((e) => e.type === 'repair').map((e) => (e as { attempt: number }).attempt), [1]);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'repair').map((e) => (e as { attempt: number }).attempt),
+      [1],
+    );
   } finally {
     s.cleanup();
   }
@@ -74,7 +77,7 @@ test('at most two repairs: the remaining problems are returned, not hidden', asy
   }
 });
 
-test('prompts follow the spec\'s language and a repository may override any of them in .loom/prompts/', async () => {
+test("prompts follow the spec's language and a repository may override any of them in .loom/prompts/", async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const s = freshSpec();
@@ -85,8 +88,20 @@ test('prompts follow the spec\'s language and a repository may override any of t
     writeFileSync(join(s.root, '.loom', 'prompts', 'plan-prompt.zh.md'), '我们自己的规划提示：{{spec_dir}} 只写 {{writes}}');
     const own = loadAuthoringTemplates(s.root, 'zh');
     assert.deepEqual(own.overridden, ['.loom/prompts/plan-prompt.zh.md']);
-    const messages = buildAuthoringMessages({ command: AUTHORING.plan, templates: own, dir: s.dir, specDir: s.specDir, stage: 'planning', request: '', drafts: [], history: [{ role: 'user', content: 'earlier' }] });
-    assert.deepEqual(messages.map((m) => m.role), ['user', 'user']);
+    const messages = buildAuthoringMessages({
+      command: AUTHORING.plan,
+      templates: own,
+      dir: s.dir,
+      specDir: s.specDir,
+      stage: 'planning',
+      request: '',
+      drafts: [],
+      history: [{ role: 'user', content: 'earlier' }],
+    });
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['user', 'user'],
+    );
     assert.equal(messages[1].content, `我们自己的规划提示：${s.specDir} 只写 plan.md, tasks/T1.md … tasks/TN.md, traceability.json`);
     assert.equal(loadAuthoringTemplates(s.root, 'en').overridden.length, 0);
   } finally {

@@ -9,9 +9,10 @@ import { AUTHORING } from '../../../src/core/authoring/stageCommands';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { freshSpec } from './authoringFixture';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
 
-test('/review sees the feature\'s changes since HEAD, committed or not; outside git it says why', async () => {
+test("/review sees the feature's changes since HEAD, committed or not; outside git it says why", async () => {
   const s = freshSpec();
   try {
     const signal = new AbortController().signal;
@@ -42,8 +43,9 @@ test('/review sees the feature\'s changes since HEAD, committed or not; outside 
 test('/review and /respond drafts: placeholders and empty files are named', () => {
   const s = freshSpec();
   try {
-    assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.review, [{ path: 'review-request.md', content: '# Review\n\nCovers REQ-001. TODO: list files\n', complete: true }]),
-      ['review-request.md:3: placeholder "TODO" left in']);
+    assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.review, [{ path: 'review-request.md', content: '# Review\n\nCovers REQ-001. TODO: list files\n', complete: true }]), [
+      'review-request.md:3: placeholder "TODO" left in',
+    ]);
     assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.respond, [{ path: 'review-response.md', content: '\n', complete: true }]), ['review-response.md is empty']);
     assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.respond, [{ path: 'review-response.md', content: '# Response\n\n1. FIXED: renamed the handler (src/app.js).\n', complete: true }]), []);
   } finally {

@@ -79,10 +79,16 @@ function progressSection(md: string, heading: string): string {
 }
 
 function tableRow(section: string, first: string): string[] | undefined {
-  return section.split('\n')
+  return section
+    .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.startsWith('|') && l.endsWith('|') && !/^\|[\s|:-]+\|$/.test(l))
-    .map((l) => l.slice(1, -1).split('|').map((c) => c.trim().replace(/^`(.*)`$/, '$1')))
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim().replace(/^`(.*)`$/, '$1')),
+    )
     .find((cells) => cells[0] === first);
 }
 
@@ -121,7 +127,10 @@ describe('status', () => {
     assert.equal(run.err, '');
     const all = parsed(run);
     assert.ok(Array.isArray(all));
-    assert.deepEqual(all.map((s: any) => s.spec_dir), [SMOKE, CONFLICT, GRAPH, BAD_STATE, BROKEN, PROFILE, LOGIN]);
+    assert.deepEqual(
+      all.map((s: any) => s.spec_dir),
+      [SMOKE, CONFLICT, GRAPH, BAD_STATE, BROKEN, PROFILE, LOGIN],
+    );
   });
 
   test('each entry has exactly the documented keys, down to tasks and next', async () => {
@@ -173,17 +182,24 @@ describe('status', () => {
 
   test('tasks come in task-number order (T10 after T6), pending when they have no state', async () => {
     const s = parsed(await cli('status', '--cwd', repo, '--spec-dir', GRAPH, '--json'));
-    assert.deepEqual(s.tasks.map((t: any) => t.id), ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T10']);
+    assert.deepEqual(
+      s.tasks.map((t: any) => t.id),
+      ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T10'],
+    );
     assert.ok(s.tasks.every((t: any) => t.status === 'pending' && t.retry_count === 0));
   });
 
   test('next lists every unmet precondition of the following stage', async () => {
     const s = parsed(await cli('status', '--cwd', repo, '--spec-dir', PROFILE, '--json'));
     assert.equal(s.stage, 'planning');
-    assert.deepEqual(s.next, [{
-      to: 'analyze-artifacts', interactive: true, ready: false,
-      unmet: ['plan.md does not exist', 'tasks/ does not exist', 'traceability.json does not exist', 'requirements.json does not exist'],
-    }]);
+    assert.deepEqual(s.next, [
+      {
+        to: 'analyze-artifacts',
+        interactive: true,
+        ready: false,
+        unmet: ['plan.md does not exist', 'tasks/ does not exist', 'traceability.json does not exist', 'requirements.json does not exist'],
+      },
+    ]);
   });
 
   test('a qa/ spec keeps its pipeline type', async () => {
@@ -278,10 +294,16 @@ describe('advance', () => {
     assert.equal(state.started_at, original.started_at);
     assert.match(state.updated_at, ISO);
     assert.equal(state.current_stage_started_at, state.updated_at);
-    assert.deepEqual(state.stage_history, [{
-      stage: 'brainstorming', entered_at: original.current_stage_started_at, exited_at: state.updated_at,
-      status: 'passed', approval: 'user_confirmed', approved_at: state.updated_at,
-    }]);
+    assert.deepEqual(state.stage_history, [
+      {
+        stage: 'brainstorming',
+        entered_at: original.current_stage_started_at,
+        exited_at: state.updated_at,
+        status: 'passed',
+        approval: 'user_confirmed',
+        approved_at: state.updated_at,
+      },
+    ]);
     assert.deepEqual(state.metadata, {});
 
     const progress = read(repo, `${SMOKE}/progress.md`);
@@ -294,7 +316,10 @@ describe('advance', () => {
     assert.match(tableRow(pipeline, 'Updated')?.[1] ?? '', /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     assert.equal(tableRow(pipeline, 'Failure'), undefined);
     assert.match(tableRow(progressSection(progress, '### Stage History'), 'brainstorming')?.[1] ?? '', /^✅ passed$/);
-    assert.deepEqual(readdirSync(join(repo, SMOKE)).filter((f) => f.endsWith('.tmp') || f === '.loom-run.lock'), []);
+    assert.deepEqual(
+      readdirSync(join(repo, SMOKE)).filter((f) => f.endsWith('.tmp') || f === '.loom-run.lock'),
+      [],
+    );
 
     const after = parsed(await cli('status', '--cwd', repo, '--spec-dir', SMOKE, '--json'));
     assert.equal(after.stage, 'detail-expansion');
@@ -327,7 +352,10 @@ describe('advance', () => {
     finishT3(repo);
     assert.equal((await cli('advance', '--cwd', repo, '--spec-dir', LOGIN, '--confirm')).code, 0);
     const status = parsed(await cli('status', '--cwd', repo, '--spec-dir', LOGIN, '--json'));
-    assert.deepEqual(status.next.map((n: any) => n.to), ['verification', 'executing']);
+    assert.deepEqual(
+      status.next.map((n: any) => n.to),
+      ['verification', 'executing'],
+    );
     assert.equal(status.next[1].ready, true);
 
     const refused = await cli('advance', '--cwd', repo, '--spec-dir', LOGIN, '--to', 'executing');
@@ -371,12 +399,7 @@ describe('advance', () => {
     const run = await cli('advance', '--cwd', repo, '--spec-dir', PROFILE, '--confirm');
     assert.equal(run.code, 1);
     const reasons = run.err.split('\n').filter((l) => l.startsWith('  - '));
-    assert.deepEqual(reasons, [
-      '  - plan.md does not exist',
-      '  - tasks/ does not exist',
-      '  - traceability.json does not exist',
-      '  - requirements.json does not exist',
-    ]);
+    assert.deepEqual(reasons, ['  - plan.md does not exist', '  - tasks/ does not exist', '  - traceability.json does not exist', '  - requirements.json does not exist']);
     assert.deepEqual(tree(repo), before);
   });
 
@@ -414,14 +437,21 @@ describe('advance', () => {
     assert.equal(state.current_stage, 'failed');
     assert.equal(state.failure_reason, '需求不清楚');
     for (const k of ['started_at', 'updated_at']) assert.match(state[k], ISO, k);
-    assert.deepEqual(state.stage_history.map((h: any) => [h.stage, h.status, h.reason]), [['detail-expansion', 'failed', '需求不清楚']]);
+    assert.deepEqual(
+      state.stage_history.map((h: any) => [h.stage, h.status, h.reason]),
+      [['detail-expansion', 'failed', '需求不清楚']],
+    );
     assert.equal(tableRow(progressSection(read(repo, `${PROFILE}/progress.md`), '## Pipeline'), 'Stage')?.[1], 'failed');
   });
 
   test('a corrupt pipeline.state.json exits 2, names the file and line, and is left untouched', async () => {
     const repo = copyFixture('basic');
     const before = read(repo, `${BAD_STATE}/pipeline.state.json`);
-    for (const argv of [['advance', '--confirm'], ['fail', '--reason', 'x'], ['recover', '--to', 'executing']]) {
+    for (const argv of [
+      ['advance', '--confirm'],
+      ['fail', '--reason', 'x'],
+      ['recover', '--to', 'executing'],
+    ]) {
       const run = await cli(argv[0], '--cwd', repo, '--spec-dir', BAD_STATE, ...argv.slice(1));
       assert.equal(run.code, 2, argv[0]);
       assert.equal(run.out, '');
@@ -436,7 +466,11 @@ describe('advance', () => {
     const path = join(repo, SMOKE, 'pipeline.state.json');
     writeFileSync(path, read(repo, `${SMOKE}/pipeline.state.json`).replace('"brainstorming"', '"qa-analysis"'));
     const before = tree(repo);
-    for (const argv of [['advance', '--confirm'], ['fail', '--reason', 'x'], ['recover', '--to', 'executing']]) {
+    for (const argv of [
+      ['advance', '--confirm'],
+      ['fail', '--reason', 'x'],
+      ['recover', '--to', 'executing'],
+    ]) {
       const run = await cli(argv[0], '--cwd', repo, '--spec-dir', SMOKE, ...argv.slice(1));
       assert.equal(run.code, 2, argv[0]);
       assert.match(run.err, /qa\/2026-11-30\+smoke\/pipeline\.state\.json names a stage the qa pipeline does not have/, argv[0]);
@@ -463,7 +497,15 @@ describe('reapprove', () => {
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
     const state = readJson(repo, `${LOGIN}/pipeline.state.json`);
     const approvedText = read(repo, `${LOGIN}/plan.md`);
-    state.stage_history.push({ stage: 'approved', entered_at: '2026-11-30T08:00:00.000Z', exited_at: '2026-11-30T08:30:00.000Z', status: 'passed', approval: 'user_confirmed', approval_fingerprints: { 'plan.md': sha(approvedText) }, approved_at: '2026-11-30T08:30:00.000Z' });
+    state.stage_history.push({
+      stage: 'approved',
+      entered_at: '2026-11-30T08:00:00.000Z',
+      exited_at: '2026-11-30T08:30:00.000Z',
+      status: 'passed',
+      approval: 'user_confirmed',
+      approval_fingerprints: { 'plan.md': sha(approvedText) },
+      approved_at: '2026-11-30T08:30:00.000Z',
+    });
     writeFileSync(join(repo, LOGIN, 'pipeline.state.json'), JSON.stringify(state, null, 2));
     const staleReason = 'the approval of approved is stale: plan.md changed since; approve it again';
     const unmet = async () => parsed(await cli('status', '--cwd', repo, '--spec-dir', LOGIN, '--json')).next.flatMap((n: any) => n.unmet);
@@ -498,10 +540,12 @@ describe('fail and recover', () => {
     let state = readJson(repo, `${LOGIN}/pipeline.state.json`);
     assert.equal(state.current_stage, 'failed');
     assert.equal(state.failure_reason, '测试环境不可用');
-    assert.deepEqual(
-      (({ stage, status, reason, entered_at }) => ({ stage, status, reason, entered_at }))(state.stage_history.at(-1)),
-      { stage: 'executing', status: 'failed', reason: '测试环境不可用', entered_at: '2026-11-30T09:00:00.000Z' },
-    );
+    assert.deepEqual((({ stage, status, reason, entered_at }) => ({ stage, status, reason, entered_at }))(state.stage_history.at(-1)), {
+      stage: 'executing',
+      status: 'failed',
+      reason: '测试环境不可用',
+      entered_at: '2026-11-30T09:00:00.000Z',
+    });
     let pipeline = progressSection(read(repo, `${LOGIN}/progress.md`), '## Pipeline');
     assert.equal(tableRow(pipeline, 'Stage')?.[1], 'failed');
     assert.equal(tableRow(pipeline, 'Failure')?.[1], '测试环境不可用');
@@ -509,17 +553,17 @@ describe('fail and recover', () => {
 
     const status = parsed(await cli('status', '--cwd', repo, '--spec-dir', LOGIN, '--json'));
     assert.equal(status.stage, 'failed');
-    assert.deepEqual(status.next.map((n: any) => n.to), ['brainstorming', 'executing', 'verification']);
+    assert.deepEqual(
+      status.next.map((n: any) => n.to),
+      ['brainstorming', 'executing', 'verification'],
+    );
 
     const recovered = await cli('recover', '--cwd', repo, '--spec-dir', LOGIN, '--to', 'executing', '--json');
     assert.equal(recovered.code, 0, recovered.err);
     assert.deepEqual(parsed(recovered), { spec_dir: LOGIN, from: 'failed', to: 'executing' });
     state = readJson(repo, `${LOGIN}/pipeline.state.json`);
     assert.equal(state.current_stage, 'executing');
-    assert.deepEqual(
-      (({ stage, status }) => ({ stage, status }))(state.stage_history.at(-1)),
-      { stage: 'failed', status: 'passed' },
-    );
+    assert.deepEqual((({ stage, status }) => ({ stage, status }))(state.stage_history.at(-1)), { stage: 'failed', status: 'passed' });
     assert.ok(Object.hasOwn(state.stage_history.at(-1), 'recovery_from'));
     pipeline = progressSection(read(repo, `${LOGIN}/progress.md`), '## Pipeline');
     assert.equal(tableRow(pipeline, 'Stage')?.[1], 'executing');
@@ -605,7 +649,10 @@ describe('tasks', () => {
         { id: 'T3', owns: ['src/auth/lockout.ts'], reads: ['src/db/users.ts'], depends_on: ['T1'] },
       ],
       conflicts: [],
-      batches: [{ type: 'parallel', tasks: ['T1'] }, { type: 'parallel', tasks: ['T2', 'T3'] }],
+      batches: [
+        { type: 'parallel', tasks: ['T1'] },
+        { type: 'parallel', tasks: ['T2', 'T3'] },
+      ],
       cycle: null,
       unknown_dependencies: [],
     });
@@ -617,7 +664,10 @@ describe('tasks', () => {
     const plan = parsed(run);
     assert.deepEqual(keys(plan), ['tasks', 'conflicts', 'batches', 'cycle', 'unknown_dependencies']);
     for (const t of plan.tasks) assert.deepEqual(keys(t), ['id', 'owns', 'reads', 'depends_on']);
-    assert.deepEqual(plan.tasks.map((t: any) => t.id), ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T10']);
+    assert.deepEqual(
+      plan.tasks.map((t: any) => t.id),
+      ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T10'],
+    );
     assert.deepEqual(plan.tasks[1].depends_on, ['T1'], 'T1.md is folded to T1');
     assert.deepEqual(plan.conflicts, [
       { a: 'T1', b: 'T6', paths: ['src/a.ts'] },
@@ -674,24 +724,26 @@ describe('tasks', () => {
   test('the human form lists batches, the cycle, unknown dependencies and conflicts', async () => {
     const run = await cli('tasks', '--cwd', repo, '--spec-dir', GRAPH);
     assert.equal(run.code, 0);
-    assert.equal(run.out, [
-      'Batch 1 (parallel): T6',
-      'Batch 2 (serial): T4, T5',
-      'Batch 3 (parallel): T10',
-      'Dependency cycle: T1 → T2',
-      'T3 depends on unknown task T9',
-      'Conflict: T1 and T6 both touch src/a.ts',
-      'Conflict: T4 and T5 both touch src/shared/util.ts',
-      '',
-    ].join('\n'));
+    assert.equal(
+      run.out,
+      [
+        'Batch 1 (parallel): T6',
+        'Batch 2 (serial): T4, T5',
+        'Batch 3 (parallel): T10',
+        'Dependency cycle: T1 → T2',
+        'T3 depends on unknown task T9',
+        'Conflict: T1 and T6 both touch src/a.ts',
+        'Conflict: T4 and T5 both touch src/shared/util.ts',
+        '',
+      ].join('\n'),
+    );
   });
 
   test('a spec without tasks says so', async () => {
     const run = await cli('tasks', '--cwd', repo, '--spec-dir', PROFILE);
     assert.equal(run.code, 0);
     assert.equal(run.out, 'No tasks.\n');
-    assert.deepEqual(parsed(await cli('tasks', '--cwd', repo, '--spec-dir', PROFILE, '--json')),
-      { tasks: [], conflicts: [], batches: [], cycle: null, unknown_dependencies: [] });
+    assert.deepEqual(parsed(await cli('tasks', '--cwd', repo, '--spec-dir', PROFILE, '--json')), { tasks: [], conflicts: [], batches: [], cycle: null, unknown_dependencies: [] });
   });
 });
 
@@ -709,16 +761,34 @@ describe('trace', () => {
     for (const r of m.rows) assert.deepEqual(keys(r), ['requirement', 'behavior', 'category', 'status', 'tasks', 'tests', 'evidence', 'closed']);
     assert.deepEqual(m.rows, [
       {
-        requirement: 'REQ-001', behavior: 'REQ-001-B01', category: 'happy-path', status: 'passing', tasks: ['T1'],
-        tests: [{ ref: 'tests/auth/login.test.js#登录成功', exists: true }], evidence: [{ ref: 'evidence/test.log', exists: true }], closed: true,
+        requirement: 'REQ-001',
+        behavior: 'REQ-001-B01',
+        category: 'happy-path',
+        status: 'passing',
+        tasks: ['T1'],
+        tests: [{ ref: 'tests/auth/login.test.js#登录成功', exists: true }],
+        evidence: [{ ref: 'evidence/test.log', exists: true }],
+        closed: true,
       },
       {
-        requirement: 'REQ-001', behavior: 'REQ-001-B02', category: 'invalid-input', status: 'passing', tasks: ['T2'],
-        tests: [{ ref: 'tests/auth/test_password.py::test_bad_email', exists: true }], evidence: [{ ref: 'evidence/test.log', exists: true }], closed: true,
+        requirement: 'REQ-001',
+        behavior: 'REQ-001-B02',
+        category: 'invalid-input',
+        status: 'passing',
+        tasks: ['T2'],
+        tests: [{ ref: 'tests/auth/test_password.py::test_bad_email', exists: true }],
+        evidence: [{ ref: 'evidence/test.log', exists: true }],
+        closed: true,
       },
       {
-        requirement: 'REQ-002', behavior: 'REQ-002-B01', category: 'state-transition', status: 'candidate_implemented', tasks: ['T3'],
-        tests: [{ ref: 'tests/auth/lockout.test.js#第 6 次返回 423', exists: false }], evidence: [], closed: false,
+        requirement: 'REQ-002',
+        behavior: 'REQ-002-B01',
+        category: 'state-transition',
+        status: 'candidate_implemented',
+        tasks: ['T3'],
+        tests: [{ ref: 'tests/auth/lockout.test.js#第 6 次返回 423', exists: false }],
+        evidence: [],
+        closed: false,
       },
     ]);
     assert.deepEqual(m.requirements, [
@@ -726,7 +796,11 @@ describe('trace', () => {
       { id: 'REQ-002', required_categories: ['security', 'state-transition'], covered_categories: ['state-transition'], missing_categories: ['security'] },
     ]);
     assert.deepEqual(m.orphans, {
-      task_behaviors_unknown: [], trace_behaviors_unknown: [], trace_requirements_unknown: [], behaviors_without_task: [], trace_tasks_unknown: [],
+      task_behaviors_unknown: [],
+      trace_behaviors_unknown: [],
+      trace_requirements_unknown: [],
+      behaviors_without_task: [],
+      trace_tasks_unknown: [],
     });
     assert.deepEqual(m.summary, { behaviors: 3, closed: 2 });
   });
@@ -743,14 +817,17 @@ describe('trace', () => {
   test('the human form marks each behavior and sums up', async () => {
     const run = await cli('trace', '--cwd', repo, '--spec-dir', LOGIN);
     assert.equal(run.code, 0);
-    assert.equal(run.out, [
-      '✅ REQ-001-B01 [happy-path] tasks: T1; tests: 1/1; evidence: 1/1',
-      '✅ REQ-001-B02 [invalid-input] tasks: T2; tests: 1/1; evidence: 1/1',
-      '❌ REQ-002-B01 [state-transition] tasks: T3; tests: 0/1; evidence: 0/0',
-      'REQ-002 lacks behaviors for: security',
-      '2/3 behaviors closed',
-      '',
-    ].join('\n'));
+    assert.equal(
+      run.out,
+      [
+        '✅ REQ-001-B01 [happy-path] tasks: T1; tests: 1/1; evidence: 1/1',
+        '✅ REQ-001-B02 [invalid-input] tasks: T2; tests: 1/1; evidence: 1/1',
+        '❌ REQ-002-B01 [state-transition] tasks: T3; tests: 0/1; evidence: 0/0',
+        'REQ-002 lacks behaviors for: security',
+        '2/3 behaviors closed',
+        '',
+      ].join('\n'),
+    );
   });
 
   test('an unreadable requirements.json exits 2 naming file, line and column', async () => {
@@ -773,10 +850,7 @@ describe('validate', () => {
     const { diagnostics, ...rest } = parsed(run);
     assert.deepEqual(rest, {});
     const at = (file: string, code: string) => diagnostics.find((d: any) => d.file === file && d.code === code);
-    assert.deepEqual(
-      (({ line, column, severity }) => ({ line, column, severity }))(at(`${BROKEN}/requirements.json`, 'json-syntax')),
-      { line: 8, column: 5, severity: 'error' },
-    );
+    assert.deepEqual((({ line, column, severity }) => ({ line, column, severity }))(at(`${BROKEN}/requirements.json`, 'json-syntax')), { line: 8, column: 5, severity: 'error' });
     assert.equal(at(`${BROKEN}/tasks/T1.md`, 'frontmatter-syntax').line, 3);
     assert.equal(at(`${BAD_STATE}/pipeline.state.json`, 'json-syntax').line, 5);
     assert.ok(at(`${CONFLICT}/tasks/T1.md`, 'owns-conflict'));
@@ -897,10 +971,17 @@ describe('--json prints exactly one JSON document on stdout', () => {
   test('for every command, success or check failure', async () => {
     const repo = copyFixture('basic');
     const runs: string[][] = [
-      ['status'], ['status', '--spec-dir', LOGIN], ['tasks', '--spec-dir', GRAPH], ['tasks', '--spec-dir', CONFLICT, '--validate'],
-      ['trace', '--spec-dir', LOGIN], ['validate'], ['validate', '--spec-dir', LOGIN],
-      ['advance', '--spec-dir', PROFILE, '--confirm'], ['advance', '--spec-dir', SMOKE, '--confirm'],
-      ['fail', '--spec-dir', LOGIN, '--reason', 'x'], ['recover', '--spec-dir', LOGIN, '--to', 'executing'],
+      ['status'],
+      ['status', '--spec-dir', LOGIN],
+      ['tasks', '--spec-dir', GRAPH],
+      ['tasks', '--spec-dir', CONFLICT, '--validate'],
+      ['trace', '--spec-dir', LOGIN],
+      ['validate'],
+      ['validate', '--spec-dir', LOGIN],
+      ['advance', '--spec-dir', PROFILE, '--confirm'],
+      ['advance', '--spec-dir', SMOKE, '--confirm'],
+      ['fail', '--spec-dir', LOGIN, '--reason', 'x'],
+      ['recover', '--spec-dir', LOGIN, '--to', 'executing'],
     ];
     for (const argv of runs) {
       const run = await cli(...argv, '--cwd', repo, '--json');
@@ -919,8 +1000,7 @@ describe('the launcher bin/loom-vscode.js', () => {
     assert.ok(existsSync(join(PROJECT, 'dist/cli.js')));
   });
 
-  const launch = (args: string[], cwd = tmpdir()) =>
-    spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const launch = (args: string[], cwd = tmpdir()) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
 
   test('works from another directory and prints JSON on stdout', () => {
     const repo = copyFixture('basic');
@@ -984,18 +1064,21 @@ describe('the launcher bin/loom-vscode.js', () => {
 describe('core bugs seen through the CLI', () => {
   test('advance without --to at the last stage of a workflow pipeline does not send the spec back', async () => {
     const repo = copyFixture('clean');
-    writeFileSync(join(repo, '.loom/workflow.yaml'), [
-      'pipelines:',
-      '  feature:',
-      '    steps:',
-      '      - id: executing',
-      '        next: converge',
-      '      - id: converge',
-      '        next: verification',
-      '      - id: verification',
-      '        outputs: [verify-report.md]',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(repo, '.loom/workflow.yaml'),
+      [
+        'pipelines:',
+        '  feature:',
+        '    steps:',
+        '      - id: executing',
+        '        next: converge',
+        '      - id: converge',
+        '        next: verification',
+        '      - id: verification',
+        '        outputs: [verify-report.md]',
+        '',
+      ].join('\n'),
+    );
     const statePath = join(repo, EXPORT, 'pipeline.state.json');
     const state = readJson(repo, `${EXPORT}/pipeline.state.json`);
     writeFileSync(statePath, `${JSON.stringify({ ...state, current_stage: 'verification', metadata: { worktree_path: 'wt' } }, null, 2)}\n`);

@@ -34,7 +34,10 @@ test('advance --confirm refuses a spec whose requirements.json is cut off or who
     const leaving = await run(['advance', '--cwd', r.root, '--spec-dir', SPEC, '--confirm', '--json']);
     assert.equal(leaving.code, 1);
     const refusal = JSON.parse(leaving.out);
-    assert.ok(refusal.reasons.some((x: string) => /^task-states\/T1\.state\.json line \d+: .*status/.test(x)), refusal.reasons.join('; '));
+    assert.ok(
+      refusal.reasons.some((x: string) => /^task-states\/T1\.state\.json line \d+: .*status/.test(x)),
+      refusal.reasons.join('; '),
+    );
   } finally {
     r.dispose();
   }

@@ -47,7 +47,12 @@ const isExecutable = (p: string) => {
 };
 const LOOM_NAMES = process.platform === 'win32' ? ['loom.exe', 'loom.cmd', 'loom.ps1', 'loom'] : ['loom'];
 const holdsLoom = (dir: string) => LOOM_NAMES.some((n) => isExecutable(join(dir, n)));
-const which = (name: string, path: string) => path.split(delimiter).filter(Boolean).map((d) => join(d, name)).find(isExecutable);
+const which = (name: string, path: string) =>
+  path
+    .split(delimiter)
+    .filter(Boolean)
+    .map((d) => join(d, name))
+    .find(isExecutable);
 
 /**
  * PATH without any folder that holds a `loom` executable. git is still needed (the worktree);
@@ -142,17 +147,35 @@ function requirementsAtBrainstorming() {
   return {
     requirements: [
       {
-        id: 'REQ-001', status: 'failing', types: ['functional', 'input'], required_categories: ['happy-path', 'invalid-input'],
+        id: 'REQ-001',
+        status: 'failing',
+        types: ['functional', 'input'],
+        required_categories: ['happy-path', 'invalid-input'],
         acceptance: ['YYYY-MM-DD is parsed to a Date at local midnight', 'anything else is rejected naming the format'],
         behaviors: [
-          { id: 'REQ-001-B01', category: 'happy-path', description: 'parseDueDate("2026-12-24") returns 24 December 2026 at local midnight', status: 'failing', acceptance: ['the Date has year 2026, month 11, day 24, hours 0'] },
+          {
+            id: 'REQ-001-B01',
+            category: 'happy-path',
+            description: 'parseDueDate("2026-12-24") returns 24 December 2026 at local midnight',
+            status: 'failing',
+            acceptance: ['the Date has year 2026, month 11, day 24, hours 0'],
+          },
         ],
       },
       {
-        id: 'REQ-002', status: 'failing', types: ['functional'], required_categories: ['happy-path'],
+        id: 'REQ-002',
+        status: 'failing',
+        types: ['functional'],
+        required_categories: ['happy-path'],
         acceptance: ['a todo with a due date renders as "Buy milk (due 24 Dec)"'],
         behaviors: [
-          { id: 'REQ-002-B01', category: 'happy-path', description: 'formatTodo shows the due date after the title as "(due 24 Dec)"', status: 'failing', acceptance: ['formatTodo({title: "Buy milk", due}) is "Buy milk (due 24 Dec)"'] },
+          {
+            id: 'REQ-002-B01',
+            category: 'happy-path',
+            description: 'formatTodo shows the due date after the title as "(due 24 Dec)"',
+            status: 'failing',
+            acceptance: ['formatTodo({title: "Buy milk", due}) is "Buy milk (due 24 Dec)"'],
+          },
         ],
       },
     ],
@@ -167,19 +190,35 @@ function requirementsExpanded(concurrency: 'requires-clarification' | 'applicabl
   r1.behaviors[0].test_plan = testPlan('unit', ['"2026-12-24"'], ['new Date(2026, 11, 24)']);
   r1.behaviors[0].applicability = 'applicable';
   r1.behaviors.push(
-    { id: 'REQ-001-B02', category: 'invalid-input', description: 'a month 13, 30 February or the word "tomorrow" is rejected with an error naming YYYY-MM-DD', status: 'failing',
-      acceptance: ['parseDueDate("2026-13-01") throws a RangeError whose message contains YYYY-MM-DD'], applicability: 'applicable',
-      test_plan: testPlan('unit', ['"2026-13-01"', '"2026-02-30"', '"tomorrow"'], ['RangeError mentioning YYYY-MM-DD']) },
-    { id: 'REQ-001-B03', category: 'boundary', description: '29 February is accepted in leap years only', status: 'failing',
-      acceptance: ['2028-02-29 is accepted', '2027-02-29 is rejected'], applicability: 'applicable',
-      test_plan: testPlan('unit', ['"2028-02-29"', '"2027-02-29"'], ['a Date', 'RangeError']) },
+    {
+      id: 'REQ-001-B02',
+      category: 'invalid-input',
+      description: 'a month 13, 30 February or the word "tomorrow" is rejected with an error naming YYYY-MM-DD',
+      status: 'failing',
+      acceptance: ['parseDueDate("2026-13-01") throws a RangeError whose message contains YYYY-MM-DD'],
+      applicability: 'applicable',
+      test_plan: testPlan('unit', ['"2026-13-01"', '"2026-02-30"', '"tomorrow"'], ['RangeError mentioning YYYY-MM-DD']),
+    },
+    {
+      id: 'REQ-001-B03',
+      category: 'boundary',
+      description: '29 February is accepted in leap years only',
+      status: 'failing',
+      acceptance: ['2028-02-29 is accepted', '2027-02-29 is rejected'],
+      applicability: 'applicable',
+      test_plan: testPlan('unit', ['"2028-02-29"', '"2027-02-29"'], ['a Date', 'RangeError']),
+    },
   );
   r2.required_categories = ['happy-path', 'concurrency'];
   r2.behaviors[0].test_plan = testPlan('unit', ['{title: "Buy milk", due: 2026-12-24}', '{title: "Buy milk"}'], ['"Buy milk (due 24 Dec)"', '"Buy milk"']);
   r2.behaviors[0].applicability = 'applicable';
   r2.behaviors.push({
-    id: 'REQ-002-B02', category: 'concurrency', description: 'formatTodo shares no state between calls, so concurrent rendering cannot interfere', status: 'failing',
-    acceptance: ['formatTodo is a pure function of its argument'], applicability: concurrency,
+    id: 'REQ-002-B02',
+    category: 'concurrency',
+    description: 'formatTodo shares no state between calls, so concurrent rendering cannot interfere',
+    status: 'failing',
+    acceptance: ['formatTodo is a pure function of its argument'],
+    applicability: concurrency,
     test_plan: testPlan('unit', ['two todos rendered in interleaved calls'], ['each output depends only on its own todo']),
   });
   return reqs;
@@ -188,11 +227,15 @@ function requirementsExpanded(concurrency: 'requires-clarification' | 'applicabl
 const TRACEABILITY = {
   requirements: {
     'REQ-001': {
-      tasks: ['T1'], tests: [], evidence: [],
+      tasks: ['T1'],
+      tests: [],
+      evidence: [],
       behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] }, 'REQ-001-B02': { tasks: ['T1'], tests: [], evidence: [] }, 'REQ-001-B03': { tasks: ['T1'], tests: [], evidence: [] } },
     },
     'REQ-002': {
-      tasks: ['T2'], tests: [], evidence: [],
+      tasks: ['T2'],
+      tests: [],
+      evidence: [],
       behaviors: { 'REQ-002-B01': { tasks: ['T2'], tests: [], evidence: [] }, 'REQ-002-B02': { tasks: ['T2'], tests: [], evidence: [] } },
     },
   },
@@ -258,10 +301,7 @@ test('REQ-002-B02 shares no state between calls', async () => {
 `,
 } as const;
 
-const FORMAT_TESTS = [
-  'REQ-002-B01: tests/format.test.js#REQ-002-B01 shows the due date after the title',
-  'REQ-002-B02: tests/format.test.js#REQ-002-B02 shares no state between calls',
-];
+const FORMAT_TESTS = ['REQ-002-B01: tests/format.test.js#REQ-002-B01 shows the due date after the title', 'REQ-002-B02: tests/format.test.js#REQ-002-B02 shares no state between calls'];
 
 const writeFile = (path: keyof typeof FILES) => ({ name: TOOL_NAMES.writeFile, input: { path, content: FILES[path] } });
 
@@ -310,7 +350,16 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     cpSync(join(FIXTURE, 'repo'), repo, { recursive: true });
     // node:test marks its children with NODE_TEST_CONTEXT; a `node --test` run by the walk must not inherit it.
     delete process.env.NODE_TEST_CONTEXT;
-    env = { ...process.env, PATH: pathWithoutLoom(join(work, 'bin')), GIT_AUTHOR_NAME: 'Walk', GIT_AUTHOR_EMAIL: 'walk@example.com', GIT_COMMITTER_NAME: 'Walk', GIT_COMMITTER_EMAIL: 'walk@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: work };
+    env = {
+      ...process.env,
+      PATH: pathWithoutLoom(join(work, 'bin')),
+      GIT_AUTHOR_NAME: 'Walk',
+      GIT_AUTHOR_EMAIL: 'walk@example.com',
+      GIT_COMMITTER_NAME: 'Walk',
+      GIT_COMMITTER_EMAIL: 'walk@example.com',
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: work,
+    };
     // The in-process executing stage (and the test command it runs) sees the same PATH.
     process.env.PATH = env.PATH;
     git(repo, 'init', '-q', '-b', 'main');
@@ -338,7 +387,10 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
     const s0 = status();
     assert.equal(s0.stage, 'brainstorming');
-    assert.deepEqual(s0.next.map((n: { to: string }) => n.to), ['detail-expansion']);
+    assert.deepEqual(
+      s0.next.map((n: { to: string }) => n.to),
+      ['detail-expansion'],
+    );
     assert.equal(s0.next[0].ready, false, 'spec.md and requirements.json are not written yet');
 
     write('spec.md', authored('spec.md'));
@@ -388,11 +440,17 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
     const blocked = status().next[0];
     assert.equal(blocked.ready, false);
-    assert.ok(blocked.unmet.some((u: string) => /traceability\.json/.test(u)), blocked.unmet.join('; '));
+    assert.ok(
+      blocked.unmet.some((u: string) => /traceability\.json/.test(u)),
+      blocked.unmet.join('; '),
+    );
 
     write('traceability.json', TRACEABILITY);
     const planning = handoff('planning', 'Two tasks: parsing (T1), then rendering (T2)', ['plan.md', 'tasks/T1.md', 'tasks/T2.md', 'traceability.json'], ['spec.md', 'requirements.json']);
-    write('handoffs/planning.json', { ...planning, artifact_fingerprints: { 'plan.md': sha256(specPath('plan.md')), 'tasks/T1.md': sha256(specPath('tasks/T1.md')), 'tasks/T2.md': sha256(specPath('tasks/T2.md')) } });
+    write('handoffs/planning.json', {
+      ...planning,
+      artifact_fingerprints: { 'plan.md': sha256(specPath('plan.md')), 'tasks/T1.md': sha256(specPath('tasks/T1.md')), 'tasks/T2.md': sha256(specPath('tasks/T2.md')) },
+    });
     ok(cli('tasks', '--spec-dir', spec, '--validate'));
 
     assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'planning', to: 'analyze-artifacts' });
@@ -410,7 +468,11 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(report.blocker_count, 0);
     assert.deepEqual(report.findings, []);
     assert.deepEqual(report.coverage, {
-      requirement_coverage: '100%', behavior_coverage: '100%', required_category_coverage: '100%', traceability_req_coverage: '100%', traceability_behavior_coverage: '100%',
+      requirement_coverage: '100%',
+      behavior_coverage: '100%',
+      required_category_coverage: '100%',
+      traceability_req_coverage: '100%',
+      traceability_behavior_coverage: '100%',
     });
     assert.deepEqual(readJson('artifact-analysis.json').coverage, report.coverage);
 
@@ -442,13 +504,20 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
   it('executing: the ExecutingLoop runs T1 and T2 with scripted models; the real test command is the evidence', async () => {
     const models = new ScriptedModels()
-      .script('implementer',
-        ...implementer('T1', ['src/due.js', 'tests/due.test.js'], [
-          'REQ-001-B01: tests/due.test.js#REQ-001-B01 parses YYYY-MM-DD at local midnight',
-          'REQ-001-B02: tests/due.test.js#REQ-001-B02 rejects an invalid date naming the format',
-          'REQ-001-B03: tests/due.test.js#REQ-001-B03 accepts 29 February in leap years only',
-        ], 'parseDueDate | src/due.js | (text: string) => Date'),
-        ...implementer('T2', ['src/format.js', 'tests/format.test.js'], FORMAT_TESTS, 'formatTodo | src/format.js | (todo) => string'))
+      .script(
+        'implementer',
+        ...implementer(
+          'T1',
+          ['src/due.js', 'tests/due.test.js'],
+          [
+            'REQ-001-B01: tests/due.test.js#REQ-001-B01 parses YYYY-MM-DD at local midnight',
+            'REQ-001-B02: tests/due.test.js#REQ-001-B02 rejects an invalid date naming the format',
+            'REQ-001-B03: tests/due.test.js#REQ-001-B03 accepts 29 February in leap years only',
+          ],
+          'parseDueDate | src/due.js | (text: string) => Date',
+        ),
+        ...implementer('T2', ['src/format.js', 'tests/format.test.js'], FORMAT_TESTS, 'formatTodo | src/format.js | (todo) => string'),
+      )
       .script('reviewer', REVIEW_PASS, REVIEW_PASS)
       .script('test-reporter', reporterPass('Round 1'));
     const result = await runExecuting(models);
@@ -458,7 +527,10 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(existsSync(join(repo, 'src/due.js')), false, 'never into the main checkout');
 
     const s = status();
-    assert.deepEqual(s.tasks, [{ id: 'T1', status: 'done', retry_count: 0 }, { id: 'T2', status: 'done', retry_count: 0 }]);
+    assert.deepEqual(s.tasks, [
+      { id: 'T1', status: 'done', retry_count: 0 },
+      { id: 'T2', status: 'done', retry_count: 0 },
+    ]);
     for (const id of ['T1', 'T2']) assert.equal(TaskStateSchema.safeParse(readJson(`task-states/${id}.state.json`)).success, true);
     const report = read('test-report.md');
     assert.match(report, /^verdict: PASS$/m);
@@ -473,7 +545,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'executing', to: 'converge' });
   });
 
-  it('converge, round 1: a test file lost in the worktree makes REQ-002\'s behaviors partial; T3 is appended and the spec goes back to executing', () => {
+  it("converge, round 1: a test file lost in the worktree makes REQ-002's behaviors partial; T3 is appended and the spec goes back to executing", () => {
     // Someone cleans the worktree and takes the (still uncommitted) test of T2 with it.
     unlinkSync(join(worktree, 'tests/format.test.js'));
 
@@ -506,7 +578,10 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(back.retry_from, 'converge');
     assert.equal(back.reason, 'convergence round 1: REQ-002-B01 and B02 partial, T3 appended');
     assert.equal(state().metadata.convergence_round, 1);
-    assert.deepEqual(status().tasks.map((t: { id: string; status: string }) => `${t.id}:${t.status}`), ['T1:done', 'T2:done', 'T3:pending']);
+    assert.deepEqual(
+      status().tasks.map((t: { id: string; status: string }) => `${t.id}:${t.status}`),
+      ['T1:done', 'T2:done', 'T3:pending'],
+    );
   });
 
   it('executing, round 2: only T3 runs; the test report is written again', async () => {
@@ -542,22 +617,25 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(run.status, 0, run.stderr);
     const log = 'evidence/verify.log';
     write(log, `$ node --test tests/\n${run.stdout}`);
-    write('verify-report.md', [
-      '# Verify report: Due dates',
-      '',
-      '- Prior outputs: spec.md, requirements.json, plan.md, tasks T1..T3, test-report.md, convergence-report.json all present.',
-      '- REQ-001 (parse due dates): REQ-001-B01..B03 covered by tests/due.test.js.',
-      '- REQ-002 (show due dates): REQ-002-B01 and REQ-002-B02 covered by tests/format.test.js.',
-      '- No placeholder left in the reports, spec.md or plan.md.',
-      '',
-      '- evidence-command: `node --test tests/`',
-      '- evidence-exit-code: 0',
-      `- evidence-file: ${log}`,
-      `- evidence-sha256: ${sha256(specPath(log))}`,
-      '',
-      'verdict: PASS',
-      '',
-    ].join('\n'));
+    write(
+      'verify-report.md',
+      [
+        '# Verify report: Due dates',
+        '',
+        '- Prior outputs: spec.md, requirements.json, plan.md, tasks T1..T3, test-report.md, convergence-report.json all present.',
+        '- REQ-001 (parse due dates): REQ-001-B01..B03 covered by tests/due.test.js.',
+        '- REQ-002 (show due dates): REQ-002-B01 and REQ-002-B02 covered by tests/format.test.js.',
+        '- No placeholder left in the reports, spec.md or plan.md.',
+        '',
+        '- evidence-command: `node --test tests/`',
+        '- evidence-exit-code: 0',
+        `- evidence-file: ${log}`,
+        `- evidence-sha256: ${sha256(specPath(log))}`,
+        '',
+        'verdict: PASS',
+        '',
+      ].join('\n'),
+    );
     write('handoffs/verification.json', handoff('verification', 'Verification passed', ['verify-report.md'], ['test-report.md', 'convergence-report.json']));
 
     const verified = json(ok(cli('verify', '--spec-dir', spec, '--json')));
@@ -605,9 +683,21 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(read('pipeline.state.json'), completed);
 
     assert.deepEqual(trail(), [
-      'brainstorming:passed', 'detail-expansion:passed', 'planning:passed', 'analyze-artifacts:passed', 'approved:passed', 'git-worktree:passed',
-      'executing:passed', 'converge:retry', 'executing:passed', 'converge:passed', 'verification:passed', 'code-review-request:passed',
-      'review-gate:passed', 'code-review-response:passed', 'synced:passed',
+      'brainstorming:passed',
+      'detail-expansion:passed',
+      'planning:passed',
+      'analyze-artifacts:passed',
+      'approved:passed',
+      'git-worktree:passed',
+      'executing:passed',
+      'converge:retry',
+      'executing:passed',
+      'converge:passed',
+      'verification:passed',
+      'code-review-request:passed',
+      'review-gate:passed',
+      'code-review-response:passed',
+      'synced:passed',
     ]);
     for (const [i, h] of history().entries()) {
       assert.match(h.entered_at as string, ISO, `entry ${i}`);
@@ -623,11 +713,21 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     ok(cli('validate', '--spec-dir', spec));
   });
 
-  it('the final files read back in loom: the core\'s zod schemas and the JSON Schemas (ours and loom\'s published ones)', () => {
+  it("the final files read back in loom: the core's zod schemas and the JSON Schemas (ours and loom's published ones)", () => {
     const finalState = state();
     assert.equal(PipelineStateSchema.safeParse(finalState).success, true);
     assert.deepEqual(validate(schema('schemas/pipeline-state.schema.json'), finalState), []);
-    assert.deepEqual(Object.keys(finalState).sort(), ['current_stage', 'current_stage_started_at', 'loom_version', 'metadata', 'pipeline_type', 'spec_dir', 'stage_history', 'started_at', 'updated_at']);
+    assert.deepEqual(Object.keys(finalState).sort(), [
+      'current_stage',
+      'current_stage_started_at',
+      'loom_version',
+      'metadata',
+      'pipeline_type',
+      'spec_dir',
+      'stage_history',
+      'started_at',
+      'updated_at',
+    ]);
     assert.equal(finalState.spec_dir, spec);
     assert.equal(finalState.pipeline_type, 'feature');
 

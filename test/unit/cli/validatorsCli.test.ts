@@ -37,13 +37,16 @@ describe('loom-vscode analyze', () => {
       const run = await cli('analyze', '--cwd', r.root, '--spec-dir', SPEC);
       assert.equal(run.code, 1);
       assert.equal(run.err, '');
-      assert.equal(run.out, [
-        `${SPEC}: artifact analysis blocked (1 blocking)`,
-        '  requirement_coverage 100%, behavior_coverage 100%, required_category_coverage 100%, traceability_req_coverage 100%, traceability_behavior_coverage 100%',
-        `  F-1 error [unrequested] ${SPEC}/tasks/T2.md:1 T2 has a task file but plan.md does not list it`,
-        '    fix: add T2 to plan.md, or remove tasks/T2.md',
-        '',
-      ].join('\n'));
+      assert.equal(
+        run.out,
+        [
+          `${SPEC}: artifact analysis blocked (1 blocking)`,
+          '  requirement_coverage 100%, behavior_coverage 100%, required_category_coverage 100%, traceability_req_coverage 100%, traceability_behavior_coverage 100%',
+          `  F-1 error [unrequested] ${SPEC}/tasks/T2.md:1 T2 has a task file but plan.md does not list it`,
+          '    fix: add T2 to plan.md, or remove tasks/T2.md',
+          '',
+        ].join('\n'),
+      );
       assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
     });
   });
@@ -55,7 +58,10 @@ describe('loom-vscode analyze', () => {
       const printed = JSON.parse(run.out);
       assert.deepEqual(printed, r.json(`${SPEC}/artifact-analysis.json`));
       assert.equal(printed.status, 'pass');
-      assert.deepEqual(printed.overrides.map((o: { finding_id: string; reason: string }) => [o.finding_id, o.reason]), [['F-1', 'T2 is in the release plan']]);
+      assert.deepEqual(
+        printed.overrides.map((o: { finding_id: string; reason: string }) => [o.finding_id, o.reason]),
+        [['F-1', 'T2 is in the release plan']],
+      );
       const human = await cli('analyze', '--cwd', r.root, '--spec-dir', SPEC);
       assert.equal(human.code, 0);
       assert.match(human.out, /F-1 error \(overridden\) \[unrequested\]/);
@@ -80,13 +86,16 @@ describe('loom-vscode analyze', () => {
 
 describe('loom-vscode converge', () => {
   it('exit 0 when converged; --json prints the report', async () => {
-    await inRepo((r) => plannedSpec(r, { executed: true }), async (r) => {
-      const run = await cli('converge', '--cwd', r.root, '--spec-dir', SPEC, '--json');
-      assert.equal(run.code, 0, run.err);
-      const report = JSON.parse(run.out);
-      assert.deepEqual([report.stage, report.round, report.status, report.blocker_count], ['converge', 1, 'converged', 0]);
-      assert.deepEqual(report, r.json(`${SPEC}/convergence-report.json`));
-    });
+    await inRepo(
+      (r) => plannedSpec(r, { executed: true }),
+      async (r) => {
+        const run = await cli('converge', '--cwd', r.root, '--spec-dir', SPEC, '--json');
+        assert.equal(run.code, 0, run.err);
+        const report = JSON.parse(run.out);
+        assert.deepEqual([report.stage, report.round, report.status, report.blocker_count], ['converge', 1, 'converged', 0]);
+        assert.deepEqual(report, r.json(`${SPEC}/convergence-report.json`));
+      },
+    );
   });
 
   it('exit 1 when another round is needed, naming the appended task; the last round says escalate', async () => {
@@ -100,13 +109,16 @@ describe('loom-vscode converge', () => {
     await inRepo(gaps, async (r) => {
       const run = await cli('converge', '--cwd', r.root, '--spec-dir', SPEC);
       assert.equal(run.code, 1);
-      assert.equal(run.out, [
-        `${SPEC}: convergence round 1 needs_another_round (67% covered, 1 blocking)`,
-        `  F-conv-1 blocker [missing] ${SPEC}/traceability.json:49 REQ-002-B01 is missing: no test; no evidence`,
-        '    fix: add a task that implements the tests and evidence of REQ-002-B01',
-        '  appended T3 (tasks/T3.md) for REQ-002-B01',
-        '',
-      ].join('\n'));
+      assert.equal(
+        run.out,
+        [
+          `${SPEC}: convergence round 1 needs_another_round (67% covered, 1 blocking)`,
+          `  F-conv-1 blocker [missing] ${SPEC}/traceability.json:49 REQ-002-B01 is missing: no test; no evidence`,
+          '    fix: add a task that implements the tests and evidence of REQ-002-B01',
+          '  appended T3 (tasks/T3.md) for REQ-002-B01',
+          '',
+        ].join('\n'),
+      );
       r.write(`${SPEC}/pipeline.state.json`, state('converge', { metadata: { convergence_round: 2 } }));
       const last = await cli('converge', '--cwd', r.root, '--spec-dir', SPEC);
       assert.equal(last.code, 1);
@@ -136,22 +148,28 @@ describe('loom-vscode verify', () => {
   });
 
   it('exit 1 with the findings when it fails; writes nothing', async () => {
-    await inRepo((r) => {
-      verified(r);
-      r.write(`${SPEC}/verify-report.md`, 'verdict: FAIL\n');
-    }, async (r) => {
-      const run = await cli('verify', '--cwd', r.root, '--spec-dir', SPEC);
-      assert.equal(run.code, 1);
-      assert.equal(run.out, [
-        `${SPEC}: verification-artifacts failed`,
-        `  VA-1 error [contradicts] ${SPEC}/verify-report.md:1 verify-report.md reports a failure without a known-warning context`,
-        `  VA-2 error [missing] ${SPEC}/verify-report.md verify-report.md has no verdict: PASS line`,
-        '',
-      ].join('\n'));
-      const json = await cli('verify', '--cwd', r.root, '--spec-dir', SPEC, '--json');
-      assert.equal(JSON.parse(json.out).passed, false);
-      assert.equal(json.code, 1);
-    });
+    await inRepo(
+      (r) => {
+        verified(r);
+        r.write(`${SPEC}/verify-report.md`, 'verdict: FAIL\n');
+      },
+      async (r) => {
+        const run = await cli('verify', '--cwd', r.root, '--spec-dir', SPEC);
+        assert.equal(run.code, 1);
+        assert.equal(
+          run.out,
+          [
+            `${SPEC}: verification-artifacts failed`,
+            `  VA-1 error [contradicts] ${SPEC}/verify-report.md:1 verify-report.md reports a failure without a known-warning context`,
+            `  VA-2 error [missing] ${SPEC}/verify-report.md verify-report.md has no verdict: PASS line`,
+            '',
+          ].join('\n'),
+        );
+        const json = await cli('verify', '--cwd', r.root, '--spec-dir', SPEC, '--json');
+        assert.equal(JSON.parse(json.out).passed, false);
+        assert.equal(json.code, 1);
+      },
+    );
   });
 
   it('a spec directory that does not exist is bad usage', async () => {

@@ -27,24 +27,20 @@ describe('parseJsonDocument', () => {
     const parsed = parseJsonDocument('specs/s/x.json', text, Schema);
     assert.equal(parsed.value, undefined);
     assert.equal(parsed.raw, undefined);
-    assert.deepEqual(parsed.diagnostics, [{
-      file: 'specs/s/x.json', line: 4, column: 3, severity: 'error', code: 'json-syntax',
-      message: `specs/s/x.json is not valid JSON: expected ',' or '}' after property value but found '"'`,
-    }]);
+    assert.deepEqual(parsed.diagnostics, [
+      {
+        file: 'specs/s/x.json',
+        line: 4,
+        column: 3,
+        severity: 'error',
+        code: 'json-syntax',
+        message: `specs/s/x.json is not valid JSON: expected ',' or '}' after property value but found '"'`,
+      },
+    ]);
   });
 
   it('reports each schema problem at the key that holds it, keeping raw', () => {
-    const text = [
-      '{',
-      '  "name": "n",',
-      '  "count": 2.5,',
-      '  "kind": "c",',
-      '  "items": [',
-      '    { "id": "T1" },',
-      '    { "id": "X" }',
-      '  ]',
-      '}',
-    ].join('\n');
+    const text = ['{', '  "name": "n",', '  "count": 2.5,', '  "kind": "c",', '  "items": [', '    { "id": "T1" },', '    { "id": "X" }', '  ]', '}'].join('\n');
     const parsed = parseJsonDocument('x.json', text, Schema);
     assert.equal(parsed.value, undefined);
     assert.deepEqual((parsed.raw as { count: number }).count, 2.5);
@@ -58,32 +54,22 @@ describe('parseJsonDocument', () => {
 
   it('points a missing key at the object that lacks it', () => {
     const text = '{\n  "items": [\n    {}\n  ],\n  "name": "n",\n  "count": 1,\n  "kind": "a"\n}';
-    assert.deepEqual(parseJsonDocument('x.json', text, Schema).diagnostics.map(brief), [
-      '3:5 x.json: "items.0.id": Invalid input: expected string, received undefined',
-    ]);
+    assert.deepEqual(parseJsonDocument('x.json', text, Schema).diagnostics.map(brief), ['3:5 x.json: "items.0.id": Invalid input: expected string, received undefined']);
   });
 
   it('names the top level when the file is not an object', () => {
-    assert.deepEqual(parseJsonDocument('x.json', '\n[1, 2]', Schema).diagnostics.map(brief), [
-      '2:1 x.json: the top level: Invalid input: expected object, received array',
-    ]);
+    assert.deepEqual(parseJsonDocument('x.json', '\n[1, 2]', Schema).diagnostics.map(brief), ['2:1 x.json: the top level: Invalid input: expected object, received array']);
   });
 
   it('ignores a byte-order mark, and counts columns without it', () => {
     assert.deepEqual(parseJsonDocument('x.json', '\ufeff{"name": "n", "count": 1, "kind": "a"}', Schema).value, { name: 'n', count: 1, kind: 'a' });
-    assert.deepEqual(parseJsonDocument('x.json', '\ufeff{"name": 5, "count": 1, "kind": "a"}', Schema).diagnostics.map(brief), [
-      '1:2 x.json: "name": Invalid input: expected string, received number',
-    ]);
-    assert.deepEqual(parseJsonDocument('x.json', '\ufeff{"name": 5,}', Schema).diagnostics.map(brief), [
-      "1:12 x.json is not valid JSON: expected a string but found '}'",
-    ]);
+    assert.deepEqual(parseJsonDocument('x.json', '\ufeff{"name": 5, "count": 1, "kind": "a"}', Schema).diagnostics.map(brief), ['1:2 x.json: "name": Invalid input: expected string, received number']);
+    assert.deepEqual(parseJsonDocument('x.json', '\ufeff{"name": 5,}', Schema).diagnostics.map(brief), ["1:12 x.json is not valid JSON: expected a string but found '}'"]);
   });
 
   it('reports an invalid escape where it is, not at the start of the file', () => {
     const text = '{\n  "name": "n",\n  "kind": "C:\\Users"\n}';
-    assert.deepEqual(parseJsonDocument('x.json', text, Schema).diagnostics.map(brief), [
-      '3:14 x.json is not valid JSON: invalid escape sequence in string',
-    ]);
+    assert.deepEqual(parseJsonDocument('x.json', text, Schema).diagnostics.map(brief), ['3:14 x.json is not valid JSON: invalid escape sequence in string']);
   });
 
   it('never throws, whatever the text', () => {
@@ -102,21 +88,15 @@ describe('schemaProblems', () => {
   const problems = (value: unknown) => schemaProblems(Either.safeParse(value).error!.issues);
 
   it('unfolds a union into the branch that fits the value (object form)', () => {
-    assert.deepEqual(problems({ list: { K1: { n: 'x' } } }), [
-      { path: ['list', 'K1', 'n'], message: 'Invalid input: expected number, received string' },
-    ]);
+    assert.deepEqual(problems({ list: { K1: { n: 'x' } } }), [{ path: ['list', 'K1', 'n'], message: 'Invalid input: expected number, received string' }]);
   });
 
   it('unfolds a union into the branch that fits the value (array form)', () => {
-    assert.deepEqual(problems({ list: [{ id: 1 }] }), [
-      { path: ['list', 0, 'id'], message: 'Invalid input: expected string, received number' },
-    ]);
+    assert.deepEqual(problems({ list: [{ id: 1 }] }), [{ path: ['list', 0, 'id'], message: 'Invalid input: expected string, received number' }]);
   });
 
   it('reports a bad record key at the key, with its own message', () => {
-    assert.deepEqual(problems({ list: { bad: { n: 1 } } }), [
-      { path: ['list', 'bad'], message: 'invalid key: key must look like K1' },
-    ]);
+    assert.deepEqual(problems({ list: { bad: { n: 1 } } }), [{ path: ['list', 'bad'], message: 'invalid key: key must look like K1' }]);
   });
 
   it('names every expected type when the value fits no branch', () => {

@@ -255,8 +255,33 @@ describe('locateJson on broken JSON', () => {
   });
 
   it('agrees with JSON.parse on which texts are valid', () => {
-    const samples = ['{"a":1}', '{"a":1,}', '[1,]', '"\\x"', '-', '1.', '.5', '1e5', '"\\ud800"', '{"a":[{"b":{}}]}', 'nul', ' true ', '{"a" : "b" , "c" : [ ] }',
-      '[1,\uFEFF2]', '"a\u2028b"', '"\x7f"', '-0', '1E+2', '01', '[1 2]', '{"a":1 "b":2}', 'truex', '"\\u00"', '\u00a0[]', '{"":""}'];
+    const samples = [
+      '{"a":1}',
+      '{"a":1,}',
+      '[1,]',
+      '"\\x"',
+      '-',
+      '1.',
+      '.5',
+      '1e5',
+      '"\\ud800"',
+      '{"a":[{"b":{}}]}',
+      'nul',
+      ' true ',
+      '{"a" : "b" , "c" : [ ] }',
+      '[1,\uFEFF2]',
+      '"a\u2028b"',
+      '"\x7f"',
+      '-0',
+      '1E+2',
+      '01',
+      '[1 2]',
+      '{"a":1 "b":2}',
+      'truex',
+      '"\\u00"',
+      '\u00a0[]',
+      '{"":""}',
+    ];
     for (const text of samples) {
       let parses = true;
       try {

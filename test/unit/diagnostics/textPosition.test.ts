@@ -39,13 +39,22 @@ describe('positionAt', () => {
 describe('diagnostic', () => {
   it('defaults to line 1, column 1, error, and leaves out an absent code', () => {
     assert.deepEqual(diagnostic('specs/a/x.json', 'broken'), {
-      file: 'specs/a/x.json', line: 1, column: 1, severity: 'error', message: 'broken',
+      file: 'specs/a/x.json',
+      line: 1,
+      column: 1,
+      severity: 'error',
+      message: 'broken',
     });
   });
 
   it('keeps position, severity and code', () => {
     assert.deepEqual(diagnostic('f', 'm', { line: 4, column: 7 }, 'warning', 'schema'), {
-      file: 'f', line: 4, column: 7, severity: 'warning', message: 'm', code: 'schema',
+      file: 'f',
+      line: 4,
+      column: 7,
+      severity: 'warning',
+      message: 'm',
+      code: 'schema',
     });
   });
 

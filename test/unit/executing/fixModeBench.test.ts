@@ -10,7 +10,10 @@ test('the word-piece token estimate counts CJK characters, ASCII word pieces and
   assert.equal(estimateTokens('REQ-001-B01'), 5);
 });
 
-for (const [name, roots] of [['the sample spec (or the fixture when there is none)', undefined], ['the English fixture', [FIXTURE_ROOT]]] as const) {
+for (const [name, roots] of [
+  ['the sample spec (or the fixture when there is none)', undefined],
+  ['the English fixture', [FIXTURE_ROOT]],
+] as const) {
   test(`bench: the fix-mode prompt is under 0.3 of the first-implementation prompt on ${name}`, async () => {
     const line = await benchFixModeTokens(roots);
     const m = /^bench: fix-mode-tokens ratio=(\d+\.\d+) /.exec(line);

@@ -32,13 +32,21 @@ test('fail, fix, pass: the fix-mode prompt carries only the fix items, context a
   assert.ok(countByChars(fix) < 0.4 * countByChars(first), `fix ${countByChars(fix)} vs first ${countByChars(first)} tokens`);
 
   const sizes = h.events.filter((e) => e.type === 'prompt-size');
-  assert.deepEqual(sizes.map((e) => e.type === 'prompt-size' && e.mode), ['first', 'fix', 'first']);
+  assert.deepEqual(
+    sizes.map((e) => e.type === 'prompt-size' && e.mode),
+    ['first', 'fix', 'first'],
+  );
 });
 
 test('the Chinese reviewer protocol: 结论：不通过 with 修复指令 drives fix mode', async () => {
   const h = track(harness());
   h.models.script('implementer', ...implementerDone('T1'), ...implementerFixed('T1'), ...implementerDone('T2'));
-  h.models.script('reviewer', { text: '## 修复指令\n\n### 修复项 1\n- 问题：月份未校验\n- 文件：src/due.js\n- 位置：parseDueDate\n- 严重度：主要\n- 修复方向：拒绝 1-12 以外的月份\n\n结论：不通过' }, { text: '结论：通过' }, PASS);
+  h.models.script(
+    'reviewer',
+    { text: '## 修复指令\n\n### 修复项 1\n- 问题：月份未校验\n- 文件：src/due.js\n- 位置：parseDueDate\n- 严重度：主要\n- 修复方向：拒绝 1-12 以外的月份\n\n结论：不通过' },
+    { text: '结论：通过' },
+    PASS,
+  );
   h.models.script('test-reporter', REPORT_PASS);
   const result = await run(h);
   assert.equal(result.outcome, 'completed', result.message);
@@ -119,7 +127,10 @@ test('circuit breaker, choice C: shows the dependents, asks again when the skip 
   h.models.script('test-reporter', REPORT_PASS);
 
   const result = await run(h);
-  assert.deepEqual(h.prompts.skipConfirmations, [{ task: 'T1', dependents: ['T2'] }, { task: 'T1', dependents: ['T2'] }]);
+  assert.deepEqual(h.prompts.skipConfirmations, [
+    { task: 'T1', dependents: ['T2'] },
+    { task: 'T1', dependents: ['T2'] },
+  ]);
   assert.equal(h.prompts.reports.length, 2, 'an unconfirmed skip asks for a choice again');
   assert.deepEqual(result.skipped, ['T1', 'T2']);
   const t1 = h.repo.json(`${SPEC}/task-states/T1.state.json`);

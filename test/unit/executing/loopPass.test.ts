@@ -80,13 +80,16 @@ test('direct mode runs one implementer conversation across tasks, and reviews ea
   assert.equal(result.outcome, 'completed');
   const impl = h.models.requestsOf('implementer');
   const lastT2 = impl[impl.length - 1];
-  assert.ok(lastT2.messages.some((m) => m.role === 'user' && m.content.includes('task T1')), 'T2 continues the conversation that did T1');
+  assert.ok(
+    lastT2.messages.some((m) => m.role === 'user' && m.content.includes('task T1')),
+    'T2 continues the conversation that did T1',
+  );
   for (const r of h.models.requestsOf('reviewer')) assert.equal(r.messages.filter((m) => m.role === 'user').length, 1);
   const mode = h.events.find((e) => e.type === 'mode');
   assert.ok(mode && mode.type === 'mode' && /direct session/.test(mode.description));
 });
 
-test('the reviewer sees the task\'s changes, never Loom\'s own files', async () => {
+test("the reviewer sees the task's changes, never Loom's own files", async () => {
   const h = track(harness());
   h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'));
   h.models.script('reviewer', PASS, PASS);
@@ -94,7 +97,7 @@ test('the reviewer sees the task\'s changes, never Loom\'s own files', async () 
   assert.equal((await h.loop.run(new AbortController().signal)).outcome, 'completed');
   const t2Review = h.models.promptsOf('reviewer')[1];
   assert.match(t2Review, /diff --git a\/src\/format.js b\/src\/format.js/);
-  assert.doesNotMatch(t2Review, /src\/due.js b\//, 'T1\'s changes came before T2 started');
+  assert.doesNotMatch(t2Review, /src\/due.js b\//, "T1's changes came before T2 started");
   assert.doesNotMatch(t2Review, /task-states|progress\.md|traceability\.json|\.loom-run\.lock/);
 });
 

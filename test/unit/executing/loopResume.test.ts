@@ -96,7 +96,10 @@ test('subagent mode with 3 tasks: fresh sessions, and a parallel batch dispatche
   const result = await h.loop.run(new AbortController().signal);
   assert.equal(result.outcome, 'completed', result.message);
   assert.equal(result.mode, 'subagent');
-  assert.deepEqual(result.triggers.find((t) => t.kind === 'task-count'), { kind: 'task-count', count: 3 });
+  assert.deepEqual(
+    result.triggers.find((t) => t.kind === 'task-count'),
+    { kind: 'task-count', count: 3 },
+  );
   const order = h.models.requests.map((r) => `${r.role}:${(r.messages[0] as { content: string }).content.match(/task (T\d)/)?.[1]}`);
   assert.ok(order.indexOf('implementer:T2') > Math.max(order.lastIndexOf('reviewer:T1'), order.lastIndexOf('reviewer:T3')), `T2 waits for its batch: ${order.join(' ')}`);
   for (const r of h.models.requestsOf('implementer')) assert.equal(r.messages.filter((m) => m.role === 'user').length, 1, 'a fresh subagent per dispatch');
@@ -135,7 +138,10 @@ test('a stale upstream handoff is refreshed and flagged before a downstream task
   h.models.script('implementer', ...implementerDone('T1'), { text: 'BLOCKED: waiting for design' });
   h.models.script('reviewer', PASS);
   assert.equal((await h.loop.run(new AbortController().signal)).outcome, 'blocked');
-  assert.deepEqual(h.models.selections.filter((s) => s.role === 'implementer').map((s) => s.tier), ['fast', 'standard']);
+  assert.deepEqual(
+    h.models.selections.filter((s) => s.role === 'implementer').map((s) => s.tier),
+    ['fast', 'standard'],
+  );
   const oldPrint = h.repo.json(`${SPEC}/handoffs/T1.json`).artifact_fingerprints['src/due.js'];
 
   h.repo.write('src/due.js', '// changed by hand after T1\n');
@@ -146,7 +152,10 @@ test('a stale upstream handoff is refreshed and flagged before a downstream task
   const result = await h.reload().run(new AbortController().signal);
   assert.equal(result.outcome, 'completed', result.message);
   const t2Prompt = h.models.promptsOf('implementer').filter((p) => p.includes('task T2 ('))[1];
-  assert.match(t2Prompt, /- T1 \(done\): T1 implemented\.\n {2}artifacts: src\/due.js, tests\/due.test.js\n {2}exports: parseDueDate \(src\/due.js\)[^\n]*\n {2}note: changed after that task finished, check the source: src\/due.js/);
+  assert.match(
+    t2Prompt,
+    /- T1 \(done\): T1 implemented\.\n {2}artifacts: src\/due.js, tests\/due.test.js\n {2}exports: parseDueDate \(src\/due.js\)[^\n]*\n {2}note: changed after that task finished, check the source: src\/due.js/,
+  );
   const refreshed = h.repo.json(`${SPEC}/handoffs/T1.json`);
   assert.notEqual(refreshed.artifact_fingerprints['src/due.js'], oldPrint);
   assert.equal(refreshed.artifact_fingerprints['src/due.js'], h.repo.sha256('src/due.js'));

@@ -50,7 +50,7 @@ test('reviewer FAIL without fix instructions carries its text as one item; PASS 
   assert.equal(contradictory.fixItems[0].problem, 'SQL injection');
 });
 
-test('fix instructions: loom\'s Chinese section and the English equivalent, with multi-line fields', () => {
+test("fix instructions: loom's Chinese section and the English equivalent, with multi-line fields", () => {
   const zh = parseFixInstructions(`审查意见如下。
 
 ## 修复指令
@@ -80,7 +80,7 @@ test('fix instructions: loom\'s Chinese section and the English equivalent, with
   assert.deepEqual(parseFixInstructions('no section here\n### Fix item 1\n- Problem: x'), []);
 });
 
-test('fix instructions render back in loom\'s format and summarise to one line each', () => {
+test("fix instructions render back in loom's format and summarise to one line each", () => {
   const items = [{ problem: 'p', file: 'f.ts', location: 'l', severity: 'blocker', direction: 'd' }, { problem: 'q' }];
   const zh = renderFixInstructions(items, 'zh');
   assert.equal(zh, '## 修复指令\n\n### 修复项 1\n- 问题: p\n- 文件: f.ts\n- 位置: l\n- 严重度: blocker\n- 修复方向: d\n\n### 修复项 2\n- 问题: q');
@@ -107,7 +107,13 @@ Time zones are not handled.
 
 STATUS: DONE_WITH_CONCERNS`);
   assert.equal(r.summary, 'Added the parser.');
-  assert.deepEqual([...r.tests], [['REQ-001-B01', ['tests/due.test.ts#parses a date', 'tests/due.more.test.ts']], ['REQ-001-B02', ['tests/due.test.ts::rejects']]]);
+  assert.deepEqual(
+    [...r.tests],
+    [
+      ['REQ-001-B01', ['tests/due.test.ts#parses a date', 'tests/due.more.test.ts']],
+      ['REQ-001-B02', ['tests/due.test.ts::rejects']],
+    ],
+  );
   assert.deepEqual(r.exportedInterfaces, [{ name: 'parseDueDate', path: 'src/due.ts', signature: '(s: string) => Date | null' }]);
   assert.equal(r.concerns, 'Time zones are not handled.');
   const zh = parseImplementerReport('## 摘要\n实现了解析。\n\n## 测试\n- REQ-002-B01：tests/a.test.js#显示\n\n状态：DONE');

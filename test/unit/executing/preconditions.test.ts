@@ -40,7 +40,7 @@ test('the worktree must exist', () => {
   assert.match(r.diagnostics[0].message, /\/nonexistent\/worktree does not exist/);
 });
 
-test('each task\'s behavior_ids must be mapped to that task in traceability.json, and the diagnostic says which', () => {
+test("each task's behavior_ids must be mapped to that task in traceability.json, and the diagnostic says which", () => {
   const r = check({}, (repo) => {
     const t = repo.json(`${SPEC}/traceability.json`);
     t.requirements['REQ-001'].behaviors['REQ-001-B02'].tasks = ['T2'];

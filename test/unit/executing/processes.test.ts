@@ -36,7 +36,11 @@ test('git diff since the task started: tracked, untracked, deleted; the index an
   spawnSync('mkdir', ['-p', join(wt, 'ignored')]);
   writeFileSync(join(wt, 'ignored', 'x.js'), 'x');
   const d = await diff.diffSince(base, signal);
-  assert.deepEqual(d.files, [{ path: 'a.js', change: 'modified' }, { path: 'new.js', change: 'added' }, { path: 'old.test.js', change: 'deleted' }]);
+  assert.deepEqual(d.files, [
+    { path: 'a.js', change: 'modified' },
+    { path: 'new.js', change: 'added' },
+    { path: 'old.test.js', change: 'deleted' },
+  ]);
   assert.match(d.text, /\+three/);
   assert.doesNotMatch(d.text, /^\+two/m, 'changes from before the task are not in its diff');
   assert.equal(git(wt, 'status', '--porcelain').stdout.includes('A '), false, 'nothing was staged');

@@ -28,7 +28,7 @@ test('first-implementation prompt: task, its requirement and behavior entries, t
   assert.match(p, /- REQ-001-B01: tasks T1; tests -; evidence -/);
   assert.match(p, /## REQ-001 Parse due dates/);
   assert.doesNotMatch(p, /## REQ-002 Show due dates/, 'only the sections the task needs');
-  assert.match(p, /# Due dates\n\nTasks in the todo app/, 'the spec\'s opening comes along');
+  assert.match(p, /# Due dates\n\nTasks in the todo app/, "the spec's opening comes along");
   assert.match(p, /Node 20, CommonJS/);
   assert.match(p, /1\. No new dependencies/);
   assert.match(p, /- T0 \(done\): groundwork/);
@@ -50,7 +50,7 @@ test('fix-mode prompt: fix items, subagent context and requirement lines only, m
   assert.ok(fix.length < first.length * 0.4, `${fix.length} vs ${first.length}`);
 });
 
-test('reviewer prompt carries the diff and the implementer\'s report; test-reporter prompt the whole spec', () => {
+test("reviewer prompt carries the diff and the implementer's report; test-reporter prompt the whole spec", () => {
   const { ctx, t1, inputs } = context();
   const r = buildReviewerPrompt(ctx, t1, { diff: 'diff --git a/src/due.js b/src/due.js\n+exports.parseDueDate', implementerReport: 'STATUS: DONE\nAdded it.' });
   assert.match(r, /combined reviewer/);
@@ -62,7 +62,7 @@ test('reviewer prompt carries the diff and the implementer\'s report; test-repor
   assert.match(t, /- T2 T2 Show due dates/);
 });
 
-test('Chinese specs get the Chinese templates and loom\'s Chinese headings', () => {
+test("Chinese specs get the Chinese templates and loom's Chinese headings", () => {
   const { ctx, t1 } = context('zh');
   const p = buildImplementerPrompt(ctx, t1, { upstreamHandoffs: '' });
   assert.match(p, /你是 loom 规格/);
@@ -88,7 +88,16 @@ test('a repository overrides a template with .loom/prompts/<name>.md, language-s
 });
 
 test('placeholders are filled in one pass: a value quoting {{x}} is not expanded', () => {
-  assert.equal(renderTemplate('a {{one}} b {{ two }} {{missing}}', new Map([['one', '{{two}}'], ['two', '2']])), 'a {{two}} b 2 ');
+  assert.equal(
+    renderTemplate(
+      'a {{one}} b {{ two }} {{missing}}',
+      new Map([
+        ['one', '{{two}}'],
+        ['two', '2'],
+      ]),
+    ),
+    'a {{two}} b 2 ',
+  );
 });
 
 test('spec sections: matching sections with their parent, the opening always, the whole spec when nothing matches', () => {
@@ -105,7 +114,9 @@ test('spec sections: matching sections with their parent, the opening always, th
 
 test('requirement lines stay one line each', () => {
   const long = 'x'.repeat(500);
-  const lines = renderRequirementLines([{ id: 'REQ-001', status: 'in_progress', acceptance: [long], behaviors: [{ id: 'REQ-001-B01', category: 'happy-path', description: long, status: 'in_progress', acceptance: ['a'] }] }]).split('\n');
+  const lines = renderRequirementLines([
+    { id: 'REQ-001', status: 'in_progress', acceptance: [long], behaviors: [{ id: 'REQ-001-B01', category: 'happy-path', description: long, status: 'in_progress', acceptance: ['a'] }] },
+  ]).split('\n');
   assert.equal(lines.length, 2);
   assert.ok(lines.every((l) => l.length < 400));
 });

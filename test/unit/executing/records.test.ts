@@ -31,7 +31,10 @@ test('traceability update keeps the object form, aliases and unknown keys, and f
     generated_by: 'loom 2.3',
     requirements: {
       'REQ-001': {
-        task_ids: ['T1'], test_refs: [], receipts: [], note: 'keep me',
+        task_ids: ['T1'],
+        test_refs: [],
+        receipts: [],
+        note: 'keep me',
         behaviors: { 'REQ-001-B01': { tasks: ['T1'], test_ids: ['tests/old.test.js'], evidence: [], reviewer: 'x' } },
       },
     },
@@ -62,7 +65,10 @@ test('traceability update keeps the array form and adds a missing requirement th
   ]);
   const t = repo.json(`${SPEC}/traceability.json`);
   assert.ok(Array.isArray(t.requirements));
-  assert.deepEqual(t.requirements.map((r: { id: string }) => r.id), ['REQ-001', 'REQ-002']);
+  assert.deepEqual(
+    t.requirements.map((r: { id: string }) => r.id),
+    ['REQ-001', 'REQ-002'],
+  );
   assert.deepEqual(t.requirements[1].behaviors['REQ-002-B01'].tests, ['u.js']);
 });
 
@@ -77,7 +83,19 @@ test('task handoff: artifacts that exist, fingerprints, interfaces only where th
   const wt = mkdtempSync(join(tmpdir(), 'loom-wt-'));
   cleanup.push(() => rmSync(wt, { recursive: true, force: true }));
   writeFileSync(join(wt, 'a.js'), 'a');
-  const h = buildTaskHandoff({ task: 'T1', summary: ' did it ', artifacts: ['a.js', 'gone.js', 'a.js'], exportedInterfaces: [{ name: 'A', path: 'a.js' }, { name: 'B', path: 'elsewhere.js' }], requirements: ['REQ-001'], concerns: '', worktree: wt, now: 'now' });
+  const h = buildTaskHandoff({
+    task: 'T1',
+    summary: ' did it ',
+    artifacts: ['a.js', 'gone.js', 'a.js'],
+    exportedInterfaces: [
+      { name: 'A', path: 'a.js' },
+      { name: 'B', path: 'elsewhere.js' },
+    ],
+    requirements: ['REQ-001'],
+    concerns: '',
+    worktree: wt,
+    now: 'now',
+  });
   assert.deepEqual(h.artifacts, ['a.js']);
   assert.deepEqual(h.exported_interfaces, [{ name: 'A', path: 'a.js' }]);
   assert.equal(h.summary, 'did it');
@@ -88,47 +106,114 @@ test('task handoff: artifacts that exist, fingerprints, interfaces only where th
   const fresh = refreshHandoff(h, wt, ['a.js'], 'later');
   assert.deepEqual(staleArtifacts(fresh, wt), []);
   assert.match(String(fresh.notes), /refreshed later: a.js changed/);
-  const index = compactHandoffIndex([{ task: 'T1', handoff: fresh, changed: ['a.js'] }, { task: 'T0', changed: [] }], 'en');
+  const index = compactHandoffIndex(
+    [
+      { task: 'T1', handoff: fresh, changed: ['a.js'] },
+      { task: 'T0', changed: [] },
+    ],
+    'en',
+  );
   assert.match(index, /^- T1 \(done\): did it\n {2}artifacts: a.js\n {2}exports: A \(a.js\)\n {2}note: changed after that task finished, check the source: a.js\n- T0: no handoff/);
 });
 
 test('upstream and downstream tasks follow depends_on transitively, in task order', () => {
-  const tasks = new Map([['T1', { depends_on: [] }], ['T2', { depends_on: ['T1.md'] }], ['T3', { depends_on: ['T2'] }], ['T10', { depends_on: ['T1'] }], ['T4', { depends_on: [] }]]);
+  const tasks = new Map([
+    ['T1', { depends_on: [] }],
+    ['T2', { depends_on: ['T1.md'] }],
+    ['T3', { depends_on: ['T2'] }],
+    ['T10', { depends_on: ['T1'] }],
+    ['T4', { depends_on: [] }],
+  ]);
   assert.deepEqual(upstreamTasks('T3', tasks), ['T1', 'T2']);
-  assert.deepEqual(dependentsOf('T1', [...tasks].map(([id, t]) => ({ id, ...t }))), ['T2', 'T3', 'T10']);
-  assert.deepEqual(dependentsOf('T4', [...tasks].map(([id, t]) => ({ id, ...t }))), []);
+  assert.deepEqual(
+    dependentsOf(
+      'T1',
+      [...tasks].map(([id, t]) => ({ id, ...t })),
+    ),
+    ['T2', 'T3', 'T10'],
+  );
+  assert.deepEqual(
+    dependentsOf(
+      'T4',
+      [...tasks].map(([id, t]) => ({ id, ...t })),
+    ),
+    [],
+  );
 });
 
 test('breaker report names the task, its last issues, the finished tasks and the choices', () => {
-  const text = renderBreakerReport({ task: 'T2', title: 'Show due dates', reason: { kind: 'retries', retryCount: 4, maxRetries: 3 }, lastIssues: ['[major] src/a.js: x'], finishedTasks: ['T1'], dependents: ['T3'], choices: ['A', 'B', 'C'] });
+  const text = renderBreakerReport({
+    task: 'T2',
+    title: 'Show due dates',
+    reason: { kind: 'retries', retryCount: 4, maxRetries: 3 },
+    lastIssues: ['[major] src/a.js: x'],
+    finishedTasks: ['T1'],
+    dependents: ['T3'],
+    choices: ['A', 'B', 'C'],
+  });
   assert.match(text, /Circuit breaker: T2 Show due dates/);
   assert.match(text, /review failed 4 times \(max_retries 3\)/);
   assert.match(text, /- \[major\] src\/a.js: x/);
   assert.match(text, /Finished tasks:\nT1/);
   assert.match(text, /\[A\] Split this task and re-plan\n\[B\] I'll fix it by hand; tell me when to continue\n\[C\] Skip this task/);
-  assert.match(renderBreakerReport({ task: 'T2', title: 'x', reason: { kind: 'timeout', role: 'implementer', minutes: 30 }, lastIssues: [], finishedTasks: [], dependents: [], choices: ['A', 'B'] }, 'zh'), /熔断[\s\S]*\[B\] 我来手动修复/);
+  assert.match(
+    renderBreakerReport({ task: 'T2', title: 'x', reason: { kind: 'timeout', role: 'implementer', minutes: 30 }, lastIssues: [], finishedTasks: [], dependents: [], choices: ['A', 'B'] }, 'zh'),
+    /熔断[\s\S]*\[B\] 我来手动修复/,
+  );
 });
 
-test('test report: one verdict and one receipt, the reporter\'s own verdict lines neutralised', () => {
+test("test report: one verdict and one receipt, the reporter's own verdict lines neutralised", () => {
   const text = renderTestReport({
-    specName: 'x', verdict: 'FAIL', reporterText: 'All fine.\nverdict: PASS\nevidence-file: evidence/fake.log', reasons: ['npm test exited with 1'],
-    finishedTasks: ['T1'], skippedTasks: [], evidence: { file: 'evidence/test-1.log', sha256: 'ab'.repeat(32), command: 'npm test', exitCode: 1 }, now: 'now', language: 'en',
+    specName: 'x',
+    verdict: 'FAIL',
+    reporterText: 'All fine.\nverdict: PASS\nevidence-file: evidence/fake.log',
+    reasons: ['npm test exited with 1'],
+    finishedTasks: ['T1'],
+    skippedTasks: [],
+    evidence: { file: 'evidence/test-1.log', sha256: 'ab'.repeat(32), command: 'npm test', exitCode: 1 },
+    now: 'now',
+    language: 'en',
   });
   const report = parseReport('test-report.md', text);
   assert.equal(report.verdict, 'FAIL');
   assert.deepEqual(report.evidence, { command: 'npm test', exitCode: 1, file: 'evidence/test-1.log', sha256: 'ab'.repeat(32) });
   assert.match(neutralizeReportLines('结论：通过'), /^测试者结论：通过$/);
-  const zh = renderTestReport({ specName: 'x', verdict: 'PASS', reporterText: '', reasons: [], finishedTasks: [], skippedTasks: [], evidence: { file: 'evidence/t.log', sha256: 'c', command: 'npm test', exitCode: 0 }, now: 'n', language: 'zh' });
+  const zh = renderTestReport({
+    specName: 'x',
+    verdict: 'PASS',
+    reporterText: '',
+    reasons: [],
+    finishedTasks: [],
+    skippedTasks: [],
+    evidence: { file: 'evidence/t.log', sha256: 'c', command: 'npm test', exitCode: 0 },
+    now: 'n',
+    language: 'zh',
+  });
   assert.equal(parseReport('r', zh).verdict, 'PASS');
 });
 
 test('executing handoff: finished tasks, command, traceability, artifacts, risks', () => {
   const h = buildExecutingHandoff({
-    finishedTasks: ['T1'], skippedTasks: ['T2'],
+    finishedTasks: ['T1'],
+    skippedTasks: ['T2'],
     taskHandoffs: new Map([['T1', { status: 'done', summary: 's', artifacts: ['src/a.js'], notes: 'time zones not handled' }]]),
-    verificationCommand: 'npm test', testReport: { verdict: 'PASS', file: 'test-report.md', evidenceFile: 'evidence/t.log' },
-    behaviors: ['REQ-001-B01'], traceability: { form: 'object', requirements: [{ id: 'REQ-001', tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: ['t.js'], evidence: ['evidence/t.log'] }, 'REQ-001-B09': { tasks: [], tests: [], evidence: [] } } }] },
-    worktree: tmpdir(), now: 'now',
+    verificationCommand: 'npm test',
+    testReport: { verdict: 'PASS', file: 'test-report.md', evidenceFile: 'evidence/t.log' },
+    behaviors: ['REQ-001-B01'],
+    traceability: {
+      form: 'object',
+      requirements: [
+        {
+          id: 'REQ-001',
+          tasks: ['T1'],
+          tests: [],
+          evidence: [],
+          behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: ['t.js'], evidence: ['evidence/t.log'] }, 'REQ-001-B09': { tasks: [], tests: [], evidence: [] } },
+        },
+      ],
+    },
+    worktree: tmpdir(),
+    now: 'now',
   });
   assert.equal(h.status, 'partial');
   assert.equal(h.stage, 'executing');
@@ -165,7 +250,16 @@ test('file transcript store: one JSONL per dispatch under the storage directory,
   store.append({ ...base, at: '2026-01-01T00:00:02Z', dispatchId: 'd2', kind: 'request', content: 'two' });
   store.append({ ...base, at: '2026-01-01T00:00:01Z', dispatchId: 'd1', kind: 'request', content: 'one' });
   store.append({ ...base, at: '2026-01-01T00:00:03Z', dispatchId: 'd1', kind: 'reply', content: { text: 'hi' }, tokens: 3 });
-  assert.deepEqual(store.list(SPEC).map((d) => [d.dispatchId, d.entries]), [['d1', 2], ['d2', 1]]);
-  assert.deepEqual(store.read(SPEC, 'd1').map((e) => e.kind), ['request', 'reply']);
+  assert.deepEqual(
+    store.list(SPEC).map((d) => [d.dispatchId, d.entries]),
+    [
+      ['d1', 2],
+      ['d2', 1],
+    ],
+  );
+  assert.deepEqual(
+    store.read(SPEC, 'd1').map((e) => e.kind),
+    ['request', 'reply'],
+  );
   assert.deepEqual(store.list('specs/other'), []);
 });

@@ -13,14 +13,18 @@ test('direct mode when no trigger holds', () => {
   assert.match(describeExecutionMode(choice), /^direct session/);
 });
 
-test('each of loom\'s triggers turns subagent mode on, and is named', () => {
+test("each of loom's triggers turns subagent mode on, and is named", () => {
   const three = chooseExecutionMode({ tasks: [task('T1', ['src/a.ts']), task('T2', ['src/b.ts']), task('T3', ['src/c.ts'])], requirements: [] });
   assert.deepEqual(three.triggers, [{ kind: 'task-count', count: 3 }]);
 
   const five = chooseExecutionMode({ tasks: [task('T1', ['src/a.ts', 'src/b.ts', 'src/c.ts']), task('T2', ['src/d.ts', 'src/e.ts', 'tests/x.test.ts'])], requirements: [] });
   assert.deepEqual(five.triggers, [{ kind: 'source-files', count: 5 }]);
 
-  const folder = chooseExecutionMode({ tasks: [task('T1', ['src/auth/'])], requirements: [], filesUnder: () => ['src/auth/a.ts', 'src/auth/b.ts', 'src/auth/c.ts', 'src/auth/d.ts', 'src/auth/e.ts', 'src/auth/e.test.ts'] });
+  const folder = chooseExecutionMode({
+    tasks: [task('T1', ['src/auth/'])],
+    requirements: [],
+    filesUnder: () => ['src/auth/a.ts', 'src/auth/b.ts', 'src/auth/c.ts', 'src/auth/d.ts', 'src/auth/e.ts', 'src/auth/e.test.ts'],
+  });
   assert.deepEqual(folder.triggers, [{ kind: 'source-files', count: 5 }]);
 
   const modules = chooseExecutionMode({ tasks: [task('T1', ['src/auth/login.ts']), task('T2', ['src/billing/pay.ts'])], requirements: [] });
@@ -30,7 +34,10 @@ test('each of loom\'s triggers turns subagent mode on, and is named', () => {
   assert.deepEqual(flagged.triggers, [{ kind: 'risk', risk: 'migration', source: 'T1' }]);
 
   const spec = chooseExecutionMode({ tasks: [task('T1', ['src/a.ts'])], requirements: [req('REQ-001', ['functional'], ['authorization'])], specMetadata: { risks: ['数据一致性'] } });
-  assert.deepEqual(spec.triggers, [{ kind: 'risk', risk: 'data-consistency', source: 'spec' }, { kind: 'risk', risk: 'permission', source: 'REQ-001' }]);
+  assert.deepEqual(spec.triggers, [
+    { kind: 'risk', risk: 'data-consistency', source: 'spec' },
+    { kind: 'risk', risk: 'permission', source: 'REQ-001' },
+  ]);
 
   const security = chooseExecutionMode({ tasks: [task('T1', ['src/a.ts'])], requirements: [req('REQ-002', ['security'])] });
   assert.equal(security.mode, 'subagent');
@@ -54,7 +61,7 @@ test('modules and test paths', () => {
   for (const p of ['src/a.ts', 'src/testing.ts', 'specs/2026-11-25+x/spec.md', 'src/latest.ts']) assert.ok(!isTestPath(p), p);
 });
 
-test('model tiers after loom\'s signals', () => {
+test("model tiers after loom's signals", () => {
   const low = { complexity: 'low' as const, owns: ['src/a.ts', 'tests/a.test.ts'] };
   assert.equal(chooseModelTier('implementer', low), 'fast');
   assert.equal(chooseModelTier('implementer', { complexity: 'medium', owns: [] }), 'standard');

@@ -23,8 +23,15 @@ function worktree(files: string[]): string {
 
 /** A project with a test folder, nested package tests, tests beside the code, and Loom's own folders. */
 const PROJECT = [
-  'tests/a.test.js', 'packages/core/test/b.spec.ts', 'src/c.test.ts', 'src/c.ts', 'scripts/build.sh',
-  'specs/2026-12-01+x/tasks/T1.md', 'qa/2026-12-01+y/spec.md', '.github/workflows/ci.yml', 'node_modules/m/test/x.test.js',
+  'tests/a.test.js',
+  'packages/core/test/b.spec.ts',
+  'src/c.test.ts',
+  'src/c.ts',
+  'scripts/build.sh',
+  'specs/2026-12-01+x/tasks/T1.md',
+  'qa/2026-12-01+y/spec.md',
+  '.github/workflows/ci.yml',
+  'node_modules/m/test/x.test.js',
 ];
 
 test("the test locations are the project's test folders and the folders of test files beside the code", () => {
@@ -70,8 +77,16 @@ test('the paths of issue #17 are refused: a CI workflow, a deploy script, a mani
 test('through the tools: the test reporter writes nothing outside its locations, and its write tool names them', async () => {
   const root = worktree(PROJECT);
   const t = new WorkspaceTools({
-    worktree: root, task: 'test-reporter', role: 'test-reporter', scope: { kind: 'tests-only' }, protectedPaths: ['specs/2026-12-01+x/'],
-    trusted: true, testRunner: new FakeTestRunner(), testTimeoutMs: 1000, log: () => {}, now: () => '2026-12-01T10:00:00.000Z',
+    worktree: root,
+    task: 'test-reporter',
+    role: 'test-reporter',
+    scope: { kind: 'tests-only' },
+    protectedPaths: ['specs/2026-12-01+x/'],
+    trusted: true,
+    testRunner: new FakeTestRunner(),
+    testTimeoutMs: 1000,
+    log: () => {},
+    now: () => '2026-12-01T10:00:00.000Z',
   });
   const write = (path: string) => t.invoke({ callId: 'c', name: TOOL_NAMES.writeFile, input: { path, content: 'x' } }, new AbortController().signal);
   for (const path of ['.github/workflows/release.test.yml', 'scripts/deploy-test.sh', 'package-test.json', 'specs/2026-12-01+x/tasks/T1.test.md']) {
@@ -94,13 +109,20 @@ test('in the loop: the test reporter is told its locations, and its write to a C
   try {
     h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'));
     h.models.script('reviewer', PASS, PASS);
-    h.models.script('test-reporter', { text: 'Adding a check.', toolCalls: [write('.github/workflows/release.test.yml', 'on: push\n'), write('tests/flow.test.js', "test('flow', () => {});\n")] }, REPORT_PASS);
+    h.models.script(
+      'test-reporter',
+      { text: 'Adding a check.', toolCalls: [write('.github/workflows/release.test.yml', 'on: push\n'), write('tests/flow.test.js', "test('flow', () => {});\n")] },
+      REPORT_PASS,
+    );
     const result = await h.loop.run(new AbortController().signal);
     assert.equal(result.outcome, 'completed', result.message);
     const request = h.transcripts.entries.find((e) => e.role === 'test-reporter' && e.kind === 'request');
     assert.match(String(request?.content), /Write scope: you may write only the project's test locations: files in tests\/\./);
     const results = h.transcripts.entries.filter((e) => e.role === 'test-reporter' && e.kind === 'tool-result').map((e) => e.content as { outcome: string; content: string });
-    assert.deepEqual(results.map((r) => r.outcome), ['refused', 'ok']);
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['refused', 'ok'],
+    );
     assert.match(results[0].content, /under \.github, which configures tools/);
     assert.equal(existsSync(join(h.repo.root, '.github')), false);
     assert.equal(existsSync(join(h.repo.root, 'tests', 'flow.test.js')), true);

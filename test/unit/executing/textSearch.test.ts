@@ -31,8 +31,16 @@ function worktree(): string {
 
 function tools(root: string, extra: Partial<WorkspaceToolsOptions> = {}) {
   const t = new WorkspaceTools({
-    worktree: root, task: 'T1', role: 'reviewer', scope: { kind: 'none' }, trusted: true, testRunner: new FakeTestRunner(), testTimeoutMs: 1000,
-    log: () => {}, now: () => '2026-12-01T10:00:00.000Z', ...extra,
+    worktree: root,
+    task: 'T1',
+    role: 'reviewer',
+    scope: { kind: 'none' },
+    trusted: true,
+    testRunner: new FakeTestRunner(),
+    testTimeoutMs: 1000,
+    log: () => {},
+    now: () => '2026-12-01T10:00:00.000Z',
+    ...extra,
   });
   return (input: unknown, signal = new AbortController().signal) => t.invoke({ callId: 'c', name: TOOL_NAMES.searchText, input }, signal);
 }
@@ -84,7 +92,10 @@ test('literal text is quoted; links are not followed; results are capped at 100'
   const r = await tools(root)({ query: 'A+B' });
   const lines = r.content.split('\n');
   assert.equal(lines.length, 101, r.content.slice(0, 200));
-  assert.ok(lines.slice(0, 100).every((l) => l.startsWith('docs/many.txt:')), 'nothing through the link');
+  assert.ok(
+    lines.slice(0, 100).every((l) => l.startsWith('docs/many.txt:')),
+    'nothing through the link',
+  );
   assert.match(lines[100], /stopped at 100 matches/);
   assert.equal((await tools(root)({ query: 'A+B', case_sensitive: true })).content, 'no matches');
 });

@@ -27,9 +27,18 @@ function worktree(): string {
 function tools(root: string, extra: Partial<WorkspaceToolsOptions> = {}) {
   const log: ToolCallRecord[] = [];
   const t = new WorkspaceTools({
-    worktree: root, task: 'T1', role: 'implementer', scope: { kind: 'owns', owns: ['src/', 'tests/a.test.js'] },
-    protectedPaths: ['specs/x/', '.loom/'], trusted: true, testCommand: 'npm test', testRunner: new FakeTestRunner(), testTimeoutMs: 1000,
-    log: (r) => log.push(r), now: () => '2026-11-25T10:00:00.000Z', ...extra,
+    worktree: root,
+    task: 'T1',
+    role: 'implementer',
+    scope: { kind: 'owns', owns: ['src/', 'tests/a.test.js'] },
+    protectedPaths: ['specs/x/', '.loom/'],
+    trusted: true,
+    testCommand: 'npm test',
+    testRunner: new FakeTestRunner(),
+    testTimeoutMs: 1000,
+    log: (r) => log.push(r),
+    now: () => '2026-11-25T10:00:00.000Z',
+    ...extra,
   });
   const call = (name: string, input: unknown) => t.invoke({ callId: 'c', name, input }, new AbortController().signal);
   return { t, log, call };
@@ -72,12 +81,15 @@ test('paths are confined: no "..", no absolute path outside, nothing under .git,
   assert.match(refusals[4].content, /symbolic link/);
   assert.equal(existsSync(join(outside, 'new.js')), false);
   assert.equal(existsSync(join(root, '.git', 'hooks')), false);
-  assert.ok(log.every((r) => r.outcome === 'refused'), 'refusals are logged');
+  assert.ok(
+    log.every((r) => r.outcome === 'refused'),
+    'refusals are logged',
+  );
   // An absolute path inside the worktree is fine.
   assert.equal((await call(TOOL_NAMES.readFile, { path: join(root, 'README.md') })).outcome, 'ok');
 });
 
-test('writes outside owns are refused with a message the model sees; lifecycle files are Loom\'s', async () => {
+test("writes outside owns are refused with a message the model sees; lifecycle files are Loom's", async () => {
   const root = worktree();
   const { call } = tools(root);
   const outside = await call(TOOL_NAMES.writeFile, { path: 'README.md', content: 'hijack' });
@@ -107,7 +119,10 @@ test('test files cannot be deleted or emptied; edits must be unambiguous', async
 test('the reviewer gets no write tools; the test reporter may write its test locations only', async () => {
   const root = worktree();
   const reviewer = tools(root, { role: 'reviewer', scope: { kind: 'none' } });
-  assert.deepEqual(reviewer.t.specs().map((s) => s.name), [TOOL_NAMES.readFile, TOOL_NAMES.listDir, TOOL_NAMES.searchText, TOOL_NAMES.runTests]);
+  assert.deepEqual(
+    reviewer.t.specs().map((s) => s.name),
+    [TOOL_NAMES.readFile, TOOL_NAMES.listDir, TOOL_NAMES.searchText, TOOL_NAMES.runTests],
+  );
   assert.match((await reviewer.call(TOOL_NAMES.writeFile, { path: 'src/a.js', content: 'x' })).content, /the reviewer may not change files/);
   const reporter = tools(root, { role: 'test-reporter', scope: { kind: 'tests-only' } });
   assert.equal((await reporter.call(TOOL_NAMES.writeFile, { path: 'tests/integration/flow.test.js', content: 'x' })).outcome, 'ok');
@@ -145,12 +160,15 @@ test('owns: a folder covers what is under it, not its namesakes', () => {
 test('in the loop: a tool call that tries to escape the worktree or write outside owns is refused, logged and shown to the model', async () => {
   const h = harness();
   dirs.push(h.repo.root);
-  const escapes = { text: 'Trying a few things.', toolCalls: [
-    { name: TOOL_NAMES.readFile, input: { path: '../../etc/passwd' } },
-    write('src/app.js', 'module.exports = { hacked: true };\n'),
-    write(`${SPEC}/task-states/T1.state.json`, '{"task_id":"T1","status":"done"}'),
-    write('.git/config', '[core]\n'),
-  ] };
+  const escapes = {
+    text: 'Trying a few things.',
+    toolCalls: [
+      { name: TOOL_NAMES.readFile, input: { path: '../../etc/passwd' } },
+      write('src/app.js', 'module.exports = { hacked: true };\n'),
+      write(`${SPEC}/task-states/T1.state.json`, '{"task_id":"T1","status":"done"}'),
+      write('.git/config', '[core]\n'),
+    ],
+  };
   const [tools1, final1] = implementerDone('T1');
   h.models.script('implementer', escapes, tools1, final1, ...implementerDone('T2'));
   h.models.script('reviewer', PASS, PASS);
@@ -160,7 +178,10 @@ test('in the loop: a tool call that tries to escape the worktree or write outsid
   const afterEscapes = h.models.requestsOf('implementer')[1];
   const results = afterEscapes.messages.filter((m) => m.role === 'tool').map((m) => (m as { content: string }).content);
   assert.equal(results.length, 4);
-  assert.ok(results.every((r) => r.startsWith('Refused: ')), results.join('\n'));
+  assert.ok(
+    results.every((r) => r.startsWith('Refused: ')),
+    results.join('\n'),
+  );
   assert.match(results[1], /outside this task's owns/);
   assert.match(results[2], /lifecycle file/);
   assert.equal(h.repo.read('src/app.js'), 'module.exports = {};\n');

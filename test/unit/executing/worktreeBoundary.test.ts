@@ -73,8 +73,16 @@ test('plain names are kept: Windows separators inside the worktree, ./, an absol
 test("Loom's lifecycle paths are protected in any case, as a case-insensitive file system reads them", async () => {
   const root = worktree();
   const t = new WorkspaceTools({
-    worktree: root, task: 'T1', role: 'implementer', scope: { kind: 'owns', owns: ['.'] }, protectedPaths: ['specs/2026-12-01+x/', '.loom/'],
-    trusted: true, testRunner: new FakeTestRunner(), testTimeoutMs: 1000, log: () => {}, now: () => '2026-12-01T10:00:00.000Z',
+    worktree: root,
+    task: 'T1',
+    role: 'implementer',
+    scope: { kind: 'owns', owns: ['.'] },
+    protectedPaths: ['specs/2026-12-01+x/', '.loom/'],
+    trusted: true,
+    testRunner: new FakeTestRunner(),
+    testTimeoutMs: 1000,
+    log: () => {},
+    now: () => '2026-12-01T10:00:00.000Z',
   });
   for (const path of ['.LOOM/workflow.yaml', 'SPECS/2026-12-01+X/tasks.md', '.Loom\\rules\\constitution.md', '.GIT/hooks/pre-commit']) {
     const r = await t.invoke({ callId: 'c', name: TOOL_NAMES.writeFile, input: { path, content: 'x' } }, new AbortController().signal);

@@ -4,8 +4,13 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
 import {
-  ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE, ConvergenceReportSchema, FINDING_KINDS,
-  FINDING_SEVERITIES, FindingsFileSchema,
+  ARTIFACT_ANALYSIS_FILE,
+  ArtifactAnalysisSchema,
+  CONVERGENCE_REPORT_FILE,
+  ConvergenceReportSchema,
+  FINDING_KINDS,
+  FINDING_SEVERITIES,
+  FindingsFileSchema,
 } from '../../../src/core/files/findings';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
@@ -62,14 +67,14 @@ describe('artifact-analysis.json', () => {
     ]);
   });
 
-  it('reads the kinds loom\'s own analyzer writes beyond its schema', () => {
+  it("reads the kinds loom's own analyzer writes beyond its schema", () => {
     const text = '{ "status": "blocked", "blocker_count": 1, "findings": [{ "id": "AA-1", "kind": "orphan_task", "severity": "blocker", "message": "T9 maps nothing" }] }';
     const { value, diagnostics } = parse(text);
     assert.deepEqual(diagnostics, []);
     assert.equal(value!.findings[0].kind, 'orphan_task');
   });
 
-  it('uses loom\'s finding kinds and severities', () => {
+  it("uses loom's finding kinds and severities", () => {
     assert.deepEqual([...FINDING_KINDS], ['missing', 'partial', 'contradicts', 'unrequested', 'stale', 'placeholder', 'format']);
     assert.deepEqual([...FINDING_SEVERITIES], ['info', 'warning', 'error', 'blocker']);
   });
@@ -109,9 +114,7 @@ describe('findings/*.json', () => {
   });
 
   it('reports a missing findings list, an empty message and a line of 0', () => {
-    assert.deepEqual(parse('{\n  "summary": {}\n}').diagnostics.map(brief), [
-      '1:1 specs/s/findings/round-1.json: "findings": Invalid input: expected array, received undefined',
-    ]);
+    assert.deepEqual(parse('{\n  "summary": {}\n}').diagnostics.map(brief), ['1:1 specs/s/findings/round-1.json: "findings": Invalid input: expected array, received undefined']);
     const text = '{\n  "findings": [\n    {\n      "id": "F1",\n      "kind": "stale",\n      "severity": "info",\n      "message": "",\n      "location": { "line": 0 }\n    }\n  ]\n}';
     assert.deepEqual(parse(text).diagnostics.map(brief), [
       '7:7 specs/s/findings/round-1.json: "findings.0.message": Too small: expected string to have >=1 characters',

@@ -44,7 +44,7 @@ describe('handoffs/*.json', () => {
     assert.deepEqual(JSON.parse(toJsonText(value)), { status: 'partial', summary: '', artifacts: [], notes: ['a', 'b'], next_steps: ['T3'] });
   });
 
-  it('accepts each of loom\'s four statuses', () => {
+  it("accepts each of loom's four statuses", () => {
     assert.deepEqual([...HANDOFF_STATUSES], ['done', 'partial', 'blocked', 'failed']);
     for (const status of HANDOFF_STATUSES) assert.equal(parse(`{"status": "${status}", "summary": "s"}`).value?.status, status);
   });
@@ -59,15 +59,11 @@ describe('handoffs/*.json', () => {
 
   it('reports an exported interface without a path at that interface', () => {
     const text = '{\n  "status": "done",\n  "summary": "s",\n  "exported_interfaces": [\n    { "name": "login" }\n  ]\n}';
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '5:5 specs/s/handoffs/T1.json: "exported_interfaces.0.path": Invalid input: expected string, received undefined',
-    ]);
+    assert.deepEqual(parse(text).diagnostics.map(brief), ['5:5 specs/s/handoffs/T1.json: "exported_interfaces.0.path": Invalid input: expected string, received undefined']);
   });
 
   it('reports a fingerprint that is not a string at its path key', () => {
     const text = '{\n  "status": "done",\n  "summary": "s",\n  "basis_fingerprints": {\n    "spec.md": null\n  }\n}';
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '5:5 specs/s/handoffs/T1.json: "basis_fingerprints.spec.md": Invalid input: expected string, received null',
-    ]);
+    assert.deepEqual(parse(text).diagnostics.map(brief), ['5:5 specs/s/handoffs/T1.json: "basis_fingerprints.spec.md": Invalid input: expected string, received null']);
   });
 });

@@ -25,10 +25,10 @@ describe('pipeline.state.json', () => {
     assert.equal(value.current_stage, 'executing');
     assert.equal(value.loom_version, '2.3.1');
     assert.equal(value.current_stage_started_at, '2026-11-21T08:00:00.000Z');
-    assert.deepEqual(value.stage_history.map((h) => `${h.stage}:${h.status}`), [
-      'brainstorming:passed', 'detail-expansion:passed', 'planning:retry', 'planning:passed',
-      'analyze-artifacts:passed', 'approved:passed', 'git-worktree:passed',
-    ]);
+    assert.deepEqual(
+      value.stage_history.map((h) => `${h.stage}:${h.status}`),
+      ['brainstorming:passed', 'detail-expansion:passed', 'planning:retry', 'planning:passed', 'analyze-artifacts:passed', 'approved:passed', 'git-worktree:passed'],
+    );
     const retry = value.stage_history[2];
     assert.equal(retry.retry_from, 'planning');
     assert.equal(retry.validator, 'planning-artifacts');
@@ -76,29 +76,32 @@ describe('pipeline.state.json', () => {
   });
 
   it('accepts the failed stage with a failure_reason and dynamic_steps', () => {
-    const { value, diagnostics } = parse(JSON.stringify({
-      current_stage: 'failed', failure_reason: '验证失败', dynamic_steps: [{ id: 'planning' }, 'executing'],
-    }));
+    const { value, diagnostics } = parse(
+      JSON.stringify({
+        current_stage: 'failed',
+        failure_reason: '验证失败',
+        dynamic_steps: [{ id: 'planning' }, 'executing'],
+      }),
+    );
     assert.deepEqual(diagnostics, []);
     assert.equal(value!.failure_reason, '验证失败');
     assert.deepEqual(value!.dynamic_steps, [{ id: 'planning' }, 'executing']);
   });
 
   it('reports a missing comma on line 4 at the exact spot', () => {
-    const text = [
-      '{',
-      '  "spec_dir": "specs/2026-11-20+user-login",',
-      '  "pipeline_type": "feature",',
-      '  "current_stage": "planning"',
-      '  "loom_version": "2.3.1"',
-      '}',
-    ].join('\n');
+    const text = ['{', '  "spec_dir": "specs/2026-11-20+user-login",', '  "pipeline_type": "feature",', '  "current_stage": "planning"', '  "loom_version": "2.3.1"', '}'].join('\n');
     const { value, diagnostics } = parse(text);
     assert.equal(value, undefined);
-    assert.deepEqual(diagnostics, [{
-      file: 'specs/s/pipeline.state.json', line: 5, column: 3, severity: 'error', code: 'json-syntax',
-      message: `specs/s/pipeline.state.json is not valid JSON: expected ',' or '}' after property value but found '"'`,
-    }]);
+    assert.deepEqual(diagnostics, [
+      {
+        file: 'specs/s/pipeline.state.json',
+        line: 5,
+        column: 3,
+        severity: 'error',
+        code: 'json-syntax',
+        message: `specs/s/pipeline.state.json is not valid JSON: expected ',' or '}' after property value but found '"'`,
+      },
+    ]);
   });
 
   it('reports a truncated file (a crash mid-write) at its end', () => {
@@ -110,20 +113,8 @@ describe('pipeline.state.json', () => {
   });
 
   it('reports a wrong history status at the status key of that entry', () => {
-    const text = [
-      '{',
-      '  "current_stage": "planning",',
-      '  "stage_history": [',
-      '    {',
-      '      "stage": "brainstorming",',
-      '      "status": "done"',
-      '    }',
-      '  ]',
-      '}',
-    ].join('\n');
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '6:7 specs/s/pipeline.state.json: "stage_history.0.status": Invalid option: expected one of "passed"|"failed"|"retry"',
-    ]);
+    const text = ['{', '  "current_stage": "planning",', '  "stage_history": [', '    {', '      "stage": "brainstorming",', '      "status": "done"', '    }', '  ]', '}'].join('\n');
+    assert.deepEqual(parse(text).diagnostics.map(brief), ['6:7 specs/s/pipeline.state.json: "stage_history.0.status": Invalid option: expected one of "passed"|"failed"|"retry"']);
   });
 
   it('reports a wrong approval value and a wrong type, each at its own key', () => {
@@ -148,9 +139,7 @@ describe('pipeline.state.json', () => {
   });
 
   it('reports a missing current_stage at the top level, and a numeric one at its key', () => {
-    assert.deepEqual(parse('{\n  "pipeline_type": "feature"\n}').diagnostics.map(brief), [
-      '1:1 specs/s/pipeline.state.json: "current_stage": Invalid input: expected string, received undefined',
-    ]);
+    assert.deepEqual(parse('{\n  "pipeline_type": "feature"\n}').diagnostics.map(brief), ['1:1 specs/s/pipeline.state.json: "current_stage": Invalid input: expected string, received undefined']);
     assert.deepEqual(parse('{\n  "pipeline_type": "feature",\n  "current_stage": 3\n}').diagnostics.map(brief), [
       '3:3 specs/s/pipeline.state.json: "current_stage": Invalid input: expected string, received number',
     ]);
@@ -158,8 +147,6 @@ describe('pipeline.state.json', () => {
 
   it('reports a history entry without a stage at that entry', () => {
     const text = '{\n  "current_stage": "x",\n  "stage_history": [\n    { "status": "passed" }\n  ]\n}';
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '4:5 specs/s/pipeline.state.json: "stage_history.0.stage": Invalid input: expected string, received undefined',
-    ]);
+    assert.deepEqual(parse(text).diagnostics.map(brief), ['4:5 specs/s/pipeline.state.json: "stage_history.0.stage": Invalid input: expected string, received undefined']);
   });
 });

@@ -13,7 +13,7 @@ describe('report verdicts', () => {
     assert.equal(verdictOf('# Test Report\n\nverdict: FAIL\n'), 'FAIL');
   });
 
-  it('reads the forms loom\'s parseVerdict reads, and only those', () => {
+  it("reads the forms loom's parseVerdict reads, and only those", () => {
     assert.equal(verdictOf('**Verdict:** PASS'), 'PASS');
     assert.equal(verdictOf('**Verdict: PASS**'), 'PASS');
     assert.equal(verdictOf('- verdict：PASS'), 'PASS');
@@ -24,7 +24,7 @@ describe('report verdicts', () => {
     assert.equal(verdictOf('> Verdict: `FAIL`'), undefined);
   });
 
-  it('reads loom\'s Chinese forms and its other verdict words', () => {
+  it("reads loom's Chinese forms and its other verdict words", () => {
     assert.equal(verdictOf('结论：通过'), 'PASS');
     assert.equal(verdictOf('结论：不通过'), 'FAIL');
     assert.equal(verdictOf('结论: 通过（有 2 条建议）'), 'PASS');
@@ -50,7 +50,7 @@ describe('report verdicts', () => {
   it('gives no verdict without a verdict line', () => {
     assert.equal(verdictOf(''), undefined);
     assert.equal(verdictOf('# Report\n\nAll 12 tests PASS.\n'), undefined);
-    assert.equal(parseReport('r.md', '# Report\n\nAll 12 tests PASS.\n').inferredVerdict, 'PASS', 'loom\'s fallback reads the words');
+    assert.equal(parseReport('r.md', '# Report\n\nAll 12 tests PASS.\n').inferredVerdict, 'PASS', "loom's fallback reads the words");
     assert.equal(parseReport('r.md', '# Report\n\n11 PASS, 1 FAIL\n').inferredVerdict, 'FAIL');
     assert.equal(parseReport('r.md', 'verdict: PASS\n').inferredVerdict, undefined);
     assert.equal(verdictOf('## 结论\n\n- Status: PASS\n'), undefined);
@@ -82,7 +82,10 @@ describe('report evidence receipts', () => {
       'evidence-sha256: ABCDEF0123',
     ].join('\n');
     assert.deepEqual(parseReport('r.md', text).evidence, {
-      command: 'npm test -- --grep "login"', exitCode: 1, file: 'evidence/run 2.log', sha256: 'abcdef0123',
+      command: 'npm test -- --grep "login"',
+      exitCode: 1,
+      file: 'evidence/run 2.log',
+      sha256: 'abcdef0123',
     });
     // Forms loom's validateReportEvidence does not read are not read here either.
     assert.deepEqual(parseReport('r.md', '**evidence-exit-code:** 0\nevidence-sha256：ab\n').evidence, {});
@@ -109,25 +112,23 @@ describe('report evidence receipts', () => {
 
 describe('review-feedback blocking markers', () => {
   it('finds BLOCKER, CHANGES_REQUESTED and FAIL with their lines, the verdict line included', () => {
-    const text = [
-      '# Review Feedback',
-      '',
-      '## BLOCKER: session token is logged',
-      '- Status: CHANGES_REQUESTED',
-      '- lint: FAIL',
-      '',
-      'verdict: FAIL',
-    ].join('\n');
+    const text = ['# Review Feedback', '', '## BLOCKER: session token is logged', '- Status: CHANGES_REQUESTED', '- lint: FAIL', '', 'verdict: FAIL'].join('\n');
     const report = parseReport('specs/s/review-feedback.md', text);
     assert.deepEqual(report.blockingMarkers, [
-      { line: 3, marker: 'BLOCKER' }, { line: 4, marker: 'CHANGES_REQUESTED' }, { line: 5, marker: 'FAIL' }, { line: 7, marker: 'FAIL' },
+      { line: 3, marker: 'BLOCKER' },
+      { line: 4, marker: 'CHANGES_REQUESTED' },
+      { line: 5, marker: 'FAIL' },
+      { line: 7, marker: 'FAIL' },
     ]);
     assert.equal(report.verdict, 'FAIL');
   });
 
-  it('counts markers in any case, and loom\'s other words, but not words that only contain one', () => {
+  it("counts markers in any case, and loom's other words, but not words that only contain one", () => {
     const report = parseReport('r.md', 'FAILED_TESTS: 0\nNONBLOCKER\nblocker (lower case)\nrejected\nNo blockers left\nverdict: PASS\n');
-    assert.deepEqual(report.blockingMarkers, [{ line: 3, marker: 'BLOCKER' }, { line: 4, marker: 'REJECTED' }]);
+    assert.deepEqual(report.blockingMarkers, [
+      { line: 3, marker: 'BLOCKER' },
+      { line: 4, marker: 'REJECTED' },
+    ]);
     assert.equal(report.verdict, 'PASS');
     assert.equal(report.reviewVerdict, 'PASS');
   });

@@ -9,8 +9,7 @@ const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+u
 const parse = (text: string) => parseJsonDocument('specs/s/requirements.json', text, RequirementsFileSchema);
 const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
 
-const behavior = (id: string, extra = '') =>
-  `{ "id": "${id}", "category": "happy-path", "description": "登录成功", "status": "failing", "acceptance": ["返回 200"]${extra} }`;
+const behavior = (id: string, extra = '') => `{ "id": "${id}", "category": "happy-path", "description": "登录成功", "status": "failing", "acceptance": ["返回 200"]${extra} }`;
 
 describe('requirements.json, object form', () => {
   const text = readFileSync(join(specDir, REQUIREMENTS_FILE), 'utf8');
@@ -20,17 +19,23 @@ describe('requirements.json, object form', () => {
     assert.deepEqual(diagnostics, []);
     const ledger = normalizeRequirements(value!);
     assert.equal(ledger.form, 'object');
-    assert.deepEqual(ledger.requirements.map((r) => r.id), ['REQ-001', 'REQ-002']);
+    assert.deepEqual(
+      ledger.requirements.map((r) => r.id),
+      ['REQ-001', 'REQ-002'],
+    );
     const [req1, req2] = ledger.requirements;
     assert.equal(req1.status, 'in_progress');
     assert.deepEqual(req1.types, ['functional', 'input']);
     assert.deepEqual(req1.required_categories, ['happy-path', 'invalid-input']);
-    assert.deepEqual(req1.behaviors.map((b) => `${b.id}:${b.category}:${b.applicability ?? '-'}`), [
-      'REQ-001-B01:happy-path:applicable', 'REQ-001-B02:invalid-input:applicable', 'REQ-001-B03:concurrency:not-applicable',
-    ]);
+    assert.deepEqual(
+      req1.behaviors.map((b) => `${b.id}:${b.category}:${b.applicability ?? '-'}`),
+      ['REQ-001-B01:happy-path:applicable', 'REQ-001-B02:invalid-input:applicable', 'REQ-001-B03:concurrency:not-applicable'],
+    );
     assert.deepEqual(req1.behaviors[0].test_plan, {
-      strategy: 'integration', inputs: ['alice@example.com / correct-password'],
-      expected: ['200', 'token is a 64-char hex string'], coverage_target: '100%',
+      strategy: 'integration',
+      inputs: ['alice@example.com / correct-password'],
+      expected: ['200', 'token is a 64-char hex string'],
+      coverage_target: '100%',
     });
     assert.equal(req1.behaviors[1].test_plan!.coverage_target, 90);
     assert.equal(req2.behaviors[0].description, '第 5 次错误后账户进入锁定状态');
@@ -39,21 +44,14 @@ describe('requirements.json, object form', () => {
 
   it('takes the id from the key, even when the entry names another', () => {
     const { value } = parse(`{"requirements": {"REQ-007": {"id": "REQ-999", "status": "passing", "acceptance": [], "behaviors": []}}}`);
-    assert.deepEqual(normalizeRequirements(value!).requirements.map((r) => r.id), ['REQ-007']);
+    assert.deepEqual(
+      normalizeRequirements(value!).requirements.map((r) => r.id),
+      ['REQ-007'],
+    );
   });
 
   it('reports a wrong requirement status at its key', () => {
-    const bad = [
-      '{',
-      '  "requirements": {',
-      '    "REQ-001": {',
-      '      "status": "done",',
-      '      "acceptance": [],',
-      '      "behaviors": []',
-      '    }',
-      '  }',
-      '}',
-    ].join('\n');
+    const bad = ['{', '  "requirements": {', '    "REQ-001": {', '      "status": "done",', '      "acceptance": [],', '      "behaviors": []', '    }', '  }', '}'].join('\n');
     assert.deepEqual(parse(bad).diagnostics.map(brief), [
       '4:7 specs/s/requirements.json: "requirements.REQ-001.status": Invalid option: expected one of "failing"|"in_progress"|"candidate_implemented"|"passing"|"blocked"|"superseded"',
     ]);
@@ -61,9 +59,7 @@ describe('requirements.json, object form', () => {
 
   it('reports a key that is not a requirement id at that key', () => {
     const bad = '{\n  "requirements": {\n    "REQ-1": {\n      "status": "failing",\n      "acceptance": [],\n      "behaviors": []\n    }\n  }\n}';
-    assert.deepEqual(parse(bad).diagnostics.map(brief), [
-      '3:5 specs/s/requirements.json: "requirements.REQ-1": invalid key: requirement id must look like REQ-001',
-    ]);
+    assert.deepEqual(parse(bad).diagnostics.map(brief), ['3:5 specs/s/requirements.json: "requirements.REQ-1": invalid key: requirement id must look like REQ-001']);
   });
 
   it('reports a bad behavior id, a wrong category and an empty acceptance inside a requirement', () => {
@@ -96,9 +92,7 @@ describe('requirements.json, object form', () => {
 
   it('reports a missing behaviors list at the requirement', () => {
     const bad = '{\n  "requirements": {\n    "REQ-002": {\n      "status": "failing",\n      "acceptance": []\n    }\n  }\n}';
-    assert.deepEqual(parse(bad).diagnostics.map(brief), [
-      '3:5 specs/s/requirements.json: "requirements.REQ-002.behaviors": Invalid input: expected array, received undefined',
-    ]);
+    assert.deepEqual(parse(bad).diagnostics.map(brief), ['3:5 specs/s/requirements.json: "requirements.REQ-002.behaviors": Invalid input: expected array, received undefined']);
   });
 
   it('reports an applicability and a test_plan of the wrong shape', () => {
@@ -140,15 +134,16 @@ describe('requirements.json, array form', () => {
     assert.deepEqual(diagnostics, []);
     const ledger = normalizeRequirements(value!);
     assert.equal(ledger.form, 'array');
-    assert.deepEqual(ledger.requirements.map((r) => `${r.id}:${r.status}`), ['REQ-001:passing', 'REQ-1000:blocked']);
+    assert.deepEqual(
+      ledger.requirements.map((r) => `${r.id}:${r.status}`),
+      ['REQ-001:passing', 'REQ-1000:blocked'],
+    );
     assert.equal(ledger.requirements[0].owner, 'auth-team');
     assert.equal(ledger.requirements[0].behaviors[0].id, 'REQ-001-B01');
   });
 
   it('reports a bad id pattern at the id key', () => {
-    assert.deepEqual(parse(text.replace('"REQ-1000"', '"REQ-10a"')).diagnostics.map(brief), [
-      '14:7 specs/s/requirements.json: "requirements.1.id": requirement id must look like REQ-001',
-    ]);
+    assert.deepEqual(parse(text.replace('"REQ-1000"', '"REQ-10a"')).diagnostics.map(brief), ['14:7 specs/s/requirements.json: "requirements.1.id": requirement id must look like REQ-001']);
   });
 
   it('reports a missing id at the entry', () => {
@@ -158,11 +153,7 @@ describe('requirements.json, array form', () => {
   });
 
   it('reports a requirements value of neither form at its key', () => {
-    assert.deepEqual(parse('{\n  "requirements": "REQ-001"\n}').diagnostics.map(brief), [
-      '2:3 specs/s/requirements.json: "requirements": Invalid input: expected array or record',
-    ]);
-    assert.deepEqual(parse('{\n  "reqs": []\n}').diagnostics.map(brief), [
-      '1:1 specs/s/requirements.json: "requirements": Invalid input: expected array or record',
-    ]);
+    assert.deepEqual(parse('{\n  "requirements": "REQ-001"\n}').diagnostics.map(brief), ['2:3 specs/s/requirements.json: "requirements": Invalid input: expected array or record']);
+    assert.deepEqual(parse('{\n  "reqs": []\n}').diagnostics.map(brief), ['1:1 specs/s/requirements.json: "requirements": Invalid input: expected array or record']);
   });
 });

@@ -34,7 +34,31 @@ test('leaves everything else to gray-matter', () => {
 });
 
 test('agrees with gray-matter on every input it accepts', () => {
-  const words = ['src/a.ts', 'src/dir/', 'T1', 'T12.md', 'REQ-001', 'REQ-001-B02', 'low', 'high', '/abs/path', '_x', 'lib/v1.2/x@scope+y', 'Yes', 'no', 'null', 'True', '3', '1.5', '.inf', '~', 'a#b', 'a b', "'q'", ''];
+  const words = [
+    'src/a.ts',
+    'src/dir/',
+    'T1',
+    'T12.md',
+    'REQ-001',
+    'REQ-001-B02',
+    'low',
+    'high',
+    '/abs/path',
+    '_x',
+    'lib/v1.2/x@scope+y',
+    'Yes',
+    'no',
+    'null',
+    'True',
+    '3',
+    '1.5',
+    '.inf',
+    '~',
+    'a#b',
+    'a b',
+    "'q'",
+    '',
+  ];
   let seed = 7;
   const rand = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -77,7 +101,20 @@ test('a complexity off the enum still gets the diagnostic of the schema', () => 
 
 test('records the line of each key as it reads', () => {
   const r = simpleFrontmatter('---\nowns: [a]\n\nreads: [b]\ncomplexity: low\n---\n# T\n')!;
-  assert.deepEqual([...r.keyLines], [['owns', 2], ['reads', 4], ['complexity', 5]]);
+  assert.deepEqual(
+    [...r.keyLines],
+    [
+      ['owns', 2],
+      ['reads', 4],
+      ['complexity', 5],
+    ],
+  );
   const viaTask = parseTaskFile('specs/x/tasks/T1.md', 'T1', '---\nowns: [a]\n\nreads: [b]\n---\n# T\n').task.keyLines;
-  assert.deepEqual([...viaTask], [['owns', 2], ['reads', 4]]);
+  assert.deepEqual(
+    [...viaTask],
+    [
+      ['owns', 2],
+      ['reads', 4],
+    ],
+  );
 });

@@ -51,17 +51,23 @@ describe('tasks/TN.md frontmatter', () => {
   });
 
   it('records the line of every top-level key', () => {
-    assert.deepEqual([...fixture('T2').task.keyLines], [
-      ['owns', 2], ['reads', 4], ['depends_on', 7], ['requirements', 9], ['behavior_ids', 11], ['complexity', 13],
-    ]);
+    assert.deepEqual(
+      [...fixture('T2').task.keyLines],
+      [
+        ['owns', 2],
+        ['reads', 4],
+        ['depends_on', 7],
+        ['requirements', 9],
+        ['behavior_ids', 11],
+        ['complexity', 13],
+      ],
+    );
   });
 
   it('reads quoted items, numbers, lone strings, empty and null lists', () => {
     const { task, diagnostics } = parse('---\nowns: ["src/a b.ts", \'src/c.ts\']\nreads: src/only.ts\ndepends_on:\nrequirements: ~\nbehavior_ids: [ ]\n---\n# T1\n');
     assert.deepEqual(diagnostics, []);
-    assert.deepEqual([task.owns, task.reads, task.depends_on, task.requirements, task.behavior_ids], [
-      ['src/a b.ts', 'src/c.ts'], ['src/only.ts'], [], [], [],
-    ]);
+    assert.deepEqual([task.owns, task.reads, task.depends_on, task.requirements, task.behavior_ids], [['src/a b.ts', 'src/c.ts'], ['src/only.ts'], [], [], []]);
     assert.deepEqual(parse('---\ndepends_on: [1, 2]\nowns: ["", " src/x "]\n---\n').task.depends_on, ['1', '2']);
     assert.deepEqual(parse('---\nowns: ["", " src/x "]\n---\n').task.owns, ['src/x']);
   });
@@ -115,9 +121,7 @@ describe('tasks/TN.md problems', () => {
 
   it('reports an unclosed inline list where the parser notices it', () => {
     const text = '---\nowns: [src/a/, src/b.ts]\nreads: [src/c.ts\ndepends_on: []\n---\n# T1\n';
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '4:1 frontmatter-syntax the YAML frontmatter does not parse: missed comma between flow collection entries',
-    ]);
+    assert.deepEqual(parse(text).diagnostics.map(brief), ['4:1 frontmatter-syntax the YAML frontmatter does not parse: missed comma between flow collection entries']);
   });
 
   it('reports a tab-indented block list at its line', () => {
@@ -130,9 +134,7 @@ describe('tasks/TN.md problems', () => {
 
   it('reports a bad complexity at its key, keeping the keys that did parse', () => {
     const { task, diagnostics } = parse('---\nowns: [src/a.ts]\ncomplexity: huge\nreads: [src/b.ts]\n---\n# T1\n');
-    assert.deepEqual(diagnostics.map(brief), [
-      '3:1 schema "complexity": Invalid option: expected one of "low"|"medium"|"high"',
-    ]);
+    assert.deepEqual(diagnostics.map(brief), ['3:1 schema "complexity": Invalid option: expected one of "low"|"medium"|"high"']);
     assert.deepEqual(task.owns, ['src/a.ts']);
     assert.deepEqual(task.reads, ['src/b.ts']);
     assert.equal(task.complexity, undefined);
@@ -147,7 +149,10 @@ describe('tasks/TN.md problems', () => {
 
   it('reports a list item of the wrong type at its key', () => {
     const { diagnostics } = parse('---\nowns: [a]\ndepends_on:\n  - {T1: done}\n---\n');
-    assert.deepEqual(diagnostics.map((d) => `${d.line} ${d.code}`), ['3 schema']);
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.line} ${d.code}`),
+      ['3 schema'],
+    );
   });
 
   it('reports frontmatter that is not a mapping', () => {

@@ -23,7 +23,7 @@ const BODY = '# T3: Lock the account\n\nLock it after five failed attempts.\n';
 const flow = (lists: string) => `---\nowns: [src/lock.ts]\n${lists}complexity: low\n---\n${BODY}`;
 
 describe('taskListEdits: a flow list [a, b]', () => {
-  it('adds after the last item with the list\'s own separator, one small insertion', () => {
+  it("adds after the last item with the list's own separator, one small insertion", () => {
     const out = edit(flow('behavior_ids: [REQ-001-B01, REQ-001-B02]\n'), add('behavior_ids', 'REQ-001-B03'));
     assert.deepEqual(out.edits, [{ file: FILE, range: { start: { line: 3, column: 40 }, end: { line: 3, column: 40 } }, newText: ', REQ-001-B03' }]);
     assert.deepEqual(out.list, ['REQ-001-B01', 'REQ-001-B02', 'REQ-001-B03']);
@@ -81,13 +81,13 @@ describe('taskListEdits: a block list', () => {
     assert.equal(out.after, block('  - REQ-001-B01\n  - REQ-001-B02\n  - REQ-001-B03\n'));
   });
 
-  it('items at the key\'s own indent, comments between items and after an item', () => {
+  it("items at the key's own indent, comments between items and after an item", () => {
     const out = edit(block('- REQ-001-B01  # the happy path\n# later\n- REQ-001-B02\n'), add('behavior_ids', 'REQ-001-B03'));
     assert.equal(out.after, block('- REQ-001-B01  # the happy path\n# later\n- REQ-001-B02\n- REQ-001-B03\n'));
     assert.deepEqual(edit(block('- REQ-001-B01  # the happy path\n- REQ-001-B02\n'), remove('behavior_ids', 'REQ-001-B01')).list, ['REQ-001-B02']);
   });
 
-  it('removes an item\'s whole line', () => {
+  it("removes an item's whole line", () => {
     const out = edit(block('  - REQ-001-B01\n  - REQ-009-B01\n  - REQ-001-B02\n'), remove('behavior_ids', 'REQ-009-B01'));
     assert.deepEqual(out.edits, [{ file: FILE, range: { start: { line: 6, column: 1 }, end: { line: 7, column: 1 } }, newText: '' }]);
     assert.equal(out.after, block('  - REQ-001-B01\n  - REQ-001-B02\n'));
@@ -136,14 +136,18 @@ describe('taskListEdits: other shapes', () => {
   });
 
   it('a frontmatter that is never closed is refused, naming the file', () => {
-    assert.throws(() => taskListEdits(FILE, '---\nbehavior_ids:\n  - REQ-001-B01', add('behavior_ids', 'REQ-001-B02')),
-      (e: unknown) => e instanceof LoomError && /tasks\/T3\.md: the frontmatter opened on line 1 is never closed/.test(e.message));
+    assert.throws(
+      () => taskListEdits(FILE, '---\nbehavior_ids:\n  - REQ-001-B01', add('behavior_ids', 'REQ-001-B02')),
+      (e: unknown) => e instanceof LoomError && /tasks\/T3\.md: the frontmatter opened on line 1 is never closed/.test(e.message),
+    );
   });
 
   it('a file without frontmatter gets one; a nested list is refused with the file named', () => {
     assert.equal(edit(BODY, add('requirements', 'REQ-001')).after, `---\nrequirements: [REQ-001]\n---\n${BODY}`);
-    assert.throws(() => taskListEdits(FILE, flow('behavior_ids: [[REQ-001-B01]]\n'), add('behavior_ids', 'X')),
-      (e: unknown) => e instanceof LoomError && e.message.startsWith(`${FILE}: a nested list`));
+    assert.throws(
+      () => taskListEdits(FILE, flow('behavior_ids: [[REQ-001-B01]]\n'), add('behavior_ids', 'X')),
+      (e: unknown) => e instanceof LoomError && e.message.startsWith(`${FILE}: a nested list`),
+    );
   });
 
   it('only the named key changes; keys that merely start alike are not touched', () => {

@@ -13,19 +13,22 @@ const parse = (text: string) => parseJsonDocument('specs/s/task-states/T1.state.
 const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
 
 /** A state as loom's initTask writes it, with one field changed. */
-const stateText = (field: string, value: string) => [
-  '{',
-  '  "task_id": "T1",',
-  '  "spec_dir": "specs/s",',
-  '  "status": "pending",',
-  '  "retry_count": 0,',
-  '  "agent_session_id": null,',
-  '  "created_at": "2026-11-21T08:00:00.000Z",',
-  '  "updated_at": "2026-11-21T08:00:00.000Z",',
-  '  "last_reviewer_result": null,',
-  '  "blocker": null',
-  '}',
-].map((line) => (line.startsWith(`  "${field}":`) ? `  "${field}": ${value}${line.endsWith(',') ? ',' : ''}` : line)).join('\n');
+const stateText = (field: string, value: string) =>
+  [
+    '{',
+    '  "task_id": "T1",',
+    '  "spec_dir": "specs/s",',
+    '  "status": "pending",',
+    '  "retry_count": 0,',
+    '  "agent_session_id": null,',
+    '  "created_at": "2026-11-21T08:00:00.000Z",',
+    '  "updated_at": "2026-11-21T08:00:00.000Z",',
+    '  "last_reviewer_result": null,',
+    '  "blocker": null',
+    '}',
+  ]
+    .map((line) => (line.startsWith(`  "${field}":`) ? `  "${field}": ${value}${line.endsWith(',') ? ',' : ''}` : line))
+    .join('\n');
 
 describe('task-states/TN.state.json', () => {
   it('lives where loom puts it', () => {
@@ -50,12 +53,19 @@ describe('task-states/TN.state.json', () => {
     const { value, diagnostics } = parse(stateText('status', '"pending"'));
     assert.deepEqual(diagnostics, []);
     assert.deepEqual(value, {
-      task_id: 'T1', spec_dir: 'specs/s', status: 'pending', retry_count: 0, agent_session_id: null,
-      created_at: '2026-11-21T08:00:00.000Z', updated_at: '2026-11-21T08:00:00.000Z', last_reviewer_result: null, blocker: null,
+      task_id: 'T1',
+      spec_dir: 'specs/s',
+      status: 'pending',
+      retry_count: 0,
+      agent_session_id: null,
+      created_at: '2026-11-21T08:00:00.000Z',
+      updated_at: '2026-11-21T08:00:00.000Z',
+      last_reviewer_result: null,
+      blocker: null,
     });
   });
 
-  it('accepts every one of loom\'s six statuses, and a blocked task with its blocker', () => {
+  it("accepts every one of loom's six statuses, and a blocked task with its blocker", () => {
     assert.deepEqual([...TASK_STATUSES], ['pending', 'executing', 'reviewing', 'done', 'failed', 'blocked']);
     for (const status of TASK_STATUSES) assert.equal(parse(stateText('status', `"${status}"`)).value?.status, status);
     const blocked = parse(stateText('blocker', '"等待 DBA 提供测试库"')).value!;
@@ -90,9 +100,7 @@ describe('task-states/TN.state.json', () => {
 
   it('reports a task id that breaks the pattern at the task_id key', () => {
     for (const bad of ['"1T"', '"T 1"', '""', `"T${'x'.repeat(64)}"`, '"T1/../x"']) {
-      assert.deepEqual(parse(stateText('task_id', bad)).diagnostics.map(brief), [
-        '2:3 specs/s/task-states/T1.state.json: "task_id": task_id must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$',
-      ], bad);
+      assert.deepEqual(parse(stateText('task_id', bad)).diagnostics.map(brief), ['2:3 specs/s/task-states/T1.state.json: "task_id": task_id must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$'], bad);
     }
     for (const good of ['T1', 'fix-login_2', `T${'x'.repeat(63)}`, 'constructor']) {
       assert.equal(TASK_ID_PATTERN.test(good), true, good);
@@ -101,24 +109,16 @@ describe('task-states/TN.state.json', () => {
   });
 
   it('reports a wrong retry_count type and a negative one', () => {
-    assert.deepEqual(parse(stateText('retry_count', '"2"')).diagnostics.map(brief), [
-      '5:3 specs/s/task-states/T1.state.json: "retry_count": Invalid input: expected number, received string',
-    ]);
-    assert.deepEqual(parse(stateText('retry_count', '-1')).diagnostics.map(brief), [
-      '5:3 specs/s/task-states/T1.state.json: "retry_count": Too small: expected number to be >=0',
-    ]);
+    assert.deepEqual(parse(stateText('retry_count', '"2"')).diagnostics.map(brief), ['5:3 specs/s/task-states/T1.state.json: "retry_count": Invalid input: expected number, received string']);
+    assert.deepEqual(parse(stateText('retry_count', '-1')).diagnostics.map(brief), ['5:3 specs/s/task-states/T1.state.json: "retry_count": Too small: expected number to be >=0']);
   });
 
   it('reports a missing task_id at the object', () => {
-    assert.deepEqual(parse('{\n  "status": "done"\n}').diagnostics.map(brief), [
-      '1:1 specs/s/task-states/T1.state.json: "task_id": Invalid input: expected string, received undefined',
-    ]);
+    assert.deepEqual(parse('{\n  "status": "done"\n}').diagnostics.map(brief), ['1:1 specs/s/task-states/T1.state.json: "task_id": Invalid input: expected string, received undefined']);
   });
 
   it('reports a syntax error at its spot', () => {
     const text = stateText('retry_count', '0,,');
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      "5:20 specs/s/task-states/T1.state.json is not valid JSON: expected a string but found ','",
-    ]);
+    assert.deepEqual(parse(text).diagnostics.map(brief), ["5:20 specs/s/task-states/T1.state.json is not valid JSON: expected a string but found ','"]);
   });
 });

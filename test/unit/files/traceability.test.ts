@@ -24,17 +24,25 @@ describe('traceability.json, object form', () => {
     assert.deepEqual(req1.tests, ['tests/auth/login.test.ts#returns a token', 'tests/auth/login_test.py::test_bad_email']);
     assert.deepEqual(req1.evidence, ['evidence/test.log']);
     assert.deepEqual(req1.behaviors!['REQ-001-B02'], {
-      tasks: ['T1'], tests: ['tests/auth/login_test.py::test_bad_email'], evidence: ['evidence/test.log'],
+      tasks: ['T1'],
+      tests: ['tests/auth/login_test.py::test_bad_email'],
+      evidence: ['evidence/test.log'],
     });
     assert.deepEqual(req2, {
-      id: 'REQ-002', tasks: ['T2.md'], tests: [], evidence: [],
+      id: 'REQ-002',
+      tasks: ['T2.md'],
+      tests: [],
+      evidence: [],
       behaviors: { 'REQ-002-B01': { tasks: ['T2'], tests: [], evidence: [] } },
     });
   });
 
   it('takes the id from the key, even when the entry names another', () => {
     const trace = ledger('{"requirements": {"REQ-003": {"id": "REQ-004", "tasks": [], "tests": [], "evidence": []}}}');
-    assert.deepEqual(trace.requirements.map((r) => r.id), ['REQ-003']);
+    assert.deepEqual(
+      trace.requirements.map((r) => r.id),
+      ['REQ-003'],
+    );
   });
 
   it('keeps behavior ids that look like Object.prototype members as plain keys', () => {
@@ -126,7 +134,10 @@ describe('traceability.json, array form', () => {
     assert.equal(trace.form, 'array');
     assert.deepEqual(trace.requirements, [
       {
-        id: 'REQ-001', tasks: ['T1'], tests: ['tests/login.test.ts'], evidence: ['evidence/test.log'],
+        id: 'REQ-001',
+        tasks: ['T1'],
+        tests: ['tests/login.test.ts'],
+        evidence: ['evidence/test.log'],
         behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] } },
       },
       { id: 'REQ-002', tasks: ['T2'], tests: [], evidence: [] },
@@ -134,9 +145,7 @@ describe('traceability.json, array form', () => {
   });
 
   it('reports a bad id at the id key', () => {
-    assert.deepEqual(parse(text.replace('"REQ-002"', '"req-2"')).diagnostics.map(brief), [
-      '13:7 specs/s/traceability.json: "requirements.1.id": requirement id must look like REQ-001',
-    ]);
+    assert.deepEqual(parse(text.replace('"REQ-002"', '"req-2"')).diagnostics.map(brief), ['13:7 specs/s/traceability.json: "requirements.1.id": requirement id must look like REQ-001']);
   });
 
   it('reports a task list of the wrong type at its key', () => {

@@ -43,14 +43,18 @@ describe('traceabilityEdits: tasks of a behavior or requirement', () => {
 
   it('appends to a list with items after the last one, with its separator and indentation', () => {
     const out = edit(written(LEDGER), addTasks('REQ-001', undefined, 'T2'));
-    assert.deepEqual(out.edits.map((e) => e.newText), [',\n        "T2"']);
+    assert.deepEqual(
+      out.edits.map((e) => e.newText),
+      [',\n        "T2"'],
+    );
     const expected = structuredClone(LEDGER);
     expected.requirements['REQ-001'].tasks.push('T2');
     assert.equal(out.after, written(expected));
   });
 
   it('keeps lists written on one line on one line', () => {
-    const text = '{\n  "requirements": {\n    "REQ-001": { "tasks": ["T1"], "tests": [], "evidence": [],\n      "behaviors": { "REQ-001-B01": { "tasks": [], "tests": [], "evidence": [] } } }\n  }\n}\n';
+    const text =
+      '{\n  "requirements": {\n    "REQ-001": { "tasks": ["T1"], "tests": [], "evidence": [],\n      "behaviors": { "REQ-001-B01": { "tasks": [], "tests": [], "evidence": [] } } }\n  }\n}\n';
     assert.equal(edit(text, addTasks('REQ-001', undefined, 'T2')).after, text.replace('["T1"]', '["T1", "T2"]'));
     assert.equal(edit(text, addTasks('REQ-001', 'REQ-001-B01', 'T1')).after, text.replace('"REQ-001-B01": { "tasks": []', '"REQ-001-B01": { "tasks": ["T1"]'));
   });
@@ -118,7 +122,17 @@ describe('traceabilityEdits: a requirement traceability.json lacks', () => {
   const addRequirement = (requirement: string, tasks: string[], behaviors: { id: string; tasks: string[] }[]): TraceabilityChange => ({ op: 'add-requirement', requirement, tasks, behaviors });
 
   it('goes between its neighbours in the object form, with its behaviors and empty tests and evidence', () => {
-    const out = edit(written(LEDGER), addRequirement('REQ-002', ['T2'], [{ id: 'REQ-002-B01', tasks: ['T2'] }, { id: 'REQ-002-B02', tasks: [] }]));
+    const out = edit(
+      written(LEDGER),
+      addRequirement(
+        'REQ-002',
+        ['T2'],
+        [
+          { id: 'REQ-002-B01', tasks: ['T2'] },
+          { id: 'REQ-002-B02', tasks: [] },
+        ],
+      ),
+    );
     const expected = {
       requirements: {
         'REQ-001': LEDGER.requirements['REQ-001'],
@@ -131,7 +145,12 @@ describe('traceabilityEdits: a requirement traceability.json lacks', () => {
   });
 
   it('goes last, with its id first, in the array form; after REQ-009 comes REQ-010', () => {
-    const array = { requirements: [{ id: 'REQ-001', ...trace(['T1']) }, { id: 'REQ-009', ...trace(['T9']) }] };
+    const array = {
+      requirements: [
+        { id: 'REQ-001', ...trace(['T1']) },
+        { id: 'REQ-009', ...trace(['T9']) },
+      ],
+    };
     const out = edit(written(array), addRequirement('REQ-010', [], []));
     assert.equal(out.after, written({ requirements: [...array.requirements, { id: 'REQ-010', ...trace([], {}) }] }));
   });
@@ -148,20 +167,27 @@ describe('traceabilityEdits: a requirement traceability.json lacks', () => {
 
   it('writes a one-line file on one line', () => {
     const text = '{"requirements":{"REQ-001":{"tasks":["T1"],"tests":[],"evidence":[]}}}';
-    assert.equal(edit(text, addRequirement('REQ-002', ['T2'], [])).after,
-      '{"requirements":{"REQ-001":{"tasks":["T1"],"tests":[],"evidence":[]},"REQ-002":{"tasks":["T2"],"tests":[],"evidence":[],"behaviors":{}}}}');
+    assert.equal(
+      edit(text, addRequirement('REQ-002', ['T2'], [])).after,
+      '{"requirements":{"REQ-001":{"tasks":["T1"],"tests":[],"evidence":[]},"REQ-002":{"tasks":["T2"],"tests":[],"evidence":[],"behaviors":{}}}}',
+    );
   });
 });
 
 describe('traceabilityEdits: what cannot be edited', () => {
   it('refuses JSON that does not parse, naming the file', () => {
-    assert.throws(() => traceabilityEdits(FILE, '{ "requirements": { "REQ-001": ', addTasks('REQ-001', undefined, 'T1')),
-      (e: unknown) => e instanceof LoomError && e.message === `${FILE} is not valid JSON, so it cannot be edited automatically` && e.file === FILE);
+    assert.throws(
+      () => traceabilityEdits(FILE, '{ "requirements": { "REQ-001": ', addTasks('REQ-001', undefined, 'T1')),
+      (e: unknown) => e instanceof LoomError && e.message === `${FILE} is not valid JSON, so it cannot be edited automatically` && e.file === FILE,
+    );
   });
 
   it('refuses shapes the change cannot be made in', () => {
     const refuses = (text: string, change: TraceabilityChange, message: string) =>
-      assert.throws(() => traceabilityEdits(FILE, text, change), (e: unknown) => e instanceof LoomError && e.message === `${FILE}${message}`);
+      assert.throws(
+        () => traceabilityEdits(FILE, text, change),
+        (e: unknown) => e instanceof LoomError && e.message === `${FILE}${message}`,
+      );
     refuses('{"requirements": 3}', addTasks('REQ-001', undefined, 'T1'), ' has no requirements object or list to edit');
     refuses('{"requirements": {}}', addTasks('REQ-001', undefined, 'T1'), ' does not trace REQ-001: add the requirement first');
     refuses('{"requirements": {"REQ-001": {"tasks": "T1"}}}', addTasks('REQ-001', undefined, 'T2'), ': the tasks of REQ-001 are not a list');

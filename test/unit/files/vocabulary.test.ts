@@ -1,20 +1,42 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  APPLICABILITY, BEHAVIOR_CATEGORIES, BEHAVIOR_ID_PATTERN, categoriesImpliedBy, COMPLEXITIES, FAILED_STAGE, HISTORY_STATUSES,
-  REQUIREMENT_ID_PATTERN, REQUIREMENT_STATUSES,
+  APPLICABILITY,
+  BEHAVIOR_CATEGORIES,
+  BEHAVIOR_ID_PATTERN,
+  categoriesImpliedBy,
+  COMPLEXITIES,
+  FAILED_STAGE,
+  HISTORY_STATUSES,
+  REQUIREMENT_ID_PATTERN,
+  REQUIREMENT_STATUSES,
 } from '../../../src/core/files/vocabulary';
 
 describe('loom vocabulary', () => {
-  it('has the 15 behavior categories in loom\'s order', () => {
-    assert.deepEqual([...BEHAVIOR_CATEGORIES], [
-      'happy-path', 'boundary', 'invalid-input', 'authorization', 'state-transition', 'idempotency', 'concurrency',
-      'atomicity', 'external-failure', 'compatibility', 'security', 'performance', 'observability', 'recovery',
-      'forbidden-behavior',
-    ]);
+  it("has the 15 behavior categories in loom's order", () => {
+    assert.deepEqual(
+      [...BEHAVIOR_CATEGORIES],
+      [
+        'happy-path',
+        'boundary',
+        'invalid-input',
+        'authorization',
+        'state-transition',
+        'idempotency',
+        'concurrency',
+        'atomicity',
+        'external-failure',
+        'compatibility',
+        'security',
+        'performance',
+        'observability',
+        'recovery',
+        'forbidden-behavior',
+      ],
+    );
   });
 
-  it('has loom\'s statuses, applicability values and complexities', () => {
+  it("has loom's statuses, applicability values and complexities", () => {
     assert.deepEqual([...REQUIREMENT_STATUSES], ['failing', 'in_progress', 'candidate_implemented', 'passing', 'blocked', 'superseded']);
     assert.deepEqual([...APPLICABILITY], ['applicable', 'not-applicable', 'requires-clarification']);
     assert.deepEqual([...HISTORY_STATUSES], ['passed', 'failed', 'retry']);
@@ -33,10 +55,20 @@ describe('loom vocabulary', () => {
 describe('categoriesImpliedBy', () => {
   it('maps every requirement type loom knows', () => {
     const table: [string, string][] = [
-      ['functional', 'happy-path'], ['input', 'invalid-input'], ['auth', 'authorization'], ['authorization', 'authorization'],
-      ['write', 'atomicity'], ['mutation', 'atomicity'], ['state', 'state-transition'], ['idempotent', 'idempotency'],
-      ['concurrent', 'concurrency'], ['external', 'external-failure'], ['security', 'security'], ['performance', 'performance'],
-      ['observable', 'observability'], ['recovery', 'recovery'],
+      ['functional', 'happy-path'],
+      ['input', 'invalid-input'],
+      ['auth', 'authorization'],
+      ['authorization', 'authorization'],
+      ['write', 'atomicity'],
+      ['mutation', 'atomicity'],
+      ['state', 'state-transition'],
+      ['idempotent', 'idempotency'],
+      ['concurrent', 'concurrency'],
+      ['external', 'external-failure'],
+      ['security', 'security'],
+      ['performance', 'performance'],
+      ['observable', 'observability'],
+      ['recovery', 'recovery'],
     ];
     for (const [type, category] of table) assert.deepEqual(categoriesImpliedBy([type]), [category], type);
   });

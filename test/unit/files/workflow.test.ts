@@ -9,7 +9,7 @@ const parse = (text: string) => parseWorkflow('.loom/workflow.yaml', text);
 const brief = (d: { line: number; column: number; message: string; code?: string }) => `${d.line}:${d.column} ${d.code} ${d.message.replace('.loom/workflow.yaml', '')}`;
 
 describe('.loom/workflow.yaml', () => {
-  it('lives where loom keeps it, with loom\'s defaults', () => {
+  it("lives where loom keeps it, with loom's defaults", () => {
     assert.equal(WORKFLOW_FILE, '.loom/workflow.yaml');
     assert.equal(DEFAULT_MAX_RETRIES, 3);
     assert.equal(DEFAULT_TIMEOUT_MINUTES, 30);
@@ -22,7 +22,10 @@ describe('.loom/workflow.yaml', () => {
     assert.deepEqual(workflow.defaults, { pipeline_type: 'feature', max_retries: 3, timeout_minutes: 30 });
     assert.deepEqual(Object.keys(workflow.pipelines ?? {}), ['feature', 'hotfix']);
     const feature = workflow.pipelines!.feature.steps;
-    assert.deepEqual(feature.map((s) => s.id), ['brainstorming', 'detail-expansion', 'planning', 'approved', 'executing', 'verification', 'review-gate', 'synced']);
+    assert.deepEqual(
+      feature.map((s) => s.id),
+      ['brainstorming', 'detail-expansion', 'planning', 'approved', 'executing', 'verification', 'review-gate', 'synced'],
+    );
     const executing = feature[4];
     assert.equal(executing.skill, 'loom-subagent-driven-development');
     assert.equal(executing.next, 'verification');
@@ -65,13 +68,14 @@ describe('.loom/workflow.yaml', () => {
     assert.equal(workflow, undefined);
     assert.equal(diagnostics.length > 0, true);
     assert.ok(diagnostics.every((d) => d.code === 'yaml-syntax' && d.severity === 'error' && d.file === '.loom/workflow.yaml'));
-    assert.deepEqual(diagnostics.map((d) => d.line), [8]);
+    assert.deepEqual(
+      diagnostics.map((d) => d.line),
+      [8],
+    );
   });
 
   it('reports a duplicate key at the second one', () => {
-    assert.deepEqual(parse('defaults:\n  max_retries: 3\n  max_retries: 4\n').diagnostics.map(brief), [
-      '3:3 yaml-syntax  is not valid YAML: Map keys must be unique',
-    ]);
+    assert.deepEqual(parse('defaults:\n  max_retries: 3\n  max_retries: 4\n').diagnostics.map(brief), ['3:3 yaml-syntax  is not valid YAML: Map keys must be unique']);
   });
 
   it('reports tabs used for indentation', () => {
@@ -103,16 +107,12 @@ describe('.loom/workflow.yaml', () => {
 
   it('points a value written on the next line at its key, not at the value', () => {
     const text = 'pipelines:\n  feature:\n    steps:\n      id: planning\n';
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '3:5 schema : "pipelines.feature.steps": Invalid input: expected array, received object',
-    ]);
+    assert.deepEqual(parse(text).diagnostics.map(brief), ['3:5 schema : "pipelines.feature.steps": Invalid input: expected array, received object']);
   });
 
   it('reports a step without an id at that step', () => {
     const text = 'pipelines:\n  feature:\n    steps:\n      - id: a\n      - skill: loom-writing-plans\n        next: approved\n';
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '5:9 schema : "pipelines.feature.steps.1.id": Invalid input: expected string, received undefined',
-    ]);
+    assert.deepEqual(parse(text).diagnostics.map(brief), ['5:9 schema : "pipelines.feature.steps.1.id": Invalid input: expected string, received undefined']);
   });
 
   it('reports bad defaults at their keys', () => {
@@ -124,14 +124,17 @@ describe('.loom/workflow.yaml', () => {
   });
 
   it('reports a file that is not a mapping at the top level', () => {
-    assert.deepEqual(parse('- a\n- b\n').diagnostics.map(brief), [
-      '1:1 schema : the top level: Invalid input: expected object, received array',
-    ]);
+    assert.deepEqual(parse('- a\n- b\n').diagnostics.map(brief), ['1:1 schema : the top level: Invalid input: expected object, received array']);
   });
 
   it('reports an alias bomb instead of throwing', () => {
     const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (let n = 0; n < 8; n++) lines.push(`${String.fromCharCode(98 + n)}: &${String.fromCharCode(98 + n)} [${Array(10).fill(`*${String.fromCharCode(97 + n)}`).join(', ')}]`);
+    for (let n = 0; n < 8; n++)
+      lines.push(
+        `${String.fromCharCode(98 + n)}: &${String.fromCharCode(98 + n)} [${Array(10)
+          .fill(`*${String.fromCharCode(97 + n)}`)
+          .join(', ')}]`,
+      );
     const { workflow, diagnostics } = parse(lines.join('\n'));
     assert.equal(workflow, undefined);
     assert.equal(diagnostics.length, 1);

@@ -67,7 +67,10 @@ test('refuses clearly: no repository, no commit, uncommitted changes, branch che
   const outside = realpathSync(mkdtempSync(join(tmpdir(), 'loom-nogit-')));
   made.push(outside);
   mkdirSync(join(outside, SPEC), { recursive: true });
-  await assert.rejects(ensureFeatureWorktree({ ...request({ root: outside, specDir: join(outside, SPEC) }) }), (e: unknown) => e instanceof WorktreeError && e.reason === 'no-repository' && /not inside a git repository/.test(e.message));
+  await assert.rejects(
+    ensureFeatureWorktree({ ...request({ root: outside, specDir: join(outside, SPEC) }) }),
+    (e: unknown) => e instanceof WorktreeError && e.reason === 'no-repository' && /not inside a git repository/.test(e.message),
+  );
 
   await assert.rejects(ensureFeatureWorktree(request(repo(false))), (e: unknown) => e instanceof WorktreeError && e.reason === 'no-commit');
 

@@ -10,11 +10,21 @@ test('inspection: every event an actor receives and every state it moves to, wit
   try {
     r.write(`${SPEC}/pipeline.state.json`, state('detail-expansion'));
     const lines: string[] = [];
-    const repo = new LoomRepository(r.root, { pipeline: { inspect: (e: InspectionEvent, dir: string) => { const l = describeInspection(dir, e); if (l) lines.push(l); } } }).load();
+    const repo = new LoomRepository(r.root, {
+      pipeline: {
+        inspect: (e: InspectionEvent, dir: string) => {
+          const l = describeInspection(dir, e);
+          if (l) lines.push(l);
+        },
+      },
+    }).load();
     const spec = repo.get(SPEC)!;
     spec.fail('scope changed', { now: '2026-11-29T10:00:00.000Z' });
     assert.ok(lines.includes(`${SPEC}: event FAIL reason="scope changed"`), lines.join('\n'));
-    assert.ok(lines.some((l) => l === `${SPEC}: at "failed" (changed)`), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l === `${SPEC}: at "failed" (changed)`),
+      lines.join('\n'),
+    );
     assert.ok(lines.includes(`${SPEC}: event FILES_CHANGED`), 'a reload is an event too');
     assert.ok(!lines.some((l) => l.includes('stage_history')), 'the facts are not dumped into the log');
   } finally {

@@ -15,11 +15,14 @@ const NOW = '2026-11-29T10:00:00.000Z';
 function countingGuards(): { registry: GuardRegistry; counts: Map<string, number> } {
   const counts = new Map<string, number>();
   const registry = Object.fromEntries(
-    (Object.keys(GUARDS) as GuardName[]).map((name) => [name, (params: never, ctx: never) => {
-      const key = guardKey({ type: name, params } as GuardCall);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      return (GUARDS[name] as (p: never, c: never) => ReturnType<GuardRegistry['fileExists']>)(params, ctx);
-    }]),
+    (Object.keys(GUARDS) as GuardName[]).map((name) => [
+      name,
+      (params: never, ctx: never) => {
+        const key = guardKey({ type: name, params } as GuardCall);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        return (GUARDS[name] as (p: never, c: never) => ReturnType<GuardRegistry['fileExists']>)(params, ctx);
+      },
+    ]),
   ) as GuardRegistry;
   return { registry, counts };
 }
@@ -63,10 +66,13 @@ test('a refused Advance explains itself from the same verdicts its guards reache
     r.write(`${SPEC}/spec.md`, '# s');
     const { registry, counts } = countingGuards();
     const spec = specAt(r, registry);
-    assert.throws(() => spec.advance({ confirm: true, now: NOW }), (e: TransitionRefusedError) => {
-      assert.ok(e.reasons.includes('plan.md does not exist'), e.reasons.join('; '));
-      return true;
-    });
+    assert.throws(
+      () => spec.advance({ confirm: true, now: NOW }),
+      (e: TransitionRefusedError) => {
+        assert.ok(e.reasons.includes('plan.md does not exist'), e.reasons.join('; '));
+        return true;
+      },
+    );
     for (const [key, n] of counts) assert.equal(n, 1, `${key} was evaluated ${n} times`);
     spec.dispose();
   } finally {
@@ -87,20 +93,32 @@ test('a corrupt input is never ready: cut-off requirements.json and a task state
     const spec = repo.get(SPEC)!;
     const next = spec.status().next[0];
     assert.equal(next.ready, false);
-    assert.ok(next.unmet.some((u) => /^requirements\.json line \d+: .*JSON/.test(u)), next.unmet.join('; '));
-    assert.throws(() => spec.advance({ confirm: true, now: NOW }), (e: TransitionRefusedError) => {
-      assert.deepEqual(e.details.codes, ['unreadable-input']);
-      assert.equal(e.details.file, 'requirements.json');
-      return true;
-    });
+    assert.ok(
+      next.unmet.some((u) => /^requirements\.json line \d+: .*JSON/.test(u)),
+      next.unmet.join('; '),
+    );
+    assert.throws(
+      () => spec.advance({ confirm: true, now: NOW }),
+      (e: TransitionRefusedError) => {
+        assert.deepEqual(e.details.codes, ['unreadable-input']);
+        assert.equal(e.details.file, 'requirements.json');
+        return true;
+      },
+    );
     assert.equal(r.read(`${SPEC}/pipeline.state.json`), before, 'nothing was written');
 
     // At executing, the task state is an input too.
     r.write(`${SPEC}/requirements.json`, text);
     r.write(`${SPEC}/pipeline.state.json`, state('executing'));
     repo.applyChange(r.path(`${SPEC}/pipeline.state.json`));
-    const leaving = repo.get(SPEC)!.status().next.find((t) => t.kind === 'forward')!;
-    assert.ok(leaving.unmet.some((u) => /^task-states\/T1\.state\.json line \d+: .*status/.test(u)), leaving.unmet.join('; '));
+    const leaving = repo
+      .get(SPEC)!
+      .status()
+      .next.find((t) => t.kind === 'forward')!;
+    assert.ok(
+      leaving.unmet.some((u) => /^task-states\/T1\.state\.json line \d+: .*status/.test(u)),
+      leaving.unmet.join('; '),
+    );
 
     const dashboard = buildDashboardModel(repo.get(SPEC)!);
     const forward = dashboard.next.find((t) => t.kind === 'forward')!;

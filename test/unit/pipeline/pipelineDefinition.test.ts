@@ -10,10 +10,24 @@ const schema = bundledPipelineSchema();
 test('without workflow.yaml the full feature pipeline of the schema, in loom order', () => {
   const def = buildPipelineDefinition(schema, undefined, 'feature');
   assert.equal(def.source, 'schema');
-  assert.deepEqual(def.stages.map((s) => s.id), [
-    'brainstorming', 'detail-expansion', 'planning', 'analyze-artifacts', 'approved', 'git-worktree', 'executing',
-    'converge', 'verification', 'code-review-request', 'review-gate', 'code-review-response', 'synced',
-  ]);
+  assert.deepEqual(
+    def.stages.map((s) => s.id),
+    [
+      'brainstorming',
+      'detail-expansion',
+      'planning',
+      'analyze-artifacts',
+      'approved',
+      'git-worktree',
+      'executing',
+      'converge',
+      'verification',
+      'code-review-request',
+      'review-gate',
+      'code-review-response',
+      'synced',
+    ],
+  );
   assert.equal(def.initial, 'brainstorming');
   assert.deepEqual(def.recoveryTargets, ['brainstorming', 'executing', 'verification']);
   assert.equal(stageOf(def, 'synced')!.terminal, true);
@@ -25,11 +39,17 @@ test('forward, retry and fail transitions come from allowedTransitions', () => {
   const def = buildPipelineDefinition(schema, undefined, 'feature');
   const converge = transitionsFrom(def, 'converge').map((t) => `${t.kind}:${t.to}`);
   assert.deepEqual(converge, ['forward:verification', 'retry:executing', 'fail:failed']);
-  assert.deepEqual(transitionsFrom(def, 'verification').map((t) => `${t.kind}:${t.to}`), ['forward:code-review-request', 'retry:executing', 'fail:failed']);
+  assert.deepEqual(
+    transitionsFrom(def, 'verification').map((t) => `${t.kind}:${t.to}`),
+    ['forward:code-review-request', 'retry:executing', 'fail:failed'],
+  );
   assert.deepEqual(transitionsFrom(def, 'synced'), []);
   const retry = transitionsFrom(def, 'converge').find((t) => t.kind === 'retry')!;
   assert.ok(retry.guards.some((g) => g.type === 'convergenceRoundsLeft'));
-  assert.ok(retry.guards.some((g) => g.type === 'worktreeExists'), 'entering executing needs the worktree');
+  assert.ok(
+    retry.guards.some((g) => g.type === 'worktreeExists'),
+    'entering executing needs the worktree',
+  );
 });
 
 test('schema preconditions compile into named guards', () => {
@@ -85,7 +105,10 @@ test('workflow.yaml steps define the pipeline of their type', () => {
   assert.deepEqual(diagnostics, []);
   const def = buildPipelineDefinition(schema, workflow, 'bugfix');
   assert.equal(def.source, 'workflow');
-  assert.deepEqual(def.stages.map((s) => s.id), ['brainstorming', 'planning', 'executing', 'verification']);
+  assert.deepEqual(
+    def.stages.map((s) => s.id),
+    ['brainstorming', 'planning', 'executing', 'verification'],
+  );
   const executing = stageOf(def, 'executing')!;
   assert.equal(executing.maxRetries, 5);
   assert.equal(stageOf(def, 'planning')!.maxRetries, 2);
@@ -96,30 +119,47 @@ test('workflow.yaml steps define the pipeline of their type', () => {
   assert.deepEqual(stageOf(def, 'planning')!.validators, ['planning-artifacts', 'artifact-analysis-pass']);
   assert.equal(stageOf(def, 'brainstorming')!.humanApproval, true);
   assert.equal(stageOf(def, 'verification')!.terminal, true);
-  assert.deepEqual(transitionsFrom(def, 'verification').map((t) => `${t.kind}:${t.to}`), ['retry:executing']);
+  assert.deepEqual(
+    transitionsFrom(def, 'verification').map((t) => `${t.kind}:${t.to}`),
+    ['retry:executing'],
+  );
   assert.deepEqual(def.recoveryTargets, ['brainstorming', 'executing', 'verification']);
   // A type the workflow does not declare falls back to the schema's full pipeline.
   assert.equal(buildPipelineDefinition(schema, workflow, 'feature').stages.length, 13);
 });
 
 test('a next naming a checkpoint stage the steps omit pulls it in from the schema', () => {
-  const { workflow } = parseWorkflow('w', `pipelines:\n  feature:\n    steps:\n      - { id: analyze-artifacts, next: approved }\n      - { id: git-worktree, next: executing }\n      - { id: executing }\n`);
+  const { workflow } = parseWorkflow(
+    'w',
+    `pipelines:\n  feature:\n    steps:\n      - { id: analyze-artifacts, next: approved }\n      - { id: git-worktree, next: executing }\n      - { id: executing }\n`,
+  );
   const def = buildPipelineDefinition(schema, workflow, 'feature');
-  assert.deepEqual(def.stages.map((s) => s.id), ['analyze-artifacts', 'approved', 'git-worktree', 'executing']);
-  assert.deepEqual(transitionsFrom(def, 'approved').filter((t) => t.kind === 'forward').map((t) => t.to), ['git-worktree']);
+  assert.deepEqual(
+    def.stages.map((s) => s.id),
+    ['analyze-artifacts', 'approved', 'git-worktree', 'executing'],
+  );
+  assert.deepEqual(
+    transitionsFrom(def, 'approved')
+      .filter((t) => t.kind === 'forward')
+      .map((t) => t.to),
+    ['git-worktree'],
+  );
 });
 
-test('a workflow step gives the exit checks loom\'s run --advance / --approve make', () => {
-  const { workflow } = parseWorkflow('w', [
-    'pipelines:',
-    '  feature:',
-    '    steps:',
-    '      - { id: executing, next: verification, requires: [plan.md], outputs: [test-report.md, tasks/], gate_verdict: test-report.md, evidence_required: true, validators: [task-state-closure] }',
-    '      - { id: verification, next: review-gate, requires: [test-report.md], gate_verdict: review-feedback.md }',
-    '      - { id: review-gate, gate: human-approval, approval_requires: [review-feedback.md], next: synced }',
-    '      - { id: synced }',
-    '',
-  ].join('\n'));
+test("a workflow step gives the exit checks loom's run --advance / --approve make", () => {
+  const { workflow } = parseWorkflow(
+    'w',
+    [
+      'pipelines:',
+      '  feature:',
+      '    steps:',
+      '      - { id: executing, next: verification, requires: [plan.md], outputs: [test-report.md, tasks/], gate_verdict: test-report.md, evidence_required: true, validators: [task-state-closure] }',
+      '      - { id: verification, next: review-gate, requires: [test-report.md], gate_verdict: review-feedback.md }',
+      '      - { id: review-gate, gate: human-approval, approval_requires: [review-feedback.md], next: synced }',
+      '      - { id: synced }',
+      '',
+    ].join('\n'),
+  );
   const def = buildPipelineDefinition(schema, workflow, 'feature');
   const exit = (id: string) => stageOf(def, id)!.exit.map((g) => `${g.type}:${JSON.stringify(g.params)}`);
   assert.deepEqual(exit('executing'), [

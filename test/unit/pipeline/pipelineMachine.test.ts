@@ -104,9 +104,8 @@ function actorAt(stage: string, machine = withGuards(true)) {
 test('every transition of the definition is taken by its event when its guards hold, and written once', () => {
   for (const t of def.transitions) {
     const { actor, store, dispose } = actorAt(t.from);
-    const event: PipelineEvent = t.kind === 'fail' ? { type: 'FAIL', reason: 'because', now: NOW }
-      : t.kind === 'recover' ? { type: 'RECOVER', to: t.to, now: NOW }
-        : { type: 'ADVANCE', to: t.to, confirm: true, now: NOW };
+    const event: PipelineEvent =
+      t.kind === 'fail' ? { type: 'FAIL', reason: 'because', now: NOW } : t.kind === 'recover' ? { type: 'RECOVER', to: t.to, now: NOW } : { type: 'ADVANCE', to: t.to, confirm: true, now: NOW };
     actor.send(event);
     assert.equal(stageOfValue(actor.getSnapshot().value), t.to, `${t.from} → ${t.to} (${t.kind})`);
     assert.equal(store.written.length, 1, `${t.from} → ${t.to} writes once`);
@@ -130,7 +129,7 @@ test('no transition is taken when its guards do not hold; the machine says why a
   }
 });
 
-test('Approve is Advance with the user\'s word, only at a stage with a gate', () => {
+test("Approve is Advance with the user's word, only at a stage with a gate", () => {
   // The sample's workflow declares human-approval gates; the bare schema has none.
   const { workflow } = parseWorkflow('workflow.yaml', readFileSync(join(__dirname, '../../../sample/.loom/workflow.yaml'), 'utf8'));
   const gatedDef = buildPipelineDefinition(bundledPipelineSchema(), workflow, 'feature');
@@ -176,7 +175,7 @@ test('Advance at the last stage completes the pipeline once; a failure needs a r
   first.dispose();
 });
 
-test('FILES_CHANGED moves the machine to the stage on disk (loom\'s CLI advanced it), or to the unreadable state', () => {
+test("FILES_CHANGED moves the machine to the stage on disk (loom's CLI advanced it), or to the unreadable state", () => {
   const r = new TempRepo();
   r.write(`${SPEC}/pipeline.state.json`, state('planning'));
   const machine = createPipelineMachine(def);
@@ -205,7 +204,11 @@ test('a write the store refuses is an error outcome, not a crash of the actor', 
   r.write(`${SPEC}/pipeline.state.json`, state('approved'));
   const machine = withGuards(true);
   const snapshot = loadSpec(r.root, r.path(SPEC));
-  const context = input(snapshot, { writeState: () => { throw new Error('locked by pid 42'); } });
+  const context = input(snapshot, {
+    writeState: () => {
+      throw new Error('locked by pid 42');
+    },
+  });
   const actor = createActor(machine, { snapshot: machine.resolveState({ value: 'approved', context }), input: context }).start();
   actor.send({ type: 'ADVANCE', confirm: true, now: NOW });
   const o = actor.getSnapshot().context.outcome;

@@ -34,7 +34,7 @@ test('createSpec initialises specs/<date>+<slug>/ as loom does, and the reposito
     assert.equal(created.specDir, '2026-11-29+user-login'.replace(/^/, 'specs/'));
     assert.deepEqual(readdirSync(created.dir).sort(), ['pipeline.state.json', 'progress.md']);
     const state = r.json(`${created.specDir}/pipeline.state.json`);
-    assert.deepEqual(state, newPipelineState(created.specDir, 'feature', 'brainstorming', NOW.toISOString()), 'the record loom\'s init writes');
+    assert.deepEqual(state, newPipelineState(created.specDir, 'feature', 'brainstorming', NOW.toISOString()), "the record loom's init writes");
     assert.equal(state.spec_dir, created.specDir);
     assert.equal(state.current_stage, 'brainstorming');
     assert.equal(state.pipeline_type, 'feature');
@@ -71,7 +71,10 @@ test('createSpec refuses an existing directory and a name without letters, writi
   const r = new TempRepo();
   try {
     r.write('specs/2026-11-29+login/spec.md', '# mine');
-    assert.throws(() => createSpec(r.root, 'Login', NOW), (e: LoomError) => e instanceof LoomError && /already exists/.test(e.message));
+    assert.throws(
+      () => createSpec(r.root, 'Login', NOW),
+      (e: LoomError) => e instanceof LoomError && /already exists/.test(e.message),
+    );
     assert.deepEqual(readdirSync(r.path('specs/2026-11-29+login')), ['spec.md']);
     assert.throws(() => createSpec(r.root, '  ?? ', NOW), LoomError);
     assert.deepEqual(readdirSync(r.path('specs')), ['2026-11-29+login']);

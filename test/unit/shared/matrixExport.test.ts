@@ -20,7 +20,9 @@ const row = (behavior: string, extra: Partial<MatrixRow> = {}): MatrixRow => ({
 
 function model(rows: MatrixRow[]): MatrixModel {
   return {
-    kind: 'matrix', specDir: 'specs/s', specName: 's',
+    kind: 'matrix',
+    specDir: 'specs/s',
+    specName: 's',
     requirements: [
       { id: 'REQ-001', requiredCategories: ['happy-path', 'security'], coveredCategories: ['happy-path'], missingCategories: ['security'], behaviors: 2, closed: 1 },
       { id: 'REQ-002', requiredCategories: [], coveredCategories: ['happy-path'], missingCategories: [], behaviors: 1, closed: 1 },
@@ -68,7 +70,10 @@ describe('matrixToCsv', () => {
     const lines = csv.split('\r\n');
     assert.equal(lines[0], 'requirement,behavior,category,status,description,tasks,tests,evidence,closed,gaps');
     assert.equal(lines[1], 'REQ-001,REQ-001-B01,happy-path,passing,REQ-001-B01 works,T1,tests/a.test.ts#logs in,evidence/run.log,yes,');
-    assert.equal(lines[2], 'REQ-001,REQ-001-B02,happy-path,passing,"says ""no"", then, on a new line,\nstops",T9 (no task file),tests/gone.test.ts (missing),,no,unknown-task; missing-test; no-evidence');
+    assert.equal(
+      lines[2],
+      'REQ-001,REQ-001-B02,happy-path,passing,"says ""no"", then, on a new line,\nstops",T9 (no task file),tests/gone.test.ts (missing),,no,unknown-task; missing-test; no-evidence',
+    );
     assert.equal(lines[3], `REQ-002,REQ-002-B01,happy-path,passing,"'=HYPERLINK(""http://evil"",""click"")",T1,tests/a.test.ts#logs in,evidence/run.log,yes,`);
     assert.equal(lines[4], '');
     assert.equal(lines.length, 5);
@@ -84,27 +89,30 @@ describe('matrixToCsv', () => {
 describe('matrixToMarkdown', () => {
   it('groups by requirement, names the uncovered categories, and keeps every cell on one table line', () => {
     const md = matrixToMarkdown(model(rows));
-    assert.equal(md, [
-      '# Traceability matrix: s',
-      '',
-      '3 behaviors, 2 closed.',
-      '',
-      '## REQ-001',
-      '',
-      'Required categories with no behavior: security',
-      '',
-      '| behavior | category | status | description | tasks | tests | evidence | closed | gaps |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-      '| REQ-001-B01 | happy-path | passing | REQ-001-B01 works | T1 | tests/a.test.ts#logs in | evidence/run.log | ✅ |  |',
-      '| REQ-001-B02 | happy-path | passing | says "no", then, on a new line,<br>stops | T9 (no task file) | tests/gone.test.ts (missing) |  | ❌ | unknown-task; missing-test; no-evidence |',
-      '',
-      '## REQ-002',
-      '',
-      '| behavior | category | status | description | tasks | tests | evidence | closed | gaps |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-      '| REQ-002-B01 | happy-path | passing | =HYPERLINK("http://evil","click") | T1 | tests/a.test.ts#logs in | evidence/run.log | ✅ |  |',
-      '',
-    ].join('\n'));
+    assert.equal(
+      md,
+      [
+        '# Traceability matrix: s',
+        '',
+        '3 behaviors, 2 closed.',
+        '',
+        '## REQ-001',
+        '',
+        'Required categories with no behavior: security',
+        '',
+        '| behavior | category | status | description | tasks | tests | evidence | closed | gaps |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        '| REQ-001-B01 | happy-path | passing | REQ-001-B01 works | T1 | tests/a.test.ts#logs in | evidence/run.log | ✅ |  |',
+        '| REQ-001-B02 | happy-path | passing | says "no", then, on a new line,<br>stops | T9 (no task file) | tests/gone.test.ts (missing) |  | ❌ | unknown-task; missing-test; no-evidence |',
+        '',
+        '## REQ-002',
+        '',
+        '| behavior | category | status | description | tasks | tests | evidence | closed | gaps |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        '| REQ-002-B01 | happy-path | passing | =HYPERLINK("http://evil","click") | T1 | tests/a.test.ts#logs in | evidence/run.log | ✅ |  |',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('escapes pipes, backslashes and HTML', () => {

@@ -4,9 +4,18 @@ import { countRows, EMPTY_FILTER, filterRows, isFiltered, sanitizeFilter } from 
 import type { MatrixRow } from '../../../src/shared/matrixModel';
 
 const row = (behavior: string, over: Partial<MatrixRow> = {}): MatrixRow => ({
-  requirement: 'REQ-001', behavior, category: 'happy-path', status: 'passing', description: 'Logs the user in',
-  tasks: [{ id: 'T1', path: 'x/T1.md', exists: true }], tests: [{ ref: 'tests/login.test.ts', path: 'tests/login.test.ts', exists: true }],
-  evidence: [{ ref: 'evidence/a.log', path: 'x/evidence/a.log', exists: true }], closed: true, gaps: [], source: { path: 'x/requirements.json' }, ...over,
+  requirement: 'REQ-001',
+  behavior,
+  category: 'happy-path',
+  status: 'passing',
+  description: 'Logs the user in',
+  tasks: [{ id: 'T1', path: 'x/T1.md', exists: true }],
+  tests: [{ ref: 'tests/login.test.ts', path: 'tests/login.test.ts', exists: true }],
+  evidence: [{ ref: 'evidence/a.log', path: 'x/evidence/a.log', exists: true }],
+  closed: true,
+  gaps: [],
+  source: { path: 'x/requirements.json' },
+  ...over,
 });
 
 const rows = [

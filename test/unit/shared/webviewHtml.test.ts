@@ -15,8 +15,10 @@ describe('renderWebviewHtml', () => {
   const html = renderWebviewHtml(options);
 
   it('sets a CSP that allows nothing but the extension’s styles and fonts and the nonce’s script', () => {
-    assert.equal(contentSecurityPolicy(options.cspSource, options.nonce),
-      `default-src 'none'; style-src ${options.cspSource}; script-src 'nonce-${options.nonce}'; font-src ${options.cspSource}; img-src ${options.cspSource} data:`);
+    assert.equal(
+      contentSecurityPolicy(options.cspSource, options.nonce),
+      `default-src 'none'; style-src ${options.cspSource}; script-src 'nonce-${options.nonce}'; font-src ${options.cspSource}; img-src ${options.cspSource} data:`,
+    );
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
     assert.ok(meta);
     assert.equal(meta[1].replace(/&#39;/g, "'"), contentSecurityPolicy(options.cspSource, options.nonce));

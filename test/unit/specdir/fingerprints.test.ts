@@ -62,7 +62,11 @@ test('a handoff loom wrote with a folder fingerprint (tasks/) is fresh while the
     r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
     const roots = { dir: r.path(SPEC), repoRoot: r.root };
     r.write(`${SPEC}/handoffs/planning.json`, {
-      status: 'done', summary: 'planned', artifacts: [], stage: 'planning', task_id: 'planning',
+      status: 'done',
+      summary: 'planned',
+      artifacts: [],
+      stage: 'planning',
+      task_id: 'planning',
       basis_fingerprints: fingerprintDeclaredPaths(['spec.md', 'plan.md', 'tasks/'], roots),
       artifact_fingerprints: {},
       written_at: '2026-11-29T09:00:00.000Z',

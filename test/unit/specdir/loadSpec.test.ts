@@ -38,11 +38,31 @@ describe('loadSpec on a realistic spec directory', () => {
 
   it('lists every file and folder, spec-relative, folders with a trailing slash', () => {
     for (const f of [
-      'pipeline.state.json', 'progress.md', 'spec.md', 'plan.md', 'requirements.json', 'traceability.json', 'tasks/',
-      'tasks/T1.md', 'tasks/T2.md', 'tasks/T10.md', 'tasks/notes.md', 'task-states/', 'task-states/T10.state.json',
-      'handoffs/', 'handoffs/T1.json', 'handoffs/brainstorming.json', 'findings/round-1.json', 'evidence/', 'evidence/test.log',
-      'artifact-analysis.json', 'convergence-report.json', 'test-report.md', '.loom-run.lock',
-    ]) assert.ok(s.files.has(f), f);
+      'pipeline.state.json',
+      'progress.md',
+      'spec.md',
+      'plan.md',
+      'requirements.json',
+      'traceability.json',
+      'tasks/',
+      'tasks/T1.md',
+      'tasks/T2.md',
+      'tasks/T10.md',
+      'tasks/notes.md',
+      'task-states/',
+      'task-states/T10.state.json',
+      'handoffs/',
+      'handoffs/T1.json',
+      'handoffs/brainstorming.json',
+      'findings/round-1.json',
+      'evidence/',
+      'evidence/test.log',
+      'artifact-analysis.json',
+      'convergence-report.json',
+      'test-report.md',
+      '.loom-run.lock',
+    ])
+      assert.ok(s.files.has(f), f);
     assert.equal(s.files.has('verify-report.md'), false);
     assert.equal(s.files.has('tasks'), false);
   });
@@ -61,15 +81,24 @@ describe('loadSpec on a realistic spec directory', () => {
   });
 
   it('reads the task states in task order, keyed by file name', () => {
-    assert.deepEqual([...s.taskStates].map(([id, st]) => `${id}:${st.status}`), ['T1:done', 'T2:executing', 'T10:pending']);
+    assert.deepEqual(
+      [...s.taskStates].map(([id, st]) => `${id}:${st.status}`),
+      ['T1:done', 'T2:executing', 'T10:pending'],
+    );
   });
 
   it('reads both ledgers in their object form', () => {
     assert.equal(s.requirementsCondition, 'ok');
     assert.equal(s.requirements!.form, 'object');
-    assert.deepEqual(s.requirements!.requirements.map((r) => r.id), ['REQ-001', 'REQ-002']);
+    assert.deepEqual(
+      s.requirements!.requirements.map((r) => r.id),
+      ['REQ-001', 'REQ-002'],
+    );
     assert.equal(s.traceabilityCondition, 'ok');
-    assert.deepEqual(s.traceability!.requirements.map((r) => `${r.id}:${r.tasks.join('+')}`), ['REQ-001:T1+T10', 'REQ-002:T2.md']);
+    assert.deepEqual(
+      s.traceability!.requirements.map((r) => `${r.id}:${r.tasks.join('+')}`),
+      ['REQ-001:T1+T10', 'REQ-002:T2.md'],
+    );
   });
 
   it('reads handoffs keyed by file name', () => {
@@ -89,7 +118,7 @@ describe('loadSpec on a realistic spec directory', () => {
     assert.equal(report.evidence.sha256, sha256OfFile(join(fixtureSpec, report.evidence.file!)));
   });
 
-  it('reads loom\'s lock, held by a process that is gone', () => {
+  it("reads loom's lock, held by a process that is gone", () => {
     assert.deepEqual(s.lock, { pid: 999999999, stale: true, raw: '999999999\n2026-11-21T08:00:00.000Z\n3f2a9c1d8e7b6a5f' });
   });
 });
@@ -137,7 +166,10 @@ describe('loadSpec on a spec with several corrupt files at once', () => {
 
   it('still loads every other file', () => {
     assert.equal(s.traceabilityCondition, 'ok');
-    assert.deepEqual(s.traceability!.requirements.map((r) => r.id), ['REQ-001', 'REQ-002']);
+    assert.deepEqual(
+      s.traceability!.requirements.map((r) => r.id),
+      ['REQ-001', 'REQ-002'],
+    );
     assert.equal(s.convergenceReportCondition, 'ok');
     assert.deepEqual([...s.tasks.keys()], ['T1', 'T2', 'T10']);
     assert.deepEqual(s.tasks.get('T1')!.owns, ['src/auth/login.ts', 'src/auth/session/']);
@@ -156,8 +188,10 @@ describe('loadSpec edge cases', () => {
     const s = loadSpec(join(scratch, 'empty-repo'), dir);
     assert.equal(s.specDir, 'specs/new');
     assert.deepEqual(s.diagnostics, []);
-    assert.deepEqual([s.stateCondition, s.requirementsCondition, s.traceabilityCondition, s.artifactAnalysisCondition, s.convergenceReportCondition],
-      ['missing', 'missing', 'missing', 'missing', 'missing']);
+    assert.deepEqual(
+      [s.stateCondition, s.requirementsCondition, s.traceabilityCondition, s.artifactAnalysisCondition, s.convergenceReportCondition],
+      ['missing', 'missing', 'missing', 'missing', 'missing'],
+    );
     assert.deepEqual([s.tasks.size, s.taskStates.size, s.handoffs.size, s.reports.size, s.files.size], [0, 0, 0, 0, 0]);
     assert.equal(s.lock, undefined);
   });
@@ -167,10 +201,16 @@ describe('loadSpec edge cases', () => {
     const dir = join(repo, SPEC);
     writeFileSync(join(dir, 'task-states', 'T3.state.json'), '{\n  "spec_dir": "specs/2026-11-20+user-login",\n  "task_id": "T4",\n  "status": "pending"\n}\n');
     const s = loadSpec(repo, dir);
-    assert.deepEqual(s.diagnostics, [{
-      file: `${SPEC}/task-states/T3.state.json`, line: 3, column: 3, severity: 'warning', code: 'task-id-mismatch',
-      message: `${SPEC}/task-states/T3.state.json: task_id "T4" does not match the file name (T3)`,
-    }]);
+    assert.deepEqual(s.diagnostics, [
+      {
+        file: `${SPEC}/task-states/T3.state.json`,
+        line: 3,
+        column: 3,
+        severity: 'warning',
+        code: 'task-id-mismatch',
+        message: `${SPEC}/task-states/T3.state.json: task_id "T4" does not match the file name (T3)`,
+      },
+    ]);
     assert.equal(s.taskStates.get('T3')!.task_id, 'T4');
     assert.equal(s.taskStates.has('T4'), false);
   });
@@ -199,10 +239,10 @@ describe('loadSpec edge cases', () => {
     mkdirSync(join(dir, 'tasks', 'T5.md'));
     mkdirSync(join(dir, 'task-states', 'T5.state.json'));
     const s = loadSpec(repo, dir);
-    assert.deepEqual(s.diagnostics.map((d) => `${brief(d)} ${d.message}`), [
-      `${SPEC}/tasks/T5.md:1:1 error unreadable ${SPEC}/tasks/T5.md could not be read`,
-      `${SPEC}/task-states/T5.state.json:1:1 error unreadable ${SPEC}/task-states/T5.state.json could not be read`,
-    ]);
+    assert.deepEqual(
+      s.diagnostics.map((d) => `${brief(d)} ${d.message}`),
+      [`${SPEC}/tasks/T5.md:1:1 error unreadable ${SPEC}/tasks/T5.md could not be read`, `${SPEC}/task-states/T5.state.json:1:1 error unreadable ${SPEC}/task-states/T5.state.json could not be read`],
+    );
     assert.deepEqual([...s.tasks.keys()], ['T1', 'T2', 'T10']);
     assert.deepEqual([...s.taskStates.keys()], ['T1', 'T2', 'T10']);
   });

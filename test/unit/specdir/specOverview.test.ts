@@ -23,13 +23,22 @@ test('a spec at executing: six stages done, executing running, the rest waiting;
   });
   assert.deepEqual(o.progress, { done: 6, total: 13 });
   assert.equal(o.group, 'in-progress');
-  assert.deepEqual(o.stages.map((s) => s.status), ['done', 'done', 'done', 'done', 'done', 'done', 'running', 'waiting', 'waiting', 'waiting', 'waiting', 'waiting', 'waiting']);
+  assert.deepEqual(
+    o.stages.map((s) => s.status),
+    ['done', 'done', 'done', 'done', 'done', 'done', 'running', 'waiting', 'waiting', 'waiting', 'waiting', 'waiting', 'waiting'],
+  );
   const executing = o.stages[6];
   assert.equal(executing.current, true);
   assert.equal(executing.enteredAt, '2026-11-29T09:00:00.000Z');
-  assert.deepEqual(executing.outputs, [{ path: 'test-report.md', exists: false }, { path: 'traceability.json', exists: true }]);
+  assert.deepEqual(executing.outputs, [
+    { path: 'test-report.md', exists: false },
+    { path: 'traceability.json', exists: true },
+  ]);
   assert.equal(o.stages[2].visits.length, 1);
-  assert.deepEqual(o.stages[2].outputs.find((x) => x.path === 'tasks/'), { path: 'tasks/', exists: true });
+  assert.deepEqual(
+    o.stages[2].outputs.find((x) => x.path === 'tasks/'),
+    { path: 'tasks/', exists: true },
+  );
   assert.deepEqual(o.tasks, [{ id: 'T1', title: 'T1 Login', path: 'tasks/T1.md', status: 'blocked', retries: 2, blocker: 'needs a DB', lastReviewerResult: undefined, updatedAt: undefined }]);
 });
 

@@ -99,7 +99,7 @@ test('staleDerivations: an output of a finished stage older than a file the stag
   }
 });
 
-test('staleDerivations ignores the current stage, traceability.json and a stage\'s own in-place outputs', () => {
+test("staleDerivations ignores the current stage, traceability.json and a stage's own in-place outputs", () => {
   const r = new TempRepo();
   try {
     plannedSpec(r);
@@ -179,11 +179,22 @@ test('a convergence round re-opens the plan: earlier approvals are not checked, 
   const stale = staleApprovals;
   const r = new TempRepo();
   plannedSpec(r);
-  const approved = { stage: 'planning', status: 'passed', entered_at: 'a', exited_at: 'b', approval: 'user_confirmed', approval_fingerprints: { 'plan.md': r.sha256(`${SPEC}/plan.md`) }, approved_at: 'b' };
+  const approved = {
+    stage: 'planning',
+    status: 'passed',
+    entered_at: 'a',
+    exited_at: 'b',
+    approval: 'user_confirmed',
+    approval_fingerprints: { 'plan.md': r.sha256(`${SPEC}/plan.md`) },
+    approved_at: 'b',
+  };
   r.write(`${SPEC}/pipeline.state.json`, state('converge', { stage_history: [approved], metadata: { worktree_path: '.' } }));
   r.write(`${SPEC}/plan.md`, '# Plan\n\n| T1 | Login |\n| T2 | Added by converge |\n');
   let spec = new LoomRepository(r.root).load().get(SPEC)!;
-  assert.deepEqual(stale(spec.snapshot).map((a) => a.stage), ['planning']);
+  assert.deepEqual(
+    stale(spec.snapshot).map((a) => a.stage),
+    ['planning'],
+  );
   const back = spec.status().next.find((n) => n.to === 'executing')!;
   assert.ok(!back.unmet.some((u) => /approv/i.test(u)), back.unmet.join('; '));
   r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approved, { stage: 'converge', status: 'retry', entered_at: 'c', exited_at: 'd' }], metadata: { worktree_path: '.' } }));
@@ -200,20 +211,30 @@ test('a stage entered after an approval may rewrite what it declares modified: d
     r.write(`${SPEC}/requirements.json`, { requirements: [] });
     // Still at brainstorming (the approval being re-made): the change counts.
     r.write(`${SPEC}/pipeline.state.json`, state('brainstorming', { stage_history: [approvedAt('brainstorming', prints)] }));
-    assert.deepEqual(staleApprovals(load(r).snapshot).map((a) => a.changed), [['requirements.json']]);
+    assert.deepEqual(
+      staleApprovals(load(r).snapshot).map((a) => a.changed),
+      [['requirements.json']],
+    );
     // In detail-expansion, which the schema says modifies requirements.json: it is that stage's work.
     r.write(`${SPEC}/pipeline.state.json`, state('detail-expansion', { stage_history: [approvedAt('brainstorming', prints)] }));
     assert.deepEqual(staleApprovals(load(r).snapshot), []);
     // spec.md is no stage's to rewrite after brainstorming.
     r.write(`${SPEC}/spec.md`, '# Login, changed\n');
-    assert.deepEqual(staleApprovals(load(r).snapshot).map((a) => a.changed), [['spec.md']]);
+    assert.deepEqual(
+      staleApprovals(load(r).snapshot).map((a) => a.changed),
+      [['spec.md']],
+    );
     // After planning's approval, a change of requirements.json is stale again (detail-expansion came before it).
     const planned = { 'requirements.json': r.sha256(`${SPEC}/requirements.json`) };
     r.write(`${SPEC}/requirements.json`, { requirements: [{ id: 'REQ-009', behaviors: [] }] });
-    r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts', { stage_history: [
-      { stage: 'detail-expansion', entered_at: 'a', exited_at: 'b', status: 'passed' }, approvedAt('planning', planned),
-    ] }));
-    assert.deepEqual(staleApprovals(load(r).snapshot).map((a) => `${a.stage}: ${a.changed}`), ['planning: requirements.json']);
+    r.write(
+      `${SPEC}/pipeline.state.json`,
+      state('analyze-artifacts', { stage_history: [{ stage: 'detail-expansion', entered_at: 'a', exited_at: 'b', status: 'passed' }, approvedAt('planning', planned)] }),
+    );
+    assert.deepEqual(
+      staleApprovals(load(r).snapshot).map((a) => `${a.stage}: ${a.changed}`),
+      ['planning: requirements.json'],
+    );
   } finally {
     r.dispose();
   }
@@ -230,7 +251,7 @@ test('a convergence round re-opens the plan for handoffs too: plan.md and tasks/
     const stale = () => specStaleness(load(r).snapshot, load(r).definition, 'executing').handoffs;
 
     r.write(`${SPEC}/pipeline.state.json`, state('converge', { stage_history: [] }));
-    assert.deepEqual(stale(), [{ handoff: 'handoffs/planning.json', changed: ['plan.md', 'tasks/'] }], 'without a round, converge\'s appends count');
+    assert.deepEqual(stale(), [{ handoff: 'handoffs/planning.json', changed: ['plan.md', 'tasks/'] }], "without a round, converge's appends count");
 
     r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [retry] }));
     assert.deepEqual(stale(), []);

@@ -11,7 +11,7 @@ function specIn(r: TempRepo) {
   return new LoomRepository(r.root).load().get(SPEC)!.snapshot;
 }
 
-test('withRunLock holds .loom-run.lock in loom\'s format (pid, started_at, token) and removes it afterwards', () => {
+test("withRunLock holds .loom-run.lock in loom's format (pid, started_at, token) and removes it afterwards", () => {
   const r = new TempRepo();
   try {
     const lock = r.path(`${SPEC}/.loom-run.lock`);

@@ -30,12 +30,12 @@ describe('readRunLock', () => {
     assert.equal(readRunLock(join(root, 'no-such-spec')), undefined);
   });
 
-  it('reads loom\'s own format, pid / started_at / token, held by a live process', () => {
+  it("reads loom's own format, pid / started_at / token, held by a live process", () => {
     const raw = `${process.pid}\n2026-11-21T08:00:00.000Z\n3f2a9c1d8e7b6a5f`;
     assert.deepEqual(lockWith(raw), { pid: process.pid, stale: false, raw });
   });
 
-  it('reads loom\'s format with a dead holder as stale', () => {
+  it("reads loom's format with a dead holder as stale", () => {
     const raw = `${NEVER_A_PID}\n2026-11-21T08:00:00.000Z\n3f2a9c1d8e7b6a5f`;
     assert.deepEqual(lockWith(raw), { pid: NEVER_A_PID, stale: true, raw });
   });

@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTaskFile } from '../../../src/core/files/taskFile';
-import {
-  findOwnsConflicts,
-  pathsOverlap,
-  planTaskBatches,
-  taskDependencyDiagnostics,
-  taskOwnershipDiagnostics,
-  type BatchableTask,
-} from '../../../src/core/tasks/taskBatches';
+import { findOwnsConflicts, pathsOverlap, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics, type BatchableTask } from '../../../src/core/tasks/taskBatches';
 
 const task = (id: string, lists: Partial<Omit<BatchableTask, 'id'>> = {}): BatchableTask => ({
   id,
@@ -18,8 +11,7 @@ const task = (id: string, lists: Partial<Omit<BatchableTask, 'id'>> = {}): Batch
 });
 
 /** A real task file, so key lines come from the parser. */
-const taskFile = (id: string, frontmatter: string) =>
-  parseTaskFile(`specs/s/tasks/${id}.md`, id, `---\n${frontmatter}\n---\n# ${id}\n\nDoes a thing.\n`).task;
+const taskFile = (id: string, frontmatter: string) => parseTaskFile(`specs/s/tasks/${id}.md`, id, `---\n${frontmatter}\n---\n# ${id}\n\nDoes a thing.\n`).task;
 
 describe('pathsOverlap', () => {
   it('matches equal paths and directory prefixes only', () => {
@@ -64,18 +56,15 @@ describe('planTaskBatches', () => {
 
   it('orders tasks by number, not by input order or string order', () => {
     const plan = planTaskBatches([task('T10'), task('T2'), task('T1')]);
-    assert.deepEqual(plan.tasks.map((t) => t.id), ['T1', 'T2', 'T10']);
+    assert.deepEqual(
+      plan.tasks.map((t) => t.id),
+      ['T1', 'T2', 'T10'],
+    );
     assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['T1', 'T2', 'T10'] }]);
   });
 
   it('runs dependent tasks in later rounds; a lone ready task is a parallel batch of one, as in loom', () => {
-    const plan = planTaskBatches([
-      task('T1'),
-      task('T2'),
-      task('T3', { depends_on: ['T1'] }),
-      task('T4', { depends_on: ['T2', 'T3'] }),
-      task('T5', { depends_on: ['T1'] }),
-    ]);
+    const plan = planTaskBatches([task('T1'), task('T2'), task('T3', { depends_on: ['T1'] }), task('T4', { depends_on: ['T2', 'T3'] }), task('T5', { depends_on: ['T1'] })]);
     assert.deepEqual(plan.batches, [
       { type: 'parallel', tasks: ['T1', 'T2'] },
       { type: 'parallel', tasks: ['T3', 'T5'] },
@@ -87,17 +76,15 @@ describe('planTaskBatches', () => {
   it('accepts T1.md as a dependency and reports it as the id', () => {
     const plan = planTaskBatches([task('T1'), task('T2', { depends_on: ['T1.md', 'T1'] })]);
     assert.deepEqual(plan.tasks[1].depends_on, ['T1']);
-    assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['T1'] }, { type: 'parallel', tasks: ['T2'] }]);
+    assert.deepEqual(plan.batches, [
+      { type: 'parallel', tasks: ['T1'] },
+      { type: 'parallel', tasks: ['T2'] },
+    ]);
     assert.deepEqual(plan.unknown_dependencies, []);
   });
 
-  it('runs both tasks of an owns↔owns directory-prefix conflict serially, after the parallel batch (loom\'s buildBatches)', () => {
-    const plan = planTaskBatches([
-      task('T1', { owns: ['src/a/'] }),
-      task('T2', { owns: ['src/a/b.ts'] }),
-      task('T3', { owns: ['docs/'] }),
-      task('T4', { owns: ['src/ab.ts'] }),
-    ]);
+  it("runs both tasks of an owns↔owns directory-prefix conflict serially, after the parallel batch (loom's buildBatches)", () => {
+    const plan = planTaskBatches([task('T1', { owns: ['src/a/'] }), task('T2', { owns: ['src/a/b.ts'] }), task('T3', { owns: ['docs/'] }), task('T4', { owns: ['src/ab.ts'] })]);
     assert.deepEqual(plan.conflicts, [{ a: 'T1', b: 'T2', paths: ['src/a/b.ts'] }]);
     assert.deepEqual(plan.tasks[0].owns, ['src/a/'], 'paths are echoed as declared');
     assert.deepEqual(plan.batches, [
@@ -157,14 +144,11 @@ describe('planTaskBatches', () => {
   });
 
   it('reports only the tasks on a cycle, not those waiting behind it', () => {
-    const plan = planTaskBatches([
-      task('T1', { depends_on: ['T2'] }),
-      task('T2', { depends_on: ['T1'] }),
-      task('T3', { depends_on: ['T1'] }),
-      task('T4'),
-      task('T5', { depends_on: ['T4'] }),
+    const plan = planTaskBatches([task('T1', { depends_on: ['T2'] }), task('T2', { depends_on: ['T1'] }), task('T3', { depends_on: ['T1'] }), task('T4'), task('T5', { depends_on: ['T4'] })]);
+    assert.deepEqual(plan.batches, [
+      { type: 'parallel', tasks: ['T4'] },
+      { type: 'parallel', tasks: ['T5'] },
     ]);
-    assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['T4'] }, { type: 'parallel', tasks: ['T5'] }]);
     assert.deepEqual(plan.cycle, ['T1', 'T2']);
   });
 
@@ -188,11 +172,7 @@ describe('planTaskBatches', () => {
   });
 
   it('keeps an unknown dependency out of a cycle found beside it', () => {
-    const plan = planTaskBatches([
-      task('T1', { depends_on: ['T2'] }),
-      task('T2', { depends_on: ['T1'] }),
-      task('T3', { depends_on: ['T8.md'] }),
-    ]);
+    const plan = planTaskBatches([task('T1', { depends_on: ['T2'] }), task('T2', { depends_on: ['T1'] }), task('T3', { depends_on: ['T8.md'] })]);
     assert.deepEqual(plan.unknown_dependencies, [{ task: 'T3', depends_on: 'T8' }]);
     assert.deepEqual(plan.cycle, ['T1', 'T2']);
   });
@@ -204,8 +184,14 @@ describe('planTaskBatches', () => {
       task('toString', { owns: ['src/shared/x.ts'], depends_on: ['hasOwnProperty'] }),
       task('valueOf', { depends_on: ['valueOf'] }),
     ]);
-    assert.deepEqual(plan.tasks.map((t) => t.id), ['__proto__', 'constructor', 'toString', 'valueOf']);
-    assert.deepEqual(plan.batches, [{ type: 'parallel', tasks: ['__proto__'] }, { type: 'parallel', tasks: ['constructor'] }]);
+    assert.deepEqual(
+      plan.tasks.map((t) => t.id),
+      ['__proto__', 'constructor', 'toString', 'valueOf'],
+    );
+    assert.deepEqual(plan.batches, [
+      { type: 'parallel', tasks: ['__proto__'] },
+      { type: 'parallel', tasks: ['constructor'] },
+    ]);
     assert.deepEqual(plan.unknown_dependencies, [{ task: 'toString', depends_on: 'hasOwnProperty' }]);
     assert.deepEqual(plan.cycle, ['valueOf']);
     assert.deepEqual(plan.conflicts, [{ a: 'constructor', b: 'toString', paths: ['src/shared/x.ts'] }]);
@@ -245,10 +231,8 @@ describe('taskOwnershipDiagnostics', () => {
     const reader = taskFile('T2', 'owns: [src/b.ts]\nreads:\n  - src/a/x.ts');
     const found = taskOwnershipDiagnostics([reader, owner]);
     assert.deepEqual(found, [
-      { file: 'specs/s/tasks/T1.md', line: 3, column: 1, severity: 'error', code: 'owns-conflict',
-        message: 'T1 and T2 overlap on src/a/x.ts: they cannot run in parallel' },
-      { file: 'specs/s/tasks/T2.md', line: 3, column: 1, severity: 'error', code: 'owns-conflict',
-        message: 'T2 and T1 overlap on src/a/x.ts: they cannot run in parallel' },
+      { file: 'specs/s/tasks/T1.md', line: 3, column: 1, severity: 'error', code: 'owns-conflict', message: 'T1 and T2 overlap on src/a/x.ts: they cannot run in parallel' },
+      { file: 'specs/s/tasks/T2.md', line: 3, column: 1, severity: 'error', code: 'owns-conflict', message: 'T2 and T1 overlap on src/a/x.ts: they cannot run in parallel' },
     ]);
   });
 
@@ -259,11 +243,7 @@ describe('taskOwnershipDiagnostics', () => {
 
 describe('taskDependencyDiagnostics', () => {
   it('points unknown dependencies and cycle members at their depends_on line', () => {
-    const tasks = [
-      taskFile('T1', 'owns: [a]\ndepends_on: [T2]'),
-      taskFile('T2', 'owns: [b]\ndepends_on: [T1.md]'),
-      taskFile('T3', 'owns: [c]\n\ndepends_on: [T7]'),
-    ];
+    const tasks = [taskFile('T1', 'owns: [a]\ndepends_on: [T2]'), taskFile('T2', 'owns: [b]\ndepends_on: [T1.md]'), taskFile('T3', 'owns: [c]\n\ndepends_on: [T7]')];
     const found = taskDependencyDiagnostics(tasks, planTaskBatches(tasks));
     assert.deepEqual(
       found.map((d) => [d.file, d.line, d.code]),

@@ -33,7 +33,12 @@ function fixture(spec: Record<string, unknown>, repo: Record<string, string> = {
 }
 
 const behavior = (id: string, category: string, extra: Record<string, unknown> = {}) => ({
-  id, category, description: `${id} does its thing`, status: 'failing', acceptance: ['it works'], ...extra,
+  id,
+  category,
+  description: `${id} does its thing`,
+  status: 'failing',
+  acceptance: ['it works'],
+  ...extra,
 });
 const requirement = (behaviors: unknown[], extra: Record<string, unknown> = {}) => ({ status: 'failing', acceptance: ['ok'], behaviors, ...extra });
 const taskMd = (frontmatter: string) => `---\n${frontmatter}\n---\n# A task\n\nDoes work.\n`;
@@ -44,14 +49,13 @@ function objectFormSpec(): SpecSnapshot {
     {
       'requirements.json': {
         requirements: {
-          'REQ-001': requirement(
-            [behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })],
-            { types: ['functional', 'Input'], required_categories: ['boundary'] },
-          ),
-          'REQ-002': requirement(
-            [behavior('REQ-002-B01', 'security'), behavior('REQ-002-B02', 'authorization'), behavior('REQ-002-B03', 'happy-path')],
-            { types: ['security', 'auth', 'unknown-type'] },
-          ),
+          'REQ-001': requirement([behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })], {
+            types: ['functional', 'Input'],
+            required_categories: ['boundary'],
+          }),
+          'REQ-002': requirement([behavior('REQ-002-B01', 'security'), behavior('REQ-002-B02', 'authorization'), behavior('REQ-002-B03', 'happy-path')], {
+            types: ['security', 'auth', 'unknown-type'],
+          }),
         },
       },
       'traceability.json': {
@@ -106,7 +110,10 @@ describe('buildTraceabilityMatrix (object form)', () => {
   it('builds one row per behavior in requirements.json order, resolving every ref', () => {
     assert.deepEqual(matrix.rows, [
       {
-        requirement: 'REQ-001', behavior: 'REQ-001-B01', category: 'happy-path', status: 'failing',
+        requirement: 'REQ-001',
+        behavior: 'REQ-001-B01',
+        category: 'happy-path',
+        status: 'failing',
         tasks: ['T1'],
         tests: [{ ref: 'tests/login.test.ts#logs the user in', exists: true, path: 'tests/login.test.ts' }],
         evidence: [{ ref: 'evidence/run.log', exists: true, path: `${SPEC}/evidence/run.log` }],
@@ -114,7 +121,10 @@ describe('buildTraceabilityMatrix (object form)', () => {
         description: 'REQ-001-B01 does its thing',
       },
       {
-        requirement: 'REQ-001', behavior: 'REQ-001-B02', category: 'boundary', status: 'failing',
+        requirement: 'REQ-001',
+        behavior: 'REQ-001-B02',
+        category: 'boundary',
+        status: 'failing',
         tasks: ['T2'],
         tests: [{ ref: 'tests/local_test.py::test_long_name', exists: true, path: `${SPEC}/tests/local_test.py` }],
         evidence: [
@@ -128,21 +138,41 @@ describe('buildTraceabilityMatrix (object form)', () => {
         applicability: 'not-applicable',
       },
       {
-        requirement: 'REQ-002', behavior: 'REQ-002-B01', category: 'security', status: 'failing',
+        requirement: 'REQ-002',
+        behavior: 'REQ-002-B01',
+        category: 'security',
+        status: 'failing',
         tasks: ['T7'],
-        tests: [{ ref: 'tests/nope.test.ts', exists: false, reason: 'missing' }, { ref: 'tests/', exists: false, reason: 'missing' }],
+        tests: [
+          { ref: 'tests/nope.test.ts', exists: false, reason: 'missing' },
+          { ref: 'tests/', exists: false, reason: 'missing' },
+        ],
         evidence: [{ ref: `${SPEC}/evidence/run.log`, exists: true, path: `${SPEC}/evidence/run.log` }],
         closed: false,
         description: 'REQ-002-B01 does its thing',
       },
       {
-        requirement: 'REQ-002', behavior: 'REQ-002-B02', category: 'authorization', status: 'failing',
-        tasks: [], tests: [], evidence: [], closed: false, description: 'REQ-002-B02 does its thing',
+        requirement: 'REQ-002',
+        behavior: 'REQ-002-B02',
+        category: 'authorization',
+        status: 'failing',
+        tasks: [],
+        tests: [],
+        evidence: [],
+        closed: false,
+        description: 'REQ-002-B02 does its thing',
       },
       {
         // Named by T2's behavior_ids, but tasks come from traceability.json only.
-        requirement: 'REQ-002', behavior: 'REQ-002-B03', category: 'happy-path', status: 'failing',
-        tasks: [], tests: [], evidence: [], closed: false, description: 'REQ-002-B03 does its thing',
+        requirement: 'REQ-002',
+        behavior: 'REQ-002-B03',
+        category: 'happy-path',
+        status: 'failing',
+        tasks: [],
+        tests: [],
+        evidence: [],
+        closed: false,
+        description: 'REQ-002-B03 does its thing',
       },
     ]);
   });
@@ -209,9 +239,7 @@ describe('buildTraceabilityMatrix (array form)', () => {
   const snapshot = fixture(
     {
       'requirements.json': {
-        requirements: [
-          { id: 'REQ-010', ...requirement([behavior('REQ-010-B01', 'happy-path'), behavior('REQ-010-B02', 'recovery')], { types: ['recovery'] }) },
-        ],
+        requirements: [{ id: 'REQ-010', ...requirement([behavior('REQ-010-B01', 'happy-path'), behavior('REQ-010-B02', 'recovery')], { types: ['recovery'] }) }],
       },
       'traceability.json': {
         requirements: [
@@ -235,36 +263,43 @@ describe('buildTraceabilityMatrix (array form)', () => {
   const matrix = buildTraceabilityMatrix(snapshot);
 
   it('resolves a test against the spec directory before the repository root', () => {
-    assert.deepEqual(matrix.rows.map((r) => [r.behavior, r.tests, r.evidence.map((e) => e.exists), r.closed]), [
-      ['REQ-010-B01', [{ ref: 'tests/both.test.ts::retries', exists: true, path: `${SPEC}/tests/both.test.ts` }], [true], true],
-      ['REQ-010-B02', [{ ref: 'tests/both.test.ts#x', exists: true, path: `${SPEC}/tests/both.test.ts` }], [true], true],
-    ]);
+    assert.deepEqual(
+      matrix.rows.map((r) => [r.behavior, r.tests, r.evidence.map((e) => e.exists), r.closed]),
+      [
+        ['REQ-010-B01', [{ ref: 'tests/both.test.ts::retries', exists: true, path: `${SPEC}/tests/both.test.ts` }], [true], true],
+        ['REQ-010-B02', [{ ref: 'tests/both.test.ts#x', exists: true, path: `${SPEC}/tests/both.test.ts` }], [true], true],
+      ],
+    );
     assert.deepEqual(matrix.summary, { behaviors: 2, closed: 2 });
   });
 
   it('reports an unknown requirement at its id in the array', () => {
     assert.deepEqual(matrix.orphans.trace_requirements_unknown, ['REQ-011']);
-    assert.deepEqual(matrix.requirements, [
-      { id: 'REQ-010', required_categories: ['recovery'], covered_categories: ['happy-path', 'recovery'], missing_categories: [] },
-    ]);
-    assert.deepEqual(matrix.diagnostics.map((d) => [d.line, d.column, d.code]), [
-      [lineOf(snapshot, 'traceability.json', '"id": "REQ-011"'), 7, 'trace-unknown-requirement'],
-    ]);
+    assert.deepEqual(matrix.requirements, [{ id: 'REQ-010', required_categories: ['recovery'], covered_categories: ['happy-path', 'recovery'], missing_categories: [] }]);
+    assert.deepEqual(
+      matrix.diagnostics.map((d) => [d.line, d.column, d.code]),
+      [[lineOf(snapshot, 'traceability.json', '"id": "REQ-011"'), 7, 'trace-unknown-requirement']],
+    );
   });
 });
 
 describe('buildTraceabilityMatrix edge cases', () => {
   it('keeps keys named like Object.prototype members as plain data', () => {
-    const matrix = buildTraceabilityMatrix(fixture({
-      'requirements.json': { requirements: { 'REQ-001': requirement([behavior('REQ-001-B01', 'happy-path')]) } },
-      'traceability.json': {
-        requirements: {
-          'REQ-001': { tasks: [], behaviors: { constructor: { tasks: ['T1'] }, toString: { tasks: [] }, hasOwnProperty: { tests: ['x'] } } },
+    const matrix = buildTraceabilityMatrix(
+      fixture({
+        'requirements.json': { requirements: { 'REQ-001': requirement([behavior('REQ-001-B01', 'happy-path')]) } },
+        'traceability.json': {
+          requirements: {
+            'REQ-001': { tasks: [], behaviors: { constructor: { tasks: ['T1'] }, toString: { tasks: [] }, hasOwnProperty: { tests: ['x'] } } },
+          },
         },
-      },
-      'tasks/T1.md': taskMd('owns: [a]\nbehavior_ids: [constructor, __proto__, toString]'),
-    }));
-    assert.deepEqual(matrix.rows.map((r) => [r.behavior, r.tasks, r.closed]), [['REQ-001-B01', [], false]]);
+        'tasks/T1.md': taskMd('owns: [a]\nbehavior_ids: [constructor, __proto__, toString]'),
+      }),
+    );
+    assert.deepEqual(
+      matrix.rows.map((r) => [r.behavior, r.tasks, r.closed]),
+      [['REQ-001-B01', [], false]],
+    );
     assert.deepEqual(matrix.orphans.trace_behaviors_unknown, [
       { requirement: 'REQ-001', behavior: 'constructor' },
       { requirement: 'REQ-001', behavior: 'toString' },
@@ -283,14 +318,19 @@ describe('buildTraceabilityMatrix edge cases', () => {
     const text = '{ "requirements": {\n  "REQ-001": { "tasks": [], "behaviors": { "__proto__": { "tasks": ["T1"] } } } } }';
     const parsed = parseJsonDocument('specs/x/traceability.json', text, TraceabilityFileSchema);
     assert.ok(parsed.value, 'the rest of the ledger still loads');
-    assert.deepEqual(parsed.diagnostics.map((d) => [d.line, d.column, d.severity, d.code]), [[2, 44, 'warning', 'reserved-key']]);
+    assert.deepEqual(
+      parsed.diagnostics.map((d) => [d.line, d.column, d.severity, d.code]),
+      [[2, 44, 'warning', 'reserved-key']],
+    );
   });
 
   it('has no rows and judges nothing unknown without requirements.json', () => {
-    const matrix = buildTraceabilityMatrix(fixture({
-      'traceability.json': { requirements: { 'REQ-001': { tasks: ['T5'], behaviors: { 'REQ-001-B01': { tasks: ['T1'] } } } } },
-      'tasks/T1.md': taskMd('owns: [a]\nbehavior_ids: [REQ-001-B01]'),
-    }));
+    const matrix = buildTraceabilityMatrix(
+      fixture({
+        'traceability.json': { requirements: { 'REQ-001': { tasks: ['T5'], behaviors: { 'REQ-001-B01': { tasks: ['T1'] } } } } },
+        'tasks/T1.md': taskMd('owns: [a]\nbehavior_ids: [REQ-001-B01]'),
+      }),
+    );
     assert.deepEqual(matrix.rows, []);
     assert.deepEqual(matrix.summary, { behaviors: 0, closed: 0 });
     assert.deepEqual(matrix.orphans, {
@@ -308,11 +348,18 @@ describe('buildTraceabilityMatrix edge cases', () => {
       'tasks/T1.md': taskMd('owns: [a]\nbehavior_ids: [REQ-001-B02]'),
     });
     const matrix = buildTraceabilityMatrix(snapshot);
-    assert.deepEqual(matrix.rows.map((r) => [r.tasks, r.tests, r.evidence, r.closed]), [[[], [], [], false], [[], [], [], false]]);
+    assert.deepEqual(
+      matrix.rows.map((r) => [r.tasks, r.tests, r.evidence, r.closed]),
+      [
+        [[], [], [], false],
+        [[], [], [], false],
+      ],
+    );
     assert.deepEqual(matrix.orphans.behaviors_without_task, ['REQ-001-B01']);
-    assert.deepEqual(matrix.diagnostics.map((d) => [d.file, d.line, d.code]), [
-      [`${SPEC}/requirements.json`, lineOf(snapshot, 'requirements.json', '"id": "REQ-001-B01"'), 'behavior-without-task'],
-    ]);
+    assert.deepEqual(
+      matrix.diagnostics.map((d) => [d.file, d.line, d.code]),
+      [[`${SPEC}/requirements.json`, lineOf(snapshot, 'requirements.json', '"id": "REQ-001-B01"'), 'behavior-without-task']],
+    );
   });
 
   it('asks the file system once per path, however many behaviors cite it', () => {
@@ -342,17 +389,23 @@ describe('buildTraceabilityMatrix edge cases', () => {
   });
 });
 
-describe('buildTraceabilityMatrix resolves refs as loom\'s traceability.js does', () => {
+describe("buildTraceabilityMatrix resolves refs as loom's traceability.js does", () => {
   const snapshot = fixture(
     {
       'pipeline.state.json': {
-        spec_dir: SPEC, pipeline_type: 'feature', current_stage: 'converge', stage_history: [], metadata: { worktree_path: '.worktrees/login' },
+        spec_dir: SPEC,
+        pipeline_type: 'feature',
+        current_stage: 'converge',
+        stage_history: [],
+        metadata: { worktree_path: '.worktrees/login' },
       },
       'requirements.json': { requirements: { 'REQ-020': requirement([behavior('REQ-020-B01', 'happy-path')]) } },
       'traceability.json': {
         requirements: {
           'REQ-020': {
-            tasks: ['T1'], tests: [], evidence: [],
+            tasks: ['T1'],
+            tests: [],
+            evidence: [],
             behaviors: { 'REQ-020-B01': { tasks: ['T1'], tests: ['tests/new.test.ts#adds it'], evidence: ['evidence/run.log#L3'] } },
           },
         },
@@ -372,19 +425,32 @@ describe('buildTraceabilityMatrix resolves refs as loom\'s traceability.js does'
 });
 
 describe('buildTraceabilityMatrix: behaviors settled as not-applicable', () => {
-  const spec = (entry?: Record<string, unknown>) => fixture({
-    'requirements.json': { requirements: { 'REQ-001': requirement([behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })]) } },
-    'traceability.json': { requirements: { 'REQ-001': { tasks: [], behaviors: entry ? { 'REQ-001-B02': entry } : {} } } },
-  });
+  const spec = (entry?: Record<string, unknown>) =>
+    fixture({
+      'requirements.json': { requirements: { 'REQ-001': requirement([behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })]) } },
+      'traceability.json': { requirements: { 'REQ-001': { tasks: [], behaviors: entry ? { 'REQ-001-B02': entry } : {} } } },
+    });
   const closed = (entry?: Record<string, unknown>) => buildTraceabilityMatrix(spec(entry)).rows.map((r) => [r.behavior, r.closed]);
 
   it('are closed with nothing traced, or with only files that exist; an applicable one with nothing is open', () => {
-    assert.deepEqual(closed(), [['REQ-001-B01', false], ['REQ-001-B02', true]]);
-    assert.deepEqual(closed({ tasks: [], tests: [], evidence: [] }), [['REQ-001-B01', false], ['REQ-001-B02', true]]);
+    assert.deepEqual(closed(), [
+      ['REQ-001-B01', false],
+      ['REQ-001-B02', true],
+    ]);
+    assert.deepEqual(closed({ tasks: [], tests: [], evidence: [] }), [
+      ['REQ-001-B01', false],
+      ['REQ-001-B02', true],
+    ]);
   });
 
   it('are open while they name a test or evidence file that is not there', () => {
-    assert.deepEqual(closed({ tasks: [], tests: ['tests/gone.test.ts'] }), [['REQ-001-B01', false], ['REQ-001-B02', false]]);
-    assert.deepEqual(closed({ tasks: [], evidence: ['evidence/gone.log'] }), [['REQ-001-B01', false], ['REQ-001-B02', false]]);
+    assert.deepEqual(closed({ tasks: [], tests: ['tests/gone.test.ts'] }), [
+      ['REQ-001-B01', false],
+      ['REQ-001-B02', false],
+    ]);
+    assert.deepEqual(closed({ tasks: [], evidence: ['evidence/gone.log'] }), [
+      ['REQ-001-B01', false],
+      ['REQ-001-B02', false],
+    ]);
   });
 });

@@ -75,10 +75,19 @@ describe('artifact-analysis-pass: the analysis', () => {
   });
 
   it('traceability.json: a missing requirement blocks; untraced behaviors, unknown entries and task files that do not exist are errors', () => {
-    const out = analysis((r) => r.write(`${SPEC}/traceability.json`, { requirements: {
-      'REQ-001': { tasks: ['T1', 'T7'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] }, 'REQ-001-B09': { tasks: ['T1'], tests: [], evidence: [] } } },
-      'REQ-005': { tasks: [], tests: [], evidence: [] },
-    } }));
+    const out = analysis((r) =>
+      r.write(`${SPEC}/traceability.json`, {
+        requirements: {
+          'REQ-001': {
+            tasks: ['T1', 'T7'],
+            tests: [],
+            evidence: [],
+            behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] }, 'REQ-001-B09': { tasks: ['T1'], tests: [], evidence: [] } },
+          },
+          'REQ-005': { tasks: [], tests: [], evidence: [] },
+        },
+      }),
+    );
     assert.deepEqual(out.coverage, { ...FULL, traceability_req_coverage: '50%', traceability_behavior_coverage: '33%' });
     assert.deepEqual(out.lines, [
       'F-1 error missing traceability.json:3 traceability.json does not trace REQ-001-B02 → update_traceability: trace REQ-001-B02 to the task that implements it',
@@ -92,9 +101,11 @@ describe('artifact-analysis-pass: the analysis', () => {
   it('its traceability.json findings carry fixes that, applied one after another, close them', () => {
     withRepo((r) => {
       plannedSpec(r);
-      r.write(`${SPEC}/traceability.json`, { requirements: {
-        'REQ-001': { tasks: ['T1', 'T7'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] } } },
-      } });
+      r.write(`${SPEC}/traceability.json`, {
+        requirements: {
+          'REQ-001': { tasks: ['T1', 'T7'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] } } },
+        },
+      });
       const first = artifactAnalysisPass(load(r));
       assert.deepEqual(Object.fromEntries(first.fixes ?? []), {
         'F-1': { type: 'traceability', file: 'traceability.json', change: { op: 'add-tasks', requirement: 'REQ-001', behavior: 'REQ-001-B02', tasks: ['T1'] } },
@@ -159,29 +170,44 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       withOneError(r);
       r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/login.ts'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02', 'REQ-009-B01'] }, 'T1: Login'));
       const report = analyzeArtifacts(load(r), NOW);
-      assert.deepEqual(report.findings.map((f) => `${f.id} ${f.severity}`), ['F-1 error', 'F-2 blocker']);
+      assert.deepEqual(
+        report.findings.map((f) => `${f.id} ${f.severity}`),
+        ['F-1 error', 'F-2 blocker'],
+      );
       const overridden = recordOverride(report, 'F-1', '  T2 is listed in the release notes  ', NOW);
       assert.deepEqual(overridden.overrides, [{ finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'T2 is listed in the release notes', at: NOW }]);
       assert.equal(overridden.blocker_count, 1, 'the blocker still blocks');
       assert.equal(overridden.status, 'blocked');
       assert.equal(report.overrides, undefined, 'pure: the input is unchanged');
-      assert.throws(() => recordOverride(report, 'F-2', 'why not', NOW), (e: unknown) => e instanceof OverrideRefusedError && /F-2 is a blocker: fix it/.test(e.message));
+      assert.throws(
+        () => recordOverride(report, 'F-2', 'why not', NOW),
+        (e: unknown) => e instanceof OverrideRefusedError && /F-2 is a blocker: fix it/.test(e.message),
+      );
       assert.throws(() => recordOverride(report, 'F-9', 'why not', NOW), /has no finding F-9/);
       assert.throws(() => recordOverride(report, 'F-1', '  ', NOW), /needs a reason/);
     });
   });
 
-  it('writes artifact-analysis.json in loom\'s form; an overridden error no longer blocks advancing', () => {
+  it("writes artifact-analysis.json in loom's form; an overridden error no longer blocks advancing", () => {
     withRepo((r) => {
       withOneError(r);
       const first = writeArtifactAnalysis(load(r), { now: NOW });
       assert.equal(first.written, true);
       const onDisk = r.json(`${SPEC}/artifact-analysis.json`);
       assert.deepEqual(Object.keys(onDisk), ['stage', 'status', 'coverage', 'findings', 'blocker_count', 'created_at']);
-      assert.deepEqual({ stage: onDisk.stage, status: onDisk.status, blocker_count: onDisk.blocker_count, created_at: onDisk.created_at }, { stage: 'analyze-artifacts', status: 'blocked', blocker_count: 1, created_at: NOW });
+      assert.deepEqual(
+        { stage: onDisk.stage, status: onDisk.status, blocker_count: onDisk.blocker_count, created_at: onDisk.created_at },
+        { stage: 'analyze-artifacts', status: 'blocked', blocker_count: 1, created_at: NOW },
+      );
       assert.deepEqual(onDisk.findings[0], {
-        id: 'F-1', kind: 'unrequested', severity: 'error', task_id: 'T2', artifact: 'plan.md', message: 'T2 has a task file but plan.md does not list it',
-        location: { file: 'tasks/T2.md', line: 1 }, suggested_fix: { details: 'add T2 to plan.md, or remove tasks/T2.md' },
+        id: 'F-1',
+        kind: 'unrequested',
+        severity: 'error',
+        task_id: 'T2',
+        artifact: 'plan.md',
+        message: 'T2 has a task file but plan.md does not list it',
+        location: { file: 'tasks/T2.md', line: 1 },
+        suggested_fix: { details: 'add T2 to plan.md, or remove tasks/T2.md' },
       });
       const guard = () => evaluateGuard({ type: 'analysisHasNoBlocker', params: {} }, { snapshot: load(r) });
       assert.deepEqual(guard().reasons, ['artifact-analysis.json reports 1 blocker (status: blocked): T2 has a task file but plan.md does not list it']);
@@ -211,13 +237,15 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
     });
   });
 
-  it('advancing from analyze-artifacts writes the analysis first, as loom\'s run --advance does', () => {
+  it("advancing from analyze-artifacts writes the analysis first, as loom's run --advance does", () => {
     withRepo((r) => {
       withOneError(r);
       r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: analyze-artifacts, next: approved, validators: [artifact-analysis-pass] }\n      - { id: approved }\n');
       r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
-      assert.throws(() => new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW }),
-        (e: unknown) => e instanceof TransitionRefusedError && e.reasons.includes('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not list it'));
+      assert.throws(
+        () => new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW }),
+        (e: unknown) => e instanceof TransitionRefusedError && e.reasons.includes('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not list it'),
+      );
       assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
       writeArtifactAnalysis(load(r), { now: NOW, override: { findingId: 'F-1', reason: 'listed elsewhere' } });
       r.write(`${SPEC}/handoffs/analyze-artifacts.json`, { status: 'done', summary: 'analysed', artifacts: [] });
@@ -230,7 +258,10 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
     withRepo((r) => {
       plannedSpec(r);
       const path = r.write(`${SPEC}/artifact-analysis.json`, '{ "status": ');
-      assert.throws(() => writeArtifactAnalysis(load(r), { now: NOW }), (e: unknown) => e instanceof CorruptArtifactError && /artifact-analysis.json is corrupt/.test(e.message));
+      assert.throws(
+        () => writeArtifactAnalysis(load(r), { now: NOW }),
+        (e: unknown) => e instanceof CorruptArtifactError && /artifact-analysis.json is corrupt/.test(e.message),
+      );
       assert.equal(readFileSync(path, 'utf8'), '{ "status": ');
       writeFileSync(path, '{}');
     });

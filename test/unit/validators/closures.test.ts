@@ -134,8 +134,17 @@ describe('validators asked only for pass or fail (locate: false)', () => {
       const located = taskStateClosure(load(r));
       const fast = taskStateClosure(load(r), { locate: false });
       assert.deepEqual([fast.passed, fast.problems], [located.passed, located.problems]);
-      assert.deepEqual(located.findings!.map((f) => f.location), [{ file: 'task-states/T1.state.json', line: 3 }, { file: 'tasks/T2.md', line: 1 }]);
-      assert.deepEqual(fast.findings!.map((f) => f.location), [{ file: 'task-states/T1.state.json' }, { file: 'tasks/T2.md', line: 1 }]);
+      assert.deepEqual(
+        located.findings!.map((f) => f.location),
+        [
+          { file: 'task-states/T1.state.json', line: 3 },
+          { file: 'tasks/T2.md', line: 1 },
+        ],
+      );
+      assert.deepEqual(
+        fast.findings!.map((f) => f.location),
+        [{ file: 'task-states/T1.state.json' }, { file: 'tasks/T2.md', line: 1 }],
+      );
     });
   });
 });

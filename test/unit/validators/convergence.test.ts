@@ -24,11 +24,14 @@ describe('convergence-pass: the classification', () => {
       plannedSpec(r, { executed: true });
       const report = classifyConvergence(load(r), 1, NOW);
       assert.deepEqual(report, {
-        stage: 'converge', round: 1, status: 'converged',
+        stage: 'converge',
+        round: 1,
+        status: 'converged',
         classification: { 'REQ-001-B01': 'covered', 'REQ-001-B02': 'covered', 'REQ-002-B01': 'covered' },
         findings: [],
         coverage: { behavior_coverage: '100%', missing_count: 0, partial_count: 0, contradicts_count: 0, unrequested_count: 0 },
-        blocker_count: 0, created_at: NOW,
+        blocker_count: 0,
+        created_at: NOW,
       });
       assert.deepEqual(convergencePass(load(r)), { name: 'convergence-pass', passed: true, problems: [], findings: [] });
     });
@@ -47,10 +50,7 @@ describe('convergence-pass: the classification', () => {
         'F-conv-2 blocker missing traceability.json:47 REQ-002-B01 is missing: no test; no evidence → create_task: add a task that implements the tests and evidence of REQ-002-B01',
         'F-conv-3 warning unrequested traceability.json:54 REQ-002-B07 is traced but requirements.json does not declare it → update_traceability: remove REQ-002-B07 from traceability.json',
       ]);
-      assert.deepEqual(convergencePass(load(r)).problems, [
-        'REQ-001-B02 is partial: no evidence; tests/missing.test.ts not found',
-        'REQ-002-B01 is missing: no test; no evidence',
-      ]);
+      assert.deepEqual(convergencePass(load(r)).problems, ['REQ-001-B02 is partial: no evidence; tests/missing.test.ts not found', 'REQ-002-B01 is missing: no test; no evidence']);
     });
   });
 });
@@ -61,23 +61,44 @@ describe('convergence-pass: the converge step', () => {
       withGaps(r);
       r.write(`${SPEC}/pipeline.state.json`, state('converge'));
       const outcome = writeConvergence(load(r), { now: NOW });
-      assert.deepEqual(outcome.appended, [{ id: 'T3', requirement: 'REQ-001', behaviors: ['REQ-001-B02'] }, { id: 'T4', requirement: 'REQ-002', behaviors: ['REQ-002-B01'] }]);
+      assert.deepEqual(outcome.appended, [
+        { id: 'T3', requirement: 'REQ-001', behaviors: ['REQ-001-B02'] },
+        { id: 'T4', requirement: 'REQ-002', behaviors: ['REQ-002-B01'] },
+      ]);
       assert.equal(outcome.escalate, false);
       assert.equal(r.json(`${SPEC}/convergence-report.json`).round, 1);
       assert.equal(r.json(`${SPEC}/convergence-report.json`).status, 'needs_another_round');
-      assert.equal(r.read(`${SPEC}/tasks/T3.md`), [
-        '---', 'owns: [src/login.ts]', 'reads: []', 'depends_on: [T1]', 'requirements: [REQ-001]', 'behavior_ids: [REQ-001-B02]', 'complexity: low', '---',
-        '# T3: Close the convergence gaps of REQ-001', '',
-        'Converge round 1 found REQ-001-B02 without tests and evidence that exist. Implement what is missing, add the tests, keep their log under evidence/, and record both in traceability.json.', '',
-      ].join('\n'));
-      assert.match(r.read(`${SPEC}/plan.md`), /\| T2 \| Logout \|\n\n## Convergence round 1\n\n- T3 \(tasks\/T3\.md\): close the convergence gaps of REQ-001: REQ-001-B02\n- T4 \(tasks\/T4\.md\): close the convergence gaps of REQ-002: REQ-002-B01\n$/);
+      assert.equal(
+        r.read(`${SPEC}/tasks/T3.md`),
+        [
+          '---',
+          'owns: [src/login.ts]',
+          'reads: []',
+          'depends_on: [T1]',
+          'requirements: [REQ-001]',
+          'behavior_ids: [REQ-001-B02]',
+          'complexity: low',
+          '---',
+          '# T3: Close the convergence gaps of REQ-001',
+          '',
+          'Converge round 1 found REQ-001-B02 without tests and evidence that exist. Implement what is missing, add the tests, keep their log under evidence/, and record both in traceability.json.',
+          '',
+        ].join('\n'),
+      );
+      assert.match(
+        r.read(`${SPEC}/plan.md`),
+        /\| T2 \| Logout \|\n\n## Convergence round 1\n\n- T3 \(tasks\/T3\.md\): close the convergence gaps of REQ-001: REQ-001-B02\n- T4 \(tasks\/T4\.md\): close the convergence gaps of REQ-002: REQ-002-B01\n$/,
+      );
       const trace = r.json(`${SPEC}/traceability.json`);
       assert.deepEqual(trace.requirements['REQ-001'].tasks, ['T1', 'T3']);
       assert.deepEqual(trace.requirements['REQ-001'].behaviors['REQ-001-B02'].tasks, ['T1', 'T3']);
       assert.deepEqual(trace.requirements['REQ-002'].behaviors['REQ-002-B01'].tasks, ['T2', 'T4']);
       assert.deepEqual(trace.requirements['REQ-001'].behaviors['REQ-001-B01'].tasks, ['T1'], 'covered behaviors are left alone');
       // The new tasks plan: after the tasks they extend.
-      assert.deepEqual(planTaskBatches(load(r).tasks.values()).batches.map((b) => b.tasks), [['T1'], ['T2', 'T3'], ['T4']]);
+      assert.deepEqual(
+        planTaskBatches(load(r).tasks.values()).batches.map((b) => b.tasks),
+        [['T1'], ['T2', 'T3'], ['T4']],
+      );
 
       // Running it again in the same round appends nothing more: T3 and T4 are not done yet.
       const again = writeConvergence(load(r), { now: NOW });
@@ -90,12 +111,17 @@ describe('convergence-pass: the converge step', () => {
     withRepo((r) => {
       withGaps(r);
       const trace = r.json(`${SPEC}/traceability.json`);
-      r.write(`${SPEC}/traceability.json`, { requirements: Object.entries(trace.requirements).map(([id, e]: [string, any]) => ({ id, task_ids: e.tasks, tests: e.tests, evidence: e.evidence, behaviors: e.behaviors })) });
+      r.write(`${SPEC}/traceability.json`, {
+        requirements: Object.entries(trace.requirements).map(([id, e]: [string, any]) => ({ id, task_ids: e.tasks, tests: e.tests, evidence: e.evidence, behaviors: e.behaviors })),
+      });
       writeConvergence(load(r), { now: NOW });
       const written = r.json(`${SPEC}/traceability.json`);
       assert.ok(Array.isArray(written.requirements));
       assert.deepEqual(written.requirements[1], {
-        id: 'REQ-002', task_ids: ['T2', 'T4'], tests: ['tests/logout.test.ts#logout'], evidence: ['evidence/test.log'],
+        id: 'REQ-002',
+        task_ids: ['T2', 'T4'],
+        tests: ['tests/logout.test.ts#logout'],
+        evidence: ['evidence/test.log'],
         behaviors: { 'REQ-002-B01': { tasks: ['T2', 'T4'], tests: [], evidence: [] }, 'REQ-002-B07': { tasks: ['T2'], tests: [], evidence: [] } },
       });
       assert.ok(r.read(`${SPEC}/traceability.json`).endsWith('}\n'));
@@ -128,21 +154,24 @@ describe('convergence-pass: the converge step', () => {
     });
   });
 
-  it('advancing from converge runs the step first, as loom\'s run --advance does, then refuses with the way back', () => {
+  it("advancing from converge runs the step first, as loom's run --advance does, then refuses with the way back", () => {
     withRepo((r) => {
       withGaps(r);
       r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: converge, next: verification, validators: [convergence-pass] }\n      - { id: verification }\n');
       r.write(`${SPEC}/pipeline.state.json`, state('converge'));
       const spec = new LoomRepository(r.root).load().get(SPEC)!;
-      assert.throws(() => spec.advance({ now: NOW }), (e: unknown) => {
-        assert.ok(e instanceof TransitionRefusedError);
-        // The guards read the report just written (pipeline.schema.json adds its own checks of it).
-        assert.ok(e.reasons.includes('convergence-pass: REQ-001-B02 is partial: no evidence; tests/missing.test.ts not found'));
-        assert.ok(e.reasons.includes('convergence-pass: REQ-002-B01 is missing: no test; no evidence'));
-        assert.ok(e.reasons.includes('convergence-report.json says status: needs_another_round'));
-        assert.equal(e.reasons.at(-1), 'convergence-pass: round 1 needs another round (T3, T4 appended); go back to executing');
-        return true;
-      });
+      assert.throws(
+        () => spec.advance({ now: NOW }),
+        (e: unknown) => {
+          assert.ok(e instanceof TransitionRefusedError);
+          // The guards read the report just written (pipeline.schema.json adds its own checks of it).
+          assert.ok(e.reasons.includes('convergence-pass: REQ-001-B02 is partial: no evidence; tests/missing.test.ts not found'));
+          assert.ok(e.reasons.includes('convergence-pass: REQ-002-B01 is missing: no test; no evidence'));
+          assert.ok(e.reasons.includes('convergence-report.json says status: needs_another_round'));
+          assert.equal(e.reasons.at(-1), 'convergence-pass: round 1 needs another round (T3, T4 appended); go back to executing');
+          return true;
+        },
+      );
       assert.equal(r.json(`${SPEC}/convergence-report.json`).status, 'needs_another_round');
       assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'converge');
     });

@@ -76,28 +76,41 @@ describe('detail-expansion-pass', () => {
   });
 
   it('finds behaviors in the object form of requirements.json too', () => {
-    const out = findings(() => {}, (r) => {
-      const ledger = expandedRequirements();
-      delete (ledger.requirements[1].behaviors[0] as Partial<Ledger['requirements'][0]['behaviors'][0]>).test_plan;
-      r.write(`${SPEC}/requirements.json`, { requirements: Object.fromEntries(ledger.requirements.map(({ id, ...rest }) => [id, rest])) });
-    });
+    const out = findings(
+      () => {},
+      (r) => {
+        const ledger = expandedRequirements();
+        delete (ledger.requirements[1].behaviors[0] as Partial<Ledger['requirements'][0]['behaviors'][0]>).test_plan;
+        r.write(`${SPEC}/requirements.json`, { requirements: Object.fromEntries(ledger.requirements.map(({ id, ...rest }) => [id, rest])) });
+      },
+    );
     assert.deepEqual(out.lines, [
       'DE-1 error missing requirements.json:66 REQ-002-B01 has no test_plan → update_requirement: give REQ-002-B01 a test_plan (strategy, inputs, expected, coverage_target)',
     ]);
   });
 
   it('fails without a readable requirements.json', () => {
-    assert.deepEqual(withRepo((r) => {
-      r.write(`${SPEC}/spec.md`, '# s\n');
-      return detailExpansionPass(load(r)).problems;
-    }), ['requirements.json does not exist']);
-    assert.deepEqual(withRepo((r) => {
-      r.write(`${SPEC}/requirements.json`, '{ "requirements": [ ');
-      return detailExpansionPass(load(r)).problems;
-    }), ['requirements.json could not be read (see the Problems it reports)']);
-    assert.deepEqual(withRepo((r) => {
-      r.write(`${SPEC}/requirements.json`, '{\n  "requirements": [\n    { "id": "REQ-001", }\n  ]\n}\n');
-      return (detailExpansionPass(load(r)).findings ?? []).map(line);
-    }), ['DE-1 error format requirements.json:3 requirements.json could not be read (see the Problems it reports)'], 'on the line of the syntax error');
+    assert.deepEqual(
+      withRepo((r) => {
+        r.write(`${SPEC}/spec.md`, '# s\n');
+        return detailExpansionPass(load(r)).problems;
+      }),
+      ['requirements.json does not exist'],
+    );
+    assert.deepEqual(
+      withRepo((r) => {
+        r.write(`${SPEC}/requirements.json`, '{ "requirements": [ ');
+        return detailExpansionPass(load(r)).problems;
+      }),
+      ['requirements.json could not be read (see the Problems it reports)'],
+    );
+    assert.deepEqual(
+      withRepo((r) => {
+        r.write(`${SPEC}/requirements.json`, '{\n  "requirements": [\n    { "id": "REQ-001", }\n  ]\n}\n');
+        return (detailExpansionPass(load(r)).findings ?? []).map(line);
+      }),
+      ['DE-1 error format requirements.json:3 requirements.json could not be read (see the Problems it reports)'],
+      'on the line of the syntax error',
+    );
   });
 });

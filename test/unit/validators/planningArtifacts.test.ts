@@ -37,9 +37,11 @@ describe('planning-artifacts', () => {
 
   it('puts each gap on its line of traceability.json, with the fix that fills it from the task files', () => {
     withRepo((r) => {
-      const { result, lines, fixes } = planning(r, (x) => x.write(`${SPEC}/traceability.json`, {
-        requirements: { 'REQ-001': trace([], { 'REQ-001-B01': trace(['T1', 'T7.md']) }) },
-      }));
+      const { result, lines, fixes } = planning(r, (x) =>
+        x.write(`${SPEC}/traceability.json`, {
+          requirements: { 'REQ-001': trace([], { 'REQ-001-B01': trace(['T1', 'T7.md']) }) },
+        }),
+      );
       assert.equal(result.passed, false);
       assert.deepEqual(lines, [
         "PA-1 error missing traceability.json:3 REQ-001 maps to no task in traceability.json → update_traceability: add T1 to REQ-001's tasks",
@@ -53,10 +55,15 @@ describe('planning-artifacts', () => {
         'REQ-001-B02 maps to no task in traceability.json',
         'REQ-002 is missing from traceability.json',
       ]);
-      assert.deepEqual(result.findings!.map((f) => [f.requirement_id, f.behavior_id, f.artifact]), [
-        ['REQ-001', undefined, 'traceability.json'], ['REQ-001', 'REQ-001-B01', 'traceability.json'],
-        ['REQ-001', 'REQ-001-B02', 'traceability.json'], ['REQ-002', undefined, 'traceability.json'],
-      ]);
+      assert.deepEqual(
+        result.findings!.map((f) => [f.requirement_id, f.behavior_id, f.artifact]),
+        [
+          ['REQ-001', undefined, 'traceability.json'],
+          ['REQ-001', 'REQ-001-B01', 'traceability.json'],
+          ['REQ-001', 'REQ-001-B02', 'traceability.json'],
+          ['REQ-002', undefined, 'traceability.json'],
+        ],
+      );
       assert.deepEqual(fixes, {
         'PA-1': { type: 'traceability', file: 'traceability.json', change: { op: 'add-tasks', requirement: 'REQ-001', tasks: ['T1'] } },
         'PA-2': { type: 'traceability', file: 'traceability.json', change: { op: 'remove-tasks', requirement: 'REQ-001', behavior: 'REQ-001-B01', tasks: ['T7.md'] } },
@@ -77,13 +84,18 @@ describe('planning-artifacts', () => {
 
   it('fixes the array form too, keeping it', () => {
     withRepo((r) => {
-      const { result, lines } = planning(r, (x) => x.write(`${SPEC}/traceability.json`, {
-        requirements: [{ id: 'REQ-001', ...trace(['T1'], { 'REQ-001-B01': trace(['T1']), 'REQ-001-B02': trace(['T1']) }) }],
-      }));
+      const { result, lines } = planning(r, (x) =>
+        x.write(`${SPEC}/traceability.json`, {
+          requirements: [{ id: 'REQ-001', ...trace(['T1'], { 'REQ-001-B01': trace(['T1']), 'REQ-001-B02': trace(['T1']) }) }],
+        }),
+      );
       assert.deepEqual(lines, ['PA-1 error missing traceability.json:2 REQ-002 is missing from traceability.json → update_traceability: add REQ-002 to traceability.json with T2']);
       applyFixes(r, result);
       assert.equal(planningArtifacts(load(r)).passed, true);
-      assert.deepEqual(r.json(`${SPEC}/traceability.json`).requirements.map((e: { id: string }) => e.id), ['REQ-001', 'REQ-002']);
+      assert.deepEqual(
+        r.json(`${SPEC}/traceability.json`).requirements.map((e: { id: string }) => e.id),
+        ['REQ-001', 'REQ-002'],
+      );
     });
   });
 
@@ -97,9 +109,9 @@ describe('planning-artifacts', () => {
         });
       });
       assert.deepEqual(lines, [
-        "PA-1 error missing traceability.json:9 REQ-001-B02 maps to no task in traceability.json → update_task: add REQ-001-B02 to the behavior_ids of the task that implements it, then to its tasks here",
-        'PA-2 error missing traceability.json:19 REQ-002 maps to no task in traceability.json → create_task: create a task for REQ-002 and list it in REQ-002\'s tasks',
-        "PA-3 error missing traceability.json:24 REQ-002-B01 maps to no task in traceability.json → update_task: add REQ-002-B01 to the behavior_ids of the task that implements it, then to its tasks here",
+        'PA-1 error missing traceability.json:9 REQ-001-B02 maps to no task in traceability.json → update_task: add REQ-001-B02 to the behavior_ids of the task that implements it, then to its tasks here',
+        "PA-2 error missing traceability.json:19 REQ-002 maps to no task in traceability.json → create_task: create a task for REQ-002 and list it in REQ-002's tasks",
+        'PA-3 error missing traceability.json:24 REQ-002-B01 maps to no task in traceability.json → update_task: add REQ-002-B01 to the behavior_ids of the task that implements it, then to its tasks here',
       ]);
       assert.deepEqual(result.fixes, new Map());
     });
@@ -114,7 +126,11 @@ describe('planning-artifacts', () => {
         x.write(`${SPEC}/traceability.json`, { requirements: { 'REQ-002': trace(['T2'], { 'REQ-002-B01': trace(['T2']) }) } });
       });
       assert.deepEqual(lines, ['PA-1 error missing traceability.json:2 REQ-001 is missing from traceability.json → update_traceability: add REQ-001 to traceability.json with T1']);
-      assert.deepEqual(fixes['PA-1'], { type: 'traceability', file: 'traceability.json', change: { op: 'add-requirement', requirement: 'REQ-001', tasks: ['T1'], behaviors: [{ id: 'REQ-001-B01', tasks: ['T1'] }] } });
+      assert.deepEqual(fixes['PA-1'], {
+        type: 'traceability',
+        file: 'traceability.json',
+        change: { op: 'add-requirement', requirement: 'REQ-001', tasks: ['T1'], behaviors: [{ id: 'REQ-001-B01', tasks: ['T1'] }] },
+      });
       applyFixes(r, result);
       assert.equal(planningArtifacts(load(r)).passed, true);
       assert.deepEqual(Object.keys(r.json(`${SPEC}/traceability.json`).requirements), ['REQ-001', 'REQ-002'], 'REQ-001 goes before REQ-002');

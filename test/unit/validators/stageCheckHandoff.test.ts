@@ -7,9 +7,13 @@ import { checkStage } from '../../../src/core/validators/stageCheck';
 import { freshSpec, GOOD } from '../authoring/authoringFixture';
 
 test('Check Stage at analyze-artifacts runs the analysis even when the workflow does not declare it, and hands over', () => {
-  const s = freshSpec([GOOD.brainstorm[0], ...GOOD.expand, ...GOOD.plan,
+  const s = freshSpec([
+    GOOD.brainstorm[0],
+    ...GOOD.expand,
+    ...GOOD.plan,
     { path: 'handoffs/detail-expansion.json', content: '{"stage":"detail-expansion","status":"done","summary":"x","artifacts":[]}\n', complete: true },
-    { path: 'handoffs/planning.json', content: '{"stage":"planning","status":"done","summary":"x","artifacts":[]}\n', complete: true }]);
+    { path: 'handoffs/planning.json', content: '{"stage":"planning","status":"done","summary":"x","artifacts":[]}\n', complete: true },
+  ]);
   try {
     mkdirSync(join(s.root, '.loom'));
     cpSync(join(__dirname, '..', '..', 'fixtures', 'workspace-chat', '.loom', 'workflow.yaml'), join(s.root, '.loom', 'workflow.yaml'));

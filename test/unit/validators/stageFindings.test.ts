@@ -59,17 +59,26 @@ describe('stage findings', () => {
       const s = spec(r, 'analyze-artifacts', t1Drifted);
       const diagnostics = stageFindingDiagnostics(s);
       assert.deepEqual(diagnostics.map(brief), [
-        "error finding:unrequested tasks/T1.md:5 T1 names behavior REQ-009-B01, which requirements.json does not declare (F-1, blocker)",
+        'error finding:unrequested tasks/T1.md:5 T1 names behavior REQ-009-B01, which requirements.json does not declare (F-1, blocker)',
         "error finding:missing requirements.json:37 REQ-001-B02 is not in any task's behavior_ids (F-2, blocker)",
         'error finding:missing tasks/T1.md:3 T1 depends on T9, which has no task file (F-3)',
       ]);
-      assert.deepEqual(diagnostics.map((d) => d.finding.fix), [
-        { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'behavior_ids', op: 'remove', value: 'REQ-009-B01' },
-        { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'behavior_ids', op: 'add', value: 'REQ-001-B02' },
-        { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'depends_on', op: 'remove', value: 'T9' },
-      ]);
-      assert.deepEqual(diagnostics.map((d) => [d.finding.validator, d.finding.id, d.finding.overridable]),
-        [['artifact-analysis-pass', 'F-1', false], ['artifact-analysis-pass', 'F-2', false], ['artifact-analysis-pass', 'F-3', true]]);
+      assert.deepEqual(
+        diagnostics.map((d) => d.finding.fix),
+        [
+          { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'behavior_ids', op: 'remove', value: 'REQ-009-B01' },
+          { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'behavior_ids', op: 'add', value: 'REQ-001-B02' },
+          { type: 'task-list', task: 'T1', file: 'tasks/T1.md', key: 'depends_on', op: 'remove', value: 'T9' },
+        ],
+      );
+      assert.deepEqual(
+        diagnostics.map((d) => [d.finding.validator, d.finding.id, d.finding.overridable]),
+        [
+          ['artifact-analysis-pass', 'F-1', false],
+          ['artifact-analysis-pass', 'F-2', false],
+          ['artifact-analysis-pass', 'F-3', true],
+        ],
+      );
     });
   });
 
@@ -94,13 +103,21 @@ describe('stage findings', () => {
       });
       const diagnostics = stageFindingDiagnostics(s);
       assert.deepEqual(diagnostics.map(brief), ['error finding:missing traceability.json:17 REQ-001-B02 maps to no task in traceability.json (PA-1)']);
-      assert.deepEqual(diagnostics.map((d) => [d.finding.validator, d.finding.subject, d.finding.overridable, d.finding.fix]), [
-        ['planning-artifacts', 'REQ-001-B02', false, { type: 'traceability', file: 'traceability.json', change: { op: 'add-tasks', requirement: 'REQ-001', behavior: 'REQ-001-B02', tasks: ['T1'] } }],
-      ]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.finding.validator, d.finding.subject, d.finding.overridable, d.finding.fix]),
+        [
+          [
+            'planning-artifacts',
+            'REQ-001-B02',
+            false,
+            { type: 'traceability', file: 'traceability.json', change: { op: 'add-tasks', requirement: 'REQ-001', behavior: 'REQ-001-B02', tasks: ['T1'] } },
+          ],
+        ],
+      );
     });
   });
 
-  it('at executing, the closures\' findings sit on the task file, the task\'s state and spec.md', () => {
+  it("at executing, the closures' findings sit on the task file, the task's state and spec.md", () => {
     withRepo((r) => {
       const s = spec(r, 'executing', (x) => {
         x.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'reviewing', retry_count: 0 });
@@ -113,7 +130,10 @@ describe('stage findings', () => {
         'info finding:missing tasks/T2.md:1 T2 has no task-states/T2.state.json (TS-2)',
         'error finding:missing spec.md:6 REQ-002 appears in spec.md but no task lists it in requirements (RT-1)',
       ]);
-      assert.deepEqual(diagnostics.map((d) => d.finding.fix?.file), [undefined, undefined, 'tasks/T2.md']);
+      assert.deepEqual(
+        diagnostics.map((d) => d.finding.fix?.file),
+        [undefined, undefined, 'tasks/T2.md'],
+      );
     });
   });
 
@@ -159,13 +179,19 @@ describe('stage findings', () => {
     });
   });
 
-  it('the spec\'s own diagnostic that says the same on the same line gives way to the finding', () => {
+  it("the spec's own diagnostic that says the same on the same line gives way to the finding", () => {
     withRepo((r) => {
       const s = spec(r, 'analyze-artifacts', t1Drifted);
       const base = specDiagnostics(s);
-      assert.deepEqual(base.filter((d) => d.file.endsWith('tasks/T1.md')).map((d) => d.code), ['unknown-dependency', 'unknown-behavior']);
+      assert.deepEqual(
+        base.filter((d) => d.file.endsWith('tasks/T1.md')).map((d) => d.code),
+        ['unknown-dependency', 'unknown-behavior'],
+      );
       const merged = mergeFindingDiagnostics(base, stageFindingDiagnostics(s));
-      assert.deepEqual(merged.filter((d) => d.file.endsWith('tasks/T1.md')).map((d) => d.code), ['finding:unrequested', 'finding:missing']);
+      assert.deepEqual(
+        merged.filter((d) => d.file.endsWith('tasks/T1.md')).map((d) => d.code),
+        ['finding:unrequested', 'finding:missing'],
+      );
       assert.equal(merged.length, base.length - 2 + 3);
     });
   });
@@ -177,11 +203,23 @@ describe('checkStage', () => {
       const s = spec(r, 'analyze-artifacts', t1Drifted);
       const result = checkStage(s, NOW);
       assert.deepEqual(result, {
-        stage: 'analyze-artifacts', passed: false, blocking: 3,
-        validators: [{
-          name: 'artifact-analysis-pass', passed: false, blocking: 3, report: 'artifact-analysis.json', written: true,
-          problems: ['F-1 T1 names behavior REQ-009-B01, which requirements.json does not declare', "F-2 REQ-001-B02 is not in any task's behavior_ids", 'F-3 T1 depends on T9, which has no task file'],
-        }],
+        stage: 'analyze-artifacts',
+        passed: false,
+        blocking: 3,
+        validators: [
+          {
+            name: 'artifact-analysis-pass',
+            passed: false,
+            blocking: 3,
+            report: 'artifact-analysis.json',
+            written: true,
+            problems: [
+              'F-1 T1 names behavior REQ-009-B01, which requirements.json does not declare',
+              "F-2 REQ-001-B02 is not in any task's behavior_ids",
+              'F-3 T1 depends on T9, which has no task file',
+            ],
+          },
+        ],
       });
       assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
       assert.equal(checkStage(new LoomRepository(r.root).load().get(SPEC)!, '2026-11-30T00:00:00.000Z').validators[0].written, false, 'an unchanged analysis is not rewritten');
@@ -195,7 +233,10 @@ describe('checkStage', () => {
       for (const id of ['T1', 'T2']) r.write(`${SPEC}/task-states/${id}.state.json`, { task_id: id, status: 'done', retry_count: 0 });
       const result = checkStage(new LoomRepository(r.root).load().get(SPEC)!, NOW);
       assert.equal(result.passed, false);
-      assert.deepEqual(result.validators.map((v) => [v.name, v.report, v.appended]), [['convergence-pass', 'convergence-report.json', ['T3', 'T4']]]);
+      assert.deepEqual(
+        result.validators.map((v) => [v.name, v.report, v.appended]),
+        [['convergence-pass', 'convergence-report.json', ['T3', 'T4']]],
+      );
       assert.equal(r.json(`${SPEC}/convergence-report.json`).status, 'needs_another_round');
     });
   });
@@ -204,10 +245,19 @@ describe('checkStage', () => {
     withRepo((r) => {
       const s = spec(r, 'executing');
       const result = checkStage(s, NOW);
-      assert.deepEqual(result.validators.map((v) => [v.name, v.blocking]), [['task-state-closure', 2], ['requirement-task-closure', 0]]);
+      assert.deepEqual(
+        result.validators.map((v) => [v.name, v.blocking]),
+        [
+          ['task-state-closure', 2],
+          ['requirement-task-closure', 0],
+        ],
+      );
       r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
       r.write(`${SPEC}/.loom-run.lock`, JSON.stringify({ pid: process.ppid, started_at: NOW }));
-      assert.throws(() => checkStage(new LoomRepository(r.root).load().get(SPEC)!, NOW), (e: unknown) => e instanceof SpecLockedError);
+      assert.throws(
+        () => checkStage(new LoomRepository(r.root).load().get(SPEC)!, NOW),
+        (e: unknown) => e instanceof SpecLockedError,
+      );
     });
   });
 });

@@ -15,24 +15,31 @@ export function expandedRequirements() {
   return {
     requirements: [
       {
-        id: 'REQ-001', status: 'in_progress', types: ['functional', 'input'], required_categories: ['happy-path'], acceptance: ['users can log in'],
+        id: 'REQ-001',
+        status: 'in_progress',
+        types: ['functional', 'input'],
+        required_categories: ['happy-path'],
+        acceptance: ['users can log in'],
         behaviors: [
           { id: 'REQ-001-B01', category: 'happy-path', description: 'a known user logs in', status: 'in_progress', acceptance: ['a session starts'], test_plan: testPlan('login') },
           { id: 'REQ-001-B02', category: 'invalid-input', description: 'a wrong password is refused', status: 'in_progress', acceptance: ['401'], test_plan: testPlan('bad password') },
         ],
       },
       {
-        id: 'REQ-002', status: 'in_progress', types: ['functional'], acceptance: ['users can log out'],
-        behaviors: [
-          { id: 'REQ-002-B01', category: 'happy-path', description: 'logging out ends the session', status: 'in_progress', acceptance: ['the session ends'], test_plan: testPlan('logout') },
-        ],
+        id: 'REQ-002',
+        status: 'in_progress',
+        types: ['functional'],
+        acceptance: ['users can log out'],
+        behaviors: [{ id: 'REQ-002-B01', category: 'happy-path', description: 'logging out ends the session', status: 'in_progress', acceptance: ['the session ends'], test_plan: testPlan('logout') }],
       },
     ],
   };
 }
 
 export const taskText = (front: Record<string, string[] | string>, title: string) =>
-  `---\n${Object.entries(front).map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.join(', ')}]` : v}`).join('\n')}\n---\n# ${title}\n\n${title} in full.\n`;
+  `---\n${Object.entries(front)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.join(', ')}]` : v}`)
+    .join('\n')}\n---\n# ${title}\n\n${title} in full.\n`;
 
 /**
  * A spec that passes detail expansion and the artifact analysis: spec.md, requirements.json,
@@ -43,7 +50,10 @@ export function plannedSpec(r: TempRepo, options: { executed?: boolean } = {}): 
   r.write(`${SPEC}/spec.md`, '# Login\n\n## Requirements\n\n- REQ-001: users log in.\n- REQ-002: users log out.\n');
   r.write(`${SPEC}/requirements.json`, expandedRequirements());
   r.write(`${SPEC}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Login |\n| T2 | Logout |\n');
-  r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/login.ts'], reads: [], depends_on: [], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'], complexity: 'low' }, 'T1: Login'));
+  r.write(
+    `${SPEC}/tasks/T1.md`,
+    taskText({ owns: ['src/login.ts'], reads: [], depends_on: [], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'], complexity: 'low' }, 'T1: Login'),
+  );
   r.write(`${SPEC}/tasks/T2.md`, taskText({ owns: ['src/logout.ts'], reads: [], depends_on: ['T1'], requirements: ['REQ-002'], behavior_ids: ['REQ-002-B01'], complexity: 'low' }, 'T2: Logout'));
   const refs = (test: string) => (options.executed ? { tests: [`tests/${test}.test.ts#${test}`], evidence: ['evidence/test.log'] } : { tests: [], evidence: [] });
   if (options.executed) {

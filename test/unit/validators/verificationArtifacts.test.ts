@@ -21,64 +21,80 @@ function lines(setup: (r: TempRepo) => void): string[] {
     verifiedSpec(r);
     setup(r);
     const result = verificationArtifacts(load(r));
-    assert.equal(result.passed, (result.findings ?? []).every((f) => f.severity !== 'error' && f.severity !== 'blocker'));
+    assert.equal(
+      result.passed,
+      (result.findings ?? []).every((f) => f.severity !== 'error' && f.severity !== 'blocker'),
+    );
     return (result.findings ?? []).map(line);
   });
 }
 
 describe('verification-artifacts', () => {
   it('passes passing reports that cover every REQ, with closed traceability', () => {
-    assert.deepEqual(lines(() => {}), []);
+    assert.deepEqual(
+      lines(() => {}),
+      [],
+    );
   });
 
   it('needs both reports, each with a verdict: PASS line', () => {
-    assert.deepEqual(lines((r) => {
-      rmSync(r.path(`${SPEC}/verify-report.md`));
-      r.write(`${SPEC}/test-report.md`, '# Test report\n\nAll green.\n');
-    }), [
-      'VA-1 error missing test-report.md test-report.md has no verdict: PASS line',
-      'VA-2 error missing verify-report.md verify-report.md does not exist',
-    ]);
+    assert.deepEqual(
+      lines((r) => {
+        rmSync(r.path(`${SPEC}/verify-report.md`));
+        r.write(`${SPEC}/test-report.md`, '# Test report\n\nAll green.\n');
+      }),
+      ['VA-1 error missing test-report.md test-report.md has no verdict: PASS line', 'VA-2 error missing verify-report.md verify-report.md does not exist'],
+    );
   });
 
   it('a PASS must name every REQ of spec.md and carry a valid evidence receipt', () => {
-    assert.deepEqual(lines((r) => {
-      r.write(`${SPEC}/test-report.md`, report('Test report').replace('| REQ-002 | PASS |\n', ''));
-      r.write(`${SPEC}/verify-report.md`, report('Verify report').replace(sha256('all passed\n'), sha256('other')));
-    }), [
-      'VA-1 error missing test-report.md:10 test-report.md says PASS but does not mention REQ-002',
-      'VA-2 error stale verify-report.md:11 verify-report.md: the sha256 of evidence/test.log does not match evidence-sha256 (the log changed after the report)',
-    ]);
+    assert.deepEqual(
+      lines((r) => {
+        r.write(`${SPEC}/test-report.md`, report('Test report').replace('| REQ-002 | PASS |\n', ''));
+        r.write(`${SPEC}/verify-report.md`, report('Verify report').replace(sha256('all passed\n'), sha256('other')));
+      }),
+      [
+        'VA-1 error missing test-report.md:10 test-report.md says PASS but does not mention REQ-002',
+        'VA-2 error stale verify-report.md:11 verify-report.md: the sha256 of evidence/test.log does not match evidence-sha256 (the log changed after the report)',
+      ],
+    );
   });
 
   it('a failure without a known-warning context fails, a known one does not', () => {
-    assert.deepEqual(lines((r) => r.write(`${SPEC}/verify-report.md`, report('Verify report').replace('| REQ-002 | PASS |', '| REQ-002 | FAIL |'))), [
-      'VA-1 error contradicts verify-report.md:4 verify-report.md reports a failure without a known-warning context',
-    ]);
-    assert.deepEqual(lines((r) => r.write(`${SPEC}/verify-report.md`, report('Verify report').replace('| REQ-002 | PASS |', '| REQ-002 | FAIL (known flaky, WARN) |'))), []);
+    assert.deepEqual(
+      lines((r) => r.write(`${SPEC}/verify-report.md`, report('Verify report').replace('| REQ-002 | PASS |', '| REQ-002 | FAIL |'))),
+      ['VA-1 error contradicts verify-report.md:4 verify-report.md reports a failure without a known-warning context'],
+    );
+    assert.deepEqual(
+      lines((r) => r.write(`${SPEC}/verify-report.md`, report('Verify report').replace('| REQ-002 | PASS |', '| REQ-002 | FAIL (known flaky, WARN) |'))),
+      [],
+    );
   });
 
   it('placeholders in the reports, spec.md, plan.md or progress.md fail; a to-do app\'s "Todo" does not', () => {
-    assert.deepEqual(lines((r) => {
-      r.write(`${SPEC}/plan.md`, '# Plan\n\nTodo list, T1, T2.\n\nRollout: TBD\n');
-      r.write(`${SPEC}/progress.md`, '# progress\n\n| Updated | YYYY-MM-DD HH:mm |\n');
-    }), [
-      'VA-1 error placeholder plan.md:5 plan.md line 5 still holds the placeholder TBD',
-      'VA-2 error placeholder progress.md:3 progress.md still holds the literal HH:mm',
-    ]);
+    assert.deepEqual(
+      lines((r) => {
+        r.write(`${SPEC}/plan.md`, '# Plan\n\nTodo list, T1, T2.\n\nRollout: TBD\n');
+        r.write(`${SPEC}/progress.md`, '# progress\n\n| Updated | YYYY-MM-DD HH:mm |\n');
+      }),
+      ['VA-1 error placeholder plan.md:5 plan.md line 5 still holds the placeholder TBD', 'VA-2 error placeholder progress.md:3 progress.md still holds the literal HH:mm'],
+    );
   });
 
   it('traceability must be closed and every file it names must exist', () => {
-    assert.deepEqual(lines((r) => {
-      const trace = r.json(`${SPEC}/traceability.json`);
-      trace.requirements['REQ-001'].behaviors['REQ-001-B02'] = { tasks: ['T1', 'T8'], tests: ['tests/gone.test.ts'], evidence: ['evidence/test.log'] };
-      trace.requirements['REQ-002'].behaviors['REQ-002-B01'] = { tasks: ['T2'], tests: ['tests/logout.test.ts'], evidence: [] };
-      r.write(`${SPEC}/traceability.json`, trace);
-    }), [
-      'VA-1 error missing traceability.json:25 REQ-001-B02: tests/gone.test.ts does not exist → update_traceability: point REQ-001-B02 at files that exist',
-      'VA-2 error missing traceability.json:50 REQ-002-B01 is not closed: no evidence → update_traceability: give REQ-002-B01 its task, test and evidence',
-      'VA-3 error missing traceability.json:25 traceability.json names T8, but tasks/T8.md does not exist',
-    ]);
+    assert.deepEqual(
+      lines((r) => {
+        const trace = r.json(`${SPEC}/traceability.json`);
+        trace.requirements['REQ-001'].behaviors['REQ-001-B02'] = { tasks: ['T1', 'T8'], tests: ['tests/gone.test.ts'], evidence: ['evidence/test.log'] };
+        trace.requirements['REQ-002'].behaviors['REQ-002-B01'] = { tasks: ['T2'], tests: ['tests/logout.test.ts'], evidence: [] };
+        r.write(`${SPEC}/traceability.json`, trace);
+      }),
+      [
+        'VA-1 error missing traceability.json:25 REQ-001-B02: tests/gone.test.ts does not exist → update_traceability: point REQ-001-B02 at files that exist',
+        'VA-2 error missing traceability.json:50 REQ-002-B01 is not closed: no evidence → update_traceability: give REQ-002-B01 its task, test and evidence',
+        'VA-3 error missing traceability.json:25 traceability.json names T8, but tasks/T8.md does not exist',
+      ],
+    );
   });
 });
 
@@ -106,13 +122,14 @@ describe('verification-artifacts: behaviors settled as not-applicable', () => {
   });
 
   it('an applicable behavior with nothing traced still fails', () => {
-    assert.deepEqual(lines((r) => {
-      const trace = r.json(`${SPEC}/traceability.json`);
-      trace.requirements['REQ-001'].behaviors['REQ-001-B02'] = { tasks: [], tests: [], evidence: [] };
-      r.write(`${SPEC}/traceability.json`, trace);
-    }), [
-      'VA-1 error missing traceability.json:25 REQ-001-B02 is not closed: no task, no test, no evidence → update_traceability: give REQ-001-B02 its task, test and evidence',
-    ]);
+    assert.deepEqual(
+      lines((r) => {
+        const trace = r.json(`${SPEC}/traceability.json`);
+        trace.requirements['REQ-001'].behaviors['REQ-001-B02'] = { tasks: [], tests: [], evidence: [] };
+        r.write(`${SPEC}/traceability.json`, trace);
+      }),
+      ['VA-1 error missing traceability.json:25 REQ-001-B02 is not closed: no task, no test, no evidence → update_traceability: give REQ-001-B02 its task, test and evidence'],
+    );
   });
 });
 

@@ -26,31 +26,46 @@ describe('buildDashboardModel for a spec in executing', () => {
     r.write(`${SPEC}/tasks/T2.md`, task('T2', ['T1']));
     r.write(`${SPEC}/tasks/T3.md`, task('T3', ['T2']));
     r.write('src/T1.ts', 'export const now = 2;\n');
-    r.write(`${SPEC}/pipeline.state.json`, state('executing', {
-      current_stage_started_at: at(7),
-      stage_history: [
-        passed('brainstorming', 0, { approval: 'user_confirmed' }),
-        passed('detail-expansion', 1),
-        { stage: 'planning', entered_at: at(2), exited_at: at(3), status: 'retry', reason: 'plan.md missed REQ-003' },
-        passed('planning', 3),
-        passed('analyze-artifacts', 4, { validator: 'artifact-analysis-pass' }),
-        passed('approved', 5),
-        passed('git-worktree', 6),
-      ],
-      metadata: {
-        convergence_round: 1,
-        token_usage: { total: { input: 300, output: 30 }, stages: { executing: { input: 300, output: 30 } }, roles: { implementer: { input: 200, output: 20 } }, tasks: { T2: { input: 200, output: 20, roles: {} }, T1: { input: 100, output: 10, roles: {} } }, updated_at: at(8) },
-      },
-    }));
+    r.write(
+      `${SPEC}/pipeline.state.json`,
+      state('executing', {
+        current_stage_started_at: at(7),
+        stage_history: [
+          passed('brainstorming', 0, { approval: 'user_confirmed' }),
+          passed('detail-expansion', 1),
+          { stage: 'planning', entered_at: at(2), exited_at: at(3), status: 'retry', reason: 'plan.md missed REQ-003' },
+          passed('planning', 3),
+          passed('analyze-artifacts', 4, { validator: 'artifact-analysis-pass' }),
+          passed('approved', 5),
+          passed('git-worktree', 6),
+        ],
+        metadata: {
+          convergence_round: 1,
+          token_usage: {
+            total: { input: 300, output: 30 },
+            stages: { executing: { input: 300, output: 30 } },
+            roles: { implementer: { input: 200, output: 20 } },
+            tasks: { T2: { input: 200, output: 20, roles: {} }, T1: { input: 100, output: 10, roles: {} } },
+            updated_at: at(8),
+          },
+        },
+      }),
+    );
     r.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'done', retry_count: 0, last_reviewer_result: 'PASS' });
     r.write(`${SPEC}/task-states/T2.state.json`, {
-      task_id: 'T2', status: 'failed', retry_count: 4, last_reviewer_result: 'FAIL: counter not persisted', blocker: 'circuit breaker: review failed 4 times (max_retries 3)',
+      task_id: 'T2',
+      status: 'failed',
+      retry_count: 4,
+      last_reviewer_result: 'FAIL: counter not persisted',
+      blocker: 'circuit breaker: review failed 4 times (max_retries 3)',
       metadata: { breaker: { reason: { kind: 'retries', retryCount: 4, maxRetries: 3 }, opened_at: at(8), last_issues: ['counter not persisted', 'no unlock test'] } },
     });
     r.write(`${SPEC}/handoffs/T1.json`, { status: 'done', summary: 'login done', task_id: 'T1', written_at: at(7), artifact_fingerprints: { 'src/T1.ts': '0'.repeat(64) } });
     r.write(`${SPEC}/artifact-analysis.json`, { stage: 'analyze-artifacts', status: 'pass', findings: [finding('A-1', 'warning', { location: { file: 'plan.md', line: 4 } })], blocker_count: 0 });
     r.write(`${SPEC}/convergence-report.json`, { stage: 'converge', round: 1, status: 'needs_another_round', findings: [finding('C-1', 'blocker', { behavior_id: 'REQ-001-B02' })], blocker_count: 1 });
-    r.write(`${SPEC}/findings/omission-hunter.json`, { findings: [finding('O-1', 'info', { kind: 'unrequested', location: { file: 'src/T1.ts', line: 1 }, suggested_fix: { action: 'remove', details: 'not requested' } })] });
+    r.write(`${SPEC}/findings/omission-hunter.json`, {
+      findings: [finding('O-1', 'info', { kind: 'unrequested', location: { file: 'src/T1.ts', line: 1 }, suggested_fix: { action: 'remove', details: 'not requested' } })],
+    });
   });
 
   it('shows the stages done, current and waiting, with times and the reason of every retry', () => {
@@ -60,7 +75,13 @@ describe('buildDashboardModel for a spec in executing', () => {
     assert.equal(status.converge, 'waiting');
     assert.equal(m.steps.filter((s) => s.status === 'current').length, 1);
     const planning = m.steps.find((s) => s.id === 'planning')!;
-    assert.deepEqual(planning.visits.map((v) => [v.status, v.reason]), [['retry', 'plan.md missed REQ-003'], ['passed', undefined]]);
+    assert.deepEqual(
+      planning.visits.map((v) => [v.status, v.reason]),
+      [
+        ['retry', 'plan.md missed REQ-003'],
+        ['passed', undefined],
+      ],
+    );
     assert.equal(planning.enteredAt, at(3));
     assert.equal(planning.exitedAt, at(4));
     const executing = m.steps.find((s) => s.id === 'executing')!;
@@ -77,17 +98,23 @@ describe('buildDashboardModel for a spec in executing', () => {
     assert.equal(stale.holds, false);
     assert.match(stale.reasons[0], /handoffs\/T1\.json is stale: src\/T1\.ts/);
     assert.equal(stale.path, `${SPEC}/handoffs/T1.json`);
-    assert.ok(forward.preconditions.some((p) => p.holds), 'the ones that hold are listed too');
+    assert.ok(
+      forward.preconditions.some((p) => p.holds),
+      'the ones that hold are listed too',
+    );
     assert.ok(forward.preconditions.every((p) => p.holds === (p.reasons.length === 0)));
     assert.deepEqual(m.actions, { advance: true, approve: true, markFailed: true, checkStage: ['task-state-closure', 'requirement-task-closure'], recoverTo: [], reapprove: [] });
   });
 
   it('lists tasks with state, retries, batch, and the breaker report of a tripped task', () => {
-    assert.deepEqual(m.tasks.map((t) => [t.id, t.status, t.retries, t.batch?.index, t.dependsOn]), [
-      ['T1', 'done', 0, 1, []],
-      ['T2', 'failed', 4, 2, ['T1']],
-      ['T3', 'pending', 0, 3, ['T2']],
-    ]);
+    assert.deepEqual(
+      m.tasks.map((t) => [t.id, t.status, t.retries, t.batch?.index, t.dependsOn]),
+      [
+        ['T1', 'done', 0, 1, []],
+        ['T2', 'failed', 4, 2, ['T1']],
+        ['T3', 'pending', 0, 3, ['T2']],
+      ],
+    );
     assert.equal(m.tasks[0].title, 'T1 Login');
     assert.equal(m.tasks[1].title, 'T2 Title of T2');
     assert.equal(m.tasks[0].path, `${SPEC}/tasks/T1.md`);
@@ -114,7 +141,14 @@ describe('buildDashboardModel for a spec in executing', () => {
   });
 
   it('gathers findings from the analysis, the convergence check and findings/*.json, most severe first', () => {
-    assert.deepEqual(m.findings.map((f) => [f.severity, f.source, f.id]), [['blocker', 'convergence', 'C-1'], ['warning', 'artifact-analysis', 'A-1'], ['info', 'omission-hunter', 'O-1']]);
+    assert.deepEqual(
+      m.findings.map((f) => [f.severity, f.source, f.id]),
+      [
+        ['blocker', 'convergence', 'C-1'],
+        ['warning', 'artifact-analysis', 'A-1'],
+        ['info', 'omission-hunter', 'O-1'],
+      ],
+    );
     assert.deepEqual(m.findings[1].location, { path: `${SPEC}/plan.md`, line: 4 });
     assert.deepEqual(m.findings[2].location, { path: 'src/T1.ts', line: 1 });
     assert.equal(m.findings[2].suggestedFix, 'remove: not requested');
@@ -124,7 +158,10 @@ describe('buildDashboardModel for a spec in executing', () => {
   it('reports token usage per task, stage and role from the state file', () => {
     assert.deepEqual(m.tokenUsage, {
       total: { input: 300, output: 30 },
-      tasks: [{ id: 'T1', input: 100, output: 10 }, { id: 'T2', input: 200, output: 20 }],
+      tasks: [
+        { id: 'T1', input: 100, output: 10 },
+        { id: 'T2', input: 200, output: 20 },
+      ],
       stages: [{ id: 'executing', input: 300, output: 30 }],
       roles: [{ id: 'implementer', input: 200, output: 20 }],
       updatedAt: at(8),
@@ -140,10 +177,17 @@ describe('buildDashboardModel for other states', () => {
   it('shows the stage a failed spec failed in, its reason, and where it may recover to', () => {
     const { model: m } = dashboard((r) => {
       plannedSpec(r);
-      r.write(`${SPEC}/pipeline.state.json`, state('failed', {
-        failure_reason: 'planning produced no tasks',
-        stage_history: [passed('brainstorming', 0), passed('detail-expansion', 1), { stage: 'planning', entered_at: at(2), exited_at: at(3), status: 'failed', reason: 'planning produced no tasks' }],
-      }));
+      r.write(
+        `${SPEC}/pipeline.state.json`,
+        state('failed', {
+          failure_reason: 'planning produced no tasks',
+          stage_history: [
+            passed('brainstorming', 0),
+            passed('detail-expansion', 1),
+            { stage: 'planning', entered_at: at(2), exited_at: at(3), status: 'failed', reason: 'planning produced no tasks' },
+          ],
+        }),
+      );
     });
     assert.equal(m.stage, 'failed');
     assert.equal(m.failureReason, 'planning produced no tasks');

@@ -22,27 +22,36 @@ function spec(files: Record<string, unknown>, repoFiles: Record<string, string> 
 const task = (id: string) => `---\nowns: [src/${id}.ts]\n---\n# ${id}\n\nDoes it.\n`;
 
 describe('buildMatrixModel', () => {
-  const { snapshot } = spec({
-    'requirements.json': {
-      requirements: [
-        { id: 'REQ-001', status: 'failing', acceptance: ['ok'], types: ['functional', 'security'], behaviors: [behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })] },
-        { id: 'REQ-002', status: 'failing', acceptance: ['ok'], behaviors: [behavior('REQ-002-B01', 'invalid-input')] },
-      ],
-    },
-    'traceability.json': {
-      requirements: {
-        'REQ-001': {
-          behaviors: {
-            'REQ-001-B01': { tasks: ['T1.md'], tests: ['tests/login.test.ts::logs in', 'tests/gone.test.ts'], evidence: ['evidence/run.log'] },
-            'REQ-001-B02': { tasks: ['T9'], tests: [], evidence: ['../outside.log'] },
+  const { snapshot } = spec(
+    {
+      'requirements.json': {
+        requirements: [
+          {
+            id: 'REQ-001',
+            status: 'failing',
+            acceptance: ['ok'],
+            types: ['functional', 'security'],
+            behaviors: [behavior('REQ-001-B01', 'happy-path'), behavior('REQ-001-B02', 'boundary', { applicability: 'not-applicable' })],
+          },
+          { id: 'REQ-002', status: 'failing', acceptance: ['ok'], behaviors: [behavior('REQ-002-B01', 'invalid-input')] },
+        ],
+      },
+      'traceability.json': {
+        requirements: {
+          'REQ-001': {
+            behaviors: {
+              'REQ-001-B01': { tasks: ['T1.md'], tests: ['tests/login.test.ts::logs in', 'tests/gone.test.ts'], evidence: ['evidence/run.log'] },
+              'REQ-001-B02': { tasks: ['T9'], tests: [], evidence: ['../outside.log'] },
+            },
           },
         },
       },
+      'tasks/T1.md': task('T1'),
+      'tasks/T2.md': task('T2'),
+      'evidence/run.log': 'ok\n',
     },
-    'tasks/T1.md': task('T1'),
-    'tasks/T2.md': task('T2'),
-    'evidence/run.log': 'ok\n',
-  }, { 'tests/login.test.ts': 'test("logs in")\n' });
+    { 'tests/login.test.ts': 'test("logs in")\n' },
+  );
   const m = buildMatrixModel(snapshot);
 
   it('links every reference to a file that exists, with the test name', () => {
@@ -71,14 +80,20 @@ describe('buildMatrixModel', () => {
   it('points each behavior at its line in requirements.json', () => {
     const lines = readFileSync(join(snapshot.dir, 'requirements.json'), 'utf8').split('\n');
     const lineOf = (id: string) => lines.findIndex((l) => l.includes(`"id": "${id}"`)) + 1;
-    assert.deepEqual(m.rows.map((r) => r.source), ['REQ-001-B01', 'REQ-001-B02', 'REQ-002-B01'].map((id) => ({ path: `${SPEC}/requirements.json`, line: lineOf(id) })));
+    assert.deepEqual(
+      m.rows.map((r) => r.source),
+      ['REQ-001-B01', 'REQ-001-B02', 'REQ-002-B01'].map((id) => ({ path: `${SPEC}/requirements.json`, line: lineOf(id) })),
+    );
   });
 
   it('reports each requirement’s required categories that have no behavior', () => {
-    assert.deepEqual(m.requirements.map((r) => [r.id, r.missingCategories, r.behaviors, r.closed]), [
-      ['REQ-001', ['security'], 2, 1],
-      ['REQ-002', [], 1, 0],
-    ]);
+    assert.deepEqual(
+      m.requirements.map((r) => [r.id, r.missingCategories, r.behaviors, r.closed]),
+      [
+        ['REQ-001', ['security'], 2, 1],
+        ['REQ-002', [], 1, 0],
+      ],
+    );
   });
 
   it('offers every category, status and task to the filters', () => {
@@ -96,8 +111,16 @@ describe('buildMatrixModel', () => {
 
 describe('behaviorLines', () => {
   it('finds the first line naming each behavior, in one pass', () => {
-    const { r } = spec({ 'requirements.json': '{\n "requirements": [\n  {"id": "REQ-001",\n   "behaviors": [\n    {"id": "REQ-001-B01"},\n\n    {"id": "REQ-001-B02", "see": "REQ-001-B01"}\n   ]}\n ]\n}\n' });
-    assert.deepEqual([...behaviorLines(r.path(`${SPEC}/requirements.json`))], [['REQ-001-B01', 5], ['REQ-001-B02', 7]]);
+    const { r } = spec({
+      'requirements.json': '{\n "requirements": [\n  {"id": "REQ-001",\n   "behaviors": [\n    {"id": "REQ-001-B01"},\n\n    {"id": "REQ-001-B02", "see": "REQ-001-B01"}\n   ]}\n ]\n}\n',
+    });
+    assert.deepEqual(
+      [...behaviorLines(r.path(`${SPEC}/requirements.json`))],
+      [
+        ['REQ-001-B01', 5],
+        ['REQ-001-B02', 7],
+      ],
+    );
     assert.equal(behaviorLines(r.path('nothing.json')).size, 0);
   });
 });

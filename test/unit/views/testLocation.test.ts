@@ -4,11 +4,11 @@ import { findTestLine } from '../../../src/core/views/testLocation';
 
 const js = [
   "import { login } from './login';",
-  "// rejects a wrong password",
+  '// rejects a wrong password',
   "describe('login', () => {",
   "  it('rejects a wrong password', () => {});",
-  "  test.each([1])(\"locks after 5 tries (%i)\", () => {});",
-  "});",
+  '  test.each([1])("locks after 5 tries (%i)", () => {});',
+  '});',
 ].join('\n');
 
 test('finds a JS test declaration before a mere mention', () => {

@@ -19,8 +19,14 @@ import { THEMES, type ThemeKind } from '../themes';
 const REPO = resolve(__dirname, '../../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 export const RESULTS_DIR = join(REPO, 'test-results');
 
@@ -76,14 +82,17 @@ export class WebviewHarness {
   async open(view: ViewKind, options: OpenOptions = {}): Promise<ViewPage> {
     const nonce = randomBytes(16).toString('base64');
     const name = `${view}-${randomBytes(4).toString('hex')}.html`;
-    writeFileSync(join(this.dir, 'pages', name), renderWebviewHtml({
-      view,
-      cspSource: this.origin,
-      nonce,
-      scriptUri: `${this.origin}/dist/webview/${view}.js`,
-      styleUri: `${this.origin}/dist/webview/${view}.css`,
-      title: view,
-    }));
+    writeFileSync(
+      join(this.dir, 'pages', name),
+      renderWebviewHtml({
+        view,
+        cspSource: this.origin,
+        nonce,
+        scriptUri: `${this.origin}/dist/webview/${view}.js`,
+        styleUri: `${this.origin}/dist/webview/${view}.css`,
+        title: view,
+      }),
+    );
     const theme = THEMES[options.theme ?? 'dark'];
     const page = await this.browser.newPage({ viewport: options.viewport ?? { width: 1200, height: 800 } });
     const vp = new ViewPage(page);

@@ -19,9 +19,12 @@ export function matrixModel(behaviors: number): MatrixModel {
     const task = `T${(i % 7) + 1}`;
     const tasks = i % 11 === 5 ? [] : i % 13 === 7 ? [{ id: 'T99', exists: false }] : [{ id: task, path: `${SPEC}/tasks/${task}.md`, exists: true }];
     const testFile = `tests/auth/login${i % 4}.test.ts`;
-    const tests = i % 9 === 4 ? [] : i % 9 === 8
-      ? [{ ref: 'tests/auth/gone.test.ts', exists: false, reason: 'missing' as const }]
-      : [{ ref: `${testFile}#case ${i}`, path: testFile, testName: `case ${i}`, exists: true }];
+    const tests =
+      i % 9 === 4
+        ? []
+        : i % 9 === 8
+          ? [{ ref: 'tests/auth/gone.test.ts', exists: false, reason: 'missing' as const }]
+          : [{ ref: `${testFile}#case ${i}`, path: testFile, testName: `case ${i}`, exists: true }];
     const evidence = i % 5 === 3 ? [] : [{ ref: `evidence/run-${i % 3}.log`, path: `${SPEC}/evidence/run-${i % 3}.log`, exists: true }];
     const gaps = matrixGaps(tasks, tests, evidence);
     const closed = tasks.some((t) => t.exists) && tests.some((t) => t.exists) && evidence.length > 0;
@@ -43,7 +46,14 @@ export function matrixModel(behaviors: number): MatrixModel {
     const mine = rows.filter((r) => r.requirement === id);
     const covered = [...new Set(mine.map((r) => r.category))];
     const required = k % 3 === 0 ? ['happy-path', 'security', 'observability'] : ['happy-path'];
-    return { id, requiredCategories: required, coveredCategories: covered, missingCategories: required.filter((c) => !covered.includes(c)), behaviors: mine.length, closed: mine.filter((r) => r.closed).length };
+    return {
+      id,
+      requiredCategories: required,
+      coveredCategories: covered,
+      missingCategories: required.filter((c) => !covered.includes(c)),
+      behaviors: mine.length,
+      closed: mine.filter((r) => r.closed).length,
+    };
   });
   return {
     kind: 'matrix',
@@ -51,7 +61,13 @@ export function matrixModel(behaviors: number): MatrixModel {
     specName: '2026-11-29+login',
     requirements,
     rows,
-    orphans: { taskBehaviorsUnknown: [], traceBehaviorsUnknown: [], traceRequirementsUnknown: [], behaviorsWithoutTask: [], traceTasksUnknown: behaviors > 7 ? [{ requirement: 'REQ-001', behavior: 'REQ-001-B08', task: 'T99' }] : [] },
+    orphans: {
+      taskBehaviorsUnknown: [],
+      traceBehaviorsUnknown: [],
+      traceRequirementsUnknown: [],
+      behaviorsWithoutTask: [],
+      traceTasksUnknown: behaviors > 7 ? [{ requirement: 'REQ-001', behavior: 'REQ-001-B08', task: 'T99' }] : [],
+    },
     summary: { behaviors: rows.length, closed: rows.filter((r) => r.closed).length },
     vocabulary: { categories: CATEGORIES, statuses: STATUSES, tasks: ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T99'] },
   };

@@ -29,7 +29,12 @@
     loom.renders++;
     loom.lastRender = e.detail;
     // The first frame painted after the first render: what "time to first render" measures.
-    if (loom.renders === 1) requestAnimationFrame(() => setTimeout(() => { loom.firstPaint = performance.now(); }, 0));
+    if (loom.renders === 1)
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          loom.firstPaint = performance.now();
+        }, 0),
+      );
   });
   const theme = () => {
     for (const [k, v] of Object.entries(init.themeVars)) document.documentElement.style.setProperty(k, v);

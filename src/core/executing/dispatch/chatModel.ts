@@ -17,9 +17,7 @@ export type ChatMessage =
   /** The result of one tool call, sent back to the model (vscode.lm: a ToolResultPart in a User message). */
   | { role: 'tool'; callId: string; name: string; content: string };
 
-export type ChatResponsePart =
-  | { type: 'text'; value: string }
-  | ({ type: 'toolCall' } & ToolCall);
+export type ChatResponsePart = { type: 'text'; value: string } | ({ type: 'toolCall' } & ToolCall);
 
 /** A tool the model may call; `inputSchema` is a JSON Schema, as vscode.lm tools declare it. */
 export interface ToolSpec {
@@ -45,7 +43,11 @@ export interface ChatModel {
 
 /** No model is available for a role and tier (an empty `selectChatModels` is normal, not a bug). */
 export class ModelUnavailableError extends LoomError {
-  constructor(message: string, readonly role?: string, readonly tier?: string) {
+  constructor(
+    message: string,
+    readonly role?: string,
+    readonly tier?: string,
+  ) {
     super(message);
   }
 }
@@ -54,14 +56,17 @@ export type ModelRequestErrorCode = 'NoPermissions' | 'NotFound' | 'Blocked' | '
 
 /** A request the model provider refused, or a stream that broke midway (`Unknown`). */
 export class ModelRequestError extends LoomError {
-  constructor(message: string, readonly code: ModelRequestErrorCode, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly code: ModelRequestErrorCode,
+    override readonly cause?: unknown,
+  ) {
     super(message);
   }
 }
 
 /** Codes that will not go away by asking again: the loop stops instead of retrying. */
-export const isPermanentModelError = (e: unknown): boolean =>
-  e instanceof ModelUnavailableError || (e instanceof ModelRequestError && e.code !== 'Unknown');
+export const isPermanentModelError = (e: unknown): boolean => e instanceof ModelUnavailableError || (e instanceof ModelRequestError && e.code !== 'Unknown');
 
 export interface CollectedReply {
   text: string;

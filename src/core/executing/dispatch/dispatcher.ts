@@ -12,7 +12,11 @@ import type { WorkspaceTools } from '../tools/workspaceTools';
  * model's countTokens and written to the transcript store.
  */
 export class DispatchTimeoutError extends LoomError {
-  constructor(readonly task: string, readonly role: SubagentRole, readonly minutes: number) {
+  constructor(
+    readonly task: string,
+    readonly role: SubagentRole,
+    readonly minutes: number,
+  ) {
     super(`the ${role} of ${task} ran longer than ${minutes} minute${minutes === 1 ? '' : 's'} and was stopped`);
   }
 }
@@ -74,10 +78,13 @@ export class Dispatcher {
     const onCallerAbort = () => controller.abort(req.signal.reason);
     if (req.signal.aborted) throw req.signal.reason;
     req.signal.addEventListener('abort', onCallerAbort, { once: true });
-    const timer = clock.setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DispatchTimeoutError(req.task, req.role, req.timeoutMinutes));
-    }, Math.max(1, Math.round(req.timeoutMinutes * 60_000)));
+    const timer = clock.setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort(new DispatchTimeoutError(req.task, req.role, req.timeoutMinutes));
+      },
+      Math.max(1, Math.round(req.timeoutMinutes * 60_000)),
+    );
     const dispatchId = `${clock.now().toISOString().replace(/[:.]/g, '-')}-${req.task}-${req.role}-${++sequence}`;
     try {
       return await this.converse(req, dispatchId, controller.signal);

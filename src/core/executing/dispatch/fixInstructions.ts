@@ -37,7 +37,7 @@ export function parseFixInstructions(text: string): FixItem[] {
   const lines = text.split(/\r?\n/);
   let sectionLevel = 0;
   const items: FixItem[] = [];
-  let current: Partial<FixItem> & { body: string[] } | undefined;
+  let current: (Partial<FixItem> & { body: string[] }) | undefined;
   let lastField: Field | undefined;
   const close = () => {
     if (!current) return;
@@ -60,7 +60,10 @@ export function parseFixInstructions(text: string): FixItem[] {
       if (sectionLevel && level > sectionLevel && ITEM.test(title)) {
         close();
         current = { body: [] };
-        const rest = title.replace(ITEM, '').replace(/^[\s:：.\-—]+/, '').trim();
+        const rest = title
+          .replace(ITEM, '')
+          .replace(/^[\s:：.\-—]+/, '')
+          .trim();
         if (rest) current.problem = rest;
         continue;
       }

@@ -57,7 +57,13 @@ const STATUS_LINE = /^[\s>*_`#-]*(status|状态)\s*[:：]|^[\s>*_`#-]*(DONE_WITH
 function splitRefs(raw: string): string[] {
   return raw
     .split(/\s*[,;，；]\s*(?=`?[\w./@-]+\.[A-Za-z0-9]+)/)
-    .map((r) => r.trim().replace(/^`|`$/g, '').replace(/^\[|\]$/g, '').trim())
+    .map((r) =>
+      r
+        .trim()
+        .replace(/^`|`$/g, '')
+        .replace(/^\[|\]$/g, '')
+        .trim(),
+    )
     .filter((r) => r.length > 0 && /\.[A-Za-z0-9]+/.test(r));
 }
 
@@ -76,15 +82,26 @@ export function parseImplementerReport(text: string): ImplementerReport {
   }
   const exportedInterfaces: ExportedInterface[] = [];
   for (const line of s.exports) {
-    const cells = line.replace(/^[\s>]*[-*+]\s*/, '').split('|').map((c) => c.trim().replace(/^`|`$/g, ''));
+    const cells = line
+      .replace(/^[\s>]*[-*+]\s*/, '')
+      .split('|')
+      .map((c) => c.trim().replace(/^`|`$/g, ''));
     if (cells.length < 2 || !cells[0] || !cells[1] || /^-+$/.test(cells[0]) || /^name$/i.test(cells[0])) continue;
     exportedInterfaces.push({ name: cells[0], path: cells[1], ...(cells[2] ? { signature: cells.slice(2).join(' | ') } : {}) });
   }
-  const paragraphText = (lines: string[]) => lines.filter((l) => !STATUS_LINE.test(l)).join('\n').trim();
+  const paragraphText = (lines: string[]) =>
+    lines
+      .filter((l) => !STATUS_LINE.test(l))
+      .join('\n')
+      .trim();
   let summary = paragraphText(s.summary);
   if (!summary) {
     // No summary section: the first paragraph that is not a heading or status line.
-    summary = text.split(/\r?\n\s*\r?\n/).map((p) => p.trim()).find((p) => p && !p.startsWith('#') && !STATUS_LINE.test(p)) ?? '';
+    summary =
+      text
+        .split(/\r?\n\s*\r?\n/)
+        .map((p) => p.trim())
+        .find((p) => p && !p.startsWith('#') && !STATUS_LINE.test(p)) ?? '';
   }
   return { summary: summary.slice(0, 1200), tests, exportedInterfaces, concerns: paragraphText(s.concerns).slice(0, 2000) };
 }

@@ -7,9 +7,7 @@
 export const IMPLEMENTER_STATUSES = ['DONE', 'DONE_WITH_CONCERNS', 'NEEDS_CONTEXT', 'BLOCKED'] as const;
 export type ImplementerStatus = (typeof IMPLEMENTER_STATUSES)[number];
 
-export type ParsedImplementerStatus =
-  | { ok: true; status: ImplementerStatus; detail: string; line: number }
-  | { ok: false; reason: string };
+export type ParsedImplementerStatus = { ok: true; status: ImplementerStatus; detail: string; line: number } | { ok: false; reason: string };
 
 // Longest first, so DONE_WITH_CONCERNS is not read as DONE.
 const TOKENS: ReadonlyArray<[string, ImplementerStatus]> = [
@@ -46,7 +44,11 @@ function tokenAt(rest: string, caseInsensitive: boolean): { status: ImplementerS
   return undefined;
 }
 
-const cleanDetail = (s: string) => s.replace(/^[\s*_`]*[:：\-—–(（]?\s*/, '').replace(/[\s*_`)）]*$/, '').trim();
+const cleanDetail = (s: string) =>
+  s
+    .replace(/^[\s*_`]*[:：\-—–(（]?\s*/, '')
+    .replace(/[\s*_`)）]*$/, '')
+    .trim();
 
 export function parseImplementerStatus(text: string): ParsedImplementerStatus {
   const lines = text.split(/\r?\n/);

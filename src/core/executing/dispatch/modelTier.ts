@@ -38,9 +38,12 @@ export function chooseModelTier(role: SubagentRole, task: TierTask | undefined, 
 
 function tierOfComplexity(task: TierTask | undefined): ModelTier {
   switch (task?.complexity) {
-    case 'low': return 'fast';
-    case 'high': return 'strongest';
-    default: return 'standard';
+    case 'low':
+      return 'fast';
+    case 'high':
+      return 'strongest';
+    default:
+      return 'standard';
   }
 }
 

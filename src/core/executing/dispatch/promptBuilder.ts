@@ -49,9 +49,7 @@ export function taskRequirements(requirements: readonly Requirement[], task: Pic
   const behaviorIds = new Set(task.behavior_ids);
   const requirementIds = new Set(task.requirements);
   for (const b of behaviorIds) requirementIds.add(b.replace(/-B\d+$/, ''));
-  return requirements
-    .filter((r) => requirementIds.has(r.id))
-    .map((r) => ({ ...r, behaviors: behaviorIds.size ? r.behaviors.filter((b) => behaviorIds.has(b.id)) : r.behaviors }));
+  return requirements.filter((r) => requirementIds.has(r.id)).map((r) => ({ ...r, behaviors: behaviorIds.size ? r.behaviors.filter((b) => behaviorIds.has(b.id)) : r.behaviors }));
 }
 
 /** Full entries, as first-implementation mode and the reviewer see them. */
@@ -143,7 +141,12 @@ export function buildImplementerPrompt(ctx: PromptContext, task: PromptTask, ext
  * Fix mode for a task, or for the test reporter's findings (then `task` names every task's
  * requirements and the union of their owns).
  */
-export function buildFixPrompt(ctx: PromptContext, task: Pick<PromptTask, 'id' | 'owns' | 'requirements' | 'behavior_ids'>, fixItems: readonly FixItem[], extra: { answers?: readonly ContextAnswer[] } = {}): string {
+export function buildFixPrompt(
+  ctx: PromptContext,
+  task: Pick<PromptTask, 'id' | 'owns' | 'requirements' | 'behavior_ids'>,
+  fixItems: readonly FixItem[],
+  extra: { answers?: readonly ContextAnswer[] } = {},
+): string {
   const v = common(ctx);
   v.set('task_id', task.id);
   v.set('owns', ownsText(task.owns, ctx.language));

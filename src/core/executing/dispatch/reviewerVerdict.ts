@@ -14,16 +14,19 @@ import { isBlocking, parseFixInstructions, type FixItem } from './fixInstruction
  * - PASS together with a fix item of blocking severity is read as FAIL: no task is finished with
  *   an unfixed blocker (loom's red line).
  */
-export type ReviewerVerdict =
-  | { ok: true; verdict: 'PASS' | 'FAIL'; fixItems: FixItem[]; overridden?: string }
-  | { ok: false; reason: string };
+export type ReviewerVerdict = { ok: true; verdict: 'PASS' | 'FAIL'; fixItems: FixItem[]; overridden?: string } | { ok: false; reason: string };
 
 const BARE = /^[\s>*_`#-]*(PASS|FAIL|通过|不通过)[\s*_`.。!！]*$/;
 
 export function parseReviewerVerdict(text: string): ReviewerVerdict {
   let verdict = parseReport('reply', text).verdict;
   if (!verdict) {
-    const last = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() ?? '';
+    const last =
+      text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .pop() ?? '';
     const m = BARE.exec(last);
     if (m) verdict = m[1] === 'PASS' || m[1] === '通过' ? 'PASS' : 'FAIL';
   }
@@ -39,4 +42,8 @@ export function parseReviewerVerdict(text: string): ReviewerVerdict {
 }
 
 const withoutVerdict = (text: string) =>
-  text.split(/\r?\n/).filter((l) => !/^[\s>*_`#-]*(verdict|结论)/i.test(l)).join('\n').trim();
+  text
+    .split(/\r?\n/)
+    .filter((l) => !/^[\s>*_`#-]*(verdict|结论)/i.test(l))
+    .join('\n')
+    .trim();

@@ -53,10 +53,7 @@ async function timed<T>(work: () => Promise<T>): Promise<T | { kind: 'timeout'; 
 
 const DIRECT_SESSION_SHARE = 0.6;
 
-export async function callImplementer(
-  env: LoopEnvironment,
-  req: { task: string; mode: 'first' | 'fix'; prompt: string; tier: ModelTier; scope: WriteScope },
-): Promise<ImplementerResult> {
+export async function callImplementer(env: LoopEnvironment, req: { task: string; mode: 'first' | 'fix'; prompt: string; tier: ModelTier; scope: WriteScope }): Promise<ImplementerResult> {
   return timed(async (): Promise<ImplementerResult> => {
     const model = await env.models.select('implementer', req.tier, env.signal);
     env.emit({ type: 'role-started', task: req.task, role: 'implementer', mode: req.mode, tier: req.tier, model: model.id });
@@ -92,10 +89,7 @@ function keepDirect(env: LoopEnvironment, result: DispatchResult): void {
   env.direct.tokens = result.lastRequestTokens;
 }
 
-export async function callJudge(
-  env: LoopEnvironment,
-  req: { task: string; role: 'reviewer' | 'test-reporter'; prompt: string; tier: ModelTier; scope: WriteScope },
-): Promise<JudgeResult> {
+export async function callJudge(env: LoopEnvironment, req: { task: string; role: 'reviewer' | 'test-reporter'; prompt: string; tier: ModelTier; scope: WriteScope }): Promise<JudgeResult> {
   return timed(async (): Promise<JudgeResult> => {
     const model = await env.models.select(req.role, req.tier, env.signal);
     const mode = req.role === 'reviewer' ? 'review' : 'report';

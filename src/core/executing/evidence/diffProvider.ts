@@ -30,7 +30,10 @@ export class GitError extends LoomError {}
  * trees are compared. Nothing is committed.
  */
 export class GitDiffProvider implements DiffProvider {
-  constructor(private readonly worktree: string, private readonly git = 'git') {}
+  constructor(
+    private readonly worktree: string,
+    private readonly git = 'git',
+  ) {}
 
   async snapshot(signal: AbortSignal): Promise<string> {
     const index = join(tmpdir(), `loom-index-${process.pid}-${randomBytes(6).toString('hex')}`);

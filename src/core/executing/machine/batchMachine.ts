@@ -101,7 +101,10 @@ export const batchMachine = setup({
   },
   actions: {
     chooseRunnable: assign(({ context }) => ({
-      tasks: context.batch.tasks.map((id) => context.env.tasks.get(id)).filter((t): t is TaskFile => t !== undefined).filter((t) => !skipIfDependencySkipped(context.env, t)),
+      tasks: context.batch.tasks
+        .map((id) => context.env.tasks.get(id))
+        .filter((t): t is TaskFile => t !== undefined)
+        .filter((t) => !skipIfDependencySkipped(context.env, t)),
     })),
     spawnCurrent: enqueueActions(({ context, enqueue }) => {
       const task = context.tasks[context.cursor];
@@ -126,7 +129,10 @@ export const batchMachine = setup({
     stopAtCurrent: assign(({ context }) => ({ stop: stopFor(current(context), context.ended[current(context)]) })),
     advance: assign(({ context }) => ({ cursor: context.cursor + 1 })),
     grantTurn: sendTo(({ context }) => taskActorId(current(context)), { type: 'BREAKER_TURN' }),
-    forward: sendTo(({ event }) => taskActorId((event as UserAnswerEvent).task), ({ event }) => event),
+    forward: sendTo(
+      ({ event }) => taskActorId((event as UserAnswerEvent).task),
+      ({ event }) => event,
+    ),
     /** Every task of a parallel batch ran to its end; the first failure is the batch's. */
     rethrow: ({ context }) => {
       throw context.error!.error;

@@ -15,9 +15,7 @@ export const BREAKER_CHOICES: Readonly<Record<BreakerChoice, { en: string; zh: s
   C: { en: 'Skip this task (after confirming its impact)', zh: '跳过此 task，继续后续 task（需确认影响）' },
 };
 
-export type BreakerReason =
-  | { kind: 'retries'; retryCount: number; maxRetries: number }
-  | { kind: 'timeout'; role: string; minutes: number };
+export type BreakerReason = { kind: 'retries'; retryCount: number; maxRetries: number } | { kind: 'timeout'; role: string; minutes: number };
 
 /** What the breaker records in the task state's metadata; `choice` once the user has chosen. */
 export interface BreakerRecord {

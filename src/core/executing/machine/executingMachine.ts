@@ -103,17 +103,21 @@ export const executingMachine = setup({
       const finished = env.inputs.tasks.filter((t) => latest.taskStates.get(t.id)?.status === 'done').map((t) => t.id);
       const skipped = env.inputs.tasks.filter((t) => readTaskRunRecord(latest.taskStates.get(t.id)).skipped).map((t) => t.id);
       const testReport = { verdict: 'PASS' as const, file: report.file, evidenceFile: report.evidence.file };
-      writeHandoff(latest, 'executing', buildExecutingHandoff({
-        finishedTasks: finished,
-        skippedTasks: skipped,
-        taskHandoffs: latest.handoffs,
-        verificationCommand: env.testCommand,
-        testReport,
-        behaviors: env.inputs.tasks.filter((t) => finished.includes(t.id)).flatMap((t) => t.behavior_ids),
-        traceability: latest.traceability,
-        worktree: env.worktree,
-        now: env.now(),
-      }));
+      writeHandoff(
+        latest,
+        'executing',
+        buildExecutingHandoff({
+          finishedTasks: finished,
+          skippedTasks: skipped,
+          taskHandoffs: latest.handoffs,
+          verificationCommand: env.testCommand,
+          testReport,
+          behaviors: env.inputs.tasks.filter((t) => finished.includes(t.id)).flatMap((t) => t.behavior_ids),
+          traceability: latest.traceability,
+          worktree: env.worktree,
+          now: env.now(),
+        }),
+      );
       return {
         stop: {
           outcome: 'completed' as const,
@@ -142,10 +146,18 @@ export const executingMachine = setup({
             id: 'batch',
             src: 'batch',
             input: ({ context }) => ({ env: context.run.env, batch: context.run.batches[context.batchIndex], parallel: context.run.parallel }),
-            onDone: [{ guard: 'batchStopped', target: '#executing.stopped', actions: 'keepStop' }, { target: 'choosingBatch', actions: 'nextBatch' }],
+            onDone: [
+              { guard: 'batchStopped', target: '#executing.stopped', actions: 'keepStop' },
+              { target: 'choosingBatch', actions: 'nextBatch' },
+            ],
             onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
           },
-          on: { BREAKER_CHOICE: { actions: 'forwardToBatch' }, MANUAL_FIX_DONE: { actions: 'forwardToBatch' }, CONTEXT_PROVIDED: { actions: 'forwardToBatch' }, CONTEXT_DECLINED: { actions: 'forwardToBatch' } },
+          on: {
+            BREAKER_CHOICE: { actions: 'forwardToBatch' },
+            MANUAL_FIX_DONE: { actions: 'forwardToBatch' },
+            CONTEXT_PROVIDED: { actions: 'forwardToBatch' },
+            CONTEXT_DECLINED: { actions: 'forwardToBatch' },
+          },
         },
         reporting: {
           invoke: {
@@ -160,10 +172,18 @@ export const executingMachine = setup({
                 skipped: env.inputs.tasks.filter((t) => readTaskRunRecord(states.get(t.id)).skipped).map((t) => t.id),
               };
             },
-            onDone: [{ guard: 'reporterStopped', target: '#executing.stopped', actions: 'keepStop' }, { target: 'handingOff', actions: 'keepReport' }],
+            onDone: [
+              { guard: 'reporterStopped', target: '#executing.stopped', actions: 'keepStop' },
+              { target: 'handingOff', actions: 'keepReport' },
+            ],
             onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
           },
-          on: { BREAKER_CHOICE: { actions: 'forwardToReporter' }, MANUAL_FIX_DONE: { actions: 'forwardToReporter' }, CONTEXT_PROVIDED: { actions: 'forwardToReporter' }, CONTEXT_DECLINED: { actions: 'forwardToReporter' } },
+          on: {
+            BREAKER_CHOICE: { actions: 'forwardToReporter' },
+            MANUAL_FIX_DONE: { actions: 'forwardToReporter' },
+            CONTEXT_PROVIDED: { actions: 'forwardToReporter' },
+            CONTEXT_DECLINED: { actions: 'forwardToReporter' },
+          },
         },
         handingOff: { entry: 'writeExecutingHandoff', always: '#executing.completed' },
       },

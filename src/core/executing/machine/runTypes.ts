@@ -48,14 +48,7 @@ export interface ExecutingRunInput {
   settings: ExecutingSettings;
 }
 
-export type ExecutingOutcome =
-  | 'completed'
-  | 'blocked'
-  | 'needs-context'
-  | 'replan'
-  | 'cancelled'
-  | 'budget-exceeded'
-  | 'model-unavailable';
+export type ExecutingOutcome = 'completed' | 'blocked' | 'needs-context' | 'replan' | 'cancelled' | 'budget-exceeded' | 'model-unavailable';
 
 export interface ExecutingResult {
   outcome: ExecutingOutcome;
@@ -78,6 +71,11 @@ export type RunStop = Omit<ExecutingResult, 'mode' | 'triggers' | 'finished' | '
 /** The run refused to start; the diagnostics say why, in the files concerned. */
 export class ExecutingRefusedError extends LoomError {
   constructor(readonly diagnostics: Diagnostic[]) {
-    super(`executing cannot start: ${diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ')}`);
+    super(
+      `executing cannot start: ${diagnostics
+        .filter((d) => d.severity === 'error')
+        .map((d) => d.message)
+        .join('; ')}`,
+    );
   }
 }

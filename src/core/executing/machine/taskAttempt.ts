@@ -66,7 +66,12 @@ export function noStatusFixItem(language: PromptLanguage): FixItem {
 
 export function deletedTestFixItems(files: readonly string[], language: PromptLanguage): FixItem[] {
   const zh = language === 'zh';
-  return files.map((f) => ({ problem: zh ? `测试文件 ${f} 被删除` : `the test file ${f} was deleted`, file: f, severity: 'blocker', direction: zh ? '恢复该测试文件；禁止删除测试' : 'restore it; tests may not be deleted' }));
+  return files.map((f) => ({
+    problem: zh ? `测试文件 ${f} 被删除` : `the test file ${f} was deleted`,
+    file: f,
+    severity: 'blocker',
+    direction: zh ? '恢复该测试文件；禁止删除测试' : 'restore it; tests may not be deleted',
+  }));
 }
 
 export function testRunStatus(run: TestRun, language: PromptLanguage): string {

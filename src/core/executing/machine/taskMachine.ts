@@ -20,8 +20,17 @@ import { UntrustedWorkspaceError, type TestRun } from '../evidence/testRunner';
 import { updateTraceability } from '../evidence/traceabilityUpdate';
 import type { BreakerTurnEvent, UserAnswerEvent } from './runEvents';
 import {
-  breakerRecordOf, breakerReportOf, deletedTestFixItems, failedTestRunFixItem, freshTaskState, noStatusFixItem, pastRetryLimit, recordFailure,
-  rememberReport, testRunStatus, type TaskStep,
+  breakerRecordOf,
+  breakerReportOf,
+  deletedTestFixItems,
+  failedTestRunFixItem,
+  freshTaskState,
+  noStatusFixItem,
+  pastRetryLimit,
+  recordFailure,
+  rememberReport,
+  testRunStatus,
+  type TaskStep,
 } from './taskAttempt';
 import { dispatchImplementer, dispatchReviewer, readTaskDiff, runTaskTests, takeDiffBase, taskStep, type TaskStepInput } from './taskSteps';
 
@@ -44,12 +53,7 @@ export interface TaskMachineInput {
   holdBreaker: boolean;
 }
 
-export type TaskOutcome =
-  | { kind: 'done' }
-  | { kind: 'skipped' }
-  | { kind: 'blocked'; reason: string }
-  | { kind: 'needs-context'; question: string }
-  | { kind: 'replan'; report: CircuitBreakerReport };
+export type TaskOutcome = { kind: 'done' } | { kind: 'skipped' } | { kind: 'blocked'; reason: string } | { kind: 'needs-context'; question: string } | { kind: 'replan'; report: CircuitBreakerReport };
 
 export interface TaskMachineOutput {
   task: string;
@@ -77,12 +81,7 @@ const forThisTask = (c: TaskContext, e: TaskEvent) => 'task' in e && e.task === 
 const languageOf = (c: TaskContext) => c.env.inputs.language;
 
 /** The next step as the record says, with the retry budget already checked. */
-const resumeTargets = [
-  { guard: 'stepIsReview', target: 'reviewing' },
-  { guard: 'stepIsClose', target: 'closing' },
-  { guard: 'fixMode', target: 'fixing' },
-  { target: 'implementing' },
-] as const;
+const resumeTargets = [{ guard: 'stepIsReview', target: 'reviewing' }, { guard: 'stepIsClose', target: 'closing' }, { guard: 'fixMode', target: 'fixing' }, { target: 'implementing' }] as const;
 
 export const taskMachine = setup({
   types: {
@@ -218,31 +217,43 @@ export const taskMachine = setup({
     checkClosure: assign(({ context, event }) => {
       const diff = (event as unknown as { output: WorktreeDiff }).output;
       const changed = changedFiles(diff);
-      const found = behaviorTests({ behaviors: context.task.behavior_ids, declared: new Map(Object.entries(context.record.declared_tests ?? {})), changedFiles: changed, worktree: context.env.worktree });
+      const found = behaviorTests({
+        behaviors: context.task.behavior_ids,
+        declared: new Map(Object.entries(context.record.declared_tests ?? {})),
+        changedFiles: changed,
+        worktree: context.env.worktree,
+      });
       return { closure: { changed, tests: found.tests, missing: found.missing } };
     }),
     keepEvidence: assign(({ event }) => ({ evidence: (event as unknown as { output: { log: EvidenceLog } }).output.log.file })),
     writeCompletion: assign(({ context }) => {
       const { env, task, record, closure } = context;
-      writeHandoff(env.store.snapshot(), task.id, buildTaskHandoff({
-        task: task.id,
-        summary: record.summary ?? '',
-        artifacts: closure!.changed,
-        exportedInterfaces: record.exported_interfaces ?? [],
-        requirements: task.requirements,
-        concerns: record.concerns ?? '',
-        worktree: env.worktree,
-        now: env.now(),
-      }));
+      writeHandoff(
+        env.store.snapshot(),
+        task.id,
+        buildTaskHandoff({
+          task: task.id,
+          summary: record.summary ?? '',
+          artifacts: closure!.changed,
+          exportedInterfaces: record.exported_interfaces ?? [],
+          requirements: task.requirements,
+          concerns: record.concerns ?? '',
+          worktree: env.worktree,
+          now: env.now(),
+        }),
+      );
       const requirementOf = new Map<string, string>();
       for (const r of env.inputs.requirements) for (const b of r.behaviors) requirementOf.set(b.id, r.id);
-      updateTraceability(env.store.snapshot(), task.behavior_ids.map((b) => ({
-        requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
-        behavior: b,
-        tasks: [task.id],
-        tests: closure!.tests.get(b) ?? [],
-        evidence: context.evidence ? [context.evidence] : [],
-      })));
+      updateTraceability(
+        env.store.snapshot(),
+        task.behavior_ids.map((b) => ({
+          requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
+          behavior: b,
+          tasks: [task.id],
+          tests: closure!.tests.get(b) ?? [],
+          evidence: context.evidence ? [context.evidence] : [],
+        })),
+      );
       return { record: { base: record.base, completed_at: env.now(), ...(record.concerns ? { concerns: record.concerns } : {}) } };
     }),
     end: assign((_, params: { outcome: TaskOutcome }) => ({ outcome: params.outcome })),
@@ -293,10 +304,13 @@ export const taskMachine = setup({
           {
             guard: 'deletedTests',
             target: 'retrying',
-            actions: { type: 'recordFailure', params: ({ context, event }) => {
-              const files = deletedTestsOf(event);
-              return { items: deletedTestFixItems(files, languageOf(context)), next: 'implement' as const, result: `FAIL: deleted test files ${files.join(', ')}` };
-            } },
+            actions: {
+              type: 'recordFailure',
+              params: ({ context, event }) => {
+                const files = deletedTestsOf(event);
+                return { items: deletedTestFixItems(files, languageOf(context)), next: 'implement' as const, result: `FAIL: deleted test files ${files.join(', ')}` };
+              },
+            },
           },
           { target: 'reviewing' },
         ],
@@ -310,14 +324,21 @@ export const taskMachine = setup({
         onDone: [
           { guard: 'judgeTimedOut', target: 'timedOut', actions: { type: 'openBreaker', params: ({ event }) => ({ reason: timeoutReason(event.output, 'reviewer') }) } },
           // Not the implementer's fault: the review is asked for again, and the failed review counts.
-          { guard: 'judgeMalformed', target: 'retrying', actions: { type: 'recordFailure', params: ({ context }) => ({ items: context.record.fix_items ?? [], next: 'review' as const, result: 'FAIL: the reviewer gave no verdict' }) } },
+          {
+            guard: 'judgeMalformed',
+            target: 'retrying',
+            actions: { type: 'recordFailure', params: ({ context }) => ({ items: context.record.fix_items ?? [], next: 'review' as const, result: 'FAIL: the reviewer gave no verdict' }) },
+          },
           {
             guard: 'reviewFailed',
             target: 'retrying',
-            actions: { type: 'recordFailure', params: ({ event }) => {
-              const items = (event.output as Extract<JudgeResult, { kind: 'verdict' }>).fixItems;
-              return { items, next: 'implement' as const, result: `FAIL: ${summarizeFixItems(items).join('; ')}` };
-            } },
+            actions: {
+              type: 'recordFailure',
+              params: ({ event }) => {
+                const items = (event.output as Extract<JudgeResult, { kind: 'verdict' }>).fixItems;
+                return { items, next: 'implement' as const, result: `FAIL: ${summarizeFixItems(items).join('; ')}` };
+              },
+            },
           },
           { target: 'closing', actions: assign(({ context }) => ({ state: { ...context.state, last_reviewer_result: 'PASS' } })) },
         ],
@@ -337,10 +358,25 @@ export const taskMachine = setup({
         {
           guard: 'testsMissing',
           target: 'retrying',
-          actions: { type: 'recordFailure', params: ({ context }) => ({ items: missingTestFixItems(context.closure!.missing, languageOf(context)), next: 'implement' as const, result: `FAIL: no test for ${context.closure!.missing.join(', ')}` }) },
+          actions: {
+            type: 'recordFailure',
+            params: ({ context }) => ({
+              items: missingTestFixItems(context.closure!.missing, languageOf(context)),
+              next: 'implement' as const,
+              result: `FAIL: no test for ${context.closure!.missing.join(', ')}`,
+            }),
+          },
         },
         { guard: 'noBehaviors', target: 'finishing' },
-        { guard: 'cannotRecordEvidence', target: 'blocked', actions: [{ type: 'setStatus', params: ({ context }) => ({ status: 'blocked' as const, blocker: evidenceBlocker(context)! }) }, 'persistTask', { type: 'end', params: ({ context }) => ({ outcome: { kind: 'blocked' as const, reason: evidenceBlocker(context)! } }) }] },
+        {
+          guard: 'cannotRecordEvidence',
+          target: 'blocked',
+          actions: [
+            { type: 'setStatus', params: ({ context }) => ({ status: 'blocked' as const, blocker: evidenceBlocker(context)! }) },
+            'persistTask',
+            { type: 'end', params: ({ context }) => ({ outcome: { kind: 'blocked' as const, reason: evidenceBlocker(context)! } }) },
+          ],
+        },
         { target: 'testing' },
       ],
     },
@@ -352,10 +388,13 @@ export const taskMachine = setup({
           {
             guard: 'testsFailed',
             target: 'retrying',
-            actions: { type: 'recordFailure', params: ({ context, event }) => {
-              const { run, log } = event.output;
-              return { items: [failedTestRunFixItem(run, log.file, languageOf(context))], next: 'implement' as const, result: `FAIL: ${run.command} ${testRunStatus(run, languageOf(context))}` };
-            } },
+            actions: {
+              type: 'recordFailure',
+              params: ({ context, event }) => {
+                const { run, log } = event.output;
+                return { items: [failedTestRunFixItem(run, log.file, languageOf(context))], next: 'implement' as const, result: `FAIL: ${run.command} ${testRunStatus(run, languageOf(context))}` };
+              },
+            },
           },
           { target: 'finishing', actions: 'keepEvidence' },
         ],
@@ -368,7 +407,11 @@ export const taskMachine = setup({
     /** A failed attempt: fix mode (or the review again), or the breaker past max_retries. */
     retrying: {
       always: [
-        { guard: 'pastRetryLimit', target: 'breaker', actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'retries' as const, retryCount: context.state.retry_count, maxRetries: context.env.maxRetries } }) } },
+        {
+          guard: 'pastRetryLimit',
+          target: 'breaker',
+          actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'retries' as const, retryCount: context.state.retry_count, maxRetries: context.env.maxRetries } }) },
+        },
         { guard: 'stepIsReview', target: 'reviewing', actions: [{ type: 'setStatus', params: { status: 'reviewing' } }, 'persistTask'] },
         { guard: 'fixMode', target: 'fixing', actions: [{ type: 'setStatus', params: { status: 'executing' } }, 'persistTask'] },
         { target: 'implementing', actions: [{ type: 'setStatus', params: { status: 'executing' } }, 'persistTask'] },
@@ -428,21 +471,36 @@ export const taskMachine = setup({
 /** The implementer's answer: timeout opens the breaker, no status is a counted failure, NEEDS_CONTEXT asks, BLOCKED stops. */
 function implementerDone() {
   return [
-    { guard: 'implementerTimedOut', target: 'timedOut', actions: { type: 'openBreaker', params: ({ event }: { event: { output: ImplementerResult } }) => ({ reason: timeoutReason(event.output, 'implementer') }) } },
+    {
+      guard: 'implementerTimedOut',
+      target: 'timedOut',
+      actions: { type: 'openBreaker', params: ({ event }: { event: { output: ImplementerResult } }) => ({ reason: timeoutReason(event.output, 'implementer') }) },
+    },
     {
       guard: 'implementerMalformed',
       target: 'retrying',
-      actions: ['rememberImplementer', { type: 'recordFailure', params: ({ context }: { context: TaskContext }) => ({
-        items: [...(context.record.mode === 'fix' ? context.record.fix_items ?? [] : []), noStatusFixItem(languageOf(context))],
-        next: 'implement' as const,
-        result: 'FAIL: the implementer gave no status',
-      }) }],
+      actions: [
+        'rememberImplementer',
+        {
+          type: 'recordFailure',
+          params: ({ context }: { context: TaskContext }) => ({
+            items: [...(context.record.mode === 'fix' ? (context.record.fix_items ?? []) : []), noStatusFixItem(languageOf(context))],
+            next: 'implement' as const,
+            result: 'FAIL: the implementer gave no status',
+          }),
+        },
+      ],
     },
     { guard: 'needsContext', target: 'needsContext', actions: ['rememberImplementer', 'askForContext'] },
     {
       guard: 'reportedBlocked',
       target: 'blocked',
-      actions: ['rememberImplementer', { type: 'setStatus', params: ({ event }: { event: { output: ImplementerResult } }) => ({ status: 'blocked' as const, blocker: blockedReason(event) }) }, 'persistTask', { type: 'end', params: ({ event }: { event: { output: ImplementerResult } }) => ({ outcome: { kind: 'blocked' as const, reason: blockedReason(event) } }) }],
+      actions: [
+        'rememberImplementer',
+        { type: 'setStatus', params: ({ event }: { event: { output: ImplementerResult } }) => ({ status: 'blocked' as const, blocker: blockedReason(event) }) },
+        'persistTask',
+        { type: 'end', params: ({ event }: { event: { output: ImplementerResult } }) => ({ outcome: { kind: 'blocked' as const, reason: blockedReason(event) } }) },
+      ],
     },
     { target: 'inspecting', actions: 'rememberImplementer' },
   ] as const;

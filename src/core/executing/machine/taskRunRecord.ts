@@ -14,10 +14,7 @@ import { taskMetadata } from '../specStateStore';
  */
 const FixItemSchema = z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() });
 const BreakerSchema = z.looseObject({
-  reason: z.union([
-    z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }),
-    z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() }),
-  ]),
+  reason: z.union([z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }), z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() })]),
   opened_at: z.string(),
   last_issues: z.array(z.string()).default([]),
   task_sha256: z.string().optional(),

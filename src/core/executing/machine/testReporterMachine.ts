@@ -104,8 +104,14 @@ export const testReporterMachine = setup({
     pastRetryLimit: ({ context }) => context.record.retry_count > context.env.maxRetries,
     timedOut: ({ event }) => out<ImplementerResult | JudgeResult>(event).kind === 'timeout',
     malformed: ({ event }) => out<ImplementerResult | JudgeResult>(event).kind === 'malformed',
-    needsContext: ({ event }) => { const r = out<ImplementerResult>(event); return r.kind === 'status' && r.status === 'NEEDS_CONTEXT'; },
-    reportedBlocked: ({ event }) => { const r = out<ImplementerResult>(event); return r.kind === 'status' && r.status === 'BLOCKED'; },
+    needsContext: ({ event }) => {
+      const r = out<ImplementerResult>(event);
+      return r.kind === 'status' && r.status === 'NEEDS_CONTEXT';
+    },
+    reportedBlocked: ({ event }) => {
+      const r = out<ImplementerResult>(event);
+      return r.kind === 'status' && r.status === 'BLOCKED';
+    },
     deletedTests: ({ event }) => out<WorktreeDiff>(event).files.some((f) => f.change === 'deleted' && isTestPath(f.path)),
     cannotRunTests: ({ context }) => testsBlocker(context) !== undefined,
     reportPassed: ({ context }) => context.failure === undefined,
@@ -167,7 +173,9 @@ export const testReporterMachine = setup({
       return { record };
     }),
     replan: assign(({ context }) => ({
-      output: { stop: { outcome: 'replan' as const, message: 'the test report failed past max_retries; re-plan (choice A), then run executing again', stoppedAt: TEST_REPORTER, breaker: context.report } },
+      output: {
+        stop: { outcome: 'replan' as const, message: 'the test report failed past max_retries; re-plan (choice A), then run executing again', stoppedAt: TEST_REPORTER, breaker: context.report },
+      },
     })),
     askManualFix: ({ context }) => context.env.emit({ type: 'manual-fix', task: TEST_REPORTER }),
     reopen: ({ context }) => writeTestReporterRecord(context.env, { retry_count: 0, step: 'report', base: context.record.base, answers: context.record.answers }),
@@ -195,20 +203,27 @@ export const testReporterMachine = setup({
         }
       }
       const verdict = reasons.length ? 'FAIL' : 'PASS';
-      writeTestReport(env.store.snapshot(), renderTestReport({
-        specName: env.inputs.specName,
-        verdict,
-        reporterText: judged.text,
-        reasons,
-        finishedTasks: finished.map((t) => t.id),
-        skippedTasks: context.skipped,
-        evidence: log,
-        now: env.now(),
-        language: env.inputs.language,
-      }));
+      writeTestReport(
+        env.store.snapshot(),
+        renderTestReport({
+          specName: env.inputs.specName,
+          verdict,
+          reporterText: judged.text,
+          reasons,
+          finishedTasks: finished.map((t) => t.id),
+          skippedTasks: context.skipped,
+          evidence: log,
+          now: env.now(),
+          language: env.inputs.language,
+        }),
+      );
       env.emit({ type: 'test-report', verdict, file: TEST_REPORT_FILE, evidenceFile: log.file });
       if (verdict === 'PASS') {
-        const record: TestReporterRecord = { retry_count: context.record.retry_count, last_verdict: 'PASS', passed: { finished_tasks: finished.map((t) => t.id), evidence_file: log.file, evidence_sha256: log.sha256 } };
+        const record: TestReporterRecord = {
+          retry_count: context.record.retry_count,
+          last_verdict: 'PASS',
+          passed: { finished_tasks: finished.map((t) => t.id), evidence_file: log.file, evidence_sha256: log.sha256 },
+        };
         return { record, failure: undefined, output: { report: { file: TEST_REPORT_FILE, evidence: log } } };
       }
       return { record: { ...context.record, last_verdict: 'FAIL' as const }, failure: { items: items.length ? items : [{ problem: reasons.join('; ') }], next: 'fix' as const } };
@@ -238,10 +253,21 @@ export const testReporterMachine = setup({
         src: 'dispatchReporterFix',
         input: stepInput,
         onDone: [
-          { guard: 'timedOut', target: 'breaker', actions: { type: 'openBreaker', params: ({ event }) => ({ reason: { kind: 'timeout' as const, role: 'implementer', minutes: event.output.kind === 'timeout' ? event.output.minutes : 0 } }) } },
+          {
+            guard: 'timedOut',
+            target: 'breaker',
+            actions: {
+              type: 'openBreaker',
+              params: ({ event }) => ({ reason: { kind: 'timeout' as const, role: 'implementer', minutes: event.output.kind === 'timeout' ? event.output.minutes : 0 } }),
+            },
+          },
           { guard: 'malformed', target: 'retrying', actions: { type: 'fail', params: { items: [noStatusFixItem('en')], next: 'fix' as const } } },
           { guard: 'needsContext', target: 'needsContext', actions: 'askForContext' },
-          { guard: 'reportedBlocked', target: 'blocked', actions: [{ type: 'block', params: ({ event }) => ({ reason: (event.output.kind === 'status' && event.output.detail) || 'the implementer reported BLOCKED' }) }, 'save'] },
+          {
+            guard: 'reportedBlocked',
+            target: 'blocked',
+            actions: [{ type: 'block', params: ({ event }) => ({ reason: (event.output.kind === 'status' && event.output.detail) || 'the implementer reported BLOCKED' }) }, 'save'],
+          },
           { target: 'inspecting' },
         ],
       },
@@ -254,10 +280,15 @@ export const testReporterMachine = setup({
           {
             guard: 'deletedTests',
             target: 'retrying',
-            actions: { type: 'fail', params: ({ event }) => ({
-              items: event.output.files.filter((f) => f.change === 'deleted' && isTestPath(f.path)).map((f) => ({ problem: `the test file ${f.path} was deleted`, file: f.path, severity: 'blocker', direction: 'restore it; tests may not be deleted' })),
-              next: 'fix' as const,
-            }) },
+            actions: {
+              type: 'fail',
+              params: ({ event }) => ({
+                items: event.output.files
+                  .filter((f) => f.change === 'deleted' && isTestPath(f.path))
+                  .map((f) => ({ problem: `the test file ${f.path} was deleted`, file: f.path, severity: 'blocker', direction: 'restore it; tests may not be deleted' })),
+                next: 'fix' as const,
+              }),
+            },
           },
           { target: 'reporting' },
         ],
@@ -269,7 +300,14 @@ export const testReporterMachine = setup({
         src: 'dispatchTestReporter',
         input: stepInput,
         onDone: [
-          { guard: 'timedOut', target: 'breaker', actions: { type: 'openBreaker', params: ({ event }) => ({ reason: { kind: 'timeout' as const, role: 'test-reporter', minutes: event.output.kind === 'timeout' ? event.output.minutes : 0 } }) } },
+          {
+            guard: 'timedOut',
+            target: 'breaker',
+            actions: {
+              type: 'openBreaker',
+              params: ({ event }) => ({ reason: { kind: 'timeout' as const, role: 'test-reporter', minutes: event.output.kind === 'timeout' ? event.output.minutes : 0 } }),
+            },
+          },
           { guard: 'malformed', target: 'retrying', actions: { type: 'fail', params: ({ context }) => ({ items: context.record.fix_items ?? [], next: 'report' as const }) } },
           { guard: 'cannotRunTests', target: 'blocked', actions: [{ type: 'block', params: ({ context }) => ({ reason: testsBlocker(context)! }) }, 'save'] },
           { target: 'testing', actions: 'keepVerdict' },
@@ -291,7 +329,11 @@ export const testReporterMachine = setup({
     },
     retrying: {
       always: [
-        { guard: 'pastRetryLimit', target: 'breaker', actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'retries' as const, retryCount: context.record.retry_count, maxRetries: context.env.maxRetries } }) } },
+        {
+          guard: 'pastRetryLimit',
+          target: 'breaker',
+          actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'retries' as const, retryCount: context.record.retry_count, maxRetries: context.env.maxRetries } }) },
+        },
         { guard: 'stepIsFix', target: 'fixing', actions: 'save' },
         { target: 'reporting', actions: 'save' },
       ],
@@ -304,7 +346,10 @@ export const testReporterMachine = setup({
           on: {
             BREAKER_CHOICE: [
               { guard: 'offeredChoice', target: 'deciding', actions: 'persistChoice' },
-              { actions: ({ context, event }) => context.env.logger.warn(`${event.type === 'BREAKER_CHOICE' ? event.choice : '?'} is not one of the offered choices for the test report (A, B); still waiting`) },
+              {
+                actions: ({ context, event }) =>
+                  context.env.logger.warn(`${event.type === 'BREAKER_CHOICE' ? event.choice : '?'} is not one of the offered choices for the test report (A, B); still waiting`),
+              },
             ],
           },
         },
@@ -339,11 +384,14 @@ function recordEvidence(env: LoopEnvironment, behaviors: string[], reporterText:
   const found = behaviorTests({ behaviors, declared, changedFiles: changed, worktree: env.worktree });
   const requirementOf = new Map<string, string>();
   for (const r of env.inputs.requirements) for (const b of r.behaviors) requirementOf.set(b.id, r.id);
-  updateTraceability(env.store.snapshot(), behaviors.map((b) => ({
-    requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
-    behavior: b,
-    tasks: [],
-    tests: found.tests.get(b) ?? [],
-    evidence: [logFile],
-  })));
+  updateTraceability(
+    env.store.snapshot(),
+    behaviors.map((b) => ({
+      requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
+      behavior: b,
+      tasks: [],
+      tests: found.tests.get(b) ?? [],
+      evidence: [logFile],
+    })),
+  );
 }

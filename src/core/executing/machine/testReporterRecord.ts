@@ -14,13 +14,25 @@ export const TEST_REPORTER_KEY = 'test_reporter';
 const RecordSchema = z.looseObject({
   retry_count: z.number().int().min(0).catch(0).default(0),
   step: z.enum(['report', 'fix']).optional().catch(undefined),
-  fix_items: z.array(z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() })).optional().catch(undefined),
-  answers: z.array(z.object({ question: z.string(), answer: z.string() })).optional().catch(undefined),
+  fix_items: z
+    .array(z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() }))
+    .optional()
+    .catch(undefined),
+  answers: z
+    .array(z.object({ question: z.string(), answer: z.string() }))
+    .optional()
+    .catch(undefined),
   awaiting_context: z.string().optional().catch(undefined),
   base: z.string().optional().catch(undefined),
-  breaker: z.looseObject({ reason: z.any(), opened_at: z.string(), last_issues: z.array(z.string()).default([]), choice: z.enum(['A', 'B', 'C']).optional(), chosen_at: z.string().optional() }).optional().catch(undefined),
+  breaker: z
+    .looseObject({ reason: z.any(), opened_at: z.string(), last_issues: z.array(z.string()).default([]), choice: z.enum(['A', 'B', 'C']).optional(), chosen_at: z.string().optional() })
+    .optional()
+    .catch(undefined),
   last_verdict: z.enum(['PASS', 'FAIL']).optional().catch(undefined),
-  passed: z.object({ finished_tasks: z.array(z.string()), evidence_file: z.string(), evidence_sha256: z.string() }).optional().catch(undefined),
+  passed: z
+    .object({ finished_tasks: z.array(z.string()), evidence_file: z.string(), evidence_sha256: z.string() })
+    .optional()
+    .catch(undefined),
   blocker: z.string().optional().catch(undefined),
 });
 

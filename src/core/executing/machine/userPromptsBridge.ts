@@ -52,9 +52,9 @@ export class UserPromptsBridge {
       case 'manual-fix':
         return prompts.waitForManualFix(event.task, signal).then((): UserAnswerEvent => ({ type: 'MANUAL_FIX_DONE', task: event.task }));
       case 'needs-context':
-        return prompts.askForContext(event.task, event.question, signal).then((answer): UserAnswerEvent => (
-          answer?.trim() ? { type: 'CONTEXT_PROVIDED', task: event.task, context: answer } : { type: 'CONTEXT_DECLINED', task: event.task }
-        ));
+        return prompts
+          .askForContext(event.task, event.question, signal)
+          .then((answer): UserAnswerEvent => (answer?.trim() ? { type: 'CONTEXT_PROVIDED', task: event.task, context: answer } : { type: 'CONTEXT_DECLINED', task: event.task }));
       default:
         return undefined;
     }

@@ -28,11 +28,41 @@ export const DEFAULT_TEST_FOLDER = 'test/';
 
 /** Files a tool of the repository runs or obeys by name, at any depth (compared in lower case). */
 const EXECUTED_BY_NAME = new Set([
-  'package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'pnpm-workspace.yaml',
-  'makefile', 'gnumakefile', 'justfile', 'taskfile.yml', 'taskfile.yaml', 'rakefile', 'gemfile', 'jenkinsfile',
-  'azure-pipelines.yml', 'bitbucket-pipelines.yml', 'appveyor.yml', 'dockerfile', 'docker-compose.yml', 'docker-compose.yaml',
-  'pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'cargo.toml', 'build.rs', 'go.mod',
-  'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'pom.xml', 'composer.json', 'cmakelists.txt',
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'pnpm-workspace.yaml',
+  'makefile',
+  'gnumakefile',
+  'justfile',
+  'taskfile.yml',
+  'taskfile.yaml',
+  'rakefile',
+  'gemfile',
+  'jenkinsfile',
+  'azure-pipelines.yml',
+  'bitbucket-pipelines.yml',
+  'appveyor.yml',
+  'dockerfile',
+  'docker-compose.yml',
+  'docker-compose.yaml',
+  'pyproject.toml',
+  'setup.py',
+  'setup.cfg',
+  'tox.ini',
+  'noxfile.py',
+  'cargo.toml',
+  'build.rs',
+  'go.mod',
+  'build.gradle',
+  'build.gradle.kts',
+  'settings.gradle',
+  'settings.gradle.kts',
+  'pom.xml',
+  'composer.json',
+  'cmakelists.txt',
 ]);
 
 /** The walk is bounded: it runs before a run starts and before the test reporter's dispatch. */
@@ -82,7 +112,10 @@ export function findTestLocations(worktree: string, input: { owned?: readonly st
   for (const owned of input.owned ?? []) add(owned.endsWith('/') ? `${owned}x` : owned);
   // A folder inside a test folder adds nothing; neither do files beside it.
   const sortedFolders = [...folders].sort().filter((f, _, all) => !all.some((o) => o !== f && f.startsWith(o)));
-  const sortedBeside = [...beside.keys()].sort().filter((b) => !sortedFolders.some((f) => b.startsWith(f))).map((folder) => ({ folder, extensions: [...beside.get(folder)!].sort() }));
+  const sortedBeside = [...beside.keys()]
+    .sort()
+    .filter((b) => !sortedFolders.some((f) => b.startsWith(f)))
+    .map((folder) => ({ folder, extensions: [...beside.get(folder)!].sort() }));
   if (!sortedFolders.length && !sortedBeside.length) sortedFolders.push(DEFAULT_TEST_FOLDER);
   return { folders: sortedFolders, beside: sortedBeside };
 }

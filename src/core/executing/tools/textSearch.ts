@@ -9,10 +9,7 @@ import type { TextSearchMessage, TextSearchRequest } from './textSearchScan';
  * whatever the model asks for. The worker is terminated at the deadline or when the dispatch
  * is aborted; the matches found by then are kept.
  */
-export type TextSearchOutcome =
-  | { kind: 'done'; lines: string[] }
-  | { kind: 'deadline'; lines: string[]; seconds: number }
-  | { kind: 'refused'; message: string };
+export type TextSearchOutcome = { kind: 'done'; lines: string[] } | { kind: 'deadline'; lines: string[]; seconds: number } | { kind: 'refused'; message: string };
 
 export interface TextSearchOptions {
   signal: AbortSignal;

@@ -85,7 +85,11 @@ const SPECS: Record<keyof typeof TOOL_NAMES, ToolSpec> = {
   readFile: {
     name: TOOL_NAMES.readFile,
     description: 'Read a text file of the worktree. Optional 1-based start_line/end_line.',
-    inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'worktree-relative path' }, start_line: { type: 'integer', minimum: 1 }, end_line: { type: 'integer', minimum: 1 } }, required: ['path'] },
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'worktree-relative path' }, start_line: { type: 'integer', minimum: 1 }, end_line: { type: 'integer', minimum: 1 } },
+      required: ['path'],
+    },
   },
   listDir: {
     name: TOOL_NAMES.listDir,
@@ -134,7 +138,10 @@ export class WorkspaceTools {
     const out = [SPECS.readFile, SPECS.listDir, SPECS.searchText];
     if (this.testLocations) {
       const where = describeTestLocations(this.testLocations);
-      out.push({ ...SPECS.writeFile, description: `Create or overwrite a test file with the given content. Only these may be written: ${where}.` }, { ...SPECS.editFile, description: `${SPECS.editFile.description} Only these may be edited: ${where}.` });
+      out.push(
+        { ...SPECS.writeFile, description: `Create or overwrite a test file with the given content. Only these may be written: ${where}.` },
+        { ...SPECS.editFile, description: `${SPECS.editFile.description} Only these may be edited: ${where}.` },
+      );
     } else if (this.options.scope.kind !== 'none') out.push(SPECS.writeFile, SPECS.editFile);
     if (this.options.testCommand) out.push(SPECS.runTests);
     return out;
@@ -163,15 +170,21 @@ export class WorkspaceTools {
 
   private dispatch(call: ToolCall, signal: AbortSignal): Promise<string> | string {
     switch (call.name) {
-      case TOOL_NAMES.readFile: return this.readFile(parse(ReadInput, call.input));
-      case TOOL_NAMES.listDir: return this.listDir(parse(ListInput, call.input));
-      case TOOL_NAMES.searchText: return this.searchText(parse(SearchInput, call.input), signal);
-      case TOOL_NAMES.writeFile: return this.writeFile(parse(WriteInput, call.input));
-      case TOOL_NAMES.editFile: return this.editFile(parse(EditInput, call.input));
+      case TOOL_NAMES.readFile:
+        return this.readFile(parse(ReadInput, call.input));
+      case TOOL_NAMES.listDir:
+        return this.listDir(parse(ListInput, call.input));
+      case TOOL_NAMES.searchText:
+        return this.searchText(parse(SearchInput, call.input), signal);
+      case TOOL_NAMES.writeFile:
+        return this.writeFile(parse(WriteInput, call.input));
+      case TOOL_NAMES.editFile:
+        return this.editFile(parse(EditInput, call.input));
       case TOOL_NAMES.runTests:
         parse(RunInput, call.input ?? {});
         return this.runTests(signal);
-      default: throw new Refusal(`there is no tool named ${call.name}`);
+      default:
+        throw new Refusal(`there is no tool named ${call.name}`);
     }
   }
 
@@ -211,8 +224,15 @@ export class WorkspaceTools {
     if (input.query.length > MAX_PATTERN) throw new Refusal(`the query is ${input.query.length} characters long; at most ${MAX_PATTERN} are searched for`);
     if (!existsSync(abs)) throw new Refusal(`${rel || '.'} does not exist`);
     const request: TextSearchRequest = {
-      abs, rel, query: input.query, regex: input.regex ?? false, caseSensitive: input.case_sensitive ?? false,
-      maxMatches: MAX_MATCHES, maxFileBytes: MAX_SEARCH_FILE, maxLineChars: MAX_SEARCH_LINE, skippedDirs: SKIPPED_DIRS,
+      abs,
+      rel,
+      query: input.query,
+      regex: input.regex ?? false,
+      caseSensitive: input.case_sensitive ?? false,
+      maxMatches: MAX_MATCHES,
+      maxFileBytes: MAX_SEARCH_FILE,
+      maxLineChars: MAX_SEARCH_LINE,
+      skippedDirs: SKIPPED_DIRS,
     };
     const found = await runTextSearch(request, { signal, deadlineMs: this.options.searchDeadlineMs ?? SEARCH_DEADLINE_MS });
     if (found.kind === 'refused') throw new Refusal(found.message);

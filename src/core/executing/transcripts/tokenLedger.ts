@@ -28,7 +28,10 @@ export const TOKEN_USAGE_KEY = 'token_usage';
 
 /** The per-spec budget is used up; dispatch stops until it is raised. */
 export class TokenBudgetExceededError extends LoomError {
-  constructor(readonly used: number, readonly budget: number) {
+  constructor(
+    readonly used: number,
+    readonly budget: number,
+  ) {
     super(`the token budget of this spec is used up: ${used} tokens counted, budget ${budget}; raise the budget setting to continue (finished work is kept)`);
   }
 }

@@ -48,7 +48,11 @@ function requirement(id: string, behaviors: [string, string, string][]) {
     types: ['functional'],
     acceptance: [`${id} works as the spec says`],
     behaviors: behaviors.map(([bid, category, description]) => ({
-      id: bid, category, description, status: 'in_progress', acceptance: [`${description} (checked by a unit test)`],
+      id: bid,
+      category,
+      description,
+      status: 'in_progress',
+      acceptance: [`${description} (checked by a unit test)`],
       test_plan: { strategy: 'unit', inputs: ['example input'], expected: ['expected output'], coverage_target: 'all branches' },
     })),
   };
@@ -62,33 +66,57 @@ export function task(id: string, front: { owns: string[]; depends_on?: string[];
 export function executingFixture(options: FixtureOptions = {}): { repo: TempRepo; specDir: string } {
   const repo = new TempRepo('loom-exec-');
   spawnSync('git', ['init', '-q'], { cwd: repo.root });
-  repo.write('.loom/workflow.yaml', `defaults:\n  pipeline_type: feature\n  max_retries: 3\n  timeout_minutes: 30\npipelines:\n  feature:\n    steps:\n      - id: planning\n        next: approved\n        outputs: [plan.md, tasks/, traceability.json]\n      - id: approved\n        gate: human-approval\n        next: executing\n      - id: executing\n        skill: loom-subagent-driven-development\n        next: verification\n        outputs: [test-report.md]\n        config:\n          max_retries: ${options.maxRetries ?? 2}\n          timeout_minutes: ${options.timeoutMinutes ?? 30}\n      - id: verification\n        outputs: [verify-report.md]\n`);
+  repo.write(
+    '.loom/workflow.yaml',
+    `defaults:\n  pipeline_type: feature\n  max_retries: 3\n  timeout_minutes: 30\npipelines:\n  feature:\n    steps:\n      - id: planning\n        next: approved\n        outputs: [plan.md, tasks/, traceability.json]\n      - id: approved\n        gate: human-approval\n        next: executing\n      - id: executing\n        skill: loom-subagent-driven-development\n        next: verification\n        outputs: [test-report.md]\n        config:\n          max_retries: ${options.maxRetries ?? 2}\n          timeout_minutes: ${options.timeoutMinutes ?? 30}\n      - id: verification\n        outputs: [verify-report.md]\n`,
+  );
   repo.write('.loom/contexts/subagent-context.md', '# Subagent context\n\nNode 20, CommonJS, no dependencies. Tests use node:test and live in tests/.\n');
   repo.write('.loom/rules/constitution.md', '# Constitution\n\n1. No new dependencies.\n2. Every behavior has a unit test.\n');
   repo.write('package.json', { name: 'todo', scripts: { test: 'node --test tests/' } });
   repo.write('src/app.js', 'module.exports = {};\n');
   repo.write(`${SPEC}/spec.md`, SPEC_MD);
   const reqs = [
-    requirement('REQ-001', [['REQ-001-B01', 'happy-path', 'a valid YYYY-MM-DD date is parsed'], ['REQ-001-B02', 'invalid-input', 'an invalid date is rejected']]),
+    requirement('REQ-001', [
+      ['REQ-001-B01', 'happy-path', 'a valid YYYY-MM-DD date is parsed'],
+      ['REQ-001-B02', 'invalid-input', 'an invalid date is rejected'],
+    ]),
     requirement('REQ-002', [['REQ-002-B01', 'happy-path', 'a due date is shown in the list']]),
   ];
   if (options.threeTasks) reqs.push(requirement('REQ-003', [['REQ-003-B01', 'happy-path', 'a task due today is marked']]));
   repo.write(`${SPEC}/requirements.json`, { requirements: reqs });
   repo.write(`${SPEC}/plan.md`, `# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Parse due dates |\n| T2 | Show due dates |\n${options.threeTasks ? '| T3 | Reminders |\n' : ''}`);
-  repo.write(`${SPEC}/tasks/T1.md`, task('T1', { owns: ['src/due.js', 'tests/due.test.js'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'] }, 'Parse due dates\nAdd parseDueDate(text) to src/due.js.'));
-  repo.write(`${SPEC}/tasks/T2.md`, task('T2', { owns: ['src/format.js', 'tests/format.test.js'], depends_on: ['T1'], requirements: ['REQ-002'], behavior_ids: ['REQ-002-B01'], complexity: 'medium' }, 'Show due dates\nFormat the due date in the list with formatDue(date).'));
+  repo.write(
+    `${SPEC}/tasks/T1.md`,
+    task('T1', { owns: ['src/due.js', 'tests/due.test.js'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'] }, 'Parse due dates\nAdd parseDueDate(text) to src/due.js.'),
+  );
+  repo.write(
+    `${SPEC}/tasks/T2.md`,
+    task(
+      'T2',
+      { owns: ['src/format.js', 'tests/format.test.js'], depends_on: ['T1'], requirements: ['REQ-002'], behavior_ids: ['REQ-002-B01'], complexity: 'medium' },
+      'Show due dates\nFormat the due date in the list with formatDue(date).',
+    ),
+  );
   const trace: Record<string, unknown> = {
     'REQ-001': { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [], evidence: [] }, 'REQ-001-B02': { tasks: ['T1'], tests: [], evidence: [] } } },
     'REQ-002': { tasks: ['T2'], tests: [], evidence: [], behaviors: { 'REQ-002-B01': { tasks: ['T2'], tests: [], evidence: [] } } },
   };
   if (options.threeTasks) {
-    repo.write(`${SPEC}/tasks/T3.md`, task('T3', { owns: ['src/reminder.js', 'tests/reminder.test.js'], requirements: ['REQ-003'], behavior_ids: ['REQ-003-B01'] }, 'Reminders\nMark tasks due today.'));
+    repo.write(
+      `${SPEC}/tasks/T3.md`,
+      task('T3', { owns: ['src/reminder.js', 'tests/reminder.test.js'], requirements: ['REQ-003'], behavior_ids: ['REQ-003-B01'] }, 'Reminders\nMark tasks due today.'),
+    );
     trace['REQ-003'] = { tasks: ['T3'], tests: [], evidence: [], behaviors: { 'REQ-003-B01': { tasks: ['T3'], tests: [], evidence: [] } } };
   }
   repo.write(`${SPEC}/traceability.json`, { requirements: trace });
   repo.write(`${SPEC}/pipeline.state.json`, {
-    spec_dir: SPEC, pipeline_type: 'feature', current_stage: options.stage ?? 'executing', loom_version: '2.3.0',
-    started_at: '2026-11-25T08:00:00.000Z', updated_at: '2026-11-25T09:00:00.000Z', current_stage_started_at: '2026-11-25T09:00:00.000Z',
+    spec_dir: SPEC,
+    pipeline_type: 'feature',
+    current_stage: options.stage ?? 'executing',
+    loom_version: '2.3.0',
+    started_at: '2026-11-25T08:00:00.000Z',
+    updated_at: '2026-11-25T09:00:00.000Z',
+    current_stage_started_at: '2026-11-25T09:00:00.000Z',
     stage_history: options.history ?? [
       { stage: 'planning', entered_at: '2026-11-25T08:00:00.000Z', exited_at: '2026-11-25T08:30:00.000Z', status: 'passed' },
       { stage: 'approved', entered_at: '2026-11-25T08:30:00.000Z', exited_at: '2026-11-25T09:00:00.000Z', status: 'passed', approval: 'user_confirmed', approved_at: '2026-11-25T09:00:00.000Z' },
@@ -123,7 +151,16 @@ export function harness(options: FixtureOptions = {}, settings: Partial<Executin
   const make = (s: Partial<ExecutingSettings> = {}) => {
     const definition = new LoomRepository(repo.root).load().get(SPEC)!.definition;
     return new ExecutingLoop({
-      repoRoot: repo.root, specDir, definition, worktree: repo.root, models, prompts, transcripts, testRunner: tests, clock, onEvent: listener,
+      repoRoot: repo.root,
+      specDir,
+      definition,
+      worktree: repo.root,
+      models,
+      prompts,
+      transcripts,
+      testRunner: tests,
+      clock,
+      onEvent: listener,
       settings: { trusted: true, testCommand: 'npm test', ...settings, ...s },
       ...extra,
     });
@@ -137,11 +174,11 @@ export const write = (path: string, content: string) => ({ name: TOOL_NAMES.writ
 
 const FILES: Record<string, Record<string, string>> = {
   T1: {
-    'src/due.js': "exports.parseDueDate = (s) => { const m = /^(\\d{4})-(\\d{2})-(\\d{2})$/.exec(s); return m ? new Date(+m[1], +m[2] - 1, +m[3]) : null; };\n",
+    'src/due.js': 'exports.parseDueDate = (s) => { const m = /^(\\d{4})-(\\d{2})-(\\d{2})$/.exec(s); return m ? new Date(+m[1], +m[2] - 1, +m[3]) : null; };\n',
     'tests/due.test.js': "const test = require('node:test');\ntest('REQ-001-B01 parses a valid date', () => {});\ntest('REQ-001-B02 rejects an invalid date', () => {});\n",
   },
   T2: {
-    'src/format.js': "exports.formatDue = (d) => `due ${d.getDate()}`;\n",
+    'src/format.js': 'exports.formatDue = (d) => `due ${d.getDate()}`;\n',
     'tests/format.test.js': "const test = require('node:test');\ntest('REQ-002-B01 shows the due date', () => {});\n",
   },
   T3: {
@@ -160,17 +197,16 @@ const TESTS: Record<string, string> = {
 export function implementerDone(taskId: 'T1' | 'T2' | 'T3', status = 'DONE', files = FILES[taskId]): ScriptedReply[] {
   return [
     { text: 'Writing the files.', toolCalls: Object.entries(files).map(([p, c]) => write(p, c)) },
-    { text: `## Summary\n${taskId} implemented.\n\n## Tests\n${TESTS[taskId]}\n\n## Exported interfaces\n- ${taskId === 'T1' ? 'parseDueDate | src/due.js | (s: string) => Date | null' : 'none'}\n\nSTATUS: ${status}` },
+    {
+      text: `## Summary\n${taskId} implemented.\n\n## Tests\n${TESTS[taskId]}\n\n## Exported interfaces\n- ${taskId === 'T1' ? 'parseDueDate | src/due.js | (s: string) => Date | null' : 'none'}\n\nSTATUS: ${status}`,
+    },
   ];
 }
 
 /** A fix-mode answer: one edit, then DONE. */
 export function implementerFixed(taskId: 'T1' | 'T2' | 'T3'): ScriptedReply[] {
   const [path, content] = Object.entries(FILES[taskId])[0];
-  return [
-    { text: '', toolCalls: [write(path, `${content}// fixed\n`)] },
-    { text: `## Summary\nFixed.\n\n## Tests\n${TESTS[taskId]}\n\nSTATUS: DONE` },
-  ];
+  return [{ text: '', toolCalls: [write(path, `${content}// fixed\n`)] }, { text: `## Summary\nFixed.\n\n## Tests\n${TESTS[taskId]}\n\nSTATUS: DONE` }];
 }
 
 export const PASS: ScriptedReply = { text: 'The change matches the task.\n\nverdict: PASS' };

@@ -118,7 +118,10 @@ export class ScriptedSteps {
         return this.next(this.reporterFixes, 'test-report fix', signal);
       }),
       readReporterDiff: fromPromise<WorktreeDiff, ReporterStepInput>(async () => this.diff),
-      runReporterTests: fromPromise<{ run: TestRun; log: EvidenceLog; changed: string[] }, ReporterStepInput>(async ({ input }) => ({ ...testRun(input.env, 'test', this.exitCodes.shift() ?? 0), changed: [] })),
+      runReporterTests: fromPromise<{ run: TestRun; log: EvidenceLog; changed: string[] }, ReporterStepInput>(async ({ input }) => ({
+        ...testRun(input.env, 'test', this.exitCodes.shift() ?? 0),
+        changed: [],
+      })),
     };
   }
 
@@ -159,7 +162,15 @@ export function machineHarness(options: FixtureOptions = {}, settings: Partial<E
   let t = Date.parse('2026-11-25T10:00:00.000Z');
   const clock = { now: () => new Date((t += 1000)), setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
   const input: ExecutingRunInput = {
-    repoRoot: repo.root, specDir, definition, worktree: repo.root, models: new ScriptedModels(), transcripts: new MemoryTranscriptStore(), testRunner: new FakeTestRunner(), clock, onEvent: listener,
+    repoRoot: repo.root,
+    specDir,
+    definition,
+    worktree: repo.root,
+    models: new ScriptedModels(),
+    transcripts: new MemoryTranscriptStore(),
+    testRunner: new FakeTestRunner(),
+    clock,
+    onEvent: listener,
     settings: { trusted: true, testCommand: 'npm test', ...settings },
   };
   return {

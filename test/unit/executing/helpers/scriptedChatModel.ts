@@ -53,7 +53,9 @@ export class ScriptedModels implements ModelSelector {
 
   /** The first user message of each dispatch of a role: the prompts the loop built. */
   promptsOf(role: SubagentRole): string[] {
-    return this.requestsOf(role).filter((r) => r.messages.length >= 1 && r.messages[r.messages.length - 1].role === 'user').map((r) => (r.messages[r.messages.length - 1] as { content: string }).content);
+    return this.requestsOf(role)
+      .filter((r) => r.messages.length >= 1 && r.messages[r.messages.length - 1].role === 'user')
+      .map((r) => (r.messages[r.messages.length - 1] as { content: string }).content);
   }
 
   async select(role: SubagentRole, tier: ModelTier): Promise<ChatModel> {

@@ -33,7 +33,10 @@ test('running → batches → test reporter → handoff: completed, with the mod
   assert.equal(h.json('pipeline.state.json').metadata.executing_mode.mode, 'direct');
   assert.equal(h.json('handoffs/executing.json').status, 'done');
   assert.deepEqual(h.json('handoffs/executing.json').finished_tasks, ['T1', 'T2']);
-  assert.deepEqual(h.steps.calls.map((c) => `${c.step}:${c.task}`), ['implementer:T1', 'reviewer:T1', 'tests:T1', 'implementer:T2', 'reviewer:T2', 'tests:T2', 'reporter:test-reporter']);
+  assert.deepEqual(
+    h.steps.calls.map((c) => `${c.step}:${c.task}`),
+    ['implementer:T1', 'reviewer:T1', 'tests:T1', 'implementer:T2', 'reviewer:T2', 'tests:T2', 'reporter:test-reporter'],
+  );
 });
 
 test('STOP aborts the dispatch in flight and ends the run cancelled; the task stays resumable', async () => {
@@ -50,7 +53,7 @@ test('STOP aborts the dispatch in flight and ends the run cancelled; the task st
   assert.equal(h.json('task-states/T1.state.json').status, 'executing');
 });
 
-test('the user\'s answers are forwarded to the task that asked: a breaker choice reaches T1 through the batch', async () => {
+test("the user's answers are forwarded to the task that asked: a breaker choice reaches T1 through the batch", async () => {
   const h = track(machineHarness({ maxRetries: 0 }));
   h.steps.script(h.steps.implementer, 'T1', done('T1'));
   h.steps.script(h.steps.reviewer, 'T1', fail('wrong'));
@@ -97,7 +100,10 @@ test('test reporter: FAIL → fixing → reporting → PASS; its breaker takes A
   const asked = h.events.find((e) => e.type === 'breaker-choice');
   assert.ok(asked && asked.type === 'breaker-choice' && asked.task === 'test-reporter');
   assert.deepEqual(asked.report.choices, ['A', 'B']);
-  assert.deepEqual(h.steps.calls.filter((c) => c.task === 'test-reporter').map((c) => c.step), ['reporter', 'reporter-fix', 'reporter']);
+  assert.deepEqual(
+    h.steps.calls.filter((c) => c.task === 'test-reporter').map((c) => c.step),
+    ['reporter', 'reporter-fix', 'reporter'],
+  );
   actor.send({ type: 'BREAKER_CHOICE', task: 'test-reporter', choice: 'C' });
   actor.send({ type: 'BREAKER_CHOICE', task: 'test-reporter', choice: 'B' });
   await until(() => h.events.some((e) => e.type === 'manual-fix'), 'a manual-fix event');
@@ -107,7 +113,7 @@ test('test reporter: FAIL → fixing → reporting → PASS; its breaker takes A
   assert.equal(h.json('pipeline.state.json').metadata.test_reporter.last_verdict, 'PASS');
 });
 
-test('a permanent model error ends the run model-unavailable; a used-up budget stops it before any dispatch; a refusal is the machine\'s error', async () => {
+test("a permanent model error ends the run model-unavailable; a used-up budget stops it before any dispatch; a refusal is the machine's error", async () => {
   const h = track(machineHarness());
   h.steps.script(h.steps.implementer, 'T1', new ModelUnavailableError('no language model is available for the implementer (standard)'));
   const end = await settled(start(h).actor);

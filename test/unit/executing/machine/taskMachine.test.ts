@@ -28,7 +28,10 @@ test('pending → implementing → reviewing → closing → done: the task stat
   assert.equal(t1.status, 'done');
   assert.equal(t1.last_reviewer_result, 'PASS');
   assert.equal(t1.agent_session_id, 'impl-T1');
-  assert.deepEqual(h.events.filter((e) => e.type === 'task-status').map((e) => e.type === 'task-status' && e.status), ['executing', 'reviewing', 'reviewing', 'done']);
+  assert.deepEqual(
+    h.events.filter((e) => e.type === 'task-status').map((e) => e.type === 'task-status' && e.status),
+    ['executing', 'reviewing', 'reviewing', 'done'],
+  );
   assert.deepEqual(h.json('handoffs/T1.json').task_id ?? h.json('handoffs/T1.json').task, 'T1');
   const behaviors = h.json('traceability.json').requirements['REQ-001'].behaviors;
   assert.match(behaviors['REQ-001-B01'].evidence.join(), /^evidence\/T1-tests-.*\.log$/);
@@ -41,7 +44,10 @@ test('reviewing → fixing ⟲: a FAIL counts a retry and sends the fix items to
   const { actor, path } = start(h);
   await settled(actor);
   assert.deepEqual(path.slice(4, 9), ['implementing', 'inspecting', 'reviewing', 'retrying', 'fixing']);
-  assert.deepEqual(h.steps.callsOf('implementer').map((c) => c.mode), ['first', 'fix']);
+  assert.deepEqual(
+    h.steps.callsOf('implementer').map((c) => c.mode),
+    ['first', 'fix'],
+  );
   const t1 = h.json('task-states/T1.state.json');
   assert.equal(t1.status, 'done');
   assert.equal(t1.retry_count, 1);
@@ -78,7 +84,7 @@ test('past max_retries → breaker: the report is sent, an unoffered choice is i
 
   actor.send({ type: 'BREAKER_CHOICE', task: 'T2', choice: 'A' });
   actor.send({ type: 'BREAKER_CHOICE', task: 'T1', choice: 'D' as never });
-  assert.ok(actor.getSnapshot().matches({ breaker: 'choosing' }), 'another task\'s choice, or one not offered, changes nothing');
+  assert.ok(actor.getSnapshot().matches({ breaker: 'choosing' }), "another task's choice, or one not offered, changes nothing");
   actor.send({ type: 'BREAKER_CHOICE', task: 'T1', choice: 'A' });
   const end = await settled(actor);
   assert.equal(end.output?.outcome.kind, 'replan');
@@ -180,7 +186,11 @@ test('crash mid-implementation, then restore: dispatched once more, in first-tim
   const restored = start(h);
   assert.equal((await settled(restored.actor)).output?.outcome.kind, 'done');
   const after = h.steps.callsOf('implementer').slice(2);
-  assert.deepEqual(after.map((c) => c.mode), ['first'], 're-dispatched once, in first-time mode');
+  assert.deepEqual(
+    after.map((c) => c.mode),
+    ['first'],
+    're-dispatched once, in first-time mode',
+  );
   assert.equal(h.json('task-states/T1.state.json').retry_count, 1);
   assert.ok(h.events.some((e) => e.type === 'task-started' && e.resumedAt === 'implement'));
 
@@ -208,7 +218,10 @@ test('a task caught in review resumes at its review; a re-planned task (its file
   h.steps.script(h.steps.reviewer, 'T1', pass);
   const replanned = start(h);
   assert.equal((await settled(replanned.actor)).output?.outcome.kind, 'done');
-  assert.deepEqual(h.steps.callsOf('implementer').map((c) => c.mode), ['first', 'first']);
+  assert.deepEqual(
+    h.steps.callsOf('implementer').map((c) => c.mode),
+    ['first', 'first'],
+  );
   assert.equal(h.json('task-states/T1.state.json').retry_count, 0);
 });
 

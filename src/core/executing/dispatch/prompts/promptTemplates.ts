@@ -6,14 +6,7 @@ import { IMPLEMENTER_FIX_ZH, IMPLEMENTER_ZH, REPAIR_STATUS_ZH, REPAIR_VERDICT_ZH
 export type PromptLanguage = 'en' | 'zh';
 
 /** Named after loom's own prompt files (implementer-prompt.md, combined-reviewer-prompt.md, ...). */
-export const PROMPT_NAMES = [
-  'implementer-prompt',
-  'implementer-fix-prompt',
-  'combined-reviewer-prompt',
-  'test-reporter-prompt',
-  'repair-status-prompt',
-  'repair-verdict-prompt',
-] as const;
+export const PROMPT_NAMES = ['implementer-prompt', 'implementer-fix-prompt', 'combined-reviewer-prompt', 'test-reporter-prompt', 'repair-status-prompt', 'repair-verdict-prompt'] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 
 export type PromptTemplates = Readonly<Record<PromptName, string>> & { readonly language: PromptLanguage; readonly overridden: readonly string[] };

@@ -114,5 +114,6 @@ Write \`## Summary\`, \`## Results\` (what ran and what failed), \`## Tests\` (\
 `;
 
 /** Sent once in the same conversation when a reply lacks its status line or verdict. */
-export const REPAIR_STATUS_EN = 'Your reply did not end with a status line. Reply with only the status line now: STATUS: DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED (with the question or reason after NEEDS_CONTEXT or BLOCKED).';
+export const REPAIR_STATUS_EN =
+  'Your reply did not end with a status line. Reply with only the status line now: STATUS: DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED (with the question or reason after NEEDS_CONTEXT or BLOCKED).';
 export const REPAIR_VERDICT_EN = 'Your reply did not end with a verdict. Reply now with your fix instructions, if any, and exactly one final line: verdict: PASS or verdict: FAIL.';
