@@ -101,3 +101,16 @@ export function plannedSpec(repo: TempRepo, spec = SPEC): void {
     },
   });
 }
+
+/**
+ * A planned spec at `approved` whose inputs cannot be read: requirements.json cut in half and
+ * T1's state with a status loom does not know. Returns requirements.json as it was.
+ */
+export function unreadableInputsSpec(repo: TempRepo, spec = SPEC): string {
+  repo.write(`${spec}/pipeline.state.json`, state('approved'));
+  plannedSpec(repo, spec);
+  const text = repo.read(`${spec}/requirements.json`);
+  repo.write(`${spec}/requirements.json`, text.slice(0, Math.floor(text.length / 2)));
+  repo.write(`${spec}/task-states/T1.state.json`, { task_id: 'T1', status: 'finished', retry_count: 0 });
+  return text;
+}

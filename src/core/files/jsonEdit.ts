@@ -2,6 +2,13 @@ import type { JsonArray, JsonNode, JsonObject } from './jsonTree';
 import { removeListItems } from './listEdit';
 import type { OffsetEdit } from './textEdit';
 
+/*
+ * Minimal edits over the tree jsonc-parser reads (jsonTree.ts). jsonc-parser's own `modify` is not
+ * used for writing: with formatting options it re-lays the edited line (a one-line list or file
+ * comes back spread over many lines), without them it writes `,"key": value` with no line break,
+ * and the quick fixes must leave loom's files laid out as their authors wrote them.
+ */
+
 /** How a JSON file is written, so that what is added reads like the rest of it. */
 export interface JsonStyle {
   eol: string;

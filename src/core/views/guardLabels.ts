@@ -35,6 +35,8 @@ export function describeGuard(call: GuardCall): string {
       return 'no approved file changed since its approval';
     case 'worktreeExists':
       return 'the feature worktree exists';
+    case 'inputsReadable':
+      return 'the files it reads can be read';
     case 'validatorPasses':
       return `validator ${call.params.name} passes`;
     case 'confirmed':

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { main } from '../../../src/cli/main';
-import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { SPEC, state, TempRepo, unreadableInputsSpec } from '../../helpers/tempRepo';
 
 function run(argv: string[]) {
   let out = '';
@@ -12,11 +12,7 @@ function run(argv: string[]) {
 test('advance --confirm refuses a spec whose requirements.json is cut off or whose task state has an unknown status, naming file and line', async () => {
   const r = new TempRepo();
   try {
-    r.write(`${SPEC}/pipeline.state.json`, state('approved'));
-    plannedSpec(r);
-    const text = r.read(`${SPEC}/requirements.json`);
-    r.write(`${SPEC}/requirements.json`, text.slice(0, Math.floor(text.length / 2)));
-    r.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'finished', retry_count: 0 });
+    const text = unreadableInputsSpec(r);
     const before = r.read(`${SPEC}/pipeline.state.json`);
 
     const status = JSON.parse((await run(['status', '--cwd', r.root, '--spec-dir', SPEC, '--json'])).out);

@@ -7,7 +7,7 @@ import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { SpecPipeline } from '../../../src/core/repository/specPipeline';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { buildDashboardModel } from '../../../src/core/views/dashboardModel';
-import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { plannedSpec, SPEC, state, TempRepo, unreadableInputsSpec } from '../../helpers/tempRepo';
 
 const NOW = '2026-11-29T10:00:00.000Z';
 
@@ -83,11 +83,7 @@ test('a refused Advance explains itself from the same verdicts its guards reache
 test('a corrupt input is never ready: cut-off requirements.json and a task state with an unknown status', () => {
   const r = new TempRepo();
   try {
-    r.write(`${SPEC}/pipeline.state.json`, state('approved'));
-    plannedSpec(r);
-    const text = r.read(`${SPEC}/requirements.json`);
-    r.write(`${SPEC}/requirements.json`, text.slice(0, Math.floor(text.length / 2)));
-    r.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', status: 'finished', retry_count: 0 });
+    const text = unreadableInputsSpec(r);
     const before = r.read(`${SPEC}/pipeline.state.json`);
     const repo = new LoomRepository(r.root).load();
     const spec = repo.get(SPEC)!;

@@ -19,6 +19,7 @@ it('says every precondition positively, in words', () => {
     [guard('handoffsFresh', {}), 'no handoff is stale'],
     [guard('approvalsFresh', {}), 'no approved file changed since its approval'],
     [guard('worktreeExists', {}), 'the feature worktree exists'],
+    [guard('inputsReadable', { paths: ['requirements.json'] }), 'the files it reads can be read'],
     [guard('validatorPasses', { name: 'planning-artifacts' }), 'validator planning-artifacts passes'],
     [guard('confirmed', { stage: 'planning' }), 'you confirm leaving planning'],
   ];

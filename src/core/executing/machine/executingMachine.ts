@@ -49,6 +49,14 @@ function resultOf(c: ExecutingContext): ExecutingResult {
   return { ...stop, mode: choice.mode, triggers: choice.triggers, finished, skipped, tokens: { used: env.ledger.used(), budget: tokenBudget } };
 }
 
+/** The user's answers go to whichever child is asking (the batch, or the test reporter). */
+const answersTo = <A extends string>(action: A) => ({
+  BREAKER_CHOICE: { actions: action },
+  MANUAL_FIX_DONE: { actions: action },
+  CONTEXT_PROVIDED: { actions: action },
+  CONTEXT_DECLINED: { actions: action },
+});
+
 const errorOf = (event: unknown) => (event as ErrorActorEvent).error;
 
 /** The failures that end a run with an outcome rather than an error; anything else is the machine's error. */
@@ -152,12 +160,7 @@ export const executingMachine = setup({
             ],
             onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
           },
-          on: {
-            BREAKER_CHOICE: { actions: 'forwardToBatch' },
-            MANUAL_FIX_DONE: { actions: 'forwardToBatch' },
-            CONTEXT_PROVIDED: { actions: 'forwardToBatch' },
-            CONTEXT_DECLINED: { actions: 'forwardToBatch' },
-          },
+          on: answersTo('forwardToBatch'),
         },
         reporting: {
           invoke: {
@@ -178,12 +181,7 @@ export const executingMachine = setup({
             ],
             onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
           },
-          on: {
-            BREAKER_CHOICE: { actions: 'forwardToReporter' },
-            MANUAL_FIX_DONE: { actions: 'forwardToReporter' },
-            CONTEXT_PROVIDED: { actions: 'forwardToReporter' },
-            CONTEXT_DECLINED: { actions: 'forwardToReporter' },
-          },
+          on: answersTo('forwardToReporter'),
         },
         handingOff: { entry: 'writeExecutingHandoff', always: '#executing.completed' },
       },
