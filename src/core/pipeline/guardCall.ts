@@ -29,4 +29,11 @@ export type GuardName = GuardCall['type'];
 export const guard = <T extends GuardName>(type: T, params: Extract<GuardCall, { type: T }>['params']): GuardCall => ({ type, params }) as GuardCall;
 
 /** Identity of a guard call, to avoid evaluating the same check twice for one transition. */
-export const guardKey = (g: GuardCall) => `${g.type}:${JSON.stringify(g.params)}`;
+export function guardKey(g: GuardCall): string {
+  let key = keys.get(g);
+  if (key === undefined) keys.set(g, (key = `${g.type}:${JSON.stringify(g.params)}`));
+  return key;
+}
+
+/** The definition's guard calls live as long as it does: each key is worked out once (the status path asks per spec). */
+const keys = new WeakMap<GuardCall, string>();

@@ -29,12 +29,3 @@ export class GuardVerdicts {
     return found;
   }
 }
-
-const shared = new WeakMap<SpecSnapshot, GuardVerdicts>();
-
-/** The verdicts of the default guards on `snapshot`, shared by everyone who asks about it. */
-export function verdictsFor(snapshot: SpecSnapshot): GuardVerdicts {
-  let v = shared.get(snapshot);
-  if (!v) shared.set(snapshot, (v = new GuardVerdicts(snapshot)));
-  return v;
-}

@@ -4,7 +4,7 @@ import { TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { GuardRegistry } from '../pipeline/guards';
-import { GuardVerdicts, verdictsFor } from '../pipeline/guardVerdicts';
+import { GuardVerdicts } from '../pipeline/guardVerdicts';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { stageOf } from '../pipeline/pipelineDefinition';
 import { createPipelineMachine, machineStateOf, stageOnDisk, type PipelineEvent, type PipelineMachine, type PipelineOutcome, type StateStorePort } from '../pipeline/pipelineMachine';
@@ -134,7 +134,7 @@ export class SpecPipeline {
     }
     return {
       snapshot,
-      verdicts: this.options.guards ? new GuardVerdicts(snapshot, this.options.guards) : verdictsFor(snapshot),
+      verdicts: new GuardVerdicts(snapshot, this.options.guards),
       stage,
       stageSource: snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
       diagnostics,

@@ -188,5 +188,9 @@ export function isDirectory(path: string): boolean {
  * The one place task order is decided; the tree, the dashboard, progress.md and `status` read it.
  */
 export function specTaskIds(s: Pick<SpecSnapshot, 'tasks' | 'taskStates'>, taskStates: ReadonlyMap<string, unknown> = s.taskStates): string[] {
-  return [...new Set([...s.tasks.keys(), ...taskStates.keys()])].sort(byTaskNumber);
+  // The loader reads task files in this order already: sort only when a state has no task file.
+  let orphans = false;
+  for (const id of taskStates.keys()) if (!s.tasks.has(id)) orphans = true;
+  const ids = [...s.tasks.keys()];
+  return orphans ? [...new Set([...ids, ...taskStates.keys()])].sort(byTaskNumber) : ids;
 }
