@@ -109,6 +109,8 @@ export class SpecPipeline {
   private running?: Actor<PipelineMachine>;
   private facts: Facts;
   private readonly listeners = new Set<() => void>();
+  /** Inside one change the files are read up to three times; the views hear of it once, at the end. */
+  private deferred?: { changed: boolean };
 
   constructor(
     snapshot: SpecSnapshot,
@@ -197,6 +199,11 @@ export class SpecPipeline {
     if (snapshot === this.facts.snapshot) return;
     this.facts = this.derive(snapshot);
     this.running?.send({ type: 'FILES_CHANGED', facts: snapshot, verdicts: this.facts.verdicts, state: snapshot.state });
+    if (this.deferred) this.deferred.changed = true;
+    else this.notify();
+  }
+
+  private notify(): void {
     for (const l of this.listeners) l();
   }
 
@@ -281,24 +288,31 @@ export class SpecPipeline {
     const actor = this.actor;
     let outcome: PipelineOutcome | undefined;
     let hint: string | undefined;
-    withRunLock(
-      this.snapshot,
-      () => {
-        this.reload();
-        if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
-          const written = this.writeStageReports(event);
-          if (written) {
-            hint = written.hint;
-            this.reload();
+    this.deferred = { changed: false };
+    try {
+      withRunLock(
+        this.snapshot,
+        () => {
+          this.reload();
+          if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
+            const written = this.writeStageReports(event);
+            if (written) {
+              hint = written.hint;
+              this.reload();
+            }
           }
-        }
-        actor.send(event);
-        outcome = actor.getSnapshot().context.outcome;
-      },
-      { waitMs: this.options.lockWaitMs },
-    );
-    // Read back what was written, now that the lock is ours no more.
-    this.reload();
+          actor.send(event);
+          outcome = actor.getSnapshot().context.outcome;
+        },
+        { waitMs: this.options.lockWaitMs },
+      );
+      // Read back what was written, now that the lock is ours no more.
+      this.reload();
+    } finally {
+      const { changed } = this.deferred;
+      this.deferred = undefined;
+      if (changed) this.notify();
+    }
     if (!outcome) throw new TransitionRefusedError(`${this.snapshot.specDir}: the pipeline did not answer ${event.type}`, []);
     if (outcome.kind === 'error') throw outcome.error;
     if (outcome.kind === 'refused') {

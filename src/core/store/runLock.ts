@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { SpecLockedError } from '../errors';
 
 /**
@@ -151,6 +151,20 @@ export function withRunLock<T>(spec: SpecLocation, fn: () => T, options: Acquire
 /** Whether this process holds the spec's lock now. */
 export const holdsRunLock = (dir: string) => held.has(dir);
 
+/** When this process last let go of each spec's lock. */
+const releasedAt = new Map<string, number>();
+
+/**
+ * Whether `path` is the spec's lock file (or one moved aside while taking over a stale one) and
+ * this process holds it or let go of it in the last `ms`: a watcher sees our own lock come and go
+ * after every change, which is no change of the spec.
+ */
+export function isOwnLockActivity(dir: string, path: string, ms = 2_000): boolean {
+  const name = basename(path);
+  if (name !== RUN_LOCK_FILE && !(name.startsWith(`${RUN_LOCK_FILE}.`) && name.endsWith('.stale'))) return false;
+  return held.has(dir) || Date.now() - (releasedAt.get(dir) ?? -Infinity) < ms;
+}
+
 function tryCreate(path: string, text: string): 'created' | 'exists' {
   let fd: number;
   try {
@@ -197,6 +211,7 @@ function removeStale(path: string, judged: string): void {
 function releaseHeld(dir: string, entry: { token: string; depth: number }): void {
   if (--entry.depth > 0) return;
   if (held.get(dir) === entry) held.delete(dir);
+  releasedAt.set(dir, Date.now());
   const path = join(dir, RUN_LOCK_FILE);
   let token: string | undefined;
   try {

@@ -4,6 +4,7 @@ import { WORKFLOW_FILE } from '../../core/files/workflow';
 import { LoomRepository } from '../../core/repository/loomRepository';
 import type { InspectionEvent } from 'xstate';
 import { describeInspection } from '../../core/pipeline/machineInspection';
+import { isOwnLockActivity } from '../../core/store/runLock';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
 import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
@@ -125,7 +126,8 @@ export class FolderSpecs extends Disposable {
     // A spec root appearing or vanishing as a whole (a checkout of another branch, say).
     if (this.specRoots.includes(relative(this.root, abs))) return this.schedule(RESCAN);
     const dir = this.specDirOf(abs);
-    if (dir) this.schedule(dir);
+    // Our own run lock coming and going around a change (or a refusal) is not a change of the spec.
+    if (dir && !isOwnLockActivity(dir, abs)) this.schedule(dir);
   }
 
   private schedule(key: string): void {

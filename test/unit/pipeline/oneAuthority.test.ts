@@ -141,3 +141,18 @@ test('the actor of a spec follows its files: a change made by another tool moves
     r.dispose();
   }
 });
+
+test('one change tells the views once, after the lock is let go, with the spec unlocked', () => {
+  const r = new TempRepo();
+  try {
+    r.write(`${SPEC}/pipeline.state.json`, state('approved'));
+    plannedSpec(r);
+    const spec = new LoomRepository(r.root).load().get(SPEC)!;
+    const seen: { stage: string | null; locked: boolean }[] = [];
+    spec.onDidChange(() => seen.push({ stage: spec.stage, locked: spec.snapshot.lock !== undefined }));
+    spec.advance({ now: NOW });
+    assert.deepEqual(seen, [{ stage: 'git-worktree', locked: false }]);
+  } finally {
+    r.dispose();
+  }
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { dirname } from 'node:path';
-import { readRunLock, withRunLock } from '../../../src/core/store/runLock';
+import { isOwnLockActivity, readRunLock, withRunLock } from '../../../src/core/store/runLock';
 import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 function specIn(r: TempRepo) {
@@ -36,6 +36,22 @@ test('withRunLock leaves a lock that someone else took over in the meantime (tok
     const theirs = `${process.pid}\n2026-11-29T10:00:00.000Z\nffffffffffffffff`;
     withRunLock(specIn(r), () => writeFileSync(lock, theirs));
     assert.equal(readFileSync(lock, 'utf8'), theirs);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('the lock this process holds, or let go of a moment ago, is its own activity; another file or spec is not', () => {
+  const r = new TempRepo();
+  try {
+    const spec = specIn(r);
+    const lock = r.path(`${SPEC}/.loom-run.lock`);
+    assert.equal(isOwnLockActivity(spec.dir, lock), false, 'never held here');
+    withRunLock(spec, () => assert.equal(isOwnLockActivity(spec.dir, lock), true, 'held now'));
+    assert.equal(isOwnLockActivity(spec.dir, lock), true, 'just let go');
+    assert.equal(isOwnLockActivity(spec.dir, `${lock}.1a2b3c4d.stale`), true, 'a stale lock moved aside');
+    assert.equal(isOwnLockActivity(spec.dir, r.path(`${SPEC}/plan.md`)), false, 'a spec file is a change');
+    assert.equal(isOwnLockActivity(spec.dir, lock, 0), false, 'not after the moment has passed');
   } finally {
     r.dispose();
   }
