@@ -13,6 +13,8 @@ const { EXTENSION_ID, folderPath, loom, readJson, settle, specPath, specRow, wai
 
 const SPEC = '2026-11-30+agent-tools';
 const SPEC_DIR = `specs/${SPEC}`;
+/** A second copy, for the gate. */
+const GATE = '2026-11-30+agent-gate';
 const TOOLS = ['loom_status', 'loom_advance', 'loom_approve_gate', 'loom_trace', 'loom_tasks', 'loom_validate'];
 const token = () => new vscode.CancellationTokenSource().token;
 
@@ -32,14 +34,17 @@ suite('language-model tools and the MCP server', () => {
   suiteSetup(async () => {
     api = await loom();
     fs.cpSync(path.join(extensionPath(), 'test', 'fixtures', 'lm-tools', 'specs', SPEC), specPath(SPEC), { recursive: true });
-    await waitFor('the agent-tools spec', () => api.registry.entry(specPath(SPEC))?.spec.stage === 'brainstorming', 10000);
+    fs.cpSync(specPath(SPEC), specPath(GATE), { recursive: true });
+    const gateState = path.join(specPath(GATE), 'pipeline.state.json');
+    fs.writeFileSync(gateState, fs.readFileSync(gateState, 'utf8').replace(SPEC, GATE));
+    await waitFor('the agent-tools specs', () => [SPEC, GATE].every((s) => api.registry.entry(specPath(s))?.spec.stage === 'brainstorming'), 10000);
     await settle(api);
   });
 
   suiteTeardown(async () => {
     await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
-    fs.rmSync(specPath(SPEC), { recursive: true, force: true });
-    await waitFor('the agent-tools spec to go', () => !api.registry.entry(specPath(SPEC)), 10000);
+    for (const s of [SPEC, GATE]) fs.rmSync(specPath(s), { recursive: true, force: true });
+    await waitFor('the agent-tools specs to go', () => !api.registry.entry(specPath(SPEC)) && !api.registry.entry(specPath(GATE)), 10000);
     await settle(api);
   });
 
@@ -141,6 +146,17 @@ suite('language-model tools and the MCP server', () => {
     const { summary } = read(await api.lmTools.tools.get('loom_approve_gate').invoke({ input: { specDir: SPEC_DIR }, toolInvocationToken: undefined }, token()));
     assert.match(summary, /^Refused, nothing was written: agent-tools cannot move from detail-expansion to planning/);
     assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+  });
+
+  test('#loomApproveGate names the gate, and once confirmed passes it through vscode.lm.invokeTool', async () => {
+    const prepared = await api.lmTools.tools.get('loom_approve_gate').prepareInvocation({ input: { specDir: `specs/${GATE}` } }, token());
+    assert.strictEqual(prepared.confirmationMessages.title, 'Approve brainstorming of agent-gate and move it to detail-expansion?');
+    // Auto-approve is still on from the advance test: it answers VS Code's confirmation.
+    const { summary } = await invoke('loom_approve_gate', { specDir: `specs/${GATE}`, reason: 'the user read spec.md' });
+    assert.strictEqual(summary, 'agent-gate: brainstorming approved → detail-expansion');
+    const entry = readJson(path.join(specPath(GATE), 'pipeline.state.json')).stage_history.at(-1);
+    assert.deepStrictEqual([entry.stage, entry.status, entry.approval], ['brainstorming', 'passed', 'user_confirmed']);
+    await waitFor('the tree row to follow', async () => /^detail-expansion · /.test((await specRow(api, 'agent-gate')).description));
   });
 
   test('#loomTrace, #loomTasks and #loomValidate answer for the spec', async () => {
