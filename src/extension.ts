@@ -12,7 +12,9 @@ import { registerFindingCommands } from './host/findings/findingCommands';
 import { PromptPresets } from './host/executing/promptPresets';
 import { registerTranscriptCommands } from './host/executing/transcriptCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
+import { LoomTools } from './host/lmTools/loomTools';
 import { Log } from './host/log';
+import { LoomMcpServers, MCP_PROVIDER_ID } from './host/mcpServers';
 import { SpecRegistry } from './host/specs/specRegistry';
 import { LoomStatusBar } from './host/statusBar';
 import type { SpecTreeProvider } from './host/tree/specTreeProvider';
@@ -35,6 +37,10 @@ export interface LoomApi {
   drafts: PendingDraftStore;
   /** The `@loom` chat participant. */
   chat: LoomChatParticipant;
+  /** The MCP server definitions offered to VS Code (`loom-vscode mcp` per folder with loom files). */
+  mcpServers: LoomMcpServers;
+  /** The language-model tools (`#loomStatus`, `#loomAdvance`, …), by name. */
+  lmTools: LoomTools;
   /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
   testHooks?: { prompts: PromptPresets };
 }
@@ -55,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const drafts = new PendingDraftStore();
   const chat = new LoomChatParticipant(ctx, drafts);
+  const lmTools = new LoomTools(ctx);
+  const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
   context.subscriptions.push(
     config,
@@ -77,10 +85,13 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     chat,
     ...registerDraftCommands(ctx, drafts),
     chat.register(context.extensionUri),
+    lmTools,
+    mcpServers,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServers),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   setTimeout(() => void registry.start(), 0);
-  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, ...(presets ? { testHooks: { prompts: presets } } : {}) };
+  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 
 export function deactivate(): void {

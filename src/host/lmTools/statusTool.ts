@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import { FAILED_STAGE } from '../../core/files/vocabulary';
+import type { TransitionCheck } from '../../core/pipeline/transitionCheck';
+import type { CommandContext } from '../commands/createCommand';
+import type { SpecEntry } from '../specs/specRegistry';
+import { diagnosticsForModel } from './diagnosticsAnswer';
+import { loomTool } from './loomTool';
+import { chooseStep } from './stepChoice';
+import { answer, featureOf, specForTool, specLabel, type SpecInput } from './toolSpec';
+
+/** One sentence saying what the model (or the person) does next, read off the actor's verdicts. */
+function whatNext(e: SpecEntry): string {
+  const stage = e.spec.stage;
+  if (stage === null) return vscode.l10n.t('pipeline.state.json cannot be read, so the stage is unknown: fix or restore the file (it is never overwritten).');
+  if (stage === FAILED_STAGE) return vscode.l10n.t('The spec has failed: the user recovers it to a stage with Loom: Recover.');
+  const stale = e.spec.staleApprovals();
+  if (stale.length) return vscode.l10n.t('{0} changed after {1} was approved: the user reviews the change and runs Loom: Approve Again.', stale[0].changed.join(', '), stale[0].stage);
+  const choice = chooseStep(e.spec.next());
+  if (choice.kind === 'none') return vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), stage);
+  const forward = choice.kind === 'one' ? choice.check : (choice.checks.find((c) => c.kind === 'forward') ?? choice.checks[0]);
+  return stepSentence(forward);
+}
+
+function stepSentence(check: TransitionCheck): string {
+  if (!check.ready) return vscode.l10n.t('Before it can move to {0}: {1}', check.to, check.unmet.join('; '));
+  if (check.interactive) return vscode.l10n.t('Ready to move to {0} once the user agrees: show the user the outputs, then call #loomAdvance (VS Code asks the user to confirm).', check.to);
+  return vscode.l10n.t('Ready to move to {0}: call #loomAdvance.', check.to);
+}
+
+function specStatus(ctx: CommandContext, e: SpecEntry) {
+  const status = e.spec.status();
+  return {
+    specDir: specLabel(ctx, e),
+    pipeline_type: status.pipeline_type,
+    stage: status.stage,
+    stage_source: status.stage_source,
+    progress: `${e.overview.progress.done}/${e.overview.progress.total}`,
+    ...(e.overview.failureReason ? { failure_reason: e.overview.failureReason, failed_in: e.overview.failedIn } : {}),
+    tasks: status.tasks,
+    next: status.next,
+    stale_approvals: e.spec.staleApprovals().map((a) => ({ stage: a.stage, changed: a.changed })),
+    ...diagnosticsForModel(status.diagnostics),
+    what_next: whatNext(e),
+  };
+}
+
+/** `#loomStatus`: where a spec stands and what to do next; with several specs and none named, all of them in a line each. */
+export function statusTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {
+  return loomTool<SpecInput>(ctx, {
+    name: 'loom_status',
+    writes: false,
+    invoke: async (input) => {
+      const choice = await specForTool(ctx, input);
+      if ('entry' in choice) return answer(vscode.l10n.t('{0} is at {1}.', featureOf(choice.entry), choice.entry.spec.stage ?? '?'), specStatus(ctx, choice.entry));
+      return answer(
+        vscode.l10n.t('{0} loom specs; call again with specDir for the details of one.', String(choice.candidates.length)),
+        choice.candidates.map((e) => ({ specDir: specLabel(ctx, e), stage: e.spec.stage, progress: `${e.overview.progress.done}/${e.overview.progress.total}`, what_next: whatNext(e) })),
+      );
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import * as vscode from 'vscode';
+import { LoomError } from '../../core/errors';
+import { REQUIREMENTS_FILE } from '../../core/files/requirements';
+import { TRACEABILITY_FILE } from '../../core/files/traceability';
+import { buildTraceabilityMatrix } from '../../core/trace/traceabilityMatrix';
+import type { CommandContext } from '../commands/createCommand';
+import { loomTool } from './loomTool';
+import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
+
+const ref = (r: { ref: string; exists: boolean; reason?: string }) => ({ ref: r.ref, exists: r.exists, ...(r.reason ? { reason: r.reason } : {}) });
+
+/** `#loomTrace`: the traceability matrix, as `loom-vscode trace` builds it. */
+export function traceTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {
+  return loomTool<SpecInput>(ctx, {
+    name: 'loom_trace',
+    writes: false,
+    invoke: async (input) => {
+      const choice = await specForTool(ctx, input);
+      if (!('entry' in choice)) return whichSpec(ctx, choice.candidates);
+      const { snapshot } = choice.entry.spec;
+      // A ledger that does not parse would make every behavior look untraced.
+      const unreadable = [
+        ...(snapshot.requirementsCondition === 'invalid' ? [`${snapshot.specDir}/${REQUIREMENTS_FILE}`] : []),
+        ...(snapshot.traceabilityCondition === 'invalid' ? [`${snapshot.specDir}/${TRACEABILITY_FILE}`] : []),
+      ];
+      if (unreadable.length)
+        throw new LoomError(
+          vscode.l10n.t('The traceability of {0} cannot be built: {1} cannot be read. Fix the file first; Loom never overwrites it.', snapshot.specDir, unreadable.join(', ')),
+          unreadable[0],
+        );
+      const m = buildTraceabilityMatrix(snapshot);
+      return answer(vscode.l10n.t('{0}: {1} of {2} behaviors closed.', featureOf(choice.entry), String(m.summary.closed), String(m.summary.behaviors)), {
+        specDir: specLabel(ctx, choice.entry),
+        summary: m.summary,
+        rows: m.rows.map((r) => ({
+          requirement: r.requirement,
+          behavior: r.behavior,
+          category: r.category,
+          status: r.status,
+          tasks: r.tasks,
+          tests: r.tests.map(ref),
+          evidence: r.evidence.map(ref),
+          closed: r.closed,
+        })),
+        requirements: m.requirements,
+        orphans: m.orphans,
+      });
+    },
+  });
+}
