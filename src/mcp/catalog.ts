@@ -6,7 +6,7 @@ import { getPipelineContext, getProjectStatus } from './tools/pipelineStatus';
 import { attachSpec } from './tools/session';
 import { stageCheckpoint, writeHandoff } from './tools/handoffs';
 import { updateTaskState } from './tools/taskState';
-import { analyzeArtifacts, converge, detailExpansionCheck, validatePlan, verifyArtifacts } from './tools/validatorChecks';
+import { analyzeArtifacts, converge, detailExpansionCheck, omissionHunt, validatePlan, verifyArtifacts } from './tools/validatorChecks';
 import { checkStage, tasks, trace, validate } from './tools/views';
 import type { LoomTool } from './tool';
 
@@ -34,6 +34,7 @@ export const LOOM_TOOLS: readonly LoomTool[] = [
   validatePlan,
   analyzeArtifacts,
   converge,
+  omissionHunt,
   verifyArtifacts,
   trace,
   tasks,

@@ -4,6 +4,7 @@ import { detailExpansionPass } from '../../core/validators/detailExpansion';
 import { planningArtifacts } from '../../core/validators/planningArtifacts';
 import { openBlockingFindings, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
 import { writeConvergence } from '../../core/validators/convergence';
+import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/validators/omissionHunt';
 import { verificationArtifacts } from '../../core/validators/verificationArtifacts';
 import type { ValidatorResult } from '../../core/validators/validatorResult';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
@@ -113,5 +114,26 @@ export const verifyArtifacts = defineTool({
   run: (args, ctx) => {
     const { snapshot } = specOf(ctx, args.spec_dir).spec;
     return { ...verdict(verificationArtifacts(snapshot)), spec_dir: snapshot.specDir };
+  },
+});
+
+export const omissionHunt = defineTool({
+  name: 'loom_omission_hunt',
+  group: 'pipeline',
+  description:
+    'converge: the adversarial review of what is missing: every behavior’s tests and evidence exist; forbidden-behavior, concurrency, atomicity and observability behaviors are flagged for a person. Writes findings/omission-hunter.json; a blocker sends the spec back to converge.',
+  input: specInput,
+  writes: [OMISSION_HUNTER_FILE],
+  run: (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    const report = writeUnderLock(ctx, spec, OMISSION_HUNTER_FILE, (fresh) => writeOmissionHunt(fresh, ctx.now()));
+    const label = (severity: string) => (severity === 'blocker' ? 'ERROR' : severity === 'info' ? 'INFO' : 'WARN');
+    return {
+      ok: report.blocker_count === 0,
+      error: null,
+      errors: report.findings.map((f) => `${label(f.severity)} ${f.id} [${f.kind}] ${f.message}`),
+      report,
+      path: `${spec.snapshot.specDir}/${OMISSION_HUNTER_FILE}`,
+    };
   },
 });

@@ -32,6 +32,7 @@ const LOOM_INPUTS: Record<string, string[]> = {
   loom_validate_plan: ['spec_dir'],
   loom_analyze_artifacts: ['spec_dir'],
   loom_converge: ['spec_dir', 'round'],
+  loom_omission_hunt: ['spec_dir'],
   loom_verify_artifacts: ['spec_dir'],
   loom_trace: ['spec_dir'],
   loom_tasks: ['spec_dir'],

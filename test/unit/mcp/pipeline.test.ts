@@ -206,6 +206,7 @@ describe('loom-vscode mcp: every path stays inside the repository', () => {
     ['loom_stage_checkpoint', { stage: 'build' }],
     ['loom_analyze_artifacts', {}],
     ['loom_converge', {}],
+    ['loom_omission_hunt', {}],
     ['loom_check_stage', {}],
     ['loom_trace', {}],
     ['loom_tasks', {}],

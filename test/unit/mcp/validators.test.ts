@@ -6,11 +6,11 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArtifactAnalysisSchema, ConvergenceReportSchema } from '../../../src/core/files/findings';
+import { ArtifactAnalysisSchema, ConvergenceReportSchema, FindingsFileSchema } from '../../../src/core/files/findings';
 import { assertBuilt, BIN, connect, PROJECT, type LoomClient } from './helpers';
 
 const LOGIN = 'specs/2026-11-29+login';
@@ -112,5 +112,46 @@ describe('loom-vscode mcp: validators and views', () => {
     assert.deepEqual([r.ok, r.report.round, r.report.status, r.appended_tasks], [true, 1, 'converged', []]);
     const file = ConvergenceReportSchema.parse(JSON.parse(readFileSync(join(clean, EXPORT, 'convergence-report.json'), 'utf8')));
     assert.equal(file.status, 'converged');
+  });
+});
+
+describe('loom-vscode mcp: the omission hunt', () => {
+  let dir: string;
+  let c: LoomClient;
+  before(async () => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'loom-mcp-omission-'));
+    cpSync(join(PROJECT, 'test/fixtures/cli/basic'), dir, { recursive: true });
+    c = await connect(dir);
+  });
+  after(async () => {
+    await c.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes findings/omission-hunter.json: missing tests and evidence block, what a person must judge is flagged', async () => {
+    const r = await c.call('loom_omission_hunt', { spec_dir: LOGIN });
+    const cli = cliJson(dir, 'trace', '--spec-dir', LOGIN);
+    const missingTests = cli.rows.flatMap((row: { behavior: string; tests: { ref: string; exists: boolean }[] }) =>
+      row.tests.filter((t) => !t.exists).map((t) => `${row.behavior} test reference not found: ${t.ref}`),
+    );
+    assert.ok(missingTests.length > 0, 'the fixture has a test that does not exist');
+    for (const m of missingTests)
+      assert.ok(
+        r.report.findings.some((f: { message: string; severity: string }) => f.message === m && f.severity === 'blocker'),
+        m,
+      );
+    assert.equal(r.ok, false);
+    assert.equal(r.report.checked_behaviors, cli.rows.length);
+    const file = FindingsFileSchema.parse(JSON.parse(readFileSync(join(dir, LOGIN, 'findings/omission-hunter.json'), 'utf8')));
+    assert.equal(file.findings.length, r.report.findings.length);
+    const validate = await c.call('loom_validate', { spec_dir: LOGIN });
+    assert.ok(!validate.diagnostics.some((d: { file: string }) => d.file.endsWith('omission-hunter.json')), 'the report reads as loom findings');
+  });
+
+  it('refuses without a readable requirements.json, writing nothing', async () => {
+    const r = await c.call('loom_omission_hunt', { spec_dir: 'specs/2026-11-26+broken' });
+    assert.match(r.error, /requirements\.json cannot be read: the omission hunt needs it; nothing was written/);
+    assert.equal(existsSync(join(dir, 'specs/2026-11-26+broken/findings/omission-hunter.json')), false);
   });
 });
