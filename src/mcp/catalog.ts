@@ -1,3 +1,4 @@
+import { adjustPipeline } from './tools/adjustPipeline';
 import { addMemory, getMemory } from './tools/memory';
 import { getContext } from './tools/context';
 import { advancePipeline, approveGate } from './tools/stageChanges';
@@ -30,6 +31,7 @@ export const LOOM_TOOLS: readonly LoomTool[] = [
   updateTaskState,
   writeHandoff,
   stageCheckpoint,
+  adjustPipeline,
   detailExpansionCheck,
   validatePlan,
   analyzeArtifacts,

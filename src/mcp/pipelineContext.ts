@@ -71,6 +71,8 @@ export function pipelineContext(spec: SpecPipeline, options: { full?: boolean; h
       ...(stage?.confirmation ? ['Do not leave this stage without the user’s explicit confirmation'] : []),
     ],
     tasks_summary: tasksSummary(spec),
+    // A file that cannot be read (a task state with a status loom does not know) counts as absent above: say so.
+    file_problems: spec.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ file: d.file, line: d.line, message: d.message })),
     started_at: snapshot.state?.started_at ?? null,
     updated_at: snapshot.state?.updated_at ?? null,
     detail: options.full ? 'full' : 'summary',

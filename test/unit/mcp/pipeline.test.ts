@@ -206,6 +206,7 @@ describe('loom-vscode mcp: every path stays inside the repository', () => {
     ['loom_stage_checkpoint', { stage: 'build' }],
     ['loom_analyze_artifacts', {}],
     ['loom_converge', {}],
+    ['loom_adjust_pipeline', { new_remaining_steps: [{ id: 'ship' }] }],
     ['loom_omission_hunt', {}],
     ['loom_check_stage', {}],
     ['loom_trace', {}],
@@ -237,5 +238,65 @@ describe('loom-vscode mcp: every path stays inside the repository', () => {
     const r = await c.call('loom_write_handoff', { spec_dir: BUILD, stage: 'build', artifacts: ['src/a.ts', '../../etc/passwd'] });
     assert.match(r.error, /artifact "..\/..\/etc\/passwd" escapes the repository/);
     assert.equal(existsSync(repo.path(`${BUILD}/handoffs/build.json`)), false);
+  });
+});
+
+describe('loom-vscode mcp: adjusting the steps ahead', () => {
+  let repo: TempRepo;
+  let plain: LoomClient;
+  let asking: LoomClient;
+  let reply: 'accept' | 'decline' = 'accept';
+  before(async () => {
+    assertBuilt();
+    repo = pipelineRepo();
+    [plain, asking] = await Promise.all([connect(repo.root), connect(repo.root, { answer: () => (reply === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' }) })]);
+  });
+  after(async () => {
+    await Promise.all([plain.close(), asking.close()]);
+    repo.dispose();
+  });
+
+  it('replaces the steps ahead, keeping the stages entered and what the workflow says of them', async () => {
+    const r = await plain.call('loom_adjust_pipeline', {
+      spec_dir: DRAFT,
+      new_remaining_steps: [{ id: 'review' }, { id: 'integration', description: 'cross-module checks' }, { id: 'build' }, { id: 'ship' }],
+    });
+    assert.equal(r.ok, true);
+    assert.deepEqual(
+      r.dynamic_steps.map((s: { id: string }) => s.id),
+      ['draft', 'review', 'integration', 'build', 'ship'],
+    );
+    const state = repo.json(`${DRAFT}/pipeline.state.json`);
+    assert.equal(state.current_stage, 'draft');
+    assert.equal(state.dynamic_steps.find((s: { id: string }) => s.id === 'review').gate, 'human-approval');
+    const status = cliStatus(repo.root, DRAFT);
+    assert.deepEqual([status.stage, status.next[0].to], ['draft', 'review']);
+  });
+
+  it('refuses to leave out a gate on the agent’s word alone', async () => {
+    const before = repo.sha256(`${DRAFT}/pipeline.state.json`);
+    const r = await plain.call('loom_adjust_pipeline', { spec_dir: DRAFT, new_remaining_steps: [{ id: 'build' }, { id: 'ship' }] });
+    assert.match(r.error, /leaving out review would skip a stage a person must pass; nothing was changed/);
+    assert.deepEqual(r.dropped, ['review']);
+    assert.equal(repo.sha256(`${DRAFT}/pipeline.state.json`), before);
+  });
+
+  it('lets the user decide through elicitation', async () => {
+    reply = 'decline';
+    const no = await asking.call('loom_adjust_pipeline', { spec_dir: DRAFT, new_remaining_steps: [{ id: 'build' }, { id: 'ship' }] });
+    assert.match(no.error, /the user did not agree to change the steps/);
+    assert.match(asking.asked.at(-1)!, /Left out: review, integration/);
+    reply = 'accept';
+    const yes = await asking.call('loom_adjust_pipeline', { spec_dir: DRAFT, new_remaining_steps: [{ id: 'build' }, { id: 'ship' }] });
+    assert.deepEqual(
+      yes.dynamic_steps.map((s: { id: string }) => s.id),
+      ['draft', 'build', 'ship'],
+    );
+    assert.equal(cliStatus(repo.root, DRAFT).next[0].to, 'build');
+  });
+
+  it('refuses an empty list and a corrupt state file', async () => {
+    assert.match((await plain.call('loom_adjust_pipeline', { spec_dir: DRAFT, new_remaining_steps: [] })).error, /invalid arguments/);
+    assert.match((await plain.call('loom_adjust_pipeline', { spec_dir: BAD_STATE, new_remaining_steps: [{ id: 'ship' }] })).error, /pipeline\.state\.json is corrupt/);
   });
 });

@@ -65,6 +65,11 @@ describe('loom-vscode mcp: task states, handoffs, checkpoints', () => {
     assert.match(r.error, new RegExp(`${BUILD.replace('+', '\\+')}/task-states/T3\\.state\\.json cannot be read, so it was not overwritten`));
     assert.equal(r.file, `${BUILD}/task-states/T3.state.json`);
     assert.equal(repo.sha256(`${BUILD}/task-states/T3.state.json`), before);
+    const ctx = await c.call('loom_get_pipeline_context', { spec_dir: BUILD });
+    assert.deepEqual(
+      ctx.file_problems.map((p: { file: string }) => p.file),
+      [`${BUILD}/task-states/T3.state.json`],
+    );
   });
 
   it('writes stage and task handoffs that loom’s schema reads, listed in progress.md', async () => {
