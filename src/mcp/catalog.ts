@@ -4,6 +4,7 @@ import { getContext } from './tools/context';
 import { advancePipeline, approveGate } from './tools/stageChanges';
 import { listCapabilities, loadToolGroup, telemetry } from './tools/meta';
 import { getPipelineContext, getProjectStatus } from './tools/pipelineStatus';
+import { selectPipelineTool } from './tools/selectPipeline';
 import { attachSpec } from './tools/session';
 import { stageCheckpoint, writeHandoff } from './tools/handoffs';
 import { updateTaskState } from './tools/taskState';
@@ -31,6 +32,7 @@ export const LOOM_TOOLS: readonly LoomTool[] = [
   updateTaskState,
   writeHandoff,
   stageCheckpoint,
+  selectPipelineTool,
   adjustPipeline,
   detailExpansionCheck,
   validatePlan,

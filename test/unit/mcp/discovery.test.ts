@@ -27,6 +27,7 @@ const LOOM_INPUTS: Record<string, string[]> = {
   loom_approve_gate: ['spec_dir'],
   loom_update_task_state: ['spec_dir', 'task_id', 'status', 'blocker'],
   loom_write_handoff: ['spec_dir', 'stage', 'task_id', 'status', 'summary', 'artifacts', 'data'],
+  loom_select_pipeline: ['request', 'spec_dir', 'initialize'],
   loom_adjust_pipeline: ['spec_dir', 'new_remaining_steps'],
   loom_stage_checkpoint: ['spec_dir', 'stage', 'status', 'summary', 'artifacts', 'data', 'advance', 'handoff_limit'],
   loom_detail_expansion_check: ['spec_dir'],

@@ -7,7 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
@@ -207,6 +207,7 @@ describe('loom-vscode mcp: every path stays inside the repository', () => {
     ['loom_analyze_artifacts', {}],
     ['loom_converge', {}],
     ['loom_adjust_pipeline', { new_remaining_steps: [{ id: 'ship' }] }],
+    ['loom_select_pipeline', { request: 'a typo', initialize: true }],
     ['loom_omission_hunt', {}],
     ['loom_check_stage', {}],
     ['loom_trace', {}],
@@ -298,5 +299,60 @@ describe('loom-vscode mcp: adjusting the steps ahead', () => {
   it('refuses an empty list and a corrupt state file', async () => {
     assert.match((await plain.call('loom_adjust_pipeline', { spec_dir: DRAFT, new_remaining_steps: [] })).error, /invalid arguments/);
     assert.match((await plain.call('loom_adjust_pipeline', { spec_dir: BAD_STATE, new_remaining_steps: [{ id: 'ship' }] })).error, /pipeline\.state\.json is corrupt/);
+  });
+});
+
+describe('loom-vscode mcp: choosing the steps for a request', () => {
+  const NEW = 'specs/2026-12-06+new';
+  let repo: TempRepo;
+  let c: LoomClient;
+  before(async () => {
+    assertBuilt();
+    repo = pipelineRepo();
+    repo.write(`${NEW}/spec.md`, '# New\n');
+    c = await connect(repo.root);
+  });
+  after(async () => {
+    await c.close();
+    repo.dispose();
+  });
+
+  it('proposes steps by risk, writing nothing', async () => {
+    const low = await c.call('loom_select_pipeline', { request: 'fix a typo in the docs', spec_dir: NEW });
+    assert.deepEqual(
+      low.steps.map((s: { id: string }) => s.id),
+      ['executing', 'verification'],
+    );
+    assert.deepEqual([low.risk, low.source, low.initialized], ['low', 'fallback:low-risk', false]);
+    const high = await c.call('loom_select_pipeline', { request: 'refactor the auth architecture across modules' });
+    assert.equal(high.risk, 'high');
+    // 'auth' asks for detail expansion, as loom's OPTIONAL_SIGNALS say.
+    assert.deepEqual(high.steps.slice(0, 3), [{ id: 'brainstorming' }, { id: 'detail-expansion' }, { id: 'planning' }]);
+    assert.equal(high.signals.optional_triggers['detail-expansion'], true);
+    assert.ok(high.steps.some((s: { id: string }) => s.id === 'approved'));
+    assert.equal(existsSync(repo.path(`${NEW}/pipeline.state.json`)), false);
+  });
+
+  it('follows the workflow’s keyword rules first', async () => {
+    repo.write(
+      '.loom/workflow.yaml',
+      `${readFileSync(repo.path('.loom/workflow.yaml'), 'utf8')}selection_rules:\n  short_circuits:\n    - { name: hotfix, match: { keywords_any: [hotfix] }, steps: [executing, verification] }\n`,
+    );
+    const r = await c.call('loom_select_pipeline', { request: 'Hotfix: refactor the login architecture' });
+    assert.deepEqual([r.source, r.steps.length], ['short-circuit:hotfix', 2]);
+  });
+
+  it('starts a spec on the steps with initialize, once; a started spec is left as it is', async () => {
+    assert.match((await c.call('loom_select_pipeline', { request: 'fix a typo', initialize: true })).error, /spec_dir is required when initialize=true/);
+    const r = await c.call('loom_select_pipeline', { request: 'fix a typo in the docs', spec_dir: NEW, initialize: true });
+    assert.equal(r.initialized, true);
+    const state = PipelineStateSchema.parse(repo.json(`${NEW}/pipeline.state.json`));
+    assert.deepEqual([state.current_stage, state.dynamic_steps], ['executing', [{ id: 'executing' }, { id: 'verification' }]]);
+    assert.equal(cliStatus(repo.root, NEW).stage, 'executing');
+    const before = repo.sha256(`${NEW}/pipeline.state.json`);
+    const again = await c.call('loom_select_pipeline', { request: 'refactor everything', spec_dir: NEW, initialize: true });
+    assert.match(again.error, /pipeline\.state\.json exists already, so it was not replaced/);
+    assert.match(again.hint, /loom_adjust_pipeline/);
+    assert.equal(repo.sha256(`${NEW}/pipeline.state.json`), before);
   });
 });
