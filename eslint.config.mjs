@@ -38,6 +38,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [vscode], patterns: [layer(['**/host', '**/host/**', '**/extension'], 'The CLI runs without the extension host.')] }] },
   },
   {
+    files: ['src/mcp/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [vscode], patterns: [layer(['**/host', '**/host/**', '**/extension'], 'The MCP server runs in the CLI process, without the extension host.')] }],
+    },
+  },
+  {
     files: ['src/shared/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [vscode, ...nodeBuiltins], patterns: [hostOrCli] }] },
   },

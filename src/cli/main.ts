@@ -17,6 +17,7 @@ import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
+import { runMcpServer } from './mcpCommand';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
 
@@ -49,6 +50,8 @@ Commands:
   verify   --spec-dir D                   the verification-artifacts check: reports, coverage, closure
   worktree --spec-dir D [--location L]    the git-worktree stage: branch feature/<date>-<name> and its
                                           worktree (made or reused), recorded in pipeline.state.json
+  mcp                                     loom's MCP tools over stdio for an agent (Claude Code, Codex,
+                                          Cursor, Copilot); LOOM_LAZY_TOOLS=0 lists every tool at once
 
 --spec-dir is relative to the repository (specs/<name> or qa/<name>) or absolute.
 Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
@@ -90,6 +93,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   converge: ['--spec-dir'],
   verify: ['--spec-dir'],
   worktree: ['--spec-dir', '--location'],
+  mcp: [],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
@@ -293,6 +297,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       else io.out(`${s.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
       return 0;
     }
+    case 'mcp':
+      await runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
+      return 0;
     default:
       throw new UsageError(`unknown command ${args.command}`);
   }

@@ -2,6 +2,7 @@ import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
+import type { WorkflowStep } from '../files/workflow';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { GuardRegistry } from '../pipeline/guards';
 import { GuardVerdicts } from '../pipeline/guardVerdicts';
@@ -24,7 +25,7 @@ import { systemClock, type UserPrompts } from '../executing/ports';
 import { acquireSpecLease } from '../executing/runLease';
 import { stageWithRole } from '../pipeline/stageRoles';
 import { withRunLock } from '../store/runLock';
-import { loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
+import { assertStateWritable, loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
 
@@ -408,6 +409,33 @@ export class SpecPipeline {
       release();
       this.reload();
     }
+  }
+
+  /**
+   * Records the steps the spec goes through from now on (`dynamic_steps`, loom's engine.adjust):
+   * the stages already entered stay, in their order; the rest are replaced by `remaining`. Not a
+   * stage change: the spec stays where it is, and its pipeline is rebuilt from the steps when the
+   * repository reads it again. Written through the state store under the run lock.
+   */
+  adjustSteps(current: readonly WorkflowStep[], remaining: readonly WorkflowStep[], options: { now?: string } = {}): WorkflowStep[] {
+    const now = options.now ?? new Date().toISOString();
+    let merged: WorkflowStep[] = [];
+    withRunLock(
+      this.snapshot,
+      () => {
+        this.reload();
+        assertStateWritable(this.snapshot);
+        const state = this.snapshot.state ?? this.freshState(this.stage ?? this.definition.initial, now);
+        const entered = new Set([...state.stage_history.map((h) => h.stage), state.current_stage]);
+        const kept = [...current.filter((s) => entered.has(s.id)), ...remaining.filter((s) => !entered.has(s.id))];
+        // The list's order is the way forward (loom's getSteps order): a `next` the old list named would skip the new steps.
+        merged = kept.map((s, i) => ({ ...s, next: kept[i + 1]?.id ?? null }));
+        this.store.writeState(this.snapshot, { ...state, dynamic_steps: merged, updated_at: now }, now);
+      },
+      { waitMs: this.options.lockWaitMs },
+    );
+    this.reload();
+    return merged;
   }
 
   dispose(): void {

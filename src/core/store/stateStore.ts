@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptStateError } from '../errors';
+import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import type { PipelineState } from '../files/pipelineState';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { renderProgress, type StageSymbols } from '../files/progressFile';
@@ -66,6 +67,18 @@ export function writeTaskState(snapshot: SpecSnapshot, taskState: TaskState, now
       const states = new Map(sources.taskStates ?? snapshot.taskStates);
       states.set(taskState.task_id, taskState);
       writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText(snapshot, snapshot.state, now, { ...sources, taskStates: states }));
+    }
+  });
+}
+
+/** Writes one stage or task handoff and regenerates progress.md, which lists the handoffs (loom's writeHandoff). */
+export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, handoff: Handoff, now: string, sources: ProgressSources = {}): void {
+  withRunLock(snapshot, () => {
+    writeFileAtomic(join(snapshot.dir, HANDOFFS_DIR, `${name}.json`), toJsonText(handoff));
+    if (snapshot.state) {
+      const handoffs = new Map(snapshot.handoffs);
+      handoffs.set(name, handoff);
+      writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText({ ...snapshot, handoffs }, snapshot.state, now, sources));
     }
   });
 }

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { CorruptArtifactError } from '../errors';
+import type { Finding } from '../files/findings';
+import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { withRunLock } from '../store/runLock';
+import { buildTraceabilityMatrix, type BehaviorTraceRow } from '../trace/traceabilityMatrix';
+
+export const OMISSION_HUNTER_FILE = 'findings/omission-hunter.json';
+
+export interface OmissionHuntReport {
+  stage: 'omission-hunter';
+  status: 'pass' | 'blocked';
+  findings: Finding[];
+  checked_behaviors: number;
+  blocker_count: number;
+  created_at: string;
+}
+
+/** What only a person can judge in the code, by behavior category (loom's omission hunter asks the same). */
+const FOR_A_PERSON: ReadonlyMap<string, string> = new Map([
+  ['forbidden-behavior', 'verify guard code exists (permission check / rate limit / input validation)'],
+  ['concurrency', 'verify lock/transaction/CAS guard exists'],
+  ['atomicity', 'verify lock/transaction/CAS guard exists'],
+  ['observability', 'verify metric/log/trace instrumentation exists'],
+]);
+
+type Unnumbered = Pick<Finding, 'kind' | 'severity' | 'message' | 'requirement_id' | 'behavior_id' | 'artifact' | 'suggested_fix'>;
+
+/** The findings of one behavior: its tests and evidence named and present, and what a person must look at. */
+function behaviorFindings(row: BehaviorTraceRow): Unnumbered[] {
+  const on = { requirement_id: row.requirement, behavior_id: row.behavior };
+  const out: Unnumbered[] = [];
+  if (row.tests.length === 0)
+    out.push({ kind: 'missing', severity: 'blocker', message: `${row.behavior} (${row.category}) has no test reference in traceability.json`, ...on, artifact: 'traceability.json' });
+  for (const t of row.tests.filter((r) => !r.exists)) out.push({ kind: 'missing', severity: 'blocker', message: `${row.behavior} test reference not found: ${t.ref}`, ...on, artifact: t.ref });
+  if (row.evidence.length === 0) out.push({ kind: 'missing', severity: 'error', message: `${row.behavior} (${row.category}) has no evidence reference`, ...on, artifact: 'traceability.json' });
+  for (const e of row.evidence.filter((r) => !r.exists)) out.push({ kind: 'missing', severity: 'blocker', message: `${row.behavior} evidence reference not found: ${e.ref}`, ...on, artifact: e.ref });
+  const check = FOR_A_PERSON.get(row.category);
+  if (check)
+    out.push({
+      kind: 'check',
+      severity: 'info',
+      message: `${row.behavior} is ${row.category}; ${check}`,
+      ...on,
+      artifact: 'code',
+      suggested_fix: { action: 'manual_review', details: `${check} for ${row.behavior}` },
+    });
+  return out;
+}
+
+/**
+ * loom's omission hunter (skills/loom-omission-hunter/scripts/omission-hunt.mjs), read-only over
+ * the traceability matrix: every applicable behavior needs a test and evidence that exist; the
+ * categories only a person can judge are flagged for review.
+ */
+export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString()): OmissionHuntReport {
+  const rows = buildTraceabilityMatrix(s).rows.filter((r) => r.applicability !== 'not-applicable');
+  const findings = rows.flatMap(behaviorFindings).map((f, i): Finding => ({ id: `F-omit-${i + 1}`, ...f }));
+  const blockers = findings.filter((f) => f.severity === 'blocker').length;
+  return { stage: 'omission-hunter', status: blockers === 0 ? 'pass' : 'blocked', findings, checked_behaviors: rows.length, blocker_count: blockers, created_at: now };
+}
+
+/** Writes findings/omission-hunter.json atomically under the run lock; an unreadable requirements or traceability file is refused, a corrupt report left untouched. */
+export function writeOmissionHunt(s: SpecSnapshot, now = new Date().toISOString()): OmissionHuntReport {
+  for (const [file, condition] of [
+    ['requirements.json', s.requirementsCondition],
+    ['traceability.json', s.traceabilityCondition],
+  ] as const) {
+    if (condition !== 'ok')
+      throw new CorruptArtifactError(`${s.specDir}/${file} ${condition === 'missing' ? 'does not exist' : 'cannot be read'}: the omission hunt needs it; nothing was written`, `${s.specDir}/${file}`);
+  }
+  const report = `${s.specDir}/${OMISSION_HUNTER_FILE}`;
+  if (s.diagnostics.some((d) => d.file === report && d.severity === 'error')) throw new CorruptArtifactError(`${report} is corrupt; fix or delete it first (it was left untouched)`, report);
+  const hunted = huntOmissions(s, now);
+  withRunLock(s, () => writeFileAtomic(join(s.dir, OMISSION_HUNTER_FILE), toJsonText(hunted)));
+  return hunted;
+}

@@ -1,0 +1,28 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ToolRefusal } from './results';
+
+const escapes = (root: string, path: string) => {
+  const rel = relative(root, path);
+  return rel === '..' || rel.startsWith('../') || rel.startsWith('..\\') || isAbsolute(rel);
+};
+
+/**
+ * A path the model gave, resolved against the repository and refused when it leaves it: by `..`,
+ * by an absolute path elsewhere, or through a symbolic link that points outside (as loom's
+ * safeResolveSpecDir refuses `../../etc`; the link check is ours). Nothing is read or written
+ * before this check.
+ */
+export function insideRepository(root: string, input: string, what: string): string {
+  const abs = resolve(root, input);
+  const refuse = () => new ToolRefusal(`${what} "${input}" escapes the repository ${root}; nothing was read or written`, `pass a path inside the repository, relative to it (such as specs/<name>)`);
+  if (escapes(root, abs)) throw refuse();
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    return abs; // not there (yet): `..` was the only way out, and it was checked
+  }
+  if (escapes(realpathSync(root), real)) throw refuse();
+  return abs;
+}

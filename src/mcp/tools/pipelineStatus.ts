@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { WORKFLOW_FILE } from '../../core/files/workflow';
+import { FAILED_STAGE } from '../../core/files/vocabulary';
+import { stageOf } from '../../core/pipeline/pipelineDefinition';
+import type { SpecPipeline } from '../../core/repository/specPipeline';
+import { statusJson } from '../../cli/format';
+import { pipelineContext, tasksSummary } from '../pipelineContext';
+import { changeableSpec, checkProjectRoot, openRepository } from '../specAccess';
+import { defineTool } from '../tool';
+
+const DEFAULT_STATUS_LIMIT = 10;
+const CONSTITUTION = '.loom/rules/constitution.md';
+
+/** A spec whose pipeline completed (its last stage has a `terminal` entry) or that sits at a terminal stage is not active. */
+function isActive(spec: SpecPipeline): boolean {
+  const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
+  const completed = spec.snapshot.state?.stage_history.some((h) => h.terminal === true) ?? false;
+  return spec.stage !== FAILED_STAGE && !(stage?.terminal && completed) && spec.stage !== 'done';
+}
+
+/** What loom's health check reports about the repository itself. */
+function healthIssues(root: string, workflowProblems: readonly { message: string }[]): string[] {
+  const issues: string[] = [];
+  if (!existsSync(join(root, WORKFLOW_FILE))) issues.push(`Missing ${WORKFLOW_FILE}`);
+  for (const d of workflowProblems) issues.push(d.message);
+  try {
+    const placeholders = readFileSync(join(root, CONSTITUTION), 'utf8').match(/\{\{[A-Z_]+\}\}/g);
+    if (placeholders) issues.push(`constitution.md has ${placeholders.length} unrendered placeholders`);
+  } catch {
+    // no constitution: loom does not report it either
+  }
+  return issues;
+}
+
+export const getProjectStatus = defineTool({
+  name: 'loom_get_project_status',
+  group: 'pipeline',
+  description: 'Every spec of the repository: its stage, its tasks, and the health issues of the repository (missing workflow, unrendered placeholders).',
+  input: z.object({
+    project_root: z.string().optional().describe('Project root (must be the repository this server serves)'),
+    limit: z.number().int().positive().optional().describe('At most this many pipelines (default 10)'),
+    active_only: z.boolean().optional().describe('Only pipelines that have not completed or failed'),
+    detail: z.enum(['summary', 'full']).optional().describe('summary (default): one row per spec; full: each spec’s status with its next steps and diagnostics'),
+  }),
+  writes: [],
+  run: (args, ctx) => {
+    checkProjectRoot(ctx, args.project_root);
+    const repo = openRepository(ctx);
+    const rows = repo.scan((s) => ({
+      active: isActive(s),
+      summary: {
+        spec_dir: s.snapshot.specDir,
+        stage: s.stage,
+        pipeline_type: s.pipelineType,
+        tasks_total: tasksSummary(s).total,
+        tasks_done: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'done').length,
+        tasks_blocked: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'blocked').length,
+        handoffs_total: s.snapshot.handoffs.size,
+        updated_at: s.snapshot.state?.updated_at ?? null,
+      },
+      full: args.detail === 'full' ? statusJson(s.status()) : undefined,
+    }));
+    const chosen = args.active_only ? rows.filter((r) => r.active) : rows;
+    const limit = args.limit ?? DEFAULT_STATUS_LIMIT;
+    const returned = chosen.slice(0, limit);
+    return {
+      project_root: repo.root,
+      active_pipelines: rows.filter((r) => r.active).length,
+      total_pipelines: rows.length,
+      returned_pipelines: returned.length,
+      truncated: chosen.length > limit,
+      omitted_pipelines: Math.max(0, chosen.length - limit),
+      detail: args.detail ?? 'summary',
+      pipelines: returned.map((r) => r.full ?? r.summary),
+      read_more_hint: chosen.length > limit ? 'Pass a larger limit, or detail "full" only when needed.' : null,
+      health_issues: healthIssues(repo.root, repo.workflowProblems),
+    };
+  },
+});
+
+export const getPipelineContext = defineTool({
+  name: 'loom_get_pipeline_context',
+  group: 'pipeline',
+  description:
+    'What to do now on a spec: the current stage, its skill and outputs, whether it is a gate, the next stage and what still blocks it, recent handoffs and the tasks. Read this before acting.',
+  input: z.object({
+    spec_dir: z.string().optional().describe('Spec directory (optional if attached)'),
+    detail: z.enum(['summary', 'full']).optional().describe('summary (default) or full (every handoff)'),
+    handoff_limit: z.number().int().positive().optional().describe('At most this many handoffs in summary (default 5)'),
+  }),
+  writes: [],
+  run: (args, ctx) => pipelineContext(changeableSpec(ctx, args.spec_dir).spec, { full: args.detail === 'full', handoffLimit: args.handoff_limit }),
+});

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { convergenceRound } from '../../core/validators/convergence';
+import { detailExpansionPass } from '../../core/validators/detailExpansion';
+import { planningArtifacts } from '../../core/validators/planningArtifacts';
+import { openBlockingFindings, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
+import { writeConvergence } from '../../core/validators/convergence';
+import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/validators/omissionHunt';
+import { verificationArtifacts } from '../../core/validators/verificationArtifacts';
+import type { ValidatorResult } from '../../core/validators/validatorResult';
+import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
+import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../../core/files/findings';
+import { ToolRefusal } from '../results';
+import { specOf, writeUnderLock } from '../specAccess';
+import { defineTool } from '../tool';
+
+const specInput = z.object({ spec_dir: z.string().optional().describe('Spec directory (optional if attached)') });
+
+/** A validator's verdict with loom's keys: ok, errors (what blocks), warnings, and our located findings. */
+const verdict = (r: ValidatorResult) => {
+  const findings = r.findings ?? [];
+  const warnings = findings.filter((f) => f.severity === 'warning' || f.severity === 'info').map((f) => f.message);
+  return { ok: r.passed, validator: r.name, errors: r.problems, warnings, findings };
+};
+
+export const detailExpansionCheck = defineTool({
+  name: 'loom_detail_expansion_check',
+  group: 'pipeline',
+  description:
+    'detail-expansion: every required category of every requirement has a behavior, every behavior a test_plan, and nothing is left requires-clarification (requirements.json). Writes nothing.',
+  input: specInput,
+  writes: [],
+  run: (args, ctx) => verdict(detailExpansionPass(specOf(ctx, args.spec_dir).spec.snapshot)),
+});
+
+export const validatePlan = defineTool({
+  name: 'loom_validate_plan',
+  group: 'pipeline',
+  description:
+    'planning: plan.md, tasks/TN.md, traceability.json, the requirement and behavior to task mapping, the dependency graph and owns conflicts. Use before asking the user to approve the plan. Writes nothing.',
+  input: specInput,
+  writes: [],
+  run: (args, ctx) => {
+    const { snapshot } = specOf(ctx, args.spec_dir).spec;
+    const tasks = [...snapshot.tasks.values()];
+    const graph = [...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, planTaskBatches(tasks))];
+    const planning = verdict(planningArtifacts(snapshot));
+    const graphErrors = graph.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}: ${d.message}`);
+    return {
+      ...planning,
+      ok: planning.ok && graphErrors.length === 0,
+      errors: [...planning.errors, ...graphErrors],
+      warnings: [...planning.warnings, ...graph.filter((d) => d.severity !== 'error').map((d) => `${d.file}:${d.line}: ${d.message}`)],
+      plan_path: `${snapshot.specDir}/plan.md`,
+      tasks_dir: `${snapshot.specDir}/tasks`,
+      task_files: tasks.map((t) => t.file),
+    };
+  },
+});
+
+export const analyzeArtifacts = defineTool({
+  name: 'loom_analyze_artifacts',
+  group: 'pipeline',
+  description: 'analyze-artifacts: the cross-artifact analysis of spec, requirements, plan, tasks and traceability; writes artifact-analysis.json. A blocker blocks the approved gate.',
+  input: specInput,
+  writes: [ARTIFACT_ANALYSIS_FILE],
+  run: (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    const { report, written } = writeUnderLock(ctx, spec, undefined, (fresh) => writeArtifactAnalysis(fresh, { now: ctx.now() }));
+    const open = openBlockingFindings(report);
+    return { ok: open.length === 0, error: null, errors: open.map((f) => `${f.id} ${f.message}`), report, path: `${spec.snapshot.specDir}/${ARTIFACT_ANALYSIS_FILE}`, written };
+  },
+});
+
+export const converge = defineTool({
+  name: 'loom_converge',
+  group: 'pipeline',
+  description:
+    'converge: classifies every behavior as covered, missing, partial, contradicts or unrequested; writes convergence-report.json and, when another round is needed, appends the tasks for the gaps.',
+  input: z.object({
+    spec_dir: z.string().optional().describe('Spec directory (optional if attached)'),
+    round: z.number().int().positive().optional().describe('The round you expect (default: the next one)'),
+  }),
+  writes: [CONVERGENCE_REPORT_FILE, 'tasks/TN.md (appended tasks)', 'plan.md'],
+  run: (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    const outcome = writeUnderLock(ctx, spec, undefined, (fresh) => {
+      const next = convergenceRound(fresh) + 1;
+      // The round comes from pipeline.state.json; a different one means the agent lost count.
+      if (args.round !== undefined && args.round !== next)
+        throw new ToolRefusal(
+          `round ${args.round} is not the next convergence round of ${fresh.specDir}: that is round ${next}; nothing was written`,
+          `call again with round ${next}, or without round`,
+        );
+      return writeConvergence(fresh, { now: ctx.now() });
+    });
+    const { report } = outcome;
+    return {
+      ok: report.status === 'converged',
+      error: null,
+      errors: report.findings.filter((f) => f.severity === 'blocker').map((f) => `${f.id} ${f.message}`),
+      report,
+      appended_tasks: outcome.appended.map((t) => t.id),
+      escalate: outcome.escalate,
+    };
+  },
+});
+
+export const verifyArtifacts = defineTool({
+  name: 'loom_verify_artifacts',
+  group: 'pipeline',
+  description: 'verification: test-report.md, verify-report.md, requirements.json, traceability.json, placeholders in progress.md and evidence references. Writes nothing.',
+  input: specInput,
+  writes: [],
+  run: (args, ctx) => {
+    const { snapshot } = specOf(ctx, args.spec_dir).spec;
+    return { ...verdict(verificationArtifacts(snapshot)), spec_dir: snapshot.specDir };
+  },
+});
+
+export const omissionHunt = defineTool({
+  name: 'loom_omission_hunt',
+  group: 'pipeline',
+  description:
+    'converge: the adversarial review of what is missing: every behavior’s tests and evidence exist; forbidden-behavior, concurrency, atomicity and observability behaviors are flagged for a person. Writes findings/omission-hunter.json; a blocker sends the spec back to converge.',
+  input: specInput,
+  writes: [OMISSION_HUNTER_FILE],
+  run: (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    const report = writeUnderLock(ctx, spec, OMISSION_HUNTER_FILE, (fresh) => writeOmissionHunt(fresh, ctx.now()));
+    const label = (severity: string) => (severity === 'blocker' ? 'ERROR' : severity === 'info' ? 'INFO' : 'WARN');
+    return {
+      ok: report.blocker_count === 0,
+      error: null,
+      errors: report.findings.map((f) => `${label(f.severity)} ${f.id} [${f.kind}] ${f.message}`),
+      report,
+      path: `${spec.snapshot.specDir}/${OMISSION_HUNTER_FILE}`,
+    };
+  },
+});

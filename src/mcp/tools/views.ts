@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { tasksJson, traceJson } from '../../cli/format';
+import type { Diagnostic } from '../../core/diagnostics/diagnostic';
+import { REQUIREMENTS_FILE } from '../../core/files/requirements';
+import { TRACEABILITY_FILE } from '../../core/files/traceability';
+import type { SpecPipeline } from '../../core/repository/specPipeline';
+import { specDiagnostics } from '../../core/repository/specDiagnostics';
+import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
+import { buildTraceabilityMatrix } from '../../core/trace/traceabilityMatrix';
+import { checkStage as runCheckStage } from '../../core/validators/stageCheck';
+import { ToolRefusal } from '../results';
+import { changeableSpec, openRepository, specOf, writeUnderLock } from '../specAccess';
+import { defineTool } from '../tool';
+
+const specInput = z.object({ spec_dir: z.string().optional().describe('Spec directory (optional if attached)') });
+
+/** Answering from a file that cannot be read would be silently wrong (the CLI's readableLedgers and readableTasks). */
+function refuseUnreadable(spec: SpecPipeline, files: readonly string[], what: string): void {
+  const broken: Diagnostic[] = spec.diagnostics.filter((d) => d.severity === 'error' && files.includes(d.file));
+  if (broken.length)
+    throw new ToolRefusal(
+      `${what} of ${spec.snapshot.specDir} cannot be built: ${[...new Set(broken.map((d) => d.file))].join(' and ')} cannot be read`,
+      'fix the files named (loom_validate shows where), then call again',
+      { diagnostics: broken },
+    );
+}
+
+export const trace = defineTool({
+  name: 'loom_trace',
+  group: 'pipeline',
+  description: 'The traceability matrix of a spec: each requirement and behavior with its tasks, tests and status (what `loom-vscode trace --json` prints).',
+  input: specInput,
+  writes: [],
+  run: (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    refuseUnreadable(
+      spec,
+      [REQUIREMENTS_FILE, TRACEABILITY_FILE].map((f) => `${spec.snapshot.specDir}/${f}`),
+      'the traceability',
+    );
+    return { spec_dir: spec.snapshot.specDir, ...traceJson(buildTraceabilityMatrix(spec.snapshot)) };
+  },
+});
+
+export const tasks = defineTool({
+  name: 'loom_tasks',
+  group: 'pipeline',
+  description: 'The tasks of a spec as parallel batches, with owns conflicts and dependency cycles (what `loom-vscode tasks --validate --json` reports).',
+  input: specInput,
+  writes: [],
+  run: (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    const list = [...spec.snapshot.tasks.values()];
+    refuseUnreadable(
+      spec,
+      list.filter((t) => spec.diagnostics.some((d) => d.file === t.file && d.code === 'frontmatter-syntax')).map((t) => t.file),
+      'the task batches',
+    );
+    const plan = planTaskBatches(list);
+    const problems = [...taskOwnershipDiagnostics(list), ...taskDependencyDiagnostics(list, plan)];
+    return { spec_dir: spec.snapshot.specDir, ok: !problems.some((d) => d.severity === 'error'), ...tasksJson(plan), problems };
+  },
+});
+
+export const validate = defineTool({
+  name: 'loom_validate',
+  group: 'pipeline',
+  description: 'Every diagnostic of loom’s files, with file, line and column: one spec with spec_dir, else the whole repository with its workflow (what `loom-vscode validate --json` prints).',
+  input: specInput,
+  writes: [],
+  run: (args, ctx) => {
+    const repo = openRepository(ctx);
+    const perSpec = args.spec_dir !== undefined || ctx.session.specDir ? [specDiagnostics(specOf(ctx, args.spec_dir).spec)] : repo.scan(specDiagnostics);
+    const diagnostics = [...repo.workflowProblems, ...perSpec.flat()];
+    return { ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+  },
+});
+
+export const checkStage = defineTool({
+  name: 'loom_check_stage',
+  group: 'pipeline',
+  description: 'Run the current stage’s validators as Loom: Check Stage does: the analysis and convergence stages write their reports (and a passing stage its handoff), the others only check.',
+  input: specInput,
+  writes: ['artifact-analysis.json', 'convergence-report.json', 'handoffs/<stage>.json', 'tasks/TN.md (convergence)'],
+  run: (args, ctx) => {
+    const { spec } = changeableSpec(ctx, args.spec_dir);
+    const result = writeUnderLock(ctx, spec, undefined, (fresh) => runCheckStage({ snapshot: fresh, definition: spec.definition, stage: spec.stage }, ctx.now()));
+    return { spec_dir: spec.snapshot.specDir, ok: result.passed, ...result };
+  },
+});
