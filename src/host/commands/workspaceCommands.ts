@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { specTemplateLanguage } from '../../core/authoring/specTemplate';
 import { LoomError } from '../../core/errors';
 import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
@@ -19,7 +20,8 @@ async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscod
 
 /**
  * Loom: New Feature. Asks for a name and starts `specs/<YYYY-MM-DD>+<slug>/` the way loom does
- * (pipeline.state.json at the pipeline's first stage, progress.md), then shows it in the tree.
+ * (pipeline.state.json at the pipeline's first stage, progress.md) with a spec.md template in the
+ * user's language, shows it in the tree, opens spec.md and offers `@loom /brainstorm`.
  */
 async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<CommandOutcome> {
   await ctx.registry.ready;
@@ -48,11 +50,15 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   if (!name?.trim()) return cancelled;
   const repo = folderSpecs.repository;
   const pipelineType = repo.defaultPipelineType;
-  const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial });
+  const language = specTemplateLanguage(vscode.env.language);
+  const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
   folderSpecs.reloadNow(created.dir);
   void ctx.view.reveal(created.dir);
-  notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir));
+  void vscode.window.showTextDocument(vscode.Uri.file(join(created.dir, 'spec.md')), { preview: false });
+  notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir), [
+    { title: vscode.l10n.t('Draft with @loom /brainstorm'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /brainstorm ', isPartialQuery: true }) },
+  ]);
   return { status: 'done', specDir: created.dir };
 }
 
