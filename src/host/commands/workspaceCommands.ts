@@ -2,7 +2,10 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { specTemplateLanguage } from '../../core/authoring/specTemplate';
 import { LoomError } from '../../core/errors';
+import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
 import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
+import type { SpecEntry } from '../specs/specRegistry';
+import { stateProblem } from '../tree/treeItems';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
 
 async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscode.WorkspaceFolder | undefined> {
@@ -97,8 +100,18 @@ async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOu
   return { status: 'done' };
 }
 
+/** Loom: Open pipeline.state.json at the Error: where a spec that needs attention stops being readable. */
+async function openStateFile(entry: SpecEntry): Promise<CommandOutcome> {
+  const problem = stateProblem(entry);
+  const uri = vscode.Uri.joinPath(entry.uri, PIPELINE_STATE_FILE);
+  const at = problem ? new vscode.Position(problem.line - 1, problem.column - 1) : new vscode.Position(0, 0);
+  await vscode.window.showTextDocument(uri, { selection: new vscode.Range(at, at), preview: false });
+  return { status: 'done', specDir: entry.dir, uri: uri.toString() };
+}
+
 export function registerWorkspaceCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
+    createCommand(ctx, 'loom.openStateFile', { spec: true, writes: false }, (_a, e) => openStateFile(e!)),
     createCommand(ctx, 'loom.newFeature', { spec: false, writes: true }, (a) => newFeature(ctx, a)),
     createCommand(ctx, 'loom.refresh', { spec: false, writes: false }, async () => {
       await ctx.registry.ready;
