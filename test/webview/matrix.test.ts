@@ -211,8 +211,8 @@ describe('matrix webview', () => {
     await p.finish();
   });
 
-  it('at a default editor width (900px) every column is in sight and the toolbar keeps to one line; the behavior column stays when scrolled sideways', async () => {
-    const p = await harness.open('matrix', { viewport: { width: 900, height: 700 }, reply: { type: 'init', model: matrixModel(20) } });
+  it('at a default editor width (750px, with the Chat panel open) every column is in sight, the title line and the filters each keep to one line; the behavior column stays when scrolled sideways', async () => {
+    const p = await harness.open('matrix', { viewport: { width: 750, height: 700 }, reply: { type: 'init', model: matrixModel(20) } });
     const page = p.page;
     const grid = page.locator('#matrix-grid');
     const gridBox = (await grid.boundingBox())!;
@@ -224,9 +224,13 @@ describe('matrix webview', () => {
     const exportBox = (await page.locator('#export').boundingBox())!;
     assert.ok(exportBox.y < line.y + line.height && exportBox.y >= line.y - 1, 'Export sits on the title line');
     assert.ok(line.height < 40, `the title line is one line (${line.height}px)`);
+    const filters = (await page.locator('.filters').boundingBox())!;
+    assert.ok(filters.height < 40, `the filters keep to one line (${filters.height}px)`);
+    const clear = (await page.locator('#clear-filters').boundingBox())!;
+    assert.ok(clear.x + clear.width <= 750, 'Clear is in sight');
 
     // Narrower than the grid's minimum: scrolled sideways, the behavior column stays at the left edge.
-    await page.setViewportSize({ width: 600, height: 700 });
+    await page.setViewportSize({ width: 500, height: 700 });
     await grid.evaluate((el: { scrollLeft: number }) => {
       el.scrollLeft = 200;
     });

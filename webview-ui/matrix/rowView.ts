@@ -36,12 +36,12 @@ const longest = (values: Iterable<string>) => Math.max(0, ...[...values].map((v)
  * takes what is left and stays in sight (sticky) when the grid scrolls sideways.
  */
 export function columnTemplate(categories: readonly string[]): { columns: string; minWidth: string } {
-  // 16px of cell padding, plus room for the n/a chip in the status column.
-  const words = [Math.max(longest(categories), 'Category'.length), longest(STATUS_LABELS.values()) + 4, '✓ closed'.length];
+  // A letter of the UI font is about 0.85 of a `ch` (the width of "0"); 16px is the cell's padding.
+  const words = [Math.max(longest(categories), 'Category'.length), longest(STATUS_LABELS.values()), '✓ closed'.length].map((n) => Math.ceil(n * 0.85));
   const [category, status, closed] = words.map((n) => `calc(${n}ch + 16px)`);
   return {
-    columns: ['minmax(180px, 2.4fr)', category, status, 'minmax(64px, 0.6fr)', 'minmax(100px, 1.2fr)', 'minmax(100px, 1.2fr)', closed].join(' '),
-    minWidth: `calc(${180 + 64 + 100 + 100 + 3 * 16}px + ${words.reduce((a, b) => a + b, 0)}ch)`,
+    columns: ['minmax(160px, 2.4fr)', category, status, 'minmax(48px, 0.6fr)', 'minmax(90px, 1.2fr)', 'minmax(90px, 1.2fr)', closed].join(' '),
+    minWidth: `calc(${160 + 48 + 90 + 90 + 3 * 16}px + ${words.reduce((a, b) => a + b, 0)}ch)`,
   };
 }
 
