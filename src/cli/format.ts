@@ -1,10 +1,19 @@
+import { basename } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import type { Finding } from '../core/files/findings';
 import type { SpecStatus } from '../core/repository/specPipeline';
 import type { TaskBatchPlan } from '../core/tasks/taskBatches';
 import type { TraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 
-export const formatDiagnostic = (d: Diagnostic) => `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+/**
+ * `file:line:column: severity: message`, with the path once: a message that starts with its own
+ * path (the core's do, for the Problems view's hover) keeps only the file's name, or drops a
+ * leading `path: `.
+ */
+export function formatDiagnostic(d: Diagnostic): string {
+  const message = d.message.startsWith(`${d.file}: `) ? d.message.slice(d.file.length + 2) : d.message.startsWith(`${d.file} `) ? `${basename(d.file)}${d.message.slice(d.file.length)}` : d.message;
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${message}`;
+}
 
 /*
  * The --json documents are a published contract: each is projected to exactly the keys the CLI

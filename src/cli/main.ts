@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { specTemplateLanguage } from '../core/authoring/specTemplate';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import { SpecLockedError, TransitionRefusedError } from '../core/errors';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
@@ -174,7 +175,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       if (!repo.specRoots.includes(specRoot)) throw new UsageError(`--spec-root must be one of ${repo.specRoots.join(', ')}`);
       // A qa/ spec follows the qa pipeline, as a spec found there without a state file does.
       const pipelineType = flagValue(args, '--type') ?? (specRoot === 'qa' ? 'qa' : repo.defaultPipelineType);
-      const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial });
+      // The spec.md template follows the terminal's locale (LANG=zh_CN.UTF-8 gets the Chinese one).
+      const language = specTemplateLanguage(process.env.LC_ALL || process.env.LANG);
+      const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
       if (asJson) json(io, { spec_dir: created.specDir, pipeline_type: pipelineType, stage: repo.definition(pipelineType).initial });
       else io.out(`${created.specDir}: started at ${repo.definition(pipelineType).initial} (${pipelineType})`);
       return 0;
@@ -183,7 +186,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : repo.scan((s) => s.status());
       if (asJson) json(io, args.flags.has('--spec-dir') ? statusJson(statuses[0]) : statuses.map(statusJson));
       else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : `No spec directories under ${repo.root} (${repo.specRoots.join(', ')}).`);
-      return 0;
+      // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.
+      const unreadable = statuses.filter((s) => s.stage_source === 'unknown');
+      for (const s of unreadable) io.err(`loom-vscode: ${s.spec_dir}/${PIPELINE_STATE_FILE} is corrupt, so the stage of ${s.spec_dir} is unknown`);
+      return unreadable.length ? 2 : 0;
     }
     case 'advance': {
       const s = changeable(repo, args);
@@ -226,6 +232,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       // What `loom tasks --validate` rejects: a task without owns, conflicts, and plans that cannot finish.
       const problems = [...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, plan)];
       for (const d of problems) io.err(formatDiagnostic(d));
+      // Silence after --validate read like nothing had been checked: say what passed (not in --json, whose stdout is one document).
+      if (problems.length === 0 && !asJson) io.out(`${s.snapshot.specDir}: ${tasks.length} tasks valid: each owns its paths, no conflicts, no unknown dependencies, no cycle`);
       return problems.some((d) => d.severity === 'error') ? 1 : 0;
     }
     case 'trace': {

@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
+import { mostRelevantSpec } from '../core/specdir/relevantSpec';
 import { isStale } from '../core/specdir/staleness';
 import type { LoomConfig } from './config';
 import { md, splitSpecName } from './format';
 import { Disposable } from './lifecycle';
 import type { SpecEntry, SpecRegistry } from './specs/specRegistry';
-import { stageText } from './tree/treeItems';
+import { progressText, stageText } from './tree/treeItems';
 import type { SpecsView } from './tree/specsView';
 
 /**
  * The active spec in the status bar: its stage and progress, a warning when something is stale;
- * a click advances it. The active spec is the one of the active editor, else the tree selection.
+ * a click advances it. The active spec is the one of the active editor, else the tree selection,
+ * else the most relevant spec (the one in progress, or the one that changed last), so the item is
+ * there from the start.
  */
 export class LoomStatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
@@ -25,11 +28,8 @@ export class LoomStatusBar extends Disposable {
     this.item.name = vscode.l10n.t('Loom: active spec');
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
     this._register(view.treeView.onDidChangeSelection(() => this.update()));
-    this._register(
-      registry.onDidChange((e) => {
-        if (e.all || !this.current || e.changed.includes(this.current) || e.removed.includes(this.current)) this.update();
-      }),
-    );
+    // Any spec's change can make another one the most relevant: the choice is a pass over the entries, cheap enough for every change.
+    this._register(registry.onDidChange(() => this.update()));
     this._register(config.onDidChange((keys) => keys.has('statusBarEnabled') && this.update()));
     void registry.ready.then(() => this.update());
   }
@@ -44,7 +44,8 @@ export class LoomStatusBar extends Disposable {
     const fromEditor = doc ? this.registry.entryFor(doc.uri) : undefined;
     if (fromEditor) return fromEditor;
     const selected = this.view.selectedSpecDir;
-    return selected ? this.registry.entry(selected) : undefined;
+    const fromTree = selected ? this.registry.entry(selected) : undefined;
+    return fromTree ?? mostRelevantSpec(this.registry.entries());
   }
 
   update(): void {
@@ -55,15 +56,20 @@ export class LoomStatusBar extends Disposable {
       return;
     }
     const stale = isStale(e.staleness);
-    const failed = e.overview.group === 'failed';
-    this.item.text = `${stale ? '$(warning)' : failed ? '$(error)' : '$(debug-step-over)'} ${stageText(e)} ${e.overview.progress.done}/${e.overview.progress.total}`;
+    const failed = e.overview.group === 'failed' || e.overview.group === 'attention';
+    const progress = e.spec.stage === null ? '' : ` ${e.overview.progress.done}/${e.overview.progress.total}`;
+    this.item.text = `${stale ? '$(warning)' : failed ? '$(error)' : '$(debug-step-over)'} ${stageText(e)}${progress}`;
     this.item.backgroundColor = stale ? new vscode.ThemeColor('statusBarItem.warningBackground') : failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${md(splitSpecName(e.spec.snapshot.name).feature)}** — \`${stageText(e)}\`\n\n`);
+    tooltip.appendMarkdown(`**${md(splitSpecName(e.spec.snapshot.name).feature)}** — \`${stageText(e)}\`${progressText(e) ? `, ${md(progressText(e)!)}` : ''}\n\n`);
     if (stale) tooltip.appendMarkdown(`$(warning) ${md(vscode.l10n.t('Something this spec was approved or derived from changed since: see the Loom view.'))}\n\n`);
-    tooltip.appendMarkdown(md(failed ? vscode.l10n.t('Click to recover this spec') : vscode.l10n.t('Click to advance this spec')));
+    const unreadable = e.spec.stage === null;
+    tooltip.appendMarkdown(
+      md(unreadable ? vscode.l10n.t('Click to open pipeline.state.json at the error') : failed ? vscode.l10n.t('Click to recover this spec') : vscode.l10n.t('Click to advance this spec')),
+    );
     this.item.tooltip = tooltip;
-    this.item.command = { command: failed && e.spec.stage !== null ? 'loom.recover' : 'loom.advance', title: vscode.l10n.t('Advance'), arguments: [{ specDir: e.dir }] };
+    const command = unreadable ? 'loom.openStateFile' : failed ? 'loom.recover' : 'loom.advance';
+    this.item.command = { command, title: vscode.l10n.t('Advance'), arguments: [{ specDir: e.dir }] };
     this.item.show();
   }
 }

@@ -17,109 +17,17 @@
  */
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawnSync } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
+const { RESULTS, WAIT, openLoomView, treeRow, withWorkbench } = require('./workbench');
+
 const ROOT = path.resolve(__dirname, '..', '..');
-const RESULTS = path.join(ROOT, 'test-results');
 const SAMPLE = path.join(ROOT, 'sample');
 // A loom repository without specs yet (.loom/workflow.yaml and an empty specs/).
 const EMPTY = path.join(ROOT, 'test', 'fixtures', 'workspace-chat');
 const TAGS_DIR = path.join('specs', '2026-11-28+tags');
 const SPECS = ['todo-crud', 'due-dates', 'tags'];
-const WAIT = { timeout: 60_000 };
-
-/** Builds unless dist/extension.js is newer than every source file (or LOOM_TEST_SKIP_BUILD=1). */
-function buildIfNeeded() {
-  if (process.env.LOOM_TEST_SKIP_BUILD === '1') return;
-  const bundle = path.join(ROOT, 'dist', 'extension.js');
-  const newest = (dir) =>
-    fs
-      .readdirSync(dir, { withFileTypes: true, recursive: true })
-      .filter((d) => d.isFile())
-      .reduce((m, d) => Math.max(m, fs.statSync(path.join(d.parentPath ?? d.path, d.name)).mtimeMs), 0);
-  const sources = ['src', 'webview-ui', 'l10n'].map((d) => path.join(ROOT, d)).filter((d) => fs.existsSync(d));
-  const srcTime = Math.max(fs.statSync(path.join(ROOT, 'package.json')).mtimeMs, ...sources.map(newest));
-  if (fs.existsSync(bundle) && fs.statSync(bundle).mtimeMs >= srcTime) return;
-  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('npm run build failed');
-}
-
-/**
- * Copies `source` to a temp dir (with `.vscode/settings.json` = `settings`), serves it in
- * code-server with the extension loaded as `npm start` loads it, opens it in chromium and runs
- * `drive(page, { workspace, shot })`. On failure it keeps a screenshot and code-server's log.
- */
-async function withWorkbench(t, source, settings, drive) {
-  buildIfNeeded();
-  const cs = require('../vscode/codeServer');
-  const { serveWithExtension } = require('../../scripts/start');
-  fs.mkdirSync(RESULTS, { recursive: true });
-
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-ui-'));
-  const workspace = path.join(tmp, path.basename(source));
-  fs.cpSync(source, workspace, { recursive: true });
-  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
-
-  let server;
-  let browser;
-  const killNow = () => server?.killNow();
-  const interrupted = () => {
-    killNow();
-    fs.rmSync(tmp, { recursive: true, force: true });
-    process.exit(130);
-  };
-  process.on('exit', killNow); // last resort: never leave code-server behind
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  t.after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    process.off('exit', killNow);
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-    if (process.env.LOOM_UI_KEEP !== '1') fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
-  const started = await serveWithExtension({ target: workspace, stateDir: path.join(tmp, 'code-server') });
-  server = started.server;
-  browser = await cs.launchBrowser(path.join(tmp, 'chromium'));
-  const page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /loom/i.test(m.text())) console.log(`[browser] ${m.text()}`);
-  });
-  const shot = async (name) => {
-    const file = path.join(RESULTS, `ui-${name}.png`);
-    await page.screenshot({ path: file });
-    console.log(`screenshot: ${path.relative(ROOT, file)}`);
-  };
-
-  try {
-    await page.goto(started.url);
-    await page.locator('.monaco-workbench').waitFor(WAIT);
-    await drive(page, { workspace, shot });
-  } catch (e) {
-    await shot(`failure-${t.name.split(/\W+/)[0].toLowerCase()}`).catch(() => {});
-    const log = path.join(RESULTS, `ui-code-server-${t.name.split(/\W+/)[0].toLowerCase()}.log`); // the temp dir goes away
-    fs.copyFileSync(server.logFile, log);
-    console.error(`code-server log: ${path.relative(ROOT, log)}`);
-    throw e;
-  }
-}
-
-/** Opens the Loom view container from its activity-bar icon; returns the view's pane body. */
-async function openLoomView(page) {
-  const icon = page.locator('.activitybar .action-item [aria-label^="Loom"], .activitybar .action-item[aria-label^="Loom"]').first();
-  await icon.waitFor(WAIT);
-  await icon.click();
-  return page.locator('.pane-body', { has: page.locator('.customview-tree') }).first();
-}
-
-/** A tree row by its label. */
-const treeRow = (page, view, label) => view.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
 
 for (const f of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) if (/^ui-(\d|failure|code-server|welcome)/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this file's old output
 
@@ -196,7 +104,7 @@ test("an empty workspace: the welcome's New Feature button, the name, the new sp
     const row = treeRow(page, view, 'tags');
     await row.waitFor(WAIT);
     await page.locator('.welcome-view-content').waitFor({ state: 'hidden', ...WAIT });
-    assert.match(await row.innerText(), /brainstorming · 0\/13/);
+    assert.match(await row.innerText(), /brainstorming · 0 of 13 stages done/);
     await page.waitForFunction(() => document.querySelector('.customview-tree .monaco-list-row.selected')?.textContent?.includes('tags'), null, WAIT);
     const specs = fs.readdirSync(path.join(workspace, 'specs')).filter((d) => !d.startsWith('.'));
     assert.equal(specs.length, 1);

@@ -25,7 +25,7 @@ describe('matrix webview', () => {
     assert.equal(text(await page.locator('#counts').textContent()), `20 behaviors · ${closed} closed · ${20 - closed} open`);
     assert.equal(await page.locator('.grid-body .row.group').count(), 2);
     const first = page.locator('.grid-body .row.group').first();
-    assert.match(text(await first.textContent()), new RegExp(`REQ-001 ${model.requirements[0].closed}/10 closed ✗ no behavior for: observability`));
+    assert.match(text(await first.textContent()), new RegExp(`REQ-001 10 behaviors · ${model.requirements[0].closed} closed ✗ no behavior for: observability`));
     const b04 = page.locator('.row.behavior', { hasText: 'REQ-001-B04' });
     assert.equal(await b04.locator('.cell').nth(5).textContent(), '✗ no evidence');
     assert.match((await b04.locator('.cell').nth(5).getAttribute('class')) ?? '', /\bgap\b/);
@@ -51,6 +51,8 @@ describe('matrix webview', () => {
     await p.settle(50);
     assert.equal(await counts(), `${60 - closed} of 60 behaviors · 0 closed · ${60 - closed} open`);
     assert.equal(await page.locator('.row.behavior:not(.open)').count(), 0, 'only open behaviors remain');
+    // Every group header in one form, the toolbar's: "N of M behaviors · K closed" (or "M behaviors · K closed").
+    for (const header of await page.locator('.grid-body .row.group .muted').allTextContents()) assert.match(header, /^(\d+ of )?\d+ behaviors? · \d+ closed$/);
 
     await page.locator('#filter-category').click();
     await page.locator('#filter-category').getByRole('option', { name: 'security', exact: true }).click();
@@ -78,7 +80,8 @@ describe('matrix webview', () => {
     const n = await rows.count();
     assert.ok(n > 0);
     for (let i = 0; i < n; i++) {
-      assert.equal(await rows.nth(i).locator('.c-status').textContent(), 'passing');
+      assert.equal(await rows.nth(i).locator('.c-status').textContent(), 'Passing', 'a label in words');
+      assert.equal(await rows.nth(i).locator('.c-status').getAttribute('title'), 'status: passing', 'the raw value on hover');
       assert.match((await rows.nth(i).locator('.cell').nth(3).textContent()) ?? '', /\bT4\b/);
     }
     assert.match(text(await p.page.locator('#counts').textContent()), new RegExp(`^${n} of 60`));
@@ -208,11 +211,44 @@ describe('matrix webview', () => {
     await p.finish();
   });
 
+  it('at a default editor width (750px, with the Chat panel open) every column is in sight, the title line and the filters each keep to one line; the behavior column stays when scrolled sideways', async () => {
+    const p = await harness.open('matrix', { viewport: { width: 750, height: 700 }, reply: { type: 'init', model: matrixModel(20) } });
+    const page = p.page;
+    const grid = page.locator('#matrix-grid');
+    const gridBox = (await grid.boundingBox())!;
+    for (const label of ['Behavior', 'Category', 'Status', 'Tasks', 'Tests', 'Evidence', 'Closed']) {
+      const box = (await page.locator('.header-row .cell', { hasText: new RegExp(`^${label}$`) }).boundingBox())!;
+      assert.ok(box.x >= gridBox.x - 1 && box.x + box.width <= gridBox.x + gridBox.width + 1, `${label} is in sight (${box.x}+${box.width} in ${gridBox.width})`);
+    }
+    const line = (await page.locator('.title-line').boundingBox())!;
+    const exportBox = (await page.locator('#export').boundingBox())!;
+    assert.ok(exportBox.y < line.y + line.height && exportBox.y >= line.y - 1, 'Export sits on the title line');
+    assert.ok(line.height < 40, `the title line is one line (${line.height}px)`);
+    const filters = (await page.locator('.filters').boundingBox())!;
+    assert.ok(filters.height < 40, `the filters keep to one line (${filters.height}px)`);
+    const clear = (await page.locator('#clear-filters').boundingBox())!;
+    assert.ok(clear.x + clear.width <= 750, 'Clear is in sight');
+
+    // Narrower than the grid's minimum: scrolled sideways, the behavior column stays at the left edge.
+    await page.setViewportSize({ width: 500, height: 700 });
+    await grid.evaluate((el: { scrollLeft: number }) => {
+      el.scrollLeft = 200;
+    });
+    await p.settle(50);
+    const behavior = (await page.locator('.row.behavior .c-behavior').first().boundingBox())!;
+    assert.ok(Math.abs(behavior.x - (await grid.boundingBox())!.x) <= 1, `the behavior cell stays at the left (${behavior.x})`);
+    await p.finish();
+  });
+
   it('exports everything, or only the filtered behaviors', async () => {
     const p = await harness.open('matrix', { reply: { type: 'init', model: matrixModel(30) } });
+    assert.equal(await p.page.locator('#export-csv').isVisible(), false, 'the formats are in the Export menu');
+    await p.page.locator('#export').click();
     await p.page.locator('#export-csv').click();
+    assert.equal(await p.page.locator('#export-menu').isVisible(), false, 'choosing closes the menu');
     await p.page.locator('#search input').fill('REQ-002-B0');
     await p.settle(250);
+    await p.page.locator('#export').click();
     await p.page.locator('#export-markdown').click();
     const exports = await p.postedOf('exportMatrix');
     assert.deepEqual(exports[0], { type: 'exportMatrix', specDir: SPEC, format: 'csv' });

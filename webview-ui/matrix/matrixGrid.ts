@@ -2,7 +2,7 @@ import type { OpenFileMessage } from '../../src/shared/protocol';
 import type { MatrixRow } from '../../src/shared/matrixModel';
 import { h, replaceChildren } from '../common/dom';
 import type { MatrixItem } from './items';
-import { cellId, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
+import { cellId, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
 import { WindowedList } from './windowedList';
 
 /** Fixed heights: the windowed list computes positions from them, the CSS reads them as variables. */
@@ -74,6 +74,11 @@ export class MatrixGrid {
   /** New rows (filters changed or the host sent an update): the selection follows its behavior. */
   setItems(items: MatrixItem[]): void {
     this.items = items;
+    const categories = new Set<string>();
+    for (const it of items) if (it.kind === 'behavior') categories.add(it.row.category);
+    const { columns, minWidth } = columnTemplate([...categories]);
+    this.element.style.setProperty('--columns', columns);
+    this.element.style.setProperty('--grid-min', minWidth);
     this.element.setAttribute('aria-rowcount', String(items.length + 1));
     const index = this.selectedBehavior === undefined ? -1 : items.findIndex((it) => it.kind === 'behavior' && it.row.behavior === this.selectedBehavior);
     this.active = index >= 0 ? { item: index, column: this.column } : undefined;

@@ -1,5 +1,6 @@
 import type { MatrixFileRef, MatrixRow, MatrixTaskRef } from '../../src/shared/matrixModel';
 import { h, type Child } from '../common/dom';
+import { plural } from '../common/format';
 import type { MatrixItem } from './items';
 
 export const COLUMNS = [
@@ -14,6 +15,35 @@ export const COLUMNS = [
 export type ColumnKey = (typeof COLUMNS)[number]['key'];
 
 export const cellId = (item: number, column: number) => `cell-${item}-${column}`;
+
+/** A requirement status in words for the cell; the raw value is the cell's tooltip. */
+const STATUS_LABELS: ReadonlyMap<string, string> = new Map([
+  ['failing', 'Failing'],
+  ['in_progress', 'In progress'],
+  ['candidate_implemented', 'Candidate'],
+  ['passing', 'Passing'],
+  ['blocked', 'Blocked'],
+  ['superseded', 'Superseded'],
+]);
+
+export const statusLabel = (status: string) => STATUS_LABELS.get(status) ?? status;
+
+const longest = (values: Iterable<string>) => Math.max(0, ...[...values].map((v) => v.length));
+
+/**
+ * The grid's column widths, sized to what the columns hold: the category column to the longest
+ * category shown, status to its longest label, Closed to "✓ closed"; the behavior column
+ * takes what is left and stays in sight (sticky) when the grid scrolls sideways.
+ */
+export function columnTemplate(categories: readonly string[]): { columns: string; minWidth: string } {
+  // A letter of the UI font is about 0.85 of a `ch` (the width of "0"); 16px is the cell's padding.
+  const words = [Math.max(longest(categories), 'Category'.length), longest(STATUS_LABELS.values()), '✓ closed'.length].map((n) => Math.ceil(n * 0.85));
+  const [category, status, closed] = words.map((n) => `calc(${n}ch + 16px)`);
+  return {
+    columns: ['minmax(160px, 2.4fr)', category, status, 'minmax(48px, 0.6fr)', 'minmax(90px, 1.2fr)', 'minmax(90px, 1.2fr)', closed].join(' '),
+    minWidth: `calc(${160 + 48 + 90 + 90 + 3 * 16}px + ${words.reduce((a, b) => a + b, 0)}ch)`,
+  };
+}
 
 /** What a link inside a row opens; `data-link` on the anchor names it. */
 export type LinkRef = { column: 'source' } | { column: 'tasks' | 'tests' | 'evidence'; index: number };
@@ -64,14 +94,19 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
       title: row.description,
     }),
     cell(index, 1, 'c-category', [row.category]),
-    cell(index, 2, `c-status status-${row.status}`, [
-      row.status,
-      row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: 'applicability: not-applicable' } }, 'n/a') : null,
-    ]),
+    cell(
+      index,
+      2,
+      `c-status status-${row.status}`,
+      [statusLabel(row.status), row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: 'applicability: not-applicable' } }, 'n/a') : null],
+      { title: `status: ${row.status}` },
+    ),
     cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(row.tasks)),
     cell(index, 4, `c-refs${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, fileRefs(row.tests, 'tests')),
     cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(row.evidence, 'evidence')),
-    cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [row.closed ? (row.applicability === 'not-applicable' ? '✓ not applicable' : '✓ closed') : '✗ open']),
+    cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [row.closed ? (row.applicability === 'not-applicable' ? '✓ n/a' : '✓ closed') : '✗ open'], {
+      title: row.closed ? (row.applicability === 'not-applicable' ? 'closed: not applicable' : 'closed') : 'open',
+    }),
   ];
   if (selected) cells[active.column]?.classList.add('active');
   return h(
@@ -91,7 +126,8 @@ export function renderGroupRow(index: number, item: Extract<MatrixItem, { kind: 
     : r.requiredCategories.length
       ? [h('span', { className: 'ok', attrs: { title: `required: ${r.requiredCategories.join(', ')}` } }, '✓ required categories covered')]
       : [];
-  const counts = item.shown === r.behaviors ? `${r.closed}/${r.behaviors} closed` : `${item.shown} of ${r.behaviors} shown · ${item.shownClosed} closed`;
+  // The toolbar's form, filtered or not: "4 behaviors · 3 closed", "1 of 4 behaviors · 0 closed".
+  const counts = item.shown === r.behaviors ? `${plural(r.behaviors, 'behavior')} · ${r.closed} closed` : `${item.shown} of ${plural(r.behaviors, 'behavior')} · ${item.shownClosed} closed`;
   return h(
     'div',
     {

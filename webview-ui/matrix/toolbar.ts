@@ -54,13 +54,27 @@ export class Toolbar {
     };
     this.selects = { category: select('category', 'Category'), status: select('status', 'Status'), task: select('task', 'Task') };
     const clear = h('vscode-button', { attrs: { id: 'clear-filters', secondary: true }, on: { click: () => this.clear() } }, 'Clear');
-    const exportCsv = h('vscode-button', { attrs: { id: 'export-csv', secondary: true }, on: { click: () => onExport('csv') } }, 'Export CSV');
-    const exportMd = h('vscode-button', { attrs: { id: 'export-markdown', secondary: true }, on: { click: () => onExport('markdown') } }, 'Export Markdown');
+    // One Export button with a menu keeps the title line on one line at the default editor width.
+    const menu = h('div', { className: 'export-menu', attrs: { id: 'export-menu', role: 'menu', hidden: true } });
+    const toggle = h('vscode-button', { attrs: { id: 'export', secondary: true, 'aria-haspopup': 'menu', 'aria-controls': 'export-menu' } }, 'Export…');
+    const setOpen = (open: boolean) => {
+      menu.hidden = !open;
+      toggle.setAttribute('aria-expanded', String(open));
+    };
+    const item = (id: string, label: string, format: ExportFormat) =>
+      h('button', { className: 'menu-item', attrs: { id, role: 'menuitem', type: 'button' }, on: { click: () => (setOpen(false), onExport(format)) } }, label);
+    replaceChildren(menu, item('export-csv', 'CSV…', 'csv'), item('export-markdown', 'Markdown…', 'markdown'));
+    toggle.addEventListener('click', (e) => {
+      e.stopPropagation();
+      setOpen(menu.hidden);
+    });
+    document.addEventListener('click', (e) => !menu.contains(e.target as Node) && setOpen(false));
+    document.addEventListener('keydown', (e) => e.key === 'Escape' && setOpen(false));
 
     this.element = h(
       'header',
       { className: 'toolbar' },
-      h('div', { className: 'title-line' }, this.title, this.counts, h('span', { className: 'spacer' }), exportCsv, exportMd),
+      h('div', { className: 'title-line' }, this.title, this.counts, h('span', { className: 'spacer' }), h('span', { className: 'export' }, toggle, menu)),
       h('div', { className: 'filters', attrs: { role: 'search' } }, this.search, this.gapsOnly, this.selects.category, this.selects.status, this.selects.task, clear),
     );
   }

@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { specTemplate } from '../authoring/specTemplate';
+import type { PromptLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { LoomError } from '../errors';
+import { writeFileAtomic } from '../fs/atomicWrite';
 import { newPipelineState } from '../pipeline/stateRecord';
 import { initPipelineState, loomVersionOf } from '../store/stateStore';
 
@@ -38,6 +41,8 @@ export interface CreateSpecOptions {
   pipelineType?: string;
   /** The pipeline's first stage (default `brainstorming`). */
   stage?: string;
+  /** The language of the spec.md template (default `en`). */
+  language?: PromptLanguage;
 }
 
 export interface CreatedSpec {
@@ -49,8 +54,8 @@ export interface CreatedSpec {
 
 /**
  * Starts a feature the way loom does: `specs/<YYYY-MM-DD>+<slug>/` with a pipeline.state.json at
- * the first stage and the progress.md generated from it. Refuses an empty name and an existing
- * directory; writes atomically.
+ * the first stage and the progress.md generated from it, plus a spec.md template in the user's
+ * language to draft into. Refuses an empty name and an existing directory; writes atomically.
  */
 export function createSpec(repoRoot: string, name: string, now: Date, options: CreateSpecOptions = {}): CreatedSpec {
   const slug = specSlug(name);
@@ -68,7 +73,11 @@ export function createSpec(repoRoot: string, name: string, now: Date, options: C
     throw e;
   }
   const iso = now.toISOString();
-  const state = newPipelineState(specDir, options.pipelineType ?? 'feature', options.stage ?? 'brainstorming', iso, loomVersionOf(repoRoot));
+  const pipelineType = options.pipelineType ?? 'feature';
+  // The directory was just made by us, so no one else writes here yet; the state still goes through the store below.
+  writeFileAtomic(join(dir, 'spec.md'), specTemplate(name, dirName, pipelineType, options.language ?? 'en'));
+  // loom_version as loom writes it: the repository's package.json version (pipeline-engine.js `_readVersion`).
+  const state = newPipelineState(specDir, pipelineType, options.stage ?? 'brainstorming', iso, loomVersionOf(repoRoot));
   initPipelineState({ dir, specDir, name: dirName }, state, iso);
   return { dir, specDir };
 }

@@ -9,8 +9,11 @@ import { specTaskIds } from './loadSpec';
 /** The status symbols of `progressFileFormat` in pipeline.schema.json. */
 export type StageStatus = 'waiting' | 'running' | 'done' | 'failed';
 
-/** Where a spec is filed in a list: still moving, stuck in `failed` (or unreadable), or at the end. */
-export type SpecGroup = 'in-progress' | 'failed' | 'done';
+/**
+ * Where a spec is filed in a list: still moving, stuck in `failed`, at the end, or needing
+ * attention because its pipeline.state.json cannot be read (it has not failed: its stage is unknown).
+ */
+export type SpecGroup = 'in-progress' | 'failed' | 'done' | 'attention';
 
 export interface StageOverview {
   id: string;
@@ -108,7 +111,7 @@ export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: st
   return {
     stages,
     progress: { done: terminal ? def.stages.length : Math.max(position, 0), total: def.stages.length },
-    group: stage === null || failed ? 'failed' : terminal ? 'done' : 'in-progress',
+    group: stage === null ? 'attention' : failed ? 'failed' : terminal ? 'done' : 'in-progress',
     failedIn,
     failureReason: failed ? s.state?.failure_reason : undefined,
     updatedAt: s.state?.updated_at,

@@ -1,7 +1,11 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { specTemplateLanguage } from '../../core/authoring/specTemplate';
 import { LoomError } from '../../core/errors';
+import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
 import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
+import type { SpecEntry } from '../specs/specRegistry';
+import { stateProblem } from '../tree/treeItems';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
 
 async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscode.WorkspaceFolder | undefined> {
@@ -19,7 +23,8 @@ async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscod
 
 /**
  * Loom: New Feature. Asks for a name and starts `specs/<YYYY-MM-DD>+<slug>/` the way loom does
- * (pipeline.state.json at the pipeline's first stage, progress.md), then shows it in the tree.
+ * (pipeline.state.json at the pipeline's first stage, progress.md) with a spec.md template in the
+ * user's language, shows it in the tree, opens spec.md and offers `@loom /brainstorm`.
  */
 async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<CommandOutcome> {
   await ctx.registry.ready;
@@ -48,11 +53,15 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   if (!name?.trim()) return cancelled;
   const repo = folderSpecs.repository;
   const pipelineType = repo.defaultPipelineType;
-  const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial });
+  const language = specTemplateLanguage(vscode.env.language);
+  const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
   folderSpecs.reloadNow(created.dir);
   void ctx.view.reveal(created.dir);
-  notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir));
+  void vscode.window.showTextDocument(vscode.Uri.file(join(created.dir, 'spec.md')), { preview: false });
+  notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir), [
+    { title: vscode.l10n.t('Draft with @loom /brainstorm'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /brainstorm ', isPartialQuery: true }) },
+  ]);
   return { status: 'done', specDir: created.dir };
 }
 
@@ -91,8 +100,18 @@ async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOu
   return { status: 'done' };
 }
 
+/** Loom: Open pipeline.state.json at the Error: where a spec that needs attention stops being readable. */
+async function openStateFile(entry: SpecEntry): Promise<CommandOutcome> {
+  const problem = stateProblem(entry);
+  const uri = vscode.Uri.joinPath(entry.uri, PIPELINE_STATE_FILE);
+  const at = problem ? new vscode.Position(problem.line - 1, problem.column - 1) : new vscode.Position(0, 0);
+  await vscode.window.showTextDocument(uri, { selection: new vscode.Range(at, at), preview: false });
+  return { status: 'done', specDir: entry.dir, uri: uri.toString() };
+}
+
 export function registerWorkspaceCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
+    createCommand(ctx, 'loom.openStateFile', { spec: true, writes: false }, (_a, e) => openStateFile(e!)),
     createCommand(ctx, 'loom.newFeature', { spec: false, writes: true }, (a) => newFeature(ctx, a)),
     createCommand(ctx, 'loom.refresh', { spec: false, writes: false }, async () => {
       await ctx.registry.ready;

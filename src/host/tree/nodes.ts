@@ -1,7 +1,7 @@
 import type { SpecGroup } from '../../core/specdir/specOverview';
 
-/** The rows of the Loom tree: group → spec → stage → task / artifact, plus notes. */
-export type LoomNode = GroupNode | SpecNode | StageNode | TaskNode | ArtifactNode | NoteNode;
+/** The rows of the Loom tree: group → spec → stage → task / artifact, plus notes and a spec's Tasks shortcut. */
+export type LoomNode = GroupNode | SpecNode | StageNode | TaskNode | ArtifactNode | NoteNode | TasksNode;
 
 export interface GroupNode {
   kind: 'group';
@@ -18,6 +18,12 @@ export interface StageNode {
   kind: 'stage';
   dir: string;
   stage: string;
+}
+
+/** The spec's tasks one click from its row, while it is at the stage that runs them (or its stage is unknown). */
+export interface TasksNode {
+  kind: 'tasks';
+  dir: string;
 }
 
 export interface TaskNode {
@@ -43,6 +49,9 @@ export interface NoteNode {
   tooltip?: string;
   /** Spec-relative file opened on click. */
   file?: string;
+  /** 1-based line of `file` the click goes to (where a corrupt file stops parsing). */
+  line?: number;
+  column?: number;
   severity: 'info' | 'warning' | 'error';
   /** The stage whose approval went stale: the note offers to approve it again. */
   staleApproval?: string;
@@ -56,4 +65,4 @@ export function specDirOfNode(node: unknown): string | undefined {
 }
 
 export const isLoomNode = (v: unknown): v is LoomNode =>
-  !!v && typeof v === 'object' && 'kind' in v && ['group', 'spec', 'stage', 'task', 'artifact', 'note'].includes(String((v as { kind: unknown }).kind));
+  !!v && typeof v === 'object' && 'kind' in v && ['group', 'spec', 'stage', 'task', 'artifact', 'note', 'tasks'].includes(String((v as { kind: unknown }).kind));

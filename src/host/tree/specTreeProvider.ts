@@ -5,8 +5,8 @@ import type { SpecGroup } from '../../core/specdir/specOverview';
 import { Disposable } from '../lifecycle';
 import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';
-import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode } from './nodes';
-import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem } from './treeItems';
+import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
+import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem, tasksItem } from './treeItems';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
 export interface SpecFilter {
@@ -14,8 +14,8 @@ export interface SpecFilter {
   stage?: string;
 }
 
-const GROUPS: readonly SpecGroup[] = ['in-progress', 'failed', 'done'];
-/** The stage that lists the tasks: loom's executing stage. */
+// Needs attention first: a spec whose state cannot be read is what to fix before anything else.
+const GROUPS: readonly SpecGroup[] = ['attention', 'in-progress', 'failed', 'done'];
 
 /**
  * The Loom tree. Node objects of groups and specs are kept per key, so a change to one spec
@@ -35,6 +35,11 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
    */
   private readonly shown = new Map<string, SpecGroup>();
   private filterValue: SpecFilter = {};
+  /**
+   * Ids of the rows the user expanded. VS Code forgets them when the side bar is hidden and shown
+   * again (Ctrl+B) and the tree is redrawn, so getTreeItem gives them back as expanded.
+   */
+  private readonly expanded = new Set<string>();
 
   constructor(private readonly registry: SpecRegistry) {
     super();
@@ -67,6 +72,14 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
       if (now) targeted.push(this.specNode(dir));
     }
     for (const node of targeted) this._onDidChangeTreeData.fire(node);
+  }
+
+  /** Called from the view's expand and collapse events. */
+  setExpanded(node: LoomNode, expanded: boolean): void {
+    const id = nodeId(node);
+    if (!id) return;
+    if (expanded) this.expanded.add(id);
+    else this.expanded.delete(id);
   }
 
   matches(e: SpecEntry): boolean {
@@ -111,7 +124,11 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
         if (!e) return [];
         const stages: LoomNode[] = e.overview.stages.map((s): StageNode => ({ kind: 'stage', dir: e.dir, stage: s.id }));
         const loose = stageWithRole(e.spec.definition, 'tasks') ? [] : this.taskNodes(e);
-        return [...specNotes(e), ...stages, ...loose];
+        return [...specNotes(e), ...this.tasksShortcut(e), ...stages, ...loose];
+      }
+      case 'tasks': {
+        const e = this.registry.entry(node.dir);
+        return e ? this.taskNodes(e) : [];
       }
       case 'stage': {
         const e = this.registry.entry(node.dir);
@@ -120,6 +137,14 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
       default:
         return [];
     }
+  }
+
+  /** Tasks one click from the spec row while it stands at the stage that runs them, or when its stage is unknown (the tasks are still there). */
+  private tasksShortcut(e: SpecEntry): TasksNode[] {
+    if (e.overview.tasks.length === 0) return [];
+    const stage = e.spec.stage;
+    const atTasks = stage === null || hasRole(e.spec.definition, stage, 'tasks');
+    return atTasks && stageWithRole(e.spec.definition, 'tasks') ? [{ kind: 'tasks', dir: e.dir }] : [];
   }
 
   private taskNodes(e: SpecEntry): TaskNode[] {
@@ -139,6 +164,12 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(node: LoomNode): vscode.TreeItem {
+    const item = this.treeItem(node);
+    if (item.id && item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed && this.expanded.has(item.id)) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    return item;
+  }
+
+  private treeItem(node: LoomNode): vscode.TreeItem {
     if (node.kind === 'group') return groupItem(node, this.visible().filter((e) => e.overview.group === node.group).length);
     if (node.kind === 'note') {
       const e = node.dir ? this.registry.entry(node.dir) : undefined;
@@ -157,6 +188,8 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
         const task = e.overview.tasks.find((t) => t.id === node.task);
         return task ? taskItem(node, e, task) : new vscode.TreeItem(node.task);
       }
+      case 'tasks':
+        return tasksItem(node, e);
       case 'artifact': {
         const stage = e.overview.stages.find((s) => s.id === node.stage);
         const exists = stage?.outputs.find((o) => o.path === node.path)?.exists ?? e.spec.snapshot.files.has(node.path);
@@ -198,5 +231,21 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   static pickLabel(e: SpecEntry): string {
     const { date, feature } = splitSpecName(e.spec.snapshot.name);
     return date ? `${feature} (${date})` : feature;
+  }
+}
+
+/** The id getTreeItem gives a node, for the rows that can be expanded. */
+function nodeId(node: LoomNode): string | undefined {
+  switch (node.kind) {
+    case 'group':
+      return `group:${node.group}`;
+    case 'spec':
+      return `spec:${node.dir}`;
+    case 'stage':
+      return `stage:${node.dir}:${node.stage}`;
+    case 'tasks':
+      return `tasks:${node.dir}`;
+    default:
+      return undefined;
   }
 }

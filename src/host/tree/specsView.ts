@@ -22,6 +22,8 @@ export class SpecsView extends Disposable {
     super();
     this.provider = this._register(new SpecTreeProvider(registry));
     this.treeView = this._register(vscode.window.createTreeView(SPECS_VIEW_ID, { treeDataProvider: this.provider, showCollapseAll: true }));
+    this._register(this.treeView.onDidExpandElement((e) => this.provider.setExpanded(e.element, true)));
+    this._register(this.treeView.onDidCollapseElement((e) => this.provider.setExpanded(e.element, false)));
     this._register(trust.onDidChange(() => this.updateMessage()));
     // Relative times ("2h ago") are redrawn when the view comes back into sight, not on a timer.
     this._register(this.treeView.onDidChangeVisibility((e) => e.visible && this.registry.isLoaded && this.provider.refresh()));

@@ -9,7 +9,7 @@ import { hasRole } from '../../core/pipeline/stageRoles';
 import { WORKTREE_PATH_KEY } from '../../core/repository/worktreeRecord';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode } from './nodes';
+import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 
@@ -39,11 +39,14 @@ export function groupLabel(group: SpecGroup): string {
       return vscode.l10n.t('Failed');
     case 'done':
       return vscode.l10n.t('Done');
+    case 'attention':
+      return vscode.l10n.t('Needs attention');
   }
 }
 
 export function groupItem(node: GroupNode, count: number): vscode.TreeItem {
   const item = new vscode.TreeItem(groupLabel(node.group), node.group === 'done' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+  if (node.group === 'attention') item.iconPath = icon('warning', 'list.warningForeground');
   item.id = `group:${node.group}`;
   item.description = String(count);
   item.contextValue = 'loomGroup';
@@ -55,9 +58,15 @@ export function stageText(e: SpecEntry): string {
   return e.spec.stage ?? vscode.l10n.t('state unreadable');
 }
 
-/** `executing · 6/13 · 2h ago`, the description of a spec row. */
+/** `6 of 13 stages done`, where a row or the status bar is read; nothing while the stage is unknown. */
+export function progressText(e: SpecEntry): string | undefined {
+  return e.spec.stage === null ? undefined : vscode.l10n.t('{0} of {1} stages done', e.overview.progress.done, e.overview.progress.total);
+}
+
+/** `executing · 6 of 13 stages done · 2h ago`, the description of a spec row. */
 export function specDescription(e: SpecEntry, multiRoot: boolean): string {
-  const parts = [stageText(e), `${e.overview.progress.done}/${e.overview.progress.total}`];
+  const progress = progressText(e);
+  const parts = progress ? [stageText(e), progress] : [stageText(e)];
   const ago = relativeTime(e.spec.snapshot.state?.updated_at);
   if (ago) parts.push(ago);
   if (isStale(e.staleness)) parts.push(`⚠ ${vscode.l10n.t('stale')}`);
@@ -115,13 +124,17 @@ export function specTooltip(e: SpecEntry): vscode.MarkdownString {
   t.appendMarkdown(`**${md(s.name)}**  \n`);
   t.appendMarkdown(`${md(s.specDir)} — ${md(e.folder.name)}\n\n`);
   if (date) t.appendMarkdown(`${md(vscode.l10n.t('Created'))}: ${date}  \n`);
-  t.appendMarkdown(`${md(vscode.l10n.t('Stage'))}: \`${stageText(e)}\` (${e.overview.progress.done}/${e.overview.progress.total})  \n`);
+  t.appendMarkdown(`${md(vscode.l10n.t('Stage'))}: \`${stageText(e)}\`${progressText(e) ? ` (${md(progressText(e)!)})` : ''}  \n`);
   t.appendMarkdown(
     `${md(vscode.l10n.t('Pipeline'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(vscode.l10n.t('stage inferred from the artifacts (no pipeline.state.json)'))}` : ''}  \n`,
   );
   if (s.state?.updated_at) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(s.state.updated_at)}  \n`);
   if (e.overview.failureReason) t.appendMarkdown(`${md(vscode.l10n.t('Failure'))}: ${md(e.overview.failureReason)}  \n`);
-  if (e.spec.stage === null) t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE))}\n`);
+  if (e.spec.stage === null) {
+    t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE))}\n`);
+    const problem = stateProblem(e);
+    if (problem) t.appendMarkdown(`\n${md(vscode.l10n.t('Line {0}: {1}', problem.line, problem.message))}\n`);
+  }
   const next = e.spec.next();
   for (const n of next) {
     t.appendMarkdown(`\n${n.ready ? '$(arrow-right)' : '$(circle-slash)'} ${md(vscode.l10n.t('Next: {0}', n.to))}${n.ready ? '' : ` — ${md(vscode.l10n.t('blocked'))}`}\n`);
@@ -140,17 +153,28 @@ function appendStaleness(t: vscode.MarkdownString, e: SpecEntry): void {
   for (const d of st.derived) t.appendMarkdown(`- ${md(vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input))}\n`);
 }
 
-/** Notes shown first under a spec: an unreadable state file, each stale fact. */
+/** The first error of the spec's pipeline.state.json: where the file stops being readable. */
+export function stateProblem(e: SpecEntry): { line: number; column: number; message: string } | undefined {
+  const file = `${e.spec.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
+  const d = e.spec.diagnostics.find((x) => x.file === file && x.severity === 'error');
+  return d && { line: d.line, column: d.column, message: d.message };
+}
+
+/** Notes shown first under a spec: an unreadable state file (opened at its error's line), each stale fact. */
 export function specNotes(e: SpecEntry): NoteNode[] {
   const notes: NoteNode[] = [];
   if (e.spec.stage === null) {
+    const problem = stateProblem(e);
     notes.push({
       kind: 'note',
       id: `note:${e.dir}:corrupt`,
       dir: e.dir,
       file: PIPELINE_STATE_FILE,
+      line: problem?.line,
+      column: problem?.column,
       severity: 'error',
-      label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
+      label: problem ? vscode.l10n.t('{0} line {1}: fix or restore it', PIPELINE_STATE_FILE, problem.line) : vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
+      tooltip: problem ? vscode.l10n.t('Line {0}: {1}', problem.line, problem.message) : undefined,
     });
   }
   for (const a of e.staleness.approvals) {
@@ -183,7 +207,22 @@ export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {
   item.iconPath = node.severity === 'error' ? icon('error', 'errorForeground') : node.severity === 'warning' ? icon(...WARNING) : icon('info');
   item.tooltip = node.tooltip ?? node.label;
   item.contextValue = node.staleApproval ? 'loomNote:staleApproval' : 'loomNote';
-  if (node.file && root) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.joinPath(root, node.file)] };
+  if (node.file && root) {
+    const at = node.line ? new vscode.Range(node.line - 1, (node.column ?? 1) - 1, node.line - 1, (node.column ?? 1) - 1) : undefined;
+    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: at ? [vscode.Uri.joinPath(root, node.file), { selection: at }] : [vscode.Uri.joinPath(root, node.file)] };
+    if (at) item.contextValue = 'loomNote:openAtLine';
+  }
+  return item;
+}
+
+/** The spec's Tasks shortcut: `Tasks · 2 of 5 done`. */
+export function tasksItem(node: TasksNode, e: SpecEntry): vscode.TreeItem {
+  const item = new vscode.TreeItem(vscode.l10n.t('Tasks'), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `tasks:${node.dir}`;
+  const done = e.overview.tasks.filter((t) => t.status === 'done').length;
+  item.description = vscode.l10n.t('{0} of {1} done', done, e.overview.tasks.length);
+  item.iconPath = icon('checklist');
+  item.contextValue = 'loomTasks';
   return item;
 }
 

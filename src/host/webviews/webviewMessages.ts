@@ -104,7 +104,8 @@ async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log:
   const name = `${entry.spec.snapshot.name}-traceability.${csv ? 'csv' : 'md'}`;
   const target = await vscode.window.showSaveDialog({
     title: vscode.l10n.t('Export the traceability matrix'),
-    defaultUri: vscode.Uri.joinPath(entry.folder.uri, name),
+    // Beside the spec it describes, not in the workspace root; the user picks the place.
+    defaultUri: vscode.Uri.joinPath(entry.uri, name),
     filters: csv ? { CSV: ['csv'] } : { Markdown: ['md'] },
   });
   if (!target) return;

@@ -1,5 +1,6 @@
 'use strict';
 const assert = require('assert');
+const vscode = require('vscode');
 const { loom, rows, specRow, stageRows } = require('../helpers');
 
 suite('tree', () => {
@@ -8,25 +9,27 @@ suite('tree', () => {
     api = await loom();
   });
 
-  test('groups the specs: in progress, failed, done', async () => {
+  test('groups the specs: needs attention, in progress, failed, done', async () => {
     const groups = await rows(api);
     assert.deepStrictEqual(
       groups.map((g) => [g.label, g.description]),
       [
+        ['Needs attention', '1'],
         ['In progress', '5'],
-        ['Failed', '2'],
+        ['Failed', '1'],
         ['Done', '1'],
       ],
     );
     const names = async (i) => (await rows(api, groups[i].node)).map((s) => s.label);
-    assert.deepStrictEqual(await names(0), ['export', 'search', 'review', 'user-login', 'approval'], 'newest first');
-    assert.deepStrictEqual(await names(1), ['legacy', 'broken']);
-    assert.deepStrictEqual(await names(2), ['payments']);
+    assert.deepStrictEqual(await names(0), ['broken'], 'a corrupt state file has not failed');
+    assert.deepStrictEqual(await names(1), ['export', 'search', 'review', 'user-login', 'approval'], 'newest first');
+    assert.deepStrictEqual(await names(2), ['legacy']);
+    assert.deepStrictEqual(await names(3), ['payments']);
   });
 
-  test('a spec row reads "executing · 6/13 · <age>" with a running icon', async () => {
+  test('a spec row reads "executing · 6 of 13 stages done · <age>" with a running icon', async () => {
     const spec = await specRow(api, 'user-login');
-    assert.match(spec.description, /^executing · 6\/13 · (\d+[mhd] ago|just now|\d{4}-\d{2}-\d{2})$/);
+    assert.match(spec.description, /^executing · 6 of 13 stages done · (\d+[mhd] ago|just now|\d{4}-\d{2}-\d{2})$/);
     assert.strictEqual(spec.icon, 'play-circle');
     // At executing with no worktree recorded: Run Tasks and Create Worktree are offered.
     assert.strictEqual(spec.contextValue, 'loomSpec:running:approve:executing:worktree');
@@ -36,7 +39,12 @@ suite('tree', () => {
 
   test('stages carry status icons and theme colors', async () => {
     const spec = await specRow(api, 'user-login');
-    const stages = await rows(api, spec.node);
+    const [tasks, ...stages] = await rows(api, spec.node);
+    assert.deepStrictEqual([tasks.label, tasks.description, tasks.icon], ['Tasks', '1 of 3 done', 'checklist'], 'at executing, the tasks are one click from the spec row');
+    assert.deepStrictEqual(
+      (await rows(api, tasks.node)).map((t) => t.label),
+      ['T1', 'T2', 'T3'],
+    );
     assert.strictEqual(stages.length, 13);
     assert.deepStrictEqual(
       stages.slice(0, 8).map((s) => [s.label, s.icon, s.color]),
@@ -76,10 +84,10 @@ suite('tree', () => {
     assert.strictEqual(trace.command, 'vscode.open');
   });
 
-  test('a failed spec and a corrupt one are filed under Failed and say why', async () => {
+  test('a failed spec is filed under Failed, a corrupt one under Needs attention, and each says why', async () => {
     const legacy = await specRow(api, 'legacy');
     assert.strictEqual(legacy.group, 'Failed');
-    assert.match(legacy.description, /^failed · 1\/13/);
+    assert.match(legacy.description, /^failed · 1 of 13 stages done/);
     assert.strictEqual(legacy.icon, 'error');
     assert.match(legacy.tooltip, /需求不清楚/);
     const stages = await rows(api, legacy.node);
@@ -89,10 +97,20 @@ suite('tree', () => {
     );
 
     const broken = await specRow(api, 'broken');
-    assert.match(broken.description, /^state unreadable · 0\/13/);
+    assert.strictEqual(broken.group, 'Needs attention');
+    assert.match(broken.description, /^state unreadable( · |$)/);
+    assert.doesNotMatch(broken.description, /stages done/, 'no progress while the stage is unknown');
+    assert.match(broken.tooltip, /Line \d+: /, 'the hover gives the line where the file stops being readable');
     const first = (await rows(api, broken.node))[0];
-    assert.match(first.label, /pipeline\.state\.json could not be read/);
+    assert.match(first.label, /^pipeline\.state\.json line \d+: fix or restore it$/);
+    assert.match(first.tooltip, /^Line \d+: /);
     assert.strictEqual(first.command, 'vscode.open');
+    assert.strictEqual(first.contextValue, 'loomNote:openAtLine', 'the note carries the Open at the Error button');
+    const opened = await vscode.commands.executeCommand('loom.openStateFile', { specDir: broken.node.dir });
+    assert.strictEqual(opened.status, 'done');
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor.document.uri.fsPath.endsWith('pipeline.state.json'));
+    assert.strictEqual(editor.selection.active.line + 1, Number(/^Line (\d+)/.exec(first.tooltip)[1]), 'the editor opens at the error line');
   });
 
   test('a changed approved file shows the spec as stale, with a note and the stage marked', async () => {

@@ -44,7 +44,7 @@ suite('commands', () => {
     );
 
     const row = await specRow(api, 'search');
-    assert.match(row.description, /^detail-expansion · 1\/13 · /);
+    assert.match(row.description, /^detail-expansion · 1 of 13 stages done · /);
     assert.strictEqual(api.registry.entry(dir).spec.actor.getSnapshot().value, 'detail-expansion');
   });
 
@@ -102,7 +102,7 @@ suite('commands', () => {
     assert.ok(last.recovery_from, 'the recovery is recorded as one');
     const row = await specRow(api, 'export');
     assert.strictEqual(row.group, 'In progress');
-    assert.match(row.description, /^brainstorming · 0\/13/);
+    assert.match(row.description, /^brainstorming · 0 of 13 stages done/);
   });
 
   test('Advance asks for confirmation naming the stage; cancelling writes nothing, accepting advances', async () => {
@@ -165,7 +165,7 @@ suite('commands', () => {
     assert.strictEqual(typeof state.started_at, 'string');
     assert.ok(fs.existsSync(path.join(result.specDir, 'progress.md')));
     const row = await specRow(api, '用户-导出-csv');
-    assert.match(row.description, /^brainstorming · 0\/13 · just now/);
+    assert.match(row.description, /^brainstorming · 0 of 13 stages done · just now/);
   });
 
   test('New Feature refuses a name without letters', async () => {

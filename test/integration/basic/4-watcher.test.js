@@ -47,7 +47,7 @@ suite('file watcher', () => {
     fs.renameSync(tmp, file);
     await waitFor('payments to move back to In progress', async () => {
       const row = await specRow(api, 'payments');
-      return row && row.group === 'In progress' && /^code-review-response · 11\/13/.test(row.description);
+      return row && row.group === 'In progress' && /^code-review-response · 11 of 13 stages done/.test(row.description);
     });
     assert.strictEqual(api.registry.entry(specPath('2026-11-10+payments')).spec.actor.getSnapshot().value, 'code-review-response');
   });
@@ -60,7 +60,7 @@ suite('file watcher', () => {
     const row = await specRow(api, 'by-hand');
     const entry = api.registry.entry(dir);
     assert.strictEqual(entry.spec.stageSource, 'inferred', 'without a state file the stage is inferred from the artifacts');
-    assert.ok(row.description.startsWith(`${entry.spec.stage} · ${entry.overview.progress.done}/13`), row.description);
+    assert.ok(row.description.startsWith(`${entry.spec.stage} · ${entry.overview.progress.done} of 13 stages done`), row.description);
     assert.match(row.tooltip, /stage inferred from the artifacts/);
     fs.rmSync(dir, { recursive: true });
     await waitFor('the spec to disappear', async () => !(await specRow(api, 'by-hand')));

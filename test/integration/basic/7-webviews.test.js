@@ -137,15 +137,17 @@ suite('dashboard and traceability matrix webviews', () => {
     assert.deepStrictEqual(warnings, ['The executing engine is not running for this spec.']);
   });
 
-  test('exportMatrix writes CSV or Markdown where the save dialog says', async () => {
+  test('exportMatrix asks where, starting in the spec folder, and writes CSV or Markdown there', async () => {
     const dir = specPath(SPEC);
     const view = api.webviews.get('matrix', dir);
     const { window } = vscode;
     const original = window.showSaveDialog;
     const offered = [];
     const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+    const startedIn = [];
     window.showSaveDialog = async (options) => {
       offered.push(path.basename(options.defaultUri.fsPath));
+      startedIn.push(path.dirname(options.defaultUri.fsPath));
       return vscode.Uri.file(path.join(root, offered[offered.length - 1]));
     };
     try {
@@ -155,6 +157,7 @@ suite('dashboard and traceability matrix webviews', () => {
       window.showSaveDialog = original;
     }
     assert.deepStrictEqual(offered, [`${SPEC}-traceability.csv`, `${SPEC}-traceability.md`]);
+    assert.deepStrictEqual(startedIn, [dir, dir], "the save dialog starts in the spec's folder");
     const csv = fs.readFileSync(path.join(root, offered[0]), 'utf8');
     assert.match(csv, /^\uFEFFrequirement,behavior,/);
     assert.match(csv, /REQ-001-B01/);

@@ -18,6 +18,8 @@ const fixture = (name) => fs.readFileSync(path.join(FIXTURE, name), 'utf8');
 suite('@loom chat participant', () => {
   let api;
   let dir;
+  /** New Feature's spec.md template: what the drafts replace, and only once accepted. */
+  let template;
   const stage = () => readJson(path.join(dir, 'pipeline.state.json')).current_stage;
 
   suiteSetup(async () => {
@@ -26,6 +28,7 @@ suite('@loom chat participant', () => {
     const created = await vscode.commands.executeCommand('loom.newFeature', { name: 'tags' });
     assert.strictEqual(created.status, 'done');
     dir = created.specDir;
+    template = fs.readFileSync(path.join(dir, 'spec.md'), 'utf8');
     await settle(api);
     assert.ok(await specRow(api, 'tags'), 'the new feature is in the Loom view');
   });
@@ -40,7 +43,9 @@ suite('@loom chat participant', () => {
     assert.strictEqual(result.metadata.dir, dir);
     assert.strictEqual(result.metadata.pending, undefined);
     assert.match(result.metadata.reply, /Three ways to do it/);
-    assert.deepStrictEqual(fs.readdirSync(dir).sort(), ['pipeline.state.json', 'progress.md']);
+    assert.deepStrictEqual(fs.readdirSync(dir).sort(), ['pipeline.state.json', 'progress.md', 'spec.md']);
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'spec.md'), 'utf8'), template, 'the template is left as it was');
+    assert.match(template, /^### REQ-001 /m);
     assert.deepStrictEqual(
       (await authorRequests()).map((r) => r.command),
       ['brainstorm'],
@@ -63,7 +68,8 @@ suite('@loom chat participant', () => {
     );
     assert.deepStrictEqual(pending.problems, []);
     assert.strictEqual(pending.drafts[0].content, fixture('spec.md'), 'the repaired spec.md');
-    assert.ok(!fs.existsSync(path.join(dir, 'spec.md')), 'nothing is written before the user accepts');
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'spec.md'), 'utf8'), template, 'nothing is written before the user accepts');
+    assert.ok(!fs.existsSync(path.join(dir, 'requirements.json')), 'nothing is written before the user accepts');
 
     const written = await chat(api, '@loom /brainstorm write');
     assert.deepStrictEqual(written.metadata.wrote, ['spec.md', 'requirements.json']);

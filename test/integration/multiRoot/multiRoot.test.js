@@ -18,11 +18,12 @@ suite('multi-root', () => {
     );
     const alpha = await specRow(api, 'alpha-feature');
     const beta = await specRow(api, 'beta-feature');
-    assert.match(alpha.description, /^planning · 2\/13 · .* · alpha$/);
-    assert.match(beta.description, /^executing · 3\/6 · .* · beta$/, "beta's workflow.yaml has six stages");
+    assert.match(alpha.description, /^planning · 2 of 13 stages done · .* · alpha$/);
+    assert.match(beta.description, /^executing · 3 of 6 stages done · .* · beta$/, "beta's workflow.yaml has six stages");
     assert.deepStrictEqual(
       (await rows(api, beta.node)).map((s) => s.label),
-      ['brainstorming', 'planning', 'approved', 'executing', 'verification', 'synced'],
+      ['Tasks', 'brainstorming', 'planning', 'approved', 'executing', 'verification', 'synced'],
+      'at executing, its Tasks come first',
     );
   });
 
@@ -65,7 +66,7 @@ suite('multi-root', () => {
     assert.strictEqual(path.dirname(result.specDir), path.join(vscode.workspace.workspaceFolders[1].uri.fsPath, 'specs'));
     assert.strictEqual(readJson(path.join(result.specDir, 'pipeline.state.json')).current_stage, 'brainstorming');
     const row = await specRow(api, 'gamma');
-    assert.match(row.description, /^brainstorming · 0\/6 · just now · beta$/);
+    assert.match(row.description, /^brainstorming · 0 of 6 stages done · just now · beta$/);
   });
 
   test('Mark Failed and Recover work in the second folder', async () => {
@@ -86,8 +87,8 @@ suite('multi-root', () => {
         '        next: review-gate\n        outputs: [verify-report.md]\n      - id: review-gate\n        gate: human-approval\n        next: synced',
       ),
     );
-    await waitFor("beta's pipeline to have seven stages", async () => /^brainstorming · 0\/7 /.test((await specRow(api, 'beta-feature')).description));
-    assert.match((await specRow(api, 'alpha-feature')).description, /^planning · 2\/13 /, 'alpha keeps its own pipeline');
+    await waitFor("beta's pipeline to have seven stages", async () => /^brainstorming · 0 of 7 stages done /.test((await specRow(api, 'beta-feature')).description));
+    assert.match((await specRow(api, 'alpha-feature')).description, /^planning · 2 of 13 stages done /, 'alpha keeps its own pipeline');
     const stages = (await rows(api, (await specRow(api, 'beta-feature')).node)).map((s) => s.label);
     assert.deepStrictEqual(stages, ['brainstorming', 'planning', 'approved', 'executing', 'verification', 'review-gate', 'synced']);
 

@@ -29,6 +29,8 @@ export const block = (d: Pick<Draft, 'path' | 'content'>) => `=== FILE: ${d.path
 export function freshSpec(files: readonly Draft[] = []): { root: string; specDir: string; dir: string; cleanup(): void } {
   const root = mkdtempSync(join(tmpdir(), 'loom-authoring-'));
   const created = createSpec(root, 'tags', new Date('2026-11-30T09:00:00Z'));
+  // These tests start before any spec.md: without New Feature's template, as a spec made by loom's CLI is.
+  rmSync(join(created.dir, 'spec.md'));
   for (const f of files) {
     mkdirSync(join(created.dir, f.path, '..'), { recursive: true });
     writeFileSync(join(created.dir, f.path), f.content);

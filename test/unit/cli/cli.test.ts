@@ -123,8 +123,9 @@ describe('status', () => {
 
   test('without --spec-dir prints an array with one entry per spec, qa/ and specs/ alike', async () => {
     const run = await cli('status', '--cwd', repo, '--json');
-    assert.equal(run.code, 0, run.err);
-    assert.equal(run.err, '');
+    // The fixture holds a spec whose pipeline.state.json is corrupt: every spec is still listed, and the exit says unreadable input.
+    assert.equal(run.code, 2, run.err);
+    assert.equal(run.err, `loom-vscode: ${BAD_STATE}/pipeline.state.json is corrupt, so the stage of ${BAD_STATE} is unknown\n`);
     const all = parsed(run);
     assert.ok(Array.isArray(all));
     assert.deepEqual(
@@ -209,9 +210,10 @@ describe('status', () => {
     assert.deepEqual(s.next, [{ to: 'detail-expansion', interactive: true, ready: true, unmet: [] }]);
   });
 
-  test('a corrupt pipeline.state.json gives stage null and a diagnostic with its line, not a failure', async () => {
+  test('a corrupt pipeline.state.json gives stage null and a diagnostic with its line, and exits 2 (unreadable input)', async () => {
     const run = await cli('status', '--cwd', repo, '--spec-dir', BAD_STATE, '--json');
-    assert.equal(run.code, 0, run.err);
+    assert.equal(run.code, 2, run.err);
+    assert.match(run.err, /^loom-vscode: specs\/2026-11-25\+bad-state\/pipeline\.state\.json is corrupt, so the stage of specs\/2026-11-25\+bad-state is unknown$/m);
     const s = parsed(run);
     assert.equal(s.stage, null);
     assert.deepEqual(s.next, []);
@@ -223,8 +225,7 @@ describe('status', () => {
 
   test('the human form says where each spec stands and what blocks it', async () => {
     const run = await cli('status', '--cwd', repo);
-    assert.equal(run.code, 0, run.err);
-    assert.equal(run.err, '');
+    assert.equal(run.code, 2, 'the corrupt bad-state spec makes it unreadable input');
     assert.throws(() => JSON.parse(run.out));
     assert.match(run.out, /^specs\/2026-11-29\+login {2}\[feature\] {2}stage: executing$/m);
     assert.match(run.out, /^ {2}tasks: 2\/3 done, T3 executing \(retry 2\)$/m);
@@ -233,6 +234,20 @@ describe('status', () => {
     assert.match(run.out, /^ {2}→ analyze-artifacts \(forward\): blocked\n {6}- plan\.md does not exist$/m);
     assert.match(run.out, /^specs\/2026-11-25\+bad-state .*stage: unknown \(pipeline\.state\.json is corrupt\)$/m);
     assert.match(run.out, /specs\/2026-11-25\+bad-state\/pipeline\.state\.json:5:1: error: /);
+    // Each diagnostic line names its file once, in front.
+    for (const line of run.out.split('\n').filter((l) => /: error: /.test(l))) {
+      const file = line.trim().split(':')[0];
+      assert.equal(line.split(file).length - 1, 1, line);
+    }
+    assert.match(run.out, /bad-state\/pipeline\.state\.json:5:1: error: pipeline\.state\.json is not valid JSON/);
+  });
+
+  test('a clean repository exits 0 with nothing on stderr', async () => {
+    const clean = copyFixture('basic');
+    rmSync(join(clean, BAD_STATE), { recursive: true });
+    const run = await cli('status', '--cwd', clean);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(run.err, '');
   });
 
   test('a repository without specs prints an empty array', async () => {
@@ -708,10 +723,19 @@ describe('tasks', () => {
     assert.match(run.err, /tasks\/T3\.md:2:1: error: T3 owns no paths/);
   });
 
-  test('--validate passes a clean plan with exit 0 and nothing on stderr', async () => {
+  test('--validate passes a clean plan with exit 0, nothing on stderr, and says so', async () => {
     const run = await cli('tasks', '--cwd', repo, '--spec-dir', LOGIN, '--validate');
     assert.equal(run.code, 0, run.err);
     assert.equal(run.err, '');
+    assert.match(run.out, /^specs\/2026-11-29\+login: 3 tasks valid: each owns its paths, no conflicts, no unknown dependencies, no cycle$/m);
+    const asJson = await cli('tasks', '--cwd', repo, '--spec-dir', LOGIN, '--validate', '--json');
+    assert.equal(asJson.code, 0, asJson.err);
+    assert.ok(parsed(asJson).batches, 'with --json stdout stays one JSON document');
+  });
+
+  test('without --validate it checks nothing, so it does not claim the plan is valid', async () => {
+    const run = await cli('tasks', '--cwd', repo, '--spec-dir', LOGIN);
+    assert.doesNotMatch(run.out, /valid/);
   });
 
   test('a task file whose frontmatter does not parse is unreadable input: exit 2 naming file and line', async () => {
@@ -865,7 +889,7 @@ describe('validate', () => {
   test('the human form is one file:line:column line per problem', async () => {
     const run = await cli('validate', '--cwd', repo);
     assert.equal(run.code, 1);
-    assert.match(run.out, /^specs\/2026-11-26\+broken\/requirements\.json:8:5: error: .*requirements\.json is not valid JSON/m);
+    assert.match(run.out, /^specs\/2026-11-26\+broken\/requirements\.json:8:5: error: requirements\.json is not valid JSON/m, 'the path is named once, in front');
     assert.match(run.out, /^specs\/2026-11-26\+broken\/tasks\/T1\.md:3:1: error: .*the YAML frontmatter does not parse/m);
     for (const line of run.out.trimEnd().split('\n')) assert.match(line, /^[^:]+:\d+:\d+: (error|warning|info): /);
   });
@@ -985,7 +1009,8 @@ describe('--json prints exactly one JSON document on stdout', () => {
     ];
     for (const argv of runs) {
       const run = await cli(...argv, '--cwd', repo, '--json');
-      assert.ok(run.code === 0 || run.code === 1, `${argv.join(' ')}: ${run.err}`);
+      // The whole-repository status exits 2 for the corrupt bad-state spec, and still prints its document.
+      assert.ok(run.code === 0 || run.code === 1 || (argv.length === 1 && argv[0] === 'status' && run.code === 2), `${argv.join(' ')}: ${run.err}`);
       assert.doesNotThrow(() => JSON.parse(run.out), argv.join(' '));
       assert.ok(run.out.endsWith('}\n') || run.out.endsWith(']\n'), argv.join(' '));
     }
@@ -1005,8 +1030,8 @@ describe('the launcher bin/loom-vscode.js', () => {
   test('works from another directory and prints JSON on stdout', () => {
     const repo = copyFixture('basic');
     const r = launch(['status', '--cwd', repo, '--json']);
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stderr, '');
+    assert.equal(r.status, 2, 'the fixture holds a spec with a corrupt pipeline.state.json');
+    assert.equal(r.stderr, `loom-vscode: ${BAD_STATE}/pipeline.state.json is corrupt, so the stage of ${BAD_STATE} is unknown\n`);
     const all = JSON.parse(r.stdout);
     assert.equal(all.length, 7);
     assert.equal(all.find((s: any) => s.spec_dir === LOGIN).stage, 'executing');

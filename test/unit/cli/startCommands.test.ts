@@ -40,6 +40,7 @@ test('new starts specs/<date>+<slug>/ at the first stage; qa/ specs follow the q
   const state = JSON.parse(readFileSync(join(root, made.spec_dir, 'pipeline.state.json'), 'utf8'));
   assert.deepEqual({ dir: state.spec_dir, stage: state.current_stage, history: state.stage_history }, { dir: made.spec_dir, stage: 'brainstorming', history: [] });
   assert.ok(existsSync(join(root, made.spec_dir, 'progress.md')));
+  assert.match(readFileSync(join(root, made.spec_dir, 'spec.md'), 'utf8'), /^### REQ-001 /m, 'a spec.md template to draft into');
 
   const qa = JSON.parse((await cli('new', '--name', 'smoke', '--spec-root', 'qa', '--cwd', root, '--json')).out);
   assert.match(qa.spec_dir, /^qa\//);
@@ -81,4 +82,23 @@ test('worktree makes the feature branch and records it; a repository without a c
   const text = await cli('worktree', '--spec-dir', spec, '--location', '../trees', '--cwd', root);
   assert.equal(text.code, 0);
   assert.match(text.out, new RegExp(`reusing feature/${date}-export at `));
+});
+
+test('new writes the spec.md template in the language of LANG / LC_ALL', async () => {
+  const root = repo();
+  const saved = { LANG: process.env.LANG, LC_ALL: process.env.LC_ALL };
+  try {
+    delete process.env.LC_ALL;
+    process.env.LANG = 'zh_CN.UTF-8';
+    const zh = JSON.parse((await cli('new', '--name', '用户 登录', '--cwd', root, '--json')).out);
+    assert.match(readFileSync(join(root, zh.spec_dir, 'spec.md'), 'utf8'), /^## 需求$/m);
+    process.env.LANG = 'C.UTF-8';
+    const en = JSON.parse((await cli('new', '--name', 'export', '--cwd', root, '--json')).out);
+    assert.match(readFileSync(join(root, en.spec_dir, 'spec.md'), 'utf8'), /^## Requirements$/m);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 });

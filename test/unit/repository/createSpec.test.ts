@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { createSpec, specDate, specSlug } from '../../../src/core/repository/createSpec';
+import { specTemplateLanguage } from '../../../src/core/authoring/specTemplate';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { LoomError } from '../../../src/core/errors';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
@@ -32,7 +33,13 @@ test('createSpec initialises specs/<date>+<slug>/ as loom does, and the reposito
   try {
     const created = createSpec(r.root, 'User Login', NOW);
     assert.equal(created.specDir, '2026-11-29+user-login'.replace(/^/, 'specs/'));
-    assert.deepEqual(readdirSync(created.dir).sort(), ['pipeline.state.json', 'progress.md']);
+    assert.deepEqual(readdirSync(created.dir).sort(), ['pipeline.state.json', 'progress.md', 'spec.md']);
+    const specText = r.read(`${created.specDir}/spec.md`);
+    assert.match(specText, /^# Spec: User Login$/m);
+    assert.match(specText, /^> Feature: `2026-11-29\+user-login` · Pipeline: feature$/m);
+    for (const section of ['Background', 'Options considered', 'Requirements', 'Out of scope']) assert.match(specText, new RegExp(`^## ${section}$`, 'm'));
+    assert.match(specText, /^### REQ-001 /m, "a requirement line in loom's REQ-nnn form");
+    assert.match(specText, /@loom \/brainstorm/);
     const state = r.json(`${created.specDir}/pipeline.state.json`);
     assert.deepEqual(state, newPipelineState(created.specDir, 'feature', 'brainstorming', NOW.toISOString()), "the record loom's init writes");
     assert.equal(state.spec_dir, created.specDir);
@@ -62,6 +69,41 @@ test('createSpec honours the spec root, pipeline type and first stage it is give
     const state = r.json(`${created.specDir}/pipeline.state.json`);
     assert.equal(state.pipeline_type, 'qa');
     assert.equal(state.current_stage, 'executing');
+  } finally {
+    r.dispose();
+  }
+});
+
+test('createSpec writes the spec.md template in the language it is given', () => {
+  const r = new TempRepo();
+  try {
+    const created = createSpec(r.root, '用户 登录', NOW, { language: 'zh' });
+    const specText = r.read(`${created.specDir}/spec.md`);
+    assert.match(specText, /^# Spec：用户 登录$/m);
+    for (const section of ['背景', '方案对比', '需求', '不在范围内']) assert.match(specText, new RegExp(`^## ${section}$`, 'm'));
+    assert.match(specText, /^### REQ-001 第一条需求$/m);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('specTemplateLanguage: any Chinese locale gets Chinese, everything else English', () => {
+  assert.equal(specTemplateLanguage('zh-cn'), 'zh');
+  assert.equal(specTemplateLanguage('zh-TW'), 'zh');
+  assert.equal(specTemplateLanguage('en'), 'en');
+  assert.equal(specTemplateLanguage('de'), 'en');
+  assert.equal(specTemplateLanguage(undefined), 'en');
+});
+
+test("createSpec writes loom_version as loom's PipelineEngine._readVersion does: the repository's package.json version, else 2.0.0", () => {
+  const r = new TempRepo();
+  try {
+    r.write('package.json', JSON.stringify({ name: 'todo-api', version: '0.2.0' }));
+    const withPackage = createSpec(r.root, 'A', NOW);
+    assert.equal(r.json(`${withPackage.specDir}/pipeline.state.json`).loom_version, '0.2.0');
+    r.write('package.json', '{ not json');
+    const broken = createSpec(r.root, 'B', NOW);
+    assert.equal(r.json(`${broken.specDir}/pipeline.state.json`).loom_version, '2.0.0');
   } finally {
     r.dispose();
   }

@@ -66,12 +66,16 @@ test('a spec at the terminal stage is done, every stage done, "13/13"', () => {
   assert.ok(o.stages.every((s) => s.status === 'done'));
 });
 
-test('a corrupt state file: stage unknown, filed under failed, every stage waiting', () => {
+test('a corrupt state file: stage unknown, filed under attention (it has not failed), every stage waiting, its tasks kept', () => {
   const o = overview((r) => {
     plannedSpec(r);
     r.write(`${SPEC}/pipeline.state.json`, '{ "current_stage": ');
   });
-  assert.equal(o.group, 'failed');
+  assert.equal(o.group, 'attention');
   assert.deepEqual(o.progress, { done: 0, total: 13 });
+  assert.deepEqual(
+    o.tasks.map((t) => t.id),
+    ['T1'],
+  );
   assert.ok(o.stages.every((s) => s.status === 'waiting'));
 });

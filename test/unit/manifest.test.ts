@@ -1,0 +1,50 @@
+/**
+ * The extension's manifest as the Marketplace and VS Code read it: the icon, the listing fields,
+ * the settings a repository may not set in Restricted Mode, and the walkthrough's steps.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../..');
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const nls = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, string>;
+
+test('the icon is a 128×128 PNG', () => {
+  const png = readFileSync(join(ROOT, manifest.icon));
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+  // IHDR: width and height, big-endian, at bytes 16 and 20.
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+});
+
+test('the listing fields the Marketplace shows are there', () => {
+  for (const key of ['repository', 'bugs', 'homepage', 'keywords', 'galleryBanner', 'categories', 'qna']) assert.ok(Object.hasOwn(manifest, key), key);
+  assert.deepEqual(manifest.extensionKind, ['workspace'], 'it needs the file system, git and child processes');
+  assert.ok(manifest.categories.includes('AI'));
+});
+
+test('in Restricted Mode a repository cannot set a command or a path outside the workspace', () => {
+  const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+  for (const key of ['loom.executing.testCommand', 'loom.worktree.location']) assert.ok(restricted.includes(key), key);
+  const settings = Object.keys(manifest.contributes.configuration.properties);
+  for (const key of restricted) assert.ok(settings.includes(key), `${key} is a setting`);
+});
+
+test('every walkthrough step has its text in English and Chinese, a picture that exists, and a button', () => {
+  const [en, zh] = [nls('package.nls.json'), nls('package.nls.zh-cn.json')];
+  const steps = manifest.contributes.walkthroughs[0].steps as { id: string; title: string; description: string; media: { image: string; altText: string } }[];
+  assert.ok(steps.length >= 6);
+  for (const step of steps) {
+    for (const ref of [step.title, step.description, step.media.altText]) {
+      const key = ref.replace(/^%|%$/g, '');
+      assert.ok(en[key] && zh[key], `${key} in both languages`);
+    }
+    assert.ok(existsSync(join(ROOT, step.media.image)), step.media.image);
+    assert.match(en[step.description.replace(/^%|%$/g, '')], /\]\(command:[\w.]+/, `${step.id} has a command button`);
+  }
+});
+
+test('npm runs only the install scripts it was told to', () => {
+  assert.deepEqual(manifest.allowScripts, { esbuild: true, '@vscode/vsce-sign': false });
+});
