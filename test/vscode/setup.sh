@@ -45,16 +45,17 @@ flock 9
 quiet() { "$@" >>"$LOG" 2>&1; }
 
 # --- 1. Debian packages ---------------------------------------------------------------
-STEP="apt-get install chromium libkrb5-dev"
-if ! command -v chromium >/dev/null 2>&1 || [ ! -e /usr/include/gssapi/gssapi.h ]; then
+# fonts-noto-cjk: half of the sample is Chinese; without a CJK font the screenshots show empty boxes.
+STEP="apt-get install chromium libkrb5-dev fonts-noto-cjk"
+if ! command -v chromium >/dev/null 2>&1 || [ ! -e /usr/include/gssapi/gssapi.h ] || [ ! -d /usr/share/fonts/opentype/noto ]; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "setup-vscode: need root (or sudo) to apt-get install chromium libkrb5-dev" >&2; exit 1; }
+    command -v sudo >/dev/null 2>&1 || { echo "setup-vscode: need root (or sudo) to apt-get install chromium libkrb5-dev fonts-noto-cjk" >&2; exit 1; }
     SUDO="sudo"
   fi
-  say "installing chromium and libkrb5-dev with apt-get"
+  say "installing chromium, libkrb5-dev and fonts-noto-cjk with apt-get"
   quiet $SUDO apt-get update
-  quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium libkrb5-dev
+  quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium libkrb5-dev fonts-noto-cjk
 fi
 
 # --- 2. Node 24 (full official build, including include/node headers for node-gyp) ---------
