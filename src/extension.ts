@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import { registerDraftCommands } from './host/chat/draftCommands';
 import { LoomChatParticipant } from './host/chat/loomParticipant';
 import { PendingDraftStore } from './host/chat/pendingDrafts';
+import { RefineCommand } from './host/comments/refineChat';
+import { registerReviewCommands } from './host/comments/reviewCommands';
+import { ReviewThreads } from './host/comments/reviewThreads';
 import { registerPipelineCommands } from './host/commands/pipelineCommands';
 import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
 import { LoomConfig } from './host/config';
@@ -35,6 +38,8 @@ export interface LoomApi {
   drafts: PendingDraftStore;
   /** The `@loom` chat participant. */
   chat: LoomChatParticipant;
+  /** The comment threads of spec reviews (review-comments.json). */
+  review: ReviewThreads;
   /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
   testHooks?: { prompts: PromptPresets };
 }
@@ -54,7 +59,10 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const ctx = { registry, view, log, trust, config };
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const drafts = new PendingDraftStore();
-  const chat = new LoomChatParticipant(ctx, drafts);
+  const review = new ReviewThreads(registry, config, log);
+  const refine = new RefineCommand(ctx, drafts, review);
+  view.provider.setReviewCounts(review);
+  const chat = new LoomChatParticipant(ctx, drafts, [refine]);
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
   context.subscriptions.push(
     config,
@@ -76,11 +84,14 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     drafts,
     chat,
     ...registerDraftCommands(ctx, drafts),
+    review,
+    refine,
+    ...registerReviewCommands(ctx, review, refine, drafts),
     chat.register(context.extensionUri),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   setTimeout(() => void registry.start(), 0);
-  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, ...(presets ? { testHooks: { prompts: presets } } : {}) };
+  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 
 export function deactivate(): void {

@@ -6,6 +6,7 @@ import { Disposable } from '../lifecycle';
 import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode } from './nodes';
+import { withOpenThreads, type OpenThreadCounts } from './reviewCounts';
 import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem } from './treeItems';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
@@ -35,10 +36,17 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
    */
   private readonly shown = new Map<string, SpecGroup>();
   private filterValue: SpecFilter = {};
+  private reviewCounts?: OpenThreadCounts;
 
   constructor(private readonly registry: SpecRegistry) {
     super();
     this._register(registry.onDidChange((e) => this.changed(e)));
+  }
+
+  /** The open comment threads shown on spec and file rows; a change redraws that spec's rows. */
+  setReviewCounts(counts: OpenThreadCounts): void {
+    this.reviewCounts = counts;
+    this._register(counts.onDidChange((dir) => this.shown.has(dir) && this._onDidChangeTreeData.fire(this.specNode(dir))));
   }
 
   get filter(): SpecFilter {
@@ -139,6 +147,10 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(node: LoomNode): vscode.TreeItem {
+    return withOpenThreads(this.baseTreeItem(node), node, this.reviewCounts);
+  }
+
+  private baseTreeItem(node: LoomNode): vscode.TreeItem {
     if (node.kind === 'group') return groupItem(node, this.visible().filter((e) => e.overview.group === node.group).length);
     if (node.kind === 'note') {
       const e = node.dir ? this.registry.entry(node.dir) : undefined;
