@@ -60,20 +60,23 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
     reply.thread.dispose();
   };
 
-  const refineIn = async (entry: SpecEntry, scope: string) => {
+  /** Opens the chat on `@loom /refine`, with the model the user picks there; without any model, comments stay notes. */
+  const refineIn = async (entry: SpecEntry, scope: string): Promise<CommandOutcome> => {
     const models = await vscode.lm.selectChatModels();
     if (!models.length) {
-      notify(
-        'info',
-        vscode.l10n.t('Refine needs a language model, and none is available. Install or sign in to a chat model provider (GitHub Copilot, for example); the comments still work as notes.'),
+      const message = vscode.l10n.t(
+        'Refine needs a language model, and none is available. Install or sign in to a chat model provider (GitHub Copilot, for example); the comments still work as notes.',
       );
-      return;
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
     }
     if (!threads.openCount(entry.dir)) {
-      notify('info', vscode.l10n.t('{0} has no open comment thread to refine.', entry.spec.snapshot.specDir));
-      return;
+      const message = vscode.l10n.t('{0} has no open comment thread to refine.', entry.spec.snapshot.specDir);
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
     }
     await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@loom /refine ${entry.spec.snapshot.specDir} ${scope}`.trim(), isPartialQuery: false });
+    return { status: 'done', specDir: entry.spec.snapshot.specDir };
   };
 
   return [
@@ -110,9 +113,10 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
       const s = shown(thread);
       threads.update(s.entry, (c) => setThreadStatus(c, s.threadId, 'open'));
     }),
-    command('loom.refineThread', async (thread: vscode.CommentThread) => {
-      const s = shown(thread);
-      await refineIn(s.entry, `#${s.threadId}`);
+    vscode.commands.registerCommand('loom.refineThread', async (thread: vscode.CommentThread): Promise<CommandOutcome> => {
+      const s = threads.shownFor(thread);
+      const entry = s && ctx.registry.entry(s.dir);
+      return entry ? refineIn(entry, `#${s.threadId}`) : { status: 'refused', message: vscode.l10n.t('This comment thread is no longer in review-comments.json.'), reasons: [] };
     }),
     command('loom.acceptRefinedFile', async (arg: { id?: string; path?: string }) => {
       const pending = drafts.byId(arg?.id ?? '');
@@ -126,12 +130,10 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
     createCommand(ctx, 'loom.refineFile', { spec: true, writes: true }, async (_args, entry) => {
       const uri = vscode.window.activeTextEditor?.document.uri;
       const where = uri ? threads.locate(uri) : undefined;
-      await refineIn(entry!, where && where.entry.dir === entry!.dir ? where.file : '');
-      return { status: 'done', specDir: entry!.spec.snapshot.specDir };
+      return refineIn(entry!, where && where.entry.dir === entry!.dir ? where.file : '');
     }),
     createCommand(ctx, 'loom.refineSpec', { spec: true, writes: true }, async (_args, entry) => {
-      await refineIn(entry!, '');
-      return { status: 'done', specDir: entry!.spec.snapshot.specDir };
+      return refineIn(entry!, '');
     }),
     createCommand(ctx, 'loom.exportReviewFeedback', { spec: true, writes: true }, async (args, entry) => {
       const open = threads.open(entry!.dir);

@@ -81,6 +81,11 @@ export class ReviewThreads extends Disposable {
     return c ? openThreads(c) : [];
   }
 
+  /** The editor thread showing a stored thread (commands and tests reach threads through it). */
+  commentThread(dir: string, threadId: string): vscode.CommentThread | undefined {
+    return this.shown.get(dir)?.get(threadId)?.thread;
+  }
+
   shownFor(thread: vscode.CommentThread): { dir: string; threadId: string; file: string } | undefined {
     const s = this.byThread.get(thread);
     return s ? { dir: s.dir, threadId: s.stored.id, file: s.stored.file } : undefined;

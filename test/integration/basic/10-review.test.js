@@ -1,0 +1,74 @@
+'use strict';
+/**
+ * Review comments without a language model (the basic suite has none): comments work as notes,
+ * refine says it needs a model; loom.review.blockOnOpenThreads refuses Advance out of an
+ * interactive stage while a thread on its outputs is open, and lets it through once resolved; a
+ * corrupt review-comments.json is reported by name and left untouched.
+ */
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { loom, readJson, settle, waitFor } = require('../helpers');
+
+const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'authoring');
+
+suite('review comments without a model', () => {
+  let api;
+  let dir;
+  const file = () => path.join(dir, 'review-comments.json');
+  const stage = () => readJson(path.join(dir, 'pipeline.state.json')).current_stage;
+  const comment = async (line, text) => {
+    const uri = vscode.Uri.file(path.join(dir, 'spec.md'));
+    await vscode.workspace.openTextDocument(uri);
+    const thread = api.review.controller.createCommentThread(uri, new vscode.Range(line - 1, 0, line - 1, 0), []);
+    return vscode.commands.executeCommand('loom.addComment', { thread, text });
+  };
+
+  suiteSetup(async () => {
+    api = await loom();
+    const created = await vscode.commands.executeCommand('loom.newFeature', { name: 'reviewnotes' });
+    assert.strictEqual(created.status, 'done');
+    dir = created.specDir;
+    fs.writeFileSync(path.join(dir, 'spec.md'), fs.readFileSync(path.join(FIXTURE, 'spec.md')));
+    fs.writeFileSync(path.join(dir, 'requirements.json'), fs.readFileSync(path.join(FIXTURE, 'requirements.brainstorm.json')));
+    api.registry.reloadNow(dir);
+    await settle(api);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('loom').update('review.blockOnOpenThreads', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  test('a comment is kept as a note; refine explains that it needs a model', async () => {
+    assert.strictEqual((await comment(1, 'A shorter title?')).status, 'done');
+    assert.strictEqual(readJson(file()).threads.length, 1);
+    const refused = await vscode.commands.executeCommand('loom.refineSpec', { specDir: dir });
+    assert.strictEqual(refused.status, 'refused');
+    assert.match(refused.message, /Refine needs a language model/);
+  });
+
+  test('blockOnOpenThreads refuses Advance while the thread is open, and lets it through once resolved', async () => {
+    await vscode.workspace.getConfiguration('loom').update('review.blockOnOpenThreads', true, vscode.ConfigurationTarget.Workspace);
+    const refused = await vscode.commands.executeCommand('loom.advance', { specDir: dir, confirm: true });
+    assert.strictEqual(refused.status, 'refused');
+    assert.match(refused.message, /cannot leave brainstorming: 1 comment thread\(s\) on its outputs are open/);
+    assert.deepStrictEqual(refused.reasons, ['spec.md:1: A shorter title?']);
+    assert.strictEqual(stage(), 'brainstorming');
+
+    const [t] = readJson(file()).threads;
+    assert.strictEqual((await vscode.commands.executeCommand('loom.resolveThread', api.review.commentThread(dir, t.id))).status, 'done');
+    assert.strictEqual(readJson(file()).threads[0].status, 'resolved');
+    const advanced = await vscode.commands.executeCommand('loom.advance', { specDir: dir, confirm: true });
+    assert.strictEqual(advanced.status, 'done', JSON.stringify(advanced));
+    await waitFor('detail-expansion on disk', () => stage() === 'detail-expansion');
+  });
+
+  test('a corrupt review-comments.json is named and never overwritten', async () => {
+    fs.writeFileSync(file(), '{ "version": 1, "threads": [');
+    const failed = await comment(3, 'More detail.');
+    assert.strictEqual(failed.status, 'failed');
+    assert.ok(failed.message.includes('review-comments.json is not valid JSON'), failed.message);
+    assert.strictEqual(fs.readFileSync(file(), 'utf8'), '{ "version": 1, "threads": [');
+  });
+});
