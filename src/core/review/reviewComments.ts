@@ -27,6 +27,8 @@ export const reviewThreadSchema = z.object({
   /** The text of those lines when the thread was made: how it finds them again after an edit. */
   quote: z.string(),
   status: threadStatusSchema,
+  /** A comment on the feature's code at the review gate: `file` is relative to the feature worktree. */
+  code: z.literal(true).optional(),
   created_at: z.string(),
   comments: z.array(reviewCommentSchema),
 });

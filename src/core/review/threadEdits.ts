@@ -13,6 +13,8 @@ export interface NewThread {
   line: number;
   endLine: number;
   quote: string;
+  /** On the feature's code (worktree-relative) rather than on a spec file. */
+  code?: boolean;
   author: string;
   body: string;
   now: string;
@@ -26,6 +28,7 @@ export function addThread(c: ReviewComments, t: NewThread): ReviewThread {
     end_line: Math.max(t.line, t.endLine),
     quote: t.quote,
     status: 'open',
+    ...(t.code ? { code: true as const } : {}),
     created_at: t.now,
     comments: [{ id: newId('c'), author: t.author, body: t.body, created_at: t.now }],
   };

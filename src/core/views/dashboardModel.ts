@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { BreakerReport, DashboardFinding, DashboardHandoff, DashboardModel, DashboardTask, NextTransition, Precondition, StageStep, StageVisit, TokenUsage } from '../../shared/dashboardModel';
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE, FINDING_SEVERITIES, type Finding } from '../files/findings';
 import { HANDOFFS_DIR } from '../files/handoff';
@@ -25,6 +25,7 @@ import { readOptionalText } from '../fs/readOptional';
 import { anchorThread } from '../review/anchoring';
 import { openThreads } from '../review/reviewComments';
 import { readReviewComments } from '../review/reviewStore';
+import { findWorktree } from '../specdir/worktree';
 import { readFindingsFiles } from './findingsFiles';
 
 /**
@@ -286,11 +287,13 @@ function reviewThreads(s: SpecSnapshot): Pick<DashboardModel, 'reviewThreads' | 
   }
   return {
     reviewThreads: openThreads(comments).map((t) => {
-      const text = readOptionalText(join(s.dir, t.file));
+      // A thread on the feature's code is in the worktree (or the repository without one).
+      const abs = t.code ? join(findWorktree(s) ?? s.repoRoot, t.file) : join(s.dir, t.file);
+      const text = readOptionalText(abs);
       const at = text === undefined ? { line: t.line, endLine: t.end_line } : anchorThread(t, text);
       return {
         id: t.id,
-        path: `${s.specDir}/${t.file}`,
+        path: relative(s.repoRoot, abs).split(sep).join('/'),
         file: t.file,
         line: at.line,
         endLine: at.endLine,

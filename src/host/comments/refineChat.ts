@@ -7,6 +7,7 @@ import { buildRepairMessage, loadAuthoringTemplates } from '../../core/authoring
 import { ModelRequestError } from '../../core/executing/dispatch/chatModel';
 import { detectLanguage } from '../../core/executing/dispatch/prompts/promptTemplates';
 import { LoomError } from '../../core/errors';
+import { isCodeThread } from '../../core/review/codeReview';
 import { resolveRefinedThreads } from '../../core/review/refineOutcome';
 import { checkRefinedDrafts, refineCommand } from '../../core/review/refineCommand';
 import { buildRefineMessages, threadAnswers } from '../../core/review/refinePrompt';
@@ -81,7 +82,8 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
     }
     const named = [...request.prompt.matchAll(THREAD_REF)].map((m) => m[1]);
     const files = [...new Set(all.map((t) => t.file))].filter((f) => new RegExp(`(?:^|[\\s\`'"])${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[\\s\`'",.])`).test(request.prompt));
-    const open = all.filter((t) => t.status === 'open' && (named.length ? named.includes(t.id) : files.length ? files.includes(t.file) : true));
+    // The feature's code is reviewed into review-feedback.md, not refined here: only spec files.
+    const open = all.filter((t) => t.status === 'open' && !isCodeThread(t) && (named.length ? named.includes(t.id) : files.length ? files.includes(t.file) : true));
     if (!open.length) {
       stream.markdown(
         vscode.l10n.t('`{0}` has no open comment thread to refine. Add comments in the editor (the + in the gutter of spec.md, plan.md or a task), then ask again.', entry.spec.snapshot.specDir),

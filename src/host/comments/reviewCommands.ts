@@ -3,6 +3,7 @@ import { LoomError } from '../../core/errors';
 import { exportReviewFeedback, type FeedbackVerdict } from '../../core/review/feedbackExport';
 import { addThread, deleteComment, deleteThread, editComment, replyToThread, setThreadStatus } from '../../core/review/threadEdits';
 import { quoteLines } from '../../core/review/anchoring';
+import { isCodeThread } from '../../core/review/codeReview';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { PendingDraftStore } from '../chat/pendingDrafts';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -56,7 +57,9 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
     const doc = await vscode.workspace.openTextDocument(reply.thread.uri);
     const line = range.start.line + 1;
     const endLine = Math.max(line, range.end.line + 1);
-    threads.update(where.entry, (c) => addThread(c, { file: where.file, line, endLine, quote: quoteLines(doc.getText(), line, endLine), author: threads.author, body: reply.text, now: now() }));
+    threads.update(where.entry, (c) =>
+      addThread(c, { file: where.file, line, endLine, quote: quoteLines(doc.getText(), line, endLine), code: where.code, author: threads.author, body: reply.text, now: now() }),
+    );
     reply.thread.dispose();
   };
 
@@ -135,19 +138,19 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
     createCommand(ctx, 'loom.refineSpec', { spec: true, writes: true }, async (_args, entry) => {
       return refineIn(entry!, '');
     }),
-    createCommand(ctx, 'loom.exportReviewFeedback', { spec: true, writes: true }, async (args, entry) => {
-      const open = threads.open(entry!.dir);
-      const pick =
-        (args as { verdict?: FeedbackVerdict }).verdict ??
-        (
-          await vscode.window.showQuickPick(
-            [
-              { label: vscode.l10n.t('Pass, with these points to answer'), verdict: 'PASS' as const },
-              { label: vscode.l10n.t('Changes requested'), verdict: 'CHANGES_REQUESTED' as const },
-            ],
-            { placeHolder: vscode.l10n.t('Export {0} open thread(s) into review-feedback.md: your verdict?', open.length) },
-          )
-        )?.verdict;
+    createCommand(ctx, 'loom.exportReviewFeedback', { spec: true, writes: true }, async (_args, entry) => {
+      // The points of a code review: the threads on the feature's code, left at the review gate.
+      const open = threads.open(entry!.dir).filter(isCodeThread);
+      if (!open.length) {
+        const message = vscode.l10n.t('{0} has no open comment thread on the feature code to export. At the review gate, comment on the changed files, then export.', entry!.spec.snapshot.specDir);
+        notify('info', message);
+        return { status: 'refused', message, reasons: [] };
+      }
+      const choices: { label: string; verdict: FeedbackVerdict }[] = [
+        { label: vscode.l10n.t('Pass, with these points to answer'), verdict: 'PASS' },
+        { label: vscode.l10n.t('Changes requested'), verdict: 'CHANGES_REQUESTED' },
+      ];
+      const pick = (await vscode.window.showQuickPick(choices, { placeHolder: vscode.l10n.t('Export {0} open thread(s) into review-feedback.md: your verdict?', open.length) }))?.verdict;
       if (!pick) return { status: 'cancelled' };
       const title = entry!.spec.snapshot.name.replace(/^.*\+/, '');
       const rel = exportReviewFeedback({ dir: entry!.dir, specDir: entry!.spec.snapshot.specDir }, title, open, pick);

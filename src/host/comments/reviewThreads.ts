@@ -1,9 +1,11 @@
 import { userInfo } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { LoomError } from '../../core/errors';
 import { readOptionalText } from '../../core/fs/readOptional';
 import { anchorThread, quoteLines } from '../../core/review/anchoring';
+import { isCodeThread, reviewGateOf } from '../../core/review/codeReview';
+import { findWorktree } from '../../core/specdir/worktree';
 import { isReviewableFile } from '../../core/review/reviewableFiles';
 import { openThreads, type ReviewComments, type ReviewThread } from '../../core/review/reviewComments';
 import { readReviewComments, updateReviewComments } from '../../core/review/reviewStore';
@@ -15,6 +17,9 @@ import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { LoomComment } from './reviewComment';
 
 export const REVIEW_CONTROLLER_ID = 'loom.review';
+
+/** Where the feature's code is: its worktree, or the repository when it has none. */
+const codeRoot = (e: SpecEntry) => findWorktree(e.spec.snapshot) ?? e.spec.snapshot.repoRoot;
 
 /** Which stored thread an editor thread shows. */
 interface ShownThread {
@@ -57,12 +62,23 @@ export class ReviewThreads extends Disposable {
     void registry.ready.then(() => this.renderAll());
   }
 
-  /** The spec and spec-relative path of a reviewable file, or undefined. */
-  locate(uri: vscode.Uri): { entry: SpecEntry; file: string } | undefined {
+  /**
+   * Where a file takes comments: a reviewable spec file (spec-relative), or, while its spec is at
+   * the review gate, a file of the feature's code (worktree-relative, `code`).
+   */
+  locate(uri: vscode.Uri): { entry: SpecEntry; file: string; code: boolean } | undefined {
+    if (uri.scheme !== 'file') return undefined;
     const entry = this.registry.entryFor(uri);
-    if (!entry) return undefined;
-    const file = relative(entry.dir, uri.fsPath).split(sep).join('/');
-    return isReviewableFile(file) ? { entry, file } : undefined;
+    if (entry) {
+      const file = relative(entry.dir, uri.fsPath).split(sep).join('/');
+      return isReviewableFile(file) ? { entry, file, code: false } : undefined;
+    }
+    for (const e of this.registry.entries()) {
+      if (!e.spec.stage || e.spec.stage !== reviewGateOf(e.spec.definition)?.id) continue;
+      const rel = relative(codeRoot(e), uri.fsPath);
+      if (rel && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('.git')) return { entry: e, file: rel.split(sep).join('/'), code: true };
+    }
+    return undefined;
   }
 
   get author(): string {
@@ -152,7 +168,9 @@ export class ReviewThreads extends Disposable {
   }
 
   private draw(dir: string, stored: ReviewThread, old: ShownThread | undefined): ShownThread {
-    const uri = vscode.Uri.file(join(dir, ...stored.file.split('/')));
+    const entry = this.registry.entry(dir);
+    const base = stored.code && entry ? codeRoot(entry) : dir;
+    const uri = vscode.Uri.file(join(base, ...stored.file.split('/')));
     const text = this.currentText(uri);
     const anchor = text === undefined ? { line: stored.line, endLine: stored.end_line, outdated: true } : anchorThread(stored, text);
     const range = new vscode.Range(anchor.line - 1, 0, anchor.endLine - 1, 0);
@@ -182,7 +200,7 @@ export class ReviewThreads extends Disposable {
     if (!where) return;
     const text = doc.getText();
     for (const s of this.shown.get(where.entry.dir)?.values() ?? []) {
-      if (s.stored.file !== where.file) continue;
+      if (s.stored.file !== where.file || isCodeThread(s.stored) !== where.code) continue;
       const a = anchorThread(s.stored, text);
       s.thread.range = new vscode.Range(a.line - 1, 0, a.endLine - 1, 0);
       s.thread.label = a.outdated ? vscode.l10n.t('Outdated: the quoted text changed') : undefined;
@@ -195,7 +213,7 @@ export class ReviewThreads extends Disposable {
     if (!where) return;
     const text = doc.getText();
     const moves = [...(this.shown.get(where.entry.dir)?.values() ?? [])]
-      .filter((s) => s.stored.file === where.file)
+      .filter((s) => s.stored.file === where.file && isCodeThread(s.stored) === where.code)
       .map((s) => ({ id: s.stored.id, a: anchorThread(s.stored, text) }))
       .filter(({ id, a }) => {
         const s = this.shown.get(where.entry.dir)!.get(id)!.stored;

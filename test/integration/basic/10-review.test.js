@@ -9,7 +9,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, readJson, settle, waitFor } = require('../helpers');
+const { confirmInQuickPick, loom, readJson, settle, waitFor } = require('../helpers');
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'authoring');
 
@@ -70,5 +70,43 @@ suite('review comments without a model', () => {
     assert.strictEqual(failed.status, 'failed');
     assert.ok(failed.message.includes('review-comments.json is not valid JSON'), failed.message);
     assert.strictEqual(fs.readFileSync(file(), 'utf8'), '{ "version": 1, "threads": [');
+  });
+
+  test('at the review gate the feature code takes comments, exported into review-feedback.md as code-review-response reads it', async () => {
+    const root = path.dirname(path.dirname(dir));
+    const gate = path.join(root, 'specs', '2026-12-01+gate');
+    fs.mkdirSync(gate, { recursive: true });
+    fs.writeFileSync(path.join(gate, 'spec.md'), '# Gate\n');
+    // The spec as loom leaves it at review-gate (a fixture: the extension never writes this file itself).
+    const at = '2026-12-01T08:00:00.000Z';
+    fs.writeFileSync(
+      path.join(gate, 'pipeline.state.json'),
+      JSON.stringify(
+        { spec_dir: 'specs/2026-12-01+gate', pipeline_type: 'feature', current_stage: 'review-gate', started_at: at, updated_at: at, current_stage_started_at: at, stage_history: [] },
+        null,
+        2,
+      ),
+    );
+    const code = path.join(root, 'src', 'gate.js');
+    fs.mkdirSync(path.dirname(code), { recursive: true });
+    fs.writeFileSync(code, 'function gate(x) {\n  return x == null;\n}\n');
+    await vscode.commands.executeCommand('loom.refresh');
+    await waitFor('the gate spec at review-gate', () => api.registry.entry(gate)?.spec.stage === 'review-gate', 10000);
+
+    const uri = vscode.Uri.file(code);
+    await vscode.workspace.openTextDocument(uri);
+    const thread = api.review.controller.createCommentThread(uri, new vscode.Range(1, 0, 1, 0), []);
+    assert.strictEqual((await vscode.commands.executeCommand('loom.addComment', { thread, text: 'SUGGESTION: use === null and === undefined.' })).status, 'done');
+    const [t] = readJson(path.join(gate, 'review-comments.json')).threads;
+    assert.deepStrictEqual([t.file, t.line, t.code, t.quote], ['src/gate.js', 2, true, '  return x == null;']);
+
+    // The verdict's quick pick: its first item is "Pass, with these points to answer".
+    const exported = await confirmInQuickPick(() => vscode.commands.executeCommand('loom.exportReviewFeedback', { specDir: gate }));
+    assert.strictEqual(exported.status, 'done', JSON.stringify(exported));
+    const feedback = fs.readFileSync(path.join(gate, 'review-feedback.md'), 'utf8');
+    assert.match(feedback, /^# Review feedback: gate\n\nReviewer: .+\n\n- `src\/gate\.js:2`: SUGGESTION: use === null and === undefined\. \(.+\)\n\nverdict: PASS\n$/);
+    const again = await confirmInQuickPick(() => vscode.commands.executeCommand('loom.exportReviewFeedback', { specDir: gate }));
+    assert.strictEqual(again.status, 'failed');
+    assert.match(again.message, /review-feedback\.md exists already; it was left untouched/);
   });
 });
