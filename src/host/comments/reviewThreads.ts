@@ -18,6 +18,13 @@ import { LoomComment } from './reviewComment';
 
 export const REVIEW_CONTROLLER_ID = 'loom.review';
 
+/** The thread's title line: resolved, outdated, or who opened it. */
+function threadLabel(t: ReviewThread, outdated: boolean): string {
+  if (outdated) return vscode.l10n.t('Outdated: the quoted text changed');
+  if (t.status === 'resolved') return vscode.l10n.t('Resolved');
+  return vscode.l10n.t('Open, started by {0}', t.comments[0]?.author ?? '?');
+}
+
 /** Where the feature's code is: its worktree, or the repository when it has none. */
 const codeRoot = (e: SpecEntry) => findWorktree(e.spec.snapshot) ?? e.spec.snapshot.repoRoot;
 
@@ -180,7 +187,7 @@ export class ReviewThreads extends Disposable {
     thread.comments = stored.comments.map((c) => new LoomComment(dir, stored.id, c));
     thread.state = stored.status === 'open' ? vscode.CommentThreadState.Unresolved : vscode.CommentThreadState.Resolved;
     thread.contextValue = stored.status === 'open' ? 'loomThread.open' : 'loomThread.resolved';
-    thread.label = anchor.outdated ? vscode.l10n.t('Outdated: the quoted text changed') : undefined;
+    thread.label = threadLabel(stored, anchor.outdated);
     thread.canReply = true;
     if (!old) thread.collapsibleState = stored.status === 'open' ? vscode.CommentThreadCollapsibleState.Expanded : vscode.CommentThreadCollapsibleState.Collapsed;
     const shown = { dir, stored, thread, outdated: anchor.outdated };
@@ -203,7 +210,7 @@ export class ReviewThreads extends Disposable {
       if (s.stored.file !== where.file || isCodeThread(s.stored) !== where.code) continue;
       const a = anchorThread(s.stored, text);
       s.thread.range = new vscode.Range(a.line - 1, 0, a.endLine - 1, 0);
-      s.thread.label = a.outdated ? vscode.l10n.t('Outdated: the quoted text changed') : undefined;
+      s.thread.label = threadLabel(s.stored, a.outdated);
     }
   }
 
