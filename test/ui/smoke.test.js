@@ -222,8 +222,14 @@ test('a review comment through the editor gutter: the + on a line of spec.md, th
 
     // Hovering line 7 in the gutter shows the comment "+" beside its number; clicking it opens a new thread there.
     const number = editor.locator('.margin-view-overlays .line-numbers', { hasText: /^7$/ }).first();
-    await number.waitFor(WAIT);
-    const at = await number.boundingBox();
+    // Monaco redraws its lines while the editor settles: take the box of the line as it is drawn now.
+    let at = null;
+    for (let i = 0; i < 100 && !at; i++) {
+      await number.waitFor({ state: 'visible', ...WAIT });
+      at = await number.boundingBox();
+      if (!at) await page.waitForTimeout(100);
+    }
+    assert.ok(at, 'line 7 of spec.md is drawn');
     const glyph = { x: at.x + at.width + 8, y: at.y + at.height / 2 };
     await page.mouse.move(glyph.x, glyph.y);
     await editor.locator('.comment-range-glyph.line-hover').first().waitFor(WAIT);
