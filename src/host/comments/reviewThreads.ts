@@ -18,6 +18,14 @@ import { LoomComment } from './reviewComment';
 
 export const REVIEW_CONTROLLER_ID = 'loom.review';
 
+/** Which threads are open on which files: what the counts of the tree and the dashboard show. */
+const openSignature = (c: ReviewComments | undefined) =>
+  c
+    ? openThreads(c)
+        .map((t) => `${t.id}:${t.file}`)
+        .join('|')
+    : '';
+
 /** The thread's title line: resolved, outdated, or who opened it. */
 function threadLabel(t: ReviewThread, outdated: boolean): string {
   if (outdated) return vscode.l10n.t('Outdated: the quoted text changed');
@@ -164,6 +172,7 @@ export class ReviewThreads extends Disposable {
       next.set(stored.id, this.draw(dir, stored, old));
     }
     for (const gone of previous.values()) gone.thread.dispose();
+    const before = openSignature(this.counts.get(dir));
     if (comments) {
       this.shown.set(dir, next);
       this.counts.set(dir, comments);
@@ -171,7 +180,8 @@ export class ReviewThreads extends Disposable {
       this.shown.delete(dir);
       this.counts.delete(dir);
     }
-    this._onDidChange.fire(dir);
+    // The tree redraws the spec's rows only when what it counts changed, not on every reload.
+    if (openSignature(comments) !== before) this._onDidChange.fire(dir);
   }
 
   private draw(dir: string, stored: ReviewThread, old: ShownThread | undefined): ShownThread {
