@@ -191,10 +191,11 @@ export class ReviewThreads extends Disposable {
     const text = this.currentText(uri);
     const anchor = text === undefined ? { line: stored.line, endLine: stored.end_line, outdated: true } : anchorThread(stored, text);
     const range = new vscode.Range(anchor.line - 1, 0, anchor.endLine - 1, 0);
-    const thread = old && old.thread.uri.toString() === uri.toString() ? old.thread : this.controller.createCommentThread(uri, range, []);
+    const comments = stored.comments.map((c) => new LoomComment(dir, stored.id, c));
+    const thread = old && old.thread.uri.toString() === uri.toString() ? old.thread : this.controller.createCommentThread(uri, range, comments);
     if (old && old.thread !== thread) old.thread.dispose();
     thread.range = range;
-    thread.comments = stored.comments.map((c) => new LoomComment(dir, stored.id, c));
+    thread.comments = comments;
     thread.state = stored.status === 'open' ? vscode.CommentThreadState.Unresolved : vscode.CommentThreadState.Resolved;
     thread.contextValue = stored.status === 'open' ? 'loomThread.open' : 'loomThread.resolved';
     thread.label = threadLabel(stored, anchor.outdated);
