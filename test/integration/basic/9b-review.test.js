@@ -1,6 +1,7 @@
 'use strict';
 /**
- * Review comments without a language model (the basic suite has none): comments work as notes,
+ * Review comments without a language model (the basic suite has none): comments work as notes
+ * (add, reply, edit, resolve, reopen, delete through the comment commands),
  * refine says it needs a model; loom.review.blockOnOpenThreads refuses Advance out of an
  * interactive stage while a thread on its outputs is open, and lets it through once resolved; a
  * corrupt review-comments.json is reported by name and left untouched.
@@ -46,6 +47,41 @@ suite('review comments without a model', () => {
     const refused = await vscode.commands.executeCommand('loom.refineSpec', { specDir: dir });
     assert.strictEqual(refused.status, 'refused');
     assert.match(refused.message, /Refine needs a language model/);
+  });
+
+  test('reply, edit, reopen and delete go through the comment commands into review-comments.json', async () => {
+    assert.strictEqual((await comment(5, 'Temporary note.')).status, 'done');
+    const id = readJson(file()).threads.find((t) => t.comments[0].body === 'Temporary note.').id;
+    const thread = () => api.review.commentThread(dir, id);
+    const run = (command, arg) => vscode.commands.executeCommand(command, arg);
+    assert.strictEqual((await run('loom.replyComment', { thread: thread(), text: 'Agreed.' })).status, 'done');
+    const reply = () => thread().comments[1];
+    assert.strictEqual((await run('loom.editComment', reply())).status, 'done');
+    assert.strictEqual(thread().comments[1].mode, vscode.CommentMode.Editing);
+    const editing = reply();
+    editing.body = 'Agreed, with a test.';
+    assert.strictEqual((await run('loom.saveComment', editing)).status, 'done');
+    let stored = readJson(file()).threads.find((t) => t.id === id);
+    assert.deepStrictEqual(
+      stored.comments.map((c) => [c.body, Boolean(c.edited_at)]),
+      [
+        ['Temporary note.', false],
+        ['Agreed, with a test.', true],
+      ],
+    );
+    assert.strictEqual(reply().label, 'edited');
+    assert.strictEqual((await run('loom.resolveThread', thread())).status, 'done');
+    assert.strictEqual(thread().state, vscode.CommentThreadState.Resolved);
+    assert.strictEqual((await run('loom.reopenThread', thread())).status, 'done');
+    assert.strictEqual(readJson(file()).threads.find((t) => t.id === id).status, 'open');
+    assert.strictEqual((await run('loom.deleteComment', reply())).status, 'done');
+    stored = readJson(file()).threads.find((t) => t.id === id);
+    assert.strictEqual(stored.comments.length, 1);
+    assert.strictEqual((await run('loom.deleteThread', thread())).status, 'done');
+    assert.strictEqual(
+      readJson(file()).threads.some((t) => t.id === id),
+      false,
+    );
   });
 
   test('blockOnOpenThreads refuses Advance while the thread is open, and lets it through once resolved', async () => {
