@@ -132,6 +132,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         problems: result.problems,
       });
       const changes = describeChanges(snapshot.dir, result.drafts);
+      if (pending) this.proposals.delete(pending.id); // replaced by this proposal
       this.proposals.set(saved.id, { threadIds: open.map((t) => t.id), answers: threadAnswers(prose), changes, model: request.model.name });
       participant.preview(stream, saved.id, changes, result.drafts, result.problems, command);
       const changed = changes.filter((c) => c.kind !== 'unchanged');

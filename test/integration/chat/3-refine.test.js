@@ -75,6 +75,18 @@ suite('review comments and @loom /refine', () => {
     assert.strictEqual(comments().threads[0].status, 'open');
   });
 
+  test('a reply that is not "write" asks the model again, with the conversation so far, and replaces the proposal', async () => {
+    const first = api.drafts.get(dir, 'refine').id;
+    const before = (await authorRequests()).filter((r) => r.command === 'refine');
+    const result = await chat(api, '@loom /refine notes keep it to one sentence', REPLY_MS);
+    assert.strictEqual(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
+    assert.ok(result.metadata.pending && result.metadata.pending !== first, 'a new proposal');
+    const after = (await authorRequests()).filter((r) => r.command === 'refine');
+    assert.strictEqual(after.length, before.length + 1);
+    assert.ok(after[after.length - 1].messages > 1, 'the earlier turn went with the request');
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'spec.md'), 'utf8'), fixture('spec.md'), 'still nothing written');
+  });
+
   test('"write" writes spec.md; the thread gets a reply saying what changed and is resolved; the count goes; the stage stays', async () => {
     const result = await chat(api, '@loom /refine write', REPLY_MS);
     assert.strictEqual(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
