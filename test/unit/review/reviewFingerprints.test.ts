@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { approvalFingerprints } from '../../../src/core/pipeline/approvalArtifacts';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { specDiagnostics } from '../../../src/core/repository/specDiagnostics';
 import { REVIEW_COMMENTS_FILE } from '../../../src/core/review/reviewComments';
 import { updateReviewComments } from '../../../src/core/review/reviewStore';
 import { addThread } from '../../../src/core/review/threadEdits';
@@ -60,6 +61,29 @@ test('review-comments.json is in no approval fingerprint, and a comment leaves a
     const after = load();
     assert.deepEqual(staleApprovals(after.snapshot), []);
     assert.deepEqual(staleHandoffs(after.snapshot), []);
+  } finally {
+    r.dispose();
+  }
+});
+
+test("loom's reading of a spec ignores review-comments.json, even a corrupt one", () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    const load = () => new LoomRepository(r.root).load().get(SPEC)!;
+    const before = load();
+    const next = before.next().map((t) => [t.to, t.ready, t.unmet]);
+    r.write(`${SPEC}/${REVIEW_COMMENTS_FILE}`, '{ not json');
+    const after = load();
+    assert.deepEqual(
+      after.next().map((t) => [t.to, t.ready, t.unmet]),
+      next,
+    );
+    assert.deepEqual(
+      specDiagnostics(after).filter((d) => d.file.includes(REVIEW_COMMENTS_FILE)),
+      [],
+    );
+    assert.equal(specDiagnostics(after).length, specDiagnostics(before).length);
   } finally {
     r.dispose();
   }
