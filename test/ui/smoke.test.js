@@ -231,10 +231,19 @@ test('a review comment through the editor gutter: the + on a line of spec.md, th
     }
     assert.ok(at, 'line 7 of spec.md is drawn');
     const glyph = { x: at.x + at.width + 8, y: at.y + at.height / 2 };
-    await page.mouse.move(glyph.x, glyph.y);
-    await editor.locator('.comment-range-glyph.line-hover').first().waitFor(WAIT);
-    await page.mouse.click(glyph.x, glyph.y);
     const widget = page.locator('.review-widget').first();
+    // The + appears under the pointer once the editor has its commenting ranges; click it when it does.
+    for (let attempt = 0; attempt < 20 && !(await widget.isVisible()); attempt++) {
+      await page.mouse.move(glyph.x - 30, glyph.y);
+      await page.mouse.move(glyph.x, glyph.y);
+      await editor
+        .locator('.comment-range-glyph.comment-diff-added, .comment-range-glyph.line-hover')
+        .first()
+        .waitFor({ timeout: 3000 })
+        .catch(() => {});
+      await page.mouse.click(glyph.x, glyph.y);
+      await widget.waitFor({ timeout: 3000 }).catch(() => {});
+    }
     const box = widget.locator('.comment-form .monaco-editor').first();
     await box.waitFor(WAIT);
     await box.click();
