@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import { registerDraftCommands } from './host/chat/draftCommands';
 import { LoomChatParticipant } from './host/chat/loomParticipant';
 import { PendingDraftStore } from './host/chat/pendingDrafts';
+import { RefineCommand } from './host/comments/refineChat';
+import { registerReviewCommands } from './host/comments/reviewCommands';
+import { ReviewThreads } from './host/comments/reviewThreads';
 import { registerPipelineCommands } from './host/commands/pipelineCommands';
 import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
 import { LoomConfig } from './host/config';
@@ -41,6 +44,8 @@ export interface LoomApi {
   mcpServers: LoomMcpServers;
   /** The language-model tools (`#loomStatus`, `#loomAdvance`, …), by name. */
   lmTools: LoomTools;
+  /** The comment threads of spec reviews (review-comments.json). */
+  review: ReviewThreads;
   /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
   testHooks?: { prompts: PromptPresets };
 }
@@ -60,7 +65,10 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const ctx = { registry, view, log, trust, config };
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const drafts = new PendingDraftStore();
-  const chat = new LoomChatParticipant(ctx, drafts);
+  const review = new ReviewThreads(registry, config, log);
+  const refine = new RefineCommand(ctx, drafts, review);
+  view.provider.setReviewCounts(review);
+  const chat = new LoomChatParticipant(ctx, drafts, [refine]);
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
@@ -84,6 +92,9 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     drafts,
     chat,
     ...registerDraftCommands(ctx, drafts),
+    review,
+    refine,
+    ...registerReviewCommands(ctx, review, refine, drafts),
     chat.register(context.extensionUri),
     lmTools,
     mcpServers,
@@ -91,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   setTimeout(() => void registry.start(), 0);
-  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, ...(presets ? { testHooks: { prompts: presets } } : {}) };
+  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 
 export function deactivate(): void {

@@ -20,6 +20,8 @@ export interface LoomSettings {
   testCommand: string;
   worktreeLocation: string;
   inspectMachines: boolean;
+  reviewAuthor: string;
+  blockOnOpenThreads: boolean;
 }
 
 const SECTION = 'loom';
@@ -47,6 +49,8 @@ export class LoomConfig extends Disposable {
     ['testCommand', ['executing.testCommand']],
     ['worktreeLocation', ['worktree.location']],
     ['inspectMachines', ['debug.inspectMachines']],
+    ['reviewAuthor', ['review.author']],
+    ['blockOnOpenThreads', ['review.blockOnOpenThreads']],
   ];
 
   constructor() {
@@ -128,5 +132,15 @@ export class LoomConfig extends Disposable {
 
   get worktreeLocation(): string {
     return (this.raw.get<string>('worktree.location', '') ?? '').trim();
+  }
+
+  /** The name written on review comments; empty means the OS account's name. */
+  get reviewAuthor(): string {
+    return (this.raw.get<string>('review.author', '') ?? '').trim();
+  }
+
+  /** Advance out of an interactive stage refuses while comment threads on its outputs are open. */
+  get blockOnOpenThreads(): boolean {
+    return this.raw.get<boolean>('review.blockOnOpenThreads', false) === true;
   }
 }

@@ -148,6 +148,21 @@ export interface DashboardActions {
   reapprove: string[];
 }
 
+/** An open comment thread of the spec's review (review-comments.json). */
+export interface DashboardThread {
+  id: string;
+  /** Repository-relative, for openFile. */
+  path: string;
+  /** Spec-relative, as shown. */
+  file: string;
+  line: number;
+  endLine: number;
+  author: string;
+  body: string;
+  replies: number;
+  createdAt: string;
+}
+
 export interface DashboardModel {
   kind: 'dashboard';
   specDir: string;
@@ -169,6 +184,9 @@ export interface DashboardModel {
   handoffs: DashboardHandoff[];
   findings: DashboardFinding[];
   tokenUsage?: TokenUsage;
+  /** Open comment threads, oldest first; `reviewError` when review-comments.json cannot be read. */
+  reviewThreads: DashboardThread[];
+  reviewError?: string;
   problems: { errors: number; warnings: number };
   /** Another process holds `.loom-run.lock`. */
   lockedBy?: number;

@@ -77,6 +77,8 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'breakerChoice'; args: { taskId: string; choice: BreakerChoice } }
   /** The executing stage's dispatch transcripts, kept in the extension's storage. */
   | { command: 'showTranscripts'; args?: { taskId?: string } }
+  /** Hands the spec's open comment threads to `@loom /refine` (Refine the Spec's Open Threads). */
+  | { command: 'refineSpec'; args?: undefined }
 );
 export type CommandName = RunCommandMessage['command'];
 

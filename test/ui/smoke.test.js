@@ -29,7 +29,7 @@ const EMPTY = path.join(ROOT, 'test', 'fixtures', 'workspace-chat');
 const TAGS_DIR = path.join('specs', '2026-11-28+tags');
 const SPECS = ['todo-crud', 'due-dates', 'tags'];
 
-for (const f of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) if (/^ui-(\d|failure|code-server|welcome)/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this file's old output
+for (const f of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) if (/^ui-(\d|failure|code-server|welcome|review)/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this file's old output
 
 test('Loom view, Advance from the palette, confirmation, state on disk', { timeout: 180_000 }, async (t) => {
   // A quick pick confirmation can be driven from the keyboard like the rest of the workbench.
@@ -111,5 +111,73 @@ test("an empty workspace: the welcome's New Feature button, the name, the new sp
     assert.match(specs[0], /^\d{4}-\d\d-\d\d\+tags$/);
     assert.equal(JSON.parse(fs.readFileSync(path.join(workspace, 'specs', specs[0], 'pipeline.state.json'), 'utf8')).current_stage, 'brainstorming');
     await shot('welcome-2-created');
+  });
+});
+
+test('a review comment through the editor gutter: the + on a line of spec.md, the text, Add Comment, review-comments.json', { timeout: 180_000 }, async (t) => {
+  await withWorkbench(t, SAMPLE, { 'loom.review.author': 'Mei' }, async (page, { workspace, shot }) => {
+    const view = await openLoomView(page);
+    await treeRow(page, view, 'tags').waitFor(WAIT);
+    // Open the tags spec.md from Quick Open, as a person would.
+    await page.keyboard.press('Control+P');
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.locator('input').waitFor(WAIT);
+    await page.keyboard.type('2026-11-28+tags/spec.md');
+    await quickInput.locator('.monaco-list-row', { hasText: 'spec.md' }).first().waitFor(WAIT);
+    await page.keyboard.press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: '待办多了以后需要分类' }).waitFor(WAIT);
+
+    // Hovering line 7 in the gutter shows the comment "+" beside its number; clicking it opens a new thread there.
+    const number = editor.locator('.margin-view-overlays .line-numbers', { hasText: /^7$/ }).first();
+    // Monaco redraws its lines while the editor settles: take the box of the line as it is drawn now.
+    let at = null;
+    for (let i = 0; i < 100 && !at; i++) {
+      await number.waitFor({ state: 'visible', ...WAIT });
+      at = await number.boundingBox();
+      if (!at) await page.waitForTimeout(100);
+    }
+    assert.ok(at, 'line 7 of spec.md is drawn');
+    const glyph = { x: at.x + at.width + 8, y: at.y + at.height / 2 };
+    const widget = page.locator('.review-widget').first();
+    // The + appears under the pointer once the editor has its commenting ranges; click it when it does.
+    for (let attempt = 0; attempt < 20 && !(await widget.isVisible()); attempt++) {
+      await page.mouse.move(glyph.x - 30, glyph.y);
+      await page.mouse.move(glyph.x, glyph.y);
+      await editor
+        .locator('.comment-range-glyph.comment-diff-added, .comment-range-glyph.line-hover')
+        .first()
+        .waitFor({ timeout: 3000 })
+        .catch(() => {});
+      await page.mouse.click(glyph.x, glyph.y);
+      await widget.waitFor({ timeout: 3000 }).catch(() => {});
+    }
+    const box = widget.locator('.comment-form .monaco-editor').first();
+    await box.waitFor(WAIT);
+    await box.click();
+    await page.keyboard.type('Name the three example tags in English too.');
+    await shot('review-1-new-comment');
+    await widget.locator('.monaco-button, a.monaco-button', { hasText: 'Add Comment' }).first().click();
+
+    const file = path.join(workspace, TAGS_DIR, 'review-comments.json');
+    const stored = await (async () => {
+      for (let i = 0; i < 600; i++) {
+        if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('review-comments.json was not written');
+    })();
+    assert.equal(stored.threads.length, 1);
+    const [thread] = stored.threads;
+    assert.deepEqual([thread.file, thread.line, thread.status, thread.comments[0].author, thread.comments[0].body], ['spec.md', 7, 'open', 'Mei', 'Name the three example tags in English too.']);
+    assert.equal(thread.quote, fs.readFileSync(path.join(workspace, TAGS_DIR, 'spec.md'), 'utf8').split('\n')[6]);
+    // The stored thread is shown in the editor with its author, and the tree counts it.
+    await widget.locator('.review-comment .author', { hasText: 'Mei' }).first().waitFor(WAIT);
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('.customview-tree .monaco-list-row')].some((r) => r.querySelector('.label-name')?.textContent === 'tags' && r.textContent.includes('1 open comment thread')),
+      null,
+      WAIT,
+    );
+    await shot('review-2-stored');
   });
 });

@@ -60,6 +60,18 @@ describe('dashboard webview', () => {
     await p.finish();
   });
 
+  it('lists the open review threads with links to their lines, and Refine with the model runs refineSpec', async () => {
+    const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel() } });
+    const section = p.page.locator('#review-threads');
+    assert.match(text(await section.locator('h2').textContent()), /^Review threads \(1 open\)$/);
+    assert.match(text(await section.locator('li[data-thread=t1a2b3c]').textContent()), /^spec\.md:4-5 Mei, .*Say which password rules apply\. \(\+1 reply\)$/);
+    await section.locator('a.file-link').click();
+    await section.locator('vscode-button[data-command=refineSpec]').click();
+    assert.deepEqual(await p.postedOf('openFile'), [{ type: 'openFile', path: `${SPEC}/spec.md`, line: 4 }]);
+    assert.deepEqual(await p.postedOf('runCommand'), [{ type: 'runCommand', specDir: SPEC, command: 'refineSpec' }]);
+    await p.finish();
+  });
+
   it('hides the token section without token data', async () => {
     const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel({ tokens: false }) } });
     assert.equal(await p.page.locator('#tokens').count(), 0);

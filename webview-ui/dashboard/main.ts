@@ -14,6 +14,7 @@ import { renderFindings } from './findings';
 import { renderHandoffs } from './handoffs';
 import { renderHeader } from './header';
 import { renderNextStep } from './nextStep';
+import { renderReviewThreads } from './reviewThreads';
 import { renderStepper } from './stepper';
 import { renderBreakers, renderTasks } from './tasks';
 import { renderTokens } from './tokens';
@@ -58,6 +59,7 @@ function render(): void {
     h('div', { className: 'columns' }, renderNextStep(m), renderStepper(m)),
     renderTasks(m, selectedTask, selectTask),
     renderHandoffs(m),
+    renderReviewThreads(m),
     renderFindings(m),
     renderTokens(m),
   );

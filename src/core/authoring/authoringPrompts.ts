@@ -36,7 +36,7 @@ export function loadAuthoringTemplates(repoRoot: string | undefined, language: P
 
 /** What one turn's prompt is built from. */
 export interface AuthoringContext {
-  command: AuthoringCommand;
+  command: AuthoringCommand<AuthoringCommandName>;
   templates: AuthoringTemplates;
   /** Absolute spec directory, and its repository-relative name. */
   dir: string;

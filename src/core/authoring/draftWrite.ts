@@ -51,8 +51,8 @@ export function describeChanges(dir: string, drafts: readonly Draft[]): DraftCha
 export interface WrittenDrafts {
   /** Spec-relative files written (unchanged drafts are skipped). */
   written: string[];
-  /** The stage handoff, spec-relative. */
-  handoff: string;
+  /** The stage handoff, spec-relative; none for a command that writes no handoff (/refine). */
+  handoff?: string;
 }
 
 /**
@@ -79,6 +79,7 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
       writeFileAtomic(path, d.content);
       written.push(d.path);
     }
+    if (command.handoff === false) return { written };
     const handoff: Handoff = {
       stage: command.stage,
       status: 'done',
@@ -92,3 +93,6 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
     return { written, handoff: handoffFile };
   });
 }
+
+/** Every file a write touched, the handoff last, for the messages that list them. */
+export const filesWritten = (r: WrittenDrafts): string[] => (r.handoff ? [...r.written, r.handoff] : [...r.written]);

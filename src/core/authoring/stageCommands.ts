@@ -7,8 +7,11 @@
 export const AUTHORING_COMMANDS = ['brainstorm', 'expand', 'plan', 'review', 'respond'] as const;
 export type AuthoringCommandName = (typeof AUTHORING_COMMANDS)[number];
 
-export interface AuthoringCommand {
-  name: AuthoringCommandName;
+/** The drafting commands: one per stage, and /refine, which answers comment threads on any of their files. */
+export type DraftingCommandName = AuthoringCommandName | 'refine';
+
+export interface AuthoringCommand<N extends DraftingCommandName = DraftingCommandName> {
+  name: N;
   /** The stage whose outputs the command drafts; its exit preconditions check the drafts. */
   stage: string;
   /** Spec-relative paths the model may write. */
@@ -21,11 +24,16 @@ export interface AuthoringCommand {
   reads: readonly string[];
   /** The diff of the feature worktree is part of the prompt. */
   diff?: boolean;
+  /**
+   * Writing the drafts records the stage's handoff; false for /refine, which corrects files of
+   * stages already handed off and must not pretend a stage was done again.
+   */
+  handoff?: boolean;
 }
 
 const exact = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
-export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>> = {
+export const AUTHORING: { readonly [N in AuthoringCommandName]: AuthoringCommand<N> } = {
   brainstorm: {
     name: 'brainstorm',
     stage: 'brainstorming',
@@ -73,7 +81,7 @@ export const AUTHORING: Readonly<Record<AuthoringCommandName, AuthoringCommand>>
 export const isAuthoringCommand = (name: string | undefined): name is AuthoringCommandName => name !== undefined && (AUTHORING_COMMANDS as readonly string[]).includes(name);
 
 /** The command that drafts a stage's files, if any. */
-export const commandForStage = (stage: string | undefined): AuthoringCommand | undefined => Object.values(AUTHORING).find((c) => c.stage === stage);
+export const commandForStage = (stage: string | undefined): AuthoringCommand<AuthoringCommandName> | undefined => Object.values(AUTHORING).find((c) => c.stage === stage);
 
 /** Whether the command may write this spec-relative path (no `..`, no absolute path). */
 export function mayWrite(command: AuthoringCommand, path: string): boolean {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprintDeclaredPaths, isTraceabilityLedger } from '../specdir/fingerprints';
+import { fingerprintDeclaredPaths, isReviewComments, isTraceabilityLedger } from '../specdir/fingerprints';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 
@@ -14,7 +14,7 @@ const APPROVAL_ARTIFACTS = ['spec.md', 'requirements.json', 'plan.md', 'artifact
  */
 export function approvalArtifacts(def: PipelineDefinition, stageId: string, snapshot: Pick<SpecSnapshot, 'dir'>): string[] {
   const candidates = [...(stageOf(def, stageId)?.approvalArtifacts ?? []), ...APPROVAL_ARTIFACTS];
-  return [...new Set(candidates)].filter((p) => !isTraceabilityLedger(p)).filter((p) => existsSync(join(snapshot.dir, p.replace(/\/$/, ''))));
+  return [...new Set(candidates)].filter((p) => !isTraceabilityLedger(p) && !isReviewComments(p)).filter((p) => existsSync(join(snapshot.dir, p.replace(/\/$/, ''))));
 }
 
 /** The sha256 of every file the gate of `stageId` approves, as they are now. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { REVIEW_COMMENTS_FILE } from '../review/reviewComments';
 
 /**
  * Fingerprints as loom records them in `approval_fingerprints`, `basis_fingerprints` and
@@ -23,6 +24,16 @@ const SPEC_LOCAL =
 export function isTraceabilityLedger(path: string): boolean {
   const p = path.replace(/\/$/, '');
   return p === 'traceability.json' || p.endsWith('/traceability.json');
+}
+
+/**
+ * The comment threads of a review (review-comments.json) are the extension's own notes: adding a
+ * comment must never make an approval or a handoff stale, so they are fingerprinted nowhere,
+ * neither declared nor inside a fingerprinted folder.
+ */
+export function isReviewComments(path: string): boolean {
+  const p = path.replace(/\\/g, '/').replace(/\/$/, '');
+  return p === REVIEW_COMMENTS_FILE || p.endsWith(`/${REVIEW_COMMENTS_FILE}`);
 }
 
 export interface FingerprintRoots {
@@ -54,6 +65,7 @@ export function fingerprintPath(path: string): string | undefined {
         const child = resolve(dir, entry.name);
         const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (entry.isDirectory()) walk(child, rel);
+        else if (entry.name === REVIEW_COMMENTS_FILE) continue;
         else rows.push(`${rel}\0${sha256(readFileSync(child))}`);
       }
     };
@@ -86,7 +98,7 @@ export function trackedPath(declared: string, roots: FingerprintRoots): string |
 export function fingerprintDeclaredPaths(paths: Iterable<string>, roots: FingerprintRoots): Record<string, string> {
   const out: Record<string, string> = {};
   for (const declared of [...new Set(paths)].sort()) {
-    const path = trackedPath(declared, roots);
+    const path = isReviewComments(declared) ? undefined : trackedPath(declared, roots);
     const digest = path ? fingerprintPath(path) : undefined;
     if (digest) out[declared] = digest;
   }

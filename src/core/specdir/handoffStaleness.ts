@@ -1,5 +1,5 @@
 import { specRelative } from '../fs/paths';
-import { changedFingerprints, isTraceabilityLedger } from './fingerprints';
+import { changedFingerprints, isReviewComments, isTraceabilityLedger } from './fingerprints';
 import type { SpecSnapshot } from './specSnapshot';
 import { findWorktree } from './worktree';
 
@@ -39,7 +39,7 @@ export function staleHandoffs(s: SpecSnapshot): StaleHandoff[] {
   for (const [name, handoff] of s.handoffs) {
     // A handoff without a readable written_at counts as written before the round.
     const beforeRound = reopened !== undefined && !(Date.parse(handoff.written_at ?? '') >= reopened);
-    const checked = (path: string) => !isTraceabilityLedger(path) && !(beforeRound && CONVERGE_APPENDS.has(specRelative(path).replace(/\/+$/, '')));
+    const checked = (path: string) => !isTraceabilityLedger(path) && !isReviewComments(path) && !(beforeRound && CONVERGE_APPENDS.has(specRelative(path).replace(/\/+$/, '')));
     // Basis and artifact fingerprints are compared separately, as loom does: one path may be in both.
     const changed = [
       ...new Set(

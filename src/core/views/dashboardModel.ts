@@ -1,3 +1,4 @@
+import { join, relative, sep } from 'node:path';
 import type { BreakerReport, DashboardFinding, DashboardHandoff, DashboardModel, DashboardTask, NextTransition, Precondition, StageStep, StageVisit, TokenUsage } from '../../shared/dashboardModel';
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE, FINDING_SEVERITIES, type Finding } from '../files/findings';
 import { HANDOFFS_DIR } from '../files/handoff';
@@ -20,6 +21,11 @@ import type { TaskState } from '../files/taskState';
 import { planTaskBatches } from '../tasks/taskBatches';
 import { stageCheckValidatorNames } from '../validators/stageFindings';
 import { describeGuard } from './guardLabels';
+import { readOptionalText } from '../fs/readOptional';
+import { anchorThread } from '../review/anchoring';
+import { openThreads } from '../review/reviewComments';
+import { readReviewComments } from '../review/reviewStore';
+import { findWorktree } from '../specdir/worktree';
 import { readFindingsFiles } from './findingsFiles';
 
 /**
@@ -52,6 +58,7 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
     handoffs: handoffs(snapshot),
     findings: findings(snapshot),
     ...tokenUsage(snapshot),
+    ...reviewThreads(snapshot),
     problems: { errors, warnings: spec.diagnostics.length - errors },
     ...(snapshot.lock && !snapshot.lock.stale ? { lockedBy: snapshot.lock.pid } : {}),
   };
@@ -268,4 +275,33 @@ function findings(snapshot: SpecSnapshot): DashboardFinding[] {
     }
   }
   return out.sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
+}
+
+/** The open comment threads, where each one stands now in its file; a corrupt file is named, not guessed at. */
+function reviewThreads(s: SpecSnapshot): Pick<DashboardModel, 'reviewThreads' | 'reviewError'> {
+  let comments;
+  try {
+    comments = readReviewComments(s);
+  } catch (e) {
+    return { reviewThreads: [], reviewError: e instanceof Error ? e.message : String(e) };
+  }
+  return {
+    reviewThreads: openThreads(comments).map((t) => {
+      // A thread on the feature's code is in the worktree (or the repository without one).
+      const abs = t.code ? join(findWorktree(s) ?? s.repoRoot, t.file) : join(s.dir, t.file);
+      const text = readOptionalText(abs);
+      const at = text === undefined ? { line: t.line, endLine: t.end_line } : anchorThread(t, text);
+      return {
+        id: t.id,
+        path: relative(s.repoRoot, abs).split(sep).join('/'),
+        file: t.file,
+        line: at.line,
+        endLine: at.endLine,
+        author: t.comments[0]?.author ?? '',
+        body: t.comments[0]?.body ?? '',
+        replies: Math.max(0, t.comments.length - 1),
+        createdAt: t.created_at,
+      };
+    }),
+  };
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { writeDrafts, type WrittenDrafts } from '../../core/authoring/draftWrite';
+import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/authoring/draftWrite';
 import { LoomError } from '../../core/errors';
 import { notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
@@ -8,8 +8,9 @@ import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
 export async function writePending(ctx: CommandContext, store: PendingDraftStore, p: PendingDrafts): Promise<WrittenDrafts> {
   const result = writeDrafts(p.repoRoot, p.specDir, p.command, p.drafts, p.base, p.summary, new Date().toISOString());
   store.delete(p);
-  ctx.log.component('chat').info(`/${p.command.name} wrote ${[...result.written, result.handoff].join(', ')} in ${p.specDir}`);
+  ctx.log.component('chat').info(`/${p.command.name} wrote ${filesWritten(result).join(', ')} in ${p.specDir}`);
   ctx.registry.reloadNow(p.dir);
+  store.written(p, result);
   return result;
 }
 
@@ -36,7 +37,7 @@ export function registerDraftCommands(ctx: CommandContext, store: PendingDraftSt
       }
       try {
         const result = await writePending(ctx, store, pending);
-        const message = vscode.l10n.t('Wrote {0} in {1}.', [...result.written, result.handoff].join(', '), pending.specDir);
+        const message = vscode.l10n.t('Wrote {0} in {1}.', filesWritten(result).join(', '), pending.specDir);
         notify('info', message, [{ title: vscode.l10n.t('Loom: Advance'), run: () => void vscode.commands.executeCommand('loom.advance', { specDir: pending.dir }) }]);
         return { status: 'done', specDir: pending.specDir, message, finished: result.written };
       } catch (e) {

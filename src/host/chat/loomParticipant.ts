@@ -5,7 +5,7 @@ import { acceptedSpec, isAcceptance, specNamedIn } from '../../core/authoring/ch
 import { parseDrafts, renderDraft } from '../../core/authoring/draftBlocks';
 import { checkDrafts } from '../../core/authoring/draftCheck';
 import { runDraftingTurn, type DraftingEvent } from '../../core/authoring/draftingTurn';
-import { describeChanges, draftBase, type DraftChange } from '../../core/authoring/draftWrite';
+import { describeChanges, draftBase, filesWritten, type DraftChange } from '../../core/authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../../core/authoring/featureDiff';
 import { AUTHORING, commandForStage, isAuthoringCommand, type AuthoringCommand } from '../../core/authoring/stageCommands';
 import { ModelRequestError } from '../../core/executing/dispatch/chatModel';
@@ -21,6 +21,12 @@ import { writePending } from './draftCommands';
 import type { PendingDraftStore } from './pendingDrafts';
 
 export const PARTICIPANT_ID = 'loom.chat';
+
+/** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
+export interface ParticipantCommand {
+  readonly name: string;
+  handle(participant: LoomChatParticipant, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+}
 
 /** Lines of a draft shown inline in the preview; the rest is one click away in the diff. */
 const PREVIEW_LINES = 60;
@@ -42,6 +48,7 @@ export class LoomChatParticipant implements vscode.Disposable {
   constructor(
     private readonly ctx: CommandContext,
     private readonly store: PendingDraftStore,
+    private readonly commands: readonly ParticipantCommand[] = [],
   ) {}
 
   dispose(): void {
@@ -72,6 +79,8 @@ export class LoomChatParticipant implements vscode.Disposable {
       stream.button({ command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') });
       return {};
     }
+    const own = this.commands.find((c) => c.name === request.command);
+    if (own) return own.handle(this, request, context, stream, token);
     const entry = this.resolveSpec(request, context);
     const command = isAuthoringCommand(request.command) ? AUTHORING[request.command] : commandForStage(entry?.spec.stage ?? undefined);
     if (!command) return this.help(stream, entry);
@@ -82,7 +91,15 @@ export class LoomChatParticipant implements vscode.Disposable {
     if (pending && isAcceptance(request.prompt)) {
       try {
         const result = await writePending(this.ctx, this.store, pending);
-        stream.markdown(vscode.l10n.t('Wrote {0} in `{1}`.', [...result.written, result.handoff].map((f) => `\`${f}\``).join(', '), pending.specDir));
+        stream.markdown(
+          vscode.l10n.t(
+            'Wrote {0} in `{1}`.',
+            filesWritten(result)
+              .map((f) => `\`${f}\``)
+              .join(', '),
+            pending.specDir,
+          ),
+        );
         for (const f of result.written) stream.reference(vscode.Uri.joinPath(vscode.Uri.file(entry.dir), ...f.split('/')));
         stream.markdown(`\n\n${vscode.l10n.t('The pipeline has not moved: advance when you have read them.')}`);
         stream.button({ command: 'loom.advance', arguments: [{ specDir: entry.dir }], title: vscode.l10n.t('Loom: Advance') });
@@ -163,7 +180,7 @@ export class LoomChatParticipant implements vscode.Disposable {
   }
 
   /** Streaming: the model's words as they come, progress for files and checks. */
-  private show(stream: vscode.ChatResponseStream, e: DraftingEvent): void {
+  show(stream: vscode.ChatResponseStream, e: DraftingEvent): void {
     switch (e.type) {
       case 'prose':
         if (e.text.trim() || e.text.includes('\n')) stream.markdown(e.text);
@@ -180,7 +197,7 @@ export class LoomChatParticipant implements vscode.Disposable {
     }
   }
 
-  private preview(
+  preview(
     stream: vscode.ChatResponseStream,
     id: string,
     changes: readonly DraftChange[],
@@ -212,7 +229,9 @@ export class LoomChatParticipant implements vscode.Disposable {
         `\n\n**${vscode.l10n.t("Loom's checks still find {0} problem(s) after two corrections:", problems.length)}**\n\n${problems.map((p) => `- ${p}`).join('\n')}\n\n${vscode.l10n.t('You can write the files and fix these by hand, or say what to change.')}\n\n`,
       );
     } else {
-      stream.markdown(`\n\n${vscode.l10n.t("These files pass loom's checks for leaving {0}.", command.stage)} `);
+      stream.markdown(
+        `\n\n${command.name === 'refine' ? vscode.l10n.t('These files pass the checks of the stages that made them.') : vscode.l10n.t("These files pass loom's checks for leaving {0}.", command.stage)} `,
+      );
     }
     stream.markdown(vscode.l10n.t('Reply **write** to write them, or say what to change.'));
     stream.button({ command: 'loom.writeDrafts', arguments: [{ id }], title: problems.length ? vscode.l10n.t('Write files anyway') : vscode.l10n.t('Write files') });
@@ -223,7 +242,7 @@ export class LoomChatParticipant implements vscode.Disposable {
    * conversation just previewed, else selected in the Loom view, else the active editor's, else
    * the only spec at the command's stage.
    */
-  private resolveSpec(request: vscode.ChatRequest, context: vscode.ChatContext): SpecEntry | undefined {
+  resolveSpec(request: vscode.ChatRequest, context: vscode.ChatContext): SpecEntry | undefined {
     const entries = this.ctx.registry.entries();
     const named = specNamedIn(
       request.prompt,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Draft } from '../../core/authoring/draftBlocks';
-import type { DraftBase } from '../../core/authoring/draftWrite';
+import type { DraftBase, WrittenDrafts } from '../../core/authoring/draftWrite';
 import type { AuthoringCommand } from '../../core/authoring/stageCommands';
 
 /** Drafts shown in the chat and not written yet: one set per spec and command. */
@@ -28,6 +28,9 @@ export class PendingDraftStore implements vscode.TextDocumentContentProvider {
   private readonly byKey = new Map<string, PendingDrafts>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
+  private readonly wrote = new vscode.EventEmitter<{ pending: PendingDrafts; result: WrittenDrafts }>();
+  /** Fires after accepted drafts were written (by "write" in the chat or the Write files button). */
+  readonly onDidWrite = this.wrote.event;
   private next = 1;
 
   private static key(dir: string, command: string): string {
@@ -76,8 +79,14 @@ export class PendingDraftStore implements vscode.TextDocumentContentProvider {
     return draft?.content ?? vscode.l10n.t('This draft is no longer pending: it was written or replaced.');
   }
 
+  /** Called by the one writer of drafts, once they are on disk. */
+  written(pending: PendingDrafts, result: WrittenDrafts): void {
+    this.wrote.fire({ pending, result });
+  }
+
   dispose(): void {
     this.changed.dispose();
+    this.wrote.dispose();
     this.byKey.clear();
   }
 }

@@ -3,6 +3,8 @@ import { TransitionRefusedError } from '../../core/errors';
 import { FAILED_STAGE } from '../../core/files/vocabulary';
 import { stageOf, type StageDefinition } from '../../core/pipeline/pipelineDefinition';
 import { hasRole } from '../../core/pipeline/stageRoles';
+import { readReviewComments } from '../../core/review/reviewStore';
+import { openThreadsOnStage, threadPlace } from '../../core/review/stageThreads';
 import type { ChangeResult } from '../../core/repository/specPipeline';
 import type { TransitionCheck } from '../../core/pipeline/transitionCheck';
 import { approvalsBlockingAdvance } from '../../core/specdir/staleness';
@@ -96,6 +98,15 @@ async function pickTransition(e: SpecEntry, checks: TransitionCheck[], title: st
  * Asks the user to confirm leaving an interactive stage or an approval gate, naming the stage,
  * its outputs, what must be checked by hand and what is stale. Modal or quick pick per setting.
  */
+/** Open review threads on the stage's outputs; a review-comments.json that does not parse counts as none (it is reported where comments are shown). */
+function openThreadsLeft(e: SpecEntry, stage: StageDefinition) {
+  try {
+    return openThreadsOnStage(stage, readReviewComments({ dir: e.dir, specDir: e.spec.snapshot.specDir }));
+  } catch {
+    return [];
+  }
+}
+
 async function confirmLeaving(ctx: CommandContext, e: SpecEntry, stage: StageDefinition, check: TransitionCheck, approve: boolean): Promise<boolean> {
   const overview = e.overview.stages.find((s) => s.id === stage.id);
   const title = approve
@@ -112,6 +123,8 @@ async function confirmLeaving(ctx: CommandContext, e: SpecEntry, stage: StageDef
   for (const d of e.staleness.derived) lines.push(`⚠ ${vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input)}`);
   for (const a of e.staleness.approvals.filter((x) => x.stage === stage.id))
     lines.push(`⚠ ${vscode.l10n.t('Confirming re-approves {0}: {1} changed since the last approval.', stage.id, a.changed.join(', '))}`);
+  const threads = openThreadsLeft(e, stage);
+  if (threads.length) lines.push(`⚠ ${vscode.l10n.t('{0} comment thread(s) on its outputs are still open: {1}.', threads.length, threads.map(threadPlace).join(', '))}`);
   const ok = approve ? vscode.l10n.t('Approve') : vscode.l10n.t('Advance');
 
   if (ctx.config.confirmation === 'quickPick') {
@@ -153,6 +166,17 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
   }
 
   let confirmed = args.confirm === true;
+  // loom.review.blockOnOpenThreads: an interactive stage is not left with its review unanswered.
+  if (check?.ready && check.kind === 'forward' && def?.confirmation && ctx.config.blockOnOpenThreads) {
+    const open = openThreadsLeft(e, def);
+    if (open.length) {
+      const message = vscode.l10n.t('{0} cannot leave {1}: {2} comment thread(s) on its outputs are open (loom.review.blockOnOpenThreads).', feature(e), stage, open.length);
+      notify('warning', `${message} ${open.map(threadPlace).join(', ')}`, [
+        { title: vscode.l10n.t('Refine with the Model'), run: () => void vscode.commands.executeCommand('loom.refineSpec', { specDir: e.dir }) },
+      ]);
+      return { status: 'refused', message, reasons: open.map((t) => `${threadPlace(t)}: ${t.comments[0]?.body ?? ''}`) };
+    }
+  }
   if (check?.ready && (check.interactive || approve) && !confirmed) {
     // Leaving git-worktree, a missing worktree is better made than confirmed away.
     if (hasRole(e.spec.definition, stage, 'worktree') && check.kind === 'forward' && lacksWorktree(check)) {

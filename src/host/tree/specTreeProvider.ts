@@ -6,6 +6,7 @@ import { Disposable } from '../lifecycle';
 import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
+import { withOpenThreads, type OpenThreadCounts } from './reviewCounts';
 import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem, tasksItem } from './treeItems';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
@@ -40,10 +41,17 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
    * again (Ctrl+B) and the tree is redrawn, so getTreeItem gives them back as expanded.
    */
   private readonly expanded = new Set<string>();
+  private reviewCounts?: OpenThreadCounts;
 
   constructor(private readonly registry: SpecRegistry) {
     super();
     this._register(registry.onDidChange((e) => this.changed(e)));
+  }
+
+  /** The open comment threads shown on spec and file rows; a change redraws that spec's rows. */
+  setReviewCounts(counts: OpenThreadCounts): void {
+    this.reviewCounts = counts;
+    this._register(counts.onDidChange((dir) => this.shown.has(dir) && this._onDidChangeTreeData.fire(this.specNode(dir))));
   }
 
   get filter(): SpecFilter {
@@ -164,7 +172,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(node: LoomNode): vscode.TreeItem {
-    const item = this.treeItem(node);
+    const item = withOpenThreads(this.treeItem(node), node, this.reviewCounts);
     if (item.id && item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed && this.expanded.has(item.id)) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
     return item;
   }

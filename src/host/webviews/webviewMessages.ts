@@ -18,6 +18,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   approve: 'loom.approve',
   markFailed: 'loom.markFailed',
   checkStage: 'loom.checkStage',
+  refineSpec: 'loom.refineSpec',
   recover: 'loom.recover',
   reapprove: 'loom.reapprove',
   showTranscripts: 'loom.showTranscripts',

@@ -19,6 +19,7 @@ function authoringReply(prompt) {
     return { command: 'repair', text: `You are right, spec.md lost REQ-002.\n\n${block('spec.md', fixture('spec.md'))}` };
   }
   const said = prompt.slice(prompt.lastIndexOf('## The user says'));
+  if (/You are loom's reviewer's assistant/.test(prompt)) return refineReply(prompt);
   if (/You are loom's brainstorming partner/.test(prompt)) {
     if (!/approach A/i.test(said)) {
       return {
@@ -50,6 +51,28 @@ function authoringReply(prompt) {
     return { command: 'respond', text: `Answering the ${points.length} points of review-feedback.md:\n${points.join('\n')}\n\n${block('review-response.md', fixture('review-response.md'))}` };
   }
   return undefined;
+}
+
+/**
+ * /refine: answers each open thread of spec.md by adding, under the line it quotes, the sentence
+ * its first comment asks for ("Say that …" becomes "…"), and says so in a THREAD line. The
+ * spec.md it edits is the one the prompt holds, so the test sees the prompt carried the file.
+ */
+function refineReply(prompt) {
+  const threads = [...prompt.matchAll(/^THREAD (t[0-9a-f]+) — (\S+), lines? (\d+)(?:-(\d+))?.*\n((?:> .*\n)+)- [^:]+: (.*)$/gm)].map((m) => ({
+    id: m[1],
+    file: m[2],
+    end: Number(m[4] || m[3]),
+    ask: m[6].replace(/^Say that /i, '').replace(/\.?$/, '.'),
+  }));
+  const onSpec = threads.filter((t) => t.file === 'spec.md');
+  if (!onSpec.length) return { command: 'refine', text: 'No thread on spec.md: nothing to refine.' };
+  // The file runs from its heading to the prompt's next section: spec.md has `##` headings of its own.
+  const start = prompt.indexOf('### spec.md\n') + '### spec.md\n'.length;
+  const lines = prompt.slice(start, prompt.indexOf('\n\n## The user says', start)).split('\n');
+  for (const t of [...onSpec].sort((a, b) => b.end - a.end)) lines.splice(t.end, 0, t.ask.charAt(0).toUpperCase() + t.ask.slice(1));
+  const text = `${lines.join('\n').replace(/\n*$/, '\n')}`;
+  return { command: 'refine', text: `${onSpec.map((t) => `THREAD ${t.id}: added "${t.ask}" under line ${t.end}`).join('\n')}\n\n${block('spec.md', text)}` };
 }
 
 /** The paths of the `diff --git` headers under the prompt's "## Changes" heading. */

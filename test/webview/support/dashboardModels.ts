@@ -41,6 +41,7 @@ export function dashboardModel(options: { tripped?: boolean; tokens?: boolean; s
     pipelineType: 'feature',
     stage,
     stageSource: 'state',
+    reviewThreads: [{ id: 't1a2b3c', path: `${SPEC}/spec.md`, file: 'spec.md', line: 4, endLine: 5, author: 'Mei', body: 'Say which password rules apply.', replies: 1, createdAt: t(2) }],
     startedAt: t(0),
     updatedAt: t(9),
     steps: STAGES.map((id, i) => ({

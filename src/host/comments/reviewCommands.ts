@@ -1,0 +1,162 @@
+import * as vscode from 'vscode';
+import { LoomError } from '../../core/errors';
+import { exportReviewFeedback, type FeedbackVerdict } from '../../core/review/feedbackExport';
+import { addThread, deleteComment, deleteThread, editComment, replyToThread, setThreadStatus } from '../../core/review/threadEdits';
+import { quoteLines } from '../../core/review/anchoring';
+import { isCodeThread } from '../../core/review/codeReview';
+import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import type { PendingDraftStore } from '../chat/pendingDrafts';
+import type { SpecEntry } from '../specs/specRegistry';
+import type { RefineCommand } from './refineChat';
+import { LoomComment } from './reviewComment';
+import type { ReviewThreads } from './reviewThreads';
+
+const now = () => new Date().toISOString();
+
+/**
+ * The comment commands of a pull-request review (the editor's comment widgets call them with
+ * the thread or comment), and "Refine with the model" on a thread, a file or the whole spec,
+ * which hands the threads to `@loom /refine` with the model picked in the chat view.
+ */
+export function registerReviewCommands(ctx: CommandContext, threads: ReviewThreads, refine: RefineCommand, drafts: PendingDraftStore): vscode.Disposable[] {
+  /** Comment edits write the spec's review-comments.json: refused in Restricted Mode, errors shown. */
+  const command = (id: string, run: (arg: never) => void | Promise<void>) =>
+    vscode.commands.registerCommand(id, async (arg: never): Promise<CommandOutcome> => {
+      if (!ctx.trust.writable) {
+        const message = vscode.l10n.t('Loom does not write comment threads in Restricted Mode. Trust this workspace to comment.');
+        notify('warning', message);
+        return { status: 'refused', message, reasons: [] };
+      }
+      try {
+        await run(arg);
+        return { status: 'done' };
+      } catch (e) {
+        const message = e instanceof LoomError || e instanceof Error ? e.message : String(e);
+        ctx.log.component('review').error(`${id}: ${message}`);
+        notify('error', message);
+        return { status: 'failed', message };
+      }
+    });
+
+  const entryOf = (dir: string): SpecEntry => {
+    const entry = ctx.registry.entry(dir);
+    if (!entry) throw new LoomError(vscode.l10n.t('The spec of this thread is no longer in the workspace.'));
+    return entry;
+  };
+  const shown = (thread: vscode.CommentThread) => {
+    const s = threads.shownFor(thread);
+    if (!s) throw new LoomError(vscode.l10n.t('This comment thread is no longer in review-comments.json.'));
+    return { ...s, entry: entryOf(s.dir) };
+  };
+
+  /** A first comment: the editor made an empty thread on the lines; it becomes a stored one. */
+  const create = async (reply: vscode.CommentReply) => {
+    const where = threads.locate(reply.thread.uri);
+    if (!where) throw new LoomError(vscode.l10n.t('Loom takes comments on the spec files a stage produces only.'));
+    const range = reply.thread.range ?? new vscode.Range(0, 0, 0, 0);
+    const doc = await vscode.workspace.openTextDocument(reply.thread.uri);
+    const line = range.start.line + 1;
+    const endLine = Math.max(line, range.end.line + 1);
+    threads.update(where.entry, (c) =>
+      addThread(c, { file: where.file, line, endLine, quote: quoteLines(doc.getText(), line, endLine), code: where.code, author: threads.author, body: reply.text, now: now() }),
+    );
+    reply.thread.dispose();
+  };
+
+  /** Opens the chat on `@loom /refine`, with the model the user picks there; without any model, comments stay notes. */
+  const refineIn = async (entry: SpecEntry, scope: string): Promise<CommandOutcome> => {
+    const models = await vscode.lm.selectChatModels();
+    if (!models.length) {
+      const message = vscode.l10n.t(
+        'Refine needs a language model, and none is available. Install or sign in to a chat model provider (GitHub Copilot, for example); the comments still work as notes.',
+      );
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
+    }
+    if (!threads.openCount(entry.dir)) {
+      const message = vscode.l10n.t('{0} has no open comment thread to refine.', entry.spec.snapshot.specDir);
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
+    }
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@loom /refine ${entry.spec.snapshot.specDir} ${scope}`.trim(), isPartialQuery: false });
+    return { status: 'done', specDir: entry.spec.snapshot.specDir };
+  };
+
+  return [
+    command('loom.addComment', (reply: vscode.CommentReply) => (threads.shownFor(reply.thread) ? undefined : create(reply))),
+    command('loom.replyComment', async (reply: vscode.CommentReply) => {
+      const s = threads.shownFor(reply.thread);
+      if (!s) return create(reply);
+      threads.update(entryOf(s.dir), (c) => replyToThread(c, s.threadId, threads.author, reply.text, now()));
+    }),
+    command('loom.editComment', (comment: LoomComment) => {
+      comment.beginEdit();
+      threads.redrawComment(comment);
+    }),
+    command('loom.cancelCommentEdit', (comment: LoomComment) => {
+      comment.cancelEdit();
+      threads.redrawComment(comment);
+    }),
+    command('loom.saveComment', (comment: LoomComment) => {
+      threads.update(entryOf(comment.dir), (c) => editComment(c, comment.threadId, comment.stored.id, comment.text, now()));
+    }),
+    command('loom.deleteComment', (comment: LoomComment) => {
+      threads.update(entryOf(comment.dir), (c) => deleteComment(c, comment.threadId, comment.stored.id));
+    }),
+    command('loom.deleteThread', (thread: vscode.CommentThread) => {
+      const s = threads.shownFor(thread);
+      if (!s) return thread.dispose(); // a thread still being written has nothing stored
+      threads.update(entryOf(s.dir), (c) => deleteThread(c, s.threadId));
+    }),
+    command('loom.resolveThread', (thread: vscode.CommentThread) => {
+      const s = shown(thread);
+      threads.update(s.entry, (c) => setThreadStatus(c, s.threadId, 'resolved'));
+    }),
+    command('loom.reopenThread', (thread: vscode.CommentThread) => {
+      const s = shown(thread);
+      threads.update(s.entry, (c) => setThreadStatus(c, s.threadId, 'open'));
+    }),
+    vscode.commands.registerCommand('loom.refineThread', async (thread: vscode.CommentThread): Promise<CommandOutcome> => {
+      const s = threads.shownFor(thread);
+      const entry = s && ctx.registry.entry(s.dir);
+      return entry ? refineIn(entry, `#${s.threadId}`) : { status: 'refused', message: vscode.l10n.t('This comment thread is no longer in review-comments.json.'), reasons: [] };
+    }),
+    command('loom.acceptRefinedFile', async (arg: { id?: string; path?: string }) => {
+      const pending = drafts.byId(arg?.id ?? '');
+      if (!pending || !pending.drafts.some((d) => d.path === arg.path)) {
+        notify('info', vscode.l10n.t('This draft is no longer pending: it was written or replaced.'));
+        return;
+      }
+      const written = await refine.writeFiles(pending, [arg.path!]);
+      notify('info', vscode.l10n.t('Wrote {0} in {1}.', written.join(', '), pending.specDir));
+    }),
+    createCommand(ctx, 'loom.refineFile', { spec: true, writes: true }, async (_args, entry) => {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      const where = uri ? threads.locate(uri) : undefined;
+      return refineIn(entry!, where && where.entry.dir === entry!.dir ? where.file : '');
+    }),
+    createCommand(ctx, 'loom.refineSpec', { spec: true, writes: true }, async (_args, entry) => {
+      return refineIn(entry!, '');
+    }),
+    createCommand(ctx, 'loom.exportReviewFeedback', { spec: true, writes: true }, async (_args, entry) => {
+      // The points of a code review: the threads on the feature's code, left at the review gate.
+      const open = threads.open(entry!.dir).filter(isCodeThread);
+      if (!open.length) {
+        const message = vscode.l10n.t('{0} has no open comment thread on the feature code to export. At the review gate, comment on the changed files, then export.', entry!.spec.snapshot.specDir);
+        notify('info', message);
+        return { status: 'refused', message, reasons: [] };
+      }
+      const choices: { label: string; verdict: FeedbackVerdict }[] = [
+        { label: vscode.l10n.t('Pass, with these points to answer'), verdict: 'PASS' },
+        { label: vscode.l10n.t('Changes requested'), verdict: 'CHANGES_REQUESTED' },
+      ];
+      const pick = (await vscode.window.showQuickPick(choices, { placeHolder: vscode.l10n.t('Export {0} open thread(s) into review-feedback.md: your verdict?', open.length) }))?.verdict;
+      if (!pick) return { status: 'cancelled' };
+      const title = entry!.spec.snapshot.name.replace(/^.*\+/, '');
+      const rel = exportReviewFeedback({ dir: entry!.dir, specDir: entry!.spec.snapshot.specDir }, title, open, pick);
+      ctx.registry.reloadNow(entry!.dir);
+      notify('info', vscode.l10n.t('Wrote {0}.', rel));
+      return { status: 'done', specDir: entry!.spec.snapshot.specDir, uri: rel };
+    }),
+  ];
+}

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import type { LoomNode } from './nodes';
+
+/** Where the tree reads how many comment threads are open on a spec and on each of its files. */
+export interface OpenThreadCounts {
+  openCount(dir: string, file?: string): number;
+  readonly onDidChange: vscode.Event<string>;
+}
+
+/** The file of a row that can carry comment threads: an artifact, or a task's task file. */
+function fileOf(node: LoomNode): string | undefined {
+  if (node.kind === 'artifact') return node.path.endsWith('/') ? undefined : node.path;
+  if (node.kind === 'task') return `tasks/${node.task}.md`;
+  return undefined;
+}
+
+/** Adds "N open threads" to a spec's or a file's row; rows without open threads are left as they are. */
+export function withOpenThreads(item: vscode.TreeItem, node: LoomNode, counts: OpenThreadCounts | undefined): vscode.TreeItem {
+  if (!counts || node.kind === 'group' || node.kind === 'note' || node.kind === 'stage') return item;
+  const file = fileOf(node);
+  if (node.kind !== 'spec' && !file) return item;
+  const n = counts.openCount(node.dir, file);
+  if (!n) return item;
+  const note = vscode.l10n.t('{0} open comment thread(s)', n);
+  item.description = item.description ? `${String(item.description)} · ${note}` : note;
+  if (typeof item.tooltip === 'string') item.tooltip = `${item.tooltip}\n${note}`;
+  else if (item.tooltip === undefined && node.kind !== 'spec') item.tooltip = note;
+  return item;
+}
