@@ -26,10 +26,20 @@ for (const f of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) if (/^ui-
 /** Runs a command from the palette by its title; `pick` answers a quick pick that follows. */
 async function runCommand(page, title, pick) {
   const quickInput = page.locator('.quick-input-widget');
-  await page.keyboard.press('F1');
-  await quickInput.locator('input').waitFor(WAIT);
-  // fill, not type: on a busy machine typed keys can reach the palette before it has focus.
-  await quickInput.locator('input').fill(`>${title}`);
+  // The chat view may take the focus back while the palette opens (it does at start-up), which
+  // closes it: open it again until the title is in.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      await quickInput.locator('input').waitFor({ ...WAIT, timeout: 10_000 });
+      // fill, not type: on a busy machine typed keys can reach the palette before it has focus.
+      await quickInput.locator('input').fill(`>${title}`, { timeout: 10_000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
   await quickInput.locator('.monaco-list-row', { hasText: title }).first().waitFor(WAIT);
   await page.keyboard.press('Enter');
   if (pick) {

@@ -53,6 +53,12 @@ export class PendingDraftStore implements vscode.TextDocumentContentProvider {
     return entry;
   }
 
+  /** Puts back what is still pending of a proposal, under its id, after some of its files were written. */
+  restore(p: PendingDrafts): void {
+    if (p.drafts.length === 0 || this.byKey.has(PendingDraftStore.key(p.dir, p.command.name))) return;
+    this.byKey.set(PendingDraftStore.key(p.dir, p.command.name), p);
+  }
+
   delete(p: PendingDrafts): void {
     this.byKey.delete(PendingDraftStore.key(p.dir, p.command.name));
   }

@@ -30,6 +30,8 @@ interface RefineProposal {
   answers: Map<string, string>;
   changes: DraftChange[];
   model: string;
+  /** The files of the proposal already written (accepted one by one). */
+  done?: Set<string>;
 }
 
 /** `write spec.md plan.md`: accept some of the files, by name. */
@@ -160,10 +162,14 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
     return named.length ? named : undefined;
   }
 
-  /** Writes the accepted files of a proposal; the rest of it is dropped, and its threads stay open. */
+  /**
+   * Writes the accepted files of a proposal. The rest stays pending under the same id, so that
+   * its files can still be accepted one by one; their threads stay open until then.
+   */
   async writeFiles(pending: PendingDrafts, paths: readonly string[]): Promise<string[]> {
     const chosen = { ...pending, drafts: pending.drafts.filter((d) => paths.includes(d.path)) };
     const result = await writePending(this.ctx, this.store, chosen);
+    this.store.restore({ ...pending, drafts: pending.drafts.filter((d) => !paths.includes(d.path)) });
     return filesWritten(result);
   }
 
@@ -185,7 +191,11 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
   private answerThreads(pending: PendingDrafts, written: readonly string[]): void {
     const proposal = this.proposals.get(pending.id);
     if (pending.command.name !== this.name || !proposal) return;
-    this.proposals.delete(pending.id);
+    // A proposal accepted file by file keeps answering the threads of the files still to come.
+    const done = (proposal.done ??= new Set());
+    for (const f of written) done.add(f);
+    const remaining = proposal.changes.filter((c) => !done.has(c.path));
+    if (remaining.length === 0) this.proposals.delete(pending.id);
     const entry = this.ctx.registry.entry(pending.dir);
     if (!entry) return;
     const delta = new Map(proposal.changes.map((c) => [c.path, c]));

@@ -103,4 +103,24 @@ suite('review comments and @loom /refine', () => {
     await waitFor('the count gone from the spec row', async () => !/open comment thread/.test((await specRow(api, 'notes'))?.description ?? ''), 10000);
     assert.strictEqual(stage(), 'brainstorming', 'nothing advances by itself');
   });
+
+  test("Accept on one file writes that file and answers its threads, through the Accept button's command", async () => {
+    const uri = vscode.Uri.file(path.join(dir, 'spec.md'));
+    await vscode.window.showTextDocument(uri);
+    const thread = api.review.controller.createCommentThread(uri, new vscode.Range(5, 0, 5, 0), []);
+    assert.strictEqual((await vscode.commands.executeCommand('loom.addComment', { thread, text: 'Say that an empty tag is refused.' })).status, 'done');
+    const id = comments().threads.find((t) => t.status === 'open').id;
+    const result = await chat(api, '@loom /refine notes', REPLY_MS);
+    assert.strictEqual(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
+    const pending = api.drafts.get(dir, 'refine');
+    assert.deepStrictEqual(
+      pending.drafts.map((d) => d.path),
+      ['spec.md'],
+    );
+    await vscode.commands.executeCommand('loom.acceptRefinedFile', { id: pending.id, path: 'spec.md' });
+    assert.ok(fs.readFileSync(path.join(dir, 'spec.md'), 'utf8').includes('An empty tag is refused.'));
+    await waitFor('the thread resolved', () => comments().threads.find((t) => t.id === id).status === 'resolved', 10000);
+    assert.strictEqual(api.drafts.get(dir, 'refine'), undefined, 'nothing of the proposal is left pending');
+    assert.strictEqual(stage(), 'brainstorming');
+  });
 });
