@@ -18,11 +18,9 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { checkExecutingPreconditions } from '../executing/preconditions';
 import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
-import { InFlightWork } from '../executing/machine/inFlightWork';
 import { ExecutingRefusedError, type ExecutingResult } from '../executing/machine/runTypes';
-import { UserPromptsBridge } from '../executing/machine/userPromptsBridge';
-import { systemClock, type UserPrompts } from '../executing/ports';
-import { acquireSpecLease } from '../executing/runLease';
+import { superviseRun } from '../executing/machine/runSupervision';
+import type { UserPrompts } from '../executing/ports';
 import { stageWithRole } from '../pipeline/stageRoles';
 import { withRunLock } from '../store/runLock';
 import { assertStateWritable, loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
@@ -361,52 +359,27 @@ export class SpecPipeline {
     const pre = checkExecutingPreconditions(this.snapshot, this.definition, input.worktree);
     if (!pre.ok) throw new ExecutingRefusedError(pre.diagnostics);
     const actor = this.actor;
-    if (actor.getSnapshot().matches({ [stage.id]: 'running' } as never)) throw new TransitionRefusedError(`the tasks of ${this.snapshot.specDir} are already running`, []);
-
-    const release = acquireSpecLease(this.snapshot, (input.clock ?? systemClock).now().toISOString());
-    const work = new InFlightWork();
-    const asking = new AbortController();
-    const stop = () => actor.send({ type: 'STOP_TASKS' });
-    let bridge: UserPromptsBridge | undefined;
+    const running = { [stage.id]: 'running' } as never;
+    if (actor.getSnapshot().matches(running)) throw new TransitionRefusedError(`the tasks of ${this.snapshot.specDir} are already running`, []);
     try {
-      bridge = new UserPromptsBridge(prompts, (answer) => actor.send({ type: 'TASK_ANSWER', answer }), stop, asking.signal);
-      const asked = bridge;
-      const ended = new Promise<void>((resolve) => {
-        const sub = actor.subscribe((snap) => {
-          if (!snap.matches({ [stage.id]: 'running' } as never)) {
+      return await superviseRun(this.snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
+        const ended = new Promise<ExecutingResult>((resolve, reject) => {
+          const sub = actor.subscribe((snap) => {
+            if (snap.matches(running)) return;
             sub.unsubscribe();
-            resolve();
-          }
+            const last = snap.context.lastRun;
+            if (!last) reject(new TransitionRefusedError(`${this.snapshot.specDir} left ${stage.id} while its tasks were running; the run was stopped`, []));
+            else if ('error' in last) reject(last.error);
+            else resolve(last.result);
+          });
         });
+        actor.send({
+          type: 'RUN_TASKS',
+          input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition, work, onEvent },
+        });
+        return { answer: (answer) => actor.send({ type: 'TASK_ANSWER', answer }), stop: () => actor.send({ type: 'STOP_TASKS' }), ended };
       });
-      signal.addEventListener('abort', stop, { once: true });
-      actor.send({
-        type: 'RUN_TASKS',
-        input: {
-          ...input,
-          repoRoot: this.snapshot.repoRoot,
-          specDir: this.snapshot.dir,
-          definition: this.definition,
-          work,
-          onEvent: (e) => {
-            input.onEvent?.(e);
-            asked.handle(e);
-          },
-        },
-      });
-      if (signal.aborted) stop();
-      await ended;
-      signal.removeEventListener('abort', stop);
-      if (bridge.failure !== undefined) throw bridge.failure;
-      const last = actor.getSnapshot().context.lastRun;
-      if (!last) throw new TransitionRefusedError(`${this.snapshot.specDir} left ${stage.id} while its tasks were running; the run was stopped`, []);
-      if ('error' in last) throw last.error;
-      return last.result;
     } finally {
-      signal.removeEventListener('abort', stop);
-      asking.abort();
-      await work.settled();
-      release();
       this.reload();
     }
   }
