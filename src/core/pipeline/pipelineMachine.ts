@@ -120,6 +120,11 @@ export function createPipelineMachine(def: PipelineDefinition) {
     ]),
   ) as Record<GuardName, (args: { context: PipelineContext; event: PipelineEvent }, params: unknown) => boolean>;
 
+  // Every state's FILES_CHANGED asks where the files put the spec: work it out once per snapshot
+  // (without a state file it is inferred from the artifacts, by the guards).
+  let lastDisk: { facts: SpecSnapshot; stage: string | null } | undefined;
+  const diskStage = (facts: SpecSnapshot) => (lastDisk?.facts === facts ? lastDisk.stage : (lastDisk = { facts, stage: stageOnDisk(def, facts) }).stage);
+
   const writeOrError = (
     context: PipelineContext,
     from: string,
@@ -157,7 +162,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       hasReason: ({ event }) => event.type === 'FAIL' && event.reason.trim() !== '',
       reapprovable: ({ context, event }, params: { stage: string }) =>
         event.type === 'REAPPROVE' && !isRefusal(chooseReapproval(context.facts.specDir, params.stage, renewable(context, params.stage), event.stage)),
-      diskStageIs: ({ event }, params: { state: string }) => event.type === 'FILES_CHANGED' && machineStateOf(def, stageOnDisk(def, event.facts)) === params.state,
+      diskStageIs: ({ event }, params: { state: string }) => event.type === 'FILES_CHANGED' && machineStateOf(def, diskStage(event.facts)) === params.state,
     },
     actions: {
       recordChange: assign(({ context, event }, params: { from: string; to: string; kind: TransitionKind }) => {
