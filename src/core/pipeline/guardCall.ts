@@ -30,10 +30,16 @@ export const guard = <T extends GuardName>(type: T, params: Extract<GuardCall, {
 
 /** Identity of a guard call, to avoid evaluating the same check twice for one transition. */
 export function guardKey(g: GuardCall): string {
-  let key = keys.get(g);
-  if (key === undefined) keys.set(g, (key = `${g.type}:${JSON.stringify(g.params)}`));
+  const known = keys.get(g.params);
+  if (known?.type === g.type) return known.key;
+  const key = `${g.type}:${JSON.stringify(g.params)}`;
+  keys.set(g.params, { type: g.type, key });
   return key;
 }
 
-/** The definition's guard calls live as long as it does: each key is worked out once (the status path asks per spec). */
-const keys = new WeakMap<GuardCall, string>();
+/**
+ * Keyed by the parameters object, which the definition holds for as long as it lives and which
+ * the machine's guards receive as they are: each key is worked out once (the status path asks per
+ * spec), also when a guard call is rebuilt around the same parameters.
+ */
+const keys = new WeakMap<object, { type: string; key: string }>();
