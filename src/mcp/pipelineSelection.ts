@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Workflow } from '../core/files/workflow';
+import { buildPipelineDefinition } from '../core/pipeline/pipelineDefinition';
+import { bundledPipelineSchema } from '../core/pipeline/pipelineSchema';
 
 /**
  * loom's pipeline selector (src/core/pipeline-selector.js) without its optional model call:
@@ -15,21 +17,9 @@ const RISK_KEYWORDS = {
   low: ['typo', '错别字', '单文件', '配置', '文档', '小修复'],
 };
 const ROOT_CAUSE = /根因|root\s*cause|已定位|定位到|根因明确/i;
-const STEP_ORDER = [
-  'brainstorming',
-  'detail-expansion',
-  'planning',
-  'analyze-artifacts',
-  'approved',
-  'git-worktree',
-  'executing',
-  'converge',
-  'verification',
-  'code-review-request',
-  'review-gate',
-  'code-review-response',
-  'synced',
-];
+/** loom's full pipeline, in the order of its schema: the order proposed steps are kept in. */
+let stepOrder: string[] | undefined;
+const loomStepOrder = () => (stepOrder ??= buildPipelineDefinition(bundledPipelineSchema(), undefined, 'feature').stages.map((st) => st.id));
 const OPTIONAL_SIGNALS: Record<'detail-expansion' | 'analyze-artifacts' | 'converge', string[]> = {
   'detail-expansion': [
     '输入',
@@ -157,4 +147,7 @@ export function selectPipeline(request: string, input: { root: string; workflow?
 }
 
 /** Steps loom knows are kept in loom's order; steps of the workflow's own follow, in the order given. */
-const rank = (id: string) => (STEP_ORDER.includes(id) ? STEP_ORDER.indexOf(id) : STEP_ORDER.length);
+const rank = (id: string) => {
+  const order = loomStepOrder();
+  return order.includes(id) ? order.indexOf(id) : order.length;
+};
