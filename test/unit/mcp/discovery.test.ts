@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { TempRepo } from '../../helpers/tempRepo';
-import { assertBuilt, BIN, connect, pipelineRepo, type LoomClient } from './helpers';
+import { assertBuilt, BIN, connect, pipelineRepo, type LoomClient, serveFixture } from './helpers';
 
 /** loom's tools with their input property names, then ours. */
 const LOOM_INPUTS: Record<string, string[]> = {
@@ -43,17 +43,8 @@ const LOOM_INPUTS: Record<string, string[]> = {
 };
 
 describe('loom-vscode mcp: lazy tool groups', () => {
-  let repo: TempRepo;
   let c: LoomClient;
-  before(async () => {
-    assertBuilt();
-    repo = pipelineRepo();
-    c = await connect(repo.root, { env: { LOOM_TELEMETRY: '1' } });
-  });
-  after(async () => {
-    await c.close();
-    repo.dispose();
-  });
+  serveFixture((_repo, client) => (c = client), { env: { LOOM_TELEMETRY: '1' } });
 
   it('lists only the meta group at first', async () => {
     const { tools } = await c.client.listTools();

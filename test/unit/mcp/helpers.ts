@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { after, before } from 'node:test';
 import { state, TempRepo } from '../../helpers/tempRepo';
 
 export const PROJECT = resolve(__dirname, '../../..');
@@ -114,4 +115,22 @@ export function pipelineRepo(): TempRepo {
   r.write(`${BAD_STATE}/pipeline.state.json`, '{ "current_stage": "draft",\n');
   r.write(`${BAD_STATE}/spec.md`, '# Bad\n');
   return r;
+}
+
+/**
+ * One server for a suite: before it, a fresh copy of the pipeline fixture served over stdio (handed
+ * to `take`); after it, the client closed and the copy removed.
+ */
+export function serveFixture(take: (repo: TempRepo, client: LoomClient) => void, options: ConnectOptions = {}): void {
+  let served: { repo: TempRepo; client: LoomClient } | undefined;
+  before(async () => {
+    assertBuilt();
+    const repo = pipelineRepo();
+    served = { repo, client: await connect(repo.root, options) };
+    take(served.repo, served.client);
+  });
+  after(async () => {
+    await served?.client.close();
+    served?.repo.dispose();
+  });
 }

@@ -12,22 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
 import { TempRepo } from '../../helpers/tempRepo';
-import { assertBuilt, BAD_STATE, BUILD, cliStatus, connect, DRAFT, GATE, IDEA, pipelineRepo, type LoomClient } from './helpers';
+import { assertBuilt, BAD_STATE, BUILD, cliStatus, connect, DRAFT, GATE, IDEA, pipelineRepo, type LoomClient, serveFixture } from './helpers';
 
 const lastEntry = (repo: TempRepo, specDir: string) => PipelineStateSchema.parse(repo.json(`${specDir}/pipeline.state.json`)).stage_history.at(-1)!;
 
 describe('loom-vscode mcp: stage changes without elicitation', () => {
   let repo: TempRepo;
   let c: LoomClient;
-  before(async () => {
-    assertBuilt();
-    repo = pipelineRepo();
-    c = await connect(repo.root);
-  });
-  after(async () => {
-    await c.close();
-    repo.dispose();
-  });
+  serveFixture((r, client) => ((repo = r), (c = client)));
 
   it('advances a stage that needs no person, recording that it came over MCP', async () => {
     const r = await c.call('loom_advance_pipeline', { spec_dir: DRAFT });
@@ -133,15 +125,7 @@ describe('loom-vscode mcp: the person confirms through elicitation', () => {
   let repo: TempRepo;
   let c: LoomClient;
   let reply: 'accept' | 'decline' = 'accept';
-  before(async () => {
-    assertBuilt();
-    repo = pipelineRepo();
-    c = await connect(repo.root, { answer: () => (reply === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' }) });
-  });
-  after(async () => {
-    await c.close();
-    repo.dispose();
-  });
+  serveFixture((r, client) => ((repo = r), (c = client)), { answer: () => (reply === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' }) });
 
   it('asks the user to leave an interactive stage, naming the stage, what it produced and what comes next', async () => {
     const r = await c.call('loom_advance_pipeline', { spec_dir: IDEA });

@@ -13,22 +13,14 @@ import { HandoffSchema } from '../../../src/core/files/handoff';
 import { TaskStateSchema } from '../../../src/core/files/taskState';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { TempRepo } from '../../helpers/tempRepo';
-import { assertBuilt, BIN, BUILD, cliStatus, connect, DRAFT, pipelineRepo, type LoomClient } from './helpers';
+import { assertBuilt, BIN, BUILD, cliStatus, connect, DRAFT, pipelineRepo, type LoomClient, serveFixture } from './helpers';
 
 const taskStatuses = (root: string) => Object.fromEntries(cliStatus(root, BUILD).tasks.map((t: { id: string; status: string; retry_count: number }) => [t.id, [t.status, t.retry_count]]));
 
 describe('loom-vscode mcp: task states, handoffs, checkpoints', () => {
   let repo: TempRepo;
   let c: LoomClient;
-  before(async () => {
-    assertBuilt();
-    repo = pipelineRepo();
-    c = await connect(repo.root);
-  });
-  after(async () => {
-    await c.close();
-    repo.dispose();
-  });
+  serveFixture((r, client) => ((repo = r), (c = client)));
 
   it('writes task-states/TN.state.json and progress.md; failed adds a retry', async () => {
     const r = await c.call('loom_update_task_state', { spec_dir: BUILD, task_id: 'T1', status: 'executing' });
@@ -139,15 +131,7 @@ describe('loom-vscode mcp: task states, handoffs, checkpoints', () => {
 describe('loom-vscode mcp: context and memory', () => {
   let repo: TempRepo;
   let c: LoomClient;
-  before(async () => {
-    assertBuilt();
-    repo = pipelineRepo();
-    c = await connect(repo.root);
-  });
-  after(async () => {
-    await c.close();
-    repo.dispose();
-  });
+  serveFixture((r, client) => ((repo = r), (c = client)));
 
   it('gives the constitution’s outline, one section, or all of it', async () => {
     const outline = await c.call('loom_get_context', { doc: 'constitution' });
