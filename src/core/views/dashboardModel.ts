@@ -9,7 +9,6 @@ import { convergenceRound } from '../pipeline/guards';
 import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { stageWithRole } from '../pipeline/stageRoles';
 import { failedFrom } from '../pipeline/stateRecord';
-import { checkTransition } from '../pipeline/transitionCheck';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import { byTaskNumber, specTaskIds } from '../specdir/loadSpec';
@@ -111,12 +110,8 @@ function stageSteps(spec: SpecPipeline): StageStep[] {
 
 /** The transitions open now, each precondition with whether it holds (the guards' own verdicts). */
 function nextTransitions(spec: SpecPipeline): NextTransition[] {
-  const { definition: def, snapshot, stage } = spec;
-  if (stage === null || (stage !== FAILED_STAGE && !stageOf(def, stage))) return [];
-  const out: NextTransition[] = [];
-  for (const t of transitionsFrom(def, stage)) {
-    if (t.kind === 'fail' || (stage === FAILED_STAGE) !== (t.kind === 'recover')) continue;
-    const check = checkTransition(def, t, spec.verdicts);
+  // The spec's own checks of the ways on (the CLI's `next`), each precondition with its verdict.
+  return spec.next().map((check) => {
     const seen = new Set<string>();
     const preconditions: Precondition[] = [];
     for (const { call, outcome } of check.verdicts) {
@@ -126,19 +121,19 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       const label = describeGuard(call);
       if (seen.has(label)) continue;
       seen.add(label);
-      preconditions.push({ label, holds: outcome.ok, reasons: outcome.reasons, ...(outcome.file ? { path: `${snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}) });
+      preconditions.push({ label, holds: outcome.ok, reasons: outcome.reasons, ...(outcome.file ? { path: `${spec.snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}) });
     }
-    out.push({
-      to: t.to,
-      kind: t.kind,
-      ...(t.description ? { description: t.description } : {}),
+    return {
+      to: check.to,
+      // next() lists the ways on (forward, back, recover), never failing.
+      kind: check.kind as NextTransition['kind'],
+      ...(check.description ? { description: check.description } : {}),
       ready: check.ready,
       interactive: check.interactive,
       preconditions,
       confirmations: check.confirmations,
-    });
-  }
-  return out;
+    };
+  });
 }
 
 function actions(spec: SpecPipeline): DashboardModel['actions'] {
