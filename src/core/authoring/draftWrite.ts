@@ -1,10 +1,11 @@
 import { join, resolve } from 'node:path';
 import { LoomError } from '../errors';
-import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import type { Handoff } from '../files/handoff';
+import { writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
 import { sha256OfFile } from '../fs/sha256';
 import { withRunLock } from '../store/runLock';
+import { writeHandoffFile } from '../store/stateStore';
 import { loadSpec } from '../specdir/loadSpec';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
@@ -88,9 +89,7 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
       written_at: now,
       written_by: `loom-vscode @loom /${command.name}`,
     };
-    const handoffFile = `${HANDOFFS_DIR}/${command.stage}.json`;
-    writeFileAtomic(join(snapshot.dir, handoffFile), toJsonText(handoff));
-    return { written, handoff: handoffFile };
+    return { written, handoff: writeHandoffFile(snapshot, command.stage, handoff) };
   });
 }
 

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
+import type { Handoff } from '../files/handoff';
 import { normalizeTaskRef } from '../files/taskFile';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { sha256OfFile } from '../fs/sha256';
-import { withRunLock } from '../store/runLock';
+import { writeHandoffFile } from '../store/stateStore';
 import { byTaskNumber } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { ExportedInterface } from './dispatch/implementerReport';
@@ -56,7 +55,7 @@ export function buildTaskHandoff(input: TaskHandoffInput): Handoff {
 }
 
 export function writeHandoff(snapshot: SpecSnapshot, name: string, handoff: Handoff): void {
-  withRunLock(snapshot, () => writeFileAtomic(join(snapshot.dir, HANDOFFS_DIR, `${name}.json`), toJsonText(handoff)));
+  writeHandoffFile(snapshot, name, handoff);
 }
 
 /** The tasks `task` depends on, directly or not, in task order. */

@@ -8,7 +8,7 @@ import { renderProgress, type StageSymbols } from '../files/progressFile';
 import { taskStateFile, type TaskState } from '../files/taskState';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { WRITER_VERSION } from '../pipeline/stateRecord';
-import { withRunLock } from './runLock';
+import { withRunLock, type SpecLocation } from './runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { specTaskIds } from '../specdir/loadSpec';
 
@@ -71,10 +71,17 @@ export function writeTaskState(snapshot: SpecSnapshot, taskState: TaskState, now
   });
 }
 
+/** Writes `handoffs/<name>.json` atomically, under the run lock; returns its spec-relative path. */
+export function writeHandoffFile(spec: SpecLocation, name: string, handoff: Handoff): string {
+  const file = `${HANDOFFS_DIR}/${name}.json`;
+  withRunLock(spec, () => writeFileAtomic(join(spec.dir, file), toJsonText(handoff)));
+  return file;
+}
+
 /** Writes one stage or task handoff and regenerates progress.md, which lists the handoffs (loom's writeHandoff). */
 export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, handoff: Handoff, now: string, sources: ProgressSources = {}): void {
   withRunLock(snapshot, () => {
-    writeFileAtomic(join(snapshot.dir, HANDOFFS_DIR, `${name}.json`), toJsonText(handoff));
+    writeHandoffFile(snapshot, name, handoff);
     if (snapshot.state) {
       const handoffs = new Map(snapshot.handoffs);
       handoffs.set(name, handoff);

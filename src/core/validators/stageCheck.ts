@@ -2,10 +2,8 @@ import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../files/findin
 import { ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
 import { CONVERGENCE_PASS, writeConvergence } from './convergence';
 import { isBlocking } from './findingSupport';
-import { join } from 'node:path';
-import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../store/runLock';
+import type { Handoff } from '../files/handoff';
+import { writeHandoffFile } from '../store/stateStore';
 import { stageCheckValidatorNames, type StagedSpec } from './stageFindings';
 import { VALIDATORS } from './validators';
 
@@ -76,8 +74,6 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
  * the planning files by design.
  */
 function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly string[], now: string): string {
-  const file = `${HANDOFFS_DIR}/${stage}.json`;
   const handoff: Handoff = { stage, status: 'done', summary: `${reports.join(', ')} passed Loom: Check Stage`, artifacts: [...reports], written_at: now, written_by: 'loom-vscode checkStage' };
-  withRunLock(spec.snapshot, () => writeFileAtomic(join(spec.snapshot.dir, file), toJsonText(handoff)));
-  return file;
+  return writeHandoffFile(spec.snapshot, stage, handoff);
 }
