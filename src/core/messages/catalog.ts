@@ -1,0 +1,48 @@
+import type { MessageEntry, ParamNames, ParamValue } from './catalogTypes';
+import { commonMessages } from './common';
+import { formatText } from './format';
+import { displayLanguage, type Language } from './language';
+
+/**
+ * Every sentence the core, the CLI and the webviews show, keyed, in English and Chinese. Each area
+ * keeps its own table in this folder (one file per area, so parallel work does not collide); the
+ * catalog is their union, and a key appears in exactly one table.
+ */
+export const CATALOG = {
+  ...commonMessages,
+} as const satisfies Readonly<Record<string, MessageEntry>>;
+
+export type MessageKey = keyof typeof CATALOG;
+
+/** The parameters a key takes, checked by the compiler against its English text. */
+export type MessageParams<K extends MessageKey> = { readonly [P in ParamNames<(typeof CATALOG)[K]['en']>]: ParamValue };
+
+type ArgsOf<K extends MessageKey> = [ParamNames<(typeof CATALOG)[K]['en']>] extends [never] ? [params?: Record<string, never>, language?: Language] : [params: MessageParams<K>, language?: Language];
+
+/**
+ * The sentence for `key` in `language` (default: the process's display language). Texts are
+ * whole sentences with named parameters; never build one from fragments, since word order
+ * differs between the languages.
+ */
+export function t<K extends MessageKey>(key: K, ...[params, language]: ArgsOf<K>): string {
+  const entry: MessageEntry = CATALOG[key];
+  return formatText(entry[language ?? displayLanguage()], language ?? displayLanguage(), (params ?? {}) as Record<string, ParamValue>);
+}
+
+/**
+ * A sentence not yet worded: what JSON output and the MCP tools carry next to the localized
+ * text (`code` stays English and stable for scripts), and what a view renders in its own language.
+ */
+export interface Message<K extends MessageKey = MessageKey> {
+  readonly key: K;
+  readonly params: Readonly<Record<string, ParamValue>>;
+}
+
+export function message<K extends MessageKey>(key: K, ...[params]: ArgsOf<K>): Message<K> {
+  return { key, params: (params ?? {}) as Record<string, ParamValue> };
+}
+
+export function render(m: Message, language: Language = displayLanguage()): string {
+  const entry: MessageEntry = CATALOG[m.key];
+  return formatText(entry[language], language, m.params);
+}

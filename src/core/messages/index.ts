@@ -1,0 +1,3 @@
+export { CATALOG, message, render, t, type Message, type MessageKey, type MessageParams } from './catalog';
+export type { MessageEntry, MessageTable } from './catalogTypes';
+export { displayLanguage, languageOfEnvironment, languageOfLocale, LANGUAGES, setDisplayLanguage, type Language } from './language';
