@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import './host/displayLanguage';
 import { registerDraftCommands } from './host/chat/draftCommands';
 import { LoomChatParticipant } from './host/chat/loomParticipant';
 import { PendingDraftStore } from './host/chat/pendingDrafts';

@@ -1,3 +1,5 @@
+import { t } from '../core/messages';
+
 /** A small, strict argument parser: unknown flags are usage errors (exit 2), never ignored. */
 export class UsageError extends Error {}
 
@@ -6,7 +8,7 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['--cwd', '--spec-dir', '--to', '--reason', '--override', '--name', '--spec-root', '--type', '--location', '--stage']);
+const VALUE_FLAGS = new Set(['--cwd', '--spec-dir', '--to', '--reason', '--override', '--name', '--spec-root', '--type', '--location', '--stage', '--lang']);
 const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--validate', '--help', '-h', '--version']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -20,17 +22,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (VALUE_FLAGS.has(name)) {
       const value = inline ? arg.slice(eq + 1) : argv[++i];
       // `--spec-dir --json` is a forgotten value, not a directory called "--json".
-      if (value === undefined || value === '' || (!inline && /^--?[A-Za-z]/.test(value))) throw new UsageError(`${name} needs a value`);
+      if (value === undefined || value === '' || (!inline && /^--?[A-Za-z]/.test(value))) throw new UsageError(t('cli.usage.needsValue', { flag: name }));
       flags.set(name, value);
     } else if (BOOLEAN_FLAGS.has(name)) {
-      if (inline) throw new UsageError(`${name} takes no value`);
+      if (inline) throw new UsageError(t('cli.usage.takesNoValue', { flag: name }));
       flags.set(arg === '-h' ? '--help' : arg, true);
     } else if (arg.startsWith('-')) {
-      throw new UsageError(`unknown option ${name}`);
+      throw new UsageError(t('cli.usage.unknownOption', { flag: name }));
     } else if (command === undefined) {
       command = arg;
     } else {
-      throw new UsageError(`unexpected argument ${arg}`);
+      throw new UsageError(t('cli.usage.unexpectedArgument', { arg }));
     }
   }
   return { command, flags };
@@ -39,7 +41,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 /** Rejects flags the command does not take (`status --confirm`), instead of silently ignoring them. */
 export function checkFlags(args: ParsedArgs, allowed: readonly string[]): void {
   for (const flag of args.flags.keys()) {
-    if (!allowed.includes(flag)) throw new UsageError(`${args.command} does not take ${flag}`);
+    if (!allowed.includes(flag)) throw new UsageError(t('cli.usage.flagNotTaken', { command: args.command ?? '', flag }));
   }
 }
 
@@ -50,6 +52,6 @@ export const flagValue = (args: ParsedArgs, name: string): string | undefined =>
 
 export function requireFlag(args: ParsedArgs, name: string): string {
   const v = flagValue(args, name);
-  if (v === undefined) throw new UsageError(`${args.command} needs ${name}`);
+  if (v === undefined) throw new UsageError(t('cli.usage.needsFlag', { command: args.command ?? '', flag: name }));
   return v;
 }

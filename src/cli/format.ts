@@ -3,6 +3,7 @@ import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import type { Finding } from '../core/files/findings';
 import type { SpecStatus } from '../core/repository/specPipeline';
 import type { TaskBatchPlan } from '../core/tasks/taskBatches';
+import { t } from '../core/messages';
 import type { TraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 
 /**
@@ -67,18 +68,18 @@ export function traceJson(m: TraceabilityMatrix) {
 }
 
 export function formatStatus(s: SpecStatus): string {
-  const source = s.stage_source === 'inferred' ? ' (inferred from the artifacts)' : s.stage_source === 'unknown' ? ' (pipeline.state.json is corrupt)' : '';
-  const lines = [`${s.spec_dir}  [${s.pipeline_type}]  stage: ${s.stage ?? 'unknown'}${source}`];
+  const head = { specDir: s.spec_dir, pipeline: s.pipeline_type, stage: s.stage ?? '-' };
+  const lines = [t(s.stage_source === 'unknown' ? 'cli.status.lineUnknown' : s.stage_source === 'inferred' ? 'cli.status.lineInferred' : 'cli.status.line', head)];
   const done = s.tasks.filter((t) => t.status === 'done').length;
   if (s.tasks.length) {
     const active = s.tasks.filter((t) => t.status !== 'done' && t.status !== 'pending');
-    lines.push(`  tasks: ${done}/${s.tasks.length} done${active.map((t) => `, ${t.id} ${t.status}${t.retry_count ? ` (retry ${t.retry_count})` : ''}`).join('')}`);
+    const each = active.map((a) => t(a.retry_count ? 'cli.status.activeTaskRetried' : 'cli.status.activeTask', { task: a.id, status: a.status, retries: a.retry_count }));
+    lines.push([t('cli.status.tasks', { done, total: s.tasks.length }), ...each].join(', '));
   }
   for (const n of s.next) {
     // A failed spec leaves through `recover --to`, never `advance`: say so where it is offered.
-    const how = n.kind === 'recover' ? `, via recover --to ${n.to}` : n.interactive ? ', needs --confirm' : '';
-    const mark = n.ready ? `ready${how}` : 'blocked';
-    lines.push(`  → ${n.to} (${n.kind}): ${mark}`);
+    const key = !n.ready ? 'cli.status.next.blocked' : n.kind === 'recover' ? 'cli.status.next.readyRecover' : n.interactive ? 'cli.status.next.readyConfirm' : 'cli.status.next.ready';
+    lines.push(t(key, { to: n.to, kind: n.kind }));
     for (const u of n.unmet) lines.push(`      - ${u}`);
   }
   for (const d of s.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
@@ -86,32 +87,34 @@ export function formatStatus(s: SpecStatus): string {
 }
 
 export function formatTasks(plan: TaskBatchPlan): string {
-  const lines = plan.batches.map((b, i) => `Batch ${i + 1} (${b.type}): ${b.tasks.join(', ')}`);
-  if (lines.length === 0 && plan.tasks.length === 0) lines.push('No tasks.');
-  if (plan.cycle) lines.push(`Dependency cycle: ${plan.cycle.join(' → ')}`);
-  for (const u of plan.unknown_dependencies) lines.push(`${u.task} depends on unknown task ${u.depends_on}`);
-  for (const c of plan.conflicts) lines.push(`Conflict: ${c.a} and ${c.b} both touch ${c.paths.join(', ')}`);
+  const lines = plan.batches.map((b, i) => t('cli.tasks.batch', { index: i + 1, type: b.type, tasks: b.tasks.join(', ') }));
+  if (lines.length === 0 && plan.tasks.length === 0) lines.push(t('cli.tasks.none'));
+  if (plan.cycle) lines.push(t('cli.tasks.cycle', { tasks: plan.cycle.join(' → ') }));
+  for (const u of plan.unknown_dependencies) lines.push(t('cli.tasks.unknownDependency', { task: u.task, dependency: u.depends_on }));
+  for (const c of plan.conflicts) lines.push(t('cli.tasks.conflict', { a: c.a, b: c.b, paths: c.paths.join(', ') }));
   return lines.join('\n');
 }
 
 export function formatTrace(m: TraceabilityMatrix): string {
   const count = (refs: { exists: boolean }[]) => `${refs.filter((r) => r.exists).length}/${refs.length}`;
-  const lines = m.rows.map((r) => `${r.closed ? '✅' : '❌'} ${r.behavior} [${r.category}] tasks: ${r.tasks.join(', ') || '-'}; tests: ${count(r.tests)}; evidence: ${count(r.evidence)}`);
+  const lines = m.rows.map((r) =>
+    t('cli.trace.row', { mark: r.closed ? '✅' : '❌', behavior: r.behavior, category: r.category, tasks: r.tasks.join(', ') || '-', tests: count(r.tests), evidence: count(r.evidence) }),
+  );
   for (const r of m.requirements) {
-    if (r.missing_categories.length) lines.push(`${r.id} lacks behaviors for: ${r.missing_categories.join(', ')}`);
+    if (r.missing_categories.length) lines.push(t('cli.trace.lacks', { requirement: r.id, categories: r.missing_categories.join(', ') }));
   }
-  lines.push(`${m.summary.closed}/${m.summary.behaviors} behaviors closed`);
+  lines.push(t('cli.trace.summary', { closed: m.summary.closed, total: m.summary.behaviors }));
   return lines.join('\n');
 }
 
 /** One finding per line: `F-3 error [missing] specs/x/traceability.json:12 message`, then its fix. */
 export function formatFindings(specDir: string, findings: readonly Finding[], overridden: ReadonlySet<string> = new Set()): string {
-  if (findings.length === 0) return 'No findings.';
+  if (findings.length === 0) return t('cli.findings.none');
   return findings
     .map((f) => {
       const where = f.location?.file ? ` ${specDir}/${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
-      const fix = f.suggested_fix?.details ? `\n    fix: ${f.suggested_fix.details}` : '';
-      return `  ${f.id} ${f.severity}${overridden.has(f.id) ? ' (overridden)' : ''} [${f.kind}]${where} ${f.message}${fix}`;
+      const fix = f.suggested_fix?.details ? `\n    ${t('cli.findings.fix', { details: f.suggested_fix.details })}` : '';
+      return `  ${f.id} ${f.severity}${overridden.has(f.id) ? ` ${t('cli.findings.overridden')}` : ''} [${f.kind}]${where} ${f.message}${fix}`;
     })
     .join('\n');
 }

@@ -18,6 +18,8 @@ import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
+import { LANGUAGES, setDisplayLanguage, t } from '../core/messages';
+import { cliLanguage, isLanguage } from './language';
 import { runMcpServer } from './mcpCommand';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
@@ -25,39 +27,8 @@ import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrac
 const VERSION = '0.1.0';
 const CLI_LOCK_WAIT_MS = 5_000;
 
-export const USAGE = `loom-vscode ${VERSION} — loom's pipeline, headless
-
-Usage: loom-vscode <command> [--cwd <repo>] [--json]
-
-Commands:
-  new      --name N [--spec-root R] [--type T]
-                                          start a feature: specs/<YYYY-MM-DD>+<name>/ at the first stage
-  status   [--spec-dir D]                 where every spec stands and what blocks its next step
-  advance  --spec-dir D [--to S] [--confirm] [--reason R]
-                                          move to the next stage when its preconditions hold
-  fail     --spec-dir D --reason R        mark the spec failed, recording the reason
-  recover  --spec-dir D --to S [--reason R]  leave failed for a stage the pipeline allows
-  reapprove --spec-dir D [--stage S] [--reason R]
-                                          approve a gate already passed again after its approved
-                                          files changed (loom's stale approval); the stage stays
-  tasks    --spec-dir D [--validate]      parallel batches, owns conflicts, cycles
-  trace    --spec-dir D                   the traceability matrix
-  validate [--spec-dir D]                 every diagnostic of loom's files
-  analyze  --spec-dir D [--override ID --reason R]
-                                          cross-check the planning artifacts, write artifact-analysis.json;
-                                          --override lets error finding ID through, recording the reason
-  converge --spec-dir D                   classify every behavior, write convergence-report.json and
-                                          append tasks for the gaps (at most 3 rounds)
-  verify   --spec-dir D                   the verification-artifacts check: reports, coverage, closure
-  worktree --spec-dir D [--location L]    the git-worktree stage: branch feature/<date>-<name> and its
-                                          worktree (made or reused), recorded in pipeline.state.json
-  mcp                                     loom's MCP tools over stdio for an agent (Claude Code, Codex,
-                                          Cursor, Copilot); LOOM_LAZY_TOOLS=0 lists every tool at once
-
---spec-dir is relative to the repository (specs/<name> or qa/<name>) or absolute.
-Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
-  analyze fails on a blocker or an error not overridden, converge when another round is needed,
-  verify when a check fails, worktree when git refuses (no commit, uncommitted changes ...).`;
+/** The usage text, in the display language. */
+export const usage = () => t('cli.usage', { version: VERSION });
 
 export interface CliIo {
   out: (text: string) => void;
@@ -79,7 +50,7 @@ class UnreadableInputError extends Error {
   }
 }
 
-const COMMON = ['--cwd', '--json', '--help', '--version'];
+const COMMON = ['--cwd', '--json', '--help', '--version', '--lang'];
 const FLAGS: Readonly<Record<string, readonly string[]>> = {
   new: ['--name', '--spec-root', '--type'],
   status: ['--spec-dir'],
@@ -104,9 +75,9 @@ function openRepository(args: ParsedArgs): LoomRepository {
   try {
     isDir = statSync(root).isDirectory();
   } catch {
-    throw new UsageError(`--cwd ${root} does not exist`);
+    throw new UsageError(t('cli.usage.cwdMissing', { path: root }));
   }
-  if (!isDir) throw new UsageError(`--cwd ${root} is not a directory`);
+  if (!isDir) throw new UsageError(t('cli.usage.cwdNotDirectory', { path: root }));
   // loom's own writers hold the run lock for milliseconds: wait for them rather than refuse.
   return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS } });
 }
@@ -114,7 +85,7 @@ function openRepository(args: ParsedArgs): LoomRepository {
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const dir = requireFlag(args, '--spec-dir');
   const found = repo.get(dir);
-  if (!found) throw new UsageError(`--spec-dir ${dir} is not a spec directory of ${repo.root} (expected specs/<name> or qa/<name>)`);
+  if (!found) throw new UsageError(t('cli.usage.notSpecDir', { dir, root: repo.root }));
   return found;
 }
 
@@ -124,13 +95,13 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
   if (s.snapshot.stateCondition === 'invalid') {
     throw new UnreadableInputError(
-      `${file} is corrupt, so the current stage is unknown; nothing was written`,
+      t('cli.input.stateCorrupt', { file }),
       s.diagnostics.filter((d) => d.file === file),
     );
   }
   const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
   if (unknownStage.length) {
-    throw new UnreadableInputError(`${file} names a stage the ${s.pipelineType} pipeline does not have; nothing was written`, unknownStage);
+    throw new UnreadableInputError(t('cli.input.unknownStage', { file, pipeline: s.pipelineType }), unknownStage);
   }
   return s;
 }
@@ -148,7 +119,7 @@ function readableTasks(s: SpecPipeline): void {
     const otherKeyLines = new Set([...t.keyLines].filter(([k]) => !BATCH_KEYS.includes(k)).map(([, line]) => line));
     return s.diagnostics.filter((d) => d.file === t.file && d.severity === 'error' && (d.code === 'frontmatter-syntax' || (d.code === 'schema' && !otherKeyLines.has(d.line))));
   });
-  if (broken.length) throw new UnreadableInputError(`the tasks of ${s.snapshot.specDir} cannot be planned: a task file's owns, reads or depends_on cannot be read`, broken);
+  if (broken.length) throw new UnreadableInputError(t('cli.input.tasksUnreadable', { specDir: s.snapshot.specDir }), broken);
 }
 
 function readableLedgers(s: SpecPipeline): void {
@@ -157,7 +128,7 @@ function readableLedgers(s: SpecPipeline): void {
   if (s.snapshot.traceabilityCondition === 'invalid') files.push(`${s.snapshot.specDir}/${TRACEABILITY_FILE}`);
   if (files.length) {
     throw new UnreadableInputError(
-      `the traceability of ${s.snapshot.specDir} cannot be built: ${files.join(' and ')} cannot be read`,
+      t('cli.input.ledgersUnreadable', { specDir: s.snapshot.specDir, files: files.join(', ') }),
       s.diagnostics.filter((d) => files.includes(d.file)),
     );
   }
@@ -172,53 +143,53 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     case 'new': {
       const name = requireFlag(args, '--name');
       const specRoot = flagValue(args, '--spec-root') ?? repo.specRoots[0];
-      if (!repo.specRoots.includes(specRoot)) throw new UsageError(`--spec-root must be one of ${repo.specRoots.join(', ')}`);
+      if (!repo.specRoots.includes(specRoot)) throw new UsageError(t('cli.usage.specRoot', { roots: repo.specRoots.join(', ') }));
       // A qa/ spec follows the qa pipeline, as a spec found there without a state file does.
       const pipelineType = flagValue(args, '--type') ?? (specRoot === 'qa' ? 'qa' : repo.defaultPipelineType);
       // The spec.md template follows the terminal's locale (LANG=zh_CN.UTF-8 gets the Chinese one).
       const language = specTemplateLanguage(process.env.LC_ALL || process.env.LANG);
       const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
       if (asJson) json(io, { spec_dir: created.specDir, pipeline_type: pipelineType, stage: repo.definition(pipelineType).initial });
-      else io.out(`${created.specDir}: started at ${repo.definition(pipelineType).initial} (${pipelineType})`);
+      else io.out(t('cli.new.started', { specDir: created.specDir, stage: repo.definition(pipelineType).initial, pipeline: pipelineType }));
       return 0;
     }
     case 'status': {
       const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : repo.scan((s) => s.status());
       if (asJson) json(io, args.flags.has('--spec-dir') ? statusJson(statuses[0]) : statuses.map(statusJson));
-      else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : `No spec directories under ${repo.root} (${repo.specRoots.join(', ')}).`);
+      else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : t('cli.status.noSpecs', { root: repo.root, roots: repo.specRoots.join(', ') }));
       // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.
       const unreadable = statuses.filter((s) => s.stage_source === 'unknown');
-      for (const s of unreadable) io.err(`loom-vscode: ${s.spec_dir}/${PIPELINE_STATE_FILE} is corrupt, so the stage of ${s.spec_dir} is unknown`);
+      for (const s of unreadable) io.err(`loom-vscode: ${t('cli.input.stageUnknown', { file: `${s.spec_dir}/${PIPELINE_STATE_FILE}`, specDir: s.spec_dir })}`);
       return unreadable.length ? 2 : 0;
     }
     case 'advance': {
       const s = changeable(repo, args);
       const result = s.advance({ to: flagValue(args, '--to'), confirm: args.flags.has('--confirm'), reason: flagValue(args, '--reason') });
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-      else io.out(`${s.snapshot.specDir}: ${result.from} → ${result.to}`);
+      else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: result.from, to: result.to }));
       return 0;
     }
     case 'fail': {
       const s = changeable(repo, args);
       const reason = requireFlag(args, '--reason');
-      if (!reason.trim()) throw new UsageError('fail needs a --reason that says what went wrong');
+      if (!reason.trim()) throw new UsageError(t('cli.usage.failNeedsReason'));
       const result = s.fail(reason);
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-      else io.out(`${s.snapshot.specDir}: ${result.from} → failed (${reason})`);
+      else io.out(t('cli.failed', { specDir: s.snapshot.specDir, from: result.from, reason }));
       return 0;
     }
     case 'recover': {
       const s = changeable(repo, args);
       const result = s.recover(requireFlag(args, '--to'), { reason: flagValue(args, '--reason') });
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-      else io.out(`${s.snapshot.specDir}: ${result.from} → ${result.to}`);
+      else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: result.from, to: result.to }));
       return 0;
     }
     case 'reapprove': {
       const s = changeable(repo, args);
       const result = s.reapprove(flagValue(args, '--stage'), { reason: flagValue(args, '--reason') });
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, stage: result.stage, changed: result.changed, current_stage: result.state.current_stage });
-      else io.out(`${s.snapshot.specDir}: ${result.stage} approved again (${result.changed.join(', ')} had changed); still at ${result.state.current_stage}`);
+      else io.out(t('cli.reapproved', { specDir: s.snapshot.specDir, stage: result.stage, changed: result.changed.join(', '), current: result.state.current_stage }));
       return 0;
     }
     case 'tasks': {
@@ -233,7 +204,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const problems = [...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, plan)];
       for (const d of problems) io.err(formatDiagnostic(d));
       // Silence after --validate read like nothing had been checked: say what passed (not in --json, whose stdout is one document).
-      if (problems.length === 0 && !asJson) io.out(`${s.snapshot.specDir}: ${tasks.length} tasks valid: each owns its paths, no conflicts, no unknown dependencies, no cycle`);
+      if (problems.length === 0 && !asJson) io.out(t('cli.tasks.valid', { specDir: s.snapshot.specDir, count: tasks.length }));
       return problems.some((d) => d.severity === 'error') ? 1 : 0;
     }
     case 'trace': {
@@ -248,15 +219,15 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const perSpec = args.flags.has('--spec-dir') ? [specDiagnostics(spec(repo, args))] : repo.scan(specDiagnostics);
       const diagnostics: Diagnostic[] = [...repo.workflowProblems, ...perSpec.flat()];
       if (asJson) json(io, { diagnostics });
-      else io.out(diagnostics.length ? diagnostics.map(formatDiagnostic).join('\n') : 'No problems found.');
+      else io.out(diagnostics.length ? diagnostics.map(formatDiagnostic).join('\n') : t('cli.validate.clean'));
       return diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
     }
     case 'analyze': {
       const s = spec(repo, args);
       const findingId = flagValue(args, '--override');
       const reason = flagValue(args, '--reason');
-      if (findingId === undefined && reason !== undefined) throw new UsageError('analyze takes --reason only with --override');
-      if (findingId !== undefined && !reason?.trim()) throw new UsageError('--override needs a --reason that says why the finding may pass');
+      if (findingId === undefined && reason !== undefined) throw new UsageError(t('cli.usage.reasonOnlyWithOverride'));
+      if (findingId !== undefined && !reason?.trim()) throw new UsageError(t('cli.usage.overrideNeedsReason'));
       const { report } = writeArtifactAnalysis(s.snapshot, findingId ? { override: { findingId, reason: reason! } } : {});
       if (asJson) json(io, report);
       else {
@@ -264,7 +235,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
         const figures = Object.entries(report.coverage)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ');
-        io.out(`${s.snapshot.specDir}: artifact analysis ${report.status} (${report.blocker_count} blocking)\n  ${figures}\n${formatFindings(s.snapshot.specDir, report.findings, overridden)}`);
+        io.out(
+          `${t('cli.analyze.summary', { specDir: s.snapshot.specDir, status: report.status, blockers: report.blocker_count })}\n  ${figures}\n${formatFindings(s.snapshot.specDir, report.findings, overridden)}`,
+        );
       }
       return report.status === 'pass' ? 0 : 1;
     }
@@ -275,11 +248,11 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       if (asJson) json(io, report);
       else {
         const lines = [
-          `${s.snapshot.specDir}: convergence round ${report.round} ${report.status} (${report.coverage.behavior_coverage} covered, ${report.blocker_count} blocking)`,
+          t('cli.converge.summary', { specDir: s.snapshot.specDir, round: report.round, status: report.status, coverage: report.coverage.behavior_coverage, blockers: report.blocker_count }),
           formatFindings(s.snapshot.specDir, report.findings),
         ];
-        for (const t of outcome.appended) lines.push(`  appended ${t.id} (tasks/${t.id}.md) for ${t.behaviors.join(', ')}`);
-        if (outcome.escalate) lines.push(`  round ${report.round} was the last: escalate (fail the spec, or close the gaps by hand)`);
+        for (const a of outcome.appended) lines.push(t('cli.converge.appended', { task: a.id, behaviors: a.behaviors.join(', ') }));
+        if (outcome.escalate) lines.push(t('cli.converge.escalate', { round: report.round }));
         io.out(lines.join('\n'));
       }
       return report.status === 'converged' ? 0 : 1;
@@ -288,7 +261,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const s = spec(repo, args);
       const result = verificationArtifacts(s.snapshot);
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, validator: result.name, passed: result.passed, findings: result.findings ?? [] });
-      else io.out(`${s.snapshot.specDir}: ${result.name} ${result.passed ? 'passed' : 'failed'}\n${formatFindings(s.snapshot.specDir, result.findings ?? [])}`);
+      else
+        io.out(
+          `${t(result.passed ? 'cli.verify.passed' : 'cli.verify.failed', { specDir: s.snapshot.specDir, validator: result.name })}\n${formatFindings(s.snapshot.specDir, result.findings ?? [])}`,
+        );
       return result.passed ? 0 : 1;
     }
     case 'worktree': {
@@ -302,14 +278,14 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       });
       recordWorktreePath(repo.root, s.snapshot.dir, worktree.path, new Date().toISOString());
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, ...worktree });
-      else io.out(`${s.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
+      else io.out(t(worktree.created ? 'cli.worktree.created' : 'cli.worktree.reused', { specDir: s.snapshot.specDir, branch: worktree.branch, path: worktree.path }));
       return 0;
     }
     case 'mcp':
       await runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
       return 0;
     default:
-      throw new UsageError(`unknown command ${args.command}`);
+      throw new UsageError(t('cli.usage.unknownCommand', { command: args.command ?? '' }));
   }
 }
 
@@ -324,9 +300,10 @@ function ignoreClosedPipes(): void {
 }
 
 /** Runs one CLI invocation; returns the exit code. Never calls process.exit, so tests can call it. */
-export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo = defaultIo, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   if (io === defaultIo) ignoreClosedPipes();
-  const hint = 'Run "loom-vscode --help" for usage.';
+  setDisplayLanguage(cliLanguage(argv, env));
+  const hint = t('cli.hint');
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
@@ -335,15 +312,17 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       return 0;
     }
     if (args.flags.has('--help')) {
-      io.out(USAGE);
+      io.out(usage());
       return 0;
     }
     if (!args.command) {
-      io.err(USAGE);
+      io.err(usage());
       return 2;
     }
-    if (!Object.hasOwn(FLAGS, args.command)) throw new UsageError(`unknown command ${args.command}`);
+    if (!Object.hasOwn(FLAGS, args.command)) throw new UsageError(t('cli.usage.unknownCommand', { command: args.command }));
     checkFlags(args, [...COMMON, ...FLAGS[args.command]]);
+    const lang = flagValue(args, '--lang');
+    if (lang !== undefined && !isLanguage(lang)) throw new UsageError(t('cli.usage.badLanguage', { value: lang, languages: LANGUAGES.join(', ') }));
   } catch (e) {
     io.err(`loom-vscode: ${(e as Error).message}\n${hint}`);
     return 2;
@@ -362,7 +341,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       return 2;
     }
     if (e instanceof TransitionRefusedError) {
-      if (asJson) json(io, { error: e.message, reasons: e.reasons });
+      // `codes` are stable English words for scripts; `error` and `reasons` are in the display language.
+      if (asJson) json(io, { error: e.message, code: 'transition-refused', codes: e.details.codes ?? [], reasons: e.reasons });
       io.err(`loom-vscode: ${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
       return 1;
     }

@@ -5,6 +5,7 @@ import type { TransitionCheck } from '../core/pipeline/transitionCheck';
 import type { SpecPipeline } from '../core/repository/specPipeline';
 import { ToolRefusal, type ToolResult } from './results';
 import type { ToolContext } from './tool';
+import { stageDescription } from '../core/messages';
 
 /** How a person confirms when the client cannot ask them: the three places a stage may be confirmed from. */
 const howToConfirm = (spec: SpecPipeline) =>
@@ -19,7 +20,7 @@ export function confirmationQuestion(spec: SpecPipeline, check: Pick<TransitionC
   return [
     `An agent asks to ${verb === 'approve' ? 'approve the gate of' : 'leave'} ${from} of ${spec.snapshot.specDir}.`,
     `It produced: ${produced.length ? produced.join(', ') : 'no declared outputs'}.`,
-    next ? `Next: ${next.id}${next.description ? ` (${next.description})` : ''}.` : 'Next: the pipeline completes.',
+    next ? `Next: ${next.id}${next.description ? ` (${stageDescription(next.id, next.description)})` : ''}.` : 'Next: the pipeline completes.',
     ...(check?.confirmations.length ? [`You confirm: ${check.confirmations.join('; ')}.`] : []),
     'Move on?',
   ].join('\n');

@@ -9,6 +9,7 @@
  */
 import type { DashboardModel } from './dashboardModel';
 import type { MatrixModel } from './matrixModel';
+import type { Language } from './messages/language';
 
 export type { DashboardModel } from './dashboardModel';
 export type { MatrixModel } from './matrixModel';
@@ -27,11 +28,14 @@ export type ModelOf<V extends ViewKind> = Extract<ViewModel, { kind: V }>;
 export interface InitMessage<V extends ViewKind = ViewKind> {
   type: 'init';
   model: ModelOf<V>;
+  /** The host's display language (VS Code's): the page words its own labels in it (English without one). */
+  language?: Language;
 }
 
 export interface UpdateMessage<V extends ViewKind = ViewKind> {
   type: 'update';
   model: ModelOf<V>;
+  language?: Language;
 }
 
 /** The spec can no longer be shown (its folder was removed or cannot be read). */

@@ -6,6 +6,7 @@
  * CSP: nothing is allowed by default; styles and fonts only from the extension (`cspSource`),
  * scripts only with this load's nonce. Nothing inline: no inline styles, no event attributes.
  */
+import type { Language } from './messages/language';
 import type { ViewKind } from './protocol';
 
 export interface WebviewHtmlOptions {
@@ -17,6 +18,8 @@ export interface WebviewHtmlOptions {
   scriptUri: string;
   styleUri: string;
   title: string;
+  /** The page's language, for screen readers and the fonts (CJK glyphs); defaults to English. */
+  language?: Language;
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
@@ -28,7 +31,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   const attr = escapeHtml;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${o.language === 'zh' ? 'zh-CN' : 'en'}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(o.cspSource, o.nonce))}">
@@ -37,7 +40,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
 <title>${escapeHtml(o.title)}</title>
 </head>
 <body data-view="${attr(o.view)}">
-<main id="app" aria-busy="true"><p class="placeholder">Loading…</p></main>
+<main id="app" aria-busy="true"><p class="placeholder">${o.language === 'zh' ? '加载中…' : 'Loading…'}</p></main>
 <script nonce="${attr(o.nonce)}" src="${attr(o.scriptUri)}"></script>
 </body>
 </html>

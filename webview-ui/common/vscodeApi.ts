@@ -2,6 +2,7 @@
  * The webview's side of the VS Code API, typed with the shared protocol. `acquireVsCodeApi` may
  * be called only once per page, so every module goes through this one instance.
  */
+import { setDisplayLanguage } from '../../src/shared/messages/language';
 import type { HostMessage, PersistedViewState, ViewKind, WebviewMessage } from '../../src/shared/protocol';
 
 interface VsCodeApi<S> {
@@ -36,6 +37,12 @@ export function onHostMessage<V extends ViewKind>(view: V, handler: (message: Ho
     const data = event.data as Partial<HostMessage> | null;
     if (!data || typeof data !== 'object') return;
     if (data.type === 'unavailable' && typeof data.message === 'string') handler(data as HostMessage<V>);
-    else if ((data.type === 'init' || data.type === 'update') && data.model && data.model.kind === view) handler(data as HostMessage<V>);
+    else if ((data.type === 'init' || data.type === 'update') && data.model && data.model.kind === view) {
+      // The page's own labels follow the host's language; an older host without one reads English.
+      const language = data.language === 'zh' ? 'zh' : 'en';
+      setDisplayLanguage(language);
+      document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+      handler(data as HostMessage<V>);
+    }
   });
 }

@@ -1,5 +1,8 @@
 import type { MessageEntry, ParamNames, ParamValue } from './catalogTypes';
+import { cliMessages } from './commandLine';
 import { commonMessages } from './common';
+import { pipelineTextMessages } from './pipelineTexts';
+import { refusalMessages } from './refusals';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
 
@@ -10,6 +13,9 @@ import { displayLanguage, type Language } from './language';
  */
 export const CATALOG = {
   ...commonMessages,
+  ...cliMessages,
+  ...pipelineTextMessages,
+  ...refusalMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

@@ -1,4 +1,5 @@
 import { FAILED_STAGE } from '../files/vocabulary';
+import { t } from '../messages';
 import type { StaleApproval } from '../specdir/staleness';
 import { guard } from './guardCall';
 import type { GuardVerdicts } from './guardVerdicts';
@@ -50,43 +51,37 @@ export function chosenTransition(def: PipelineDefinition, from: string, to: stri
 }
 
 export function advanceRefusal(def: PipelineDefinition, specDir: string, from: string, ask: { to?: string; confirm: boolean; approve?: boolean }, verdicts: GuardVerdicts): Refusal {
-  if (from === FAILED_STAGE) return refusal(`${specDir} has failed; recover it to a stage first (${def.recoveryTargets.join(', ')})`, [], undefined, 'spec-failed');
+  if (from === FAILED_STAGE) return refusal(t('refusal.specFailed', { specDir, targets: def.recoveryTargets.join(', ') }), [], undefined, 'spec-failed');
   const stage = stageOf(def, from);
-  if (ask.approve && !stage?.confirmation) return refusal(`${specDir} has no gate to approve at ${from}: use Advance`, [], undefined, 'no-gate');
+  if (ask.approve && !stage?.confirmation) return refusal(t('refusal.noGate', { specDir, stage: from }), [], undefined, 'no-gate');
   if (stage && completesPipeline(def, from, ask.to)) {
     const check = checkTransition(def, completionTransition(stage), verdicts, ask.confirm);
-    return refusal(`${specDir} cannot complete ${from}`, [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
+    return refusal(t('refusal.cannotComplete', { specDir, stage: from }), [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
   }
   const candidates = transitionsFrom(def, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
-  if (candidates.length === 0) return refusal(`${specDir} is at ${from}, the end of the ${def.type} pipeline`, [], undefined, 'pipeline-end');
+  if (candidates.length === 0) return refusal(t('refusal.pipelineEnd', { specDir, stage: from, pipeline: def.type }), [], undefined, 'pipeline-end');
   const chosen = chosenTransition(def, from, ask.approve ? undefined : ask.to);
   if (!chosen) {
-    if (!ask.to)
-      return refusal(
-        `${specDir} is at ${from}, the last stage of the ${def.type} pipeline; it can only go back to ${candidates.map((t) => t.to).join(', ')} when you name the stage`,
-        [],
-        undefined,
-        'pipeline-end',
-      );
-    return refusal(`${from} cannot move to ${ask.to}; allowed: ${candidates.map((t) => t.to).join(', ')}`, [], undefined, 'not-allowed');
+    if (!ask.to) return refusal(t('refusal.lastStageBackOnly', { specDir, stage: from, pipeline: def.type, targets: candidates.map((c) => c.to).join(', ') }), [], undefined, 'pipeline-end');
+    return refusal(t('refusal.notAllowed', { from, to: ask.to, allowed: candidates.map((c) => c.to).join(', ') }), [], undefined, 'not-allowed');
   }
   const check = checkTransition(def, chosen, verdicts, ask.confirm);
-  return refusal(`${specDir} cannot move from ${from} to ${chosen.to}`, [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
+  return refusal(t('refusal.cannotMove', { specDir, from, to: chosen.to }), [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
 }
 
 export function failRefusal(def: PipelineDefinition, specDir: string, from: string, reason: string): Refusal | undefined {
-  if (!reason.trim()) return refusal('a failure needs a reason');
-  if (from === FAILED_STAGE) return refusal(`${specDir} has already failed`, [], undefined, 'spec-failed');
-  if (!transitionsFrom(def, from).some((t) => t.kind === 'fail')) return refusal(`${from} is the end of the pipeline and cannot fail`);
+  if (!reason.trim()) return refusal(t('refusal.failNeedsReason'));
+  if (from === FAILED_STAGE) return refusal(t('refusal.alreadyFailed', { specDir }), [], undefined, 'spec-failed');
+  if (!transitionsFrom(def, from).some((t) => t.kind === 'fail')) return refusal(t('refusal.cannotFail', { stage: from }));
   return undefined;
 }
 
 export function recoverRefusal(def: PipelineDefinition, specDir: string, from: string, to: string, verdicts: GuardVerdicts): Refusal {
-  if (from !== FAILED_STAGE) return refusal(`${specDir} has not failed (it is at ${from})`);
-  const t = transitionsFrom(def, FAILED_STAGE).find((x) => x.to === to);
-  if (!t) return refusal(`a failed spec can recover to ${def.recoveryTargets.join(', ')}, not ${to}`, [], undefined, 'not-allowed');
-  const check = checkTransition(def, t, verdicts, true);
-  return refusal(`${specDir} cannot recover to ${to}`, check.unmet, check);
+  if (from !== FAILED_STAGE) return refusal(t('refusal.notFailed', { specDir, stage: from }));
+  const back = transitionsFrom(def, FAILED_STAGE).find((x) => x.to === to);
+  if (!back) return refusal(t('refusal.recoverTargets', { targets: def.recoveryTargets.join(', '), to }), [], undefined, 'not-allowed');
+  const check = checkTransition(def, back, verdicts, true);
+  return refusal(t('refusal.cannotRecover', { specDir, to }), check.unmet, check);
 }
 
 /**
@@ -94,17 +89,14 @@ export function recoverRefusal(def: PipelineDefinition, specDir: string, from: s
  * own approval is renewed by approving the stage when leaving it.
  */
 export function chooseReapproval(specDir: string, current: string, renewable: readonly StaleApproval[], stage: string | undefined): StaleApproval | Refusal {
-  if (renewable.length === 0) return refusal(`${specDir} has no stale approval to renew`, [], undefined, 'no-stale-approval');
+  if (renewable.length === 0) return refusal(t('refusal.noStaleApproval', { specDir }), [], undefined, 'no-stale-approval');
   if (stage === undefined && renewable.length > 1) {
-    return refusal(`${specDir} has stale approvals of ${renewable.map((a) => a.stage).join(', ')}; name the stage to approve again`);
+    return refusal(t('refusal.nameStaleApproval', { specDir, stages: renewable.map((a) => a.stage).join(', ') }));
   }
   const chosen = stage === undefined ? renewable[0] : renewable.find((a) => a.stage === stage);
   if (chosen) return chosen;
-  const why =
-    stage === current
-      ? `${stage} is the current stage: its approval is renewed by approving it (Advance with confirmation)`
-      : `the approval of ${stage} is not stale; stale: ${renewable.map((a) => a.stage).join(', ')}`;
-  return refusal(`${specDir} cannot approve ${stage} again`, [why]);
+  const why = stage === current ? t('refusal.reapproveCurrent', { stage }) : t('refusal.approvalNotStale', { stage: stage ?? '', stale: renewable.map((a) => a.stage).join(', ') });
+  return refusal(t('refusal.cannotReapprove', { specDir, stage: stage ?? '' }), [why]);
 }
 
 export const isRefusal = (x: StaleApproval | Refusal): x is Refusal => 'message' in x;

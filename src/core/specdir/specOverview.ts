@@ -5,6 +5,7 @@ import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { failedFrom } from '../pipeline/stateRecord';
 import type { SpecSnapshot } from './specSnapshot';
 import { specTaskIds } from './loadSpec';
+import { stageDescription } from '../messages';
 
 /** The status symbols of `progressFileFormat` in pipeline.schema.json. */
 export type StageStatus = 'waiting' | 'running' | 'done' | 'failed';
@@ -81,7 +82,7 @@ export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: st
     const current = !failed && i === position;
     return {
       id: st.id,
-      description: st.description,
+      description: stageDescription(st.id, st.description),
       status,
       current,
       confirmation: st.confirmation,

@@ -26,6 +26,7 @@ import { openThreads } from '../review/reviewComments';
 import { readReviewComments } from '../review/reviewStore';
 import { findWorktree } from '../specdir/worktree';
 import { readFindingsFiles } from './findingsFiles';
+import { stageDescription, transitionDescription } from '../messages';
 
 /**
  * The dashboard's model for one spec. Every fact comes from the core (the stage from
@@ -98,7 +99,7 @@ function stageSteps(spec: SpecPipeline): StageStep[] {
     const exitedAt = current ? undefined : last?.exitedAt;
     return {
       id: stage.id,
-      ...(stage.description ? { description: stage.description } : {}),
+      ...(stage.description ? { description: stageDescription(stage.id, stage.description) } : {}),
       status,
       humanApproval: stage.humanApproval,
       ...(enteredAt ? { enteredAt } : {}),
@@ -127,7 +128,7 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       to: check.to,
       // next() lists the ways on (forward, back, recover), never failing.
       kind: check.kind as NextTransition['kind'],
-      ...(check.description ? { description: check.description } : {}),
+      ...(check.description ? { description: transitionDescription(spec.stage ?? '', check.to, check.description) } : {}),
       ready: check.ready,
       interactive: check.interactive,
       preconditions,

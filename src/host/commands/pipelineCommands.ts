@@ -11,6 +11,7 @@ import { approvalsBlockingAdvance } from '../../core/specdir/staleness';
 import { localTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import { cancelled, createCommand, notify, openSpecFile, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
+import { transitionDescription } from '../../core/messages';
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
 
@@ -86,7 +87,7 @@ async function pickTransition(e: SpecEntry, checks: TransitionCheck[], title: st
     checks.map((c) => ({
       label: `${c.kind === 'retry' ? '$(debug-reverse-continue)' : '$(arrow-right)'} ${c.to}`,
       description: c.kind === 'retry' ? vscode.l10n.t('back to {0}', c.to) : c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
-      detail: c.ready ? c.description : c.unmet.join('; '),
+      detail: c.ready ? transitionDescription(e.spec.stage ?? '', c.to, c.description) : c.unmet.join('; '),
       check: c,
     })),
     { title, placeHolder: vscode.l10n.t('Where should {0} go from {1}?', feature(e), e.spec.stage ?? '') },
@@ -267,7 +268,7 @@ async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Pr
       checks.map((c) => ({
         label: `$(debug-restart) ${c.to}`,
         description: c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
-        detail: c.ready ? c.description : c.unmet.join('; '),
+        detail: c.ready ? transitionDescription(e.spec.stage ?? '', c.to, c.description) : c.unmet.join('; '),
         check: c,
       })),
       { title: vscode.l10n.t('Loom: Recover'), placeHolder: vscode.l10n.t('Which stage should {0} restart from?', feature(e)) },

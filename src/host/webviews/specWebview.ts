@@ -5,6 +5,7 @@ import { buildMatrixModel } from '../../core/views/matrixModel';
 import type { HostMessage, ViewKind, ViewModel, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/protocolSchema';
 import { renderWebviewHtml, WEBVIEW_BUNDLES } from '../../shared/webviewHtml';
+import { displayLanguage } from '../../core/messages';
 import { splitSpecName } from '../format';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog } from '../log';
@@ -62,6 +63,7 @@ export class SpecWebview extends Disposable {
       scriptUri: asset(WEBVIEW_BUNDLES[kind].script),
       styleUri: asset(WEBVIEW_BUNDLES[kind].style),
       title: panel.title,
+      language: displayLanguage(),
     });
     this._register(webview.onDidReceiveMessage((data: unknown) => void this.receive(data)));
     this._register(
@@ -147,7 +149,7 @@ export class SpecWebview extends Disposable {
       this.post({ type: 'unavailable', message: vscode.l10n.t('This spec could not be read: see the Loom log.') });
       return;
     }
-    this.post({ type, model } as HostMessage);
+    this.post({ type, model, language: displayLanguage() } as HostMessage);
   }
 
   private post(message: HostMessage): void {

@@ -288,6 +288,8 @@ describe('advance', () => {
     assert.equal(run.code, 1);
     assert.deepEqual(parsed(run), {
       error: 'qa/2026-11-30+smoke cannot move from brainstorming to detail-expansion',
+      code: 'transition-refused',
+      codes: [],
       reasons: ['brainstorming is left only once you confirm it is done'],
     });
   });

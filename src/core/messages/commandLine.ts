@@ -1,0 +1,164 @@
+import type { MessageTable } from './catalogTypes';
+
+/** What `loom-vscode` prints: results, usage errors and the failures it reports (src/cli). */
+export const cliMessages = {
+  'cli.usage': {
+    en: `loom-vscode {version} — loom's pipeline, headless
+
+Usage: loom-vscode <command> [--cwd <repo>] [--json] [--lang en|zh]
+
+Commands:
+  new      --name N [--spec-root R] [--type T]
+                                          start a feature: specs/<YYYY-MM-DD>+<name>/ at the first stage
+  status   [--spec-dir D]                 where every spec stands and what blocks its next step
+  advance  --spec-dir D [--to S] [--confirm] [--reason R]
+                                          move to the next stage when its preconditions hold
+  fail     --spec-dir D --reason R        mark the spec failed, recording the reason
+  recover  --spec-dir D --to S [--reason R]  leave failed for a stage the pipeline allows
+  reapprove --spec-dir D [--stage S] [--reason R]
+                                          approve a gate already passed again after its approved
+                                          files changed (loom's stale approval); the stage stays
+  tasks    --spec-dir D [--validate]      parallel batches, owns conflicts, cycles
+  trace    --spec-dir D                   the traceability matrix
+  validate [--spec-dir D]                 every diagnostic of loom's files
+  analyze  --spec-dir D [--override ID --reason R]
+                                          cross-check the planning artifacts, write artifact-analysis.json;
+                                          --override lets error finding ID through, recording the reason
+  converge --spec-dir D                   classify every behavior, write convergence-report.json and
+                                          append tasks for the gaps (at most 3 rounds)
+  verify   --spec-dir D                   the verification-artifacts check: reports, coverage, closure
+  worktree --spec-dir D [--location L]    the git-worktree stage: branch feature/<date>-<name> and its
+                                          worktree (made or reused), recorded in pipeline.state.json
+  mcp                                     loom's MCP tools over stdio for an agent (Claude Code, Codex,
+                                          Cursor, Copilot); LOOM_LAZY_TOOLS=0 lists every tool at once
+
+--spec-dir is relative to the repository (specs/<name> or qa/<name>) or absolute.
+--lang chooses the language of the output (default: LC_ALL, LC_MESSAGES or LANG); --json keeps its
+  English keys and codes in either language.
+Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
+  analyze fails on a blocker or an error not overridden, converge when another round is needed,
+  verify when a check fails, worktree when git refuses (no commit, uncommitted changes ...).`,
+    zh: `loom-vscode {version} — 无界面运行 loom 的流水线
+
+用法：loom-vscode <命令> [--cwd <仓库>] [--json] [--lang en|zh]
+
+命令：
+  new      --name N [--spec-root R] [--type T]
+                                          开始一个功能：在第一个阶段创建 specs/<YYYY-MM-DD>+<name>/
+  status   [--spec-dir D]                 每个规格所处的阶段，以及阻止其下一步的原因
+  advance  --spec-dir D [--to S] [--confirm] [--reason R]
+                                          前置条件满足时进入下一阶段
+  fail     --spec-dir D --reason R        将规格标记为失败，并记录原因
+  recover  --spec-dir D --to S [--reason R]  从失败状态恢复到流水线允许的阶段
+  reapprove --spec-dir D [--stage S] [--reason R]
+                                          已审批文件变更后（loom 的审批过期），重新审批已通过的门禁；
+                                          阶段保持不变
+  tasks    --spec-dir D [--validate]      并行批次、owns 冲突、依赖环
+  trace    --spec-dir D                   追溯矩阵
+  validate [--spec-dir D]                 loom 文件的全部诊断
+  analyze  --spec-dir D [--override ID --reason R]
+                                          交叉检查计划产物，写入 artifact-analysis.json；
+                                          --override 放行错误级发现 ID，并记录原因
+  converge --spec-dir D                   为每个 behavior 分类，写入 convergence-report.json，
+                                          并为缺口追加 task（最多 3 轮）
+  verify   --spec-dir D                   verification-artifacts 检查：报告、覆盖率、闭环
+  worktree --spec-dir D [--location L]    git-worktree 阶段：分支 feature/<date>-<name> 及其
+                                          worktree（新建或复用），记录在 pipeline.state.json 中
+  mcp                                     通过 stdio 为智能体（Claude Code、Codex、Cursor、Copilot）
+                                          提供 loom 的 MCP 工具；LOOM_LAZY_TOOLS=0 一次列出全部工具
+
+--spec-dir 相对于仓库（specs/<name> 或 qa/<name>），或为绝对路径。
+--lang 选择输出语言（默认取 LC_ALL、LC_MESSAGES 或 LANG）；--json 在两种语言下都保留英文的键和代码。
+退出码：0 成功，1 检查未通过，2 用法错误或输入无法读取。
+  analyze 遇到 blocker 或未放行的错误时失败，converge 需要再一轮时失败，
+  verify 检查未通过时失败，worktree 在 git 拒绝时失败（没有提交、有未提交的更改……）。`,
+  },
+  'cli.hint': { en: 'Run "loom-vscode --help" for usage.', zh: '运行 "loom-vscode --help" 查看用法。' },
+  'cli.usage.badLanguage': { en: '--lang must be one of {languages}, not {value}', zh: '--lang 只能是 {languages} 之一，不能是 {value}' },
+  'cli.usage.unknownCommand': { en: 'unknown command {command}', zh: '未知命令 {command}' },
+  'cli.usage.needsValue': { en: '{flag} needs a value', zh: '{flag} 需要一个值' },
+  'cli.usage.takesNoValue': { en: '{flag} takes no value', zh: '{flag} 不接受值' },
+  'cli.usage.unknownOption': { en: 'unknown option {flag}', zh: '未知选项 {flag}' },
+  'cli.usage.unexpectedArgument': { en: 'unexpected argument {arg}', zh: '多余的参数 {arg}' },
+  'cli.usage.flagNotTaken': { en: '{command} does not take {flag}', zh: '{command} 不接受 {flag}' },
+  'cli.usage.needsFlag': { en: '{command} needs {flag}', zh: '{command} 需要 {flag}' },
+  'cli.usage.cwdMissing': { en: '--cwd {path} does not exist', zh: '--cwd {path} 不存在' },
+  'cli.usage.cwdNotDirectory': { en: '--cwd {path} is not a directory', zh: '--cwd {path} 不是目录' },
+  'cli.usage.notSpecDir': {
+    en: '--spec-dir {dir} is not a spec directory of {root} (expected specs/<name> or qa/<name>)',
+    zh: '--spec-dir {dir} 不是 {root} 中的规格目录（应为 specs/<name> 或 qa/<name>）',
+  },
+  'cli.usage.specRoot': { en: '--spec-root must be one of {roots}', zh: '--spec-root 只能是 {roots} 之一' },
+  'cli.usage.failNeedsReason': { en: 'fail needs a --reason that says what went wrong', zh: 'fail 需要用 --reason 说明出了什么问题' },
+  'cli.usage.reasonOnlyWithOverride': { en: 'analyze takes --reason only with --override', zh: 'analyze 只在与 --override 一起使用时接受 --reason' },
+  'cli.usage.overrideNeedsReason': { en: '--override needs a --reason that says why the finding may pass', zh: '--override 需要用 --reason 说明为何可以放行该发现' },
+
+  'cli.input.stateCorrupt': { en: '{file} is corrupt, so the current stage is unknown; nothing was written', zh: '{file} 已损坏，无法确定当前阶段；未写入任何内容' },
+  'cli.input.unknownStage': {
+    en: '{file} names a stage the {pipeline} pipeline does not have; nothing was written',
+    zh: '{file} 记录的阶段不属于 {pipeline} 流水线；未写入任何内容',
+  },
+  'cli.input.tasksUnreadable': {
+    en: "the tasks of {specDir} cannot be planned: a task file's owns, reads or depends_on cannot be read",
+    zh: '无法为 {specDir} 的任务分批：某个任务文件的 owns、reads 或 depends_on 无法读取',
+  },
+  'cli.input.ledgersUnreadable': { en: 'the traceability of {specDir} cannot be built: {files} cannot be read', zh: '无法构建 {specDir} 的追溯关系：{files} 无法读取' },
+  'cli.input.stageUnknown': { en: '{file} is corrupt, so the stage of {specDir} is unknown', zh: '{file} 已损坏，无法确定 {specDir} 的阶段' },
+
+  'cli.new.started': { en: '{specDir}: started at {stage} ({pipeline})', zh: '{specDir}：从 {stage} 开始（{pipeline}）' },
+  'cli.status.noSpecs': { en: 'No spec directories under {root} ({roots}).', zh: '{root} 下（{roots}）没有规格目录。' },
+  'cli.moved': { en: '{specDir}: {from} → {to}', zh: '{specDir}：{from} → {to}' },
+  'cli.failed': { en: '{specDir}: {from} → failed ({reason})', zh: '{specDir}：{from} → failed（{reason}）' },
+  'cli.reapproved': {
+    en: '{specDir}: {stage} approved again ({changed} had changed); still at {current}',
+    zh: '{specDir}：已重新审批 {stage}（{changed} 曾有变更）；仍在 {current}',
+  },
+  'cli.tasks.valid': {
+    en: '{specDir}: {count, plural, one {# task} other {# tasks}} valid: each owns its paths, no conflicts, no unknown dependencies, no cycle',
+    zh: '{specDir}：{count} 个任务有效：各自拥有自己的路径，无冲突，无未知依赖，无依赖环',
+  },
+  'cli.validate.clean': { en: 'No problems found.', zh: '未发现问题。' },
+  'cli.analyze.summary': {
+    en: '{specDir}: artifact analysis {status} ({blockers} blocking)',
+    zh: '{specDir}：产物分析 {status}（{blockers} 个阻断项）',
+  },
+  'cli.converge.summary': {
+    en: '{specDir}: convergence round {round} {status} ({coverage} covered, {blockers} blocking)',
+    zh: '{specDir}：收敛第 {round} 轮 {status}（覆盖 {coverage}，{blockers} 个阻断项）',
+  },
+  'cli.converge.appended': { en: '  appended {task} (tasks/{task}.md) for {behaviors}', zh: '  为 {behaviors} 追加了 {task}（tasks/{task}.md）' },
+  'cli.converge.escalate': {
+    en: '  round {round} was the last: escalate (fail the spec, or close the gaps by hand)',
+    zh: '  第 {round} 轮已是最后一轮：请升级处理（将规格标记为失败，或手动补齐缺口）',
+  },
+  'cli.verify.passed': { en: '{specDir}: {validator} passed', zh: '{specDir}：{validator} 通过' },
+  'cli.verify.failed': { en: '{specDir}: {validator} failed', zh: '{specDir}：{validator} 未通过' },
+  'cli.worktree.created': { en: '{specDir}: created {branch} at {path}', zh: '{specDir}：已在 {path} 创建 {branch}' },
+  'cli.worktree.reused': { en: '{specDir}: reusing {branch} at {path}', zh: '{specDir}：复用 {path} 处的 {branch}' },
+  'cli.failure': { en: 'the command failed: {detail}', zh: '命令失败：{detail}' },
+
+  'cli.status.line': { en: '{specDir}  [{pipeline}]  stage: {stage}', zh: '{specDir}  [{pipeline}]  阶段：{stage}' },
+  'cli.status.lineInferred': { en: '{specDir}  [{pipeline}]  stage: {stage} (inferred from the artifacts)', zh: '{specDir}  [{pipeline}]  阶段：{stage}（由产物推断）' },
+  'cli.status.lineUnknown': { en: '{specDir}  [{pipeline}]  stage: unknown (pipeline.state.json is corrupt)', zh: '{specDir}  [{pipeline}]  阶段：未知（pipeline.state.json 已损坏）' },
+  'cli.status.tasks': { en: '  tasks: {done}/{total} done', zh: '  任务：已完成 {done}/{total}' },
+  'cli.status.activeTask': { en: '{task} {status}', zh: '{task} {status}' },
+  'cli.status.activeTaskRetried': { en: '{task} {status} (retry {retries})', zh: '{task} {status}（第 {retries} 次重试）' },
+  'cli.status.next.ready': { en: '  → {to} ({kind}): ready', zh: '  → {to}（{kind}）：就绪' },
+  'cli.status.next.readyConfirm': { en: '  → {to} ({kind}): ready, needs --confirm', zh: '  → {to}（{kind}）：就绪，需要 --confirm' },
+  'cli.status.next.readyRecover': { en: '  → {to} ({kind}): ready, via recover --to {to}', zh: '  → {to}（{kind}）：就绪，使用 recover --to {to}' },
+  'cli.status.next.blocked': { en: '  → {to} ({kind}): blocked', zh: '  → {to}（{kind}）：受阻' },
+
+  'cli.tasks.batch': { en: 'Batch {index} ({type}): {tasks}', zh: '批次 {index}（{type}）：{tasks}' },
+  'cli.tasks.none': { en: 'No tasks.', zh: '没有任务。' },
+  'cli.tasks.cycle': { en: 'Dependency cycle: {tasks}', zh: '依赖环：{tasks}' },
+  'cli.tasks.unknownDependency': { en: '{task} depends on unknown task {dependency}', zh: '{task} 依赖未知任务 {dependency}' },
+  'cli.tasks.conflict': { en: 'Conflict: {a} and {b} both touch {paths}', zh: '冲突：{a} 和 {b} 都修改 {paths}' },
+
+  'cli.trace.row': { en: '{mark} {behavior} [{category}] tasks: {tasks}; tests: {tests}; evidence: {evidence}', zh: '{mark} {behavior} [{category}] 任务：{tasks}；测试：{tests}；证据：{evidence}' },
+  'cli.trace.lacks': { en: '{requirement} lacks behaviors for: {categories}', zh: '{requirement} 缺少以下类别的 behavior：{categories}' },
+  'cli.trace.summary': { en: '{closed}/{total} behaviors closed', zh: '已闭环 behavior {closed}/{total}' },
+
+  'cli.findings.none': { en: 'No findings.', zh: '没有发现。' },
+  'cli.findings.overridden': { en: '(overridden)', zh: '（已放行）' },
+  'cli.findings.fix': { en: 'fix: {details}', zh: '修复：{details}' },
+} as const satisfies MessageTable;
