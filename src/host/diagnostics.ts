@@ -13,12 +13,23 @@ const SEVERITY: Readonly<Record<Diagnostic['severity'], vscode.DiagnosticSeverit
   info: vscode.DiagnosticSeverity.Information,
 };
 
+/** What the Problems panel names as the source of a problem with loom's files. */
+export const LOOM_SOURCE = 'Loom';
+const FINDING_CODE = 'finding:';
+
+/**
+ * The source of a validator's finding: a word the user reads (the panel shows `source(code)`, so
+ * `Loom finding(partial)` rather than `loom(finding:partial)`), and how quick fixes tell findings apart.
+ */
+export const findingSource = () => vscode.l10n.t('Loom finding');
+
 /** The core's 1-based line and column as a VS Code position (0-based). */
 export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
   const pos = new vscode.Position(Math.max(0, d.line - 1), Math.max(0, d.column - 1));
   const diag = new vscode.Diagnostic(new vscode.Range(pos, pos), d.message, SEVERITY[d.severity]);
-  diag.source = 'loom';
-  if (d.code) diag.code = d.code;
+  const finding = d.code?.startsWith(FINDING_CODE) === true;
+  diag.source = finding ? findingSource() : LOOM_SOURCE;
+  if (d.code) diag.code = finding ? d.code.slice(FINDING_CODE.length) : d.code;
   return diag;
 }
 

@@ -64,10 +64,29 @@ export class LoomStatusBar extends Disposable {
     tooltip.appendMarkdown(`**${md(splitSpecName(e.spec.snapshot.name).feature)}** — \`${stageText(e)}\`${progressText(e) ? `, ${md(progressText(e)!)}` : ''}\n\n`);
     if (stale) tooltip.appendMarkdown(`$(warning) ${md(vscode.l10n.t('Something this spec was approved or derived from changed since: see the Loom view.'))}\n\n`);
     const unreadable = e.spec.stage === null;
+    // A spec whose ways on are all blocked is not advanced by a click: Advance says what blocks it.
+    const next = unreadable || failed ? [] : e.spec.next();
+    const blocked = next.length > 0 && !next.some((c) => c.ready);
+    const firstUnmet = blocked ? next.find((c) => c.kind === 'forward')?.unmet[0] : undefined;
+    if (firstUnmet) tooltip.appendMarkdown(`$(circle-slash) ${md(vscode.l10n.t('Blocked: {0}', firstUnmet))}\n\n`);
     tooltip.appendMarkdown(
-      md(unreadable ? vscode.l10n.t('Click to open pipeline.state.json at the error') : failed ? vscode.l10n.t('Click to recover this spec') : vscode.l10n.t('Click to advance this spec')),
+      md(
+        unreadable
+          ? vscode.l10n.t('Click to open pipeline.state.json at the error')
+          : failed
+            ? vscode.l10n.t('Click to recover this spec')
+            : blocked
+              ? vscode.l10n.t('Click to see what blocks this spec')
+              : vscode.l10n.t('Click to advance this spec'),
+      ),
     );
     this.item.tooltip = tooltip;
+    // Screen readers read this label instead of the text: plain words, no icon names or markdown.
+    const feature = splitSpecName(e.spec.snapshot.name).feature;
+    const progressLabel = progressText(e);
+    const state = stale ? vscode.l10n.t('approval stale') : unreadable ? vscode.l10n.t('state unreadable') : failed ? vscode.l10n.t('failed') : blocked ? vscode.l10n.t('blocked') : undefined;
+    const label = [vscode.l10n.t('Loom spec {0}, stage {1}', feature, stageText(e)), progressLabel, state].filter(Boolean).join(', ');
+    this.item.accessibilityInformation = { label, role: 'button' };
     const command = unreadable ? 'loom.openStateFile' : failed ? 'loom.recover' : 'loom.advance';
     this.item.command = { command, title: vscode.l10n.t('Advance'), arguments: [{ specDir: e.dir }] };
     this.item.show();

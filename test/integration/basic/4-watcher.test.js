@@ -71,11 +71,11 @@ suite('file watcher', () => {
     const good = fs.readFileSync(file, 'utf8');
     const uri = vscode.Uri.file(file);
     fs.writeFileSync(file, '{\n  "requirements": [\n    { "id": "REQ-001", }\n  ]\n}\n');
-    const diag = await waitFor('a diagnostic on requirements.json', () => vscode.languages.getDiagnostics(uri).find((d) => d.source === 'loom'));
+    const diag = await waitFor('a diagnostic on requirements.json', () => vscode.languages.getDiagnostics(uri).find((d) => d.source === 'Loom'));
     assert.strictEqual(diag.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(diag.range.start.line, 2);
     assert.ok(await specRow(api, 'user-login'), 'the tree still shows the spec');
     fs.writeFileSync(file, good);
-    await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'loom'));
+    await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'Loom'));
   });
 });

@@ -8,7 +8,9 @@ const { EXTENSION_ID, folderPath, loom, readJson, settle, specPath, waitFor } = 
 const SPEC = '2026-11-28+findings';
 /** At planning, where planning-artifacts checks traceability.json (copied in by its own test). */
 const PLANNING = '2026-11-29+planning-findings';
-const loomDiagnostics = (file) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'loom');
+// Findings read `Loom finding(<kind>)` in the Problems panel; other problems with loom's files `Loom(<code>)`.
+const loomDiagnostics = (file) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'Loom' || d.source === 'Loom finding');
+const isFinding = (d) => d.source === 'Loom finding';
 
 /** The 0-based line of the first line of `file` that holds `needle`. */
 const lineOf = (file, needle) =>
@@ -72,7 +74,7 @@ suite('findings', () => {
 
   test('a behavior no task names is an error on its line in requirements.json; the quick fix adds it to T1 and the finding goes', async () => {
     const requirements = path.join(dir, 'requirements.json');
-    const d = await waitFor('the finding on requirements.json', () => loomDiagnostics(requirements).find((x) => x.code === 'finding:missing'));
+    const d = await waitFor('the finding on requirements.json', () => loomDiagnostics(requirements).find((x) => isFinding(x) && x.code === 'missing'));
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(d.message, "REQ-001-B02 is not in any task's behavior_ids (F-2, blocker)");
     assert.strictEqual(d.range.start.line, lineOf(requirements, '"id": "REQ-001-B02"'));
@@ -86,12 +88,12 @@ suite('findings', () => {
     const t1 = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(dir, 'tasks', 'T1.md')));
     assert.ok(await t1.save());
     assert.match(fs.readFileSync(t1.uri.fsPath, 'utf8'), /^behavior_ids: \[REQ-001-B01, REQ-001-B02\]$/m, 'the flow list keeps its form');
-    await waitFor('the finding to go', () => !loomDiagnostics(requirements).some((x) => String(x.code).startsWith('finding:')), 10000);
+    await waitFor('the finding to go', () => !loomDiagnostics(requirements).some(isFinding), 10000);
   });
 
   test('an error finding is overridden with a reason from the input box; an empty reason is refused', async () => {
     const t2 = path.join(dir, 'tasks', 'T2.md');
-    const d = await waitFor('the plan finding on T2', () => loomDiagnostics(t2).find((x) => x.code === 'finding:unrequested'));
+    const d = await waitFor('the plan finding on T2', () => loomDiagnostics(t2).find((x) => isFinding(x) && x.code === 'unrequested'));
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(d.message, 'T2 has a task file but plan.md does not list it (F-1)');
     const override = (await codeActions(t2, d)).find((a) => a.title === 'Override this finding…');
@@ -116,7 +118,7 @@ suite('findings', () => {
 
     const info = await waitFor(
       'the finding to become information',
-      () => loomDiagnostics(t2).find((x) => x.code === 'finding:unrequested' && x.severity === vscode.DiagnosticSeverity.Information),
+      () => loomDiagnostics(t2).find((x) => isFinding(x) && x.code === 'unrequested' && x.severity === vscode.DiagnosticSeverity.Information),
       10000,
     );
     assert.strictEqual(info.message, 'T2 has a task file but plan.md does not list it (F-1, overridden: T2 is planned in the rollout document)');
@@ -143,7 +145,7 @@ suite('findings', () => {
     );
     const trace = path.join(planning, 'traceability.json');
     const before = fs.readFileSync(trace, 'utf8');
-    const d = await waitFor('the finding on traceability.json', () => loomDiagnostics(trace).find((x) => x.code === 'finding:missing'), 10000);
+    const d = await waitFor('the finding on traceability.json', () => loomDiagnostics(trace).find((x) => isFinding(x) && x.code === 'missing'), 10000);
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(d.message, 'REQ-001-B02 maps to no task in traceability.json (PA-1)');
     assert.strictEqual(d.range.start.line, lineOf(trace, '"REQ-001-B02"'));
@@ -162,7 +164,7 @@ suite('findings', () => {
       before.replace('"REQ-001-B02": {\n          "tasks": [],', '"REQ-001-B02": {\n          "tasks": [\n            "T1"\n          ],'),
       'only the empty list changed, indented like the rest',
     );
-    await waitFor('the finding to go', () => !loomDiagnostics(trace).some((x) => String(x.code).startsWith('finding:')), 10000);
+    await waitFor('the finding to go', () => !loomDiagnostics(trace).some(isFinding), 10000);
   });
 
   // (search was advanced to detail-expansion by 3-commands, whose own detail-expansion-pass Check Stage runs.)

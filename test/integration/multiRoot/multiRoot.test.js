@@ -51,7 +51,7 @@ suite('multi-root', () => {
     const file = path.join(specPath('2026-11-02+beta-feature', 'beta'), 'requirements.json');
     fs.writeFileSync(file, '{ "requirements": [ { "id": "REQ-1" } ] }\n');
     const list = await waitFor('a diagnostic in beta', () => {
-      const found = vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'loom');
+      const found = vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'Loom');
       return found.length ? found : undefined;
     });
     assert.ok(
@@ -94,9 +94,9 @@ suite('multi-root', () => {
 
     fs.writeFileSync(file, 'pipelines: [unclosed\n');
     const uri = vscode.Uri.file(file);
-    const d = await waitFor('a diagnostic on workflow.yaml', () => vscode.languages.getDiagnostics(uri).find((x) => x.source === 'loom'));
+    const d = await waitFor('a diagnostic on workflow.yaml', () => vscode.languages.getDiagnostics(uri).find((x) => x.source === 'Loom'));
     assert.strictEqual(d.code, 'yaml-syntax');
     fs.writeFileSync(file, text);
-    await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(uri).some((x) => x.source === 'loom'));
+    await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(uri).some((x) => x.source === 'Loom'));
   });
 });
