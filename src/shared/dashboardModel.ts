@@ -74,6 +74,20 @@ export interface BreakerReport {
   chosen?: { choice: 'A' | 'B' | 'C'; at?: string };
 }
 
+/** One item of loom's fix instructions (`### 修复项 N`: 问题 / 文件 / 位置 / 严重度 / 修复方向). */
+export interface DashboardFixItem {
+  problem: string;
+  file?: string;
+  location?: string;
+  severity?: string;
+  direction?: string;
+}
+
+export interface ReadableReview {
+  summary: string;
+  fixItems: DashboardFixItem[];
+}
+
 export interface DashboardTask {
   id: string;
   title: string;
@@ -84,6 +98,9 @@ export interface DashboardTask {
   maxRetries: number;
   lastReviewerResult?: string;
   blocker?: string;
+  /** The last review and the blocker as read (text before the fix instructions, and their items). */
+  lastReview?: ReadableReview;
+  blockerText?: ReadableReview;
   owns: string[];
   dependsOn: string[];
   batch?: TaskBatchRef;

@@ -1,9 +1,11 @@
 import type { DashboardFinding, DashboardModel } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
 import { fileLink } from '../common/openFile';
+import { tv } from '../../src/shared/messages/viewText';
 
 const SEVERITY_CLASS: Record<DashboardFinding['severity'], string> = { blocker: 'bad', error: 'bad', warning: 'warn', info: 'info' };
-const SOURCE_LABEL: Record<string, string> = { 'artifact-analysis': 'Artifact analysis', convergence: 'Convergence', 'omission-hunter': 'Omission hunter' };
+const SOURCES = ['artifact-analysis', 'convergence', 'omission-hunter'] as const;
+const sourceLabel = (source: string) => ((SOURCES as readonly string[]).includes(source) ? tv(`view.findings.source.${source as (typeof SOURCES)[number]}`) : source);
 
 function finding(f: DashboardFinding): HTMLElement {
   const ids = [f.requirementId, f.behaviorId, f.taskId].filter(Boolean).join(' · ');
@@ -18,14 +20,14 @@ function finding(f: DashboardFinding): HTMLElement {
       h(
         'div',
         { className: 'muted small' },
-        `${SOURCE_LABEL[f.source] ?? f.source} · ${f.kind}`,
+        `${sourceLabel(f.source)} · ${f.kind}`,
         ids ? ` · ${ids}` : '',
         ' · ',
         f.location
           ? fileLink({ path: f.location.path, ...(f.location.line ? { line: f.location.line } : {}) }, `${f.location.path}${f.location.line ? `:${f.location.line}` : ''}`)
           : fileLink({ path: f.file }, f.id),
       ),
-      f.suggestedFix ? h('div', { className: 'small' }, h('span', { className: 'muted' }, 'Fix: '), f.suggestedFix) : null,
+      f.suggestedFix ? h('div', { className: 'small' }, h('span', { className: 'muted' }, tv('view.findings.fix')), f.suggestedFix) : null,
     ),
   );
 }
@@ -40,9 +42,11 @@ export function renderFindings(m: DashboardModel): HTMLElement {
     h(
       'h2',
       { attrs: { id: 'findings-title' } },
-      `Findings (${m.findings.length})`,
-      ...(['blocker', 'error', 'warning', 'info'] as const).filter((s) => counts.get(s)).map((s) => h('span', { className: `chip ${SEVERITY_CLASS[s]}` }, `${counts.get(s)} ${s}`)),
+      tv('view.findings.title', { count: m.findings.length }),
+      ...(['blocker', 'error', 'warning', 'info'] as const)
+        .filter((s) => counts.get(s))
+        .map((s) => h('span', { className: `chip ${SEVERITY_CLASS[s]}` }, tv('view.findings.severityCount', { count: counts.get(s) ?? 0, severity: s }))),
     ),
-    m.findings.length === 0 ? h('p', { className: 'muted' }, 'No findings.') : h('ul', { className: 'findings' }, ...m.findings.map(finding)),
+    m.findings.length === 0 ? h('p', { className: 'muted' }, tv('view.findings.none')) : h('ul', { className: 'findings' }, ...m.findings.map(finding)),
   );
 }

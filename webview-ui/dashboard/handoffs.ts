@@ -2,6 +2,7 @@ import type { DashboardModel } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
 import { formatTime } from '../common/format';
 import { fileLink } from '../common/openFile';
+import { tv } from '../../src/shared/messages/viewText';
 
 const STATUS_CLASS: Record<string, string> = { done: 'ok', partial: 'warn', blocked: 'bad', failed: 'bad' };
 
@@ -11,16 +12,21 @@ export function renderHandoffs(m: DashboardModel): HTMLElement {
   return h(
     'section',
     { className: 'card', attrs: { id: 'handoffs', 'aria-labelledby': 'handoffs-title' } },
-    h('h2', { attrs: { id: 'handoffs-title' } }, `Handoffs (${m.handoffs.length})`, stale ? h('span', { className: 'chip bad' }, `${stale} stale`) : null),
+    h(
+      'h2',
+      { attrs: { id: 'handoffs-title' } },
+      tv('view.handoffs.title', { count: m.handoffs.length }),
+      stale ? h('span', { className: 'chip bad' }, tv('view.handoffs.stale', { count: stale })) : null,
+    ),
     m.handoffs.length === 0
-      ? h('p', { className: 'muted' }, 'No handoffs yet.')
+      ? h('p', { className: 'muted' }, tv('view.handoffs.none'))
       : h(
           'div',
           { className: 'table-wrap' },
           h(
             'table',
             { className: 'data' },
-            h('thead', null, h('tr', null, ...['Handoff', 'Status', 'Summary', 'Written', 'Fresh'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
+            h('thead', null, h('tr', null, ...(['handoff', 'status', 'summary', 'written', 'fresh'] as const).map((c) => h('th', { attrs: { scope: 'col' } }, tv(`view.handoffs.col.${c}`))))),
             h(
               'tbody',
               null,
@@ -36,8 +42,12 @@ export function renderHandoffs(m: DashboardModel): HTMLElement {
                     'td',
                     null,
                     x.stale
-                      ? h('span', { className: 'bad', attrs: { title: `Changed since written: ${x.changed.join(', ')}` } }, `⚠ stale: ${x.changed.join(', ')}`)
-                      : h('span', { className: 'ok' }, '✓ fresh'),
+                      ? h(
+                          'span',
+                          { className: 'bad', attrs: { title: tv('view.handoffs.changedTitle', { files: x.changed.join(', ') }) } },
+                          tv('view.handoffs.staleFiles', { files: x.changed.join(', ') }),
+                        )
+                      : h('span', { className: 'ok' }, tv('view.handoffs.fresh')),
                   ),
                 ),
               ),

@@ -1,20 +1,25 @@
 import type { DashboardModel } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
-import { formatTime, plural } from '../common/format';
+import { formatTime } from '../common/format';
 import { post } from '../common/vscodeApi';
+import { tv } from '../../src/shared/messages/viewText';
 
 export function renderHeader(m: DashboardModel): HTMLElement {
-  const stage = m.stage ?? 'unknown';
+  const stage = m.stage ?? tv('view.stage.unknown');
   const notices: HTMLElement[] = [];
-  if (m.stage === null) notices.push(h('p', { className: 'notice error' }, 'pipeline.state.json is corrupt, so the current stage is unknown. Fix or restore it; it is never overwritten.'));
-  if (m.failureReason) notices.push(h('p', { className: 'notice error' }, h('strong', null, 'Failed: '), m.failureReason));
-  if (m.lockedBy !== undefined) notices.push(h('p', { className: 'notice' }, `Another process (pid ${m.lockedBy}) is driving this spec: changes are refused until it finishes.`));
+  if (m.stage === null) notices.push(h('p', { className: 'notice error' }, tv('view.header.stateCorrupt')));
+  if (m.failureReason) notices.push(h('p', { className: 'notice error' }, h('strong', null, tv('view.header.failed')), m.failureReason));
+  if (m.lockedBy !== undefined) notices.push(h('p', { className: 'notice' }, tv('view.header.locked', { pid: m.lockedBy })));
   if (m.problems.errors || m.problems.warnings) {
     notices.push(
       h(
         'p',
         { className: `notice${m.problems.errors ? ' error' : ''}` },
-        `${[m.problems.errors ? plural(m.problems.errors, 'error') : '', m.problems.warnings ? plural(m.problems.warnings, 'warning') : ''].filter(Boolean).join(' and ')} in this spec's files: see the Problems panel.`,
+        m.problems.errors && m.problems.warnings
+          ? tv('view.header.problems', m.problems)
+          : m.problems.errors
+            ? tv('view.header.errors', { errors: m.problems.errors })
+            : tv('view.header.warnings', { warnings: m.problems.warnings }),
       ),
     );
   }
@@ -27,16 +32,16 @@ export function renderHeader(m: DashboardModel): HTMLElement {
       h('h1', null, h('span', { className: 'mono' }, m.specName)),
       h('span', { className: 'chip' }, m.pipelineType),
       h('span', { className: `chip stage${m.stage === 'failed' ? ' bad' : ''}`, attrs: { 'data-stage': stage } }, stage),
-      m.stageSource === 'inferred' ? h('span', { className: 'muted', attrs: { title: 'No pipeline.state.json: the stage is inferred from the artifacts' } }, '(inferred)') : null,
+      m.stageSource === 'inferred' ? h('span', { className: 'muted', attrs: { title: tv('view.header.inferredTitle') } }, tv('view.header.inferred')) : null,
       h('span', { className: 'spacer' }),
-      h('vscode-button', { attrs: { secondary: true, 'data-key': 'open-matrix' }, on: { click: () => post({ type: 'openMatrix', specDir: m.specDir }) } }, 'Traceability matrix'),
+      h('vscode-button', { attrs: { secondary: true, 'data-key': 'open-matrix' }, on: { click: () => post({ type: 'openMatrix', specDir: m.specDir }) } }, tv('view.header.openMatrix')),
     ),
     h(
       'p',
       { className: 'muted meta' },
       h('span', { className: 'mono' }, m.specDir),
-      m.startedAt ? ` · started ${formatTime(m.startedAt)}` : '',
-      m.updatedAt ? ` · updated ${formatTime(m.updatedAt)}` : '',
+      m.startedAt ? tv('view.header.started', { time: formatTime(m.startedAt) }) : '',
+      m.updatedAt ? tv('view.header.updated', { time: formatTime(m.updatedAt) }) : '',
     ),
     ...notices,
   );

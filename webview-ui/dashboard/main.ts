@@ -3,6 +3,7 @@
  * circuit-breaker reports, tasks, handoffs, findings and token usage. Each model from the host
  * re-renders the page; scroll position, the selected task and the focused control survive it.
  */
+import '../common/pageLanguage';
 import '../common/base.css';
 import './dashboard.css';
 import type { DashboardModel } from '../../src/shared/dashboardModel';

@@ -2,9 +2,10 @@ import type { DashboardModel, NextTransition } from '../../src/shared/dashboardM
 import { h } from '../common/dom';
 import { fileLink } from '../common/openFile';
 import { commandButton } from './commands';
+import { tv } from '../../src/shared/messages/viewText';
 
 function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
-  const heading = t.kind === 'recover' ? `Recover to ${t.to}` : t.kind === 'retry' ? `Back to ${t.to}` : `Advance to ${t.to}`;
+  const heading = tv(t.kind === 'recover' ? 'view.next.recoverTo' : t.kind === 'retry' ? 'view.next.backTo' : 'view.next.advanceTo', { stage: t.to });
   const action =
     t.kind === 'recover'
       ? commandButton(m.specDir, { command: 'recover', args: { to: t.to } }, heading, { key: `recover-${t.to}`, disabled: !t.ready })
@@ -19,7 +20,7 @@ function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
       null,
       h('span', { className: t.ready ? 'ok' : 'bad', attrs: { 'aria-hidden': 'true' } }, t.ready ? '✓ ' : '✗ '),
       heading,
-      h('span', { className: 'muted' }, t.ready ? ' — ready' : ' — blocked'),
+      h('span', { className: 'muted' }, tv(t.ready ? 'view.next.ready' : 'view.next.blocked')),
     ),
     t.description ? h('p', { className: 'muted' }, t.description) : null,
     h(
@@ -29,16 +30,16 @@ function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
         h(
           'li',
           { className: p.holds ? 'holds' : 'unmet', attrs: { 'data-holds': String(p.holds) } },
-          h('span', { className: `mark ${p.holds ? 'ok' : 'bad'}`, attrs: { 'aria-label': p.holds ? 'holds' : 'does not hold' } }, p.holds ? '✓' : '✗'),
+          h('span', { className: `mark ${p.holds ? 'ok' : 'bad'}`, attrs: { 'aria-label': tv(p.holds ? 'view.next.holds' : 'view.next.doesNotHold') } }, p.holds ? '✓' : '✗'),
           ' ',
           h('span', null, p.label),
-          p.path && !p.holds ? h('span', null, ' ', fileLink({ path: p.path }, 'open')) : null,
+          p.path && !p.holds ? h('span', null, ' ', fileLink({ path: p.path }, tv('view.next.open'))) : null,
           !p.holds && p.reasons.length ? h('ul', { className: 'reasons' }, ...p.reasons.map((r) => h('li', null, r))) : null,
         ),
       ),
     ),
     t.confirmations.length
-      ? h('div', { className: 'confirmations' }, h('span', { className: 'muted' }, 'You will be asked to confirm:'), h('ul', null, ...t.confirmations.map((c) => h('li', null, c))))
+      ? h('div', { className: 'confirmations' }, h('span', { className: 'muted' }, tv('view.next.confirm')), h('ul', null, ...t.confirmations.map((c) => h('li', null, c))))
       : null,
     action ? h('div', { className: 'actions' }, action) : null,
   );
@@ -54,26 +55,34 @@ export function renderNextStep(m: DashboardModel): HTMLElement {
   const a = m.actions;
   const buttons = [
     a.advance
-      ? commandButton(m.specDir, { command: 'advance' }, 'Advance', { key: 'advance', disabled: !forward?.ready, title: forward?.ready ? `Move to ${forward.to}` : 'Preconditions do not hold yet' })
+      ? commandButton(m.specDir, { command: 'advance' }, tv('view.next.advance'), {
+          key: 'advance',
+          disabled: !forward?.ready,
+          title: forward?.ready ? tv('view.next.moveTo', { stage: forward.to }) : tv('view.next.notYet'),
+        })
       : null,
-    a.approve ? commandButton(m.specDir, { command: 'approve' }, 'Approve', { key: 'approve', secondary: true, disabled: !forward?.ready }) : null,
+    a.approve ? commandButton(m.specDir, { command: 'approve' }, tv('view.next.approve'), { key: 'approve', secondary: true, disabled: !forward?.ready }) : null,
     a.checkStage.length
-      ? commandButton(m.specDir, { command: 'checkStage' }, 'Check stage', { key: 'check-stage', secondary: true, title: `Run ${a.checkStage.join(', ')} and write their reports` })
+      ? commandButton(m.specDir, { command: 'checkStage' }, tv('view.next.checkStage'), {
+          key: 'check-stage',
+          secondary: true,
+          title: tv('view.next.checkStageTitle', { validators: a.checkStage.join(', ') }),
+        })
       : null,
-    a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, 'Mark Failed', { key: 'mark-failed', secondary: true }) : null,
+    a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, tv('view.next.markFailed'), { key: 'mark-failed', secondary: true }) : null,
     // A stale approval of a gate already passed blocks every way on until it is renewed.
     ...a.reapprove.map((stage) =>
-      commandButton(m.specDir, { command: 'reapprove', args: { stage } }, `Approve ${stage} again`, {
+      commandButton(m.specDir, { command: 'reapprove', args: { stage } }, tv('view.next.reapprove', { stage }), {
         key: `reapprove-${stage}`,
-        title: `The files approved at ${stage} changed since; review them, then approve ${stage} again`,
+        title: tv('view.next.reapproveTitle', { stage }),
       }),
     ),
   ];
-  const empty = m.next.length === 0 ? h('p', { className: 'muted' }, m.stage === null ? 'The stage is unknown.' : 'This is the end of the pipeline.') : null;
+  const empty = m.next.length === 0 ? h('p', { className: 'muted' }, tv(m.stage === null ? 'view.next.unknownStage' : 'view.next.end')) : null;
   return h(
     'section',
     { className: 'card', attrs: { id: 'next', 'aria-labelledby': 'next-title' } },
-    h('div', { className: 'section-head' }, h('h2', { attrs: { id: 'next-title' } }, 'Next step'), h('div', { className: 'actions' }, ...buttons)),
+    h('div', { className: 'section-head' }, h('h2', { attrs: { id: 'next-title' } }, tv('view.next.title')), h('div', { className: 'actions' }, ...buttons)),
     empty,
     ...m.next.map((t) => transitionCard(m, t)),
   );

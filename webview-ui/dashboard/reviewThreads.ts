@@ -3,6 +3,7 @@ import { h } from '../common/dom';
 import { formatTime } from '../common/format';
 import { fileLink } from '../common/openFile';
 import { commandButton } from './commands';
+import { tv } from '../../src/shared/messages/viewText';
 
 /** The open comment threads of the spec's review, each a link to its lines, and Refine with the model. */
 export function renderReviewThreads(m: DashboardModel): HTMLElement {
@@ -10,11 +11,11 @@ export function renderReviewThreads(m: DashboardModel): HTMLElement {
   return h(
     'section',
     { className: 'card', attrs: { id: 'review-threads', 'aria-labelledby': 'review-threads-title' } },
-    h('h2', { attrs: { id: 'review-threads-title' } }, `Review threads (${n} open)`),
+    h('h2', { attrs: { id: 'review-threads-title' } }, tv('view.threads.title', { count: n })),
     m.reviewError
       ? h('p', { className: 'notice error' }, m.reviewError)
       : n === 0
-        ? h('p', { className: 'muted' }, 'No open comment thread. Comment on a line of spec.md, plan.md or a task with the + in the editor gutter.')
+        ? h('p', { className: 'muted' }, tv('view.threads.none'))
         : h(
             'ul',
             { className: 'threads' },
@@ -25,7 +26,7 @@ export function renderReviewThreads(m: DashboardModel): HTMLElement {
                 fileLink({ path: t.path, line: t.line }, t.line === t.endLine ? `${t.file}:${t.line}` : `${t.file}:${t.line}-${t.endLine}`),
                 ' ',
                 h('span', { className: 'muted' }, `${t.author}, `, h('time', { attrs: { datetime: t.createdAt, title: t.createdAt } }, formatTime(t.createdAt))),
-                h('div', { className: 'summary' }, t.body, t.replies ? h('span', { className: 'muted' }, ` (+${t.replies} ${t.replies === 1 ? 'reply' : 'replies'})`) : null),
+                h('div', { className: 'summary' }, t.body, t.replies ? h('span', { className: 'muted' }, tv('view.threads.replies', { count: t.replies })) : null),
               ),
             ),
           ),
@@ -33,7 +34,7 @@ export function renderReviewThreads(m: DashboardModel): HTMLElement {
       ? h(
           'div',
           { className: 'actions' },
-          commandButton(m.specDir, { command: 'refineSpec' }, 'Refine with the model', { key: 'refine-spec', secondary: true, title: 'Hand the open threads to @loom /refine' }),
+          commandButton(m.specDir, { command: 'refineSpec' }, tv('view.threads.refine'), { key: 'refine-spec', secondary: true, title: tv('view.threads.refineTitle') }),
         )
       : null,
   );

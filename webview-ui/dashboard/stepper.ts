@@ -1,15 +1,15 @@
 import type { DashboardModel, StageStep, StageVisit } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
 import { formatDuration, formatTime } from '../common/format';
+import { tv } from '../../src/shared/messages/viewText';
 
 const ICON: Record<StageStep['status'], string> = { done: '✓', current: '●', waiting: '○', failed: '✗' };
-const LABEL: Record<StageStep['status'], string> = { done: 'done', current: 'current', waiting: 'waiting', failed: 'failed' };
 
 const time = (iso: string | undefined) => (iso ? h('time', { attrs: { datetime: iso, title: iso } }, formatTime(iso)) : null);
 
 /** Failures and retries say why; a plain pass needs no line of its own beyond the step's times. */
 function visitLine(v: StageVisit): HTMLElement {
-  const what = v.status === 'failed' ? 'failed' : v.status === 'retry' ? 'sent back' : 'passed';
+  const what = tv(v.status === 'failed' ? 'view.visit.failed' : v.status === 'retry' ? 'view.visit.retry' : 'view.visit.passed');
   const mark = v.status === 'failed' ? '✗' : v.status === 'retry' ? '↺' : '✓';
   // The colour is on the mark only: warning yellow is too faint for text on a light background.
   return h(
@@ -19,8 +19,8 @@ function visitLine(v: StageVisit): HTMLElement {
     h('span', { className: 'what' }, what),
     v.exitedAt ? h('span', null, ' ', time(v.exitedAt)) : null,
     v.reason ? h('span', { className: 'reason' }, ` — ${v.reason}`) : null,
-    v.validator ? h('span', { className: 'muted' }, ` (validator ${v.validator})`) : null,
-    v.recoveryFrom ? h('span', { className: 'muted' }, ` (recovered from ${v.recoveryFrom})`) : null,
+    v.validator ? h('span', { className: 'muted' }, tv('view.visit.validator', { validator: v.validator })) : null,
+    v.recoveryFrom ? h('span', { className: 'muted' }, tv('view.visit.recovered', { stage: v.recoveryFrom })) : null,
   );
 }
 
@@ -36,7 +36,9 @@ export function renderStepper(m: DashboardModel): HTMLElement {
         ? h(
             'span',
             { className: 'chip', attrs: { 'data-rounds': m.convergence.round } },
-            `round ${m.convergence.round} of ${m.convergence.max}${m.convergence.status ? ` · ${m.convergence.status.replace(/_/g, ' ')}` : ''}`,
+            m.convergence.status
+              ? tv('view.stepper.roundStatus', { round: m.convergence.round, max: m.convergence.max, status: m.convergence.status.replace(/_/g, ' ') })
+              : tv('view.stepper.round', { round: m.convergence.round, max: m.convergence.max }),
           )
         : null;
     return h(
@@ -50,15 +52,15 @@ export function renderStepper(m: DashboardModel): HTMLElement {
           'div',
           { className: 'step-line' },
           h('span', { className: 'step-name', attrs: { title: s.description ?? '' } }, `${i + 1}. ${s.id}`),
-          h('span', { className: 'visually-hidden' }, `, ${LABEL[s.status]}`),
-          s.humanApproval ? h('span', { className: 'chip', attrs: { title: 'Leaving this stage needs your approval' } }, 'approval') : null,
+          h('span', { className: 'visually-hidden' }, `, ${tv(`view.step.${s.status}`)}`),
+          s.humanApproval ? h('span', { className: 'chip', attrs: { title: tv('view.stepper.approvalTitle') } }, tv('view.stepper.approval')) : null,
           rounds,
           h(
             'span',
             { className: 'step-times muted' },
-            s.enteredAt ? 'entered ' : '',
+            s.enteredAt ? tv('view.stepper.entered') : '',
             time(s.enteredAt),
-            s.exitedAt ? ' · exited ' : '',
+            s.exitedAt ? tv('view.stepper.exited') : '',
             time(s.exitedAt),
             s.enteredAt && s.exitedAt ? ` · ${formatDuration(s.enteredAt, s.exitedAt)}` : '',
           ),
@@ -70,7 +72,7 @@ export function renderStepper(m: DashboardModel): HTMLElement {
   return h(
     'section',
     { className: 'card', attrs: { id: 'stepper', 'aria-labelledby': 'stepper-title' } },
-    h('h2', { attrs: { id: 'stepper-title' } }, 'Pipeline'),
+    h('h2', { attrs: { id: 'stepper-title' } }, tv('view.stepper.title')),
     h('ol', { className: 'stepper' }, ...steps),
   );
 }

@@ -1,16 +1,11 @@
-import type { DashboardModel, DashboardTask } from '../../src/shared/dashboardModel';
+import type { DashboardModel, DashboardTask, ReadableReview } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
 import { fileLink } from '../common/openFile';
 import { commandButton } from './commands';
+import { tv } from '../../src/shared/messages/viewText';
 
 const STATUS_ICON: Record<string, string> = { pending: '○', executing: '▶', reviewing: '◎', done: '✓', failed: '✗', blocked: '⊘' };
 const STATUS_CLASS: Record<string, string> = { done: 'ok', failed: 'bad', blocked: 'bad', executing: 'info', reviewing: 'info' };
-
-const CHOICE_TITLES: Record<string, string> = {
-  A: 'The task stays failed until it is split and re-planned',
-  B: 'Fix it yourself; the task is reviewed again when you say it is done',
-  C: 'Skip it, and the tasks that depend on it; you confirm the impact first',
-};
 
 /** The circuit breaker's report for a tripped task, and loom's three choices; nothing continues on its own. */
 function breakerPanel(m: DashboardModel, t: DashboardTask): HTMLElement {
@@ -19,15 +14,20 @@ function breakerPanel(m: DashboardModel, t: DashboardTask): HTMLElement {
   return h(
     'section',
     { className: 'card breaker', attrs: { 'data-task': t.id, 'aria-labelledby': `breaker-${t.id}` } },
-    h('h2', { attrs: { id: `breaker-${t.id}` } }, h('span', { className: 'bad', attrs: { 'aria-hidden': 'true' } }, '⚠ '), `Circuit breaker: ${t.id} — ${t.title}`),
-    h('p', null, `${b.reason === 'timeout' ? 'Timed out' : 'Stopped'}: ${b.summary}.`, b.chosen ? '' : ' The pipeline waits for your choice.'),
+    h('h2', { attrs: { id: `breaker-${t.id}` } }, h('span', { className: 'bad', attrs: { 'aria-hidden': 'true' } }, '⚠ '), tv('view.breaker.title', { task: t.id, title: t.title || t.id })),
+    h('p', null, tv(b.reason === 'timeout' ? 'view.breaker.timedOut' : 'view.breaker.stopped', { summary: b.summary }), b.chosen ? '' : tv('view.breaker.waits')),
     b.blockingIssues.length
-      ? h('div', null, h('h3', null, b.reason === 'timeout' ? 'Timeout' : 'Last blocking issues'), h('ul', { className: 'issues' }, ...b.blockingIssues.map((i) => h('li', null, i))))
+      ? h(
+          'div',
+          null,
+          h('h3', null, tv(b.reason === 'timeout' ? 'view.breaker.timeout' : 'view.breaker.lastIssues')),
+          h('ul', { className: 'issues' }, ...b.blockingIssues.map((i) => h('li', null, i))),
+        )
       : null,
-    h('p', { className: 'muted' }, 'Finished tasks: ', b.finishedTasks.length ? b.finishedTasks.join(', ') : 'none'),
-    b.dependents.length ? h('p', { className: 'muted' }, 'Depending on it: ', b.dependents.join(', ')) : null,
+    h('p', { className: 'muted' }, tv('view.breaker.finished'), b.finishedTasks.length ? b.finishedTasks.join(', ') : tv('view.breaker.none')),
+    b.dependents.length ? h('p', { className: 'muted' }, tv('view.breaker.dependents'), b.dependents.join(', ')) : null,
     chosen
-      ? h('p', { className: 'chosen', attrs: { 'data-chosen': chosen.choice } }, h('strong', null, `You chose [${chosen.choice}] `), chosen.label, '.')
+      ? h('p', { className: 'chosen', attrs: { 'data-chosen': chosen.choice } }, h('strong', null, tv('view.breaker.chosen', { choice: chosen.choice })), chosen.label, '.')
       : h(
           'div',
           { className: 'actions choices' },
@@ -35,7 +35,7 @@ function breakerPanel(m: DashboardModel, t: DashboardTask): HTMLElement {
             commandButton(m.specDir, { command: 'breakerChoice', args: { taskId: t.id, choice: c.choice } }, `[${c.choice}] ${c.label}`, {
               key: `breaker-${t.id}-${c.choice}`,
               secondary: i > 0,
-              title: CHOICE_TITLES[c.choice],
+              title: tv(`view.breaker.title${c.choice}`),
             }),
           ),
         ),
@@ -47,6 +47,37 @@ export function renderBreakers(m: DashboardModel): HTMLElement[] {
 }
 
 const list = (items: readonly string[]) => (items.length ? items.join(', ') : '—');
+
+const TASK_COLUMNS = ['task', 'title', 'status', 'retries', 'lastReview', 'blocker', 'owns', 'dependsOn', 'batch'] as const;
+
+/**
+ * A review result or blocker as text to read: its words, then loom's fix items as a list (the
+ * problem, where, how severe, which way to fix it), never the literal `## 修复指令` markdown.
+ */
+function readable(r: ReadableReview): HTMLElement {
+  return h(
+    'div',
+    { className: 'readable' },
+    r.summary ? h('div', { className: 'summary' }, r.summary) : null,
+    r.fixItems.length
+      ? h(
+          'ol',
+          { className: 'fix-items' },
+          ...r.fixItems.map((item) =>
+            h(
+              'li',
+              null,
+              item.severity ? h('span', { className: 'chip' }, item.severity) : null,
+              item.severity ? ' ' : null,
+              item.problem,
+              item.file ? h('div', { className: 'muted small mono' }, item.location ? `${item.file}:${item.location}` : item.file) : null,
+              item.direction ? h('div', { className: 'small' }, h('span', { className: 'muted' }, `${tv('view.fix.direction')}: `), item.direction) : null,
+            ),
+          ),
+        )
+      : null,
+  );
+}
 
 /** Tasks with their state, batch and ownership; a row can be selected (kept across updates). */
 export function renderTasks(m: DashboardModel, selected: string | undefined, onSelect: (id: string) => void): HTMLElement {
@@ -72,17 +103,17 @@ export function renderTasks(m: DashboardModel, selected: string | undefined, onS
         },
       },
       h('td', { className: 'mono' }, t.path ? fileLink({ path: t.path }, t.id) : t.id),
-      h('td', { className: 'title' }, t.title),
+      h('td', { className: 'title' }, t.title || '—'),
       h('td', { className: `status ${STATUS_CLASS[t.status] ?? ''}` }, h('span', { attrs: { 'aria-hidden': 'true' } }, `${STATUS_ICON[t.status] ?? '•'} `), t.status),
       h('td', { className: `num${t.retries > t.maxRetries ? ' bad' : ''}` }, `${t.retries}/${t.maxRetries}`),
-      h('td', { className: 'reviewer' }, t.lastReviewerResult ?? '—'),
-      h('td', { className: t.blocker ? 'bad' : 'muted' }, t.blocker ?? '—'),
+      h('td', { className: 'reviewer' }, t.lastReview ? readable(t.lastReview) : (t.lastReviewerResult ?? '—')),
+      h('td', { className: t.blocker ? 'blocker' : 'muted' }, t.blockerText ? readable(t.blockerText) : (t.blocker ?? '—')),
       h('td', { className: 'mono small' }, list(t.owns)),
       h('td', { className: 'mono' }, list(t.dependsOn)),
       h(
         'td',
         { className: 'nowrap' },
-        t.batch ? `#${t.batch.index} ${t.batch.type}` : h('span', { className: 'muted', attrs: { title: 'Not schedulable: waits on a cycle or an unknown dependency' } }, '—'),
+        t.batch ? tv('view.tasks.batch', { index: t.batch.index, type: t.batch.type }) : h('span', { className: 'muted', attrs: { title: tv('view.tasks.unschedulable') } }, '—'),
       ),
     ),
   );
@@ -90,17 +121,17 @@ export function renderTasks(m: DashboardModel, selected: string | undefined, onS
   return h(
     'section',
     { className: 'card', attrs: { id: 'tasks', 'aria-labelledby': 'tasks-title' } },
-    h('h2', { attrs: { id: 'tasks-title' } }, `Tasks (${m.tasks.length})`),
-    m.cycle.length ? h('p', { className: 'notice error' }, `Dependency cycle: ${m.cycle.join(' → ')}. None of these tasks can start.`) : null,
+    h('h2', { attrs: { id: 'tasks-title' } }, tv('view.tasks.title', { count: m.tasks.length })),
+    m.cycle.length ? h('p', { className: 'notice error' }, tv('view.tasks.cycle', { tasks: m.cycle.join(' → ') })) : null,
     m.tasks.length === 0
-      ? h('p', { className: 'muted' }, 'No tasks yet.')
+      ? h('p', { className: 'muted' }, tv('view.tasks.none'))
       : h(
           'div',
           { className: 'table-wrap' },
           h(
             'table',
             { className: 'data', attrs: { 'aria-labelledby': 'tasks-title' } },
-            h('thead', null, h('tr', null, ...['Task', 'Title', 'Status', 'Retries', 'Last review', 'Blocker', 'Owns', 'Depends on', 'Batch'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
+            h('thead', null, h('tr', null, ...TASK_COLUMNS.map((c) => h('th', { attrs: { scope: 'col' } }, tv(`view.tasks.col.${c}`))))),
             h('tbody', null, ...rows),
           ),
         ),

@@ -1,6 +1,7 @@
 import type { DashboardModel, TokenCount } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
 import { commandButton } from './commands';
+import { tv } from '../../src/shared/messages/viewText';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -19,8 +20,8 @@ function table(caption: string, rows: readonly ({ id: string } & TokenCount)[]):
     'table',
     { className: 'data tokens' },
     h('caption', null, caption),
-    h('thead', null, h('tr', null, ...['', 'Input', 'Output', 'Total'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
-    h('tbody', null, ...rows.map((r) => line(r.id, r)), line('total', total, 'total')),
+    h('thead', null, h('tr', null, ...['', tv('view.tokens.input'), tv('view.tokens.output'), tv('view.tokens.total')].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
+    h('tbody', null, ...rows.map((r) => line(r.id, r)), line(tv('view.tokens.totalRow'), total, 'total')),
   );
 }
 
@@ -31,15 +32,17 @@ export function renderTokens(m: DashboardModel): HTMLElement | null {
   return h(
     'section',
     { className: 'card', attrs: { id: 'tokens', 'aria-labelledby': 'tokens-title' } },
-    h('h2', { attrs: { id: 'tokens-title' } }, 'Token usage', h('span', { className: 'muted small' }, `${fmt(u.total.input + u.total.output)} in all`)),
+    h('h2', { attrs: { id: 'tokens-title' } }, tv('view.tokens.title'), h('span', { className: 'muted small' }, tv('view.tokens.inAll', { count: fmt(u.total.input + u.total.output) }))),
+    // VS Code reports no provider usage: say what the figures are, so nobody reads them as a bill.
+    h('p', { className: 'muted small' }, tv('view.tokens.estimate')),
     // Every dispatch counted here has its full transcript in the extension's storage.
-    h('div', { className: 'actions' }, commandButton(m.specDir, { command: 'showTranscripts' }, 'Show transcripts', { key: 'show-transcripts', secondary: true })),
+    h('div', { className: 'actions' }, commandButton(m.specDir, { command: 'showTranscripts' }, tv('view.tokens.transcripts'), { key: 'show-transcripts', secondary: true })),
     h(
       'div',
       { className: 'token-tables' },
-      u.tasks.length ? table('Per task', u.tasks) : null,
-      u.stages.length ? table('Per stage', u.stages) : null,
-      u.roles.length ? table('Per role', u.roles) : null,
+      u.tasks.length ? table(tv('view.tokens.perTask'), u.tasks) : null,
+      u.stages.length ? table(tv('view.tokens.perStage'), u.stages) : null,
+      u.roles.length ? table(tv('view.tokens.perRole'), u.roles) : null,
     ),
   );
 }

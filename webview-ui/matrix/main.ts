@@ -3,18 +3,19 @@
  * model comes from the host (`init`, then `update` on every file change); filters, scroll and
  * selection are UI state, saved with setState and restored after a reload.
  */
+import '../common/pageLanguage';
 import '../common/base.css';
 import './matrix.css';
 import { countRows, EMPTY_FILTER, filterRows, isFiltered, sanitizeFilter, type MatrixFilter } from '../../src/shared/matrixFilter';
 import type { MatrixModel } from '../../src/shared/matrixModel';
 import { PROTOCOL_VERSION, type ExportFormat } from '../../src/shared/protocol';
 import { h, replaceChildren } from '../common/dom';
-import { plural } from '../common/format';
 import { announceRendered } from '../common/rendered';
 import { onHostMessage, post, saveUi, savedUi } from '../common/vscodeApi';
 import { toItems } from './items';
 import { MatrixGrid } from './matrixGrid';
 import { Toolbar } from './toolbar';
+import { tv } from '../../src/shared/messages/viewText';
 
 interface MatrixUi {
   filter: MatrixFilter;
@@ -67,11 +68,11 @@ function applyFilter(): void {
 function renderNotices(m: MatrixModel): void {
   const o = m.orphans;
   const orphanLines = [
-    ...o.traceTasksUnknown.map((x) => `traceability.json maps ${x.behavior ?? x.requirement} to ${x.task}, which has no task file`),
-    ...o.taskBehaviorsUnknown.map((x) => `${x.task} names ${x.behavior}, which requirements.json does not declare`),
-    ...o.traceRequirementsUnknown.map((r) => `traceability.json traces ${r}, which requirements.json does not declare`),
-    ...o.traceBehaviorsUnknown.map((x) => `traceability.json traces ${x.behavior} under ${x.requirement}, which does not declare it`),
-    ...o.behaviorsWithoutTask.map((b) => `${b} is not mapped to any task`),
+    ...o.traceTasksUnknown.map((x) => tv('view.matrix.orphan.traceTask', { item: x.behavior ?? x.requirement, task: x.task })),
+    ...o.taskBehaviorsUnknown.map((x) => tv('view.matrix.orphan.taskBehavior', { task: x.task, behavior: x.behavior })),
+    ...o.traceRequirementsUnknown.map((r) => tv('view.matrix.orphan.traceRequirement', { requirement: r })),
+    ...o.traceBehaviorsUnknown.map((x) => tv('view.matrix.orphan.traceBehavior', { behavior: x.behavior, requirement: x.requirement })),
+    ...o.behaviorsWithoutTask.map((b) => tv('view.matrix.orphan.behaviorWithoutTask', { behavior: b })),
   ];
   replaceChildren(
     notice,
@@ -80,9 +81,9 @@ function renderNotices(m: MatrixModel): void {
       ? h(
           'details',
           { className: 'notice orphans' },
-          h('summary', null, `${plural(orphanLines.length, 'orphaned reference')} in the ledgers`),
+          h('summary', null, tv('view.matrix.orphans', { count: orphanLines.length })),
           h('ul', null, ...orphanLines.slice(0, 200).map((l) => h('li', null, l))),
-          orphanLines.length > 200 ? h('p', { className: 'muted' }, `…and ${orphanLines.length - 200} more (see the Problems panel)`) : null,
+          orphanLines.length > 200 ? h('p', { className: 'muted' }, tv('view.matrix.orphansMore', { count: orphanLines.length - 200 })) : null,
         )
       : null,
   );
@@ -93,9 +94,9 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
   model = next;
   if (first) replaceChildren(app, toolbar.element, notice, grid.element);
   toolbar.setTitle(next.specName);
-  toolbar.setOptions('category', 'All categories', next.vocabulary.categories);
-  toolbar.setOptions('status', 'All statuses', next.vocabulary.statuses);
-  toolbar.setOptions('task', 'All tasks', next.vocabulary.tasks);
+  toolbar.setOptions('category', tv('view.matrix.allCategories'), next.vocabulary.categories);
+  toolbar.setOptions('status', tv('view.matrix.allStatuses'), next.vocabulary.statuses);
+  toolbar.setOptions('task', tv('view.matrix.allTasks'), next.vocabulary.tasks);
   if (restore) {
     toolbar.filter = sanitizeFilter(restore.filter ?? EMPTY_FILTER);
     grid.selection = { behavior: typeof restore.selected === 'string' ? restore.selected : undefined, column: Number(restore.column) || 0 };

@@ -2,8 +2,9 @@ import type { OpenFileMessage } from '../../src/shared/protocol';
 import type { MatrixRow } from '../../src/shared/matrixModel';
 import { h, replaceChildren } from '../common/dom';
 import type { MatrixItem } from './items';
-import { cellId, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
+import { cellId, columnLabel, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
 import { WindowedList } from './windowedList';
+import { tv } from '../../src/shared/messages/viewText';
 
 /** Fixed heights: the windowed list computes positions from them, the CSS reads them as variables. */
 export const ROW_HEIGHT = 28;
@@ -38,7 +39,7 @@ export class MatrixGrid {
       h(
         'div',
         { className: 'row header-row', attrs: { role: 'row', 'aria-rowindex': 1 } },
-        ...COLUMNS.map((c, i) => h('div', { className: `cell c-${c.key}`, attrs: { role: 'columnheader', 'aria-colindex': i + 1 } }, c.label)),
+        ...COLUMNS.map((c, i) => h('div', { className: `cell c-${c.key}`, attrs: { role: 'columnheader', 'aria-colindex': i + 1 } }, columnLabel(c.key))),
       ),
     );
     this.pinned = h('div', { className: 'pin-wrap' });
@@ -47,7 +48,7 @@ export class MatrixGrid {
       'div',
       {
         className: 'grid',
-        attrs: { id: 'matrix-grid', role: 'grid', tabindex: 0, 'aria-label': 'Traceability matrix', 'aria-colcount': COLUMNS.length, 'aria-rowcount': 1 },
+        attrs: { id: 'matrix-grid', role: 'grid', tabindex: 0, 'aria-label': tv('view.matrix.gridLabel'), 'aria-colcount': COLUMNS.length, 'aria-rowcount': 1 },
       },
       header,
       this.pinned,

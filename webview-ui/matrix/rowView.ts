@@ -1,32 +1,20 @@
 import type { MatrixFileRef, MatrixRow, MatrixTaskRef } from '../../src/shared/matrixModel';
 import { h, type Child } from '../common/dom';
-import { plural } from '../common/format';
 import type { MatrixItem } from './items';
+import { tv } from '../../src/shared/messages/viewText';
 
-export const COLUMNS = [
-  { key: 'behavior', label: 'Behavior' },
-  { key: 'category', label: 'Category' },
-  { key: 'status', label: 'Status' },
-  { key: 'tasks', label: 'Tasks' },
-  { key: 'tests', label: 'Tests' },
-  { key: 'evidence', label: 'Evidence' },
-  { key: 'closed', label: 'Closed' },
-] as const;
+export const COLUMNS = [{ key: 'behavior' }, { key: 'category' }, { key: 'status' }, { key: 'tasks' }, { key: 'tests' }, { key: 'evidence' }, { key: 'closed' }] as const;
 export type ColumnKey = (typeof COLUMNS)[number]['key'];
+export const columnLabel = (key: ColumnKey) => tv(`view.matrix.col.${key}`);
 
 export const cellId = (item: number, column: number) => `cell-${item}-${column}`;
 
 /** A requirement status in words for the cell; the raw value is the cell's tooltip. */
-const STATUS_LABELS: ReadonlyMap<string, string> = new Map([
-  ['failing', 'Failing'],
-  ['in_progress', 'In progress'],
-  ['candidate_implemented', 'Candidate'],
-  ['passing', 'Passing'],
-  ['blocked', 'Blocked'],
-  ['superseded', 'Superseded'],
-]);
+const STATUSES = ['failing', 'in_progress', 'candidate_implemented', 'passing', 'blocked', 'superseded'] as const;
+type KnownStatus = (typeof STATUSES)[number];
+const isKnownStatus = (status: string): status is KnownStatus => (STATUSES as readonly string[]).includes(status);
 
-export const statusLabel = (status: string) => STATUS_LABELS.get(status) ?? status;
+export const statusLabel = (status: string) => (isKnownStatus(status) ? tv(`view.matrix.status.${status}`) : status);
 
 const longest = (values: Iterable<string>) => Math.max(0, ...[...values].map((v) => v.length));
 
@@ -37,7 +25,11 @@ const longest = (values: Iterable<string>) => Math.max(0, ...[...values].map((v)
  */
 export function columnTemplate(categories: readonly string[]): { columns: string; minWidth: string } {
   // A letter of the UI font is about 0.85 of a `ch` (the width of "0"); 16px is the cell's padding.
-  const words = [Math.max(longest(categories), 'Category'.length), longest(STATUS_LABELS.values()), '✓ closed'.length].map((n) => Math.ceil(n * 0.85));
+  // A CJK character is about two `ch` wide.
+  const width = (s: string) => [...s].reduce((n, c) => n + (/[\u3000-\u9fff\uff00-\uffef]/.test(c) ? 2 : 1), 0);
+  const words = [Math.max(longest(categories), width(columnLabel('category'))), Math.max(...STATUSES.map((s) => width(statusLabel(s)))), width(tv('view.matrix.closed'))].map((n) =>
+    Math.ceil(n * 0.85),
+  );
   const [category, status, closed] = words.map((n) => `calc(${n}ch + 16px)`);
   return {
     columns: ['minmax(160px, 2.4fr)', category, status, 'minmax(48px, 0.6fr)', 'minmax(90px, 1.2fr)', 'minmax(90px, 1.2fr)', closed].join(' '),
@@ -59,19 +51,18 @@ const link = (data: string, label: string, title: string) => h('a', { className:
 const missing = (label: string, title: string) => h('span', { className: 'ref-missing', attrs: { title } }, label);
 
 /** Shown where a link is missing altogether: marked in words as well as colour. */
-const empty = (what: string) => h('span', { className: 'ref-empty' }, h('span', { className: 'mark', attrs: { 'aria-hidden': 'true' } }, '✗ '), `no ${what}`);
+const empty = (what: string) => h('span', { className: 'ref-empty' }, h('span', { className: 'mark', attrs: { 'aria-hidden': 'true' } }, '✗ '), what);
 
 function taskRefs(tasks: readonly MatrixTaskRef[]): Child[] {
-  if (tasks.length === 0) return [empty('task')];
-  return tasks.map((t, i) => (t.exists && t.path ? link(`tasks:${i}`, t.id, t.path) : missing(t.id, `tasks/${t.id}.md does not exist`)));
+  if (tasks.length === 0) return [empty(tv('view.matrix.noTask'))];
+  return tasks.map((t, i) => (t.exists && t.path ? link(`tasks:${i}`, t.id, t.path) : missing(t.id, tv('view.matrix.taskMissing', { task: t.id }))));
 }
 
 function fileRefs(refs: readonly MatrixFileRef[], column: 'tests' | 'evidence'): Child[] {
-  if (refs.length === 0) return [empty(column === 'tests' ? 'test' : 'evidence')];
+  if (refs.length === 0) return [empty(tv(column === 'tests' ? 'view.matrix.noTest' : 'view.matrix.noEvidence'))];
   return refs.map((r, i) => {
     if (r.exists && r.path) return link(`${column}:${i}`, shortRef(r), r.testName ? `${r.path} › ${r.testName}` : r.path);
-    const why = r.reason === 'outside-evidence' ? 'is not inside the spec’s evidence/ folder' : 'does not exist';
-    return missing(shortRef(r), `${r.ref} ${why}`);
+    return missing(shortRef(r), tv(r.reason === 'outside-evidence' ? 'view.matrix.outsideEvidence' : 'view.matrix.refMissing', { ref: r.ref }));
   });
 }
 
@@ -98,14 +89,14 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
       index,
       2,
       `c-status status-${row.status}`,
-      [statusLabel(row.status), row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: 'applicability: not-applicable' } }, 'n/a') : null],
-      { title: `status: ${row.status}` },
+      [statusLabel(row.status), row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: tv('view.matrix.notApplicable') } }, tv('view.matrix.na')) : null],
+      { title: tv('view.matrix.statusTitle', { status: row.status }) },
     ),
     cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(row.tasks)),
     cell(index, 4, `c-refs${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, fileRefs(row.tests, 'tests')),
     cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(row.evidence, 'evidence')),
-    cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [row.closed ? (row.applicability === 'not-applicable' ? '✓ n/a' : '✓ closed') : '✗ open'], {
-      title: row.closed ? (row.applicability === 'not-applicable' ? 'closed: not applicable' : 'closed') : 'open',
+    cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [tv(row.closed ? (row.applicability === 'not-applicable' ? 'view.matrix.closedNa' : 'view.matrix.closed') : 'view.matrix.open')], {
+      title: tv(row.closed ? (row.applicability === 'not-applicable' ? 'view.matrix.closedNaTitle' : 'view.matrix.closedTitle') : 'view.matrix.openTitle'),
     }),
   ];
   if (selected) cells[active.column]?.classList.add('active');
@@ -122,12 +113,15 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
 export function renderGroupRow(index: number, item: Extract<MatrixItem, { kind: 'requirement' }>, pinned = false): HTMLElement {
   const r = item.requirement;
   const missingCats = r.missingCategories.length
-    ? [h('span', { className: 'bad' }, '✗ no behavior for: '), ...r.missingCategories.map((c) => h('span', { className: 'chip bad' }, c))]
+    ? [h('span', { className: 'bad' }, tv('view.matrix.noBehaviorFor')), ...r.missingCategories.map((c) => h('span', { className: 'chip bad' }, c))]
     : r.requiredCategories.length
-      ? [h('span', { className: 'ok', attrs: { title: `required: ${r.requiredCategories.join(', ')}` } }, '✓ required categories covered')]
+      ? [h('span', { className: 'ok', attrs: { title: tv('view.matrix.required', { categories: r.requiredCategories.join(', ') }) } }, tv('view.matrix.requiredCovered'))]
       : [];
   // The toolbar's form, filtered or not: "4 behaviors · 3 closed", "1 of 4 behaviors · 0 closed".
-  const counts = item.shown === r.behaviors ? `${plural(r.behaviors, 'behavior')} · ${r.closed} closed` : `${item.shown} of ${plural(r.behaviors, 'behavior')} · ${item.shownClosed} closed`;
+  const counts =
+    item.shown === r.behaviors
+      ? tv('view.matrix.groupCounts', { behaviors: r.behaviors, closed: r.closed })
+      : tv('view.matrix.groupCountsShown', { shown: item.shown, behaviors: r.behaviors, closed: item.shownClosed });
   return h(
     'div',
     {

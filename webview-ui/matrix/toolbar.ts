@@ -9,7 +9,7 @@ import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-text
 import { EMPTY_FILTER, type MatrixCounts, type MatrixFilter } from '../../src/shared/matrixFilter';
 import type { ExportFormat } from '../../src/shared/protocol';
 import { h, replaceChildren } from '../common/dom';
-import { plural } from '../common/format';
+import { tv } from '../../src/shared/messages/viewText';
 
 type SelectKey = 'category' | 'status' | 'task';
 
@@ -32,14 +32,14 @@ export class Toolbar {
   ) {
     this.title = h('h1');
     this.counts = h('span', { className: 'counts', attrs: { id: 'counts', role: 'status', 'aria-live': 'polite' } });
-    this.search = h('vscode-textfield', { attrs: { id: 'search', type: 'search', placeholder: 'Search behaviors, tasks, tests, evidence…', 'aria-label': 'Search' } }) as VscodeTextfield;
+    this.search = h('vscode-textfield', { attrs: { id: 'search', type: 'search', placeholder: tv('view.matrix.search'), 'aria-label': tv('view.matrix.searchLabel') } }) as VscodeTextfield;
     // Typing a word into a 5,000-row ledger should not refilter on every keystroke.
     this.search.addEventListener('input', () => {
       this.current.text = this.search.value;
       clearTimeout(this.searchTimer);
       this.searchTimer = window.setTimeout(onFilter, 120);
     });
-    this.gapsOnly = h('vscode-checkbox', { attrs: { id: 'gaps-only', label: 'Only gaps' } }) as VscodeCheckbox;
+    this.gapsOnly = h('vscode-checkbox', { attrs: { id: 'gaps-only', label: tv('view.matrix.gapsOnly') } }) as VscodeCheckbox;
     this.gapsOnly.addEventListener('change', () => {
       this.current.gapsOnly = this.gapsOnly.checked;
       onFilter();
@@ -52,11 +52,11 @@ export class Toolbar {
       });
       return el;
     };
-    this.selects = { category: select('category', 'Category'), status: select('status', 'Status'), task: select('task', 'Task') };
-    const clear = h('vscode-button', { attrs: { id: 'clear-filters', secondary: true }, on: { click: () => this.clear() } }, 'Clear');
+    this.selects = { category: select('category', tv('view.matrix.filter.category')), status: select('status', tv('view.matrix.filter.status')), task: select('task', tv('view.matrix.filter.task')) };
+    const clear = h('vscode-button', { attrs: { id: 'clear-filters', secondary: true }, on: { click: () => this.clear() } }, tv('view.matrix.clear'));
     // One Export button with a menu keeps the title line on one line at the default editor width.
     const menu = h('div', { className: 'export-menu', attrs: { id: 'export-menu', role: 'menu', hidden: true } });
-    const toggle = h('vscode-button', { attrs: { id: 'export', secondary: true, 'aria-haspopup': 'menu', 'aria-controls': 'export-menu' } }, 'Export…');
+    const toggle = h('vscode-button', { attrs: { id: 'export', secondary: true, 'aria-haspopup': 'menu', 'aria-controls': 'export-menu' } }, tv('view.matrix.export'));
     const setOpen = (open: boolean) => {
       menu.hidden = !open;
       toggle.setAttribute('aria-expanded', String(open));
@@ -80,7 +80,7 @@ export class Toolbar {
   }
 
   setTitle(specName: string): void {
-    replaceChildren(this.title, 'Traceability · ', h('span', { className: 'mono' }, specName));
+    replaceChildren(this.title, tv('view.matrix.title'), h('span', { className: 'mono' }, specName));
   }
 
   /** Fills a select's options, keeping the chosen value when it is still offered. */
@@ -120,14 +120,14 @@ export class Toolbar {
   }
 
   setCounts(c: MatrixCounts): void {
-    const shown = c.shown === c.total ? plural(c.total, 'behavior') : `${c.shown} of ${plural(c.total, 'behavior')}`;
+    const shown = c.shown === c.total ? tv('view.matrix.shownAll', { total: c.total }) : tv('view.matrix.shownSome', { shown: c.shown, total: c.total });
     replaceChildren(
       this.counts,
       h('span', { attrs: { 'data-count': 'shown' } }, shown),
       ' · ',
-      h('span', { className: 'ok', attrs: { 'data-count': 'closed' } }, `${c.closed} closed`),
+      h('span', { className: 'ok', attrs: { 'data-count': 'closed' } }, tv('view.matrix.countClosed', { count: c.closed })),
       ' · ',
-      h('span', { className: c.open ? 'bad' : '', attrs: { 'data-count': 'open' } }, `${c.open} open`),
+      h('span', { className: c.open ? 'bad' : '', attrs: { 'data-count': 'open' } }, tv('view.matrix.countOpen', { count: c.open })),
     );
   }
 }

@@ -1,8 +1,11 @@
 import type { MessageEntry, ParamNames, ParamValue } from './catalogTypes';
+import { checklistMessages } from './checklist';
 import { cliMessages } from './commandLine';
 import { commonMessages } from './common';
+import { executingMessages } from './executing';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
+import { viewMessages } from '../../shared/messages/viewMessages';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
 
@@ -16,6 +19,9 @@ export const CATALOG = {
   ...cliMessages,
   ...pipelineTextMessages,
   ...refusalMessages,
+  ...checklistMessages,
+  ...executingMessages,
+  ...viewMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

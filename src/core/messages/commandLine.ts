@@ -114,7 +114,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
     zh: '{specDir}：已重新审批 {stage}（{changed} 曾有变更）；仍在 {current}',
   },
   'cli.tasks.valid': {
-    en: '{specDir}: {count, plural, one {# task} other {# tasks}} valid: each owns its paths, no conflicts, no unknown dependencies, no cycle',
+    en: '{specDir}: {count, plural, one {{count} task} other {{count} tasks}} valid: each owns its paths, no conflicts, no unknown dependencies, no cycle',
     zh: '{specDir}：{count} 个任务有效：各自拥有自己的路径，无冲突，无未知依赖，无依赖环',
   },
   'cli.validate.clean': { en: 'No problems found.', zh: '未发现问题。' },

@@ -1,5 +1,17 @@
 import { join, relative, sep } from 'node:path';
-import type { BreakerReport, DashboardFinding, DashboardHandoff, DashboardModel, DashboardTask, NextTransition, Precondition, StageStep, StageVisit, TokenUsage } from '../../shared/dashboardModel';
+import type {
+  BreakerReport,
+  DashboardFinding,
+  ReadableReview,
+  DashboardHandoff,
+  DashboardModel,
+  DashboardTask,
+  NextTransition,
+  Precondition,
+  StageStep,
+  StageVisit,
+  TokenUsage,
+} from '../../shared/dashboardModel';
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE, FINDING_SEVERITIES, type Finding } from '../files/findings';
 import { HANDOFFS_DIR } from '../files/handoff';
 import type { StageHistoryEntry } from '../files/pipelineState';
@@ -13,7 +25,7 @@ import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import { byTaskNumber, specTaskIds } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { BREAKER_CHOICES, dependentsOf, describeBreakerReason, type BreakerChoice } from '../executing/machine/circuitBreaker';
+import { dependentsOf, describeBreakerReason, type BreakerChoice } from '../executing/machine/circuitBreaker';
 import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
 import { readTaskRunRecord } from '../executing/machine/taskRunRecord';
 import type { TaskState } from '../files/taskState';
@@ -26,7 +38,9 @@ import { openThreads } from '../review/reviewComments';
 import { readReviewComments } from '../review/reviewStore';
 import { findWorktree } from '../specdir/worktree';
 import { readFindingsFiles } from './findingsFiles';
-import { stageDescription, transitionDescription } from '../messages';
+import { stageDescription, t, transitionDescription } from '../messages';
+import { taskTitleWithoutId } from '../tasks/taskTitle';
+import { readableReview } from '../executing/dispatch/fixInstructions';
 
 /**
  * The dashboard's model for one spec. Every fact comes from the core (the stage from
@@ -114,6 +128,9 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
   // The spec's own checks of the ways on (the CLI's `next`), each precondition with its verdict.
   return spec.next().map((check) => {
     const seen = new Set<string>();
+    // One fact is said once: "test-report.md does not exist" under the first check that reads the
+    // file, not again under each of the others that fail only because of it (verdict, receipt).
+    const said = new Set<string>();
     const preconditions: Precondition[] = [];
     for (const { call, outcome } of check.verdicts) {
       if (call.type === 'confirmed') continue;
@@ -122,7 +139,11 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       const label = describeGuard(call);
       if (seen.has(label)) continue;
       seen.add(label);
-      preconditions.push({ label, holds: outcome.ok, reasons: outcome.reasons, ...(outcome.file ? { path: `${spec.snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}) });
+      const reasons = outcome.reasons.filter((r) => !said.has(r));
+      // A check that fails only for a fact already listed adds nothing the user can act on.
+      if (!outcome.ok && outcome.reasons.length > 0 && reasons.length === 0) continue;
+      for (const r of reasons) said.add(r);
+      preconditions.push({ label, holds: outcome.ok, reasons, ...(outcome.file ? { path: `${spec.snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}) });
     }
     return {
       to: check.to,
@@ -151,6 +172,11 @@ function actions(spec: SpecPipeline): DashboardModel['actions'] {
   };
 }
 
+function readable(text: string): ReadableReview {
+  const { summary, items } = readableReview(text);
+  return { summary, fixItems: items.map((i) => ({ ...i })) };
+}
+
 function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: DashboardTask[]; cycle: string[] } {
   const plan = planTaskBatches(snapshot.tasks.values());
   const batchOf = new Map<string, DashboardTask['batch']>();
@@ -167,13 +193,16 @@ function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: Dashbo
     const batch = batchOf.get(id);
     return {
       id,
-      title: file?.title ?? id,
+      // The id has its own column: the title is the heading's words after it.
+      title: taskTitleWithoutId(id, file?.title) ?? '',
       ...(file ? { path: file.file } : {}),
       status: s?.status ?? 'pending',
       retries: s?.retry_count ?? 0,
       maxRetries,
       ...(s?.last_reviewer_result ? { lastReviewerResult: s.last_reviewer_result } : {}),
       ...(s?.blocker ? { blocker: s.blocker } : {}),
+      ...(s?.last_reviewer_result ? { lastReview: readable(s.last_reviewer_result) } : {}),
+      ...(s?.blocker ? { blockerText: readable(s.blocker) } : {}),
       owns: [...(file?.owns ?? [])],
       dependsOn: plan.tasks.find((t) => t.id === id)?.depends_on ?? [],
       ...(batch ? { batch } : {}),
@@ -199,7 +228,7 @@ function breakerReport(snapshot: SpecSnapshot, id: string, state: TaskState, fin
     blockingIssues: [...record.last_issues],
     finishedTasks: [...finished],
     dependents: dependentsOf(id, snapshot.tasks.values()),
-    choices: choices.map((choice) => ({ choice, label: BREAKER_CHOICES[choice].en })),
+    choices: choices.map((choice) => ({ choice, label: t(`breaker.choice.${choice}`) })),
     ...(record.choice ? { chosen: { choice: record.choice, ...(record.chosen_at ? { at: record.chosen_at } : {}) } } : {}),
   };
 }

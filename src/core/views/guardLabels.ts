@@ -1,3 +1,4 @@
+import { t } from '../messages';
 import type { GuardCall } from '../pipeline/guardCall';
 
 /**
@@ -8,39 +9,39 @@ export function describeGuard(call: GuardCall): string {
   switch (call.type) {
     case 'fileExists': {
       const { path } = call.params;
-      const clean = 'noPlaceholders' in call.params && call.params.noPlaceholders ? ' with no placeholder (TBD, TODO, {{VAR}})' : '';
-      return path.endsWith('/') ? `${path} holds files` : `${path} exists${clean}`;
+      if (path.endsWith('/')) return t('check.folderHoldsFiles', { path });
+      return 'noPlaceholders' in call.params && call.params.noPlaceholders ? t('check.fileExistsClean', { path }) : t('check.fileExists', { path });
     }
     case 'reportPasses':
-      return `${call.params.path} says verdict: PASS`;
+      return t('check.reportPasses', { path: call.params.path });
     case 'evidenceReceiptValid':
-      return call.params.required ? `${call.params.path} has a valid evidence receipt` : `${call.params.path}'s evidence receipt, if any, is valid`;
+      return t(call.params.required ? 'check.receiptRequired' : 'check.receiptOptional', { path: call.params.path });
     case 'analysisHasNoBlocker':
-      return 'artifact-analysis.json passes with no blocker';
+      return t('check.analysisHasNoBlocker');
     case 'convergenceConverged':
-      return 'convergence-report.json says converged';
+      return t('check.convergenceConverged');
     case 'convergenceRoundsLeft':
-      return `fewer than ${call.params.max} convergence rounds used`;
+      return t('check.convergenceRoundsLeft', { max: call.params.max });
     case 'reviewFeedbackPasses':
-      return 'review-feedback.md passes with no blocking remark';
+      return t('check.reviewFeedbackPasses');
     case 'reviewerPassed':
-      return 'every task passed review';
+      return t('check.reviewerPassed');
     case 'testsExitZero':
-      return 'the test run exited 0';
+      return t('check.testsExitZero');
     case 'traceabilityClosed':
-      return 'every behavior has a task, a test and evidence';
+      return t('check.traceabilityClosed');
     case 'handoffsFresh':
-      return 'no handoff is stale';
+      return t('check.handoffsFresh');
     case 'approvalsFresh':
-      return 'no approved file changed since its approval';
+      return t('check.approvalsFresh');
     case 'worktreeExists':
-      return 'the feature worktree exists';
+      return t('check.worktreeExists');
     case 'inputsReadable':
-      return 'the files it reads can be read';
+      return t('check.inputsReadable');
     case 'validatorPasses':
-      return `validator ${call.params.name} passes`;
+      return t('check.validatorPasses', { name: call.params.name });
     case 'confirmed':
-      return `you confirm leaving ${call.params.stage}`;
+      return t('check.confirmed', { stage: call.params.stage });
     default:
       // A guard added to the vocabulary later still shows, under its name, until it gets words here.
       return (call as { type: string }).type;

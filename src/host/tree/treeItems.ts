@@ -10,6 +10,8 @@ import { WORKTREE_PATH_KEY } from '../../core/repository/worktreeRecord';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
+import { taskTitleWithoutId } from '../../core/tasks/taskTitle';
+import { readableReview } from '../../core/executing/dispatch/fixInstructions';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 
@@ -295,13 +297,29 @@ function taskStatusText(status: TaskStatus): string {
   }
 }
 
+/**
+ * A review result or blocker in a tooltip: its words on the label's line, then loom's fix items
+ * as a numbered list (problem, where, severity, direction), never `## 修复指令` as literal text.
+ */
+function reviewMarkdown(label: string, text: string): string {
+  const { summary, items } = readableReview(text);
+  const lines = [`${md(label)}: ${md(summary || '—')}  `];
+  if (items.length) lines.push('');
+  items.forEach((item, i) => {
+    const where = item.file ? ` — \`${item.location ? `${item.file}:${item.location}` : item.file}\`` : '';
+    lines.push(`${i + 1}. ${item.severity ? `**${md(item.severity)}** ` : ''}${md(item.problem)}${where}`);
+    if (item.direction) lines.push(`   ${md(vscode.l10n.t('Direction'))}: ${md(item.direction)}`);
+  });
+  return `${lines.join('\n')}\n${items.length ? '\n' : ''}`;
+}
+
 export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vscode.TreeItem {
   const item = new vscode.TreeItem(task.id, vscode.TreeItemCollapsibleState.None);
   item.id = `task:${node.dir}:${task.id}`;
-  const title = task.title && task.title !== task.id ? task.title.replace(new RegExp(`^${task.id}\\b[\\s:.-]*`), '') : undefined;
+  const title = taskTitleWithoutId(task.id, task.title);
   const parts = [taskStatusText(task.status)];
-  if (task.retries > 0) parts.push(vscode.l10n.t('{0} retries', task.retries));
-  if (task.status === 'blocked' && task.blocker) parts.push(task.blocker);
+  if (task.retries > 0) parts.push(task.retries === 1 ? vscode.l10n.t('1 retry') : vscode.l10n.t('{0} retries', task.retries));
+  if (task.status === 'blocked' && task.blocker) parts.push(readableReview(task.blocker).summary || task.blocker);
   if (title) parts.unshift(title);
   item.description = parts.join(' · ');
   item.iconPath = icon(...TASK_ICONS[task.status]);
@@ -310,8 +328,8 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   t.appendMarkdown(`**${md(task.id)}**${title ? ` — ${md(title)}` : ''}\n\n`);
   t.appendMarkdown(`${md(vscode.l10n.t('Status'))}: ${md(taskStatusText(task.status))}  \n`);
   t.appendMarkdown(`${md(vscode.l10n.t('Retries'))}: ${task.retries}  \n`);
-  if (task.blocker) t.appendMarkdown(`${md(vscode.l10n.t('Blocker'))}: ${md(task.blocker)}  \n`);
-  if (task.lastReviewerResult) t.appendMarkdown(`${md(vscode.l10n.t('Last review'))}: ${md(task.lastReviewerResult)}  \n`);
+  if (task.blocker) t.appendMarkdown(reviewMarkdown(vscode.l10n.t('Blocker'), task.blocker));
+  if (task.lastReviewerResult) t.appendMarkdown(reviewMarkdown(vscode.l10n.t('Last review'), task.lastReviewerResult));
   if (task.updatedAt) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(task.updatedAt)}  \n`);
   item.tooltip = t;
   if (task.path) {

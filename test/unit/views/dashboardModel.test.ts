@@ -115,8 +115,9 @@ describe('buildDashboardModel for a spec in executing', () => {
         ['T3', 'pending', 0, 3, ['T2']],
       ],
     );
-    assert.equal(m.tasks[0].title, 'T1 Login');
-    assert.equal(m.tasks[1].title, 'T2 Title of T2');
+    // The id has its own column: the title is the heading without it.
+    assert.equal(m.tasks[0].title, 'Login');
+    assert.equal(m.tasks[1].title, 'Title of T2');
     assert.equal(m.tasks[0].path, `${SPEC}/tasks/T1.md`);
     assert.equal(m.tasks[0].breaker, undefined);
     assert.deepEqual(m.tasks[1].breaker, {

@@ -127,3 +127,20 @@ export function renderFixInstructions(items: readonly FixItem[], lang: 'en' | 'z
 /** One line per item, for task states and reports. */
 export const summarizeFixItems = (items: readonly FixItem[]) =>
   items.map((i) => `${i.severity ? `[${i.severity}] ` : ''}${i.file ? `${i.file}${i.location ? `:${i.location}` : ''}: ` : ''}${i.problem}`);
+
+/**
+ * A reviewer's result or a blocker as a person reads it: the words before the fix instructions
+ * (a verdict, a sentence), with markdown heading marks dropped, and the fix items as a list, so a
+ * view never shows `## 修复指令` and `### 修复项 1` as literal text.
+ */
+export function readableReview(text: string): { summary: string; items: FixItem[] } {
+  const items = parseFixInstructions(text);
+  const lines: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const h = HEADING.exec(line);
+    if (h && items.length && SECTION.test(h[2].replace(/[*_`]/g, '').trim())) break;
+    const words = (h ? h[2] : line).trim();
+    if (words) lines.push(words);
+  }
+  return { summary: lines.join(' '), items };
+}

@@ -1,5 +1,6 @@
 import { normalizeTaskRef } from '../../files/taskFile';
 import { byTaskNumber } from '../../specdir/loadSpec';
+import { displayLanguage, t, type Language } from '../../messages';
 
 /**
  * Loom's circuit breaker (熔断): a task whose retry_count passes max_retries, or whose subagent
@@ -45,10 +46,10 @@ export interface CircuitBreakerReport {
 /** Pipeline metadata key of the newest breaker: `{ task, reason, opened_at, choice?, chosen_at? }`. */
 export const CIRCUIT_BREAKER_KEY = 'circuit_breaker';
 
-export function describeBreakerReason(reason: BreakerReason): string {
+export function describeBreakerReason(reason: BreakerReason, language: Language = displayLanguage()): string {
   return reason.kind === 'retries'
-    ? `review failed ${reason.retryCount} times (max_retries ${reason.maxRetries})`
-    : `the ${reason.role} timed out after ${reason.minutes} minute${reason.minutes === 1 ? '' : 's'} (timeout_minutes); a timed-out task is never retried automatically`;
+    ? t('breaker.reason.retries', { count: reason.retryCount, max: reason.maxRetries }, language)
+    : t('breaker.reason.timeout', { role: reason.role, minutes: reason.minutes }, language);
 }
 
 /** Every task that depends on `task`, directly or through others, in task order. */
@@ -76,20 +77,19 @@ export function dependentsOf(task: string, tasks: Iterable<{ id: string; depends
 }
 
 /** The report as the user reads it (the host shows it beside the quick pick). */
-export function renderBreakerReport(report: CircuitBreakerReport, lang: 'en' | 'zh' = 'en'): string {
-  const zh = lang === 'zh';
+export function renderBreakerReport(report: CircuitBreakerReport, lang: Language = displayLanguage()): string {
   const out = [
-    zh ? `## 熔断：${report.task} ${report.title}` : `## Circuit breaker: ${report.task} ${report.title}`,
+    t('breaker.report.title', { task: report.task, title: report.title }, lang),
     '',
-    zh ? `原因：${describeBreakerReason(report.reason)}` : `Reason: ${describeBreakerReason(report.reason)}`,
+    t('breaker.report.reason', { reason: describeBreakerReason(report.reason, lang) }, lang),
     '',
-    zh ? '最后的阻断问题：' : 'Last blocking issues:',
-    ...(report.lastIssues.length ? report.lastIssues.map((i) => `- ${i}`) : ['- (none recorded)']),
+    t('breaker.report.lastIssues', {}, lang),
+    ...(report.lastIssues.length ? report.lastIssues.map((i) => `- ${i}`) : [t('breaker.report.noIssues', {}, lang)]),
     '',
-    zh ? '已完成的 task：' : 'Finished tasks:',
-    report.finishedTasks.length ? report.finishedTasks.join(', ') : zh ? '（无）' : '(none)',
+    t('breaker.report.finished', {}, lang),
+    report.finishedTasks.length ? report.finishedTasks.join(', ') : t('breaker.report.none', {}, lang),
   ];
-  if (report.dependents.length) out.push('', zh ? `依赖它的 task：${report.dependents.join(', ')}` : `Tasks that depend on it: ${report.dependents.join(', ')}`);
-  out.push('', ...report.choices.map((c) => `[${c}] ${BREAKER_CHOICES[c][lang]}`));
+  if (report.dependents.length) out.push('', t('breaker.report.dependents', { tasks: report.dependents.join(', ') }, lang));
+  out.push('', ...report.choices.map((c) => `[${c}] ${t(`breaker.choice.${c}`, {}, lang)}`));
   return out.join('\n');
 }
