@@ -11,7 +11,7 @@ import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
 import { LoomRepository } from '../core/repository/loomRepository';
 import type { SpecPipeline } from '../core/repository/specPipeline';
-import { specDiagnostics } from '../core/repository/specDiagnostics';
+import { specProblems } from '../core/repository/specDiagnostics';
 import { recordWorktreePath } from '../core/repository/worktreeRecord';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
@@ -216,7 +216,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return 0;
     }
     case 'validate': {
-      const perSpec = args.flags.has('--spec-dir') ? [specDiagnostics(spec(repo, args))] : repo.scan(specDiagnostics);
+      // The same list as the Problems panel: file diagnostics, stale facts, the stage's findings.
+      const problemsOf = (s: SpecPipeline) => specProblems(s).problems;
+      const perSpec = args.flags.has('--spec-dir') ? [problemsOf(spec(repo, args))] : repo.scan(problemsOf);
       const diagnostics: Diagnostic[] = [...repo.workflowProblems, ...perSpec.flat()];
       if (asJson) json(io, { diagnostics });
       else io.out(diagnostics.length ? diagnostics.map(formatDiagnostic).join('\n') : t('cli.validate.clean'));

@@ -64,7 +64,15 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
     ...(state?.updated_at ? { updatedAt: state.updated_at } : {}),
     steps: stageSteps(spec),
     ...(stageWithRole(definition, 'convergence')
-      ? { convergence: { round: convergenceRound(snapshot), max: MAX_CONVERGENCE_ROUNDS, ...(snapshot.convergenceReport ? { status: snapshot.convergenceReport.status } : {}) } }
+      ? {
+          // The round as the report and the converge handoff number it (1 for the first check), not
+          // the count of rounds sent back (0 before any), so the stepper and the handoff agree.
+          convergence: {
+            round: snapshot.convergenceReport?.round ?? convergenceRound(snapshot) + 1,
+            max: MAX_CONVERGENCE_ROUNDS,
+            ...(snapshot.convergenceReport ? { status: snapshot.convergenceReport.status } : {}),
+          },
+        }
       : {}),
     next: nextTransitions(spec),
     actions: actions(spec),

@@ -899,7 +899,8 @@ describe('validate', () => {
   test('--spec-dir limits it to one spec: exit 0 for a clean one', async () => {
     const run = await cli('validate', '--cwd', repo, '--spec-dir', LOGIN);
     assert.equal(run.code, 0, run.out);
-    assert.equal(run.out, 'No problems found.\n');
+    // What the Problems panel lists too: the executing stage's task-state-closure finding, as information.
+    assert.equal(run.out, 'specs/2026-11-29+login/task-states/T3.state.json:4:1: info: T3 is executing, not done (TS-1)\n');
     const broken = await cli('validate', '--cwd', repo, '--spec-dir', BROKEN, '--json');
     assert.equal(broken.code, 1);
     assert.ok(parsed(broken).diagnostics.every((d: any) => d.file.startsWith(`${BROKEN}/`)));
