@@ -83,6 +83,17 @@ const SUITES = [
     copy: true,
   },
   {
+    // VS Code in Simplified Chinese (`--locale zh-cn`): refusals from Advance and Approve, the
+    // Problems panel's entries and the dashboard are worded in Chinese.
+    name: 'locale',
+    workspace: 'test/fixtures/workspace-basic',
+    tests: 'test/integration/locale',
+    extensions: [],
+    env: {},
+    copy: true,
+    locale: 'zh-cn',
+  },
+  {
     // Restricted Mode: workspace trust on and the folder untrusted. The view is read-only and
     // says so; Advance / Mark Failed / New Feature refuse and write nothing.
     name: 'untrusted',
@@ -178,6 +189,7 @@ async function runSuite(suite, vscodeExecutablePath) {
         '--disable-extensions', // other installed extensions (desktop only)
         `--user-data-dir=${userDataDir}`,
         `--extensions-dir=${path.join(CACHE_DIR, 'extensions')}`,
+        ...(suite.locale ? [`--locale=${suite.locale}`] : []),
       ],
     });
     return true;

@@ -8,6 +8,7 @@
  *   --extensionDevelopmentPath=<dir>   (repeatable: the extension plus e.g. a test extension)
  *   --extensionTestsPath=<file>        the test runner module exporting run()
  *   --user-data-dir=<dir> --extensions-dir=<dir>
+ *   --locale=<tag>                     VS Code's display language (code-server's --locale)
  *   [<folder> | <file.code-workspace>] the workspace to open (a .code-workspace is multi-root)
  * (both `--flag=value` and `--flag value`; other desktop-only flags are ignored) and then:
  *
@@ -57,6 +58,11 @@ function parseArgs(argv) {
     const m = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
     if (!m) {
       out.targets.push(path.resolve(arg));
+      continue;
+    }
+    // VS Code's display language (`--locale zh-cn`), handed on to code-server.
+    if (m[1] === 'locale') {
+      out.locale = m[2] !== undefined ? m[2] : argv[++i];
       continue;
     }
     const key = valueFlags[m[1]];
@@ -136,6 +142,7 @@ async function main() {
     extensionsDir: opts.extensionsDir || path.join(tmp, 'extensions'),
     smokeTestDriver: true, // without it code-server silently ignores the test payload
     workspaceTrust: process.env.LOOM_TEST_WORKSPACE_TRUST === '1',
+    locale: opts.locale,
   });
   // Whatever happens to us, take code-server's process group down with us.
   process.on('exit', () => server.killNow());

@@ -126,8 +126,22 @@ function writeDefaultSettings(userDataDir, { workspaceTrust = false } = {}) {
  * @param {boolean} [o.workspaceTrust]  keep workspace trust on (folders open in Restricted Mode);
  *                                       by default it is disabled and every folder is trusted
  * @param {Record<string, string>} [o.env]  extra environment for code-server and its extension host
+ * @param {string} [o.locale]  VS Code's display language (`zh-cn`); the default is English
  */
-function startCodeServer({ port, stateDir, userDataDir, extensionsDir, smokeTestDriver = false, workspaceTrust = false, env = {} }) {
+/**
+ * VS Code resolves a display language other than English only through an installed language
+ * pack, and none can be downloaded here. The tests need `vscode.env.language` (what Loom reads),
+ * not a translated workbench, so an empty pack is registered in `languagepacks.json`: every
+ * workbench string stays English, the reported language is `locale`.
+ */
+function writeLanguagePack(userDataDir, stateDir, locale) {
+  const translations = path.join(stateDir, `language-pack-${locale}.i18n.json`);
+  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
+  const pack = { hash: `loom-test-${locale}`, extensions: [{ extensionIdentifier: { id: 'loom-test.language-pack' }, version: '1.0.0' }], translations: { vscode: translations }, label: locale };
+  fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify({ [locale]: pack }));
+}
+
+function startCodeServer({ port, stateDir, userDataDir, extensionsDir, smokeTestDriver = false, workspaceTrust = false, env = {}, locale }) {
   const host = '127.0.0.1';
   for (const d of [stateDir, userDataDir, extensionsDir]) fs.mkdirSync(d, { recursive: true });
   writeDefaultSettings(userDataDir, { workspaceTrust });
@@ -151,6 +165,10 @@ function startCodeServer({ port, stateDir, userDataDir, extensionsDir, smokeTest
     extensionsDir,
   ];
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  if (locale) {
+    args.push('--locale', locale);
+    writeLanguagePack(userDataDir, stateDir, locale);
+  }
 
   const logFile = path.join(stateDir, 'code-server.log');
   const log = fs.openSync(logFile, 'a');

@@ -5,6 +5,7 @@ import { commonMessages } from './common';
 import { executingMessages } from './executing';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
+import { traceMessages } from './trace';
 import { viewMessages } from '../../shared/messages/viewMessages';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
@@ -19,6 +20,7 @@ export const CATALOG = {
   ...cliMessages,
   ...pipelineTextMessages,
   ...refusalMessages,
+  ...traceMessages,
   ...checklistMessages,
   ...executingMessages,
   ...viewMessages,

@@ -10,6 +10,7 @@ import { BEHAVIOR_CATEGORIES, categoriesImpliedBy, type BehaviorCategory, type R
 import { repoRelative } from '../fs/paths';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { findWorktree } from '../specdir/worktree';
+import { t as text } from '../messages';
 
 /**
  * Loom's traceability closure, one row per behavior: which tasks, tests and evidence stand behind
@@ -258,7 +259,7 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
   for (const { task, behavior } of orphans.task_behaviors_unknown) {
     const t = snapshot.tasks.get(task);
     if (!t) continue;
-    out.push(diagnostic(t.file, `${task} names behavior ${behavior}, which requirements.json does not declare`, { line: t.keyLines.get('behavior_ids') ?? 1 }, 'error', 'unknown-behavior'));
+    out.push(diagnostic(t.file, text('trace.unknownBehavior', { task, behavior }), { line: t.keyLines.get('behavior_ids') ?? 1 }, 'error', 'unknown-behavior'));
   }
 
   const traceFile = `${snapshot.specDir}/${TRACEABILITY_FILE}`;
@@ -275,17 +276,17 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
   const unknownRequirements = new Set(orphans.trace_requirements_unknown);
 
   for (const requirement of orphans.trace_requirements_unknown) {
-    out.push(diagnostic(traceFile, `traceability.json traces ${requirement}, which requirements.json does not declare`, traceAt(entryPath(requirement)), 'warning', 'trace-unknown-requirement'));
+    out.push(diagnostic(traceFile, text('trace.unknownRequirement', { requirement }), traceAt(entryPath(requirement)), 'warning', 'trace-unknown-requirement'));
   }
   for (const { requirement, behavior } of orphans.trace_behaviors_unknown) {
     if (unknownRequirements.has(requirement)) continue;
     out.push(
-      diagnostic(traceFile, `traceability.json traces ${behavior} under ${requirement}, which does not declare it`, traceAt(behaviorPath(requirement, behavior)), 'warning', 'trace-unknown-behavior'),
+      diagnostic(traceFile, text('trace.unknownTraceBehavior', { behavior, requirement }), traceAt(behaviorPath(requirement, behavior)), 'warning', 'trace-unknown-behavior'),
     );
   }
   for (const { requirement, behavior, task } of orphans.trace_tasks_unknown) {
     const where = behavior === null ? entryPath(requirement) : behaviorPath(requirement, behavior);
-    out.push(diagnostic(traceFile, `traceability.json maps ${behavior ?? requirement} to ${task}, but tasks/${task}.md does not exist`, traceAt(where), 'error', 'trace-unknown-task'));
+    out.push(diagnostic(traceFile, text('trace.unknownTask', { item: behavior ?? requirement, task }), traceAt(where), 'error', 'trace-unknown-task'));
   }
 
   // Before planning no behavior has a task yet, and that is no problem.
@@ -302,7 +303,7 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
       out.push(
         diagnostic(
           `${snapshot.specDir}/${REQUIREMENTS_FILE}`,
-          `${behavior} is not mapped to any task (traceability.json or a task's behavior_ids)`,
+          text('trace.behaviorWithoutTask', { behavior }),
           requirementsAt(where.get(behavior) ?? []),
           'warning',
           'behavior-without-task',
