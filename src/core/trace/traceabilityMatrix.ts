@@ -280,9 +280,7 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
   }
   for (const { requirement, behavior } of orphans.trace_behaviors_unknown) {
     if (unknownRequirements.has(requirement)) continue;
-    out.push(
-      diagnostic(traceFile, text('trace.unknownTraceBehavior', { behavior, requirement }), traceAt(behaviorPath(requirement, behavior)), 'warning', 'trace-unknown-behavior'),
-    );
+    out.push(diagnostic(traceFile, text('trace.unknownTraceBehavior', { behavior, requirement }), traceAt(behaviorPath(requirement, behavior)), 'warning', 'trace-unknown-behavior'));
   }
   for (const { requirement, behavior, task } of orphans.trace_tasks_unknown) {
     const where = behavior === null ? entryPath(requirement) : behaviorPath(requirement, behavior);
@@ -300,15 +298,7 @@ function orphanDiagnostics(snapshot: SpecSnapshot, traceIndex: TraceIndex, orpha
       });
     });
     for (const behavior of orphans.behaviors_without_task) {
-      out.push(
-        diagnostic(
-          `${snapshot.specDir}/${REQUIREMENTS_FILE}`,
-          text('trace.behaviorWithoutTask', { behavior }),
-          requirementsAt(where.get(behavior) ?? []),
-          'warning',
-          'behavior-without-task',
-        ),
-      );
+      out.push(diagnostic(`${snapshot.specDir}/${REQUIREMENTS_FILE}`, text('trace.behaviorWithoutTask', { behavior }), requirementsAt(where.get(behavior) ?? []), 'warning', 'behavior-without-task'));
     }
   }
   return out;
