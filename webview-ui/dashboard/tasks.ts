@@ -71,7 +71,7 @@ function readable(r: ReadableReview): HTMLElement {
               item.severity ? ' ' : null,
               item.problem,
               item.file ? h('div', { className: 'muted small mono' }, item.location ? `${item.file}:${item.location}` : item.file) : null,
-              item.direction ? h('div', { className: 'small' }, h('span', { className: 'muted' }, `${tv('view.fix.direction')}: `), item.direction) : null,
+              item.direction ? h('div', { className: 'small' }, h('span', { className: 'muted' }, tv('view.fix.direction')), item.direction) : null,
             ),
           ),
         )

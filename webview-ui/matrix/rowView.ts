@@ -27,9 +27,11 @@ export function columnTemplate(categories: readonly string[]): { columns: string
   // A letter of the UI font is about 0.85 of a `ch` (the width of "0"); 16px is the cell's padding.
   // A CJK character is about two `ch` wide.
   const width = (s: string) => [...s].reduce((n, c) => n + (/[\u3000-\u9fff\uff00-\uffef]/.test(c) ? 2 : 1), 0);
-  const words = [Math.max(longest(categories), width(columnLabel('category'))), Math.max(...STATUSES.map((s) => width(statusLabel(s)))), width(tv('view.matrix.closed'))].map((n) =>
-    Math.ceil(n * 0.85),
-  );
+  const words = [
+    Math.max(longest(categories), width(columnLabel('category'))),
+    Math.max(...STATUSES.map((s) => width(statusLabel(s)))),
+    Math.max(width(tv('view.matrix.closed')), width(tv('view.matrix.open')), width(tv('view.matrix.closedNa')), width(columnLabel('closed'))),
+  ].map((n) => Math.ceil(n * 0.85));
   const [category, status, closed] = words.map((n) => `calc(${n}ch + 16px)`);
   return {
     columns: ['minmax(160px, 2.4fr)', category, status, 'minmax(48px, 0.6fr)', 'minmax(90px, 1.2fr)', 'minmax(90px, 1.2fr)', closed].join(' '),

@@ -94,7 +94,7 @@ export const viewMessages = {
   'view.tasks.col.batch': { en: 'Batch', zh: '批次' },
   'view.tasks.unschedulable': { en: 'Not schedulable: waits on a cycle or an unknown dependency', zh: '无法调度：等待依赖环或未知依赖' },
   'view.tasks.batch': { en: '#{index} {type}', zh: '#{index} {type}' },
-  'view.fix.direction': { en: 'Direction', zh: '修复方向' },
+  'view.fix.direction': { en: 'Direction: ', zh: '修复方向：' },
   'view.breaker.title': { en: 'Circuit breaker: {task} — {title}', zh: '熔断：{task} — {title}' },
   'view.breaker.timedOut': { en: 'Timed out: {summary}.', zh: '已超时：{summary}。' },
   'view.breaker.stopped': { en: 'Stopped: {summary}.', zh: '已停止：{summary}。' },

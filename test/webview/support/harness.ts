@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostMessage, PersistedViewState, ViewKind, WebviewMessage } from '../../../src/shared/protocol';
 import { renderWebviewHtml } from '../../../src/shared/webviewHtml';
 import { THEMES, type ThemeKind } from '../themes';
+import type { Language } from '../../../src/shared/messages/language';
 
 const REPO = resolve(__dirname, '../../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,6 +40,8 @@ export interface OpenOptions {
   /** Sent in answer to the page's `ready`, like the host's `init`. */
   reply?: HostMessage;
   viewport?: { width: number; height: number };
+  /** The host's display language, written into `<html lang>` as the host does. */
+  language?: Language;
 }
 
 export class WebviewHarness {
@@ -91,6 +94,7 @@ export class WebviewHarness {
         scriptUri: `${this.origin}/dist/webview/${view}.js`,
         styleUri: `${this.origin}/dist/webview/${view}.css`,
         title: view,
+        ...(options.language ? { language: options.language } : {}),
       }),
     );
     const theme = THEMES[options.theme ?? 'dark'];
