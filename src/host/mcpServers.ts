@@ -6,6 +6,7 @@ import type { LoomConfig } from './config';
 import { Disposable } from './lifecycle';
 import type { SpecRegistry } from './specs/specRegistry';
 import type { WorkspaceTrust } from './trust';
+import { displayLanguage } from '../core/messages';
 
 /** The id of `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'loom.mcpServers';
@@ -64,7 +65,8 @@ export class LoomMcpServers extends Disposable implements vscode.McpServerDefini
       const server = new vscode.McpStdioServerDefinition(
         label,
         process.execPath,
-        [join(this.extensionPath, 'dist', 'cli.js'), 'mcp', '--cwd', folder.uri.fsPath],
+        // The tools' refusals are worded in VS Code's language, whatever the extension host's LANG says.
+        [join(this.extensionPath, 'dist', 'cli.js'), 'mcp', '--cwd', folder.uri.fsPath, '--lang', displayLanguage()],
         { ELECTRON_RUN_AS_NODE: '1' },
         this.version,
       );

@@ -26,6 +26,8 @@ export function resultOfError(e: unknown): ToolResult {
   if (e instanceof TransitionRefusedError) {
     const check = e.details.check as TransitionCheck | undefined;
     return refusalResult(e.message, 'fix what `reasons` names, then call again; loom_get_pipeline_context shows what the stage needs', {
+      // `code` and `codes` are stable English words; `error` and `reasons` are in the display language.
+      code: 'transition-refused',
       reasons: e.reasons,
       codes: e.details.codes ?? [],
       ...(e.details.file ? { file: e.details.file } : {}),
@@ -33,10 +35,15 @@ export function resultOfError(e: unknown): ToolResult {
     });
   }
   if (e instanceof SpecLockedError)
-    return refusalResult(e.message, 'another process drives this spec (a task run, loom run, another agent): wait for it to finish, then call again', { file: e.file, pid: e.pid });
+    return refusalResult(e.message, 'another process drives this spec (a task run, loom run, another agent): wait for it to finish, then call again', {
+      code: 'spec-locked',
+      file: e.file,
+      pid: e.pid,
+    });
   if (e instanceof CorruptStateError || e instanceof CorruptArtifactError) {
-    return refusalResult(e.message, 'fix or restore the file by hand (it was left untouched), then call again', e.file ? { file: e.file } : {});
+    return refusalResult(e.message, 'fix or restore the file by hand (it was left untouched), then call again', { code: 'corrupt-file', ...(e.file ? { file: e.file } : {}) });
   }
-  if (e instanceof OverrideRefusedError || e instanceof LoomError) return refusalResult(e.message, undefined, e.file ? { file: e.file } : {});
-  return refusalResult(`the tool failed: ${e instanceof Error ? e.message : String(e)}`, 'nothing more was changed; the server keeps answering');
+  if (e instanceof OverrideRefusedError) return refusalResult(e.message, undefined, { code: 'override-refused', ...(e.file ? { file: e.file } : {}) });
+  if (e instanceof LoomError) return refusalResult(e.message, undefined, { code: 'refused', ...(e.file ? { file: e.file } : {}) });
+  return refusalResult(`the tool failed: ${e instanceof Error ? e.message : String(e)}`, 'nothing more was changed; the server keeps answering', { code: 'tool-failed' });
 }

@@ -60,7 +60,7 @@ suite('language-model tools and the MCP server', () => {
     assert.ok(server instanceof vscode.McpStdioServerDefinition);
     assert.strictEqual(server.label, 'Loom');
     assert.strictEqual(server.command, process.execPath);
-    assert.deepStrictEqual(server.args, [path.join(extensionPath(), 'dist', 'cli.js'), 'mcp', '--cwd', folderPath()]);
+    assert.deepStrictEqual(server.args, [path.join(extensionPath(), 'dist', 'cli.js'), 'mcp', '--cwd', folderPath(), '--lang', 'en']);
     assert.ok(fs.existsSync(server.args[0]), 'the bundled CLI is there');
     assert.strictEqual(server.env.ELECTRON_RUN_AS_NODE, '1', 'Electron runs as Node; Node ignores it');
     assert.strictEqual(server.cwd.fsPath, folderPath());
