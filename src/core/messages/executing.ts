@@ -10,6 +10,10 @@ export const executingMessages = {
     en: 'the {role} timed out after {minutes, plural, one {{minutes} minute} other {{minutes} minutes}} (timeout_minutes); a timed-out task is never retried automatically',
     zh: '{role} 在 {minutes} 分钟后超时（timeout_minutes）；超时的 task 不会自动重试',
   },
+  // Written into the task's state, in the spec's language (the language of the loop's prompts).
+  'breaker.blocker': { en: 'circuit breaker: {reason}', zh: '熔断：{reason}' },
+  'breaker.blocker.replan': { en: '{blocker}; waiting for the task to be split and re-planned (choice A)', zh: '{blocker}；等待拆分此 task 并重新规划（选择 A）' },
+  'breaker.blocker.manual': { en: '{blocker}; waiting for your manual fix (choice B)', zh: '{blocker}；等待你手动修复（选择 B）' },
   'breaker.report.title': { en: '## Circuit breaker: {task} {title}', zh: '## 熔断：{task} {title}' },
   'breaker.report.reason': { en: 'Reason: {reason}', zh: '原因：{reason}' },
   'breaker.report.lastIssues': { en: 'Last blocking issues:', zh: '最后的阻断问题：' },

@@ -2,6 +2,7 @@ import type { TaskState } from '../../files/taskState';
 import { CIRCUIT_BREAKER_KEY, describeBreakerReason, type BreakerChoice, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
 import type { LoopEnvironment } from './loopEnvironment';
 import { readTaskRunRecord } from './taskRunRecord';
+import { t } from '../../messages';
 
 /**
  * The user's answer to an open breaker, persisted before it is acted on (so a reload neither
@@ -30,16 +31,17 @@ export function persistBreakerChoice(env: LoopEnvironment, report: CircuitBreake
 }
 
 const current = (env: LoopEnvironment, task: string): TaskState => env.store.taskState(task) ?? { task_id: task, status: 'failed', retry_count: 0 };
-const why = (report: CircuitBreakerReport) => `circuit breaker: ${describeBreakerReason(report.reason)}`;
+// The blocker is written for loom, in the spec's language (the loop's prompts follow it too).
+const why = (env: LoopEnvironment, report: CircuitBreakerReport) => t('breaker.blocker', { reason: describeBreakerReason(report.reason, env.inputs.language) }, env.inputs.language);
 
 /** Choice A: the task waits, failed, to be split and re-planned. */
 export function holdForReplan(env: LoopEnvironment, report: CircuitBreakerReport): void {
-  env.store.writeTask({ ...current(env, report.task), status: 'failed', blocker: `${why(report)}; waiting for the task to be split and re-planned (choice A)` });
+  env.store.writeTask({ ...current(env, report.task), status: 'failed', blocker: t('breaker.blocker.replan', { blocker: why(env, report) }, env.inputs.language) });
 }
 
 /** Choice B, before the fix: the task says it waits for the user. */
 export function holdForManualFix(env: LoopEnvironment, report: CircuitBreakerReport): void {
-  env.store.writeTask({ ...current(env, report.task), status: 'failed', blocker: `${why(report)}; waiting for your manual fix (choice B)` });
+  env.store.writeTask({ ...current(env, report.task), status: 'failed', blocker: t('breaker.blocker.manual', { blocker: why(env, report) }, env.inputs.language) });
 }
 
 /** Choice B, after the fix: the breaker closes and the task goes back to its review with a fresh retry budget. */

@@ -33,6 +33,7 @@ import {
   type TaskStep,
 } from './taskAttempt';
 import { dispatchImplementer, dispatchReviewer, readTaskDiff, runTaskTests, takeDiffBase, taskStep, type TaskStepInput } from './taskSteps';
+import { t } from '../../messages';
 
 /**
  * One task as a statechart, after loom's loop: pending → implementing (first-implementation) →
@@ -184,7 +185,12 @@ export const taskMachine = setup({
       const { env, task } = context;
       const breaker = breakerRecordOf(params.reason, context.record, env.now(), taskSha(context));
       const record = { ...context.record, breaker };
-      const state = env.store.writeTask({ ...context.state, status: 'failed', blocker: `circuit breaker: ${describeBreakerReason(params.reason)}`, metadata: record });
+      const state = env.store.writeTask({
+        ...context.state,
+        status: 'failed',
+        blocker: t('breaker.blocker', { reason: describeBreakerReason(params.reason, languageOf(context)) }, languageOf(context)),
+        metadata: record,
+      });
       env.emit({ type: 'task-status', task: task.id, status: 'failed', retryCount: state.retry_count });
       env.store.updateMetadata({ [CIRCUIT_BREAKER_KEY]: { task: task.id, reason: params.reason, opened_at: breaker.opened_at } });
       const report = breakerReportOf(env, task, state, breaker);
