@@ -9,6 +9,7 @@ import { stageWithRole } from '../pipeline/stageRoles';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { findWorktree } from '../specdir/worktree';
 import { planTaskBatches, taskDependencyDiagnostics } from '../tasks/taskBatches';
+import { t as text } from '../messages';
 
 /**
  * What must hold before the executing loop dispatches anything (loom: "禁止在 spec 未批准、plan
@@ -34,7 +35,7 @@ export function checkExecutingPreconditions(snapshot: SpecSnapshot, def: Pipelin
   const error = (file: string, message: string, code: string, line = 1) => out.push(diagnostic(file, message, { line }, 'error', code));
 
   const stage = executingStage(def);
-  if (!stage) error(rel(PIPELINE_STATE_FILE), `the ${def.type} pipeline has no executing stage`, 'no-executing-stage');
+  if (!stage) error(rel(PIPELINE_STATE_FILE), text('run.noExecutingStage', { pipeline: def.type }), 'no-executing-stage');
   else {
     const reason = planNotApproved(snapshot, def, stage.id);
     if (reason) error(rel(PIPELINE_STATE_FILE), reason, 'plan-not-approved');
@@ -42,15 +43,15 @@ export function checkExecutingPreconditions(snapshot: SpecSnapshot, def: Pipelin
 
   const worktree = worktreeOverride ? (isAbsolute(worktreeOverride) ? worktreeOverride : resolve(snapshot.repoRoot, worktreeOverride)) : findWorktree(snapshot);
   if (!worktree || !isDir(worktree)) {
-    error(rel(PIPELINE_STATE_FILE), worktree ? `the feature worktree ${worktree} does not exist` : 'the feature worktree does not exist (run the git-worktree stage)', 'no-worktree');
+    error(rel(PIPELINE_STATE_FILE), worktree ? text('run.worktreeMissing', { path: worktree }) : text('run.noWorktree'), 'no-worktree');
   }
 
-  if (!snapshot.files.has('plan.md')) error(rel('plan.md'), 'plan.md does not exist', 'missing-plan');
-  if (snapshot.tasks.size === 0) error(rel('tasks/'), 'tasks/ holds no task files (T1.md, T2.md, ...)', 'no-tasks');
+  if (!snapshot.files.has('plan.md')) error(rel('plan.md'), text('run.fileMissing', { file: 'plan.md' }), 'missing-plan');
+  if (snapshot.tasks.size === 0) error(rel('tasks/'), text('run.noTasks'), 'no-tasks');
   if (!snapshot.requirements)
-    error(rel('requirements.json'), snapshot.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read', 'missing-requirements');
+    error(rel('requirements.json'), text(snapshot.requirementsCondition === 'missing' ? 'run.fileMissing' : 'run.fileUnreadable', { file: 'requirements.json' }), 'missing-requirements');
   if (!snapshot.traceability)
-    error(rel('traceability.json'), snapshot.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read', 'missing-traceability');
+    error(rel('traceability.json'), text(snapshot.traceabilityCondition === 'missing' ? 'run.fileMissing' : 'run.fileUnreadable', { file: 'traceability.json' }), 'missing-traceability');
 
   // Broken task files or task states would be dispatched or overwritten blindly.
   for (const d of snapshot.diagnostics) {
@@ -61,7 +62,7 @@ export function checkExecutingPreconditions(snapshot: SpecSnapshot, def: Pipelin
   const plan = planTaskBatches(tasks);
   out.push(...taskDependencyDiagnostics(tasks, plan));
   for (const t of tasks) {
-    if (t.owns.length === 0) error(t.file, `${t.id} owns no paths: the implementer could not write anything`, 'task-without-owns', t.keyLines.get('owns') ?? 1);
+    if (t.owns.length === 0) error(t.file, text('run.taskOwnsNothing', { task: t.id }), 'task-without-owns', t.keyLines.get('owns') ?? 1);
   }
   out.push(...behaviorMappingDiagnostics(snapshot));
 
@@ -77,18 +78,16 @@ export function checkExecutingPreconditions(snapshot: SpecSnapshot, def: Pipelin
 function planNotApproved(snapshot: SpecSnapshot, def: PipelineDefinition, executingId: string): string | undefined {
   const state = snapshot.state;
   if (!state) {
-    return snapshot.stateCondition === 'invalid'
-      ? `${PIPELINE_STATE_FILE} is corrupt, so the plan's approval cannot be read`
-      : `${PIPELINE_STATE_FILE} does not exist, so no approval of the plan is recorded`;
+    return snapshot.stateCondition === 'invalid' ? text('run.stateCorrupt', { file: PIPELINE_STATE_FILE }) : text('run.stateMissing', { file: PIPELINE_STATE_FILE });
   }
   const current = state.current_stage;
   if (current === executingId) return undefined;
-  if (current === FAILED_STAGE) return `the spec has failed (${state.failure_reason ?? 'no reason recorded'}); recover it to executing first`;
+  if (current === FAILED_STAGE) return text('run.specFailed', { reason: state.failure_reason ?? text('run.noReason') });
   const order = def.stages.map((s) => s.id);
   const at = order.indexOf(current);
   const executingAt = order.indexOf(executingId);
-  if (at < 0) return `current_stage "${current}" is not a stage of the ${def.type} pipeline`;
-  if (at > executingAt) return `the spec is at ${current}, past executing; send it back to executing first`;
+  if (at < 0) return text('run.unknownStage', { stage: current, pipeline: def.type });
+  if (at > executingAt) return text('run.pastExecuting', { stage: current });
   const planAt = Math.max(
     0,
     def.stages.findIndex((s) => s.outputs.includes('plan.md')),
@@ -96,10 +95,10 @@ function planNotApproved(snapshot: SpecSnapshot, def: PipelineDefinition, execut
   const between = def.stages.slice(planAt, executingAt);
   const gates = between.filter((s) => s.humanApproval);
   const gate = (gates.length ? gates : between.filter((s) => s.confirmation)).pop();
-  if (!gate) return at > planAt ? undefined : `the spec is at ${current}: the plan has not been written and approved yet`;
+  if (!gate) return at > planAt ? undefined : text('run.planNotWritten', { stage: current });
   const approved = state.stage_history.some((h) => h.stage === gate.id && h.status === 'passed' && h.approval === 'user_confirmed');
   if (approved && at > order.indexOf(gate.id)) return undefined;
-  return `the plan is not approved yet (the spec is at ${current}); approve it at ${gate.id} with Loom: Advance first`;
+  return text('run.planNotApproved', { stage: current, gate: gate.id });
 }
 
 /** Each task's `behavior_ids` must be declared in requirements.json and mapped to that task in traceability.json. */
@@ -121,14 +120,14 @@ export function behaviorMappingDiagnostics(snapshot: SpecSnapshot): Diagnostic[]
     const line = t.keyLines.get('behavior_ids') ?? 1;
     for (const b of t.behavior_ids) {
       if (snapshot.requirements && !declared.has(b)) {
-        out.push(diagnostic(t.file, `${t.id} names behavior ${b}, which requirements.json does not declare`, { line }, 'error', 'unknown-behavior'));
+        out.push(diagnostic(t.file, text('run.unknownBehavior', { task: t.id, behavior: b }), { line }, 'error', 'unknown-behavior'));
         continue;
       }
       if (!snapshot.traceability) continue;
       const tasks = mapped.get(`${declared.get(b) ?? b.replace(/-B\d+$/, '')}\u0000${b}`);
       if (!tasks?.has(t.id)) {
-        const where = tasks?.size ? `it is mapped to ${[...tasks].join(', ')}` : 'it has no task there';
-        out.push(diagnostic(t.file, `${t.id}: behavior ${b} is not mapped to ${t.id} in traceability.json (${where})`, { line }, 'error', 'behavior-not-mapped'));
+        const message = tasks?.size ? text('run.behaviorNotMappedTo', { task: t.id, behavior: b, tasks: [...tasks].join(', ') }) : text('run.behaviorNotMapped', { task: t.id, behavior: b });
+        out.push(diagnostic(t.file, message, { line }, 'error', 'behavior-not-mapped'));
       }
     }
   }

@@ -24,4 +24,33 @@ export const executingMessages = {
   'breaker.choice.A': { en: 'Split this task and re-plan', zh: '拆分此 task，重新规划后继续' },
   'breaker.choice.B': { en: "I'll fix it by hand; tell me when to continue", zh: '我来手动修复，修复完告诉我继续' },
   'breaker.choice.C': { en: 'Skip this task (after confirming its impact)', zh: '跳过此 task，继续后续 task（需确认影响）' },
+
+  // What Run Tasks checks before the loop starts (src/core/executing/preconditions.ts).
+  'run.noExecutingStage': { en: 'the {pipeline} pipeline has no executing stage', zh: '{pipeline} 流水线没有 executing 阶段' },
+  'run.worktreeMissing': { en: 'the feature worktree {path} does not exist', zh: '功能 worktree {path} 不存在' },
+  'run.noWorktree': { en: 'the feature worktree does not exist (run the git-worktree stage)', zh: '功能 worktree 不存在（请先运行 git-worktree 阶段）' },
+  'run.fileMissing': { en: '{file} does not exist', zh: '{file} 不存在' },
+  'run.fileUnreadable': { en: '{file} could not be read', zh: '{file} 无法读取' },
+  'run.noTasks': { en: 'tasks/ holds no task files (T1.md, T2.md, ...)', zh: 'tasks/ 中没有任务文件（T1.md、T2.md……）' },
+  'run.taskOwnsNothing': { en: '{task} owns no paths: the implementer could not write anything', zh: '{task} 没有 owns 路径：implementer 无法写入任何文件' },
+  'run.stateCorrupt': { en: "{file} is corrupt, so the plan's approval cannot be read", zh: '{file} 已损坏，无法读取计划的审批' },
+  'run.stateMissing': { en: '{file} does not exist, so no approval of the plan is recorded', zh: '{file} 不存在，因此没有记录计划的审批' },
+  'run.specFailed': { en: 'the spec has failed ({reason}); recover it to executing first', zh: '规格已失败（{reason}）；请先将其恢复到 executing' },
+  'run.noReason': { en: 'no reason recorded', zh: '未记录原因' },
+  'run.unknownStage': { en: 'current_stage "{stage}" is not a stage of the {pipeline} pipeline', zh: 'current_stage "{stage}" 不是 {pipeline} 流水线的阶段' },
+  'run.pastExecuting': { en: 'the spec is at {stage}, past executing; send it back to executing first', zh: '规格处于 {stage}，已越过 executing；请先将其退回 executing' },
+  'run.planNotWritten': { en: 'the spec is at {stage}: the plan has not been written and approved yet', zh: '规格处于 {stage}：计划尚未编写和批准' },
+  'run.planNotApproved': {
+    en: 'the plan is not approved yet (the spec is at {stage}); approve it at {gate} with Loom: Advance first',
+    zh: '计划尚未批准（规格处于 {stage}）；请先在 {gate} 用 Loom: 推进 批准它',
+  },
+  'run.unknownBehavior': { en: '{task} names behavior {behavior}, which requirements.json does not declare', zh: '{task} 引用了 behavior {behavior}，但 requirements.json 未声明它' },
+  'run.behaviorNotMappedTo': {
+    en: '{task}: behavior {behavior} is not mapped to {task} in traceability.json (it is mapped to {tasks})',
+    zh: '{task}：traceability.json 中 behavior {behavior} 没有映射到 {task}（它映射到 {tasks}）',
+  },
+  'run.behaviorNotMapped': {
+    en: '{task}: behavior {behavior} is not mapped to {task} in traceability.json (it has no task there)',
+    zh: '{task}：traceability.json 中 behavior {behavior} 没有映射到 {task}（那里没有任何 task）',
+  },
 } as const satisfies MessageTable;
