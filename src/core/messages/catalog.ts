@@ -5,6 +5,7 @@ import { commonMessages } from './common';
 import { executingMessages } from './executing';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
+import { reviewMessages } from './review';
 import { traceMessages } from './trace';
 import { viewMessages } from '../../shared/messages/viewMessages';
 import { formatText } from './format';
@@ -20,6 +21,7 @@ export const CATALOG = {
   ...cliMessages,
   ...pipelineTextMessages,
   ...refusalMessages,
+  ...reviewMessages,
   ...traceMessages,
   ...checklistMessages,
   ...executingMessages,

@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
 import { withRunLock, type SpecLocation } from '../store/runLock';
 import type { ReviewThread } from './reviewComments';
+import { t as text } from '../messages';
 
 export const REVIEW_FEEDBACK_FILE = 'review-feedback.md';
 
@@ -30,10 +31,10 @@ export function renderReviewFeedback(title: string, threads: readonly ReviewThre
 
 export function exportReviewFeedback(spec: SpecLocation, title: string, threads: readonly ReviewThread[], verdict: FeedbackVerdict): string {
   const rel = `${spec.specDir}/${REVIEW_FEEDBACK_FILE}`;
-  if (!threads.some((t) => t.status === 'open')) throw new LoomError(`no open comment thread to export into ${rel}`, rel);
+  if (!threads.some((t) => t.status === 'open')) throw new LoomError(text('review.noOpenThread', { file: rel }), rel);
   return withRunLock(spec, () => {
     const path = join(spec.dir, REVIEW_FEEDBACK_FILE);
-    if (readOptionalText(path) !== undefined) throw new LoomError(`${rel} exists already; it was left untouched. Move it aside to export the threads.`, rel);
+    if (readOptionalText(path) !== undefined) throw new LoomError(text('review.exportExists', { file: rel }), rel);
     writeFileAtomic(path, renderReviewFeedback(title, threads, verdict));
     return rel;
   });

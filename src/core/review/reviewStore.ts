@@ -4,6 +4,7 @@ import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
 import { withRunLock, type SpecLocation } from '../store/runLock';
 import { emptyReviewComments, REVIEW_COMMENTS_FILE, reviewCommentsSchema, type ReviewComments } from './reviewComments';
+import { t as say } from '../messages';
 
 /**
  * Reads a spec's `review-comments.json`; none yet is an empty set of threads. A file that does not
@@ -17,12 +18,12 @@ export function readReviewComments(spec: SpecLocation): ReviewComments {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CorruptArtifactError(`${rel} is not valid JSON (${(e as Error).message}); fix or restore it, it was left untouched`, rel);
+    throw new CorruptArtifactError(say('review.notJson', { file: rel, detail: (e as Error).message }), rel);
   }
   const parsed = reviewCommentsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CorruptArtifactError(`${rel} is not a valid set of comment threads (${issue?.path.join('.') || 'root'}: ${issue?.message}); fix or restore it, it was left untouched`, rel);
+    throw new CorruptArtifactError(say('review.notThreads', { file: rel, where: issue?.path.join('.') || 'root', detail: issue?.message ?? '' }), rel);
   }
   return parsed.data;
 }

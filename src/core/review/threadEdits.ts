@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LoomError } from '../errors';
 import type { ReviewComment, ReviewComments, ReviewThread, ThreadStatus } from './reviewComments';
+import { t as text } from '../messages';
 
 /**
  * The pull-request operations on a set of threads, each changing it in place (inside
@@ -38,13 +39,13 @@ export function addThread(c: ReviewComments, t: NewThread): ReviewThread {
 
 export function findThread(c: ReviewComments, threadId: string): ReviewThread {
   const thread = c.threads.find((t) => t.id === threadId);
-  if (!thread) throw new LoomError(`comment thread ${threadId} is no longer in review-comments.json`);
+  if (!thread) throw new LoomError(text('review.threadGone', { thread: threadId }));
   return thread;
 }
 
 function findComment(thread: ReviewThread, commentId: string): ReviewComment {
   const comment = thread.comments.find((x) => x.id === commentId);
-  if (!comment) throw new LoomError(`comment ${commentId} is no longer in thread ${thread.id}`);
+  if (!comment) throw new LoomError(text('review.commentGone', { comment: commentId, thread: thread.id }));
   return comment;
 }
 
