@@ -15,6 +15,7 @@ import { planningArtifacts } from '../validators/planningArtifacts';
 import { requirementIdsInSpec } from '../validators/requirementTaskClosure';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
+import { t as say } from '../messages';
 
 /**
  * Whether drafts would pass loom's checks, decided before anything is written: the spec
@@ -26,16 +27,16 @@ export function checkDrafts(repoRoot: string, specDir: string, command: Authorin
   const problems: string[] = [];
   const usable: Draft[] = [];
   for (const d of drafts) {
-    if (!mayWrite(command, d.path)) problems.push(`${d.path} is not a file /${command.name} may write (only ${command.writesText})`);
-    else if (!d.complete) problems.push(`${d.path} was cut off: its block has no "=== END FILE ===" line`);
+    if (!mayWrite(command, d.path)) problems.push(say('draft.notWritable', { path: d.path, command: command.name, files: command.writesText }));
+    else if (!d.complete) problems.push(say('draft.cutOff', { path: d.path }));
     else usable.push(d);
   }
-  if (!usable.length) return problems.length ? problems : [`no file was written (expected ${command.writesText})`];
+  if (!usable.length) return problems.length ? problems : [say('draft.noFile', { files: command.writesText })];
 
   const scratch = mkdtempSync(join(tmpdir(), 'loom-draft-'));
   try {
     const spec = scratchSpec(repoRoot, specDir, usable, scratch);
-    if (!spec) return [...problems, `${specDir} could not be read as a loom spec`];
+    if (!spec) return [...problems, say('draft.notASpec', { specDir })];
     problems.push(...fileProblems(spec, usable), ...exitProblems(spec, command), ...commandProblems(spec, command, usable));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -76,7 +77,7 @@ function commandProblems(spec: SpecPipeline, command: AuthoringCommand, drafts: 
   const out: string[] = [];
   for (const d of drafts.filter((x) => x.path.endsWith('.md'))) {
     const p = findPlaceholder(d.content);
-    if (p) out.push(`${d.path}:${p.line}: placeholder "${p.placeholder}" left in`);
+    if (p) out.push(say('draft.placeholder', { path: d.path, line: p.line, placeholder: p.placeholder }));
   }
   switch (command.name) {
     case 'brainstorm':
@@ -85,11 +86,11 @@ function commandProblems(spec: SpecPipeline, command: AuthoringCommand, drafts: 
       const specText = drafts.find((d) => d.path === 'spec.md')?.content ?? readOptionalText(join(s.dir, 'spec.md'));
       if (specText !== undefined && s.requirements) {
         const named = requirementIdsInSpec(specText);
-        for (const id of named.filter((x) => !ids.includes(x))) out.push(`spec.md names ${id} but requirements.json does not declare it`);
-        for (const id of ids.filter((x) => !named.includes(x))) out.push(`requirements.json declares ${id} but spec.md does not name it`);
+        for (const id of named.filter((x) => !ids.includes(x))) out.push(say('draft.specNamesUndeclared', { id }));
+        for (const id of ids.filter((x) => !named.includes(x))) out.push(say('draft.requirementNotNamed', { id }));
       }
-      if (s.requirements && !ids.length) out.push('requirements.json declares no requirement');
-      for (const r of s.requirements?.requirements ?? []) if (!r.behaviors.length) out.push(`${r.id} has no behavior`);
+      if (s.requirements && !ids.length) out.push(say('draft.noRequirement'));
+      for (const r of s.requirements?.requirements ?? []) if (!r.behaviors.length) out.push(say('draft.noBehavior', { id: r.id }));
       if (command.name === 'expand') out.push(...detailExpansionPass(s).problems);
       break;
     }
@@ -101,7 +102,7 @@ function commandProblems(spec: SpecPipeline, command: AuthoringCommand, drafts: 
     }
     case 'review':
     case 'respond':
-      for (const d of drafts) if (!d.content.trim()) out.push(`${d.path} is empty`);
+      for (const d of drafts) if (!d.content.trim()) out.push(say('draft.empty', { path: d.path }));
       break;
   }
   return out;

@@ -9,6 +9,7 @@ import { writeHandoffFile } from '../store/stateStore';
 import { loadSpec } from '../specdir/loadSpec';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
+import { t as say } from '../messages';
 
 /** What a file held when the draft was made: its sha256, or null when it did not exist. */
 export type DraftBase = Readonly<Record<string, string | null>>;
@@ -66,10 +67,10 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
   const snapshot = loadSpec(repoRoot, resolve(repoRoot, specDir));
   specDir = snapshot.specDir;
   for (const d of drafts) {
-    if (!mayWrite(command, d.path)) throw new LoomError(`${specDir}/${d.path} is not a file /${command.name} may write`, `${specDir}/${d.path}`);
+    if (!mayWrite(command, d.path)) throw new LoomError(say('draft.writeNotAllowed', { path: `${specDir}/${d.path}`, command: command.name }), `${specDir}/${d.path}`);
     const current = sha256OfFile(join(snapshot.dir, d.path)) ?? null;
     if (Object.hasOwn(base, d.path) && base[d.path] !== current) {
-      throw new LoomError(`${specDir}/${d.path} changed since @loom drafted it; nothing was written. Ask @loom /${command.name} again to draft from the current file.`, `${specDir}/${d.path}`);
+      throw new LoomError(say('draft.changedSince', { path: `${specDir}/${d.path}`, command: command.name }), `${specDir}/${d.path}`);
     }
   }
   return withRunLock(snapshot, () => {

@@ -1,4 +1,5 @@
 import type { MessageEntry, ParamNames, ParamValue } from './catalogTypes';
+import { authoringMessages } from './authoring';
 import { checklistMessages } from './checklist';
 import { cliMessages } from './commandLine';
 import { commonMessages } from './common';
@@ -21,6 +22,7 @@ export const CATALOG = {
   ...cliMessages,
   ...pipelineTextMessages,
   ...refusalMessages,
+  ...authoringMessages,
   ...reviewMessages,
   ...traceMessages,
   ...checklistMessages,
