@@ -11,7 +11,7 @@ import { approvalsBlockingAdvance } from '../../core/specdir/staleness';
 import { localTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import { cancelled, createCommand, notify, openSpecFile, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
-import { transitionDescription } from '../../core/messages';
+import { t, transitionDescription } from '../../core/messages';
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
 
@@ -207,7 +207,7 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
     ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${result.from} ${result.alreadyComplete ? 'was already complete' : 'completed'}`);
     if (result.alreadyComplete) {
       notify('info', vscode.l10n.t('{0} is at {1}, the end of its pipeline.', feature(e), stage));
-      return { status: 'refused', message: `${e.spec.snapshot.specDir} is at the end of its pipeline`, reasons: [] };
+      return { status: 'refused', message: vscode.l10n.t('{0} is at the end of its pipeline', e.spec.snapshot.specDir), reasons: [] };
     }
     notify('info', vscode.l10n.t('{0}: {1} completed; the pipeline is done.', feature(e), result.from));
     return { status: 'done', specDir: e.dir, from: result.from, to: result.to };
@@ -300,7 +300,7 @@ async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): 
   const stale = e.spec.staleApprovals();
   if (stale.length === 0) {
     notify('info', vscode.l10n.t('No approval of {0} is stale: nothing to approve again.', feature(e)));
-    return { status: 'refused', message: `${e.spec.snapshot.specDir} has no stale approval to renew`, reasons: [] };
+    return { status: 'refused', message: t('refusal.noStaleApproval', { specDir: e.spec.snapshot.specDir }), reasons: [] };
   }
   let chosen = args.approvalStage ? stale.find((a) => a.stage === args.approvalStage) : stale.length === 1 ? stale[0] : undefined;
   if (args.approvalStage && !chosen) {
