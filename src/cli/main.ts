@@ -18,7 +18,7 @@ import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
-import { runMcpServer } from './mcpCommand';
+import { cliSpecCache } from './specCacheDir';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
 
@@ -108,7 +108,8 @@ function openRepository(args: ParsedArgs): LoomRepository {
   }
   if (!isDir) throw new UsageError(`--cwd ${root} is not a directory`);
   // loom's own writers hold the run lock for milliseconds: wait for them rather than refuse.
-  return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS } });
+  // Unchanged files are not parsed again from one run to the next (the per-spec cache).
+  return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS }, cache: cliSpecCache(VERSION) });
 }
 
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
@@ -306,7 +307,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return 0;
     }
     case 'mcp':
-      await runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
+      // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.
+      await (await import('./mcpCommand.js')).runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
       return 0;
     default:
       throw new UsageError(`unknown command ${args.command}`);

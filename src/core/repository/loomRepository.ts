@@ -7,6 +7,7 @@ import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type W
 import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
+import type { SpecCache } from '../specdir/specCache';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 
 /**
@@ -26,6 +27,8 @@ export interface RepositoryOptions {
   schema?: PipelineSchemaFile;
   /** How each spec's actor runs (lock waiting, inspection). */
   pipeline?: SpecPipelineOptions;
+  /** Parses of unchanged files kept from the last load (the extension's storage, the CLI's cache folder). */
+  cache?: SpecCache;
 }
 
 /**
@@ -47,7 +50,7 @@ export class LoomRepository {
     options: RepositoryOptions = {},
   ) {
     this.root = resolve(root);
-    this.pipelineOptions = options.pipeline ?? {};
+    this.pipelineOptions = { ...options.pipeline, cache: options.cache ?? options.pipeline?.cache };
     this.specRoots = options.specRoots ?? SPEC_ROOTS;
     this.schema = options.schema ?? bundledPipelineSchema();
   }
@@ -115,7 +118,7 @@ export class LoomRepository {
 
   private loadOne(dir: string, existing?: SpecPipeline): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
-    const snapshot = loadSpec(this.root, dir);
+    const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache);
     const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
     const dynamic = dynamicSteps(snapshot.state);
     // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
@@ -150,6 +153,7 @@ export class LoomRepository {
   reload(dir: string): SpecPipeline | undefined {
     const existing = this.specs.get(dir);
     if (!isDirectory(dir)) {
+      this.pipelineOptions.cache?.forget(dir);
       existing?.dispose();
       this.specs.delete(dir);
       return undefined;
