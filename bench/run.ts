@@ -10,6 +10,7 @@ import { LoomRepository } from '../src/core/repository/loomRepository';
 import { generateRepository } from './generateRepository';
 import { benchFixModeTokens } from './fixModeTokens';
 import { benchMatrixRender } from './matrixRender';
+import { benchEditor } from './vscodeBench';
 
 const SPECS = Number(process.env.BENCH_SPECS ?? 1000);
 const TASKS = 20;
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   }
   console.log(await benchMatrixRender());
   console.log(await benchFixModeTokens());
+  for (const line of await benchEditor(SPECS)) console.log(line);
 }
 
 main().catch((e) => {

@@ -8,6 +8,7 @@ import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pi
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 
 /**
@@ -119,10 +120,7 @@ export class LoomRepository {
   private loadOne(dir: string, existing?: SpecPipeline): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
     const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache);
-    const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
-    const dynamic = dynamicSteps(snapshot.state);
-    // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
-    const def = dynamic ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type) : this.definition(type);
+    const def = this.definitionOf(snapshot);
     // The spec keeps its actor while its pipeline stays the same: the actor follows the new facts.
     if (existing && existing.definition === def) {
       existing.refresh(snapshot);
@@ -130,6 +128,23 @@ export class LoomRepository {
     }
     existing?.dispose();
     return new SpecPipeline(snapshot, def, this.pipelineOptions);
+  }
+
+  /**
+   * A spec read only as far as a list row needs (its listing and pipeline.state.json), not kept
+   * by the repository: `get` and `reload` read it in full. For the first rows of a long list.
+   */
+  summary(dir: string): SpecPipeline {
+    if (!this.workflowLoaded) this.loadWorkflow();
+    const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache, { summary: true });
+    return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
+  }
+
+  private definitionOf(snapshot: SpecSnapshot): PipelineDefinition {
+    const type = snapshot.state?.pipeline_type ?? this.defaultType(snapshot.dir);
+    const dynamic = dynamicSteps(snapshot.state);
+    // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
+    return dynamic ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type) : this.definition(type);
   }
 
   all(): SpecPipeline[] {

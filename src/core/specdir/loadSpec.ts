@@ -42,7 +42,7 @@ type Parsed<T> = { value?: T; diagnostics: Diagnostic[] };
  * diagnostics. With a cache, a file whose size and modification time are those recorded is not
  * read again: its recorded parse (value and diagnostics alike) is used.
  */
-export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache): SpecSnapshot {
+export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache, options: { summary?: boolean } = {}): SpecSnapshot {
   const specDir = repoRelative(repoRoot, dir);
   const rel = (p: string) => `${specDir}/${p}`;
   const diagnostics: Diagnostic[] = [];
@@ -98,6 +98,7 @@ export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache): Spec
   };
 
   const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema);
+  if (options.summary) return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
   const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema);
   const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema);
   const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema);
@@ -178,6 +179,32 @@ export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache): Spec
     convergenceReport: convergence.value,
     convergenceReportCondition: convergence.condition,
     lock,
+    diagnostics,
+  };
+}
+
+/**
+ * What a list row needs of a spec, read from its directory listing and pipeline.state.json only:
+ * its name, stage and stage counts. Everything else is empty until the spec is read in full.
+ */
+function summarySnapshot(repoRoot: string, dir: string, specDir: string, files: Set<string>, state: SpecSnapshot['state'], stateCondition: FileCondition, diagnostics: Diagnostic[]): SpecSnapshot {
+  const none = 'missing' as const;
+  return {
+    repoRoot,
+    dir,
+    specDir,
+    name: basename(dir),
+    files,
+    state,
+    stateCondition,
+    tasks: new Map(),
+    taskStates: new Map(),
+    requirementsCondition: none,
+    traceabilityCondition: none,
+    handoffs: new Map(),
+    reports: new Map(),
+    artifactAnalysisCondition: none,
+    convergenceReportCondition: none,
     diagnostics,
   };
 }

@@ -105,8 +105,19 @@ export class SpecCache {
     private readonly store: SpecCacheStore,
     /** The reader's version: a cache written by another version of the parsers is rebuilt. */
     private readonly version: string,
-    private readonly options: { now?: () => number; remember?: boolean } = {},
+    private readonly options: {
+      now?: () => number;
+      remember?: boolean;
+      /**
+       * Write cache files this long after a load instead of during it (the extension host: the
+       * first rows of the tree are not kept waiting for a thousand writes). `flush()` writes them now.
+       */
+      writeDelayMs?: number;
+    } = {},
   ) {}
+
+  private readonly pending = new Map<string, Buffer>();
+  private timer?: NodeJS.Timeout;
 
   private get remember(): boolean {
     // A one-shot reader (the CLI) reads each spec once: keeping every spec's entries would only cost memory.
@@ -133,8 +144,26 @@ export class SpecCache {
     const files: CacheFile['files'] = {};
     for (const [name, { stamp, value }] of entries.used) files[name] = [stamp.size, stamp.mtimeMs, stamp.ctimeMs, value];
     const file: CacheFile = { format: CACHE_FORMAT, version: this.version, dir, files };
+    const data = Buffer.from(JSON.stringify(file));
+    if (this.options.writeDelayMs === undefined) return this.write(dir, data);
+    this.pending.set(dir, data);
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.options.writeDelayMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Writes the cache files still waiting (on deactivation, say). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const [dir, data] of this.pending) this.write(dir, data);
+    this.pending.clear();
+  }
+
+  private write(dir: string, data: Buffer): void {
     try {
-      this.store.write(cacheKey(dir), Buffer.from(JSON.stringify(file)));
+      this.store.write(cacheKey(dir), data);
       this.written++;
     } catch {
       // A read-only or full disk: the next load parses again.
@@ -144,6 +173,7 @@ export class SpecCache {
   /** Forgets a spec whose directory is gone. */
   forget(dir: string): void {
     this.memory.delete(dir);
+    this.pending.delete(dir);
     try {
       this.store.remove(cacheKey(dir));
     } catch {
