@@ -3,7 +3,7 @@
  * extensionTestsPath of the editor benchmarks (bench/vscodeBench.ts): runs inside the extension
  * host of a real VS Code (code-server), opens the Loom view at once, and writes what it measured
  * to $LOOM_BENCH_OUT as JSON. $LOOM_BENCH_PHASE says what to measure:
- *   baseline   only the empty extension is loaded: the host's memory without Loom;
+ *   baseline   only the empty extension is loaded: its activation, the host's memory without Loom;
  *   cold       Loom on a workspace it has never seen (empty extension storage), then a checkout burst;
  *   warm       Loom again on the same workspace and profile: its per-spec cache is there;
  *   small      Loom on the 10-spec workspace.
@@ -80,11 +80,11 @@ exports.run = async () => {
     result.empty = (await activated(EMPTY)).timings;
     await sleep(3000); // let the host settle as it does with Loom loaded
     result.rssMB = process.memoryUsage().rss / 2 ** 20;
+    result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
   } else {
     const opened = vscode.commands.executeCommand('workbench.view.extension.loom');
     const api = await activated(LOOM);
     result.loom = api.timings;
-    result.empty = (await activated(EMPTY)).timings;
     const loaded = api.registry.ready.then(() => api.registry.whenIdle());
     const peak = samplePeakRss(loaded);
     await opened;
@@ -95,6 +95,8 @@ exports.run = async () => {
     result.registry = api.registry.timings;
     result.specs = api.registry.entries().length;
     result.peakRssMB = await peak;
+    result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
+    result.cache = api.registry.cacheStats;
     if (phase === 'cold') {
       result.burst = await checkoutBurst(api, root);
       await sleep(3000); // the cache files are written a moment after a load: let them be, for the warm start

@@ -64,6 +64,7 @@ class SpecEntries implements SpecFileCache {
     private readonly recorded: Map<string, Entry>,
     private readonly readAt: number,
     fresh: boolean,
+    private readonly counts: { hits: number; misses: number },
   ) {
     this.dirty = fresh;
   }
@@ -71,11 +72,13 @@ class SpecEntries implements SpecFileCache {
   get(name: string, stamp: FileStamp): unknown {
     const e = this.recorded.get(name);
     if (!e || !sameStamp(e.stamp, stamp)) return undefined;
+    this.counts.hits++;
     this.used.set(name, e);
     return e.value;
   }
 
   set(name: string, stamp: FileStamp, value: unknown): void {
+    this.counts.misses++;
     this.dirty = true;
     if (Math.max(stamp.mtimeMs, stamp.ctimeMs) < this.readAt - RACY_MS) this.used.set(name, { stamp, value });
   }
@@ -100,6 +103,8 @@ export class SpecCache {
   rejected = 0;
   /** Cache files written since the cache was made. */
   written = 0;
+  /** Files whose recorded parse was used, and files read and parsed, since the cache was made. */
+  readonly counts = { hits: 0, misses: 0 };
 
   constructor(
     private readonly store: SpecCacheStore,
@@ -134,7 +139,7 @@ export class SpecCache {
       recorded ??= new Map();
       if (this.remember) this.memory.set(dir, recorded);
     }
-    return new SpecEntries(recorded, (this.options.now ?? Date.now)(), fresh);
+    return new SpecEntries(recorded, (this.options.now ?? Date.now)(), fresh, this.counts);
   }
 
   /** Writes the spec's cache file when its entries changed. Never throws: a cache that cannot be written is only slower. */

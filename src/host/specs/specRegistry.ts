@@ -84,6 +84,11 @@ export class SpecRegistry extends Disposable {
     return this.loaded;
   }
 
+  /** What the per-spec cache saved so far (for the log and the benchmarks). */
+  get cacheStats(): { hits: number; misses: number; written: number; rejected: number } | undefined {
+    return this.cache && { ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected };
+  }
+
   /** Resolves once every spec's row can be shown (name, stage, stage counts), before the specs are read in full. */
   get rowsReady(): Promise<void> {
     return this.rowsPromise;
