@@ -27,6 +27,7 @@ interface Sample {
   registry?: { startedAt: number; rowsAt: number; loadedAt: number };
   specs?: number;
   burst?: { ms: number; maxReports: number; specs: number; files: number };
+  cache?: { hits: number; misses: number; written: number; rejected: number };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -94,7 +95,7 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     return [
       `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
       `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cold.map((s) => s.firstAskedAt! - s.loom!.activateStartedAt)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} rounds=${rounds}`,
-      `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} specs=${specs} rounds=${rounds}`,
+      `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specs=${specs} rounds=${rounds}`,
       `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,
       `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} specs=${specs} rounds=${rounds}`,
     ];

@@ -136,7 +136,8 @@ export class LoomRepository {
    */
   summary(dir: string): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
-    const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache, { summary: true });
+    // Not through the cache: one small file is cheaper to read than the spec's whole cache file.
+    const snapshot = loadSpec(this.root, dir, undefined, { summary: true });
     return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
   }
 
