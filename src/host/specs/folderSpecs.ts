@@ -55,13 +55,16 @@ class TimeSlice {
   }
 }
 const SLICE_MS = 8;
+/** The longest a change waits for its folder to go quiet. */
+const MAX_WAIT_MS = 1000;
 const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
 const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
 /**
  * The specs of one workspace folder: one LoomRepository, one FileSystemWatcher scoped to the
- * spec roots and `.loom/workflow.yaml`, and a debounce per spec so that a burst of writes (loom
- * writes a temporary file, renames it, then regenerates progress.md) reloads that spec once.
+ * spec roots and `.loom/workflow.yaml`, and one debounce for the folder so that a burst of writes
+ * (loom writes a temporary file, renames it, then regenerates progress.md; a checkout changes
+ * hundreds of files) reloads each spec it touched once.
  */
 export class FolderSpecs extends Disposable {
   readonly repository: LoomRepository;
@@ -69,7 +72,11 @@ export class FolderSpecs extends Disposable {
   /** Specs not read in full yet, as their list rows need them. */
   private readonly summaries = new Map<string, SpecEntry>();
   private summarizing?: Promise<void>;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Specs (or RESCAN) whose files changed and that wait for the folder to be quiet. */
+  private readonly pendingKeys = new Set<string>();
+  private quietTimer?: NodeJS.Timeout;
+  /** When the oldest pending change arrived: a folder that never goes quiet is still read within MAX_WAIT_MS. */
+  private pendingSince = 0;
   private loading?: Promise<void>;
 
   /** Specs whose actor this folder listens to. */
@@ -99,8 +106,8 @@ export class FolderSpecs extends Disposable {
     for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.fileChanged(uri.fsPath)));
     this._register(
       toDisposable(() => {
-        for (const t of this.timers.values()) clearTimeout(t);
-        this.timers.clear();
+        clearTimeout(this.quietTimer);
+        this.pendingKeys.clear();
         for (const e of this.entries.values()) e.spec.dispose();
         this.entries.clear();
         for (const e of this.summaries.values()) e.spec.dispose();
@@ -178,7 +185,7 @@ export class FolderSpecs extends Disposable {
   }
 
   get pending(): boolean {
-    return this.timers.size > 0;
+    return this.pendingKeys.size > 0;
   }
 
   /** The spec directory a path belongs to; hidden folders (`specs/.drafts`) are not specs, as for loom. */
@@ -198,26 +205,31 @@ export class FolderSpecs extends Disposable {
     if (dir && !isOwnLockActivity(dir, abs)) this.schedule(dir);
   }
 
+  /**
+   * One debounce for the whole folder, not one per spec: a checkout of another branch changes
+   * hundreds of files whose events arrive in several batches, and each touched spec must be read
+   * once, after the last of them, not once per batch.
+   */
   private schedule(key: string): void {
-    const existing = this.timers.get(key);
-    if (existing) clearTimeout(existing);
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        if (key === RESCAN) this.rescan();
-        else this.reloadNow(key, true);
-      }, this.debounceMs()),
-    );
+    const now = Date.now();
+    if (this.pendingKeys.size === 0) this.pendingSince = now;
+    this.pendingKeys.add(key);
+    clearTimeout(this.quietTimer);
+    const wait = Math.max(0, Math.min(this.debounceMs(), this.pendingSince + MAX_WAIT_MS - now));
+    this.quietTimer = setTimeout(() => this.settle(), wait);
+  }
+
+  private settle(): void {
+    this.quietTimer = undefined;
+    const keys = [...this.pendingKeys];
+    this.pendingKeys.clear();
+    if (keys.includes(RESCAN)) return this.rescan();
+    for (const dir of keys) this.reloadNow(dir, true);
   }
 
   /** Reloads one spec now (after our own writes, or when its debounce ends) and reports it. */
   reloadNow(dir: string, report = true): void {
-    const timer = this.timers.get(dir);
-    if (timer) {
-      clearTimeout(timer);
-      this.timers.delete(dir);
-    }
+    this.pendingKeys.delete(dir);
     const summarized = this.summaries.get(dir);
     if (summarized) {
       this.summaries.delete(dir);
