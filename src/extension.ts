@@ -1,3 +1,5 @@
+// Evaluated first: the activation benchmark measures from here.
+import { bundleStartedAt } from './host/activationClock';
 import * as vscode from 'vscode';
 import './host/displayLanguage';
 import { registerDraftCommands } from './host/chat/draftCommands';
@@ -19,6 +21,7 @@ import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { LoomTools } from './host/lmTools/loomTools';
 import { Log } from './host/log';
 import { LoomMcpServers, MCP_PROVIDER_ID } from './host/mcpServers';
+import { extensionSpecCache } from './host/specs/specCacheStorage';
 import { SpecRegistry } from './host/specs/specRegistry';
 import { LoomStatusBar } from './host/statusBar';
 import type { SpecTreeProvider } from './host/tree/specTreeProvider';
@@ -47,16 +50,19 @@ export interface LoomApi {
   lmTools: LoomTools;
   /** The comment threads of spec reviews (review-comments.json). */
   review: ReviewThreads;
+  /** performance.now() marks of loading and activation, for the benchmarks (`npm run bench`). */
+  timings: { bundleStartedAt: number; activateStartedAt: number; activatedAt: number };
   /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
   testHooks?: { prompts: PromptPresets };
 }
 
 /** Wires the services; the workspace is read after activation returns, one spec at a time. */
 export function activate(context: vscode.ExtensionContext): LoomApi {
+  const activateStartedAt = performance.now();
   const config = new LoomConfig();
   const log = new Log(() => config.logLevel);
   const trust = new WorkspaceTrust();
-  const registry = new SpecRegistry(config, log);
+  const registry = new SpecRegistry(config, log, extensionSpecCache(context));
   const view = new SpecsView(registry, trust);
   const diagnostics = new LoomDiagnostics(registry, log);
   const findingActions = new FindingCodeActions(registry, diagnostics, log);
@@ -103,7 +109,8 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   setTimeout(() => void registry.start(), 0);
-  return { registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
+  const timings = { bundleStartedAt, activateStartedAt, activatedAt: performance.now() };
+  return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 
 export function deactivate(): void {

@@ -20,7 +20,7 @@ import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
 import { LANGUAGES, setDisplayLanguage, t } from '../core/messages';
 import { cliLanguage, isLanguage } from './language';
-import { runMcpServer } from './mcpCommand';
+import { cliSpecCache } from './specCacheDir';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
 
@@ -79,7 +79,8 @@ function openRepository(args: ParsedArgs): LoomRepository {
   }
   if (!isDir) throw new UsageError(t('cli.usage.cwdNotDirectory', { path: root }));
   // loom's own writers hold the run lock for milliseconds: wait for them rather than refuse.
-  return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS } });
+  // Unchanged files are not parsed again from one run to the next (the per-spec cache).
+  return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS }, cache: cliSpecCache(VERSION) });
 }
 
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
@@ -284,7 +285,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return 0;
     }
     case 'mcp':
-      await runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
+      // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.
+      await (await import('./mcpCommand.js')).runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
       return 0;
     default:
       throw new UsageError(t('cli.usage.unknownCommand', { command: args.command ?? '' }));

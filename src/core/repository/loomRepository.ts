@@ -7,6 +7,8 @@ import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type W
 import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
+import type { SpecCache } from '../specdir/specCache';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 
 /**
@@ -26,6 +28,8 @@ export interface RepositoryOptions {
   schema?: PipelineSchemaFile;
   /** How each spec's actor runs (lock waiting, inspection). */
   pipeline?: SpecPipelineOptions;
+  /** Parses of unchanged files kept from the last load (the extension's storage, the CLI's cache folder). */
+  cache?: SpecCache;
 }
 
 /**
@@ -47,7 +51,7 @@ export class LoomRepository {
     options: RepositoryOptions = {},
   ) {
     this.root = resolve(root);
-    this.pipelineOptions = options.pipeline ?? {};
+    this.pipelineOptions = { ...options.pipeline, cache: options.cache ?? options.pipeline?.cache };
     this.specRoots = options.specRoots ?? SPEC_ROOTS;
     this.schema = options.schema ?? bundledPipelineSchema();
   }
@@ -115,11 +119,8 @@ export class LoomRepository {
 
   private loadOne(dir: string, existing?: SpecPipeline): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
-    const snapshot = loadSpec(this.root, dir);
-    const type = snapshot.state?.pipeline_type ?? this.defaultType(dir);
-    const dynamic = dynamicSteps(snapshot.state);
-    // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
-    const def = dynamic ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type) : this.definition(type);
+    const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache);
+    const def = this.definitionOf(snapshot);
     // The spec keeps its actor while its pipeline stays the same: the actor follows the new facts.
     if (existing && existing.definition === def) {
       existing.refresh(snapshot);
@@ -127,6 +128,24 @@ export class LoomRepository {
     }
     existing?.dispose();
     return new SpecPipeline(snapshot, def, this.pipelineOptions);
+  }
+
+  /**
+   * A spec read only as far as a list row needs (its listing and pipeline.state.json), not kept
+   * by the repository: `get` and `reload` read it in full. For the first rows of a long list.
+   */
+  summary(dir: string): SpecPipeline {
+    if (!this.workflowLoaded) this.loadWorkflow();
+    // Not through the cache: one small file is cheaper to read than the spec's whole cache file.
+    const snapshot = loadSpec(this.root, dir, undefined, { summary: true });
+    return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
+  }
+
+  private definitionOf(snapshot: SpecSnapshot): PipelineDefinition {
+    const type = snapshot.state?.pipeline_type ?? this.defaultType(snapshot.dir);
+    const dynamic = dynamicSteps(snapshot.state);
+    // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
+    return dynamic ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type) : this.definition(type);
   }
 
   all(): SpecPipeline[] {
@@ -150,6 +169,7 @@ export class LoomRepository {
   reload(dir: string): SpecPipeline | undefined {
     const existing = this.specs.get(dir);
     if (!isDirectory(dir)) {
+      this.pipelineOptions.cache?.forget(dir);
       existing?.dispose();
       this.specs.delete(dir);
       return undefined;

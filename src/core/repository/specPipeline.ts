@@ -14,6 +14,7 @@ import { hasRole } from '../pipeline/stageRoles';
 import { newPipelineState } from '../pipeline/stateRecord';
 import { nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
+import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { checkExecutingPreconditions } from '../executing/preconditions';
@@ -77,6 +78,8 @@ export interface SpecPipelineOptions {
   lockWaitMs?: number;
   /** Where changes are written; loom's state files by default. */
   store?: StateStorePort;
+  /** Parses of unchanged files, reused when the spec is read again. */
+  cache?: SpecCache;
 }
 
 /** What one facts snapshot says about the spec, derived once. */
@@ -208,7 +211,7 @@ export class SpecPipeline {
 
   /** Reads the spec's files again and hands them to the actor. */
   reload(): void {
-    this.refresh(loadSpec(this.snapshot.repoRoot, this.snapshot.dir));
+    this.refresh(loadSpec(this.snapshot.repoRoot, this.snapshot.dir, this.options.cache));
   }
 
   /** The transitions open from the current stage, each with its unmet preconditions. */

@@ -15,6 +15,7 @@ import { normalizeTraceability, TRACEABILITY_FILE, TraceabilityFileSchema } from
 import { TASK_FILE_PATTERN } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
+import type { FileStamp, SpecCache } from './specCache';
 import type { FileCondition, SpecSnapshot } from './specSnapshot';
 
 const readText = (path: string): string | undefined => {
@@ -33,8 +34,15 @@ const listDir = (path: string): string[] => {
   }
 };
 
-/** Reads every loom file of one spec directory. Never throws for bad content: problems become diagnostics. */
-export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
+/** What one file's parse left: its value (absent when unusable) and its problems. */
+type Parsed<T> = { value?: T; diagnostics: Diagnostic[] };
+
+/**
+ * Reads every loom file of one spec directory. Never throws for bad content: problems become
+ * diagnostics. With a cache, a file whose size and modification time are those recorded is not
+ * read again: its recorded parse (value and diagnostics alike) is used.
+ */
+export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache, options: { summary?: boolean } = {}): SpecSnapshot {
   const specDir = repoRelative(repoRoot, dir);
   const rel = (p: string) => `${specDir}/${p}`;
   const diagnostics: Diagnostic[] = [];
@@ -48,22 +56,49 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     for (const n of names) files.add(`${folder}/${n}`);
     return names;
   };
+  const entries = cache?.open(dir);
 
   const unreadable = (name: string) => diagnostics.push(diagnostic(rel(name), `${rel(name)} could not be read`, {}, 'error', 'unreadable'));
 
-  const json = <T>(name: string, schema: Parameters<typeof parseJsonDocument>[2]): { value?: T; condition: FileCondition; text?: string } => {
-    if (!files.has(name)) return { condition: 'missing' };
-    const text = readText(join(dir, name));
+  /** One file's parse, from the cache when its stamp is unchanged; undefined when it cannot be read. */
+  const parsed = <T>(name: string, parse: (text: string) => Parsed<T>): Parsed<T> | undefined => {
+    const path = join(dir, name);
+    let stamp: FileStamp | undefined;
+    if (entries) {
+      const st = statSync(path, { throwIfNoEntry: false });
+      if (st?.isFile()) {
+        stamp = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+        const hit = entries.get(name, stamp) as Parsed<T> | undefined;
+        if (hit) {
+          diagnostics.push(...hit.diagnostics);
+          return hit;
+        }
+      }
+    }
+    const text = readText(path);
     if (text === undefined) {
       unreadable(name);
-      return { condition: 'invalid' };
+      return undefined;
     }
-    const parsed = parseJsonDocument(rel(name), text, schema);
-    diagnostics.push(...parsed.diagnostics);
-    return parsed.value === undefined ? { condition: 'invalid', text } : { value: parsed.value as T, condition: 'ok', text };
+    const result = parse(text);
+    if (stamp) entries!.set(name, stamp, result);
+    diagnostics.push(...result.diagnostics);
+    return result;
+  };
+
+  const json = <T>(name: string, schema: Parameters<typeof parseJsonDocument>[2], check?: (value: T, text: string) => Diagnostic[]): { value?: T; condition: FileCondition } => {
+    if (!files.has(name)) return { condition: 'missing' };
+    const r = parsed<T>(name, (text) => {
+      const doc = parseJsonDocument(rel(name), text, schema);
+      if (doc.value === undefined) return { diagnostics: doc.diagnostics };
+      const value = doc.value as T;
+      return { value, diagnostics: check ? [...doc.diagnostics, ...check(value, text)] : doc.diagnostics };
+    });
+    return r?.value === undefined ? { condition: 'invalid' } : { value: r.value, condition: 'ok' };
   };
 
   const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema);
+  if (options.summary) return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
   const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema);
   const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema);
   const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema);
@@ -72,35 +107,33 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
   const tasks = new Map<string, TaskFile>();
   for (const name of sub(TASKS_DIR).sort(byTaskNumber)) {
     if (!TASK_FILE_PATTERN.test(name)) continue;
-    const text = readText(join(dir, TASKS_DIR, name));
-    if (text === undefined) {
-      unreadable(`${TASKS_DIR}/${name}`);
-      continue;
-    }
-    const parsed = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.slice(0, -3), text);
-    diagnostics.push(...parsed.diagnostics);
-    tasks.set(parsed.task.id, parsed.task);
+    const r = parsed(`${TASKS_DIR}/${name}`, (text) => {
+      const p = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.slice(0, -3), text);
+      // Kept as JSON: the key lines as pairs, made a Map again below.
+      return { value: { ...p.task, keyLines: [...p.task.keyLines] }, diagnostics: p.diagnostics };
+    });
+    if (r?.value) tasks.set(r.value.id, { ...r.value, keyLines: new Map(r.value.keyLines) });
   }
 
   const taskStates = new Map<string, TaskState>();
   for (const name of sub(TASK_STATES_DIR).sort(byTaskNumber)) {
     if (!name.endsWith('.state.json')) continue;
-    const r = json<TaskState>(`${TASK_STATES_DIR}/${name}`, TaskStateSchema);
-    if (!r.value) continue;
     const expected = name.slice(0, -'.state.json'.length);
-    if (r.value.task_id !== expected) {
-      const where = positionAt(r.text ?? '', locateJson(r.text ?? '').offsetOf(['task_id']));
-      diagnostics.push(
-        diagnostic(
-          rel(`${TASK_STATES_DIR}/${name}`),
-          `${rel(`${TASK_STATES_DIR}/${name}`)}: task_id "${r.value.task_id}" does not match the file name (${expected})`,
-          where,
-          'warning',
-          'task-id-mismatch',
-        ),
-      );
-    }
-    taskStates.set(expected, r.value);
+    const file = `${TASK_STATES_DIR}/${name}`;
+    const r = json<TaskState>(file, TaskStateSchema, (value, text) =>
+      value.task_id === expected
+        ? []
+        : [
+            diagnostic(
+              rel(file),
+              `${rel(file)}: task_id "${value.task_id}" does not match the file name (${expected})`,
+              positionAt(text, locateJson(text).offsetOf(['task_id'])),
+              'warning',
+              'task-id-mismatch',
+            ),
+          ],
+    );
+    if (r.value) taskStates.set(expected, r.value);
   }
 
   const handoffs = new Map<string, Handoff>();
@@ -118,12 +151,12 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
   const reports = new Map<string, Report>();
   for (const name of REPORT_FILES) {
     if (!files.has(name)) continue;
-    const text = readText(join(dir, name));
-    if (text === undefined) unreadable(name);
-    else reports.set(name, parseReport(rel(name), text));
+    const r = parsed(name, (text) => ({ value: parseReport(rel(name), text), diagnostics: [] }));
+    if (r?.value) reports.set(name, r.value);
   }
 
   const lock = files.has(RUN_LOCK_FILE) ? readRunLock(dir) : undefined;
+  if (entries) cache!.commit(dir, entries);
 
   return {
     repoRoot,
@@ -146,6 +179,32 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
     convergenceReport: convergence.value,
     convergenceReportCondition: convergence.condition,
     lock,
+    diagnostics,
+  };
+}
+
+/**
+ * What a list row needs of a spec, read from its directory listing and pipeline.state.json only:
+ * its name, stage and stage counts. Everything else is empty until the spec is read in full.
+ */
+function summarySnapshot(repoRoot: string, dir: string, specDir: string, files: Set<string>, state: SpecSnapshot['state'], stateCondition: FileCondition, diagnostics: Diagnostic[]): SpecSnapshot {
+  const none = 'missing' as const;
+  return {
+    repoRoot,
+    dir,
+    specDir,
+    name: basename(dir),
+    files,
+    state,
+    stateCondition,
+    tasks: new Map(),
+    taskStates: new Map(),
+    requirementsCondition: none,
+    traceabilityCondition: none,
+    handoffs: new Map(),
+    reports: new Map(),
+    artifactAnalysisCondition: none,
+    convergenceReportCondition: none,
     diagnostics,
   };
 }

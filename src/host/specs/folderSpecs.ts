@@ -7,6 +7,7 @@ import { describeInspection } from '../../core/pipeline/machineInspection';
 import { isOwnLockActivity } from '../../core/store/runLock';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
+import type { SpecCache } from '../../core/specdir/specCache';
 import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
 import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
 import { Disposable, toDisposable } from '../lifecycle';
@@ -19,8 +20,14 @@ export interface SpecEntry {
   folder: vscode.WorkspaceFolder;
   repository: LoomRepository;
   spec: SpecPipeline;
+  /**
+   * Read only as far as a list row needs (name, stage, stage counts): the tree's first rows, before
+   * the spec is read in full. Never handed out by `get`/`entry`, which read the spec first.
+   */
+  summary?: true;
   overview: SpecOverview;
-  staleness: SpecStaleness;
+  /** Computed on first use (it fingerprints files), then kept until the spec's files change. */
+  readonly staleness: SpecStaleness;
   uri: vscode.Uri;
 }
 
@@ -35,17 +42,41 @@ export interface FolderChange {
 }
 
 const RESCAN = '\u0000rescan';
+/**
+ * Reading specs gives the event loop back every few milliseconds, not after every spec: typing
+ * and painting stay smooth, and a thousand specs do not wait a thousand turns of a busy loop.
+ */
+class TimeSlice {
+  private started = performance.now();
+  async yieldIfDue(): Promise<void> {
+    if (performance.now() - this.started < SLICE_MS) return;
+    await nextTick();
+    this.started = performance.now();
+  }
+}
+const SLICE_MS = 8;
+/** The longest a change waits for its folder to go quiet. */
+const MAX_WAIT_MS = 1000;
+const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
 const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
 /**
  * The specs of one workspace folder: one LoomRepository, one FileSystemWatcher scoped to the
- * spec roots and `.loom/workflow.yaml`, and a debounce per spec so that a burst of writes (loom
- * writes a temporary file, renames it, then regenerates progress.md) reloads that spec once.
+ * spec roots and `.loom/workflow.yaml`, and one debounce for the folder so that a burst of writes
+ * (loom writes a temporary file, renames it, then regenerates progress.md; a checkout changes
+ * hundreds of files) reloads each spec it touched once.
  */
 export class FolderSpecs extends Disposable {
   readonly repository: LoomRepository;
   private readonly entries = new Map<string, SpecEntry>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Specs not read in full yet, as their list rows need them. */
+  private readonly summaries = new Map<string, SpecEntry>();
+  private summarizing?: Promise<void>;
+  /** Specs (or RESCAN) whose files changed and that wait for the folder to be quiet. */
+  private readonly pendingKeys = new Set<string>();
+  private quietTimer?: NodeJS.Timeout;
+  /** When the oldest pending change arrived: a folder that never goes quiet is still read within MAX_WAIT_MS. */
+  private pendingSince = 0;
   private loading?: Promise<void>;
 
   /** Specs whose actor this folder listens to. */
@@ -59,6 +90,7 @@ export class FolderSpecs extends Disposable {
     private readonly onChange: (change: FolderChange) => void,
     /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
     inspectMachines: () => boolean = () => false,
+    cache?: SpecCache,
   ) {
     super();
     const inspect = (event: InspectionEvent, specDir: string) => {
@@ -67,17 +99,19 @@ export class FolderSpecs extends Disposable {
       if (line) this.log.info(`machine ${line}`);
     };
     // The extension host never blocks waiting for another process's lock: it reports the holder.
-    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 } });
+    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache });
     // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
     const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));
     for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.fileChanged(uri.fsPath)));
     this._register(
       toDisposable(() => {
-        for (const t of this.timers.values()) clearTimeout(t);
-        this.timers.clear();
+        clearTimeout(this.quietTimer);
+        this.pendingKeys.clear();
         for (const e of this.entries.values()) e.spec.dispose();
         this.entries.clear();
+        for (const e of this.summaries.values()) e.spec.dispose();
+        this.summaries.clear();
       }),
     );
   }
@@ -86,31 +120,72 @@ export class FolderSpecs extends Disposable {
     return this.repository.root;
   }
 
-  /** Reads every spec, yielding between specs so the first paint and typing are never blocked. */
+  /**
+   * Reads what the first rows of the tree need of every spec (its listing and pipeline.state.json),
+   * a batch at a time so typing is never blocked. Cheap: a spec read in full later replaces its row.
+   */
+  loadSummaries(): Promise<void> {
+    this.summarizing ??= (async () => {
+      await nextTick();
+      const started = Date.now();
+      const slice = new TimeSlice();
+      for (const dir of findSpecDirs(this.root, this.specRoots)) {
+        if (this.isDisposed) return;
+        if (basename(dir).startsWith('.') || this.entries.has(dir) || this.summaries.has(dir)) continue;
+        try {
+          const spec = this.repository.summary(dir);
+          this.summaries.set(dir, { ...this.entry(spec, false), summary: true });
+        } catch (e) {
+          this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
+        }
+        await slice.yieldIfDue();
+      }
+      this.log.info(`${this.folder.name}: ${this.summaries.size} spec row(s) read in ${Date.now() - started} ms`);
+    })();
+    return this.summarizing;
+  }
+
+  /** Reads every spec in full, yielding between specs so the first paint and typing are never blocked. */
   load(): Promise<void> {
     this.loading ??= (async () => {
       await nextTick();
       const started = Date.now();
+      const slice = new TimeSlice();
       for (const dir of findSpecDirs(this.root, this.specRoots)) {
         if (this.isDisposed) return;
         this.reloadNow(dir, false);
-        await nextTick();
+        await slice.yieldIfDue();
       }
       this.log.info(`${this.folder.name}: ${this.entries.size} spec(s) loaded in ${Date.now() - started} ms`);
     })();
     return this.loading;
   }
 
+  /** The specs read in full. */
   all(): SpecEntry[] {
     return [...this.entries.values()];
   }
 
+  /** Every spec as its list row needs it: read in full, or only summarized so far. */
+  rows(): SpecEntry[] {
+    return this.summaries.size ? [...this.entries.values(), ...this.summaries.values()] : this.all();
+  }
+
+  /** A spec read in full: one only summarized so far is read now (it is being expanded, shown or changed). */
   get(dir: string): SpecEntry | undefined {
+    const found = this.entries.get(dir);
+    if (found || !this.summaries.has(dir)) return found;
+    this.reloadNow(dir, true);
     return this.entries.get(dir);
   }
 
+  /** The spec's row as it stands, without reading the spec in full. */
+  peek(dir: string): SpecEntry | undefined {
+    return this.entries.get(dir) ?? this.summaries.get(dir);
+  }
+
   get pending(): boolean {
-    return this.timers.size > 0;
+    return this.pendingKeys.size > 0;
   }
 
   /** The spec directory a path belongs to; hidden folders (`specs/.drafts`) are not specs, as for loom. */
@@ -130,25 +205,35 @@ export class FolderSpecs extends Disposable {
     if (dir && !isOwnLockActivity(dir, abs)) this.schedule(dir);
   }
 
+  /**
+   * One debounce for the whole folder, not one per spec: a checkout of another branch changes
+   * hundreds of files whose events arrive in several batches, and each touched spec must be read
+   * once, after the last of them, not once per batch.
+   */
   private schedule(key: string): void {
-    const existing = this.timers.get(key);
-    if (existing) clearTimeout(existing);
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        if (key === RESCAN) this.rescan();
-        else this.reloadNow(key, true);
-      }, this.debounceMs()),
-    );
+    const now = Date.now();
+    if (this.pendingKeys.size === 0) this.pendingSince = now;
+    this.pendingKeys.add(key);
+    clearTimeout(this.quietTimer);
+    const wait = Math.max(0, Math.min(this.debounceMs(), this.pendingSince + MAX_WAIT_MS - now));
+    this.quietTimer = setTimeout(() => this.settle(), wait);
+  }
+
+  private settle(): void {
+    this.quietTimer = undefined;
+    const keys = [...this.pendingKeys];
+    this.pendingKeys.clear();
+    if (keys.includes(RESCAN)) return this.rescan();
+    for (const dir of keys) this.reloadNow(dir, true);
   }
 
   /** Reloads one spec now (after our own writes, or when its debounce ends) and reports it. */
   reloadNow(dir: string, report = true): void {
-    const timer = this.timers.get(dir);
-    if (timer) {
-      clearTimeout(timer);
-      this.timers.delete(dir);
+    this.pendingKeys.delete(dir);
+    const summarized = this.summaries.get(dir);
+    if (summarized) {
+      this.summaries.delete(dir);
+      summarized.spec.dispose();
     }
     const had = this.entries.get(dir);
     let spec: SpecPipeline | undefined;
@@ -165,7 +250,7 @@ export class FolderSpecs extends Disposable {
       this.entries.set(dir, this.entry(spec));
       this.log.debug(`${spec.snapshot.specDir}: ${had ? 'reloaded' : 'added'} at ${spec.stage ?? 'unknown stage'}`);
       if (report) this.onChange({ folder: this.folder, changed: [dir], removed: [] });
-    } else if (had) {
+    } else if (had || summarized) {
       this.entries.delete(dir);
       this.log.debug(`${relative(this.root, dir)}: removed`);
       if (report) this.onChange({ folder: this.folder, changed: [], removed: [dir] });
@@ -177,6 +262,8 @@ export class FolderSpecs extends Disposable {
     const before = new Set(this.entries.keys());
     this.repository.load();
     this.entries.clear();
+    for (const e of this.summaries.values()) e.spec.dispose();
+    this.summaries.clear();
     for (const spec of this.repository.all()) {
       if (basename(spec.snapshot.dir).startsWith('.')) continue;
       this.entries.set(spec.snapshot.dir, this.entry(spec));
@@ -195,19 +282,26 @@ export class FolderSpecs extends Disposable {
     this.onChange({ folder: this.folder, changed: [dir], removed: [] });
   }
 
-  private entry(spec: SpecPipeline): SpecEntry {
-    if (!this.watched.has(spec)) {
+  private entry(spec: SpecPipeline, watch = true): SpecEntry {
+    if (watch && !this.watched.has(spec)) {
       this.watched.add(spec);
       spec.onDidChange(() => this.specChanged(spec));
     }
+    const { snapshot, definition, stage } = spec;
+    // Staleness fingerprints the approved files: computed when a view first asks (a row, the
+    // dashboard, Advance), once per version of the spec's files, not for every spec at load.
+    // A summarized spec has not been read far enough to know: nothing is shown as stale yet.
+    let staleness: SpecStaleness | undefined = watch ? undefined : NOT_YET_KNOWN;
     return {
-      dir: spec.snapshot.dir,
+      dir: snapshot.dir,
       folder: this.folder,
       repository: this.repository,
       spec,
-      overview: specOverview(spec.snapshot, spec.definition, spec.stage),
-      staleness: specStaleness(spec.snapshot, spec.definition, spec.stage),
-      uri: vscode.Uri.file(spec.snapshot.dir),
+      overview: specOverview(snapshot, definition, stage),
+      get staleness() {
+        return (staleness ??= specStaleness(snapshot, definition, stage));
+      },
+      uri: vscode.Uri.file(snapshot.dir),
     };
   }
 }

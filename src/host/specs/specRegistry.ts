@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { LoomConfig } from '../config';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
+import type { SpecCache } from '../../core/specdir/specCache';
 import { FolderSpecs, type FolderChange, type SpecEntry } from './folderSpecs';
 
 export type { SpecEntry } from './folderSpecs';
@@ -28,12 +29,19 @@ export class SpecRegistry extends Disposable {
   private loading?: Promise<void>;
   private markReady!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
+  private markRows!: () => void;
+  private readonly rowsPromise = new Promise<void>((resolve) => (this.markRows = resolve));
+  /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
+  readonly timings: { startedAt?: number; rowsAt?: number; loadedAt?: number } = {};
 
   constructor(
     private readonly config: LoomConfig,
     log: Log,
+    /** Parses of unchanged files from the last session; written back as specs are read. */
+    private readonly cache?: SpecCache,
   ) {
     super();
+    if (cache) this._register({ dispose: () => cache.flush() });
     this.log = log.component('specs');
     this._register(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -76,8 +84,23 @@ export class SpecRegistry extends Disposable {
     return this.loaded;
   }
 
+  /** What the per-spec cache saved so far (for the log and the benchmarks). */
+  get cacheStats(): { hits: number; misses: number; written: number; rejected: number } | undefined {
+    return this.cache && { ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected };
+  }
+
+  /** Resolves once every spec's row can be shown (name, stage, stage counts), before the specs are read in full. */
+  get rowsReady(): Promise<void> {
+    return this.rowsPromise;
+  }
+
   private async loadAll(): Promise<void> {
+    this.timings.startedAt ??= performance.now();
+    await Promise.all([...this.folders.values()].map((f) => f.loadSummaries()));
+    this.timings.rowsAt ??= performance.now();
+    this.markRows();
     await Promise.all([...this.folders.values()].map((f) => f.load()));
+    this.timings.loadedAt ??= performance.now();
     this.loaded = true;
   }
 
@@ -90,6 +113,7 @@ export class SpecRegistry extends Disposable {
       this.log,
       (c) => this.folderChanged(c),
       () => this.config.inspectMachines,
+      this.cache,
     );
     this.folders.set(folder.uri.toString(), specs);
   }
@@ -128,6 +152,20 @@ export class SpecRegistry extends Disposable {
 
   entries(): SpecEntry[] {
     return [...this.folders.values()].flatMap((f) => f.all());
+  }
+
+  /** Every spec as its tree row needs it: read in full, or only summarized while the workspace is being read. */
+  rows(): SpecEntry[] {
+    return [...this.folders.values()].flatMap((f) => f.rows());
+  }
+
+  /** A spec's row as it stands (maybe only summarized): for drawing rows, never for acting on the spec. */
+  peek(dir: string): SpecEntry | undefined {
+    for (const f of this.folders.values()) {
+      const found = f.peek(resolve(f.root, dir));
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** A spec by its directory: absolute, or relative to a workspace folder (`specs/x`). */

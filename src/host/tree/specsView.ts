@@ -29,10 +29,12 @@ export class SpecsView extends Disposable {
     this._register(this.treeView.onDidChangeVisibility((e) => e.visible && this.registry.isLoaded && this.provider.refresh()));
     this._register(registry.onDidChange(() => this.updateContext()));
     this.treeView.message = vscode.l10n.t('Reading loom specs…');
-    void registry.ready.then(() => {
+    // The rows are there before the specs are read in full: the "Reading" message goes with them.
+    void registry.rowsReady.then(() => {
       this.updateMessage();
       this.updateContext();
     });
+    void registry.ready.then(() => this.updateContext());
   }
 
   /** The spec of the row selected in the tree, if any. */
@@ -69,6 +71,6 @@ export class SpecsView extends Disposable {
 
   private updateContext(): void {
     void vscode.commands.executeCommand('setContext', 'loom.loaded', this.registry.isLoaded);
-    void vscode.commands.executeCommand('setContext', 'loom.hasSpecs', this.registry.entries().length > 0);
+    void vscode.commands.executeCommand('setContext', 'loom.hasSpecs', this.registry.rows().length > 0);
   }
 }

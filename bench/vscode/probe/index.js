@@ -1,0 +1,106 @@
+'use strict';
+/**
+ * extensionTestsPath of the editor benchmarks (bench/vscodeBench.ts): runs inside the extension
+ * host of a real VS Code (code-server), opens the Loom view at once, and writes what it measured
+ * to $LOOM_BENCH_OUT as JSON. $LOOM_BENCH_PHASE says what to measure:
+ *   baseline   only the empty extension is loaded: its activation, the host's memory without Loom;
+ *   cold       Loom on a workspace it has never seen (empty extension storage), then a checkout burst;
+ *   warm       Loom again on the same workspace and profile: its per-spec cache is there;
+ *   small      Loom on the 10-spec workspace.
+ */
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const LOOM = 'loom-vscode.loom-vscode';
+const EMPTY = 'loom-bench.loom-bench-empty';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, test, timeoutMs = 180_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = test();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+async function activated(id) {
+  const ext = vscode.extensions.getExtension(id);
+  if (!ext) throw new Error(`${id} is not loaded`);
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+/** Samples the host's resident memory until `done` resolves; returns the peak in MB. */
+function samplePeakRss(done) {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  return done.then(() => {
+    clearInterval(timer);
+    return Math.max(peak, process.memoryUsage().rss) / 2 ** 20;
+  });
+}
+
+/**
+ * 200 files of 40 specs change at once, as a checkout of another branch changes them: five task
+ * states per spec. Returns how long until every touched spec was reported changed and the
+ * registry is idle, and how many times each was reported.
+ */
+async function checkoutBurst(api, root) {
+  const specs = fs.readdirSync(path.join(root, 'specs')).sort().slice(0, 40);
+  const reports = new Map();
+  const sub = api.registry.onDidChange((e) => {
+    for (const dir of e.changed) reports.set(dir, (reports.get(dir) ?? 0) + 1);
+  });
+  const started = performance.now();
+  for (const name of specs) {
+    for (let t = 1; t <= 5; t++) {
+      const file = path.join(root, 'specs', name, 'task-states', `T${t}.state.json`);
+      const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+      fs.writeFileSync(file, JSON.stringify({ ...state, status: 'blocked', blocker: 'checked out from another branch', retry_count: state.retry_count + 1 }, null, 2));
+    }
+  }
+  const dirs = specs.map((n) => path.join(root, 'specs', n));
+  await until('the burst to be seen', () => dirs.every((d) => reports.has(d)), 60_000);
+  await api.registry.whenIdle();
+  const ms = performance.now() - started;
+  sub.dispose();
+  const wrong = dirs.filter((d) => api.registry.entry(d)?.spec.snapshot.taskStates.get('T1')?.status !== 'blocked');
+  if (wrong.length) throw new Error(`${wrong.length} spec(s) do not show the checked-out files`);
+  return { ms, maxReports: Math.max(...reports.values()), specs: dirs.length, files: dirs.length * 5 };
+}
+
+exports.run = async () => {
+  const phase = process.env.LOOM_BENCH_PHASE;
+  const out = process.env.LOOM_BENCH_OUT;
+  const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  const result = { phase };
+  if (phase === 'baseline') {
+    result.empty = (await activated(EMPTY)).timings;
+    await sleep(3000); // let the host settle as it does with Loom loaded
+    result.rssMB = process.memoryUsage().rss / 2 ** 20;
+    result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
+  } else {
+    const opened = vscode.commands.executeCommand('workbench.view.extension.loom');
+    const api = await activated(LOOM);
+    result.loom = api.timings;
+    const loaded = api.registry.ready.then(() => api.registry.whenIdle());
+    const peak = samplePeakRss(loaded);
+    await opened;
+    await until('the first rows of the Loom view', () => api.tree.firstRowsAt !== undefined);
+    result.firstRowsAt = api.tree.firstRowsAt;
+    result.firstAskedAt = api.tree.firstAskedAt;
+    await loaded;
+    result.registry = api.registry.timings;
+    result.specs = api.registry.entries().length;
+    result.peakRssMB = await peak;
+    result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
+    result.cache = api.registry.cacheStats;
+    if (phase === 'cold') {
+      result.burst = await checkoutBurst(api, root);
+      await sleep(3000); // the cache files are written a moment after a load: let them be, for the warm start
+    }
+  }
+  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+};

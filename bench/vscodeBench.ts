@@ -1,0 +1,115 @@
+/**
+ * The editor benchmarks, in a real VS Code: code-server (VS Code 1.139 with a real Node extension
+ * host, in headless chromium) driven through test/vscode/code-shim.js, as the integration tests
+ * run. bench/vscode/probe runs inside the extension host and reports what it measured; the empty
+ * extension in bench/vscode/empty-extension is loaded beside Loom as the activation baseline.
+ *
+ * Each sample is one window: `baseline` (the empty extension alone), `cold` (Loom on 1,000 specs
+ * with empty storage, then a checkout burst), `warm` (the same workspace and profile again: the
+ * per-spec cache is there) and `small` (10 specs). The rounds alternate and the lines print medians.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generateRepository } from './generateRepository';
+
+const ROOT = resolve(__dirname, '..');
+const SHIM = join(ROOT, 'test/vscode/code-shim.js');
+type Timings = { bundleStartedAt: number; activateStartedAt: number; activatedAt: number };
+interface Sample {
+  phase: string;
+  loom?: Timings;
+  empty?: Timings;
+  rssMB?: number;
+  peakRssMB?: number;
+  firstRowsAt?: number;
+  firstAskedAt?: number;
+  registry?: { startedAt: number; rowsAt: number; loadedAt: number };
+  specs?: number;
+  burst?: { ms: number; maxReports: number; specs: number; files: number };
+  cache?: { hits: number; misses: number; written: number; rejected: number };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const activationMs = (t: Timings) => t.activatedAt - t.bundleStartedAt;
+
+async function runWindow(work: string, phase: string, workspace: string, userDataDir: string, withLoom: boolean): Promise<Sample> {
+  // code-server keeps one extensionDevelopmentPath: every extension goes into one folder of extensions.
+  const extensions = mkdtempSync(join(work, 'ext-'));
+  // Each window loads one of the two, so neither's activation waits on the other's.
+  if (withLoom) symlinkSync(ROOT, join(extensions, 'loom-vscode'), 'dir');
+  else cpSync(join(__dirname, 'vscode/empty-extension'), join(extensions, 'loom-bench-empty'), { recursive: true });
+  const out = join(work, `${phase}-${Date.now()}.json`);
+  const { runTests } = await import('@vscode/test-electron');
+  try {
+    await runTests({
+      vscodeExecutablePath: SHIM,
+      extensionDevelopmentPath: [extensions],
+      extensionTestsPath: join(__dirname, 'vscode/probe/index.js'),
+      extensionTestsEnv: { LOOM_BENCH_PHASE: phase, LOOM_BENCH_OUT: out },
+      launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${join(work, 'installed-extensions')}`],
+    });
+  } finally {
+    rmSync(join(extensions, 'loom-vscode'), { force: true }); // the link, never what it points to
+    rmSync(extensions, { recursive: true, force: true });
+  }
+  return JSON.parse(readFileSync(out, 'utf8')) as Sample;
+}
+
+export async function benchEditor(specs: number, rounds = Number(process.env.BENCH_VSCODE_ROUNDS ?? 3)): Promise<string[]> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(join(ROOT, 'test/vscode/codeServer')).ensureInstalled();
+  const work = mkdtempSync(join(tmpdir(), 'loom-bench-vscode-'));
+  try {
+    const baseline: Sample[] = [];
+    const cold: Sample[] = [];
+    const warm: Sample[] = [];
+    const small: Sample[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // A fresh copy of the workspaces each round: the checkout burst changes the large one.
+      const large = join(work, `round-${round}`, 'large');
+      const little = join(work, `round-${round}`, 'small');
+      generateRepository(large, specs, 20);
+      generateRepository(little, 10, 20);
+      const profile = join(work, `round-${round}`, 'profile');
+      mkdirSync(profile, { recursive: true });
+      baseline.push(await runWindow(work, 'baseline', large, join(work, `round-${round}`, 'profile-baseline'), false));
+      cold.push(await runWindow(work, 'cold', large, profile, true));
+      warm.push(await runWindow(work, 'warm', large, profile, true));
+      small.push(await runWindow(work, 'small', little, join(work, `round-${round}`, 'profile-small'), true));
+    }
+    if (process.env.BENCH_VERBOSE) console.error(JSON.stringify({ baseline, cold, warm, small }, null, 1));
+    const emptyMs = median(baseline.map((s) => activationMs(s.empty!)));
+    const extra = (ss: Sample[]) => median(ss.map((s) => activationMs(s.loom!))) - emptyMs;
+    const loomMs = median(cold.map((s) => activationMs(s.loom!)));
+    const rowsMs = (s: Sample) => s.firstRowsAt! - s.loom!.activateStartedAt;
+    const loadedMs = (s: Sample) => s.registry!.loadedAt - s.loom!.activateStartedAt;
+    const rowsLarge = median(cold.map(rowsMs));
+    const rowsSmall = median(small.map(rowsMs));
+    const coldLoaded = median(cold.map(loadedMs));
+    const warmLoaded = median(warm.map(loadedMs));
+    const burstMs = median(cold.map((s) => s.burst!.ms));
+    const reports = Math.max(...cold.map((s) => s.burst!.maxReports));
+    const peak = median(cold.map((s) => s.peakRssMB!));
+    const base = median(baseline.map((s) => s.rssMB!));
+    return [
+      `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
+      `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cold.map((s) => s.firstAskedAt! - s.loom!.activateStartedAt)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} rounds=${rounds}`,
+      `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specs=${specs} rounds=${rounds}`,
+      `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,
+      `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} specs=${specs} rounds=${rounds}`,
+    ];
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  benchEditor(Number(process.env.BENCH_SPECS ?? 1000)).then(
+    (lines) => console.log(lines.join('\n')),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

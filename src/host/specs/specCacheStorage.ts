@@ -1,0 +1,29 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
+import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
+
+/**
+ * The per-spec parse cache of the extension, in its global storage (never the repository): one
+ * file per spec directory, named by a hash of its absolute path, so a folder opened in another
+ * window or workspace finds its cache too (a workspace's own storage can change from one session
+ * to the next). A cache written by another build of the extension is rebuilt: the version
+ * includes the bundle's size and modification time. Cache files are written a moment after a
+ * load, so the first rows of the tree never wait for them; what they hold is not kept in memory
+ * besides (the snapshots hold it), so a reload of a changed spec reads its one cache file again.
+ */
+export function extensionSpecCache(context: vscode.ExtensionContext): SpecCache {
+  return new SpecCache(directoryCacheStore(join(context.globalStorageUri.fsPath, 'spec-cache')), `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`, {
+    writeDelayMs: 2000,
+    remember: false,
+  });
+}
+
+function bundleStamp(): string {
+  try {
+    const st = statSync(__filename);
+    return `${st.size}-${st.mtimeMs}`;
+  } catch {
+    return 'unknown';
+  }
+}

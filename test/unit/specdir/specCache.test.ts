@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { loadSpec } from '../../../src/core/specdir/loadSpec';
+import { cacheKey, directoryCacheStore, SpecCache, type SpecCacheStore } from '../../../src/core/specdir/specCache';
+
+const fixtureRepo = resolve(__dirname, '../../fixtures/files/repo');
+const SPEC = 'specs/2026-11-20+user-login';
+
+const scratch = mkdtempSync(join(tmpdir(), 'loom-cache-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let n = 0;
+const copyRepo = () => {
+  const repo = join(scratch, `repo-${n++}`);
+  cpSync(fixtureRepo, repo, { recursive: true });
+  return repo;
+};
+
+/** A store in memory that counts what it is asked, so a test sees what was read and written. */
+class CountingStore implements SpecCacheStore {
+  readonly files = new Map<string, Buffer>();
+  reads = 0;
+  writes = 0;
+  read(key: string) {
+    this.reads++;
+    return this.files.get(key);
+  }
+  write(key: string, data: Buffer) {
+    this.writes++;
+    this.files.set(key, data);
+  }
+  remove(key: string) {
+    this.files.delete(key);
+  }
+}
+
+// Files written by the test are seconds old at most: a clock ten seconds ahead lets the cache keep
+// them (a fresh file is otherwise not kept, see the racy-file test below).
+const later = () => Date.now() + 10_000;
+/** A snapshot as comparable data: what every reader of the snapshot can see. */
+const facts = (s: ReturnType<typeof loadSpec>) => ({ ...s, files: [...s.files].sort(), tasks: [...s.tasks], taskStates: [...s.taskStates], handoffs: [...s.handoffs], reports: [...s.reports] });
+
+describe('SpecCache', () => {
+  it('gives the same snapshot as reading the files, cold and warm, diagnostics included', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    // A broken file, a schema problem and a task-id mismatch: their diagnostics come from the cache too.
+    writeFileSync(join(dir, 'requirements.json'), '{ "requirements": [ ');
+    writeFileSync(join(dir, 'task-states', 'T2.state.json'), JSON.stringify({ task_id: 'T9', status: 'done', retry_count: 0 }));
+    const plain = facts(loadSpec(repo, dir));
+    assert.ok(plain.diagnostics.length >= 2, 'the fixture has problems to cache');
+    const store = new CountingStore();
+    const cold = new SpecCache(store, 'v1', { now: later });
+    assert.deepEqual(facts(loadSpec(repo, dir, cold)), plain);
+    assert.equal(store.writes, 1);
+    // A new cache (a new process, a reload of the window) reads the file the first one wrote.
+    const warm = new SpecCache(store, 'v1', { now: later });
+    const again = loadSpec(repo, dir, warm);
+    assert.deepEqual(facts(again), plain);
+    assert.equal(store.writes, 1, 'nothing changed: nothing is written');
+    assert.ok(again.tasks.get('T1')!.keyLines instanceof Map, 'a task file keeps its key lines as a Map');
+  });
+
+  it('reads a changed file again, and only that one', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new CountingStore();
+    loadSpec(repo, dir, new SpecCache(store, 'v1', { now: later }));
+    const path = join(dir, 'task-states', 'T1.state.json');
+    const state = JSON.parse(readFileSync(path, 'utf8'));
+    writeFileSync(path, JSON.stringify({ ...state, status: 'blocked', blocker: 'waiting on the API' }));
+    const s = loadSpec(repo, dir, new SpecCache(store, 'v1', { now: later }));
+    assert.equal(s.taskStates.get('T1')!.status, 'blocked');
+    assert.equal(store.writes, 2);
+    assert.deepEqual(facts(s), facts(loadSpec(repo, dir)));
+  });
+
+  it('sees a file rewritten with the same size (another modification time)', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const path = join(dir, 'task-states', 'T1.state.json');
+    writeFileSync(path, JSON.stringify({ task_id: 'T1', status: 'done', retry_count: 1 }));
+    const store = new CountingStore();
+    loadSpec(repo, dir, new SpecCache(store, 'v1', { now: later }));
+    // Same length, other content: only the stamp can tell.
+    writeFileSync(path, JSON.stringify({ task_id: 'T1', status: 'done', retry_count: 2 }));
+    assert.equal(loadSpec(repo, dir, new SpecCache(store, 'v1', { now: later })).taskStates.get('T1')!.retry_count, 2);
+  });
+
+  it('forgets a deleted file and a deleted spec', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new CountingStore();
+    const cache = new SpecCache(store, 'v1', { now: later });
+    const r = new LoomRepository(repo, { cache }).load();
+    assert.ok(r.get(SPEC)!.snapshot.taskStates.has('T1'));
+    rmSync(join(dir, 'task-states', 'T1.state.json'));
+    r.reload(dir);
+    assert.equal(r.get(SPEC)!.snapshot.taskStates.has('T1'), false);
+    const written = JSON.parse(store.files.get(cacheKey(dir))!.toString('utf8'));
+    assert.equal(Object.hasOwn(written.files, 'task-states/T1.state.json'), false, 'the entry of a deleted file is dropped');
+    rmSync(dir, { recursive: true });
+    r.reload(dir);
+    assert.equal(store.files.has(cacheKey(dir)), false);
+  });
+
+  for (const [what, corrupt] of [
+    ['not JSON', () => Buffer.from('\u0000\u0001garbage')],
+    ['truncated', (b: Buffer) => b.subarray(0, Math.floor(b.length / 2))],
+    ['of another version', (b: Buffer) => Buffer.from(b.toString('utf8').replace('"version":"v1"', '"version":"v0"'))],
+    ['about another directory', (b: Buffer) => Buffer.from(b.toString('utf8').replace(/"dir":"[^"]*"/, '"dir":"/elsewhere"'))],
+    ['with an entry of the wrong shape', (b: Buffer) => Buffer.from(b.toString('utf8').replace(/"pipeline\.state\.json":\[\d+/, '"pipeline.state.json":["x"'))],
+    ['JSON of another shape', () => Buffer.from('[1,2,3]')],
+  ] as const) {
+    it(`rebuilds a cache file that is ${what}, never trusting it`, () => {
+      const repo = copyRepo();
+      const dir = join(repo, SPEC);
+      const store = new CountingStore();
+      loadSpec(repo, dir, new SpecCache(store, 'v1', { now: later }));
+      const key = cacheKey(dir);
+      const good = store.files.get(key)!;
+      // The cached parse says something the files do not: trusting it would show it.
+      const lying = Buffer.from(good.toString('utf8').replace(/"current_stage":"[a-z-]+"/, '"current_stage":"failed"'));
+      assert.notDeepEqual(lying, good, 'the fixture names its stage');
+      store.files.set(key, corrupt(lying));
+      const cache = new SpecCache(store, 'v1', { now: later });
+      const s = loadSpec(repo, dir, cache);
+      assert.deepEqual(facts(s), facts(loadSpec(repo, dir)));
+      assert.equal(cache.rejected, 1);
+      assert.equal(store.files.get(key)!.toString('utf8'), good.toString('utf8'), 'rewritten from the files');
+    });
+  }
+
+  it('does not keep the parse of a file changed the moment it was read (racily clean)', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new CountingStore();
+    // The real clock: every file of the fresh copy is younger than the racy window.
+    loadSpec(repo, dir, new SpecCache(store, 'v1'));
+    const written = JSON.parse(store.files.get(cacheKey(dir))!.toString('utf8'));
+    assert.deepEqual(written.files, {});
+  });
+
+  it('writes one file per spec into a directory store, atomically, leaving no temporary file', () => {
+    const repo = copyRepo();
+    const root = join(scratch, `store-${n++}`);
+    const cache = new SpecCache(directoryCacheStore(root), 'v1', { now: later });
+    const r = new LoomRepository(repo, { cache }).load();
+    const names = readdirSync(root);
+    assert.equal(names.length, r.all().length);
+    assert.ok(
+      names.every((f) => /^[0-9a-f]{40}\.json$/.test(f)),
+      names.join(', '),
+    );
+  });
+
+  it('keeps the repository current: a change seen through applyChange comes from the file', () => {
+    const repo = copyRepo();
+    const store = new CountingStore();
+    const r = new LoomRepository(repo, { cache: new SpecCache(store, 'v1', { now: later }) }).load();
+    const path = join(repo, SPEC, 'task-states', 'T1.state.json');
+    writeFileSync(path, JSON.stringify({ task_id: 'T1', status: 'executing', retry_count: 3 }));
+    const [dir] = r.applyChange(path);
+    assert.equal(r.get(dir)!.snapshot.taskStates.get('T1')!.retry_count, 3);
+  });
+});
