@@ -67,7 +67,14 @@ export function traceJson(m: TraceabilityMatrix) {
 }
 
 export function formatStatus(s: SpecStatus): string {
-  const source = s.stage_source === 'inferred' ? ' (inferred from the artifacts)' : s.stage_source === 'unknown' ? ' (pipeline.state.json is corrupt)' : '';
+  const source =
+    s.stage_source === 'inferred'
+      ? ' (inferred from the artifacts)'
+      : s.stage_source === 'unknown'
+        ? s.diagnostics.some((d) => d.code === 'workflow-unreadable')
+          ? ' (.loom/workflow.yaml cannot be read)'
+          : ' (pipeline.state.json is corrupt)'
+        : '';
   const lines = [`${s.spec_dir}  [${s.pipeline_type}]  stage: ${s.stage ?? 'unknown'}${source}`];
   const done = s.tasks.filter((t) => t.status === 'done').length;
   if (s.tasks.length) {

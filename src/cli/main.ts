@@ -6,6 +6,8 @@ import { SpecLockedError, TransitionRefusedError } from '../core/errors';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
 import { REQUIREMENTS_FILE } from '../core/files/requirements';
 import { TRACEABILITY_FILE } from '../core/files/traceability';
+import { WORKFLOW_FILE } from '../core/files/workflow';
+import { t } from '../core/messages';
 import { ensureFeatureWorktree } from '../core/git/featureWorktree';
 import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
@@ -128,6 +130,10 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
       s.diagnostics.filter((d) => d.file === file),
     );
   }
+  // A workflow.yaml that does not read leaves the pipeline unknown: loom run refuses it too.
+  if (s.definition.problems?.length) {
+    throw new UnreadableInputError(t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: s.snapshot.specDir }), s.definition.problems.slice(1));
+  }
   const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
   if (unknownStage.length) {
     throw new UnreadableInputError(`${file} names a stage the ${s.pipelineType} pipeline does not have; nothing was written`, unknownStage);
@@ -188,7 +194,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : `No spec directories under ${repo.root} (${repo.specRoots.join(', ')}).`);
       // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.
       const unreadable = statuses.filter((s) => s.stage_source === 'unknown');
-      for (const s of unreadable) io.err(`loom-vscode: ${s.spec_dir}/${PIPELINE_STATE_FILE} is corrupt, so the stage of ${s.spec_dir} is unknown`);
+      for (const s of unreadable) {
+        if (s.diagnostics.some((d) => d.code === 'workflow-unreadable')) io.err(`loom-vscode: ${t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: s.spec_dir })}`);
+        else io.err(`loom-vscode: ${s.spec_dir}/${PIPELINE_STATE_FILE} is corrupt, so the stage of ${s.spec_dir} is unknown`);
+      }
       return unreadable.length ? 2 : 0;
     }
     case 'advance': {

@@ -1,4 +1,5 @@
 import type { MessageEntry, ParamNames, ParamValue } from './catalogTypes';
+import { checksMessages } from './checks';
 import { commonMessages } from './common';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
@@ -10,6 +11,7 @@ import { displayLanguage, type Language } from './language';
  */
 export const CATALOG = {
   ...commonMessages,
+  ...checksMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

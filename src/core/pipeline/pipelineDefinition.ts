@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../diagnostics/diagnostic';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MINUTES, type Workflow, type WorkflowStep } from '../files/workflow';
 import { FAILED_STAGE } from '../files/vocabulary';
 import { specRelative } from '../fs/paths';
@@ -59,6 +60,13 @@ export interface PipelineDefinition {
   type: string;
   /** Where the stage list came from. */
   source: 'schema' | 'workflow';
+  /**
+   * Why the pipeline cannot be known (workflow.yaml does not read): the spec is shown as
+   * unreadable and no change is made, rather than following a pipeline loom does not follow.
+   */
+  problems?: Diagnostic[];
+  /** What the user should know about where the stages came from (no pipeline of this type in workflow.yaml). */
+  advice?: Diagnostic[];
   stages: StageDefinition[];
   transitions: TransitionDefinition[];
   initial: string;
@@ -129,22 +137,14 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   const stepById = new Map<string, WorkflowStep>();
   const forward = new Map<string, string | undefined>();
   if (steps && steps.length > 0) {
+    // loom's nextStep is the step after in the list; `next` is not read (workflow.ts says so when it disagrees).
     order = [];
-    steps.forEach((step, i) => {
+    for (const step of steps) {
+      if (stepById.has(step.id)) continue;
       stepById.set(step.id, step);
       order.push(step.id);
-      const next = step.next === undefined ? steps[i + 1]?.id : (step.next ?? undefined);
-      forward.set(step.id, next || undefined);
-    });
-    // A `next` may name a checkpoint stage the steps do not list (e.g. `approved`); take it from the schema.
-    for (let i = 0; i < order.length; i++) {
-      const next = forward.get(order[i]);
-      if (next && !order.includes(next) && next !== FAILED_STAGE) {
-        order.splice(i + 1, 0, next);
-        const after = schemaState(next)?.allowedTransitions.find((t) => t !== FAILED_STAGE && order.includes(t));
-        forward.set(next, after ?? order[i + 2]);
-      }
     }
+    order.forEach((id, i) => forward.set(id, order[i + 1]));
   } else {
     order = schemaOrder(schema);
     order.forEach((id, i) => {
@@ -279,4 +279,9 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   }
 
   return { type: pipelineType, source: steps?.length ? 'workflow' : 'schema', stages, transitions, initial: stages[0]?.id ?? 'brainstorming', recoveryTargets };
+}
+
+/** The pipeline of a spec whose workflow.yaml cannot be read: no stages, so no change can be made, and the reason. */
+export function unreadablePipeline(pipelineType: string, problems: Diagnostic[]): PipelineDefinition {
+  return { type: pipelineType, source: 'workflow', problems, stages: [], transitions: [], initial: 'brainstorming', recoveryTargets: [] };
 }

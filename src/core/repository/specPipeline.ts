@@ -2,7 +2,8 @@ import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
-import type { WorkflowStep } from '../files/workflow';
+import { WORKFLOW_FILE, type WorkflowStep } from '../files/workflow';
+import { t } from '../messages';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { GuardRegistry } from '../pipeline/guards';
 import { GuardVerdicts } from '../pipeline/guardVerdicts';
@@ -90,6 +91,18 @@ interface Facts {
   staleApprovals?: StaleApproval[];
 }
 
+/**
+ * What the spec's pipeline says of the spec, filed on the spec's own state file: the workflow's
+ * own problems are listed once, on workflow.yaml, not again for every spec that uses it.
+ */
+function pipelineDiagnostics(def: PipelineDefinition, specDir: string): Diagnostic[] {
+  const file = `${specDir}/${PIPELINE_STATE_FILE}`;
+  const out: Diagnostic[] = [];
+  if (def.problems?.length) out.push(diagnostic(file, t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: specDir }), { line: 1 }, 'error', 'workflow-unreadable'));
+  for (const a of def.advice ?? []) out.push({ ...a, file, line: 1, column: 1 });
+  return out;
+}
+
 const machines = new WeakMap<PipelineDefinition, PipelineMachine>();
 function machineFor(def: PipelineDefinition): PipelineMachine {
   let m = machines.get(def);
@@ -120,8 +133,10 @@ export class SpecPipeline {
   }
 
   private derive(snapshot: SpecSnapshot): Facts {
-    const stage = stageOnDisk(this.definition, snapshot);
-    const diagnostics = [...snapshot.diagnostics];
+    const unreadable = (this.definition.problems?.length ?? 0) > 0;
+    // A pipeline that cannot be read puts the spec at no known stage (its steps are what loom follows).
+    const stage = unreadable ? null : stageOnDisk(this.definition, snapshot);
+    const diagnostics = [...snapshot.diagnostics, ...pipelineDiagnostics(this.definition, snapshot.specDir)];
     if (snapshot.state && stage !== null && machineStateOf(this.definition, stage) !== stage) {
       diagnostics.push(
         diagnostic(
@@ -137,7 +152,7 @@ export class SpecPipeline {
       snapshot,
       verdicts: new GuardVerdicts(snapshot, this.options.guards),
       stage,
-      stageSource: snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
+      stageSource: unreadable ? 'unknown' : snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
       diagnostics,
     };
   }
