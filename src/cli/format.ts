@@ -27,7 +27,7 @@ export function statusJson(s: SpecStatus) {
     pipeline_type: s.pipeline_type,
     stage: s.stage,
     tasks: s.tasks.map((t) => ({ id: t.id, status: t.status, retry_count: t.retry_count })),
-    next: s.next.map((n) => ({ to: n.to, interactive: n.interactive, ready: n.ready, unmet: [...n.unmet] })),
+    next: s.next.map((n) => ({ to: n.to, interactive: n.interactive, ready: n.ready, unmet: [...n.unmet], ...(n.advice?.length ? { advice: [...n.advice] } : {}) })),
     diagnostics: s.diagnostics,
   };
 }
@@ -87,6 +87,8 @@ export function formatStatus(s: SpecStatus): string {
     const mark = n.ready ? `ready${how}` : 'blocked';
     lines.push(`  → ${n.to} (${n.kind}): ${mark}`);
     for (const u of n.unmet) lines.push(`      - ${u}`);
+    // The extension's checks beyond loom's: said, not blocking.
+    for (const a of n.advice ?? []) lines.push(`      ~ ${a} (advice)`);
   }
   for (const d of s.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
   return lines.join('\n');

@@ -49,4 +49,11 @@ export const checksMessages = {
     en: '{file} has no "{pipeline}" pipeline; the extension follows the full pipeline of pipeline.schema.json, where loom would find no steps',
     zh: '{file} 中没有 "{pipeline}" 流水线；扩展按 pipeline.schema.json 的完整流水线推进，而 loom 会找不到任何步骤',
   },
+
+  // Advice: the extension's checks beyond loom's engine for the step; shown, never refusing.
+  'advice.checkByHand': { en: 'check by hand: {check}', zh: '请人工确认：{check}' },
+  'advice.diagnostic': {
+    en: 'before {to}: {reason} (advice: loom run --advance does not check this for {stage}; "strict_checks: true" on the step in .loom/workflow.yaml makes it block)',
+    zh: '进入 {to} 之前：{reason}（建议：loom run --advance 不会为 {stage} 检查此项；在 .loom/workflow.yaml 的该步骤上写 "strict_checks: true" 可使其成为阻断）',
+  },
 } as const satisfies MessageTable;

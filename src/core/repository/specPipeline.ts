@@ -44,7 +44,8 @@ export interface SpecStatus {
   /** `state` when read from pipeline.state.json, `inferred` from the artifacts, `unknown` when the state file is corrupt. */
   stage_source: 'state' | 'inferred' | 'unknown';
   tasks: TaskStatusSummary[];
-  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[] }[];
+  /** `advice`: what the extension's own checks beyond loom's find unmet; shown, never blocking. */
+  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[]; advice?: string[] }[];
   diagnostics: Diagnostic[];
 }
 
@@ -245,7 +246,15 @@ export class SpecPipeline {
         const s = snapshot.taskStates.get(id);
         return { id, status: s?.status ?? 'pending', retry_count: s?.retry_count ?? 0 };
       }),
-      next: this.next().map((c) => ({ to: c.to, kind: c.kind, interactive: c.interactive, ready: c.ready, unmet: c.unmet, confirmations: c.confirmations })),
+      next: this.next().map((c) => ({
+        to: c.to,
+        kind: c.kind,
+        interactive: c.interactive,
+        ready: c.ready,
+        unmet: c.unmet,
+        confirmations: c.confirmations,
+        ...(c.advice.length ? { advice: c.advice } : {}),
+      })),
       diagnostics: this.diagnostics,
     };
   }

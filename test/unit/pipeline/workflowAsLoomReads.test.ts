@@ -81,6 +81,10 @@ describe('workflow.yaml as loom reads it', () => {
       spec.next().map((n) => [n.kind, n.to]),
       [['forward', 'executing']],
     );
+    // loom's approve() checks no requires of executing, so the schema's tasks/ and traceability.json are advice.
+    const result = spec.approve({ now: '2026-11-29T10:00:00.000Z' });
+    assert.deepEqual([result.from, result.to], ['approved', 'executing']);
+    assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'executing');
     // max_retries: "2" is a count for the circuit breaker (loom itself does not read it).
     assert.equal(spec.definition.stages.find((s) => s.id === 'executing')!.maxRetries, 2);
     r.dispose();
