@@ -52,7 +52,8 @@ const taskFile = (id: string) => `tasks/${id}.md`;
  * - Severities follow LOOM-FORMATS.md: a task file traceability.json names but that does not
  *   exist is an error (overridable), not a blocker.
  * - A task counts as listed in plan.md when plan.md names `TN.md` or the word `TN`.
- * - Behaviors marked `applicability: not-applicable` need no task, as at planning.
+ * - Behaviors marked `applicability: not-applicable` need a task like any other: loom's
+ *   analyze-artifacts.mjs knows no applicability.
  * - A constitution conflict cannot be decided deterministically; the analysing skill reports it.
  * - "Ambiguity" is a placeholder (TBD, TODO …) left in spec.md, plan.md or a task.
  */
@@ -213,7 +214,8 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   const mapped = new Set(tasks.flatMap((t) => t.behavior_ids));
   const traceByReq = new Map((s.traceability?.requirements ?? []).map((e) => [e.id, e]));
   for (const { req, b } of behaviors) {
-    if (mapped.has(b.id) || b.applicability === 'not-applicable') continue;
+    // loom's analyze-artifacts.mjs knows no applicability: every behavior needs a task.
+    if (mapped.has(b.id)) continue;
     const traced = traceByReq.get(req)?.behaviors;
     const candidate = tasksOfReq(req)[0] ?? (traced && Object.hasOwn(traced, b.id) ? traced[b.id].tasks.map(normalizeTaskRef)[0] : undefined);
     add(
@@ -306,7 +308,6 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
       }
       const traced = entry.behaviors ?? {};
       for (const b of reqById.get(id)?.behaviors ?? []) {
-        if (b.applicability === 'not-applicable') continue;
         const own = Object.hasOwn(traced, b.id) ? traced[b.id] : undefined;
         if (!own || own.tasks.length === 0) {
           add(
@@ -461,15 +462,13 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     const traced = traceByReq.get(req)?.behaviors;
     return Boolean(traced && Object.hasOwn(traced, bid) && traced[bid].tasks.length > 0);
   };
-  // A behavior settled as not-applicable is implemented and traced by nothing, by design: it is
-  // neither covered nor uncovered, so it stays out of both behavior figures.
-  const applicable = behaviors.filter(({ b }) => b.applicability !== 'not-applicable');
+  // Every behavior counts, not-applicable ones too, as in loom's figures.
   const coverage = {
     requirement_coverage: percent(specIds.filter((id) => reqById.has(id)).length, specIds.length),
-    behavior_coverage: percent(applicable.filter(({ b }) => mapped.has(b.id)).length, applicable.length),
+    behavior_coverage: percent(behaviors.filter(({ b }) => mapped.has(b.id)).length, behaviors.length),
     required_category_coverage: percent(required.filter(Boolean).length, required.length),
     traceability_req_coverage: percent(allReqs.filter((id) => traceByReq.has(id)).length, allReqs.length),
-    traceability_behavior_coverage: percent(applicable.filter(({ req, b }) => tracedToTask(req, b.id)).length, applicable.length),
+    traceability_behavior_coverage: percent(behaviors.filter(({ req, b }) => tracedToTask(req, b.id)).length, behaviors.length),
   };
 
   const previous = s.artifactAnalysis?.overrides ?? [];
