@@ -15,7 +15,7 @@ import { LoomRepository } from '../core/repository/loomRepository';
 import type { SpecPipeline } from '../core/repository/specPipeline';
 import { specDiagnostics } from '../core/repository/specDiagnostics';
 import { recordWorktreePath } from '../core/repository/worktreeRecord';
-import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
+import { ORDERED_OVERLAP, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
@@ -243,7 +243,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       for (const d of problems) io.err(formatDiagnostic(d));
       // Silence after --validate read like nothing had been checked: say what passed (not in --json, whose stdout is one document).
       if (problems.length === 0 && !asJson) io.out(`${s.snapshot.specDir}: ${tasks.length} tasks valid: each owns its paths, no conflicts, no unknown dependencies, no cycle`);
-      return problems.some((d) => d.severity === 'error') ? 1 : 0;
+      // loom's tasks --validate exits 1 on every overlapping pair, depends_on or not.
+      return problems.some((d) => d.severity === 'error' || d.code === ORDERED_OVERLAP) ? 1 : 0;
     }
     case 'trace': {
       const s = spec(repo, args);

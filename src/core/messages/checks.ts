@@ -50,6 +50,14 @@ export const checksMessages = {
     zh: '{file} 中没有 "{pipeline}" 流水线；扩展按 pipeline.schema.json 的完整流水线推进，而 loom 会找不到任何步骤',
   },
 
+  // Task ownership, as loom's `tasks --validate` (detectConflicts) judges it.
+  'tasks.withoutOwns': { en: '{task} owns no paths: every task must declare the files it may change in "owns"', zh: '{task} 没有声明 owns：每个任务都必须在 "owns" 中声明它可以修改的文件' },
+  'tasks.conflict': { en: '{task} and {other} overlap on {paths}: they cannot run in parallel', zh: '{task} 与 {other} 在 {paths} 上重叠：它们不能并行执行' },
+  'tasks.orderedOverlap': {
+    en: '{task} and {other} overlap on {paths}: depends_on makes them run one after the other, but loom tasks --validate rejects every overlapping pair',
+    zh: '{task} 与 {other} 在 {paths} 上重叠：depends_on 使它们先后执行，但 loom tasks --validate 会拒绝所有重叠的任务对',
+  },
+
   // Advice: the extension's checks beyond loom's engine for the step; shown, never refusing.
   'advice.checkByHand': { en: 'check by hand: {check}', zh: '请人工确认：{check}' },
   'advice.diagnostic': {
