@@ -1,6 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { CorruptArtifactError, OverrideRefusedError } from '../errors';
-import { ARTIFACT_ANALYSIS_FILE, type Finding, type FindingOverride } from '../files/findings';
+import { ARTIFACT_ANALYSIS_FILE, FindingOverrideSchema, type Finding, type FindingOverride } from '../files/findings';
 import { findPlaceholder } from '../files/placeholders';
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
@@ -471,7 +473,7 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     traceability_behavior_coverage: percent(behaviors.filter(({ req, b }) => tracedToTask(req, b.id)).length, behaviors.length),
   };
 
-  const previous = s.artifactAnalysis?.overrides ?? [];
+  const previous = storedOverrides(s);
   const report = withStatus({ stage: 'analyze-artifacts', status: 'pass', coverage, findings: list.findings, blocker_count: 0, created_at: now, overrides: previous });
   return { report, fixes: list.fixes };
 }
@@ -542,11 +544,53 @@ export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; 
   if (s.artifactAnalysisCondition === 'invalid') {
     throw new CorruptArtifactError(`${s.specDir}/${ARTIFACT_ANALYSIS_FILE} is corrupt; fix or delete it first (it was left untouched)`, `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}`);
   }
+  const side = readOverridesFile(s);
+  if (side === 'corrupt') {
+    throw new CorruptArtifactError(`${s.specDir}/${ANALYSIS_OVERRIDES_FILE} is corrupt; fix or delete it first (it was left untouched)`, `${s.specDir}/${ANALYSIS_OVERRIDES_FILE}`);
+  }
   const now = options.now ?? new Date().toISOString();
   let report = analyzeArtifacts(s, now);
   if (options.override) report = recordOverride(report, options.override.findingId, options.override.reason, now);
+  const kept = report.overrides ?? [];
+  // The overrides also live beside the report, where loom's rewrite of it does not reach them.
+  const sideChanged = (side !== undefined || kept.length > 0) && JSON.stringify(side ?? []) !== JSON.stringify(kept);
   const unchanged = sameApartFromTime(join(s.dir, ARTIFACT_ANALYSIS_FILE), report);
-  if (unchanged) return { report: unchanged, written: false };
-  withRunLock(s, () => writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(report)));
-  return { report, written: true };
+  if (unchanged && !sideChanged) return { report: unchanged, written: false };
+  withRunLock(s, () => {
+    if (!unchanged) writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(report));
+    if (sideChanged) writeFileAtomic(join(s.dir, ANALYSIS_OVERRIDES_FILE), toJsonText({ overrides: kept }));
+  });
+  return unchanged ? { report: unchanged, written: false } : { report, written: true };
+}
+
+/**
+ * Where the overrides `analyze --override` records are kept besides artifact-analysis.json: loom's
+ * analyze-artifacts.mjs rewrites that file without them on every run --advance at analyze-artifacts,
+ * and does not know this one.
+ */
+export const ANALYSIS_OVERRIDES_FILE = 'artifact-analysis.overrides.json';
+
+const OverridesFileSchema = z.looseObject({ overrides: z.array(FindingOverrideSchema) });
+
+/** The overrides file: undefined when absent, 'corrupt' when it does not read. */
+function readOverridesFile(s: SpecSnapshot): FindingOverride[] | undefined | 'corrupt' {
+  const path = join(s.dir, ANALYSIS_OVERRIDES_FILE);
+  if (!existsSync(path)) return undefined;
+  try {
+    const parsed = OverridesFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data.overrides : 'corrupt';
+  } catch {
+    return 'corrupt';
+  }
+}
+
+/** The recorded overrides: the report's and those kept beside it (the newer of two for one finding). */
+function storedOverrides(s: SpecSnapshot): FindingOverride[] {
+  const side = readOverridesFile(s);
+  const byFinding = new Map<string, FindingOverride>();
+  for (const o of [...(s.artifactAnalysis?.overrides ?? []), ...(Array.isArray(side) ? side : [])]) {
+    const known = byFinding.get(o.finding_id);
+    if (!known || known.at < o.at) byFinding.set(o.finding_id, o);
+  }
+  return [...byFinding.values()];
 }

@@ -231,6 +231,14 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       assert.deepEqual(guard().reasons, []);
       assert.equal(artifactAnalysisPass(load(r)).passed, true, 'the validator reads the recorded overrides');
 
+      // loom 3's run --advance at analyze-artifacts rewrites the report (analyze-artifacts.mjs
+      // runAnalyzeArtifacts) with no overrides key: the override, kept beside it, is not lost.
+      const { overrides: _lost, ...loomRewrite } = { ...overridden, status: 'blocked', blocker_count: 1 };
+      r.write(`${SPEC}/artifact-analysis.json`, JSON.stringify(loomRewrite, null, 2));
+      assert.deepEqual(r.json(`${SPEC}/artifact-analysis.overrides.json`).overrides, overridden.overrides);
+      const restored = writeArtifactAnalysis(load(r), { now: later });
+      assert.deepEqual([restored.report.status, restored.report.overrides], ['pass', overridden.overrides]);
+
       // Analysing again keeps the override while its finding stands, and does not rewrite an unchanged report.
       const before = r.read(`${SPEC}/artifact-analysis.json`);
       const again = writeArtifactAnalysis(load(r), { now: '2026-11-30T00:00:00.000Z' });
