@@ -28,7 +28,7 @@ export function statusJson(s: SpecStatus) {
     pipeline_type: s.pipeline_type,
     stage: s.stage,
     tasks: s.tasks.map((t) => ({ id: t.id, status: t.status, retry_count: t.retry_count })),
-    next: s.next.map((n) => ({ to: n.to, interactive: n.interactive, ready: n.ready, unmet: [...n.unmet] })),
+    next: s.next.map((n) => ({ to: n.to, interactive: n.interactive, ready: n.ready, unmet: [...n.unmet], ...(n.advice?.length ? { advice: [...n.advice] } : {}) })),
     diagnostics: s.diagnostics,
   };
 }
@@ -69,7 +69,15 @@ export function traceJson(m: TraceabilityMatrix) {
 
 export function formatStatus(s: SpecStatus): string {
   const head = { specDir: s.spec_dir, pipeline: s.pipeline_type, stage: s.stage ?? '-' };
-  const lines = [t(s.stage_source === 'unknown' ? 'cli.status.lineUnknown' : s.stage_source === 'inferred' ? 'cli.status.lineInferred' : 'cli.status.line', head)];
+  const lineKey =
+    s.stage_source === 'inferred'
+      ? 'cli.status.lineInferred'
+      : s.stage_source === 'unknown'
+        ? s.diagnostics.some((d) => d.code === 'workflow-unreadable')
+          ? 'cli.status.lineWorkflowUnreadable'
+          : 'cli.status.lineUnknown'
+        : 'cli.status.line';
+  const lines = [t(lineKey, head)];
   const done = s.tasks.filter((t) => t.status === 'done').length;
   if (s.tasks.length) {
     const active = s.tasks.filter((t) => t.status !== 'done' && t.status !== 'pending');
@@ -81,6 +89,8 @@ export function formatStatus(s: SpecStatus): string {
     const key = !n.ready ? 'cli.status.next.blocked' : n.kind === 'recover' ? 'cli.status.next.readyRecover' : n.interactive ? 'cli.status.next.readyConfirm' : 'cli.status.next.ready';
     lines.push(t(key, { to: n.to, kind: n.kind }));
     for (const u of n.unmet) lines.push(`      - ${u}`);
+    // The extension's checks beyond loom's: said, not blocking.
+    for (const a of n.advice ?? []) lines.push(`      ~ ${a} (advice)`);
   }
   for (const d of s.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
   return lines.join('\n');

@@ -6,6 +6,7 @@ import { SpecLockedError, TransitionRefusedError } from '../core/errors';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
 import { REQUIREMENTS_FILE } from '../core/files/requirements';
 import { TRACEABILITY_FILE } from '../core/files/traceability';
+import { WORKFLOW_FILE } from '../core/files/workflow';
 import { ensureFeatureWorktree } from '../core/git/featureWorktree';
 import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
@@ -13,7 +14,7 @@ import { LoomRepository } from '../core/repository/loomRepository';
 import type { SpecPipeline } from '../core/repository/specPipeline';
 import { specProblems } from '../core/repository/specDiagnostics';
 import { recordWorktreePath } from '../core/repository/worktreeRecord';
-import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
+import { ORDERED_OVERLAP, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
@@ -100,6 +101,10 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
       s.diagnostics.filter((d) => d.file === file),
     );
   }
+  // A workflow.yaml that does not read leaves the pipeline unknown: loom run refuses it too.
+  if (s.definition.problems?.length) {
+    throw new UnreadableInputError(t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: s.snapshot.specDir }), s.definition.problems.slice(1));
+  }
   const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
   if (unknownStage.length) {
     throw new UnreadableInputError(t('cli.input.unknownStage', { file, pipeline: s.pipelineType }), unknownStage);
@@ -160,7 +165,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : t('cli.status.noSpecs', { root: repo.root, roots: repo.specRoots.join(', ') }));
       // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.
       const unreadable = statuses.filter((s) => s.stage_source === 'unknown');
-      for (const s of unreadable) io.err(`loom-vscode: ${t('cli.input.stageUnknown', { file: `${s.spec_dir}/${PIPELINE_STATE_FILE}`, specDir: s.spec_dir })}`);
+      for (const s of unreadable) {
+        if (s.diagnostics.some((d) => d.code === 'workflow-unreadable')) io.err(`loom-vscode: ${t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: s.spec_dir })}`);
+        else io.err(`loom-vscode: ${t('cli.input.stageUnknown', { file: `${s.spec_dir}/${PIPELINE_STATE_FILE}`, specDir: s.spec_dir })}`);
+      }
       return unreadable.length ? 2 : 0;
     }
     case 'advance': {
@@ -206,7 +214,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       for (const d of problems) io.err(formatDiagnostic(d));
       // Silence after --validate read like nothing had been checked: say what passed (not in --json, whose stdout is one document).
       if (problems.length === 0 && !asJson) io.out(t('cli.tasks.valid', { specDir: s.snapshot.specDir, count: tasks.length }));
-      return problems.some((d) => d.severity === 'error') ? 1 : 0;
+      // loom's tasks --validate exits 1 on every overlapping pair, depends_on or not.
+      return problems.some((d) => d.severity === 'error' || d.code === ORDERED_OVERLAP) ? 1 : 0;
     }
     case 'trace': {
       const s = spec(repo, args);

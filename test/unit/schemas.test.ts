@@ -325,6 +325,13 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
         },
       },
       { name: 'an empty file', valid: true, value: {} },
+      // loom's normalizePipelines takes a pipeline that is already a list of steps as it is.
+      {
+        name: 'a bare list of steps with counts in quotes',
+        valid: true,
+        value: { defaults: { max_retries: '3' }, pipelines: { bugfix: [{ id: 'planning' }, { id: 'executing', config: { max_retries: '2' } }] } },
+      },
+      { name: 'a list written as text', valid: false, value: { pipelines: { bugfix: [{ id: 'executing', requires: 'plan.md' }] } } },
       { name: 'a step without id', valid: false, value: { pipelines: { feature: { steps: [{ skill: 'x' }] } } } },
       { name: 'a negative max_retries', valid: false, value: { defaults: { max_retries: -1 } } },
     ],

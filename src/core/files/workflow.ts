@@ -1,50 +1,103 @@
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
-import { describePath, schemaProblems } from '../diagnostics/zodIssues';
+import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic';
+import { t, type MessageKey } from '../messages';
 
-const list = z
-  .array(z.string())
+/** One step of a pipeline, with its fields read the way loom's engine reads them. */
+export interface WorkflowStep {
+  id: string;
+  skill?: string | null;
+  /** Kept for display only: loom's engine ignores it and goes through the steps in list order. */
+  next?: string | null;
+  requires: string[];
+  outputs: string[];
+  gate?: string | null;
+  gate_verdict?: string | null;
+  /** Only `true` requires an evidence receipt (loom compares with `=== true`). */
+  evidence_required?: boolean | null;
+  validators: string[];
+  approval_requires: string[];
+  config?: { max_retries?: number; timeout_minutes?: number; [key: string]: unknown } | null;
+  [key: string]: unknown;
+}
+
+export interface WorkflowDefaults {
+  pipeline_type?: string;
+  max_retries?: number;
+  timeout_minutes?: number;
+  [key: string]: unknown;
+}
+
+export interface Workflow {
+  defaults?: WorkflowDefaults | null;
+  /** Every pipeline as `{ steps }`, whether the file gave a bare list or a `steps:` key. */
+  pipelines?: Record<string, { steps: WorkflowStep[]; [key: string]: unknown }> | null;
+  [key: string]: unknown;
+}
+
+/** A count as loom's files write it: a number, or a number in quotes. */
+const countInput = z.union([
+  z.number().min(0),
+  z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*$/)
+    .transform(Number),
+]);
+
+const stepList = z
+  .array(z.union([z.string(), z.number().transform(String)]))
   .nullish()
   .transform((v) => v ?? []);
 
-export const WorkflowStepSchema = z.looseObject({
-  id: z.string().min(1),
-  skill: z.string().nullish(),
-  next: z.string().nullish(),
-  requires: list,
-  outputs: list,
-  gate: z.string().nullish(),
-  gate_verdict: z.string().nullish(),
-  evidence_required: z.boolean().nullish(),
-  validators: list,
-  approval_requires: list,
-  config: z
-    .looseObject({
-      max_retries: z.number().int().min(0).optional(),
-      timeout_minutes: z.number().positive().optional(),
-    })
-    .nullish(),
-});
-export type WorkflowStep = z.infer<typeof WorkflowStepSchema>;
+/**
+ * A step given as data rather than in workflow.yaml (a spec's `dynamic_steps`, a tool's
+ * arguments), read with the same leniency as the file: a number id or path is text.
+ */
+export const WorkflowStepSchema: z.ZodType<WorkflowStep, unknown> = z
+  .looseObject({
+    id: z.union([z.string().min(1), z.number().transform(String)]),
+    skill: z.string().nullish(),
+    next: z.string().nullish(),
+    requires: stepList,
+    outputs: stepList,
+    gate: z.string().nullish(),
+    gate_verdict: z.string().nullish(),
+    evidence_required: z
+      .any()
+      .optional()
+      .transform((v: unknown) => (v === undefined || v === null ? v : v === true)),
+    validators: stepList,
+    approval_requires: stepList,
+    config: z.looseObject({ max_retries: countInput.optional(), timeout_minutes: countInput.optional() }).nullish(),
+  })
+  .transform((s) => s as WorkflowStep);
 
+/**
+ * The shape of .loom/workflow.yaml for editors (schemas/workflow.schema.json): what loom's
+ * loadWorkflow accepts. The file itself is read by parseWorkflow, which says why a part is refused.
+ */
 export const WorkflowSchema = z.looseObject({
-  defaults: z
-    .looseObject({
-      pipeline_type: z.string().optional(),
-      max_retries: z.number().int().min(0).optional(),
-      timeout_minutes: z.number().positive().optional(),
-    })
-    .nullish(),
-  pipelines: z.record(z.string(), z.looseObject({ steps: z.array(WorkflowStepSchema) })).nullish(),
+  defaults: z.looseObject({ pipeline_type: z.string().optional(), max_retries: countInput.optional(), timeout_minutes: countInput.optional() }).nullish(),
+  pipelines: z.record(z.string(), z.union([z.array(WorkflowStepSchema), z.looseObject({ steps: z.array(WorkflowStepSchema) })])).optional(),
 });
-export type Workflow = z.infer<typeof WorkflowSchema>;
 
 export const WORKFLOW_FILE = '.loom/workflow.yaml';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_TIMEOUT_MINUTES = 30;
 
+const LIST_KEYS = ['requires', 'outputs', 'validators', 'approval_requires'] as const;
+
+type Path = readonly (string | number)[];
+
+/**
+ * Reads a workflow the way loom's `loadWorkflow` does: a pipeline is a bare list of steps or a
+ * mapping with `steps:`, every step needs an `id`, and everything else is read as loom's engine
+ * uses it (a quoted `max_retries: "3"` is a number; `evidence_required` counts only when `true`).
+ * What loom refuses, or would misread (a string where a list belongs), is an error and the
+ * workflow is not returned: no spec is then driven by a pipeline other than the one loom drives.
+ * What loom reads in its own way is a warning the user sees, and the workflow is returned.
+ */
 export function parseWorkflow(file: string, text: string): { workflow?: Workflow; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -52,25 +105,163 @@ export function parseWorkflow(file: string, text: string): { workflow?: Workflow
     return {
       diagnostics: doc.errors.map((e) => {
         const pos = lineCounter.linePos(e.pos[0]);
-        return diagnostic(file, `${file} is not valid YAML: ${e.message.split('\n')[0]}`, { line: pos.line, column: pos.col }, 'error', 'yaml-syntax');
+        return diagnostic(file, t('workflow.yamlSyntax', { file, detail: e.message.split('\n')[0] }), { line: pos.line, column: pos.col }, 'error', 'yaml-syntax');
       }),
     };
   }
   let raw: unknown;
   try {
-    raw = doc.toJS() ?? {};
+    raw = doc.toJS();
   } catch (e) {
     // toJS throws on alias bombs and similar; a bad file must never stop the others from loading.
-    return { diagnostics: [diagnostic(file, `${file} is not valid YAML: ${(e as Error).message}`, {}, 'error', 'yaml-syntax')] };
+    return { diagnostics: [diagnostic(file, t('workflow.yamlSyntax', { file, detail: (e as Error).message }), {}, 'error', 'yaml-syntax')] };
   }
-  const result = WorkflowSchema.safeParse(raw);
-  if (result.success) return { workflow: result.data, diagnostics: [] };
-  return {
-    diagnostics: schemaProblems(result.error.issues).map(({ path, message }) => {
-      const pos = lineCounter.linePos(offsetOfKey(doc.contents, path));
-      return diagnostic(file, `${file}: ${describePath(path)}: ${message}`, { line: pos.line, column: pos.col }, 'error', 'schema');
-    }),
-  };
+  const reader = new WorkflowReader(file, doc, lineCounter);
+  const workflow = reader.read(raw);
+  return { ...(reader.failed ? {} : { workflow }), diagnostics: reader.diagnostics };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+class WorkflowReader {
+  readonly diagnostics: Diagnostic[] = [];
+  failed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  private report(severity: Severity, path: Path, text: string, code = 'schema'): void {
+    if (severity === 'error') this.failed = true;
+    const pos = this.lines.linePos(offsetOfKey(this.doc.contents, path));
+    this.diagnostics.push(diagnostic(this.file, text, { line: pos.line, column: pos.col }, severity, code));
+  }
+
+  private say<K extends MessageKey>(severity: Severity, path: Path, key: K, params: Record<string, string | number>): void {
+    this.report(severity, path, (t as (k: MessageKey, p: Record<string, string | number>) => string)(key, { file: this.file, ...params }));
+  }
+
+  read(raw: unknown): Workflow {
+    const file = this.file;
+    // An empty file (or only comments) is a workflow without pipelines; anything else must be a mapping.
+    if (raw === undefined || raw === null) return {};
+    if (!isRecord(raw)) {
+      this.say('error', [], 'workflow.notMapping', { file });
+      return {};
+    }
+    const workflow: Workflow = { ...raw };
+    if (raw.defaults !== undefined && raw.defaults !== null) workflow.defaults = this.defaults(raw.defaults);
+    const pipelines = raw.pipelines;
+    // A workflow of defaults only (loom's finalize reads one with requirePipelines: false) says
+    // nothing about steps: every pipeline follows the schema, as without a workflow.yaml.
+    if (pipelines === undefined || pipelines === null) return workflow;
+    if (!isRecord(pipelines)) {
+      this.say('error', ['pipelines'], 'workflow.pipelinesNotMapping', { file });
+      return workflow;
+    }
+    const read: NonNullable<Workflow['pipelines']> = {};
+    for (const [name, value] of Object.entries(pipelines)) {
+      const list = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.steps) ? value.steps : undefined;
+      const at: Path = ['pipelines', name, ...(Array.isArray(value) ? [] : ['steps'])];
+      if (!list) {
+        this.say('error', ['pipelines', name], 'workflow.pipelineNotList', { pipeline: name });
+        continue;
+      }
+      const steps_ = list.map((step, i) => ({ step: this.step(name, step, [...at, i]), at: [...at, i] as Path })).filter((s): s is { step: WorkflowStep; at: Path } => s.step !== undefined);
+      this.nextAgainstOrder(steps_);
+      const steps = steps_.map((s) => s.step);
+      read[name] = { ...(isRecord(value) ? value : {}), steps };
+    }
+    workflow.pipelines = read;
+    return workflow;
+  }
+
+  private defaults(raw: unknown): WorkflowDefaults {
+    if (!isRecord(raw)) return {};
+    const out: WorkflowDefaults = { ...raw };
+    delete out.pipeline_type;
+    if (typeof raw.pipeline_type === 'string' && raw.pipeline_type) out.pipeline_type = raw.pipeline_type;
+    this.count(out, raw, 'max_retries', ['defaults'], DEFAULT_MAX_RETRIES, true);
+    this.count(out, raw, 'timeout_minutes', ['defaults'], DEFAULT_TIMEOUT_MINUTES, false);
+    return out;
+  }
+
+  /**
+   * `max_retries` and `timeout_minutes` are the extension's (loom's engine reads neither): a
+   * number or a number in quotes; anything else is said and the default used.
+   */
+  private count(out: Record<string, unknown>, raw: Record<string, unknown>, key: 'max_retries' | 'timeout_minutes', at: Path, fallback: number, zeroAllowed: boolean): void {
+    delete out[key];
+    const value = raw[key];
+    if (value === undefined || value === null) return;
+    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    const fits = Number.isFinite(n) && (key === 'max_retries' ? Number.isInteger(n) : true) && (zeroAllowed ? n >= 0 : n > 0);
+    if (fits) out[key] = n;
+    else this.say('warning', [...at, key], 'workflow.notCount', { key: [...at, key].join('.'), value: JSON.stringify(value), fallback });
+  }
+
+  private step(pipeline: string, raw: unknown, at: Path): WorkflowStep | undefined {
+    const id = isRecord(raw) ? raw.id : undefined;
+    // loomWorkflow's check is `!step.id`: a number is an id, an empty string is not.
+    if (!isRecord(raw) || !(typeof id === 'string' || typeof id === 'number') || id === '' || id === 0) {
+      this.say('error', isRecord(raw) ? at : at.slice(0, -1), 'workflow.stepWithoutId', { pipeline });
+      return undefined;
+    }
+    const step = { ...raw, id: String(id) } as WorkflowStep;
+    for (const key of LIST_KEYS) step[key] = this.list(raw[key], step.id, [...at, key], key);
+    for (const key of ['skill', 'next', 'gate'] as const) {
+      const v = raw[key];
+      step[key] = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v === null ? null : undefined;
+      if (step[key] === undefined) delete step[key];
+    }
+    const verdict = raw.gate_verdict;
+    if (typeof verdict === 'string' || typeof verdict === 'number') step.gate_verdict = String(verdict);
+    else if (verdict !== undefined && verdict !== null) {
+      this.say('error', [...at, 'gate_verdict'], 'workflow.notFileName', { step: step.id });
+      delete step.gate_verdict;
+    }
+    const evidence = raw.evidence_required;
+    if (evidence !== undefined && evidence !== null && typeof evidence !== 'boolean') {
+      this.say('warning', [...at, 'evidence_required'], 'workflow.evidenceNotBoolean', { step: step.id, value: JSON.stringify(evidence) });
+      step.evidence_required = false;
+    }
+    if (isRecord(raw.config)) {
+      const config: Record<string, unknown> = { ...raw.config };
+      this.count(config, raw.config, 'max_retries', [...at, 'config'], DEFAULT_MAX_RETRIES, true);
+      this.count(config, raw.config, 'timeout_minutes', [...at, 'config'], DEFAULT_TIMEOUT_MINUTES, false);
+      step.config = config;
+    } else if (raw.config !== undefined) step.config = null;
+    return step;
+  }
+
+  private list(value: unknown, step: string, at: Path, key: string): string[] {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) {
+      this.say('error', at, 'workflow.notList', { key, step });
+      return [];
+    }
+    const out: string[] = [];
+    value.forEach((item, i) => {
+      if (typeof item === 'string') out.push(item);
+      else if (typeof item === 'number') out.push(String(item));
+      else this.say('error', [...at, i], 'workflow.notPath', { key, step, kind: item === null ? 'null' : Array.isArray(item) ? 'a list' : typeof item === 'object' ? 'a mapping' : String(item) });
+    });
+    return out;
+  }
+
+  /** loom's engine follows the list (nextStep is the step after); a `next` that says otherwise is said. */
+  private nextAgainstOrder(steps: { step: WorkflowStep; at: Path }[]): void {
+    steps.forEach(({ step, at }, i) => {
+      if (typeof step.next !== 'string' || !step.next) return;
+      const actual = steps[i + 1]?.step.id;
+      if (step.next === actual) return;
+      const where: Path = [...at, 'next'];
+      if (actual === undefined) this.say('warning', where, 'workflow.nextIgnoredLast', { step: step.id, next: step.next });
+      else this.say('warning', where, 'workflow.nextIgnored', { step: step.id, next: step.next, actual });
+    });
+  }
 }
 
 /** Offset of the key that holds the value at `path` (of the item, in a list); the nearest existing ancestor otherwise. */

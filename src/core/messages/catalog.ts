@@ -1,6 +1,7 @@
 import type { MessageEntry, ParamNames, ParamValue } from './catalogTypes';
 import { authoringMessages } from './authoring';
 import { checklistMessages } from './checklist';
+import { checksMessages } from './checks';
 import { cliMessages } from './commandLine';
 import { commonMessages } from './common';
 import { executingMessages } from './executing';
@@ -28,6 +29,7 @@ export const CATALOG = {
   ...checklistMessages,
   ...executingMessages,
   ...viewMessages,
+  ...checksMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

@@ -139,6 +139,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
 
   'cli.status.line': { en: '{specDir}  [{pipeline}]  stage: {stage}', zh: '{specDir}  [{pipeline}]  阶段：{stage}' },
   'cli.status.lineInferred': { en: '{specDir}  [{pipeline}]  stage: {stage} (inferred from the artifacts)', zh: '{specDir}  [{pipeline}]  阶段：{stage}（由产物推断）' },
+  'cli.status.lineWorkflowUnreadable': {
+    en: '{specDir}  [{pipeline}]  stage: unknown (.loom/workflow.yaml cannot be read)',
+    zh: '{specDir}  [{pipeline}]  阶段：未知（无法读取 .loom/workflow.yaml）',
+  },
   'cli.status.lineUnknown': { en: '{specDir}  [{pipeline}]  stage: unknown (pipeline.state.json is corrupt)', zh: '{specDir}  [{pipeline}]  阶段：未知（pipeline.state.json 已损坏）' },
   'cli.status.tasks': { en: '  tasks: {done}/{total} done', zh: '  任务：已完成 {done}/{total}' },
   'cli.status.activeTask': { en: '{task} {status}', zh: '{task} {status}' },

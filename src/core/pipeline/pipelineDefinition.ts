@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../diagnostics/diagnostic';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MINUTES, type Workflow, type WorkflowStep } from '../files/workflow';
 import { FAILED_STAGE } from '../files/vocabulary';
 import { specRelative } from '../fs/paths';
@@ -20,16 +21,27 @@ export interface StageDefinition {
   /** Leaving the stage needs the user's explicit confirmation (interactive stage or human-approval gate). */
   confirmation: boolean;
   humanApproval: boolean;
-  /** Checks to enter the stage: the schema's preconditions and the step's `requires`. */
+  /**
+   * The extension's checks block here as loom's do: the stage has no workflow step (the schema
+   * drives it), or its step (or the workflow's defaults) says `strict_checks: true`.
+   */
+  strict: boolean;
+  /** Checks to enter the stage that block: the step's `requires` (and, when strict, the schema's preconditions). */
   enter: GuardCall[];
-  /** Checks to leave it forward: outputs, `gate_verdict`, validators. */
+  /** The schema's preconditions for entering, when they are advice. */
+  enterAdvice: GuardCall[];
+  /** Checks to leave it forward that block: outputs, `gate_verdict`, validators, `approval_requires`. */
   exit: GuardCall[];
-  /** Spec-relative files the stage produces and that must exist before it is left. */
+  /** The schema's outputs and exit preconditions, when they are advice. */
+  exitAdvice: GuardCall[];
+  /** Spec-relative files the stage produces: the step's (which loom checks on leaving), then the schema's. */
   outputs: string[];
   /** Spec-relative files the workflow step `requires` to be entered (loom's `requires`). */
   requires: string[];
   /** Preconditions stated in words the core cannot check; shown and confirmed by the user. */
   manualChecks: string[];
+  /** The same, when they are advice: shown, not asked. */
+  manualAdvice: string[];
   validators: string[];
   /** `approval_requires`: files that must exist, free of placeholders, before the gate is passed. */
   approvalRequires: string[];
@@ -53,12 +65,26 @@ export interface TransitionDefinition {
   description?: string;
   /** Every named guard that must hold, in the order they are explained to the user. */
   guards: GuardCall[];
+  /**
+   * The extension's checks beyond what loom's engine makes for this move (the schema's prose
+   * preconditions and outputs): evaluated and shown, never refusing the move.
+   */
+  advice?: GuardCall[];
+  /** Preconditions in words beyond loom's checks, shown to check by hand rather than asked to confirm. */
+  manualAdvice?: string[];
 }
 
 export interface PipelineDefinition {
   type: string;
   /** Where the stage list came from. */
   source: 'schema' | 'workflow';
+  /**
+   * Why the pipeline cannot be known (workflow.yaml does not read): the spec is shown as
+   * unreadable and no change is made, rather than following a pipeline loom does not follow.
+   */
+  problems?: Diagnostic[];
+  /** What the user should know about where the stages came from (no pipeline of this type in workflow.yaml). */
+  advice?: Diagnostic[];
   stages: StageDefinition[];
   transitions: TransitionDefinition[];
   initial: string;
@@ -129,22 +155,14 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   const stepById = new Map<string, WorkflowStep>();
   const forward = new Map<string, string | undefined>();
   if (steps && steps.length > 0) {
+    // loom's nextStep is the step after in the list; `next` is not read (workflow.ts says so when it disagrees).
     order = [];
-    steps.forEach((step, i) => {
+    for (const step of steps) {
+      if (stepById.has(step.id)) continue;
       stepById.set(step.id, step);
       order.push(step.id);
-      const next = step.next === undefined ? steps[i + 1]?.id : (step.next ?? undefined);
-      forward.set(step.id, next || undefined);
-    });
-    // A `next` may name a checkpoint stage the steps do not list (e.g. `approved`); take it from the schema.
-    for (let i = 0; i < order.length; i++) {
-      const next = forward.get(order[i]);
-      if (next && !order.includes(next) && next !== FAILED_STAGE) {
-        order.splice(i + 1, 0, next);
-        const after = schemaState(next)?.allowedTransitions.find((t) => t !== FAILED_STAGE && order.includes(t));
-        forward.set(next, after ?? order[i + 2]);
-      }
     }
+    order.forEach((id, i) => forward.set(id, order[i + 1]));
   } else {
     order = schemaOrder(schema);
     order.forEach((id, i) => {
@@ -156,26 +174,33 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
     });
   }
 
+  // The checks loom's engine makes for the step as workflow.yaml declares it block; the schema's
+  // prose preconditions and outputs are the extension's own, shown as advice, unless the step (or
+  // the defaults) says `strict_checks: true`. Without a workflow step there is no loom rule to agree
+  // with, and the schema's checks are the pipeline's only ones: they block.
+  const strict = (step: WorkflowStep | undefined) => !step || step.strict_checks === true || (defaults as { strict_checks?: unknown }).strict_checks === true;
   const exitFromText = new Map<string, GuardCall[]>();
   const stages: StageDefinition[] = order.map((id) => {
     const s = schemaState(id);
     const step = stepById.get(id);
     const enter: GuardCall[] = [];
-    const manualChecks: string[] = [];
+    const schemaEnter: GuardCall[] = [];
+    const manual: string[] = [];
     for (const p of s?.preconditions ?? []) {
       const compiled = compilePrecondition(p);
-      enter.push(...compiled.enter);
-      manualChecks.push(...compiled.manual);
+      schemaEnter.push(...compiled.enter);
+      manual.push(...compiled.manual);
       for (const [stage, guards] of compiled.exit) exitFromText.set(stage, [...(exitFromText.get(stage) ?? []), ...guards]);
     }
     const requires = (step?.requires ?? []).map(specRelative);
     for (const path of requires) enter.push(guard('fileExists', { path }));
 
-    // Loom checks the step's outputs (and a gate's approval_requires) for placeholders too; the
-    // schema's outputs are ours to check, for existence only.
+    // loom's checkStageOutputs: the step's outputs exist and hold no placeholder. The schema's
+    // outputs are the extension's, checked for existence only.
     const stepOutputs = (step?.outputs ?? []).map(specRelative).filter((p) => p !== 'progress.md');
-    const outputs = [...new Set([...requiredOutputs(s?.outputs ?? []), ...stepOutputs])];
-    const exit: GuardCall[] = outputs.map((path) => guard('fileExists', stepOutputs.includes(path) ? { path, noPlaceholders: true } : { path }));
+    const schemaOutputs = requiredOutputs(s?.outputs ?? []).filter((p) => !stepOutputs.includes(p));
+    const exit: GuardCall[] = stepOutputs.map((path) => guard('fileExists', { path, noPlaceholders: true }));
+    const schemaExit: GuardCall[] = schemaOutputs.map((path) => guard('fileExists', { path }));
     if (step?.gate_verdict) {
       const path = specRelative(step.gate_verdict);
       exit.push(guard('fileExists', { path }));
@@ -192,6 +217,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       if (approvalRequires.includes('review-feedback.md')) exit.push(guard('reviewFeedbackPasses', {}));
     }
     const skill = step?.skill ?? s?.skill;
+    const blocking = strict(step);
     return {
       id,
       description: s?.description,
@@ -199,11 +225,15 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       role: roleOf({ id, skill }),
       confirmation: humanApproval || (s?.interactive ?? false),
       humanApproval,
-      enter: dedupe(enter),
-      exit,
-      outputs,
+      strict: blocking,
+      enter: dedupe(blocking ? [...schemaEnter, ...enter] : enter),
+      enterAdvice: blocking ? [] : dedupe(schemaEnter.filter((g) => !enter.some((e) => guardKey(e) === guardKey(g)))),
+      exit: blocking ? [...exit, ...schemaExit] : exit,
+      exitAdvice: blocking ? [] : schemaExit,
+      outputs: [...stepOutputs, ...schemaOutputs],
       requires,
-      manualChecks,
+      manualChecks: blocking ? manual : [],
+      manualAdvice: blocking ? [] : manual,
       validators,
       approvalRequires,
       approvalArtifacts: [...requires, ...approvalRequires, ...stepOutputs],
@@ -213,7 +243,9 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
     };
   });
   for (const stage of stages) {
-    stage.exit = dedupe([...stage.exit, ...(exitFromText.get(stage.id) ?? [])]);
+    const fromText = exitFromText.get(stage.id) ?? [];
+    if (stage.strict) stage.exit = dedupe([...stage.exit, ...fromText]);
+    else stage.exitAdvice = dedupe([...stage.exitAdvice, ...fromText]).filter((g) => !stage.exit.some((e) => guardKey(e) === guardKey(g)));
     const next = forward.get(stage.id);
     const nextRequires = next ? (stepById.get(next)?.requires ?? []).map(specRelative) : [];
     stage.approvalArtifacts = [...new Set([...stage.approvalArtifacts, ...nextRequires])];
@@ -230,17 +262,23 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
     const next = forward.get(stage.id);
     const target = next ? byId.get(next) : undefined;
     if (target) {
+      // loom's approve checks no `requires` of the next step (only advance does): past a gate they are advice.
+      const targetEnter = stage.humanApproval && !stage.strict ? [] : target.enter;
+      const guards = readable(
+        stage,
+        target,
+        dedupe([...stage.exit, ...targetEnter, guard('handoffsFresh', {}), ...approvalsFresh(stage), ...confirm(stage), ...(target.manualChecks.length ? confirm(target) : [])]),
+      );
+      const blockingKeys = new Set(guards.map(guardKey));
       transitions.push({
         from: stage.id,
         to: target.id,
         kind: 'forward',
         trigger: described(stage.id, target.id)?.trigger,
         description: described(stage.id, target.id)?.description,
-        guards: readable(
-          stage,
-          target,
-          dedupe([...stage.exit, ...target.enter, guard('handoffsFresh', {}), ...approvalsFresh(stage), ...confirm(stage), ...(target.manualChecks.length ? confirm(target) : [])]),
-        ),
+        guards,
+        advice: dedupe([...stage.exitAdvice, ...(targetEnter === target.enter ? [] : target.enter), ...target.enterAdvice]).filter((g) => !blockingKeys.has(guardKey(g))),
+        manualAdvice: [...stage.manualAdvice, ...target.manualAdvice],
       });
     }
     // Going back (converge → executing, verification → executing) as the schema allows.
@@ -279,4 +317,9 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   }
 
   return { type: pipelineType, source: steps?.length ? 'workflow' : 'schema', stages, transitions, initial: stages[0]?.id ?? 'brainstorming', recoveryTargets };
+}
+
+/** The pipeline of a spec whose workflow.yaml cannot be read: no stages, so no change can be made, and the reason. */
+export function unreadablePipeline(pipelineType: string, problems: Diagnostic[]): PipelineDefinition {
+  return { type: pipelineType, source: 'workflow', problems, stages: [], transitions: [], initial: 'brainstorming', recoveryTargets: [] };
 }

@@ -86,6 +86,7 @@ export const UNREADABLE = '(unreadable)';
  * null when the state file exists but cannot be read.
  */
 export function stageOnDisk(def: PipelineDefinition, facts: SpecSnapshot): string | null {
+  if (def.problems?.length) return null;
   if (facts.state) return facts.state.current_stage;
   if (facts.stateCondition === 'invalid') return null;
   return inferStage(def, facts);
@@ -264,7 +265,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
   return impl.createMachine({
     id: `loom-pipeline-${def.type}`,
     context: ({ input }) => input,
-    initial: def.initial,
+    // A pipeline that cannot be read has no stages: every spec of it is unreadable.
+    initial: stageOf(def, def.initial) ? def.initial : UNREADABLE,
     states,
   });
 }
@@ -301,6 +303,9 @@ function tasksStage() {
 /** The sentence for an event the machine did not take at `stage`. */
 function refusalOf(def: PipelineDefinition, context: PipelineContext, stage: string, event: PipelineEvent): Refusal {
   const { specDir } = context.facts;
+  if (stage === UNREADABLE && def.problems?.length) {
+    return { message: def.problems[0].message, reasons: def.problems.slice(1).map((d) => d.message), codes: ['state-unreadable'] };
+  }
   if (stage === UNREADABLE) {
     const onDisk = stageOnDisk(def, context.facts);
     const file = `${specDir}/pipeline.state.json`;

@@ -1,4 +1,5 @@
 import { FAILED_STAGE } from '../files/vocabulary';
+import { t as say } from '../messages';
 import type { GuardCall } from './guardCall';
 import { holds, type GuardOutcome } from './guards';
 import type { GuardVerdicts } from './guardVerdicts';
@@ -23,6 +24,13 @@ export interface TransitionCheck {
   verdicts: { call: GuardCall; outcome: GuardOutcome }[];
   /** The kinds of fault among the unmet preconditions (`stale-approval`, `unreadable-input`). */
   codes: NonNullable<GuardOutcome['code']>[];
+  /**
+   * What the extension's own checks beyond loom's find unmet (the schema's prose preconditions and
+   * outputs): shown to the user, never making the move not ready.
+   */
+  advice: string[];
+  /** The first spec-relative file an advice names. */
+  adviceFile?: string;
 }
 
 export function checkTransition(def: PipelineDefinition, t: TransitionDefinition, verdicts: GuardVerdicts, confirmed = false): TransitionCheck {
@@ -50,6 +58,18 @@ export function checkTransition(def: PipelineDefinition, t: TransitionDefinition
   for (const check of [...(stage?.manualChecks ?? []).filter(() => t.kind === 'forward'), ...(target?.manualChecks ?? [])]) {
     if (!confirmed) confirmations.push(`check by hand: ${check}`);
   }
+  const advice: string[] = [];
+  let adviceFile: string | undefined;
+  for (const call of t.advice ?? []) {
+    const outcome = verdicts.outcome(call);
+    // Advice asks nothing of the user: what would need their word is said as it is.
+    if (outcome.ok) continue;
+    if (outcome.file && missing.has(outcome.file)) continue;
+    if (call.type === 'fileExists' && outcome.file) missing.add(outcome.file);
+    advice.push(...outcome.reasons);
+    adviceFile ??= outcome.file;
+  }
+  for (const check of t.manualAdvice ?? []) advice.push(say('advice.checkByHand', { check }));
   const interactive = t.guards.some((g) => g.type === 'confirmed') || confirmations.length > 0;
   return {
     to: t.to,
@@ -63,6 +83,8 @@ export function checkTransition(def: PipelineDefinition, t: TransitionDefinition
     description: t.description,
     verdicts: all,
     codes: [...codes],
+    advice: [...new Set(advice)],
+    ...(adviceFile ? { adviceFile } : {}),
   };
 }
 

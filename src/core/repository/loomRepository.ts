@@ -4,7 +4,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic';
 import { z } from 'zod';
 import type { PipelineState } from '../files/pipelineState';
 import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type WorkflowStep } from '../files/workflow';
-import { buildPipelineDefinition, type PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { diagnostic, hasErrors } from '../diagnostics/diagnostic';
+import { t } from '../messages';
+import { buildPipelineDefinition, unreadablePipeline, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
@@ -42,6 +44,8 @@ export class LoomRepository {
   private workflow?: Workflow;
   private workflowDiagnostics: Diagnostic[] = [];
   private workflowLoaded = false;
+  /** .loom/workflow.yaml exists (read or not): without it the schema's pipeline is the one followed. */
+  private workflowPresent = false;
   private readonly definitions = new Map<string, PipelineDefinition>();
   private readonly specs = new Map<string, SpecPipeline>();
   private readonly pipelineOptions: SpecPipelineOptions;
@@ -79,12 +83,18 @@ export class LoomRepository {
     this.definitions.clear();
     this.workflow = undefined;
     this.workflowDiagnostics = [];
+    this.workflowPresent = false;
     let text: string | undefined;
     try {
       text = readFileSync(join(this.root, WORKFLOW_FILE), 'utf8');
-    } catch {
+    } catch (e) {
+      // A workflow.yaml that exists but cannot be read is as unreadable as a broken one.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+      this.workflowPresent = true;
+      this.workflowDiagnostics = [diagnostic(WORKFLOW_FILE, t('workflow.cannotRead', { file: WORKFLOW_FILE, detail: (e as Error).message }), {}, 'error', 'unreadable')];
       return;
     }
+    this.workflowPresent = true;
     const parsed = parseWorkflow(WORKFLOW_FILE, text);
     this.workflow = parsed.workflow;
     this.workflowDiagnostics = parsed.diagnostics;
@@ -113,7 +123,39 @@ export class LoomRepository {
 
   definition(pipelineType: string): PipelineDefinition {
     let def = this.definitions.get(pipelineType);
-    if (!def) this.definitions.set(pipelineType, (def = buildPipelineDefinition(this.schema, this.workflow, pipelineType)));
+    if (!def) this.definitions.set(pipelineType, (def = this.buildDefinition(pipelineType)));
+    return def;
+  }
+
+  /**
+   * The pipeline loom's engine would follow: the workflow's steps of that type. A workflow.yaml
+   * that does not read leaves the pipeline unknown (loom run refuses it as well), never the
+   * schema's; a workflow without the type falls back to the schema's, and says so.
+   */
+  private buildDefinition(pipelineType: string, steps?: WorkflowStep[]): PipelineDefinition {
+    if (!this.workflowLoaded) this.loadWorkflow();
+    if (this.workflowPresent && hasErrors(this.workflowDiagnostics)) {
+      const first = this.workflowDiagnostics.find((d) => d.severity === 'error')!;
+      const summary = diagnostic(
+        WORKFLOW_FILE,
+        t('workflow.unreadable', {
+          file: WORKFLOW_FILE,
+          pipeline: pipelineType,
+          line: first.line,
+          detail: first.message.startsWith(`${WORKFLOW_FILE}: `) ? first.message.slice(WORKFLOW_FILE.length + 2) : first.message,
+        }),
+        { line: first.line, column: first.column },
+        'error',
+        'workflow-unreadable',
+      );
+      return unreadablePipeline(pipelineType, [summary, ...this.workflowDiagnostics.filter((d) => d.severity === 'error')]);
+    }
+    const workflow = steps ? { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [pipelineType]: { steps } } } : this.workflow;
+    const def = buildPipelineDefinition(this.schema, workflow, pipelineType);
+    // (A workflow without any pipeline is said once, on workflow.yaml.)
+    if (Object.keys(this.workflow?.pipelines ?? {}).length > 0 && def.source === 'schema') {
+      def.advice = [diagnostic(WORKFLOW_FILE, t('workflow.typeMissing', { file: WORKFLOW_FILE, pipeline: pipelineType }), { line: 1 }, 'warning', 'workflow-pipeline-missing')];
+    }
     return def;
   }
 
@@ -145,7 +187,7 @@ export class LoomRepository {
     const type = snapshot.state?.pipeline_type ?? this.defaultType(snapshot.dir);
     const dynamic = dynamicSteps(snapshot.state);
     // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
-    return dynamic ? buildPipelineDefinition(this.schema, { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [type]: { steps: dynamic } } }, type) : this.definition(type);
+    return dynamic ? this.buildDefinition(type, dynamic) : this.definition(type);
   }
 
   all(): SpecPipeline[] {

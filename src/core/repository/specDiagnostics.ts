@@ -1,4 +1,6 @@
-import type { Diagnostic } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
+import { PIPELINE_STATE_FILE } from '../files/pipelineState';
+import { t } from '../messages';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { specStaleness, stalenessDiagnostics, type SpecStaleness } from '../specdir/staleness';
@@ -12,7 +14,23 @@ import type { SpecPipeline } from './specPipeline';
 export function specDiagnostics(spec: SpecPipeline): Diagnostic[] {
   const tasks = [...spec.snapshot.tasks.values()];
   const plan = planTaskBatches(tasks);
-  return [...spec.diagnostics, ...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, plan), ...buildTraceabilityMatrix(spec.snapshot).diagnostics];
+  return [...spec.diagnostics, ...adviceDiagnostics(spec), ...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, plan), ...buildTraceabilityMatrix(spec.snapshot).diagnostics];
+}
+
+/**
+ * The extension's checks beyond loom's for the way on from the current stage, as warnings on the
+ * file they name: visible in the Problems panel and `validate`, never an error that fails them.
+ */
+export function adviceDiagnostics(spec: SpecPipeline): Diagnostic[] {
+  const { specDir } = spec.snapshot;
+  return spec
+    .next()
+    .filter((c) => c.kind === 'forward')
+    .flatMap((c) =>
+      c.advice.map((reason) =>
+        diagnostic(`${specDir}/${c.adviceFile ?? PIPELINE_STATE_FILE}`, t('advice.diagnostic', { to: c.to, reason, stage: spec.stage ?? '' }), { line: 1 }, 'warning', 'advice'),
+      ),
+    );
 }
 
 /**

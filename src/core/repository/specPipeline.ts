@@ -2,7 +2,8 @@ import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
-import type { WorkflowStep } from '../files/workflow';
+import { WORKFLOW_FILE, type WorkflowStep } from '../files/workflow';
+import { t } from '../messages';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { GuardRegistry } from '../pipeline/guards';
 import { GuardVerdicts } from '../pipeline/guardVerdicts';
@@ -44,7 +45,8 @@ export interface SpecStatus {
   /** `state` when read from pipeline.state.json, `inferred` from the artifacts, `unknown` when the state file is corrupt. */
   stage_source: 'state' | 'inferred' | 'unknown';
   tasks: TaskStatusSummary[];
-  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[] }[];
+  /** `advice`: what the extension's own checks beyond loom's find unmet; shown, never blocking. */
+  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[]; advice?: string[] }[];
   diagnostics: Diagnostic[];
 }
 
@@ -93,6 +95,18 @@ interface Facts {
   staleApprovals?: StaleApproval[];
 }
 
+/**
+ * What the spec's pipeline says of the spec, filed on the spec's own state file: the workflow's
+ * own problems are listed once, on workflow.yaml, not again for every spec that uses it.
+ */
+function pipelineDiagnostics(def: PipelineDefinition, specDir: string): Diagnostic[] {
+  const file = `${specDir}/${PIPELINE_STATE_FILE}`;
+  const out: Diagnostic[] = [];
+  if (def.problems?.length) out.push(diagnostic(file, t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: specDir }), { line: 1 }, 'error', 'workflow-unreadable'));
+  for (const a of def.advice ?? []) out.push({ ...a, file, line: 1, column: 1 });
+  return out;
+}
+
 const machines = new WeakMap<PipelineDefinition, PipelineMachine>();
 function machineFor(def: PipelineDefinition): PipelineMachine {
   let m = machines.get(def);
@@ -123,8 +137,10 @@ export class SpecPipeline {
   }
 
   private derive(snapshot: SpecSnapshot): Facts {
-    const stage = stageOnDisk(this.definition, snapshot);
-    const diagnostics = [...snapshot.diagnostics];
+    const unreadable = (this.definition.problems?.length ?? 0) > 0;
+    // A pipeline that cannot be read puts the spec at no known stage (its steps are what loom follows).
+    const stage = unreadable ? null : stageOnDisk(this.definition, snapshot);
+    const diagnostics = [...snapshot.diagnostics, ...pipelineDiagnostics(this.definition, snapshot.specDir)];
     if (snapshot.state && stage !== null && machineStateOf(this.definition, stage) !== stage) {
       diagnostics.push(
         diagnostic(
@@ -140,7 +156,7 @@ export class SpecPipeline {
       snapshot,
       verdicts: new GuardVerdicts(snapshot, this.options.guards),
       stage,
-      stageSource: snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
+      stageSource: unreadable ? 'unknown' : snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
       diagnostics,
     };
   }
@@ -233,7 +249,15 @@ export class SpecPipeline {
         const s = snapshot.taskStates.get(id);
         return { id, status: s?.status ?? 'pending', retry_count: s?.retry_count ?? 0 };
       }),
-      next: this.next().map((c) => ({ to: c.to, kind: c.kind, interactive: c.interactive, ready: c.ready, unmet: c.unmet, confirmations: c.confirmations })),
+      next: this.next().map((c) => ({
+        to: c.to,
+        kind: c.kind,
+        interactive: c.interactive,
+        ready: c.ready,
+        unmet: c.unmet,
+        confirmations: c.confirmations,
+        ...(c.advice.length ? { advice: c.advice } : {}),
+      })),
       diagnostics: this.diagnostics,
     };
   }

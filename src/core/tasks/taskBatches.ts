@@ -1,6 +1,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { normalizeTaskRef } from '../files/taskFile';
 import { normalizeOwnedPath } from '../fs/paths';
+import { t } from '../messages';
 import { byTaskNumber } from '../specdir/loadSpec';
 
 /**
@@ -313,23 +314,35 @@ function cycleMembers(stuck: readonly BatchableTask[]): string[] {
  * What `loom tasks --validate` rejects: a task with no `owns`, and every conflicting pair. Each
  * conflict is reported in both task files, on the key that holds the overlapping path.
  */
+/** The code of an overlap that depends_on keeps apart: loom's `tasks --validate` still rejects it. */
+export const ORDERED_OVERLAP = 'owns-overlap-ordered';
+
 export function taskOwnershipDiagnostics(input: Iterable<LocatableTask>): Diagnostic[] {
   const tasks = uniqueInTaskOrder(input);
   const out: Diagnostic[] = [];
   const at = (t: LocatableTask, key: PathKey) => ({ line: t.keyLines.get(key) ?? 1 });
-  for (const t of tasks) {
+  for (const task of tasks) {
     // A task whose frontmatter does not parse has its own diagnostic; its lists are unknown, not empty.
-    if (t.owns.length === 0 && t.frontmatterValid !== false) {
-      out.push(diagnostic(t.file, `${t.id} owns no paths: every task must declare the files it may change in "owns"`, at(t, 'owns'), 'error', 'task-without-owns'));
+    if (task.owns.length === 0 && task.frontmatterValid !== false) {
+      out.push(diagnostic(task.file, t('tasks.withoutOwns', { task: task.id }), at(task, 'owns'), 'error', 'task-without-owns'));
     }
   }
-  for (const { a: i, b: j, overlaps } of concurrentOverlaps(tasks)) {
+  // loom's detectConflicts (tasks --validate) reports every overlapping pair, whatever depends_on
+  // says; a pair that depends_on keeps apart is batched serially, so here it is a warning, and
+  // `tasks --validate` fails on it as loom's does.
+  const ordered = dependencyOrder(tasks);
+  for (const { a: i, b: j, overlaps } of overlappingPairs(tasks)) {
     const [a, b] = [tasks[i], tasks[j]];
     const paths = uniquePaths(overlaps).join(', ');
     const aKey: PathKey = overlaps.some((o) => o.aKey === 'owns') ? 'owns' : 'reads';
     const bKey: PathKey = overlaps.some((o) => o.bKey === 'owns') ? 'owns' : 'reads';
-    out.push(diagnostic(a.file, `${a.id} and ${b.id} overlap on ${paths}: they cannot run in parallel`, at(a, aKey), 'error', 'owns-conflict'));
-    out.push(diagnostic(b.file, `${b.id} and ${a.id} overlap on ${paths}: they cannot run in parallel`, at(b, bKey), 'error', 'owns-conflict'));
+    if (ordered(a.id, b.id)) {
+      out.push(diagnostic(a.file, t('tasks.orderedOverlap', { task: a.id, other: b.id, paths }), at(a, aKey), 'warning', ORDERED_OVERLAP));
+      out.push(diagnostic(b.file, t('tasks.orderedOverlap', { task: b.id, other: a.id, paths }), at(b, bKey), 'warning', ORDERED_OVERLAP));
+      continue;
+    }
+    out.push(diagnostic(a.file, t('tasks.conflict', { task: a.id, other: b.id, paths }), at(a, aKey), 'error', 'owns-conflict'));
+    out.push(diagnostic(b.file, t('tasks.conflict', { task: b.id, other: a.id, paths }), at(b, bKey), 'error', 'owns-conflict'));
   }
   return out;
 }

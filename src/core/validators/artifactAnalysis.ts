@@ -1,6 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { CorruptArtifactError, OverrideRefusedError } from '../errors';
-import { ARTIFACT_ANALYSIS_FILE, type Finding, type FindingOverride } from '../files/findings';
+import { ARTIFACT_ANALYSIS_FILE, FindingOverrideSchema, type Finding, type FindingOverride } from '../files/findings';
 import { findPlaceholder } from '../files/placeholders';
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
@@ -52,7 +54,8 @@ const taskFile = (id: string) => `tasks/${id}.md`;
  * - Severities follow LOOM-FORMATS.md: a task file traceability.json names but that does not
  *   exist is an error (overridable), not a blocker.
  * - A task counts as listed in plan.md when plan.md names `TN.md` or the word `TN`.
- * - Behaviors marked `applicability: not-applicable` need no task, as at planning.
+ * - Behaviors marked `applicability: not-applicable` need a task like any other: loom's
+ *   analyze-artifacts.mjs knows no applicability.
  * - A constitution conflict cannot be decided deterministically; the analysing skill reports it.
  * - "Ambiguity" is a placeholder (TBD, TODO …) left in spec.md, plan.md or a task.
  */
@@ -213,7 +216,8 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   const mapped = new Set(tasks.flatMap((t) => t.behavior_ids));
   const traceByReq = new Map((s.traceability?.requirements ?? []).map((e) => [e.id, e]));
   for (const { req, b } of behaviors) {
-    if (mapped.has(b.id) || b.applicability === 'not-applicable') continue;
+    // loom's analyze-artifacts.mjs knows no applicability: every behavior needs a task.
+    if (mapped.has(b.id)) continue;
     const traced = traceByReq.get(req)?.behaviors;
     const candidate = tasksOfReq(req)[0] ?? (traced && Object.hasOwn(traced, b.id) ? traced[b.id].tasks.map(normalizeTaskRef)[0] : undefined);
     add(
@@ -306,7 +310,6 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
       }
       const traced = entry.behaviors ?? {};
       for (const b of reqById.get(id)?.behaviors ?? []) {
-        if (b.applicability === 'not-applicable') continue;
         const own = Object.hasOwn(traced, b.id) ? traced[b.id] : undefined;
         if (!own || own.tasks.length === 0) {
           add(
@@ -461,18 +464,16 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
     const traced = traceByReq.get(req)?.behaviors;
     return Boolean(traced && Object.hasOwn(traced, bid) && traced[bid].tasks.length > 0);
   };
-  // A behavior settled as not-applicable is implemented and traced by nothing, by design: it is
-  // neither covered nor uncovered, so it stays out of both behavior figures.
-  const applicable = behaviors.filter(({ b }) => b.applicability !== 'not-applicable');
+  // Every behavior counts, not-applicable ones too, as in loom's figures.
   const coverage = {
     requirement_coverage: percent(specIds.filter((id) => reqById.has(id)).length, specIds.length),
-    behavior_coverage: percent(applicable.filter(({ b }) => mapped.has(b.id)).length, applicable.length),
+    behavior_coverage: percent(behaviors.filter(({ b }) => mapped.has(b.id)).length, behaviors.length),
     required_category_coverage: percent(required.filter(Boolean).length, required.length),
     traceability_req_coverage: percent(allReqs.filter((id) => traceByReq.has(id)).length, allReqs.length),
-    traceability_behavior_coverage: percent(applicable.filter(({ req, b }) => tracedToTask(req, b.id)).length, applicable.length),
+    traceability_behavior_coverage: percent(behaviors.filter(({ req, b }) => tracedToTask(req, b.id)).length, behaviors.length),
   };
 
-  const previous = s.artifactAnalysis?.overrides ?? [];
+  const previous = storedOverrides(s);
   const report = withStatus({ stage: 'analyze-artifacts', status: 'pass', coverage, findings: list.findings, blocker_count: 0, created_at: now, overrides: previous });
   return { report, fixes: list.fixes };
 }
@@ -543,11 +544,53 @@ export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; 
   if (s.artifactAnalysisCondition === 'invalid') {
     throw new CorruptArtifactError(`${s.specDir}/${ARTIFACT_ANALYSIS_FILE} is corrupt; fix or delete it first (it was left untouched)`, `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}`);
   }
+  const side = readOverridesFile(s);
+  if (side === 'corrupt') {
+    throw new CorruptArtifactError(`${s.specDir}/${ANALYSIS_OVERRIDES_FILE} is corrupt; fix or delete it first (it was left untouched)`, `${s.specDir}/${ANALYSIS_OVERRIDES_FILE}`);
+  }
   const now = options.now ?? new Date().toISOString();
   let report = analyzeArtifacts(s, now);
   if (options.override) report = recordOverride(report, options.override.findingId, options.override.reason, now);
+  const kept = report.overrides ?? [];
+  // The overrides also live beside the report, where loom's rewrite of it does not reach them.
+  const sideChanged = (side !== undefined || kept.length > 0) && JSON.stringify(side ?? []) !== JSON.stringify(kept);
   const unchanged = sameApartFromTime(join(s.dir, ARTIFACT_ANALYSIS_FILE), report);
-  if (unchanged) return { report: unchanged, written: false };
-  withRunLock(s, () => writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(report)));
-  return { report, written: true };
+  if (unchanged && !sideChanged) return { report: unchanged, written: false };
+  withRunLock(s, () => {
+    if (!unchanged) writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(report));
+    if (sideChanged) writeFileAtomic(join(s.dir, ANALYSIS_OVERRIDES_FILE), toJsonText({ overrides: kept }));
+  });
+  return unchanged ? { report: unchanged, written: false } : { report, written: true };
+}
+
+/**
+ * Where the overrides `analyze --override` records are kept besides artifact-analysis.json: loom's
+ * analyze-artifacts.mjs rewrites that file without them on every run --advance at analyze-artifacts,
+ * and does not know this one.
+ */
+export const ANALYSIS_OVERRIDES_FILE = 'artifact-analysis.overrides.json';
+
+const OverridesFileSchema = z.looseObject({ overrides: z.array(FindingOverrideSchema) });
+
+/** The overrides file: undefined when absent, 'corrupt' when it does not read. */
+function readOverridesFile(s: SpecSnapshot): FindingOverride[] | undefined | 'corrupt' {
+  const path = join(s.dir, ANALYSIS_OVERRIDES_FILE);
+  if (!existsSync(path)) return undefined;
+  try {
+    const parsed = OverridesFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data.overrides : 'corrupt';
+  } catch {
+    return 'corrupt';
+  }
+}
+
+/** The recorded overrides: the report's and those kept beside it (the newer of two for one finding). */
+function storedOverrides(s: SpecSnapshot): FindingOverride[] {
+  const side = readOverridesFile(s);
+  const byFinding = new Map<string, FindingOverride>();
+  for (const o of [...(s.artifactAnalysis?.overrides ?? []), ...(Array.isArray(side) ? side : [])]) {
+    const known = byFinding.get(o.finding_id);
+    if (!known || known.at < o.at) byFinding.set(o.finding_id, o);
+  }
+  return [...byFinding.values()];
 }

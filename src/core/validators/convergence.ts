@@ -48,18 +48,17 @@ export function convergenceRound(s: Pick<SpecSnapshot, 'state'>): number {
  *
  * Decisions: test and evidence files resolve as the traceability matrix resolves them (spec
  * directory, feature worktree, repository root; evidence only under `evidence/`). Behaviors
- * marked `applicability: not-applicable` are not classified. Like loom, nothing is classified
+ * marked `applicability: not-applicable` are classified like any other (loom's converge.mjs
+ * knows no applicability). Like loom, nothing is classified
  * `contradicts` yet: no deterministic rule says when a behavior contradicts its implementation.
  */
 export function classifyConvergence(s: SpecSnapshot, round = convergenceRound(s) + 1, now = new Date().toISOString()): ConvergenceReportFile {
   const list = new FindingList('F-conv');
   const lines = new SpecLines(s);
   const matrix = buildTraceabilityMatrix(s);
-  const notApplicable = new Set((s.requirements?.requirements ?? []).flatMap((r) => r.behaviors.filter((b) => b.applicability === 'not-applicable').map((b) => b.id)));
   const classification: Record<string, Classification> = {};
   const counts = { covered: 0, missing: 0, partial: 0, contradicts: 0, unrequested: 0 };
   for (const row of matrix.rows) {
-    if (notApplicable.has(row.behavior)) continue;
     const listed = row.tests.length + row.evidence.length > 0;
     const covered = row.tests.length > 0 && row.evidence.length > 0 && [...row.tests, ...row.evidence].every((r) => r.exists);
     const kind: Classification = covered ? 'covered' : listed ? 'partial' : 'missing';

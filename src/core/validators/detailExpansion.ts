@@ -21,10 +21,20 @@ function hasTestPlan(plan: Behavior['test_plan']): boolean {
 }
 
 /**
+ * loom's validateRequirementsFile with requireTestPlan: a strategy, and at least one input and
+ * one expected outcome (coverage_target is optional).
+ */
+function structuredTestPlan(plan: Behavior['test_plan']): boolean {
+  if (!plan || typeof plan !== 'object') return false;
+  const p = plan as Record<string, unknown>;
+  return typeof p.strategy === 'string' && p.strategy !== '' && Array.isArray(p.inputs) && p.inputs.length > 0 && Array.isArray(p.expected) && p.expected.length > 0;
+}
+
+/**
  * Leaving detail-expansion, as loom's check-detail-expansion.mjs decides it: every requirement's
  * required categories (declared, then implied by `types`) have a behavior of that category (one
  * marked `applicability: not-applicable` settles it too); every behavior has a non-empty
- * `test_plan`, no longer `requires-clarification` (as applicability or status), and a description
+ * `test_plan` with a strategy, inputs and expected outcomes (loom's requireTestPlan), no longer `requires-clarification` (as applicability or status), and a description
  * that is not a stub or a placeholder.
  */
 export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions = {}): ValidatorResult {
@@ -58,6 +68,14 @@ export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions =
           severity: 'error',
           message: `${b.id} has no test_plan`,
           suggested_fix: { action: 'update_requirement', details: `give ${b.id} a test_plan (strategy, inputs, expected, coverage_target)` },
+        });
+      } else if (!structuredTestPlan(b.test_plan)) {
+        list.add({
+          ...common,
+          kind: 'partial',
+          severity: 'error',
+          message: `${b.id}: the test_plan needs a strategy, at least one input and at least one expected outcome`,
+          suggested_fix: { action: 'update_requirement', details: `complete ${b.id}'s test_plan: strategy, inputs[], expected[]` },
         });
       }
       if (b.applicability === 'requires-clarification' || (b.status as string) === 'requires-clarification') {

@@ -138,11 +138,11 @@ export const tasksNamingBehavior = (s: Pick<SpecSnapshot, 'tasks'>, id: string):
 
 /**
  * The fix that adds a requirement traceability.json lacks: traced to the tasks that name it, with
- * each of its behaviors traced to the tasks that name that behavior (a behavior settled as
- * not-applicable needs no trace and is left out).
+ * each of its behaviors traced to the tasks that name that behavior (not-applicable ones too, as
+ * loom's validateTraceabilityFile asks).
  */
 export function traceRequirementFix(s: Pick<SpecSnapshot, 'tasks' | 'requirements'>, id: string): TraceabilityFix {
-  const behaviors = (s.requirements?.requirements.find((r) => r.id === id)?.behaviors ?? []).filter((b) => b.applicability !== 'not-applicable');
+  const behaviors = s.requirements?.requirements.find((r) => r.id === id)?.behaviors ?? [];
   return addTraceRequirement(
     id,
     tasksNamingRequirement(s, id),

@@ -51,11 +51,12 @@ function behaviorFindings(row: BehaviorTraceRow): Unnumbered[] {
 
 /**
  * loom's omission hunter (skills/loom-omission-hunter/scripts/omission-hunt.mjs), read-only over
- * the traceability matrix: every applicable behavior needs a test and evidence that exist; the
+ * the traceability matrix: every behavior needs a test and evidence that exist; the
  * categories only a person can judge are flagged for review.
  */
 export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString()): OmissionHuntReport {
-  const rows = buildTraceabilityMatrix(s).rows.filter((r) => r.applicability !== 'not-applicable');
+  // loom's omission-hunt.mjs knows no applicability: a not-applicable behavior needs its test and evidence too.
+  const rows = buildTraceabilityMatrix(s).rows;
   const findings = rows.flatMap(behaviorFindings).map((f, i): Finding => ({ id: `F-omit-${i + 1}`, ...f }));
   const blockers = findings.filter((f) => f.severity === 'blocker').length;
   return { stage: 'omission-hunter', status: blockers === 0 ? 'pass' : 'blocked', findings, checked_behaviors: rows.length, blocker_count: blockers, created_at: now };

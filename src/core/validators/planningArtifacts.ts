@@ -34,7 +34,8 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
 
   const trace = new Map(s.traceability.requirements.map((r) => [r.id, r]));
   const byId = new Map(s.requirements.requirements.map((r) => [r.id, r]));
-  const applicable = (id: string) => (byId.get(id)?.behaviors ?? []).filter((b) => b.applicability !== 'not-applicable');
+  // loom's validateTraceabilityFile knows no applicability: a behavior settled as not-applicable needs its task too.
+  const behaviorsOf = (id: string) => byId.get(id)?.behaviors ?? [];
 
   const missingTasks = (requirement: string, behavior: string | undefined, refs: readonly string[]) => {
     const owner = behavior ?? requirement;
@@ -95,7 +96,7 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
       );
     }
     missingTasks(id, undefined, entry.tasks);
-    for (const b of applicable(id)) {
+    for (const b of behaviorsOf(id)) {
       const traced = entry.behaviors && Object.hasOwn(entry.behaviors, b.id) ? entry.behaviors[b.id].tasks : [];
       if (traced.length === 0) {
         const implementing = tasksNamingBehavior(s, b.id);

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { parseReport } from '../files/report';
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
-import { TRACEABILITY_FILE } from '../files/traceability';
+import { splitTestRef, TRACEABILITY_FILE } from '../files/traceability';
 import { evidenceReceiptProblems } from '../specdir/evidenceReceipt';
+import { findWorktree } from '../specdir/worktree';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { removeTraceTasks } from './findingFix';
@@ -13,14 +16,25 @@ import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 export const VERIFICATION_ARTIFACTS = 'verification-artifacts';
 
 /**
- * The placeholder phrases loom's verify-artifacts.mjs looks for. Loom matches TBD and TODO in any
- * case, which fails every report of a to-do app ("Todo"); here the markers must be upper case, as
- * loom's artifact-checker.js has them, and only the phrases match in any case.
+ * loom's resolveProjectReference for a test (spec directory, then the repository; the feature
+ * worktree in between, as the traceability matrix looks) and resolveSpecReference for evidence
+ * (the spec directory).
  */
-const placeholderIn = (line: string) => {
-  const m = /\b(TBD|TODO)\b/.exec(line) ?? /\b(implement later|fill in details)\b/i.exec(line);
-  return m?.[0];
-};
+function requirementRefExists(s: SpecSnapshot, file: string, test: boolean): boolean {
+  if (!file || /^(?:https?:|urn:|sha256:)/i.test(file)) return false;
+  if (isAbsolute(file)) return existsSync(file);
+  if (existsSync(join(s.dir, file))) return true;
+  if (!test) return false;
+  const worktree = findWorktree(s);
+  return (worktree !== undefined && existsSync(join(worktree, file))) || existsSync(join(s.repoRoot, file));
+}
+
+/**
+ * The placeholder phrases loom's verify-artifacts.mjs looks for, in any case as it matches them:
+ * a report of a to-do app that says "Todo" fails loom's check, so it fails here too (the message
+ * says which word, so it can be reworded).
+ */
+const placeholderIn = (line: string) => /\b(TBD|TODO|implement later|fill in details)\b/i.exec(line)?.[0];
 const FAILING = /FAIL|失败|不通过/i;
 /** Words that make a failing line a known, accepted one for loom. */
 const KNOWN_FAILURE = /WARN|预先存在|既有|范围外|BLOCKED|known/i;
@@ -126,8 +140,10 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
           suggested_fix: { action: 'update_traceability', details: `point ${row.behavior} at files that exist` },
         });
       }
-      // A behavior settled as not-applicable is closed once the files it names exist (see the matrix).
-      if (!row.closed && absent.length === 0) {
+      // loom's checkBehaviorTraceability asks every behavior for a task, a test and evidence,
+      // not-applicable ones too (the matrix is kinder to those; this check is not).
+      const closed = row.tasks.length > 0 && row.tests.some((t) => t.exists) && row.evidence.some((e) => e.exists);
+      if (!closed && absent.length === 0) {
         const lacking = [row.tasks.length ? '' : 'no task', row.tests.length ? '' : 'no test', row.evidence.length ? '' : 'no evidence'].filter(Boolean);
         list.add({
           ...common,
@@ -135,6 +151,36 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
           severity: 'error',
           message: `${row.behavior} is not closed: ${lacking.join(', ')}`,
           suggested_fix: { action: 'update_traceability', details: `give ${row.behavior} its task, test and evidence` },
+        });
+      }
+    }
+    // loom's validateTraceabilityFile (requireEvidence) asks the requirement itself for a task, a
+    // test and evidence, and every test (spec directory, then repository root) and evidence (spec
+    // directory) it names to exist, besides its behaviors.
+    for (const entry of s.traceability.requirements.filter((e) => specIds.includes(e.id))) {
+      const where = lines.at(TRACEABILITY_FILE, lines.traceLine(entry.id));
+      const common = { requirement_id: entry.id, artifact: TRACEABILITY_FILE, location: where } as const;
+      const lacking = [entry.tasks.length ? '' : 'no task', entry.tests.length ? '' : 'no test', entry.evidence.length ? '' : 'no evidence'].filter(Boolean);
+      if (lacking.length) {
+        list.add({
+          ...common,
+          kind: 'missing',
+          severity: 'error',
+          message: `${entry.id} itself has ${lacking.join(', ')} in traceability.json`,
+          suggested_fix: { action: 'update_traceability', details: `give ${entry.id} its task, test and evidence` },
+        });
+      }
+      const absent = [
+        ...entry.tests.filter((ref) => !requirementRefExists(s, splitTestRef(ref).file, true)),
+        ...entry.evidence.filter((ref) => !requirementRefExists(s, splitTestRef(ref).file, false)),
+      ];
+      for (const ref of absent) {
+        list.add({
+          ...common,
+          kind: 'missing',
+          severity: 'error',
+          message: `${entry.id}: ${ref} does not exist`,
+          suggested_fix: { action: 'update_traceability', details: `point ${entry.id} at files that exist` },
         });
       }
     }

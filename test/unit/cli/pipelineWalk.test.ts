@@ -451,7 +451,12 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
       ...planning,
       artifact_fingerprints: { 'plan.md': sha256(specPath('plan.md')), 'tasks/T1.md': sha256(specPath('tasks/T1.md')), 'tasks/T2.md': sha256(specPath('tasks/T2.md')) },
     });
-    ok(cli('tasks', '--spec-dir', spec, '--validate'));
+    // T2 reads src/due.js, which T1 (its prerequisite) owns: batched one after the other, but loom 3's
+    // tasks --validate (detectConflicts) rejects every overlapping pair, depends_on or not, and exits 1.
+    const validated = cli('tasks', '--spec-dir', spec, '--validate');
+    assert.equal(validated.code, 1, validated.err);
+    assert.match(validated.err, /T2 and T1 overlap on src\/due\.js: depends_on makes them run one after the other/);
+    assert.match(ok(cli('tasks', '--spec-dir', spec)).out, /Batch 1 \(parallel\): T1\nBatch 2 \(parallel\): T2/);
 
     assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'planning', to: 'analyze-artifacts' });
     const approval = history().at(-1)!;

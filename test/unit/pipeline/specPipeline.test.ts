@@ -332,7 +332,9 @@ test("human-approval gates record loom's approval fingerprints; validators of ot
   const next = repo.get(SPEC)!.status().next[0];
   assert.deepEqual(next.unmet, []);
   // convergence-pass belongs to converge and verification-artifacts to verification: loom lets them pass here.
-  assert.deepEqual(next.confirmations, ['no feature worktree was found (run the git-worktree stage, or confirm it exists)', 'planning is left only once you confirm it is done']);
+  assert.deepEqual(next.confirmations, ['planning is left only once you confirm it is done']);
+  // The schema's "worktree exists" for executing is the extension's own check: advice (loom's approve does not look).
+  assert.deepEqual(next.advice, ['no feature worktree was found (run the git-worktree stage, or confirm it exists)']);
   repo.load().get(SPEC)!.advance({ confirm: true, now: NOW });
   const entry = r.json(`${SPEC}/pipeline.state.json`).stage_history[0];
   // What loom's approve() fingerprints: the gate's files and the key spec files, not traceability.json.

@@ -57,6 +57,18 @@ describe('detail-expansion-pass', () => {
     ]);
   });
 
+  // loom 3 requirements.js validateRequirementsFile(requireTestPlan): "missing structured test_plan (strategy/inputs/expected required)".
+  it('needs a strategy, an input and an expected outcome in each test_plan, as loom does', () => {
+    const out = findings((l) => {
+      Object.assign(l.requirements[0].behaviors[0], { test_plan: { strategy: 'unit', inputs: [], expected: ['ok'] } });
+      Object.assign(l.requirements[1].behaviors[0], { test_plan: { coverage_target: 'behavior acceptance' } });
+    });
+    assert.deepEqual(out.lines, [
+      "DE-1 error partial requirements.json:18 REQ-001-B01: the test_plan needs a strategy, at least one input and at least one expected outcome → update_requirement: complete REQ-001-B01's test_plan: strategy, inputs[], expected[]",
+      "DE-2 error partial requirements.json:65 REQ-002-B01: the test_plan needs a strategy, at least one input and at least one expected outcome → update_requirement: complete REQ-002-B01's test_plan: strategy, inputs[], expected[]",
+    ]);
+  });
+
   it('refuses behaviors that still require clarification', () => {
     const out = findings((l) => Object.assign(l.requirements[0].behaviors[1], { applicability: 'requires-clarification' }));
     assert.deepEqual(out.lines, [

@@ -117,7 +117,8 @@ describe('planning-artifacts', () => {
     });
   });
 
-  it('needs no task for a behavior settled as not-applicable, and leaves it out of a requirement it adds', () => {
+  // loom 3 traceability.js validateTraceabilityFile knows no applicability: a not-applicable behavior is traced to its task too.
+  it('traces a behavior settled as not-applicable like any other in a requirement it adds', () => {
     withRepo((r) => {
       const { result, lines, fixes } = planning(r, (x) => {
         const ledger = expandedRequirements();
@@ -129,7 +130,15 @@ describe('planning-artifacts', () => {
       assert.deepEqual(fixes['PA-1'], {
         type: 'traceability',
         file: 'traceability.json',
-        change: { op: 'add-requirement', requirement: 'REQ-001', tasks: ['T1'], behaviors: [{ id: 'REQ-001-B01', tasks: ['T1'] }] },
+        change: {
+          op: 'add-requirement',
+          requirement: 'REQ-001',
+          tasks: ['T1'],
+          behaviors: [
+            { id: 'REQ-001-B01', tasks: ['T1'] },
+            { id: 'REQ-001-B02', tasks: ['T1'] },
+          ],
+        },
       });
       applyFixes(r, result);
       assert.equal(planningArtifacts(load(r)).passed, true);
