@@ -198,7 +198,7 @@ export const GUARDS: GuardRegistry = {
 
   // Loom's run --advance makes no worktree check, and a worktree made by another tool or under
   // another branch name cannot always be found: when none is found, the user confirms it.
-  // Loom's run --advance refuses while the newest approval of any stage is stale; only --approve
+  // Loom's run --advance refuses while any recorded approval is stale; only --approve
   // (passing a gate, which records fresh fingerprints) does not look.
   approvalsFresh: (_p, { snapshot: s }) => {
     const stale = staleApprovals(s);

@@ -14,7 +14,7 @@ import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelin
 import { advanceRefusal, chooseReapproval, completesPipeline, completionTransition, failRefusal, isRefusal, recoverRefusal, type Refusal } from './refusals';
 import { inferStage } from './stageInference';
 import { hasRole } from './stageRoles';
-import { applyStageChange, completeStage, isCompleted, recordReapproval } from './stateRecord';
+import { applyStageChange, completeStage, isCompleted, renewApprovals } from './stateRecord';
 
 /** Where the machine writes loom's state: the one state store (tests give their own). */
 export interface StateStorePort {
@@ -169,13 +169,19 @@ export function createPipelineMachine(def: PipelineDefinition) {
         if (event.type !== 'ADVANCE' && event.type !== 'APPROVE' && event.type !== 'FAIL' && event.type !== 'RECOVER') return {};
         const stage = stageOf(def, params.from);
         const confirmed = confirmedBy(event) && event.type !== 'RECOVER' && (stage?.confirmation ?? false);
-        const state = applyStageChange(base(context, params.from, event.now), {
+        // A gate records the sha256 of what was approved (loom's approve), even when empty.
+        const prints = confirmed && stage?.humanApproval ? approvalFingerprints(def, params.from, context.facts) : undefined;
+        // Passing a gate again (after a recovery) re-approves it: its older stale entries would
+        // otherwise block loom's next advance for good, as loom never clears them.
+        const older = prints ? (staleApprovals(context.facts).find((a) => a.stage === params.from)?.historyIndices ?? []) : [];
+        const start = base(context, params.from, event.now);
+        const renewed = prints && older.length ? renewApprovals(start, older, prints, event.now, `approved again when passing ${params.from}`) : start;
+        const state = applyStageChange(renewed, {
           ...params,
           now: event.now,
           reason: event.reason,
           confirmed,
-          // A gate records the sha256 of what was approved (loom's approve), even when empty.
-          approvalFingerprints: confirmed && stage?.humanApproval ? approvalFingerprints(def, params.from, context.facts) : undefined,
+          approvalFingerprints: prints,
           // Going back from converge is what loom does when convergence-pass fails.
           validator: event.type === 'FAIL' ? event.validator : params.kind === 'retry' ? stage?.validators.find((v) => v === 'convergence-pass') : undefined,
           fromConvergence: hasRole(def, params.from, 'convergence'),
@@ -196,7 +202,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         const chosen = chooseReapproval(context.facts.specDir, params.stage, renewable(context, params.stage), event.stage);
         if (isRefusal(chosen)) return { outcome: { kind: 'refused' as const, ...chosen } };
         const reason = event.reason?.trim() || `approved again: ${chosen.changed.join(', ')} changed since the approval${chosen.approvedAt ? ` of ${chosen.approvedAt}` : ''}`;
-        const state = recordReapproval(base(context, params.stage, event.now), chosen.stage, approvalFingerprints(def, chosen.stage, context.facts), event.now, reason);
+        const state = renewApprovals(base(context, params.stage, event.now), chosen.historyIndices, approvalFingerprints(def, chosen.stage, context.facts), event.now, reason);
         return writeOrError(context, chosen.stage, params.stage, state, event.now, 'reapprove', { reapproved: chosen });
       }),
       /** The event was not taken: the machine says why, from the same verdicts its guards read. */
