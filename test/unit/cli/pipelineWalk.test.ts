@@ -421,6 +421,13 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
     // The clarification: rendering may run concurrently (a worker pool), so the behavior applies.
     write('requirements.json', requirementsExpanded('applicable'));
+    // Brainstorming's gate fingerprinted requirements.json, which the expansion rewrote: loom 3's
+    // checkApprovalFreshness calls that approval stale, and so do we. The user approves it again.
+    const stale = cli('advance', '--spec-dir', spec, '--confirm');
+    assert.equal(stale.code, 1);
+    assert.match(stale.err, /the approval of brainstorming is stale: requirements\.json changed/);
+    ok(cli('reapprove', '--spec-dir', spec, '--stage', 'brainstorming', '--reason', 'the expanded behaviors were reviewed'));
+    assert.equal((history()[0].approval_fingerprints as Record<string, string>)['requirements.json'], sha256(specPath('requirements.json')));
     assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'detail-expansion', to: 'planning' });
     assert.deepEqual(trail(), ['brainstorming:passed', 'detail-expansion:passed']);
   });
@@ -565,6 +572,11 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.match(t3, /^behavior_ids: \[REQ-002-B01, REQ-002-B02\]$/m);
     assert.match(read('plan.md'), /## Convergence round 1\n\n- T3 \(tasks\/T3\.md\)/);
     assert.deepEqual(readJson('traceability.json').requirements['REQ-002'].behaviors['REQ-002-B01'].tasks, ['T2', 'T3']);
+
+    // T3 went into plan.md and tasks/, which planning's gate approved: loom 3 calls that approval
+    // stale (checkApprovalFreshness checks every entry), so the user reviews T3 and approves again.
+    assert.match(cli('advance', '--spec-dir', spec, '--confirm').err, /the approval of planning is stale: plan\.md, tasks\/ changed/);
+    ok(cli('reapprove', '--spec-dir', spec, '--stage', 'planning', '--reason', 'T3 reviewed'));
 
     // Plain advance runs the check again and says where to go.
     const forward = cli('advance', '--spec-dir', spec, '--confirm');
