@@ -106,7 +106,7 @@ export function compactHandoffIndex(entries: readonly UpstreamEntry[], lang: 'en
       continue;
     }
     const h = e.handoff;
-    const summary = h.summary.replace(/\s+/g, ' ').slice(0, 240);
+    const summary = (h.summary ?? '-').replace(/\s+/g, ' ').slice(0, 240);
     lines.push(`- ${e.task} (${h.status}): ${summary}`);
     if (h.artifacts.length) lines.push(`  ${zh ? '产物' : 'artifacts'}: ${h.artifacts.slice(0, 12).join(', ')}${h.artifacts.length > 12 ? ', …' : ''}`);
     for (const i of (h.exported_interfaces ?? []).slice(0, 8)) lines.push(`  ${zh ? '导出' : 'exports'}: ${i.name} (${i.path})${i.signature ? ` ${i.signature}` : ''}`);

@@ -1,5 +1,6 @@
 import type { MessageEntry, ParamNames, ParamValue } from './catalogTypes';
 import { commonMessages } from './common';
+import { freshnessMessages } from './freshness';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
 
@@ -10,6 +11,7 @@ import { displayLanguage, type Language } from './language';
  */
 export const CATALOG = {
   ...commonMessages,
+  ...freshnessMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

@@ -240,6 +240,13 @@ export const GUARDS: GuardRegistry = {
     return result.passed ? pass : fail(result.problems.map((p) => `${name}: ${p}`));
   },
 
+  validatorFails: ({ name, stage }, ctx) => {
+    const validator = VALIDATORS.get(name);
+    if (!validator || validator.stage !== stage) return fail(`validator ${name} does not run at ${stage}: nothing sends the spec back`);
+    const result = validator.check(ctx.snapshot, { locate: false });
+    return result.passed ? fail(`${name} passes: the spec goes on, not back`) : pass;
+  },
+
   confirmed: ({ stage }) => ({ ok: false, reasons: [`${stage} is left only once you confirm it is done`], needsConfirmation: true }),
 };
 

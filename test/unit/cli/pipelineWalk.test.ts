@@ -576,19 +576,30 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     // T3 went into plan.md and tasks/, which planning's gate approved: loom 3 calls that approval
     // stale (checkApprovalFreshness checks every entry), so the user reviews T3 and approves again.
     assert.match(cli('advance', '--spec-dir', spec, '--confirm').err, /the approval of planning is stale: plan\.md, tasks\/ changed/);
+
+    // loom 3's advance checks handoffs before the validator: the planning handoffs recorded
+    // plan.md, and T2's and executing's recorded the test file now gone (findStaleHandoffs).
+    const blocked = cli('advance', '--spec-dir', spec, '--confirm');
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.err, /handoffs\/planning\.json is stale: plan\.md changed/);
+    assert.match(blocked.err, /handoffs\/T2\.json is stale: tests\/format\.test\.js changed/);
+    assert.match(blocked.err, /handoffs\/converge\.json does not exist/);
+    for (const stage of ['planning', 'analyze-artifacts', 'executing']) ok(cli('handoff', '--spec-dir', spec, '--stage', stage, '--refresh'));
+    ok(cli('handoff', '--spec-dir', spec, '--task', 'T2', '--refresh'));
+    // The converge handoff names the report, which loom leaves out of its fingerprints (it is rewritten on every check).
+    ok(cli('handoff', '--spec-dir', spec, '--stage', 'converge', '--status', 'partial', '--summary', 'Round 1: REQ-002-B01 and B02 partial, T3 appended', '--artifacts', 'convergence-report.json'));
+    assert.equal(Object.hasOwn(readJson('handoffs/converge.json').artifact_fingerprints, 'convergence-report.json'), false);
+    // planning's gate fingerprinted its outputs, handoffs/planning.json among them (approvalArtifactPaths):
+    // approved again last, once the handoff is refreshed.
     ok(cli('reapprove', '--spec-dir', spec, '--stage', 'planning', '--reason', 'T3 reviewed'));
 
-    // Plain advance runs the check again and says where to go.
-    const forward = cli('advance', '--spec-dir', spec, '--confirm');
-    assert.equal(forward.code, 1);
-    assert.match(forward.err, /round 1 needs another round/);
-    assert.match(forward.err, /go back to executing/);
-
-    assert.deepEqual(advance('--to', 'executing', '--confirm', '--reason', 'convergence round 1: REQ-002-B01 and B02 partial, T3 appended'), { spec_dir: spec, from: 'converge', to: 'executing' });
+    // Plain advance goes back by itself while rounds are left, as loom's run --advance does at converge.
+    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'converge', to: 'executing' });
     const back = history().at(-1)!;
     assert.equal(back.status, 'retry');
     assert.equal(back.retry_from, 'converge');
-    assert.equal(back.reason, 'convergence round 1: REQ-002-B01 and B02 partial, T3 appended');
+    assert.equal(back.validator, 'convergence-pass');
+    assert.match(back.reason as string, /convergence-pass: .*REQ-002-B01/);
     assert.equal(state().metadata.convergence_round, 1);
     assert.deepEqual(
       status().tasks.map((t: { id: string; status: string }) => `${t.id}:${t.status}`),

@@ -308,8 +308,11 @@ test('stale handoffs block advancing', () => {
     status: 'done',
     summary: 's',
     artifacts: ['spec.md'],
-    artifact_fingerprints: { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'traceability.json': 'ignored' },
+    artifact_fingerprints: { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'traceability.json': 'not-the-digest' },
   });
+  // loom 3's findStaleHandoffs compares every recorded path; its writer never records traceability.json.
+  assert.deepEqual(new LoomRepository(r.root).load().get(SPEC)!.status().next[0].unmet, ['handoffs/brainstorming.json is stale: traceability.json changed since it was written']);
+  r.write(`${SPEC}/handoffs/brainstorming.json`, { status: 'done', summary: 's', artifacts: ['spec.md'], artifact_fingerprints: { 'spec.md': r.sha256(`${SPEC}/spec.md`) } });
   assert.deepEqual(new LoomRepository(r.root).load().get(SPEC)!.status().next[0].unmet, []);
   writeFileSync(r.path(`${SPEC}/spec.md`), '# spec v2');
   assert.deepEqual(new LoomRepository(r.root).load().get(SPEC)!.status().next[0].unmet, ['handoffs/brainstorming.json is stale: spec.md changed since it was written']);
