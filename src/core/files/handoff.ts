@@ -19,6 +19,8 @@ export const HandoffSchema = z.looseObject({
   notes: z.union([z.string(), z.array(z.string())]).optional(),
   written_at: z.string().optional(),
   basis_fingerprints: z.record(z.string(), z.string()).optional(),
+  /** The extension's digests of the artifacts in the feature worktree (taskHandoff.ts); loom ignores the key. */
+  worktree_fingerprints: z.record(z.string(), z.string()).optional(),
   artifact_fingerprints: z.record(z.string(), z.string()).optional(),
 });
 export type Handoff = z.infer<typeof HandoffSchema>;

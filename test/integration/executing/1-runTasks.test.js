@@ -57,11 +57,11 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
     assert.strictEqual(fs.readFileSync(path.join(SPEC, 'pipeline.state.json'), 'utf8'), before);
   });
 
-  test('Create Worktree makes feature/<date>-<name> beside the repository and records it', async () => {
+  test("Create Worktree makes feature/<date>-<name> in loom's .worktree/ and records it", async () => {
     const result = await vscode.commands.executeCommand('loom.createWorktree', { specDir: SPEC });
     assert.strictEqual(result.status, 'done', JSON.stringify(result));
     const worktree = vscode.Uri.parse(result.uri).fsPath;
-    assert.strictEqual(worktree, path.join(path.dirname(WS), `${path.basename(WS)}-worktrees`, '2026-11-29-greeting'));
+    assert.strictEqual(worktree, path.join(WS, '.worktree', '2026-11-29-greeting'));
     assert.ok(fs.existsSync(path.join(worktree, 'package.json')));
     assert.match(git('worktree', 'list'), /\[feature\/2026-11-29-greeting\]/);
     assert.strictEqual(readJson(path.join(SPEC, 'pipeline.state.json')).metadata.worktree_path, worktree);
