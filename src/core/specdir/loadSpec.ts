@@ -77,7 +77,8 @@ export function loadSpec(repoRoot: string, dir: string): SpecSnapshot {
       unreadable(`${TASKS_DIR}/${name}`);
       continue;
     }
-    const parsed = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.slice(0, -3), text);
+    // loom's taskIdFromFilename: the name without `.md`, its case kept.
+    const parsed = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.replace(/\.md$/i, ''), text);
     diagnostics.push(...parsed.diagnostics);
     tasks.set(parsed.task.id, parsed.task);
   }
