@@ -8,8 +8,27 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['--cwd', '--spec-dir', '--to', '--reason', '--override', '--name', '--spec-root', '--type', '--location', '--stage', '--lang']);
-const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--validate', '--help', '-h', '--version']);
+const VALUE_FLAGS = new Set([
+  '--cwd',
+  '--spec-dir',
+  '--to',
+  '--reason',
+  '--override',
+  '--name',
+  '--spec-root',
+  '--type',
+  '--location',
+  '--stage',
+  '--lang',
+  '--id',
+  '--status',
+  '--blocker',
+  '--file',
+  '--task',
+  '--summary',
+  '--artifacts',
+]);
+const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--validate', '--help', '-h', '--version', '--refresh']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags = new Map<string, string | true>();

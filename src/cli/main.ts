@@ -22,6 +22,7 @@ import { verificationArtifacts } from '../core/validators/verificationArtifacts'
 import { LANGUAGES, setDisplayLanguage, t } from '../core/messages';
 import { cliLanguage, isLanguage } from './language';
 import { cliSpecCache } from './specCacheDir';
+import { fingerprintCount, reportVerdict, setTaskStatus, VerdictFileMissing, writeHandoffFromCli } from './stateCommands';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
 
@@ -59,6 +60,9 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   fail: ['--spec-dir', '--reason'],
   recover: ['--spec-dir', '--to', '--reason'],
   reapprove: ['--spec-dir', '--stage', '--reason'],
+  task: ['--spec-dir', '--id', '--status', '--blocker'],
+  verdict: ['--spec-dir', '--file'],
+  handoff: ['--spec-dir', '--stage', '--task', '--status', '--summary', '--artifacts', '--refresh'],
   tasks: ['--spec-dir', '--validate'],
   trace: ['--spec-dir'],
   validate: ['--spec-dir'],
@@ -199,6 +203,45 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const result = s.reapprove(flagValue(args, '--stage'), { reason: flagValue(args, '--reason') });
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, stage: result.stage, changed: result.changed, current_stage: result.state.current_stage });
       else io.out(t('cli.reapproved', { specDir: s.snapshot.specDir, stage: result.stage, changed: result.changed.join(', '), current: result.state.current_stage }));
+      return 0;
+    }
+    case 'task': {
+      const s = changeable(repo, args);
+      const task = setTaskStatus(s, { id: requireFlag(args, '--id'), status: requireFlag(args, '--status'), blocker: flagValue(args, '--blocker') }, new Date().toISOString(), CLI_LOCK_WAIT_MS);
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, task });
+      else io.out(t('freshness.task.written', { specDir: s.snapshot.specDir, task: task.task_id, status: task.status }));
+      return 0;
+    }
+    case 'verdict': {
+      const s = spec(repo, args);
+      try {
+        const { verdict, code } = reportVerdict(s, flagValue(args, '--file'));
+        if (asJson) json(io, { spec_dir: s.snapshot.specDir, file: flagValue(args, '--file') ?? 'qa-report.md', verdict });
+        else io.out(verdict);
+        return code;
+      } catch (e) {
+        if (!(e instanceof VerdictFileMissing)) throw e;
+        io.err(`loom-vscode: ${e.message}`);
+        return 1;
+      }
+    }
+    case 'handoff': {
+      const s = changeable(repo, args);
+      const artifacts = flagValue(args, '--artifacts')
+        ?.split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+      const ask = {
+        stage: flagValue(args, '--stage'),
+        task: flagValue(args, '--task'),
+        status: flagValue(args, '--status'),
+        summary: flagValue(args, '--summary'),
+        artifacts,
+        refresh: args.flags.has('--refresh'),
+      };
+      const written = writeHandoffFromCli(s, ask, new Date().toISOString(), CLI_LOCK_WAIT_MS);
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, path: written.file, handoff: written.handoff });
+      else io.out(t(written.refreshed ? 'freshness.handoff.refreshed' : 'freshness.handoff.written', { specDir: s.snapshot.specDir, file: written.file, count: fingerprintCount(written.handoff) }));
       return 0;
     }
     case 'tasks': {

@@ -124,7 +124,7 @@ export class LoomConfig extends Disposable {
     return (this.raw.get<string>('executing.testCommand', '') ?? '').trim();
   }
 
-  /** Folder that holds feature worktrees; empty means `<repo>-worktrees` beside the repository. */
+  /** Folder that holds feature worktrees; empty means loom's `.worktree/` in the repository. */
   /** `loom.debug.inspectMachines`: log every event and transition of every spec's actor. */
   get inspectMachines(): boolean {
     return this.raw.get<boolean>('debug.inspectMachines', false) === true;

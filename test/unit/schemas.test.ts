@@ -230,8 +230,10 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
           artifact_fingerprints: {},
         },
       },
-      { name: 'an unknown status', valid: false, value: { status: 'ok', summary: 'x' } },
-      { name: 'no summary', valid: false, value: { status: 'done' } },
+      // loom's readers take any handoff: `handoff write` without --summary, the compaction hook's pending.
+      { name: 'no summary', valid: true, value: { status: 'done' } },
+      { name: "the compaction hook's pending status", valid: true, value: { status: 'pending', summary: 'compacted' } },
+      { name: 'a status that is not a string', valid: false, value: { status: 3, summary: 'x' } },
     ],
   },
   {
@@ -467,7 +469,8 @@ describe('structural facts', () => {
   });
 
   it("handoff and pipeline-state statuses are loom's", () => {
-    assert.deepEqual(schema('handoff.schema.json').properties.status.enum, ['done', 'partial', 'blocked', 'failed']);
+    // Read as loom reads it (any status); loom's writer, and ours (WritableHandoffSchema), keep to four.
+    assert.equal(schema('handoff.schema.json').properties.status.type, 'string');
     const history = schema('pipeline-state.schema.json').definitions.stageHistoryEntry.properties;
     assert.deepEqual(history.status.enum, ['passed', 'failed', 'retry']);
     assert.equal(history.approval.const, 'user_confirmed');

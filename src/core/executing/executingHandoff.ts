@@ -5,8 +5,9 @@ import { fingerprints } from './taskHandoff';
 /**
  * `handoffs/executing.json`, the stage's summary for what follows (loom step 10): finished
  * tasks, the verification command, how traceability.json was filled, key artifacts and the
- * risks left. Task artifacts are worktree-relative and fingerprinted; the report and its log
- * are spec-relative (traceability.json is never fingerprinted: executing updates it legitimately).
+ * risks left. Task artifacts are repository-relative, fingerprinted in the worktree for the
+ * extension and by loom's rule when written; the report and its log are spec-relative
+ * (traceability.json is never fingerprinted: executing updates it legitimately).
  */
 export interface ExecutingHandoffInput {
   finishedTasks: readonly string[];
@@ -55,6 +56,7 @@ export function buildExecutingHandoff(input: ExecutingHandoffInput): Handoff {
     key_artifacts: taskArtifacts.slice(0, 30),
     remaining_risks: risks,
     written_at: input.now,
-    artifact_fingerprints: fingerprints(input.worktree, taskArtifacts),
+    // loom's artifact_fingerprints are added when it is written (taskHandoff.writeHandoff).
+    worktree_fingerprints: fingerprints(input.worktree, taskArtifacts),
   };
 }

@@ -7,12 +7,17 @@ import { byTaskNumber } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { ExportedInterface } from './dispatch/implementerReport';
 import { isFile } from '../fs/isFile';
+import { fingerprintDeclaredPaths } from '../specdir/fingerprints';
+import { fingerprintedArtifacts } from '../specdir/handoffFingerprints';
 
 /**
  * `handoffs/TN.json`: what a finished task hands to the tasks after it. Artifacts are
- * worktree-relative paths with their sha256 in `artifact_fingerprints`, so a later change to
- * one of them marks the handoff stale. Downstream tasks get the handoffs of the tasks they
- * depend on as a compact index, refreshed first when stale.
+ * repository-relative paths (the same in the feature worktree). Two sets of digests: loom's
+ * `artifact_fingerprints`, taken by loom's rule from the repository that holds the spec (so loom
+ * and the extension call the handoff stale for the same changes, wherever the worktree is), and
+ * the extension's own `worktree_fingerprints` of the files in the feature worktree, which loom
+ * ignores, and by which downstream tasks see that an upstream artifact changed: they get the
+ * handoffs of the tasks they depend on as a compact index, refreshed first when stale.
  */
 export interface TaskHandoffInput {
   task: string;
@@ -50,13 +55,21 @@ export function buildTaskHandoff(input: TaskHandoffInput): Handoff {
     requirements_verified: [...input.requirements],
     ...(input.concerns.trim() ? { notes: input.concerns.trim() } : {}),
     written_at: input.now,
-    artifact_fingerprints: fingerprints(input.worktree, artifacts),
+    worktree_fingerprints: fingerprints(input.worktree, artifacts),
   };
 }
 
+/** Writes a handoff of the executing stage with loom's `artifact_fingerprints`, taken as loom takes them. */
 export function writeHandoff(snapshot: SpecSnapshot, name: string, handoff: Handoff): void {
-  writeHandoffFile(snapshot, name, handoff);
+  const roots = { dir: snapshot.dir, repoRoot: snapshot.repoRoot };
+  writeHandoffFile(snapshot, name, { ...handoff, artifact_fingerprints: fingerprintDeclaredPaths(fingerprintedArtifacts(handoff.artifacts), roots) });
 }
+
+/** The extension's digests of the worktree files; older handoffs kept them in artifact_fingerprints. */
+const worktreePrints = (handoff: Handoff): Record<string, unknown> => {
+  const own = handoff.worktree_fingerprints;
+  return own && typeof own === 'object' ? (own as Record<string, unknown>) : (handoff.artifact_fingerprints ?? {});
+};
 
 /** The tasks `task` depends on, directly or not, in task order. */
 export function upstreamTasks(task: string, tasks: ReadonlyMap<string, { depends_on: readonly string[] }>): string[] {
@@ -74,7 +87,7 @@ export function upstreamTasks(task: string, tasks: ReadonlyMap<string, { depends
 /** Fingerprinted files that changed or disappeared, judged against the worktree. */
 export function staleArtifacts(handoff: Handoff, worktree: string): string[] {
   const changed: string[] = [];
-  for (const [path, sha] of Object.entries(handoff.artifact_fingerprints ?? {})) {
+  for (const [path, sha] of Object.entries(worktreePrints(handoff))) {
     const abs = join(worktree, path);
     if (!isFile(abs) || sha256OfFile(abs) !== String(sha).toLowerCase()) changed.push(path);
   }
@@ -86,7 +99,7 @@ export function refreshHandoff(handoff: Handoff, worktree: string, changed: read
   const artifacts = handoff.artifacts.filter((p) => isFile(join(worktree, p)));
   const note = `refreshed ${now}: ${changed.join(', ')} changed after the task finished`;
   const notes = handoff.notes === undefined ? note : Array.isArray(handoff.notes) ? [...handoff.notes, note] : `${handoff.notes}\n${note}`;
-  return { ...handoff, artifacts, artifact_fingerprints: fingerprints(worktree, artifacts), notes, refreshed_at: now };
+  return { ...handoff, artifacts, worktree_fingerprints: fingerprints(worktree, artifacts), notes, refreshed_at: now };
 }
 
 export interface UpstreamEntry {
@@ -106,7 +119,7 @@ export function compactHandoffIndex(entries: readonly UpstreamEntry[], lang: 'en
       continue;
     }
     const h = e.handoff;
-    const summary = h.summary.replace(/\s+/g, ' ').slice(0, 240);
+    const summary = (h.summary ?? '-').replace(/\s+/g, ' ').slice(0, 240);
     lines.push(`- ${e.task} (${h.status}): ${summary}`);
     if (h.artifacts.length) lines.push(`  ${zh ? '产物' : 'artifacts'}: ${h.artifacts.slice(0, 12).join(', ')}${h.artifacts.length > 12 ? ', …' : ''}`);
     for (const i of (h.exported_interfaces ?? []).slice(0, 8)) lines.push(`  ${zh ? '导出' : 'exports'}: ${i.name} (${i.path})${i.signature ? ` ${i.signature}` : ''}`);

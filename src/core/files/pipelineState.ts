@@ -11,8 +11,17 @@ export const StageHistoryEntrySchema = z.looseObject({
   approval: z.literal('user_confirmed').optional(),
   approved_at: z.string().optional(),
   approval_fingerprints: z.record(z.string(), z.string()).optional(),
+  /**
+   * Earlier approvals of this entry that Approve Again renewed (stateRecord.renewApprovals). loom
+   * keeps the key as it keeps any unknown one and never reads it.
+   */
+  superseded_approvals: z
+    .array(
+      z.looseObject({ approved_at: z.string().optional(), approval_fingerprints: z.record(z.string(), z.string()).optional(), superseded_at: z.string().optional(), reason: z.string().optional() }),
+    )
+    .optional(),
   retry_from: z.string().optional(),
-  validator: z.string().optional(),
+  validator: z.string().nullable().optional(),
   recovery_from: z.string().optional(),
   terminal: z.boolean().optional(),
 });

@@ -71,6 +71,7 @@ export function categoriesImpliedBy(types: readonly string[]): BehaviorCategory[
 }
 
 export const TASK_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-export const TASK_FILE_PATTERN = /^T\d+\.md$/;
+/** A task file, matched without regard to case as loom's listTaskIds does (`t1.md`, `T2.MD`). */
+export const TASK_FILE_PATTERN = /^T\d+\.md$/i;
 export const REQUIREMENT_ID_PATTERN = /^REQ-\d{3,}$/;
 export const BEHAVIOR_ID_PATTERN = /^REQ-\d{3,}-B\d{2,}$/;

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { featureBranchName } from '../specdir/worktree';
 import { WorktreeError } from './worktreeError';
@@ -11,7 +11,7 @@ export interface FeatureWorktreeRequest {
   specName: string;
   /** Absolute spec directory: uncommitted files in its spec root (loom's state files of every spec) do not count as a dirty tree. */
   specDir: string;
-  /** `loom.worktree.location`: a folder (absolute, or relative to the repository) that holds the worktrees; empty: `<repo>-worktrees` beside the repository. */
+  /** `loom.worktree.location`: a folder (absolute, or relative to the repository) that holds the worktrees; empty: loom's `.worktree` in the repository. */
   location: string;
   signal: AbortSignal;
 }
@@ -45,12 +45,19 @@ const real = (p: string) => {
   }
 };
 
-/** Where the worktree of `2026-11-29+login` goes: `<location>/2026-11-29-login`. */
+/** loom's place for feature worktrees (loom-using-git-worktrees: `git worktree add .worktree/<date>-<name>`). */
+export const LOOM_WORKTREE_FOLDER = '.worktree';
+
+/** The folder that holds the worktrees: `location` (absolute, or relative to the repository), else loom's `.worktree`. */
+export function worktreeBase(repoRoot: string, location: string): string {
+  const trimmed = location.trim() || LOOM_WORKTREE_FOLDER;
+  return isAbsolute(trimmed) ? trimmed : resolve(repoRoot, trimmed);
+}
+
+/** Where the worktree of `2026-11-29+login` goes: `<location>/2026-11-29-login`, by default `.worktree/2026-11-29-login`. */
 export function worktreeTarget(repoRoot: string, specName: string, location: string): string {
   const leaf = featureBranchName(specName).slice('feature/'.length);
-  const trimmed = location.trim();
-  const base = trimmed ? (isAbsolute(trimmed) ? trimmed : resolve(repoRoot, trimmed)) : join(dirname(repoRoot), `${basename(repoRoot)}-worktrees`);
-  return join(base, leaf);
+  return join(worktreeBase(repoRoot, location), leaf);
 }
 
 /**
@@ -101,7 +108,12 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
     .split('\\')
     .join('/');
   const inSpecRoot = (p: string) => !!specRoot && !specRoot.startsWith('..') && (p === specRoot || p.startsWith(`${specRoot}/`));
-  const dirty = status.files.map((f) => f.path).filter((p) => !inSpecRoot(p));
+  // The worktrees themselves, when they live inside the repository (loom's .worktree/), are not changes either.
+  const base = relative(real(top), worktreeBase(real(top), req.location))
+    .split('\\')
+    .join('/');
+  const inWorktrees = (p: string) => !!base && !base.startsWith('..') && !isAbsolute(base) && (p === base || p === `${base}/` || p.startsWith(`${base}/`));
+  const dirty = status.files.map((f) => f.path).filter((p) => !inSpecRoot(p) && !inWorktrees(p));
   if (dirty.length) {
     const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, … (${dirty.length} files)` : '');
     throw new WorktreeError(`the repository has uncommitted changes (${shown}); commit or stash them first: the worktree starts from HEAD and would not contain them`, 'dirty');

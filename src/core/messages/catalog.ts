@@ -5,6 +5,7 @@ import { checksMessages } from './checks';
 import { cliMessages } from './commandLine';
 import { commonMessages } from './common';
 import { executingMessages } from './executing';
+import { freshnessMessages } from './freshness';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
 import { reviewMessages } from './review';
@@ -30,6 +31,7 @@ export const CATALOG = {
   ...executingMessages,
   ...viewMessages,
   ...checksMessages,
+  ...freshnessMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

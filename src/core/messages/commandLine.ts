@@ -18,6 +18,14 @@ Commands:
   reapprove --spec-dir D [--stage S] [--reason R]
                                           approve a gate already passed again after its approved
                                           files changed (loom's stale approval); the stage stays
+  task     --spec-dir D --id T --status S [--blocker B]
+                                          set a task's state (loom's run --task --task-status):
+                                          pending, executing, reviewing, done, failed, blocked
+  verdict  --spec-dir D [--file F]        the verdict of a report (default qa-report.md), as loom's
+                                          run --verdict: PASS exits 0, PARTIAL 2, FAIL or none 1
+  handoff  --spec-dir D (--stage S | --task T) [--status S] [--summary T] [--artifacts a,b] [--refresh]
+                                          write handoffs/<S or T>.json with loom's fingerprints (loom's
+                                          handoff write); --refresh keeps what it says, fingerprints anew
   tasks    --spec-dir D [--validate]      parallel batches, owns conflicts, cycles
   trace    --spec-dir D                   the traceability matrix
   validate [--spec-dir D]                 every diagnostic of loom's files
@@ -53,6 +61,14 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   reapprove --spec-dir D [--stage S] [--reason R]
                                           已审批文件变更后（loom 的审批过期），重新审批已通过的门禁；
                                           阶段保持不变
+  task     --spec-dir D --id T --status S [--blocker B]
+                                          设置 task 的状态（loom 的 run --task --task-status）：
+                                          pending、executing、reviewing、done、failed、blocked
+  verdict  --spec-dir D [--file F]        报告的结论（默认 qa-report.md），同 loom 的 run --verdict：
+                                          PASS 退出码 0，PARTIAL 为 2，FAIL 或没有结论为 1
+  handoff  --spec-dir D (--stage S | --task T) [--status S] [--summary T] [--artifacts a,b] [--refresh]
+                                          写入带 loom 指纹的 handoffs/<S 或 T>.json（loom 的
+                                          handoff write）；--refresh 保留其内容，重新计算指纹
   tasks    --spec-dir D [--validate]      并行批次、owns 冲突、依赖环
   trace    --spec-dir D                   追溯矩阵
   validate [--spec-dir D]                 loom 文件的全部诊断

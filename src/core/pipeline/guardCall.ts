@@ -22,6 +22,11 @@ export type GuardCall =
   | { type: 'inputsReadable'; params: { paths: string[] } }
   /** `stage` is the stage declaring it: loom runs each of its validators only at the stage it belongs to. */
   | { type: 'validatorPasses'; params: { name: string; stage?: string } }
+  /**
+   * The validator runs at its stage and fails: what sends a spec back by itself (loom 3's
+   * convergence-pass returning a `retry_target` from run --advance).
+   */
+  | { type: 'validatorFails'; params: { name: string; stage: string } }
   | { type: 'confirmed'; params: { stage: string } };
 
 export type GuardName = GuardCall['type'];

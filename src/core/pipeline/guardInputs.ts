@@ -24,6 +24,7 @@ export function guardInputs(call: GuardCall): string[] {
       return ['test-report.md'];
     case 'traceabilityClosed':
     case 'validatorPasses':
+    case 'validatorFails':
       return LEDGERS;
     default:
       return [];

@@ -198,7 +198,7 @@ export const GUARDS: GuardRegistry = {
 
   // Loom's run --advance makes no worktree check, and a worktree made by another tool or under
   // another branch name cannot always be found: when none is found, the user confirms it.
-  // Loom's run --advance refuses while the newest approval of any stage is stale; only --approve
+  // Loom's run --advance refuses while any recorded approval is stale; only --approve
   // (passing a gate, which records fresh fingerprints) does not look.
   approvalsFresh: (_p, { snapshot: s }) => {
     const stale = staleApprovals(s);
@@ -238,6 +238,13 @@ export const GUARDS: GuardRegistry = {
     // Pass or fail is all a guard needs: no finding is located (see ValidatorOptions).
     const result = validator.check(ctx.snapshot, { locate: false });
     return result.passed ? pass : fail(result.problems.map((p) => `${name}: ${p}`));
+  },
+
+  validatorFails: ({ name, stage }, ctx) => {
+    const validator = VALIDATORS.get(name);
+    if (!validator || validator.stage !== stage) return fail(`validator ${name} does not run at ${stage}: nothing sends the spec back`);
+    const result = validator.check(ctx.snapshot, { locate: false });
+    return result.passed ? fail(`${name} passes: the spec goes on, not back`) : pass;
   },
 
   confirmed: ({ stage }) => ({ ok: false, reasons: [`${stage} is left only once you confirm it is done`], needsConfirmation: true }),

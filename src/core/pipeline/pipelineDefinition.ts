@@ -7,7 +7,7 @@ import type { PipelineSchemaFile, PipelineStateDefinition, StageOutput } from '.
 import { compilePrecondition } from './preconditionGuards';
 import { guardInputs } from './guardInputs';
 import { roleOf, type StageRole } from './stageRoles';
-import { MAX_CONVERGENCE_ROUNDS } from '../validators/convergence';
+import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS } from '../validators/convergence';
 import { IMPLICIT_VALIDATORS } from '../validators/validators';
 
 export { MAX_CONVERGENCE_ROUNDS };
@@ -61,6 +61,11 @@ export interface TransitionDefinition {
   from: string;
   to: string;
   kind: TransitionKind;
+  /**
+   * Taken by a plain Advance (no stage named) when its guards hold: loom 3's automatic return
+   * from converge to executing. Otherwise only a way forward is.
+   */
+  auto?: boolean;
   trigger?: string;
   description?: string;
   /** Every named guard that must hold, in the order they are explained to the user. */
@@ -281,20 +286,27 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
         manualAdvice: [...stage.manualAdvice, ...target.manualAdvice],
       });
     }
-    // Going back (converge → executing, verification → executing) as the schema allows.
+    // Going back (converge → executing, verification → executing) as the schema allows. Loom 3's
+    // advance checks approvals and handoffs before anything else, whichever way the spec then
+    // goes, so going back checks them too. From a stage whose convergence-pass fails, the way
+    // back is loom's own retry: the stage's other exit checks hold, rounds are left, and plain
+    // Advance takes it (kind `retry` with `auto`), as `loom run --advance` does at converge.
     for (const back of schemaState(stage.id)?.allowedTransitions ?? []) {
       const to = byId.get(back);
       if (!to || stages.indexOf(to) >= index) continue;
-      const rounds = stage.id === 'converge' ? [guard('convergenceRoundsLeft', { max: MAX_CONVERGENCE_ROUNDS })] : [];
+      const converges = stage.validators.includes(CONVERGENCE_PASS);
+      const rounds = converges || stage.id === 'converge' ? [guard('convergenceRoundsLeft', { max: MAX_CONVERGENCE_ROUNDS })] : [];
+      const retry = converges
+        ? [...stage.exit.filter((g) => !(g.type === 'validatorPasses' && g.params.name === CONVERGENCE_PASS)), guard('validatorFails', { name: CONVERGENCE_PASS, stage: stage.id })]
+        : to.enter;
       transitions.push({
         from: stage.id,
         to: to.id,
         kind: 'retry',
+        ...(converges ? { auto: true } : {}),
         trigger: described(stage.id, to.id)?.trigger,
         description: described(stage.id, to.id)?.description,
-        // No approval check going back: converge appends tasks to plan.md and tasks/ by design,
-        // and going back to fix is not building on the approved plan.
-        guards: readable(stage, to, dedupe([...rounds, ...to.enter, guard('confirmed', { stage: stage.id })])),
+        guards: readable(stage, to, dedupe([...rounds, ...retry, guard('handoffsFresh', {}), guard('approvalsFresh', {}), guard('confirmed', { stage: stage.id })])),
       });
     }
     if (!stage.terminal) {

@@ -7,14 +7,15 @@ import { FAILED_STAGE } from '../files/vocabulary';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { approvalFingerprints } from './approvalArtifacts';
-import type { GuardCall, GuardName } from './guardCall';
+import { guard, type GuardCall, type GuardName } from './guardCall';
 import { GUARDS, holds } from './guards';
 import type { GuardVerdicts } from './guardVerdicts';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
 import { advanceRefusal, chooseReapproval, completesPipeline, completionTransition, failRefusal, isRefusal, recoverRefusal, type Refusal } from './refusals';
 import { inferStage } from './stageInference';
 import { hasRole } from './stageRoles';
-import { applyStageChange, completeStage, isCompleted, recordReapproval } from './stateRecord';
+import { CONVERGENCE_PASS } from '../validators/convergence';
+import { applyStageChange, completeStage, isCompleted, renewApprovals } from './stateRecord';
 
 /** Where the machine writes loom's state: the one state store (tests give their own). */
 export interface StateStorePort {
@@ -143,6 +144,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
     return { state, outcome: { kind: 'changed', from, to, state, change, ...extra } };
   };
 
+  const autoRetry = (from: string, to: string) => def.transitions.some((t) => t.from === from && t.to === to && t.kind === 'retry' && t.auto === true);
+
   const impl = setup({
     types: {
       context: {} as PipelineContext,
@@ -153,10 +156,10 @@ export function createPipelineMachine(def: PipelineDefinition) {
     guards: {
       ...namedGuards,
       /** Advance names this stage, or names none and this is the way forward. */
-      targetIs: ({ event }, params: { to: string; kind: TransitionKind }) => {
+      targetIs: ({ event }, params: { to: string; kind: TransitionKind; auto?: boolean }) => {
         if (event.type === 'APPROVE') return params.kind === 'forward';
         if (event.type !== 'ADVANCE' && event.type !== 'RECOVER') return false;
-        return event.to === undefined ? params.kind === 'forward' : event.to === params.to;
+        return event.to === undefined ? params.kind === 'forward' || (event.type === 'ADVANCE' && params.auto === true) : event.to === params.to;
       },
       completes: ({ event }, params: { stage: string }) => event.type === 'ADVANCE' && completesPipeline(def, params.stage, event.to),
       completed: ({ context }) => context.state !== undefined && isCompleted(context.state),
@@ -170,15 +173,23 @@ export function createPipelineMachine(def: PipelineDefinition) {
         if (event.type !== 'ADVANCE' && event.type !== 'APPROVE' && event.type !== 'FAIL' && event.type !== 'RECOVER') return {};
         const stage = stageOf(def, params.from);
         const confirmed = confirmedBy(event) && event.type !== 'RECOVER' && (stage?.confirmation ?? false);
-        const state = applyStageChange(base(context, params.from, event.now), {
+        // Going back by itself is loom's convergence-pass retry: the history names the validator and its findings.
+        const retryBy = params.kind === 'retry' && autoRetry(params.from, params.to) ? guard('validatorPasses', { name: CONVERGENCE_PASS, stage: params.from }) : undefined;
+        // A gate records the sha256 of what was approved (loom's approve), even when empty.
+        const prints = confirmed && stage?.humanApproval ? approvalFingerprints(def, params.from, context.facts) : undefined;
+        // Passing a gate again (after a recovery) re-approves it: its older stale entries would
+        // otherwise block loom's next advance for good, as loom never clears them.
+        const older = prints ? (staleApprovals(context.facts).find((a) => a.stage === params.from)?.historyIndices ?? []) : [];
+        const start = base(context, params.from, event.now);
+        const renewed = prints && older.length ? renewApprovals(start, older, prints, event.now, `approved again when passing ${params.from}`) : start;
+        const state = applyStageChange(renewed, {
           ...params,
           now: event.now,
-          reason: event.reason,
+          reason: event.reason?.trim() || (retryBy ? context.verdicts.outcome(retryBy).reasons.join('; ') : undefined),
           confirmed,
-          // A gate records the sha256 of what was approved (loom's approve), even when empty.
-          approvalFingerprints: confirmed && stage?.humanApproval ? approvalFingerprints(def, params.from, context.facts) : undefined,
+          approvalFingerprints: prints,
           // Going back from converge is what loom does when convergence-pass fails.
-          validator: event.type === 'FAIL' ? event.validator : params.kind === 'retry' ? stage?.validators.find((v) => v === 'convergence-pass') : undefined,
+          validator: event.type === 'FAIL' ? event.validator : retryBy ? CONVERGENCE_PASS : undefined,
           fromConvergence: hasRole(def, params.from, 'convergence'),
         });
         return writeOrError(context, params.from, params.to, state, event.now, params.kind);
@@ -197,7 +208,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         const chosen = chooseReapproval(context.facts.specDir, params.stage, renewable(context, params.stage), event.stage);
         if (isRefusal(chosen)) return { outcome: { kind: 'refused' as const, ...chosen } };
         const reason = event.reason?.trim() || `approved again: ${chosen.changed.join(', ')} changed since the approval${chosen.approvedAt ? ` of ${chosen.approvedAt}` : ''}`;
-        const state = recordReapproval(base(context, params.stage, event.now), chosen.stage, approvalFingerprints(def, chosen.stage, context.facts), event.now, reason);
+        const state = renewApprovals(base(context, params.stage, event.now), chosen.historyIndices, approvalFingerprints(def, chosen.stage, context.facts), event.now, reason);
         return writeOrError(context, chosen.stage, params.stage, state, event.now, 'reapprove', { reapproved: chosen });
       }),
       /** The event was not taken: the machine says why, from the same verdicts its guards read. */
@@ -219,7 +230,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         .filter((t) => kinds.includes(t.kind))
         .map((t) => ({
           target: t.to,
-          guard: and([{ type: 'targetIs' as const, params: { to: t.to, kind: t.kind } }, ...t.guards.map((g) => ({ type: g.type, params: g.params }))] as never),
+          guard: and([{ type: 'targetIs' as const, params: { to: t.to, kind: t.kind, auto: t.auto } }, ...t.guards.map((g) => ({ type: g.type, params: g.params }))] as never),
           actions: { type: 'recordChange' as const, params: { from: id, to: t.to, kind: t.kind } },
         }));
     const stage = stageOf(def, id);

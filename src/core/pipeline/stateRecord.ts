@@ -101,23 +101,27 @@ export function applyStageChange(state: PipelineState, change: StageChange): Pip
 }
 
 /**
- * Records a fresh approval of a gate the spec has already left, without moving it: a `passed`
- * history entry for that stage with `approval: user_confirmed`, the new `approval_fingerprints`
- * and `approved_at`. Loom's checkApprovalFreshness reads only the newest approval of each stage,
- * so this entry supersedes the stale one for loom as well.
+ * Renews approvals that went stale: the history entries at `indices` get the new
+ * `approval_fingerprints` and `approved_at`, and keep what they held before in
+ * `superseded_approvals` (with the reason), so nothing of the audit trail is lost. loom 3's
+ * `checkApprovalFreshness` reads every history entry and its `--approve` never clears an old one:
+ * rewriting the stale entries in place is what lets loom's `run --advance` go on too. The spec
+ * stays at its stage, and no history entry is added.
  */
-export function recordReapproval(state: PipelineState, stage: string, fingerprints: Record<string, string>, now: string, reason: string): PipelineState {
-  const entry: StageHistoryEntry = {
-    stage,
-    entered_at: now,
-    exited_at: now,
-    status: 'passed',
-    reason,
-    approval: 'user_confirmed',
-    approval_fingerprints: fingerprints,
-    approved_at: now,
-  };
-  return { ...state, updated_at: now, stage_history: [...state.stage_history, entry] };
+export function renewApprovals(state: PipelineState, indices: readonly number[], fingerprints: Record<string, string>, now: string, reason: string): PipelineState {
+  const renew = new Set(indices);
+  const stage_history = state.stage_history.map((entry, i) => {
+    if (!renew.has(i)) return entry;
+    const superseded = Array.isArray(entry.superseded_approvals) ? entry.superseded_approvals : [];
+    return {
+      ...entry,
+      approval: 'user_confirmed' as const,
+      approval_fingerprints: fingerprints,
+      approved_at: now,
+      superseded_approvals: [...superseded, { approved_at: entry.approved_at ?? entry.exited_at, approval_fingerprints: entry.approval_fingerprints ?? {}, superseded_at: now, reason }],
+    };
+  });
+  return { ...state, updated_at: now, stage_history };
 }
 
 /** The current (terminal) stage was completed before, so completing it again records nothing. */

@@ -263,8 +263,8 @@ export class SpecPipeline {
   }
 
   /**
-   * Approvals of gates the spec has already left whose approved files changed since; they block
-   * advancing until approved again (the current stage's own approval is renewed by leaving it).
+   * Approvals whose approved files changed since (every history entry, as loom 3 checks them);
+   * they block advancing until approved again.
    */
   staleApprovals(): StaleApproval[] {
     return (this.facts.staleApprovals ??= renewableApprovals(staleApprovals(this.snapshot), this.stage));
@@ -292,8 +292,8 @@ export class SpecPipeline {
 
   /**
    * Approves a gate again after its approved files changed ("re-review and pass the gate again",
-   * as loom's stale-approval refusal asks): a new history entry of that stage with the files'
-   * fingerprints; the current stage does not change. `stage` may be left out when only one is stale.
+   * as loom's stale-approval refusal asks): the stage's stale history entries get the files'
+   * fingerprints in place (stateRecord.renewApprovals); the current stage does not change. `stage` may be left out when only one is stale.
    */
   reapprove(stage?: string, options: { now?: string; reason?: string } = {}): ReapprovalResult {
     const outcome = this.dispatch({ type: 'REAPPROVE', stage, reason: options.reason, now: options.now ?? new Date().toISOString() });

@@ -39,13 +39,8 @@ export function isReviewComments(path: string): boolean {
 export interface FingerprintRoots {
   /** Absolute spec directory. */
   dir: string;
-  /** Absolute repository root. */
+  /** Absolute root of the repository that holds the spec directory: where every non-spec path resolves. */
   repoRoot: string;
-  /**
-   * The feature worktree, when it is not the repository root. The executing stage records its
-   * artifacts worktree-relative, so a non-spec path also counts as unchanged when it matches there.
-   */
-  worktree?: string;
 }
 
 /** The digest of a file or folder, or undefined when it does not exist. */
@@ -105,25 +100,18 @@ export function fingerprintDeclaredPaths(paths: Iterable<string>, roots: Fingerp
   return out;
 }
 
-/** Where a declared path may be: as loom resolves it, and for a non-spec path also in the feature worktree. */
-function candidatePaths(declared: string, roots: FingerprintRoots): string[] {
-  const out: string[] = [];
-  const main = trackedPath(declared, roots);
-  if (main) out.push(main);
-  const value = declared.replace(/\\/g, '/').replace(/\/$/, '');
-  if (roots.worktree && resolve(roots.worktree) !== resolve(roots.repoRoot) && value.trim() && !isAbsolute(value) && !SPEC_LOCAL.test(value)) {
-    const inWorktree = resolve(roots.worktree, value);
-    if (isInside(roots.worktree, inWorktree)) out.push(inWorktree);
-  }
-  return out;
-}
-
-/** The declared paths whose file is gone or whose digest no longer matches the recorded one. */
+/**
+ * The declared paths whose file is gone or whose digest no longer matches the recorded one, by
+ * loom 3's `compareFingerprints`: one place per path (trackedPath), the digest compared as
+ * recorded. The one rule both tools keep: spec files resolve in the spec directory, every other
+ * path from the repository that holds it, never from a feature worktree (wherever either tool
+ * made it); the extension's own worktree digests live in `worktree_fingerprints`, which loom ignores.
+ */
 export function changedFingerprints(expected: Readonly<Record<string, string>>, roots: FingerprintRoots): string[] {
   const changed: string[] = [];
   for (const [declared, digest] of Object.entries(expected)) {
-    const want = String(digest).toLowerCase();
-    if (!candidatePaths(declared, roots).some((p) => fingerprintPath(p) === want)) changed.push(declared);
+    const path = trackedPath(declared, roots);
+    if (!path || fingerprintPath(path) !== digest) changed.push(declared);
   }
   return changed;
 }

@@ -108,7 +108,7 @@ export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache, optio
   for (const name of sub(TASKS_DIR).sort(byTaskNumber)) {
     if (!TASK_FILE_PATTERN.test(name)) continue;
     const r = parsed(`${TASKS_DIR}/${name}`, (text) => {
-      const p = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.slice(0, -3), text);
+      const p = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.replace(/\.md$/i, ''), text); // loom's taskIdFromFilename: the name without `.md`, its case kept
       // Kept as JSON: the key lines as pairs, made a Map again below.
       return { value: { ...p.task, keyLines: [...p.task.keyLines] }, diagnostics: p.diagnostics };
     });

@@ -17,9 +17,11 @@ import type { SpecSnapshot } from './specSnapshot';
 export interface StaleApproval {
   stage: string;
   approvedAt?: string;
-  /** Index of the history entry that holds the fingerprints. */
+  /** Index of the newest stale history entry of the stage (where its fingerprints are shown). */
   historyIndex: number;
-  /** Spec-relative files whose sha256 no longer matches, or that are gone. */
+  /** Every stale history entry of the stage, oldest first: re-approving the stage renews them all. */
+  historyIndices: number[];
+  /** Declared files whose sha256 no longer matches, or that are gone. */
   changed: string[];
 }
 
@@ -40,87 +42,64 @@ export interface SpecStaleness {
 
 /**
  * Approval gates record `approval_fingerprints` (declared path → sha256, a folder's digest
- * covering its tree) in the history entry of the approved stage; paths resolve as loom resolves
- * them (fingerprints.ts). Only the newest approval of each stage counts: approving the stage
- * again supersedes the old fingerprints.
+ * covering its tree) in the history entry of the approved stage. As loom 3's
+ * `checkApprovalFreshness` does, every history entry that holds fingerprints is checked, however
+ * old, and every path it recorded counts: a convergence round appending to plan.md, or
+ * detail-expansion rewriting requirements.json a gate approved, makes that approval stale for
+ * loom, so it does here. What is left out is decided when the approval is recorded
+ * (approvalArtifacts.ts), never when it is checked. Stale entries of one stage are reported
+ * together, the newest first in `historyIndex`.
  */
-export function staleApprovals(s: SpecSnapshot, schema: PipelineSchemaFile = bundledPipelineSchema()): StaleApproval[] {
+export function staleApprovals(s: SpecSnapshot): StaleApproval[] {
   // Derived once per snapshot: the guard, Approve Again and the views all ask, and each asking
   // hashes the approved files.
-  const known = schema === bundledPipelineSchema() ? staleBySnapshot.get(s) : undefined;
+  const known = staleBySnapshot.get(s);
   if (known) return known;
-  const found = computeStaleApprovals(s, schema);
-  if (schema === bundledPipelineSchema()) staleBySnapshot.set(s, found);
+  const found = computeStaleApprovals(s);
+  staleBySnapshot.set(s, found);
   return found;
 }
 
 const staleBySnapshot = new WeakMap<SpecSnapshot, StaleApproval[]>();
 
-function computeStaleApprovals(s: SpecSnapshot, schema: PipelineSchemaFile): StaleApproval[] {
+function computeStaleApprovals(s: SpecSnapshot): StaleApproval[] {
   const history = s.state?.stage_history ?? [];
-  // A convergence round re-opens the plan: converge appends tasks to plan.md, tasks/ and the
-  // ledger, so approvals recorded before the spec went back from converge are not checked.
-  let reopened = -1;
-  history.forEach((entry, i) => {
-    if (entry.stage === 'converge' && entry.status === 'retry') reopened = i;
-  });
-  const newest = new Map<string, number>();
-  history.forEach((entry, i) => {
-    if (i > reopened && entry.approval_fingerprints && Object.keys(entry.approval_fingerprints).length) newest.set(entry.stage, i);
-  });
-  const out: StaleApproval[] = [];
   const roots = { dir: s.dir, repoRoot: s.repoRoot };
-  for (const [stage, i] of newest) {
-    const entry = history[i];
-    const rewritten = rewrittenSince(s, i, schema);
-    const changed: string[] = [];
-    for (const [path, sha] of Object.entries(entry.approval_fingerprints ?? {})) {
-      if (isTraceabilityLedger(path) || rewritten.has(specRelative(path))) continue;
-      if (changedFingerprints({ [specRelative(path)]: sha }, roots).length) changed.push(path);
+  const byStage = new Map<string, StaleApproval>();
+  history.forEach((entry, i) => {
+    const prints = entry.approval_fingerprints;
+    if (!prints || typeof prints !== 'object') return;
+    const changed = changedFingerprints(prints, roots);
+    if (changed.length === 0) return;
+    const known = byStage.get(entry.stage);
+    const approvedAt = entry.approved_at ?? entry.exited_at;
+    if (!known) {
+      byStage.set(entry.stage, { stage: entry.stage, approvedAt, historyIndex: i, historyIndices: [i], changed });
+      return;
     }
-    if (changed.length) out.push({ stage, approvedAt: entry.approved_at ?? entry.exited_at, historyIndex: i, changed });
-  }
-  return out;
-}
-
-/**
- * The spec files that a stage entered after history entry `index` (or the current stage) modifies
- * by design, as pipeline.schema.json declares them (`action: modified`): detail-expansion rewrites
- * requirements.json that brainstorming's approval fingerprinted. Such a change is that stage's
- * work, not a change behind the approval's back; the next gate fingerprints the file again.
- */
-function rewrittenSince(s: SpecSnapshot, index: number, schema: PipelineSchemaFile): Set<string> {
-  const history = s.state?.stage_history ?? [];
-  const stages = new Set([...history.slice(index + 1).map((h) => h.stage), ...(s.state ? [s.state.current_stage] : [])]);
-  const out = new Set<string>();
-  for (const stage of stages) {
-    if (!Object.hasOwn(schema.states, stage)) continue;
-    for (const o of schema.states[stage].outputs ?? []) {
-      if (o.action === 'modified' && o.path.startsWith('specs/<date+feature>/')) out.add(specRelative(o.path));
-    }
-  }
-  return out;
-}
-
-/**
- * Approvals that block advancing now: those of stages the spec has already left behind. The
- * approval of the current stage is not counted, because leaving it with confirmation is exactly
- * the re-approval that records fresh fingerprints.
- */
-export function approvalsBlockingAdvance(stale: readonly StaleApproval[], def: PipelineDefinition, stage: string | null): StaleApproval[] {
-  if (stage === null) return [];
-  const at = def.stages.findIndex((st) => st.id === stage);
-  return stale.filter((a) => {
-    const index = def.stages.findIndex((st) => st.id === a.stage);
-    return a.stage !== stage && (at < 0 || index < 0 || index < at);
+    known.historyIndex = i;
+    known.historyIndices.push(i);
+    known.approvedAt = approvedAt;
+    known.changed = [...new Set([...known.changed, ...changed])];
   });
+  return [...byStage.values()];
 }
 
 /**
- * Approvals that Approve Again can renew: every stale one but the current stage's own, which is
- * renewed by approving the stage when leaving it.
+ * Approvals that block advancing now: loom 3's `advance` refuses while any recorded approval is
+ * stale, whatever stage it belongs to (passing a human-approval gate does not look, which the
+ * pipeline definition decides by leaving the check off gate transitions).
  */
-export const renewableApprovals = (stale: readonly StaleApproval[], stage: string | null): StaleApproval[] => stale.filter((a) => a.stage !== stage);
+export function approvalsBlockingAdvance(stale: readonly StaleApproval[], _def?: PipelineDefinition, _stage?: string | null): StaleApproval[] {
+  return [...stale];
+}
+
+/**
+ * Approvals that Approve Again can renew: every stale one. loom's own `--approve` only passes the
+ * current gate and never clears an old entry, so renewing rewrites the stale entries' fingerprints
+ * in place (stateRecord.renewApprovals), the one state loom then accepts too.
+ */
+export const renewableApprovals = (stale: readonly StaleApproval[], _stage?: string | null): StaleApproval[] => [...stale];
 
 const MTIME_TOLERANCE_MS = 2000;
 

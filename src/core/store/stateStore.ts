@@ -11,6 +11,7 @@ import { WRITER_VERSION } from '../pipeline/stateRecord';
 import { withRunLock, type SpecLocation } from './runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { specTaskIds } from '../specdir/loadSpec';
+import { withLoomFingerprints } from '../specdir/handoffFingerprints';
 
 /**
  * The `loom_version` loom writes into a new state file: the `version` of the repository's
@@ -78,9 +79,14 @@ export function writeHandoffFile(spec: SpecLocation, name: string, handoff: Hand
   return file;
 }
 
-/** Writes one stage or task handoff and regenerates progress.md, which lists the handoffs (loom's writeHandoff). */
-export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, handoff: Handoff, now: string, sources: ProgressSources = {}): void {
+/**
+ * Writes one stage or task handoff and regenerates progress.md, which lists the handoffs, as
+ * loom's writeHandoff does: with its basis and artifact fingerprints worked out as loom works
+ * them out (handoffFingerprints.ts), under the run lock.
+ */
+export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, written: Handoff, now: string, sources: ProgressSources = {}): void {
   withRunLock(snapshot, () => {
+    const handoff = withLoomFingerprints(name, written, { dir: snapshot.dir, repoRoot: snapshot.repoRoot });
     writeHandoffFile(snapshot, name, handoff);
     if (snapshot.state) {
       const handoffs = new Map(snapshot.handoffs);

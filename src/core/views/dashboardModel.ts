@@ -267,8 +267,9 @@ function handoffs(snapshot: SpecSnapshot): DashboardHandoff[] {
     return {
       name,
       path: `${snapshot.specDir}/${HANDOFFS_DIR}/${name}.json`,
-      status: h.status,
-      summary: h.summary,
+      // loom writes handoffs without a summary, and its compaction hook status "pending".
+      status: h.status ?? '-',
+      summary: h.summary ?? (typeof h.notes === 'string' ? h.notes : ''),
       ...(h.stage ? { stage: h.stage } : {}),
       ...(h.task_id ? { taskId: h.task_id } : {}),
       ...(h.written_at ? { writtenAt: h.written_at } : {}),

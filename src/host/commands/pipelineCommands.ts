@@ -292,7 +292,7 @@ async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Pr
 /**
  * Loom: Approve Again. A gate already passed whose approved files changed since blocks advancing
  * (loom: "re-review and pass the gate again"). After the user has looked at the changed files and
- * confirms, the gate's files are fingerprinted anew in a new history entry of that stage; the spec
+ * confirms, the gate's files are fingerprinted anew in its stale history entries; the spec
  * stays at its stage.
  */
 async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {

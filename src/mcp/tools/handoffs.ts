@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HANDOFFS_DIR, HandoffSchema, type Handoff } from '../../core/files/handoff';
+import { HANDOFFS_DIR, WritableHandoffSchema, type Handoff } from '../../core/files/handoff';
 import { HANDOFF_STATUSES, TASK_ID_PATTERN } from '../../core/files/vocabulary';
 import { stageOf } from '../../core/pipeline/pipelineDefinition';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
@@ -43,7 +43,7 @@ function writeHandoffOverMcp(spec: SpecPipeline, ask: HandoffAsk, ctx: ToolConte
   }
   const artifacts = ask.artifacts ?? (Array.isArray(ask.data?.artifacts) ? (ask.data.artifacts as unknown[]).map(String) : []);
   for (const a of artifacts) insideRepository(spec.snapshot.repoRoot, a, 'artifact');
-  const parsed = HandoffSchema.safeParse({
+  const parsed = WritableHandoffSchema.safeParse({
     ...ask.data,
     ...(ask.stage !== undefined ? { stage: ask.stage } : { task_id: ask.task_id }),
     status: ask.status ?? ask.data?.status ?? 'done',

@@ -2,8 +2,9 @@
 /**
  * Approve Again: the approval spec's plan.md changed after analyze-artifacts was approved, which
  * blocks advancing (earlier files of this suite rely on that). From the tree's note, with the
- * quick-pick confirmation, the gate is approved again: a new history entry with fresh
- * fingerprints, the spec stays at its stage, and nothing is stale any more.
+ * quick-pick confirmation, the gate is approved again: its history entry gets fresh fingerprints
+ * in place (loom 3 checks every entry, so only that lets loom advance too), the old ones are kept
+ * in superseded_approvals, the spec stays at its stage, and nothing is stale any more.
  */
 const assert = require('assert');
 const crypto = require('crypto');
@@ -51,10 +52,12 @@ suite('Approve Again', () => {
 
     const after = readJson(stateFile);
     assert.strictEqual(after.current_stage, 'git-worktree');
-    assert.deepStrictEqual(after.stage_history.slice(0, -1), before.stage_history, 'the history is only appended to');
-    const entry = after.stage_history.at(-1);
+    assert.strictEqual(after.stage_history.length, before.stage_history.length, 'no history entry is added');
+    const index = before.stage_history.findIndex((h) => h.stage === 'analyze-artifacts' && h.approval_fingerprints);
+    const entry = after.stage_history[index];
     assert.deepStrictEqual([entry.stage, entry.status, entry.approval], ['analyze-artifacts', 'passed', 'user_confirmed']);
-    assert.match(entry.reason, /^approved again: plan\.md changed since the approval of 2026-11-23T10:00:00.000Z$/);
+    assert.deepStrictEqual(entry.superseded_approvals.at(-1).approval_fingerprints, before.stage_history[index].approval_fingerprints);
+    assert.match(entry.superseded_approvals.at(-1).reason, /^approved again: plan\.md changed since the approval of 2026-11-23T10:00:00.000Z$/);
     assert.strictEqual(entry.approval_fingerprints['plan.md'], sha256(path.join(dir(), 'plan.md')));
     assert.ok(!('traceability.json' in entry.approval_fingerprints), 'never the ledger, as loom');
 

@@ -421,6 +421,13 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
     // The clarification: rendering may run concurrently (a worker pool), so the behavior applies.
     write('requirements.json', requirementsExpanded('applicable'));
+    // Brainstorming's gate fingerprinted requirements.json, which the expansion rewrote: loom 3's
+    // checkApprovalFreshness calls that approval stale, and so do we. The user approves it again.
+    const stale = cli('advance', '--spec-dir', spec, '--confirm');
+    assert.equal(stale.code, 1);
+    assert.match(stale.err, /the approval of brainstorming is stale: requirements\.json changed/);
+    ok(cli('reapprove', '--spec-dir', spec, '--stage', 'brainstorming', '--reason', 'the expanded behaviors were reviewed'));
+    assert.equal((history()[0].approval_fingerprints as Record<string, string>)['requirements.json'], sha256(specPath('requirements.json')));
     assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'detail-expansion', to: 'planning' });
     assert.deepEqual(trail(), ['brainstorming:passed', 'detail-expansion:passed']);
   });
@@ -493,7 +500,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     const date = spec.slice('specs/'.length, 'specs/'.length + 10);
     assert.equal(made.branch, `feature/${date}-due-dates`);
     assert.equal(made.created, true);
-    assert.equal(made.path, join(`${repo}-worktrees`, `${date}-due-dates`));
+    assert.equal(made.path, join(repo, '.worktree', `${date}-due-dates`), "loom's .worktree/<date>-<name>");
     worktree = made.path;
     assert.equal(state().metadata.worktree_path, worktree);
     assert.equal(git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD'), made.branch);
@@ -571,17 +578,33 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.match(read('plan.md'), /## Convergence round 1\n\n- T3 \(tasks\/T3\.md\)/);
     assert.deepEqual(readJson('traceability.json').requirements['REQ-002'].behaviors['REQ-002-B01'].tasks, ['T2', 'T3']);
 
-    // Plain advance runs the check again and says where to go.
-    const forward = cli('advance', '--spec-dir', spec, '--confirm');
-    assert.equal(forward.code, 1);
-    assert.match(forward.err, /round 1 needs another round/);
-    assert.match(forward.err, /go back to executing/);
+    // T3 went into plan.md and tasks/, which planning's gate approved: loom 3 calls that approval
+    // stale (checkApprovalFreshness checks every entry), so the user reviews T3 and approves again.
+    assert.match(cli('advance', '--spec-dir', spec, '--confirm').err, /the approval of planning is stale: plan\.md, tasks\/ changed/);
 
-    assert.deepEqual(advance('--to', 'executing', '--confirm', '--reason', 'convergence round 1: REQ-002-B01 and B02 partial, T3 appended'), { spec_dir: spec, from: 'converge', to: 'executing' });
+    // loom 3's advance checks handoffs before the validator: the planning handoffs recorded
+    // plan.md, which the round appended to (findStaleHandoffs).
+    const blocked = cli('advance', '--spec-dir', spec, '--confirm');
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.err, /handoffs\/planning\.json is stale: plan\.md changed/);
+    // The lost test file was in the worktree: loom compares the repository's files, so T2's handoff stays fresh.
+    assert.doesNotMatch(blocked.err, /handoffs\/T2\.json is stale/);
+    assert.match(blocked.err, /handoffs\/converge\.json does not exist/);
+    for (const stage of ['planning', 'analyze-artifacts']) ok(cli('handoff', '--spec-dir', spec, '--stage', stage, '--refresh'));
+    // The converge handoff names the report, which loom leaves out of its fingerprints (it is rewritten on every check).
+    ok(cli('handoff', '--spec-dir', spec, '--stage', 'converge', '--status', 'partial', '--summary', 'Round 1: REQ-002-B01 and B02 partial, T3 appended', '--artifacts', 'convergence-report.json'));
+    assert.equal(Object.hasOwn(readJson('handoffs/converge.json').artifact_fingerprints, 'convergence-report.json'), false);
+    // planning's gate fingerprinted its outputs, handoffs/planning.json among them (approvalArtifactPaths):
+    // approved again last, once the handoff is refreshed.
+    ok(cli('reapprove', '--spec-dir', spec, '--stage', 'planning', '--reason', 'T3 reviewed'));
+
+    // Plain advance goes back by itself while rounds are left, as loom's run --advance does at converge.
+    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'converge', to: 'executing' });
     const back = history().at(-1)!;
     assert.equal(back.status, 'retry');
     assert.equal(back.retry_from, 'converge');
-    assert.equal(back.reason, 'convergence round 1: REQ-002-B01 and B02 partial, T3 appended');
+    assert.equal(back.validator, 'convergence-pass');
+    assert.match(back.reason as string, /convergence-pass: .*REQ-002-B01/);
     assert.equal(state().metadata.convergence_round, 1);
     assert.deepEqual(
       status().tasks.map((t: { id: string; status: string }) => `${t.id}:${t.status}`),

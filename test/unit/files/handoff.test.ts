@@ -49,12 +49,16 @@ describe('handoffs/*.json', () => {
     for (const status of HANDOFF_STATUSES) assert.equal(parse(`{"status": "${status}", "summary": "s"}`).value?.status, status);
   });
 
-  it('reports a wrong status and a missing summary, each where it belongs', () => {
-    const text = '{\n  "status": "DONE",\n  "artifacts": []\n}';
-    assert.deepEqual(parse(text).diagnostics.map(brief), [
-      '2:3 specs/s/handoffs/T1.json: "status": Invalid option: expected one of "done"|"partial"|"blocked"|"failed"',
-      '1:1 specs/s/handoffs/T1.json: "summary": Invalid input: expected string, received undefined',
-    ]);
+  // state-store.js: HANDOFF_STATUSES is checked by loom's writer only; its readers
+  // (readAllHandoffs, findStaleHandoffs, _buildHandoffBlock) take any object.
+  it("reads what loom writes: handoff write without --summary, and the compaction hook's pending status", () => {
+    const withoutSummary =
+      '{\n  "status": "done",\n  "stage": "planning",\n  "task_id": "planning",\n  "basis_fingerprints": {},\n  "artifact_fingerprints": {},\n  "written_at": "2026-11-29T09:00:00.000Z"\n}';
+    assert.deepEqual(parse(withoutSummary).diagnostics.map(brief), []);
+    assert.equal(parse(withoutSummary).value?.summary, undefined);
+    const pending = '{\n  "stage": "executing",\n  "status": "pending",\n  "summary": "context compacted",\n  "artifacts": []\n}';
+    assert.deepEqual(parse(pending).diagnostics.map(brief), []);
+    assert.equal(parse(pending).value?.status, 'pending');
   });
 
   it('reports an exported interface without a path at that interface', () => {

@@ -161,8 +161,9 @@ describe('tasks/TN.md problems', () => {
 });
 
 describe('task file names', () => {
-  it('match ^T\\d+\\.md$ only', () => {
-    for (const ok of ['T1.md', 'T10.md', 'T007.md']) assert.equal(TASK_FILE_PATTERN.test(ok), true, ok);
-    for (const bad of ['t1.md', 'T1.MD', 'T.md', 'T1a.md', 'notes.md', 'T1.md.bak', 'xT1.md']) assert.equal(TASK_FILE_PATTERN.test(bad), false, bad);
+  // pipeline-engine.js listTaskIds: /^T\d+\.md$/i.
+  it('match ^T\\d+\\.md$ in any case only', () => {
+    for (const ok of ['T1.md', 'T10.md', 'T007.md', 't1.md', 'T1.MD']) assert.equal(TASK_FILE_PATTERN.test(ok), true, ok);
+    for (const bad of ['T.md', 'T1a.md', 'notes.md', 'T1.md.bak', 'xT1.md']) assert.equal(TASK_FILE_PATTERN.test(bad), false, bad);
   });
 });

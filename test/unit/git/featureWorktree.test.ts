@@ -39,11 +39,12 @@ function repo(commit = true): { root: string; specDir: string } {
 
 const request = (r: { root: string; specDir: string }, location = '') => ({ repoRoot: r.root, specName: '2026-11-29+login', specDir: r.specDir, location, signal: new AbortController().signal });
 
-test('creates feature/<date>-<name> and a sibling worktree, then reuses it; the core records and finds it', async () => {
+test("creates feature/<date>-<name> and its worktree in loom's .worktree/<date>-<name>, then reuses it; the core records and finds it", async () => {
   const r = repo();
   const first = await ensureFeatureWorktree(request(r));
   assert.equal(first.branch, 'feature/2026-11-29-login');
-  assert.equal(first.path, join(r.root, '..', 'app-worktrees', '2026-11-29-login'));
+  // loom-using-git-worktrees: git worktree add .worktree/<date>-<feature-name> -b feature/<date>-<feature-name>
+  assert.equal(first.path, join(r.root, '.worktree', '2026-11-29-login'));
   assert.equal(first.created, true);
   assert.ok(existsSync(join(first.path, 'index.js')));
 
@@ -84,4 +85,12 @@ test('refuses clearly: no repository, no commit, uncommitted changes, branch che
   const here = repo();
   git(here.root, 'checkout', '-qb', 'feature/2026-11-29-login');
   await assert.rejects(ensureFeatureWorktree(request(here)), (e: unknown) => e instanceof WorktreeError && e.reason === 'checked-out-elsewhere');
+});
+
+test("a worktree in loom's .worktree/ does not count as an uncommitted change when the next spec's worktree is made", async () => {
+  const r = repo();
+  await ensureFeatureWorktree(request(r));
+  const second = await ensureFeatureWorktree({ ...request(r), specName: '2026-11-30+logout' });
+  assert.equal(second.path, join(r.root, '.worktree', '2026-11-30-logout'));
+  assert.equal(second.created, true);
 });

@@ -308,8 +308,11 @@ test('stale handoffs block advancing', () => {
     status: 'done',
     summary: 's',
     artifacts: ['spec.md'],
-    artifact_fingerprints: { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'traceability.json': 'ignored' },
+    artifact_fingerprints: { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'traceability.json': 'not-the-digest' },
   });
+  // loom 3's findStaleHandoffs compares every recorded path; its writer never records traceability.json.
+  assert.deepEqual(new LoomRepository(r.root).load().get(SPEC)!.status().next[0].unmet, ['handoffs/brainstorming.json is stale: traceability.json changed since it was written']);
+  r.write(`${SPEC}/handoffs/brainstorming.json`, { status: 'done', summary: 's', artifacts: ['spec.md'], artifact_fingerprints: { 'spec.md': r.sha256(`${SPEC}/spec.md`) } });
   assert.deepEqual(new LoomRepository(r.root).load().get(SPEC)!.status().next[0].unmet, []);
   writeFileSync(r.path(`${SPEC}/spec.md`), '# spec v2');
   assert.deepEqual(new LoomRepository(r.root).load().get(SPEC)!.status().next[0].unmet, ['handoffs/brainstorming.json is stale: spec.md changed since it was written']);
@@ -469,7 +472,7 @@ test("a stale approval blocks advancing, as loom's checkApprovalFreshness does; 
   }
 });
 
-test('reapprove renews a stale approval in place: a new history entry of the gate, fresh fingerprints, the stage unchanged', () => {
+test('reapprove renews a stale approval in place: the stale history entry gets fresh fingerprints and keeps the old ones, the stage unchanged', () => {
   const r = new TempRepo();
   try {
     r.write(
@@ -509,17 +512,16 @@ test('reapprove renews a stale approval in place: a new history entry of the gat
     const written = r.json(`${SPEC}/pipeline.state.json`);
     assert.equal(written.current_stage, 'build');
     assert.equal(written.updated_at, LATER);
+    // loom 3 (pipeline-engine.js checkApprovalFreshness) checks every history entry, and its
+    // --approve never clears an old one: only an entry renewed in place lets loom advance again.
     assert.deepEqual(written.stage_history, [
-      approved,
       {
-        stage: 'sign-off',
-        entered_at: LATER,
-        exited_at: LATER,
-        status: 'passed',
-        reason: `approved again: plan.md changed since the approval of ${NOW}`,
-        approval: 'user_confirmed',
+        ...approved,
         approval_fingerprints: { 'plan.md': r.sha256(`${SPEC}/plan.md`) },
         approved_at: LATER,
+        superseded_approvals: [
+          { approved_at: NOW, approval_fingerprints: approved.approval_fingerprints, superseded_at: LATER, reason: `approved again: plan.md changed since the approval of ${NOW}` },
+        ],
       },
     ]);
     assert.deepEqual(spec().status().next[0].unmet, [], 'the way on is open again');
@@ -565,7 +567,7 @@ test('reapprove asks which stage when several approvals are stale, and takes a r
     assert.throws(() => spec().reapprove(undefined, { now: LATER }), /stale approvals of design, sign-off; name the stage/);
     const result = spec().reapprove('sign-off', { now: LATER, reason: 'reviewed the new rollout section' });
     assert.equal(result.stage, 'sign-off');
-    assert.equal(r.json(`${SPEC}/pipeline.state.json`).stage_history.at(-1).reason, 'reviewed the new rollout section');
+    assert.equal(r.json(`${SPEC}/pipeline.state.json`).stage_history[1].superseded_approvals[0].reason, 'reviewed the new rollout section');
     assert.deepEqual(
       spec()
         .staleApprovals()
