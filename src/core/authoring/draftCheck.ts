@@ -68,7 +68,13 @@ function fileProblems(spec: SpecPipeline, drafts: readonly Draft[]): string[] {
  */
 function exitProblems(spec: SpecPipeline, command: AuthoringCommand): string[] {
   const forward = nextTransitions(spec.definition, command.stage, spec.verdicts).filter((t) => t.kind === 'forward');
-  return forward.flatMap((t) => t.unmet).filter((m) => command.outputs.some((n) => m.includes(n)));
+  // A stale approval is the user's to renew (loom 3: rewriting requirements.json at detail-expansion
+  // makes brainstorming's approval stale by design), never a fault of the drafts to repair.
+  const stale = new Set(forward.flatMap((t) => t.verdicts.filter((v) => v.outcome.code === 'stale-approval').flatMap((v) => v.outcome.reasons)));
+  return forward
+    .flatMap((t) => t.unmet)
+    .filter((m) => !stale.has(m))
+    .filter((m) => command.outputs.some((n) => m.includes(n)));
 }
 
 /** The checks each stage's own validator makes, run whether or not the workflow declares them. */

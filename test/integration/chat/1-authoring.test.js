@@ -100,6 +100,13 @@ suite('@loom chat participant', () => {
     const again = await vscode.commands.executeCommand('loom.writeDrafts', { id: result.metadata.pending });
     assert.strictEqual(again.status, 'refused', 'drafts are written once');
     await settle(api);
+    // loom 3 (pipeline-engine.js checkApprovalFreshness): the rewritten requirements.json makes
+    // brainstorming's approval stale; Advance says so, and Approve Again renews it.
+    const refused = await vscode.commands.executeCommand('loom.advance', { specDir: dir, confirm: true });
+    assert.strictEqual(refused.status, 'refused');
+    assert.match(JSON.stringify(refused), /brainstorming/);
+    const renewed = await vscode.commands.executeCommand('loom.reapprove', { specDir: dir, confirm: true });
+    assert.strictEqual(renewed.status, 'done', JSON.stringify(renewed));
     const advanced = await advanceConfirmed(dir);
     assert.deepStrictEqual([advanced.status, advanced.to], ['done', 'planning']);
   });
