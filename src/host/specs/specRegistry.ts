@@ -16,6 +16,10 @@ export interface SpecsChangeEvent {
   all: boolean;
 }
 
+const CHECK_AFTER_PAINT_MS = 300;
+const CHECK_WITHOUT_VIEW_MS = 2000;
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 /**
  * Every spec of every workspace folder (multi-root works): one FolderSpecs per folder. Views
  * listen to `onDidChange`, which names the specs that changed, and read entries from here.
@@ -42,6 +46,8 @@ export class SpecRegistry extends Disposable {
   private readonly readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
   private markRows!: () => void;
   private readonly rowsPromise = new Promise<void>((resolve) => (this.markRows = resolve));
+  private markShown!: () => void;
+  private readonly shownPromise = new Promise<void>((resolve) => (this.markShown = resolve));
   private markFirstRows!: () => void;
   private readonly firstRowsPromise = new Promise<void>((resolve) => (this.markFirstRows = resolve));
   /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
@@ -136,7 +142,18 @@ export class SpecRegistry extends Disposable {
     this.checking = this.checkAll();
   }
 
+  /**
+   * The view handed VS Code its first rows: the look at every spec may begin once they are
+   * painted. Begun earlier, its Problems entries keep the window busy and the rows wait for them.
+   */
+  firstRowsShown(): void {
+    this.markShown();
+  }
+
   private async checkAll(): Promise<void> {
+    // A hidden view never asks for rows: the look begins a moment after they are read anyway.
+    await Promise.race([this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS)), delay(CHECK_WITHOUT_VIEW_MS)]);
+    if (this.isDisposed) return;
     await Promise.all([...this.folders.values()].map((f) => f.check((e) => this._onDidCheck.fire(e))));
     this.timings.checkedAt ??= performance.now();
     if (!this.isDisposed) this._onDidCheckRows.fire();

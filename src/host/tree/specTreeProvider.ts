@@ -148,7 +148,11 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
           .filter((e) => e.overview.group === node.group)
           .map((e) => this.specNode(e.dir));
         // VS Code asks for the rows' items right after: they are painted once this task ends.
-        if (this.firstRowsAt === undefined && rows.length) setImmediate(() => (this.firstRowsAt ??= performance.now()));
+        if (this.firstRowsAt === undefined && rows.length)
+          setImmediate(() => {
+            this.firstRowsAt ??= performance.now();
+            this.registry.firstRowsShown();
+          });
         return rows;
       }
       case 'spec': {
