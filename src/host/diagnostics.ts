@@ -64,12 +64,17 @@ export class LoomDiagnostics extends Disposable {
         }
       }),
     );
+    // Specs only summarized for the tree are read once behind the first rows, for this panel.
+    this._register(registry.onDidCheck((entry) => this.publish(entry)));
     void registry.ready.then(() => this.publishAll());
   }
 
   private publishAll(): void {
-    for (const key of [...this.published.keys()]) this.clear(key);
-    for (const entry of this.registry.entries()) this.publish(entry);
+    // A spec only summarized keeps what its one look published; the rest is published again.
+    const rows = new Set(this.registry.rows().map((e) => e.dir));
+    const loaded = this.registry.loadedEntries();
+    for (const key of [...this.published.keys()]) if (!rows.has(key)) this.clear(key);
+    for (const entry of loaded) this.publish(entry);
     this.publishWorkflows();
   }
 

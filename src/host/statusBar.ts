@@ -45,7 +45,10 @@ export class LoomStatusBar extends Disposable {
     if (fromEditor) return fromEditor;
     const selected = this.view.selectedSpecDir;
     const fromTree = selected ? this.registry.entry(selected) : undefined;
-    return fromTree ?? mostRelevantSpec(this.registry.entries());
+    if (fromTree) return fromTree;
+    // Chosen among the rows (group and last update are known from summaries); only the one shown is read in full.
+    const relevant = mostRelevantSpec(this.registry.rows());
+    return relevant && this.registry.entry(relevant.dir);
   }
 
   update(): void {

@@ -93,7 +93,8 @@ exports.run = async () => {
     result.firstAskedAt = api.tree.firstAskedAt;
     await loaded;
     result.registry = api.registry.timings;
-    result.specs = api.registry.entries().length;
+    result.specs = api.registry.rows().length;
+    result.fullSpecs = api.registry.loadedEntries().length;
     result.peakRssMB = await peak;
     result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
     result.cache = api.registry.cacheStats;

@@ -183,6 +183,17 @@ export class LoomRepository {
     return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
   }
 
+  /**
+   * A spec read in full (through the cache) but not kept by the repository: for a pass over every
+   * spec (the Problems panel) that must not hold a thousand full snapshots at once. The caller
+   * disposes it.
+   */
+  readDetached(dir: string): SpecPipeline {
+    if (!this.workflowLoaded) this.loadWorkflow();
+    const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache);
+    return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
+  }
+
   private definitionOf(snapshot: SpecSnapshot): PipelineDefinition {
     const type = snapshot.state?.pipeline_type ?? this.defaultType(snapshot.dir);
     const dynamic = dynamicSteps(snapshot.state);

@@ -7,7 +7,7 @@ import { anchorThread, quoteLines } from '../../core/review/anchoring';
 import { isCodeThread, reviewGateOf } from '../../core/review/codeReview';
 import { findWorktree } from '../../core/specdir/worktree';
 import { isReviewableFile } from '../../core/review/reviewableFiles';
-import { openThreads, type ReviewComments, type ReviewThread } from '../../core/review/reviewComments';
+import { openThreads, REVIEW_COMMENTS_FILE, type ReviewComments, type ReviewThread } from '../../core/review/reviewComments';
 import { readReviewComments, updateReviewComments } from '../../core/review/reviewStore';
 import { moveThread } from '../../core/review/threadEdits';
 import type { LoomConfig } from '../config';
@@ -88,8 +88,11 @@ export class ReviewThreads extends Disposable {
       const file = relative(entry.dir, uri.fsPath).split(sep).join('/');
       return isReviewableFile(file) ? { entry, file, code: false } : undefined;
     }
-    for (const e of this.registry.entries()) {
-      if (!e.spec.stage || e.spec.stage !== reviewGateOf(e.spec.definition)?.id) continue;
+    // Rows know each spec's stage: only a spec at its review gate is read in full.
+    for (const row of this.registry.rows()) {
+      if (!row.spec.stage || row.spec.stage !== reviewGateOf(row.spec.definition)?.id) continue;
+      const e = this.registry.entry(row.dir);
+      if (!e) continue;
       const rel = relative(codeRoot(e), uri.fsPath);
       if (rel && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('.git')) return { entry: e, file: rel.split(sep).join('/'), code: true };
     }
@@ -146,14 +149,17 @@ export class ReviewThreads extends Disposable {
   }
 
   renderAll(): void {
-    const live = new Set(this.registry.entries().map((e) => e.dir));
+    // Only specs with threads are read in full for them (the listing of a summarized row says which).
+    const live = new Set(this.registry.rows().map((e) => e.dir));
+    const withThreads = [...live].filter((dir) => this.shown.has(dir) || this.registry.peek(dir)?.spec.snapshot.files.has(REVIEW_COMMENTS_FILE));
     for (const dir of [...this.shown.keys()]) if (!live.has(dir)) this.render(dir);
-    for (const dir of live) this.render(dir);
+    for (const dir of withThreads) this.render(dir);
   }
 
   /** Draws a spec's threads from its review-comments.json; a spec that is gone loses them. */
   render(dir: string): void {
-    const entry = this.registry.entry(dir);
+    // The row is enough (its directory, name and state): drawing threads does not read the spec in full.
+    const entry = this.registry.peek(dir);
     const previous = this.shown.get(dir) ?? new Map<string, ShownThread>();
     let comments: ReviewComments | undefined;
     if (entry) {
@@ -185,7 +191,7 @@ export class ReviewThreads extends Disposable {
   }
 
   private draw(dir: string, stored: ReviewThread, old: ShownThread | undefined): ShownThread {
-    const entry = this.registry.entry(dir);
+    const entry = this.registry.peek(dir);
     const base = stored.code && entry ? codeRoot(entry) : dir;
     const uri = vscode.Uri.file(join(base, ...stored.file.split('/')));
     const text = this.currentText(uri);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { WORKFLOW_FILE } from '../../core/files/workflow';
@@ -55,6 +56,10 @@ class TimeSlice {
   }
 }
 const SLICE_MS = 8;
+/** More rows than a side bar shows: the first paint waits for these only, whatever the number of specs. */
+const FIRST_ROWS = 60;
+/** File times come from a coarse clock (a kernel tick behind): a write this close to a read may be newer than it. */
+const STAMP_SLACK_MS = 30;
 /** The longest a change waits for its folder to go quiet. */
 const MAX_WAIT_MS = 1000;
 const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
@@ -72,12 +77,21 @@ export class FolderSpecs extends Disposable {
   /** Specs not read in full yet, as their list rows need them. */
   private readonly summaries = new Map<string, SpecEntry>();
   private summarizing?: Promise<void>;
+  private markFirstRows!: () => void;
+  /** Resolves once the newest FIRST_ROWS specs have their rows (or all of them, when fewer). */
+  readonly firstRows = new Promise<void>((resolve) => (this.markFirstRows = resolve));
   /** Specs (or RESCAN) whose files changed and that wait for the folder to be quiet. */
   private readonly pendingKeys = new Set<string>();
   private quietTimer?: NodeJS.Timeout;
   /** When the oldest pending change arrived: a folder that never goes quiet is still read within MAX_WAIT_MS. */
   private pendingSince = 0;
-  private loading?: Promise<void>;
+  private checking?: Promise<void>;
+
+  /** Told of a spec only summarized so far that was read in full on demand (by `get`). */
+  onReadInFull?: (entry: SpecEntry) => void;
+
+  /** When each spec's last full read began (Date.now()), to tell late events of writes it saw. */
+  private readonly readAt = new Map<string, number>();
 
   /** Specs whose actor this folder listens to. */
   private readonly watched = new WeakSet<SpecPipeline>();
@@ -129,36 +143,70 @@ export class FolderSpecs extends Disposable {
       await nextTick();
       const started = Date.now();
       const slice = new TimeSlice();
-      for (const dir of findSpecDirs(this.root, this.specRoots)) {
-        if (this.isDisposed) return;
-        if (basename(dir).startsWith('.') || this.entries.has(dir) || this.summaries.has(dir)) continue;
-        try {
-          const spec = this.repository.summary(dir);
-          this.summaries.set(dir, { ...this.entry(spec, false), summary: true });
-        } catch (e) {
-          this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
+      // Newest first, as the list shows them: the top of the list can be drawn before the rest is read.
+      const dirs = findSpecDirs(this.root, this.specRoots).reverse();
+      let read = 0;
+      try {
+        for (const dir of dirs) {
+          if (this.isDisposed) return;
+          if (++read === FIRST_ROWS) this.markFirstRows();
+          if (basename(dir).startsWith('.') || this.entries.has(dir) || this.summaries.has(dir)) continue;
+          try {
+            const spec = this.repository.summary(dir);
+            this.summaries.set(dir, { ...this.entry(spec, 'summary'), summary: true });
+          } catch (e) {
+            this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
+          }
+          await slice.yieldIfDue();
         }
-        await slice.yieldIfDue();
+      } finally {
+        this.markFirstRows();
       }
       this.log.info(`${this.folder.name}: ${this.summaries.size} spec row(s) read in ${Date.now() - started} ms`);
     })();
     return this.summarizing;
   }
 
-  /** Reads every spec in full, yielding between specs so the first paint and typing are never blocked. */
-  load(): Promise<void> {
-    this.loading ??= (async () => {
+  /**
+   * Reads each spec that is only summarized in full, one at a time, hands it to `visit` (the
+   * Problems panel publishes its problems), and lets it go again: the row keeps what the list
+   * shows of it (its group and stale marks), not the spec's parsed files. A thousand specs are
+   * never held in full at once, and an unchanged spec is read from the per-spec cache.
+   */
+  check(visit: (entry: SpecEntry) => void): Promise<void> {
+    this.checking ??= (async () => {
       await nextTick();
       const started = Date.now();
       const slice = new TimeSlice();
-      for (const dir of findSpecDirs(this.root, this.specRoots)) {
+      let read = 0;
+      for (const dir of [...this.summaries.keys()]) {
         if (this.isDisposed) return;
-        this.reloadNow(dir, false);
+        // Read in full meanwhile (expanded, shown, changed), or about to be: that read publishes it.
+        const row = this.summaries.get(dir);
+        if (!row || this.pendingKeys.has(dir)) continue;
+        let spec: SpecPipeline | undefined;
+        try {
+          spec = this.repository.readDetached(dir);
+          const full = this.entry(spec, 'detached');
+          visit(full);
+          this.summaries.set(dir, { ...row, overview: { ...row.overview, group: full.overview.group }, staleness: full.staleness });
+          read++;
+        } catch (e) {
+          this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
+        } finally {
+          spec?.dispose();
+        }
         await slice.yieldIfDue();
       }
-      this.log.info(`${this.folder.name}: ${this.entries.size} spec(s) loaded in ${Date.now() - started} ms`);
+      this.log.info(`${this.folder.name}: ${read} spec(s) checked in ${Date.now() - started} ms`);
     })();
-    return this.loading;
+    return this.checking;
+  }
+
+  /** Every spec read in full (a command that lists them all asked): the ones only summarized are read now. */
+  allInFull(): SpecEntry[] {
+    for (const dir of [...this.summaries.keys()]) this.get(dir);
+    return this.all();
   }
 
   /** The specs read in full. */
@@ -175,8 +223,14 @@ export class FolderSpecs extends Disposable {
   get(dir: string): SpecEntry | undefined {
     const found = this.entries.get(dir);
     if (found || !this.summaries.has(dir)) return found;
-    this.reloadNow(dir, true);
-    return this.entries.get(dir);
+    // Reading a spec in full is not a change of it: the row already showed what its files say
+    // (or the check pass will redraw it); the Problems panel takes what this read found. Unless
+    // its files changed and the read was waiting for the folder to go quiet: that is reported.
+    const changed = this.pendingKeys.has(dir);
+    this.reloadNow(dir, changed);
+    const read = this.entries.get(dir);
+    if (read && !changed) this.onReadInFull?.(read);
+    return read;
   }
 
   /** The spec's row as it stands, without reading the spec in full. */
@@ -202,7 +256,26 @@ export class FolderSpecs extends Disposable {
     if (this.specRoots.includes(relative(this.root, abs))) return this.schedule(RESCAN);
     const dir = this.specDirOf(abs);
     // Our own run lock coming and going around a change (or a refusal) is not a change of the spec.
-    if (dir && !isOwnLockActivity(dir, abs)) this.schedule(dir);
+    if (!dir || isOwnLockActivity(dir, abs)) return;
+    // A late event of a write the last read already saw (a checkout's events come in batches, the
+    // last ones after the spec was read): the spec is evaluated once, not once per batch.
+    if (this.seenByLastRead(dir, abs)) return;
+    this.schedule(dir);
+  }
+
+  /**
+   * Whether the file was last written (or renamed into place: ctime) before the spec's last full
+   * read began. A file that is gone, or written close to the read, is not known to be seen.
+   */
+  private seenByLastRead(dir: string, path: string): boolean {
+    const readAt = this.readAt.get(dir);
+    if (readAt === undefined || !this.entries.has(dir)) return false;
+    try {
+      const st = statSync(path);
+      return Math.max(st.mtimeMs, st.ctimeMs) < readAt - STAMP_SLACK_MS;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -238,6 +311,7 @@ export class FolderSpecs extends Disposable {
     const had = this.entries.get(dir);
     let spec: SpecPipeline | undefined;
     try {
+      this.readAt.set(dir, Date.now());
       spec = this.repository.reload(dir);
     } catch (e) {
       // A spec directory removed halfway through reading it: treat as gone, the watcher will tell.
@@ -252,6 +326,7 @@ export class FolderSpecs extends Disposable {
       if (report) this.onChange({ folder: this.folder, changed: [dir], removed: [] });
     } else if (had || summarized) {
       this.entries.delete(dir);
+      this.readAt.delete(dir);
       this.log.debug(`${relative(this.root, dir)}: removed`);
       if (report) this.onChange({ folder: this.folder, changed: [], removed: [dir] });
     }
@@ -260,6 +335,7 @@ export class FolderSpecs extends Disposable {
   /** Reads the workflow and every spec again: workflow.yaml changed, a root moved, or the user asked. */
   rescan(): void {
     const before = new Set(this.entries.keys());
+    this.readAt.clear();
     this.repository.load();
     this.entries.clear();
     for (const e of this.summaries.values()) e.spec.dispose();
@@ -282,8 +358,9 @@ export class FolderSpecs extends Disposable {
     this.onChange({ folder: this.folder, changed: [dir], removed: [] });
   }
 
-  private entry(spec: SpecPipeline, watch = true): SpecEntry {
-    if (watch && !this.watched.has(spec)) {
+  /** A spec's entry: `full` is kept and follows its actor; `summary` is a row only; `detached` is read in full for one look. */
+  private entry(spec: SpecPipeline, kind: 'full' | 'summary' | 'detached' = 'full'): SpecEntry {
+    if (kind === 'full' && !this.watched.has(spec)) {
       this.watched.add(spec);
       spec.onDidChange(() => this.specChanged(spec));
     }
@@ -291,7 +368,7 @@ export class FolderSpecs extends Disposable {
     // Staleness fingerprints the approved files: computed when a view first asks (a row, the
     // dashboard, Advance), once per version of the spec's files, not for every spec at load.
     // A summarized spec has not been read far enough to know: nothing is shown as stale yet.
-    let staleness: SpecStaleness | undefined = watch ? undefined : NOT_YET_KNOWN;
+    let staleness: SpecStaleness | undefined = kind === 'summary' ? NOT_YET_KNOWN : undefined;
     return {
       dir: snapshot.dir,
       folder: this.folder,

@@ -16,6 +16,10 @@ export interface SpecsChangeEvent {
   all: boolean;
 }
 
+const CHECK_AFTER_PAINT_MS = 300;
+const CHECK_WITHOUT_VIEW_MS = 2000;
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 /**
  * Every spec of every workspace folder (multi-root works): one FolderSpecs per folder. Views
  * listen to `onDidChange`, which names the specs that changed, and read entries from here.
@@ -23,6 +27,17 @@ export interface SpecsChangeEvent {
 export class SpecRegistry extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<SpecsChangeEvent>());
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidCheck = this._register(new vscode.EventEmitter<SpecEntry>());
+  /**
+   * A spec only summarized so far was read in full: for one look after the first rows, or on
+   * demand (the Problems panel publishes it). Not a change of the spec. The entry of a look is
+   * valid while the event is delivered only, never kept.
+   */
+  readonly onDidCheck = this._onDidCheck.event;
+  private readonly _onDidCheckRows = this._register(new vscode.EventEmitter<void>());
+  /** Every summarized row now knows its group and stale marks: the tree draws them. */
+  readonly onDidCheckRows = this._onDidCheckRows.event;
+  private checking?: Promise<void>;
   private readonly folders = new Map<string, FolderSpecs>();
   private readonly log: ComponentLog;
   private loaded = false;
@@ -31,8 +46,12 @@ export class SpecRegistry extends Disposable {
   private readonly readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
   private markRows!: () => void;
   private readonly rowsPromise = new Promise<void>((resolve) => (this.markRows = resolve));
+  private markShown!: () => void;
+  private readonly shownPromise = new Promise<void>((resolve) => (this.markShown = resolve));
+  private markFirstRows!: () => void;
+  private readonly firstRowsPromise = new Promise<void>((resolve) => (this.markFirstRows = resolve));
   /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
-  readonly timings: { startedAt?: number; rowsAt?: number; loadedAt?: number } = {};
+  readonly timings: { startedAt?: number; firstRowsAt?: number; rowsAt?: number; loadedAt?: number; checkedAt?: number } = {};
 
   constructor(
     private readonly config: LoomConfig,
@@ -89,19 +108,55 @@ export class SpecRegistry extends Disposable {
     return this.cache && { ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected };
   }
 
+  /**
+   * Resolves once the top of the list can be drawn: the newest specs of each folder have their
+   * rows. The rest follow (rowsReady), and the view is redrawn then.
+   */
+  get firstRowsReady(): Promise<void> {
+    return this.firstRowsPromise;
+  }
+
   /** Resolves once every spec's row can be shown (name, stage, stage counts), before the specs are read in full. */
   get rowsReady(): Promise<void> {
     return this.rowsPromise;
   }
 
+  /**
+   * The first reading: what the rows need of every spec (the view and the status bar are ready
+   * then), and behind it one look at each spec in full for the Problems panel and the rows'
+   * stale marks. Nothing but the specs someone shows, expands or acts on is kept in full.
+   */
   private async loadAll(): Promise<void> {
     this.timings.startedAt ??= performance.now();
-    await Promise.all([...this.folders.values()].map((f) => f.loadSummaries()));
+    const folders = [...this.folders.values()];
+    void Promise.all(folders.map((f) => f.firstRows)).then(() => {
+      this.timings.firstRowsAt ??= performance.now();
+      this.markFirstRows();
+    });
+    await Promise.all(folders.map((f) => f.loadSummaries()));
     this.timings.rowsAt ??= performance.now();
-    this.markRows();
-    await Promise.all([...this.folders.values()].map((f) => f.load()));
-    this.timings.loadedAt ??= performance.now();
+    this.timings.loadedAt ??= this.timings.rowsAt;
     this.loaded = true;
+    this.markFirstRows();
+    this.markRows();
+    this.checking = this.checkAll();
+  }
+
+  /**
+   * The view handed VS Code its first rows: the look at every spec may begin once they are
+   * painted. Begun earlier, its Problems entries keep the window busy and the rows wait for them.
+   */
+  firstRowsShown(): void {
+    this.markShown();
+  }
+
+  private async checkAll(): Promise<void> {
+    // A hidden view never asks for rows: the look begins a moment after they are read anyway.
+    await Promise.race([this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS)), delay(CHECK_WITHOUT_VIEW_MS)]);
+    if (this.isDisposed) return;
+    await Promise.all([...this.folders.values()].map((f) => f.check((e) => this._onDidCheck.fire(e))));
+    this.timings.checkedAt ??= performance.now();
+    if (!this.isDisposed) this._onDidCheckRows.fire();
   }
 
   private addFolder(folder: vscode.WorkspaceFolder): void {
@@ -115,6 +170,7 @@ export class SpecRegistry extends Disposable {
       () => this.config.inspectMachines,
       this.cache,
     );
+    specs.onReadInFull = (e) => this._onDidCheck.fire(e);
     this.folders.set(folder.uri.toString(), specs);
   }
 
@@ -122,7 +178,7 @@ export class SpecRegistry extends Disposable {
     const key = folder.uri.toString();
     const specs = this.folders.get(key);
     if (!specs) return;
-    const removed = specs.all().map((e) => e.dir);
+    const removed = specs.rows().map((e) => e.dir);
     specs.dispose();
     this.folders.delete(key);
     this._onDidChange.fire({ changed: [], removed, all: true });
@@ -150,7 +206,13 @@ export class SpecRegistry extends Disposable {
     return [...this.folders.values()];
   }
 
+  /** Every spec read in full, for a command that lists or acts on them all: reads the ones only summarized. */
   entries(): SpecEntry[] {
+    return [...this.folders.values()].flatMap((f) => f.allInFull());
+  }
+
+  /** The specs read in full so far (shown, expanded, acted on, changed), without reading more. */
+  loadedEntries(): SpecEntry[] {
     return [...this.folders.values()].flatMap((f) => f.all());
   }
 
@@ -207,9 +269,10 @@ export class SpecRegistry extends Disposable {
     for (const f of this.folders.values()) f.rescan();
   }
 
-  /** Resolves once loading is done and no debounced reload is pending (for tests and commands). */
+  /** Resolves once loading (and the look at every spec behind it) is done and no debounced reload is pending (for tests and commands). */
   async whenIdle(): Promise<void> {
     await this.ready;
+    await this.checking;
     while ([...this.folders.values()].some((f) => f.pending)) await new Promise((r) => setTimeout(r, 20));
   }
 }

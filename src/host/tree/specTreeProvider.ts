@@ -46,8 +46,8 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   constructor(private readonly registry: SpecRegistry) {
     super();
     this._register(registry.onDidChange((e) => this.changed(e)));
-    // The first rows were drawn from summaries; once every spec is read in full, the rows show what was not known yet (stale marks).
-    void registry.ready.then(() => !this.isDisposed && this.refresh());
+    // The first rows were drawn from summaries; once every spec had its one look, the rows show what was not known yet (stale marks, a group).
+    this._register(registry.onDidCheckRows(() => this.refresh()));
   }
 
   /** When the tree first handed VS Code the rows of a group (performance.now()), for the benchmarks. */
@@ -55,6 +55,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   /** When VS Code first asked for the tree's top rows. */
   firstAskedAt?: number;
   private rowsRead = false;
+  private allRowsAsked = false;
 
   /** The open comment threads shown on spec and file rows; a change redraws that spec's rows. */
   setReviewCounts(counts: OpenThreadCounts): void {
@@ -123,8 +124,13 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   async getChildren(node?: LoomNode): Promise<LoomNode[]> {
     if (!node) {
       this.firstAskedAt ??= performance.now();
-      // Names, stages and stage counts are enough for the first rows; the rest is read behind them.
-      await this.registry.rowsReady;
+      // Names, stages and stage counts are enough for the first rows, and the newest specs' rows
+      // are enough for the top of the list: the rest is read behind them, and drawn then.
+      await this.registry.firstRowsReady;
+      if (!this.allRowsAsked) {
+        this.allRowsAsked = true;
+        if (!this.registry.isLoaded) void this.registry.rowsReady.then(() => !this.isDisposed && this.refresh());
+      }
       if (!this.rowsRead) {
         this.rowsRead = true;
         for (const e of this.visible()) this.shown.set(e.dir, e.overview.group);
@@ -142,7 +148,11 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
           .filter((e) => e.overview.group === node.group)
           .map((e) => this.specNode(e.dir));
         // VS Code asks for the rows' items right after: they are painted once this task ends.
-        if (this.firstRowsAt === undefined && rows.length) setImmediate(() => (this.firstRowsAt ??= performance.now()));
+        if (this.firstRowsAt === undefined && rows.length)
+          setImmediate(() => {
+            this.firstRowsAt ??= performance.now();
+            this.registry.firstRowsShown();
+          });
         return rows;
       }
       case 'spec': {
