@@ -1,0 +1,53 @@
+import type { MessageTable } from './catalogTypes';
+
+/**
+ * The validators' findings (src/core/validators/): each finding's `message` and the details of
+ * its `suggested_fix`. A finding's `kind` and the validator's name stay loom's English words.
+ */
+export const validatorMessages = {
+  // Any validator: a file it reads is missing or does not parse.
+  'validator.fileMissing': { en: '{file} does not exist', zh: '{file} 不存在' },
+  'validator.fileUnreadable': { en: '{file} could not be read (see the Problems it reports)', zh: '无法读取 {file}（见它报告的问题）' },
+
+  // task-state-closure
+  'validator.taskState.repair': { en: 'repair or delete {file}; loom never overwrites it', zh: '修复或删除 {file}；loom 从不覆盖它' },
+  'validator.taskState.missing': { en: '{task} has no {file}', zh: '{task} 没有 {file}' },
+  'validator.taskState.runIt': { en: 'run {task}: executing it records its state in {file}', zh: '运行 {task}：执行时会把状态记录到 {file}' },
+  'validator.taskState.notDone': { en: '{task} is {status}, not done', zh: '{task} 的状态为 {status}，尚未完成' },
+  'validator.taskState.notDoneBlocker': { en: '{task} is {status}, not done (blocker: {blocker})', zh: '{task} 的状态为 {status}，尚未完成（阻断：{blocker}）' },
+  'validator.taskState.settleBlocker': { en: "settle {task}'s blocker, then run it again", zh: '先解决 {task} 的阻断，再重新运行它' },
+  'validator.taskState.fixFailure': { en: 'fix what failed in {task}, then run it again', zh: '修复 {task} 中失败的部分，再重新运行它' },
+  'validator.taskState.finish': { en: 'finish {task}', zh: '完成 {task}' },
+  'validator.taskState.extra': { en: '{file} has no tasks/{task}.md', zh: '{file} 没有对应的 tasks/{task}.md' },
+  'validator.taskState.deleteExtra': { en: 'delete {file}, or restore tasks/{task}.md', zh: '删除 {file}，或恢复 tasks/{task}.md' },
+
+  // requirement-task-closure
+  'validator.reqTask.unlisted': { en: '{id} appears in spec.md but no task lists it in requirements', zh: '{id} 出现在 spec.md 中，但没有任务在 requirements 中列出它' },
+  'validator.reqTask.addTo': { en: "add {id} to {task}'s requirements", zh: '把 {id} 加入 {task} 的 requirements' },
+  'validator.reqTask.create': {
+    en: 'create a task for {id}, or add {id} to the requirements of the task that implements it',
+    zh: '为 {id} 创建任务，或把 {id} 加入实现它的任务的 requirements',
+  },
+
+  // planning-artifacts
+  'validator.planning.taskMissing': { en: '{owner} maps to {ref}, but tasks/{task}.md does not exist', zh: '{owner} 对应到 {ref}，但 tasks/{task}.md 不存在' },
+  'validator.planning.removeRef': { en: "remove {ref} from {owner}'s tasks, or create tasks/{task}.md", zh: '从 {owner} 的 tasks 中移除 {ref}，或创建 tasks/{task}.md' },
+  'validator.planning.untraced': { en: '{id} is missing from traceability.json', zh: 'traceability.json 中缺少 {id}' },
+  'validator.planning.addTrace': { en: 'add {id} to traceability.json', zh: '把 {id} 加入 traceability.json' },
+  'validator.planning.addTraceWith': { en: 'add {id} to traceability.json with {tasks}', zh: '把 {id} 连同 {tasks} 加入 traceability.json' },
+  'validator.planning.noTask': { en: '{id} maps to no task in traceability.json', zh: '{id} 在 traceability.json 中没有对应任务' },
+  'validator.planning.addTasks': { en: "add {tasks} to {id}'s tasks", zh: '把 {tasks} 加入 {id} 的 tasks' },
+  'validator.planning.createTask': { en: "create a task for {id} and list it in {id}'s tasks", zh: '为 {id} 创建任务，并把它列入 {id} 的 tasks' },
+  'validator.planning.addBehavior': {
+    en: 'add {id} to the behavior_ids of the task that implements it, then to its tasks here',
+    zh: '把 {id} 加入实现它的任务的 behavior_ids，再把该任务列入这里的 tasks',
+  },
+  'validator.planning.unrequested': {
+    en: 'traceability.json traces {id}, which neither spec.md nor requirements.json names',
+    zh: 'traceability.json 追踪了 {id}，但 spec.md 和 requirements.json 都没有提到它',
+  },
+  'validator.planning.removeUnrequested': {
+    en: 'remove {id} from traceability.json, or declare it in spec.md and requirements.json',
+    zh: '从 traceability.json 中移除 {id}，或在 spec.md 和 requirements.json 中声明它',
+  },
+} as const satisfies MessageTable;
