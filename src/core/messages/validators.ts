@@ -50,4 +50,23 @@ export const validatorMessages = {
     en: 'remove {id} from traceability.json, or declare it in spec.md and requirements.json',
     zh: '从 traceability.json 中移除 {id}，或在 spec.md 和 requirements.json 中声明它',
   },
+
+  // convergence-pass: the findings, and the tasks converge appends (in the spec's language).
+  'validator.converge.noTest': { en: 'no test', zh: '没有测试' },
+  'validator.converge.noEvidence': { en: 'no evidence', zh: '没有证据' },
+  'validator.converge.notFound': { en: '{refs} not found', zh: '找不到 {refs}' },
+  'validator.converge.gap': { en: '{behavior} is {kind}: {lacking}', zh: '{behavior} 为 {kind}：{lacking}' },
+  'validator.converge.addTask': { en: 'add a task that implements the tests and evidence of {behavior}', zh: '添加一个任务，实现 {behavior} 的测试和证据' },
+  'validator.converge.unrequested': { en: '{behavior} is traced but requirements.json does not declare it', zh: '{behavior} 被追踪，但 requirements.json 没有声明它' },
+  'validator.converge.removeTrace': { en: 'remove {behavior} from traceability.json', zh: '从 traceability.json 中移除 {behavior}' },
+  'validator.converge.taskHeading': { en: '# {task}: Close the convergence gaps of {requirement}', zh: '# {task}：补齐 {requirement} 的收敛缺口' },
+  'validator.converge.taskBody': {
+    en: 'Converge round {round} found {behaviors} without tests and evidence that exist. Implement what is missing, add the tests, keep their log under evidence/, and record both in traceability.json.',
+    zh: '第 {round} 轮收敛发现 {behaviors} 缺少实际存在的测试和证据。请实现缺失的部分，补上测试，把测试日志保存在 evidence/ 下，并在 traceability.json 中记录两者。',
+  },
+  'validator.converge.planItem': {
+    en: '- {task} (tasks/{task}.md): close the convergence gaps of {requirement}: {behaviors}',
+    zh: '- {task}（tasks/{task}.md）：补齐 {requirement} 的收敛缺口：{behaviors}',
+  },
+  'validator.converge.planHeading': { en: '## Convergence round {round}', zh: '## 第 {round} 轮收敛' },
 } as const satisfies MessageTable;
