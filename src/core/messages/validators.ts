@@ -69,4 +69,27 @@ export const validatorMessages = {
     zh: '- {task}（tasks/{task}.md）：补齐 {requirement} 的收敛缺口：{behaviors}',
   },
   'validator.converge.planHeading': { en: '## Convergence round {round}', zh: '## 第 {round} 轮收敛' },
+
+  // detail-expansion
+  'validator.detail.noCategory': {
+    en: '{id} has no {category} behavior (add one, or one marked applicability: not-applicable)',
+    zh: '{id} 没有 {category} 类行为（请添加一个，或添加一个标记为 applicability: not-applicable 的行为）',
+  },
+  'validator.detail.addCategory': { en: 'add a {category} behavior to {id}', zh: '为 {id} 添加一个 {category} 类行为' },
+  'validator.detail.noTestPlan': { en: '{id} has no test_plan', zh: '{id} 没有 test_plan' },
+  'validator.detail.giveTestPlan': { en: 'give {id} a test_plan (strategy, inputs, expected, coverage_target)', zh: '为 {id} 编写 test_plan（strategy、inputs、expected、coverage_target）' },
+  'validator.detail.incompleteTestPlan': {
+    en: '{id}: the test_plan needs a strategy, at least one input and at least one expected outcome',
+    zh: '{id}：test_plan 需要 strategy、至少一个输入和至少一个预期结果',
+  },
+  'validator.detail.completeTestPlan': { en: "complete {id}'s test_plan: strategy, inputs[], expected[]", zh: '补全 {id} 的 test_plan：strategy、inputs[]、expected[]' },
+  'validator.detail.clarification': { en: '{id} still requires clarification', zh: '{id} 仍需澄清' },
+  'validator.detail.settle': { en: '{id}: applicability applicable or not-applicable', zh: '{id}：applicability 设为 applicable 或 not-applicable' },
+  'validator.detail.placeholder': { en: '{id}: the description is still a placeholder ("{placeholder}")', zh: '{id}：描述仍是占位符（"{placeholder}"）' },
+  'validator.detail.describe': { en: 'describe what {id} must do', zh: '描述 {id} 必须做什么' },
+
+  // A finding in the Problems panel: its words, then its id.
+  'validator.finding.entry': { en: '{message} ({id})', zh: '{message}（{id}）' },
+  'validator.finding.blocker': { en: '{message} ({id}, blocker)', zh: '{message}（{id}，阻断）' },
+  'validator.finding.overridden': { en: '{message} ({id}, overridden: {reason})', zh: '{message}（{id}，已豁免：{reason}）' },
 } as const satisfies MessageTable;
