@@ -84,7 +84,7 @@ export const validatorMessages = {
   },
   'validator.detail.completeTestPlan': { en: "complete {id}'s test_plan: strategy, inputs[], expected[]", zh: '补全 {id} 的 test_plan：strategy、inputs[]、expected[]' },
   'validator.detail.clarification': { en: '{id} still requires clarification', zh: '{id} 仍需澄清' },
-  'validator.detail.settle': { en: '{id}: applicability applicable or not-applicable', zh: '{id}：applicability 设为 applicable 或 not-applicable' },
+  'validator.detail.settle': { en: 'settle {id}: applicability applicable or not-applicable', zh: '确定 {id}：applicability 设为 applicable 或 not-applicable' },
   'validator.detail.placeholder': { en: '{id}: the description is still a placeholder ("{placeholder}")', zh: '{id}：描述仍是占位符（"{placeholder}"）' },
   'validator.detail.describe': { en: 'describe what {id} must do', zh: '描述 {id} 必须做什么' },
 
@@ -92,4 +92,19 @@ export const validatorMessages = {
   'validator.finding.entry': { en: '{message} ({id})', zh: '{message}（{id}）' },
   'validator.finding.blocker': { en: '{message} ({id}, blocker)', zh: '{message}（{id}，阻断）' },
   'validator.finding.overridden': { en: '{message} ({id}, overridden: {reason})', zh: '{message}（{id}，已豁免：{reason}）' },
+
+  // verification-artifacts
+  'validator.verify.failure': { en: '{name} reports a failure without a known-warning context', zh: '{name} 报告了失败，且没有已知警告的说明' },
+  'validator.verify.noVerdict': { en: '{name} has no verdict: PASS line', zh: '{name} 没有 verdict: PASS 行' },
+  'validator.verify.unmentioned': { en: '{name} says PASS but does not mention {id}', zh: '{name} 结论为 PASS，但没有提到 {id}' },
+  'validator.verify.placeholder': { en: '{name} line {line} still holds the placeholder {placeholder}', zh: '{name} 第 {line} 行仍有占位符 {placeholder}' },
+  'validator.verify.hhmm': { en: 'progress.md still holds the literal HH:mm', zh: 'progress.md 仍含字面的 HH:mm' },
+  'validator.verify.untraced': { en: 'traceability.json does not trace {id}', zh: 'traceability.json 没有追踪 {id}' },
+  'validator.verify.outsideEvidence': { en: '{behavior}: {ref} is not under evidence/', zh: '{behavior}：{ref} 不在 evidence/ 下' },
+  'validator.verify.refMissing': { en: '{behavior}: {ref} does not exist', zh: '{behavior}：{ref} 不存在' },
+  'validator.verify.pointAtFiles': { en: 'point {id} at files that exist', zh: '让 {id} 指向实际存在的文件' },
+  'validator.verify.notClosed': { en: '{behavior} is not closed: {lacking}', zh: '{behavior} 未闭合：{lacking}' },
+  'validator.verify.giveLinks': { en: 'give {id} its task, test and evidence', zh: '为 {id} 补上任务、测试和证据' },
+  'validator.verify.requirementLacks': { en: '{id} itself has {lacking} in traceability.json', zh: '{id} 本身在 traceability.json 中{lacking}' },
+  'validator.verify.taskMissing': { en: 'traceability.json names {task}, but tasks/{file}.md does not exist', zh: 'traceability.json 提到了 {task}，但 tasks/{file}.md 不存在' },
 } as const satisfies MessageTable;
