@@ -6,6 +6,9 @@ import { cliMessages } from './commandLine';
 import { commonMessages } from './common';
 import { executingMessages } from './executing';
 import { freshnessMessages } from './freshness';
+import { guardMessages } from './guards';
+import { stalenessMessages } from './staleness';
+import { validatorMessages } from './validators';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
 import { reviewMessages } from './review';
@@ -32,6 +35,9 @@ export const CATALOG = {
   ...viewMessages,
   ...checksMessages,
   ...freshnessMessages,
+  ...guardMessages,
+  ...stalenessMessages,
+  ...validatorMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

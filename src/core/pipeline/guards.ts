@@ -13,6 +13,7 @@ import { openBlockingFindings } from '../validators/artifactAnalysis';
 import { convergenceRound } from '../validators/convergence';
 import { VALIDATORS } from '../validators/validators';
 import type { GuardCall, GuardName } from './guardCall';
+import { t } from '../messages';
 
 /**
  * What a guard reads: the spec's facts, nothing else. Whether the user confirmed is not a fact
@@ -72,18 +73,18 @@ function reportOf(s: SpecSnapshot, path: string): Report | undefined {
 /** Loom's isReportPassing: the first verdict line decides; without one, the report's own words. */
 function reportVerdict(s: SpecSnapshot, path: string): GuardOutcome {
   const report = reportOf(s, path);
-  if (!report) return fail(specFileExists(s, path) ? `${path} could not be read` : `${path} does not exist`, path);
+  if (!report) return fail(specFileExists(s, path) ? t('guard.fileUnreadable', { path }) : t('guard.fileMissing', { path }), path);
   if (report.verdict === 'PASS') return pass;
-  if (report.verdict) return fail(`${path} says verdict: ${report.verdictText}`, path);
+  if (report.verdict) return fail(t('guard.reportVerdict', { path, verdict: report.verdictText ?? report.verdict }), path);
   if (report.inferredVerdict === 'PASS') return pass;
-  return fail(`${path} has no verdict line (verdict: PASS or 结论：通过) and does not read as passing`, path);
+  return fail(t('guard.reportNoVerdict', { path }), path);
 }
 
 /** Each guard by name; the machine references them by these names. */
 export const GUARDS: GuardRegistry = {
   fileExists: ({ path, noPlaceholders }, { snapshot }) => {
     if (!specFileExists(snapshot, path)) {
-      return fail(path.endsWith('/') && snapshot.files.has(path) ? `${path} is empty` : `${path} does not exist`, path);
+      return fail(path.endsWith('/') && snapshot.files.has(path) ? t('guard.folderEmpty', { path }) : t('guard.fileMissing', { path }), path);
     }
     if (noPlaceholders && !path.endsWith('/')) {
       let text = '';
@@ -93,7 +94,7 @@ export const GUARDS: GuardRegistry = {
         // A folder named like a file: loom only reads files.
       }
       const found = findPlaceholder(text);
-      if (found) return fail(`${path} line ${found.line} still holds the placeholder ${found.placeholder}`, path);
+      if (found) return fail(t('guard.placeholder', { path, line: found.line, placeholder: found.placeholder }), path);
     }
     return pass;
   },
@@ -104,7 +105,7 @@ export const GUARDS: GuardRegistry = {
   evidenceReceiptValid: ({ path, required }, { snapshot }) => {
     if (!required) return pass;
     const report = reportOf(snapshot, path);
-    if (!report) return fail(`${path} does not exist, so it has no evidence receipt`, path);
+    if (!report) return fail(t('guard.receiptMissing', { path }), path);
     const reasons = evidenceReceiptProblems(snapshot.dir, path, report);
     return reasons.length ? fail(reasons, path) : pass;
   },
@@ -113,31 +114,31 @@ export const GUARDS: GuardRegistry = {
   // overrode with a reason no longer blocks.
   analysisHasNoBlocker: (_p, { snapshot: s }) => {
     const file = 'artifact-analysis.json';
-    if (s.artifactAnalysisCondition === 'missing') return fail(`${file} does not exist (run the artifact analysis first)`, file);
-    if (!s.artifactAnalysis) return fail(`${file} could not be read`, file);
+    if (s.artifactAnalysisCondition === 'missing') return fail(t('guard.analysisMissing', { file }), file);
+    if (!s.artifactAnalysis) return fail(t('guard.fileUnreadable', { path: file }), file);
     const open = openBlockingFindings(s.artifactAnalysis);
     // Loom may count blockers it did not list; once the user overrides, the list is the truth.
     const count = s.artifactAnalysis.overrides?.length ? open.length : Math.max(s.artifactAnalysis.blocker_count, open.length);
     if (count > 0 || (s.artifactAnalysis.status !== 'pass' && !s.artifactAnalysis.overrides?.length)) {
-      const first = open[0] ? `: ${open[0].message}` : '';
-      return fail(`${file} reports ${count || 'a'} blocker${count === 1 ? '' : 's'} (status: ${s.artifactAnalysis.status})${first}`, file);
+      const status = s.artifactAnalysis.status;
+      return fail(open[0] ? t('guard.analysisBlockersFirst', { file, count, status, first: open[0].message }) : t('guard.analysisBlockers', { file, count, status }), file);
     }
     return pass;
   },
 
   convergenceConverged: (_p, { snapshot: s }) => {
     const file = 'convergence-report.json';
-    if (s.convergenceReportCondition === 'missing') return fail(`${file} does not exist (run the convergence check first)`, file);
-    if (!s.convergenceReport) return fail(`${file} could not be read`, file);
-    if (s.convergenceReport.status !== 'converged') return fail(`${file} says status: ${s.convergenceReport.status}`, file);
-    if (s.convergenceReport.blocker_count > 0) return fail(`${file} reports ${s.convergenceReport.blocker_count} blocker(s)`, file);
+    if (s.convergenceReportCondition === 'missing') return fail(t('guard.convergenceMissing', { file }), file);
+    if (!s.convergenceReport) return fail(t('guard.fileUnreadable', { path: file }), file);
+    if (s.convergenceReport.status !== 'converged') return fail(t('guard.convergenceStatus', { file, status: s.convergenceReport.status }), file);
+    if (s.convergenceReport.blocker_count > 0) return fail(t('guard.convergenceBlockers', { file, count: s.convergenceReport.blocker_count }), file);
     return pass;
   },
 
   // Loom's convergence-pass: round = convergence_round + 1; a failing round 3 escalates instead of going back.
   convergenceRoundsLeft: ({ max }, { snapshot: s }) => {
     const rounds = convergenceRound(s);
-    return rounds + 1 < max ? pass : fail(`converge has already sent the spec back to executing ${rounds} time${rounds === 1 ? '' : 's'}; round ${rounds + 1} is the last of ${max}: escalate instead`);
+    return rounds + 1 < max ? pass : fail(t('guard.convergenceRoundsSpent', { rounds, round: rounds + 1, max }));
   },
 
   // Loom's approval check of review-feedback.md: the first `verdict:` line says exactly PASS and
@@ -145,44 +146,44 @@ export const GUARDS: GuardRegistry = {
   reviewFeedbackPasses: (_p, { snapshot: s }) => {
     const file = 'review-feedback.md';
     const report = s.reports.get(file);
-    if (!report) return fail(specFileExists(s, file) ? `${file} could not be read` : `${file} does not exist`, file);
+    if (!report) return fail(specFileExists(s, file) ? t('guard.fileUnreadable', { path: file }) : t('guard.fileMissing', { path: file }), file);
     const reasons: string[] = [];
-    if (report.reviewVerdict === undefined) reasons.push(`${file} has no verdict line (verdict: PASS)`);
-    else if (report.reviewVerdict !== 'PASS') reasons.push(`${file} says verdict: ${report.reviewVerdict}`);
-    for (const m of report.blockingMarkers) reasons.push(`${file} line ${m.line} mentions ${m.marker}`);
+    if (report.reviewVerdict === undefined) reasons.push(t('guard.reviewNoVerdict', { file }));
+    else if (report.reviewVerdict !== 'PASS') reasons.push(t('guard.reportVerdict', { path: file, verdict: report.reviewVerdict }));
+    for (const m of report.blockingMarkers) reasons.push(t('guard.reviewMarker', { file, line: m.line, marker: m.marker }));
     return reasons.length ? fail([...new Set(reasons)], file) : pass;
   },
 
   reviewerPassed: (_p, { snapshot: s }) => {
-    if (s.tasks.size === 0) return fail('no task has a reviewer verdict: tasks/ holds no task files', 'tasks/');
+    if (s.tasks.size === 0) return fail(t('guard.noTaskFiles'), 'tasks/');
     const reasons: string[] = [];
     for (const id of s.tasks.keys()) {
       const state = s.taskStates.get(id);
       const result = (state?.last_reviewer_result ?? '').trim();
-      if (!state || state.status !== 'done') reasons.push(`${id} has not passed review (status: ${state?.status ?? 'no state'})`);
-      else if (/^(FAIL|不通过)/i.test(result)) reasons.push(`${id}: the reviewer's last result is ${result}`);
+      if (!state || state.status !== 'done') reasons.push(t('guard.taskNotReviewed', { task: id, status: state?.status ?? t('guard.taskNoState') }));
+      else if (/^(FAIL|不通过)/i.test(result)) reasons.push(t('guard.reviewerFailed', { task: id, result }));
     }
     return reasons.length ? fail(reasons) : pass;
   },
 
   testsExitZero: (_p, { snapshot: s }) => {
     const report = s.reports.get('test-report.md');
-    if (!report) return fail('test-report.md does not exist, so no test run is recorded', 'test-report.md');
+    if (!report) return fail(t('guard.testReportMissing'), 'test-report.md');
     const code = report.evidence.exitCode;
-    if (code !== undefined && !Number.isNaN(code)) return code === 0 ? pass : fail(`test-report.md records evidence-exit-code: ${code}`, 'test-report.md');
+    if (code !== undefined && !Number.isNaN(code)) return code === 0 ? pass : fail(t('guard.testExitCode', { code }), 'test-report.md');
     // Without a recorded exit code the report's own verdict stands for the suite.
     return reportVerdict(s, 'test-report.md');
   },
 
   traceabilityClosed: (_p, { snapshot: s }) => {
-    if (!s.traceability) return fail(s.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read', 'traceability.json');
-    if (!s.requirements) return fail(s.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read', 'requirements.json');
+    if (!s.traceability) return fail(t(s.traceabilityCondition === 'missing' ? 'guard.fileMissing' : 'guard.fileUnreadable', { path: 'traceability.json' }), 'traceability.json');
+    if (!s.requirements) return fail(t(s.requirementsCondition === 'missing' ? 'guard.fileMissing' : 'guard.fileUnreadable', { path: 'requirements.json' }), 'requirements.json');
     // A behavior settled as not-applicable counts as closed in the matrix (planning-artifacts,
     // artifact analysis and converge ask no task of it either).
     const open = buildTraceabilityMatrix(s).rows.filter((r) => !r.closed);
     if (open.length === 0) return pass;
-    const shown = open.slice(0, 5).map((r) => `${r.behavior} is not closed (${missingLinks(r).join(', ')})`);
-    if (open.length > 5) shown.push(`…and ${open.length - 5} more behaviors are not closed`);
+    const shown = open.slice(0, 5).map((r) => t('guard.behaviorOpen', { behavior: r.behavior, links: missingLinks(r).join(', ') }));
+    if (open.length > 5) shown.push(t('guard.behaviorsMore', { count: open.length - 5 }));
     return fail(shown, 'traceability.json');
   },
 
@@ -190,7 +191,7 @@ export const GUARDS: GuardRegistry = {
     const stale = staleHandoffs(s);
     return stale.length
       ? fail(
-          stale.map((h) => `${h.handoff} is stale: ${h.changed.join(', ')} changed since it was written`),
+          stale.map((h) => t('guard.handoffStale', { handoff: h.handoff, changed: h.changed.join(', ') })),
           stale[0].handoff,
         )
       : pass;
@@ -205,7 +206,7 @@ export const GUARDS: GuardRegistry = {
     return stale.length
       ? {
           ...fail(
-            stale.map((a) => `the approval of ${a.stage} is stale: ${a.changed.join(', ')} changed since; approve it again`),
+            stale.map((a) => t('guard.approvalStale', { stage: a.stage, changed: a.changed.join(', ') })),
             PIPELINE_STATE_FILE,
           ),
           code: 'stale-approval',
@@ -213,8 +214,7 @@ export const GUARDS: GuardRegistry = {
       : pass;
   },
 
-  worktreeExists: (_p, { snapshot: s }) =>
-    findWorktree(s) ? pass : { ok: false, reasons: ['no feature worktree was found (run the git-worktree stage, or confirm it exists)'], needsConfirmation: true },
+  worktreeExists: (_p, { snapshot: s }) => (findWorktree(s) ? pass : { ok: false, reasons: [t('guard.noWorktree')], needsConfirmation: true }),
 
   // A file the transition reads that exists but cannot be read (cut-off JSON, a task state with
   // an unknown status) would be read as absent or empty by the other guards: never "ready".
@@ -223,7 +223,7 @@ export const GUARDS: GuardRegistry = {
     return unreadable.length
       ? {
           ...fail(
-            unreadable.map((d) => `${d.file.slice(s.specDir.length + 1)} line ${d.line}: ${withoutFile(d.message, d.file)}`),
+            unreadable.map((d) => t('guard.unreadableInput', { file: d.file.slice(s.specDir.length + 1), line: d.line, detail: withoutFile(d.message, d.file) })),
             unreadable[0].file.slice(s.specDir.length + 1),
           ),
           code: 'unreadable-input',
@@ -233,21 +233,21 @@ export const GUARDS: GuardRegistry = {
 
   validatorPasses: ({ name, stage }, ctx) => {
     const validator = VALIDATORS.get(name);
-    if (!validator) return fail(`validator ${name} is unknown to loom: check its spelling in .loom/workflow.yaml`);
+    if (!validator) return fail(t('guard.validatorUnknown', { name }));
     if (stage !== undefined && stage !== validator.stage) return pass;
     // Pass or fail is all a guard needs: no finding is located (see ValidatorOptions).
     const result = validator.check(ctx.snapshot, { locate: false });
-    return result.passed ? pass : fail(result.problems.map((p) => `${name}: ${p}`));
+    return result.passed ? pass : fail(result.problems.map((problem) => t('guard.validatorFinding', { name, problem })));
   },
 
   validatorFails: ({ name, stage }, ctx) => {
     const validator = VALIDATORS.get(name);
-    if (!validator || validator.stage !== stage) return fail(`validator ${name} does not run at ${stage}: nothing sends the spec back`);
+    if (!validator || validator.stage !== stage) return fail(t('guard.validatorNotHere', { name, stage }));
     const result = validator.check(ctx.snapshot, { locate: false });
-    return result.passed ? fail(`${name} passes: the spec goes on, not back`) : pass;
+    return result.passed ? fail(t('guard.validatorPasses', { name })) : pass;
   },
 
-  confirmed: ({ stage }) => ({ ok: false, reasons: [`${stage} is left only once you confirm it is done`], needsConfirmation: true }),
+  confirmed: ({ stage }) => ({ ok: false, reasons: [t('guard.confirmDone', { stage })], needsConfirmation: true }),
 };
 
 /** The loader's messages start with the file's path; the reason names it already. */
@@ -265,9 +265,9 @@ function unreadableInputs(s: SpecSnapshot, paths: readonly string[]) {
 
 function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evidence: { exists: boolean }[] }): string[] {
   const out: string[] = [];
-  if (row.tasks.length === 0) out.push('no task');
-  if (!row.tests.some((t) => t.exists)) out.push(row.tests.length ? 'its test files do not exist' : 'no test');
-  if (!row.evidence.some((e) => e.exists)) out.push(row.evidence.length ? 'its evidence files do not exist' : 'no evidence');
+  if (row.tasks.length === 0) out.push(t('guard.linkNoTask'));
+  if (!row.tests.some((t) => t.exists)) out.push(t(row.tests.length ? 'guard.linkTestsMissing' : 'guard.linkNoTest'));
+  if (!row.evidence.some((e) => e.exists)) out.push(t(row.evidence.length ? 'guard.linkEvidenceMissing' : 'guard.linkNoEvidence'));
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { FAILED_STAGE } from '../files/vocabulary';
-import { t as say } from '../messages';
+import { schemaText, t as say } from '../messages';
 import type { GuardCall } from './guardCall';
 import { holds, type GuardOutcome } from './guards';
 import type { GuardVerdicts } from './guardVerdicts';
@@ -56,7 +56,7 @@ export function checkTransition(def: PipelineDefinition, t: TransitionDefinition
   const stage = def.stages.find((s) => s.id === t.from);
   const target = def.stages.find((s) => s.id === t.to);
   for (const check of [...(stage?.manualChecks ?? []).filter(() => t.kind === 'forward'), ...(target?.manualChecks ?? [])]) {
-    if (!confirmed) confirmations.push(`check by hand: ${check}`);
+    if (!confirmed) confirmations.push(say('advice.checkByHand', { check: schemaText(check) }));
   }
   const advice: string[] = [];
   let adviceFile: string | undefined;
@@ -69,7 +69,7 @@ export function checkTransition(def: PipelineDefinition, t: TransitionDefinition
     advice.push(...outcome.reasons);
     adviceFile ??= outcome.file;
   }
-  for (const check of t.manualAdvice ?? []) advice.push(say('advice.checkByHand', { check }));
+  for (const check of t.manualAdvice ?? []) advice.push(say('advice.checkByHand', { check: schemaText(check) }));
   const interactive = t.guards.some((g) => g.type === 'confirmed') || confirmations.length > 0;
   return {
     to: t.to,

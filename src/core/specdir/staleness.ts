@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { t } from '../messages';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { locateJson } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
@@ -182,7 +183,7 @@ export function stalenessDiagnostics(s: SpecSnapshot, st: SpecStaleness): Diagno
     for (const path of h.changed) {
       const key = ['basis_fingerprints', 'artifact_fingerprints'].find((k) => located.offsetOf([k, path]) !== located.offsetOf([k]));
       const where = positionAt(text, located.offsetOf(key ? [key, path] : ['basis_fingerprints']));
-      out.push(diagnostic(`${s.specDir}/${h.handoff}`, `${s.specDir}/${h.handoff} is stale: ${path} changed since it was written`, where, 'warning', 'stale-handoff'));
+      out.push(diagnostic(`${s.specDir}/${h.handoff}`, t('staleness.handoff', { handoff: `${s.specDir}/${h.handoff}`, path }), where, 'warning', 'stale-handoff'));
     }
   }
   if (st.approvals.length) {
@@ -193,7 +194,9 @@ export function stalenessDiagnostics(s: SpecSnapshot, st: SpecStaleness): Diagno
       out.push(
         diagnostic(
           `${s.specDir}/${PIPELINE_STATE_FILE}`,
-          `the approval of ${a.stage}${a.approvedAt ? ` (${a.approvedAt})` : ''} is stale: ${a.changed.join(', ')} changed since; re-approval is needed`,
+          a.approvedAt
+            ? t('staleness.approvalAt', { stage: a.stage, approvedAt: a.approvedAt, changed: a.changed.join(', ') })
+            : t('staleness.approval', { stage: a.stage, changed: a.changed.join(', ') }),
           where,
           'warning',
           'stale-approval',
@@ -202,7 +205,7 @@ export function stalenessDiagnostics(s: SpecSnapshot, st: SpecStaleness): Diagno
     }
   }
   for (const d of st.derived) {
-    out.push(diagnostic(`${s.specDir}/${d.output}`, `${d.output} (from ${d.stage}) is older than ${d.input}, which it is derived from`, { line: 1 }, 'info', 'stale-derivation'));
+    out.push(diagnostic(`${s.specDir}/${d.output}`, t('staleness.derived', { output: d.output, stage: d.stage, input: d.input }), { line: 1 }, 'info', 'stale-derivation'));
   }
   return out;
 }

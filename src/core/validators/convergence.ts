@@ -12,6 +12,8 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { FindingList, percent, sameApartFromTime, SpecLines } from './findingSupport';
 import type { ValidatorResult } from './validatorResult';
+import { t, type Language } from '../messages';
+import { specLanguage } from '../specdir/specLanguage';
 
 export const CONVERGENCE_PASS = 'convergence-pass';
 
@@ -66,16 +68,20 @@ export function classifyConvergence(s: SpecSnapshot, round = convergenceRound(s)
     counts[kind]++;
     if (kind === 'covered') continue;
     const absent = [...row.tests, ...row.evidence].filter((r) => !r.exists).map((r) => r.ref);
-    const lacking = [row.tests.length ? '' : 'no test', row.evidence.length ? '' : 'no evidence', absent.length ? `${absent.join(', ')} not found` : ''].filter(Boolean);
+    const lacking = [
+      row.tests.length ? '' : t('validator.converge.noTest'),
+      row.evidence.length ? '' : t('validator.converge.noEvidence'),
+      absent.length ? t('validator.converge.notFound', { refs: absent.join(', ') }) : '',
+    ].filter(Boolean);
     list.add({
       kind,
       severity: 'blocker',
       requirement_id: row.requirement,
       behavior_id: row.behavior,
       artifact: TRACEABILITY_FILE,
-      message: `${row.behavior} is ${kind}: ${lacking.join('; ')}`,
+      message: t('validator.converge.gap', { behavior: row.behavior, kind, lacking: lacking.join('; ') }),
       location: lines.at(TRACEABILITY_FILE, lines.traceLine(row.requirement, row.behavior)),
-      suggested_fix: { action: 'create_task', details: `add a task that implements the tests and evidence of ${row.behavior}` },
+      suggested_fix: { action: 'create_task', details: t('validator.converge.addTask', { behavior: row.behavior }) },
     });
   }
   for (const { requirement, behavior } of matrix.orphans.trace_behaviors_unknown) {
@@ -87,9 +93,9 @@ export function classifyConvergence(s: SpecSnapshot, round = convergenceRound(s)
       requirement_id: requirement,
       behavior_id: behavior,
       artifact: TRACEABILITY_FILE,
-      message: `${behavior} is traced but requirements.json does not declare it`,
+      message: t('validator.converge.unrequested', { behavior }),
       location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior)),
-      suggested_fix: { action: 'update_traceability', details: `remove ${behavior} from traceability.json` },
+      suggested_fix: { action: 'update_traceability', details: t('validator.converge.removeTrace', { behavior }) },
     });
   }
   const blockers = list.findings.filter((f) => f.severity === 'blocker').length;
@@ -119,7 +125,7 @@ export function convergencePass(s: SpecSnapshot): ValidatorResult {
     return {
       name: CONVERGENCE_PASS,
       passed: false,
-      problems: [`${missing} ${(!s.requirements ? s.requirementsCondition : s.traceabilityCondition) === 'missing' ? 'does not exist' : 'could not be read'}`],
+      problems: [t((!s.requirements ? s.requirementsCondition : s.traceabilityCondition) === 'missing' ? 'validator.fileMissing' : 'guard.fileUnreadable', { file: missing, path: missing })],
     };
   }
   const report = classifyConvergence(s);
@@ -179,13 +185,15 @@ export function writeConvergence(s: SpecSnapshot, options: { now?: string } = {}
 
   const unchanged = appended.length === 0 ? sameApartFromTime(join(s.dir, CONVERGENCE_REPORT_FILE), report) : undefined;
   if (unchanged) return { report: unchanged, written: false, appended, escalate };
+  // What converge writes for the implementer reads in the spec's language, as the prompts do.
+  const language = specLanguage(s);
   withRunLock(s, () => {
-    for (const task of appended) writeFileAtomic(join(s.dir, TASKS_DIR, `${task.id}.md`), taskText(s, task, report.round));
+    for (const task of appended) writeFileAtomic(join(s.dir, TASKS_DIR, `${task.id}.md`), taskText(s, task, report.round, language));
     if (appended.length) {
       writeFileAtomic(join(s.dir, TRACEABILITY_FILE), toJsonText(tracedWith(readFileSync(join(s.dir, TRACEABILITY_FILE), 'utf8'), appended)));
       const planPath = join(s.dir, 'plan.md');
       const plan = existsSync(planPath) ? readFileSync(planPath, 'utf8') : '';
-      writeFileAtomic(planPath, planWith(plan, appended, report.round));
+      writeFileAtomic(planPath, planWith(plan, appended, report.round, language));
     }
     writeFileAtomic(join(s.dir, CONVERGENCE_REPORT_FILE), toJsonText(report));
   });
@@ -203,7 +211,7 @@ function tasksToAppend(s: SpecSnapshot, report: ConvergenceReportFile): Appended
   return [...byRequirement].map(([requirement, behaviors]) => ({ id: `T${next++}`, requirement, behaviors }));
 }
 
-function taskText(s: SpecSnapshot, task: AppendedTask, round: number): string {
+function taskText(s: SpecSnapshot, task: AppendedTask, round: number, language: Language): string {
   const earlier = [...s.tasks.values()].filter((t) => t.requirements.includes(task.requirement) || t.behavior_ids.some((b) => task.behaviors.includes(b)));
   const owns = [...new Set(earlier.flatMap((t) => t.owns))];
   const kinds = task.behaviors.join(', ');
@@ -216,17 +224,17 @@ function taskText(s: SpecSnapshot, task: AppendedTask, round: number): string {
     `behavior_ids: ${inline(task.behaviors)}`,
     'complexity: low',
     '---',
-    `# ${task.id}: Close the convergence gaps of ${task.requirement}`,
+    t('validator.converge.taskHeading', { task: task.id, requirement: task.requirement }, language),
     '',
-    `Converge round ${round} found ${kinds} without tests and evidence that exist. Implement what is missing, add the tests, keep their log under evidence/, and record both in traceability.json.`,
+    t('validator.converge.taskBody', { round, behaviors: kinds }, language),
     '',
   ].join('\n');
 }
 
-function planWith(plan: string, appended: readonly AppendedTask[], round: number): string {
-  const items = appended.map((t) => `- ${t.id} (tasks/${t.id}.md): close the convergence gaps of ${t.requirement}: ${t.behaviors.join(', ')}`);
+function planWith(plan: string, appended: readonly AppendedTask[], round: number, language: Language): string {
+  const items = appended.map((a) => t('validator.converge.planItem', { task: a.id, requirement: a.requirement, behaviors: a.behaviors.join(', ') }, language));
   const base = plan.length === 0 || plan.endsWith('\n') ? plan : `${plan}\n`;
-  return `${base}${base ? '\n' : ''}## Convergence round ${round}\n\n${items.join('\n')}\n`;
+  return `${base}${base ? '\n' : ''}${t('validator.converge.planHeading', { round }, language)}\n\n${items.join('\n')}\n`;
 }
 
 type Json = Record<string, unknown>;

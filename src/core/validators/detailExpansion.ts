@@ -4,6 +4,7 @@ import { categoriesImpliedBy } from '../files/vocabulary';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { FindingList, SpecLines, unreadableFile } from './findingSupport';
 import { findingsResult, type ValidatorOptions, type ValidatorResult } from './validatorResult';
+import { t } from '../messages';
 
 export const DETAIL_EXPANSION_PASS = 'detail-expansion-pass';
 
@@ -53,9 +54,9 @@ export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions =
         severity: 'error',
         requirement_id: req.id,
         artifact: REQUIREMENTS_FILE,
-        message: `${req.id} has no ${category} behavior (add one, or one marked applicability: not-applicable)`,
+        message: t('validator.detail.noCategory', { id: req.id, category }),
         location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req.id)),
-        suggested_fix: { action: 'update_requirement', details: `add a ${category} behavior to ${req.id}` },
+        suggested_fix: { action: 'update_requirement', details: t('validator.detail.addCategory', { category, id: req.id }) },
       });
     }
     for (const b of req.behaviors) {
@@ -66,16 +67,16 @@ export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions =
           ...common,
           kind: 'missing',
           severity: 'error',
-          message: `${b.id} has no test_plan`,
-          suggested_fix: { action: 'update_requirement', details: `give ${b.id} a test_plan (strategy, inputs, expected, coverage_target)` },
+          message: t('validator.detail.noTestPlan', { id: b.id }),
+          suggested_fix: { action: 'update_requirement', details: t('validator.detail.giveTestPlan', { id: b.id }) },
         });
       } else if (!structuredTestPlan(b.test_plan)) {
         list.add({
           ...common,
           kind: 'partial',
           severity: 'error',
-          message: `${b.id}: the test_plan needs a strategy, at least one input and at least one expected outcome`,
-          suggested_fix: { action: 'update_requirement', details: `complete ${b.id}'s test_plan: strategy, inputs[], expected[]` },
+          message: t('validator.detail.incompleteTestPlan', { id: b.id }),
+          suggested_fix: { action: 'update_requirement', details: t('validator.detail.completeTestPlan', { id: b.id }) },
         });
       }
       if (b.applicability === 'requires-clarification' || (b.status as string) === 'requires-clarification') {
@@ -83,8 +84,8 @@ export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions =
           ...common,
           kind: 'partial',
           severity: 'error',
-          message: `${b.id} still requires clarification`,
-          suggested_fix: { action: 'update_requirement', details: `settle ${b.id}: applicability applicable or not-applicable` },
+          message: t('validator.detail.clarification', { id: b.id }),
+          suggested_fix: { action: 'update_requirement', details: t('validator.detail.settle', { id: b.id }) },
         });
       }
       const placeholder = STUB_DESCRIPTION.exec(b.description)?.[0] ?? findPlaceholder(b.description)?.placeholder;
@@ -93,8 +94,8 @@ export function detailExpansionPass(s: SpecSnapshot, options: ValidatorOptions =
           ...common,
           kind: 'placeholder',
           severity: 'error',
-          message: `${b.id}: the description is still a placeholder ("${placeholder}")`,
-          suggested_fix: { action: 'update_requirement', details: `describe what ${b.id} must do` },
+          message: t('validator.detail.placeholder', { id: b.id, placeholder }),
+          suggested_fix: { action: 'update_requirement', details: t('validator.detail.describe', { id: b.id }) },
         });
       }
     }

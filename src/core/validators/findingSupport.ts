@@ -6,6 +6,7 @@ import type { Finding } from '../files/findings';
 import type { FileCondition, SpecSnapshot } from '../specdir/specSnapshot';
 import { addTraceRequirement, addTraceTasks, type FindingFix, type TraceabilityFix } from './findingFix';
 import { findingsResult, type ValidatorResult } from './validatorResult';
+import { t } from '../messages';
 
 /**
  * What the finding-producing validators share: numbering findings as loom does (`F-1`, `F-2` …,
@@ -124,9 +125,9 @@ export class SpecLines {
  */
 export function unreadableFile(s: Pick<SpecSnapshot, 'specDir' | 'diagnostics'>, file: string, condition: FileCondition, severity: Finding['severity'] = 'error'): Omit<Finding, 'id'> | undefined {
   if (condition === 'ok') return undefined;
-  if (condition === 'missing') return { kind: 'missing', severity, artifact: file, message: `${file} does not exist`, location: { file } };
+  if (condition === 'missing') return { kind: 'missing', severity, artifact: file, message: t('validator.fileMissing', { file }), location: { file } };
   const first = s.diagnostics.find((d) => d.file === `${s.specDir}/${file}` && d.severity === 'error');
-  return { kind: 'format', severity, artifact: file, message: `${file} could not be read (see the Problems it reports)`, location: first ? { file, line: first.line } : { file } };
+  return { kind: 'format', severity, artifact: file, message: t('validator.fileUnreadable', { file }), location: first ? { file, line: first.line } : { file } };
 }
 
 /** The tasks whose frontmatter names a requirement: in their `requirements`, or one of its behaviors in their `behavior_ids`. */

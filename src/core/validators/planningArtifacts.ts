@@ -6,6 +6,7 @@ import { removeTraceTasks } from './findingFix';
 import { FindingList, listResult, SpecLines, tasksNamingBehavior, tasksNamingRequirement, traceRequirementFix, traceTasksFix, unreadableFile } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';
+import { t } from '../messages';
 
 export const PLANNING_ARTIFACTS = 'planning-artifacts';
 
@@ -49,9 +50,9 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
           requirement_id: requirement,
           ...(behavior ? { behavior_id: behavior } : {}),
           artifact: TRACEABILITY_FILE,
-          message: `${owner} maps to ${ref}, but tasks/${id.toUpperCase()}.md does not exist`,
+          message: t('validator.planning.taskMissing', { owner, ref, task: id.toUpperCase() }),
           location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior)),
-          suggested_fix: { action: 'update_traceability', details: `remove ${ref} from ${owner}'s tasks, or create tasks/${id.toUpperCase()}.md` },
+          suggested_fix: { action: 'update_traceability', details: t('validator.planning.removeRef', { ref, owner, task: id.toUpperCase() }) },
         },
         removeTraceTasks(requirement, behavior, [ref]),
       );
@@ -70,9 +71,12 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
           severity: 'error',
           requirement_id: id,
           artifact: TRACEABILITY_FILE,
-          message: `${id} is missing from traceability.json`,
+          message: t('validator.planning.untraced', { id }),
           location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-          suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json${implementing.length ? ` with ${implementing.join(', ')}` : ''}` },
+          suggested_fix: {
+            action: 'update_traceability',
+            details: implementing.length ? t('validator.planning.addTraceWith', { id, tasks: implementing.join(', ') }) : t('validator.planning.addTrace', { id }),
+          },
         },
         traceRequirementFix(s, id),
       );
@@ -86,11 +90,11 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
           severity: 'error',
           requirement_id: id,
           artifact: TRACEABILITY_FILE,
-          message: `${id} maps to no task in traceability.json`,
+          message: t('validator.planning.noTask', { id }),
           location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
           suggested_fix: implementing.length
-            ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${id}'s tasks` }
-            : { action: 'create_task', details: `create a task for ${id} and list it in ${id}'s tasks` },
+            ? { action: 'update_traceability', details: t('validator.planning.addTasks', { tasks: implementing.join(', '), id }) }
+            : { action: 'create_task', details: t('validator.planning.createTask', { id }) },
         },
         traceTasksFix(s, id),
       );
@@ -107,11 +111,11 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
             requirement_id: id,
             behavior_id: b.id,
             artifact: TRACEABILITY_FILE,
-            message: `${b.id} maps to no task in traceability.json`,
+            message: t('validator.planning.noTask', { id: b.id }),
             location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b.id)),
             suggested_fix: implementing.length
-              ? { action: 'update_traceability', details: `add ${implementing.join(', ')} to ${b.id}'s tasks` }
-              : { action: 'update_task', details: `add ${b.id} to the behavior_ids of the task that implements it, then to its tasks here` },
+              ? { action: 'update_traceability', details: t('validator.planning.addTasks', { tasks: implementing.join(', '), id: b.id }) }
+              : { action: 'update_task', details: t('validator.planning.addBehavior', { id: b.id }) },
           },
           traceTasksFix(s, id, b.id),
         );
@@ -127,9 +131,9 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
         severity: 'error',
         requirement_id: entry.id,
         artifact: TRACEABILITY_FILE,
-        message: `traceability.json traces ${entry.id}, which neither spec.md nor requirements.json names`,
+        message: t('validator.planning.unrequested', { id: entry.id }),
         location: lines.at(TRACEABILITY_FILE, lines.traceLine(entry.id)),
-        suggested_fix: { action: 'update_traceability', details: `remove ${entry.id} from traceability.json, or declare it in spec.md and requirements.json` },
+        suggested_fix: { action: 'update_traceability', details: t('validator.planning.removeUnrequested', { id: entry.id }) },
       });
     }
   }

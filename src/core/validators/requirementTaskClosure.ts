@@ -3,6 +3,7 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { addToTask } from './findingFix';
 import { FindingList, listResult, SpecLines } from './findingSupport';
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';
+import { t } from '../messages';
 
 export const REQUIREMENT_TASK_CLOSURE = 'requirement-task-closure';
 
@@ -32,11 +33,11 @@ export function requirementTaskClosure(s: SpecSnapshot, options: ValidatorOption
         severity: 'error',
         requirement_id: id,
         artifact: 'tasks/',
-        message: `${id} appears in spec.md but no task lists it in requirements`,
+        message: t('validator.reqTask.unlisted', { id }),
         location: lines.at('spec.md', lines.lineOf('spec.md', new RegExp(`\\b${id}\\b`))),
         suggested_fix: candidate
-          ? { action: 'update_task', details: `add ${id} to ${candidate}'s requirements` }
-          : { action: 'create_task', details: `create a task for ${id}, or add ${id} to the requirements of the task that implements it` },
+          ? { action: 'update_task', details: t('validator.reqTask.addTo', { id, task: candidate }) }
+          : { action: 'create_task', details: t('validator.reqTask.create', { id }) },
       },
       candidate ? addToTask(candidate, 'requirements', id) : undefined,
     );

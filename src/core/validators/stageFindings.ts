@@ -7,6 +7,7 @@ import { ARTIFACT_ANALYSIS_PASS } from './artifactAnalysis';
 import type { FindingFix } from './findingFix';
 import type { ValidatorResult } from './validatorResult';
 import { VALIDATORS } from './validators';
+import { t } from '../messages';
 
 /** What the stage findings need of a spec: its files, its pipeline and where it stands. */
 export interface StagedSpec {
@@ -82,7 +83,10 @@ export function stageFindingDiagnostics(spec: StagedSpec, results: readonly Vali
       const exists = located !== undefined && !located.split('/').includes('..') && s.files.has(located);
       const file = exists ? located : s.files.has(PIPELINE_STATE_FILE) ? PIPELINE_STATE_FILE : (located ?? PIPELINE_STATE_FILE);
       const line = exists ? (f.location?.line ?? 1) : 1;
-      const message = reason !== undefined ? `${f.message} (${f.id}, overridden: ${reason})` : `${f.message} (${f.id}${f.severity === 'blocker' ? ', blocker' : ''})`;
+      const message =
+        reason !== undefined
+          ? t('validator.finding.overridden', { message: f.message, id: f.id, reason })
+          : t(f.severity === 'blocker' ? 'validator.finding.blocker' : 'validator.finding.entry', { message: f.message, id: f.id });
       const fix = r.fixes?.get(f.id);
       const subject = f.behavior_id ?? f.task_id ?? f.requirement_id;
       out.push({

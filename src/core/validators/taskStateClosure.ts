@@ -2,6 +2,7 @@ import { TASK_STATES_DIR } from '../files/taskState';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { FindingList, listResult, SpecLines, unreadableFile } from './findingSupport';
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';
+import { t } from '../messages';
 
 /** A blocker may hold a whole list of fix instructions; a reason shows its first line. */
 const firstLine = (text: string) =>
@@ -31,7 +32,7 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
     const file = stateFile(id);
     const state = s.taskStates.get(id);
     if (!state && s.files.has(file)) {
-      list.add({ ...unreadableFile(s, file, 'invalid')!, ...taskId(id), suggested_fix: { details: `repair or delete ${file}; loom never overwrites it` } });
+      list.add({ ...unreadableFile(s, file, 'invalid')!, ...taskId(id), suggested_fix: { details: t('validator.taskState.repair', { file }) } });
     } else if (!state) {
       list.add(
         {
@@ -39,9 +40,9 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
           severity: 'error',
           ...taskId(id),
           artifact: file,
-          message: `${id} has no ${file}`,
+          message: t('validator.taskState.missing', { task: id, file }),
           location: { file: `tasks/${id}.md`, line: 1 },
-          suggested_fix: { details: `run ${id}: executing it records its state in ${file}` },
+          suggested_fix: { details: t('validator.taskState.runIt', { task: id, file }) },
         },
         undefined,
         { inProgress: true },
@@ -53,10 +54,17 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
           severity: 'error',
           ...taskId(id),
           artifact: file,
-          message: `${id} is ${state.status}, not done${state.blocker ? ` (blocker: ${firstLine(state.blocker)})` : ''}`,
+          message: state.blocker
+            ? t('validator.taskState.notDoneBlocker', { task: id, status: state.status, blocker: firstLine(state.blocker) })
+            : t('validator.taskState.notDone', { task: id, status: state.status }),
           location: lines.at(file, lines.jsonLine(file, ['status'])),
           suggested_fix: {
-            details: state.status === 'blocked' ? `settle ${id}'s blocker, then run it again` : state.status === 'failed' ? `fix what failed in ${id}, then run it again` : `finish ${id}`,
+            details:
+              state.status === 'blocked'
+                ? t('validator.taskState.settleBlocker', { task: id })
+                : state.status === 'failed'
+                  ? t('validator.taskState.fixFailure', { task: id })
+                  : t('validator.taskState.finish', { task: id }),
           },
         },
         undefined,
@@ -73,9 +81,9 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
       severity: 'error',
       ...taskId(id),
       artifact: file,
-      message: `${file} has no tasks/${id}.md`,
+      message: t('validator.taskState.extra', { file, task: id }),
       location: lines.at(file, lines.jsonLine(file, ['task_id'])),
-      suggested_fix: { details: `delete ${file}, or restore tasks/${id}.md` },
+      suggested_fix: { details: t('validator.taskState.deleteExtra', { file, task: id }) },
     });
   }
   return listResult(TASK_STATE_CLOSURE, list);

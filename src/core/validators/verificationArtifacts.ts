@@ -12,6 +12,7 @@ import { removeTraceTasks } from './findingFix';
 import { FindingList, listResult, SpecLines, traceRequirementFix } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';
+import { t } from '../messages';
 
 export const VERIFICATION_ARTIFACTS = 'verification-artifacts';
 
@@ -60,15 +61,15 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
   for (const name of ['test-report.md', 'verify-report.md']) {
     const text = lines.text(name);
     if (text === undefined) {
-      list.add({ kind: 'missing', severity: 'error', artifact: name, message: `${name} does not exist`, location: { file: name } });
+      list.add({ kind: 'missing', severity: 'error', artifact: name, message: t('validator.fileMissing', { file: name }), location: { file: name } });
       continue;
     }
     const failing = text.split('\n').findIndex((l) => FAILING.test(l));
     if (failing >= 0 && !KNOWN_FAILURE.test(text)) {
-      list.add({ kind: 'contradicts', severity: 'error', artifact: name, message: `${name} reports a failure without a known-warning context`, location: { file: name, line: failing + 1 } });
+      list.add({ kind: 'contradicts', severity: 'error', artifact: name, message: t('validator.verify.failure', { name }), location: { file: name, line: failing + 1 } });
     }
     if (!PASS_VERDICT.test(text)) {
-      list.add({ kind: 'missing', severity: 'error', artifact: name, message: `${name} has no verdict: PASS line`, location: { file: name } });
+      list.add({ kind: 'missing', severity: 'error', artifact: name, message: t('validator.verify.noVerdict', { name }), location: { file: name } });
       continue;
     }
     const verdictLine = text.split('\n').findIndex((l) => PASS_VERDICT.test(l)) + 1;
@@ -76,7 +77,7 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
       list.add({ kind: 'stale', severity: 'error', artifact: name, message: problem, location: { file: name, line: verdictLine } });
     }
     for (const id of specIds.filter((x) => !new RegExp(`\\b${x}\\b`).test(text))) {
-      list.add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: name, message: `${name} says PASS but does not mention ${id}`, location: { file: name, line: verdictLine } });
+      list.add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: name, message: t('validator.verify.unmentioned', { name, id }), location: { file: name, line: verdictLine } });
     }
   }
 
@@ -86,12 +87,17 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
     if (index >= 0) {
       const found = index + 1;
       const phrase = placeholderIn(all[index]);
-      list.add({ kind: 'placeholder', severity: 'error', artifact: name, message: `${name} line ${found} still holds the placeholder ${phrase}`, location: { file: name, line: found } });
+      list.add({
+        kind: 'placeholder',
+        severity: 'error',
+        artifact: name,
+        message: t('validator.verify.placeholder', { name, line: found, placeholder: phrase ?? '' }),
+        location: { file: name, line: found },
+      });
     }
   }
   const hhmm = lines.lineOf('progress.md', /HH:mm/i);
-  if (hhmm !== undefined)
-    list.add({ kind: 'placeholder', severity: 'error', artifact: 'progress.md', message: 'progress.md still holds the literal HH:mm', location: { file: 'progress.md', line: hhmm } });
+  if (hhmm !== undefined) list.add({ kind: 'placeholder', severity: 'error', artifact: 'progress.md', message: t('validator.verify.hhmm'), location: { file: 'progress.md', line: hhmm } });
 
   if (!s.requirements) {
     list.add({
@@ -99,7 +105,7 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
       severity: 'error',
       artifact: REQUIREMENTS_FILE,
       location: { file: REQUIREMENTS_FILE },
-      message: s.requirementsCondition === 'missing' ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)',
+      message: t(s.requirementsCondition === 'missing' ? 'validator.fileMissing' : 'validator.fileUnreadable', { file: 'requirements.json' }),
     });
   }
   if (!s.traceability) {
@@ -108,7 +114,7 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
       severity: 'error',
       artifact: TRACEABILITY_FILE,
       location: { file: TRACEABILITY_FILE },
-      message: s.traceabilityCondition === 'missing' ? 'traceability.json does not exist' : 'traceability.json could not be read (see the Problems it reports)',
+      message: t(s.traceabilityCondition === 'missing' ? 'validator.fileMissing' : 'validator.fileUnreadable', { file: 'traceability.json' }),
     });
   } else {
     const traced = new Set(s.traceability.requirements.map((e) => e.id));
@@ -119,9 +125,9 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
           severity: 'error',
           requirement_id: id,
           artifact: TRACEABILITY_FILE,
-          message: `traceability.json does not trace ${id}`,
+          message: t('validator.verify.untraced', { id }),
           location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-          suggested_fix: { action: 'update_traceability', details: `add ${id} to traceability.json` },
+          suggested_fix: { action: 'update_traceability', details: t('validator.planning.addTrace', { id }) },
         },
         traceRequirementFix(s, id),
       );
@@ -136,21 +142,21 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
           ...common,
           kind: 'missing',
           severity: 'error',
-          message: `${row.behavior}: ${ref.ref} ${ref.reason === 'outside-evidence' ? 'is not under evidence/' : 'does not exist'}`,
-          suggested_fix: { action: 'update_traceability', details: `point ${row.behavior} at files that exist` },
+          message: t(ref.reason === 'outside-evidence' ? 'validator.verify.outsideEvidence' : 'validator.verify.refMissing', { behavior: row.behavior, ref: ref.ref }),
+          suggested_fix: { action: 'update_traceability', details: t('validator.verify.pointAtFiles', { id: row.behavior }) },
         });
       }
       // loom's checkBehaviorTraceability asks every behavior for a task, a test and evidence,
       // not-applicable ones too (the matrix is kinder to those; this check is not).
-      const closed = row.tasks.length > 0 && row.tests.some((t) => t.exists) && row.evidence.some((e) => e.exists);
+      const closed = row.tasks.length > 0 && row.tests.some((test) => test.exists) && row.evidence.some((e) => e.exists);
       if (!closed && absent.length === 0) {
-        const lacking = [row.tasks.length ? '' : 'no task', row.tests.length ? '' : 'no test', row.evidence.length ? '' : 'no evidence'].filter(Boolean);
+        const lacking = [row.tasks.length ? '' : t('guard.linkNoTask'), row.tests.length ? '' : t('guard.linkNoTest'), row.evidence.length ? '' : t('guard.linkNoEvidence')].filter(Boolean);
         list.add({
           ...common,
           kind: 'missing',
           severity: 'error',
-          message: `${row.behavior} is not closed: ${lacking.join(', ')}`,
-          suggested_fix: { action: 'update_traceability', details: `give ${row.behavior} its task, test and evidence` },
+          message: t('validator.verify.notClosed', { behavior: row.behavior, lacking: lacking.join(', ') }),
+          suggested_fix: { action: 'update_traceability', details: t('validator.verify.giveLinks', { id: row.behavior }) },
         });
       }
     }
@@ -160,14 +166,14 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
     for (const entry of s.traceability.requirements.filter((e) => specIds.includes(e.id))) {
       const where = lines.at(TRACEABILITY_FILE, lines.traceLine(entry.id));
       const common = { requirement_id: entry.id, artifact: TRACEABILITY_FILE, location: where } as const;
-      const lacking = [entry.tasks.length ? '' : 'no task', entry.tests.length ? '' : 'no test', entry.evidence.length ? '' : 'no evidence'].filter(Boolean);
+      const lacking = [entry.tasks.length ? '' : t('guard.linkNoTask'), entry.tests.length ? '' : t('guard.linkNoTest'), entry.evidence.length ? '' : t('guard.linkNoEvidence')].filter(Boolean);
       if (lacking.length) {
         list.add({
           ...common,
           kind: 'missing',
           severity: 'error',
-          message: `${entry.id} itself has ${lacking.join(', ')} in traceability.json`,
-          suggested_fix: { action: 'update_traceability', details: `give ${entry.id} its task, test and evidence` },
+          message: t('validator.verify.requirementLacks', { id: entry.id, lacking: lacking.join(', ') }),
+          suggested_fix: { action: 'update_traceability', details: t('validator.verify.giveLinks', { id: entry.id }) },
         });
       }
       const absent = [
@@ -179,8 +185,8 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
           ...common,
           kind: 'missing',
           severity: 'error',
-          message: `${entry.id}: ${ref} does not exist`,
-          suggested_fix: { action: 'update_traceability', details: `point ${entry.id} at files that exist` },
+          message: t('validator.verify.refMissing', { behavior: entry.id, ref }),
+          suggested_fix: { action: 'update_traceability', details: t('validator.verify.pointAtFiles', { id: entry.id }) },
         });
       }
     }
@@ -192,7 +198,7 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
           requirement_id: requirement,
           ...(behavior ? { behavior_id: behavior } : {}),
           artifact: TRACEABILITY_FILE,
-          message: `traceability.json names ${task}, but tasks/${normalizeTaskRef(task).toUpperCase()}.md does not exist`,
+          message: t('validator.verify.taskMissing', { task, file: normalizeTaskRef(task).toUpperCase() }),
           location: lines.at(TRACEABILITY_FILE, lines.traceLine(requirement, behavior ?? undefined)),
         },
         removeTraceTasks(requirement, behavior ?? undefined, [task]),

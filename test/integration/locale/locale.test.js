@@ -28,6 +28,8 @@ suite('VS Code in Chinese (zh-cn)', () => {
     assert.strictEqual(result.status, 'refused');
     assert.ok(CJK.test(result.message), result.message);
     assert.ok(result.reasons.length > 0);
+    // The guards' reasons, not only the heading, come from the core's catalog in Chinese.
+    for (const reason of result.reasons) assert.ok(CJK.test(reason), reason);
     assert.strictEqual(fs.readFileSync(path.join(dir, 'pipeline.state.json'), 'utf8'), before);
   });
 
@@ -76,6 +78,15 @@ suite('VS Code in Chinese (zh-cn)', () => {
       15000,
     );
     assert.ok(finding.code, 'the finding keeps its kind as the code');
+    // The finding's own words are Chinese too (src/core/messages/validators.ts).
+    const findings = vscode.languages
+      .getDiagnostics()
+      .flatMap(([, list]) => list)
+      .filter((x) => x.source === 'Loom 发现');
+    assert.ok(
+      findings.some((x) => /^T\d+ 的状态为 \S+，尚未完成/.test(x.message)),
+      findings.map((x) => x.message).join('\n'),
+    );
   });
 
   test('the dashboard gets the host language; its checklist and stage descriptions are Chinese', async () => {
