@@ -9,6 +9,7 @@ import { freshnessMessages } from './freshness';
 import { guardMessages } from './guards';
 import { stalenessMessages } from './staleness';
 import { validatorMessages } from './validators';
+import { validator2Messages } from './validators2';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
 import { reviewMessages } from './review';
@@ -38,6 +39,7 @@ export const CATALOG = {
   ...guardMessages,
   ...stalenessMessages,
   ...validatorMessages,
+  ...validator2Messages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

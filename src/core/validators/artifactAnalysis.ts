@@ -9,6 +9,8 @@ import { normalizeTaskRef } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
 import { categoriesImpliedBy } from '../files/vocabulary';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { displayLanguage, t as text, type Language } from '../messages';
+import { specLanguage } from '../specdir/specLanguage';
 import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { planTaskBatches } from '../tasks/taskBatches';
@@ -59,18 +61,23 @@ const taskFile = (id: string) => `tasks/${id}.md`;
  * - A constitution conflict cannot be decided deterministically; the analysing skill reports it.
  * - "Ambiguity" is a placeholder (TBD, TODO …) left in spec.md, plan.md or a task.
  */
-export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()): ArtifactAnalysisReport {
-  return analyze(s, now).report;
+export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString(), language: Language = specLanguage(s)): ArtifactAnalysisReport {
+  return analyze(s, now, language).report;
 }
 
-/** The analysis, and the fixes of its findings that need no judgment (kept out of the report). */
-function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport; fixes: ReadonlyMap<string, FindingFix> } {
+/**
+ * The analysis, and the fixes of its findings that need no judgment (kept out of the report).
+ * Worded in `language`: artifact-analysis.json is written in the spec's language, so that its
+ * fingerprint (which approvals record) and the overrides matched by message do not change with
+ * the user's display language.
+ */
+function analyze(s: SpecSnapshot, now: string, language: Language): { report: ArtifactAnalysisReport; fixes: ReadonlyMap<string, FindingFix> } {
   const list = new FindingList('F');
   const lines = new SpecLines(s);
   const add = list.add.bind(list);
 
   const specText = lines.text('spec.md');
-  if (specText === undefined) add({ kind: 'missing', severity: 'blocker', artifact: 'spec.md', message: 'spec.md does not exist', location: { file: 'spec.md' } });
+  if (specText === undefined) add({ kind: 'missing', severity: 'blocker', artifact: 'spec.md', message: text('analysis.specMissing', {}, language), location: { file: 'spec.md' } });
   if (!s.requirements) {
     const missing = s.requirementsCondition === 'missing';
     add({
@@ -78,7 +85,7 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
       severity: missing ? 'blocker' : 'error',
       artifact: REQUIREMENTS_FILE,
       location: { file: REQUIREMENTS_FILE },
-      message: missing ? 'requirements.json does not exist' : 'requirements.json could not be read (see the Problems it reports)',
+      message: missing ? text('analysis.requirementsMissing', {}, language) : text('analysis.requirementsUnreadable', {}, language),
     });
   }
   if (!s.traceability) {
@@ -88,7 +95,7 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
       severity: missing ? 'blocker' : 'error',
       artifact: TRACEABILITY_FILE,
       location: { file: TRACEABILITY_FILE },
-      message: missing ? 'traceability.json does not exist' : 'traceability.json could not be read (see the Problems it reports)',
+      message: missing ? text('analysis.traceabilityMissing', {}, language) : text('analysis.traceabilityUnreadable', {}, language),
     });
   }
 
@@ -110,9 +117,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         severity: 'blocker',
         requirement_id: id,
         artifact: REQUIREMENTS_FILE,
-        message: `requirements.json does not declare ${id}, which spec.md names`,
+        message: text('analysis.undeclared', { id }, language),
         location: lines.at('spec.md', lines.lineOf('spec.md', id)),
-        suggested_fix: { action: 'update_requirement', details: `add ${id} to requirements.json` },
+        suggested_fix: { action: 'update_requirement', details: text('analysis.addRequirement', { id }, language) },
       });
     }
     for (const r of requirements.filter((x) => !specSet.has(x.id))) {
@@ -121,9 +128,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         severity: 'error',
         requirement_id: r.id,
         artifact: REQUIREMENTS_FILE,
-        message: `requirements.json declares ${r.id}, which spec.md does not name`,
+        message: text('analysis.unnamed', { id: r.id }, language),
         location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
-        suggested_fix: { action: 'update_requirement', details: `remove ${r.id} or describe it in spec.md` },
+        suggested_fix: { action: 'update_requirement', details: text('analysis.removeOrDescribe', { id: r.id }, language) },
       });
     }
   }
@@ -131,7 +138,7 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   // plan.md and tasks/ must agree.
   const plan = lines.text('plan.md');
   if (plan === undefined) {
-    add({ kind: 'missing', severity: 'blocker', artifact: 'plan.md', message: 'plan.md does not exist', location: { file: 'plan.md' } });
+    add({ kind: 'missing', severity: 'blocker', artifact: 'plan.md', message: text('analysis.planMissing', {}, language), location: { file: 'plan.md' } });
   } else {
     for (const t of tasks) {
       if (!plan.includes(`${t.id}.md`) && !new RegExp(`\\b${t.id}\\b`).test(plan)) {
@@ -140,9 +147,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
           severity: 'error',
           task_id: t.id,
           artifact: 'plan.md',
-          message: `${t.id} has a task file but plan.md does not list it`,
+          message: text('analysis.unlistedTask', { task: t.id }, language),
           location: { file: taskFile(t.id), line: 1 },
-          suggested_fix: { details: `add ${t.id} to plan.md, or remove ${taskFile(t.id)}` },
+          suggested_fix: { details: text('analysis.listOrRemove', { task: t.id, file: taskFile(t.id) }, language) },
         });
       }
     }
@@ -153,9 +160,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
           severity: 'blocker',
           task_id: id,
           artifact: 'plan.md',
-          message: `plan.md names ${id}, but ${taskFile(id)} does not exist`,
+          message: text('analysis.planTaskMissing', { task: id, file: taskFile(id) }, language),
           location: lines.at('plan.md', lines.lineOf('plan.md', id)),
-          suggested_fix: { action: 'create_task', details: `create ${taskFile(id)}` },
+          suggested_fix: { action: 'create_task', details: text('analysis.createFile', { file: taskFile(id) }, language) },
         });
       }
     }
@@ -171,9 +178,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
           task_id: t.id,
           behavior_id: id,
           artifact: taskFile(t.id),
-          message: `${t.id} names behavior ${id}, which requirements.json does not declare`,
+          message: text('analysis.unknownBehavior', { task: t.id, id }, language),
           location: { file: taskFile(t.id), line: taskLine(t.id, 'behavior_ids') },
-          suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s behavior_ids` },
+          suggested_fix: { action: 'update_task', details: text('analysis.removeBehaviorId', { task: t.id, id }, language) },
         },
         removeFromTask(t.id, 'behavior_ids', id),
       );
@@ -186,9 +193,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
           task_id: t.id,
           requirement_id: id,
           artifact: taskFile(t.id),
-          message: `${t.id} names requirement ${id}, which neither spec.md nor requirements.json declares`,
+          message: text('analysis.unknownRequirement', { task: t.id, id }, language),
           location: { file: taskFile(t.id), line: taskLine(t.id, 'requirements') },
-          suggested_fix: { action: 'update_task', details: `remove ${id} from ${t.id}'s requirements` },
+          suggested_fix: { action: 'update_task', details: text('analysis.removeRequirementRef', { task: t.id, id }, language) },
         },
         removeFromTask(t.id, 'requirements', id),
       );
@@ -206,9 +213,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         severity: 'blocker',
         requirement_id: id,
         artifact: 'tasks/',
-        message: `${id} is not in any task's requirements`,
+        message: text('analysis.requirementUntasked', { id }, language),
         location: where,
-        suggested_fix: { action: 'update_task', details: tasks[0] ? `add ${id} to ${tasks[0].id}'s requirements, or create a task for it` : `create a task for ${id}` },
+        suggested_fix: { action: 'update_task', details: tasks[0] ? text('analysis.addRequirementOrCreate', { id, task: tasks[0].id }, language) : text('analysis.createTaskFor', { id }, language) },
       },
       tasks[0] ? addToTask(tasks[0].id, 'requirements', id) : undefined,
     );
@@ -227,9 +234,11 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         requirement_id: req,
         behavior_id: b.id,
         artifact: 'tasks/',
-        message: `${b.id} is not in any task's behavior_ids`,
+        message: text('analysis.behaviorUntasked', { id: b.id }, language),
         location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
-        suggested_fix: candidate ? { action: 'update_task', details: `add ${b.id} to ${candidate}'s behavior_ids` } : { action: 'create_task', details: `create a task that implements ${b.id}` },
+        suggested_fix: candidate
+          ? { action: 'update_task', details: text('analysis.addBehaviorId', { id: b.id, task: candidate }, language) }
+          : { action: 'create_task', details: text('analysis.createTaskImplementing', { id: b.id }, language) },
       },
       candidate && s.tasks.has(candidate) ? addToTask(candidate, 'behavior_ids', b.id) : undefined,
     );
@@ -244,9 +253,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
       severity: 'blocker',
       task_id: first,
       artifact: 'tasks/',
-      message: `${batches.cycle.join(', ')} depend on each other in a cycle`,
+      message: text('analysis.cycle', { tasks: batches.cycle.join(', ') }, language),
       location: { file: taskFile(first), line: taskLine(first, 'depends_on') },
-      suggested_fix: { action: 'update_task', details: `break the cycle in the depends_on of ${batches.cycle.join(', ')}` },
+      suggested_fix: { action: 'update_task', details: text('analysis.breakCycle', { tasks: batches.cycle.join(', ') }, language) },
     });
   }
   for (const u of batches.unknown_dependencies) {
@@ -256,9 +265,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         severity: 'error',
         task_id: u.task,
         artifact: taskFile(u.task),
-        message: `${u.task} depends on ${u.depends_on}, which has no task file`,
+        message: text('analysis.unknownDependency', { task: u.task, dependency: u.depends_on }, language),
         location: { file: taskFile(u.task), line: taskLine(u.task, 'depends_on') },
-        suggested_fix: { action: 'update_task', details: `remove ${u.depends_on} from ${u.task}'s depends_on` },
+        suggested_fix: { action: 'update_task', details: text('analysis.removeDependency', { task: u.task, dependency: u.depends_on }, language) },
       },
       removeFromTask(u.task, 'depends_on', u.depends_on),
     );
@@ -269,9 +278,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
       severity: 'error',
       task_id: c.a,
       artifact: taskFile(c.a),
-      message: `${c.a} and ${c.b} may run together but both touch ${c.paths.join(', ')}`,
+      message: text('analysis.conflict', { a: c.a, b: c.b, paths: c.paths.join(', ') }, language),
       location: { file: taskFile(c.a), line: taskLine(c.a, 'owns') },
-      suggested_fix: { action: 'update_task', details: `make ${c.b} depend on ${c.a}, or split what they own` },
+      suggested_fix: { action: 'update_task', details: text('analysis.serialize', { a: c.a, b: c.b }, language) },
     });
   }
 
@@ -286,9 +295,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
             severity: 'blocker',
             requirement_id: id,
             artifact: TRACEABILITY_FILE,
-            message: `traceability.json does not trace ${id}`,
+            message: text('analysis.untraced', { id }, language),
             location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-            suggested_fix: { action: 'update_traceability', details: `add ${id} with its tasks to traceability.json` },
+            suggested_fix: { action: 'update_traceability', details: text('analysis.traceWithTasks', { id }, language) },
           },
           traceRequirementFix(s, id),
         );
@@ -301,9 +310,12 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
             severity: 'error',
             requirement_id: id,
             artifact: TRACEABILITY_FILE,
-            message: `traceability.json traces ${id} to no task`,
+            message: text('analysis.tracedToNoTask', { id }, language),
             location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-            suggested_fix: { action: 'update_traceability', details: `add ${tasksOfReq(id).join(', ') || 'its tasks'} to ${id}'s tasks` },
+            suggested_fix: {
+              action: 'update_traceability',
+              details: tasksOfReq(id).length ? text('analysis.addTasksTo', { tasks: tasksOfReq(id).join(', '), id }, language) : text('analysis.addItsTasks', { id }, language),
+            },
           },
           traceTasksFix(s, id),
         );
@@ -319,9 +331,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
               requirement_id: id,
               behavior_id: b.id,
               artifact: TRACEABILITY_FILE,
-              message: own ? `traceability.json traces ${b.id} to no task` : `traceability.json does not trace ${b.id}`,
+              message: own ? text('analysis.tracedToNoTask', { id: b.id }, language) : text('analysis.untraced', { id: b.id }, language),
               location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, own ? b.id : undefined)),
-              suggested_fix: { action: 'update_traceability', details: `trace ${b.id} to the task that implements it` },
+              suggested_fix: { action: 'update_traceability', details: text('analysis.traceToImplementer', { id: b.id }, language) },
             },
             traceTasksFix(s, id, b.id),
           );
@@ -333,9 +345,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
           severity: 'error',
           requirement_id: id,
           artifact: TRACEABILITY_FILE,
-          message: `traceability.json traces ${bid}, which ${id} does not declare`,
+          message: text('analysis.foreignBehavior', { behavior: bid, id }, language),
           location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, bid)),
-          suggested_fix: { action: 'update_traceability', details: `remove ${bid} from traceability.json` },
+          suggested_fix: { action: 'update_traceability', details: text('analysis.removeFromTrace', { id: bid }, language) },
         });
       }
       const refs = [...entry.tasks.map((t) => ({ t, b: undefined as string | undefined })), ...Object.entries(traced).flatMap(([bid, bt]) => bt.tasks.map((t) => ({ t, b: bid })))];
@@ -349,9 +361,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
             requirement_id: id,
             ...(b ? { behavior_id: b } : {}),
             artifact: TRACEABILITY_FILE,
-            message: `traceability.json traces ${b ?? id} to ${t}, but ${taskFile(ref.toUpperCase())} does not exist`,
+            message: text('analysis.traceTaskMissing', { id: b ?? id, task: t, file: taskFile(ref.toUpperCase()) }, language),
             location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b)),
-            suggested_fix: { action: 'update_traceability', details: `remove ${t} from ${b ?? id}'s tasks` },
+            suggested_fix: { action: 'update_traceability', details: text('analysis.removeTraceTask', { task: t, id: b ?? id }, language) },
           },
           removeTraceTasks(id, b, [t]),
         );
@@ -363,9 +375,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         severity: 'error',
         requirement_id: e.id,
         artifact: TRACEABILITY_FILE,
-        message: `traceability.json traces ${e.id}, which neither spec.md nor requirements.json declares`,
+        message: text('analysis.unrequestedTrace', { id: e.id }, language),
         location: lines.at(TRACEABILITY_FILE, lines.traceLine(e.id)),
-        suggested_fix: { action: 'update_traceability', details: `remove ${e.id} from traceability.json` },
+        suggested_fix: { action: 'update_traceability', details: text('analysis.removeFromTrace', { id: e.id }, language) },
       });
     }
   }
@@ -380,9 +392,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         severity: 'error',
         requirement_id: r.id,
         artifact: REQUIREMENTS_FILE,
-        message: `${r.id} is declared ${category === 'observability' ? 'observable' : category} but has no ${category} behavior`,
+        message: text('analysis.noCategory', { id: r.id, declared: category === 'observability' ? 'observable' : category, category }, language),
         location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
-        suggested_fix: { action: 'update_requirement', details: `add a ${category} behavior to ${r.id}` },
+        suggested_fix: { action: 'update_requirement', details: text('analysis.addCategory', { id: r.id, category }, language) },
       });
     }
   }
@@ -395,7 +407,7 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         kind: 'placeholder',
         severity: 'error',
         artifact: file,
-        message: `${file} line ${found.line} still holds the placeholder ${found.placeholder}`,
+        message: text('analysis.placeholder', { file, line: found.line, placeholder: found.placeholder }, language),
         location: { file, line: found.line },
         ...(file.startsWith('tasks/') ? { task_id: file.slice(6, -3) } : {}),
       });
@@ -414,9 +426,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         requirement_id: req,
         behavior_id: b.id,
         artifact: REQUIREMENTS_FILE,
-        message: `${b.id} has the same description as ${twin}`,
+        message: text('analysis.sameDescription', { id: b.id, twin }, language),
         location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
-        suggested_fix: { action: 'update_requirement', details: `merge ${b.id} into ${twin}, or tell them apart` },
+        suggested_fix: { action: 'update_requirement', details: text('analysis.mergeOrDistinguish', { id: b.id, twin }, language) },
       });
     } else seen.set(key, b.id);
   }
@@ -424,7 +436,14 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
   for (const { b } of behaviors) counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
   for (const [id, n] of counts) {
     if (n > 1)
-      add({ kind: 'contradicts', severity: 'warning', behavior_id: id, artifact: REQUIREMENTS_FILE, message: `requirements.json declares ${id} ${n} times`, location: { file: REQUIREMENTS_FILE } });
+      add({
+        kind: 'contradicts',
+        severity: 'warning',
+        behavior_id: id,
+        artifact: REQUIREMENTS_FILE,
+        message: text('analysis.declaredTwice', { id, count: n }, language),
+        location: { file: REQUIREMENTS_FILE },
+      });
   }
   for (const r of requirements) {
     if (r.acceptance.length === 0) {
@@ -433,9 +452,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
         severity: 'warning',
         requirement_id: r.id,
         artifact: REQUIREMENTS_FILE,
-        message: `${r.id} has no acceptance criteria of its own`,
+        message: text('analysis.noAcceptance', { id: r.id }, language),
         location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
-        suggested_fix: { action: 'update_requirement', details: `state when ${r.id} is done` },
+        suggested_fix: { action: 'update_requirement', details: text('analysis.stateDone', { id: r.id }, language) },
       });
     }
     for (const b of r.behaviors) {
@@ -446,9 +465,9 @@ function analyze(s: SpecSnapshot, now: string): { report: ArtifactAnalysisReport
           requirement_id: r.id,
           behavior_id: b.id,
           artifact: REQUIREMENTS_FILE,
-          message: `${b.id}'s test_plan expects nothing`,
+          message: text('analysis.expectsNothing', { id: b.id }, language),
           location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id, b.id)),
-          suggested_fix: { action: 'update_requirement', details: `fill in ${b.id}'s test_plan.expected` },
+          suggested_fix: { action: 'update_requirement', details: text('analysis.fillExpected', { id: b.id }, language) },
         });
       }
     }
@@ -504,28 +523,40 @@ export function openBlockingFindings(report: { findings: readonly Finding[]; ove
  */
 export function recordOverride(report: ArtifactAnalysisReport, findingId: string, reason: string, at: string): ArtifactAnalysisReport {
   const finding = report.findings.find((f) => f.id === findingId);
-  if (!finding) throw new OverrideRefusedError(`${ARTIFACT_ANALYSIS_FILE} has no finding ${findingId}`, ARTIFACT_ANALYSIS_FILE);
+  if (!finding) throw new OverrideRefusedError(text('analysis.noSuchFinding', { file: ARTIFACT_ANALYSIS_FILE, id: findingId }), ARTIFACT_ANALYSIS_FILE);
   if (finding.severity !== 'error') {
     throw new OverrideRefusedError(
-      finding.severity === 'blocker' ? `${findingId} is a blocker: fix it, blockers cannot be overridden` : `${findingId} is a ${finding.severity} and does not block: nothing to override`,
+      finding.severity === 'blocker' ? text('analysis.blockerNoOverride', { id: findingId }) : text('analysis.doesNotBlock', { id: findingId, severity: finding.severity }),
       ARTIFACT_ANALYSIS_FILE,
     );
   }
-  if (!reason.trim()) throw new OverrideRefusedError(`overriding ${findingId} needs a reason`, ARTIFACT_ANALYSIS_FILE);
+  if (!reason.trim()) throw new OverrideRefusedError(text('analysis.overrideNeedsReason', { id: findingId }), ARTIFACT_ANALYSIS_FILE);
   const others = (report.overrides ?? []).filter((o) => o.finding_id !== findingId);
   return withStatus({ ...report, overrides: [...others, { finding_id: findingId, message: finding.message, reason: reason.trim(), at }] });
 }
 
 /** The registered validator: the analysis computed afresh, in memory, with the recorded overrides. */
 export function artifactAnalysisPass(s: SpecSnapshot): ValidatorResult {
-  const { report, fixes } = analyze(s, new Date().toISOString());
-  const open = openBlockingFindings(report);
+  const now = new Date().toISOString();
+  // Overrides are matched in the file's language; the findings are shown in the display language
+  // (the same analysis twice, so the same ids in the same order).
+  const { report, fixes } = analyze(s, now, specLanguage(s));
+  const shown = specLanguage(s) === displayLanguage() ? { report, fixes } : analyze(s, now, displayLanguage());
+  const open = new Set(openBlockingFindings(report).map((f) => f.id));
   const overridden = new Map<string, string>();
   for (const f of report.findings) {
     const o = f.severity === 'error' ? overrideOf(report.overrides ?? [], f) : undefined;
     if (o) overridden.set(f.id, o.reason);
   }
-  return { name: ARTIFACT_ANALYSIS_PASS, passed: open.length === 0, problems: open.map((f) => `${f.id} ${f.message}`), findings: report.findings, fixes, overridden };
+  const findings = shown.report.findings;
+  return {
+    name: ARTIFACT_ANALYSIS_PASS,
+    passed: open.size === 0,
+    problems: findings.filter((f) => open.has(f.id)).map((f) => `${f.id} ${f.message}`),
+    findings,
+    fixes: shown.fixes,
+    overridden,
+  };
 }
 
 export interface WrittenReport<T> {
@@ -542,14 +573,14 @@ export interface WrittenReport<T> {
  */
 export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; override?: { findingId: string; reason: string } } = {}): WrittenReport<ArtifactAnalysisReport> {
   if (s.artifactAnalysisCondition === 'invalid') {
-    throw new CorruptArtifactError(`${s.specDir}/${ARTIFACT_ANALYSIS_FILE} is corrupt; fix or delete it first (it was left untouched)`, `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}`);
+    throw new CorruptArtifactError(text('analysis.corrupt', { file: `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}` }), `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}`);
   }
   const side = readOverridesFile(s);
   if (side === 'corrupt') {
-    throw new CorruptArtifactError(`${s.specDir}/${ANALYSIS_OVERRIDES_FILE} is corrupt; fix or delete it first (it was left untouched)`, `${s.specDir}/${ANALYSIS_OVERRIDES_FILE}`);
+    throw new CorruptArtifactError(text('analysis.corrupt', { file: `${s.specDir}/${ANALYSIS_OVERRIDES_FILE}` }), `${s.specDir}/${ANALYSIS_OVERRIDES_FILE}`);
   }
   const now = options.now ?? new Date().toISOString();
-  let report = analyzeArtifacts(s, now);
+  let report = analyzeArtifacts(s, now, specLanguage(s));
   if (options.override) report = recordOverride(report, options.override.findingId, options.override.reason, now);
   const kept = report.overrides ?? [];
   // The overrides also live beside the report, where loom's rewrite of it does not reach them.
