@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { CorruptArtifactError } from '../errors';
 import type { Finding } from '../files/findings';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { t as text, type Language } from '../messages';
+import { specLanguage } from '../specdir/specLanguage';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { withRunLock } from '../store/runLock';
 import { buildTraceabilityMatrix, type BehaviorTraceRow } from '../trace/traceabilityMatrix';
@@ -18,34 +20,39 @@ export interface OmissionHuntReport {
 }
 
 /** What only a person can judge in the code, by behavior category (loom's omission hunter asks the same). */
-const FOR_A_PERSON: ReadonlyMap<string, string> = new Map([
-  ['forbidden-behavior', 'verify guard code exists (permission check / rate limit / input validation)'],
-  ['concurrency', 'verify lock/transaction/CAS guard exists'],
-  ['atomicity', 'verify lock/transaction/CAS guard exists'],
-  ['observability', 'verify metric/log/trace instrumentation exists'],
-]);
+const FOR_A_PERSON: ReadonlyMap<string, 'omission.checkGuard' | 'omission.checkLock' | 'omission.checkInstrumentation'> = new Map([
+  ['forbidden-behavior', 'omission.checkGuard'],
+  ['concurrency', 'omission.checkLock'],
+  ['atomicity', 'omission.checkLock'],
+  ['observability', 'omission.checkInstrumentation'],
+] as const);
 
 type Unnumbered = Pick<Finding, 'kind' | 'severity' | 'message' | 'requirement_id' | 'behavior_id' | 'artifact' | 'suggested_fix'>;
 
 /** The findings of one behavior: its tests and evidence named and present, and what a person must look at. */
-function behaviorFindings(row: BehaviorTraceRow): Unnumbered[] {
+function behaviorFindings(row: BehaviorTraceRow, language: Language): Unnumbered[] {
   const on = { requirement_id: row.requirement, behavior_id: row.behavior };
   const out: Unnumbered[] = [];
   if (row.tests.length === 0)
-    out.push({ kind: 'missing', severity: 'blocker', message: `${row.behavior} (${row.category}) has no test reference in traceability.json`, ...on, artifact: 'traceability.json' });
-  for (const t of row.tests.filter((r) => !r.exists)) out.push({ kind: 'missing', severity: 'blocker', message: `${row.behavior} test reference not found: ${t.ref}`, ...on, artifact: t.ref });
-  if (row.evidence.length === 0) out.push({ kind: 'missing', severity: 'error', message: `${row.behavior} (${row.category}) has no evidence reference`, ...on, artifact: 'traceability.json' });
-  for (const e of row.evidence.filter((r) => !r.exists)) out.push({ kind: 'missing', severity: 'blocker', message: `${row.behavior} evidence reference not found: ${e.ref}`, ...on, artifact: e.ref });
-  const check = FOR_A_PERSON.get(row.category);
-  if (check)
+    out.push({ kind: 'missing', severity: 'blocker', message: text('omission.noTest', { behavior: row.behavior, category: row.category }, language), ...on, artifact: 'traceability.json' });
+  for (const t of row.tests.filter((r) => !r.exists))
+    out.push({ kind: 'missing', severity: 'blocker', message: text('omission.testNotFound', { behavior: row.behavior, ref: t.ref }, language), ...on, artifact: t.ref });
+  if (row.evidence.length === 0)
+    out.push({ kind: 'missing', severity: 'error', message: text('omission.noEvidence', { behavior: row.behavior, category: row.category }, language), ...on, artifact: 'traceability.json' });
+  for (const e of row.evidence.filter((r) => !r.exists))
+    out.push({ kind: 'missing', severity: 'blocker', message: text('omission.evidenceNotFound', { behavior: row.behavior, ref: e.ref }, language), ...on, artifact: e.ref });
+  const checkKey = FOR_A_PERSON.get(row.category);
+  if (checkKey) {
+    const check = text(checkKey, {}, language);
     out.push({
       kind: 'check',
       severity: 'info',
-      message: `${row.behavior} is ${row.category}; ${check}`,
+      message: text('omission.forAPerson', { behavior: row.behavior, category: row.category, check }, language),
       ...on,
       artifact: 'code',
-      suggested_fix: { action: 'manual_review', details: `${check} for ${row.behavior}` },
+      suggested_fix: { action: 'manual_review', details: text('omission.checkFor', { check, behavior: row.behavior }, language) },
     });
+  }
   return out;
 }
 
@@ -54,25 +61,25 @@ function behaviorFindings(row: BehaviorTraceRow): Unnumbered[] {
  * the traceability matrix: every behavior needs a test and evidence that exist; the
  * categories only a person can judge are flagged for review.
  */
-export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString()): OmissionHuntReport {
+export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString(), language: Language = specLanguage(s)): OmissionHuntReport {
   // loom's omission-hunt.mjs knows no applicability: a not-applicable behavior needs its test and evidence too.
   const rows = buildTraceabilityMatrix(s).rows;
-  const findings = rows.flatMap(behaviorFindings).map((f, i): Finding => ({ id: `F-omit-${i + 1}`, ...f }));
+  const findings = rows.flatMap((row) => behaviorFindings(row, language)).map((f, i): Finding => ({ id: `F-omit-${i + 1}`, ...f }));
   const blockers = findings.filter((f) => f.severity === 'blocker').length;
   return { stage: 'omission-hunter', status: blockers === 0 ? 'pass' : 'blocked', findings, checked_behaviors: rows.length, blocker_count: blockers, created_at: now };
 }
 
-/** Writes findings/omission-hunter.json atomically under the run lock; an unreadable requirements or traceability file is refused, a corrupt report left untouched. */
+/** Writes findings/omission-hunter.json (in the spec's language, like every file loom reads) atomically under the run lock; an unreadable requirements or traceability file is refused, a corrupt report left untouched. */
 export function writeOmissionHunt(s: SpecSnapshot, now = new Date().toISOString()): OmissionHuntReport {
   for (const [file, condition] of [
     ['requirements.json', s.requirementsCondition],
     ['traceability.json', s.traceabilityCondition],
   ] as const) {
     if (condition !== 'ok')
-      throw new CorruptArtifactError(`${s.specDir}/${file} ${condition === 'missing' ? 'does not exist' : 'cannot be read'}: the omission hunt needs it; nothing was written`, `${s.specDir}/${file}`);
+      throw new CorruptArtifactError(text(condition === 'missing' ? 'omission.inputMissing' : 'omission.inputUnreadable', { file: `${s.specDir}/${file}` }), `${s.specDir}/${file}`);
   }
   const report = `${s.specDir}/${OMISSION_HUNTER_FILE}`;
-  if (s.diagnostics.some((d) => d.file === report && d.severity === 'error')) throw new CorruptArtifactError(`${report} is corrupt; fix or delete it first (it was left untouched)`, report);
+  if (s.diagnostics.some((d) => d.file === report && d.severity === 'error')) throw new CorruptArtifactError(text('analysis.corrupt', { file: report }), report);
   const hunted = huntOmissions(s, now);
   withRunLock(s, () => writeFileAtomic(join(s.dir, OMISSION_HUNTER_FILE), toJsonText(hunted)));
   return hunted;
