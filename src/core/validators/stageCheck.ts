@@ -1,5 +1,7 @@
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../files/findings';
-import { ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
+import { displayLanguage, t } from '../messages';
+import { specLanguage } from '../specdir/specLanguage';
+import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
 import { CONVERGENCE_PASS, writeConvergence } from './convergence';
 import { isBlocking } from './findingSupport';
 import type { Handoff } from '../files/handoff';
@@ -42,7 +44,10 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
     if (name === ARTIFACT_ANALYSIS_PASS) {
       const { report, written } = writeArtifactAnalysis(spec.snapshot, { now });
       const open = openBlockingFindings(report);
-      return { name, passed: open.length === 0, blocking: open.length, problems: open.map((f) => `${f.id} ${f.message}`), report: ARTIFACT_ANALYSIS_FILE, written };
+      // The file holds the spec's language; the problems are told in the display language.
+      const shown = specLanguage(spec.snapshot) === displayLanguage() ? undefined : new Map(analyzeArtifacts(spec.snapshot, now, displayLanguage()).findings.map((f) => [f.id, f.message]));
+      const problems = open.map((f) => `${f.id} ${shown?.get(f.id) ?? f.message}`);
+      return { name, passed: open.length === 0, blocking: open.length, problems, report: ARTIFACT_ANALYSIS_FILE, written };
     }
     if (name === CONVERGENCE_PASS) {
       const { report, written, appended, escalate } = writeConvergence(spec.snapshot, { now });
@@ -74,6 +79,13 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
  * the planning files by design.
  */
 function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly string[], now: string): string {
-  const handoff: Handoff = { stage, status: 'done', summary: `${reports.join(', ')} passed Loom: Check Stage`, artifacts: [...reports], written_at: now, written_by: 'loom-vscode checkStage' };
+  const handoff: Handoff = {
+    stage,
+    status: 'done',
+    summary: t('stageCheck.handoffSummary', { reports: reports.join(', ') }, specLanguage(spec.snapshot)),
+    artifacts: [...reports],
+    written_at: now,
+    written_by: 'loom-vscode checkStage',
+  };
   return writeHandoffFile(spec.snapshot, stage, handoff);
 }
