@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { diagnostic, type Diagnostic } from './diagnostic';
+import { t } from '../messages';
 import { locateJson } from './jsonLocator';
 import { positionAt } from './textPosition';
 import { describePath, schemaProblems } from './zodIssues';
@@ -26,13 +27,13 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, source: str
     const located = locateJson(text);
     const offset = located.error?.offset ?? 0;
     const reason = located.error?.message ?? (e as Error).message;
-    return { diagnostics: [diagnostic(file, `${file} is not valid JSON: ${reason}`, positionAt(text, offset), 'error', 'json-syntax')] };
+    return { diagnostics: [diagnostic(file, t('files.notJson', { file, reason }), positionAt(text, offset), 'error', 'json-syntax')] };
   }
   const result = schema.safeParse(raw);
   if (result.success) return { value: result.data, raw, diagnostics: prototypeKeys(file, text) };
   const located = locateJson(text);
   const diagnostics = schemaProblems(result.error.issues).map(({ path, message }) =>
-    diagnostic(file, `${file}: ${describePath(path)}: ${message}`, positionAt(text, located.offsetOf(path)), 'error', 'schema'),
+    diagnostic(file, t('files.schemaProblem', { file, where: describePath(path), problem: message }), positionAt(text, located.offsetOf(path)), 'error', 'schema'),
   );
   return { raw, diagnostics };
 }
@@ -44,7 +45,5 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, source: str
  */
 function prototypeKeys(file: string, text: string): Diagnostic[] {
   if (!text.includes('"__proto__"')) return [];
-  return [...text.matchAll(/"__proto__"\s*:/g)].map((m) =>
-    diagnostic(file, `${file}: the key "__proto__" is not a valid id and is ignored`, positionAt(text, m.index ?? 0), 'warning', 'reserved-key'),
-  );
+  return [...text.matchAll(/"__proto__"\s*:/g)].map((m) => diagnostic(file, t('files.prototypeKey', { file }), positionAt(text, m.index ?? 0), 'warning', 'reserved-key'));
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { t } from '../messages';
 
 /** A schema problem with its full path from the top of the file. */
 export interface SchemaProblem {
@@ -30,13 +31,13 @@ export function schemaProblems(issues: readonly Issue[], base: readonly (string 
         const expected = issue.errors.flatMap((branch) => branch.map((i) => (i.code === 'invalid_type' ? i.expected : undefined)));
         const names = [...new Set(expected.filter((e): e is string => e !== undefined))];
         if (names.length) {
-          out.push({ path, message: `Invalid input: expected ${names.join(' or ')}` });
+          out.push({ path, message: t('files.expectedOneOf', { types: names.join(t('files.orSeparator')) }) });
           continue;
         }
       }
     }
     if (issue.code === 'invalid_key' && issue.issues.length) {
-      out.push(...schemaProblems(issue.issues, path).map((p) => ({ ...p, message: `invalid key: ${p.message}` })));
+      out.push(...schemaProblems(issue.issues, path).map((p) => ({ ...p, message: t('files.invalidKey', { problem: p.message }) })));
       continue;
     }
     out.push({ path, message: issue.message });
@@ -45,4 +46,4 @@ export function schemaProblems(issues: readonly Issue[], base: readonly (string 
 }
 
 /** `requirements.REQ-001.status`, or `the top level` for the file itself. */
-export const describePath = (path: readonly (string | number)[]) => (path.length ? `"${path.join('.')}"` : 'the top level');
+export const describePath = (path: readonly (string | number)[]) => (path.length ? `"${path.join('.')}"` : t('files.topLevel'));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { t } from '../messages';
 import { APPLICABILITY, BEHAVIOR_CATEGORIES, BEHAVIOR_ID_PATTERN, REQUIREMENT_ID_PATTERN, REQUIREMENT_STATUSES } from './vocabulary';
 
 export const TestPlanSchema = z.looseObject({
@@ -9,11 +10,11 @@ export const TestPlanSchema = z.looseObject({
 });
 
 export const BehaviorSchema = z.looseObject({
-  id: z.string().regex(BEHAVIOR_ID_PATTERN, 'behavior id must look like REQ-001-B01'),
+  id: z.string().regex(BEHAVIOR_ID_PATTERN, { error: () => t('files.behaviorIdPattern') }),
   category: z.enum(BEHAVIOR_CATEGORIES),
-  description: z.string().min(1, 'description must not be empty'),
+  description: z.string().min(1, { error: () => t('files.descriptionEmpty') }),
   status: z.enum(REQUIREMENT_STATUSES),
-  acceptance: z.array(z.string()).min(1, 'a behavior needs at least one acceptance criterion'),
+  acceptance: z.array(z.string()).min(1, { error: () => t('files.acceptanceEmpty') }),
   // Added by detail expansion; loom's published schema omits them, loom itself writes them.
   test_plan: TestPlanSchema.optional(),
   applicability: z.enum(APPLICABILITY).optional(),
@@ -27,7 +28,7 @@ const requirementBody = {
   acceptance: z.array(z.string()),
   behaviors: z.array(BehaviorSchema),
 };
-const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, 'requirement id must look like REQ-001');
+const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') });
 
 export const RequirementSchema = z.looseObject({ id: requirementId, ...requirementBody });
 export const RequirementEntrySchema = z.looseObject(requirementBody);

@@ -2,6 +2,7 @@ import matter from 'gray-matter';
 import { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { describePath, schemaProblems } from '../diagnostics/zodIssues';
+import { t } from '../messages';
 import { simpleFrontmatter } from './simpleFrontmatter';
 import { COMPLEXITIES } from './vocabulary';
 
@@ -93,14 +94,14 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
   const keyLines = simple?.keyLines ?? frontmatterKeyLines(text);
   let front: TaskFrontmatter = EMPTY_FRONTMATTER;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    diagnostics.push(diagnostic(file, `${file}: the frontmatter must be a mapping of keys`, { line: 2 }, 'error', 'schema'));
+    diagnostics.push(diagnostic(file, t('files.frontmatterNotMapping', { file }), { line: 2 }, 'error', 'schema'));
   } else {
     const result = TaskFrontmatterSchema.safeParse(data);
     if (result.success) front = result.data;
     else {
       for (const { path, message } of schemaProblems(result.error.issues)) {
         const keyName = String(path[0] ?? '');
-        diagnostics.push(diagnostic(file, `${file}: ${describePath(path)}: ${message}`, { line: keyLines.get(keyName) ?? 1 }, 'error', 'schema'));
+        diagnostics.push(diagnostic(file, t('files.schemaProblem', { file, where: describePath(path), problem: message }), { line: keyLines.get(keyName) ?? 1 }, 'error', 'schema'));
       }
       // Keep what did parse, so one bad key does not hide the others.
       const partial: Record<string, unknown> = {};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { t } from '../messages';
 import { REQUIREMENT_ID_PATTERN } from './vocabulary';
 
 const refs = z.array(z.string());
@@ -51,7 +52,7 @@ const entryBody = {
   ...referenceLists,
   behaviors: z.record(z.string(), BehaviorTraceSchema).optional(),
 };
-const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, 'requirement id must look like REQ-001');
+const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') });
 export const TraceEntrySchema = z.looseObject({ id: requirementId, ...entryBody }).transform((v) => foldAliases(v) as TraceEntry);
 export const TraceEntryWithoutIdSchema = z.looseObject(entryBody).transform((v) => foldAliases(v) as TraceEntryBody);
 

@@ -246,7 +246,12 @@ class WorkflowReader {
     value.forEach((item, i) => {
       if (typeof item === 'string') out.push(item);
       else if (typeof item === 'number') out.push(String(item));
-      else this.say('error', [...at, i], 'workflow.notPath', { key, step, kind: item === null ? 'null' : Array.isArray(item) ? 'a list' : typeof item === 'object' ? 'a mapping' : String(item) });
+      else
+        this.say('error', [...at, i], 'workflow.notPath', {
+          key,
+          step,
+          kind: item === null ? 'null' : Array.isArray(item) ? t('files.aList') : typeof item === 'object' ? t('files.aMapping') : String(item),
+        });
     });
     return out;
   }

@@ -10,6 +10,7 @@ import { guardMessages } from './guards';
 import { stalenessMessages } from './staleness';
 import { validatorMessages } from './validators';
 import { validator2Messages } from './validators2';
+import { fileMessages } from './files';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
 import { reviewMessages } from './review';
@@ -40,6 +41,7 @@ export const CATALOG = {
   ...stalenessMessages,
   ...validatorMessages,
   ...validator2Messages,
+  ...fileMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;
