@@ -1,4 +1,5 @@
 import { LoomError } from '../errors';
+import { t as say } from '../messages';
 import { normalizeTaskRef } from './taskFile';
 import { toTextEdits, type OffsetEdit, type TextEdit } from './textEdit';
 import { flowListEdits } from './yamlFlowList';
@@ -47,7 +48,7 @@ function frontmatter(file: string, text: string): { lines: Line[]; close: Line }
     if (line.text.trimEnd() === '---') return { lines, close: line };
     lines.push(line);
   }
-  throw new LoomError(`${file}: the frontmatter opened on line 1 is never closed with ---, so it cannot be edited`, file);
+  throw new LoomError(say('files.frontmatterUnclosed', { file }), file);
 }
 
 /** Offset (within `s`) where a `#` comment starts, outside quotes and after a blank; or s.length. */

@@ -1,4 +1,5 @@
 import { LoomError } from '../errors';
+import { t as say } from '../messages';
 import { insertItems, insertMember, jsonStyle, removeItems, type JsonStyle } from './jsonEdit';
 import { memberOf, parseJsonTree, type JsonArray, type JsonNode, type JsonObject } from './jsonTree';
 import { normalizeTaskRef } from './taskFile';
@@ -39,9 +40,9 @@ function sortedIndex(keys: readonly string[], key: string): number {
  */
 export function traceabilityEdits(file: string, text: string, change: TraceabilityChange): TextEdit[] {
   const root = parseJsonTree(text);
-  if (!root) throw new LoomError(`${file} is not valid JSON, so it cannot be edited automatically`, file);
+  if (!root) throw new LoomError(say('files.notJsonNoEdit', { file }), file);
   const requirements = memberOf(root, 'requirements')?.value;
-  if (requirements?.type !== 'object' && requirements?.type !== 'array') throw new LoomError(`${file} has no requirements object or list to edit`, file);
+  if (requirements?.type !== 'object' && requirements?.type !== 'array') throw new LoomError(say('files.noRequirementsToEdit', { file }), file);
   const style = jsonStyle(text, root);
   const edits = editRequirements(file, text, requirements, change, style, referenceForm(root));
   return toTextEdits(file, text, edits);
@@ -74,9 +75,9 @@ function editRequirements(file: string, text: string, requirements: JsonObject |
   }
   if (!entry) {
     if (change.op === 'remove-tasks') return [];
-    throw new LoomError(`${file} does not trace ${change.requirement}: add the requirement first`, file);
+    throw new LoomError(say('files.requirementUntraced', { file, requirement: change.requirement }), file);
   }
-  if (entry.type !== 'object') throw new LoomError(`${file}: the entry of ${change.requirement} is not an object`, file);
+  if (entry.type !== 'object') throw new LoomError(say('files.entryNotObject', { file, requirement: change.requirement }), file);
   let owner: JsonObject = entry;
   if (change.behavior !== undefined) {
     const behaviors = memberOf(entry, 'behaviors')?.value;
@@ -85,7 +86,7 @@ function editRequirements(file: string, text: string, requirements: JsonObject |
       if (change.op === 'remove-tasks') return [];
       const body = { tasks: change.tasks.map(ref), tests: [], evidence: [] };
       if (!behaviors) return [insertMember(text, entry, 'behaviors', { [change.behavior]: body }, style)];
-      if (behaviors.type !== 'object') throw new LoomError(`${file}: the behaviors of ${change.requirement} are not an object`, file);
+      if (behaviors.type !== 'object') throw new LoomError(say('files.behaviorsNotObject', { file, requirement: change.requirement }), file);
       return [
         insertMember(
           text,
@@ -100,13 +101,13 @@ function editRequirements(file: string, text: string, requirements: JsonObject |
         ),
       ];
     }
-    if (trace.type !== 'object') throw new LoomError(`${file}: the trace of ${change.behavior} is not an object`, file);
+    if (trace.type !== 'object') throw new LoomError(say('files.traceNotObject', { file, behavior: change.behavior }), file);
     owner = trace;
   }
   const subject = change.behavior ?? change.requirement;
   const key = TASK_KEYS.find((k) => memberOf(owner, k));
   const list = key ? memberOf(owner, key)!.value : undefined;
-  if (list && list.type !== 'array') throw new LoomError(`${file}: the ${key} of ${subject} are not a list`, file);
+  if (list && list.type !== 'array') throw new LoomError(say('files.listNotList', { file, key: String(key), subject }), file);
   const has = (task: string) => (list?.items ?? []).some((x) => x.type === 'scalar' && typeof x.value === 'string' && sameTask(x.value, task));
   if (change.op === 'remove-tasks') {
     return list ? removeItems(text, list, (x) => x.type === 'scalar' && typeof x.value === 'string' && change.tasks.some((t) => sameTask(t, x.value as string))) : [];

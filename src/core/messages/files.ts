@@ -20,4 +20,16 @@ export const fileMessages = {
   // What a workflow step's path list holds instead of file names.
   'files.aList': { en: 'a list', zh: '列表' },
   'files.aMapping': { en: 'a mapping', zh: '映射' },
+  // A finding's quick fix, when the file it edits cannot be edited safely.
+  'files.frontmatterUnclosed': {
+    en: '{file}: the frontmatter opened on line 1 is never closed with ---, so it cannot be edited',
+    zh: '{file}：第 1 行开始的 frontmatter 没有用 --- 结束，无法编辑',
+  },
+  'files.notJsonNoEdit': { en: '{file} is not valid JSON, so it cannot be edited automatically', zh: '{file} 不是有效的 JSON，无法自动编辑' },
+  'files.noRequirementsToEdit': { en: '{file} has no requirements object or list to edit', zh: '{file} 中没有可编辑的 requirements 对象或列表' },
+  'files.requirementUntraced': { en: '{file} does not trace {requirement}: add the requirement first', zh: '{file} 没有追踪 {requirement}：请先添加该需求' },
+  'files.entryNotObject': { en: '{file}: the entry of {requirement} is not an object', zh: '{file}：{requirement} 的条目不是对象' },
+  'files.behaviorsNotObject': { en: '{file}: the behaviors of {requirement} are not an object', zh: '{file}：{requirement} 的 behaviors 不是对象' },
+  'files.traceNotObject': { en: '{file}: the trace of {behavior} is not an object', zh: '{file}：{behavior} 的追踪条目不是对象' },
+  'files.listNotList': { en: '{file}: the {key} of {subject} are not a list', zh: '{file}：{subject} 的 {key} 不是列表' },
 } as const satisfies MessageTable;
