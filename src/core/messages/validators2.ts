@@ -97,6 +97,6 @@ export const validator2Messages = {
   'omission.inputMissing': { en: '{file} does not exist: the omission hunt needs it; nothing was written', zh: '{file} 不存在：遗漏检查需要它；未写入任何内容' },
   'omission.inputUnreadable': { en: '{file} cannot be read: the omission hunt needs it; nothing was written', zh: '无法读取 {file}：遗漏检查需要它；未写入任何内容' },
 
-  // Loom: Check Stage's handoff (written for loom, in the spec's language).
+  // Loom: Check Stage's handoff (written for loom, in English like the findings files).
   'stageCheck.handoffSummary': { en: '{reports} passed Loom: Check Stage', zh: '{reports} 已通过 Loom: Check Stage' },
 } as const satisfies MessageTable;

@@ -10,7 +10,6 @@ import { TRACEABILITY_FILE } from '../files/traceability';
 import { categoriesImpliedBy } from '../files/vocabulary';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { displayLanguage, t as text, type Language } from '../messages';
-import { specLanguage } from '../specdir/specLanguage';
 import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { planTaskBatches } from '../tasks/taskBatches';
@@ -20,6 +19,13 @@ import { requirementIdsInSpec } from './requirementTaskClosure';
 import type { ValidatorResult } from './validatorResult';
 
 export const ARTIFACT_ANALYSIS_PASS = 'artifact-analysis-pass';
+
+/**
+ * The findings files (artifact-analysis.json, omission-hunter.json) are written in English, as
+ * loom's own scripts write them: their fingerprint (which approvals record) and the overrides
+ * matched by message must not change with the display language or with an upgrade.
+ */
+export const FINDINGS_FILE_LANGUAGE: Language = 'en';
 
 /** artifact-analysis.json as loom writes it, plus the overrides the extension records. */
 export interface ArtifactAnalysisReport {
@@ -61,15 +67,13 @@ const taskFile = (id: string) => `tasks/${id}.md`;
  * - A constitution conflict cannot be decided deterministically; the analysing skill reports it.
  * - "Ambiguity" is a placeholder (TBD, TODO …) left in spec.md, plan.md or a task.
  */
-export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString(), language: Language = specLanguage(s)): ArtifactAnalysisReport {
+export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString(), language: Language = FINDINGS_FILE_LANGUAGE): ArtifactAnalysisReport {
   return analyze(s, now, language).report;
 }
 
 /**
  * The analysis, and the fixes of its findings that need no judgment (kept out of the report).
- * Worded in `language`: artifact-analysis.json is written in the spec's language, so that its
- * fingerprint (which approvals record) and the overrides matched by message do not change with
- * the user's display language.
+ * Worded in `language`: FINDINGS_FILE_LANGUAGE for the file, the display language for the user.
  */
 function analyze(s: SpecSnapshot, now: string, language: Language): { report: ArtifactAnalysisReport; fixes: ReadonlyMap<string, FindingFix> } {
   const list = new FindingList('F');
@@ -540,8 +544,8 @@ export function artifactAnalysisPass(s: SpecSnapshot): ValidatorResult {
   const now = new Date().toISOString();
   // Overrides are matched in the file's language; the findings are shown in the display language
   // (the same analysis twice, so the same ids in the same order).
-  const { report, fixes } = analyze(s, now, specLanguage(s));
-  const shown = specLanguage(s) === displayLanguage() ? { report, fixes } : analyze(s, now, displayLanguage());
+  const { report, fixes } = analyze(s, now, FINDINGS_FILE_LANGUAGE);
+  const shown = FINDINGS_FILE_LANGUAGE === displayLanguage() ? { report, fixes } : analyze(s, now, displayLanguage());
   const open = new Set(openBlockingFindings(report).map((f) => f.id));
   const overridden = new Map<string, string>();
   for (const f of report.findings) {
@@ -580,7 +584,7 @@ export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; 
     throw new CorruptArtifactError(text('analysis.corrupt', { file: `${s.specDir}/${ANALYSIS_OVERRIDES_FILE}` }), `${s.specDir}/${ANALYSIS_OVERRIDES_FILE}`);
   }
   const now = options.now ?? new Date().toISOString();
-  let report = analyzeArtifacts(s, now, specLanguage(s));
+  let report = analyzeArtifacts(s, now, FINDINGS_FILE_LANGUAGE);
   if (options.override) report = recordOverride(report, options.override.findingId, options.override.reason, now);
   const kept = report.overrides ?? [];
   // The overrides also live beside the report, where loom's rewrite of it does not reach them.

@@ -3,9 +3,9 @@ import { CorruptArtifactError } from '../errors';
 import type { Finding } from '../files/findings';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { t as text, type Language } from '../messages';
-import { specLanguage } from '../specdir/specLanguage';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { withRunLock } from '../store/runLock';
+import { FINDINGS_FILE_LANGUAGE } from './artifactAnalysis';
 import { buildTraceabilityMatrix, type BehaviorTraceRow } from '../trace/traceabilityMatrix';
 
 export const OMISSION_HUNTER_FILE = 'findings/omission-hunter.json';
@@ -61,7 +61,7 @@ function behaviorFindings(row: BehaviorTraceRow, language: Language): Unnumbered
  * the traceability matrix: every behavior needs a test and evidence that exist; the
  * categories only a person can judge are flagged for review.
  */
-export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString(), language: Language = specLanguage(s)): OmissionHuntReport {
+export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString(), language: Language = FINDINGS_FILE_LANGUAGE): OmissionHuntReport {
   // loom's omission-hunt.mjs knows no applicability: a not-applicable behavior needs its test and evidence too.
   const rows = buildTraceabilityMatrix(s).rows;
   const findings = rows.flatMap((row) => behaviorFindings(row, language)).map((f, i): Finding => ({ id: `F-omit-${i + 1}`, ...f }));
@@ -69,7 +69,7 @@ export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString(), l
   return { stage: 'omission-hunter', status: blockers === 0 ? 'pass' : 'blocked', findings, checked_behaviors: rows.length, blocker_count: blockers, created_at: now };
 }
 
-/** Writes findings/omission-hunter.json (in the spec's language, like every file loom reads) atomically under the run lock; an unreadable requirements or traceability file is refused, a corrupt report left untouched. */
+/** Writes findings/omission-hunter.json (in English, like artifact-analysis.json) atomically under the run lock; an unreadable requirements or traceability file is refused, a corrupt report left untouched. */
 export function writeOmissionHunt(s: SpecSnapshot, now = new Date().toISOString()): OmissionHuntReport {
   for (const [file, condition] of [
     ['requirements.json', s.requirementsCondition],

@@ -1,7 +1,6 @@
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../files/findings';
 import { displayLanguage, t } from '../messages';
-import { specLanguage } from '../specdir/specLanguage';
-import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
+import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, FINDINGS_FILE_LANGUAGE, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
 import { CONVERGENCE_PASS, writeConvergence } from './convergence';
 import { isBlocking } from './findingSupport';
 import type { Handoff } from '../files/handoff';
@@ -44,8 +43,8 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
     if (name === ARTIFACT_ANALYSIS_PASS) {
       const { report, written } = writeArtifactAnalysis(spec.snapshot, { now });
       const open = openBlockingFindings(report);
-      // The file holds the spec's language; the problems are told in the display language.
-      const shown = specLanguage(spec.snapshot) === displayLanguage() ? undefined : new Map(analyzeArtifacts(spec.snapshot, now, displayLanguage()).findings.map((f) => [f.id, f.message]));
+      // The file is in English; the problems are told in the display language.
+      const shown = FINDINGS_FILE_LANGUAGE === displayLanguage() ? undefined : new Map(analyzeArtifacts(spec.snapshot, now, displayLanguage()).findings.map((f) => [f.id, f.message]));
       const problems = open.map((f) => `${f.id} ${shown?.get(f.id) ?? f.message}`);
       return { name, passed: open.length === 0, blocking: open.length, problems, report: ARTIFACT_ANALYSIS_FILE, written };
     }
@@ -82,7 +81,7 @@ function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly st
   const handoff: Handoff = {
     stage,
     status: 'done',
-    summary: t('stageCheck.handoffSummary', { reports: reports.join(', ') }, specLanguage(spec.snapshot)),
+    summary: t('stageCheck.handoffSummary', { reports: reports.join(', ') }, FINDINGS_FILE_LANGUAGE),
     artifacts: [...reports],
     written_at: now,
     written_by: 'loom-vscode checkStage',

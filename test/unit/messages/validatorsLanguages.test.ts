@@ -35,7 +35,7 @@ describe('artifact analysis and file diagnostics speak the display language', ()
     });
   });
 
-  it('artifact-analysis.json keeps the spec’s language in a Chinese UI, so its fingerprint does not follow the UI', () => {
+  it('artifact-analysis.json stays English in a Chinese UI, so its fingerprint does not follow the UI', () => {
     withRepo((r) => {
       planNamesT9(r);
       const { report } = inChinese(() => writeArtifactAnalysis(load(r), { now: NOW }));
