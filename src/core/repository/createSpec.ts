@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { specTemplate } from '../authoring/specTemplate';
 import type { PromptLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { LoomError } from '../errors';
@@ -76,8 +76,9 @@ export function createSpec(repoRoot: string, name: string, now: Date, options: C
   const pipelineType = options.pipelineType ?? 'feature';
   // The directory was just made by us, so no one else writes here yet; the state still goes through the store below.
   writeFileAtomic(join(dir, 'spec.md'), specTemplate(name, dirName, pipelineType, options.language ?? 'en'));
-  // loom_version as loom writes it: the repository's package.json version (pipeline-engine.js `_readVersion`).
-  const state = newPipelineState(specDir, pipelineType, options.stage ?? 'brainstorming', iso, loomVersionOf(repoRoot));
+  // loom_version as loom writes it: the repository's package.json version (pipeline-engine.js
+  // `_readVersion`); spec_dir absolute, as loom's PipelineStateStore.init writes it.
+  const state = newPipelineState(resolve(dir), pipelineType, options.stage ?? 'brainstorming', iso, loomVersionOf(repoRoot));
   initPipelineState({ dir, specDir, name: dirName }, state, iso);
   return { dir, specDir };
 }

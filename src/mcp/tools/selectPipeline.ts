@@ -47,7 +47,7 @@ export const selectPipelineTool = defineTool({
     if (asked.answer === 'declined') throw new ToolRefusal(`the user did not agree to these steps (${asked.why}); nothing was written`);
     const now = ctx.now();
     const state = {
-      ...newPipelineState(found.snapshot.specDir, found.pipelineType, selection.steps[0].id, now, loomVersionOf(ctx.session.root)),
+      ...newPipelineState(found.snapshot.dir, found.pipelineType, selection.steps[0].id, now, loomVersionOf(ctx.session.root)),
       current_stage_started_at: now,
       dynamic_steps: selection.steps,
     };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli/main';
 
 const temps: string[] = [];
@@ -38,7 +38,8 @@ test('new starts specs/<date>+<slug>/ at the first stage; qa/ specs follow the q
   assert.match(made.spec_dir, /^specs\/\d{4}-\d{2}-\d{2}\+user-login$/);
   assert.deepEqual({ type: made.pipeline_type, stage: made.stage }, { type: 'feature', stage: 'brainstorming' });
   const state = JSON.parse(readFileSync(join(root, made.spec_dir, 'pipeline.state.json'), 'utf8'));
-  assert.deepEqual({ dir: state.spec_dir, stage: state.current_stage, history: state.stage_history }, { dir: made.spec_dir, stage: 'brainstorming', history: [] });
+  // spec_dir absolute in the file, as loom 3's PipelineStateStore.init writes it.
+  assert.deepEqual({ dir: state.spec_dir, stage: state.current_stage, history: state.stage_history }, { dir: resolve(root, made.spec_dir), stage: 'brainstorming', history: [] });
   assert.ok(existsSync(join(root, made.spec_dir, 'progress.md')));
   assert.match(readFileSync(join(root, made.spec_dir, 'spec.md'), 'utf8'), /^### REQ-001 /m, 'a spec.md template to draft into');
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { createSpec, specDate, specSlug } from '../../../src/core/repository/createSpec';
 import { specTemplateLanguage } from '../../../src/core/authoring/specTemplate';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
@@ -41,8 +42,10 @@ test('createSpec initialises specs/<date>+<slug>/ as loom does, and the reposito
     assert.match(specText, /^### REQ-001 /m, "a requirement line in loom's REQ-nnn form");
     assert.match(specText, /@loom \/brainstorm/);
     const state = r.json(`${created.specDir}/pipeline.state.json`);
-    assert.deepEqual(state, newPipelineState(created.specDir, 'feature', 'brainstorming', NOW.toISOString()), "the record loom's init writes");
-    assert.equal(state.spec_dir, created.specDir);
+    assert.deepEqual(state, newPipelineState(resolve(created.dir), 'feature', 'brainstorming', NOW.toISOString()), "the record loom's init writes");
+    // loom 3's PipelineStateStore.init writes spec_dir absolute (PipelineEngine resolves the spec dir first).
+    assert.equal(state.spec_dir, resolve(r.root, created.specDir));
+    assert.ok(isAbsolute(state.spec_dir));
     assert.equal(state.current_stage, 'brainstorming');
     assert.equal(state.pipeline_type, 'feature');
     assert.equal(state.started_at, NOW.toISOString());
@@ -56,6 +59,26 @@ test('createSpec initialises specs/<date>+<slug>/ as loom does, and the reposito
     assert.equal(spec.stage, 'brainstorming');
     assert.equal(spec.stageSource, 'state');
     assert.deepEqual(spec.diagnostics, []);
+  } finally {
+    r.dispose();
+  }
+});
+
+// loom 3's PipelineStateStore.init writes spec_dir absolute; earlier extension versions (and
+// hand-made fixtures) wrote it relative. The spec directory is where the file is, so both read alike.
+test('a spec reads the same with spec_dir absolute (as loom writes it) or relative', () => {
+  const r = new TempRepo();
+  try {
+    const created = createSpec(r.root, 'Both Forms', NOW);
+    const file = `${created.specDir}/pipeline.state.json`;
+    const load = () => {
+      const spec = new LoomRepository(r.root).load().get(created.specDir)!;
+      return { stage: spec.stage, source: spec.stageSource, diagnostics: spec.diagnostics };
+    };
+    const absolute = load();
+    assert.deepEqual(absolute, { stage: 'brainstorming', source: 'state', diagnostics: [] });
+    r.write(file, { ...r.json<Record<string, unknown>>(file), spec_dir: created.specDir });
+    assert.deepEqual(load(), absolute);
   } finally {
     r.dispose();
   }
