@@ -14,6 +14,7 @@ export const validatorMessages = {
   'validator.taskState.missing': { en: '{task} has no {file}', zh: '{task} 没有 {file}' },
   'validator.taskState.runIt': { en: 'run {task}: executing it records its state in {file}', zh: '运行 {task}：执行时会把状态记录到 {file}' },
   'validator.taskState.notDone': { en: '{task} is {status}, not done', zh: '{task} 的状态为 {status}，尚未完成' },
+  'validator.taskState.blockerItems': { en: '{problem} (and {more, plural, one {# more fix item} other {# more fix items}})', zh: '{problem}（另有 {more} 个修复项）' },
   'validator.taskState.notDoneBlocker': { en: '{task} is {status}, not done (blocker: {blocker})', zh: '{task} 的状态为 {status}，尚未完成（阻断：{blocker}）' },
   'validator.taskState.settleBlocker': { en: "settle {task}'s blocker, then run it again", zh: '先解决 {task} 的阻断，再重新运行它' },
   'validator.taskState.fixFailure': { en: 'fix what failed in {task}, then run it again', zh: '修复 {task} 中失败的部分，再重新运行它' },

@@ -1,15 +1,23 @@
+import { readableReview } from '../executing/dispatch/fixInstructions';
 import { TASK_STATES_DIR } from '../files/taskState';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { FindingList, listResult, SpecLines, unreadableFile } from './findingSupport';
 import type { ValidatorOptions, ValidatorResult } from './validatorResult';
 import { t } from '../messages';
 
-/** A blocker may hold a whole list of fix instructions; a reason shows its first line. */
-const firstLine = (text: string) =>
-  text
+/**
+ * A blocker may hold a whole list of fix instructions (`## 修复指令`, `### 修复项 1`); a reason
+ * shows the words before them, else the first item's problem, never the bare heading.
+ */
+function blockerLine(text: string): string {
+  const { summary, items } = readableReview(text);
+  if (summary) return summary;
+  if (items[0]) return items.length > 1 ? t('validator.taskState.blockerItems', { problem: items[0].problem, more: items.length - 1 }) : items[0].problem;
+  return text
     .trim()
     .split(/\r?\n/)[0]
     .replace(/^#+\s*/, '');
+}
 
 export const TASK_STATE_CLOSURE = 'task-state-closure';
 
@@ -55,7 +63,7 @@ export function taskStateClosure(s: SpecSnapshot, options: ValidatorOptions = {}
           ...taskId(id),
           artifact: file,
           message: state.blocker
-            ? t('validator.taskState.notDoneBlocker', { task: id, status: state.status, blocker: firstLine(state.blocker) })
+            ? t('validator.taskState.notDoneBlocker', { task: id, status: state.status, blocker: blockerLine(state.blocker) })
             : t('validator.taskState.notDone', { task: id, status: state.status }),
           location: lines.at(file, lines.jsonLine(file, ['status'])),
           suggested_fix: {
