@@ -34,7 +34,12 @@ describe('task-state-closure', () => {
   it('a task not done is a finding on the status line of its state, with its blocker in words (the first fix item, not the heading)', () => {
     withRepo((r) => {
       plannedSpec(r);
-      r.write(`${SPEC}/task-states/T1.state.json`, { task_id: 'T1', retry_count: 1, status: 'blocked', blocker: '## 修复指令\n\n### 修复项 1\n- 问题：排序修改了传入的数组\n- 文件：src/due/overdue.js\n\n### 修复项 2\n- 问题：没有测试\n' });
+      r.write(`${SPEC}/task-states/T1.state.json`, {
+        task_id: 'T1',
+        retry_count: 1,
+        status: 'blocked',
+        blocker: '## 修复指令\n\n### 修复项 1\n- 问题：排序修改了传入的数组\n- 文件：src/due/overdue.js\n\n### 修复项 2\n- 问题：没有测试\n',
+      });
       r.write(`${SPEC}/task-states/T2.state.json`, { task_id: 'T2', status: 'executing', retry_count: 0 });
       const result = taskStateClosure(load(r));
       assert.deepEqual(result.findings!.map(line), [
