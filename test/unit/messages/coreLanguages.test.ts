@@ -1,22 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setDisplayLanguage } from '../../../src/core/messages';
 import { evaluateGuard } from '../../../src/core/pipeline/guards';
 import { stalenessDiagnostics } from '../../../src/core/specdir/staleness';
 import { writeConvergence } from '../../../src/core/validators/convergence';
 import { taskStateClosure } from '../../../src/core/validators/taskStateClosure';
 import { state } from '../../helpers/tempRepo';
+import { inChinese } from '../../helpers/displayLanguage';
 import { load, NOW, plannedSpec, SPEC, withRepo, type TempRepo } from '../validators/validatorFixture';
-
-/** Runs `body` with the display language set to Chinese, as the host does for a zh-cn VS Code. */
-function inChinese<T>(body: () => T): T {
-  setDisplayLanguage('zh');
-  try {
-    return body();
-  } finally {
-    setDisplayLanguage('en');
-  }
-}
 
 /** An executed spec whose T2 is still executing. */
 function t2Executing(r: TempRepo): void {

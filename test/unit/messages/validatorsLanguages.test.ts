@@ -1,18 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setDisplayLanguage } from '../../../src/core/messages';
 import { artifactAnalysisPass, writeArtifactAnalysis } from '../../../src/core/validators/artifactAnalysis';
+import { inChinese } from '../../helpers/displayLanguage';
 import { load, NOW, plannedSpec, SPEC, withRepo, type TempRepo } from '../validators/validatorFixture';
-
-/** Runs `body` with the display language set to Chinese, as the host does for a zh-cn VS Code. */
-function inChinese<T>(body: () => T): T {
-  setDisplayLanguage('zh');
-  try {
-    return body();
-  } finally {
-    setDisplayLanguage('en');
-  }
-}
 
 /** A planned spec whose plan.md names a T9 that has no task file. */
 function planNamesT9(r: TempRepo): void {
