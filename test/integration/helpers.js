@@ -66,8 +66,12 @@ async function confirmInQuickPick(run) {
   }
 }
 
-/** Resolves once the registry has reported no change for `quietMs` (the watcher has caught up). */
-async function settle(api, quietMs = 600, timeout = 10000) {
+/**
+ * Resolves once the registry has reported no change for `quietMs` (the watcher has caught up).
+ * The quiet outlasts the folder's longest debounce (1 s): on a loaded machine the watcher's last
+ * events of an earlier test's writes came more than 600 ms after the previous change.
+ */
+async function settle(api, quietMs = 1200, timeout = 10000) {
   let last = Date.now();
   const listener = api.registry.onDidChange(() => (last = Date.now()));
   try {
