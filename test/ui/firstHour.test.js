@@ -16,39 +16,12 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const { ROOT, RESULTS, WAIT, openLoomView, treeRow, withWorkbench } = require('./workbench');
+const { ROOT, RESULTS, WAIT, openLoomView, runCommand, treeRow, withWorkbench } = require('./workbench');
 
 const SAMPLE = path.join(ROOT, 'sample');
 const EMPTY = path.join(ROOT, 'test', 'fixtures', 'workspace-chat');
 
 for (const f of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) if (/^ui-fh-/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this file's old output
-
-/** Runs a command from the palette by its title; `pick` answers a quick pick that follows. */
-async function runCommand(page, title, pick) {
-  const quickInput = page.locator('.quick-input-widget');
-  // The chat view may take the focus back while the palette opens (it does at start-up), which
-  // closes it: open it again until the title is in.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await page.keyboard.press('F1');
-      await quickInput.locator('input').waitFor({ ...WAIT, timeout: 10_000 });
-      // fill, not type: on a busy machine typed keys can reach the palette before it has focus.
-      await quickInput.locator('input').fill(`>${title}`, { timeout: 10_000 });
-      break;
-    } catch (e) {
-      if (attempt === 3) throw e;
-      await page.keyboard.press('Escape');
-    }
-  }
-  await quickInput.locator('.monaco-list-row', { hasText: title }).first().waitFor(WAIT);
-  await page.keyboard.press('Enter');
-  if (pick) {
-    await quickInput.locator('.monaco-list-row', { hasText: pick }).first().waitFor(WAIT);
-    await page.keyboard.type(pick);
-    await quickInput.locator('.monaco-list-row', { hasText: pick }).first().waitFor(WAIT);
-    await page.keyboard.press('Enter');
-  }
-}
 
 /** The document inside the visible webview (VS Code nests the page in two iframes). */
 const webview = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');

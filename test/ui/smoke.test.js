@@ -20,7 +20,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 
-const { RESULTS, WAIT, openLoomView, treeRow, withWorkbench } = require('./workbench');
+const { RESULTS, WAIT, openLoomView, runCommand, treeRow, withWorkbench } = require('./workbench');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'sample');
@@ -44,13 +44,8 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
     // Select `tags`, then Loom: Advance from the command palette.
     await row('tags').click();
     await page.waitForFunction(() => document.querySelector('.customview-tree .monaco-list-row.selected')?.textContent?.includes('tags'), null, WAIT);
-    await page.keyboard.press('F1');
     const quickInput = page.locator('.quick-input-widget');
-    await quickInput.locator('input').waitFor(WAIT);
-    await page.keyboard.type('Loom: Advance');
-    await quickInput.locator('.monaco-list-row[aria-label^="Loom: Advance"]').first().waitFor(WAIT);
-    await shot('2-palette');
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'Loom: Advance', undefined, () => shot('2-palette'));
 
     // The confirmation (loom.confirmation = quickPick): its first item is "Advance".
     await quickInput.locator('.quick-input-title', { hasText: /Leave brainstorming of tags/ }).waitFor(WAIT);

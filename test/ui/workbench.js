@@ -92,6 +92,39 @@ async function withWorkbench(t, source, settings, drive) {
   }
 }
 
+/**
+ * Runs a command from the palette by its title; `pick` answers a quick pick that follows, and
+ * `beforeEnter` runs while the command's row is shown (for a screenshot).
+ * The chat view may take the focus back while the palette opens (it does at start-up), which
+ * closes it, and on a busy machine the list can lag behind: open it again until the command's
+ * row is in.
+ */
+async function runCommand(page, title, pick, beforeEnter) {
+  const quickInput = page.locator('.quick-input-widget');
+  const row = quickInput.locator('.monaco-list-row', { hasText: title }).first();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      await quickInput.locator('input').waitFor({ timeout: 10_000 });
+      // fill, not type: on a busy machine typed keys can reach the palette before it has focus.
+      await quickInput.locator('input').fill(`>${title}`, { timeout: 10_000 });
+      await row.waitFor({ timeout: 20_000 });
+      break;
+    } catch (e) {
+      if (attempt === 4) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
+  await beforeEnter?.();
+  await page.keyboard.press('Enter');
+  if (pick) {
+    await quickInput.locator('.monaco-list-row', { hasText: pick }).first().waitFor(WAIT);
+    await page.keyboard.type(pick);
+    await quickInput.locator('.monaco-list-row', { hasText: pick }).first().waitFor(WAIT);
+    await page.keyboard.press('Enter');
+  }
+}
+
 /** Opens the Loom view container from its activity-bar icon; returns the view's pane body. */
 async function openLoomView(page) {
   const icon = page.locator('.activitybar .action-item [aria-label^="Loom"], .activitybar .action-item[aria-label^="Loom"]').first();
@@ -103,4 +136,4 @@ async function openLoomView(page) {
 /** A tree row by its label. */
 const treeRow = (page, view, label) => view.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
 
-module.exports = { ROOT, RESULTS, WAIT, buildIfNeeded, withWorkbench, openLoomView, treeRow };
+module.exports = { ROOT, RESULTS, WAIT, buildIfNeeded, withWorkbench, openLoomView, runCommand, treeRow };
