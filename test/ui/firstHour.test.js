@@ -133,7 +133,7 @@ test('New Feature in an empty loom repository: spec.md from the template, opened
     await button.click();
     const quickInput = page.locator('.quick-input-widget');
     await quickInput.locator('input').waitFor(WAIT);
-    await page.keyboard.type('csv export');
+    await quickInput.locator('input').fill('csv export');
     await page.keyboard.press('Enter');
 
     await treeRow(page, view, 'csv-export').waitFor(WAIT);

@@ -90,7 +90,7 @@ test("an empty workspace: the welcome's New Feature button, the name, the new sp
     await button.click();
     const quickInput = page.locator('.quick-input-widget');
     await quickInput.locator('input').waitFor(WAIT);
-    await page.keyboard.type('tags');
+    await quickInput.locator('input').fill('tags'); // fill, not type: typed keys can arrive before the box has focus
     // The input box says where the spec goes before anything is written.
     await quickInput.locator('.quick-input-message', { hasText: /Creates specs\/\d{4}-\d\d-\d\d\+tags\// }).waitFor(WAIT);
     await page.keyboard.press('Enter');
@@ -117,7 +117,7 @@ test('a review comment through the editor gutter: the + on a line of spec.md, th
     await page.keyboard.press('Control+P');
     const quickInput = page.locator('.quick-input-widget');
     await quickInput.locator('input').waitFor(WAIT);
-    await page.keyboard.type('2026-11-28+tags/spec.md');
+    await quickInput.locator('input').fill('2026-11-28+tags/spec.md');
     await quickInput.locator('.monaco-list-row', { hasText: 'spec.md' }).first().waitFor(WAIT);
     await page.keyboard.press('Enter');
     const editor = page.locator('.editor-instance .monaco-editor').first();
