@@ -118,13 +118,15 @@ export function formatTrace(m: TraceabilityMatrix): string {
 }
 
 /** One finding per line: `F-3 error [missing] specs/x/traceability.json:12 message`, then its fix. */
-export function formatFindings(specDir: string, findings: readonly Finding[], overridden: ReadonlySet<string> = new Set()): string {
+export function formatFindings(specDir: string, findings: readonly Finding[], overridden: ReadonlyMap<string, { reason: string; by?: string }> = new Map()): string {
   if (findings.length === 0) return t('cli.findings.none');
   return findings
     .map((f) => {
       const where = f.location?.file ? ` ${specDir}/${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
       const fix = f.suggested_fix?.details ? `\n    ${t('cli.findings.fix', { details: f.suggested_fix.details })}` : '';
-      return `  ${f.id} ${f.severity}${overridden.has(f.id) ? ` ${t('cli.findings.overridden')}` : ''} [${f.kind}]${where} ${f.message}${fix}`;
+      const o = overridden.get(f.id);
+      const mark = o ? ` ${o.by ? t('cli.findings.overriddenBy', { by: o.by, reason: o.reason }) : t('cli.findings.overridden', { reason: o.reason })}` : '';
+      return `  ${f.id} ${f.severity}${mark} [${f.kind}]${where} ${f.message}${fix}`;
     })
     .join('\n');
 }

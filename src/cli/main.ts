@@ -16,7 +16,7 @@ import { specProblems } from '../core/repository/specDiagnostics';
 import { recordWorktreePath } from '../core/repository/worktreeRecord';
 import { ORDERED_OVERLAP, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
-import { writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
+import { overrideAuthor, overrideFor, writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
 import { LANGUAGES, setDisplayLanguage, t } from '../core/messages';
@@ -283,15 +283,16 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const reason = flagValue(args, '--reason');
       if (findingId === undefined && reason !== undefined) throw new UsageError(t('cli.usage.reasonOnlyWithOverride'));
       if (findingId !== undefined && !reason?.trim()) throw new UsageError(t('cli.usage.overrideNeedsReason'));
-      const { report } = writeArtifactAnalysis(s.snapshot, findingId ? { override: { findingId, reason: reason! } } : {});
+      const { report } = writeArtifactAnalysis(s.snapshot, findingId ? { override: { findingId, reason: reason!, by: overrideAuthor('loom-vscode analyze --override') } } : {});
       if (asJson) json(io, report);
       else {
-        const overridden = new Set((report.overrides ?? []).map((o) => o.finding_id));
+        const overridden = new Map(report.findings.flatMap((f) => (overrideFor(report, f) ? [[f.id, overrideFor(report, f)!] as const] : [])));
         const figures = Object.entries(report.coverage)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ');
+        const still = overridden.size ? `\n${t('cli.analyze.overridesStillBlock', { count: overridden.size })}` : '';
         io.out(
-          `${t('cli.analyze.summary', { specDir: s.snapshot.specDir, status: report.status, blockers: report.blocker_count })}\n  ${figures}\n${formatFindings(s.snapshot.specDir, report.findings, overridden)}`,
+          `${t('cli.analyze.summary', { specDir: s.snapshot.specDir, status: report.status, blockers: report.blocker_count })}\n  ${figures}\n${formatFindings(s.snapshot.specDir, report.findings, overridden)}${still}`,
         );
       }
       return report.status === 'pass' ? 0 : 1;

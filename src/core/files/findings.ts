@@ -23,16 +23,19 @@ export type Finding = z.infer<typeof FindingSchema>;
 export const FindingsFileSchema = z.looseObject({ findings: z.array(FindingSchema), summary: z.record(z.string(), z.unknown()).optional() });
 
 /**
- * An error finding the user let through, with the reason they gave. Loom has no override of its
- * own; the extension records them beside the findings in artifact-analysis.json (loom ignores the
- * key), and `message` ties the override to the finding it was given for, since finding ids are
- * renumbered on every analysis.
+ * An error finding the user accepted, with the reason they gave and who they are. Loom has no
+ * override: its run --advance re-runs the analysis and still refuses the finding, so an override
+ * only changes how the extension shows it. The extension keeps them in
+ * artifact-analysis.overrides.json (older versions wrote them into artifact-analysis.json, which
+ * is still read); `message` ties the override to the finding it was given for, since finding ids
+ * are renumbered on every analysis.
  */
 export const FindingOverrideSchema = z.looseObject({
   finding_id: z.string(),
   message: z.string().optional(),
   reason: z.string().min(1),
   at: z.string(),
+  by: z.string().optional(),
 });
 export type FindingOverride = z.infer<typeof FindingOverrideSchema>;
 

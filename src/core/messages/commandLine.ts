@@ -31,7 +31,9 @@ Commands:
   validate [--spec-dir D]                 every diagnostic of loom's files
   analyze  --spec-dir D [--override ID --reason R]
                                           cross-check the planning artifacts, write artifact-analysis.json;
-                                          --override lets error finding ID through, recording the reason
+                                          --override records that you accept error finding ID, with the
+                                          reason; it still blocks (loom re-runs the analysis and reads
+                                          no override), shown as overridden
   converge --spec-dir D                   classify every behavior, write convergence-report.json and
                                           append tasks for the gaps (at most 3 rounds)
   verify   --spec-dir D                   the verification-artifacts check: reports, coverage, closure
@@ -44,7 +46,7 @@ Commands:
 --lang chooses the language of the output (default: LC_ALL, LC_MESSAGES or LANG); --json keeps its
   English keys and codes in either language.
 Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
-  analyze fails on a blocker or an error not overridden, converge when another round is needed,
+  analyze fails on a blocker or an error (overridden or not), converge when another round is needed,
   verify when a check fails, worktree when git refuses (no commit, uncommitted changes ...).`,
     zh: `loom-vscode {version} — 无界面运行 loom 的流水线
 
@@ -74,7 +76,8 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   validate [--spec-dir D]                 loom 文件的全部诊断
   analyze  --spec-dir D [--override ID --reason R]
                                           交叉检查计划产物，写入 artifact-analysis.json；
-                                          --override 放行错误级发现 ID，并记录原因
+                                          --override 记录你接受错误级发现 ID 及其原因；它仍会阻断
+                                          （loom 会重新运行分析且不读取豁免），显示为已豁免
   converge --spec-dir D                   为每个 behavior 分类，写入 convergence-report.json，
                                           并为缺口追加 task（最多 3 轮）
   verify   --spec-dir D                   verification-artifacts 检查：报告、覆盖率、闭环
@@ -86,7 +89,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
 --spec-dir 相对于仓库（specs/<name> 或 qa/<name>），或为绝对路径。
 --lang 选择输出语言（默认取 LC_ALL、LC_MESSAGES 或 LANG）；--json 在两种语言下都保留英文的键和代码。
 退出码：0 成功，1 检查未通过，2 用法错误或输入无法读取。
-  analyze 遇到 blocker 或未放行的错误时失败，converge 需要再一轮时失败，
+  analyze 遇到 blocker 或错误（无论是否豁免）时失败，converge 需要再一轮时失败，
   verify 检查未通过时失败，worktree 在 git 拒绝时失败（没有提交、有未提交的更改……）。`,
   },
   'cli.hint': { en: 'Run "loom-vscode --help" for usage.', zh: '运行 "loom-vscode --help" 查看用法。' },
@@ -107,7 +110,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.usage.specRoot': { en: '--spec-root must be one of {roots}', zh: '--spec-root 只能是 {roots} 之一' },
   'cli.usage.failNeedsReason': { en: 'fail needs a --reason that says what went wrong', zh: 'fail 需要用 --reason 说明出了什么问题' },
   'cli.usage.reasonOnlyWithOverride': { en: 'analyze takes --reason only with --override', zh: 'analyze 只在与 --override 一起使用时接受 --reason' },
-  'cli.usage.overrideNeedsReason': { en: '--override needs a --reason that says why the finding may pass', zh: '--override 需要用 --reason 说明为何可以放行该发现' },
+  'cli.usage.overrideNeedsReason': { en: '--override needs a --reason that says why you accept the finding', zh: '--override 需要用 --reason 说明你为何接受该发现' },
 
   'cli.input.stateCorrupt': { en: '{file} is corrupt, so the current stage is unknown; nothing was written', zh: '{file} 已损坏，无法确定当前阶段；未写入任何内容' },
   'cli.input.unknownStage': {
@@ -179,6 +182,11 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.trace.summary': { en: '{closed}/{total} behaviors closed', zh: '已闭环 behavior {closed}/{total}' },
 
   'cli.findings.none': { en: 'No findings.', zh: '没有发现。' },
-  'cli.findings.overridden': { en: '(overridden)', zh: '（已放行）' },
+  'cli.findings.overridden': { en: '(overridden: {reason})', zh: '（已豁免：{reason}）' },
+  'cli.findings.overriddenBy': { en: '(overridden by {by}: {reason})', zh: '（由 {by} 豁免：{reason}）' },
+  'cli.analyze.overridesStillBlock': {
+    en: "{count, plural, one {# overridden finding still blocks} other {# overridden findings still block}}: loom's run --advance re-runs analyze-artifacts and does not read overrides, so fix the artifacts",
+    zh: '{count} 个已豁免的发现仍会阻断：loom 的 run --advance 会重新运行 analyze-artifacts 且不读取豁免，因此请修复产物',
+  },
   'cli.findings.fix': { en: 'fix: {details}', zh: '修复：{details}' },
 } as const satisfies MessageTable;

@@ -92,7 +92,14 @@ export const validatorMessages = {
   // A finding in the Problems panel: its words, then its id.
   'validator.finding.entry': { en: '{message} ({id})', zh: '{message}（{id}）' },
   'validator.finding.blocker': { en: '{message} ({id}, blocker)', zh: '{message}（{id}，阻断）' },
-  'validator.finding.overridden': { en: '{message} ({id}, overridden: {reason})', zh: '{message}（{id}，已豁免：{reason}）' },
+  'validator.finding.overridden': {
+    en: "{message} ({id}, overridden: {reason}; loom's run --advance re-runs the analysis and reads no override, so it still blocks until the artifact is fixed)",
+    zh: '{message}（{id}，已豁免：{reason}；loom 的 run --advance 会重新运行分析且不读取豁免，因此在修复产物之前仍会阻断）',
+  },
+  'validator.finding.overriddenBy': {
+    en: "{message} ({id}, overridden by {by}: {reason}; loom's run --advance re-runs the analysis and reads no override, so it still blocks until the artifact is fixed)",
+    zh: '{message}（{id}，由 {by} 豁免：{reason}；loom 的 run --advance 会重新运行分析且不读取豁免，因此在修复产物之前仍会阻断）',
+  },
 
   // verification-artifacts
   'validator.verify.failure': { en: '{name} reports a failure without a known-warning context', zh: '{name} 报告了失败，且没有已知警告的说明' },

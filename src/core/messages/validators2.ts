@@ -81,6 +81,14 @@ export const validator2Messages = {
   'analysis.noSuchFinding': { en: '{file} has no finding {id}', zh: '{file} 中没有发现项 {id}' },
   'analysis.blockerNoOverride': { en: '{id} is a blocker: fix it, blockers cannot be overridden', zh: '{id} 是阻断项：请修复它，阻断项不能豁免' },
   'analysis.doesNotBlock': { en: '{id} is a {severity} and does not block: nothing to override', zh: '{id} 是 {severity}，不会阻断：无需豁免' },
+  'analysis.overriddenStillBlocks': {
+    en: "{message} (overridden here: {reason}; loom's run --advance re-runs analyze-artifacts and does not read overrides, so the artifact must be fixed)",
+    zh: '{message}（此处已豁免：{reason}；loom 的 run --advance 会重新运行 analyze-artifacts 且不读取豁免，因此必须修复产物）',
+  },
+  'analysis.overriddenStillBlocksBy': {
+    en: "{message} (overridden here by {by}: {reason}; loom's run --advance re-runs analyze-artifacts and does not read overrides, so the artifact must be fixed)",
+    zh: '{message}（此处已由 {by} 豁免：{reason}；loom 的 run --advance 会重新运行 analyze-artifacts 且不读取豁免，因此必须修复产物）',
+  },
   'analysis.overrideNeedsReason': { en: 'overriding {id} needs a reason', zh: '豁免 {id} 需要给出理由' },
   'analysis.corrupt': { en: '{file} is corrupt; fix or delete it first (it was left untouched)', zh: '{file} 已损坏；请先修复或删除它（未改动该文件）' },
 

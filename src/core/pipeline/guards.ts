@@ -9,7 +9,7 @@ import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { findWorktree } from '../specdir/worktree';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
-import { openBlockingFindings } from '../validators/artifactAnalysis';
+import { blockingDescription, blockingFindings, overrideFor, storedOverrides } from '../validators/artifactAnalysis';
 import { convergenceRound } from '../validators/convergence';
 import { VALIDATORS } from '../validators/validators';
 import type { GuardCall, GuardName } from './guardCall';
@@ -110,18 +110,24 @@ export const GUARDS: GuardRegistry = {
     return reasons.length ? fail(reasons, path) : pass;
   },
 
-  // Reads only: `analyze` (or advancing from analyze-artifacts) writes the file. An error the user
-  // overrode with a reason no longer blocks.
+  // Reads only: `analyze` (or advancing from analyze-artifacts) writes the file. As loom's
+  // runAnalyzeArtifacts decides: any blocker or error blocks, overridden or not (loom re-runs the
+  // analysis and reads no override); an overridden one says so.
   analysisHasNoBlocker: (_p, { snapshot: s }) => {
     const file = 'artifact-analysis.json';
     if (s.artifactAnalysisCondition === 'missing') return fail(t('guard.analysisMissing', { file }), file);
     if (!s.artifactAnalysis) return fail(t('guard.fileUnreadable', { path: file }), file);
-    const open = openBlockingFindings(s.artifactAnalysis);
-    // Loom may count blockers it did not list; once the user overrides, the list is the truth.
-    const count = s.artifactAnalysis.overrides?.length ? open.length : Math.max(s.artifactAnalysis.blocker_count, open.length);
-    if (count > 0 || (s.artifactAnalysis.status !== 'pass' && !s.artifactAnalysis.overrides?.length)) {
+    const blocking = blockingFindings(s.artifactAnalysis);
+    const count = Math.max(s.artifactAnalysis.blocker_count, blocking.length);
+    if (count > 0 || s.artifactAnalysis.status !== 'pass') {
       const status = s.artifactAnalysis.status;
-      return fail(open[0] ? t('guard.analysisBlockersFirst', { file, count, status, first: open[0].message }) : t('guard.analysisBlockers', { file, count, status }), file);
+      const first = blocking[0];
+      return fail(
+        first
+          ? t('guard.analysisBlockersFirst', { file, count, status, first: blockingDescription(first, overrideFor({ overrides: storedOverrides(s) }, first)) })
+          : t('guard.analysisBlockers', { file, count, status }),
+        file,
+      );
     }
     return pass;
   },

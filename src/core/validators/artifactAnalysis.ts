@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CorruptArtifactError, OverrideRefusedError } from '../errors';
@@ -27,7 +28,7 @@ export const ARTIFACT_ANALYSIS_PASS = 'artifact-analysis-pass';
  */
 export const FINDINGS_FILE_LANGUAGE: Language = 'en';
 
-/** artifact-analysis.json as loom writes it, plus the overrides the extension records. */
+/** artifact-analysis.json as loom writes it; in memory, with the overrides the extension keeps beside it. */
 export interface ArtifactAnalysisReport {
   stage: 'analyze-artifacts';
   status: 'pass' | 'blocked';
@@ -39,9 +40,10 @@ export interface ArtifactAnalysisReport {
     traceability_behavior_coverage: string;
   };
   findings: Finding[];
-  /** Blocker and error findings that are not overridden. */
+  /** Blocker and error findings, overridden or not (loom's count). */
   blocker_count: number;
   created_at: string;
+  /** Not written to artifact-analysis.json: kept in artifact-analysis.overrides.json. */
   overrides?: FindingOverride[];
 }
 
@@ -504,28 +506,54 @@ function analyze(s: SpecSnapshot, now: string, language: Language): { report: Ar
 const overrideOf = (overrides: readonly FindingOverride[], f: Finding) => overrides.find((o) => o.finding_id === f.id && (o.message === undefined || o.message === f.message));
 
 /**
- * Status and blocker_count from the findings and the overrides that still match one: an override
- * whose finding is gone, or now says something else, no longer counts and is dropped.
+ * Status and blocker_count as loom's runAnalyzeArtifacts counts them: every blocker and error
+ * finding, overridden or not. loom's run --advance re-runs that script at analyze-artifacts and
+ * reads no override, so an override changes what the extension shows, never the verdict. The
+ * overrides kept are those that still match an error finding: one whose finding is gone, or now
+ * says something else, is dropped.
  */
 function withStatus(report: ArtifactAnalysisReport): ArtifactAnalysisReport {
   const overrides = (report.overrides ?? []).filter((o) => report.findings.some((f) => f.severity === 'error' && overrideOf([o], f)));
-  const open = report.findings.filter((f) => isBlocking(f) && !(f.severity === 'error' && overrideOf(overrides, f)));
+  const blocking = blockingFindings(report);
   const { overrides: _dropped, ...rest } = report;
-  return { ...rest, status: open.length ? 'blocked' : 'pass', blocker_count: open.length, ...(overrides.length ? { overrides } : {}) };
+  return { ...rest, status: blocking.length ? 'blocked' : 'pass', blocker_count: blocking.length, ...(overrides.length ? { overrides } : {}) };
 }
 
-/** The blocker and error findings a report still has, overrides taken into account. */
+/** The findings that block leaving analyze-artifacts, as loom's runAnalyzeArtifacts decides: every blocker and error. */
+export function blockingFindings(report: { findings: readonly Finding[] }): Finding[] {
+  return report.findings.filter(isBlocking);
+}
+
+/** The override recorded for a finding, when it still matches it (only error findings take one). */
+export function overrideFor(report: { overrides?: readonly FindingOverride[] }, f: Finding): FindingOverride | undefined {
+  return f.severity === 'error' ? overrideOf(report.overrides ?? [], f) : undefined;
+}
+
+/** The blocker and error findings nobody has accepted with an override yet (what Override Finding offers). */
 export function openBlockingFindings(report: { findings: readonly Finding[]; overrides?: readonly FindingOverride[] }): Finding[] {
-  const overrides = report.overrides ?? [];
-  return report.findings.filter((f) => isBlocking(f) && !(f.severity === 'error' && overrideOf(overrides, f)));
+  return report.findings.filter((f) => isBlocking(f) && !overrideFor(report, f));
 }
 
 /**
- * Lets one error finding through with the user's reason. Blockers cannot be overridden (loom:
- * "an error blocks unless the user records an override with a reason"); neither can warnings,
- * which never block. Pure: returns the new report.
+ * A blocking finding as a refusal states it: an overridden one says that the override is the
+ * extension's only, and that loom re-runs the analysis and must find the artifact fixed.
  */
-export function recordOverride(report: ArtifactAnalysisReport, findingId: string, reason: string, at: string): ArtifactAnalysisReport {
+export function blockingDescription(f: Finding, override: FindingOverride | undefined, message = f.message): string {
+  if (!override) return message;
+  return override.by ? text('analysis.overriddenStillBlocksBy', { message, reason: override.reason, by: override.by }) : text('analysis.overriddenStillBlocks', { message, reason: override.reason });
+}
+
+/** The same, after the finding's id. */
+export const blockingProblem = (f: Finding, override: FindingOverride | undefined, message = f.message) => `${f.id} ${blockingDescription(f, override, message)}`;
+
+/**
+ * Records that the user accepts one error finding, with their reason and who they are. It does
+ * not let the finding through: loom's run --advance re-runs analyze-artifacts.mjs, which knows no
+ * override, so the gate still refuses until the artifact is fixed; the finding is shown as
+ * accepted, with the reason, at a lower severity. Blockers take no override (loom: "an error
+ * blocks unless the user records an override with a reason"); warnings never block. Pure.
+ */
+export function recordOverride(report: ArtifactAnalysisReport, findingId: string, reason: string, at: string, by?: string): ArtifactAnalysisReport {
   const finding = report.findings.find((f) => f.id === findingId);
   if (!finding) throw new OverrideRefusedError(text('analysis.noSuchFinding', { file: ARTIFACT_ANALYSIS_FILE, id: findingId }), ARTIFACT_ANALYSIS_FILE);
   if (finding.severity !== 'error') {
@@ -536,28 +564,39 @@ export function recordOverride(report: ArtifactAnalysisReport, findingId: string
   }
   if (!reason.trim()) throw new OverrideRefusedError(text('analysis.overrideNeedsReason', { id: findingId }), ARTIFACT_ANALYSIS_FILE);
   const others = (report.overrides ?? []).filter((o) => o.finding_id !== findingId);
-  return withStatus({ ...report, overrides: [...others, { finding_id: findingId, message: finding.message, reason: reason.trim(), at }] });
+  return withStatus({ ...report, overrides: [...others, { finding_id: findingId, message: finding.message, reason: reason.trim(), at, ...(by?.trim() ? { by: by.trim() } : {}) }] });
 }
 
-/** The registered validator: the analysis computed afresh, in memory, with the recorded overrides. */
+/** Who records an override: the account's user name (best effort), and the surface used. */
+export function overrideAuthor(via: string): string {
+  let user = process.env.USER ?? process.env.USERNAME ?? '';
+  try {
+    user = userInfo().username || user;
+  } catch {
+    // No account entry (some containers): the environment's name, or the surface alone.
+  }
+  return user ? `${user} (${via})` : via;
+}
+
+/** The registered validator: the analysis computed afresh, in memory; an override changes only how a finding is shown. */
 export function artifactAnalysisPass(s: SpecSnapshot): ValidatorResult {
   const now = new Date().toISOString();
   // Overrides are matched in the file's language; the findings are shown in the display language
   // (the same analysis twice, so the same ids in the same order).
   const { report, fixes } = analyze(s, now, FINDINGS_FILE_LANGUAGE);
   const shown = FINDINGS_FILE_LANGUAGE === displayLanguage() ? { report, fixes } : analyze(s, now, displayLanguage());
-  const open = new Set(openBlockingFindings(report).map((f) => f.id));
-  const overridden = new Map<string, string>();
+  const shownMessage = new Map(shown.report.findings.map((f) => [f.id, f.message]));
+  const overridden = new Map<string, { reason: string; by?: string }>();
   for (const f of report.findings) {
-    const o = f.severity === 'error' ? overrideOf(report.overrides ?? [], f) : undefined;
-    if (o) overridden.set(f.id, o.reason);
+    const o = overrideFor(report, f);
+    if (o) overridden.set(f.id, { reason: o.reason, ...(o.by ? { by: o.by } : {}) });
   }
-  const findings = shown.report.findings;
+  const blocking = blockingFindings(report);
   return {
     name: ARTIFACT_ANALYSIS_PASS,
-    passed: open.size === 0,
-    problems: findings.filter((f) => open.has(f.id)).map((f) => `${f.id} ${f.message}`),
-    findings,
+    passed: blocking.length === 0,
+    problems: blocking.map((f) => blockingProblem(f, overrideFor(report, f), shownMessage.get(f.id))),
+    findings: shown.report.findings,
     fixes: shown.fixes,
     overridden,
   };
@@ -570,12 +609,14 @@ export interface WrittenReport<T> {
 }
 
 /**
- * Runs the analysis and writes artifact-analysis.json atomically under the run lock, keeping the
- * overrides that still match a finding; with `override`, records that one first. A corrupt
- * artifact-analysis.json is left untouched. An unchanged analysis is not rewritten, so that the
- * file's fingerprint (which approvals record) only changes when the findings do.
+ * Runs the analysis and writes artifact-analysis.json atomically under the run lock, as loom's
+ * script writes it (no overrides in it); the overrides that still match a finding are kept in
+ * artifact-analysis.overrides.json, and with `override` that one is recorded first. The returned
+ * report carries them. A corrupt artifact-analysis.json is left untouched. An unchanged analysis
+ * is not rewritten, so that the file's fingerprint (which approvals record) only changes when the
+ * findings do.
  */
-export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; override?: { findingId: string; reason: string } } = {}): WrittenReport<ArtifactAnalysisReport> {
+export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; override?: { findingId: string; reason: string; by?: string } } = {}): WrittenReport<ArtifactAnalysisReport> {
   if (s.artifactAnalysisCondition === 'invalid') {
     throw new CorruptArtifactError(text('analysis.corrupt', { file: `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}` }), `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}`);
   }
@@ -585,17 +626,19 @@ export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; 
   }
   const now = options.now ?? new Date().toISOString();
   let report = analyzeArtifacts(s, now, FINDINGS_FILE_LANGUAGE);
-  if (options.override) report = recordOverride(report, options.override.findingId, options.override.reason, now);
+  if (options.override) report = recordOverride(report, options.override.findingId, options.override.reason, now, options.override.by);
   const kept = report.overrides ?? [];
-  // The overrides also live beside the report, where loom's rewrite of it does not reach them.
+  const { overrides: _kept, ...file } = report;
+  // The overrides live beside the report, where loom's rewrite of it does not reach them.
   const sideChanged = (side !== undefined || kept.length > 0) && JSON.stringify(side ?? []) !== JSON.stringify(kept);
-  const unchanged = sameApartFromTime(join(s.dir, ARTIFACT_ANALYSIS_FILE), report);
-  if (unchanged && !sideChanged) return { report: unchanged, written: false };
+  const unchanged = sameApartFromTime(join(s.dir, ARTIFACT_ANALYSIS_FILE), file);
+  const withOverrides = (r: ArtifactAnalysisReport): ArtifactAnalysisReport => ({ ...r, ...(kept.length ? { overrides: kept } : {}) });
+  if (unchanged && !sideChanged) return { report: withOverrides(unchanged), written: false };
   withRunLock(s, () => {
-    if (!unchanged) writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(report));
+    if (!unchanged) writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(file));
     if (sideChanged) writeFileAtomic(join(s.dir, ANALYSIS_OVERRIDES_FILE), toJsonText({ overrides: kept }));
   });
-  return unchanged ? { report: unchanged, written: false } : { report, written: true };
+  return unchanged ? { report: withOverrides(unchanged), written: false } : { report, written: true };
 }
 
 /**
@@ -619,8 +662,8 @@ function readOverridesFile(s: SpecSnapshot): FindingOverride[] | undefined | 'co
   }
 }
 
-/** The recorded overrides: the report's and those kept beside it (the newer of two for one finding). */
-function storedOverrides(s: SpecSnapshot): FindingOverride[] {
+/** The recorded overrides: those kept beside the report and an older report's own (the newer of two for one finding). */
+export function storedOverrides(s: SpecSnapshot): FindingOverride[] {
   const side = readOverridesFile(s);
   const byFinding = new Map<string, FindingOverride>();
   for (const o of [...(s.artifactAnalysis?.overrides ?? []), ...(Array.isArray(side) ? side : [])]) {

@@ -1,6 +1,6 @@
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../files/findings';
 import { displayLanguage, t } from '../messages';
-import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, FINDINGS_FILE_LANGUAGE, openBlockingFindings, writeArtifactAnalysis } from './artifactAnalysis';
+import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, blockingFindings, blockingProblem, FINDINGS_FILE_LANGUAGE, overrideFor, writeArtifactAnalysis } from './artifactAnalysis';
 import { CONVERGENCE_PASS, writeConvergence } from './convergence';
 import { isBlocking } from './findingSupport';
 import type { Handoff } from '../files/handoff';
@@ -11,7 +11,7 @@ import { VALIDATORS } from './validators';
 export interface StageValidatorOutcome {
   name: string;
   passed: boolean;
-  /** Blocker and error findings not overridden (or problems, for validators without findings). */
+  /** Blocker and error findings, overridden or not (or problems, for validators without findings). */
   blocking: number;
   problems: string[];
   /** The report the validator wrote (spec-relative); absent when it writes none. */
@@ -42,10 +42,11 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
   const outcomes = stageCheckValidatorNames(spec).map((name): StageValidatorOutcome => {
     if (name === ARTIFACT_ANALYSIS_PASS) {
       const { report, written } = writeArtifactAnalysis(spec.snapshot, { now });
-      const open = openBlockingFindings(report);
+      // loom's rule: every blocker and error blocks, overridden or not (an override is only shown).
+      const open = blockingFindings(report);
       // The file is in English; the problems are told in the display language.
       const shown = FINDINGS_FILE_LANGUAGE === displayLanguage() ? undefined : new Map(analyzeArtifacts(spec.snapshot, now, displayLanguage()).findings.map((f) => [f.id, f.message]));
-      const problems = open.map((f) => `${f.id} ${shown?.get(f.id) ?? f.message}`);
+      const problems = open.map((f) => blockingProblem(f, overrideFor(report, f), shown?.get(f.id)));
       return { name, passed: open.length === 0, blocking: open.length, problems, report: ARTIFACT_ANALYSIS_FILE, written };
     }
     if (name === CONVERGENCE_PASS) {

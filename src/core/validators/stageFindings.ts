@@ -49,10 +49,12 @@ export interface FindingRef {
   id: string;
   severity: Finding['severity'];
   message: string;
-  /** An error finding of artifact-analysis-pass not yet overridden: the user may let it through with a reason. */
+  /** An error finding of artifact-analysis-pass not yet overridden: the user may accept it with a reason (it still blocks). */
   overridable: boolean;
   /** The reason recorded when the finding was overridden. */
   overriddenBecause?: string;
+  /** Who recorded the override, when known. */
+  overriddenBy?: string;
   fix?: FindingFix;
   /** The id the finding is about, most specific first: its behavior, else its task, else its requirement. */
   subject?: string;
@@ -68,7 +70,8 @@ const SEVERITY: Readonly<Record<Finding['severity'], Severity>> = { blocker: 'er
 
 /**
  * The findings of the current stage's validators as Problems entries, on the file and line each
- * concerns (`finding:<kind>`). An overridden error is information, with the reason. A finding that
+ * concerns (`finding:<kind>`). An overridden error is a warning, with who accepted it and why: it
+ * still blocks, since loom's run --advance re-runs the analysis and reads no override. A finding that
  * names a file the spec does not have (yet) is shown on pipeline.state.json when there is one.
  * Findings are computed afresh, so the reports on disk (artifact-analysis.json,
  * convergence-report.json) never add a second entry for the same finding.
@@ -78,14 +81,17 @@ export function stageFindingDiagnostics(spec: StagedSpec, results: readonly Vali
   const out: FindingDiagnostic[] = [];
   for (const r of results) {
     for (const f of r.findings ?? []) {
-      const reason = r.overridden?.get(f.id);
+      const override = r.overridden?.get(f.id);
+      const reason = override?.reason;
       const located = f.location?.file ?? (f.artifact && !f.artifact.endsWith('/') ? f.artifact : undefined);
       const exists = located !== undefined && !located.split('/').includes('..') && s.files.has(located);
       const file = exists ? located : s.files.has(PIPELINE_STATE_FILE) ? PIPELINE_STATE_FILE : (located ?? PIPELINE_STATE_FILE);
       const line = exists ? (f.location?.line ?? 1) : 1;
       const message =
-        reason !== undefined
-          ? t('validator.finding.overridden', { message: f.message, id: f.id, reason })
+        override !== undefined
+          ? override.by
+            ? t('validator.finding.overriddenBy', { message: f.message, id: f.id, reason: override.reason, by: override.by })
+            : t('validator.finding.overridden', { message: f.message, id: f.id, reason: override.reason })
           : t(f.severity === 'blocker' ? 'validator.finding.blocker' : 'validator.finding.entry', { message: f.message, id: f.id });
       const fix = r.fixes?.get(f.id);
       const subject = f.behavior_id ?? f.task_id ?? f.requirement_id;
@@ -93,7 +99,7 @@ export function stageFindingDiagnostics(spec: StagedSpec, results: readonly Vali
         file: `${s.specDir}/${file}`,
         line,
         column: 1,
-        severity: reason !== undefined || r.inProgress?.has(f.id) ? 'info' : SEVERITY[f.severity],
+        severity: r.inProgress?.has(f.id) ? 'info' : override !== undefined ? 'warning' : SEVERITY[f.severity],
         message,
         code: `finding:${f.kind}`,
         finding: {
@@ -103,6 +109,7 @@ export function stageFindingDiagnostics(spec: StagedSpec, results: readonly Vali
           message: f.message,
           overridable: r.name === ARTIFACT_ANALYSIS_PASS && f.severity === 'error' && reason === undefined,
           ...(reason !== undefined ? { overriddenBecause: reason } : {}),
+          ...(override?.by ? { overriddenBy: override.by } : {}),
           ...(fix ? { fix } : {}),
           ...(subject ? { subject } : {}),
         },

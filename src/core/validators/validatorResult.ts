@@ -24,8 +24,11 @@ export interface ValidatorResult {
    * as information, so that a spec at executing does not fill it with errors.
    */
   inProgress?: ReadonlySet<string>;
-  /** Error findings the user let through, by finding id, with the reason recorded. */
-  overridden?: ReadonlyMap<string, string>;
+  /**
+   * Error findings the user accepted with an override, by finding id, with the reason and who
+   * recorded it. They still fail the validator (loom reads no override); they are shown lower.
+   */
+  overridden?: ReadonlyMap<string, { reason: string; by?: string }>;
 }
 
 export interface ValidatorOptions {

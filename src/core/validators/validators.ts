@@ -11,8 +11,8 @@ import { VERIFICATION_ARTIFACTS, verificationArtifacts } from './verificationArt
  * Every validator loom's `run --advance` knows (pipeline-engine.js ADVANCE_VALIDATORS), by the
  * name workflow.yaml uses, with the stage it checks: at any other stage loom lets it pass without
  * running it, and a name loom does not know stops advancing ("Unknown validator"). Each check only
- * reads: artifact-analysis-pass and convergence-pass compute their report in memory (with the
- * overrides artifact-analysis.json records); writing the report is an explicit step
+ * reads: artifact-analysis-pass and convergence-pass compute their report in memory (overrides
+ * only change how a finding is shown); writing the report is an explicit step
  * (writeArtifactAnalysis, writeConvergence), run by `analyze` / `converge` and by advancing.
  */
 export const VALIDATORS: ReadonlyMap<string, { stage: string; check: Validator }> = new Map([

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { FAILED_STAGE } from '../../core/files/vocabulary';
 import type { Finding } from '../../core/files/findings';
-import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
+import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, overrideAuthor, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
 import { checkStage } from '../../core/validators/stageCheck';
 import { stageCheckValidatorNames } from '../../core/validators/stageFindings';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
@@ -62,9 +62,11 @@ function namedFinding(findings: readonly Finding[], args: CommandArgs): Finding 
 }
 
 /**
- * Loom: Override Finding: lets one error finding of artifact-analysis-pass through, with the
- * reason the user gives, recorded in artifact-analysis.json as `loom-vscode analyze --override ID
- * --reason R` records it. From a quick fix the finding is given; from the palette it is picked.
+ * Loom: Override Finding: records that the user accepts one error finding of artifact-analysis-pass,
+ * with their reason, in artifact-analysis.overrides.json as `loom-vscode analyze --override ID
+ * --reason R` records it. It changes only how the finding is shown: loom's run --advance re-runs
+ * the analysis and reads no override, so the gate still refuses until the artifact is fixed.
+ * From a quick fix the finding is given; from the palette it is picked.
  */
 async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandArgs, presets: PromptPresets | undefined): Promise<CommandOutcome> {
   const report = analyzeArtifacts(e.spec.snapshot);
@@ -89,7 +91,7 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
         detail: f.message,
         finding: f,
       })),
-      { title: vscode.l10n.t('Loom: Override Finding'), placeHolder: vscode.l10n.t('Which error finding of {0} may pass?', feature(e)), matchOnDetail: true },
+      { title: vscode.l10n.t('Loom: Override Finding'), placeHolder: vscode.l10n.t('Which error finding of {0} do you accept?', feature(e)), matchOnDetail: true },
     );
     finding = picked?.finding;
   }
@@ -101,18 +103,22 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
     preset ??
     (await vscode.window.showInputBox({
       title: vscode.l10n.t('Override {0}', finding.id),
-      prompt: vscode.l10n.t('Why may "{0}" pass?', finding.message),
-      placeHolder: vscode.l10n.t('The reason is recorded with the override in artifact-analysis.json'),
+      prompt: vscode.l10n.t('Why do you accept "{0}"?', finding.message),
+      placeHolder: vscode.l10n.t('The reason is recorded with the override in artifact-analysis.overrides.json'),
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required: it is recorded with the override.')),
     }));
   if (reason === undefined) return cancelled;
   if (!reason.trim()) return refused(vscode.l10n.t('Overriding {0} needs a reason; nothing was recorded.', finding.id));
 
-  writeArtifactAnalysis(e.spec.snapshot, { override: { findingId: finding.id, reason } });
+  writeArtifactAnalysis(e.spec.snapshot, { override: { findingId: finding.id, reason, by: overrideAuthor('Loom: Override Finding') } });
   ctx.log.component('overrideFinding').info(`${e.spec.snapshot.specDir}: ${finding.id} overridden (${finding.message}): ${reason.trim()}`);
   ctx.registry.reloadNow(e.dir);
-  const message = vscode.l10n.t('{0}: {1} overridden; the reason is recorded in artifact-analysis.json.', feature(e), finding.id);
+  const message = vscode.l10n.t(
+    "{0}: {1} overridden; the reason is recorded in artifact-analysis.overrides.json. It still blocks: loom's run --advance re-runs the analysis and reads no override, so fix the artifact.",
+    feature(e),
+    finding.id,
+  );
   notify('info', message);
   return { status: 'done', specDir: e.dir, outcome: finding.id, message };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { convergenceRound } from '../../core/validators/convergence';
 import { detailExpansionPass } from '../../core/validators/detailExpansion';
 import { planningArtifacts } from '../../core/validators/planningArtifacts';
-import { openBlockingFindings, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
+import { blockingFindings, blockingProblem, overrideFor, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
 import { writeConvergence } from '../../core/validators/convergence';
 import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/validators/omissionHunt';
 import { verificationArtifacts } from '../../core/validators/verificationArtifacts';
@@ -60,14 +60,16 @@ export const validatePlan = defineTool({
 export const analyzeArtifacts = defineTool({
   name: 'loom_analyze_artifacts',
   group: 'pipeline',
-  description: 'analyze-artifacts: the cross-artifact analysis of spec, requirements, plan, tasks and traceability; writes artifact-analysis.json. A blocker blocks the approved gate.',
+  description:
+    'analyze-artifacts: the cross-artifact analysis of spec, requirements, plan, tasks and traceability; writes artifact-analysis.json. A blocker or an error blocks the approved gate, as loom decides (an override recorded by the extension changes only how a finding is shown).',
   input: specInput,
   writes: [ARTIFACT_ANALYSIS_FILE],
   run: (args, ctx) => {
     const { spec } = specOf(ctx, args.spec_dir);
     const { report, written } = writeUnderLock(ctx, spec, undefined, (fresh) => writeArtifactAnalysis(fresh, { now: ctx.now() }));
-    const open = openBlockingFindings(report);
-    return { ok: open.length === 0, error: null, errors: open.map((f) => `${f.id} ${f.message}`), report, path: `${spec.snapshot.specDir}/${ARTIFACT_ANALYSIS_FILE}`, written };
+    // As loom's runAnalyzeArtifacts: every blocker and error fails, overridden or not (loom reads no override).
+    const open = blockingFindings(report);
+    return { ok: open.length === 0, error: null, errors: open.map((f) => blockingProblem(f, overrideFor(report, f))), report, path: `${spec.snapshot.specDir}/${ARTIFACT_ANALYSIS_FILE}`, written };
   },
 });
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { CorruptArtifactError, OverrideRefusedError, TransitionRefusedError } from '../../../src/core/errors';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { evaluateGuard } from '../../../src/core/pipeline/guards';
@@ -174,7 +174,9 @@ const withOneError = (r: TempRepo) => {
 };
 
 describe('artifact-analysis-pass: overrides and the written report', () => {
-  it('recordOverride lets an error through with its reason, never a blocker or a warning', () => {
+  // loom's runAnalyzeArtifacts (analyze-artifacts.mjs) counts every blocker and error in
+  // blocker_count and knows no override: an override records the user's word, never a pass.
+  it('recordOverride records who accepts an error and why, and the finding still counts; never a blocker or a warning', () => {
     withRepo((r) => {
       withOneError(r);
       r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/login.ts'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02', 'REQ-009-B01'] }, 'T1: Login'));
@@ -183,9 +185,11 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
         report.findings.map((f) => `${f.id} ${f.severity}`),
         ['F-1 error', 'F-2 blocker'],
       );
-      const overridden = recordOverride(report, 'F-1', '  T2 is listed in the release notes  ', NOW);
-      assert.deepEqual(overridden.overrides, [{ finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'T2 is listed in the release notes', at: NOW }]);
-      assert.equal(overridden.blocker_count, 1, 'the blocker still blocks');
+      const overridden = recordOverride(report, 'F-1', '  T2 is listed in the release notes  ', NOW, 'ana (loom-vscode analyze --override)');
+      assert.deepEqual(overridden.overrides, [
+        { finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'T2 is listed in the release notes', at: NOW, by: 'ana (loom-vscode analyze --override)' },
+      ]);
+      assert.equal(overridden.blocker_count, 2, 'the overridden error and the blocker both count, as loom counts them');
       assert.equal(overridden.status, 'blocked');
       assert.equal(report.overrides, undefined, 'pure: the input is unchanged');
       assert.throws(
@@ -197,7 +201,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
     });
   });
 
-  it("writes artifact-analysis.json in loom's form; an overridden error no longer blocks advancing", () => {
+  it("writes artifact-analysis.json in loom's form; an override is kept beside it and never lets the gate pass", () => {
     withRepo((r) => {
       withOneError(r);
       const first = writeArtifactAnalysis(load(r), { now: NOW });
@@ -223,38 +227,47 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       assert.deepEqual(artifactAnalysisPass(load(r)).problems, ['F-1 T2 has a task file but plan.md does not list it']);
 
       const later = '2026-11-29T13:00:00.000Z';
-      writeArtifactAnalysis(load(r), { now: later, override: { findingId: 'F-1', reason: 'listed elsewhere' } });
-      const overridden = r.json(`${SPEC}/artifact-analysis.json`);
-      assert.equal(overridden.status, 'pass');
-      assert.equal(overridden.blocker_count, 0);
-      assert.deepEqual(overridden.overrides, [{ finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'listed elsewhere', at: later }]);
-      assert.deepEqual(guard().reasons, []);
-      assert.equal(artifactAnalysisPass(load(r)).passed, true, 'the validator reads the recorded overrides');
+      const before = r.read(`${SPEC}/artifact-analysis.json`);
+      const recorded = writeArtifactAnalysis(load(r), { now: later, override: { findingId: 'F-1', reason: 'listed elsewhere', by: 'ana (loom-vscode analyze --override)' } });
+      const override = { finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'listed elsewhere', at: later, by: 'ana (loom-vscode analyze --override)' };
+      // The report is what loom's script writes: recording an override leaves it (and its fingerprint) as it was.
+      assert.equal(r.read(`${SPEC}/artifact-analysis.json`), before);
+      assert.deepEqual(r.json(`${SPEC}/artifact-analysis.overrides.json`).overrides, [override]);
+      assert.deepEqual([recorded.report.status, recorded.report.blocker_count, recorded.report.overrides], ['blocked', 1, [override]]);
+      // The gate decides as loom's runAnalyzeArtifacts: the error blocks, and the refusal says why the override does not help.
+      const stillBlocks =
+        "T2 has a task file but plan.md does not list it (overridden here by ana (loom-vscode analyze --override): listed elsewhere; loom's run --advance re-runs analyze-artifacts and does not read overrides, so the artifact must be fixed)";
+      assert.deepEqual(guard().reasons, [`artifact-analysis.json reports 1 blocker (status: blocked): ${stillBlocks}`]);
+      const pass = artifactAnalysisPass(load(r));
+      assert.equal(pass.passed, false, 'an override never passes what loom refuses');
+      assert.deepEqual(pass.problems, [`F-1 ${stillBlocks}`]);
+      assert.deepEqual([...(pass.overridden ?? [])], [['F-1', { reason: 'listed elsewhere', by: 'ana (loom-vscode analyze --override)' }]]);
 
-      // loom 3's run --advance at analyze-artifacts rewrites the report (analyze-artifacts.mjs
-      // runAnalyzeArtifacts) with no overrides key: the override, kept beside it, is not lost.
-      const { overrides: _lost, ...loomRewrite } = { ...overridden, status: 'blocked', blocker_count: 1 };
-      r.write(`${SPEC}/artifact-analysis.json`, JSON.stringify(loomRewrite, null, 2));
-      assert.deepEqual(r.json(`${SPEC}/artifact-analysis.overrides.json`).overrides, overridden.overrides);
-      const restored = writeArtifactAnalysis(load(r), { now: later });
-      assert.deepEqual([restored.report.status, restored.report.overrides], ['pass', overridden.overrides]);
+      // An older artifact-analysis.json that carried the overrides is still read, and rewritten as loom writes it.
+      r.write(`${SPEC}/artifact-analysis.json`, JSON.stringify({ ...onDisk, overrides: [override] }, null, 2));
+      rmSync(r.path(`${SPEC}/artifact-analysis.overrides.json`));
+      const migrated = writeArtifactAnalysis(load(r), { now: later });
+      assert.deepEqual(migrated.report.overrides, [override]);
+      assert.equal(r.json(`${SPEC}/artifact-analysis.json`).overrides, undefined);
+      assert.deepEqual(r.json(`${SPEC}/artifact-analysis.overrides.json`).overrides, [override]);
 
       // Analysing again keeps the override while its finding stands, and does not rewrite an unchanged report.
-      const before = r.read(`${SPEC}/artifact-analysis.json`);
+      const kept = r.read(`${SPEC}/artifact-analysis.json`);
       const again = writeArtifactAnalysis(load(r), { now: '2026-11-30T00:00:00.000Z' });
       assert.equal(again.written, false);
-      assert.equal(again.report.created_at, later);
-      assert.equal(r.read(`${SPEC}/artifact-analysis.json`), before);
+      assert.deepEqual(again.report.overrides, [override]);
+      assert.equal(r.read(`${SPEC}/artifact-analysis.json`), kept);
 
       // Once the finding is fixed, its override is dropped with it.
       r.write(`${SPEC}/plan.md`, '# Plan\n\nT1, then T2.\n');
       writeArtifactAnalysis(load(r), { now: later });
       const fixed = r.json(`${SPEC}/artifact-analysis.json`);
       assert.deepEqual([fixed.status, fixed.findings, fixed.overrides], ['pass', [], undefined]);
+      assert.deepEqual(r.json(`${SPEC}/artifact-analysis.overrides.json`).overrides, []);
     });
   });
 
-  it("advancing from analyze-artifacts writes the analysis first, as loom's run --advance does", () => {
+  it("advancing from analyze-artifacts writes the analysis first and refuses an overridden error, as loom's run --advance does", () => {
     withRepo((r) => {
       withOneError(r);
       r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: analyze-artifacts, next: approved, validators: [artifact-analysis-pass] }\n      - { id: approved }\n');
@@ -266,6 +279,18 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
       writeArtifactAnalysis(load(r), { now: NOW, override: { findingId: 'F-1', reason: 'listed elsewhere' } });
       r.write(`${SPEC}/handoffs/analyze-artifacts.json`, { status: 'done', summary: 'analysed', artifacts: [] });
+      // loom 3's ADVANCE_VALIDATORS['artifact-analysis-pass'] re-runs runAnalyzeArtifacts, which reads no override.
+      assert.throws(
+        () => new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW, confirm: true }),
+        (e: unknown) =>
+          e instanceof TransitionRefusedError &&
+          e.reasons.some(
+            (x) => x.startsWith('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not list it (overridden here: listed elsewhere;') && x.includes('the artifact must be fixed'),
+          ),
+      );
+      assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'analyze-artifacts');
+      // Fixing the artifact is what lets it through, in both tools.
+      r.write(`${SPEC}/plan.md`, '# Plan\n\nT1, then T2.\n');
       const moved = new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW, confirm: true });
       assert.deepEqual([moved.from, moved.to], ['analyze-artifacts', 'approved']);
     });

@@ -152,16 +152,24 @@ describe('stage findings', () => {
     });
   });
 
-  it('an overridden error is information with its reason; blockers cannot be overridden', () => {
+  // Shown lower, never passed: loom's run --advance re-runs runAnalyzeArtifacts, which reads no override.
+  it('an overridden error is a warning with who and why, and still blocks; blockers cannot be overridden', () => {
     withRepo((r) => {
       spec(r, 'analyze-artifacts', t1Drifted);
-      writeArtifactAnalysis(load(r), { now: NOW, override: { findingId: 'F-3', reason: 'T9 lives in another spec' } });
+      writeArtifactAnalysis(load(r), { now: NOW, override: { findingId: 'F-3', reason: 'T9 lives in another spec', by: 'ana (Loom: Override Finding)' } });
       const diagnostics = stageFindingDiagnostics(new LoomRepository(r.root).load().get(SPEC)!);
       const f3 = diagnostics.find((d) => d.finding.id === 'F-3')!;
-      assert.equal(f3.severity, 'info');
-      assert.equal(f3.message, 'T1 depends on T9, which has no task file (F-3, overridden: T9 lives in another spec)');
-      assert.deepEqual([f3.finding.overridable, f3.finding.overriddenBecause], [false, 'T9 lives in another spec']);
-      assert.deepEqual(artifactAnalysisPass(load(r)).overridden, new Map([['F-3', 'T9 lives in another spec']]));
+      assert.equal(f3.severity, 'warning');
+      assert.equal(
+        f3.message,
+        "T1 depends on T9, which has no task file (F-3, overridden by ana (Loom: Override Finding): T9 lives in another spec; loom's run --advance re-runs the analysis and reads no override, so it still blocks until the artifact is fixed)",
+      );
+      assert.deepEqual([f3.finding.overridable, f3.finding.overriddenBecause, f3.finding.overriddenBy], [false, 'T9 lives in another spec', 'ana (Loom: Override Finding)']);
+      const pass = artifactAnalysisPass(load(r));
+      assert.deepEqual(pass.overridden, new Map([['F-3', { reason: 'T9 lives in another spec', by: 'ana (Loom: Override Finding)' }]]));
+      assert.equal(pass.passed, false);
+      const checked = checkStage(new LoomRepository(r.root).load().get(SPEC)!, NOW);
+      assert.deepEqual([checked.passed, checked.validators[0].problems.some((p) => p.startsWith('F-3 ') && p.includes('does not read overrides'))], [false, true]);
     });
   });
 
