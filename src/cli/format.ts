@@ -28,7 +28,14 @@ export function statusJson(s: SpecStatus) {
     pipeline_type: s.pipeline_type,
     stage: s.stage,
     tasks: s.tasks.map((t) => ({ id: t.id, status: t.status, retry_count: t.retry_count })),
-    next: s.next.map((n) => ({ to: n.to, interactive: n.interactive, ready: n.ready, unmet: [...n.unmet], ...(n.advice?.length ? { advice: [...n.advice] } : {}) })),
+    next: s.next.map((n) => ({
+      to: n.to,
+      interactive: n.interactive,
+      ready: n.ready,
+      unmet: [...n.unmet],
+      ...(n.compression_required ? { compression_required: true } : {}),
+      ...(n.advice?.length ? { advice: [...n.advice] } : {}),
+    })),
     diagnostics: s.diagnostics,
   };
 }
@@ -89,6 +96,7 @@ export function formatStatus(s: SpecStatus): string {
     const key = !n.ready ? 'cli.status.next.blocked' : n.kind === 'recover' ? 'cli.status.next.readyRecover' : n.interactive ? 'cli.status.next.readyConfirm' : 'cli.status.next.ready';
     lines.push(t(key, { to: n.to, kind: n.kind }));
     for (const u of n.unmet) lines.push(`      - ${u}`);
+    if (n.compression_required) lines.push(`      ${t('cli.status.next.compression')}`);
     // The extension's checks beyond loom's: said, not blocking.
     for (const a of n.advice ?? []) lines.push(`      ~ ${a} (advice)`);
   }

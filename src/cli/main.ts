@@ -6,12 +6,12 @@ import { SpecLockedError, TransitionRefusedError } from '../core/errors';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
 import { REQUIREMENTS_FILE } from '../core/files/requirements';
 import { TRACEABILITY_FILE } from '../core/files/traceability';
-import { WORKFLOW_FILE } from '../core/files/workflow';
 import { ensureFeatureWorktree } from '../core/git/featureWorktree';
 import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
+import { onlyCompressionMissing } from '../core/pipeline/refusals';
 import { LoomRepository } from '../core/repository/loomRepository';
-import type { SpecPipeline } from '../core/repository/specPipeline';
+import { workflowRefusal, type SpecPipeline } from '../core/repository/specPipeline';
 import { specProblems } from '../core/repository/specDiagnostics';
 import { recordWorktreePath } from '../core/repository/worktreeRecord';
 import { ORDERED_OVERLAP, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
@@ -56,7 +56,7 @@ const COMMON = ['--cwd', '--json', '--help', '--version', '--lang'];
 const FLAGS: Readonly<Record<string, readonly string[]>> = {
   new: ['--name', '--spec-root', '--type'],
   status: ['--spec-dir'],
-  advance: ['--spec-dir', '--to', '--confirm', '--reason'],
+  advance: ['--spec-dir', '--to', '--confirm', '--compression-confirmed', '--reason'],
   fail: ['--spec-dir', '--reason'],
   recover: ['--spec-dir', '--to', '--reason'],
   reapprove: ['--spec-dir', '--stage', '--reason'],
@@ -107,7 +107,7 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   }
   // A workflow.yaml that does not read leaves the pipeline unknown: loom run refuses it too.
   if (s.definition.problems?.length) {
-    throw new UnreadableInputError(t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: s.snapshot.specDir }), s.definition.problems.slice(1));
+    throw new UnreadableInputError(workflowRefusal(s.definition, s.snapshot.specDir), s.definition.problems.slice(1));
   }
   const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
   if (unknownStage.length) {
@@ -170,14 +170,20 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.
       const unreadable = statuses.filter((s) => s.stage_source === 'unknown');
       for (const s of unreadable) {
-        if (s.diagnostics.some((d) => d.code === 'workflow-unreadable')) io.err(`loom-vscode: ${t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: s.spec_dir })}`);
+        const workflow = s.diagnostics.find((d) => d.code === 'workflow-unreadable');
+        if (workflow) io.err(`loom-vscode: ${workflow.message}`);
         else io.err(`loom-vscode: ${t('cli.input.stageUnknown', { file: `${s.spec_dir}/${PIPELINE_STATE_FILE}`, specDir: s.spec_dir })}`);
       }
       return unreadable.length ? 2 : 0;
     }
     case 'advance': {
       const s = changeable(repo, args);
-      const result = s.advance({ to: flagValue(args, '--to'), confirm: args.flags.has('--confirm'), reason: flagValue(args, '--reason') });
+      const result = s.advance({
+        to: flagValue(args, '--to'),
+        confirm: args.flags.has('--confirm'),
+        compressionConfirmed: args.flags.has('--compression-confirmed'),
+        reason: flagValue(args, '--reason'),
+      });
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
       else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: result.from, to: result.to }));
       return 0;
@@ -399,7 +405,17 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo, env: 
     }
     if (e instanceof TransitionRefusedError) {
       // `codes` are stable English words for scripts; `error` and `reasons` are in the display language.
-      if (asJson) json(io, { error: e.message, code: 'transition-refused', codes: e.details.codes ?? [], reasons: e.reasons });
+      const codes = e.details.codes ?? [];
+      // Only the caller's word on compression is missing: loom 3's compression_required refusal.
+      const compressionOnly = onlyCompressionMissing(e.details, e.reasons);
+      if (asJson)
+        json(io, {
+          error: e.message,
+          code: compressionOnly ? 'compression-required' : 'transition-refused',
+          codes,
+          reasons: e.reasons,
+          ...(compressionOnly ? { compression_required: true, required_action: 'compress_closed_stage_context' } : {}),
+        });
       io.err(`loom-vscode: ${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
       return 1;
     }

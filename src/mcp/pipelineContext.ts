@@ -59,6 +59,8 @@ export function pipelineContext(spec: SpecPipeline, options: { full?: boolean; h
     next_step: nextStage ? stepView(nextStage) : null,
     next_ready: forward?.ready ?? false,
     next_unmet: forward?.unmet ?? [],
+    // loom 3's advance refuses without it (compression_required) where the step's outputs name handoffs/<stage>.json.
+    compression_required: stage?.compressionRequired ?? false,
     handoffs_summary: handoffs.slice(0, limit),
     handoffs_truncated: handoffs.length > limit,
     handoffs_omitted: Math.max(0, handoffs.length - limit),
@@ -69,6 +71,7 @@ export function pipelineContext(spec: SpecPipeline, options: { full?: boolean; h
       'Do not advance without producing required outputs',
       'Do not write pipeline.state.json, task-states/ or progress.md by hand: use the loom_* tools',
       ...(stage?.confirmation ? ['Do not leave this stage without the user’s explicit confirmation'] : []),
+      ...(stage?.compressionRequired ? ['Do not start the next stage before compressing closed-stage raw context'] : []),
     ],
     tasks_summary: tasksSummary(spec),
     // A file that cannot be read (a task state with a status loom does not know) counts as absent above: say so.

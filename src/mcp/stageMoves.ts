@@ -1,6 +1,7 @@
 import { TransitionRefusedError } from '../core/errors';
 import { FAILED_STAGE } from '../core/files/vocabulary';
 import { stageOf } from '../core/pipeline/pipelineDefinition';
+import { onlyCompressionMissing } from '../core/pipeline/refusals';
 import type { TransitionCheck } from '../core/pipeline/transitionCheck';
 import type { SpecPipeline } from '../core/repository/specPipeline';
 import { ToolRefusal, type ToolResult } from './results';
@@ -43,13 +44,30 @@ function onlyConfirmationMissing(e: unknown): TransitionCheck | undefined {
   return check && check.unmet.length === 0 && check.confirmations.length > 0 ? check : undefined;
 }
 
+/** loom 3's answer when only the caller's word on compression is missing (pipeline-engine.js advance). */
+function compressionRefusal(spec: SpecPipeline, tool: string, reasons: readonly string[]): ToolRefusal {
+  return new ToolRefusal(
+    `${spec.snapshot.specDir}: ${spec.stage} requires context compression before advancing; nothing was changed`,
+    `the stage handoff is written: compress the closed stage's raw context with your host's compression, then call ${tool} again with compression_confirmed: true`,
+    { code: 'compression-required', compression_required: true, required_action: 'compress_closed_stage_context', reasons: [...reasons], current_stage: spec.stage },
+  );
+}
+
+/** The refusal, when it is only the compression that is missing; else the error as it is. */
+function withCompression(e: unknown, spec: SpecPipeline, tool: string): unknown {
+  return e instanceof TransitionRefusedError && onlyCompressionMissing(e.details, e.reasons) ? compressionRefusal(spec, tool, e.reasons) : e;
+}
+
 /**
  * loom_advance_pipeline: the same checks as Advance, through the spec's actor. A human-approval
  * gate refuses (loom: "use approve"); an interactive stage moves only when the person confirms,
- * through elicitation where the client can ask them, otherwise the agent is told to ask.
+ * through elicitation where the client can ask them, otherwise the agent is told to ask. Where
+ * loom 3 asks for it, the move needs `compression_confirmed` (the agent compressed the closed
+ * stage's context first), and is refused as loom refuses it without.
  */
-export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool: string): Promise<ToolResult> {
+export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool: string, options: { compressionConfirmed?: boolean } = {}): Promise<ToolResult> {
   const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
+  const compressionConfirmed = options.compressionConfirmed === true;
   if (spec.stage === FAILED_STAGE) {
     throw new ToolRefusal(
       `${spec.snapshot.specDir} has failed; nothing was changed`,
@@ -63,10 +81,12 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
     });
   }
   try {
-    return moved(spec, spec.advance({ reason: `via MCP: ${tool}`, now: ctx.now() }), 'no confirmation needed');
+    return moved(spec, spec.advance({ compressionConfirmed, reason: `via MCP: ${tool}`, now: ctx.now() }), 'no confirmation needed');
   } catch (e) {
     const check = onlyConfirmationMissing(e);
-    if (!check) throw e;
+    if (!check) throw withCompression(e, spec, tool);
+    // The person is asked only once nothing else is missing, the compression included.
+    if (check.compression.length) throw compressionRefusal(spec, tool, check.compression);
     const asked = await ctx.confirm(confirmationQuestion(spec, check, 'advance'));
     if (asked.answer === 'unavailable') {
       throw new ToolRefusal(`${spec.snapshot.specDir}: leaving ${spec.stage} needs the user's confirmation; nothing was changed`, howToConfirm(spec), {
@@ -77,7 +97,15 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
     }
     if (asked.answer === 'declined')
       throw new ToolRefusal(`${spec.snapshot.specDir}: the user did not confirm leaving ${spec.stage} (${asked.why}); nothing was changed`, 'ask the user what is missing, then call again');
-    return moved(spec, spec.advance({ confirm: true, reason: `via MCP: ${tool}, confirmed by the user through the MCP client`, now: ctx.now() }), 'the user, through the MCP client');
+    try {
+      return moved(
+        spec,
+        spec.advance({ confirm: true, compressionConfirmed, reason: `via MCP: ${tool}, confirmed by the user through the MCP client`, now: ctx.now() }),
+        'the user, through the MCP client',
+      );
+    } catch (again) {
+      throw withCompression(again, spec, tool);
+    }
   }
 }
 
@@ -85,7 +113,7 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
  * loom_approve_gate: only at a stage that asks for a person. Where the client can ask, the person
  * answers here; otherwise the call itself is the agent's report that the user agreed, as in loom.
  */
-export async function approveOverMcp(spec: SpecPipeline, ctx: ToolContext, tool: string): Promise<ToolResult> {
+export async function approveOverMcp(spec: SpecPipeline, ctx: ToolContext, tool: string, options: { compressionConfirmed?: boolean } = {}): Promise<ToolResult> {
   const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
   if (!stage?.confirmation) {
     throw new ToolRefusal(
@@ -101,10 +129,13 @@ export async function approveOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
       current_stage: spec.stage,
     });
   }
+  // An interactive stage (not a human-approval gate, which loom's approve passes without it) asks for it too.
+  const compressionConfirmed = options.compressionConfirmed === true;
+  if (forward && forward.compression.length && !compressionConfirmed) throw compressionRefusal(spec, tool, forward.compression);
   const asked = await ctx.confirm(confirmationQuestion(spec, forward, 'approve'));
   if (asked.answer === 'declined')
     throw new ToolRefusal(`${spec.snapshot.specDir}: the user did not approve ${spec.stage} (${asked.why}); nothing was changed`, 'ask the user what is missing, then call again');
   const how = asked.answer === 'accepted' ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement';
   const reason = asked.answer === 'accepted' ? `via MCP: ${tool}, approved by the user through the MCP client` : `via MCP: ${tool}, after the agent reported the user's agreement`;
-  return moved(spec, spec.approve({ reason, now: ctx.now() }), how);
+  return moved(spec, spec.approve({ compressionConfirmed, reason, now: ctx.now() }), how);
 }

@@ -118,7 +118,7 @@ describe('sample workspace', () => {
       const unmet = t.guards
         .filter((g) => g.type !== 'worktreeExists')
         .map((g) => GUARDS[g.type](g.params as never, { snapshot: s.snapshot }))
-        .flatMap((o) => (holds(o, true) ? [] : o.reasons));
+        .flatMap((o) => (holds(o, true, true) ? [] : o.reasons));
       assert.deepEqual(unmet, [], `${t.from} → ${t.to}`);
     }
     const matrix = buildTraceabilityMatrix(s.snapshot);

@@ -145,8 +145,12 @@ class WorkflowReader {
 
   read(raw: unknown): Workflow {
     const file = this.file;
-    // An empty file (or only comments) is a workflow without pipelines; anything else must be a mapping.
-    if (raw === undefined || raw === null) return {};
+    // loom's loadWorkflow throws "Failed to parse workflow" on an empty file (or only comments),
+    // and loom run (which needs pipelines) "Failed to parse any pipelines" on one without any.
+    if (raw === undefined || raw === null) {
+      this.say('error', [], 'workflow.empty', { file });
+      return {};
+    }
     if (!isRecord(raw)) {
       this.say('error', [], 'workflow.notMapping', { file });
       return {};
@@ -154,9 +158,10 @@ class WorkflowReader {
     const workflow: Workflow = { ...raw };
     if (raw.defaults !== undefined && raw.defaults !== null) workflow.defaults = this.defaults(raw.defaults);
     const pipelines = raw.pipelines;
-    // A workflow of defaults only (loom's finalize reads one with requirePipelines: false) says
-    // nothing about steps: every pipeline follows the schema, as without a workflow.yaml.
-    if (pipelines === undefined || pipelines === null) return workflow;
+    if (pipelines === undefined || pipelines === null || (isRecord(pipelines) && Object.keys(pipelines).length === 0)) {
+      this.say('error', pipelines === undefined ? [] : ['pipelines'], 'workflow.noPipelines', { file });
+      return workflow;
+    }
     if (!isRecord(pipelines)) {
       this.say('error', ['pipelines'], 'workflow.pipelinesNotMapping', { file });
       return workflow;
@@ -166,7 +171,9 @@ class WorkflowReader {
       const list = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.steps) ? value.steps : undefined;
       const at: Path = ['pipelines', name, ...(Array.isArray(value) ? [] : ['steps'])];
       if (!list) {
-        this.say('error', ['pipelines', name], 'workflow.pipelineNotList', { pipeline: name });
+        // loom's normalizePipelines makes it an empty list: the specs of this type follow no steps.
+        this.say('warning', ['pipelines', name], 'workflow.pipelineNotList', { pipeline: name });
+        read[name] = { ...(isRecord(value) ? value : {}), steps: [] };
         continue;
       }
       const steps_ = list.map((step, i) => ({ step: this.step(name, step, [...at, i]), at: [...at, i] as Path })).filter((s): s is { step: WorkflowStep; at: Path } => s.step !== undefined);

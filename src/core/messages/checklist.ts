@@ -9,6 +9,7 @@ export const checklistMessages = {
   'check.reportPasses': { en: '{path} says verdict: PASS', zh: '{path} 的结论为 PASS' },
   'check.receiptRequired': { en: '{path} has a valid evidence receipt', zh: '{path} 有有效的证据回执' },
   'check.receiptOptional': { en: "{path}'s evidence receipt, if any, is valid", zh: '{path} 的证据回执（如有）有效' },
+  'check.compressionConfirmed': { en: "the closed stage's context is compressed (loom asks the caller to confirm it)", zh: '已结束阶段的上下文已压缩（loom 要求调用方确认）' },
   'check.analysisHasNoBlocker': { en: 'artifact-analysis.json passes with no blocker', zh: 'artifact-analysis.json 通过且没有 blocker' },
   'check.convergenceConverged': { en: 'convergence-report.json says converged', zh: 'convergence-report.json 的状态为 converged' },
   'check.convergenceRoundsLeft': { en: 'fewer than {max} convergence rounds used', zh: '已用的收敛轮数少于 {max} 轮' },

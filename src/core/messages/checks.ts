@@ -12,6 +12,14 @@ export const checksMessages = {
     en: '{file} is not a mapping; loom cannot read a workflow from it (check the 2-space indentation)',
     zh: '{file} 不是映射，loom 无法从中读取流水线（请检查两空格缩进）',
   },
+  'workflow.empty': {
+    en: '{file}: the file is empty (or only comments), and loom run refuses it ("Failed to parse workflow"); give it its pipelines (pipelines: <name>: steps: - id: …)',
+    zh: '{file}：文件为空（或只有注释），loom run 会拒绝它（"Failed to parse workflow"）；请写入 pipelines（pipelines: <name>: steps: - id: …）',
+  },
+  'workflow.noPipelines': {
+    en: '{file}: no pipelines are declared, and loom run refuses that ("Failed to parse any pipelines"); add them (pipelines: <name>: steps: - id: …)',
+    zh: '{file}：没有声明任何流水线，loom run 会拒绝它（"Failed to parse any pipelines"）；请添加（pipelines: <name>: steps: - id: …）',
+  },
   'workflow.pipelinesNotMapping': { en: '{file}: "pipelines" must map each pipeline name to its steps', zh: '{file}："pipelines" 必须把每个流水线名称映射到它的步骤' },
   'workflow.pipelineNotList': {
     en: '{file}: pipeline "{pipeline}" is not a list of steps (loom would read it as a pipeline with no steps)',
@@ -46,8 +54,12 @@ export const checksMessages = {
   },
   'workflow.specUnreadable': { en: '{file} cannot be read, so the stage of {spec} is unknown', zh: '{file} 无法读取，因此 {spec} 的阶段未知' },
   'workflow.typeMissing': {
-    en: '{file} has no "{pipeline}" pipeline; the extension follows the full pipeline of pipeline.schema.json, where loom would find no steps',
-    zh: '{file} 中没有 "{pipeline}" 流水线；扩展按 pipeline.schema.json 的完整流水线推进，而 loom 会找不到任何步骤',
+    en: '{file} has no "{pipeline}" pipeline (it has {pipelines}), so the stages of a spec of that type are unknown: loom run --advance would find no steps and mark the spec complete at its current stage without any check. Add a "{pipeline}" pipeline to {file}, or set pipeline_type to one it has',
+    zh: '{file} 中没有 "{pipeline}" 流水线（只有 {pipelines}），因此该类型规格的阶段未知：loom run --advance 会找不到任何步骤，并在当前阶段不做任何检查就把规格标记为完成。请在 {file} 中添加 "{pipeline}" 流水线，或把 pipeline_type 改为已有的流水线',
+  },
+  'workflow.typeEmpty': {
+    en: '{file}: the "{pipeline}" pipeline has no steps, so the stages of a spec of that type are unknown: loom run --advance would mark the spec complete at its current stage without any check. Give the pipeline its steps in {file}',
+    zh: '{file}："{pipeline}" 流水线没有步骤，因此该类型规格的阶段未知：loom run --advance 会在当前阶段不做任何检查就把规格标记为完成。请在 {file} 中为该流水线写入步骤',
   },
 
   // Task ownership, as loom's `tasks --validate` (detectConflicts) judges it.

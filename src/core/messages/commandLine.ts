@@ -11,8 +11,11 @@ Commands:
   new      --name N [--spec-root R] [--type T]
                                           start a feature: specs/<YYYY-MM-DD>+<name>/ at the first stage
   status   [--spec-dir D]                 where every spec stands and what blocks its next step
-  advance  --spec-dir D [--to S] [--confirm] [--reason R]
-                                          move to the next stage when its preconditions hold
+  advance  --spec-dir D [--to S] [--confirm] [--compression-confirmed] [--reason R]
+                                          move to the next stage when its preconditions hold;
+                                          --compression-confirmed says you compressed the closed
+                                          stage's context, which loom 3 asks for where the step's
+                                          outputs include handoffs/<stage>.json
   fail     --spec-dir D --reason R        mark the spec failed, recording the reason
   recover  --spec-dir D --to S [--reason R]  leave failed for a stage the pipeline allows
   reapprove --spec-dir D [--stage S] [--reason R]
@@ -56,8 +59,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   new      --name N [--spec-root R] [--type T]
                                           开始一个功能：在第一个阶段创建 specs/<YYYY-MM-DD>+<name>/
   status   [--spec-dir D]                 每个规格所处的阶段，以及阻止其下一步的原因
-  advance  --spec-dir D [--to S] [--confirm] [--reason R]
-                                          前置条件满足时进入下一阶段
+  advance  --spec-dir D [--to S] [--confirm] [--compression-confirmed] [--reason R]
+                                          前置条件满足时进入下一阶段；--compression-confirmed
+                                          表示你已压缩已结束阶段的上下文，loom 3 在步骤的 outputs
+                                          含 handoffs/<stage>.json 时要求这一点
   fail     --spec-dir D --reason R        将规格标记为失败，并记录原因
   recover  --spec-dir D --to S [--reason R]  从失败状态恢复到流水线允许的阶段
   reapprove --spec-dir D [--stage S] [--reason R]
@@ -159,8 +164,8 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.status.line': { en: '{specDir}  [{pipeline}]  stage: {stage}', zh: '{specDir}  [{pipeline}]  阶段：{stage}' },
   'cli.status.lineInferred': { en: '{specDir}  [{pipeline}]  stage: {stage} (inferred from the artifacts)', zh: '{specDir}  [{pipeline}]  阶段：{stage}（由产物推断）' },
   'cli.status.lineWorkflowUnreadable': {
-    en: '{specDir}  [{pipeline}]  stage: unknown (.loom/workflow.yaml cannot be read)',
-    zh: '{specDir}  [{pipeline}]  阶段：未知（无法读取 .loom/workflow.yaml）',
+    en: '{specDir}  [{pipeline}]  stage: unknown (.loom/workflow.yaml does not give this pipeline)',
+    zh: '{specDir}  [{pipeline}]  阶段：未知（.loom/workflow.yaml 未给出该流水线）',
   },
   'cli.status.lineUnknown': { en: '{specDir}  [{pipeline}]  stage: unknown (pipeline.state.json is corrupt)', zh: '{specDir}  [{pipeline}]  阶段：未知（pipeline.state.json 已损坏）' },
   'cli.status.tasks': { en: '  tasks: {done}/{total} done', zh: '  任务：已完成 {done}/{total}' },
@@ -187,6 +192,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.analyze.overridesStillBlock': {
     en: "{count, plural, one {# overridden finding still blocks} other {# overridden findings still block}}: loom's run --advance re-runs analyze-artifacts and does not read overrides, so fix the artifacts",
     zh: '{count} 个已豁免的发现仍会阻断：loom 的 run --advance 会重新运行 analyze-artifacts 且不读取豁免，因此请修复产物',
+  },
+  'cli.status.next.compression': {
+    en: "· loom moves on only once the closed stage's context is compressed: advance --compression-confirmed",
+    zh: '· 只有在已结束阶段的上下文压缩后 loom 才会推进：advance --compression-confirmed',
   },
   'cli.findings.fix': { en: 'fix: {details}', zh: '修复：{details}' },
 } as const satisfies MessageTable;

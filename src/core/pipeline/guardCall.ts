@@ -27,7 +27,12 @@ export type GuardCall =
    * convergence-pass returning a `retry_target` from run --advance).
    */
   | { type: 'validatorFails'; params: { name: string; stage: string } }
-  | { type: 'confirmed'; params: { stage: string } };
+  | { type: 'confirmed'; params: { stage: string } }
+  /**
+   * The caller compressed the closed stage's context (loom 3's advance({ compressionConfirmed })
+   * for a step whose outputs include handoffs/<stage>.json: `_requiresStageCompression`).
+   */
+  | { type: 'compressionConfirmed'; params: { stage: string } };
 
 export type GuardName = GuardCall['type'];
 

@@ -30,14 +30,17 @@ export interface GuardOutcome {
   reasons: string[];
   /** The guard holds once the user confirms it. */
   needsConfirmation?: boolean;
+  /** The guard holds once the caller confirms it compressed the closed stage's context. */
+  needsCompression?: boolean;
   /** A spec-relative file the user can open to fix it. */
   file?: string;
   /** What kind of fault, for a surface that offers a remedy (Approve Again for a stale approval). */
-  code?: 'stale-approval' | 'unreadable-input';
+  code?: 'stale-approval' | 'unreadable-input' | 'compression-required';
 }
 
-/** Whether the guard lets the transition through, given the user's confirmation or its absence. */
-export const holds = (outcome: GuardOutcome, confirmed: boolean) => outcome.ok || (outcome.needsConfirmation === true && confirmed);
+/** Whether the guard lets the transition through, given the user's confirmation (and the caller's word on compression) or their absence. */
+export const holds = (outcome: GuardOutcome, confirmed: boolean, compressed = false) =>
+  outcome.ok || (outcome.needsConfirmation === true && confirmed) || (outcome.needsCompression === true && compressed);
 
 const pass: GuardOutcome = { ok: true, reasons: [] };
 const fail = (reasons: string | string[], file?: string): GuardOutcome => ({ ok: false, reasons: Array.isArray(reasons) ? reasons : [reasons], file });
@@ -254,6 +257,9 @@ export const GUARDS: GuardRegistry = {
   },
 
   confirmed: ({ stage }) => ({ ok: false, reasons: [t('guard.confirmDone', { stage })], needsConfirmation: true }),
+
+  // Not a fact of the spec: the caller's word, as loom's advance takes compressionConfirmed.
+  compressionConfirmed: ({ stage }) => ({ ok: false, reasons: [t('guard.compressionRequired', { stage })], needsCompression: true, code: 'compression-required' }),
 };
 
 /** The loader's messages start with the file's path; the reason names it already. */

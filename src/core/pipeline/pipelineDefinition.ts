@@ -53,6 +53,12 @@ export interface StageDefinition {
   maxRetries: number;
   timeoutMinutes: number;
   terminal: boolean;
+  /**
+   * Moving on from the stage needs the caller's word that it compressed the closed stage's
+   * context: loom 3's `_requiresStageCompression`, the step's outputs include
+   * `handoffs/<stage>.json` (as its default template declares for nearly every step).
+   */
+  compressionRequired: boolean;
 }
 
 export type TransitionKind = 'forward' | 'retry' | 'fail' | 'recover';
@@ -88,8 +94,6 @@ export interface PipelineDefinition {
    * unreadable and no change is made, rather than following a pipeline loom does not follow.
    */
   problems?: Diagnostic[];
-  /** What the user should know about where the stages came from (no pipeline of this type in workflow.yaml). */
-  advice?: Diagnostic[];
   stages: StageDefinition[];
   transitions: TransitionDefinition[];
   initial: string;
@@ -135,11 +139,6 @@ function schemaOrder(schema: PipelineSchemaFile): string[] {
 }
 
 /**
- * Builds the pipeline for one spec from loom's pipeline.schema.json and the repository's
- * workflow.yaml: the steps of `pipelineType` when the workflow declares it, else the full
- * pipeline of the schema. Everything the machine, the tree and Advance know comes from here.
- */
-/**
  * Puts first, on every transition that moves the spec on, the check that the files it reads can
  * be read: the stage's outputs and inputs, the target's inputs and every file a guard names.
  */
@@ -150,6 +149,12 @@ function readable(from: StageDefinition | undefined, to: StageDefinition, guards
   return paths.size ? [guard('inputsReadable', { paths: [...paths].sort() }), ...guards] : guards;
 }
 
+/**
+ * Builds the pipeline for one spec from loom's pipeline.schema.json and the repository's
+ * workflow.yaml: the steps of `pipelineType` when the workflow declares them, else (no
+ * workflow.yaml; the repository refuses a workflow without the type) the full pipeline of the
+ * schema. Everything the machine, the tree and Advance know comes from here.
+ */
 export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Workflow | undefined, pipelineType: string): PipelineDefinition {
   const steps = workflow?.pipelines?.[pipelineType]?.steps;
   const has = (obj: object, k: string) => Object.hasOwn(obj, k);
@@ -245,6 +250,8 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       maxRetries: step?.config?.max_retries ?? defaults.max_retries ?? DEFAULT_MAX_RETRIES,
       timeoutMinutes: step?.config?.timeout_minutes ?? defaults.timeout_minutes ?? DEFAULT_TIMEOUT_MINUTES,
       terminal: forward.get(id) === undefined,
+      // loom compares the output as written, so `specs/<date+feature>/handoffs/x.json` does not count.
+      compressionRequired: (step?.outputs ?? []).includes(`handoffs/${id}.json`),
     };
   });
   for (const stage of stages) {
@@ -262,6 +269,10 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   // Passing a gate is loom's --approve, which records fresh fingerprints instead of checking old ones.
   const approvalsFresh = (stage: StageDefinition) => (stage.humanApproval ? [] : [guard('approvalsFresh', {})]);
   const confirm = (stage: StageDefinition) => (stage.confirmation || stage.manualChecks.length > 0 ? [guard('confirmed', { stage: stage.id })] : []);
+  // loom's advance asks for it after the stage's own checks, going forward and on the automatic
+  // return from converge; its approve (passing a human-approval gate) and the completion of the
+  // last stage do not.
+  const compressed = (stage: StageDefinition) => (stage.compressionRequired ? [guard('compressionConfirmed', { stage: stage.id })] : []);
 
   stages.forEach((stage, index) => {
     const next = forward.get(stage.id);
@@ -272,7 +283,15 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       const guards = readable(
         stage,
         target,
-        dedupe([...stage.exit, ...targetEnter, guard('handoffsFresh', {}), ...approvalsFresh(stage), ...confirm(stage), ...(target.manualChecks.length ? confirm(target) : [])]),
+        dedupe([
+          ...stage.exit,
+          ...(stage.humanApproval ? [] : compressed(stage)),
+          ...targetEnter,
+          guard('handoffsFresh', {}),
+          ...approvalsFresh(stage),
+          ...confirm(stage),
+          ...(target.manualChecks.length ? confirm(target) : []),
+        ]),
       );
       const blockingKeys = new Set(guards.map(guardKey));
       transitions.push({
@@ -306,7 +325,11 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
         ...(converges ? { auto: true } : {}),
         trigger: described(stage.id, to.id)?.trigger,
         description: described(stage.id, to.id)?.description,
-        guards: readable(stage, to, dedupe([...rounds, ...retry, guard('handoffsFresh', {}), guard('approvalsFresh', {}), guard('confirmed', { stage: stage.id })])),
+        guards: readable(
+          stage,
+          to,
+          dedupe([...rounds, ...retry, ...(converges ? compressed(stage) : []), guard('handoffsFresh', {}), guard('approvalsFresh', {}), guard('confirmed', { stage: stage.id })]),
+        ),
       });
     }
     if (!stage.terminal) {

@@ -57,9 +57,10 @@ export interface PipelineContext {
 
 type Stamp = { now: string };
 export type PipelineEvent =
-  | ({ type: 'ADVANCE'; to?: string; confirm?: boolean; reason?: string } & Stamp)
+  /** `compressionConfirmed`: the caller compressed the closed stage's context (loom 3's --compression-confirmed). */
+  | ({ type: 'ADVANCE'; to?: string; confirm?: boolean; compressionConfirmed?: boolean; reason?: string } & Stamp)
   /** Confirms the current stage's gate and advances. */
-  | ({ type: 'APPROVE'; reason?: string } & Stamp)
+  | ({ type: 'APPROVE'; compressionConfirmed?: boolean; reason?: string } & Stamp)
   /** Renews a stale approval of a gate already passed; the stage stays. */
   | ({ type: 'REAPPROVE'; stage?: string; reason?: string } & Stamp)
   | ({ type: 'FAIL'; reason: string; validator?: string } & Stamp)
@@ -101,6 +102,9 @@ export function machineStateOf(def: PipelineDefinition, stage: string | null): s
 /** The user's word comes with Approve and with a confirmed Advance; recovering is confirmed by asking for it. */
 const confirmedBy = (event: PipelineEvent) => event.type === 'APPROVE' || event.type === 'RECOVER' || (event.type === 'ADVANCE' && event.confirm === true);
 
+/** The caller's word that the closed stage's context was compressed comes only with the move itself. */
+const compressedBy = (event: PipelineEvent) => (event.type === 'ADVANCE' || event.type === 'APPROVE') && event.compressionConfirmed === true;
+
 /** The record a change starts from. */
 const base = (context: PipelineContext, stage: string, now: string) => context.state ?? context.freshState(stage, now);
 
@@ -118,7 +122,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
   const namedGuards = Object.fromEntries(
     (Object.keys(GUARDS) as GuardName[]).map((name) => [
       name,
-      ({ context, event }: { context: PipelineContext; event: PipelineEvent }, params: unknown) => holds(context.verdicts.outcome({ type: name, params } as GuardCall), confirmedBy(event)),
+      ({ context, event }: { context: PipelineContext; event: PipelineEvent }, params: unknown) =>
+        holds(context.verdicts.outcome({ type: name, params } as GuardCall), confirmedBy(event), compressedBy(event)),
     ]),
   ) as Record<GuardName, (args: { context: PipelineContext; event: PipelineEvent }, params: unknown) => boolean>;
 
@@ -331,9 +336,9 @@ function refusalOf(def: PipelineDefinition, context: PipelineContext, stage: str
   }
   switch (event.type) {
     case 'ADVANCE':
-      return advanceRefusal(def, specDir, stage, { to: event.to, confirm: event.confirm === true }, context.verdicts);
+      return advanceRefusal(def, specDir, stage, { to: event.to, confirm: event.confirm === true, compressionConfirmed: event.compressionConfirmed === true }, context.verdicts);
     case 'APPROVE':
-      return advanceRefusal(def, specDir, stage, { confirm: true, approve: true }, context.verdicts);
+      return advanceRefusal(def, specDir, stage, { confirm: true, compressionConfirmed: event.compressionConfirmed === true, approve: true }, context.verdicts);
     case 'FAIL':
       return failRefusal(def, specDir, stage, event.reason) ?? { message: `${specDir}: the pipeline did not accept FAIL from ${stage}`, reasons: [], codes: [] };
     case 'RECOVER':

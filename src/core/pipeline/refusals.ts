@@ -10,7 +10,8 @@ import { checkTransition, type TransitionCheck } from './transitionCheck';
  * What kind of refusal, for a surface that words it its own way or offers a remedy: the guards'
  * codes (`stale-approval`, `unreadable-input`) and the machine's own.
  */
-export type RefusalCode = TransitionCheck['codes'][number] | 'spec-failed' | 'state-unreadable' | 'no-gate' | 'pipeline-end' | 'not-allowed' | 'no-stale-approval' | 'tasks-running';
+export type RefusalCode =
+  TransitionCheck['codes'][number] | 'compression-required' | 'spec-failed' | 'state-unreadable' | 'no-gate' | 'pipeline-end' | 'not-allowed' | 'no-stale-approval' | 'tasks-running';
 
 /** Why the pipeline did not take an event, said once for every surface. */
 export interface Refusal {
@@ -50,23 +51,42 @@ export function chosenTransition(def: PipelineDefinition, from: string, to: stri
   return to ? candidates.find((t) => t.to === to) : candidates.find((t) => t.kind === 'forward');
 }
 
-export function advanceRefusal(def: PipelineDefinition, specDir: string, from: string, ask: { to?: string; confirm: boolean; approve?: boolean }, verdicts: GuardVerdicts): Refusal {
+/** A refused move: what does not hold, what the user did not confirm, and the compression the caller did not confirm. */
+function moveRefusal(message: string, check: TransitionCheck, confirm: boolean): Refusal {
+  const r = refusal(message, [...check.unmet, ...(confirm ? [] : check.confirmations), ...check.compression], check);
+  return check.compression.length ? { ...r, codes: ['compression-required', ...r.codes] } : r;
+}
+
+export function advanceRefusal(
+  def: PipelineDefinition,
+  specDir: string,
+  from: string,
+  ask: { to?: string; confirm: boolean; compressionConfirmed?: boolean; approve?: boolean },
+  verdicts: GuardVerdicts,
+): Refusal {
   if (from === FAILED_STAGE) return refusal(t('refusal.specFailed', { specDir, targets: def.recoveryTargets.join(', ') }), [], undefined, 'spec-failed');
   const stage = stageOf(def, from);
   if (ask.approve && !stage?.confirmation) return refusal(t('refusal.noGate', { specDir, stage: from }), [], undefined, 'no-gate');
   if (stage && completesPipeline(def, from, ask.to)) {
-    const check = checkTransition(def, completionTransition(stage), verdicts, ask.confirm);
-    return refusal(t('refusal.cannotComplete', { specDir, stage: from }), [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
+    const check = checkTransition(def, completionTransition(stage), verdicts, ask.confirm, ask.compressionConfirmed);
+    return moveRefusal(t('refusal.cannotComplete', { specDir, stage: from }), check, ask.confirm);
   }
   const candidates = transitionsFrom(def, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
   if (candidates.length === 0) return refusal(t('refusal.pipelineEnd', { specDir, stage: from, pipeline: def.type }), [], undefined, 'pipeline-end');
   const chosen = chosenTransition(def, from, ask.approve ? undefined : ask.to);
+  // loom's automatic return from converge waits only for the caller's word on compression: say that, not why going forward fails.
+  if (!ask.to && !ask.approve) {
+    for (const back of candidates.filter((c) => c.auto)) {
+      const check = checkTransition(def, back, verdicts, ask.confirm, ask.compressionConfirmed);
+      if (check.unmet.length === 0 && check.compression.length > 0) return moveRefusal(t('refusal.cannotMove', { specDir, from, to: back.to }), check, ask.confirm);
+    }
+  }
   if (!chosen) {
     if (!ask.to) return refusal(t('refusal.lastStageBackOnly', { specDir, stage: from, pipeline: def.type, targets: candidates.map((c) => c.to).join(', ') }), [], undefined, 'pipeline-end');
     return refusal(t('refusal.notAllowed', { from, to: ask.to, allowed: candidates.map((c) => c.to).join(', ') }), [], undefined, 'not-allowed');
   }
-  const check = checkTransition(def, chosen, verdicts, ask.confirm);
-  return refusal(t('refusal.cannotMove', { specDir, from, to: chosen.to }), [...check.unmet, ...(ask.confirm ? [] : check.confirmations)], check);
+  const check = checkTransition(def, chosen, verdicts, ask.confirm, ask.compressionConfirmed);
+  return moveRefusal(t('refusal.cannotMove', { specDir, from, to: chosen.to }), check, ask.confirm);
 }
 
 export function failRefusal(def: PipelineDefinition, specDir: string, from: string, reason: string): Refusal | undefined {
@@ -100,3 +120,13 @@ export function chooseReapproval(specDir: string, current: string, renewable: re
 }
 
 export const isRefusal = (x: StaleApproval | Refusal): x is Refusal => 'message' in x;
+
+/**
+ * The move was refused only for want of the caller's word that it compressed the closed stage's
+ * context: everything else holds (loom 3 answers that with compression_required, and asks for it
+ * only once the stage's own checks pass).
+ */
+export function onlyCompressionMissing(details: { codes?: readonly string[]; check?: unknown }, reasons: readonly string[]): boolean {
+  const check = details.check as TransitionCheck | undefined;
+  return Boolean(details.codes?.includes('compression-required') && check && check.unmet.length === 0 && reasons.every((r) => check.compression.includes(r)));
+}

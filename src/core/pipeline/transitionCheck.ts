@@ -17,6 +17,11 @@ export interface TransitionCheck {
   unmet: string[];
   /** What the user is asked to confirm. */
   confirmations: string[];
+  /**
+   * What the caller must confirm it did, the closed stage's context compressed (loom 3's
+   * compression_confirmed); empty when the move needs no such word or it was given.
+   */
+  compression: string[];
   /** The first spec-relative file the user can open to fix an unmet precondition. */
   file?: string;
   description?: string;
@@ -33,9 +38,10 @@ export interface TransitionCheck {
   adviceFile?: string;
 }
 
-export function checkTransition(def: PipelineDefinition, t: TransitionDefinition, verdicts: GuardVerdicts, confirmed = false): TransitionCheck {
+export function checkTransition(def: PipelineDefinition, t: TransitionDefinition, verdicts: GuardVerdicts, confirmed = false, compressed = false): TransitionCheck {
   const unmet: string[] = [];
   const confirmations: string[] = [];
+  const compression: string[] = [];
   const codes = new Set<NonNullable<GuardOutcome['code']>>();
   let file: string | undefined;
   // A missing file is said once, not again by every guard that reads it.
@@ -44,6 +50,10 @@ export function checkTransition(def: PipelineDefinition, t: TransitionDefinition
   for (const { call, outcome } of all) {
     if (outcome.needsConfirmation) {
       if (!confirmed) confirmations.push(...outcome.reasons);
+      continue;
+    }
+    if (outcome.needsCompression) {
+      if (!compressed) compression.push(...outcome.reasons);
       continue;
     }
     if (holds(outcome, confirmed)) continue;
@@ -79,6 +89,7 @@ export function checkTransition(def: PipelineDefinition, t: TransitionDefinition
     // Two guards may find the same fault (a receipt checked for the step and for the next stage).
     unmet: [...new Set(unmet)],
     confirmations: [...new Set(confirmations)],
+    compression,
     file,
     description: t.description,
     verdicts: all,

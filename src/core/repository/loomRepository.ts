@@ -130,7 +130,10 @@ export class LoomRepository {
   /**
    * The pipeline loom's engine would follow: the workflow's steps of that type. A workflow.yaml
    * that does not read leaves the pipeline unknown (loom run refuses it as well), never the
-   * schema's; a workflow without the type falls back to the schema's, and says so.
+   * schema's. So does a workflow.yaml without steps for the type: loom's getSteps finds none
+   * (`pipelines[type] || []`) and its run --advance marks the spec complete at once, unchecked,
+   * which is no pipeline the extension can drive; the spec is shown as unreadable and says why.
+   * Without a workflow.yaml the schema's pipeline is followed.
    */
   private buildDefinition(pipelineType: string, steps?: WorkflowStep[]): PipelineDefinition {
     if (!this.workflowLoaded) this.loadWorkflow();
@@ -150,13 +153,15 @@ export class LoomRepository {
       );
       return unreadablePipeline(pipelineType, [summary, ...this.workflowDiagnostics.filter((d) => d.severity === 'error')]);
     }
-    const workflow = steps ? { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [pipelineType]: { steps } } } : this.workflow;
-    const def = buildPipelineDefinition(this.schema, workflow, pipelineType);
-    // (A workflow without any pipeline is said once, on workflow.yaml.)
-    if (Object.keys(this.workflow?.pipelines ?? {}).length > 0 && def.source === 'schema') {
-      def.advice = [diagnostic(WORKFLOW_FILE, t('workflow.typeMissing', { file: WORKFLOW_FILE, pipeline: pipelineType }), { line: 1 }, 'warning', 'workflow-pipeline-missing')];
+    const declared = this.workflow?.pipelines ?? {};
+    if (this.workflowPresent && !steps?.length && !(Object.hasOwn(declared, pipelineType) && declared[pipelineType].steps.length > 0)) {
+      const message = Object.hasOwn(declared, pipelineType)
+        ? t('workflow.typeEmpty', { file: WORKFLOW_FILE, pipeline: pipelineType })
+        : t('workflow.typeMissing', { file: WORKFLOW_FILE, pipeline: pipelineType, pipelines: Object.keys(declared).join(', ') });
+      return unreadablePipeline(pipelineType, [diagnostic(WORKFLOW_FILE, message, { line: 1 }, 'error', 'workflow-unreadable')]);
     }
-    return def;
+    const workflow = steps ? { ...this.workflow, pipelines: { ...this.workflow?.pipelines, [pipelineType]: { steps } } } : this.workflow;
+    return buildPipelineDefinition(this.schema, workflow, pipelineType);
   }
 
   private loadOne(dir: string, existing?: SpecPipeline): SpecPipeline {

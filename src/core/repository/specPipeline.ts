@@ -46,7 +46,8 @@ export interface SpecStatus {
   stage_source: 'state' | 'inferred' | 'unknown';
   tasks: TaskStatusSummary[];
   /** `advice`: what the extension's own checks beyond loom's find unmet; shown, never blocking. */
-  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[]; advice?: string[] }[];
+  /** `compression_required`: loom 3 moves on only with the caller's word that it compressed the closed stage's context. */
+  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[]; compression_required?: true; advice?: string[] }[];
   diagnostics: Diagnostic[];
 }
 
@@ -96,14 +97,23 @@ interface Facts {
 }
 
 /**
+ * Why a spec's pipeline is unknown, in one sentence: workflow.yaml does not read (its errors are
+ * listed on it), or it gives no steps for the spec's type (the reason itself).
+ */
+export function workflowRefusal(def: PipelineDefinition, specDir: string): string {
+  const problems = def.problems ?? [];
+  return problems.length === 1 ? problems[0].message : t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: specDir });
+}
+
+/**
  * What the spec's pipeline says of the spec, filed on the spec's own state file: the workflow's
  * own problems are listed once, on workflow.yaml, not again for every spec that uses it.
  */
 function pipelineDiagnostics(def: PipelineDefinition, specDir: string): Diagnostic[] {
   const file = `${specDir}/${PIPELINE_STATE_FILE}`;
   const out: Diagnostic[] = [];
-  if (def.problems?.length) out.push(diagnostic(file, t('workflow.specUnreadable', { file: WORKFLOW_FILE, spec: specDir }), { line: 1 }, 'error', 'workflow-unreadable'));
-  for (const a of def.advice ?? []) out.push({ ...a, file, line: 1, column: 1 });
+  // A workflow.yaml that does not read is told on it; a type it lacks is told on the spec, once.
+  if (def.problems?.length) out.push(diagnostic(file, workflowRefusal(def, specDir), { line: 1 }, 'error', 'workflow-unreadable'));
   return out;
 }
 
@@ -256,6 +266,7 @@ export class SpecPipeline {
         ready: c.ready,
         unmet: c.unmet,
         confirmations: c.confirmations,
+        ...(c.compression.length ? { compression_required: true as const } : {}),
         ...(c.advice.length ? { advice: c.advice } : {}),
       })),
       diagnostics: this.diagnostics,
@@ -270,14 +281,25 @@ export class SpecPipeline {
     return (this.facts.staleApprovals ??= renewableApprovals(staleApprovals(this.snapshot), this.stage));
   }
 
-  /** Moves to the next stage (or `to`) when its preconditions hold; at the last stage, completes the pipeline. */
-  advance(options: { to?: string; confirm?: boolean; now?: string; reason?: string } = {}): ChangeResult {
-    return this.change({ type: 'ADVANCE', to: options.to, confirm: options.confirm === true, reason: options.reason, now: options.now ?? new Date().toISOString() });
+  /**
+   * Moves to the next stage (or `to`) when its preconditions hold; at the last stage, completes the
+   * pipeline. `compressionConfirmed` is the caller's word that it compressed the closed stage's
+   * context, which loom 3 asks for where the step's outputs include handoffs/<stage>.json.
+   */
+  advance(options: { to?: string; confirm?: boolean; compressionConfirmed?: boolean; now?: string; reason?: string } = {}): ChangeResult {
+    return this.change({
+      type: 'ADVANCE',
+      to: options.to,
+      confirm: options.confirm === true,
+      compressionConfirmed: options.compressionConfirmed === true,
+      reason: options.reason,
+      now: options.now ?? new Date().toISOString(),
+    });
   }
 
   /** Confirms the current stage's gate and advances (recording approval fingerprints on human-approval gates). */
-  approve(options: { now?: string; reason?: string } = {}): ChangeResult {
-    return this.change({ type: 'APPROVE', reason: options.reason, now: options.now ?? new Date().toISOString() });
+  approve(options: { compressionConfirmed?: boolean; now?: string; reason?: string } = {}): ChangeResult {
+    return this.change({ type: 'APPROVE', compressionConfirmed: options.compressionConfirmed === true, reason: options.reason, now: options.now ?? new Date().toISOString() });
   }
 
   /** Records a failure from any stage; the reason goes into the history and `failure_reason`. */

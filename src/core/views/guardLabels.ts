@@ -18,6 +18,8 @@ export function describeGuard(call: GuardCall): string {
       return t(call.params.required ? 'check.receiptRequired' : 'check.receiptOptional', { path: call.params.path });
     case 'analysisHasNoBlocker':
       return t('check.analysisHasNoBlocker');
+    case 'compressionConfirmed':
+      return t('check.compressionConfirmed');
     case 'convergenceConverged':
       return t('check.convergenceConverged');
     case 'convergenceRoundsLeft':

@@ -198,7 +198,12 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
 
   let result: ChangeResult;
   try {
-    result = approve ? e.spec.approve({ reason: args.reason }) : e.spec.advance({ to: check?.to ?? args.to, confirm: confirmed, reason: args.reason });
+    // loom 3 asks the caller to confirm it compressed the closed stage's context (compression_confirmed)
+    // where the step's outputs name handoffs/<stage>.json. The extension's stage work (a task run,
+    // each @loom command) starts from the spec's files, not from the closed stage's conversation,
+    // so Advance, Approve, the dashboard and the chat's Advance button confirm it themselves.
+    const compressionConfirmed = true;
+    result = approve ? e.spec.approve({ compressionConfirmed, reason: args.reason }) : e.spec.advance({ to: check?.to ?? args.to, confirm: confirmed, compressionConfirmed, reason: args.reason });
   } catch (error) {
     if (error instanceof TransitionRefusedError) return presentRefusal(ctx, e, error, stage, check?.to ?? args.to);
     throw error;

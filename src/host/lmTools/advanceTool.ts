@@ -51,7 +51,9 @@ export function advanceTool(ctx: CommandContext, confirmed: ConfirmedSteps): vsc
       }
       const to = step.kind === 'one' ? step.check.to : input.to;
       const confirm = from !== null && to !== undefined && confirmed.take(TOOL, e.dir, { from, to });
-      const result = e.spec.advance({ to, confirm, reason: input.reason?.trim() || undefined });
+      // As Loom: Advance, the extension gives loom 3's compression_confirmed itself: the tool cannot
+      // compress the chat's context, and the next stage's work starts from the spec's files.
+      const result = e.spec.advance({ to, confirm, compressionConfirmed: true, reason: input.reason?.trim() || undefined });
       ctx.log.component(`lm:${TOOL}`).info(`${e.spec.snapshot.specDir}: ${result.from} → ${result.to}${confirm ? ' (confirmed by the user)' : ''}`);
       const done = { specDir: specLabel(ctx, e), from: result.from, to: result.to, stage: e.spec.stage };
       if (result.alreadyComplete) return answer(vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), result.from), done);

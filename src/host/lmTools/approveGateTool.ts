@@ -65,7 +65,7 @@ export function approveGateTool(ctx: CommandContext, confirmed: ConfirmedSteps):
         const reasons = step.check.ready ? [vscode.l10n.t('the user has not confirmed this approval; call the tool again so that VS Code asks them')] : step.check.unmet;
         throw new TransitionRefusedError(vscode.l10n.t('{0} cannot move from {1} to {2}', featureOf(e), from, step.check.to), reasons);
       }
-      const result = e.spec.approve({ reason: input.reason?.trim() || undefined });
+      const result = e.spec.approve({ compressionConfirmed: true, reason: input.reason?.trim() || undefined });
       ctx.log.component(`lm:${TOOL}`).info(`${e.spec.snapshot.specDir}: ${result.from} approved → ${result.to} (confirmed by the user)`);
       return answer(vscode.l10n.t('{0}: {1} approved → {2}', featureOf(e), result.from, result.to), { specDir: specLabel(ctx, e), from: result.from, to: result.to, stage: e.spec.stage });
     },

@@ -7,9 +7,8 @@ import { specTaskIds } from '../../core/specdir/loadSpec';
 import { writeHandoffRecord } from '../../core/store/stateStore';
 import { insideRepository } from '../paths';
 import { pipelineContext } from '../pipelineContext';
-import { resultOfError, ToolRefusal, type ToolResult } from '../results';
+import { ToolRefusal, type ToolResult } from '../results';
 import { changeableSpec, specOf, writeUnderLock } from '../specAccess';
-import { advanceOverMcp } from '../stageMoves';
 import { defineTool, type ToolContext } from '../tool';
 
 const handoffFields = {
@@ -87,40 +86,46 @@ export const writeHandoff = defineTool({
   },
 });
 
+/** What loom 3's stage_checkpoint answers for advance: true (tools.js, loom_stage_checkpoint). */
+const COMPRESS_THEN_ADVANCE = 'compress closed-stage raw context, then call loom_advance_pipeline with compression_confirmed=true';
+
 export const stageCheckpoint = defineTool({
   name: 'loom_stage_checkpoint',
   group: 'pipeline',
   description:
-    'One call at the end of a stage: write its handoff and progress.md, optionally advance (advance: true, with the same checks and confirmation as loom_advance_pipeline), and return the context that follows.',
+    'One call at the end of a stage: write its handoff and progress.md and return the context that follows. It never advances (as in loom 3): compress the closed stage’s context, then call loom_advance_pipeline with compression_confirmed=true.',
   input: z.object({
     spec_dir: z.string().optional().describe('Spec directory (optional if attached)'),
     stage: z.string().regex(TASK_ID_PATTERN, 'a stage id').describe('The current stage'),
     ...handoffFields,
-    advance: z.boolean().optional().describe('Then advance, as loom_advance_pipeline'),
+    advance: z.boolean().optional().describe('Deprecated: advancing is not performed here; compress the context, then call loom_advance_pipeline with compression_confirmed=true'),
     handoff_limit: z.number().int().positive().optional().describe('At most this many handoffs in the context (default 5)'),
   }),
-  writes: ['handoffs/<stage>.json', 'progress.md', 'pipeline.state.json (with advance)'],
-  run: async (args, ctx) => {
+  writes: ['handoffs/<stage>.json', 'progress.md'],
+  run: (args, ctx) => {
     const { spec } = changeableSpec(ctx, args.spec_dir);
     if (args.stage !== spec.stage)
       throw new ToolRefusal(`checkpoint stage "${args.stage}" does not match current stage "${spec.stage}"; nothing was written`, 'checkpoint the current stage (loom_get_pipeline_context)');
     const { path, handoff } = writeHandoffOverMcp(spec, args, ctx);
     spec.reload();
-    let advance: ToolResult = { ok: true, skipped: true };
-    if (args.advance) {
-      try {
-        advance = await advanceOverMcp(spec, ctx, 'loom_stage_checkpoint');
-      } catch (e) {
-        advance = { ok: false, ...resultOfError(e) };
-      }
-    }
+    const compress = stageOf(spec.definition, args.stage)?.compressionRequired === true;
+    // loom 3 deliberately does not advance here: the agent compresses its context first.
+    const advance: ToolResult = args.advance
+      ? {
+          ok: false,
+          skipped: true,
+          compression_required: true,
+          required_action: 'compress_closed_stage_context',
+          hint: 'the handoff is written; compress the closed stage’s context now, then call loom_advance_pipeline with compression_confirmed=true',
+        }
+      : { ok: true, skipped: true };
     return {
       ok: true,
       path,
       handoff_summary: compact(handoff),
       advance,
       context: pipelineContext(spec, { handoffLimit: args.handoff_limit }),
-      next_required_action: args.advance ? (advance.ok ? 'start the next stage from context' : 'see advance: what still blocks the stage') : 'call loom_advance_pipeline when ready',
+      next_required_action: args.advance || compress ? COMPRESS_THEN_ADVANCE : 'call loom_advance_pipeline when ready',
     };
   },
 });

@@ -42,7 +42,7 @@ suite('findings', () => {
 
   suiteSetup(async () => {
     api = await loom();
-    // The fixture brings its own workflow (a `findings` pipeline type, so the other specs keep loom's).
+    // The fixture brings its own workflow (a `findings` pipeline type; specs of other types are unreadable meanwhile, as in loom).
     fs.cpSync(path.join(fixture(), '.loom'), loomDir(), { recursive: true });
     fs.cpSync(path.join(fixture(), 'specs', SPEC), specPath(SPEC), { recursive: true });
     dir = specPath(SPEC);
@@ -60,6 +60,8 @@ suite('findings', () => {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(specPath(PLANNING), { recursive: true, force: true });
     fs.rmSync(loomDir(), { recursive: true, force: true });
+    // Without the fixture's workflow the other specs follow the schema again (its removal can escape the watcher too).
+    await vscode.commands.executeCommand('loom.refresh');
     await waitFor('the findings specs to go', () => !api.registry.entry(dir) && !api.registry.entry(specPath(PLANNING)), 10000);
     await settle(api);
   });
@@ -136,7 +138,7 @@ suite('findings', () => {
   test('the stage passes once the artifact is fixed; Override Finding from the palette finds nothing left to override', async () => {
     const plan = path.join(dir, 'plan.md');
     fs.writeFileSync(plan, `${fs.readFileSync(plan, 'utf8')}\nT2 follows T1.\n`);
-    await settle();
+    await settle(api);
     const result = await vscode.commands.executeCommand('loom.checkStage', { specDir: dir });
     assert.deepStrictEqual([result.status, result.outcome], ['done', 'pass'], JSON.stringify(result));
     const none = await vscode.commands.executeCommand('loom.overrideFinding', { specDir: dir });

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -922,6 +922,7 @@ describe('validate', () => {
 
   test('a workflow.yaml that does not parse is reported with its line', async () => {
     const clean = copyFixture('clean');
+    mkdirSync(join(clean, '.loom'), { recursive: true });
     writeFileSync(join(clean, '.loom/workflow.yaml'), 'defaults:\n  pipeline_type: feature\n  max_retries: [3\n');
     const run = await cli('validate', '--cwd', clean);
     assert.equal(run.code, 1);
@@ -1092,6 +1093,7 @@ describe('the launcher bin/loom-vscode.js', () => {
 describe('core bugs seen through the CLI', () => {
   test('advance without --to at the last stage of a workflow pipeline does not send the spec back', async () => {
     const repo = copyFixture('clean');
+    mkdirSync(join(repo, '.loom'), { recursive: true });
     writeFileSync(
       join(repo, '.loom/workflow.yaml'),
       [

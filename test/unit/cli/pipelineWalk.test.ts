@@ -428,7 +428,14 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.match(stale.err, /the approval of brainstorming is stale: requirements\.json changed/);
     ok(cli('reapprove', '--spec-dir', spec, '--stage', 'brainstorming', '--reason', 'the expanded behaviors were reviewed'));
     assert.equal((history()[0].approval_fingerprints as Record<string, string>)['requirements.json'], sha256(specPath('requirements.json')));
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'detail-expansion', to: 'planning' });
+    // loom 3's advance refuses until the caller confirms it compressed the closed stage's context
+    // (_requiresStageCompression: the step's outputs include handoffs/detail-expansion.json).
+    const uncompressed = cli('advance', '--spec-dir', spec, '--confirm', '--json');
+    assert.equal(uncompressed.code, 1);
+    assert.deepEqual([json(uncompressed).code, json(uncompressed).compression_required, json(uncompressed).required_action], ['compression-required', true, 'compress_closed_stage_context']);
+    assert.match(uncompressed.err, /detail-expansion requires context compression before moving on/);
+    assert.equal(state().current_stage, 'detail-expansion', 'nothing was written');
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'detail-expansion', to: 'planning' });
     assert.deepEqual(trail(), ['brainstorming:passed', 'detail-expansion:passed']);
   });
 
@@ -489,7 +496,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.deepEqual(readJson('artifact-analysis.json').coverage, report.coverage);
 
     write('handoffs/analyze-artifacts.json', handoff('analyze-artifacts', 'No blocker, no error; every behavior has a task', ['artifact-analysis.json'], ['plan.md', 'requirements.json']));
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'analyze-artifacts', to: 'approved' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'analyze-artifacts', to: 'approved' });
     assert.equal(status().stage, 'approved');
   });
 
@@ -554,7 +561,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(readJson('handoffs/executing.json').status, 'done');
     assert.match(read('progress.md'), /`T2` \| ✅ done/);
 
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'executing', to: 'converge' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'executing', to: 'converge' });
   });
 
   it("converge, round 1: a test file lost in the worktree makes REQ-002's behaviors partial; T3 is appended and the spec goes back to executing", () => {
@@ -599,7 +606,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     ok(cli('reapprove', '--spec-dir', spec, '--stage', 'planning', '--reason', 'T3 reviewed'));
 
     // Plain advance goes back by itself while rounds are left, as loom's run --advance does at converge.
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'converge', to: 'executing' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'converge', to: 'executing' });
     const back = history().at(-1)!;
     assert.equal(back.status, 'retry');
     assert.equal(back.retry_from, 'converge');
@@ -621,7 +628,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(result.outcome, 'completed', result.message);
     assert.deepEqual(result.finished, ['T1', 'T2', 'T3']);
     assert.match(read('test-report.md'), /Round 2/);
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'executing', to: 'converge' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'executing', to: 'converge' });
   });
 
   it('converge, round 2: every behavior is covered; leaving converge clears the round', () => {
@@ -632,7 +639,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(Object.values(report.classification).filter((c) => c === 'covered').length, 5);
 
     write('handoffs/converge.json', handoff('converge', 'Round 2 converged: 5 of 5 behaviors covered', ['convergence-report.json'], ['requirements.json', 'test-report.md']));
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'converge', to: 'verification' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'converge', to: 'verification' });
     assert.equal(Object.hasOwn(state().metadata, 'convergence_round'), false);
   });
 
@@ -668,13 +675,13 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
     const verified = json(ok(cli('verify', '--spec-dir', spec, '--json')));
     assert.deepEqual({ passed: verified.passed, findings: verified.findings }, { passed: true, findings: [] });
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'verification', to: 'code-review-request' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'verification', to: 'code-review-request' });
   });
 
   it('code review: request, the review gate approved once the feedback passes, response', () => {
     write('review-request.md', authored('review-request.md'));
     write('handoffs/code-review-request.json', handoff('code-review-request', 'Review requested', ['review-request.md'], ['verify-report.md']));
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'code-review-request', to: 'review-gate' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'code-review-request', to: 'review-gate' });
 
     const waiting = cli('advance', '--spec-dir', spec, '--confirm');
     assert.equal(waiting.code, 1);
@@ -696,7 +703,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
     write('review-response.md', authored('review-response.md'));
     write('handoffs/code-review-response.json', handoff('code-review-response', 'Feedback handled: one suggestion declined, one nit declined', ['review-response.md'], [`${spec}/review-feedback.md`]));
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'code-review-response', to: 'synced' });
+    assert.deepEqual(advance('--confirm', '--compression-confirmed'), { spec_dir: spec, from: 'code-review-response', to: 'synced' });
   });
 
   it('synced: advancing once more completes the pipeline; a second time changes nothing', () => {

@@ -57,12 +57,17 @@ describe('.loom/workflow.yaml', () => {
     assert.deepEqual(workflow!.pipelines!.chore.steps[0].outputs, ['handoffs/executing.json']);
   });
 
-  // loom run refuses a file without pipelines (loadWorkflow, requirePipelines), its finalize reads
-  // one; the extension reads it as defaults only, every pipeline following the schema.
-  it('reads an empty file, or one of defaults only, as a workflow without pipelines', () => {
-    assert.deepEqual(parse(''), { workflow: {}, diagnostics: [] });
-    assert.deepEqual(parse('# only a comment\n'), { workflow: {}, diagnostics: [] });
-    assert.deepEqual(parse('defaults:\n  max_retries: "3"\n'), { workflow: { defaults: { max_retries: 3 } }, diagnostics: [] });
+  // loom 3's loadWorkflow throws "Failed to parse workflow from …" on an empty file or one of only
+  // comments, and (requirePipelines, as loom run --advance asks) "Failed to parse any pipelines"
+  // on one without pipelines or with `pipelines: {}`: each is an error, and no workflow is returned.
+  it('refuses an empty file, one of comments only, and one without pipelines, as loom run does', () => {
+    const empty = '1:1 schema : the file is empty (or only comments), and loom run refuses it ("Failed to parse workflow"); give it its pipelines (pipelines: <name>: steps: - id: …)';
+    assert.deepEqual([parse('').workflow, parse('').diagnostics.map((d) => `${d.severity} ${brief(d)}`)], [undefined, [`error ${empty}`]]);
+    assert.deepEqual(parse('# only a comment\n').diagnostics.map(brief), [empty]);
+    const none = 'schema : no pipelines are declared, and loom run refuses that ("Failed to parse any pipelines"); add them (pipelines: <name>: steps: - id: …)';
+    const defaultsOnly = parse('defaults:\n  max_retries: "3"\n');
+    assert.deepEqual([defaultsOnly.workflow, defaultsOnly.diagnostics.map(brief)], [undefined, [`1:1 ${none}`]]);
+    assert.deepEqual(parse('defaults:\n  pipeline_type: feature\npipelines: {}\n').diagnostics.map(brief), [`3:1 ${none}`]);
   });
 
   it('reports a YAML syntax error at its line', () => {
@@ -113,9 +118,14 @@ describe('.loom/workflow.yaml', () => {
     );
   });
 
-  it('reports steps written as a mapping at the pipeline (loom normalizePipelines reads it as no steps)', () => {
-    const text = 'pipelines:\n  feature:\n    steps:\n      id: planning\n';
-    assert.deepEqual(parse(text).diagnostics.map(brief), ['2:3 schema : pipeline "feature" is not a list of steps (loom would read it as a pipeline with no steps)']);
+  it('warns of steps written as a mapping at the pipeline and reads it as no steps (loom normalizePipelines)', () => {
+    const text = 'pipelines:\n  feature:\n    steps:\n      id: planning\n  bugfix:\n    - id: executing\n';
+    const { workflow, diagnostics } = parse(text);
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.severity} ${brief(d)}`),
+      ['warning 2:3 schema : pipeline "feature" is not a list of steps (loom would read it as a pipeline with no steps)'],
+    );
+    assert.deepEqual([workflow!.pipelines!.feature.steps, workflow!.pipelines!.bugfix.steps.map((s) => s.id)], [[], ['executing']]);
   });
 
   it('reports a step without an id at that step', () => {

@@ -23,8 +23,10 @@ const LOOM_INPUTS: Record<string, string[]> = {
   loom_add_memory: ['type', 'content', 'context', 'project_root'],
   loom_get_project_status: ['project_root', 'limit', 'active_only', 'detail'],
   loom_get_pipeline_context: ['spec_dir', 'detail', 'handoff_limit'],
-  loom_advance_pipeline: ['spec_dir'],
-  loom_approve_gate: ['spec_dir'],
+  // loom 3's tools.js: loom_advance_pipeline takes compression_confirmed. On loom_approve_gate it is
+  // ours: approving an interactive stage (which loom would advance) asks for it as advancing does.
+  loom_advance_pipeline: ['spec_dir', 'compression_confirmed'],
+  loom_approve_gate: ['spec_dir', 'compression_confirmed'],
   loom_update_task_state: ['spec_dir', 'task_id', 'status', 'blocker'],
   loom_write_handoff: ['spec_dir', 'stage', 'task_id', 'status', 'summary', 'artifacts', 'data'],
   loom_select_pipeline: ['request', 'spec_dir', 'initialize'],

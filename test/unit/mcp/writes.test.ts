@@ -95,25 +95,27 @@ describe('loom-vscode mcp: task states, handoffs, checkpoints', () => {
     assert.equal(repo.read(`${BUILD}/handoffs/T1.json`), '{ "status": ');
   });
 
-  it('checkpoints only the current stage; with advance it moves on and returns the next context', async () => {
+  // loom 3's loom_stage_checkpoint (tools.js) writes the handoff and, with advance: true, deliberately
+  // does not advance: the agent compresses its context, then calls loom_advance_pipeline.
+  it('checkpoints only the current stage; with advance it writes the handoff, does not move, and says what to do next', async () => {
     const wrong = await c.call('loom_stage_checkpoint', { spec_dir: BUILD, stage: 'ship' });
     assert.match(wrong.error, /checkpoint stage "ship" does not match current stage "build"/);
     const r = await c.call('loom_stage_checkpoint', { spec_dir: BUILD, stage: 'build', summary: 'done building', advance: true });
     assert.equal(r.ok, true);
-    assert.deepEqual([r.advance.ok, r.advance.from, r.advance.to], [true, 'build', 'ship']);
-    assert.equal(r.context.current_stage, 'ship');
+    assert.deepEqual([r.advance.ok, r.advance.skipped, r.advance.compression_required, r.advance.required_action], [false, true, true, 'compress_closed_stage_context']);
+    assert.equal(r.next_required_action, 'compress closed-stage raw context, then call loom_advance_pipeline with compression_confirmed=true');
+    assert.equal(r.context.current_stage, 'build');
     assert.equal(r.handoff_summary.summary, 'done building');
-    assert.equal(cliStatus(repo.root, BUILD).stage, 'ship');
+    assert.equal(cliStatus(repo.root, BUILD).stage, 'build');
+    const moved = await c.call('loom_advance_pipeline', { spec_dir: BUILD, compression_confirmed: true });
+    assert.deepEqual([moved.ok, moved.from, moved.to], [true, 'build', 'ship']);
   });
 
-  it('a checkpoint that cannot advance says why in advance, keeping the handoff', async () => {
-    const r = await c.call('loom_stage_checkpoint', { spec_dir: DRAFT, stage: 'draft', advance: true });
-    assert.equal(r.ok, true);
-    assert.deepEqual([r.advance.ok, r.advance.to], [true, 'review']);
-    const gate = await c.call('loom_stage_checkpoint', { spec_dir: DRAFT, stage: 'review', advance: true });
-    assert.equal(gate.advance.ok, false);
-    assert.match(gate.advance.error, /human-approval gate/);
-    assert.ok(existsSync(repo.path(`${DRAFT}/handoffs/review.json`)));
+  it('a checkpoint never advances, at a gate either, and keeps the handoff', async () => {
+    const r = await c.call('loom_stage_checkpoint', { spec_dir: DRAFT, stage: 'draft' });
+    assert.deepEqual([r.ok, r.advance.ok, r.advance.skipped, r.next_required_action], [true, true, true, 'call loom_advance_pipeline when ready']);
+    assert.equal(cliStatus(repo.root, DRAFT).stage, 'draft');
+    assert.ok(existsSync(repo.path(`${DRAFT}/handoffs/draft.json`)));
   });
 
   it('leaves the spec valid for the core and the CLI', () => {

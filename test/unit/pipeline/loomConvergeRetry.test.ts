@@ -61,7 +61,18 @@ test('loom 3: plain Advance at converge goes back to executing while rounds are 
   const r = new TempRepo();
   try {
     atConverge(r);
-    const result = load(r).advance({ confirm: true, now: NOW });
+    // loom 3's advance asks for compression before the return too (_requiresStageCompression: the
+    // converge step's outputs include handoffs/converge.json), after the validator decided on it.
+    const before = r.read(`${SPEC}/pipeline.state.json`);
+    assert.throws(
+      () => load(r).advance({ confirm: true, now: NOW }),
+      (e: TransitionRefusedError) =>
+        e.message === `${SPEC} cannot move from converge to executing` &&
+        e.details.codes?.includes('compression-required') === true &&
+        /converge requires context compression/.test(e.reasons.join('\n')),
+    );
+    assert.equal(r.read(`${SPEC}/pipeline.state.json`), before, 'nothing written');
+    const result = load(r).advance({ confirm: true, compressionConfirmed: true, now: NOW });
     assert.deepEqual([result.from, result.to], ['converge', 'executing']);
     const written = r.json(`${SPEC}/pipeline.state.json`);
     const entry = written.stage_history.at(-1);
@@ -94,7 +105,7 @@ test('loom 3: going back checks handoffs, approvals and the stage outputs first,
     r.write(`${SPEC}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Login |\n| T2 | Added by converge |\n');
     const refused = (pattern: RegExp) =>
       assert.throws(
-        () => load(r).advance({ confirm: true, now: NOW }),
+        () => load(r).advance({ confirm: true, compressionConfirmed: true, now: NOW }),
         (e: TransitionRefusedError) => e.reasons.some((reason) => pattern.test(reason)),
       );
     refused(/handoffs\/planning\.json is stale: plan\.md changed/);
@@ -107,7 +118,7 @@ test('loom 3: going back checks handoffs, approvals and the stage outputs first,
     r.write(`${SPEC}/pipeline.state.json`, state('converge'));
     r.write(`${SPEC}/handoffs/converge.json`, '');
     r.write(`${SPEC}/handoffs/converge.json`, { stage: 'converge', status: 'partial' });
-    assert.equal(load(r).advance({ confirm: true, now: NOW }).to, 'executing');
+    assert.equal(load(r).advance({ confirm: true, compressionConfirmed: true, now: NOW }).to, 'executing');
   } finally {
     r.dispose();
   }

@@ -150,14 +150,78 @@ describe('workflow.yaml as loom reads it', () => {
     r.dispose();
   });
 
-  it('follows the schema for a type the workflow lacks, and says so on the spec', () => {
-    const { r, repo } = repoWith(LOOM_24_WORKFLOW, 'planning', 'feature');
+  // loom 3's getSteps is `workflow.pipelines[type] || []`: without steps for the spec's type, loom
+  // run --advance finds no current step and no next one and marks the spec complete at once,
+  // unchecked (run on such a fixture: "Pipeline complete at stage: planning"). That is no
+  // pipeline the extension can drive: the spec is unreadable, and says which type is missing.
+  it('shows a spec as unreadable when workflow.yaml has no steps for its type, naming the file and the type, and writes nothing', () => {
+    const { r, repo } = repoWith(LOOM_24_WORKFLOW, 'planning', 'feature', { 'plan.md': '# plan\n' });
+    const before = r.read(`${SPEC}/pipeline.state.json`);
     const spec = repo.get(SPEC)!;
-    assert.equal(spec.definition.source, 'schema');
+    const why =
+      '.loom/workflow.yaml has no "feature" pipeline (it has bugfix), so the stages of a spec of that type are unknown: loom run --advance would find no steps and mark the spec complete at its current stage without any check. Add a "feature" pipeline to .loom/workflow.yaml, or set pipeline_type to one it has';
+    const status = spec.status();
+    assert.deepEqual([status.stage, status.stage_source, status.next], [null, 'unknown', []]);
     assert.deepEqual(
-      spec.diagnostics.filter((d) => d.code === 'workflow-pipeline-missing').map((d) => `${d.severity} ${d.file}`),
-      [`warning ${SPEC}/pipeline.state.json`],
+      status.diagnostics.filter((d) => d.code === 'workflow-unreadable').map((d) => `${d.severity} ${d.file} ${d.message}`),
+      [`error ${SPEC}/pipeline.state.json ${why}`],
+    );
+    assert.deepEqual(repo.workflowProblems, [], 'workflow.yaml itself reads');
+    assert.throws(
+      () => spec.advance({ now: '2026-11-29T10:00:00.000Z' }),
+      (e: TransitionRefusedError) => e.message === why,
+    );
+    assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
+    // A spec of a type it has is driven as usual.
+    const bugfix = repoWith(LOOM_24_WORKFLOW, 'approved', 'bugfix', { 'plan.md': '# plan\n' });
+    assert.equal(bugfix.repo.get(SPEC)!.definition.source, 'workflow');
+    bugfix.r.dispose();
+    r.dispose();
+  });
+
+  it('says so for a pipeline with no steps too (loom normalizePipelines reads a mapping without a list as none)', () => {
+    const { r, repo } = repoWith(`${LOOM_24_WORKFLOW}  feature:\n    description: "to do"\n`, 'planning', 'feature');
+    assert.deepEqual(
+      repo
+        .get(SPEC)!
+        .status()
+        .diagnostics.filter((d) => d.code === 'workflow-unreadable')
+        .map((d) => d.message),
+      [
+        '.loom/workflow.yaml: the "feature" pipeline has no steps, so the stages of a spec of that type are unknown: loom run --advance would mark the spec complete at its current stage without any check. Give the pipeline its steps in .loom/workflow.yaml',
+      ],
+    );
+    assert.deepEqual(
+      repo.workflowProblems.map((d) => `${d.severity} ${d.code}`),
+      ['warning schema'],
     );
     r.dispose();
+  });
+
+  // loom 3's loadWorkflow throws "Failed to parse workflow from <path>" on an empty file (loom run
+  // and run --advance exit 1 with it; status, which reads only the state, still shows the stage).
+  it('shows every spec as unreadable when workflow.yaml is empty, as loom run refuses it', () => {
+    for (const text of ['', '# loom workflow\n']) {
+      const { r, repo } = repoWith(text, 'planning', 'feature', { 'plan.md': '# plan\n' });
+      const before = r.read(`${SPEC}/pipeline.state.json`);
+      const spec = repo.get(SPEC)!;
+      assert.deepEqual(
+        repo.workflowProblems.map((d) => `${d.severity} ${d.line} ${d.message}`),
+        ['error 1 .loom/workflow.yaml: the file is empty (or only comments), and loom run refuses it ("Failed to parse workflow"); give it its pipelines (pipelines: <name>: steps: - id: …)'],
+      );
+      assert.deepEqual(
+        spec
+          .status()
+          .diagnostics.filter((d) => d.code === 'workflow-unreadable')
+          .map((d) => d.message),
+        [`.loom/workflow.yaml cannot be read, so the stage of ${SPEC} is unknown`],
+      );
+      assert.throws(
+        () => spec.advance({ now: '2026-11-29T10:00:00.000Z' }),
+        (e: TransitionRefusedError) => /^\.loom\/workflow\.yaml cannot be read \(line 1: the file is empty \(or only comments\)/.test(e.message),
+      );
+      assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
+      r.dispose();
+    }
   });
 });

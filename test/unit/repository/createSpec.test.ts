@@ -152,7 +152,7 @@ test('LoomRepository.defaultPipelineType is the workflow default, else feature',
   const r = new TempRepo();
   try {
     assert.equal(new LoomRepository(r.root).defaultPipelineType, 'feature');
-    r.write('.loom/workflow.yaml', 'defaults:\n  pipeline_type: bugfix\n');
+    r.write('.loom/workflow.yaml', 'defaults:\n  pipeline_type: bugfix\npipelines:\n  bugfix:\n    - id: planning\n');
     assert.equal(new LoomRepository(r.root).defaultPipelineType, 'bugfix');
   } finally {
     r.dispose();

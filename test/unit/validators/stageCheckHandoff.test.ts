@@ -18,7 +18,7 @@ test('Check Stage at analyze-artifacts runs the analysis even when the workflow 
     mkdirSync(join(s.root, '.loom'));
     cpSync(join(__dirname, '..', '..', 'fixtures', 'workspace-chat', '.loom', 'workflow.yaml'), join(s.root, '.loom', 'workflow.yaml'));
     const spec = () => new LoomRepository(s.root).load().get(s.specDir)!;
-    for (let i = 0; i < 3; i++) spec().advance({ confirm: true });
+    for (let i = 0; i < 3; i++) spec().advance({ confirm: true, compressionConfirmed: true });
     assert.equal(spec().stage, 'analyze-artifacts');
     // The step declares only handoffs/analyze-artifacts.json (loom's checkStageOutputs); the schema's artifact-analysis.json is advice.
     assert.deepEqual(spec().next()[0].unmet, ['handoffs/analyze-artifacts.json does not exist']);
@@ -29,7 +29,7 @@ test('Check Stage at analyze-artifacts runs the analysis even when the workflow 
     const handoff = JSON.parse(readFileSync(join(s.dir, 'handoffs', 'analyze-artifacts.json'), 'utf8'));
     assert.deepEqual([handoff.stage, handoff.status, handoff.artifacts, handoff.written_at], ['analyze-artifacts', 'done', ['artifact-analysis.json'], '2026-11-30T12:00:00.000Z']);
     assert.equal(existsSync(join(s.dir, '.loom-run.lock')), false);
-    assert.deepEqual(spec().advance({ confirm: true }).to, 'approved');
+    assert.deepEqual(spec().advance({ confirm: true, compressionConfirmed: true }).to, 'approved');
   } finally {
     s.cleanup();
   }
