@@ -142,8 +142,9 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
     const preconditions: Precondition[] = [];
     for (const { call, outcome } of check.verdicts) {
       if (call.type === 'confirmed') continue;
-      // A check only the user can make is listed among the confirmations instead.
-      if (outcome.needsConfirmation) continue;
+      // A check only the user can make is listed among the confirmations instead; the caller's word
+      // on compression is given by the extension's own Advance (pipelineCommands), so it is not listed.
+      if (outcome.needsConfirmation || outcome.needsCompression) continue;
       const label = describeGuard(call);
       if (seen.has(label)) continue;
       seen.add(label);

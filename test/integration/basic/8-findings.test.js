@@ -137,7 +137,7 @@ suite('findings', () => {
 
   test('the stage passes once the artifact is fixed; Override Finding from the palette finds nothing left to override', async () => {
     const plan = path.join(dir, 'plan.md');
-    fs.writeFileSync(plan, `${fs.readFileSync(plan, 'utf8')}\nT2 follows T1.\n`);
+    fs.writeFileSync(plan, `${fs.readFileSync(plan, 'utf8')}\ntasks/T2.md follows tasks/T1.md.\n`);
     await settle(api);
     const result = await vscode.commands.executeCommand('loom.checkStage', { specDir: dir });
     assert.deepStrictEqual([result.status, result.outcome], ['done', 'pass'], JSON.stringify(result));

@@ -920,6 +920,27 @@ describe('validate', () => {
     assert.deepEqual(parsed(run), { diagnostics: [] });
   });
 
+  // loom 3's getSteps finds no steps for a type workflow.yaml lacks, and its run --advance then marks
+  // the spec complete unchecked; an empty workflow.yaml makes its loadWorkflow throw. Neither drives a spec here.
+  test('a workflow.yaml without the spec’s type, or an empty one, leaves the spec unreadable (exit 2), naming the file and the type', async () => {
+    const clean = copyFixture('clean');
+    mkdirSync(join(clean, '.loom'), { recursive: true });
+    writeFileSync(join(clean, '.loom/workflow.yaml'), 'pipelines:\n  bugfix:\n    - id: executing\n');
+    const spec = 'specs/2026-12-01+export';
+    const before = readFileSync(join(clean, spec, 'pipeline.state.json'), 'utf8');
+    const status = await cli('status', '--cwd', clean, '--spec-dir', spec);
+    assert.equal(status.code, 2);
+    assert.match(status.err, /\.loom\/workflow\.yaml has no "feature" pipeline \(it has bugfix\)/);
+    const advance = await cli('advance', '--cwd', clean, '--spec-dir', spec, '--confirm', '--compression-confirmed');
+    assert.equal(advance.code, 2);
+    assert.match(advance.err, /\.loom\/workflow\.yaml has no "feature" pipeline \(it has bugfix\), so the stages of a spec of that type are unknown/);
+    writeFileSync(join(clean, '.loom/workflow.yaml'), '# nothing yet\n');
+    const empty = await cli('advance', '--cwd', clean, '--spec-dir', spec, '--confirm');
+    assert.equal(empty.code, 2);
+    assert.match(empty.err, /\.loom\/workflow\.yaml:1:1: error: the file is empty \(or only comments\), and loom run refuses it \("Failed to parse workflow"\)/);
+    assert.equal(readFileSync(join(clean, spec, 'pipeline.state.json'), 'utf8'), before, 'nothing written');
+  });
+
   test('a workflow.yaml that does not parse is reported with its line', async () => {
     const clean = copyFixture('clean');
     mkdirSync(join(clean, '.loom'), { recursive: true });

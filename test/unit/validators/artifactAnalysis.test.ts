@@ -289,8 +289,8 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
           ),
       );
       assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'analyze-artifacts');
-      // Fixing the artifact is what lets it through, in both tools.
-      r.write(`${SPEC}/plan.md`, '# Plan\n\nT1, then T2.\n');
+      // Fixing the artifact is what lets it through (loom's script looks for the file name, T2.md, in plan.md).
+      r.write(`${SPEC}/plan.md`, '# Plan\n\nT1.md, then T2.md.\n');
       const moved = new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW, confirm: true });
       assert.deepEqual([moved.from, moved.to], ['analyze-artifacts', 'approved']);
     });
