@@ -50,30 +50,6 @@ export function tasksJson(plan: TaskBatchPlan) {
   };
 }
 
-export function traceJson(m: TraceabilityMatrix) {
-  const ref = (r: { ref: string; exists: boolean }) => ({ ref: r.ref, exists: r.exists });
-  return {
-    rows: m.rows.map((r) => ({
-      requirement: r.requirement,
-      behavior: r.behavior,
-      category: r.category,
-      status: r.status,
-      tasks: r.tasks,
-      tests: r.tests.map(ref),
-      evidence: r.evidence.map(ref),
-      closed: r.closed,
-    })),
-    requirements: m.requirements.map((r) => ({
-      id: r.id,
-      required_categories: r.required_categories,
-      covered_categories: r.covered_categories,
-      missing_categories: r.missing_categories,
-    })),
-    orphans: m.orphans,
-    summary: { behaviors: m.summary.behaviors, closed: m.summary.closed },
-  };
-}
-
 export function formatStatus(s: SpecStatus): string {
   const head = { specDir: s.spec_dir, pipeline: s.pipeline_type, stage: s.stage ?? '-' };
   const lineKey =

@@ -24,7 +24,8 @@ import { cliLanguage, isLanguage } from './language';
 import { cliSpecCache } from './specCacheDir';
 import { fingerprintCount, reportVerdict, setTaskStatus, VerdictFileMissing, writeHandoffFromCli } from './stateCommands';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
-import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson, traceJson } from './format';
+import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson } from './format';
+import { traceJson } from '../core/trace/traceJson';
 
 const VERSION = '0.1.0';
 const CLI_LOCK_WAIT_MS = 5_000;

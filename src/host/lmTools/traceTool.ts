@@ -3,11 +3,10 @@ import { LoomError } from '../../core/errors';
 import { REQUIREMENTS_FILE } from '../../core/files/requirements';
 import { TRACEABILITY_FILE } from '../../core/files/traceability';
 import { buildTraceabilityMatrix } from '../../core/trace/traceabilityMatrix';
+import { traceJson } from '../../core/trace/traceJson';
 import type { CommandContext } from '../commands/createCommand';
 import { loomTool } from './loomTool';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
-
-const ref = (r: { ref: string; exists: boolean; reason?: string }) => ({ ref: r.ref, exists: r.exists, ...(r.reason ? { reason: r.reason } : {}) });
 
 /** `#loomTrace`: the traceability matrix, as `loom-vscode trace` builds it. */
 export function traceTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {
@@ -31,19 +30,7 @@ export function traceTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInp
       const m = buildTraceabilityMatrix(snapshot);
       return answer(vscode.l10n.t('{0}: {1} of {2} behaviors closed.', featureOf(choice.entry), String(m.summary.closed), String(m.summary.behaviors)), {
         specDir: specLabel(ctx, choice.entry),
-        summary: m.summary,
-        rows: m.rows.map((r) => ({
-          requirement: r.requirement,
-          behavior: r.behavior,
-          category: r.category,
-          status: r.status,
-          tasks: r.tasks,
-          tests: r.tests.map(ref),
-          evidence: r.evidence.map(ref),
-          closed: r.closed,
-        })),
-        requirements: m.requirements,
-        orphans: m.orphans,
+        ...traceJson(m),
       });
     },
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { tasksJson, traceJson } from '../../cli/format';
+import { tasksJson } from '../../cli/format';
+import { traceJson } from '../../core/trace/traceJson';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic';
 import { REQUIREMENTS_FILE } from '../../core/files/requirements';
 import { TRACEABILITY_FILE } from '../../core/files/traceability';

@@ -812,7 +812,7 @@ describe('trace', () => {
         category: 'state-transition',
         status: 'candidate_implemented',
         tasks: ['T3'],
-        tests: [{ ref: 'tests/auth/lockout.test.js#第 6 次返回 423', exists: false }],
+        tests: [{ ref: 'tests/auth/lockout.test.js#第 6 次返回 423', exists: false, reason: 'missing' }],
         evidence: [],
         closed: false,
       },
@@ -835,7 +835,7 @@ describe('trace', () => {
     const copy = copyFixture('basic');
     unlinkSync(join(copy, LOGIN, 'evidence/test.log'));
     const m = parsed(await cli('trace', '--cwd', copy, '--spec-dir', LOGIN, '--json'));
-    assert.deepEqual(m.rows[0].evidence, [{ ref: 'evidence/test.log', exists: false }]);
+    assert.deepEqual(m.rows[0].evidence, [{ ref: 'evidence/test.log', exists: false, reason: 'missing' }]);
     assert.equal(m.rows[0].closed, false);
     assert.deepEqual(m.summary, { behaviors: 3, closed: 0 });
   });
