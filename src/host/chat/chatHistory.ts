@@ -6,6 +6,8 @@ export interface LoomChatMetadata {
   command?: string;
   /** Absolute spec directory the turn was about. */
   dir?: string;
+  /** The spec's stage when the turn was made. */
+  stage?: string;
   /** The model's own words (prose and file blocks) of the turn, as the model should remember them. */
   reply?: string;
   /** Id of the drafts this turn left pending. */
@@ -15,11 +17,15 @@ export interface LoomChatMetadata {
 }
 
 /**
- * The earlier turns of this conversation with @loom about the same spec, as model messages: the
- * user's prompts (with their command) and the model's replies as recorded in the metadata, not
- * the previews the chat showed around them.
+ * The earlier turns of this conversation with @loom about the same spec at its current stage, as
+ * model messages: the user's prompts (with their command) and the model's replies as recorded in
+ * the metadata, not the previews the chat showed around them. Turns of a stage the spec has
+ * left stay behind: loom wants a closed stage's raw context compressed before the pipeline moves
+ * on (`compression_confirmed`), its handoff and files carry it forward, and the extension's
+ * Advance confirms that compression on the strength of this. A turn recorded before stages were
+ * kept in the metadata is given as before.
  */
-export function historyMessages(context: vscode.ChatContext, dir: string): ChatMessage[] {
+export function historyMessages(context: vscode.ChatContext, dir: string, stage: string | undefined): ChatMessage[] {
   const out: ChatMessage[] = [];
   let pendingRequest: ChatMessage | undefined;
   for (const turn of context.history) {
@@ -29,7 +35,7 @@ export function historyMessages(context: vscode.ChatContext, dir: string): ChatM
     }
     if (turn instanceof vscode.ChatResponseTurn) {
       const meta = turn.result.metadata as LoomChatMetadata | undefined;
-      if (meta?.dir !== dir) {
+      if (meta?.dir !== dir || (meta.stage !== undefined && meta.stage !== stage)) {
         pendingRequest = undefined;
         continue;
       }

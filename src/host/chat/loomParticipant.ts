@@ -86,7 +86,7 @@ export class LoomChatParticipant implements vscode.Disposable {
     if (!command) return this.help(stream, entry);
     if (!entry) return this.noSpec(stream, command);
 
-    const meta: LoomChatMetadata = { command: command.name, dir: entry.dir };
+    const meta: LoomChatMetadata = { command: command.name, dir: entry.dir, ...(entry.spec.stage ? { stage: entry.spec.stage } : {}) };
     const pending = this.store.get(entry.dir, command.name);
     if (pending && isAcceptance(request.prompt)) {
       try {
@@ -136,7 +136,7 @@ export class LoomChatParticipant implements vscode.Disposable {
         request: request.prompt,
         drafts: pending?.drafts ?? [],
         diff,
-        history: historyMessages(context, entry.dir),
+        history: historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
       });
       stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));
       const result = await runDraftingTurn({

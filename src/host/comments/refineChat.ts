@@ -70,7 +70,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
       stream.markdown(vscode.l10n.t('Which feature? Select it in the Loom view or name it in your message, for example `@loom /{0} {1}`.', 'refine', 'login'));
       return {};
     }
-    const meta: LoomChatMetadata = { command: this.name, dir: entry.dir };
+    const meta: LoomChatMetadata = { command: this.name, dir: entry.dir, ...(entry.spec.stage ? { stage: entry.spec.stage } : {}) };
     const pending = this.store.get(entry.dir, this.name);
     if (pending) {
       const chosen = this.acceptedFiles(request.prompt, pending);
@@ -103,7 +103,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
     try {
       const request_ = request.prompt.replace(THREAD_REF, '').replace(snapshot.specDir, '').trim();
       const messages = [
-        ...historyMessages(context, entry.dir),
+        ...historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
         ...buildRefineMessages({ repoRoot: snapshot.repoRoot, language, dir: snapshot.dir, specDir: snapshot.specDir, threads: open, stageOf, request: request_ }),
       ];
       stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));

@@ -60,6 +60,7 @@ suite('@loom chat participant', () => {
       ['brainstorm', 'brainstorm', 'repair'],
     );
     assert.ok(requests[1].messages >= 3, 'the second turn carries the conversation so far');
+    assert.deepStrictEqual(requests[1].turns, ['/brainstorm']);
     assert.ok(result.metadata.pending, 'the drafts are pending');
     const pending = api.drafts.get(dir, 'brainstorm');
     assert.deepStrictEqual(
@@ -91,6 +92,8 @@ suite('@loom chat participant', () => {
   test('/expand (the spec named in the prompt) drafts requirements.json; the Write files button writes it', async () => {
     const result = await chat(api, '@loom /expand tags');
     assert.strictEqual(result.metadata.dir, dir);
+    // brainstorming is closed: its turns stay behind (loom 3's compression_confirmed, which Advance gives).
+    assert.deepStrictEqual((await authorRequests()).filter((r) => r.command === 'expand')[0].turns, []);
     const pending = api.drafts.get(dir, 'expand');
     assert.deepStrictEqual([pending.drafts.map((d) => d.path), pending.problems], [['requirements.json'], []]);
     const outcome = await vscode.commands.executeCommand('loom.writeDrafts', { id: result.metadata.pending });

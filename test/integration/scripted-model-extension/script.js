@@ -71,7 +71,9 @@ function reply(messages) {
   const afterTools = last && last.role === 'user' && last.toolResults > 0;
   const authoring = authoringReply(prompt);
   if (authoring) {
-    requests.push({ role: 'author', command: authoring.command, messages: messages.length, mode: state.mode });
+    // The commands of the user's earlier turns the request carries (the participant sends them as "/brainstorm …").
+    const turns = prompts.slice(0, -1).map((m) => /^\/\w+/.exec(m.text)?.[0]).filter(Boolean);
+    requests.push({ role: 'author', command: authoring.command, messages: messages.length, turns, mode: state.mode });
     return { text: authoring.text, toolCalls: [] };
   }
   let role = 'implementer';
