@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, test } from 'node:test';
+import { staleHandoffs } from '../../../src/core/specdir/handoffStaleness';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { buildTraceabilityMatrix } from '../../../src/core/trace/traceabilityMatrix';
 import { classifyConvergence } from '../../../src/core/validators/convergence';
@@ -48,4 +49,18 @@ test('a run in a feature worktree records its tests through the worktree, where 
     [],
   );
   assert.equal(huntOmissions(s).findings.filter((f) => f.severity === 'blocker').length, 0);
+
+  // The loop's own handoffs carry loom's artifact_fingerprints (from the repository: the new
+  // source files are only in the worktree, so only the spec's report and log) and no basis,
+  // which every convergence round reworks.
+  for (const name of ['T1', 'T2', 'executing']) {
+    const handoff = h.repo.json(`${SPEC}/handoffs/${name}.json`);
+    assert.equal(handoff.basis_fingerprints, undefined, name);
+    assert.deepEqual(
+      Object.keys(handoff.artifact_fingerprints).filter((p) => !p.startsWith('evidence/')),
+      name === 'executing' ? ['test-report.md'] : [],
+      name,
+    );
+  }
+  assert.deepEqual(staleHandoffs(s), []);
 });
