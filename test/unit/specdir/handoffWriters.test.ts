@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { checkDrafts } from '../../../src/core/authoring/draftCheck';
 import { draftBase, writeDrafts } from '../../../src/core/authoring/draftWrite';
 import { AUTHORING } from '../../../src/core/authoring/stageCommands';
 import { writeHandoffFromCli } from '../../../src/cli/stateCommands';
@@ -53,6 +54,8 @@ describe('handoffs the extension writes carry the fingerprints loom writes', () 
         writeDrafts(s.root, s.specDir, AUTHORING[command], drafts, draftBase(s.dir, drafts), '', '2026-11-30T10:00:00Z');
       write('brainstorm', GOOD.brainstorm);
       const brainstorming = readHandoff(s.dir, 'brainstorming');
+      // The drafts' check writes them as writeDrafts will: no stale handoff for the model to "repair".
+      assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.expand, GOOD.expand), []);
       // plan.md does not exist yet: loom records only what exists.
       assert.deepEqual(brainstorming.basis_fingerprints, digests(s.dir, ['spec.md']));
       assert.deepEqual(brainstorming.artifact_fingerprints, digests(s.dir, ['spec.md', 'requirements.json']));
