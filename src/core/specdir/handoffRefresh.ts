@@ -13,9 +13,10 @@ import type { SpecSnapshot } from './specSnapshot';
  * handoff: refresh it); else both tools would refuse every advance (loom's findStaleHandoffs)
  * until someone ran `handoff --refresh`. A handoff stale for any other reason, or already stale
  * before, is left as it is. The tasks converge appends are not refreshed this way: nobody has
- * reviewed them yet, so the planning handoff and approval stay stale until the person does. Call it before the write, and
- * the function it returns after it, both under the run lock the write holds, with the
- * spec-relative files written; that returns the handoffs refreshed (`handoffs/x.json`).
+ * reviewed them yet, so the planning handoff and approval stay stale until the person does.
+ * Call it before the write, and the function it returns after it, both under the run lock the
+ * write holds, with the spec-relative files written; that returns the handoffs refreshed
+ * (`handoffs/x.json`).
  */
 export function handoffRework(before: SpecSnapshot): (written: readonly string[]) => string[] {
   const wasStale = new Set(staleHandoffs(before).map((h) => h.handoff));
