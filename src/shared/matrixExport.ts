@@ -7,7 +7,8 @@ import type { MatrixFileRef, MatrixModel, MatrixRow, MatrixTaskRef } from './mat
 export const EXPORT_COLUMNS = ['requirement', 'behavior', 'category', 'status', 'description', 'tasks', 'tests', 'evidence', 'closed', 'gaps'] as const;
 
 const taskText = (t: MatrixTaskRef) => (t.exists ? t.id : `${t.id} (no task file)`);
-const fileText = (f: MatrixFileRef) => (f.exists ? f.ref : `${f.ref} (${f.reason === 'outside-evidence' ? 'outside evidence/' : 'missing'})`);
+const REASON_TEXT = { missing: 'missing', 'outside-evidence': 'outside evidence/', 'only-in-worktree': 'only in the feature worktree' } as const;
+const fileText = (f: MatrixFileRef) => (f.exists ? f.ref : `${f.ref} (${REASON_TEXT[f.reason ?? 'missing']})`);
 
 /** One row as text cells, in EXPORT_COLUMNS order; lists are joined with "; ". */
 export function exportCells(row: MatrixRow, closed: (c: boolean) => string): string[] {

@@ -15,13 +15,18 @@ export interface MatrixTaskRef {
 export interface MatrixFileRef {
   /** The reference exactly as traceability.json writes it. */
   ref: string;
-  /** The file found, repository-relative; absent when it does not exist. */
+  /** The file found, repository-relative; absent when it does not exist (for `only-in-worktree`, the worktree's copy). */
   path?: string;
   /** The test named after `#` or `::`, for opening the file at that test. */
   testName?: string;
   exists: boolean;
-  /** Why a ref does not count: no such file, or evidence outside the spec's `evidence/`. */
-  reason?: 'missing' | 'outside-evidence';
+  /**
+   * Why a ref does not count: no such file, evidence outside the spec's `evidence/`, or a test
+   * only the feature worktree has (loom looks in the spec directory and the repository root).
+   */
+  reason?: 'missing' | 'outside-evidence' | 'only-in-worktree';
+  /** With `only-in-worktree`: the ref as loom would find it, through the worktree. */
+  recordAs?: string;
 }
 
 /** What keeps a behavior from being closed; each is highlighted in its cell. */

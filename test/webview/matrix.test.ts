@@ -39,6 +39,25 @@ describe('matrix webview', () => {
     await p.finish();
   });
 
+  it('shows a test only the feature worktree has in its own words, not as missing, with how loom would find it', async () => {
+    const model = matrixModel(3);
+    const ref = 'tests/auth/new.test.ts#logs in';
+    const row = model.rows[0];
+    row.tests = [{ ref, exists: false, reason: 'only-in-worktree', path: '.worktree/2026-11-29-login/tests/auth/new.test.ts', recordAs: `.worktree/2026-11-29-login/${ref}`, testName: 'logs in' }];
+    row.closed = false;
+    const p = await harness.open('matrix', { reply: { type: 'init', model } });
+    const cell = p.page.locator('.row.behavior', { hasText: row.behavior }).locator('.cell').nth(4);
+    const shown = cell.locator('.ref-worktree');
+    assert.equal(text(await shown.textContent()), 'new.test.ts › logs in (only in the feature worktree)');
+    assert.equal(await cell.locator('a.file-link').count(), 0, 'not a link to a file loom finds');
+    assert.match(
+      (await shown.getAttribute('title')) ?? '',
+      /loom looks for tests in the spec directory and the repository root.*names it \.worktree\/2026-11-29-login\/tests\/auth\/new\.test\.ts#logs in/,
+    );
+    assert.deepEqual(p.errors, []);
+    await p.finish();
+  });
+
   it('filters by gaps, category, status, task and text, and the counts follow', async () => {
     const model = matrixModel(60);
     const closed = model.summary.closed;

@@ -64,6 +64,10 @@ function fileRefs(refs: readonly MatrixFileRef[], column: 'tests' | 'evidence'):
   if (refs.length === 0) return [empty(tv(column === 'tests' ? 'view.matrix.noTest' : 'view.matrix.noEvidence'))];
   return refs.map((r, i) => {
     if (r.exists && r.path) return link(`${column}:${i}`, shortRef(r), r.testName ? `${r.path} › ${r.testName}` : r.path);
+    if (r.reason === 'only-in-worktree') {
+      const title = tv('view.matrix.onlyInWorktreeTitle', { ref: r.ref, path: r.path ?? '', through: r.recordAs ?? r.path ?? '' });
+      return h('span', { className: 'ref-missing ref-worktree', attrs: { title } }, shortRef(r), h('span', { className: 'note' }, ` (${tv('view.matrix.onlyInWorktree')})`));
+    }
     return missing(shortRef(r), tv(r.reason === 'outside-evidence' ? 'view.matrix.outsideEvidence' : 'view.matrix.refMissing', { ref: r.ref }));
   });
 }

@@ -6,6 +6,7 @@ import { readOptionalText } from '../fs/readOptional';
 import { sha256OfFile } from '../fs/sha256';
 import { withRunLock } from '../store/runLock';
 import { writeHandoffFile } from '../store/stateStore';
+import { handoffRework } from '../specdir/handoffRefresh';
 import { loadSpec } from '../specdir/loadSpec';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
@@ -55,12 +56,16 @@ export interface WrittenDrafts {
   written: string[];
   /** The stage handoff, spec-relative; none for a command that writes no handoff (/refine). */
   handoff?: string;
+  /** Earlier handoffs whose fingerprints were taken again because these drafts reworked their files. */
+  refreshed?: string[];
 }
 
 /**
  * Writes the drafts the user accepted, each atomically, under the spec's run lock, then the
- * stage's handoff (status, summary, artifacts; no fingerprints, since the next stages
- * legitimately rework these files). A file changed on disk since the draft was made is never
+ * stage's handoff (status, summary, artifacts, and the fingerprints loom's writeHandoff records,
+ * stateStore.writeHandoffFile). The handoffs of earlier stages this rework left stale only
+ * through the files written here get their fingerprints taken again, as `loom handoff write`
+ * would (handoffRework). A file changed on disk since the draft was made is never
  * overwritten: nothing is written and the error names it.
  */
 export function writeDrafts(repoRoot: string, specDir: string, command: AuthoringCommand, drafts: readonly Draft[], base: DraftBase, summary: string, now: string): WrittenDrafts {
@@ -74,6 +79,7 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
     }
   }
   return withRunLock(snapshot, () => {
+    const rework = handoffRework(snapshot);
     const written: string[] = [];
     for (const d of drafts) {
       const path = join(snapshot.dir, d.path);
@@ -81,7 +87,9 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
       writeFileAtomic(path, d.content);
       written.push(d.path);
     }
-    if (command.handoff === false) return { written };
+    const refreshed = rework(written);
+    const also = refreshed.length ? { refreshed } : {};
+    if (command.handoff === false) return { written, ...also };
     const handoff: Handoff = {
       stage: command.stage,
       status: 'done',
@@ -90,9 +98,9 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
       written_at: now,
       written_by: `loom-vscode @loom /${command.name}`,
     };
-    return { written, handoff: writeHandoffFile(snapshot, command.stage, handoff) };
+    return { written, handoff: writeHandoffFile(snapshot, command.stage, handoff), ...also };
   });
 }
 
-/** Every file a write touched, the handoff last, for the messages that list them. */
-export const filesWritten = (r: WrittenDrafts): string[] => (r.handoff ? [...r.written, r.handoff] : [...r.written]);
+/** Every file a write touched, the handoffs last (the refreshed ones, then the stage's), for the messages that list them. */
+export const filesWritten = (r: WrittenDrafts): string[] => [...r.written, ...(r.refreshed ?? []).filter((h) => h !== r.handoff), ...(r.handoff ? [r.handoff] : [])];

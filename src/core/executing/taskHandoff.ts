@@ -7,8 +7,6 @@ import { byTaskNumber } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { ExportedInterface } from './dispatch/implementerReport';
 import { isFile } from '../fs/isFile';
-import { fingerprintDeclaredPaths } from '../specdir/fingerprints';
-import { fingerprintedArtifacts } from '../specdir/handoffFingerprints';
 
 /**
  * `handoffs/TN.json`: what a finished task hands to the tasks after it. Artifacts are
@@ -59,10 +57,13 @@ export function buildTaskHandoff(input: TaskHandoffInput): Handoff {
   };
 }
 
-/** Writes a handoff of the executing stage with loom's `artifact_fingerprints`, taken as loom takes them. */
+/**
+ * Writes a handoff of the executing stage with loom's `artifact_fingerprints`, taken as loom
+ * takes them (stateStore.writeHandoffFile), and no basis: a convergence round appends to plan.md
+ * and tasks/ by design, and the loop writes these again in the next round (HandoffPrints).
+ */
 export function writeHandoff(snapshot: SpecSnapshot, name: string, handoff: Handoff): void {
-  const roots = { dir: snapshot.dir, repoRoot: snapshot.repoRoot };
-  writeHandoffFile(snapshot, name, { ...handoff, artifact_fingerprints: fingerprintDeclaredPaths(fingerprintedArtifacts(handoff.artifacts), roots) });
+  writeHandoffFile(snapshot, name, handoff, { basis: false });
 }
 
 /** The extension's digests of the worktree files; older handoffs kept them in artifact_fingerprints. */

@@ -50,6 +50,10 @@ export const guardMessages = {
   },
   'guard.linkNoTask': { en: 'no task', zh: '没有任务' },
   'guard.linkTestsMissing': { en: 'its test files do not exist', zh: '测试文件不存在' },
+  'guard.linkTestsOnlyInWorktree': {
+    en: 'its tests are only in the feature worktree, where loom does not look (it looks in the spec directory and the repository root): name them {through}',
+    zh: '其测试只在功能 worktree 中，loom 不在那里查找（只查找规格目录和仓库根目录）：请写成 {through}',
+  },
   'guard.linkNoTest': { en: 'no test', zh: '没有测试' },
   'guard.linkEvidenceMissing': { en: 'its evidence files do not exist', zh: '证据文件不存在' },
   'guard.linkNoEvidence': { en: 'no evidence', zh: '没有证据' },

@@ -56,6 +56,10 @@ export const validatorMessages = {
   'validator.converge.noTest': { en: 'no test', zh: '没有测试' },
   'validator.converge.noEvidence': { en: 'no evidence', zh: '没有证据' },
   'validator.converge.notFound': { en: '{refs} not found', zh: '找不到 {refs}' },
+  'validator.converge.onlyInWorktree': {
+    en: '{ref} only in the feature worktree, not in the spec directory or the repository root where loom looks (name it {through}, or merge the feature first)',
+    zh: '{ref} 只在功能 worktree 中，不在 loom 查找的规格目录或仓库根目录中（请写成 {through}，或先合并该功能）',
+  },
   'validator.converge.gap': { en: '{behavior} is {kind}: {lacking}', zh: '{behavior} 为 {kind}：{lacking}' },
   'validator.converge.addTask': { en: 'add a task that implements the tests and evidence of {behavior}', zh: '添加一个任务，实现 {behavior} 的测试和证据' },
   'validator.converge.unrequested': { en: '{behavior} is traced but requirements.json does not declare it', zh: '{behavior} 被追踪，但 requirements.json 没有声明它' },
@@ -110,6 +114,10 @@ export const validatorMessages = {
   'validator.verify.untraced': { en: 'traceability.json does not trace {id}', zh: 'traceability.json 没有追踪 {id}' },
   'validator.verify.outsideEvidence': { en: '{behavior}: {ref} is not under evidence/', zh: '{behavior}：{ref} 不在 evidence/ 下' },
   'validator.verify.refMissing': { en: '{behavior}: {ref} does not exist', zh: '{behavior}：{ref} 不存在' },
+  'validator.verify.testOnlyInWorktree': {
+    en: '{behavior}: {ref} is not in the spec directory or the repository root, where loom looks for tests; only the feature worktree has it (name it {through}, or merge the feature first)',
+    zh: '{behavior}：{ref} 不在规格目录或仓库根目录中（loom 只在这两处查找测试），只有功能 worktree 中有它（请写成 {through}，或先合并该功能）',
+  },
   'validator.verify.pointAtFiles': { en: 'point {id} at files that exist', zh: '让 {id} 指向实际存在的文件' },
   'validator.verify.notClosed': { en: '{behavior} is not closed: {lacking}', zh: '{behavior} 未闭合：{lacking}' },
   'validator.verify.giveLinks': { en: 'give {id} its task, test and evidence', zh: '为 {id} 补上任务、测试和证据' },

@@ -95,6 +95,10 @@ export const validator2Messages = {
   // omission-hunter: each behavior's tests and evidence, and what only a person can judge.
   'omission.noTest': { en: '{behavior} ({category}) has no test reference in traceability.json', zh: '{behavior}（{category}）在 traceability.json 中没有测试引用' },
   'omission.testNotFound': { en: '{behavior} test reference not found: {ref}', zh: '找不到 {behavior} 的测试引用：{ref}' },
+  'omission.testOnlyInWorktree': {
+    en: '{behavior} test reference not found in the spec directory or the repository root, where loom looks: {ref} is only in the feature worktree (name it {through}, or merge the feature first)',
+    zh: '在 loom 查找的规格目录或仓库根目录中找不到 {behavior} 的测试引用：{ref} 只在功能 worktree 中（请写成 {through}，或先合并该功能）',
+  },
   'omission.noEvidence': { en: '{behavior} ({category}) has no evidence reference', zh: '{behavior}（{category}）没有证据引用' },
   'omission.evidenceNotFound': { en: '{behavior} evidence reference not found: {ref}', zh: '找不到 {behavior} 的证据引用：{ref}' },
   'omission.checkGuard': { en: 'verify guard code exists (permission check / rate limit / input validation)', zh: '确认存在防护代码（权限检查 / 限流 / 输入校验）' },

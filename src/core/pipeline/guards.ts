@@ -275,10 +275,13 @@ function unreadableInputs(s: SpecSnapshot, paths: readonly string[]) {
   });
 }
 
-function missingLinks(row: { tasks: string[]; tests: { exists: boolean }[]; evidence: { exists: boolean }[] }): string[] {
+function missingLinks(row: { tasks: string[]; tests: { exists: boolean; recordAs?: string }[]; evidence: { exists: boolean }[] }): string[] {
   const out: string[] = [];
   if (row.tasks.length === 0) out.push(t('guard.linkNoTask'));
-  if (!row.tests.some((t) => t.exists)) out.push(t(row.tests.length ? 'guard.linkTestsMissing' : 'guard.linkNoTest'));
+  // A test only the feature worktree has is not found by loom: say where it is and how to name it.
+  const throughWorktree = row.tests.flatMap((test) => (test.recordAs ? [test.recordAs] : []));
+  if (!row.tests.some((t) => t.exists))
+    out.push(throughWorktree.length ? t('guard.linkTestsOnlyInWorktree', { through: throughWorktree.join(', ') }) : t(row.tests.length ? 'guard.linkTestsMissing' : 'guard.linkNoTest'));
   if (!row.evidence.some((e) => e.exists)) out.push(t(row.evidence.length ? 'guard.linkEvidenceMissing' : 'guard.linkNoEvidence'));
   return out;
 }

@@ -27,9 +27,14 @@ export function isTraceabilityLedger(path: string): boolean {
 }
 
 /**
- * The comment threads of a review (review-comments.json) are the extension's own notes: adding a
- * comment must never make an approval or a handoff stale, so they are fingerprinted nowhere,
- * neither declared nor inside a fingerprinted folder.
+ * The comment threads of a review (review-comments.json, at the top of the spec directory) are
+ * the extension's own notes, and no approval artifact (approvalArtifacts.ts). Loom 3 fingerprints
+ * it like any other file, though: its `fingerprintPath` digests every file below a folder and its
+ * `writeHandoff` every declared artifact, with no exception for it. So a digest of a folder that
+ * holds it (the spec directory declared as an artifact) and a handoff that declares it include it
+ * here too: leaving it out would give a digest loom calls changed the moment it reads it. No
+ * handoff the extension writes declares it, and `tasks/` never holds it, so a comment changes
+ * none of their fingerprints.
  */
 export function isReviewComments(path: string): boolean {
   const p = path.replace(/\\/g, '/').replace(/\/$/, '');
@@ -60,7 +65,6 @@ export function fingerprintPath(path: string): string | undefined {
         const child = resolve(dir, entry.name);
         const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (entry.isDirectory()) walk(child, rel);
-        else if (entry.name === REVIEW_COMMENTS_FILE) continue;
         else rows.push(`${rel}\0${sha256(readFileSync(child))}`);
       }
     };
@@ -93,7 +97,7 @@ export function trackedPath(declared: string, roots: FingerprintRoots): string |
 export function fingerprintDeclaredPaths(paths: Iterable<string>, roots: FingerprintRoots): Record<string, string> {
   const out: Record<string, string> = {};
   for (const declared of [...new Set(paths)].sort()) {
-    const path = isReviewComments(declared) ? undefined : trackedPath(declared, roots);
+    const path = trackedPath(declared, roots);
     const digest = path ? fingerprintPath(path) : undefined;
     if (digest) out[declared] = digest;
   }

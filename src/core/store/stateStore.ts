@@ -11,7 +11,7 @@ import { WRITER_VERSION } from '../pipeline/stateRecord';
 import { withRunLock, type SpecLocation } from './runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { specTaskIds } from '../specdir/loadSpec';
-import { withLoomFingerprints } from '../specdir/handoffFingerprints';
+import { withLoomFingerprints, type HandoffPrints } from '../specdir/handoffFingerprints';
 
 /**
  * The `loom_version` loom writes into a new state file: the `version` of the repository's
@@ -72,11 +72,29 @@ export function writeTaskState(snapshot: SpecSnapshot, taskState: TaskState, now
   });
 }
 
-/** Writes `handoffs/<name>.json` atomically, under the run lock; returns its spec-relative path. */
-export function writeHandoffFile(spec: SpecLocation, name: string, handoff: Handoff): string {
+/** Where a handoff is written and where its fingerprinted paths resolve. */
+export type HandoffLocation = SpecLocation & { repoRoot: string };
+
+/**
+ * The one writer of `handoffs/<name>.json`, for every handoff the extension writes (Check Stage,
+ * the chat's drafts, the CLI and MCP, the executing loop's stage and task handoffs): with the
+ * `basis_fingerprints` and `artifact_fingerprints` loom 3's writeHandoff records for that name
+ * (handoffFingerprints.ts; the loop's own handoffs only the artifacts', HandoffPrints), taken
+ * from the files under the run lock, written atomically. Returns the handoff as written and its
+ * spec-relative path.
+ */
+export function writeLoomHandoff(spec: HandoffLocation, name: string, handoff: Handoff, prints: HandoffPrints = {}): { file: string; handoff: Handoff } {
   const file = `${HANDOFFS_DIR}/${name}.json`;
-  withRunLock(spec, () => writeFileAtomic(join(spec.dir, file), toJsonText(handoff)));
-  return file;
+  return withRunLock(spec, () => {
+    const written = withLoomFingerprints(name, handoff, { dir: spec.dir, repoRoot: spec.repoRoot }, prints);
+    writeFileAtomic(join(spec.dir, file), toJsonText(written));
+    return { file, handoff: written };
+  });
+}
+
+/** writeLoomHandoff, for callers that need only the spec-relative path. */
+export function writeHandoffFile(spec: HandoffLocation, name: string, handoff: Handoff, prints: HandoffPrints = {}): string {
+  return writeLoomHandoff(spec, name, handoff, prints).file;
 }
 
 /**
@@ -86,8 +104,7 @@ export function writeHandoffFile(spec: SpecLocation, name: string, handoff: Hand
  */
 export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, written: Handoff, now: string, sources: ProgressSources = {}): void {
   withRunLock(snapshot, () => {
-    const handoff = withLoomFingerprints(name, written, { dir: snapshot.dir, repoRoot: snapshot.repoRoot });
-    writeHandoffFile(snapshot, name, handoff);
+    const { handoff } = writeLoomHandoff(snapshot, name, written);
     if (snapshot.state) {
       const handoffs = new Map(snapshot.handoffs);
       handoffs.set(name, handoff);

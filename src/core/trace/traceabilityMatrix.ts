@@ -9,7 +9,7 @@ import { splitTestRef, TRACEABILITY_FILE, type BehaviorTrace, type TraceEntry } 
 import { BEHAVIOR_CATEGORIES, categoriesImpliedBy, type BehaviorCategory, type RequirementStatus } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { findWorktree } from '../specdir/worktree';
+import { testRefChecker } from './testRefs';
 import { t as text } from '../messages';
 
 /**
@@ -24,10 +24,14 @@ import { t as text } from '../messages';
  *   `requirements.<REQ>.behaviors.<BEH>` in traceability.json, with task refs folded to ids
  *   (`T1.md` → `T1`). Requirement-level lists are not inherited, and an entry filed under another
  *   requirement does not count for the behavior (it is an orphan).
- * - Test refs lose their `#name` / `::name` and resolve as loom's traceability.js resolves them:
- *   the spec directory, then the feature worktree (when one is found), then the repository root.
- *   Evidence refs lose `#` / `::` too, resolve against the spec directory or the repository root,
- *   and only count inside the spec's `evidence/`. Both must be files (a folder does not count).
+ * - Test refs resolve exactly as loom's traceability.js resolves them (testRefs.ts): `#name` /
+ *   `::name` cut, an absolute path as it is, else the spec directory, else the repository that
+ *   holds `specs/` (`projectRootForSpecDir`); anything there counts, as loom's `existsSync` does.
+ *   Loom never looks in the feature worktree: a test only the worktree holds is shown as such
+ *   (`only-in-worktree`) and does not count, until traceability.json names it through the
+ *   worktree, as the executing loop records it, or the feature is merged.
+ * - Evidence refs lose `#` / `::` too, resolve against the spec directory or the repository root,
+ *   and only count inside the spec's `evidence/`; they must be files (a folder does not count).
  *   `\` is read as `/`.
  * - A requirement category is covered when one of its behaviors has that category, whatever the
  *   behavior's applicability: `not-applicable` is the explicit way to settle a category, and
@@ -40,10 +44,15 @@ import { t as text } from '../messages';
 export interface TraceRef {
   ref: string;
   exists: boolean;
-  /** Why a ref does not count: the file is not there, or evidence lies outside `evidence/`. */
-  reason?: 'missing' | 'outside-evidence';
-  /** Repository-relative path of the file found, for opening it. */
+  /**
+   * Why a ref does not count: the file is not there, evidence lies outside `evidence/`, or the
+   * test is only in the feature worktree, where loom does not look.
+   */
+  reason?: 'missing' | 'outside-evidence' | 'only-in-worktree';
+  /** Repository-relative path of the file found (for `only-in-worktree`, the worktree's copy), for opening it. */
   path?: string;
+  /** With `only-in-worktree`: the ref as loom would find it, through the worktree. */
+  recordAs?: string;
 }
 
 export interface BehaviorTraceRow {
@@ -167,14 +176,7 @@ function refResolver(snapshot: SpecSnapshot) {
     const clean = file.trim().replace(/\\/g, '/');
     return clean ? [resolve(snapshot.dir, clean), resolve(snapshot.repoRoot, clean)] : [];
   };
-  // Loom looks for a test in the spec directory, then the feature worktree, then the repository.
-  let worktree: string | undefined | null = null;
-  const testCandidates = (file: string) => {
-    const [inSpec, inRepo] = candidates(file);
-    if (!inSpec) return [];
-    if (worktree === null) worktree = findWorktree(snapshot);
-    return worktree ? [inSpec, resolve(worktree, file.trim().replace(/\\/g, '/')), inRepo] : [inSpec, inRepo];
-  };
+  const tests = testRefChecker(snapshot);
   const evidenceDir = join(snapshot.dir, 'evidence');
   const inEvidence = (abs: string) => {
     const r = relative(evidenceDir, abs);
@@ -185,7 +187,12 @@ function refResolver(snapshot: SpecSnapshot) {
     return hit ? { ref, exists: true, path: repoRelative(snapshot.repoRoot, hit) } : { ref, exists: false, reason: 'missing' };
   };
   return {
-    test: (ref: string): TraceRef => found(ref, testCandidates(splitTestRef(ref).file)),
+    test: (ref: string): TraceRef => {
+      const check = tests.traceability(ref);
+      if (check.exists) return { ref, exists: true, ...(check.path ? { path: repoRelative(snapshot.repoRoot, check.path) } : {}) };
+      if (!check.worktreeOnly) return { ref, exists: false, reason: 'missing' };
+      return { ref, exists: false, reason: 'only-in-worktree', path: repoRelative(snapshot.repoRoot, check.worktreeOnly), ...(check.recordAs ? { recordAs: check.recordAs } : {}) };
+    },
     // Loom strips `#name` / `::name` from evidence refs too.
     evidence: (ref: string): TraceRef => {
       const inside = candidates(splitTestRef(ref).file).filter(inEvidence);

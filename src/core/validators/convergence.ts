@@ -10,6 +10,7 @@ import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
+import { testRefChecker } from '../trace/testRefs';
 import { FindingList, percent, sameApartFromTime, SpecLines } from './findingSupport';
 import type { ValidatorResult } from './validatorResult';
 import { t, type Language } from '../messages';
@@ -48,8 +49,12 @@ export function convergenceRound(s: Pick<SpecSnapshot, 'state'>): number {
  * traced but not declared is unrequested (a warning). Missing and partial are blockers, so the
  * round needs another round. Reads only.
  *
- * Decisions: test and evidence files resolve as the traceability matrix resolves them (spec
- * directory, feature worktree, repository root; evidence only under `evidence/`). Behaviors
+ * Test refs resolve as converge.mjs's `fileExists` resolves them (testRefs.ts): URL-like refs
+ * count, the ref is cut at its first `#` or `:`, then the spec directory or the repository root;
+ * never the feature worktree, and a test only the worktree has is said to be there.
+ *
+ * Decisions: evidence files resolve as the traceability matrix resolves them (spec directory or
+ * repository root, only under `evidence/`). Behaviors
  * marked `applicability: not-applicable` are classified like any other (loom's converge.mjs
  * knows no applicability). Like loom, nothing is classified
  * `contradicts` yet: no deterministic rule says when a behavior contradicts its implementation.
@@ -58,20 +63,23 @@ export function classifyConvergence(s: SpecSnapshot, round = convergenceRound(s)
   const list = new FindingList('F-conv');
   const lines = new SpecLines(s);
   const matrix = buildTraceabilityMatrix(s);
+  const tests = testRefChecker(s);
   const classification: Record<string, Classification> = {};
   const counts = { covered: 0, missing: 0, partial: 0, contradicts: 0, unrequested: 0 };
   for (const row of matrix.rows) {
     const listed = row.tests.length + row.evidence.length > 0;
-    const covered = row.tests.length > 0 && row.evidence.length > 0 && [...row.tests, ...row.evidence].every((r) => r.exists);
+    const testChecks = row.tests.map((r) => ({ ref: r.ref, check: tests.converge(r.ref) }));
+    const covered = row.tests.length > 0 && row.evidence.length > 0 && testChecks.every((c) => c.check.exists) && row.evidence.every((r) => r.exists);
     const kind: Classification = covered ? 'covered' : listed ? 'partial' : 'missing';
     classification[row.behavior] = kind;
     counts[kind]++;
     if (kind === 'covered') continue;
-    const absent = [...row.tests, ...row.evidence].filter((r) => !r.exists).map((r) => r.ref);
+    const absent = [...testChecks.filter((c) => !c.check.exists && !c.check.recordAs).map((c) => c.ref), ...row.evidence.filter((r) => !r.exists).map((r) => r.ref)];
     const lacking = [
       row.tests.length ? '' : t('validator.converge.noTest'),
       row.evidence.length ? '' : t('validator.converge.noEvidence'),
       absent.length ? t('validator.converge.notFound', { refs: absent.join(', ') }) : '',
+      ...testChecks.flatMap((c) => (c.check.recordAs ? [t('validator.converge.onlyInWorktree', { ref: c.ref, through: c.check.recordAs })] : [])),
     ].filter(Boolean);
     list.add({
       kind,

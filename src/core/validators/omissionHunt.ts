@@ -7,6 +7,7 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { withRunLock } from '../store/runLock';
 import { FINDINGS_FILE_LANGUAGE } from './artifactAnalysis';
 import { buildTraceabilityMatrix, type BehaviorTraceRow } from '../trace/traceabilityMatrix';
+import { testRefChecker, type TestRefChecker } from '../trace/testRefs';
 
 export const OMISSION_HUNTER_FILE = 'findings/omission-hunter.json';
 
@@ -30,13 +31,19 @@ const FOR_A_PERSON: ReadonlyMap<string, 'omission.checkGuard' | 'omission.checkL
 type Unnumbered = Pick<Finding, 'kind' | 'severity' | 'message' | 'requirement_id' | 'behavior_id' | 'artifact' | 'suggested_fix'>;
 
 /** The findings of one behavior: its tests and evidence named and present, and what a person must look at. */
-function behaviorFindings(row: BehaviorTraceRow, language: Language): Unnumbered[] {
+function behaviorFindings(row: BehaviorTraceRow, tests: TestRefChecker, language: Language): Unnumbered[] {
   const on = { requirement_id: row.requirement, behavior_id: row.behavior };
   const out: Unnumbered[] = [];
   if (row.tests.length === 0)
     out.push({ kind: 'missing', severity: 'blocker', message: text('omission.noTest', { behavior: row.behavior, category: row.category }, language), ...on, artifact: 'traceability.json' });
-  for (const t of row.tests.filter((r) => !r.exists))
-    out.push({ kind: 'missing', severity: 'blocker', message: text('omission.testNotFound', { behavior: row.behavior, ref: t.ref }, language), ...on, artifact: t.ref });
+  for (const { ref } of row.tests) {
+    const check = tests.converge(ref);
+    if (check.exists) continue;
+    const message = check.recordAs
+      ? text('omission.testOnlyInWorktree', { behavior: row.behavior, ref, through: check.recordAs }, language)
+      : text('omission.testNotFound', { behavior: row.behavior, ref }, language);
+    out.push({ kind: 'missing', severity: 'blocker', message, ...on, artifact: ref });
+  }
   if (row.evidence.length === 0)
     out.push({ kind: 'missing', severity: 'error', message: text('omission.noEvidence', { behavior: row.behavior, category: row.category }, language), ...on, artifact: 'traceability.json' });
   for (const e of row.evidence.filter((r) => !r.exists))
@@ -59,12 +66,14 @@ function behaviorFindings(row: BehaviorTraceRow, language: Language): Unnumbered
 /**
  * loom's omission hunter (skills/loom-omission-hunter/scripts/omission-hunt.mjs), read-only over
  * the traceability matrix: every behavior needs a test and evidence that exist; the
- * categories only a person can judge are flagged for review.
+ * categories only a person can judge are flagged for review. Test refs resolve as the script's
+ * `fileExists` does (testRefs.ts): the spec directory or the repository root, never the worktree.
  */
 export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString(), language: Language = FINDINGS_FILE_LANGUAGE): OmissionHuntReport {
   // loom's omission-hunt.mjs knows no applicability: a not-applicable behavior needs its test and evidence too.
   const rows = buildTraceabilityMatrix(s).rows;
-  const findings = rows.flatMap((row) => behaviorFindings(row, language)).map((f, i): Finding => ({ id: `F-omit-${i + 1}`, ...f }));
+  const tests = testRefChecker(s);
+  const findings = rows.flatMap((row) => behaviorFindings(row, tests, language)).map((f, i): Finding => ({ id: `F-omit-${i + 1}`, ...f }));
   const blockers = findings.filter((f) => f.severity === 'blocker').length;
   return { stage: 'omission-hunter', status: blockers === 0 ? 'pass' : 'blocked', findings, checked_behaviors: rows.length, blocker_count: blockers, created_at: now };
 }

@@ -75,8 +75,9 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
 
 /**
  * A stage whose work is a report (analyze-artifacts, converge) hands over as loom's skills do:
- * `handoffs/<stage>.json` naming the report, once it passes. No fingerprints: later stages rework
- * the planning files by design.
+ * `handoffs/<stage>.json` naming the report, once it passes, with the fingerprints loom's
+ * writeHandoff records for the stage (spec.md and plan.md; the report itself is a mutable
+ * ledger loom leaves out).
  */
 function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly string[], now: string): string {
   const handoff: Handoff = {

@@ -5,9 +5,9 @@ import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
 import { splitTestRef, TRACEABILITY_FILE } from '../files/traceability';
 import { evidenceReceiptProblems } from '../specdir/evidenceReceipt';
-import { findWorktree } from '../specdir/worktree';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
+import { buildTraceabilityMatrix, type TraceRef } from '../trace/traceabilityMatrix';
+import { testRefChecker, type TestRefCheck } from '../trace/testRefs';
 import { removeTraceTasks } from './findingFix';
 import { FindingList, listResult, SpecLines, traceRequirementFix } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
@@ -16,18 +16,15 @@ import { t } from '../messages';
 
 export const VERIFICATION_ARTIFACTS = 'verification-artifacts';
 
-/**
- * loom's resolveProjectReference for a test (spec directory, then the repository; the feature
- * worktree in between, as the traceability matrix looks) and resolveSpecReference for evidence
- * (the spec directory).
- */
-function requirementRefExists(s: SpecSnapshot, file: string, test: boolean): boolean {
+/** loom's resolveSpecReference for evidence: the spec directory (an absolute path as it is). */
+function evidenceRefExists(s: SpecSnapshot, file: string): boolean {
   if (!file || /^(?:https?:|urn:|sha256:)/i.test(file)) return false;
-  if (isAbsolute(file)) return existsSync(file);
-  if (existsSync(join(s.dir, file))) return true;
-  if (!test) return false;
-  const worktree = findWorktree(s);
-  return (worktree !== undefined && existsSync(join(worktree, file))) || existsSync(join(s.repoRoot, file));
+  return existsSync(isAbsolute(file) ? file : join(s.dir, file));
+}
+
+/** A test or evidence ref loom does not find: said so, and for a test only the feature worktree has, where it is and how to name it. */
+function refMissingMessage(id: string, ref: string, test?: Pick<TestRefCheck, 'recordAs'> | Pick<TraceRef, 'recordAs'>): string {
+  return test?.recordAs ? t('validator.verify.testOnlyInWorktree', { behavior: id, ref, through: test.recordAs }) : t('validator.verify.refMissing', { behavior: id, ref });
 }
 
 /**
@@ -142,7 +139,7 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
           ...common,
           kind: 'missing',
           severity: 'error',
-          message: t(ref.reason === 'outside-evidence' ? 'validator.verify.outsideEvidence' : 'validator.verify.refMissing', { behavior: row.behavior, ref: ref.ref }),
+          message: ref.reason === 'outside-evidence' ? t('validator.verify.outsideEvidence', { behavior: row.behavior, ref: ref.ref }) : refMissingMessage(row.behavior, ref.ref, ref),
           suggested_fix: { action: 'update_traceability', details: t('validator.verify.pointAtFiles', { id: row.behavior }) },
         });
       }
@@ -161,8 +158,10 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
       }
     }
     // loom's validateTraceabilityFile (requireEvidence) asks the requirement itself for a task, a
-    // test and evidence, and every test (spec directory, then repository root) and evidence (spec
-    // directory) it names to exist, besides its behaviors.
+    // test and evidence, and every test (resolveProjectReference: spec directory, then the
+    // repository that holds specs/, never the feature worktree) and evidence (spec directory) it
+    // names to exist, besides its behaviors.
+    const tests = testRefChecker(s);
     for (const entry of s.traceability.requirements.filter((e) => specIds.includes(e.id))) {
       const where = lines.at(TRACEABILITY_FILE, lines.traceLine(entry.id));
       const common = { requirement_id: entry.id, artifact: TRACEABILITY_FILE, location: where } as const;
@@ -177,15 +176,15 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
         });
       }
       const absent = [
-        ...entry.tests.filter((ref) => !requirementRefExists(s, splitTestRef(ref).file, true)),
-        ...entry.evidence.filter((ref) => !requirementRefExists(s, splitTestRef(ref).file, false)),
+        ...entry.tests.map((ref) => ({ ref, check: tests.traceability(ref) })).filter(({ check }) => !check.exists),
+        ...entry.evidence.filter((ref) => !evidenceRefExists(s, splitTestRef(ref).file)).map((ref) => ({ ref, check: undefined })),
       ];
-      for (const ref of absent) {
+      for (const { ref, check } of absent) {
         list.add({
           ...common,
           kind: 'missing',
           severity: 'error',
-          message: t('validator.verify.refMissing', { behavior: entry.id, ref }),
+          message: refMissingMessage(entry.id, ref, check),
           suggested_fix: { action: 'update_traceability', details: t('validator.verify.pointAtFiles', { id: entry.id }) },
         });
       }

@@ -85,6 +85,7 @@ function fileRef(t: TraceRef, testName?: string): MatrixFileRef {
     ...(testName ? { testName } : {}),
     exists: t.exists,
     ...(t.reason ? { reason: t.reason } : {}),
+    ...(t.recordAs ? { recordAs: t.recordAs } : {}),
   };
 }
 

@@ -171,6 +171,11 @@ export const viewMessages = {
   'view.matrix.taskMissing': { en: 'tasks/{task}.md does not exist', zh: 'tasks/{task}.md 不存在' },
   'view.matrix.outsideEvidence': { en: '{ref} is not inside the spec’s evidence/ folder', zh: '{ref} 不在规格的 evidence/ 目录中' },
   'view.matrix.refMissing': { en: '{ref} does not exist', zh: '{ref} 不存在' },
+  'view.matrix.onlyInWorktree': { en: 'only in the feature worktree', zh: '仅在功能 worktree 中' },
+  'view.matrix.onlyInWorktreeTitle': {
+    en: '{ref} is only in the feature worktree ({path}); loom looks for tests in the spec directory and the repository root, so it does not count until traceability.json names it {through} or the feature is merged',
+    zh: '{ref} 只在功能 worktree 中（{path}）；loom 只在规格目录和仓库根目录中查找测试，因此在 traceability.json 写成 {through} 或合并该功能之前不计入',
+  },
   'view.matrix.notApplicable': { en: 'applicability: not-applicable', zh: '适用性：不适用' },
   'view.matrix.na': { en: 'n/a', zh: '不适用' },
   'view.matrix.statusTitle': { en: 'status: {status}', zh: '状态：{status}' },

@@ -100,7 +100,8 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
       assert.deepStrictEqual(handoff.artifact_fingerprints, {}, `${id} artifact fingerprints`);
     }
     const trace = readJson(path.join(SPEC, 'traceability.json'));
-    assert.deepStrictEqual(trace.requirements['REQ-001'].behaviors['REQ-001-B01'].tests, ['tests/greet.test.js#REQ-001-B01 greets by name']);
+    // Recorded through the worktree, from the repository root: where loom (resolveProjectReference) finds it before the merge.
+    assert.deepStrictEqual(trace.requirements['REQ-001'].behaviors['REQ-001-B01'].tests, ['.worktree/2026-11-29-greeting/tests/greet.test.js#REQ-001-B01 greets by name']);
     assert.ok(trace.requirements['REQ-002'].behaviors['REQ-002-B01'].evidence.length > 0);
     assert.match(fs.readFileSync(path.join(SPEC, 'test-report.md'), 'utf8').trimEnd(), /verdict: PASS$/);
     assert.strictEqual(readJson(path.join(SPEC, 'handoffs', 'executing.json')).status, 'done');

@@ -145,10 +145,11 @@ describe('buildTraceabilityMatrix (object form)', () => {
         tasks: ['T7'],
         tests: [
           { ref: 'tests/nope.test.ts', exists: false, reason: 'missing' },
-          { ref: 'tests/', exists: false, reason: 'missing' },
+          // loom's resolveProjectReference + existsSync: the spec's own tests/ folder is there, and a folder counts.
+          { ref: 'tests/', exists: true, path: `${SPEC}/tests` },
         ],
         evidence: [{ ref: `${SPEC}/evidence/run.log`, exists: true, path: `${SPEC}/evidence/run.log` }],
-        closed: false,
+        closed: true,
         description: 'REQ-002-B01 does its thing',
       },
       {
@@ -178,7 +179,7 @@ describe('buildTraceabilityMatrix (object form)', () => {
   });
 
   it('summarises closure', () => {
-    assert.deepEqual(matrix.summary, { behaviors: 5, closed: 1 });
+    assert.deepEqual(matrix.summary, { behaviors: 5, closed: 2 });
   });
 
   it('derives required categories from the declared list and the types', () => {
@@ -379,12 +380,15 @@ describe('buildTraceabilityMatrix edge cases', () => {
       'evidence/run.log': '',
     });
     const stat = mock.method(fs, 'statSync');
+    const exists = mock.method(fs, 'existsSync');
     try {
       const matrix = buildTraceabilityMatrix(snapshot);
       assert.deepEqual(matrix.summary, { behaviors: 200, closed: 200 });
-      assert.equal(stat.mock.callCount(), 2);
+      // One look for the test (loom's existsSync in the spec directory), one for the evidence file.
+      assert.equal(stat.mock.callCount() + exists.mock.callCount(), 2);
     } finally {
       stat.mock.restore();
+      exists.mock.restore();
     }
   });
 });
@@ -416,11 +420,16 @@ describe("buildTraceabilityMatrix resolves refs as loom's traceability.js does",
     { '.worktrees/login/tests/new.test.ts': '// only in the feature worktree\n' },
   );
 
-  it('finds a test that exists only in the feature worktree, and strips #name from evidence refs', () => {
+  // loom's resolveProjectReference looks in the spec directory, then projectRootForSpecDir (the
+  // repository holding specs/), never in a feature worktree: the test does not count there, and
+  // the row says where it is and how loom would find it.
+  it('shows a test only the feature worktree has as such, not closed, and strips #name from evidence refs', () => {
     const [row] = buildTraceabilityMatrix(snapshot).rows;
-    assert.deepEqual(row.tests, [{ ref: 'tests/new.test.ts#adds it', exists: true, path: '.worktrees/login/tests/new.test.ts' }]);
+    assert.deepEqual(row.tests, [
+      { ref: 'tests/new.test.ts#adds it', exists: false, reason: 'only-in-worktree', path: '.worktrees/login/tests/new.test.ts', recordAs: '.worktrees/login/tests/new.test.ts#adds it' },
+    ]);
     assert.deepEqual(row.evidence, [{ ref: 'evidence/run.log#L3', exists: true, path: `${SPEC}/evidence/run.log` }]);
-    assert.equal(row.closed, true);
+    assert.equal(row.closed, false);
   });
 });
 

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Requirement } from '../../files/requirements';
 import type { TaskFile } from '../../files/taskFile';
+import type { TraceabilityLedger } from '../../files/traceability';
+import { testRefInWorktree } from '../../trace/testRefs';
 import { byTaskNumber } from '../../specdir/loadSpec';
 import type { SpecSnapshot } from '../../specdir/specSnapshot';
 import type { PromptContext, PromptTask } from './promptBuilder';
@@ -56,7 +58,12 @@ export function readExecutingInputs(snapshot: SpecSnapshot, options: { language?
 }
 
 /** The prompt context, with traceability as it is now (it grows as tasks finish). */
-export function promptContextOf(inputs: ExecutingInputs, snapshot: SpecSnapshot, testCommand: string | undefined): PromptContext {
+/**
+ * What every prompt shares. traceability.json names the loop's tests through the worktree, so
+ * that loom finds them from the repository; the subagents work inside the worktree, so they see
+ * those refs relative to it (testRefInWorktree).
+ */
+export function promptContextOf(inputs: ExecutingInputs, snapshot: SpecSnapshot, testCommand: string | undefined, worktree?: string): PromptContext {
   return {
     specName: inputs.specName,
     language: inputs.language,
@@ -65,7 +72,7 @@ export function promptContextOf(inputs: ExecutingInputs, snapshot: SpecSnapshot,
     subagentContext: inputs.subagentContext,
     constitution: inputs.constitution,
     requirements: inputs.requirements,
-    traceability: snapshot.traceability,
+    traceability: worktree && snapshot.traceability ? inWorktree(snapshot.traceability, snapshot.dir, worktree) : snapshot.traceability,
     testCommand,
   };
 }
@@ -78,5 +85,17 @@ export function promptTaskOf(inputs: ExecutingInputs, task: TaskFile): PromptTas
     owns: task.owns,
     requirements: task.requirements,
     behavior_ids: task.behavior_ids,
+  };
+}
+
+function inWorktree(ledger: TraceabilityLedger, specDir: string, worktree: string): TraceabilityLedger {
+  const tests = (refs: readonly string[]) => refs.map((ref) => testRefInWorktree(specDir, worktree, ref));
+  return {
+    ...ledger,
+    requirements: ledger.requirements.map((entry) => ({
+      ...entry,
+      tests: tests(entry.tests),
+      ...(entry.behaviors ? { behaviors: Object.fromEntries(Object.entries(entry.behaviors).map(([id, b]) => [id, { ...b, tests: tests(b.tests) }])) } : {}),
+    })),
   };
 }

@@ -4,6 +4,7 @@ import type { FixItem } from '../dispatch/fixInstructions';
 import { isTestPath } from '../tools/testFiles';
 import { WorktreeBoundary } from '../tools/worktreeBoundary';
 import { isFile } from '../../fs/isFile';
+import { testRefThroughWorktree } from '../../trace/testRefs';
 
 /**
  * Before a task may be done, each of its behaviors needs a persistent test file that exists
@@ -51,6 +52,17 @@ export function behaviorTests(input: BehaviorTestsInput): BehaviorTests {
     else missing.push(b);
   }
   return { tests, missing };
+}
+
+/**
+ * The tests found in the worktree, as traceability.json records them: loom looks for a test in
+ * the spec directory and the repository that holds specs/ (traceability.js
+ * resolveProjectReference), never in a feature worktree, so each is named through the worktree
+ * from that root (`.worktree/<date>-<name>/test/x.test.js`, or `../…` for a worktree outside the
+ * repository), `#name` kept. Loom's checks, and ours, then find it before the feature is merged.
+ */
+export function testsAsRecorded(specDir: string, worktree: string, tests: readonly string[]): string[] {
+  return tests.map((ref) => testRefThroughWorktree(specDir, worktree, ref));
 }
 
 export function missingTestFixItems(missing: readonly string[], lang: 'en' | 'zh'): FixItem[] {

@@ -4,7 +4,7 @@ import type { TaskFile } from '../../files/taskFile';
 import type { TaskState } from '../../files/taskState';
 import type { TaskStatus } from '../../files/vocabulary';
 import { sha256OfFile } from '../../fs/sha256';
-import { behaviorTests, missingTestFixItems } from '../evidence/behaviorClosure';
+import { behaviorTests, missingTestFixItems, testsAsRecorded } from '../evidence/behaviorClosure';
 import { holdForManualFix, holdForReplan, persistBreakerChoice, reopenForReview, skipWithDependents } from './breakerChoice';
 import { CIRCUIT_BREAKER_KEY, describeBreakerReason, type BreakerReason, type CircuitBreakerReport } from './circuitBreaker';
 import type { WorktreeDiff } from '../evidence/diffProvider';
@@ -250,13 +250,14 @@ export const taskMachine = setup({
       );
       const requirementOf = new Map<string, string>();
       for (const r of env.inputs.requirements) for (const b of r.behaviors) requirementOf.set(b.id, r.id);
+      const snapshot = env.store.snapshot();
       updateTraceability(
-        env.store.snapshot(),
+        snapshot,
         task.behavior_ids.map((b) => ({
           requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
           behavior: b,
           tasks: [task.id],
-          tests: closure!.tests.get(b) ?? [],
+          tests: testsAsRecorded(snapshot.dir, env.worktree, closure!.tests.get(b) ?? []),
           evidence: context.evidence ? [context.evidence] : [],
         })),
       );

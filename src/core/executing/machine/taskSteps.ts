@@ -47,7 +47,7 @@ function upstream(env: LoopEnvironment, task: TaskFile): UpstreamEntry[] {
 
 export async function dispatchImplementer(input: TaskStepInput, env: LoopEnvironment): Promise<ImplementerResult> {
   const { task, record } = input;
-  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand);
+  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand, env.worktree);
   const ptask = promptTaskOf(env.inputs, task);
   const mode = record.mode ?? 'first';
   let prompt: string;
@@ -67,7 +67,7 @@ export async function dispatchImplementer(input: TaskStepInput, env: LoopEnviron
 export async function dispatchReviewer(input: TaskStepInput, env: LoopEnvironment): Promise<JudgeResult> {
   const { task, record } = input;
   const diff = await diffOf(env, record.base!, input.owns);
-  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand);
+  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand, env.worktree);
   const prompt = buildReviewerPrompt(ctx, promptTaskOf(env.inputs, task), { diff: diff.text, implementerReport: implementerReportText(record) });
   return callJudge(env, { task: task.id, role: 'reviewer', prompt, tier: chooseModelTier('reviewer', task), scope: { kind: 'none' } });
 }

@@ -3,7 +3,7 @@ import { assign, setup } from 'xstate';
 import type { TaskFile } from '../../files/taskFile';
 import { sha256OfFile } from '../../fs/sha256';
 import { buildTraceabilityMatrix } from '../../trace/traceabilityMatrix';
-import { behaviorTests } from '../evidence/behaviorClosure';
+import { behaviorTests, testsAsRecorded } from '../evidence/behaviorClosure';
 import { CIRCUIT_BREAKER_KEY, type BreakerReason, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
 import type { WorktreeDiff } from '../evidence/diffProvider';
 import { summarizeFixItems, type FixItem } from '../dispatch/fixInstructions';
@@ -384,13 +384,14 @@ function recordEvidence(env: LoopEnvironment, behaviors: string[], reporterText:
   const found = behaviorTests({ behaviors, declared, changedFiles: changed, worktree: env.worktree });
   const requirementOf = new Map<string, string>();
   for (const r of env.inputs.requirements) for (const b of r.behaviors) requirementOf.set(b.id, r.id);
+  const snapshot = env.store.snapshot();
   updateTraceability(
-    env.store.snapshot(),
+    snapshot,
     behaviors.map((b) => ({
       requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
       behavior: b,
       tasks: [],
-      tests: found.tests.get(b) ?? [],
+      tests: testsAsRecorded(snapshot.dir, env.worktree, found.tests.get(b) ?? []),
       evidence: [logFile],
     })),
   );

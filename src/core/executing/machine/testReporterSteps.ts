@@ -35,14 +35,14 @@ function fixTask(finished: readonly TaskFile[]) {
 }
 
 export async function dispatchReporterFix(input: ReporterStepInput, env: LoopEnvironment): Promise<ImplementerResult> {
-  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand);
+  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand, env.worktree);
   const task = fixTask(input.finished);
   const prompt = buildFixPrompt(ctx, task, input.record.fix_items ?? [], { answers: input.record.answers });
   return callImplementer(env, { task: TEST_REPORTER, mode: 'fix', prompt, tier: 'standard', scope: { kind: 'owns', owns: task.owns } });
 }
 
 export async function dispatchTestReporter(input: ReporterStepInput, env: LoopEnvironment): Promise<JudgeResult> {
-  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand);
+  const ctx = promptContextOf(env.inputs, env.store.snapshot(), env.testCommand, env.worktree);
   const prompt = buildTestReporterPrompt(ctx, { finishedTasks: input.finished.map((t) => `${t.id} ${t.title}`), answers: input.record.answers });
   return callJudge(env, { task: TEST_REPORTER, role: 'test-reporter', prompt, tier: chooseModelTier('test-reporter', undefined), scope: { kind: 'tests-only' } });
 }

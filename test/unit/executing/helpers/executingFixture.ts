@@ -17,6 +17,12 @@ export interface FixtureOptions {
   threeTasks?: boolean;
   stage?: string;
   history?: unknown[];
+  /**
+   * A real feature worktree at this repository-relative path (`.worktree/<date>-<name>`, as the
+   * extension and loom make it), on the feature branch, for the loop to work in; else the loop
+   * works in the repository itself.
+   */
+  worktree?: string;
 }
 
 const SPEC_MD = `# Due dates
@@ -141,6 +147,17 @@ export interface Harness {
 
 export function harness(options: FixtureOptions = {}, settings: Partial<ExecutingSettings> = {}, extra: Partial<ExecutingLoopOptions> = {}): Harness {
   const { repo, specDir } = executingFixture(options);
+  const worktree = options.worktree ? join(repo.root, options.worktree) : repo.root;
+  if (options.worktree) {
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', ...args], { cwd: repo.root, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    };
+    repo.write('.gitignore', '.worktree/\n');
+    git('add', '-A');
+    git('commit', '-qm', 'the app with a spec at executing');
+    git('worktree', 'add', '-q', '-b', 'feature/2026-11-25-due-dates', options.worktree);
+  }
   const models = new ScriptedModels();
   const prompts = new FakePrompts();
   const tests = new FakeTestRunner();
@@ -154,7 +171,7 @@ export function harness(options: FixtureOptions = {}, settings: Partial<Executin
       repoRoot: repo.root,
       specDir,
       definition,
-      worktree: repo.root,
+      worktree,
       models,
       prompts,
       transcripts,
