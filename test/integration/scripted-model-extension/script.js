@@ -72,7 +72,10 @@ function reply(messages) {
   const authoring = authoringReply(prompt);
   if (authoring) {
     // The commands of the user's earlier turns the request carries (the participant sends them as "/brainstorm …").
-    const turns = prompts.slice(0, -1).map((m) => /^\/\w+/.exec(m.text)?.[0]).filter(Boolean);
+    const turns = prompts
+      .slice(0, -1)
+      .map((m) => /^\/\w+/.exec(m.text)?.[0])
+      .filter(Boolean);
     requests.push({ role: 'author', command: authoring.command, messages: messages.length, turns, mode: state.mode });
     return { text: authoring.text, toolCalls: [] };
   }
