@@ -94,6 +94,9 @@ export function formatTrace(m: TraceabilityMatrix): string {
   const lines = m.rows.map((r) =>
     t('cli.trace.row', { mark: r.closed ? '✅' : '❌', behavior: r.behavior, category: r.category, tasks: r.tasks.join(', ') || '-', tests: count(r.tests), evidence: count(r.evidence) }),
   );
+  // A test only the feature worktree has does not count for loom: say where it is and how to name it.
+  for (const r of m.rows)
+    for (const ref of r.tests) if (ref.reason === 'only-in-worktree') lines.push(t('cli.trace.onlyInWorktree', { behavior: r.behavior, ref: ref.ref, through: ref.recordAs ?? ref.path ?? ref.ref }));
   for (const r of m.requirements) {
     if (r.missing_categories.length) lines.push(t('cli.trace.lacks', { requirement: r.id, categories: r.missing_categories.join(', ') }));
   }

@@ -183,6 +183,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.tasks.conflict': { en: 'Conflict: {a} and {b} both touch {paths}', zh: '冲突：{a} 和 {b} 都修改 {paths}' },
 
   'cli.trace.row': { en: '{mark} {behavior} [{category}] tasks: {tasks}; tests: {tests}; evidence: {evidence}', zh: '{mark} {behavior} [{category}] 任务：{tasks}；测试：{tests}；证据：{evidence}' },
+  'cli.trace.onlyInWorktree': {
+    en: '{behavior}: {ref} is only in the feature worktree, where loom does not look (name it {through})',
+    zh: '{behavior}：{ref} 仅在功能 worktree 中，loom 不会在那里查找（请写成 {through}）',
+  },
   'cli.trace.lacks': { en: '{requirement} lacks behaviors for: {categories}', zh: '{requirement} 缺少以下类别的 behavior：{categories}' },
   'cli.trace.summary': { en: '{closed}/{total} behaviors closed', zh: '已闭环 behavior {closed}/{total}' },
 

@@ -1,3 +1,4 @@
+import { formatTrace } from '../../../src/cli/format';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -149,6 +150,11 @@ describe('test references only in the feature worktree: every check refuses as l
       assert.deepEqual(matrix.rows[0].tests, [
         { ref: 'tests/login.test.ts#login', exists: false, reason: 'only-in-worktree', path: `${WORKTREE}/tests/login.test.ts`, recordAs: `${WORKTREE}/tests/login.test.ts#login` },
       ]);
+      // loom-vscode trace says the same in its text form.
+      assert.match(
+        formatTrace(matrix),
+        new RegExp(`REQ-001-B01: tests/login.test.ts#login is only in the feature worktree, where loom does not look \\(name it ${WORKTREE}/tests/login.test.ts#login\\)`),
+      );
       const guard = evaluateGuard({ type: 'traceabilityClosed', params: {} }, { snapshot: s });
       assert.equal(guard.ok, false);
       assert.match(
