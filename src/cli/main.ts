@@ -7,7 +7,6 @@ import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
 import { REQUIREMENTS_FILE } from '../core/files/requirements';
 import { TRACEABILITY_FILE } from '../core/files/traceability';
 import { WORKFLOW_FILE } from '../core/files/workflow';
-import { ensureFeatureWorktree } from '../core/git/featureWorktree';
 import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
 import { LoomRepository } from '../core/repository/loomRepository';
@@ -324,6 +323,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     case 'worktree': {
       const s = changeable(repo, args);
+      // Loaded only here: simple-git and its logger are of no use to any other command.
+      const { ensureFeatureWorktree } = await import('../core/git/featureWorktree.js');
       const worktree = await ensureFeatureWorktree({
         repoRoot: repo.root,
         specName: s.snapshot.name,
