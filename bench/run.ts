@@ -2,7 +2,6 @@
  * `npm run bench`: each benchmark measures a ratio within one run and prints one line
  * `bench: <name> ratio=<r> ...`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,44 +9,11 @@ import { LoomRepository } from '../src/core/repository/loomRepository';
 import { generateRepository } from './generateRepository';
 import { benchFixModeTokens } from './fixModeTokens';
 import { benchMatrixRender } from './matrixRender';
+import { benchStatusScan } from './statusScanBench';
 import { benchEditor } from './vscodeBench';
 
 const SPECS = Number(process.env.BENCH_SPECS ?? 1000);
 const TASKS = 20;
-
-function child(mode: 'floor' | 'status', root: string, cacheDir?: string): { ms: number; peakMB: number } {
-  const env = { ...process.env, ...(cacheDir ? { LOOM_VSCODE_CACHE_DIR: cacheDir } : {}) };
-  const r = spawnSync(process.execPath, [join(__dirname, 'statusScan.cjs'), mode, root], { encoding: 'utf8', maxBuffer: 1 << 26, env });
-  if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!);
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/**
- * Medians of seven runs each, alternating, so that a noisy neighbour hurts both sides alike.
- * `status --json` keeps its per-spec cache in a folder of this run: the first run (`cold`)
- * parses everything and writes the cache, the others reuse what did not change (everything).
- */
-function statusScan(root: string, cacheDir: string): void {
-  child('floor', root); // warm the page cache
-  const coldFloor = child('floor', root).ms;
-  const cold = child('status', root, cacheDir).ms;
-  const floors: number[] = [];
-  const statuses: number[] = [];
-  let peakMB = 0;
-  for (let i = 0; i < 7; i++) {
-    floors.push(child('floor', root).ms);
-    const s = child('status', root, cacheDir);
-    statuses.push(s.ms);
-    peakMB = Math.max(peakMB, s.peakMB);
-  }
-  const floor = median(floors);
-  const status = median(statuses);
-  console.log(
-    `bench: status-scan ratio=${(status / floor).toFixed(2)} peakMB=${peakMB.toFixed(0)} statusMs=${status.toFixed(0)} floorMs=${floor.toFixed(0)} coldRatio=${(cold / coldFloor).toFixed(2)} specs=${SPECS} tasks=${TASKS}`,
-  );
-}
 
 /** Median time to apply one changed task file and re-read the status of its spec. */
 function timeOneChange(root: string, specs: number): number {
@@ -82,7 +48,7 @@ async function main(): Promise<void> {
     const small = join(work, 'small');
     generateRepository(large, SPECS, TASKS);
     generateRepository(small, 10, TASKS);
-    statusScan(large, join(work, 'cache'));
+    console.log(benchStatusScan(large, join(work, 'cache'), SPECS, TASKS));
     incremental(large, small);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -6,7 +6,6 @@ import { SpecLockedError, TransitionRefusedError } from '../core/errors';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
 import { REQUIREMENTS_FILE } from '../core/files/requirements';
 import { TRACEABILITY_FILE } from '../core/files/traceability';
-import { ensureFeatureWorktree } from '../core/git/featureWorktree';
 import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
 import { onlyCompressionMissing } from '../core/pipeline/refusals';
@@ -332,6 +331,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     case 'worktree': {
       const s = changeable(repo, args);
+      // Loaded only here: simple-git and its logger are of no use to any other command.
+      const { ensureFeatureWorktree } = await import('../core/git/featureWorktree.js');
       const worktree = await ensureFeatureWorktree({
         repoRoot: repo.root,
         specName: s.snapshot.name,

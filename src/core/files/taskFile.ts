@@ -1,4 +1,4 @@
-import matter from 'gray-matter';
+import type matterType from 'gray-matter';
 import { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { describePath, schemaProblems } from '../diagnostics/zodIssues';
@@ -32,6 +32,20 @@ export interface TaskFile extends TaskFrontmatter {
   keyLines: Map<string, number>;
   /** false when the frontmatter does not parse: the lists above are then unknown, not empty. */
   frontmatterValid: boolean;
+}
+
+let grayMatter: typeof matterType | undefined;
+
+/**
+ * gray-matter's parse of a frontmatter not in the shape loom writes. gray-matter (and js-yaml
+ * under it) loads on the first such file: the files loom writes never need it, and loading it
+ * cost every start of the CLI and the extension tens of milliseconds.
+ */
+function grayMatterParse(text: string): matterType.GrayMatterFile<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; esbuild bundles it as it bundles an import
+  grayMatter ??= require('gray-matter') as typeof matterType;
+  // An empty options object keeps gray-matter from caching every file it ever saw.
+  return grayMatter(text, {});
 }
 
 /** `T1.md` and `T1` both name task T1. */
@@ -77,8 +91,7 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
     body = simple.body;
   } else
     try {
-      // An empty options object keeps gray-matter from caching every file it ever saw.
-      const parsed = matter(text, {});
+      const parsed = grayMatterParse(text);
       data = parsed.data ?? {};
       body = parsed.content;
     } catch (e) {

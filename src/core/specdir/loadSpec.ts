@@ -209,12 +209,20 @@ function summarySnapshot(repoRoot: string, dir: string, specDir: string, files: 
   };
 }
 
+/** The number of `T12.md` or `T12` (what /^T(\d+)/ reads), without a regular expression: every spec's listings are sorted with it. */
+function taskNumber(name: string): number | undefined {
+  if (name.charCodeAt(0) !== 84 /* T */) return undefined;
+  let end = 1;
+  while (end < name.length && name.charCodeAt(end) >= 48 && name.charCodeAt(end) <= 57) end++;
+  return end > 1 ? Number(name.slice(1, end)) : undefined;
+}
+
 /** T2 before T10. */
 export function byTaskNumber(a: string, b: string): number {
-  const na = /^T(\d+)/.exec(a);
-  const nb = /^T(\d+)/.exec(b);
+  const na = taskNumber(a);
+  const nb = taskNumber(b);
   // T2 and T02 have the same number; the names still decide, so the order never depends on readdir.
-  const byNumber = na && nb ? Number(na[1]) - Number(nb[1]) : 0;
+  const byNumber = na !== undefined && nb !== undefined ? na - nb : 0;
   if (byNumber) return byNumber;
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -280,6 +280,17 @@ describe('byTaskNumber', () => {
     assert.deepEqual(['b.json', 'T2.json', 'a.json', 'T02.json'].sort(byTaskNumber), ['T02.json', 'T2.json', 'a.json', 'b.json']);
     assert.equal(byTaskNumber('T1.md', 'T1.md'), 0);
   });
+
+  it('reads a number exactly where /^T(\\d+)/ does (T, t1, TX1, T1a, T007, T١)', () => {
+    const names = ['T', 't1.md', 'TX1.md', 'T1a.md', 'T007.md', 'T7.md', 'T\u06611.md', 'T12b.md', 'T3', '', 'T99999999999999999999.md', 'T1.md'];
+    const reference = (a: string, b: string) => {
+      const na = /^T(\d+)/.exec(a);
+      const nb = /^T(\d+)/.exec(b);
+      const byNumber = na && nb ? Number(na[1]) - Number(nb[1]) : 0;
+      return byNumber || (a < b ? -1 : a > b ? 1 : 0);
+    };
+    for (const a of names) for (const b of names) assert.equal(Math.sign(byTaskNumber(a, b)), Math.sign(reference(a, b)), `${a} vs ${b}`);
+  });
 });
 
 describe('findSpecDirs', () => {
