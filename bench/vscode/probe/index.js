@@ -32,13 +32,24 @@ async function activated(id) {
   return ext.isActive ? ext.exports : await ext.activate();
 }
 
-/** Samples the host's resident memory until `done` resolves; returns the peak in MB. */
+/**
+ * Samples the host's memory until `done` resolves; returns the peaks in MB: resident memory, the
+ * JS heap, and memory outside it (Buffers, strings handed to the window): where a peak comes from.
+ */
 function samplePeakRss(done) {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const peak = { rss: 0, heap: 0, external: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heap = Math.max(peak.heap, m.heapUsed);
+    peak.external = Math.max(peak.external, m.external + m.arrayBuffers);
+  };
+  sample();
+  const timer = setInterval(sample, 20);
   return done.then(() => {
     clearInterval(timer);
-    return Math.max(peak, process.memoryUsage().rss) / 2 ** 20;
+    sample();
+    return { rssMB: peak.rss / 2 ** 20, heapMB: peak.heap / 2 ** 20, externalMB: peak.external / 2 ** 20 };
   });
 }
 
@@ -95,7 +106,10 @@ exports.run = async () => {
     result.registry = api.registry.timings;
     result.specs = api.registry.rows().length;
     result.fullSpecs = api.registry.loadedEntries().length;
-    result.peakRssMB = await peak;
+    const peaks = await peak;
+    result.peakRssMB = peaks.rssMB;
+    result.peakHeapMB = peaks.heapMB;
+    result.peakExternalMB = peaks.externalMB;
     result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
     result.cache = api.registry.cacheStats;
     if (phase === 'cold') {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { unrecorded } from '../fs/readRecorder';
 
 /**
  * What identifies one version of a file without reading it: its size and modification time
@@ -39,6 +40,9 @@ const CACHE_FORMAT = 1;
  * its size and mtime: such a parse is used for this load but not kept (git's "racily clean" rule).
  */
 const RACY_MS = 2000;
+
+/** Delayed cache files are written at once when they add up to more than this. */
+const MAX_PENDING_BYTES = 4 * 2 ** 20;
 
 type Entry = { stamp: FileStamp; value: unknown };
 
@@ -122,6 +126,7 @@ export class SpecCache {
   ) {}
 
   private readonly pending = new Map<string, Buffer>();
+  private pendingBytes = 0;
   private timer?: NodeJS.Timeout;
 
   private get remember(): boolean {
@@ -151,7 +156,10 @@ export class SpecCache {
     const file: CacheFile = { format: CACHE_FORMAT, version: this.version, dir, files };
     const data = Buffer.from(JSON.stringify(file));
     if (this.options.writeDelayMs === undefined) return this.write(dir, data);
+    this.pendingBytes += data.length - (this.pending.get(dir)?.length ?? 0);
     this.pending.set(dir, data);
+    // A first look at a thousand specs would otherwise hold every cache file in memory at once (tens of MB).
+    if (this.pendingBytes > MAX_PENDING_BYTES) return this.flush();
     if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.options.writeDelayMs);
       this.timer.unref?.();
@@ -164,11 +172,12 @@ export class SpecCache {
     this.timer = undefined;
     for (const [dir, data] of this.pending) this.write(dir, data);
     this.pending.clear();
+    this.pendingBytes = 0;
   }
 
   private write(dir: string, data: Buffer): void {
     try {
-      this.store.write(cacheKey(dir), data);
+      unrecorded(() => this.store.write(cacheKey(dir), data));
       this.written++;
     } catch {
       // A read-only or full disk: the next load parses again.
@@ -178,6 +187,7 @@ export class SpecCache {
   /** Forgets a spec whose directory is gone. */
   forget(dir: string): void {
     this.memory.delete(dir);
+    this.pendingBytes -= this.pending.get(dir)?.length ?? 0;
     this.pending.delete(dir);
     try {
       this.store.remove(cacheKey(dir));
@@ -189,7 +199,7 @@ export class SpecCache {
   private readFile(dir: string): Map<string, Entry> | undefined {
     let data: Buffer | undefined;
     try {
-      data = this.store.read(cacheKey(dir));
+      data = unrecorded(() => this.store.read(cacheKey(dir)));
     } catch {
       data = undefined;
     }

@@ -157,6 +157,27 @@ describe('SpecCache', () => {
     );
   });
 
+  it('writes delayed cache files at once when they add up to more than a few MB, not holding them all', () => {
+    const store = new CountingStore();
+    const cache = new SpecCache(store, 'v1', { now: later, writeDelayMs: 60_000 });
+    const big = { text: 'x'.repeat(512 * 1024) };
+    const stamp = { size: 1, mtimeMs: 1, ctimeMs: 1 };
+    for (let i = 0; i < 7; i++) {
+      const entries = cache.open(`/specs/s${i}`);
+      entries.set('spec.md', stamp, big);
+      cache.commit(`/specs/s${i}`, entries);
+    }
+    assert.equal(store.writes, 0, 'under the limit: still waiting');
+    for (let i = 7; i < 10; i++) {
+      const entries = cache.open(`/specs/s${i}`);
+      entries.set('spec.md', stamp, big);
+      cache.commit(`/specs/s${i}`, entries);
+    }
+    assert.equal(store.writes, 8, 'the eighth passes 4 MB: the eight are written');
+    cache.flush();
+    assert.equal(store.writes, 10);
+  });
+
   it('keeps the repository current: a change seen through applyChange comes from the file', () => {
     const repo = copyRepo();
     const store = new CountingStore();
