@@ -27,7 +27,7 @@ interface Sample {
   peakExternalMB?: number;
   firstRowsAt?: number;
   firstAskedAt?: number;
-  registry?: { startedAt: number; firstRowsAt: number; rowsAt: number; loadedAt: number; checkedAt: number };
+  registry?: { startedAt: number; firstRowsAt: number; rowsAt: number; loadedAt: number; checkStartedAt?: number; checkedAt: number };
   specs?: number;
   fullSpecs?: number;
   burst?: { ms: number; maxReports: number; specs: number; files: number };
@@ -50,7 +50,12 @@ async function runWindow(work: string, phase: string, workspace: string, userDat
       vscodeExecutablePath: SHIM,
       extensionDevelopmentPath: [extensions],
       extensionTestsPath: join(__dirname, 'vscode/probe/index.js'),
-      extensionTestsEnv: { LOOM_BENCH_PHASE: phase, LOOM_BENCH_OUT: out },
+      extensionTestsEnv: {
+        LOOM_BENCH_PHASE: phase,
+        LOOM_BENCH_OUT: out,
+        ...(process.env.BENCH_HEAPSNAPSHOT ? { LOOM_BENCH_HEAPSNAPSHOT: resolve(process.env.BENCH_HEAPSNAPSHOT) } : {}),
+        ...(process.env.BENCH_CPUPROFILE ? { LOOM_BENCH_CPUPROFILE: resolve(process.env.BENCH_CPUPROFILE) } : {}),
+      },
       launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${join(work, 'installed-extensions')}`],
     });
   } finally {

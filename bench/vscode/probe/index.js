@@ -82,9 +82,29 @@ async function checkoutBurst(api, root) {
   return { ms, maxReports: Math.max(...reports.values()), specs: dirs.length, files: dirs.length * 5 };
 }
 
+/** BENCH_CPUPROFILE=<folder>: a CPU profile of the host from the probe's start until the specs are loaded, per window. */
+async function startProfile(phase) {
+  const folder = process.env.LOOM_BENCH_CPUPROFILE;
+  if (!folder) return async () => undefined;
+  const session = new (require('inspector').Session)();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = await post('Profiler.stop');
+    session.disconnect();
+    const file = path.join(folder, `${phase}-${Date.now()}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    return file;
+  };
+}
+
 exports.run = async () => {
   const phase = process.env.LOOM_BENCH_PHASE;
   const out = process.env.LOOM_BENCH_OUT;
+  const stopProfile = await startProfile(phase);
   const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
   const result = { phase };
   if (phase === 'baseline') {
@@ -107,6 +127,7 @@ exports.run = async () => {
     result.specs = api.registry.rows().length;
     result.fullSpecs = api.registry.loadedEntries().length;
     const peaks = await peak;
+    result.cpuProfile = await stopProfile();
     result.peakRssMB = peaks.rssMB;
     result.peakHeapMB = peaks.heapMB;
     result.peakExternalMB = peaks.externalMB;
@@ -115,6 +136,8 @@ exports.run = async () => {
     if (phase === 'cold') {
       result.burst = await checkoutBurst(api, root);
       await sleep(3000); // the cache files are written a moment after a load: let them be, for the warm start
+      // BENCH_HEAPSNAPSHOT=<folder>: what the host holds once loaded (a snapshot collects the garbage first), for a heap profiler.
+      if (process.env.LOOM_BENCH_HEAPSNAPSHOT) result.heapSnapshot = require('v8').writeHeapSnapshot(path.join(process.env.LOOM_BENCH_HEAPSNAPSHOT, `cold-${Date.now()}.heapsnapshot`));
     }
   }
   fs.writeFileSync(out, JSON.stringify(result, null, 2));

@@ -38,6 +38,9 @@ type Fs = typeof fs;
 const WATCHED = ['readFileSync', 'statSync', 'lstatSync', 'existsSync', 'readdirSync', 'accessSync', 'realpathSync', 'openSync', 'opendirSync'] as const;
 const original: Pick<Fs, (typeof WATCHED)[number]> = Object.fromEntries(WATCHED.map((name) => [name, fs[name]])) as Pick<Fs, (typeof WATCHED)[number]>;
 
+/** A path `resolve` would return unchanged (most paths here come from `join`): resolving each again costs the look at a thousand specs a quarter of a second. */
+const isNormalAbsolute = (p: string) => process.platform !== 'win32' && p.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(p);
+
 let active: { inputs: Map<string, RecordedInput>; unrecorded: boolean } | undefined;
 
 function note(target: unknown, listed: boolean): void {
@@ -46,7 +49,7 @@ function note(target: unknown, listed: boolean): void {
     active.unrecorded = true; // a file descriptor or a buffer: no path to check again
     return;
   }
-  const path = resolve(target instanceof URL ? fileURLToPath(target) : target);
+  const path = typeof target === 'string' && isNormalAbsolute(target) ? target : resolve(target instanceof URL ? fileURLToPath(target) : target);
   const known = active.inputs.get(path);
   if (known && (!listed || (known.kind === 'dir' && known.names))) return;
   // Taken before the read itself: a file written during the read then shows a newer stamp next time, never an older one.

@@ -1,4 +1,4 @@
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import { inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/readRecorder';
 import { cacheKey, type SpecCacheStore } from './specCache';
 
@@ -150,7 +150,8 @@ function toStored(dir: string, path: string, input: RecordedInput): StoredInput 
 
 function fromStored(dir: string, stored: StoredInput): [string, RecordedInput] {
   const [name] = stored;
-  const path = name === '.' ? dir : name.startsWith('./') ? join(dir, ...name.slice(2).split('/')) : name;
+  // Concatenated, not joined: sixty paths per spec, a thousand specs, and the names were stored normalized.
+  const path = name === '.' ? dir : name.startsWith('./') ? `${dir}${sep}${sep === '/' ? name.slice(2) : name.slice(2).split('/').join(sep)}` : name;
   if (typeof stored[1] === 'number') {
     const [, size, mtimeMs, ctimeMs] = stored as [string, number, number, number];
     return [path, { kind: 'file', size, mtimeMs, ctimeMs }];

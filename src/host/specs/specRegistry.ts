@@ -53,7 +53,7 @@ export class SpecRegistry extends Disposable {
   private markFirstRows!: () => void;
   private readonly firstRowsPromise = new Promise<void>((resolve) => (this.markFirstRows = resolve));
   /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
-  readonly timings: { startedAt?: number; firstRowsAt?: number; rowsAt?: number; loadedAt?: number; checkedAt?: number } = {};
+  readonly timings: { startedAt?: number; firstRowsAt?: number; rowsAt?: number; loadedAt?: number; checkStartedAt?: number; checkedAt?: number } = {};
 
   constructor(
     private readonly config: LoomConfig,
@@ -159,6 +159,7 @@ export class SpecRegistry extends Disposable {
     // A hidden view never asks for rows: the look begins a moment after they are read anyway.
     await Promise.race([this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS)), delay(CHECK_WITHOUT_VIEW_MS)]);
     if (this.isDisposed) return;
+    this.timings.checkStartedAt ??= performance.now();
     await Promise.all([...this.folders.values()].map((f) => f.check((e) => this._onDidCheck.fire(e))));
     this.timings.checkedAt ??= performance.now();
     if (!this.isDisposed) this._onDidCheckRows.fire();
