@@ -48,39 +48,48 @@ export function evaluateSpec(spec: SpecPipeline, staleness: SpecStaleness, faile
   return { diagnostics: problems.slice(0, problems.length - findings.length), findings, group, staleness };
 }
 
-const DiagnosticSchema = z.object({
-  file: z.string(),
-  line: z.number(),
-  column: z.number(),
-  severity: z.enum(['error', 'warning', 'info']),
-  message: z.string(),
-  code: z.string().optional(),
-});
+/**
+ * The shape of an evaluation, built on first use: two dozen zod schemas made when the bundle
+ * loads would add to the extension's activation, and only a cache read needs them.
+ */
+let evaluationSchema: z.ZodType | undefined;
+function specEvaluationSchema(): z.ZodType {
+  if (evaluationSchema) return evaluationSchema;
+  const DiagnosticSchema = z.object({
+    file: z.string(),
+    line: z.number(),
+    column: z.number(),
+    severity: z.enum(['error', 'warning', 'info']),
+    message: z.string(),
+    code: z.string().optional(),
+  });
 
-const FindingRefSchema = z.object({
-  validator: z.string(),
-  id: z.string(),
-  severity: z.enum(FINDING_SEVERITIES),
-  message: z.string(),
-  overridable: z.boolean(),
-  overriddenBecause: z.string().optional(),
-  fix: z.looseObject({ type: z.enum(['task-list', 'traceability']), file: z.string() }).optional(),
-  subject: z.string().optional(),
-});
+  const FindingRefSchema = z.object({
+    validator: z.string(),
+    id: z.string(),
+    severity: z.enum(FINDING_SEVERITIES),
+    message: z.string(),
+    overridable: z.boolean(),
+    overriddenBecause: z.string().optional(),
+    fix: z.looseObject({ type: z.enum(['task-list', 'traceability']), file: z.string() }).optional(),
+    subject: z.string().optional(),
+  });
 
-const strings = z.array(z.string());
-const StalenessSchema = z.object({
-  handoffs: z.array(z.object({ handoff: z.string(), changed: strings })),
-  approvals: z.array(z.object({ stage: z.string(), approvedAt: z.string().optional(), historyIndex: z.number(), historyIndices: z.array(z.number()), changed: strings })),
-  derived: z.array(z.object({ stage: z.string(), output: z.string(), input: z.string() })),
-});
+  const strings = z.array(z.string());
+  const StalenessSchema = z.object({
+    handoffs: z.array(z.object({ handoff: z.string(), changed: strings })),
+    approvals: z.array(z.object({ stage: z.string(), approvedAt: z.string().optional(), historyIndex: z.number(), historyIndices: z.array(z.number()), changed: strings })),
+    derived: z.array(z.object({ stage: z.string(), output: z.string(), input: z.string() })),
+  });
 
-const SpecEvaluationSchema = z.object({
-  diagnostics: z.array(DiagnosticSchema),
-  findings: z.array(DiagnosticSchema.extend({ finding: FindingRefSchema })),
-  group: z.enum(['in-progress', 'failed', 'done', 'attention']),
-  staleness: StalenessSchema,
-});
+  const SpecEvaluationSchema = z.object({
+    diagnostics: z.array(DiagnosticSchema),
+    findings: z.array(DiagnosticSchema.extend({ finding: FindingRefSchema })),
+    group: z.enum(['in-progress', 'failed', 'done', 'attention']),
+    staleness: StalenessSchema,
+  });
+  return (evaluationSchema = SpecEvaluationSchema);
+}
 
 /** Whether a value read back from the cache has the shape of an evaluation (anything else is rebuilt). */
-export const isSpecEvaluation = (value: unknown): value is SpecEvaluation => SpecEvaluationSchema.safeParse(value).success;
+export const isSpecEvaluation = (value: unknown): value is SpecEvaluation => specEvaluationSchema().safeParse(value).success;

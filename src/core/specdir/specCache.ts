@@ -147,9 +147,26 @@ export class SpecCache {
     return new SpecEntries(recorded, (this.options.now ?? Date.now)(), fresh, this.counts);
   }
 
+  private writing = true;
+
+  /**
+   * Runs `read` using the parses recorded, but writing none: for a one-time look at a spec whose
+   * result is kept elsewhere (the evaluation cache), where writing a thousand cache files would
+   * cost more time and memory than they could save.
+   */
+  readOnly<T>(read: () => T): T {
+    const was = this.writing;
+    this.writing = false;
+    try {
+      return read();
+    } finally {
+      this.writing = was;
+    }
+  }
+
   /** Writes the spec's cache file when its entries changed. Never throws: a cache that cannot be written is only slower. */
   commit(dir: string, entries: SpecFileCache): void {
-    if (!(entries instanceof SpecEntries) || !entries.changed) return;
+    if (!this.writing || !(entries instanceof SpecEntries) || !entries.changed) return;
     if (this.remember) this.memory.set(dir, entries.used);
     const files: CacheFile['files'] = {};
     for (const [name, { stamp, value }] of entries.used) files[name] = [stamp.size, stamp.mtimeMs, stamp.ctimeMs, value];

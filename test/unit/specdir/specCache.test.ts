@@ -157,6 +157,23 @@ describe('SpecCache', () => {
     );
   });
 
+  it('reads through the recorded parses without writing any inside readOnly', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new CountingStore();
+    const cache = new SpecCache(store, 'v1', { now: later });
+    cache.readOnly(() => loadSpec(repo, dir, cache));
+    assert.equal(store.writes, 0, 'nothing recorded yet, and nothing written');
+    loadSpec(repo, dir, cache);
+    assert.equal(store.writes, 1);
+    const hits = cache.counts.hits;
+    writeFileSync(join(dir, 'spec.md'), '# Changed\n');
+    const s = cache.readOnly(() => loadSpec(repo, dir, cache));
+    assert.ok(cache.counts.hits > hits, 'the unchanged files come from the cache');
+    assert.equal(store.writes, 1, 'the changed one is parsed, not written');
+    assert.deepEqual(facts(s), facts(loadSpec(repo, dir)));
+  });
+
   it('writes delayed cache files at once when they add up to more than a few MB, not holding them all', () => {
     const store = new CountingStore();
     const cache = new SpecCache(store, 'v1', { now: later, writeDelayMs: 60_000 });
