@@ -41,8 +41,12 @@ const CACHE_FORMAT = 1;
  */
 const RACY_MS = 2000;
 
-/** Delayed cache files are written at once when they add up to more than this. */
-const MAX_PENDING_BYTES = 4 * 2 ** 20;
+/**
+ * Delayed cache files are written at once when they add up to more than this: the look at a
+ * thousand specs after start-up writes as it goes, and each file's Buffer is let go while it is
+ * young (held until a timer, they reached the old generation and the host's memory by tens of MB).
+ */
+const MAX_PENDING_BYTES = 256 * 2 ** 10;
 
 type Entry = { stamp: FileStamp; value: unknown };
 
@@ -147,26 +151,9 @@ export class SpecCache {
     return new SpecEntries(recorded, (this.options.now ?? Date.now)(), fresh, this.counts);
   }
 
-  private writing = true;
-
-  /**
-   * Runs `read` using the parses recorded, but writing none: for a one-time look at a spec whose
-   * result is kept elsewhere (the evaluation cache), where writing a thousand cache files would
-   * cost more time and memory than they could save.
-   */
-  readOnly<T>(read: () => T): T {
-    const was = this.writing;
-    this.writing = false;
-    try {
-      return read();
-    } finally {
-      this.writing = was;
-    }
-  }
-
   /** Writes the spec's cache file when its entries changed. Never throws: a cache that cannot be written is only slower. */
   commit(dir: string, entries: SpecFileCache): void {
-    if (!this.writing || !(entries instanceof SpecEntries) || !entries.changed) return;
+    if (!(entries instanceof SpecEntries) || !entries.changed) return;
     if (this.remember) this.memory.set(dir, entries.used);
     const files: CacheFile['files'] = {};
     for (const [name, { stamp, value }] of entries.used) files[name] = [stamp.size, stamp.mtimeMs, stamp.ctimeMs, value];
@@ -175,7 +162,6 @@ export class SpecCache {
     if (this.options.writeDelayMs === undefined) return this.write(dir, data);
     this.pendingBytes += data.length - (this.pending.get(dir)?.length ?? 0);
     this.pending.set(dir, data);
-    // A first look at a thousand specs would otherwise hold every cache file in memory at once (tens of MB).
     if (this.pendingBytes > MAX_PENDING_BYTES) return this.flush();
     if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.options.writeDelayMs);

@@ -114,7 +114,7 @@ export class FolderSpecs extends Disposable {
     private readonly onChange: (change: FolderChange) => void,
     /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
     inspectMachines: () => boolean = () => false,
-    private readonly cache?: SpecCache,
+    cache?: SpecCache,
     /** Each spec's last look (its Problems entries, group and stale marks), kept while what it read is unchanged. */
     private readonly evaluations?: EvaluationCache<SpecEvaluation>,
   ) {
@@ -219,9 +219,7 @@ export class FolderSpecs extends Disposable {
   /** One look at a spec not kept in full: from the evaluation cache, or read and evaluated now. */
   private evaluateDetached(dir: string): SpecEvaluation {
     const evaluate = (dependsOnMore: () => void) => {
-      // What the look finds is kept in the evaluation cache: the parses are used but not written
-      // (a thousand cache files on a first start); a spec read in full later writes its own.
-      const spec = this.evaluations && this.cache ? this.cache.readOnly(() => this.repository.readDetached(dir)) : this.repository.readDetached(dir);
+      const spec = this.repository.readDetached(dir);
       try {
         // Whether another process's run lock is live depends on that process, not on a file.
         if (spec.snapshot.files.has(RUN_LOCK_FILE)) dependsOnMore();
