@@ -82,14 +82,14 @@ export class EvaluationCache<T> {
   }
 
   private read(dir: string, context: string): T | undefined {
-    let data: Buffer | undefined;
+    let data: string | undefined;
     try {
       data = this.store.read(evaluationKey(dir));
     } catch {
       data = undefined;
     }
     if (!data) return undefined;
-    const file = this.parse(data.toString('utf8'), dir, context);
+    const file = this.parse(data, dir, context);
     if (file === 'rejected') {
       this.rejected++;
       return undefined;
@@ -123,7 +123,7 @@ export class EvaluationCache<T> {
     }
     const file: EvaluationFile = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, result };
     try {
-      this.store.write(evaluationKey(dir), Buffer.from(JSON.stringify(file)));
+      this.store.write(evaluationKey(dir), JSON.stringify(file));
       this.written++;
     } catch {
       // A read-only or full disk: the next session evaluates again.

@@ -26,8 +26,10 @@ export interface SpecFileCache {
 
 /** Where the per-spec cache files live: the extension's storage, or the user's cache folder for the CLI. */
 export interface SpecCacheStore {
-  read(key: string): Buffer | undefined;
-  write(key: string, data: Buffer): void;
+  /** The cache file's text (JSON), if there is one. */
+  read(key: string): string | undefined;
+  /** Text, not a Buffer: a Buffer per file would be memory outside the JS heap, freed late (the host's peak grew by tens of MB). */
+  write(key: string, text: string): void;
   remove(key: string): void;
 }
 
@@ -43,8 +45,7 @@ const RACY_MS = 2000;
 
 /**
  * Delayed cache files are written at once when they add up to more than this: the look at a
- * thousand specs after start-up writes as it goes, and each file's Buffer is let go while it is
- * young (held until a timer, they reached the old generation and the host's memory by tens of MB).
+ * thousand specs after start-up writes as it goes instead of holding a thousand files' text.
  */
 const MAX_PENDING_BYTES = 256 * 2 ** 10;
 
@@ -129,7 +130,7 @@ export class SpecCache {
     } = {},
   ) {}
 
-  private readonly pending = new Map<string, Buffer>();
+  private readonly pending = new Map<string, string>();
   private pendingBytes = 0;
   private timer?: NodeJS.Timeout;
 
@@ -158,7 +159,7 @@ export class SpecCache {
     const files: CacheFile['files'] = {};
     for (const [name, { stamp, value }] of entries.used) files[name] = [stamp.size, stamp.mtimeMs, stamp.ctimeMs, value];
     const file: CacheFile = { format: CACHE_FORMAT, version: this.version, dir, files };
-    const data = Buffer.from(JSON.stringify(file));
+    const data = JSON.stringify(file);
     if (this.options.writeDelayMs === undefined) return this.write(dir, data);
     this.pendingBytes += data.length - (this.pending.get(dir)?.length ?? 0);
     this.pending.set(dir, data);
@@ -178,7 +179,7 @@ export class SpecCache {
     this.pendingBytes = 0;
   }
 
-  private write(dir: string, data: Buffer): void {
+  private write(dir: string, data: string): void {
     try {
       unrecorded(() => this.store.write(cacheKey(dir), data));
       this.written++;
@@ -200,14 +201,14 @@ export class SpecCache {
   }
 
   private readFile(dir: string): Map<string, Entry> | undefined {
-    let data: Buffer | undefined;
+    let data: string | undefined;
     try {
       data = unrecorded(() => this.store.read(cacheKey(dir)));
     } catch {
       data = undefined;
     }
     if (!data) return undefined;
-    const entries = parseCacheFile(data.toString('utf8'), this.version, dir);
+    const entries = parseCacheFile(data, this.version, dir);
     if (!entries) this.rejected++;
     return entries;
   }
@@ -240,19 +241,19 @@ export function directoryCacheStore(root: string): SpecCacheStore {
   return {
     read(key) {
       try {
-        return readFileSync(join(root, `${key}.json`));
+        return readFileSync(join(root, `${key}.json`), 'utf8');
       } catch {
         return undefined;
       }
     },
-    write(key, data) {
+    write(key, text) {
       if (!made) {
         mkdirSync(root, { recursive: true });
         made = true;
       }
       const path = join(root, `${key}.json`);
       const temp = `${path}.${process.pid}.tmp`;
-      writeFileSync(temp, data);
+      writeFileSync(temp, text, 'utf8');
       renameSync(temp, path);
     },
     remove(key) {

@@ -25,12 +25,12 @@ const copyRepo = () => {
 };
 
 class MemoryStore implements SpecCacheStore {
-  readonly files = new Map<string, Buffer>();
+  readonly files = new Map<string, string>();
   writes = 0;
   read(key: string) {
     return this.files.get(key);
   }
-  write(key: string, data: Buffer) {
+  write(key: string, data: string) {
     this.writes++;
     this.files.set(key, data);
   }
@@ -137,14 +137,14 @@ describe('EvaluationCache', () => {
     const { counted, evaluate } = evaluator(repo);
     session(store).get(dir, 'en', evaluate);
     const good = store.files.get(evaluationKey(dir))!;
-    const stored = JSON.parse(good.toString('utf8'));
-    const corruptions: [string, Buffer][] = [
-      ['truncated', good.subarray(0, good.length >> 1)],
-      ['not JSON', Buffer.from('\u0000\u0001garbage')],
-      ['about another directory', Buffer.from(JSON.stringify({ ...stored, dir: join(repo, 'specs', 'other') }))],
-      ['a result of the wrong shape', Buffer.from(JSON.stringify({ ...stored, result: { ...stored.result, findings: 'none' } }))],
-      ['an input of the wrong shape', Buffer.from(JSON.stringify({ ...stored, inputs: [...stored.inputs, ['x', 'what']] }))],
-      ['another format', Buffer.from(JSON.stringify({ ...stored, format: 0 }))],
+    const stored = JSON.parse(good);
+    const corruptions: [string, string][] = [
+      ['truncated', good.slice(0, good.length >> 1)],
+      ['not JSON', '\u0000\u0001garbage'],
+      ['about another directory', JSON.stringify({ ...stored, dir: join(repo, 'specs', 'other') })],
+      ['a result of the wrong shape', JSON.stringify({ ...stored, result: { ...stored.result, findings: 'none' } })],
+      ['an input of the wrong shape', JSON.stringify({ ...stored, inputs: [...stored.inputs, ['x', 'what']] })],
+      ['another format', JSON.stringify({ ...stored, format: 0 })],
     ];
     for (const [what, data] of corruptions) {
       store.files.set(evaluationKey(dir), data);
@@ -155,7 +155,7 @@ describe('EvaluationCache', () => {
       assert.equal(counted.runs, runs + 1, `${what}: evaluated again`);
       assert.deepEqual(result, evaluate(), `${what}: never trusted`);
       counted.runs--;
-      assert.deepEqual(JSON.parse(store.files.get(evaluationKey(dir))!.toString('utf8')).result, stored.result, `${what}: rewritten`);
+      assert.deepEqual(JSON.parse(store.files.get(evaluationKey(dir))!).result, stored.result, `${what}: rewritten`);
     }
   });
 
