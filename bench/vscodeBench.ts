@@ -21,14 +21,17 @@ interface Sample {
   loom?: Timings;
   empty?: Timings;
   rssMB?: number;
+  heapMB?: number;
   peakRssMB?: number;
+  peakHeapMB?: number;
+  peakExternalMB?: number;
   firstRowsAt?: number;
   firstAskedAt?: number;
-  registry?: { startedAt: number; firstRowsAt: number; rowsAt: number; loadedAt: number; checkedAt: number };
+  registry?: { startedAt: number; firstRowsAt: number; rowsAt: number; loadedAt: number; checkStartedAt?: number; checkedAt: number };
   specs?: number;
   fullSpecs?: number;
   burst?: { ms: number; maxReports: number; specs: number; files: number };
-  cache?: { hits: number; misses: number; written: number; rejected: number };
+  cache?: { hits: number; misses: number; written: number; rejected: number; evaluations?: { hits: number; misses: number; written: number; rejected: number } };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -47,7 +50,12 @@ async function runWindow(work: string, phase: string, workspace: string, userDat
       vscodeExecutablePath: SHIM,
       extensionDevelopmentPath: [extensions],
       extensionTestsPath: join(__dirname, 'vscode/probe/index.js'),
-      extensionTestsEnv: { LOOM_BENCH_PHASE: phase, LOOM_BENCH_OUT: out },
+      extensionTestsEnv: {
+        LOOM_BENCH_PHASE: phase,
+        LOOM_BENCH_OUT: out,
+        ...(process.env.BENCH_HEAPSNAPSHOT ? { LOOM_BENCH_HEAPSNAPSHOT: resolve(process.env.BENCH_HEAPSNAPSHOT) } : {}),
+        ...(process.env.BENCH_CPUPROFILE ? { LOOM_BENCH_CPUPROFILE: resolve(process.env.BENCH_CPUPROFILE) } : {}),
+      },
       launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${join(work, 'installed-extensions')}`],
     });
   } finally {
@@ -94,12 +102,13 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const reports = Math.max(...cold.map((s) => s.burst!.maxReports));
     const peak = median(cold.map((s) => s.peakRssMB!));
     const base = median(baseline.map((s) => s.rssMB!));
+    const baseHeap = median(baseline.map((s) => s.heapMB!));
     return [
       `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
       `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cold.map((s) => s.firstAskedAt! - s.loom!.activateStartedAt)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} rounds=${rounds}`,
-      `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} rowsMs=${median(warm.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)}/${median(cold.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specs=${specs} rounds=${rounds}`,
+      `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} rowsMs=${median(warm.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)}/${median(cold.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specsEvaluated=${median(warm.map((s) => s.cache!.evaluations?.misses ?? NaN))}/${median(cold.map((s) => s.cache!.evaluations?.misses ?? NaN))} specs=${specs} rounds=${rounds}`,
       `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,
-      `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} specs=${specs} keptInFull=${median(cold.map((s) => s.fullSpecs ?? 0))} rounds=${rounds}`,
+      `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} peakHeapMB=${median(cold.map((s) => s.peakHeapMB!)).toFixed(0)} emptyHeapMB=${baseHeap.toFixed(0)} peakExternalMB=${median(cold.map((s) => s.peakExternalMB!)).toFixed(0)} specs=${specs} keptInFull=${median(cold.map((s) => s.fullSpecs ?? 0))} rounds=${rounds}`,
     ];
   } finally {
     rmSync(work, { recursive: true, force: true });

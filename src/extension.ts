@@ -62,7 +62,8 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const config = new LoomConfig();
   const log = new Log(() => config.logLevel);
   const trust = new WorkspaceTrust();
-  const registry = new SpecRegistry(config, log, extensionSpecCache(context));
+  const caches = extensionSpecCache(context);
+  const registry = new SpecRegistry(config, log, caches.parses, caches.evaluations);
   const view = new SpecsView(registry, trust);
   const diagnostics = new LoomDiagnostics(registry, log);
   const findingActions = new FindingCodeActions(registry, diagnostics, log);

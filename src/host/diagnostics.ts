@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
-import { specDiagnostics } from '../core/repository/specDiagnostics';
-import { stalenessDiagnostics } from '../core/specdir/staleness';
-import { mergeFindingDiagnostics, stageFindingDiagnostics, type FindingDiagnostic } from '../core/validators/stageFindings';
-import { Disposable } from './lifecycle';
+import { evaluateSpec, evaluationProblems } from '../core/repository/specEvaluation';
+import type { FindingDiagnostic } from '../core/validators/stageFindings';
+import { Disposable, toDisposable } from './lifecycle';
 import type { ComponentLog, Log } from './log';
-import type { SpecEntry, SpecRegistry } from './specs/specRegistry';
+import type { CheckedSpec, SpecEntry, SpecRegistry } from './specs/specRegistry';
 
 const SEVERITY: Readonly<Record<Diagnostic['severity'], vscode.DiagnosticSeverity>> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -46,6 +45,13 @@ export class LoomDiagnostics extends Disposable {
   /** The stage findings each spec last published, by spec directory. */
   private readonly findings = new Map<string, readonly FindingDiagnostic[]>();
   private readonly log: ComponentLog;
+  /**
+   * Changes not handed to VS Code yet: one `collection.set` per turn of the event loop for all of
+   * them, not one per file (each is a message to the window; the look at a thousand specs after
+   * start-up would send twelve thousand).
+   */
+  private batch: [vscode.Uri, vscode.Diagnostic[] | undefined][] = [];
+  private flushing = false;
 
   constructor(
     private readonly registry: SpecRegistry,
@@ -64,8 +70,9 @@ export class LoomDiagnostics extends Disposable {
         }
       }),
     );
-    // Specs only summarized for the tree are read once behind the first rows, for this panel.
-    this._register(registry.onDidCheck((entry) => this.publish(entry)));
+    // Specs only summarized for the tree are looked at once behind the first rows, for this panel.
+    this._register(registry.onDidCheck((checked) => ('evaluation' in checked ? this.apply(checked) : this.publish(checked))));
+    this._register(toDisposable(() => (this.batch = [])));
     void registry.ready.then(() => this.publishAll());
   }
 
@@ -85,22 +92,15 @@ export class LoomDiagnostics extends Disposable {
   }
 
   private publish(entry: SpecEntry): void {
-    let diagnostics: Diagnostic[];
-    try {
-      diagnostics = [...specDiagnostics(entry.spec), ...stalenessDiagnostics(entry.spec.snapshot, entry.staleness)];
-    } catch (e) {
-      this.log.error(`${entry.spec.snapshot.specDir}: diagnostics failed`, e);
-      diagnostics = [];
-    }
-    // Only specs at a stage with validators run any (the validators read the spec's files).
-    let findings: FindingDiagnostic[] = [];
-    try {
-      findings = stageFindingDiagnostics(entry.spec);
-    } catch (e) {
-      this.log.error(`${entry.spec.snapshot.specDir}: the validators of ${entry.spec.stage} failed`, e);
-    }
-    this.replace(entry.dir, entry.folder.uri, mergeFindingDiagnostics(diagnostics, findings));
-    this.findings.set(entry.dir, findings);
+    const evaluation = evaluateSpec(entry.spec, entry.staleness, (part, e) =>
+      this.log.error(`${entry.spec.snapshot.specDir}: ${part === 'validators' ? `the validators of ${entry.spec.stage}` : 'diagnostics'} failed`, e),
+    );
+    this.apply({ dir: entry.dir, folder: entry.folder, evaluation });
+  }
+
+  private apply({ dir, folder, evaluation }: CheckedSpec): void {
+    this.replace(dir, folder.uri, evaluationProblems(evaluation));
+    this.findings.set(dir, evaluation.findings);
   }
 
   /** The stage findings of a spec as last published (none when its stage has no validators). */
@@ -120,15 +120,30 @@ export class LoomDiagnostics extends Disposable {
     for (const [file, list] of byFile) {
       const uri = vscode.Uri.joinPath(root, ...file.split('/'));
       // Two keys never share a file: a spec's files are its own, the workflow is the folder's.
-      this.collection.set(uri, list);
+      this.send(uri, list);
       uris.push(uri);
     }
     this.published.set(key, uris);
   }
 
   private clear(key: string): void {
-    for (const uri of this.published.get(key) ?? []) this.collection.delete(uri);
+    for (const uri of this.published.get(key) ?? []) this.send(uri, undefined);
     this.published.delete(key);
     this.findings.delete(key);
+  }
+
+  /** Queues one file's entries (undefined: none); `collection.set` with a list applies them in order, a removal before what follows it. */
+  private send(uri: vscode.Uri, list: vscode.Diagnostic[] | undefined): void {
+    this.batch.push([uri, list]);
+    if (this.flushing) return;
+    this.flushing = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length && !this.isDisposed) this.collection.set(batch);
   }
 }

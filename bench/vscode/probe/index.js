@@ -32,13 +32,24 @@ async function activated(id) {
   return ext.isActive ? ext.exports : await ext.activate();
 }
 
-/** Samples the host's resident memory until `done` resolves; returns the peak in MB. */
+/**
+ * Samples the host's memory until `done` resolves; returns the peaks in MB: resident memory, the
+ * JS heap, and memory outside it (Buffers, strings handed to the window): where a peak comes from.
+ */
 function samplePeakRss(done) {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const peak = { rss: 0, heap: 0, external: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heap = Math.max(peak.heap, m.heapUsed);
+    peak.external = Math.max(peak.external, m.external + m.arrayBuffers);
+  };
+  sample();
+  const timer = setInterval(sample, 20);
   return done.then(() => {
     clearInterval(timer);
-    return Math.max(peak, process.memoryUsage().rss) / 2 ** 20;
+    sample();
+    return { rssMB: peak.rss / 2 ** 20, heapMB: peak.heap / 2 ** 20, externalMB: peak.external / 2 ** 20 };
   });
 }
 
@@ -71,9 +82,29 @@ async function checkoutBurst(api, root) {
   return { ms, maxReports: Math.max(...reports.values()), specs: dirs.length, files: dirs.length * 5 };
 }
 
+/** BENCH_CPUPROFILE=<folder>: a CPU profile of the host from the probe's start until the specs are loaded, per window. */
+async function startProfile(phase) {
+  const folder = process.env.LOOM_BENCH_CPUPROFILE;
+  if (!folder) return async () => undefined;
+  const session = new (require('inspector').Session)();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = await post('Profiler.stop');
+    session.disconnect();
+    const file = path.join(folder, `${phase}-${Date.now()}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    return file;
+  };
+}
+
 exports.run = async () => {
   const phase = process.env.LOOM_BENCH_PHASE;
   const out = process.env.LOOM_BENCH_OUT;
+  const stopProfile = await startProfile(phase);
   const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
   const result = { phase };
   if (phase === 'baseline') {
@@ -95,12 +126,18 @@ exports.run = async () => {
     result.registry = api.registry.timings;
     result.specs = api.registry.rows().length;
     result.fullSpecs = api.registry.loadedEntries().length;
-    result.peakRssMB = await peak;
+    const peaks = await peak;
+    result.cpuProfile = await stopProfile();
+    result.peakRssMB = peaks.rssMB;
+    result.peakHeapMB = peaks.heapMB;
+    result.peakExternalMB = peaks.externalMB;
     result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
     result.cache = api.registry.cacheStats;
     if (phase === 'cold') {
       result.burst = await checkoutBurst(api, root);
       await sleep(3000); // the cache files are written a moment after a load: let them be, for the warm start
+      // BENCH_HEAPSNAPSHOT=<folder>: what the host holds once loaded (a snapshot collects the garbage first), for a heap profiler.
+      if (process.env.LOOM_BENCH_HEAPSNAPSHOT) result.heapSnapshot = require('v8').writeHeapSnapshot(path.join(process.env.LOOM_BENCH_HEAPSNAPSHOT, `cold-${Date.now()}.heapsnapshot`));
     }
   }
   fs.writeFileSync(out, JSON.stringify(result, null, 2));

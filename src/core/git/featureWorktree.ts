@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
 import { featureBranchName } from '../specdir/worktree';
 import { WorktreeError } from './worktreeError';
 
@@ -67,6 +67,8 @@ export function worktreeTarget(repoRoot: string, specName: string, location: str
  * not have them), and when the branch is checked out in the main working tree.
  */
 export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promise<FeatureWorktree> {
+  // Loaded on first use: simple-git (and its debug logger) cost the extension's activation ~10 ms otherwise.
+  const { simpleGit } = await import('simple-git');
   const git: SimpleGit = simpleGit({ baseDir: req.repoRoot, abort: req.signal });
   const branch = featureBranchName(req.specName);
   const fail = (e: unknown, what: string): never => {

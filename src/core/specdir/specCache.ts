@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { unrecorded } from '../fs/readRecorder';
 
 /**
  * What identifies one version of a file without reading it: its size and modification time
@@ -25,8 +26,10 @@ export interface SpecFileCache {
 
 /** Where the per-spec cache files live: the extension's storage, or the user's cache folder for the CLI. */
 export interface SpecCacheStore {
-  read(key: string): Buffer | undefined;
-  write(key: string, data: Buffer): void;
+  /** The cache file's text (JSON), if there is one. */
+  read(key: string): string | undefined;
+  /** Text, not a Buffer: a Buffer per file would be memory outside the JS heap, freed late (the host's peak grew by tens of MB). */
+  write(key: string, text: string): void;
   remove(key: string): void;
 }
 
@@ -39,6 +42,12 @@ const CACHE_FORMAT = 1;
  * its size and mtime: such a parse is used for this load but not kept (git's "racily clean" rule).
  */
 const RACY_MS = 2000;
+
+/**
+ * Delayed cache files are written at once when they add up to more than this: the look at a
+ * thousand specs after start-up writes as it goes instead of holding a thousand files' text.
+ */
+const MAX_PENDING_BYTES = 256 * 2 ** 10;
 
 type Entry = { stamp: FileStamp; value: unknown };
 
@@ -121,7 +130,8 @@ export class SpecCache {
     } = {},
   ) {}
 
-  private readonly pending = new Map<string, Buffer>();
+  private readonly pending = new Map<string, string>();
+  private pendingBytes = 0;
   private timer?: NodeJS.Timeout;
 
   private get remember(): boolean {
@@ -149,9 +159,11 @@ export class SpecCache {
     const files: CacheFile['files'] = {};
     for (const [name, { stamp, value }] of entries.used) files[name] = [stamp.size, stamp.mtimeMs, stamp.ctimeMs, value];
     const file: CacheFile = { format: CACHE_FORMAT, version: this.version, dir, files };
-    const data = Buffer.from(JSON.stringify(file));
+    const data = JSON.stringify(file);
     if (this.options.writeDelayMs === undefined) return this.write(dir, data);
+    this.pendingBytes += data.length - (this.pending.get(dir)?.length ?? 0);
     this.pending.set(dir, data);
+    if (this.pendingBytes > MAX_PENDING_BYTES) return this.flush();
     if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.options.writeDelayMs);
       this.timer.unref?.();
@@ -164,11 +176,12 @@ export class SpecCache {
     this.timer = undefined;
     for (const [dir, data] of this.pending) this.write(dir, data);
     this.pending.clear();
+    this.pendingBytes = 0;
   }
 
-  private write(dir: string, data: Buffer): void {
+  private write(dir: string, data: string): void {
     try {
-      this.store.write(cacheKey(dir), data);
+      unrecorded(() => this.store.write(cacheKey(dir), data));
       this.written++;
     } catch {
       // A read-only or full disk: the next load parses again.
@@ -178,6 +191,7 @@ export class SpecCache {
   /** Forgets a spec whose directory is gone. */
   forget(dir: string): void {
     this.memory.delete(dir);
+    this.pendingBytes -= this.pending.get(dir)?.length ?? 0;
     this.pending.delete(dir);
     try {
       this.store.remove(cacheKey(dir));
@@ -187,14 +201,14 @@ export class SpecCache {
   }
 
   private readFile(dir: string): Map<string, Entry> | undefined {
-    let data: Buffer | undefined;
+    let data: string | undefined;
     try {
-      data = this.store.read(cacheKey(dir));
+      data = unrecorded(() => this.store.read(cacheKey(dir)));
     } catch {
       data = undefined;
     }
     if (!data) return undefined;
-    const entries = parseCacheFile(data.toString('utf8'), this.version, dir);
+    const entries = parseCacheFile(data, this.version, dir);
     if (!entries) this.rejected++;
     return entries;
   }
@@ -227,19 +241,19 @@ export function directoryCacheStore(root: string): SpecCacheStore {
   return {
     read(key) {
       try {
-        return readFileSync(join(root, `${key}.json`));
+        return readFileSync(join(root, `${key}.json`), 'utf8');
       } catch {
         return undefined;
       }
     },
-    write(key, data) {
+    write(key, text) {
       if (!made) {
         mkdirSync(root, { recursive: true });
         made = true;
       }
       const path = join(root, `${key}.json`);
       const temp = `${path}.${process.pid}.tmp`;
-      writeFileSync(temp, data);
+      writeFileSync(temp, text, 'utf8');
       renameSync(temp, path);
     },
     remove(key) {

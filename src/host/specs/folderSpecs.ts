@@ -5,10 +5,13 @@ import { WORKFLOW_FILE } from '../../core/files/workflow';
 import { LoomRepository } from '../../core/repository/loomRepository';
 import type { InspectionEvent } from 'xstate';
 import { describeInspection } from '../../core/pipeline/machineInspection';
-import { isOwnLockActivity } from '../../core/store/runLock';
+import { isOwnLockActivity, RUN_LOCK_FILE } from '../../core/store/runLock';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
+import { evaluateSpec, type SpecEvaluation } from '../../core/repository/specEvaluation';
+import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
 import type { SpecCache } from '../../core/specdir/specCache';
+import { displayLanguage } from '../../core/messages';
 import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
 import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
 import { Disposable, toDisposable } from '../lifecycle';
@@ -30,6 +33,13 @@ export interface SpecEntry {
   /** Computed on first use (it fingerprints files), then kept until the spec's files change. */
   readonly staleness: SpecStaleness;
   uri: vscode.Uri;
+}
+
+/** One look at a spec in full, for the views that list every spec (the Problems panel). */
+export interface CheckedSpec {
+  dir: string;
+  folder: vscode.WorkspaceFolder;
+  evaluation: SpecEvaluation;
 }
 
 export interface FolderChange {
@@ -105,6 +115,8 @@ export class FolderSpecs extends Disposable {
     /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
     inspectMachines: () => boolean = () => false,
     cache?: SpecCache,
+    /** Each spec's last look (its Problems entries, group and stale marks), kept while what it read is unchanged. */
+    private readonly evaluations?: EvaluationCache<SpecEvaluation>,
   ) {
     super();
     const inspect = (event: InspectionEvent, specDir: string) => {
@@ -168,39 +180,61 @@ export class FolderSpecs extends Disposable {
   }
 
   /**
-   * Reads each spec that is only summarized in full, one at a time, hands it to `visit` (the
-   * Problems panel publishes its problems), and lets it go again: the row keeps what the list
-   * shows of it (its group and stale marks), not the spec's parsed files. A thousand specs are
-   * never held in full at once, and an unchanged spec is read from the per-spec cache.
+   * Looks at each spec that is only summarized, one at a time, and hands what it found to `visit`
+   * (the Problems panel publishes its problems): the row keeps what the list shows of it (its
+   * group and stale marks), not the spec's parsed files. A spec whose last look is in the
+   * evaluation cache, and none of whose files that look read changed, is not read at all; the
+   * others are read in full (through the parse cache), evaluated and let go again. A thousand
+   * specs are never held in full at once.
    */
-  check(visit: (entry: SpecEntry) => void): Promise<void> {
+  check(visit: (checked: CheckedSpec) => void): Promise<void> {
     this.checking ??= (async () => {
       await nextTick();
       const started = Date.now();
       const slice = new TimeSlice();
       let read = 0;
+      const before = { ...this.evaluations?.counts };
       for (const dir of [...this.summaries.keys()]) {
         if (this.isDisposed) return;
         // Read in full meanwhile (expanded, shown, changed), or about to be: that read publishes it.
         const row = this.summaries.get(dir);
         if (!row || this.pendingKeys.has(dir)) continue;
-        let spec: SpecPipeline | undefined;
         try {
-          spec = this.repository.readDetached(dir);
-          const full = this.entry(spec, 'detached');
-          visit(full);
-          this.summaries.set(dir, { ...row, overview: { ...row.overview, group: full.overview.group }, staleness: full.staleness });
+          const evaluation = this.evaluateDetached(dir);
+          visit({ dir, folder: this.folder, evaluation });
+          this.summaries.set(dir, { ...row, overview: { ...row.overview, group: evaluation.group }, staleness: evaluation.staleness });
           read++;
         } catch (e) {
           this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
-        } finally {
-          spec?.dispose();
         }
         await slice.yieldIfDue();
       }
-      this.log.info(`${this.folder.name}: ${read} spec(s) checked in ${Date.now() - started} ms`);
+      const counts = this.evaluations?.counts;
+      const reused = counts ? ` (${counts.hits - (before.hits ?? 0)} from the evaluation cache, ${counts.misses - (before.misses ?? 0)} evaluated)` : '';
+      this.log.info(`${this.folder.name}: ${read} spec(s) checked in ${Date.now() - started} ms${reused}`);
     })();
     return this.checking;
+  }
+
+  /** One look at a spec not kept in full: from the evaluation cache, or read and evaluated now. */
+  private evaluateDetached(dir: string): SpecEvaluation {
+    const evaluate = (dependsOnMore: () => void) => {
+      const spec = this.repository.readDetached(dir);
+      try {
+        // Whether another process's run lock is live depends on that process, not on a file.
+        if (spec.snapshot.files.has(RUN_LOCK_FILE)) dependsOnMore();
+        const full = this.entry(spec, 'detached');
+        return evaluateSpec(spec, full.staleness, (part, e) => {
+          dependsOnMore();
+          this.log.error(`${spec.snapshot.specDir}: ${part === 'validators' ? `the validators of ${spec.stage}` : 'diagnostics'} failed`, e);
+        });
+      } finally {
+        spec.dispose();
+      }
+    };
+    if (!this.evaluations) return evaluate(() => undefined);
+    // The workflow is read once per folder, not by the evaluation: it is one of its inputs all the same.
+    return this.evaluations.get(dir, displayLanguage(), evaluate, [join(this.root, WORKFLOW_FILE)]);
   }
 
   /** Every spec read in full (a command that lists them all asked): the ones only summarized are read now. */
@@ -325,6 +359,7 @@ export class FolderSpecs extends Disposable {
       this.log.debug(`${spec.snapshot.specDir}: ${had ? 'reloaded' : 'added'} at ${spec.stage ?? 'unknown stage'}`);
       if (report) this.onChange({ folder: this.folder, changed: [dir], removed: [] });
     } else if (had || summarized) {
+      this.evaluations?.forget(dir);
       this.entries.delete(dir);
       this.readAt.delete(dir);
       this.log.debug(`${relative(this.root, dir)}: removed`);

@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
+import { isSpecEvaluation, type SpecEvaluation } from '../../core/repository/specEvaluation';
+import { EvaluationCache } from '../../core/specdir/evaluationCache';
+import { directoryCacheStore, SpecCache, type SpecCacheStore } from '../../core/specdir/specCache';
 
 /**
  * The per-spec parse cache of the extension, in its global storage (never the repository): one
@@ -11,13 +13,20 @@ import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
  * includes the bundle's size and modification time. Cache files are written a moment after a
  * load, so the first rows of the tree never wait for them; what they hold is not kept in memory
  * besides (the snapshots hold it), so a reload of a changed spec reads its one cache file again.
+ * Each spec's evaluation (evaluationCache.ts) is kept beside its parses, valid while every file
+ * it read is unchanged, in the same display language, by the same build.
  */
-export function extensionSpecCache(context: vscode.ExtensionContext): SpecCache {
-  return new SpecCache(directoryCacheStore(join(context.globalStorageUri.fsPath, 'spec-cache')), `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`, {
-    writeDelayMs: 2000,
-    remember: false,
-  });
+export function extensionSpecCache(context: vscode.ExtensionContext): { parses: SpecCache; evaluations: EvaluationCache<SpecEvaluation> } {
+  const store = cacheStore(context);
+  const version = `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`;
+  return {
+    parses: new SpecCache(store, version, { writeDelayMs: 2000, remember: false }),
+    // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.
+    evaluations: new EvaluationCache(store, version, isSpecEvaluation),
+  };
 }
+
+const cacheStore = (context: vscode.ExtensionContext): SpecCacheStore => directoryCacheStore(join(context.globalStorageUri.fsPath, 'spec-cache'));
 
 function bundleStamp(): string {
   try {

@@ -3,10 +3,12 @@ import * as vscode from 'vscode';
 import type { LoomConfig } from '../config';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
+import type { SpecEvaluation } from '../../core/repository/specEvaluation';
+import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import type { SpecCache } from '../../core/specdir/specCache';
-import { FolderSpecs, type FolderChange, type SpecEntry } from './folderSpecs';
+import { FolderSpecs, type CheckedSpec, type FolderChange, type SpecEntry } from './folderSpecs';
 
-export type { SpecEntry } from './folderSpecs';
+export type { CheckedSpec, SpecEntry } from './folderSpecs';
 
 export interface SpecsChangeEvent {
   /** Specs that appeared or changed (absolute directories). */
@@ -27,11 +29,11 @@ const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export class SpecRegistry extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<SpecsChangeEvent>());
   readonly onDidChange = this._onDidChange.event;
-  private readonly _onDidCheck = this._register(new vscode.EventEmitter<SpecEntry>());
+  private readonly _onDidCheck = this._register(new vscode.EventEmitter<CheckedSpec | SpecEntry>());
   /**
-   * A spec only summarized so far was read in full: for one look after the first rows, or on
-   * demand (the Problems panel publishes it). Not a change of the spec. The entry of a look is
-   * valid while the event is delivered only, never kept.
+   * A spec only summarized so far was looked at: once after the first rows (its evaluation, maybe
+   * from the evaluation cache), or read in full on demand (its entry). The Problems panel
+   * publishes it. Not a change of the spec.
    */
   readonly onDidCheck = this._onDidCheck.event;
   private readonly _onDidCheckRows = this._register(new vscode.EventEmitter<void>());
@@ -51,13 +53,15 @@ export class SpecRegistry extends Disposable {
   private markFirstRows!: () => void;
   private readonly firstRowsPromise = new Promise<void>((resolve) => (this.markFirstRows = resolve));
   /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
-  readonly timings: { startedAt?: number; firstRowsAt?: number; rowsAt?: number; loadedAt?: number; checkedAt?: number } = {};
+  readonly timings: { startedAt?: number; firstRowsAt?: number; rowsAt?: number; loadedAt?: number; checkStartedAt?: number; checkedAt?: number } = {};
 
   constructor(
     private readonly config: LoomConfig,
     log: Log,
     /** Parses of unchanged files from the last session; written back as specs are read. */
     private readonly cache?: SpecCache,
+    /** Each spec's last look (Problems entries, group, stale marks) from the last session, while its inputs are unchanged. */
+    private readonly evaluations?: EvaluationCache<SpecEvaluation>,
   ) {
     super();
     if (cache) this._register({ dispose: () => cache.flush() });
@@ -104,8 +108,9 @@ export class SpecRegistry extends Disposable {
   }
 
   /** What the per-spec cache saved so far (for the log and the benchmarks). */
-  get cacheStats(): { hits: number; misses: number; written: number; rejected: number } | undefined {
-    return this.cache && { ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected };
+  get cacheStats(): { hits: number; misses: number; written: number; rejected: number; evaluations?: { hits: number; misses: number; written: number; rejected: number } } | undefined {
+    const evaluations = this.evaluations && { ...this.evaluations.counts, written: this.evaluations.written, rejected: this.evaluations.rejected };
+    return this.cache && { ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected, ...(evaluations ? { evaluations } : {}) };
   }
 
   /**
@@ -154,6 +159,7 @@ export class SpecRegistry extends Disposable {
     // A hidden view never asks for rows: the look begins a moment after they are read anyway.
     await Promise.race([this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS)), delay(CHECK_WITHOUT_VIEW_MS)]);
     if (this.isDisposed) return;
+    this.timings.checkStartedAt ??= performance.now();
     await Promise.all([...this.folders.values()].map((f) => f.check((e) => this._onDidCheck.fire(e))));
     this.timings.checkedAt ??= performance.now();
     if (!this.isDisposed) this._onDidCheckRows.fire();
@@ -169,6 +175,7 @@ export class SpecRegistry extends Disposable {
       (c) => this.folderChanged(c),
       () => this.config.inspectMachines,
       this.cache,
+      this.evaluations,
     );
     specs.onReadInFull = (e) => this._onDidCheck.fire(e);
     this.folders.set(folder.uri.toString(), specs);

@@ -21,14 +21,14 @@ const copyRepo = () => {
 
 /** A store in memory that counts what it is asked, so a test sees what was read and written. */
 class CountingStore implements SpecCacheStore {
-  readonly files = new Map<string, Buffer>();
+  readonly files = new Map<string, string>();
   reads = 0;
   writes = 0;
   read(key: string) {
     this.reads++;
     return this.files.get(key);
   }
-  write(key: string, data: Buffer) {
+  write(key: string, data: string) {
     this.writes++;
     this.files.set(key, data);
   }
@@ -100,7 +100,7 @@ describe('SpecCache', () => {
     rmSync(join(dir, 'task-states', 'T1.state.json'));
     r.reload(dir);
     assert.equal(r.get(SPEC)!.snapshot.taskStates.has('T1'), false);
-    const written = JSON.parse(store.files.get(cacheKey(dir))!.toString('utf8'));
+    const written = JSON.parse(store.files.get(cacheKey(dir))!);
     assert.equal(Object.hasOwn(written.files, 'task-states/T1.state.json'), false, 'the entry of a deleted file is dropped');
     rmSync(dir, { recursive: true });
     r.reload(dir);
@@ -108,12 +108,12 @@ describe('SpecCache', () => {
   });
 
   for (const [what, corrupt] of [
-    ['not JSON', () => Buffer.from('\u0000\u0001garbage')],
-    ['truncated', (b: Buffer) => b.subarray(0, Math.floor(b.length / 2))],
-    ['of another version', (b: Buffer) => Buffer.from(b.toString('utf8').replace('"version":"v1"', '"version":"v0"'))],
-    ['about another directory', (b: Buffer) => Buffer.from(b.toString('utf8').replace(/"dir":"[^"]*"/, '"dir":"/elsewhere"'))],
-    ['with an entry of the wrong shape', (b: Buffer) => Buffer.from(b.toString('utf8').replace(/"pipeline\.state\.json":\[\d+/, '"pipeline.state.json":["x"'))],
-    ['JSON of another shape', () => Buffer.from('[1,2,3]')],
+    ['not JSON', () => '\u0000\u0001garbage'],
+    ['truncated', (b: string) => b.slice(0, Math.floor(b.length / 2))],
+    ['of another version', (b: string) => b.replace('"version":"v1"', '"version":"v0"')],
+    ['about another directory', (b: string) => b.replace(/"dir":"[^"]*"/, '"dir":"/elsewhere"')],
+    ['with an entry of the wrong shape', (b: string) => b.replace(/"pipeline\.state\.json":\[\d+/, '"pipeline.state.json":["x"')],
+    ['JSON of another shape', () => '[1,2,3]'],
   ] as const) {
     it(`rebuilds a cache file that is ${what}, never trusting it`, () => {
       const repo = copyRepo();
@@ -123,14 +123,14 @@ describe('SpecCache', () => {
       const key = cacheKey(dir);
       const good = store.files.get(key)!;
       // The cached parse says something the files do not: trusting it would show it.
-      const lying = Buffer.from(good.toString('utf8').replace(/"current_stage":"[a-z-]+"/, '"current_stage":"failed"'));
+      const lying = good.replace(/"current_stage":"[a-z-]+"/, '"current_stage":"failed"');
       assert.notDeepEqual(lying, good, 'the fixture names its stage');
       store.files.set(key, corrupt(lying));
       const cache = new SpecCache(store, 'v1', { now: later });
       const s = loadSpec(repo, dir, cache);
       assert.deepEqual(facts(s), facts(loadSpec(repo, dir)));
       assert.equal(cache.rejected, 1);
-      assert.equal(store.files.get(key)!.toString('utf8'), good.toString('utf8'), 'rewritten from the files');
+      assert.equal(store.files.get(key)!, good, 'rewritten from the files');
     });
   }
 
@@ -140,7 +140,7 @@ describe('SpecCache', () => {
     const store = new CountingStore();
     // The real clock: every file of the fresh copy is younger than the racy window.
     loadSpec(repo, dir, new SpecCache(store, 'v1'));
-    const written = JSON.parse(store.files.get(cacheKey(dir))!.toString('utf8'));
+    const written = JSON.parse(store.files.get(cacheKey(dir))!);
     assert.deepEqual(written.files, {});
   });
 
@@ -155,6 +155,27 @@ describe('SpecCache', () => {
       names.every((f) => /^[0-9a-f]{40}\.json$/.test(f)),
       names.join(', '),
     );
+  });
+
+  it('writes delayed cache files at once when they add up to more than 256 KB, not holding them all', () => {
+    const store = new CountingStore();
+    const cache = new SpecCache(store, 'v1', { now: later, writeDelayMs: 60_000 });
+    const big = { text: 'x'.repeat(32 * 1024) };
+    const stamp = { size: 1, mtimeMs: 1, ctimeMs: 1 };
+    for (let i = 0; i < 7; i++) {
+      const entries = cache.open(`/specs/s${i}`);
+      entries.set('spec.md', stamp, big);
+      cache.commit(`/specs/s${i}`, entries);
+    }
+    assert.equal(store.writes, 0, 'under the limit: still waiting');
+    for (let i = 7; i < 10; i++) {
+      const entries = cache.open(`/specs/s${i}`);
+      entries.set('spec.md', stamp, big);
+      cache.commit(`/specs/s${i}`, entries);
+    }
+    assert.equal(store.writes, 8, 'the eighth passes 256 KB: the eight are written');
+    cache.flush();
+    assert.equal(store.writes, 10);
   });
 
   it('keeps the repository current: a change seen through applyChange comes from the file', () => {

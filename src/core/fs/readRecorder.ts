@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * What a synchronous computation found on disk at one path, as much as it looked: a file's stamp
+ * (size, modification and change time), a folder (with its entry names when it was listed), or
+ * nothing there.
+ */
+export type RecordedInput = { kind: 'file'; size: number; mtimeMs: number; ctimeMs: number } | { kind: 'dir'; names?: string[] } | { kind: 'missing' } | { kind: 'other' };
+
+export interface RecordedReads<T> {
+  value: T;
+  /** Every path the computation looked at, absolute, with what it found there. */
+  inputs: Map<string, RecordedInput>;
+  /** The computation read something that cannot be named by a path (a file descriptor, say) or opened a file for writing: its result depends on more than `inputs`. */
+  unrecorded: boolean;
+}
+
+/** What one path holds now, without following it further than `stat` does. */
+export function inputAt(path: string): RecordedInput {
+  const st = original.statSync(path, { throwIfNoEntry: false });
+  if (!st) return { kind: 'missing' };
+  if (st.isFile()) return { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+  return st.isDirectory() ? { kind: 'dir' } : { kind: 'other' };
+}
+
+/** The sorted entry names of a folder, or undefined when it cannot be listed. */
+export function namesIn(path: string): string[] | undefined {
+  try {
+    return original.readdirSync(path).sort();
+  } catch {
+    return undefined;
+  }
+}
+
+type Fs = typeof fs;
+const WATCHED = ['readFileSync', 'statSync', 'lstatSync', 'existsSync', 'readdirSync', 'accessSync', 'realpathSync', 'openSync', 'opendirSync'] as const;
+const original: Pick<Fs, (typeof WATCHED)[number]> = Object.fromEntries(WATCHED.map((name) => [name, fs[name]])) as Pick<Fs, (typeof WATCHED)[number]>;
+
+/** A path `resolve` would return unchanged (most paths here come from `join`): resolving each again costs the look at a thousand specs a quarter of a second. */
+const isNormalAbsolute = (p: string) => process.platform !== 'win32' && p.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(p);
+
+let active: { inputs: Map<string, RecordedInput>; unrecorded: boolean } | undefined;
+
+function note(target: unknown, listed: boolean): void {
+  if (!active) return;
+  if (typeof target !== 'string' && !(target instanceof URL)) {
+    active.unrecorded = true; // a file descriptor or a buffer: no path to check again
+    return;
+  }
+  const path = typeof target === 'string' && isNormalAbsolute(target) ? target : resolve(target instanceof URL ? fileURLToPath(target) : target);
+  const known = active.inputs.get(path);
+  if (known && (!listed || (known.kind === 'dir' && known.names))) return;
+  // Taken before the read itself: a file written during the read then shows a newer stamp next time, never an older one.
+  let found = known ?? inputAt(path);
+  if (listed && found.kind === 'dir') found = { kind: 'dir', names: namesIn(path) };
+  active.inputs.set(path, found);
+}
+
+/**
+ * Runs `compute` and records every path it reads, stats, lists or probes through `node:fs`, with
+ * what it found there: a result derived from those files can then be reused as long as each path
+ * still holds the same (see `unchangedInputs`). The functions of `node:fs` are wrapped only while
+ * `compute` runs, and `compute` is synchronous, so no other code ever sees them wrapped.
+ */
+export function recordReads<T>(compute: () => T): RecordedReads<T> {
+  if (active) throw new Error('recordReads does not nest');
+  const recording = { inputs: new Map<string, RecordedInput>(), unrecorded: false };
+  const mutable = fs as unknown as Record<string, unknown>;
+  for (const name of WATCHED) {
+    const fn = original[name] as (...args: unknown[]) => unknown;
+    const listed = name === 'readdirSync' || name === 'opendirSync';
+    // Object.assign keeps what hangs off a function (realpathSync.native).
+    mutable[name] = Object.assign(function (this: unknown, ...args: unknown[]) {
+      // A file opened for writing: the result depends on what the computation itself wrote.
+      if (name === 'openSync' && args[1] !== undefined && args[1] !== 'r' && args[1] !== 'rs' && args[1] !== fs.constants.O_RDONLY) {
+        if (active) active.unrecorded = true;
+      } else note(args[0], listed);
+      return fn.apply(this, args);
+    }, fn);
+  }
+  active = recording;
+  try {
+    const value = compute();
+    if (value instanceof Promise) throw new Error('recordReads records synchronous work only');
+    return { value, ...recording };
+  } finally {
+    active = undefined;
+    for (const name of WATCHED) mutable[name] = original[name];
+  }
+}
+
+/**
+ * Runs `read` without recording it: a cache's own files are how a result is kept, not what it
+ * is derived from (the parse cache hands back what the files said, and is checked against them).
+ */
+export function unrecorded<T>(read: () => T): T {
+  const paused = active;
+  active = undefined;
+  try {
+    return read();
+  } finally {
+    active = paused;
+  }
+}
+
+const sameNames = (a: readonly string[] | undefined, b: readonly string[] | undefined) => a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((n, i) => n === b[i]));
+
+/** Whether `path` still holds what was recorded there. */
+export function unchangedInput(path: string, recorded: RecordedInput): boolean {
+  const now = inputAt(path);
+  if (now.kind !== recorded.kind) return false;
+  if (now.kind === 'file' && recorded.kind === 'file') return now.size === recorded.size && now.mtimeMs === recorded.mtimeMs && now.ctimeMs === recorded.ctimeMs;
+  if (recorded.kind === 'dir' && recorded.names) return sameNames(namesIn(path), recorded.names);
+  return true;
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { Diagnostic } from '../diagnostics/diagnostic';
+import { FINDING_SEVERITIES } from '../files/findings';
+import { specOverview, type SpecGroup } from '../specdir/specOverview';
+import { stalenessDiagnostics, type SpecStaleness } from '../specdir/staleness';
+import { mergeFindingDiagnostics, stageFindingDiagnostics, type FindingDiagnostic } from '../validators/stageFindings';
+import { specDiagnostics } from './specDiagnostics';
+import type { SpecPipeline } from './specPipeline';
+
+/**
+ * What one look at a spec in full gives the views that list every spec: its Problems entries (the
+ * core's diagnostics, every stale fact, the current stage's findings), the group its row is filed
+ * under and its stale marks. Plain JSON, so that it can be kept between sessions (evaluationCache).
+ */
+export interface SpecEvaluation {
+  /** The Problems entries that are not findings, after the findings replaced what they say again. */
+  diagnostics: Diagnostic[];
+  findings: FindingDiagnostic[];
+  group: SpecGroup;
+  staleness: SpecStaleness;
+}
+
+/** Every Problems entry of the evaluation, as specProblems lists them. */
+export const evaluationProblems = (e: SpecEvaluation): Diagnostic[] => [...e.diagnostics, ...e.findings];
+
+/**
+ * Looks at one spec in full: what the Problems panel, the row's group and its stale marks need,
+ * as specProblems lists the problems. A part that fails (a validator's bug, say) is reported to
+ * `failed` and left out, so that the rest is still shown.
+ */
+export function evaluateSpec(spec: SpecPipeline, staleness: SpecStaleness, failed: (part: 'diagnostics' | 'validators', error: unknown) => void): SpecEvaluation {
+  let base: Diagnostic[] = [];
+  try {
+    base = [...specDiagnostics(spec), ...stalenessDiagnostics(spec.snapshot, staleness)];
+  } catch (e) {
+    failed('diagnostics', e);
+  }
+  // Only specs at a stage with validators run any (the validators read the spec's files).
+  let findings: FindingDiagnostic[] = [];
+  try {
+    findings = stageFindingDiagnostics(spec);
+  } catch (e) {
+    failed('validators', e);
+  }
+  const problems = mergeFindingDiagnostics(base, findings);
+  const group = specOverview(spec.snapshot, spec.definition, spec.stage).group;
+  // mergeFindingDiagnostics puts the findings last: what comes before them is the rest.
+  return { diagnostics: problems.slice(0, problems.length - findings.length), findings, group, staleness };
+}
+
+/**
+ * The shape of an evaluation, built on first use: two dozen zod schemas made when the bundle
+ * loads would add to the extension's activation, and only a cache read needs them.
+ */
+let evaluationSchema: z.ZodType | undefined;
+function specEvaluationSchema(): z.ZodType {
+  if (evaluationSchema) return evaluationSchema;
+  const DiagnosticSchema = z.object({
+    file: z.string(),
+    line: z.number(),
+    column: z.number(),
+    severity: z.enum(['error', 'warning', 'info']),
+    message: z.string(),
+    code: z.string().optional(),
+  });
+
+  const FindingRefSchema = z.object({
+    validator: z.string(),
+    id: z.string(),
+    severity: z.enum(FINDING_SEVERITIES),
+    message: z.string(),
+    overridable: z.boolean(),
+    overriddenBecause: z.string().optional(),
+    fix: z.looseObject({ type: z.enum(['task-list', 'traceability']), file: z.string() }).optional(),
+    subject: z.string().optional(),
+  });
+
+  const strings = z.array(z.string());
+  const StalenessSchema = z.object({
+    handoffs: z.array(z.object({ handoff: z.string(), changed: strings })),
+    approvals: z.array(z.object({ stage: z.string(), approvedAt: z.string().optional(), historyIndex: z.number(), historyIndices: z.array(z.number()), changed: strings })),
+    derived: z.array(z.object({ stage: z.string(), output: z.string(), input: z.string() })),
+  });
+
+  const SpecEvaluationSchema = z.object({
+    diagnostics: z.array(DiagnosticSchema),
+    findings: z.array(DiagnosticSchema.extend({ finding: FindingRefSchema })),
+    group: z.enum(['in-progress', 'failed', 'done', 'attention']),
+    staleness: StalenessSchema,
+  });
+  return (evaluationSchema = SpecEvaluationSchema);
+}
+
+/** Whether a value read back from the cache has the shape of an evaluation (anything else is rebuilt). */
+export const isSpecEvaluation = (value: unknown): value is SpecEvaluation => specEvaluationSchema().safeParse(value).success;

@@ -1,0 +1,168 @@
+import { relative, sep } from 'node:path';
+import { inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/readRecorder';
+import { cacheKey, type SpecCacheStore } from './specCache';
+
+/** Bumped when the shape of an evaluation file changes: older files are then rebuilt. */
+const EVALUATION_FORMAT = 1;
+
+/**
+ * A file modified this close to the evaluation may change again within the same timestamp tick
+ * (a coarse clock), keeping its stamp: such a result is used but not kept (git's "racily clean").
+ */
+const RACY_MS = 2000;
+
+/** One input as stored: `[path, size, mtimeMs, ctimeMs]` for a file, `[path, 'dir', names?]`, `[path, 'missing' | 'other']`. */
+type StoredInput = [string, number, number, number] | [string, 'dir', string[]?] | [string, 'missing' | 'other'];
+
+interface EvaluationFile {
+  format: number;
+  version: string;
+  dir: string;
+  /** What else the result depends on besides files (the display language of its sentences). */
+  context: string;
+  inputs: StoredInput[];
+  result: unknown;
+}
+
+/**
+ * Whatever a spec's evaluation read, it is kept here with its result: one file per spec directory
+ * in the per-spec cache's store (`<hash of the directory>.evaluation`), never in the repository.
+ * The inputs are recorded while the evaluation runs (recordReads): every file it read or
+ * stat-ed, every folder it listed and every path it found missing, with its size, modification
+ * and change time. The result is reused only while each of them is unchanged, the context (the
+ * display language) is the same and the reader is the same version; an evaluation file that is
+ * unreadable, truncated, of another format or version, about another directory, or whose result
+ * fails `isResult`, is counted as rejected and rebuilt, never trusted.
+ */
+export class EvaluationCache<T> {
+  /** Evaluation files rejected since the cache was made (corrupt, of another build or directory). */
+  rejected = 0;
+  written = 0;
+  readonly counts = { hits: 0, misses: 0 };
+
+  constructor(
+    private readonly store: SpecCacheStore,
+    /** The evaluator's version: results of another build are rebuilt. */
+    private readonly version: string,
+    /** Checks the shape of a stored result before it is used. */
+    private readonly isResult: (value: unknown) => value is T,
+    private readonly options: { now?: () => number } = {},
+  ) {}
+
+  /**
+   * The spec's evaluation: the stored one when everything it read is unchanged, else `evaluate()`
+   * run now (synchronously, its reads recorded) and stored. `extraInputs` are files the result
+   * depends on that `evaluate` does not read itself (the workflow, read once per repository).
+   * `evaluate` calls `dependsOnMore()` when its result depends on more than files (whether
+   * another process holding the spec's run lock is alive): that result is not kept.
+   */
+  get(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = []): T {
+    const stored = this.read(dir, context);
+    if (stored !== undefined) {
+      this.counts.hits++;
+      return stored;
+    }
+    this.counts.misses++;
+    const startedAt = (this.options.now ?? Date.now)();
+    const extras = new Map(extraInputs.map((p) => [p, inputAt(p)]));
+    let keep = true;
+    const recorded = recordReads(() => evaluate(() => (keep = false)));
+    for (const [p, input] of extras) if (!recorded.inputs.has(p)) recorded.inputs.set(p, input);
+    if (keep && !recorded.unrecorded) this.write(dir, context, recorded.inputs, recorded.value, startedAt);
+    return recorded.value;
+  }
+
+  /** Forgets a spec whose directory is gone. */
+  forget(dir: string): void {
+    try {
+      this.store.remove(evaluationKey(dir));
+    } catch {
+      // Nothing to remove.
+    }
+  }
+
+  private read(dir: string, context: string): T | undefined {
+    let data: string | undefined;
+    try {
+      data = this.store.read(evaluationKey(dir));
+    } catch {
+      data = undefined;
+    }
+    if (!data) return undefined;
+    const file = this.parse(data, dir, context);
+    if (file === 'rejected') {
+      this.rejected++;
+      return undefined;
+    }
+    if (!file) return undefined;
+    for (const stored of file.inputs) {
+      const [path, input] = fromStored(dir, stored);
+      if (!unchangedInput(path, input)) return undefined;
+    }
+    return file.result as T;
+  }
+
+  /** The evaluation file, undefined when it is valid but of another context, 'rejected' when it is not one this reader wrote for `dir`. */
+  private parse(text: string, dir: string, context: string): EvaluationFile | undefined | 'rejected' {
+    let file: Partial<EvaluationFile> | null;
+    try {
+      file = JSON.parse(text) as Partial<EvaluationFile> | null;
+    } catch {
+      return 'rejected';
+    }
+    if (!file || typeof file !== 'object' || file.format !== EVALUATION_FORMAT || file.version !== this.version || file.dir !== dir || typeof file.context !== 'string') return 'rejected';
+    if (!Array.isArray(file.inputs) || !file.inputs.every(isStoredInput) || !this.isResult(file.result)) return 'rejected';
+    return file.context === context ? (file as EvaluationFile) : undefined;
+  }
+
+  private write(dir: string, context: string, inputs: ReadonlyMap<string, RecordedInput>, result: T, startedAt: number): void {
+    const stored: StoredInput[] = [];
+    for (const [path, input] of inputs) {
+      if (input.kind === 'file' && Math.max(input.mtimeMs, input.ctimeMs) >= startedAt - RACY_MS) return;
+      stored.push(toStored(dir, path, input));
+    }
+    const file: EvaluationFile = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, result };
+    try {
+      this.store.write(evaluationKey(dir), JSON.stringify(file));
+      this.written++;
+    } catch {
+      // A read-only or full disk: the next session evaluates again.
+    }
+  }
+}
+
+/** The store key of a spec's evaluation, beside its parse cache file. */
+export const evaluationKey = (dir: string) => `${cacheKey(dir)}.evaluation`;
+
+/** Paths inside the spec directory are kept relative to it (shorter); others absolute. */
+function toStored(dir: string, path: string, input: RecordedInput): StoredInput {
+  const rel = relative(dir, path);
+  const name = rel === '' ? '.' : !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel) ? `./${rel.split(sep).join('/')}` : path;
+  switch (input.kind) {
+    case 'file':
+      return [name, input.size, input.mtimeMs, input.ctimeMs];
+    case 'dir':
+      return input.names ? [name, 'dir', input.names] : [name, 'dir'];
+    default:
+      return [name, input.kind];
+  }
+}
+
+function fromStored(dir: string, stored: StoredInput): [string, RecordedInput] {
+  const [name] = stored;
+  // Concatenated, not joined: sixty paths per spec, a thousand specs, and the names were stored normalized.
+  const path = name === '.' ? dir : name.startsWith('./') ? `${dir}${sep}${sep === '/' ? name.slice(2) : name.slice(2).split('/').join(sep)}` : name;
+  if (typeof stored[1] === 'number') {
+    const [, size, mtimeMs, ctimeMs] = stored as [string, number, number, number];
+    return [path, { kind: 'file', size, mtimeMs, ctimeMs }];
+  }
+  if (stored[1] === 'dir') return [path, stored[2] ? { kind: 'dir', names: stored[2] } : { kind: 'dir' }];
+  return [path, { kind: stored[1] }];
+}
+
+function isStoredInput(e: unknown): e is StoredInput {
+  if (!Array.isArray(e) || typeof e[0] !== 'string') return false;
+  if (e.length === 4) return typeof e[1] === 'number' && typeof e[2] === 'number' && typeof e[3] === 'number';
+  if (e[1] === 'dir') return e.length === 2 || (e.length === 3 && Array.isArray(e[2]) && e[2].every((n: unknown) => typeof n === 'string'));
+  return e.length === 2 && (e[1] === 'missing' || e[1] === 'other');
+}

@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { recordReads } from '../../../src/core/fs/readRecorder';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { evaluateSpec, isSpecEvaluation, type SpecEvaluation } from '../../../src/core/repository/specEvaluation';
+import { EvaluationCache, evaluationKey } from '../../../src/core/specdir/evaluationCache';
+import { directoryCacheStore, SpecCache, type SpecCacheStore } from '../../../src/core/specdir/specCache';
+import { specStaleness } from '../../../src/core/specdir/staleness';
+
+const fixtureRepo = resolve(__dirname, '../../fixtures/files/repo');
+const SPEC = 'specs/2026-11-20+user-login';
+
+const scratch = mkdtempSync(join(tmpdir(), 'loom-evaluation-cache-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let n = 0;
+/** A copy of the fixture repository to change. */
+const copyRepo = () => {
+  const repo = join(scratch, `repo-${n++}`);
+  cpSync(fixtureRepo, repo, { recursive: true });
+  return repo;
+};
+
+class MemoryStore implements SpecCacheStore {
+  readonly files = new Map<string, string>();
+  writes = 0;
+  read(key: string) {
+    return this.files.get(key);
+  }
+  write(key: string, data: string) {
+    this.writes++;
+    this.files.set(key, data);
+  }
+  remove(key: string) {
+    this.files.delete(key);
+  }
+}
+
+// Files written by the test are seconds old at most: a clock ten seconds ahead lets the cache keep them.
+const later = () => Date.now() + 10_000;
+
+/** The look the extension takes at a spec after its first rows (folderSpecs.ts), counted. */
+function evaluator(repo: string) {
+  const counted = { runs: 0 };
+  const repository = new LoomRepository(repo);
+  const evaluate = (): SpecEvaluation => {
+    counted.runs++;
+    const spec = repository.readDetached(join(repo, SPEC));
+    try {
+      return evaluateSpec(spec, specStaleness(spec.snapshot, spec.definition, spec.stage), (_part, e) => {
+        throw e;
+      });
+    } finally {
+      spec.dispose();
+    }
+  };
+  return { counted, evaluate };
+}
+
+/** One session: a new cache over the same store, as a reload of the window makes. */
+const session = (store: SpecCacheStore, version = 'v1') => new EvaluationCache(store, version, isSpecEvaluation, { now: later });
+
+describe('EvaluationCache', () => {
+  it('reuses the evaluation of an unchanged spec in the next session, equal to a fresh one', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    const first = session(store).get(dir, 'en', evaluate);
+    assert.equal(counted.runs, 1);
+    assert.ok(first.diagnostics.length + first.findings.length > 0, 'the fixture has problems to keep');
+    assert.ok(first.staleness.handoffs.length > 0, 'and stale marks');
+    const warm = session(store);
+    const again = warm.get(dir, 'en', evaluate);
+    assert.equal(counted.runs, 1, 'nothing changed: the spec is not read again');
+    assert.deepEqual(warm.counts, { hits: 1, misses: 0 });
+    assert.deepEqual(again, evaluate());
+  });
+
+  it('evaluates again when a file it read changed, appeared or disappeared, and only then', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    const look = () => session(store).get(dir, 'en', evaluate);
+    look();
+    const changes: [string, () => void][] = [
+      [
+        'a task state changed',
+        () => writeFileSync(join(dir, 'task-states', 'T1.state.json'), readFileSync(join(dir, 'task-states', 'T1.state.json'), 'utf8').replace('"retry_count": 0', '"retry_count": 10')),
+      ],
+      ['a task file added', () => writeFileSync(join(dir, 'tasks', 'T9.md'), '---\nowns: [src/nine.ts]\n---\n# T9 Nine\n')],
+      ['a handoff removed', () => rmSync(join(dir, 'handoffs', 'T1.json'))],
+      // Outside the spec directory: a test file traceability.json names, looked for in the repository.
+      ['a traced test created in the repository', () => (mkdirSync(join(repo, 'tests', 'auth'), { recursive: true }), writeFileSync(join(repo, 'tests', 'auth', 'login.test.ts'), 'test'))],
+      ['the same size, another modification time', () => utimesSync(join(dir, 'spec.md'), new Date(), new Date(Date.now() - 3_600_000))],
+    ];
+    for (const [what, change] of changes) {
+      const before = counted.runs;
+      change();
+      const fresh = look();
+      assert.equal(counted.runs, before + 1, `${what}: evaluated again`);
+      assert.deepEqual(fresh, evaluate(), `${what}: the new evaluation is the files' own`);
+      counted.runs--; // the comparison's own run
+      look();
+      assert.equal(counted.runs, before + 1, `${what}: then kept again`);
+    }
+  });
+
+  it('evaluates again for another display language, another build, or a changed workflow', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    const workflow = join(repo, '.loom', 'workflow.yaml');
+    mkdirSync(join(repo, '.loom'), { recursive: true });
+    if (!existsSync(workflow)) writeFileSync(workflow, 'defaults: { pipeline_type: feature }\n');
+    session(store).get(dir, 'en', evaluate, [workflow]);
+    session(store).get(dir, 'zh', evaluate, [workflow]);
+    assert.equal(counted.runs, 2, 'another language');
+    session(store, 'v2').get(dir, 'zh', evaluate, [workflow]);
+    assert.equal(counted.runs, 3, 'another build');
+    writeFileSync(workflow, `${readFileSync(workflow, 'utf8')}# edited\n`);
+    session(store, 'v2').get(dir, 'zh', evaluate, [workflow]);
+    assert.equal(counted.runs, 4, 'the workflow changed');
+    session(store, 'v2').get(dir, 'zh', evaluate, [workflow]);
+    assert.equal(counted.runs, 4);
+  });
+
+  it('rebuilds an evaluation file that is corrupt, truncated, of another directory or of the wrong shape', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    session(store).get(dir, 'en', evaluate);
+    const good = store.files.get(evaluationKey(dir))!;
+    const stored = JSON.parse(good);
+    const corruptions: [string, string][] = [
+      ['truncated', good.slice(0, good.length >> 1)],
+      ['not JSON', '\u0000\u0001garbage'],
+      ['about another directory', JSON.stringify({ ...stored, dir: join(repo, 'specs', 'other') })],
+      ['a result of the wrong shape', JSON.stringify({ ...stored, result: { ...stored.result, findings: 'none' } })],
+      ['an input of the wrong shape', JSON.stringify({ ...stored, inputs: [...stored.inputs, ['x', 'what']] })],
+      ['another format', JSON.stringify({ ...stored, format: 0 })],
+    ];
+    for (const [what, data] of corruptions) {
+      store.files.set(evaluationKey(dir), data);
+      const runs = counted.runs;
+      const cache = session(store);
+      const result = cache.get(dir, 'en', evaluate);
+      assert.equal(cache.rejected, 1, `${what}: rejected`);
+      assert.equal(counted.runs, runs + 1, `${what}: evaluated again`);
+      assert.deepEqual(result, evaluate(), `${what}: never trusted`);
+      counted.runs--;
+      assert.deepEqual(JSON.parse(store.files.get(evaluationKey(dir))!).result, stored.result, `${what}: rewritten`);
+    }
+  });
+
+  it('does not keep an evaluation that read a file modified a moment ago, nor one that depends on more than files', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { evaluate } = evaluator(repo);
+    const now = () => statSync(join(dir, 'spec.md')).mtimeMs + 500;
+    new EvaluationCache(store, 'v1', isSpecEvaluation, { now }).get(dir, 'en', evaluate);
+    assert.equal(store.writes, 0, 'spec.md was written half a second before: its stamp may hide a second write');
+    session(store).get(dir, 'en', (dependsOnMore) => (dependsOnMore(), evaluate()));
+    assert.equal(store.writes, 0, 'a live run lock of another process');
+    session(store).get(dir, 'en', evaluate);
+    assert.equal(store.writes, 1);
+  });
+
+  it('lives in the per-spec cache folder beside the parses, and is forgotten with the spec', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const folder = join(scratch, `store-${n++}`);
+    const store = directoryCacheStore(folder);
+    const parses = new SpecCache(store, 'v1', { now: later });
+    const repository = new LoomRepository(repo, { cache: parses });
+    const cache = session(store);
+    cache.get(dir, 'en', () => {
+      const spec = repository.readDetached(dir);
+      try {
+        return evaluateSpec(spec, specStaleness(spec.snapshot, spec.definition, spec.stage), () => undefined);
+      } finally {
+        spec.dispose();
+      }
+    });
+    assert.ok(existsSync(join(folder, `${evaluationKey(dir)}.json`)));
+    // The parse cache's own file is how parses are kept, not something the evaluation depends on.
+    const inputs = JSON.parse(readFileSync(join(folder, `${evaluationKey(dir)}.json`), 'utf8')).inputs as [string][];
+    assert.deepEqual(
+      inputs.filter(([path]) => path.startsWith(folder)),
+      [],
+      'the cache folder is no input',
+    );
+    cache.forget(dir);
+    assert.ok(!existsSync(join(folder, `${evaluationKey(dir)}.json`)));
+  });
+});
+
+describe('recordReads', () => {
+  it('records what was read, listed and found missing, and restores node:fs even when the work throws', () => {
+    const repo = copyRepo();
+    const readFileSync = fs.readFileSync;
+    const recorded = recordReads(() => {
+      fs.readFileSync(join(repo, SPEC, 'spec.md'));
+      fs.readdirSync(join(repo, SPEC, 'tasks'));
+      fs.existsSync(join(repo, 'nowhere'));
+      return 1;
+    });
+    assert.equal(recorded.inputs.get(join(repo, SPEC, 'spec.md'))?.kind, 'file');
+    assert.deepEqual(recorded.inputs.get(join(repo, SPEC, 'tasks')), { kind: 'dir', names: ['T1.md', 'T10.md', 'T2.md', 'notes.md'] });
+    assert.deepEqual(recorded.inputs.get(join(repo, 'nowhere')), { kind: 'missing' });
+    assert.throws(() =>
+      recordReads(() => {
+        throw new Error('boom');
+      }),
+    );
+    assert.equal(fs.readFileSync, readFileSync, 'node:fs is itself again');
+    const fd = fs.openSync(join(repo, SPEC, 'spec.md'), 'r');
+    try {
+      assert.equal(recordReads(() => fs.readFileSync(fd).length).unrecorded, true, 'a file descriptor cannot be checked again');
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+});
