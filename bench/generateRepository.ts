@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 /**
  * A synthetic loom repository: `specs` spec directories in the executing stage, each with
@@ -10,7 +10,8 @@ export function generateRepository(root: string, specs: number, tasks: number): 
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), content);
   };
-  write('.loom/workflow.yaml', 'defaults: { pipeline_type: feature, max_retries: 3, timeout_minutes: 30 }\n');
+  // The sample's workflow: a full loom 3 feature pipeline (loom refuses a workflow without pipelines).
+  write('.loom/workflow.yaml', readFileSync(resolve(__dirname, '..', 'sample', '.loom', 'workflow.yaml'), 'utf8'));
   for (let s = 0; s < specs; s++) {
     const dir = `specs/2026-11-${String((s % 28) + 1).padStart(2, '0')}+feature-${s}`;
     const requirements = Array.from({ length: 5 }, (_, r) => {
