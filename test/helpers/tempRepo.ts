@@ -85,7 +85,7 @@ export function plannedSpec(repo: TempRepo, spec = SPEC): void {
   repo.write(`${spec}/spec.md`, '# Login\n\nREQ-001: users log in.\n');
   repo.write(`${spec}/requirements.json`, requirements());
   repo.write(`${spec}/handoffs/detail-expansion.json`, { status: 'done', summary: 'expanded', artifacts: [] });
-  repo.write(`${spec}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Login |\n');
+  repo.write(`${spec}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| [T1](tasks/T1.md) | Login |\n');
   repo.write(
     `${spec}/tasks/T1.md`,
     '---\nowns: [src/login.ts]\nreads: []\ndepends_on: []\nrequirements: [REQ-001]\nbehavior_ids: [REQ-001-B01, REQ-001-B02]\ncomplexity: low\n---\n# T1 Login\n\nImplement login.\n',

@@ -13,7 +13,8 @@ import type { SpecPipeline } from '../repository/specPipeline';
 import { specDiagnostics } from '../repository/specDiagnostics';
 import { analyzeArtifacts } from '../validators/artifactAnalysis';
 import { detailExpansionPass } from '../validators/detailExpansion';
-import { planningArtifacts } from '../validators/planningArtifacts';
+import { planningArtifacts, planOverviewFindings } from '../validators/planningArtifacts';
+import { SpecLines } from '../validators/findingSupport';
 import { requirementIdsInSpec } from '../validators/requirementTaskClosure';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
@@ -107,6 +108,8 @@ function commandProblems(spec: SpecPipeline, command: AuthoringCommand, drafts: 
     }
     case 'plan': {
       out.push(...planningArtifacts(s).problems);
+      // What loom's validate-plan.mjs refuses is sent back too: a task overview linking only some task files.
+      out.push(...planOverviewFindings(s, new SpecLines(s), 'error').map((f) => f.message));
       const analysis = analyzeArtifacts(s);
       for (const f of analysis.findings) if (f.severity === 'blocker' || f.severity === 'error') out.push(f.message);
       break;

@@ -33,6 +33,11 @@ export const validatorMessages = {
   // planning-artifacts
   'validator.planning.taskMissing': { en: '{owner} maps to {ref}, but tasks/{task}.md does not exist', zh: '{owner} 对应到 {ref}，但 tasks/{task}.md 不存在' },
   'validator.planning.removeRef': { en: "remove {ref} from {owner}'s tasks, or create tasks/{task}.md", zh: '从 {owner} 的 tasks 中移除 {ref}，或创建 tasks/{task}.md' },
+  'validator.planning.overviewUnreferenced': {
+    en: 'plan.md names other task files as tasks/TN.md but not tasks/{name}',
+    zh: 'plan.md 以 tasks/TN.md 的形式写出了其他任务文件，却没有写出 tasks/{name}',
+  },
+  'validator.planning.addToOverview': { en: 'add [{task}](tasks/{name}) to the task overview in plan.md', zh: '在 plan.md 的任务概览中加入 [{task}](tasks/{name})' },
   'validator.planning.untraced': { en: '{id} is missing from traceability.json', zh: 'traceability.json 中缺少 {id}' },
   'validator.planning.addTrace': { en: 'add {id} to traceability.json', zh: '把 {id} 加入 traceability.json' },
   'validator.planning.addTraceWith': { en: 'add {id} to traceability.json with {tasks}', zh: '把 {id} 连同 {tasks} 加入 traceability.json' },
@@ -70,8 +75,8 @@ export const validatorMessages = {
     zh: '第 {round} 轮收敛发现 {behaviors} 缺少实际存在的测试和证据。请实现缺失的部分，补上测试，把测试日志保存在 evidence/ 下，并在 traceability.json 中记录两者。',
   },
   'validator.converge.planItem': {
-    en: '- {task} (tasks/{task}.md): close the convergence gaps of {requirement}: {behaviors}',
-    zh: '- {task}（tasks/{task}.md）：补齐 {requirement} 的收敛缺口：{behaviors}',
+    en: '- [{task}](tasks/{task}.md): close the convergence gaps of {requirement}: {behaviors}',
+    zh: '- [{task}](tasks/{task}.md)：补齐 {requirement} 的收敛缺口：{behaviors}',
   },
   'validator.converge.planHeading': { en: '## Convergence round {round}', zh: '## 第 {round} 轮收敛' },
 

@@ -21,8 +21,11 @@ export const validator2Messages = {
   'analysis.removeOrDescribe': { en: 'remove {id} or describe it in spec.md', zh: '移除 {id}，或在 spec.md 中描述它' },
 
   // plan.md against tasks/.
-  'analysis.unlistedTask': { en: '{task} has a task file but plan.md does not list it', zh: '{task} 有任务文件，但 plan.md 没有列出它' },
-  'analysis.listOrRemove': { en: 'add {task} to plan.md, or remove {file}', zh: '把 {task} 加入 plan.md，或删除 {file}' },
+  'analysis.unlistedTask': { en: '{task} has a task file but plan.md does not name {name}', zh: '{task} 有任务文件，但 plan.md 没有写出 {name}' },
+  'analysis.listOrRemove': {
+    en: 'name {name} in plan.md (e.g. [{task}](tasks/{name}) in the task overview), or remove {file}',
+    zh: '在 plan.md 中写出 {name}（例如在任务概览中写 [{task}](tasks/{name})），或删除 {file}',
+  },
   'analysis.planTaskMissing': { en: 'plan.md names {task}, but {file} does not exist', zh: 'plan.md 提到了 {task}，但 {file} 不存在' },
   'analysis.createFile': { en: 'create {file}', zh: '创建 {file}' },
 

@@ -51,6 +51,8 @@ export interface ArtifactAnalysisReport {
 const CRITICAL_TYPES = ['performance', 'security', 'observable'];
 
 const taskFile = (id: string) => `tasks/${id}.md`;
+/** `T1.md` for `specs/x/tasks/T1.md`: the file name as it is on disk. */
+const taskFileName = (file: string) => file.slice(file.lastIndexOf('/') + 1);
 
 /**
  * Loom's analyze-artifacts (skills/loom-analyze-artifacts/scripts/analyze-artifacts.mjs), a
@@ -63,7 +65,8 @@ const taskFile = (id: string) => `tasks/${id}.md`;
  *   are `missing`, things nobody asked for are `unrequested`, cycles and conflicts `contradicts`.
  * - Severities follow LOOM-FORMATS.md: a task file traceability.json names but that does not
  *   exist is an error (overridable), not a blocker.
- * - A task counts as listed in plan.md when plan.md names `TN.md` or the word `TN`.
+ * - A task counts as listed in plan.md only when plan.md contains its file name as it is on disk
+ *   (`T1.md`, case kept), as loom's orphan_task check does: the word `T1` alone is not enough.
  * - Behaviors marked `applicability: not-applicable` need a task like any other: loom's
  *   analyze-artifacts.mjs knows no applicability.
  * - A constitution conflict cannot be decided deterministically; the analysing skill reports it.
@@ -147,15 +150,17 @@ function analyze(s: SpecSnapshot, now: string, language: Language): { report: Ar
     add({ kind: 'missing', severity: 'blocker', artifact: 'plan.md', message: text('analysis.planMissing', {}, language), location: { file: 'plan.md' } });
   } else {
     for (const t of tasks) {
-      if (!plan.includes(`${t.id}.md`) && !new RegExp(`\\b${t.id}\\b`).test(plan)) {
+      // loom's analyze-artifacts.mjs (orphan_task): plan.md must contain the task's file name as it is on disk.
+      const name = taskFileName(t.file);
+      if (!plan.includes(name)) {
         add({
           kind: 'unrequested',
           severity: 'error',
           task_id: t.id,
           artifact: 'plan.md',
-          message: text('analysis.unlistedTask', { task: t.id }, language),
+          message: text('analysis.unlistedTask', { task: t.id, name }, language),
           location: { file: taskFile(t.id), line: 1 },
-          suggested_fix: { details: text('analysis.listOrRemove', { task: t.id, file: taskFile(t.id) }, language) },
+          suggested_fix: { details: text('analysis.listOrRemove', { task: t.id, name, file: taskFile(t.id) }, language) },
         });
       }
     }

@@ -1,3 +1,4 @@
+import type { Finding } from '../files/findings';
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
@@ -31,6 +32,8 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
     const unreadable = unreadableFile(s, file, condition);
     if (unreadable) list.add(unreadable);
   }
+  // Shown, never blocking: loom's planning-artifacts gate (pipeline-engine.js) reads no plan.md, only its validate-plan.mjs does.
+  for (const f of planOverviewFindings(s, lines, 'warning')) list.add(f);
   if (!s.traceability || !s.requirements) return listResult(PLANNING_ARTIFACTS, list);
 
   const trace = new Map(s.traceability.requirements.map((r) => [r.id, r]));
@@ -138,6 +141,36 @@ export function planningArtifacts(s: SpecSnapshot, options: ValidatorOptions = {
     }
   }
   return listResult(PLANNING_ARTIFACTS, list);
+}
+
+/** A finding before FindingList numbers it (its message kept a string: Omit loses keys of the loose finding type). */
+type PlanOverviewFinding = Omit<Finding, 'id'> & Pick<Finding, 'message'>;
+
+/**
+ * loom's validate-plan.mjs: once plan.md names any task file as `tasks/TN.md` (in any case), it
+ * must name every task file that way ("plan.md Task overview does not reference tasks/TN.md").
+ * A plan.md that names none that way is left alone, as loom leaves it.
+ */
+export function planOverviewFindings(s: SpecSnapshot, lines: SpecLines, severity: 'warning' | 'error'): PlanOverviewFinding[] {
+  const plan = lines.text('plan.md');
+  if (plan === undefined) return [];
+  const named = new Set([...plan.matchAll(/tasks\/(T\d+\.md)/gi)].map((m) => m[1].toUpperCase()));
+  if (named.size === 0) return [];
+  const findings: PlanOverviewFinding[] = [];
+  for (const task of s.tasks.values()) {
+    const name = task.file.slice(task.file.lastIndexOf('/') + 1);
+    if (named.has(name.toUpperCase())) continue;
+    findings.push({
+      kind: 'missing',
+      severity,
+      task_id: task.id,
+      artifact: 'plan.md',
+      message: t('validator.planning.overviewUnreferenced', { name }),
+      location: lines.at('plan.md', 1),
+      suggested_fix: { details: t('validator.planning.addToOverview', { task: task.id, name }) },
+    });
+  }
+  return findings;
 }
 
 const specRequirementIds = (lines: SpecLines): string[] | undefined => {

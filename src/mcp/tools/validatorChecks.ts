@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { convergenceRound } from '../../core/validators/convergence';
 import { detailExpansionPass } from '../../core/validators/detailExpansion';
-import { planningArtifacts } from '../../core/validators/planningArtifacts';
+import { planningArtifacts, planOverviewFindings } from '../../core/validators/planningArtifacts';
+import { SpecLines } from '../../core/validators/findingSupport';
 import { blockingFindings, blockingProblem, overrideFor, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
 import { writeConvergence } from '../../core/validators/convergence';
 import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/validators/omissionHunt';
@@ -45,11 +46,13 @@ export const validatePlan = defineTool({
     const graph = [...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, planTaskBatches(tasks))];
     const planning = verdict(planningArtifacts(snapshot));
     const graphErrors = graph.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}: ${d.message}`);
+    // validate-plan.mjs fails on a task file the task overview leaves out; the planning gate only shows it.
+    const overview = planOverviewFindings(snapshot, new SpecLines(snapshot), 'error').map((f) => f.message);
     return {
       ...planning,
-      ok: planning.ok && graphErrors.length === 0,
-      errors: [...planning.errors, ...graphErrors],
-      warnings: [...planning.warnings, ...graph.filter((d) => d.severity !== 'error').map((d) => `${d.file}:${d.line}: ${d.message}`)],
+      ok: planning.ok && graphErrors.length === 0 && overview.length === 0,
+      errors: [...planning.errors, ...overview, ...graphErrors],
+      warnings: [...planning.warnings.filter((w) => !overview.includes(w)), ...graph.filter((d) => d.severity !== 'error').map((d) => `${d.file}:${d.line}: ${d.message}`)],
       plan_path: `${snapshot.specDir}/plan.md`,
       tasks_dir: `${snapshot.specDir}/tasks`,
       task_files: tasks.map((t) => t.file),

@@ -98,7 +98,7 @@ suite('findings', () => {
     const t2 = path.join(dir, 'tasks', 'T2.md');
     const d = await waitFor('the plan finding on T2', () => loomDiagnostics(t2).find((x) => isFinding(x) && x.code === 'unrequested'));
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
-    assert.strictEqual(d.message, 'T2 has a task file but plan.md does not list it (F-1)');
+    assert.strictEqual(d.message, 'T2 has a task file but plan.md does not name T2.md (F-1)');
     const override = (await codeActions(t2, d)).find((a) => a.title === 'Override this finding…');
     assert.ok(override && override.command, 'an error finding offers the override');
     assert.strictEqual(override.command.command, 'loom.overrideFinding');
@@ -117,7 +117,7 @@ suite('findings', () => {
     const recorded = readJson(sidecar).overrides;
     assert.deepStrictEqual(
       recorded.map((o) => [o.finding_id, o.message, o.reason, /\(Loom: Override Finding\)$/.test(o.by)]),
-      [['F-1', 'T2 has a task file but plan.md does not list it', 'T2 is planned in the rollout document', true]],
+      [['F-1', 'T2 has a task file but plan.md does not name T2.md', 'T2 is planned in the rollout document', true]],
     );
     const report = readJson(path.join(dir, 'artifact-analysis.json'));
     assert.deepStrictEqual([report.status, report.blocker_count, report.overrides], ['blocked', 1, undefined], "loom's report, as loom's script writes it");
@@ -129,7 +129,7 @@ suite('findings', () => {
     );
     assert.strictEqual(
       shown.message,
-      `T2 has a task file but plan.md does not list it (F-1, overridden by ${recorded[0].by}: T2 is planned in the rollout document; loom's run --advance re-runs the analysis and reads no override, so it still blocks until the artifact is fixed)`,
+      `T2 has a task file but plan.md does not name T2.md (F-1, overridden by ${recorded[0].by}: T2 is planned in the rollout document; loom's run --advance re-runs the analysis and reads no override, so it still blocks until the artifact is fixed)`,
     );
     const check = await vscode.commands.executeCommand('loom.checkStage', { specDir: dir });
     assert.deepStrictEqual([check.status, check.outcome], ['done', 'blocked'], JSON.stringify(check));

@@ -582,7 +582,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.match(t3, /^owns: \[src\/format\.js, tests\/format\.test\.js\]$/m);
     assert.match(t3, /^depends_on: \[T2\]$/m);
     assert.match(t3, /^behavior_ids: \[REQ-002-B01, REQ-002-B02\]$/m);
-    assert.match(read('plan.md'), /## Convergence round 1\n\n- T3 \(tasks\/T3\.md\)/);
+    assert.match(read('plan.md'), /## Convergence round 1\n\n- \[T3\]\(tasks\/T3\.md\)/);
     assert.deepEqual(readJson('traceability.json').requirements['REQ-002'].behaviors['REQ-002-B01'].tasks, ['T2', 'T3']);
 
     // T3 went into plan.md and tasks/, which planning's gate approved: loom 3 calls that approval

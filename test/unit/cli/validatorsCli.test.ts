@@ -28,7 +28,7 @@ async function inRepo<T>(setup: (r: TempRepo) => void, body: (r: TempRepo) => Pr
 /** plannedSpec() with one error finding (T2 is not in plan.md). */
 const oneError = (r: TempRepo) => {
   plannedSpec(r);
-  r.write(`${SPEC}/plan.md`, '# Plan\n\nT1 only.\n');
+  r.write(`${SPEC}/plan.md`, '# Plan\n\n[T1](tasks/T1.md) only.\n');
 };
 
 describe('loom-vscode analyze', () => {
@@ -42,8 +42,8 @@ describe('loom-vscode analyze', () => {
         [
           `${SPEC}: artifact analysis blocked (1 blocking)`,
           '  requirement_coverage 100%, behavior_coverage 100%, required_category_coverage 100%, traceability_req_coverage 100%, traceability_behavior_coverage 100%',
-          `  F-1 error [unrequested] ${SPEC}/tasks/T2.md:1 T2 has a task file but plan.md does not list it`,
-          '    fix: add T2 to plan.md, or remove tasks/T2.md',
+          `  F-1 error [unrequested] ${SPEC}/tasks/T2.md:1 T2 has a task file but plan.md does not name T2.md`,
+          '    fix: name T2.md in plan.md (e.g. [T2](tasks/T2.md) in the task overview), or remove tasks/T2.md',
           '',
         ].join('\n'),
       );

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,16 @@ describe('loom-vscode mcp: validators and views', () => {
     assert.equal(plan.ok, false);
     assert.ok(plan.errors.includes('traceability.json does not exist'));
     assert.equal(plan.plan_path, `${PROFILE}/plan.md`);
+    // loom 3 validate-plan.mjs fails once plan.md links some task files as tasks/TN.md but not all of them.
+    const planPath = join(basic, LOGIN, 'plan.md');
+    const kept = readFileSync(planPath, 'utf8');
+    writeFileSync(planPath, kept.replace('[T3](tasks/T3.md)', 'T3'));
+    const partial = await c.call('loom_validate_plan', { spec_dir: LOGIN });
+    writeFileSync(planPath, kept);
+    assert.equal(partial.ok, false);
+    assert.ok(partial.errors.includes('plan.md names other task files as tasks/TN.md but not tasks/T3.md'));
+    assert.ok(!partial.warnings.includes('plan.md names other task files as tasks/TN.md but not tasks/T3.md'));
+    assert.ok(!(await c.call('loom_validate_plan', { spec_dir: LOGIN })).errors.some((e: string) => e.includes('tasks/TN.md')));
     const verify = await c.call('loom_verify_artifacts', { spec_dir: LOGIN });
     assert.equal(verify.ok, false);
     assert.ok(verify.errors.includes('verify-report.md does not exist'));

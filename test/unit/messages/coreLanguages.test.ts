@@ -83,7 +83,7 @@ describe('files written for loom follow the spec’s language, not the display l
       assert.match(task, /^# T3：补齐 REQ-001 的收敛缺口$/m);
       assert.match(task, /^第 1 轮收敛发现 REQ-001-B02 缺少实际存在的测试和证据。/m);
       assert.match(task, /^requirements: \[REQ-001\]$/m, 'the frontmatter stays what loom reads');
-      assert.match(r.read(`${SPEC}/plan.md`), /## 第 1 轮收敛\n\n- T3（tasks\/T3\.md）：补齐 REQ-001 的收敛缺口：REQ-001-B02\n$/);
+      assert.match(r.read(`${SPEC}/plan.md`), /## 第 1 轮收敛\n\n- \[T3\]\(tasks\/T3\.md\)：补齐 REQ-001 的收敛缺口：REQ-001-B02\n$/);
     });
   });
 

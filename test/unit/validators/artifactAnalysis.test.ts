@@ -75,7 +75,7 @@ describe('artifact-analysis-pass: the analysis', () => {
     const out = analysis((r) => {
       r.write(`${SPEC}/tasks/T1.md`, taskText({ owns: ['src/'], depends_on: ['T2'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'] }, 'T1: Login'));
       r.write(`${SPEC}/tasks/T3.md`, taskText({ owns: ['src/login.ts'], requirements: ['REQ-001'], behavior_ids: [] }, 'T3: More'));
-      r.write(`${SPEC}/plan.md`, '# Plan\nT1 T2 T3\n');
+      r.write(`${SPEC}/plan.md`, '# Plan\nT1.md T2.md T3.md\n');
     });
     assert.deepEqual(out.lines, [
       'F-1 blocker contradicts tasks/T1.md:3 T1, T2 depend on each other in a cycle → update_task: break the cycle in the depends_on of T1, T2',
@@ -134,7 +134,7 @@ describe('artifact-analysis-pass: the analysis', () => {
 
   it('plan.md and tasks/ must agree; placeholders, critical types without behaviors, duplicates and thin test plans are found', () => {
     const out = analysis((r) => {
-      r.write(`${SPEC}/plan.md`, '# Plan\n\nT1 first, then T4.\n\nTBD: rollout.\n');
+      r.write(`${SPEC}/plan.md`, '# Plan\n\n[T1](tasks/T1.md) first, then T4.\n\nTBD: rollout.\n');
       const ledger = r.json(`${SPEC}/requirements.json`);
       ledger.requirements[1].types.push('performance');
       ledger.requirements[1].behaviors.push({ ...ledger.requirements[1].behaviors[0], id: 'REQ-002-B02', test_plan: { strategy: 'unit' } });
@@ -143,7 +143,7 @@ describe('artifact-analysis-pass: the analysis', () => {
     });
     assert.deepEqual(out.coverage, { ...FULL, required_category_coverage: '75%', traceability_behavior_coverage: '75%' });
     assert.deepEqual(out.lines, [
-      'F-1 error unrequested tasks/T2.md:1 T2 has a task file but plan.md does not list it → : add T2 to plan.md, or remove tasks/T2.md',
+      'F-1 error unrequested tasks/T2.md:1 T2 has a task file but plan.md does not name T2.md → : name T2.md in plan.md (e.g. [T2](tasks/T2.md) in the task overview), or remove tasks/T2.md',
       'F-2 blocker missing plan.md:3 plan.md names T4, but tasks/T4.md does not exist → create_task: create tasks/T4.md',
       'F-3 error missing traceability.json:26 traceability.json does not trace REQ-002-B02 → update_traceability: trace REQ-002-B02 to the task that implements it',
       'F-4 error missing requirements.json:58 REQ-002 is declared performance but has no performance behavior → update_requirement: add a performance behavior to REQ-002',
@@ -151,6 +151,28 @@ describe('artifact-analysis-pass: the analysis', () => {
       'F-6 warning contradicts requirements.json:88 REQ-002-B02 has the same description as REQ-002-B01 → update_requirement: merge REQ-002-B02 into REQ-002-B01, or tell them apart',
       "F-7 warning partial requirements.json:88 REQ-002-B02's test_plan expects nothing → update_requirement: fill in REQ-002-B02's test_plan.expected",
     ]);
+  });
+
+  // loom 3 analyze-artifacts.mjs: `planContent.includes(taskFile)` with the file name as readdir gives it, else an
+  // orphan_task error, which blocks the approved gate. The word T2, or t2.md for T2.md, is not enough.
+  it('a task is listed in plan.md only where plan.md contains its file name as it is on disk', () => {
+    const unlisted = (plan: string, rename?: string) =>
+      withRepo((r) => {
+        plannedSpec(r);
+        r.write(`${SPEC}/plan.md`, plan);
+        if (rename) {
+          r.write(`${SPEC}/tasks/${rename}`, r.read(`${SPEC}/tasks/T2.md`));
+          rmSync(r.path(`${SPEC}/tasks/T2.md`));
+        }
+        return analyzeArtifacts(load(r), NOW)
+          .findings.filter((f) => f.artifact === 'plan.md' && f.kind === 'unrequested')
+          .map((f) => `${f.severity} ${f.message}`);
+      });
+    assert.deepEqual(unlisted('# Plan\n\n| T1 | Login |\n| T2 | Logout |\n'), ['error T1 has a task file but plan.md does not name T1.md', 'error T2 has a task file but plan.md does not name T2.md']);
+    assert.deepEqual(unlisted('# Plan\n\n[T1](tasks/T1.md), then [T2](tasks/t2.md)\n'), ['error T2 has a task file but plan.md does not name T2.md']);
+    assert.deepEqual(unlisted('# Plan\n\n[T1](tasks/T1.md), then [T2](tasks/T2.md)\n'), []);
+    assert.deepEqual(unlisted('# Plan\n\n[T1](tasks/T1.md), then [T2](tasks/T2.md)\n', 't2.md'), ['error t2 has a task file but plan.md does not name t2.md']);
+    assert.deepEqual(unlisted('# Plan\n\n[T1](tasks/T1.md), then [t2](tasks/t2.md)\n', 't2.md'), []);
   });
 
   it('missing planning artifacts are blockers', () => {
@@ -170,7 +192,7 @@ describe('artifact-analysis-pass: the analysis', () => {
 /** plannedSpec() with one error finding: T2 is not listed in plan.md. */
 const withOneError = (r: TempRepo) => {
   plannedSpec(r);
-  r.write(`${SPEC}/plan.md`, '# Plan\n\nT1 only.\n');
+  r.write(`${SPEC}/plan.md`, '# Plan\n\n[T1](tasks/T1.md) only.\n');
 };
 
 describe('artifact-analysis-pass: overrides and the written report', () => {
@@ -187,7 +209,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       );
       const overridden = recordOverride(report, 'F-1', '  T2 is listed in the release notes  ', NOW, 'ana (loom-vscode analyze --override)');
       assert.deepEqual(overridden.overrides, [
-        { finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'T2 is listed in the release notes', at: NOW, by: 'ana (loom-vscode analyze --override)' },
+        { finding_id: 'F-1', message: 'T2 has a task file but plan.md does not name T2.md', reason: 'T2 is listed in the release notes', at: NOW, by: 'ana (loom-vscode analyze --override)' },
       ]);
       assert.equal(overridden.blocker_count, 2, 'the overridden error and the blocker both count, as loom counts them');
       assert.equal(overridden.status, 'blocked');
@@ -218,25 +240,25 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
         severity: 'error',
         task_id: 'T2',
         artifact: 'plan.md',
-        message: 'T2 has a task file but plan.md does not list it',
+        message: 'T2 has a task file but plan.md does not name T2.md',
         location: { file: 'tasks/T2.md', line: 1 },
-        suggested_fix: { details: 'add T2 to plan.md, or remove tasks/T2.md' },
+        suggested_fix: { details: 'name T2.md in plan.md (e.g. [T2](tasks/T2.md) in the task overview), or remove tasks/T2.md' },
       });
       const guard = () => evaluateGuard({ type: 'analysisHasNoBlocker', params: {} }, { snapshot: load(r) });
-      assert.deepEqual(guard().reasons, ['artifact-analysis.json reports 1 blocker (status: blocked): T2 has a task file but plan.md does not list it']);
-      assert.deepEqual(artifactAnalysisPass(load(r)).problems, ['F-1 T2 has a task file but plan.md does not list it']);
+      assert.deepEqual(guard().reasons, ['artifact-analysis.json reports 1 blocker (status: blocked): T2 has a task file but plan.md does not name T2.md']);
+      assert.deepEqual(artifactAnalysisPass(load(r)).problems, ['F-1 T2 has a task file but plan.md does not name T2.md']);
 
       const later = '2026-11-29T13:00:00.000Z';
       const before = r.read(`${SPEC}/artifact-analysis.json`);
       const recorded = writeArtifactAnalysis(load(r), { now: later, override: { findingId: 'F-1', reason: 'listed elsewhere', by: 'ana (loom-vscode analyze --override)' } });
-      const override = { finding_id: 'F-1', message: 'T2 has a task file but plan.md does not list it', reason: 'listed elsewhere', at: later, by: 'ana (loom-vscode analyze --override)' };
+      const override = { finding_id: 'F-1', message: 'T2 has a task file but plan.md does not name T2.md', reason: 'listed elsewhere', at: later, by: 'ana (loom-vscode analyze --override)' };
       // The report is what loom's script writes: recording an override leaves it (and its fingerprint) as it was.
       assert.equal(r.read(`${SPEC}/artifact-analysis.json`), before);
       assert.deepEqual(r.json(`${SPEC}/artifact-analysis.overrides.json`).overrides, [override]);
       assert.deepEqual([recorded.report.status, recorded.report.blocker_count, recorded.report.overrides], ['blocked', 1, [override]]);
       // The gate decides as loom's runAnalyzeArtifacts: the error blocks, and the refusal says why the override does not help.
       const stillBlocks =
-        "T2 has a task file but plan.md does not list it (overridden here by ana (loom-vscode analyze --override): listed elsewhere; loom's run --advance re-runs analyze-artifacts and does not read overrides, so the artifact must be fixed)";
+        "T2 has a task file but plan.md does not name T2.md (overridden here by ana (loom-vscode analyze --override): listed elsewhere; loom's run --advance re-runs analyze-artifacts and does not read overrides, so the artifact must be fixed)";
       assert.deepEqual(guard().reasons, [`artifact-analysis.json reports 1 blocker (status: blocked): ${stillBlocks}`]);
       const pass = artifactAnalysisPass(load(r));
       assert.equal(pass.passed, false, 'an override never passes what loom refuses');
@@ -259,7 +281,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       assert.equal(r.read(`${SPEC}/artifact-analysis.json`), kept);
 
       // Once the finding is fixed, its override is dropped with it.
-      r.write(`${SPEC}/plan.md`, '# Plan\n\nT1, then T2.\n');
+      r.write(`${SPEC}/plan.md`, '# Plan\n\n[T1](tasks/T1.md), then [T2](tasks/T2.md).\n');
       writeArtifactAnalysis(load(r), { now: later });
       const fixed = r.json(`${SPEC}/artifact-analysis.json`);
       assert.deepEqual([fixed.status, fixed.findings, fixed.overrides], ['pass', [], undefined]);
@@ -274,7 +296,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
       assert.throws(
         () => new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW }),
-        (e: unknown) => e instanceof TransitionRefusedError && e.reasons.includes('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not list it'),
+        (e: unknown) => e instanceof TransitionRefusedError && e.reasons.includes('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not name T2.md'),
       );
       assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
       writeArtifactAnalysis(load(r), { now: NOW, override: { findingId: 'F-1', reason: 'listed elsewhere' } });
@@ -285,7 +307,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
         (e: unknown) =>
           e instanceof TransitionRefusedError &&
           e.reasons.some(
-            (x) => x.startsWith('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not list it (overridden here: listed elsewhere;') && x.includes('the artifact must be fixed'),
+            (x) => x.startsWith('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not name T2.md (overridden here: listed elsewhere;') && x.includes('the artifact must be fixed'),
           ),
       );
       assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'analyze-artifacts');

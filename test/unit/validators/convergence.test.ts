@@ -87,7 +87,7 @@ describe('convergence-pass: the converge step', () => {
       );
       assert.match(
         r.read(`${SPEC}/plan.md`),
-        /\| T2 \| Logout \|\n\n## Convergence round 1\n\n- T3 \(tasks\/T3\.md\): close the convergence gaps of REQ-001: REQ-001-B02\n- T4 \(tasks\/T4\.md\): close the convergence gaps of REQ-002: REQ-002-B01\n$/,
+        /\| \[T2\]\(tasks\/T2\.md\) \| Logout \|\n\n## Convergence round 1\n\n- \[T3\]\(tasks\/T3\.md\): close the convergence gaps of REQ-001: REQ-001-B02\n- \[T4\]\(tasks\/T4\.md\): close the convergence gaps of REQ-002: REQ-002-B01\n$/,
       );
       const trace = r.json(`${SPEC}/traceability.json`);
       assert.deepEqual(trace.requirements['REQ-001'].tasks, ['T1', 'T3']);

@@ -35,6 +35,20 @@ describe('planning-artifacts', () => {
     });
   });
 
+  // loom 3 validate-plan.mjs: once plan.md names one task file as tasks/TN.md (any case), every task file must be
+  // named so ("plan.md Task overview does not reference tasks/T2.md"). loom's planning-artifacts gate
+  // (pipeline-engine.js ADVANCE_VALIDATORS) does not read plan.md, so here it is shown and does not block.
+  it('a task file the task overview leaves out, where it links others as tasks/TN.md, is a warning that does not block', () => {
+    withRepo((r) => {
+      const { result, lines } = planning(r, (x) => x.write(`${SPEC}/plan.md`, '# Plan\n\n| Task |\n|---|\n| [T1](TASKS/t1.md) |\n| T2 |\n'));
+      assert.equal(result.passed, true);
+      assert.deepEqual(lines, ['PA-1 warning missing plan.md:1 plan.md names other task files as tasks/TN.md but not tasks/T2.md → : add [T2](tasks/T2.md) to the task overview in plan.md']);
+      // A plan.md that names no task file as tasks/TN.md is left alone, as validate-plan.mjs leaves it.
+      assert.deepEqual(planning(r, (x) => x.write(`${SPEC}/plan.md`, '# Plan\n\nT1.md, then T2.md\n')).lines, []);
+      assert.deepEqual(planning(r).lines, []);
+    });
+  });
+
   it('puts each gap on its line of traceability.json, with the fix that fills it from the task files', () => {
     withRepo((r) => {
       const { result, lines, fixes } = planning(r, (x) =>

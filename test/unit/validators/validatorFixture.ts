@@ -49,7 +49,7 @@ export const taskText = (front: Record<string, string[] | string>, title: string
 export function plannedSpec(r: TempRepo, options: { executed?: boolean } = {}): void {
   r.write(`${SPEC}/spec.md`, '# Login\n\n## Requirements\n\n- REQ-001: users log in.\n- REQ-002: users log out.\n');
   r.write(`${SPEC}/requirements.json`, expandedRequirements());
-  r.write(`${SPEC}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Login |\n| T2 | Logout |\n');
+  r.write(`${SPEC}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| [T1](tasks/T1.md) | Login |\n| [T2](tasks/T2.md) | Logout |\n');
   r.write(
     `${SPEC}/tasks/T1.md`,
     taskText({ owns: ['src/login.ts'], reads: [], depends_on: [], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'], complexity: 'low' }, 'T1: Login'),

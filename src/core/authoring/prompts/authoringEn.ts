@@ -84,7 +84,9 @@ layered by the project's architecture.
 
 Write:
 - plan.md: a summary, a task overview table (| Task | Title | Requirements | Depends on | Owns |
-  Complexity |) naming every task as T1, T2 …, the batches that can run in parallel, and risks.
+  Complexity |) with one row per task file, its Task cell a link to the file (| [T1](tasks/T1.md) | …):
+  loom's checks require plan.md to name every task as tasks/TN.md. Then the batches that can run
+  in parallel, and risks.
 - tasks/T1.md … one file per task: YAML frontmatter with inline lists only
   ---
   owns: [src/feature/a.js, tests/feature/a.test.js]

@@ -70,8 +70,9 @@ ${CONTEXT}`;
 export const PLAN_ZH = `你是 loom 的 planning 阶段。按项目架构分层，把功能拆成新的 implementer 能独立完成的 task。
 
 要写：
-- plan.md：摘要、Task 概览表（| Task | 标题 | 需求 | 依赖 | owns | 复杂度 |），每个 task 记为 T1、T2 ……，
-  可并行的批次，以及风险。
+- plan.md：摘要、Task 概览表（| Task | 标题 | 需求 | 依赖 | owns | 复杂度 |），每个 task 文件一行，
+  Task 一栏写成指向该文件的链接（| [T1](tasks/T1.md) | …）：loom 的检查要求 plan.md 以 tasks/TN.md
+  写出每个 task。然后是可并行的批次，以及风险。
 - tasks/T1.md …… 每个 task 一个文件：YAML frontmatter 只用行内列表
   ---
   owns: [src/feature/a.js, tests/feature/a.test.js]

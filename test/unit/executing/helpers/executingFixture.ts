@@ -90,7 +90,10 @@ export function executingFixture(options: FixtureOptions = {}): { repo: TempRepo
   ];
   if (options.threeTasks) reqs.push(requirement('REQ-003', [['REQ-003-B01', 'happy-path', 'a task due today is marked']]));
   repo.write(`${SPEC}/requirements.json`, { requirements: reqs });
-  repo.write(`${SPEC}/plan.md`, `# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Parse due dates |\n| T2 | Show due dates |\n${options.threeTasks ? '| T3 | Reminders |\n' : ''}`);
+  repo.write(
+    `${SPEC}/plan.md`,
+    `# Plan\n\n| Task | Title |\n|---|---|\n| [T1](tasks/T1.md) | Parse due dates |\n| [T2](tasks/T2.md) | Show due dates |\n${options.threeTasks ? '| [T3](tasks/T3.md) | Reminders |\n' : ''}`,
+  );
   repo.write(
     `${SPEC}/tasks/T1.md`,
     task('T1', { owns: ['src/due.js', 'tests/due.test.js'], requirements: ['REQ-001'], behavior_ids: ['REQ-001-B01', 'REQ-001-B02'] }, 'Parse due dates\nAdd parseDueDate(text) to src/due.js.'),
