@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { CountingStore, FIXTURE_SPEC, later, scratchRepos } from './cacheFixtures';
 import { recordReads } from '../../../src/core/fs/readRecorder';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { evaluateSpec, isSpecEvaluation, type SpecEvaluation } from '../../../src/core/repository/specEvaluation';
@@ -11,36 +11,9 @@ import { EvaluationCache, evaluationKey } from '../../../src/core/specdir/evalua
 import { directoryCacheStore, SpecCache, type SpecCacheStore } from '../../../src/core/specdir/specCache';
 import { specStaleness } from '../../../src/core/specdir/staleness';
 
-const fixtureRepo = resolve(__dirname, '../../fixtures/files/repo');
-const SPEC = 'specs/2026-11-20+user-login';
-
-const scratch = mkdtempSync(join(tmpdir(), 'loom-evaluation-cache-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
-let n = 0;
-/** A copy of the fixture repository to change. */
-const copyRepo = () => {
-  const repo = join(scratch, `repo-${n++}`);
-  cpSync(fixtureRepo, repo, { recursive: true });
-  return repo;
-};
-
-class MemoryStore implements SpecCacheStore {
-  readonly files = new Map<string, string>();
-  writes = 0;
-  read(key: string) {
-    return this.files.get(key);
-  }
-  write(key: string, data: string) {
-    this.writes++;
-    this.files.set(key, data);
-  }
-  remove(key: string) {
-    this.files.delete(key);
-  }
-}
-
-// Files written by the test are seconds old at most: a clock ten seconds ahead lets the cache keep them.
-const later = () => Date.now() + 10_000;
+const { scratch, copyRepo } = scratchRepos('loom-evaluation-cache-');
+const SPEC = FIXTURE_SPEC;
+const MemoryStore = CountingStore;
 
 /** The look the extension takes at a spec after its first rows (folderSpecs.ts), counted. */
 function evaluator(repo: string) {
@@ -176,7 +149,7 @@ describe('EvaluationCache', () => {
   it('lives in the per-spec cache folder beside the parses, and is forgotten with the spec', () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);
-    const folder = join(scratch, `store-${n++}`);
+    const folder = join(scratch, 'store');
     const store = directoryCacheStore(folder);
     const parses = new SpecCache(store, 'v1', { now: later });
     const repository = new LoomRepository(repo, { cache: parses });

@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { FIXTURE_REPO, FIXTURE_SPEC, scratchRepos } from './cacheFixtures';
 import type { Diagnostic } from '../../../src/core/diagnostics/diagnostic';
 import { sha256OfFile } from '../../../src/core/fs/sha256';
 import { byTaskNumber, findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../../../src/core/specdir/loadSpec';
 
-const fixtureRepo = resolve(__dirname, '../../fixtures/files/repo');
-const SPEC = 'specs/2026-11-20+user-login';
+const fixtureRepo = FIXTURE_REPO;
+const SPEC = FIXTURE_SPEC;
 const fixtureSpec = join(fixtureRepo, SPEC);
-
-const scratch = mkdtempSync(join(tmpdir(), 'loom-load-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
-let n = 0;
-/** A copy of the fixture repository that a test may change. */
-const copyRepo = () => {
-  const repo = join(scratch, `repo-${n++}`);
-  cpSync(fixtureRepo, repo, { recursive: true });
-  return repo;
-};
+const { scratch, copyRepo } = scratchRepos('loom-load-');
 const brief = (d: Diagnostic) => `${d.file}:${d.line}:${d.column} ${d.severity} ${d.code}`;
 
 describe('loadSpec on a realistic spec directory', () => {

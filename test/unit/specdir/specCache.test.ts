@@ -1,45 +1,15 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { CountingStore, FIXTURE_SPEC, later, scratchRepos } from './cacheFixtures';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
-import { cacheKey, directoryCacheStore, SpecCache, type SpecCacheStore } from '../../../src/core/specdir/specCache';
+import { cacheKey, directoryCacheStore, SpecCache } from '../../../src/core/specdir/specCache';
 
-const fixtureRepo = resolve(__dirname, '../../fixtures/files/repo');
-const SPEC = 'specs/2026-11-20+user-login';
+const { scratch, copyRepo } = scratchRepos('loom-cache-');
+const SPEC = FIXTURE_SPEC;
 
-const scratch = mkdtempSync(join(tmpdir(), 'loom-cache-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
-let n = 0;
-const copyRepo = () => {
-  const repo = join(scratch, `repo-${n++}`);
-  cpSync(fixtureRepo, repo, { recursive: true });
-  return repo;
-};
-
-/** A store in memory that counts what it is asked, so a test sees what was read and written. */
-class CountingStore implements SpecCacheStore {
-  readonly files = new Map<string, string>();
-  reads = 0;
-  writes = 0;
-  read(key: string) {
-    this.reads++;
-    return this.files.get(key);
-  }
-  write(key: string, data: string) {
-    this.writes++;
-    this.files.set(key, data);
-  }
-  remove(key: string) {
-    this.files.delete(key);
-  }
-}
-
-// Files written by the test are seconds old at most: a clock ten seconds ahead lets the cache keep
-// them (a fresh file is otherwise not kept, see the racy-file test below).
-const later = () => Date.now() + 10_000;
 /** A snapshot as comparable data: what every reader of the snapshot can see. */
 const facts = (s: ReturnType<typeof loadSpec>) => ({ ...s, files: [...s.files].sort(), tasks: [...s.tasks], taskStates: [...s.taskStates], handoffs: [...s.handoffs], reports: [...s.reports] });
 
@@ -146,7 +116,7 @@ describe('SpecCache', () => {
 
   it('writes one file per spec into a directory store, atomically, leaving no temporary file', () => {
     const repo = copyRepo();
-    const root = join(scratch, `store-${n++}`);
+    const root = join(scratch, 'store');
     const cache = new SpecCache(directoryCacheStore(root), 'v1', { now: later });
     const r = new LoomRepository(repo, { cache }).load();
     const names = readdirSync(root);
