@@ -3,6 +3,7 @@ import { convergenceRound } from '../../core/validators/convergence';
 import { detailExpansionPass } from '../../core/validators/detailExpansion';
 import { planningArtifacts, planOverviewFindings } from '../../core/validators/planningArtifacts';
 import { SpecLines } from '../../core/validators/findingSupport';
+import { planTemplateProblems } from '../../core/validators/planTemplate';
 import { blockingFindings, blockingProblem, overrideFor, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
 import { writeConvergence } from '../../core/validators/convergence';
 import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/validators/omissionHunt';
@@ -47,12 +48,15 @@ export const validatePlan = defineTool({
     const planning = verdict(planningArtifacts(snapshot));
     const graphErrors = graph.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}: ${d.message}`);
     // validate-plan.mjs fails on a task file the task overview leaves out; the planning gate only shows it.
-    const overview = planOverviewFindings(snapshot, new SpecLines(snapshot), 'error').map((f) => f.message);
+    const lines = new SpecLines(snapshot);
+    const overview = planOverviewFindings(snapshot, lines, 'error').map((f) => f.message);
+    // The rest of validate-plan.mjs: placeholders, the task files' sections and frontmatter.
+    const template = planTemplateProblems(snapshot, lines);
     return {
       ...planning,
-      ok: planning.ok && graphErrors.length === 0 && overview.length === 0,
-      errors: [...planning.errors, ...overview, ...graphErrors],
-      warnings: [...planning.warnings.filter((w) => !overview.includes(w)), ...graph.filter((d) => d.severity !== 'error').map((d) => `${d.file}:${d.line}: ${d.message}`)],
+      ok: planning.ok && graphErrors.length === 0 && overview.length === 0 && template.errors.length === 0,
+      errors: [...planning.errors, ...overview, ...template.errors, ...graphErrors],
+      warnings: [...planning.warnings.filter((w) => !overview.includes(w)), ...template.warnings, ...graph.filter((d) => d.severity !== 'error').map((d) => `${d.file}:${d.line}: ${d.message}`)],
       plan_path: `${snapshot.specDir}/plan.md`,
       tasks_dir: `${snapshot.specDir}/tasks`,
       task_files: tasks.map((t) => t.file),
