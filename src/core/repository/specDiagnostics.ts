@@ -38,8 +38,26 @@ export function adviceDiagnostics(spec: SpecPipeline): Diagnostic[] {
  * diagnostics above, every stale fact, and the findings of the current stage's validators (a
  * finding on the same line as a diagnostic that says the same thing replaces it).
  */
-export function specProblems(spec: SpecPipeline, staleness: SpecStaleness = specStaleness(spec.snapshot, spec.definition, spec.stage)): { problems: Diagnostic[]; findings: FindingDiagnostic[] } {
-  const diagnostics = [...specDiagnostics(spec), ...stalenessDiagnostics(spec.snapshot, staleness)];
-  const findings = stageFindingDiagnostics(spec);
+export function specProblems(
+  spec: SpecPipeline,
+  staleness: SpecStaleness = specStaleness(spec.snapshot, spec.definition, spec.stage),
+  /**
+   * Given, a part that throws (a validator's bug, say) is reported here and left out, so that the
+   * rest is still listed; without it the error goes to the caller.
+   */
+  failed?: (part: 'diagnostics' | 'validators', error: unknown) => void,
+): { problems: Diagnostic[]; findings: FindingDiagnostic[] } {
+  const part = <T>(name: 'diagnostics' | 'validators', fallback: T, compute: () => T): T => {
+    if (!failed) return compute();
+    try {
+      return compute();
+    } catch (e) {
+      failed(name, e);
+      return fallback;
+    }
+  };
+  const diagnostics = part('diagnostics', [], () => [...specDiagnostics(spec), ...stalenessDiagnostics(spec.snapshot, staleness)]);
+  // Only specs at a stage with validators run any (the validators read the spec's files).
+  const findings = part('validators', [], () => stageFindingDiagnostics(spec));
   return { problems: mergeFindingDiagnostics(diagnostics, findings), findings };
 }

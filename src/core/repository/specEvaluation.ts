@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { FINDING_SEVERITIES } from '../files/findings';
 import { specOverview, type SpecGroup } from '../specdir/specOverview';
-import { stalenessDiagnostics, type SpecStaleness } from '../specdir/staleness';
-import { mergeFindingDiagnostics, stageFindingDiagnostics, type FindingDiagnostic } from '../validators/stageFindings';
-import { specDiagnostics } from './specDiagnostics';
+import type { SpecStaleness } from '../specdir/staleness';
+import type { FindingDiagnostic } from '../validators/stageFindings';
+import { specProblems } from './specDiagnostics';
 import type { SpecPipeline } from './specPipeline';
 
 /**
@@ -25,24 +25,11 @@ export const evaluationProblems = (e: SpecEvaluation): Diagnostic[] => [...e.dia
 
 /**
  * Looks at one spec in full: what the Problems panel, the row's group and its stale marks need,
- * as specProblems lists the problems. A part that fails (a validator's bug, say) is reported to
+ * the problems being specProblems' list. A part that fails (a validator's bug, say) is reported to
  * `failed` and left out, so that the rest is still shown.
  */
 export function evaluateSpec(spec: SpecPipeline, staleness: SpecStaleness, failed: (part: 'diagnostics' | 'validators', error: unknown) => void): SpecEvaluation {
-  let base: Diagnostic[] = [];
-  try {
-    base = [...specDiagnostics(spec), ...stalenessDiagnostics(spec.snapshot, staleness)];
-  } catch (e) {
-    failed('diagnostics', e);
-  }
-  // Only specs at a stage with validators run any (the validators read the spec's files).
-  let findings: FindingDiagnostic[] = [];
-  try {
-    findings = stageFindingDiagnostics(spec);
-  } catch (e) {
-    failed('validators', e);
-  }
-  const problems = mergeFindingDiagnostics(base, findings);
+  const { problems, findings } = specProblems(spec, staleness, failed);
   const group = specOverview(spec.snapshot, spec.definition, spec.stage).group;
   // mergeFindingDiagnostics puts the findings last: what comes before them is the rest.
   return { diagnostics: problems.slice(0, problems.length - findings.length), findings, group, staleness };
