@@ -44,6 +44,12 @@ export function resolveProjectReference(specDir: string, file: string, exists: (
   return join(projectRootForSpecDir(specDir), file);
 }
 
+/** loom 3 traceability.js `resolveSpecReference` (evidence): the spec directory, an absolute path as it is; undefined for a ref it never finds. */
+export function resolveSpecReference(specDir: string, file: string): string | undefined {
+  if (!file || URL_LIKE.test(file)) return undefined;
+  return isAbsolute(file) ? file : join(specDir, file);
+}
+
 export interface TestRefCheck {
   /** Found where loom looks. */
   exists: boolean;

@@ -1,3 +1,4 @@
+import { byTaskNumber } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { t } from '../messages';
 import type { SpecLines } from './findingSupport';
@@ -46,7 +47,7 @@ export function planTemplateProblems(s: SpecSnapshot, lines: SpecLines): PlanTem
   if (!/##\s*Task/i.test(plan)) errors.push(t('validator.plan.noTaskSection'));
   if (!/依赖关系|Dependencies/i.test(plan)) warnings.push(t('validator.plan.noDependencies'));
 
-  const tasks = [...s.tasks.values()].sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  const tasks = [...s.tasks.values()].sort((a, b) => byTaskNumber(a.id, b.id)); // validate-plan.mjs's taskNumber order
   if (tasks.length === 0) errors.push(t('validator.plan.noTasks'));
   tasks.forEach((task, i) => {
     const name = task.file.slice(task.file.lastIndexOf('/') + 1);

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { parseReport } from '../files/report';
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef } from '../files/taskFile';
@@ -7,7 +6,7 @@ import { splitTestRef, TRACEABILITY_FILE } from '../files/traceability';
 import { evidenceReceiptProblems } from '../specdir/evidenceReceipt';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix, type TraceRef } from '../trace/traceabilityMatrix';
-import { testRefChecker, type TestRefCheck } from '../trace/testRefs';
+import { resolveSpecReference, testRefChecker, type TestRefCheck } from '../trace/testRefs';
 import { removeTraceTasks } from './findingFix';
 import { FindingList, listResult, SpecLines, traceRequirementFix } from './findingSupport';
 import { requirementIdsInSpec } from './requirementTaskClosure';
@@ -18,8 +17,8 @@ export const VERIFICATION_ARTIFACTS = 'verification-artifacts';
 
 /** loom's resolveSpecReference for evidence: the spec directory (an absolute path as it is). */
 function evidenceRefExists(s: SpecSnapshot, file: string): boolean {
-  if (!file || /^(?:https?:|urn:|sha256:)/i.test(file)) return false;
-  return existsSync(isAbsolute(file) ? file : join(s.dir, file));
+  const path = resolveSpecReference(s.dir, file);
+  return path !== undefined && existsSync(path);
 }
 
 /** A test or evidence ref loom does not find: said so, and for a test only the feature worktree has, where it is and how to name it. */
