@@ -1,6 +1,4 @@
-import { join } from 'node:path';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRefreshedFingerprints } from './handoffFingerprints';
+import { refreshLoomHandoff } from '../store/stateStore';
 import { staleHandoffs } from './handoffStaleness';
 import { loadSpec } from './loadSpec';
 import type { SpecSnapshot } from './specSnapshot';
@@ -9,7 +7,7 @@ import type { SpecSnapshot } from './specSnapshot';
  * After drafts the user read and accepted (a later stage reworking an earlier stage's files, as
  * /expand rewrites the requirements.json /brainstorm wrote), the handoffs that were fresh before
  * and are stale now only through the files written get their fingerprints taken again
- * (withRefreshedFingerprints), as loom's agent does after reworking (its hint for a stale
+ * (stateStore.refreshLoomHandoff), as loom's agent does after reworking (its hint for a stale
  * handoff: refresh it); else both tools would refuse every advance (loom's findStaleHandoffs)
  * until someone ran `handoff --refresh`. A handoff stale for any other reason, or already stale
  * before, is left as it is. The tasks converge appends are not refreshed this way: nobody has
@@ -36,8 +34,7 @@ function refreshReworked(before: SpecSnapshot, wasStale: ReadonlySet<string>, wr
     const name = file.replace(/^handoffs\//, '').replace(/\.json$/, '');
     const handoff = after.handoffs.get(name);
     if (!handoff) continue;
-    writeFileAtomic(join(after.dir, file), toJsonText(withRefreshedFingerprints(handoff, { dir: after.dir, repoRoot: after.repoRoot })));
-    refreshed.push(file);
+    refreshed.push(refreshLoomHandoff(after, name, handoff));
   }
   return refreshed;
 }

@@ -11,7 +11,7 @@ import { WRITER_VERSION } from '../pipeline/stateRecord';
 import { withRunLock, type SpecLocation } from './runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { specTaskIds } from '../specdir/loadSpec';
-import { withLoomFingerprints, type HandoffPrints } from '../specdir/handoffFingerprints';
+import { withLoomFingerprints, withRefreshedFingerprints, type HandoffPrints } from '../specdir/handoffFingerprints';
 
 /**
  * The `loom_version` loom writes into a new state file: the `version` of the repository's
@@ -90,6 +90,16 @@ export function writeLoomHandoff(spec: HandoffLocation, name: string, handoff: H
     writeFileAtomic(join(spec.dir, file), toJsonText(written));
     return { file, handoff: written };
   });
+}
+
+/**
+ * The same writer for a handoff whose facts a later stage reworked: the handoff as it is, with
+ * the fingerprints it records taken again from the files (withRefreshedFingerprints).
+ */
+export function refreshLoomHandoff(spec: HandoffLocation, name: string, handoff: Handoff): string {
+  const file = `${HANDOFFS_DIR}/${name}.json`;
+  withRunLock(spec, () => writeFileAtomic(join(spec.dir, file), toJsonText(withRefreshedFingerprints(handoff, { dir: spec.dir, repoRoot: spec.repoRoot }))));
+  return file;
 }
 
 /** writeLoomHandoff, for callers that need only the spec-relative path. */
