@@ -11,6 +11,8 @@ const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The worker thread loom_search_text runs in, loaded from beside dist/extension.js and dist/cli.js.
   { entryPoints: ['src/core/executing/tools/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
+  // The worker the extension host looks at every spec in (src/core/repository/specLooks.ts).
+  { entryPoints: ['src/core/repository/specLookWorker.ts'], outfile: 'dist/specLookWorker.js' },
 ];
 for (const entry of entries) {
   if (!existsSync(entry.entryPoints[0])) continue;

@@ -63,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
   const log = new Log(() => config.logLevel);
   const trust = new WorkspaceTrust();
   const caches = extensionSpecCache(context);
-  const registry = new SpecRegistry(config, log, caches.parses, caches.evaluations);
+  const registry = new SpecRegistry(config, log, caches.parses, caches.evaluations, caches.looks);
   const view = new SpecsView(registry, trust);
   const diagnostics = new LoomDiagnostics(registry, log);
   const findingActions = new FindingCodeActions(registry, diagnostics, log);

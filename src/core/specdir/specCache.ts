@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { unrecorded } from '../fs/readRecorder';
 
 /**
@@ -252,7 +253,8 @@ export function directoryCacheStore(root: string): SpecCacheStore {
         made = true;
       }
       const path = join(root, `${key}.json`);
-      const temp = `${path}.${process.pid}.tmp`;
+      // Per thread too: the look's worker writes the same store as the extension host's thread.
+      const temp = `${path}.${process.pid}.${threadId}.tmp`;
       writeFileSync(temp, text, 'utf8');
       renameSync(temp, path);
     },

@@ -5,9 +5,12 @@ import { WORKFLOW_FILE } from '../../core/files/workflow';
 import { LoomRepository } from '../../core/repository/loomRepository';
 import type { InspectionEvent } from 'xstate';
 import { describeInspection } from '../../core/pipeline/machineInspection';
-import { isOwnLockActivity, RUN_LOCK_FILE } from '../../core/store/runLock';
+import { isOwnLockActivity } from '../../core/store/runLock';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
-import { evaluateSpec, type SpecEvaluation } from '../../core/repository/specEvaluation';
+import type { SpecEvaluation } from '../../core/repository/specEvaluation';
+import { lookAtSpec, type LookFailure } from '../../core/repository/specLook';
+import type { CacheCounts, SpecLookRequest } from '../../core/repository/specLookProtocol';
+import { lookInWorker, type SpecLookRun } from '../../core/repository/specLooks';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
 import type { SpecCache } from '../../core/specdir/specCache';
@@ -33,6 +36,11 @@ export interface SpecEntry {
   /** Computed on first use (it fingerprints files), then kept until the spec's files change. */
   readonly staleness: SpecStaleness;
   uri: vscode.Uri;
+}
+
+/** How the look at every spec runs in a worker thread: the caches it reads and writes, if any. */
+export interface SpecLooks {
+  cache?: SpecLookRequest['cache'];
 }
 
 /** One look at a spec in full, for the views that list every spec (the Problems panel). */
@@ -117,6 +125,8 @@ export class FolderSpecs extends Disposable {
     cache?: SpecCache,
     /** Each spec's last look (its Problems entries, group and stale marks), kept while what it read is unchanged. */
     private readonly evaluations?: EvaluationCache<SpecEvaluation>,
+    /** Look at the specs in a worker thread, with these caches (the extension host; tests may look here). */
+    private readonly looks?: SpecLooks,
   ) {
     super();
     const inspect = (event: InspectionEvent, specDir: string) => {
@@ -185,56 +195,93 @@ export class FolderSpecs extends Disposable {
    * group and stale marks), not the spec's parsed files. A spec whose last look is in the
    * evaluation cache, and none of whose files that look read changed, is not read at all; the
    * others are read in full (through the parse cache), evaluated and let go again. A thousand
-   * specs are never held in full at once.
+   * specs are never held in full at once. With `looks`, a worker thread reads them (from now on),
+   * and what it finds is handed on once `after` resolves (the first rows are painted): reading
+   * the specs neither keeps this thread busy nor leaves their garbage in its heap. Should the
+   * worker stop early, the rest is looked at here.
    */
-  check(visit: (checked: CheckedSpec) => void): Promise<void> {
+  check(visit: (checked: CheckedSpec) => void, after: Promise<void> = Promise.resolve()): Promise<void> {
     this.checking ??= (async () => {
       await nextTick();
       const started = Date.now();
-      const slice = new TimeSlice();
-      let read = 0;
-      const before = { ...this.evaluations?.counts };
-      for (const dir of [...this.summaries.keys()]) {
-        if (this.isDisposed) return;
+      const dirs = [...this.summaries.keys()];
+      let checked = 0;
+      const apply = (dir: string, evaluation: SpecEvaluation) => {
         // Read in full meanwhile (expanded, shown, changed), or about to be: that read publishes it.
         const row = this.summaries.get(dir);
-        if (!row || this.pendingKeys.has(dir)) continue;
+        if (this.isDisposed || !row || this.pendingKeys.has(dir)) return;
+        visit({ dir, folder: this.folder, evaluation });
+        this.summaries.set(dir, { ...row, overview: { ...row.overview, group: evaluation.group }, staleness: evaluation.staleness });
+        checked++;
+      };
+      const looked = this.looks ? await this.lookInWorker(dirs, apply, after) : new Set<string>();
+      if (!this.looks) await after;
+      const before = { ...this.evaluations?.counts };
+      const slice = new TimeSlice();
+      for (const dir of dirs) {
+        if (this.isDisposed) return;
+        if (looked.has(dir) || !this.summaries.has(dir) || this.pendingKeys.has(dir)) continue;
         try {
-          const evaluation = this.evaluateDetached(dir);
-          visit({ dir, folder: this.folder, evaluation });
-          this.summaries.set(dir, { ...row, overview: { ...row.overview, group: evaluation.group }, staleness: evaluation.staleness });
-          read++;
+          apply(dir, lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed));
         } catch (e) {
           this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
         }
         await slice.yieldIfDue();
       }
-      const counts = this.evaluations?.counts;
+      const counts = this.lookCounts.evaluations ?? this.evaluations?.counts;
       const reused = counts ? ` (${counts.hits - (before.hits ?? 0)} from the evaluation cache, ${counts.misses - (before.misses ?? 0)} evaluated)` : '';
-      this.log.info(`${this.folder.name}: ${read} spec(s) checked in ${Date.now() - started} ms${reused}`);
+      this.log.info(`${this.folder.name}: ${checked} spec(s) checked in ${Date.now() - started} ms${this.looks ? " by the look's worker" : ''}${reused}`);
     })();
     return this.checking;
   }
 
-  /** One look at a spec not kept in full: from the evaluation cache, or read and evaluated now. */
-  private evaluateDetached(dir: string): SpecEvaluation {
-    const evaluate = (dependsOnMore: () => void) => {
-      const spec = this.repository.readDetached(dir);
-      try {
-        // Whether another process's run lock is live depends on that process, not on a file.
-        if (spec.snapshot.files.has(RUN_LOCK_FILE)) dependsOnMore();
-        const full = this.entry(spec, 'detached');
-        return evaluateSpec(spec, full.staleness, (part, e) => {
-          dependsOnMore();
-          this.log.error(`${spec.snapshot.specDir}: ${part === 'validators' ? `the validators of ${spec.stage}` : 'diagnostics'} failed`, e);
-        });
-      } finally {
-        spec.dispose();
-      }
-    };
-    if (!this.evaluations) return evaluate(() => undefined);
-    // The workflow is read once per folder, not by the evaluation: it is one of its inputs all the same.
-    return this.evaluations.get(dir, displayLanguage(), evaluate, [join(this.root, WORKFLOW_FILE)]);
+  /** What the look's worker counted of the caches (the extension's own counts do not see its reads). */
+  lookCounts: { parses?: CacheCounts; evaluations?: CacheCounts } = {};
+
+  private readonly lookFailed: LookFailure = (specDir, part, e) => this.log.error(`${specDir}: ${part === 'validators' ? 'the validators of its stage' : 'diagnostics'} failed`, e);
+
+  /**
+   * The worker's part of `check`: the specs it looked at (or found unreadable), each handed to
+   * `apply` once `after` resolves. Resolves when the worker is done or has stopped.
+   */
+  private async lookInWorker(dirs: readonly string[], apply: (dir: string, evaluation: SpecEvaluation) => void, after: Promise<void>): Promise<Set<string>> {
+    const looked = new Set<string>();
+    const waiting: [string, SpecEvaluation][] = [];
+    let open = false;
+    let run: SpecLookRun;
+    try {
+      run = lookInWorker({ root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks?.cache }, (m) => {
+        if (m.kind === 'look') {
+          looked.add(m.dir);
+          if (open) apply(m.dir, m.evaluation);
+          else waiting.push([m.dir, m.evaluation]);
+        } else if (m.kind === 'unreadable') {
+          looked.add(m.dir);
+          this.log.warn(`${m.dir}: could not be read (${m.message})`);
+        } else if (m.kind === 'failed') {
+          this.lookFailed(m.specDir, m.part, Object.assign(new Error(m.message), { stack: m.stack }));
+        } else {
+          this.lookCounts = { parses: m.parses, evaluations: m.evaluations };
+        }
+      });
+    } catch (e) {
+      this.log.warn(`${this.folder.name}: the look's worker could not start (${(e as Error).message}): looking at the specs here`);
+      await after;
+      return looked;
+    }
+    this._register(toDisposable(() => run.stop()));
+    await after;
+    open = true;
+    const slice = new TimeSlice();
+    for (const [dir, evaluation] of waiting.splice(0)) {
+      if (this.isDisposed) break;
+      apply(dir, evaluation);
+      await slice.yieldIfDue();
+    }
+    const outcome = await run.finished;
+    if (!outcome.completed && outcome.error && !this.isDisposed)
+      this.log.warn(`${this.folder.name}: the look's worker stopped after ${looked.size} of ${dirs.length} spec(s) (${outcome.error.message}): looking at the rest here`);
+    return looked;
   }
 
   /** Every spec read in full (a command that lists them all asked): the ones only summarized are read now. */
@@ -393,8 +440,8 @@ export class FolderSpecs extends Disposable {
     this.onChange({ folder: this.folder, changed: [dir], removed: [] });
   }
 
-  /** A spec's entry: `full` is kept and follows its actor; `summary` is a row only; `detached` is read in full for one look. */
-  private entry(spec: SpecPipeline, kind: 'full' | 'summary' | 'detached' = 'full'): SpecEntry {
+  /** A spec's entry: `full` is kept and follows its actor; `summary` is a row only. */
+  private entry(spec: SpecPipeline, kind: 'full' | 'summary' = 'full'): SpecEntry {
     if (kind === 'full' && !this.watched.has(spec)) {
       this.watched.add(spec);
       spec.onDidChange(() => this.specChanged(spec));

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { isSpecEvaluation, type SpecEvaluation } from '../../core/repository/specEvaluation';
 import { EvaluationCache } from '../../core/specdir/evaluationCache';
-import { directoryCacheStore, SpecCache, type SpecCacheStore } from '../../core/specdir/specCache';
+import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
+import type { SpecLooks } from './folderSpecs';
 
 /**
  * The per-spec parse cache of the extension, in its global storage (never the repository): one
@@ -16,17 +17,20 @@ import { directoryCacheStore, SpecCache, type SpecCacheStore } from '../../core/
  * Each spec's evaluation (evaluationCache.ts) is kept beside its parses, valid while every file
  * it read is unchanged, in the same display language, by the same build.
  */
-export function extensionSpecCache(context: vscode.ExtensionContext): { parses: SpecCache; evaluations: EvaluationCache<SpecEvaluation> } {
-  const store = cacheStore(context);
+export function extensionSpecCache(context: vscode.ExtensionContext): { parses: SpecCache; evaluations: EvaluationCache<SpecEvaluation>; looks: SpecLooks } {
+  const dir = cacheDir(context);
+  const store = directoryCacheStore(dir);
   const version = `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`;
   return {
+    // The look at every spec runs in a worker thread, reading and writing the same caches.
+    looks: { cache: { dir, version } },
     parses: new SpecCache(store, version, { writeDelayMs: 2000, remember: false }),
     // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.
     evaluations: new EvaluationCache(store, version, isSpecEvaluation),
   };
 }
 
-const cacheStore = (context: vscode.ExtensionContext): SpecCacheStore => directoryCacheStore(join(context.globalStorageUri.fsPath, 'spec-cache'));
+const cacheDir = (context: vscode.ExtensionContext): string => join(context.globalStorageUri.fsPath, 'spec-cache');
 
 function bundleStamp(): string {
   try {

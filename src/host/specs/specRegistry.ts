@@ -6,7 +6,7 @@ import type { ComponentLog, Log } from '../log';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import type { SpecCache } from '../../core/specdir/specCache';
-import { FolderSpecs, type CheckedSpec, type FolderChange, type SpecEntry } from './folderSpecs';
+import { FolderSpecs, type CheckedSpec, type FolderChange, type SpecEntry, type SpecLooks } from './folderSpecs';
 
 export type { CheckedSpec, SpecEntry } from './folderSpecs';
 
@@ -62,6 +62,8 @@ export class SpecRegistry extends Disposable {
     private readonly cache?: SpecCache,
     /** Each spec's last look (Problems entries, group, stale marks) from the last session, while its inputs are unchanged. */
     private readonly evaluations?: EvaluationCache<SpecEvaluation>,
+    /** Look at every spec in a worker thread (the extension), not in this one. */
+    private readonly looks?: SpecLooks,
   ) {
     super();
     if (cache) this._register({ dispose: () => cache.flush() });
@@ -109,8 +111,17 @@ export class SpecRegistry extends Disposable {
 
   /** What the per-spec cache saved so far (for the log and the benchmarks). */
   get cacheStats(): { hits: number; misses: number; written: number; rejected: number; evaluations?: { hits: number; misses: number; written: number; rejected: number } } | undefined {
-    const evaluations = this.evaluations && { ...this.evaluations.counts, written: this.evaluations.written, rejected: this.evaluations.rejected };
-    return this.cache && { ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected, ...(evaluations ? { evaluations } : {}) };
+    // The look's workers keep caches of their own: their counts are added to the host's.
+    const sum = (own: { hits: number; misses: number; written: number; rejected: number }, pick: (f: FolderSpecs) => typeof own | undefined) => {
+      const total = { ...own };
+      for (const f of this.folders.values()) {
+        const c = pick(f);
+        if (c) for (const k of ['hits', 'misses', 'written', 'rejected'] as const) total[k] += c[k];
+      }
+      return total;
+    };
+    const evaluations = this.evaluations && sum({ ...this.evaluations.counts, written: this.evaluations.written, rejected: this.evaluations.rejected }, (f) => f.lookCounts.evaluations);
+    return this.cache && { ...sum({ ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected }, (f) => f.lookCounts.parses), ...(evaluations ? { evaluations } : {}) };
   }
 
   /**
@@ -157,12 +168,14 @@ export class SpecRegistry extends Disposable {
 
   private async checkAll(): Promise<void> {
     // A hidden view never asks for rows: the look begins a moment after they are read anyway.
-    await Promise.race([this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS)), delay(CHECK_WITHOUT_VIEW_MS)]);
+    // Its worker may read from now on; what it finds is handed on then.
+    const after = Promise.race([this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS)), delay(CHECK_WITHOUT_VIEW_MS)]).then(() => {
+      this.timings.checkStartedAt ??= performance.now();
+    });
+    await Promise.all([...this.folders.values()].map((f) => f.check((e) => this._onDidCheck.fire(e), after)));
     if (this.isDisposed) return;
-    this.timings.checkStartedAt ??= performance.now();
-    await Promise.all([...this.folders.values()].map((f) => f.check((e) => this._onDidCheck.fire(e))));
     this.timings.checkedAt ??= performance.now();
-    if (!this.isDisposed) this._onDidCheckRows.fire();
+    this._onDidCheckRows.fire();
   }
 
   private addFolder(folder: vscode.WorkspaceFolder): void {
@@ -176,6 +189,7 @@ export class SpecRegistry extends Disposable {
       () => this.config.inspectMachines,
       this.cache,
       this.evaluations,
+      this.looks,
     );
     specs.onReadInFull = (e) => this._onDidCheck.fire(e);
     this.folders.set(folder.uri.toString(), specs);

@@ -1,0 +1,26 @@
+import type { Language } from '../messages';
+import type { SpecEvaluation } from './specEvaluation';
+
+/** What the look's worker is asked: the specs of one repository, and where the caches are. */
+export interface SpecLookRequest {
+  root: string;
+  specRoots: readonly string[];
+  language: Language;
+  dirs: readonly string[];
+  /** The per-spec caches' folder and the reader's version (caches of another build are rebuilt); none: no caches. */
+  cache?: { dir: string; version: string };
+}
+
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+  written: number;
+  rejected: number;
+}
+
+/** What the worker tells, spec by spec, then once at the end. */
+export type SpecLookMessage =
+  | { kind: 'look'; dir: string; evaluation: SpecEvaluation }
+  | { kind: 'unreadable'; dir: string; message: string }
+  | { kind: 'failed'; specDir: string; part: 'diagnostics' | 'validators'; message: string; stack?: string }
+  | { kind: 'done'; parses?: CacheCounts; evaluations?: CacheCounts };

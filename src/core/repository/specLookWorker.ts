@@ -1,0 +1,36 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { setDisplayLanguage } from '../messages';
+import { EvaluationCache } from '../specdir/evaluationCache';
+import { directoryCacheStore, SpecCache } from '../specdir/specCache';
+import { LoomRepository } from './loomRepository';
+import type { CacheCounts, SpecLookMessage, SpecLookRequest } from './specLookProtocol';
+import { isSpecEvaluation } from './specEvaluation';
+import { lookAtSpec } from './specLook';
+
+// The look's worker entry point, bundled as dist/specLookWorker.js (scripts/build.mjs): the specs
+// of one repository looked at one after another, each result posted as soon as it is known.
+const port = parentPort;
+if (port) {
+  const post = (m: SpecLookMessage) => port.postMessage(m);
+  const request = workerData as SpecLookRequest;
+  setDisplayLanguage(request.language);
+  const store = request.cache && directoryCacheStore(request.cache.dir);
+  // Written at once: nothing here waits on the first rows of a tree.
+  const parses = store && new SpecCache(store, request.cache!.version, { remember: false });
+  const evaluations = store && new EvaluationCache(store, request.cache!.version, isSpecEvaluation);
+  // The host never waits for another process's run lock: it reports the holder.
+  const repository = new LoomRepository(request.root, { specRoots: request.specRoots, pipeline: { lockWaitMs: 0 }, cache: parses });
+  for (const dir of request.dirs) {
+    try {
+      const evaluation = lookAtSpec(repository, dir, request.language, evaluations, (specDir, part, e) =>
+        post({ kind: 'failed', specDir, part, message: e instanceof Error ? e.message : String(e), ...(e instanceof Error && e.stack ? { stack: e.stack } : {}) }),
+      );
+      post({ kind: 'look', dir, evaluation });
+    } catch (e) {
+      post({ kind: 'unreadable', dir, message: (e as Error).message });
+    }
+  }
+  const counts = (c: { counts: { hits: number; misses: number }; written: number; rejected: number } | undefined): CacheCounts | undefined =>
+    c && { ...c.counts, written: c.written, rejected: c.rejected };
+  post({ kind: 'done', parses: counts(parses), evaluations: counts(evaluations) });
+}

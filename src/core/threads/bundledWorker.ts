@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+
+/**
+ * A worker thread running one of the bundle's worker entries. Bundled, dist/extension.js and
+ * dist/cli.js have `<name>.js` beside them (scripts/build.mjs); run from source (the unit tests,
+ * under tsx), the worker loads `<name>.ts` from `sourceDir` through tsx.
+ */
+export function startBundledWorker(name: string, sourceDir: string, workerData: unknown, resourceLimits: ResourceLimits): Worker {
+  const bundled = join(__dirname, `${name}.js`);
+  if (existsSync(bundled)) return new Worker(bundled, { workerData, resourceLimits });
+  const source = join(sourceDir, `${name}.ts`);
+  return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, { eval: true, workerData, resourceLimits });
+}

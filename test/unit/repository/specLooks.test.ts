@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { displayLanguage, setDisplayLanguage, type Language } from '../../../src/core/messages';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { lookAtSpec } from '../../../src/core/repository/specLook';
+import type { SpecLookMessage, SpecLookRequest } from '../../../src/core/repository/specLookProtocol';
+import { lookInWorker } from '../../../src/core/repository/specLooks';
+import { findSpecDirs } from '../../../src/core/specdir/loadSpec';
+import { RUN_LOCK_FILE } from '../../../src/core/store/runLock';
+import { FIXTURE_SPEC, scratchRepos } from '../specdir/cacheFixtures';
+
+const { scratch, copyRepo } = scratchRepos('loom-looks-');
+
+/** A copy of the fixture repository with a second spec whose pipeline.state.json is cut off. */
+function repoWithCorruptSpec(): string {
+  const repo = copyRepo();
+  const broken = join(repo, 'specs/2026-11-21+broken');
+  mkdirSync(broken, { recursive: true });
+  writeFileSync(join(broken, 'spec.md'), '# Broken\n');
+  writeFileSync(join(broken, 'pipeline.state.json'), '{"current_stage": "planning", ');
+  return repo;
+}
+
+async function runLooks(request: SpecLookRequest): Promise<{ messages: SpecLookMessage[]; outcome: { completed: boolean; error?: Error } }> {
+  const messages: SpecLookMessage[] = [];
+  const run = lookInWorker(request, (m) => messages.push(m));
+  return { messages, outcome: await run.finished };
+}
+
+/** What a look in this thread finds, in `language`. */
+function lookHere(repo: string, dir: string, language: Language) {
+  const before = displayLanguage();
+  setDisplayLanguage(language);
+  try {
+    return lookAtSpec(new LoomRepository(repo), dir, language, undefined, () => assert.fail('no part of the look fails on the fixtures'));
+  } finally {
+    setDisplayLanguage(before);
+  }
+}
+
+for (const language of ['en', 'zh'] as const) {
+  test(`the worker finds what a look in this thread finds, spec by spec (${language}), a corrupt state file included`, async () => {
+    const repo = repoWithCorruptSpec();
+    const dirs = findSpecDirs(repo, ['specs', 'qa']);
+    assert.ok(dirs.includes(join(repo, FIXTURE_SPEC)) && dirs.length >= 2);
+    const { messages, outcome } = await runLooks({ root: repo, specRoots: ['specs', 'qa'], language, dirs });
+    assert.deepEqual(outcome, { completed: true });
+    const looks = messages.filter((m) => m.kind === 'look');
+    assert.deepEqual(
+      looks.map((m) => m.dir),
+      dirs,
+      'every spec is looked at once, in the order asked',
+    );
+    for (const m of looks) assert.deepEqual(m.evaluation, lookHere(repo, m.dir, language), m.dir);
+    const broken = looks.find((m) => m.dir.endsWith('+broken'))!;
+    assert.ok(
+      broken.evaluation.diagnostics.some((d) => d.file.endsWith('pipeline.state.json') && d.severity === 'error'),
+      'the cut-off state file is a Problems entry',
+    );
+    assert.equal(messages.at(-1)?.kind, 'done');
+  });
+}
+
+test('the worker keeps its looks in the caches: a second run over unchanged specs reads every evaluation from them', async () => {
+  const repo = repoWithCorruptSpec();
+  const dirs = findSpecDirs(repo, ['specs', 'qa']);
+  const cache = { dir: join(scratch, 'cache-store'), version: 'test-1' };
+  // A file changed within two seconds of a look may change again within its timestamp tick: the
+  // caches keep no look that read one (evaluationCache's RACY_MS). The copy is let age first.
+  await new Promise((r) => setTimeout(r, 2_100));
+  const first = await runLooks({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs, cache });
+  const done1 = first.messages.at(-1);
+  assert.ok(done1?.kind === 'done' && done1.evaluations);
+  assert.equal(done1.evaluations.misses, dirs.length);
+  const second = await runLooks({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs, cache });
+  const done2 = second.messages.at(-1);
+  assert.ok(done2?.kind === 'done' && done2.evaluations);
+  assert.equal(done2.evaluations.rejected, 0);
+  assert.deepEqual(
+    second.messages.filter((m) => m.kind === 'look').map((m) => m.kind === 'look' && m.evaluation),
+    first.messages.filter((m) => m.kind === 'look').map((m) => m.kind === 'look' && m.evaluation),
+  );
+  // The fixture spec holds a run lock: whether its holder lives is no file's to say, so its look is never kept.
+  assert.ok(existsSync(join(repo, FIXTURE_SPEC, RUN_LOCK_FILE)));
+  assert.deepEqual([done2.evaluations.hits, done2.evaluations.misses], [dirs.length - 1, 1], 'no other unchanged spec is evaluated again');
+});
+
+test('stopped, the worker says nothing more and the run ends as not completed', async () => {
+  const repo = copyRepo();
+  const dirs = findSpecDirs(repo, ['specs', 'qa']);
+  const messages: SpecLookMessage[] = [];
+  const run = lookInWorker({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs }, (m) => messages.push(m));
+  run.stop();
+  assert.deepEqual(await run.finished, { completed: false });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(messages.length, 0);
+});
