@@ -15,6 +15,7 @@ import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
 import { reviewMessages } from './review';
 import { traceMessages } from './trace';
+import { worktreeMessages } from './worktree';
 import { viewMessages } from '../../shared/messages/viewMessages';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
@@ -42,6 +43,7 @@ export const CATALOG = {
   ...validatorMessages,
   ...validator2Messages,
   ...fileMessages,
+  ...worktreeMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;
