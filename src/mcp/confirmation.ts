@@ -18,7 +18,8 @@ export function elicitationConfirmation(server: Server): PersonConfirmation {
         requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: t('mcp.ask.field'), description: t('mcp.ask.fieldDescription') } }, required: ['confirm'] },
       });
       if (reply.action === 'accept' && reply.content?.confirm === true) return { answer: 'accepted' };
-      return { answer: 'declined', why: reply.action === 'accept' ? t('mcp.ask.answeredNo') : t('mcp.ask.userChose', { action: reply.action }) };
+      const why = reply.action === 'accept' ? t('mcp.ask.answeredNo') : reply.action === 'cancel' ? t('mcp.ask.cancelled') : t('mcp.ask.declined');
+      return { answer: 'declined', why };
     } catch (e) {
       return { answer: 'declined', why: t('mcp.ask.failed', { detail: e instanceof Error ? e.message : String(e) }) };
     }

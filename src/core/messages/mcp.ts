@@ -104,7 +104,8 @@ export const mcpMessages = {
   'mcp.ask.field': { en: 'Confirm', zh: '确认' },
   'mcp.ask.fieldDescription': { en: 'Yes: go ahead', zh: '是：继续执行' },
   'mcp.ask.answeredNo': { en: 'the user answered no', zh: '用户回答了“否”' },
-  'mcp.ask.userChose': { en: 'the user chose {action}', zh: '用户选择了 {action}' },
+  'mcp.ask.declined': { en: 'the user chose decline', zh: '用户选择了拒绝' },
+  'mcp.ask.cancelled': { en: 'the user chose cancel', zh: '用户取消了提问' },
   'mcp.ask.failed': { en: 'the question could not be asked: {detail}', zh: '无法向用户提问：{detail}' },
 
   // Changing the steps ahead (src/mcp/tools/adjustPipeline.ts).
