@@ -5,6 +5,7 @@ import { userInfo } from 'node:os';
 import { z } from 'zod';
 import { toJsonText, writeFileAtomic } from '../core/fs/atomicWrite';
 import { withRunLock } from '../core/store/runLock';
+import { t } from '../core/messages';
 import { ToolRefusal } from './results';
 
 export const MEMORY_STORE_FILE = '.loom/memory/store.json';
@@ -37,13 +38,11 @@ export function readMemoryStore(root: string): MemoryStoreFile {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new ToolRefusal(`${MEMORY_STORE_FILE} is corrupt (${(e as Error).message}); it was left untouched`, 'fix or restore the file by hand, then call again', { file: MEMORY_STORE_FILE });
+    throw new ToolRefusal('corrupt-file', t('mcp.memory.corrupt', { file: MEMORY_STORE_FILE, detail: (e as Error).message }), t('mcp.hint.fixFile'), { file: MEMORY_STORE_FILE });
   }
   const parsed = StoreSchema.safeParse(json);
   if (!parsed.success)
-    throw new ToolRefusal(`${MEMORY_STORE_FILE} is not a memory store: ${z.prettifyError(parsed.error)}; it was left untouched`, 'fix or restore the file by hand, then call again', {
-      file: MEMORY_STORE_FILE,
-    });
+    throw new ToolRefusal('corrupt-file', t('mcp.memory.notAStore', { file: MEMORY_STORE_FILE, detail: z.prettifyError(parsed.error) }), t('mcp.hint.fixFile'), { file: MEMORY_STORE_FILE });
   return parsed.data;
 }
 

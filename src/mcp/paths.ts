@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { t } from '../core/messages';
 import { ToolRefusal } from './results';
 
 const escapes = (root: string, path: string) => {
@@ -13,9 +14,9 @@ const escapes = (root: string, path: string) => {
  * safeResolveSpecDir refuses `../../etc`; the link check is ours). Nothing is read or written
  * before this check.
  */
-export function insideRepository(root: string, input: string, what: string): string {
+export function insideRepository(root: string, input: string, what: 'spec_dir' | 'artifact'): string {
   const abs = resolve(root, input);
-  const refuse = () => new ToolRefusal(`${what} "${input}" escapes the repository ${root}; nothing was read or written`, `pass a path inside the repository, relative to it (such as specs/<name>)`);
+  const refuse = () => new ToolRefusal('outside-repository', t(what === 'spec_dir' ? 'mcp.path.specDirEscapes' : 'mcp.path.artifactEscapes', { input, root }), t('mcp.path.escapesHint'));
   if (escapes(root, abs)) throw refuse();
   let real: string;
   try {

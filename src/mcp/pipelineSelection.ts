@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Workflow } from '../core/files/workflow';
 import { buildPipelineDefinition } from '../core/pipeline/pipelineDefinition';
 import { bundledPipelineSchema } from '../core/pipeline/pipelineSchema';
+import { t } from '../core/messages';
 
 /**
  * loom's pipeline selector (src/core/pipeline-selector.js) without its optional model call:
@@ -134,16 +135,14 @@ export function selectPipeline(request: string, input: { root: string; workflow?
     return true;
   });
   const ordered = (ids: string[]) => [...new Set(ids)].sort((a, b) => rank(a) - rank(b)).map((id) => ({ id }));
-  if (rule) return { steps: ordered(rule.steps), source: `short-circuit:${rule.name}`, reasoning: `matched the keyword rule ${rule.name}`, risk, signals };
+  // `source` and `risk` are stable English words; `reasoning` is for the person, in the display language.
+  if (rule) return { steps: ordered(rule.steps), source: `short-circuit:${rule.name}`, reasoning: t('mcp.select.rule', { rule: rule.name }), risk, signals };
   const hit = Object.entries(signals.optional_triggers)
     .filter(([, v]) => v)
     .map(([k]) => k);
-  const why = {
-    low: 'low risk: execute and verify',
-    medium: 'medium risk: plan, approve, verify, review and sync',
-    high: 'high risk: the whole pipeline, on its own branch, with the adversarial review',
-  }[risk];
-  return { steps: ordered(fallbackSteps(risk, signals)), source: `fallback:${risk}-risk`, reasoning: hit.length ? `${why}; optional steps from the request: ${hit.join(', ')}` : why, risk, signals };
+  const why = t(({ low: 'mcp.select.why.low', medium: 'mcp.select.why.medium', high: 'mcp.select.why.high' } as const)[risk]);
+  const reasoning = hit.length ? t('mcp.select.withOptional', { why, steps: hit.join(', ') }) : why;
+  return { steps: ordered(fallbackSteps(risk, signals)), source: `fallback:${risk}-risk`, reasoning, risk, signals };
 }
 
 /** Steps loom knows are kept in loom's order; steps of the workflow's own follow, in the order given. */

@@ -1,15 +1,59 @@
 import { CorruptArtifactError, CorruptStateError, LoomError, OverrideRefusedError, SpecLockedError, TransitionRefusedError } from '../core/errors';
+import { t } from '../core/messages';
 import type { TransitionCheck } from '../core/pipeline/transitionCheck';
 
 /** What a tool answers: one JSON object, with `error` and usually `hint` when it refused (loom's convention). */
 export type ToolResult = Record<string, unknown>;
 
 /**
+ * Why a tool refused, as a stable English word next to the `error` and `hint` worded in the
+ * display language: what scripts and agents branch on, the same in every language.
+ */
+export type RefusalCode =
+  // The core's errors (resultOfError).
+  | 'transition-refused'
+  | 'spec-locked'
+  | 'corrupt-file'
+  | 'override-refused'
+  | 'refused'
+  | 'tool-failed'
+  // The call itself.
+  | 'invalid-arguments'
+  | 'outside-repository'
+  | 'foreign-project-root'
+  | 'no-spec-dir'
+  | 'not-a-spec'
+  | 'unknown-current-stage'
+  | 'unknown-stage'
+  | 'unknown-task'
+  | 'unknown-group'
+  | 'unknown-doc'
+  | 'doc-not-found'
+  | 'section-not-found'
+  | 'telemetry-off'
+  | 'invalid-handoff'
+  | 'stage-mismatch'
+  | 'wrong-round'
+  | 'unreadable-input'
+  | 'state-exists'
+  // Stage changes and the person's word.
+  | 'compression-required'
+  | 'spec-failed'
+  | 'human-approval-gate'
+  | 'confirmation-needed'
+  | 'user-declined'
+  | 'no-gate'
+  | 'gate-not-ready'
+  | 'would-skip-person';
+
+/**
  * A refusal a tool decides on: thrown from deep inside a tool, answered as a result object, so
- * the agent reads why and what to do next and the server goes on answering.
+ * the agent reads why and what to do next and the server goes on answering. `code` comes first
+ * and is required, so no refusal goes out without one.
  */
 export class ToolRefusal extends Error {
   constructor(
+    readonly code: RefusalCode,
     message: string,
     readonly hint?: string,
     readonly extra: ToolResult = {},
@@ -18,32 +62,27 @@ export class ToolRefusal extends Error {
   }
 }
 
-export const refusalResult = (error: string, hint?: string, extra: ToolResult = {}): ToolResult => ({ error, ...(hint ? { hint } : {}), ...extra });
+/** `error` and `hint` in the display language, `code` a stable English word; the extra fields as they are. */
+export const refusalResult = (code: RefusalCode, error: string, hint?: string, extra: ToolResult = {}): ToolResult => ({ error, ...(hint ? { hint } : {}), code, ...extra });
 
 /** Every failure a tool can meet, as a result object naming the file or cause; nothing is thrown at the client. */
 export function resultOfError(e: unknown): ToolResult {
-  if (e instanceof ToolRefusal) return refusalResult(e.message, e.hint, e.extra);
+  if (e instanceof ToolRefusal) return refusalResult(e.code, e.message, e.hint, e.extra);
   if (e instanceof TransitionRefusedError) {
     const check = e.details.check as TransitionCheck | undefined;
-    return refusalResult(e.message, 'fix what `reasons` names, then call again; loom_get_pipeline_context shows what the stage needs', {
-      // `code` and `codes` are stable English words; `error` and `reasons` are in the display language.
-      code: 'transition-refused',
+    return refusalResult('transition-refused', e.message, t('mcp.error.transitionHint'), {
+      // `codes` are stable English words too; `reasons` are in the display language.
       reasons: e.reasons,
       codes: e.details.codes ?? [],
       ...(e.details.file ? { file: e.details.file } : {}),
       ...(check ? { unmet: check.unmet, confirmations: check.confirmations } : {}),
     });
   }
-  if (e instanceof SpecLockedError)
-    return refusalResult(e.message, 'another process drives this spec (a task run, loom run, another agent): wait for it to finish, then call again', {
-      code: 'spec-locked',
-      file: e.file,
-      pid: e.pid,
-    });
+  if (e instanceof SpecLockedError) return refusalResult('spec-locked', e.message, t('mcp.error.lockedHint'), { file: e.file, pid: e.pid });
   if (e instanceof CorruptStateError || e instanceof CorruptArtifactError) {
-    return refusalResult(e.message, 'fix or restore the file by hand (it was left untouched), then call again', { code: 'corrupt-file', ...(e.file ? { file: e.file } : {}) });
+    return refusalResult('corrupt-file', e.message, t('mcp.error.corruptHint'), e.file ? { file: e.file } : {});
   }
-  if (e instanceof OverrideRefusedError) return refusalResult(e.message, undefined, { code: 'override-refused', ...(e.file ? { file: e.file } : {}) });
-  if (e instanceof LoomError) return refusalResult(e.message, undefined, { code: 'refused', ...(e.file ? { file: e.file } : {}) });
-  return refusalResult(`the tool failed: ${e instanceof Error ? e.message : String(e)}`, 'nothing more was changed; the server keeps answering', { code: 'tool-failed' });
+  if (e instanceof OverrideRefusedError) return refusalResult('override-refused', e.message, undefined, e.file ? { file: e.file } : {});
+  if (e instanceof LoomError) return refusalResult('refused', e.message, undefined, e.file ? { file: e.file } : {});
+  return refusalResult('tool-failed', t('mcp.error.toolFailed', { detail: e instanceof Error ? e.message : String(e) }), t('mcp.error.toolFailedHint'));
 }

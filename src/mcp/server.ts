@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { t } from '../core/messages';
 import { LOOM_TOOLS } from './catalog';
 import { elicitationConfirmation } from './confirmation';
 import { refusalResult, resultOfError, type ToolResult } from './results';
@@ -56,7 +57,7 @@ export function createLoomMcpServer(options: LoomMcpServerOptions): { server: Se
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
       session.record(tool.name, true);
-      return asContent(refusalResult(`invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}`, 'call again with the arguments its input schema names'));
+      return asContent(refusalResult('invalid-arguments', t('mcp.arguments.invalid', { tool: tool.name, detail: z.prettifyError(parsed.error) }), t('mcp.arguments.invalidHint')));
     }
     let result: ToolResult;
     try {

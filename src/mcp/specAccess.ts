@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
 import { LoomRepository } from '../core/repository/loomRepository';
 import type { SpecPipeline } from '../core/repository/specPipeline';
-import { loadSpec } from '../core/specdir/loadSpec';
+import { loadSpec, specTaskIds } from '../core/specdir/loadSpec';
 import type { SpecSnapshot } from '../core/specdir/specSnapshot';
 import { withRunLock } from '../core/store/runLock';
 import { insideRepository } from './paths';
+import { t } from '../core/messages';
 import { ToolRefusal } from './results';
 import type { ToolContext } from './tool';
 
@@ -16,17 +17,14 @@ export const openRepository = (ctx: ToolContext) => new LoomRepository(ctx.sessi
 export function checkProjectRoot(ctx: ToolContext, projectRoot: string | undefined): void {
   if (projectRoot === undefined) return;
   if (resolve(ctx.session.root, projectRoot) !== ctx.session.root) {
-    throw new ToolRefusal(
-      `project_root "${projectRoot}" is not the repository this server serves (${ctx.session.root}); nothing was read or written`,
-      'leave project_root out, or start another server with --cwd <repo>',
-    );
+    throw new ToolRefusal('foreign-project-root', t('mcp.projectRoot.foreign', { projectRoot, root: ctx.session.root }), t('mcp.projectRoot.foreignHint'));
   }
 }
 
 /** The spec_dir of the call, else the attached one (loom's SessionStore.resolveSpecDir). */
 export function specDirOf(ctx: ToolContext, specDir: string | undefined): string {
   const chosen = specDir ?? ctx.session.specDir;
-  if (!chosen) throw new ToolRefusal('No spec_dir. Call loom_attach_spec first or pass spec_dir.', 'spec_dir is the spec directory relative to the repository, such as specs/2026-11-29+login');
+  if (!chosen) throw new ToolRefusal('no-spec-dir', t('mcp.specDir.missing'), t('mcp.specDir.missingHint'));
   return chosen;
 }
 
@@ -38,10 +36,17 @@ export function specOf(ctx: ToolContext, specDir: string | undefined): { repo: L
   const spec = repo.get(abs);
   if (!spec)
     throw new ToolRefusal(
-      `spec_dir "${chosen}" is not a spec directory of ${ctx.session.root}`,
-      `expected ${repo.specRoots.map((r) => `${r}/<name>`).join(' or ')}; loom_get_project_status lists them`,
+      'not-a-spec',
+      t('mcp.specDir.notASpec', { specDir: chosen, root: ctx.session.root }),
+      t('mcp.specDir.notASpecHint', { roots: repo.specRoots.map((r) => `${r}/<name>`).join(', ') }),
     );
   return { repo, spec };
+}
+
+/** A task the spec does not have: refused before anything is written, naming the tasks it has. */
+export function unknownTask(spec: SpecPipeline, task: string): ToolRefusal {
+  const known = specTaskIds(spec.snapshot);
+  return new ToolRefusal('unknown-task', t('mcp.task.unknown', { specDir: spec.snapshot.specDir, task }), known.length ? t('mcp.task.knownHint', { tasks: known.join(', ') }) : t('mcp.task.noneHint'));
 }
 
 /**
@@ -53,13 +58,10 @@ export function changeableSpec(ctx: ToolContext, specDir: string | undefined): {
   const { spec } = found;
   const file = `${spec.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
   const problems = spec.diagnostics.filter((d) => d.file === file && d.severity === 'error').map((d) => d.message);
-  if (spec.snapshot.stateCondition === 'invalid')
-    throw new ToolRefusal(`${file} is corrupt, so the current stage is unknown; nothing was written`, 'fix or restore the file by hand, then call again', { file, problems });
+  if (spec.snapshot.stateCondition === 'invalid') throw new ToolRefusal('corrupt-file', t('mcp.state.corrupt', { file }), t('mcp.hint.fixFile'), { file, problems });
   if (spec.diagnostics.some((d) => d.code === 'unknown-stage')) {
-    throw new ToolRefusal(`${file} names a stage the ${spec.pipelineType} pipeline does not have; nothing was written`, `the stages are ${spec.definition.stages.map((s) => s.id).join(', ')}`, {
-      file,
-      problems,
-    });
+    const stages = spec.definition.stages.map((s) => s.id).join(', ');
+    throw new ToolRefusal('unknown-current-stage', t('mcp.state.unknownStage', { file, pipeline: spec.pipelineType }), t('mcp.hint.stages', { stages }), { file, problems });
   }
   return found;
 }
@@ -76,8 +78,7 @@ export function writeUnderLock<T>(ctx: ToolContext, spec: SpecPipeline, file: st
       const fresh = loadSpec(spec.snapshot.repoRoot, spec.snapshot.dir);
       const path = `${fresh.specDir}/${file}`;
       const broken = file === undefined ? [] : fresh.diagnostics.filter((d) => d.file === path && d.severity === 'error');
-      if (broken.length)
-        throw new ToolRefusal(`${path} cannot be read, so it was not overwritten: ${broken.map((d) => d.message).join('; ')}`, 'fix or restore the file by hand, then call again', { file: path });
+      if (broken.length) throw new ToolRefusal('corrupt-file', t('mcp.file.unreadable', { file: path, problems: broken.map((d) => d.message).join('; ') }), t('mcp.hint.fixFile'), { file: path });
       return write(fresh);
     },
     { waitMs: ctx.lockWaitMs },

@@ -6,27 +6,34 @@ import type { TransitionCheck } from '../core/pipeline/transitionCheck';
 import type { SpecPipeline } from '../core/repository/specPipeline';
 import { ToolRefusal, type ToolResult } from './results';
 import type { ToolContext } from './tool';
-import { stageDescription } from '../core/messages';
+import { stageDescription, t } from '../core/messages';
 
 /** How a person confirms when the client cannot ask them: the three places a stage may be confirmed from. */
-const howToConfirm = (spec: SpecPipeline) =>
-  `ask the user whether to move on, showing them what the stage produced; once they have agreed, call loom_approve_gate. They can also confirm it themselves: Loom: Advance in VS Code, or \`loom-vscode advance --spec-dir ${spec.snapshot.specDir} --confirm\``;
+const howToConfirm = (spec: SpecPipeline) => t('mcp.howToConfirm', { specDir: spec.snapshot.specDir });
 
-/** The question put to the person: which spec, which stage, what it produced, what comes next. */
+/** The question put to the person, in the display language: which spec, which stage, what it produced, what comes next. */
 export function confirmationQuestion(spec: SpecPipeline, check: Pick<TransitionCheck, 'to' | 'confirmations'> | undefined, verb: 'advance' | 'approve'): string {
-  const from = spec.stage ?? 'an unknown stage';
+  const specDir = spec.snapshot.specDir;
   const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
   const produced = (stage?.outputs ?? []).filter((f) => spec.snapshot.files.has(f));
   const next = check && check.to !== spec.stage ? stageOf(spec.definition, check.to) : undefined;
+  // Only a known stage has a gate, so an unknown one is only ever left.
+  const asks = spec.stage === null ? t('mcp.ask.leaveUnknown', { specDir }) : t(verb === 'approve' ? 'mcp.ask.approve' : 'mcp.ask.leave', { specDir, stage: spec.stage });
+  const nextLine = !next
+    ? t('mcp.ask.nextCompletes')
+    : next.description
+      ? t('mcp.ask.nextDescribed', { stage: next.id, description: stageDescription(next.id, next.description) ?? next.description })
+      : t('mcp.ask.next', { stage: next.id });
   return [
-    `An agent asks to ${verb === 'approve' ? 'approve the gate of' : 'leave'} ${from} of ${spec.snapshot.specDir}.`,
-    `It produced: ${produced.length ? produced.join(', ') : 'no declared outputs'}.`,
-    next ? `Next: ${next.id}${next.description ? ` (${stageDescription(next.id, next.description)})` : ''}.` : 'Next: the pipeline completes.',
-    ...(check?.confirmations.length ? [`You confirm: ${check.confirmations.join('; ')}.`] : []),
-    'Move on?',
+    asks,
+    produced.length ? t('mcp.ask.produced', { files: produced.join(', ') }) : t('mcp.ask.producedNothing'),
+    nextLine,
+    ...(check?.confirmations.length ? [t('mcp.ask.youConfirm', { confirmations: check.confirmations.join('; ') })] : []),
+    t('mcp.ask.moveOn'),
   ].join('\n');
 }
 
+// `confirmed_by` is one of three fixed English values (like `code`), for the agent to branch on.
 const moved = (spec: SpecPipeline, r: { from: string; to: string; complete?: boolean }, how: string): ToolResult => ({
   ok: true,
   spec_dir: spec.snapshot.specDir,
@@ -47,9 +54,10 @@ function onlyConfirmationMissing(e: unknown): TransitionCheck | undefined {
 /** loom 3's answer when only the caller's word on compression is missing (pipeline-engine.js advance). */
 function compressionRefusal(spec: SpecPipeline, tool: string, reasons: readonly string[]): ToolRefusal {
   return new ToolRefusal(
-    `${spec.snapshot.specDir}: ${spec.stage} requires context compression before advancing; nothing was changed`,
-    `the stage handoff is written: compress the closed stage's raw context with your host's compression, then call ${tool} again with compression_confirmed: true`,
-    { code: 'compression-required', compression_required: true, required_action: 'compress_closed_stage_context', reasons: [...reasons], current_stage: spec.stage },
+    'compression-required',
+    t('mcp.compression.required', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown') }),
+    t('mcp.compression.requiredHint', { tool }),
+    { compression_required: true, required_action: 'compress_closed_stage_context', reasons: [...reasons], current_stage: spec.stage },
   );
 }
 
@@ -69,13 +77,10 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
   const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
   const compressionConfirmed = options.compressionConfirmed === true;
   if (spec.stage === FAILED_STAGE) {
-    throw new ToolRefusal(
-      `${spec.snapshot.specDir} has failed; nothing was changed`,
-      `recover it first: Loom: Recover in VS Code, or \`loom-vscode recover --spec-dir ${spec.snapshot.specDir} --to <stage>\``,
-    );
+    throw new ToolRefusal('spec-failed', t('mcp.advance.specFailed', { specDir: spec.snapshot.specDir }), t('mcp.advance.specFailedHint', { specDir: spec.snapshot.specDir }));
   }
   if (stage?.humanApproval) {
-    throw new ToolRefusal(`${spec.stage} is a human-approval gate: use approve, after the user has reviewed it; nothing was changed`, howToConfirm(spec), {
+    throw new ToolRefusal('human-approval-gate', t('mcp.advance.humanApprovalGate', { stage: stage.id }), howToConfirm(spec), {
       current_stage: spec.stage,
       needs_confirmation: true,
     });
@@ -89,14 +94,14 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
     if (check.compression.length) throw compressionRefusal(spec, tool, check.compression);
     const asked = await ctx.confirm(confirmationQuestion(spec, check, 'advance'));
     if (asked.answer === 'unavailable') {
-      throw new ToolRefusal(`${spec.snapshot.specDir}: leaving ${spec.stage} needs the user's confirmation; nothing was changed`, howToConfirm(spec), {
+      throw new ToolRefusal('confirmation-needed', t('mcp.advance.needsConfirmation', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown') }), howToConfirm(spec), {
         current_stage: spec.stage,
         needs_confirmation: true,
         confirmations: check.confirmations,
       });
     }
     if (asked.answer === 'declined')
-      throw new ToolRefusal(`${spec.snapshot.specDir}: the user did not confirm leaving ${spec.stage} (${asked.why}); nothing was changed`, 'ask the user what is missing, then call again');
+      throw new ToolRefusal('user-declined', t('mcp.advance.notConfirmed', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown'), why: asked.why }), t('mcp.hint.askUser'));
     try {
       return moved(
         spec,
@@ -116,15 +121,12 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
 export async function approveOverMcp(spec: SpecPipeline, ctx: ToolContext, tool: string, options: { compressionConfirmed?: boolean } = {}): Promise<ToolResult> {
   const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
   if (!stage?.confirmation) {
-    throw new ToolRefusal(
-      `${spec.snapshot.specDir} has no gate to approve at ${spec.stage ?? 'an unknown stage'}: use loom_advance_pipeline; nothing was changed`,
-      'loom_get_pipeline_context says whether the stage is a gate (is_gate, needs_confirmation)',
-    );
+    throw new ToolRefusal('no-gate', t('mcp.approve.noGate', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown') }), t('mcp.approve.noGateHint'));
   }
   const forward = spec.next().find((c) => c.kind === 'forward');
   // An unready gate is refused before the person is troubled with it.
   if (forward && forward.unmet.length) {
-    throw new ToolRefusal(`${spec.snapshot.specDir} cannot pass ${spec.stage} yet; nothing was changed`, 'produce what `reasons` names, then ask again', {
+    throw new ToolRefusal('gate-not-ready', t('mcp.approve.notReady', { specDir: spec.snapshot.specDir, stage: stage.id }), t('mcp.approve.notReadyHint'), {
       reasons: forward.unmet,
       current_stage: spec.stage,
     });
@@ -133,8 +135,7 @@ export async function approveOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
   const compressionConfirmed = options.compressionConfirmed === true;
   if (forward && forward.compression.length && !compressionConfirmed) throw compressionRefusal(spec, tool, forward.compression);
   const asked = await ctx.confirm(confirmationQuestion(spec, forward, 'approve'));
-  if (asked.answer === 'declined')
-    throw new ToolRefusal(`${spec.snapshot.specDir}: the user did not approve ${spec.stage} (${asked.why}); nothing was changed`, 'ask the user what is missing, then call again');
+  if (asked.answer === 'declined') throw new ToolRefusal('user-declined', t('mcp.approve.notApproved', { specDir: spec.snapshot.specDir, stage: stage.id, why: asked.why }), t('mcp.hint.askUser'));
   const how = asked.answer === 'accepted' ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement';
   const reason = asked.answer === 'accepted' ? `via MCP: ${tool}, approved by the user through the MCP client` : `via MCP: ${tool}, after the agent reported the user's agreement`;
   return moved(spec, spec.approve({ compressionConfirmed, reason, now: ctx.now() }), how);

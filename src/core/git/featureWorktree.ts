@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { SimpleGit } from 'simple-git';
+import { t } from '../messages';
 import { featureBranchName } from '../specdir/worktree';
 import { WorktreeError } from './worktreeError';
 
@@ -71,9 +72,9 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
   const { simpleGit } = await import('simple-git');
   const git: SimpleGit = simpleGit({ baseDir: req.repoRoot, abort: req.signal });
   const branch = featureBranchName(req.specName);
-  const fail = (e: unknown, what: string): never => {
+  const fail = (e: unknown, command: string): never => {
     if (req.signal.aborted) throw req.signal.reason;
-    throw new WorktreeError(`${what}: ${(e as Error)?.message?.trim() ?? String(e)}`, 'git-failed', e);
+    throw new WorktreeError(t('worktree.gitFailed', { command, detail: (e as Error)?.message?.trim() ?? String(e) }), 'git-failed', e);
   };
 
   let top: string;
@@ -81,30 +82,27 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
     top = (await git.revparse(['--show-toplevel'])).trim();
   } catch (e) {
     if (req.signal.aborted) throw req.signal.reason;
-    throw new WorktreeError(`${req.repoRoot} is not inside a git repository; run "git init" and commit the project first`, 'no-repository', e);
+    throw new WorktreeError(t('worktree.noRepository', { root: req.repoRoot }), 'no-repository', e);
   }
   try {
     await git.revparse(['--verify', 'HEAD']);
   } catch (e) {
     if (req.signal.aborted) throw req.signal.reason;
-    throw new WorktreeError(`the repository ${top} has no commit yet; commit the project first (the worktree starts from HEAD)`, 'no-commit', e);
+    throw new WorktreeError(t('worktree.noCommit', { root: top }), 'no-commit', e);
   }
 
-  const listed = parseWorktreeList(await git.raw(['worktree', 'list', '--porcelain']).catch((e) => fail(e, 'git worktree list failed')));
+  const listed = parseWorktreeList(await git.raw(['worktree', 'list', '--porcelain']).catch((e) => fail(e, 'git worktree list')));
   const holder = listed.find((w) => w.branch === `refs/heads/${branch}`);
   if (holder) {
     if (real(holder.path) === real(top)) {
-      throw new WorktreeError(
-        `${branch} is checked out in the repository itself (${holder.path}); switch that working tree to another branch, then create the worktree again`,
-        'checked-out-elsewhere',
-      );
+      throw new WorktreeError(t('worktree.checkedOutInRepository', { branch, path: holder.path }), 'checked-out-elsewhere');
     }
     if (existsSync(holder.path)) return { path: holder.path, branch, created: false };
     // A worktree whose folder was deleted: let git forget it, then create it again.
-    await git.raw(['worktree', 'prune']).catch((e) => fail(e, 'git worktree prune failed'));
+    await git.raw(['worktree', 'prune']).catch((e) => fail(e, 'git worktree prune'));
   }
 
-  const status = await git.status().catch((e) => fail(e, 'git status failed'));
+  const status = await git.status().catch((e) => fail(e, 'git status'));
   // Loom keeps writing the state files of the specs in the main checkout; they are not code.
   const specRoot = relative(real(top), dirname(real(req.specDir)))
     .split('\\')
@@ -117,15 +115,16 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
   const inWorktrees = (p: string) => !!base && !base.startsWith('..') && !isAbsolute(base) && (p === base || p === `${base}/` || p.startsWith(`${base}/`));
   const dirty = status.files.map((f) => f.path).filter((p) => !inSpecRoot(p) && !inWorktrees(p));
   if (dirty.length) {
-    const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, … (${dirty.length} files)` : '');
-    throw new WorktreeError(`the repository has uncommitted changes (${shown}); commit or stash them first: the worktree starts from HEAD and would not contain them`, 'dirty');
+    const first = dirty.slice(0, 5).join(', ');
+    const files = dirty.length > 5 ? t('worktree.dirtyMore', { shown: first, count: dirty.length }) : first;
+    throw new WorktreeError(t('worktree.dirty', { files }), 'dirty');
   }
 
   const target = worktreeTarget(top, req.specName, req.location);
   if (existsSync(target) && readdirSync(target).length > 0) {
-    throw new WorktreeError(`${target} already exists and is not a worktree of ${branch}; move it away or set loom.worktree.location`, 'path-taken');
+    throw new WorktreeError(t('worktree.pathTaken', { path: target, branch }), 'path-taken');
   }
-  const branches = await git.branchLocal().catch((e) => fail(e, 'git branch failed'));
+  const branches = await git.branchLocal().catch((e) => fail(e, 'git branch'));
   const args = branches.all.includes(branch) ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, 'HEAD'];
   try {
     await git.raw(args);
@@ -133,9 +132,9 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
     if (req.signal.aborted) throw req.signal.reason;
     const msg = (e as Error)?.message ?? String(e);
     if (/already (checked out|used by worktree)/i.test(msg)) {
-      throw new WorktreeError(`${branch} is already checked out in another worktree: ${msg.trim()}`, 'checked-out-elsewhere', e);
+      throw new WorktreeError(t('worktree.checkedOutElsewhere', { branch, detail: msg.trim() }), 'checked-out-elsewhere', e);
     }
-    fail(e, `git ${args.join(' ')} failed`);
+    fail(e, `git ${args.join(' ')}`);
   }
   return { path: target, branch, created: true };
 }

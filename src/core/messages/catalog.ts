@@ -15,6 +15,8 @@ import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
 import { reviewMessages } from './review';
 import { traceMessages } from './trace';
+import { mcpMessages } from './mcp';
+import { worktreeMessages } from './worktree';
 import { viewMessages } from '../../shared/messages/viewMessages';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
@@ -42,6 +44,8 @@ export const CATALOG = {
   ...validatorMessages,
   ...validator2Messages,
   ...fileMessages,
+  ...mcpMessages,
+  ...worktreeMessages,
 } as const satisfies Readonly<Record<string, MessageEntry>>;
 
 export type MessageKey = keyof typeof CATALOG;

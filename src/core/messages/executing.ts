@@ -25,6 +25,15 @@ export const executingMessages = {
   'breaker.choice.B': { en: "I'll fix it by hand; tell me when to continue", zh: '我来手动修复，修复完告诉我继续' },
   'breaker.choice.C': { en: 'Skip this task (after confirming its impact)', zh: '跳过此 task，继续后续 task（需确认影响）' },
 
+  // Why Run Tasks does not start or stops (src/core/repository/specPipeline.ts runTasks).
+  'run.noTaskStage': { en: 'the {pipeline} pipeline has no stage that runs tasks', zh: '{pipeline} 流水线没有运行 task 的阶段' },
+  'run.notAtTaskStage': { en: '{specDir} is at {stage}: tasks run at {taskStage}', zh: '{specDir} 处于 {stage}：task 在 {taskStage} 阶段运行' },
+  'run.notAtTaskStageUnknown': { en: '{specDir} is at an unknown stage: tasks run at {taskStage}', zh: '{specDir} 所处的阶段未知：task 在 {taskStage} 阶段运行' },
+  'run.alreadyRunning': { en: 'the tasks of {specDir} are already running', zh: '{specDir} 的 task 已在运行' },
+  'run.leftWhileRunning': { en: '{specDir} left {stage} while its tasks were running; the run was stopped', zh: '{specDir} 在 task 运行期间离开了 {stage}；运行已停止' },
+  // A model's streamed reply that failed midway (src/core/executing/dispatch/chatModel.ts).
+  'model.replyBrokeOff': { en: "the model's reply broke off: {detail}", zh: '模型的回复中断了：{detail}' },
+
   // What Run Tasks checks before the loop starts (src/core/executing/preconditions.ts).
   'run.noExecutingStage': { en: 'the {pipeline} pipeline has no executing stage', zh: '{pipeline} 流水线没有 executing 阶段' },
   'run.worktreeMissing': { en: 'the feature worktree {path} does not exist', zh: '功能 worktree {path} 不存在' },

@@ -402,14 +402,17 @@ export class SpecPipeline {
    */
   async runTasks(input: Omit<ExecutingMachineInput, 'work' | 'repoRoot' | 'specDir' | 'definition'>, prompts: UserPrompts, signal: AbortSignal): Promise<ExecutingResult> {
     const stage = stageWithRole(this.definition, 'tasks');
-    if (!stage) throw new TransitionRefusedError(`the ${this.definition.type} pipeline has no stage that runs tasks`, []);
+    if (!stage) throw new TransitionRefusedError(t('run.noTaskStage', { pipeline: this.definition.type }), []);
     this.reload();
-    if (this.stage !== stage.id) throw new TransitionRefusedError(`${this.snapshot.specDir} is at ${this.stage ?? 'an unknown stage'}: tasks run at ${stage.id}`, []);
+    if (this.stage !== stage.id) {
+      const where = { specDir: this.snapshot.specDir, taskStage: stage.id };
+      throw new TransitionRefusedError(this.stage === null ? t('run.notAtTaskStageUnknown', where) : t('run.notAtTaskStage', { ...where, stage: this.stage }), []);
+    }
     const pre = checkExecutingPreconditions(this.snapshot, this.definition, input.worktree);
     if (!pre.ok) throw new ExecutingRefusedError(pre.diagnostics);
     const actor = this.actor;
     const running = { [stage.id]: 'running' } as never;
-    if (actor.getSnapshot().matches(running)) throw new TransitionRefusedError(`the tasks of ${this.snapshot.specDir} are already running`, []);
+    if (actor.getSnapshot().matches(running)) throw new TransitionRefusedError(t('run.alreadyRunning', { specDir: this.snapshot.specDir }), []);
     try {
       return await superviseRun(this.snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
         const ended = new Promise<ExecutingResult>((resolve, reject) => {
@@ -417,7 +420,7 @@ export class SpecPipeline {
             if (snap.matches(running)) return;
             sub.unsubscribe();
             const last = snap.context.lastRun;
-            if (!last) reject(new TransitionRefusedError(`${this.snapshot.specDir} left ${stage.id} while its tasks were running; the run was stopped`, []));
+            if (!last) reject(new TransitionRefusedError(t('run.leftWhileRunning', { specDir: this.snapshot.specDir, stage: stage.id }), []));
             else if ('error' in last) reject(last.error);
             else resolve(last.result);
           });

@@ -5,6 +5,7 @@ import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type WorkflowStep } f
 import { TASK_ID_PATTERN } from '../../core/files/vocabulary';
 import { dynamicSteps } from '../../core/repository/loomRepository';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
+import { t } from '../../core/messages';
 import { ToolRefusal } from '../results';
 import { changeableSpec } from '../specAccess';
 import { defineTool } from '../tool';
@@ -51,16 +52,18 @@ export const adjustPipeline = defineTool({
     const ahead = current.slice(current.findIndex((s) => s.id === spec.stage) + 1);
     const dropped = ahead.filter((s) => !entered.has(s.id) && !remaining.some((r) => r.id === s.id));
     const droppedGates = dropped.filter((s) => needsPerson(spec, s)).map((s) => s.id);
+    const specDir = spec.snapshot.specDir;
     const asked = await ctx.confirm(
-      `An agent asks to change the steps ahead of ${spec.snapshot.specDir} (at ${spec.stage}).\nFrom now on: ${remaining.map((s) => s.id).join(' → ')}.\n${dropped.length ? `Left out: ${dropped.map((s) => s.id).join(', ')}.` : 'Nothing is left out.'}\nChange them?`,
+      [
+        t('mcp.adjust.ask', { specDir, stage: spec.stage ?? t('mcp.stage.unknown') }),
+        t('mcp.adjust.from', { steps: remaining.map((s) => s.id).join(' → ') }),
+        dropped.length ? t('mcp.adjust.leftOut', { steps: dropped.map((s) => s.id).join(', ') }) : t('mcp.adjust.nothingLeftOut'),
+        t('mcp.adjust.question'),
+      ].join('\n'),
     );
-    if (asked.answer === 'declined') throw new ToolRefusal(`the user did not agree to change the steps of ${spec.snapshot.specDir} (${asked.why}); nothing was changed`);
+    if (asked.answer === 'declined') throw new ToolRefusal('user-declined', t('mcp.adjust.declined', { specDir, why: asked.why }), t('mcp.hint.askUser'));
     if (asked.answer === 'unavailable' && droppedGates.length) {
-      throw new ToolRefusal(
-        `leaving out ${droppedGates.join(', ')} would skip a stage a person must pass; nothing was changed`,
-        'keep those steps, or let the user decide: in a client that can ask them (MCP elicitation), or by editing .loom/workflow.yaml themselves',
-        { dropped: droppedGates },
-      );
+      throw new ToolRefusal('would-skip-person', t('mcp.adjust.skipsPerson', { stages: droppedGates.join(', ') }), t('mcp.adjust.skipsPersonHint'), { dropped: droppedGates });
     }
     const merged = spec.adjustSteps(current, remaining, { now: ctx.now() });
     return {

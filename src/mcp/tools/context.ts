@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CONTEXT_DOCS, sectionsOf, tokensOf } from '../contextDocument';
+import { t } from '../../core/messages';
 import { ToolRefusal } from '../results';
 import { checkProjectRoot } from '../specAccess';
 import { defineTool } from '../tool';
@@ -22,12 +23,12 @@ export const getContext = defineTool({
   run: (args, ctx) => {
     checkProjectRoot(ctx, args.project_root);
     const path = CONTEXT_DOCS.get(args.doc);
-    if (!path) throw new ToolRefusal(`Unknown context doc: ${args.doc}. One of: ${DOC_KEYS.join(', ')}`);
+    if (!path) throw new ToolRefusal('unknown-doc', t('mcp.context.unknownDoc', { doc: args.doc, docs: DOC_KEYS.join(', ') }));
     let text: string;
     try {
       text = readFileSync(join(ctx.session.root, path), 'utf8');
     } catch {
-      throw new ToolRefusal(`Context doc not found: ${args.doc} (${path})`, `create ${path}, or ask for another document`);
+      throw new ToolRefusal('doc-not-found', t('mcp.context.docMissing', { doc: args.doc, path }), t('mcp.context.docMissingHint', { path }));
     }
     const whole = { doc: args.doc, path, content: text, tokens: tokensOf(text) };
     if (args.full) return whole;
@@ -37,7 +38,10 @@ export const getContext = defineTool({
       return { doc: args.doc, path, section_count: sections.length, total_tokens: tokensOf(text), sections: sections.map((s) => ({ title: s.title, tokens: tokensOf(s.content) })) };
     }
     const found = sections.find((s) => s.title === args.section) ?? sections.find((s) => s.title.toLowerCase() === args.section!.trim().toLowerCase());
-    if (!found) throw new ToolRefusal(`Section "${args.section}" not found in ${args.doc}`, 'use one of available_sections', { available_sections: sections.map((s) => s.title) });
+    if (!found)
+      throw new ToolRefusal('section-not-found', t('mcp.context.sectionMissing', { section: args.section, doc: args.doc }), t('mcp.context.sectionMissingHint'), {
+        available_sections: sections.map((s) => s.title),
+      });
     if (!found.content) return { ...whole, fallback: 'empty-section', requested_section: args.section };
     return { doc: args.doc, path, title: found.title, content: found.content, tokens: tokensOf(found.content) };
   },

@@ -7,8 +7,9 @@ import { specTaskIds } from '../../core/specdir/loadSpec';
 import { writeHandoffRecord } from '../../core/store/stateStore';
 import { insideRepository } from '../paths';
 import { pipelineContext } from '../pipelineContext';
+import { t } from '../../core/messages';
 import { ToolRefusal, type ToolResult } from '../results';
-import { changeableSpec, specOf, writeUnderLock } from '../specAccess';
+import { changeableSpec, specOf, unknownTask, writeUnderLock } from '../specAccess';
 import { defineTool, type ToolContext } from '../tool';
 
 const handoffFields = {
@@ -35,11 +36,13 @@ interface HandoffAsk {
 function writeHandoffOverMcp(spec: SpecPipeline, ask: HandoffAsk, ctx: ToolContext): { path: string; handoff: Handoff } {
   const name = ask.stage ?? ask.task_id!;
   if (ask.stage !== undefined && !stageOf(spec.definition, ask.stage)) {
-    throw new ToolRefusal(`${ask.stage} is not a stage of the ${spec.pipelineType} pipeline; nothing was written`, `the stages are ${spec.definition.stages.map((s) => s.id).join(', ')}`);
+    throw new ToolRefusal(
+      'unknown-stage',
+      t('mcp.handoff.unknownStage', { stage: ask.stage, pipeline: spec.pipelineType }),
+      t('mcp.hint.stages', { stages: spec.definition.stages.map((s) => s.id).join(', ') }),
+    );
   }
-  if (ask.task_id !== undefined && !specTaskIds(spec.snapshot).includes(ask.task_id)) {
-    throw new ToolRefusal(`${spec.snapshot.specDir} has no task ${ask.task_id}; nothing was written`, `its tasks are ${specTaskIds(spec.snapshot).join(', ') || 'none yet'}`);
-  }
+  if (ask.task_id !== undefined && !specTaskIds(spec.snapshot).includes(ask.task_id)) throw unknownTask(spec, ask.task_id);
   const artifacts = ask.artifacts ?? (Array.isArray(ask.data?.artifacts) ? (ask.data.artifacts as unknown[]).map(String) : []);
   for (const a of artifacts) insideRepository(spec.snapshot.repoRoot, a, 'artifact');
   const parsed = WritableHandoffSchema.safeParse({
@@ -51,7 +54,7 @@ function writeHandoffOverMcp(spec: SpecPipeline, ask: HandoffAsk, ctx: ToolConte
     written_at: ctx.now(),
     written_by: 'loom-vscode mcp',
   });
-  if (!parsed.success) throw new ToolRefusal(`the handoff is not one loom can read: ${z.prettifyError(parsed.error)}; nothing was written`, 'fix the fields named, then call again');
+  if (!parsed.success) throw new ToolRefusal('invalid-handoff', t('mcp.handoff.invalid', { detail: z.prettifyError(parsed.error) }), t('mcp.handoff.invalidHint'));
   const path = `${HANDOFFS_DIR}/${name}.json`;
   writeUnderLock(ctx, spec, path, (fresh) => writeHandoffRecord(fresh, name, parsed.data, ctx.now()));
   return { path, handoff: parsed.data };
@@ -71,8 +74,8 @@ export const writeHandoff = defineTool({
   }),
   writes: ['handoffs/<stage or task>.json', 'progress.md'],
   run: (args, ctx) => {
-    if (args.stage === undefined && args.task_id === undefined) throw new ToolRefusal('stage or task_id is required', 'pass the stage id for a stage handoff, or the task id for a task handoff');
-    if (args.stage !== undefined && args.task_id !== undefined) throw new ToolRefusal('Use only one of stage or task_id');
+    if (args.stage === undefined && args.task_id === undefined) throw new ToolRefusal('invalid-arguments', t('mcp.handoff.needsName'), t('mcp.handoff.needsNameHint'));
+    if (args.stage !== undefined && args.task_id !== undefined) throw new ToolRefusal('invalid-arguments', t('mcp.handoff.bothNames'), t('mcp.handoff.needsNameHint'));
     const { spec } = specOf(ctx, args.spec_dir);
     const { path, handoff } = writeHandoffOverMcp(spec, args, ctx);
     return {
@@ -105,7 +108,7 @@ export const stageCheckpoint = defineTool({
   run: (args, ctx) => {
     const { spec } = changeableSpec(ctx, args.spec_dir);
     if (args.stage !== spec.stage)
-      throw new ToolRefusal(`checkpoint stage "${args.stage}" does not match current stage "${spec.stage}"; nothing was written`, 'checkpoint the current stage (loom_get_pipeline_context)');
+      throw new ToolRefusal('stage-mismatch', t('mcp.checkpoint.wrongStage', { stage: args.stage, current: spec.stage ?? t('mcp.stage.unknown') }), t('mcp.checkpoint.wrongStageHint'));
     const { path, handoff } = writeHandoffOverMcp(spec, args, ctx);
     spec.reload();
     const compress = stageOf(spec.definition, args.stage)?.compressionRequired === true;
@@ -116,7 +119,7 @@ export const stageCheckpoint = defineTool({
           skipped: true,
           compression_required: true,
           required_action: 'compress_closed_stage_context',
-          hint: 'the handoff is written; compress the closed stage’s context now, then call loom_advance_pipeline with compression_confirmed=true',
+          hint: t('mcp.handoff.advanceHint'),
         }
       : { ok: true, skipped: true };
     return {

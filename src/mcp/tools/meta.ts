@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GROUP_GUIDE } from '../groups';
+import { t } from '../../core/messages';
 import { ToolRefusal } from '../results';
 import { TOOL_GROUPS } from '../session';
 import { checkProjectRoot } from '../specAccess';
@@ -15,7 +16,7 @@ export const listCapabilities = defineTool({
   run: (args, ctx) => {
     checkProjectRoot(ctx, args.project_root);
     return {
-      hint: 'Pick the group that matches the task, load it with loom_load_tool_group, then call only its tools.',
+      hint: t('mcp.meta.pickGroup'),
       lazy_tools: ctx.session.lazyTools,
       groups: TOOL_GROUPS.map((group) => ({
         group,
@@ -35,7 +36,7 @@ export const loadToolGroup = defineTool({
   writes: [],
   run: (args, ctx) => {
     const group = TOOL_GROUPS.find((g) => g === args.group);
-    if (!group) throw new ToolRefusal(`Unknown group: ${args.group}. Available: ${TOOL_GROUPS.join(', ')}`, 'call loom_list_capabilities for what each group holds');
+    if (!group) throw new ToolRefusal('unknown-group', t('mcp.meta.unknownGroup', { group: args.group, groups: TOOL_GROUPS.join(', ') }), t('mcp.meta.unknownGroupHint'));
     ctx.session.loadedGroups.add(group);
     return { ok: true, group, loaded_tools: ctx.tools.filter((t) => t.group === group).map((t) => t.name) };
   },
@@ -48,7 +49,7 @@ export const telemetry = defineTool({
   input: z.object({}),
   writes: [],
   run: (_args, ctx) => {
-    if (!ctx.session.telemetry) throw new ToolRefusal('Telemetry is off for this server', 'start the server with LOOM_TELEMETRY=1 in its environment');
+    if (!ctx.session.telemetry) throw new ToolRefusal('telemetry-off', t('mcp.meta.telemetryOff'), t('mcp.meta.telemetryOffHint'));
     const tools = Object.fromEntries([...ctx.session.calls].map(([name, c]) => [name, { calls: c.count, refused: c.errors }]));
     return { enabled: true, total_calls: [...ctx.session.calls.values()].reduce((n, c) => n + c.count, 0), tools };
   },

@@ -6,6 +6,7 @@ import { FAILED_STAGE } from '../../core/files/vocabulary';
 import { stageOf } from '../../core/pipeline/pipelineDefinition';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { statusJson } from '../../cli/format';
+import { t } from '../../core/messages';
 import { pipelineContext, tasksSummary } from '../pipelineContext';
 import { changeableSpec, checkProjectRoot, openRepository } from '../specAccess';
 import { defineTool } from '../tool';
@@ -23,11 +24,11 @@ function isActive(spec: SpecPipeline): boolean {
 /** What loom's health check reports about the repository itself. */
 function healthIssues(root: string, workflowProblems: readonly { message: string }[]): string[] {
   const issues: string[] = [];
-  if (!existsSync(join(root, WORKFLOW_FILE))) issues.push(`Missing ${WORKFLOW_FILE}`);
+  if (!existsSync(join(root, WORKFLOW_FILE))) issues.push(t('mcp.status.missingFile', { file: WORKFLOW_FILE }));
   for (const d of workflowProblems) issues.push(d.message);
   try {
     const placeholders = readFileSync(join(root, CONSTITUTION), 'utf8').match(/\{\{[A-Z_]+\}\}/g);
-    if (placeholders) issues.push(`constitution.md has ${placeholders.length} unrendered placeholders`);
+    if (placeholders) issues.push(t('mcp.status.placeholders', { count: placeholders.length }));
   } catch {
     // no constitution: loom does not report it either
   }
@@ -74,7 +75,7 @@ export const getProjectStatus = defineTool({
       omitted_pipelines: Math.max(0, chosen.length - limit),
       detail: args.detail ?? 'summary',
       pipelines: returned.map((r) => r.full ?? r.summary),
-      read_more_hint: chosen.length > limit ? 'Pass a larger limit, or detail "full" only when needed.' : null,
+      read_more_hint: chosen.length > limit ? t('mcp.status.readMore') : null,
       health_issues: healthIssues(repo.root, repo.workflowProblems),
     };
   },

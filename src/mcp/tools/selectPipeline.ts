@@ -6,6 +6,7 @@ import { parseWorkflow, WORKFLOW_FILE, type Workflow } from '../../core/files/wo
 import { newPipelineState } from '../../core/pipeline/stateRecord';
 import { initPipelineState, loomVersionOf } from '../../core/store/stateStore';
 import { selectPipeline } from '../pipelineSelection';
+import { t } from '../../core/messages';
 import { ToolRefusal } from '../results';
 import { specOf, writeUnderLock } from '../specAccess';
 import { defineTool } from '../tool';
@@ -17,6 +18,8 @@ function readWorkflow(root: string): Workflow | undefined {
     return undefined;
   }
 }
+
+const RISK_WORDS = { low: 'mcp.risk.low', medium: 'mcp.risk.medium', high: 'mcp.risk.high' } as const;
 
 export const selectPipelineTool = defineTool({
   name: 'loom_select_pipeline',
@@ -34,17 +37,18 @@ export const selectPipelineTool = defineTool({
     const selection = selectPipeline(args.request, { root: ctx.session.root, workflow: readWorkflow(ctx.session.root), specFiles: found?.snapshot.files });
     if (!args.initialize)
       return { ...selection, initialized: false, next_required_action: 'show the steps, the risk and the reasoning to the user; call again with initialize: true only once they agreed' };
-    if (!found) throw new ToolRefusal('spec_dir is required when initialize=true', 'pass the spec directory the steps are for (loom-vscode new --name N makes one)');
-    if (found.snapshot.stateCondition !== 'missing') {
-      throw new ToolRefusal(
-        `${found.snapshot.specDir}/${PIPELINE_STATE_FILE} exists already, so it was not replaced; nothing was written`,
-        'to change the steps ahead of a started spec, use loom_adjust_pipeline',
-      );
-    }
+    if (!found) throw new ToolRefusal('no-spec-dir', t('mcp.select.needsSpecDir'), t('mcp.select.needsSpecDirHint'));
+    const file = `${found.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
+    if (found.snapshot.stateCondition !== 'missing') throw new ToolRefusal('state-exists', t('mcp.select.stateExists', { file }), t('mcp.select.stateExistsHint'), { file });
     const asked = await ctx.confirm(
-      `An agent asks to start ${found.snapshot.specDir} on these steps: ${selection.steps.map((s) => s.id).join(' → ')} (${selection.risk} risk; ${selection.reasoning}).\nStart it?`,
+      t('mcp.select.ask', {
+        specDir: found.snapshot.specDir,
+        steps: selection.steps.map((s) => s.id).join(' → '),
+        risk: t(RISK_WORDS[selection.risk]),
+        reasoning: selection.reasoning,
+      }),
     );
-    if (asked.answer === 'declined') throw new ToolRefusal(`the user did not agree to these steps (${asked.why}); nothing was written`);
+    if (asked.answer === 'declined') throw new ToolRefusal('user-declined', t('mcp.select.declined', { why: asked.why }), t('mcp.hint.askUser'));
     const now = ctx.now();
     const state = {
       ...newPipelineState(found.snapshot.dir, found.pipelineType, selection.steps[0].id, now, loomVersionOf(ctx.session.root)),
@@ -52,7 +56,7 @@ export const selectPipelineTool = defineTool({
       dynamic_steps: selection.steps,
     };
     writeUnderLock(ctx, found, PIPELINE_STATE_FILE, (fresh) => {
-      if (fresh.stateCondition !== 'missing') throw new ToolRefusal(`${fresh.specDir}/${PIPELINE_STATE_FILE} was written meanwhile, so it was not replaced; nothing was written`);
+      if (fresh.stateCondition !== 'missing') throw new ToolRefusal('state-exists', t('mcp.select.writtenMeanwhile', { file }), t('mcp.select.stateExistsHint'), { file });
       initPipelineState(fresh, state, now);
     });
     return { ...selection, initialized: true, state, confirmed_by: asked.answer === 'accepted' ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement' };

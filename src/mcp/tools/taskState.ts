@@ -3,7 +3,7 @@ import { taskStateFile, type TaskState } from '../../core/files/taskState';
 import { TASK_ID_PATTERN, TASK_STATUSES } from '../../core/files/vocabulary';
 import { specTaskIds } from '../../core/specdir/loadSpec';
 import { writeTaskState } from '../../core/store/stateStore';
-import { ToolRefusal } from '../results';
+import { unknownTask } from '../specAccess';
 import { specOf, writeUnderLock } from '../specAccess';
 import { defineTool } from '../tool';
 
@@ -21,12 +21,7 @@ export const updateTaskState = defineTool({
   run: (args, ctx) => {
     const { spec } = specOf(ctx, args.spec_dir);
     const known = specTaskIds(spec.snapshot);
-    if (!known.includes(args.task_id)) {
-      throw new ToolRefusal(
-        `${spec.snapshot.specDir} has no task ${args.task_id}; nothing was written`,
-        known.length ? `its tasks are ${known.join(', ')}` : 'the spec has no tasks yet: planning writes tasks/TN.md first',
-      );
-    }
+    if (!known.includes(args.task_id)) throw unknownTask(spec, args.task_id);
     const task = writeUnderLock(ctx, spec, taskStateFile(args.task_id), (fresh) => {
       const now = ctx.now();
       const current = fresh.taskStates.get(args.task_id);

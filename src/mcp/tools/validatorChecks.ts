@@ -11,6 +11,7 @@ import { verificationArtifacts } from '../../core/validators/verificationArtifac
 import type { ValidatorResult } from '../../core/validators/validatorResult';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../../core/files/findings';
+import { t } from '../../core/messages';
 import { ToolRefusal } from '../results';
 import { specOf, writeUnderLock } from '../specAccess';
 import { defineTool } from '../tool';
@@ -96,10 +97,7 @@ export const converge = defineTool({
       const next = convergenceRound(fresh) + 1;
       // The round comes from pipeline.state.json; a different one means the agent lost count.
       if (args.round !== undefined && args.round !== next)
-        throw new ToolRefusal(
-          `round ${args.round} is not the next convergence round of ${fresh.specDir}: that is round ${next}; nothing was written`,
-          `call again with round ${next}, or without round`,
-        );
+        throw new ToolRefusal('wrong-round', t('mcp.converge.wrongRound', { round: args.round, specDir: fresh.specDir, next }), t('mcp.converge.wrongRoundHint', { next }));
       return writeConvergence(fresh, { now: ctx.now() });
     });
     const { report } = outcome;

@@ -9,6 +9,7 @@ import { specDiagnostics } from '../../core/repository/specDiagnostics';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../../core/trace/traceabilityMatrix';
 import { checkStage as runCheckStage } from '../../core/validators/stageCheck';
+import { t } from '../../core/messages';
 import { ToolRefusal } from '../results';
 import { changeableSpec, openRepository, specOf, writeUnderLock } from '../specAccess';
 import { defineTool } from '../tool';
@@ -16,14 +17,12 @@ import { defineTool } from '../tool';
 const specInput = z.object({ spec_dir: z.string().optional().describe('Spec directory (optional if attached)') });
 
 /** Answering from a file that cannot be read would be silently wrong (the CLI's readableLedgers and readableTasks). */
-function refuseUnreadable(spec: SpecPipeline, files: readonly string[], what: string): void {
+function refuseUnreadable(spec: SpecPipeline, files: readonly string[], what: 'mcp.view.traceUnreadable' | 'mcp.view.tasksUnreadable'): void {
   const broken: Diagnostic[] = spec.diagnostics.filter((d) => d.severity === 'error' && files.includes(d.file));
-  if (broken.length)
-    throw new ToolRefusal(
-      `${what} of ${spec.snapshot.specDir} cannot be built: ${[...new Set(broken.map((d) => d.file))].join(' and ')} cannot be read`,
-      'fix the files named (loom_validate shows where), then call again',
-      { diagnostics: broken },
-    );
+  if (broken.length) {
+    const named = [...new Set(broken.map((d) => d.file))].join(', ');
+    throw new ToolRefusal('unreadable-input', t(what, { specDir: spec.snapshot.specDir, files: named }), t('mcp.view.unreadableHint'), { diagnostics: broken });
+  }
 }
 
 export const trace = defineTool({
@@ -37,7 +36,7 @@ export const trace = defineTool({
     refuseUnreadable(
       spec,
       [REQUIREMENTS_FILE, TRACEABILITY_FILE].map((f) => `${spec.snapshot.specDir}/${f}`),
-      'the traceability',
+      'mcp.view.traceUnreadable',
     );
     return { spec_dir: spec.snapshot.specDir, ...traceJson(buildTraceabilityMatrix(spec.snapshot)) };
   },
@@ -55,7 +54,7 @@ export const tasks = defineTool({
     refuseUnreadable(
       spec,
       list.filter((t) => spec.diagnostics.some((d) => d.file === t.file && d.code === 'frontmatter-syntax')).map((t) => t.file),
-      'the task batches',
+      'mcp.view.tasksUnreadable',
     );
     const plan = planTaskBatches(list);
     const problems = [...taskOwnershipDiagnostics(list), ...taskDependencyDiagnostics(list, plan)];

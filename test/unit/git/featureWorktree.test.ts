@@ -9,6 +9,7 @@ import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { findWorktree } from '../../../src/core/specdir/worktree';
 import { ensureFeatureWorktree, worktreeTarget } from '../../../src/core/git/featureWorktree';
 import { WorktreeError } from '../../../src/core/git/worktreeError';
+import { setDisplayLanguage } from '../../../src/core/messages';
 
 const SPEC = 'specs/2026-11-29+login';
 const made: string[] = [];
@@ -93,4 +94,27 @@ test("a worktree in loom's .worktree/ does not count as an uncommitted change wh
   const second = await ensureFeatureWorktree({ ...request(r), specName: '2026-11-30+logout' });
   assert.equal(second.path, join(r.root, '.worktree', '2026-11-30-logout'));
   assert.equal(second.created, true);
+});
+
+test('the refusals are worded in the display language; the reason stays the same English word', async () => {
+  const dirty = repo();
+  for (const n of [1, 2, 3, 4, 5, 6, 7]) writeFileSync(join(dirty.root, `f${n}.js`), `${n}\n`);
+  setDisplayLanguage('zh');
+  try {
+    await assert.rejects(ensureFeatureWorktree(request(repo(false))), (e: unknown) => {
+      assert.ok(e instanceof WorktreeError);
+      assert.equal(e.reason, 'no-commit');
+      assert.match(e.message, /^仓库 .+ 还没有任何提交；请先提交项目（worktree 从 HEAD 创建）$/);
+      return true;
+    });
+    await assert.rejects(ensureFeatureWorktree(request(dirty)), (e: unknown) => {
+      assert.ok(e instanceof WorktreeError);
+      assert.equal(e.reason, 'dirty');
+      assert.match(e.message, /^仓库有未提交的更改（f1\.js, f2\.js, f3\.js, f4\.js, f5\.js 等，共 7 个文件）；请先提交或 stash 它们/);
+      return true;
+    });
+  } finally {
+    setDisplayLanguage('en');
+  }
+  await assert.rejects(ensureFeatureWorktree(request(dirty)), (e: unknown) => e instanceof WorktreeError && /uncommitted changes \(f1\.js, .*, … \(7 files\)\)/.test(e.message));
 });

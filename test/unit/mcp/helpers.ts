@@ -30,6 +30,8 @@ export interface ConnectOptions {
   env?: Record<string, string>;
   /** Declares elicitation and answers each question with this. */
   answer?: (message: string) => ElicitResult;
+  /** More arguments after `mcp --cwd <root>`; by default `--lang en`, so English texts do not depend on the machine's locale. */
+  args?: string[];
 }
 
 /** The SDK's own client, spawning `loom-vscode mcp --cwd <root>` over stdio, as an agent's client does. */
@@ -48,7 +50,12 @@ export async function connect(root: string, options: ConnectOptions = {}): Promi
       return answer(message);
     });
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--cwd', root], env: { ...(process.env as Record<string, string>), ...options.env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--cwd', root, ...(options.args ?? ['--lang', 'en'])],
+    env: { ...(process.env as Record<string, string>), ...options.env },
+    stderr: 'pipe',
+  });
   await client.connect(transport);
   return {
     client,

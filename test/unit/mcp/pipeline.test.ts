@@ -205,6 +205,7 @@ describe('loom-vscode mcp: every path stays inside the repository', () => {
         const r = await c.call(tool, { ...args, spec_dir: escape });
         assert.match(r.error, /escapes the repository/, `${tool} ${escape}`);
         assert.match(r.hint, /inside the repository/);
+        assert.equal(r.code, 'outside-repository');
       }
       assert.deepEqual(readdirSync(outside).sort(), ['handoffs', 'pipeline.state.json']);
       assert.deepEqual(readdirSync(join(outside, 'handoffs')), []);
@@ -215,6 +216,7 @@ describe('loom-vscode mcp: every path stays inside the repository', () => {
     for (const tool of ['loom_list_capabilities', 'loom_get_project_status', 'loom_get_context', 'loom_get_memory', 'loom_add_memory', 'loom_attach_spec']) {
       const r = await c.call(tool, { project_root: outside, spec_dir: BUILD, doc: 'constitution', type: 'adr', content: 'x' });
       assert.match(r.error, /is not the repository this server serves/, tool);
+      assert.equal(r.code, 'foreign-project-root', tool);
     }
     assert.equal(existsSync(join(outside, '.loom')), false);
   });

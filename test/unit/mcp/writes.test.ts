@@ -41,9 +41,11 @@ describe('loom-vscode mcp: task states, handoffs, checkpoints', () => {
     const status = await c.call('loom_update_task_state', { spec_dir: BUILD, task_id: 'T3', status: 'finished' });
     assert.match(status.error, /invalid arguments for loom_update_task_state/);
     assert.match(status.error, /pending.*executing.*reviewing.*done.*failed.*blocked/s);
+    assert.equal(status.code, 'invalid-arguments');
     const task = await c.call('loom_update_task_state', { spec_dir: BUILD, task_id: 'T9', status: 'done' });
     assert.match(task.error, /has no task T9; nothing was written/);
     assert.match(task.hint, /T1, T2, T3/);
+    assert.equal(task.code, 'unknown-task');
     const name = await c.call('loom_update_task_state', { spec_dir: BUILD, task_id: '../T1', status: 'done' });
     assert.match(name.error, /task_id/);
     assert.equal(existsSync(repo.path(`${BUILD}/task-states/T3.state.json`)), false);

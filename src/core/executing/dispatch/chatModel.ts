@@ -1,4 +1,5 @@
 import { LoomError } from '../../errors';
+import { t } from '../../messages';
 
 /**
  * The language-model port of the executing loop. The host adapts `vscode.lm` to it; tests use a
@@ -89,7 +90,7 @@ export async function collectReply(stream: AsyncIterable<ChatResponsePart>, sign
   } catch (e) {
     if (signal.aborted) throw signal.reason;
     if (e instanceof ModelRequestError) throw e;
-    throw new ModelRequestError(`the model's reply broke off: ${(e as Error)?.message ?? String(e)}`, 'Unknown', e);
+    throw new ModelRequestError(t('model.replyBrokeOff', { detail: (e as Error)?.message ?? String(e) }), 'Unknown', e);
   }
   if (signal.aborted) throw signal.reason;
   return { text, toolCalls };
