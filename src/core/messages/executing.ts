@@ -33,6 +33,7 @@ export const executingMessages = {
   'run.leftWhileRunning': { en: '{specDir} left {stage} while its tasks were running; the run was stopped', zh: '{specDir} 在 task 运行期间离开了 {stage}；运行已停止' },
   // A model's streamed reply that failed midway (src/core/executing/dispatch/chatModel.ts).
   'model.replyBrokeOff': { en: "the model's reply broke off: {detail}", zh: '模型的回复中断了：{detail}' },
+  'model.requestFailed': { en: 'the model request failed: {detail}', zh: '模型请求失败：{detail}' },
 
   // What Run Tasks checks before the loop starts (src/core/executing/preconditions.ts).
   'run.noExecutingStage': { en: 'the {pipeline} pipeline has no executing stage', zh: '{pipeline} 流水线没有 executing 阶段' },

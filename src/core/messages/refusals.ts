@@ -2,6 +2,19 @@ import type { MessageTable } from './catalogTypes';
 
 /** Why the pipeline did not take an event (src/core/pipeline/refusals.ts), said once for every surface. */
 export const refusalMessages = {
+  'refusal.noAnswer': { en: '{specDir}: the pipeline did not answer {event}', zh: '{specDir}：流水线没有回应 {event}' },
+  'refusal.convergence.escalate': {
+    en: 'convergence-pass: round {round} of {max} did not converge; escalate: fail the spec or close the gaps by hand',
+    zh: 'convergence-pass：第 {round} 轮（共 {max} 轮）未收敛；请升级处理：将规格标记为失败，或手动补齐缺口',
+  },
+  'refusal.convergence.anotherRound': {
+    en: 'convergence-pass: round {round} needs another round; go back to executing',
+    zh: 'convergence-pass：第 {round} 轮需要再来一轮；请回到 executing',
+  },
+  'refusal.convergence.anotherRoundTasks': {
+    en: 'convergence-pass: round {round} needs another round ({tasks} appended); go back to executing',
+    zh: 'convergence-pass：第 {round} 轮需要再来一轮（已追加 {tasks}）；请回到 executing',
+  },
   'refusal.specFailed': { en: '{specDir} has failed; recover it to a stage first ({targets})', zh: '{specDir} 已失败；请先将其恢复到某个阶段（{targets}）' },
   'refusal.noGate': { en: '{specDir} has no gate to approve at {stage}: use Advance', zh: '{specDir} 在 {stage} 没有可批准的关卡：请使用“推进”' },
   'refusal.cannotComplete': { en: '{specDir} cannot complete {stage}', zh: '{specDir} 无法完成 {stage}' },

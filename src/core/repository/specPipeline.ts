@@ -361,7 +361,7 @@ export class SpecPipeline {
       this.deferred = undefined;
       if (changed) this.notify();
     }
-    if (!outcome) throw new TransitionRefusedError(`${this.snapshot.specDir}: the pipeline did not answer ${event.type}`, []);
+    if (!outcome) throw new TransitionRefusedError(t('refusal.noAnswer', { specDir: this.snapshot.specDir, event: event.type }), []);
     if (outcome.kind === 'error') throw outcome.error;
     if (outcome.kind === 'refused') {
       throw new TransitionRefusedError(outcome.message, hint ? [...outcome.reasons, hint] : outcome.reasons, { codes: outcome.codes, file: outcome.file, check: outcome.check });
@@ -387,9 +387,9 @@ export class SpecPipeline {
     if (hasRole(this.definition, from, 'convergence') && validators.includes(CONVERGENCE_PASS)) {
       const outcome = writeConvergence(this.snapshot, { now: event.now });
       if (outcome.report.status === 'converged') return {};
-      if (outcome.escalate) return { hint: `convergence-pass: round ${outcome.report.round} of ${MAX_ROUNDS} did not converge; escalate: fail the spec or close the gaps by hand` };
+      if (outcome.escalate) return { hint: t('refusal.convergence.escalate', { round: outcome.report.round, max: MAX_ROUNDS }) };
       const tasks = outcome.appended.map((t) => t.id).join(', ');
-      return { hint: `convergence-pass: round ${outcome.report.round} needs another round${tasks ? ` (${tasks} appended)` : ''}; go back to executing` };
+      return { hint: tasks ? t('refusal.convergence.anotherRoundTasks', { round: outcome.report.round, tasks }) : t('refusal.convergence.anotherRound', { round: outcome.report.round }) };
     }
     return undefined;
   }

@@ -8,6 +8,7 @@ import {
   type ModelRequestErrorCode,
   type ToolSpec,
 } from '../../core/executing/dispatch/chatModel';
+import { t } from '../../core/messages';
 import { tokenFromSignal } from './cancellation';
 
 const CODES: ReadonlySet<string> = new Set(['NoPermissions', 'NotFound', 'Blocked']);
@@ -18,7 +19,8 @@ export function toModelRequestError(e: unknown, while_: 'request' | 'stream'): M
   const raw = e instanceof vscode.LanguageModelError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'string') ? String((e as unknown as { code: string }).code) : '';
   const code: ModelRequestErrorCode = CODES.has(raw) ? (raw as ModelRequestErrorCode) : 'Unknown';
   const message = e instanceof Error ? e.message : String(e);
-  const what = while_ === 'stream' ? `the model's reply broke off: ${message}` : code === 'Unknown' ? `the model request failed: ${message}` : `${code}: ${message}`;
+  // The core's words, in the display language: the run's report and the breaker show them.
+  const what = while_ === 'stream' ? t('model.replyBrokeOff', { detail: message }) : code === 'Unknown' ? t('model.requestFailed', { detail: message }) : `${code}: ${message}`;
   return new ModelRequestError(what, code, e);
 }
 

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { inChinese } from '../../helpers/displayLanguage';
 import { TransitionRefusedError } from '../../../src/core/errors';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { planTaskBatches } from '../../../src/core/tasks/taskBatches';
@@ -175,6 +176,21 @@ describe('convergence-pass: the converge step', () => {
       );
       assert.equal(r.json(`${SPEC}/convergence-report.json`).status, 'needs_another_round');
       assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'converge');
+    });
+  });
+
+  it('says the way back in the display language: Chinese in a Chinese UI', () => {
+    withRepo((r) => {
+      withGaps(r);
+      r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: converge, next: verification, validators: [convergence-pass] }\n      - { id: verification }\n');
+      r.write(`${SPEC}/pipeline.state.json`, state('converge'));
+      const spec = new LoomRepository(r.root).load().get(SPEC)!;
+      inChinese(() =>
+        assert.throws(
+          () => spec.advance({ now: NOW }),
+          (e: unknown) => e instanceof TransitionRefusedError && e.reasons.at(-1) === 'convergence-pass：第 1 轮需要再来一轮（已追加 T3, T4）；请回到 executing',
+        ),
+      );
     });
   });
 });
