@@ -40,3 +40,16 @@ export class CorruptArtifactError extends LoomError {}
 
 /** An override that cannot be recorded: no such finding, not an error, or no reason. */
 export class OverrideRefusedError extends LoomError {}
+
+/**
+ * A file of a spec is larger than the reader was told to parse (the look's worker, whose heap is
+ * small): the spec is read elsewhere instead. Not a problem of the spec, so never shown to the user.
+ */
+export class SpecFileTooLargeError extends LoomError {
+  constructor(
+    file: string,
+    readonly bytes: number,
+  ) {
+    super(`${file} is ${bytes} bytes, more than this reader parses`, file);
+  }
+}

@@ -193,9 +193,9 @@ export class LoomRepository {
    * spec (the Problems panel) that must not hold a thousand full snapshots at once. The caller
    * disposes it.
    */
-  readDetached(dir: string): SpecPipeline {
+  readDetached(dir: string, options: { maxFileBytes?: number } = {}): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
-    const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache);
+    const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache, options);
     return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
   }
 

@@ -15,9 +15,17 @@ export type LookFailure = (specDir: string, part: 'diagnostics' | 'validators', 
  * nothing it read has changed, else the spec read in full (through the parse cache), evaluated
  * and let go again. The same in the extension host's thread and in the look's worker.
  */
-export function lookAtSpec(repository: LoomRepository, dir: string, language: Language, evaluations: EvaluationCache<SpecEvaluation> | undefined, failed: LookFailure): SpecEvaluation {
+export function lookAtSpec(
+  repository: LoomRepository,
+  dir: string,
+  language: Language,
+  evaluations: EvaluationCache<SpecEvaluation> | undefined,
+  failed: LookFailure,
+  /** A reader with a small heap: SpecFileTooLargeError rather than parse a larger file. */
+  options: { maxFileBytes?: number } = {},
+): SpecEvaluation {
   const evaluate = (dependsOnMore: () => void) => {
-    const spec = repository.readDetached(dir);
+    const spec = repository.readDetached(dir, options);
     try {
       // Whether another process's run lock is live depends on that process, not on a file.
       if (spec.snapshot.files.has(RUN_LOCK_FILE)) dependsOnMore();

@@ -22,5 +22,7 @@ export interface CacheCounts {
 export type SpecLookMessage =
   | { kind: 'look'; dir: string; evaluation: SpecEvaluation }
   | { kind: 'unreadable'; dir: string; message: string }
+  /** A file larger than the worker parses: the spec is left to the caller. */
+  | { kind: 'tooLarge'; dir: string; file: string; bytes: number }
   | { kind: 'failed'; specDir: string; part: 'diagnostics' | 'validators'; message: string; stack?: string }
   | { kind: 'done'; parses?: CacheCounts; evaluations?: CacheCounts };

@@ -15,6 +15,7 @@ import { normalizeTraceability, TRACEABILITY_FILE, TraceabilityFileSchema } from
 import { TASK_FILE_PATTERN } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
+import { SpecFileTooLargeError } from '../errors';
 import type { FileStamp, SpecCache } from './specCache';
 import type { FileCondition, SpecSnapshot } from './specSnapshot';
 
@@ -42,7 +43,13 @@ type Parsed<T> = { value?: T; diagnostics: Diagnostic[] };
  * diagnostics. With a cache, a file whose size and modification time are those recorded is not
  * read again: its recorded parse (value and diagnostics alike) is used.
  */
-export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache, options: { summary?: boolean } = {}): SpecSnapshot {
+export function loadSpec(
+  repoRoot: string,
+  dir: string,
+  cache?: SpecCache,
+  /** `maxFileBytes`: throw SpecFileTooLargeError rather than parse a larger file (a reader with a small heap). */
+  options: { summary?: boolean; maxFileBytes?: number } = {},
+): SpecSnapshot {
   const specDir = repoRelative(repoRoot, dir);
   const rel = (p: string) => `${specDir}/${p}`;
   const diagnostics: Diagnostic[] = [];
@@ -64,9 +71,10 @@ export function loadSpec(repoRoot: string, dir: string, cache?: SpecCache, optio
   const parsed = <T>(name: string, parse: (text: string) => Parsed<T>): Parsed<T> | undefined => {
     const path = join(dir, name);
     let stamp: FileStamp | undefined;
-    if (entries) {
+    if (entries || options.maxFileBytes !== undefined) {
       const st = statSync(path, { throwIfNoEntry: false });
-      if (st?.isFile()) {
+      if (st && options.maxFileBytes !== undefined && st.size > options.maxFileBytes) throw new SpecFileTooLargeError(rel(name), st.size);
+      if (st?.isFile() && entries) {
         stamp = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
         const hit = entries.get(name, stamp) as Parsed<T> | undefined;
         if (hit) {

@@ -97,3 +97,24 @@ test('stopped, the worker says nothing more and the run ends as not completed', 
   await new Promise((r) => setTimeout(r, 200));
   assert.equal(messages.length, 0);
 });
+
+test('a spec with a file larger than the worker parses is left to the caller, and the others are looked at', async () => {
+  const repo = copyRepo();
+  const huge = join(repo, 'specs/2026-11-29+huge');
+  mkdirSync(huge, { recursive: true });
+  writeFileSync(join(huge, 'spec.md'), '# Huge\n');
+  // Over the worker's 2 MB: bigger files could outgrow its heap inside one JSON.parse, which V8 cannot stop.
+  const behaviors = Array.from({ length: 20_000 }, (_, i) => ({ id: `REQ-001-B${i}`, description: 'x'.repeat(120), acceptance: ['y'.repeat(40)] }));
+  writeFileSync(join(huge, 'requirements.json'), JSON.stringify({ requirements: [{ id: 'REQ-001', behaviors }] }));
+  const dirs = findSpecDirs(repo, ['specs', 'qa']);
+  const { messages, outcome } = await runLooks({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs });
+  assert.deepEqual(outcome, { completed: true });
+  const tooLarge = messages.find((m) => m.kind === 'tooLarge');
+  assert.ok(tooLarge?.kind === 'tooLarge');
+  assert.deepEqual([tooLarge.dir, tooLarge.file], [huge, 'specs/2026-11-29+huge/requirements.json']);
+  assert.ok(tooLarge.bytes > 2 * 2 ** 20);
+  assert.deepEqual(
+    messages.filter((m) => m.kind === 'look').map((m) => m.kind === 'look' && m.dir),
+    dirs.filter((d) => d !== huge),
+  );
+});
