@@ -237,6 +237,8 @@ export class FolderSpecs extends Disposable {
 
   /** What the look's worker counted of the caches (the extension's own counts do not see its reads). */
   lookCounts: { parses?: CacheCounts; evaluations?: CacheCounts } = {};
+  /** Specs the look's worker looked at (the log and the tests tell from it where the look ran). */
+  lookedInWorker = 0;
 
   private readonly lookFailed: LookFailure = (specDir, part, e) => this.log.error(`${specDir}: ${part === 'validators' ? 'the validators of its stage' : 'diagnostics'} failed`, e);
 
@@ -253,6 +255,7 @@ export class FolderSpecs extends Disposable {
       run = lookInWorker({ root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks?.cache }, (m) => {
         if (m.kind === 'look') {
           looked.add(m.dir);
+          this.lookedInWorker++;
           if (open) apply(m.dir, m.evaluation);
           else waiting.push([m.dir, m.evaluation]);
         } else if (m.kind === 'unreadable') {

@@ -110,6 +110,11 @@ export class SpecRegistry extends Disposable {
   }
 
   /** What the per-spec cache saved so far (for the log and the benchmarks). */
+  /** Specs the look's workers looked at, in every folder. */
+  get lookedInWorker(): number {
+    return [...this.folders.values()].reduce((n, f) => n + f.lookedInWorker, 0);
+  }
+
   get cacheStats(): { hits: number; misses: number; written: number; rejected: number; evaluations?: { hits: number; misses: number; written: number; rejected: number } } | undefined {
     // The look's workers keep caches of their own: their counts are added to the host's.
     const sum = (own: { hits: number; misses: number; written: number; rejected: number }, pick: (f: FolderSpecs) => typeof own | undefined) => {

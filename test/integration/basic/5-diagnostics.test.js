@@ -22,6 +22,14 @@ suite('diagnostics', () => {
     assert.strictEqual(d.code, 'json-syntax');
   });
 
+  test("the specs only summarized were looked at by the look's worker thread, not the extension host's", async () => {
+    const api = await loom();
+    await waitFor('the look at every spec', () => api.registry.timings.checkedAt !== undefined, 15000);
+    const summarized = api.registry.rows().length - api.registry.loadedEntries().length;
+    assert.ok(api.registry.lookedInWorker > 0, `the worker looked at no spec (${summarized} were only summarized)`);
+    assert.ok(api.registry.lookedInWorker <= api.registry.rows().length);
+  });
+
   test("an unknown behavior id points at the task's behavior_ids line", async () => {
     const list = loomDiagnostics(path.join(specPath('2026-11-20+user-login'), 'tasks', 'T3.md'));
     const d = list.find((x) => x.code === 'unknown-behavior');
