@@ -1,5 +1,6 @@
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { lazily } from '../../shared/lazily';
 import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic';
 import { t, type MessageKey } from '../messages';
 
@@ -36,50 +37,55 @@ export interface Workflow {
 }
 
 /** A count as loom's files write it: a number, or a number in quotes. */
-const countInput = z.union([
-  z.number().min(0),
-  z
-    .string()
-    .regex(/^\s*\d+(\.\d+)?\s*$/)
-    .transform(Number),
-]);
-
-const stepList = z
-  .array(z.union([z.string(), z.number().transform(String)]))
-  .nullish()
-  .transform((v) => v ?? []);
+const countInput = lazily(() =>
+  z.union([
+    z.number().min(0),
+    z
+      .string()
+      .regex(/^\s*\d+(\.\d+)?\s*$/)
+      .transform(Number),
+  ]),
+);
 
 /**
  * A step given as data rather than in workflow.yaml (a spec's `dynamic_steps`, a tool's
  * arguments), read with the same leniency as the file: a number id or path is text.
  */
-export const WorkflowStepSchema: z.ZodType<WorkflowStep, unknown> = z
-  .looseObject({
-    id: z.union([z.string().min(1), z.number().transform(String)]),
-    skill: z.string().nullish(),
-    next: z.string().nullish(),
-    requires: stepList,
-    outputs: stepList,
-    gate: z.string().nullish(),
-    gate_verdict: z.string().nullish(),
-    evidence_required: z
-      .any()
-      .optional()
-      .transform((v: unknown) => (v === undefined || v === null ? v : v === true)),
-    validators: stepList,
-    approval_requires: stepList,
-    config: z.looseObject({ max_retries: countInput.optional(), timeout_minutes: countInput.optional() }).nullish(),
-  })
-  .transform((s) => s as WorkflowStep);
+export const WorkflowStepSchema = lazily((): z.ZodType<WorkflowStep, unknown> => {
+  const stepList = z
+    .array(z.union([z.string(), z.number().transform(String)]))
+    .nullish()
+    .transform((v) => v ?? []);
+  return z
+    .looseObject({
+      id: z.union([z.string().min(1), z.number().transform(String)]),
+      skill: z.string().nullish(),
+      next: z.string().nullish(),
+      requires: stepList,
+      outputs: stepList,
+      gate: z.string().nullish(),
+      gate_verdict: z.string().nullish(),
+      evidence_required: z
+        .any()
+        .optional()
+        .transform((v: unknown) => (v === undefined || v === null ? v : v === true)),
+      validators: stepList,
+      approval_requires: stepList,
+      config: z.looseObject({ max_retries: countInput().optional(), timeout_minutes: countInput().optional() }).nullish(),
+    })
+    .transform((s) => s as WorkflowStep);
+});
 
 /**
  * The shape of .loom/workflow.yaml for editors (schemas/workflow.schema.json): what loom's
  * loadWorkflow accepts. The file itself is read by parseWorkflow, which says why a part is refused.
  */
-export const WorkflowSchema = z.looseObject({
-  defaults: z.looseObject({ pipeline_type: z.string().optional(), max_retries: countInput.optional(), timeout_minutes: countInput.optional() }).nullish(),
-  pipelines: z.record(z.string(), z.union([z.array(WorkflowStepSchema), z.looseObject({ steps: z.array(WorkflowStepSchema) })])).optional(),
-});
+export const WorkflowSchema = lazily(() =>
+  z.looseObject({
+    defaults: z.looseObject({ pipeline_type: z.string().optional(), max_retries: countInput().optional(), timeout_minutes: countInput().optional() }).nullish(),
+    pipelines: z.record(z.string(), z.union([z.array(WorkflowStepSchema()), z.looseObject({ steps: z.array(WorkflowStepSchema()) })])).optional(),
+  }),
+);
 
 export const WORKFLOW_FILE = '.loom/workflow.yaml';
 

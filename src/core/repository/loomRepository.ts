@@ -20,7 +20,7 @@ import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 export function dynamicSteps(state: PipelineState | undefined): WorkflowStep[] | undefined {
   const raw = state?.dynamic_steps;
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const parsed = z.array(WorkflowStepSchema).safeParse(raw.map((s) => (typeof s === 'string' ? { id: s } : s)));
+  const parsed = z.array(WorkflowStepSchema()).safeParse(raw.map((s) => (typeof s === 'string' ? { id: s } : s)));
   return parsed.success ? parsed.data : undefined;
 }
 
