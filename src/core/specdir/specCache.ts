@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unrecorded } from '../fs/readRecorder';
+import { nodeCrypto } from '../nodeModules';
 
 /**
  * What identifies one version of a file without reading it: its size and modification time
@@ -233,7 +233,7 @@ function parseCacheFile(text: string, version: string, dir: string): Map<string,
 }
 
 /** The cache file of a spec directory: a hash of its absolute path, so any path makes a valid file name. */
-export const cacheKey = (dir: string) => createHash('sha1').update(dir).digest('hex');
+export const cacheKey = (dir: string) => nodeCrypto().createHash('sha1').update(dir).digest('hex');
 
 /** A store of one file per spec in `root`, each written atomically (temporary file, then rename). */
 export function directoryCacheStore(root: string): SpecCacheStore {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../../nodeModules';
 import type { TextSearchMessage, TextSearchRequest } from './textSearchScan';
 
 /**
@@ -50,10 +51,11 @@ export function runTextSearch(req: TextSearchRequest, options: TextSearchOptions
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 
 function startWorker(req: TextSearchRequest): Worker {
+  const threads = workerThreads();
   // Bundled, dist/extension.js and dist/cli.js have the worker beside them (scripts/build.mjs).
   const bundled = join(__dirname, 'textSearchWorker.js');
-  if (existsSync(bundled)) return new Worker(bundled, { workerData: req, resourceLimits: WORKER_LIMITS });
+  if (existsSync(bundled)) return new threads.Worker(bundled, { workerData: req, resourceLimits: WORKER_LIMITS });
   // Run from source (the unit tests, under tsx): the worker loads its TypeScript entry through tsx.
   const source = join(__dirname, 'textSearchWorker.ts');
-  return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, { eval: true, workerData: req, resourceLimits: WORKER_LIMITS });
+  return new threads.Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, { eval: true, workerData: req, resourceLimits: WORKER_LIMITS });
 }
