@@ -36,7 +36,8 @@ export interface TaskFile extends TaskFrontmatter {
   frontmatterValid: boolean;
 }
 
-let grayMatter: typeof matterType | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see lazily); esbuild bundles it as it bundles an import
+const grayMatter = lazily(() => require('gray-matter') as typeof matterType);
 
 /**
  * gray-matter's parse of a frontmatter not in the shape loom writes. gray-matter (and js-yaml
@@ -44,10 +45,8 @@ let grayMatter: typeof matterType | undefined;
  * cost every start of the CLI and the extension tens of milliseconds.
  */
 function grayMatterParse(text: string): matterType.GrayMatterFile<string> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; esbuild bundles it as it bundles an import
-  grayMatter ??= require('gray-matter') as typeof matterType;
   // An empty options object keeps gray-matter from caching every file it ever saw.
-  return grayMatter(text, {});
+  return grayMatter()(text, {});
 }
 
 /** `T1.md` and `T1` both name task T1. */

@@ -1,8 +1,11 @@
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import { lazily } from '../../shared/lazily';
 import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic';
 import { t, type MessageKey } from '../messages';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see lazily); esbuild bundles it as it bundles an import
+const yaml = lazily(() => require('yaml') as typeof Yaml);
 
 /** One step of a pipeline, with its fields read the way loom's engine reads them. */
 export interface WorkflowStep {
@@ -105,6 +108,7 @@ type Path = readonly (string | number)[];
  * What loom reads in its own way is a warning the user sees, and the workflow is returned.
  */
 export function parseWorkflow(file: string, text: string): { workflow?: Workflow; diagnostics: Diagnostic[] } {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length) {
@@ -135,8 +139,8 @@ class WorkflowReader {
 
   constructor(
     private readonly file: string,
-    private readonly doc: Document,
-    private readonly lines: LineCounter,
+    private readonly doc: Yaml.Document,
+    private readonly lines: Yaml.LineCounter,
   ) {}
 
   private report(severity: Severity, path: Path, text: string, code = 'schema'): void {
@@ -284,6 +288,7 @@ class WorkflowReader {
 
 /** Offset of the key that holds the value at `path` (of the item, in a list); the nearest existing ancestor otherwise. */
 function offsetOfKey(root: unknown, path: readonly (string | number)[]): number {
+  const { isMap, isNode, isScalar, isSeq } = yaml();
   let node = root;
   let offset = isNode(node) && node.range ? node.range[0] : 0;
   for (const segment of path) {
