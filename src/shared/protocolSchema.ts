@@ -4,8 +4,8 @@
  * here before it is acted on, and paths must stay inside the repository. Only the host imports
  * this file, which keeps zod out of the webview bundles.
  */
-import { z } from 'zod';
-import { lazily } from './lazily';
+import type { z } from 'zod';
+import { lazySchema } from './lazySchema';
 import { TASK_ID_PATTERN } from '../core/files/vocabulary';
 import { BREAKER_CHOICES, EXPORT_FORMATS, PROTOCOL_VERSION, VIEW_KINDS, type PersistedViewState, type WebviewMessage } from './protocol';
 
@@ -16,10 +16,10 @@ export function isSafeRelativePath(p: string): boolean {
   return p.split('/').every((seg) => seg !== '..');
 }
 
-const relativePath = lazily(() => z.string().refine(isSafeRelativePath, 'must be a repository-relative path inside the repository'));
+const relativePath = lazySchema((z) => z.string().refine(isSafeRelativePath, 'must be a repository-relative path inside the repository'));
 
 /** Any message a webview may send. `runCommand` is a union of its own, keyed by `command`. */
-export const WebviewMessageSchema = lazily(() => {
+export const WebviewMessageSchema = lazySchema((z) => {
   const specDir = relativePath();
   const stageId = z.string().min(1).max(100);
 
@@ -62,7 +62,7 @@ export const WebviewMessageSchema = lazily(() => {
 });
 
 /** The state VS Code hands to a `WebviewPanelSerializer`; `ui` stays opaque to the host. */
-export const PersistedViewStateSchema = lazily(() => z.looseObject({ view: z.enum(VIEW_KINDS), specDir: relativePath(), ui: z.unknown().optional() }));
+export const PersistedViewStateSchema = lazySchema((z) => z.looseObject({ view: z.enum(VIEW_KINDS), specDir: relativePath(), ui: z.unknown().optional() }));
 
 export type ParsedWebviewMessage = { ok: true; message: WebviewMessage } | { ok: false; error: string };
 

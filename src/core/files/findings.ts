@@ -1,10 +1,10 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 
 export const FINDING_KINDS = ['missing', 'partial', 'contradicts', 'unrequested', 'stale', 'placeholder', 'format'] as const;
 export const FINDING_SEVERITIES = ['info', 'warning', 'error', 'blocker'] as const;
 
-export const FindingSchema = lazily(() =>
+export const FindingSchema = lazySchema((z) =>
   z.looseObject({
     id: z.string(),
     // loom's own analyze and converge scripts write kinds beyond its published schema
@@ -23,7 +23,7 @@ export const FindingSchema = lazily(() =>
 );
 export type Finding = z.infer<ReturnType<typeof FindingSchema>>;
 
-export const FindingsFileSchema = lazily(() => z.looseObject({ findings: z.array(FindingSchema()), summary: z.record(z.string(), z.unknown()).optional() }));
+export const FindingsFileSchema = lazySchema((z) => z.looseObject({ findings: z.array(FindingSchema()), summary: z.record(z.string(), z.unknown()).optional() }));
 
 /**
  * An error finding the user accepted, with the reason they gave and who they are. Loom has no
@@ -33,7 +33,7 @@ export const FindingsFileSchema = lazily(() => z.looseObject({ findings: z.array
  * is still read); `message` ties the override to the finding it was given for, since finding ids
  * are renumbered on every analysis.
  */
-export const FindingOverrideSchema = lazily(() =>
+export const FindingOverrideSchema = lazySchema((z) =>
   z.looseObject({
     finding_id: z.string(),
     message: z.string().optional(),
@@ -44,7 +44,7 @@ export const FindingOverrideSchema = lazily(() =>
 );
 export type FindingOverride = z.infer<ReturnType<typeof FindingOverrideSchema>>;
 
-export const ArtifactAnalysisSchema = lazily(() =>
+export const ArtifactAnalysisSchema = lazySchema((z) =>
   z.looseObject({
     stage: z.string().optional(),
     status: z.enum(['pass', 'blocked']),
@@ -56,7 +56,7 @@ export const ArtifactAnalysisSchema = lazily(() =>
 );
 export type ArtifactAnalysis = z.infer<ReturnType<typeof ArtifactAnalysisSchema>>;
 
-export const ConvergenceReportSchema = lazily(() =>
+export const ConvergenceReportSchema = lazySchema((z) =>
   z.looseObject({
     stage: z.string().optional(),
     round: z.number().int().min(0).optional(),

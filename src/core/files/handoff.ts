@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { HANDOFF_STATUSES } from './vocabulary';
 
 /**
@@ -8,7 +8,7 @@ import { HANDOFF_STATUSES } from './vocabulary';
  * `status: "pending"`; both are valid handoffs, read, counted for staleness and listed in
  * progress.md. Only loom's writer limits `status` to HANDOFF_STATUSES, and so does ours.
  */
-export const HandoffSchema = lazily(() =>
+export const HandoffSchema = lazySchema((z) =>
   z.looseObject({
     status: z.string().optional(),
     summary: z.string().optional(),
@@ -29,6 +29,6 @@ export const HandoffSchema = lazily(() =>
 export type Handoff = z.infer<ReturnType<typeof HandoffSchema>>;
 
 /** A handoff as loom's writer accepts it (state-store.js assertValidHandoffStatus): one of its four statuses. */
-export const WritableHandoffSchema = lazily(() => HandoffSchema().extend({ status: z.enum(HANDOFF_STATUSES) }));
+export const WritableHandoffSchema = lazySchema((z) => HandoffSchema().extend({ status: z.enum(HANDOFF_STATUSES) }));
 
 export const HANDOFFS_DIR = 'handoffs';

@@ -1,9 +1,9 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { HISTORY_STATUSES } from './vocabulary';
 
 /** One entry of `stage_history`, as loom records it when a stage is left. Unknown keys are kept. */
-export const StageHistoryEntrySchema = lazily(() =>
+export const StageHistoryEntrySchema = lazySchema((z) =>
   z.looseObject({
     stage: z.string().min(1),
     entered_at: z.string().optional(),
@@ -31,7 +31,7 @@ export const StageHistoryEntrySchema = lazily(() =>
 export type StageHistoryEntry = z.infer<ReturnType<typeof StageHistoryEntrySchema>>;
 
 /** `pipeline.state.json`. Unknown keys are kept so that a round-trip through the extension loses nothing. */
-export const PipelineStateSchema = lazily(() =>
+export const PipelineStateSchema = lazySchema((z) =>
   z.looseObject({
     spec_dir: z.string().optional(),
     pipeline_type: z.string().min(1).optional(),

@@ -1,9 +1,9 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { t } from '../messages';
 import { APPLICABILITY, BEHAVIOR_CATEGORIES, BEHAVIOR_ID_PATTERN, REQUIREMENT_ID_PATTERN, REQUIREMENT_STATUSES } from './vocabulary';
 
-export const TestPlanSchema = lazily(() =>
+export const TestPlanSchema = lazySchema((z) =>
   z.looseObject({
     strategy: z.string().optional(),
     inputs: z.array(z.unknown()).optional(),
@@ -12,7 +12,7 @@ export const TestPlanSchema = lazily(() =>
   }),
 );
 
-export const BehaviorSchema = lazily(() =>
+export const BehaviorSchema = lazySchema((z) =>
   z.looseObject({
     id: z.string().regex(BEHAVIOR_ID_PATTERN, { error: () => t('files.behaviorIdPattern') }),
     category: z.enum(BEHAVIOR_CATEGORIES),
@@ -26,21 +26,21 @@ export const BehaviorSchema = lazily(() =>
 );
 export type Behavior = z.infer<ReturnType<typeof BehaviorSchema>>;
 
-const requirementBody = lazily(() => ({
+const requirementBody = lazySchema((z) => ({
   status: z.enum(REQUIREMENT_STATUSES),
   types: z.array(z.string()).optional(),
   required_categories: z.array(z.enum(BEHAVIOR_CATEGORIES)).optional(),
   acceptance: z.array(z.string()),
   behaviors: z.array(BehaviorSchema()),
 }));
-const requirementId = lazily(() => z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') }));
+const requirementId = lazySchema((z) => z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') }));
 
-export const RequirementSchema = lazily(() => z.looseObject({ id: requirementId(), ...requirementBody() }));
-export const RequirementEntrySchema = lazily(() => z.looseObject(requirementBody()));
+export const RequirementSchema = lazySchema((z) => z.looseObject({ id: requirementId(), ...requirementBody() }));
+export const RequirementEntrySchema = lazySchema((z) => z.looseObject(requirementBody()));
 export type Requirement = z.infer<ReturnType<typeof RequirementSchema>>;
 
 /** Both forms loom accepts: an array of requirements with `id`, or an object keyed by id. */
-export const RequirementsFileSchema = lazily(() =>
+export const RequirementsFileSchema = lazySchema((z) =>
   z.object({
     requirements: z.union([z.array(RequirementSchema()), z.record(requirementId(), RequirementEntrySchema())]),
   }),

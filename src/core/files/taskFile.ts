@@ -1,13 +1,14 @@
 import type matterType from 'gray-matter';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazily } from '../../shared/lazily';
+import { lazySchema } from '../../shared/lazySchema';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { describePath, schemaProblems } from '../diagnostics/zodIssues';
 import { t } from '../messages';
 import { simpleFrontmatter } from './simpleFrontmatter';
 import { COMPLEXITIES } from './vocabulary';
 
-export const TaskFrontmatterSchema = lazily(() => {
+export const TaskFrontmatterSchema = lazySchema((z) => {
   /** A list in frontmatter: inline `[a, b]`, a block list, a lone string, or absent. */
   const list = z
     .union([z.array(z.union([z.string(), z.number()])), z.string(), z.null()])

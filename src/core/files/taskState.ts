@@ -1,9 +1,9 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { TASK_ID_PATTERN, TASK_STATUSES } from './vocabulary';
 
 /** `task-states/TN.state.json`. */
-export const TaskStateSchema = lazily(() =>
+export const TaskStateSchema = lazySchema((z) =>
   z.looseObject({
     task_id: z.string().regex(TASK_ID_PATTERN, 'task_id must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$'),
     spec_dir: z.string().optional(),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { t } from '../messages';
 import { REQUIREMENT_ID_PATTERN } from './vocabulary';
 
@@ -8,7 +8,7 @@ import { REQUIREMENT_ID_PATTERN } from './vocabulary';
  * a problem points at the key the file really has, then folded into the canonical names so that
  * the rest of the core sees one shape.
  */
-const referenceLists = lazily(() => {
+const referenceLists = lazySchema((z) => {
   const refs = z.array(z.string());
   return {
     tasks: refs.optional(),
@@ -48,17 +48,17 @@ function foldAliases(value: ReferenceLists & Record<string, unknown>): BehaviorT
   };
 }
 
-export const BehaviorTraceSchema = lazily(() => z.looseObject(referenceLists()).transform(foldAliases));
+export const BehaviorTraceSchema = lazySchema((z) => z.looseObject(referenceLists()).transform(foldAliases));
 
-const entryBody = lazily(() => ({
+const entryBody = lazySchema((z) => ({
   ...referenceLists(),
   behaviors: z.record(z.string(), BehaviorTraceSchema()).optional(),
 }));
-const requirementId = lazily(() => z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') }));
-export const TraceEntrySchema = lazily(() => z.looseObject({ id: requirementId(), ...entryBody() }).transform((v) => foldAliases(v) as TraceEntry));
-export const TraceEntryWithoutIdSchema = lazily(() => z.looseObject(entryBody()).transform((v) => foldAliases(v) as TraceEntryBody));
+const requirementId = lazySchema((z) => z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') }));
+export const TraceEntrySchema = lazySchema((z) => z.looseObject({ id: requirementId(), ...entryBody() }).transform((v) => foldAliases(v) as TraceEntry));
+export const TraceEntryWithoutIdSchema = lazySchema((z) => z.looseObject(entryBody()).transform((v) => foldAliases(v) as TraceEntryBody));
 
-export const TraceabilityFileSchema = lazily(() =>
+export const TraceabilityFileSchema = lazySchema((z) =>
   z.object({
     requirements: z.union([z.array(TraceEntrySchema()), z.record(requirementId(), TraceEntryWithoutIdSchema())]),
   }),

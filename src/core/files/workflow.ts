@@ -1,6 +1,7 @@
 import type * as Yaml from 'yaml';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazily } from '../../shared/lazily';
+import { lazySchema } from '../../shared/lazySchema';
 import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic';
 import { t, type MessageKey } from '../messages';
 
@@ -40,7 +41,7 @@ export interface Workflow {
 }
 
 /** A count as loom's files write it: a number, or a number in quotes. */
-const countInput = lazily(() =>
+const countInput = lazySchema((z) =>
   z.union([
     z.number().min(0),
     z
@@ -54,7 +55,7 @@ const countInput = lazily(() =>
  * A step given as data rather than in workflow.yaml (a spec's `dynamic_steps`, a tool's
  * arguments), read with the same leniency as the file: a number id or path is text.
  */
-export const WorkflowStepSchema = lazily((): z.ZodType<WorkflowStep, unknown> => {
+export const WorkflowStepSchema = lazySchema((z): z.ZodType<WorkflowStep, unknown> => {
   const stepList = z
     .array(z.union([z.string(), z.number().transform(String)]))
     .nullish()
@@ -83,7 +84,7 @@ export const WorkflowStepSchema = lazily((): z.ZodType<WorkflowStep, unknown> =>
  * The shape of .loom/workflow.yaml for editors (schemas/workflow.schema.json): what loom's
  * loadWorkflow accepts. The file itself is read by parseWorkflow, which says why a part is refused.
  */
-export const WorkflowSchema = lazily(() =>
+export const WorkflowSchema = lazySchema((z) =>
   z.looseObject({
     defaults: z.looseObject({ pipeline_type: z.string().optional(), max_retries: countInput().optional(), timeout_minutes: countInput().optional() }).nullish(),
     pipelines: z.record(z.string(), z.union([z.array(WorkflowStepSchema()), z.looseObject({ steps: z.array(WorkflowStepSchema()) })])).optional(),

@@ -1,12 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazily } from '../../shared/lazily';
+import { lazySchema } from '../../shared/lazySchema';
 import bundledSchema from '../../../schemas/pipeline.schema.json';
 
 /** The parts of loom's `pipeline.schema.json` the extension relies on; the rest is kept as-is. */
-const PreconditionSchema = lazily(() => z.looseObject({ type: z.string(), description: z.string().optional(), check: z.string().optional() }));
-const OutputSchema = lazily(() => z.looseObject({ path: z.string(), action: z.string().optional(), note: z.string().optional() }));
+const PreconditionSchema = lazySchema((z) => z.looseObject({ type: z.string(), description: z.string().optional(), check: z.string().optional() }));
+const OutputSchema = lazySchema((z) => z.looseObject({ path: z.string(), action: z.string().optional(), note: z.string().optional() }));
 
-export const PipelineStateDefinitionSchema = lazily(() =>
+export const PipelineStateDefinitionSchema = lazySchema((z) =>
   z.looseObject({
     step: z.number().nullable().optional(),
     skill: z.string().nullable().optional(),
@@ -22,7 +23,7 @@ export const PipelineStateDefinitionSchema = lazily(() =>
 );
 export type PipelineStateDefinition = z.infer<ReturnType<typeof PipelineStateDefinitionSchema>>;
 
-export const PipelineSchemaFileSchema = lazily(() =>
+export const PipelineSchemaFileSchema = lazySchema((z) =>
   z.looseObject({
     version: z.number().optional(),
     states: z.record(z.string(), PipelineStateDefinitionSchema()),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { FINDING_SEVERITIES } from '../files/findings';
 import { specOverview, type SpecGroup } from '../specdir/specOverview';
@@ -40,7 +40,7 @@ export function evaluateSpec(spec: SpecPipeline, staleness: SpecStaleness, faile
  * The shape of an evaluation, built on first use: two dozen zod schemas made when the bundle
  * loads would add to the extension's activation, and only a cache read needs them.
  */
-const specEvaluationSchema = lazily((): z.ZodType => {
+const specEvaluationSchema = lazySchema((z): z.ZodType => {
   const DiagnosticSchema = z.object({
     file: z.string(),
     line: z.number(),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazily } from '../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 
 /**
  * `review-comments.json`: the comment threads people leave on a spec's files, kept in the spec
@@ -8,7 +8,7 @@ import { lazily } from '../../shared/lazily';
  */
 export const REVIEW_COMMENTS_FILE = 'review-comments.json';
 
-export const reviewCommentSchema = lazily(() =>
+export const reviewCommentSchema = lazySchema((z) =>
   z.object({
     id: z.string().min(1),
     author: z.string().min(1),
@@ -18,9 +18,9 @@ export const reviewCommentSchema = lazily(() =>
   }),
 );
 
-export const threadStatusSchema = lazily(() => z.enum(['open', 'resolved']));
+export const threadStatusSchema = lazySchema((z) => z.enum(['open', 'resolved']));
 
-export const reviewThreadSchema = lazily(() =>
+export const reviewThreadSchema = lazySchema((z) =>
   z.object({
     id: z.string().min(1),
     /** Spec-relative path of the file the thread is on (`spec.md`, `tasks/T2.md`). */
@@ -38,7 +38,7 @@ export const reviewThreadSchema = lazily(() =>
   }),
 );
 
-export const reviewCommentsSchema = lazily(() =>
+export const reviewCommentsSchema = lazySchema((z) =>
   z.object({
     version: z.literal(1),
     threads: z.array(reviewThreadSchema()),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazily } from '../../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import type { TaskState } from '../../files/taskState';
 import type { BreakerRecord } from './circuitBreaker';
 import type { FixItem } from '../dispatch/fixInstructions';
@@ -13,8 +13,10 @@ import { taskMetadata } from '../specStateStore';
  * items still to do, the user's answers, what the implementer claimed, and the breaker. Read
  * leniently (a hand-edited field is dropped, not fatal).
  */
-const FixItemSchema = lazily(() => z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() }));
-const BreakerSchema = lazily(() =>
+const FixItemSchema = lazySchema((z) =>
+  z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() }),
+);
+const BreakerSchema = lazySchema((z) =>
   z.looseObject({
     reason: z.union([z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }), z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() })]),
     opened_at: z.string(),
@@ -27,7 +29,7 @@ const BreakerSchema = lazily(() =>
 
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
-export const TaskRunRecordSchema = lazily(() =>
+export const TaskRunRecordSchema = lazySchema((z) =>
   z.looseObject({
     base: lenient(z.string()),
     step: lenient(z.enum(['implement', 'review', 'close'])),

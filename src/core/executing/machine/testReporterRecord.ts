@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { lazily } from '../../../shared/lazily';
+import { lazySchema } from '../../../shared/lazySchema';
 import type { BreakerRecord } from './circuitBreaker';
 import type { FixItem } from '../dispatch/fixInstructions';
 import type { LoopEnvironment } from './loopEnvironment';
@@ -12,7 +11,7 @@ import type { ContextAnswer } from '../dispatch/promptBuilder';
  */
 export const TEST_REPORTER_KEY = 'test_reporter';
 
-const RecordSchema = lazily(() =>
+const RecordSchema = lazySchema((z) =>
   z.looseObject({
     retry_count: z.number().int().min(0).catch(0).default(0),
     step: z.enum(['report', 'fix']).optional().catch(undefined),

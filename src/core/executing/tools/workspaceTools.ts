@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { z } from 'zod';
-import { lazily } from '../../../shared/lazily';
+import type { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { writeFileAtomic } from '../../fs/atomicWrite';
 import { fsPromises } from '../../nodeModules';
 import type { ToolCall, ToolSpec } from '../dispatch/chatModel';
@@ -75,12 +75,12 @@ const MAX_PATTERN = 1000;
 const MAX_SEARCH_LINE = 4000;
 const SKIPPED_DIRS = ['.git', 'node_modules'];
 
-const ReadInput = lazily(() => z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() }));
-const ListInput = lazily(() => z.object({ path: z.string().optional() }));
-const SearchInput = lazily(() => z.object({ query: z.string().min(1), path: z.string().optional(), regex: z.boolean().optional(), case_sensitive: z.boolean().optional() }));
-const WriteInput = lazily(() => z.object({ path: z.string(), content: z.string() }));
-const EditInput = lazily(() => z.object({ path: z.string(), old_text: z.string().min(1), new_text: z.string() }));
-const RunInput = lazily(() => z.object({}).loose());
+const ReadInput = lazySchema((z) => z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() }));
+const ListInput = lazySchema((z) => z.object({ path: z.string().optional() }));
+const SearchInput = lazySchema((z) => z.object({ query: z.string().min(1), path: z.string().optional(), regex: z.boolean().optional(), case_sensitive: z.boolean().optional() }));
+const WriteInput = lazySchema((z) => z.object({ path: z.string(), content: z.string() }));
+const EditInput = lazySchema((z) => z.object({ path: z.string(), old_text: z.string().min(1), new_text: z.string() }));
+const RunInput = lazySchema((z) => z.object({}).loose());
 
 const SPECS: Record<keyof typeof TOOL_NAMES, ToolSpec> = {
   readFile: {
