@@ -1,11 +1,22 @@
 // Bundles the CLI (plain Node), the extension host (vscode external) and the webviews with esbuild.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { buildWebviews } from './build-webviews.mjs';
 
+// One zod per bundle: the core loads zod with require() on first use (src/shared/lazySchema.ts),
+// which is zod's CommonJS build; imports of zod (src/mcp, the MCP SDK) would add its ES module
+// build beside it. Both go to the files Node's require loads, the ones the unit tests run on.
+const oneZod = {
+  name: 'one-zod',
+  setup(b) {
+    b.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => ({ path: createRequire(args.importer || join(args.resolveDir, 'index.js')).resolve(args.path) }));
+  },
+};
 // Whitespace and syntax minified, identifiers kept (error classes use their names): the CLI
 // starts faster and the .vsix stays small.
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
+const common = { plugins: [oneZod], bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },

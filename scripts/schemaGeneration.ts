@@ -35,62 +35,62 @@ export const SCHEMA_TARGETS: readonly SchemaTarget[] = [
     title: 'loom requirements ledger',
     description:
       "A spec directory's requirements.json (specs/<name>/ or qa/<name>/): an array of requirements with `id`, or an object keyed by REQ id. Accepts the `test_plan` and `applicability` that detail expansion adds to behaviors.",
-    schema: RequirementsFileSchema,
+    schema: RequirementsFileSchema(),
   },
   {
     file: 'traceability.schema.json',
     title: 'loom traceability ledger',
     description:
       "A spec directory's traceability.json: requirement → tasks, tests, evidence, per requirement and per behavior. Accepts loom's aliases `task_ids`, `test_refs` / `test_ids` and `evidence_refs` / `receipts`.",
-    schema: TraceabilityFileSchema,
+    schema: TraceabilityFileSchema(),
   },
   {
     file: 'task-frontmatter.schema.json',
     title: 'loom task frontmatter',
     description: 'The YAML frontmatter of a task file, tasks/TN.md. Lists may be inline or block lists, a lone string, or empty.',
-    schema: TaskFrontmatterSchema,
+    schema: TaskFrontmatterSchema(),
   },
   {
     file: 'handoff.schema.json',
     title: 'loom handoff',
     description: "A hand-over summary in a spec directory's handoffs/: handoffs/<stage>.json between stages, handoffs/TN.json after a task.",
-    schema: HandoffSchema,
+    schema: HandoffSchema(),
   },
   {
     file: 'pipeline-state.schema.json',
     title: 'loom pipeline state',
     description: "A spec directory's pipeline.state.json: the current stage of the feature's pipeline and its stage history.",
-    schema: PipelineStateSchema,
+    schema: PipelineStateSchema(),
   },
   {
     file: 'task-state.schema.json',
     title: 'loom task state',
     description: 'The execution state of one task, task-states/TN.state.json in a spec directory.',
-    schema: TaskStateSchema,
+    schema: TaskStateSchema(),
   },
   {
     file: 'workflow.schema.json',
     title: 'loom workflow',
     description: "The repository's .loom/workflow.yaml: defaults and the steps of each pipeline type.",
-    schema: WorkflowSchema,
+    schema: WorkflowSchema(),
   },
   {
     file: 'findings.schema.json',
     title: 'loom findings',
     description: "A findings file in a spec directory's findings/ (findings/*.json).",
-    schema: FindingsFileSchema,
+    schema: FindingsFileSchema(),
   },
   {
     file: 'artifact-analysis.schema.json',
     title: 'loom artifact analysis',
     description: "A spec directory's artifact-analysis.json, written by the artifact-analysis-pass validator.",
-    schema: ArtifactAnalysisSchema,
+    schema: ArtifactAnalysisSchema(),
   },
   {
     file: 'convergence-report.schema.json',
     title: 'loom convergence report',
     description: "A spec directory's convergence-report.json, written by the convergence-pass validator.",
-    schema: ConvergenceReportSchema,
+    schema: ConvergenceReportSchema(),
   },
 ];
 
@@ -99,16 +99,16 @@ export const SCHEMA_TARGETS: readonly SchemaTarget[] = [
  * ones), instead of being inlined at every use.
  */
 const DEFINITION_NAMES: ReadonlyMap<z.core.$ZodType, string> = new Map<z.core.$ZodType, string>([
-  [RequirementSchema, 'requirement'],
-  [RequirementEntrySchema, 'requirementEntry'],
-  [BehaviorSchema, 'behavior'],
-  [TestPlanSchema, 'testPlan'],
-  [TraceEntrySchema, 'traceabilityEntry'],
-  [TraceEntryWithoutIdSchema, 'traceabilityEntryWithoutId'],
-  [BehaviorTraceSchema, 'behaviorTraceability'],
-  [FindingSchema, 'finding'],
-  [StageHistoryEntrySchema, 'stageHistoryEntry'],
-  [WorkflowStepSchema, 'workflowStep'],
+  [RequirementSchema(), 'requirement'],
+  [RequirementEntrySchema(), 'requirementEntry'],
+  [BehaviorSchema(), 'behavior'],
+  [TestPlanSchema(), 'testPlan'],
+  [TraceEntrySchema(), 'traceabilityEntry'],
+  [TraceEntryWithoutIdSchema(), 'traceabilityEntryWithoutId'],
+  [BehaviorTraceSchema(), 'behaviorTraceability'],
+  [FindingSchema(), 'finding'],
+  [StageHistoryEntrySchema(), 'stageHistoryEntry'],
+  [WorkflowStepSchema(), 'workflowStep'],
 ]);
 
 /**
@@ -135,7 +135,7 @@ export const TRACEABILITY_ALIASES: Readonly<Record<'tasks' | 'tests' | 'evidence
   tests: ['test_refs', 'test_ids'],
   evidence: ['evidence_refs', 'receipts'],
 };
-const TRACE_DEFINITIONS = [BehaviorTraceSchema, TraceEntrySchema, TraceEntryWithoutIdSchema].map((s) => DEFINITION_NAMES.get(s)!);
+const TRACE_DEFINITIONS = [BehaviorTraceSchema(), TraceEntrySchema(), TraceEntryWithoutIdSchema()].map((s) => DEFINITION_NAMES.get(s)!);
 
 /**
  * Declares the aliases next to their canonical list and makes none of the lists required (a missing
@@ -234,7 +234,7 @@ export function generateSchema(target: SchemaTarget): JsonSchema {
     io: 'input',
     metadata: new DefinitionNames(),
   });
-  if (target.schema === TraceabilityFileSchema) acceptTraceabilityAliases(json);
+  if (target.schema === TraceabilityFileSchema()) acceptTraceabilityAliases(json);
   return canonicalize({
     ...json,
     $id: SCHEMA_ID_BASE + target.file,

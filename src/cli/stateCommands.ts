@@ -124,7 +124,7 @@ export function writeHandoffFromCli(spec: SpecPipeline, ask: HandoffAsk, now: st
       const existing = fresh.handoffs.get(name);
       if (ask.refresh && !existing) throw new UsageError(t('freshness.handoff.nothingToRefresh', { file: `${fresh.specDir}/${file}` }));
       const kept: Record<string, unknown> = ask.refresh && existing ? { ...existing } : {};
-      const handoff = WritableHandoffSchema.parse({
+      const handoff = WritableHandoffSchema().parse({
         ...kept,
         ...(ask.stage !== undefined ? { stage: ask.stage } : {}),
         task_id: name,

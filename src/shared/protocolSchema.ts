@@ -4,7 +4,8 @@
  * here before it is acted on, and paths must stay inside the repository. Only the host imports
  * this file, which keeps zod out of the webview bundles.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from './lazySchema';
 import { TASK_ID_PATTERN } from '../core/files/vocabulary';
 import { BREAKER_CHOICES, EXPORT_FORMATS, PROTOCOL_VERSION, VIEW_KINDS, type PersistedViewState, type WebviewMessage } from './protocol';
 
@@ -15,56 +16,59 @@ export function isSafeRelativePath(p: string): boolean {
   return p.split('/').every((seg) => seg !== '..');
 }
 
-const relativePath = z.string().refine(isSafeRelativePath, 'must be a repository-relative path inside the repository');
-const specDir = relativePath;
-const stageId = z.string().min(1).max(100);
-
-const ReadySchema = z.strictObject({ type: z.literal('ready'), view: z.enum(VIEW_KINDS), protocol: z.literal(PROTOCOL_VERSION) });
-
-const OpenFileSchema = z.strictObject({
-  type: z.literal('openFile'),
-  path: relativePath,
-  line: z.number().int().min(1).optional(),
-  testName: z.string().min(1).max(500).optional(),
-});
-
-const run = { type: z.literal('runCommand'), specDir };
-const RunCommandSchema = z.discriminatedUnion('command', [
-  z.strictObject({ ...run, command: z.literal('advance'), args: z.strictObject({ to: stageId.optional() }).optional() }),
-  z.strictObject({ ...run, command: z.literal('approve'), args: z.strictObject({ to: stageId.optional() }).optional() }),
-  z.strictObject({ ...run, command: z.literal('markFailed'), args: z.undefined().optional() }),
-  z.strictObject({ ...run, command: z.literal('checkStage'), args: z.undefined().optional() }),
-  z.strictObject({ ...run, command: z.literal('refineSpec'), args: z.undefined().optional() }),
-  z.strictObject({ ...run, command: z.literal('recover'), args: z.strictObject({ to: stageId }) }),
-  z.strictObject({ ...run, command: z.literal('reapprove'), args: z.strictObject({ stage: stageId }) }),
-  z.strictObject({ ...run, command: z.literal('showTranscripts'), args: z.strictObject({ taskId: z.string().regex(TASK_ID_PATTERN).optional() }).optional() }),
-  z.strictObject({
-    ...run,
-    command: z.literal('breakerChoice'),
-    args: z.strictObject({ taskId: z.string().regex(TASK_ID_PATTERN), choice: z.enum(BREAKER_CHOICES) }),
-  }),
-]);
-
-const ExportMatrixSchema = z.strictObject({
-  type: z.literal('exportMatrix'),
-  specDir,
-  format: z.enum(EXPORT_FORMATS),
-  behaviors: z.array(z.string().min(1).max(200)).max(1_000_000).optional(),
-});
-
-const OpenMatrixSchema = z.strictObject({ type: z.literal('openMatrix'), specDir });
+const relativePath = lazySchema((z) => z.string().refine(isSafeRelativePath, 'must be a repository-relative path inside the repository'));
 
 /** Any message a webview may send. `runCommand` is a union of its own, keyed by `command`. */
-export const WebviewMessageSchema = z.union([ReadySchema, OpenFileSchema, RunCommandSchema, ExportMatrixSchema, OpenMatrixSchema]);
+export const WebviewMessageSchema = lazySchema((z) => {
+  const specDir = relativePath();
+  const stageId = z.string().min(1).max(100);
+
+  const ReadySchema = z.strictObject({ type: z.literal('ready'), view: z.enum(VIEW_KINDS), protocol: z.literal(PROTOCOL_VERSION) });
+
+  const OpenFileSchema = z.strictObject({
+    type: z.literal('openFile'),
+    path: relativePath(),
+    line: z.number().int().min(1).optional(),
+    testName: z.string().min(1).max(500).optional(),
+  });
+
+  const run = { type: z.literal('runCommand'), specDir };
+  const RunCommandSchema = z.discriminatedUnion('command', [
+    z.strictObject({ ...run, command: z.literal('advance'), args: z.strictObject({ to: stageId.optional() }).optional() }),
+    z.strictObject({ ...run, command: z.literal('approve'), args: z.strictObject({ to: stageId.optional() }).optional() }),
+    z.strictObject({ ...run, command: z.literal('markFailed'), args: z.undefined().optional() }),
+    z.strictObject({ ...run, command: z.literal('checkStage'), args: z.undefined().optional() }),
+    z.strictObject({ ...run, command: z.literal('refineSpec'), args: z.undefined().optional() }),
+    z.strictObject({ ...run, command: z.literal('recover'), args: z.strictObject({ to: stageId }) }),
+    z.strictObject({ ...run, command: z.literal('reapprove'), args: z.strictObject({ stage: stageId }) }),
+    z.strictObject({ ...run, command: z.literal('showTranscripts'), args: z.strictObject({ taskId: z.string().regex(TASK_ID_PATTERN).optional() }).optional() }),
+    z.strictObject({
+      ...run,
+      command: z.literal('breakerChoice'),
+      args: z.strictObject({ taskId: z.string().regex(TASK_ID_PATTERN), choice: z.enum(BREAKER_CHOICES) }),
+    }),
+  ]);
+
+  const ExportMatrixSchema = z.strictObject({
+    type: z.literal('exportMatrix'),
+    specDir,
+    format: z.enum(EXPORT_FORMATS),
+    behaviors: z.array(z.string().min(1).max(200)).max(1_000_000).optional(),
+  });
+
+  const OpenMatrixSchema = z.strictObject({ type: z.literal('openMatrix'), specDir });
+
+  return z.union([ReadySchema, OpenFileSchema, RunCommandSchema, ExportMatrixSchema, OpenMatrixSchema]);
+});
 
 /** The state VS Code hands to a `WebviewPanelSerializer`; `ui` stays opaque to the host. */
-export const PersistedViewStateSchema = z.looseObject({ view: z.enum(VIEW_KINDS), specDir, ui: z.unknown().optional() });
+export const PersistedViewStateSchema = lazySchema((z) => z.looseObject({ view: z.enum(VIEW_KINDS), specDir: relativePath(), ui: z.unknown().optional() }));
 
 export type ParsedWebviewMessage = { ok: true; message: WebviewMessage } | { ok: false; error: string };
 
 /** Validates one incoming message; the error names the first problem, for the log. */
 export function parseWebviewMessage(data: unknown): ParsedWebviewMessage {
-  const r = WebviewMessageSchema.safeParse(data);
+  const r = WebviewMessageSchema().safeParse(data);
   if (r.success) return { ok: true, message: r.data };
   const issue = r.error.issues[0];
   return { ok: false, error: issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid message' };
@@ -72,11 +76,11 @@ export function parseWebviewMessage(data: unknown): ParsedWebviewMessage {
 
 /** The serializer's state, or undefined when it is missing or not ours. */
 export function parsePersistedViewState(state: unknown): PersistedViewState | undefined {
-  const r = PersistedViewStateSchema.safeParse(state);
+  const r = PersistedViewStateSchema().safeParse(state);
   return r.success ? { view: r.data.view, specDir: r.data.specDir, ui: r.data.ui } : undefined;
 }
 
 // The schemas and the protocol's types must describe the same messages, both ways.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const schemaMatchesProtocol: Same<z.infer<typeof WebviewMessageSchema>, WebviewMessage> = true;
+const schemaMatchesProtocol: Same<z.infer<ReturnType<typeof WebviewMessageSchema>>, WebviewMessage> = true;
 void schemaMatchesProtocol;

@@ -114,7 +114,7 @@ const finding = { id: 'F1', kind: 'missing', severity: 'blocker', message: 'REQ-
 const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   {
     file: 'requirements.schema.json',
-    zod: RequirementsFileSchema,
+    zod: RequirementsFileSchema(),
     samples: [
       { name: 'the array form', valid: true, loomReference: 'requirements.schema.json', value: { requirements: [{ id: 'REQ-001', ...requirement() }] } },
       {
@@ -152,7 +152,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'traceability.schema.json',
-    zod: TraceabilityFileSchema,
+    zod: TraceabilityFileSchema(),
     samples: [
       {
         name: 'the canonical object form',
@@ -193,7 +193,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'task-frontmatter.schema.json',
-    zod: TaskFrontmatterSchema,
+    zod: TaskFrontmatterSchema(),
     samples: [
       {
         name: 'inline lists',
@@ -208,7 +208,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'handoff.schema.json',
-    zod: HandoffSchema,
+    zod: HandoffSchema(),
     samples: [
       {
         name: 'a stage handoff',
@@ -238,7 +238,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'pipeline-state.schema.json',
-    zod: PipelineStateSchema,
+    zod: PipelineStateSchema(),
     samples: [
       {
         name: 'a state with history',
@@ -274,7 +274,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'task-state.schema.json',
-    zod: TaskStateSchema,
+    zod: TaskStateSchema(),
     samples: [
       {
         name: 'a fresh task',
@@ -299,7 +299,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'workflow.schema.json',
-    zod: WorkflowSchema,
+    zod: WorkflowSchema(),
     samples: [
       {
         name: 'defaults and a pipeline',
@@ -340,7 +340,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'findings.schema.json',
-    zod: FindingsFileSchema,
+    zod: FindingsFileSchema(),
     samples: [
       { name: 'findings with a summary', valid: true, loomReference: 'finding.schema.json', value: { findings: [finding], summary: { blockers: 1 } } },
       { name: 'an unknown severity', valid: false, value: { findings: [{ ...finding, severity: 'fatal' }] } },
@@ -349,7 +349,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'artifact-analysis.schema.json',
-    zod: ArtifactAnalysisSchema,
+    zod: ArtifactAnalysisSchema(),
     samples: [
       { name: 'a blocked analysis', valid: true, value: { stage: 'artifact-analysis', status: 'blocked', coverage: { requirement_coverage: '92%' }, findings: [finding], blocker_count: 1 } },
       { name: 'a bare pass', valid: true, value: { status: 'pass' } },
@@ -359,7 +359,7 @@ const SAMPLES: { file: string; zod: z.ZodType; samples: Sample[] }[] = [
   },
   {
     file: 'convergence-report.schema.json',
-    zod: ConvergenceReportSchema,
+    zod: ConvergenceReportSchema(),
     samples: [
       {
         name: 'a report needing another round',
@@ -444,10 +444,10 @@ describe('structural facts', () => {
     assert.deepEqual(defs.traceabilityEntry.required, ['id']);
   });
 
-  it('traceability: the alias table matches what TraceabilityFileSchema parses', () => {
+  it('traceability: the alias table matches what TraceabilityFileSchema() parses', () => {
     for (const [canonical, aliases] of Object.entries(TRACEABILITY_ALIASES)) {
       for (const alias of aliases) {
-        const parsed = TraceabilityFileSchema.parse({ requirements: { 'REQ-001': { [alias]: ['x'], behaviors: { 'REQ-001-B01': { [alias]: ['y'] } } } } });
+        const parsed = TraceabilityFileSchema().parse({ requirements: { 'REQ-001': { [alias]: ['x'], behaviors: { 'REQ-001-B01': { [alias]: ['y'] } } } } });
         const entry = (parsed.requirements as Record<string, Record<string, any>>)['REQ-001'];
         assert.deepEqual(entry[canonical], ['x'], alias);
         assert.deepEqual(entry.behaviors['REQ-001-B01'][canonical], ['y'], alias);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from '../nodeModules';
 import { findWorktree } from '../specdir/worktree';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 
@@ -13,7 +13,7 @@ export interface FeatureDiff {
 
 function git(cwd: string, args: readonly string[], signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, signal, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+    childProcess().execFile('git', args, { cwd, signal, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error) reject(new Error(`git ${args[0]} failed in ${cwd}: ${(stderr || error.message).trim().split('\n')[0]}`));
       else resolve(stdout);
     });

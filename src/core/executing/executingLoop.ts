@@ -34,7 +34,7 @@ export class ExecutingLoop {
     const pre = checkExecutingPreconditions(snapshot, input.definition, input.worktree);
     if (!pre.ok) throw new ExecutingRefusedError(pre.diagnostics);
     return superviseRun(snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
-      const actor = createActor(executingMachine, { input: { ...input, onEvent, work } });
+      const actor = createActor(executingMachine(), { input: { ...input, onEvent, work } });
       const ended = toPromise(actor);
       actor.start();
       return {

@@ -39,7 +39,7 @@ export class SpecStateStore {
     } catch (e) {
       throw new CorruptStateError(`${rel} is not valid JSON (${(e as Error).message}); fix or delete it, it was left untouched`, rel);
     }
-    const parsed = TaskStateSchema.safeParse(raw);
+    const parsed = TaskStateSchema().safeParse(raw);
     if (!parsed.success) throw new CorruptStateError(`${rel} is not a valid task state: ${parsed.error.issues[0]?.message}; fix or delete it, it was left untouched`, rel);
     return parsed.data;
   }

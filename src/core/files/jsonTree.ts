@@ -1,5 +1,9 @@
+import type * as JsoncParser from 'jsonc-parser/lib/esm/main.js';
+import { lazily } from '../../shared/lazily';
+
 // The ESM build: esbuild cannot follow the requires inside the UMD build's wrapper (the default entry).
-import { printParseErrorCode, visit, type ParseErrorCode } from 'jsonc-parser/lib/esm/main.js';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see lazily); esbuild bundles it as it bundles an import
+const jsoncParser = lazily(() => require('jsonc-parser/lib/esm/main.js') as typeof JsoncParser);
 
 /**
  * A JSON document as a tree that remembers where each value and key sits in the text, so that an
@@ -86,6 +90,7 @@ const STOP = Symbol('stop');
 
 /** The tree of `text` and, when it is not valid JSON, where and why it stops being JSON. */
 export function scanJson(text: string): ScannedJson {
+  const { printParseErrorCode, visit } = jsoncParser();
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let root: JsonNode | undefined;
   const frames: Frame[] = [{ expect: 'value' }];
@@ -149,7 +154,7 @@ export function scanJson(text: string): ScannedJson {
     frames.pop();
     frame = frames[frames.length - 1];
   };
-  const onError = (code: ParseErrorCode, offset: number) => {
+  const onError = (code: JsoncParser.ParseErrorCode, offset: number) => {
     const name = printParseErrorCode(code);
     spaceUntil(offset);
     if ((frame.expect === 'key' || frame.expect === 'value') && STRING_ERRORS.has(name)) {

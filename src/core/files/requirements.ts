@@ -1,44 +1,51 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { t } from '../messages';
 import { APPLICABILITY, BEHAVIOR_CATEGORIES, BEHAVIOR_ID_PATTERN, REQUIREMENT_ID_PATTERN, REQUIREMENT_STATUSES } from './vocabulary';
 
-export const TestPlanSchema = z.looseObject({
-  strategy: z.string().optional(),
-  inputs: z.array(z.unknown()).optional(),
-  expected: z.array(z.unknown()).optional(),
-  coverage_target: z.union([z.string(), z.number()]).optional(),
-});
+export const TestPlanSchema = lazySchema((z) =>
+  z.looseObject({
+    strategy: z.string().optional(),
+    inputs: z.array(z.unknown()).optional(),
+    expected: z.array(z.unknown()).optional(),
+    coverage_target: z.union([z.string(), z.number()]).optional(),
+  }),
+);
 
-export const BehaviorSchema = z.looseObject({
-  id: z.string().regex(BEHAVIOR_ID_PATTERN, { error: () => t('files.behaviorIdPattern') }),
-  category: z.enum(BEHAVIOR_CATEGORIES),
-  description: z.string().min(1, { error: () => t('files.descriptionEmpty') }),
-  status: z.enum(REQUIREMENT_STATUSES),
-  acceptance: z.array(z.string()).min(1, { error: () => t('files.acceptanceEmpty') }),
-  // Added by detail expansion; loom's published schema omits them, loom itself writes them.
-  test_plan: TestPlanSchema.optional(),
-  applicability: z.enum(APPLICABILITY).optional(),
-});
-export type Behavior = z.infer<typeof BehaviorSchema>;
+export const BehaviorSchema = lazySchema((z) =>
+  z.looseObject({
+    id: z.string().regex(BEHAVIOR_ID_PATTERN, { error: () => t('files.behaviorIdPattern') }),
+    category: z.enum(BEHAVIOR_CATEGORIES),
+    description: z.string().min(1, { error: () => t('files.descriptionEmpty') }),
+    status: z.enum(REQUIREMENT_STATUSES),
+    acceptance: z.array(z.string()).min(1, { error: () => t('files.acceptanceEmpty') }),
+    // Added by detail expansion; loom's published schema omits them, loom itself writes them.
+    test_plan: TestPlanSchema().optional(),
+    applicability: z.enum(APPLICABILITY).optional(),
+  }),
+);
+export type Behavior = z.infer<ReturnType<typeof BehaviorSchema>>;
 
-const requirementBody = {
+const requirementBody = lazySchema((z) => ({
   status: z.enum(REQUIREMENT_STATUSES),
   types: z.array(z.string()).optional(),
   required_categories: z.array(z.enum(BEHAVIOR_CATEGORIES)).optional(),
   acceptance: z.array(z.string()),
-  behaviors: z.array(BehaviorSchema),
-};
-const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') });
+  behaviors: z.array(BehaviorSchema()),
+}));
+const requirementId = lazySchema((z) => z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') }));
 
-export const RequirementSchema = z.looseObject({ id: requirementId, ...requirementBody });
-export const RequirementEntrySchema = z.looseObject(requirementBody);
-export type Requirement = z.infer<typeof RequirementSchema>;
+export const RequirementSchema = lazySchema((z) => z.looseObject({ id: requirementId(), ...requirementBody() }));
+export const RequirementEntrySchema = lazySchema((z) => z.looseObject(requirementBody()));
+export type Requirement = z.infer<ReturnType<typeof RequirementSchema>>;
 
 /** Both forms loom accepts: an array of requirements with `id`, or an object keyed by id. */
-export const RequirementsFileSchema = z.object({
-  requirements: z.union([z.array(RequirementSchema), z.record(requirementId, RequirementEntrySchema)]),
-});
-export type RequirementsFile = z.infer<typeof RequirementsFileSchema>;
+export const RequirementsFileSchema = lazySchema((z) =>
+  z.object({
+    requirements: z.union([z.array(RequirementSchema()), z.record(requirementId(), RequirementEntrySchema())]),
+  }),
+);
+export type RequirementsFile = z.infer<ReturnType<typeof RequirementsFileSchema>>;
 
 export interface RequirementsLedger {
   form: 'array' | 'object';

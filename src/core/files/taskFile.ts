@@ -1,26 +1,29 @@
 import type matterType from 'gray-matter';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazily } from '../../shared/lazily';
+import { lazySchema } from '../../shared/lazySchema';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { describePath, schemaProblems } from '../diagnostics/zodIssues';
 import { t } from '../messages';
 import { simpleFrontmatter } from './simpleFrontmatter';
 import { COMPLEXITIES } from './vocabulary';
 
-/** A list in frontmatter: inline `[a, b]`, a block list, a lone string, or absent. */
-const list = z
-  .union([z.array(z.union([z.string(), z.number()])), z.string(), z.null()])
-  .optional()
-  .transform((v) => (v == null ? [] : (Array.isArray(v) ? v : [v]).map((x) => String(x).trim()).filter((x) => x.length > 0)));
-
-export const TaskFrontmatterSchema = z.looseObject({
-  owns: list,
-  reads: list,
-  depends_on: list,
-  requirements: list,
-  behavior_ids: list,
-  complexity: z.enum(COMPLEXITIES).optional(),
+export const TaskFrontmatterSchema = lazySchema((z) => {
+  /** A list in frontmatter: inline `[a, b]`, a block list, a lone string, or absent. */
+  const list = z
+    .union([z.array(z.union([z.string(), z.number()])), z.string(), z.null()])
+    .optional()
+    .transform((v) => (v == null ? [] : (Array.isArray(v) ? v : [v]).map((x) => String(x).trim()).filter((x) => x.length > 0)));
+  return z.looseObject({
+    owns: list,
+    reads: list,
+    depends_on: list,
+    requirements: list,
+    behavior_ids: list,
+    complexity: z.enum(COMPLEXITIES).optional(),
+  });
 });
-export type TaskFrontmatter = z.infer<typeof TaskFrontmatterSchema>;
+export type TaskFrontmatter = z.infer<ReturnType<typeof TaskFrontmatterSchema>>;
 
 export interface TaskFile extends TaskFrontmatter {
   /** `T3` for `tasks/T3.md`. */
@@ -34,7 +37,8 @@ export interface TaskFile extends TaskFrontmatter {
   frontmatterValid: boolean;
 }
 
-let grayMatter: typeof matterType | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see lazily); esbuild bundles it as it bundles an import
+const grayMatter = lazily(() => require('gray-matter') as typeof matterType);
 
 /**
  * gray-matter's parse of a frontmatter not in the shape loom writes. gray-matter (and js-yaml
@@ -42,10 +46,8 @@ let grayMatter: typeof matterType | undefined;
  * cost every start of the CLI and the extension tens of milliseconds.
  */
 function grayMatterParse(text: string): matterType.GrayMatterFile<string> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; esbuild bundles it as it bundles an import
-  grayMatter ??= require('gray-matter') as typeof matterType;
   // An empty options object keeps gray-matter from caching every file it ever saw.
-  return grayMatter(text, {});
+  return grayMatter()(text, {});
 }
 
 /** `T1.md` and `T1` both name task T1. */
@@ -109,7 +111,7 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     diagnostics.push(diagnostic(file, t('files.frontmatterNotMapping', { file }), { line: 2 }, 'error', 'schema'));
   } else {
-    const result = TaskFrontmatterSchema.safeParse(data);
+    const result = TaskFrontmatterSchema().safeParse(data);
     if (result.success) front = result.data;
     else {
       for (const { path, message } of schemaProblems(result.error.issues)) {
@@ -121,7 +123,7 @@ export function parseTaskFile(file: string, id: string, text: string): { task: T
       for (const [k, v] of Object.entries(data)) {
         if (!result.error.issues.some((i) => i.path[0] === k)) partial[k] = v;
       }
-      front = TaskFrontmatterSchema.safeParse(partial).data ?? EMPTY_FRONTMATTER;
+      front = TaskFrontmatterSchema().safeParse(partial).data ?? EMPTY_FRONTMATTER;
     }
   }
   const { title, description } = titleAndDescription(body);

@@ -1,26 +1,28 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { t } from '../messages';
 import { REQUIREMENT_ID_PATTERN } from './vocabulary';
-
-const refs = z.array(z.string());
 
 /**
  * Loom accepts aliases for the three reference lists. They are validated under their own names, so
  * a problem points at the key the file really has, then folded into the canonical names so that
  * the rest of the core sees one shape.
  */
-const referenceLists = {
-  tasks: refs.optional(),
-  task_ids: refs.optional(),
-  tests: refs.optional(),
-  test_refs: refs.optional(),
-  test_ids: refs.optional(),
-  evidence: refs.optional(),
-  evidence_refs: refs.optional(),
-  receipts: refs.optional(),
-};
+const referenceLists = lazySchema((z) => {
+  const refs = z.array(z.string());
+  return {
+    tasks: refs.optional(),
+    task_ids: refs.optional(),
+    tests: refs.optional(),
+    test_refs: refs.optional(),
+    test_ids: refs.optional(),
+    evidence: refs.optional(),
+    evidence_refs: refs.optional(),
+    receipts: refs.optional(),
+  };
+});
 
-type ReferenceLists = { [K in keyof typeof referenceLists]?: string[] };
+type ReferenceLists = { [K in keyof ReturnType<typeof referenceLists>]?: string[] };
 
 /** A behavior's trace, with the reference lists under their canonical names. Unknown keys are kept. */
 export interface BehaviorTrace {
@@ -46,20 +48,22 @@ function foldAliases(value: ReferenceLists & Record<string, unknown>): BehaviorT
   };
 }
 
-export const BehaviorTraceSchema = z.looseObject(referenceLists).transform(foldAliases);
+export const BehaviorTraceSchema = lazySchema((z) => z.looseObject(referenceLists()).transform(foldAliases));
 
-const entryBody = {
-  ...referenceLists,
-  behaviors: z.record(z.string(), BehaviorTraceSchema).optional(),
-};
-const requirementId = z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') });
-export const TraceEntrySchema = z.looseObject({ id: requirementId, ...entryBody }).transform((v) => foldAliases(v) as TraceEntry);
-export const TraceEntryWithoutIdSchema = z.looseObject(entryBody).transform((v) => foldAliases(v) as TraceEntryBody);
+const entryBody = lazySchema((z) => ({
+  ...referenceLists(),
+  behaviors: z.record(z.string(), BehaviorTraceSchema()).optional(),
+}));
+const requirementId = lazySchema((z) => z.string().regex(REQUIREMENT_ID_PATTERN, { error: () => t('files.requirementIdPattern') }));
+export const TraceEntrySchema = lazySchema((z) => z.looseObject({ id: requirementId(), ...entryBody() }).transform((v) => foldAliases(v) as TraceEntry));
+export const TraceEntryWithoutIdSchema = lazySchema((z) => z.looseObject(entryBody()).transform((v) => foldAliases(v) as TraceEntryBody));
 
-export const TraceabilityFileSchema = z.object({
-  requirements: z.union([z.array(TraceEntrySchema), z.record(requirementId, TraceEntryWithoutIdSchema)]),
-});
-export type TraceabilityFile = z.infer<typeof TraceabilityFileSchema>;
+export const TraceabilityFileSchema = lazySchema((z) =>
+  z.object({
+    requirements: z.union([z.array(TraceEntrySchema()), z.record(requirementId(), TraceEntryWithoutIdSchema())]),
+  }),
+);
+export type TraceabilityFile = z.infer<ReturnType<typeof TraceabilityFileSchema>>;
 
 export interface TraceabilityLedger {
   form: 'array' | 'object';

@@ -1,7 +1,12 @@
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { z } from 'zod';
+import type * as Yaml from 'yaml';
+import type { z } from 'zod';
+import { lazily } from '../../shared/lazily';
+import { lazySchema } from '../../shared/lazySchema';
 import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic';
 import { t, type MessageKey } from '../messages';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see lazily); esbuild bundles it as it bundles an import
+const yaml = lazily(() => require('yaml') as typeof Yaml);
 
 /** One step of a pipeline, with its fields read the way loom's engine reads them. */
 export interface WorkflowStep {
@@ -36,50 +41,55 @@ export interface Workflow {
 }
 
 /** A count as loom's files write it: a number, or a number in quotes. */
-const countInput = z.union([
-  z.number().min(0),
-  z
-    .string()
-    .regex(/^\s*\d+(\.\d+)?\s*$/)
-    .transform(Number),
-]);
-
-const stepList = z
-  .array(z.union([z.string(), z.number().transform(String)]))
-  .nullish()
-  .transform((v) => v ?? []);
+const countInput = lazySchema((z) =>
+  z.union([
+    z.number().min(0),
+    z
+      .string()
+      .regex(/^\s*\d+(\.\d+)?\s*$/)
+      .transform(Number),
+  ]),
+);
 
 /**
  * A step given as data rather than in workflow.yaml (a spec's `dynamic_steps`, a tool's
  * arguments), read with the same leniency as the file: a number id or path is text.
  */
-export const WorkflowStepSchema: z.ZodType<WorkflowStep, unknown> = z
-  .looseObject({
-    id: z.union([z.string().min(1), z.number().transform(String)]),
-    skill: z.string().nullish(),
-    next: z.string().nullish(),
-    requires: stepList,
-    outputs: stepList,
-    gate: z.string().nullish(),
-    gate_verdict: z.string().nullish(),
-    evidence_required: z
-      .any()
-      .optional()
-      .transform((v: unknown) => (v === undefined || v === null ? v : v === true)),
-    validators: stepList,
-    approval_requires: stepList,
-    config: z.looseObject({ max_retries: countInput.optional(), timeout_minutes: countInput.optional() }).nullish(),
-  })
-  .transform((s) => s as WorkflowStep);
+export const WorkflowStepSchema = lazySchema((z): z.ZodType<WorkflowStep, unknown> => {
+  const stepList = z
+    .array(z.union([z.string(), z.number().transform(String)]))
+    .nullish()
+    .transform((v) => v ?? []);
+  return z
+    .looseObject({
+      id: z.union([z.string().min(1), z.number().transform(String)]),
+      skill: z.string().nullish(),
+      next: z.string().nullish(),
+      requires: stepList,
+      outputs: stepList,
+      gate: z.string().nullish(),
+      gate_verdict: z.string().nullish(),
+      evidence_required: z
+        .any()
+        .optional()
+        .transform((v: unknown) => (v === undefined || v === null ? v : v === true)),
+      validators: stepList,
+      approval_requires: stepList,
+      config: z.looseObject({ max_retries: countInput().optional(), timeout_minutes: countInput().optional() }).nullish(),
+    })
+    .transform((s) => s as WorkflowStep);
+});
 
 /**
  * The shape of .loom/workflow.yaml for editors (schemas/workflow.schema.json): what loom's
  * loadWorkflow accepts. The file itself is read by parseWorkflow, which says why a part is refused.
  */
-export const WorkflowSchema = z.looseObject({
-  defaults: z.looseObject({ pipeline_type: z.string().optional(), max_retries: countInput.optional(), timeout_minutes: countInput.optional() }).nullish(),
-  pipelines: z.record(z.string(), z.union([z.array(WorkflowStepSchema), z.looseObject({ steps: z.array(WorkflowStepSchema) })])).optional(),
-});
+export const WorkflowSchema = lazySchema((z) =>
+  z.looseObject({
+    defaults: z.looseObject({ pipeline_type: z.string().optional(), max_retries: countInput().optional(), timeout_minutes: countInput().optional() }).nullish(),
+    pipelines: z.record(z.string(), z.union([z.array(WorkflowStepSchema()), z.looseObject({ steps: z.array(WorkflowStepSchema()) })])).optional(),
+  }),
+);
 
 export const WORKFLOW_FILE = '.loom/workflow.yaml';
 
@@ -99,6 +109,7 @@ type Path = readonly (string | number)[];
  * What loom reads in its own way is a warning the user sees, and the workflow is returned.
  */
 export function parseWorkflow(file: string, text: string): { workflow?: Workflow; diagnostics: Diagnostic[] } {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length) {
@@ -129,8 +140,8 @@ class WorkflowReader {
 
   constructor(
     private readonly file: string,
-    private readonly doc: Document,
-    private readonly lines: LineCounter,
+    private readonly doc: Yaml.Document,
+    private readonly lines: Yaml.LineCounter,
   ) {}
 
   private report(severity: Severity, path: Path, text: string, code = 'schema'): void {
@@ -278,6 +289,7 @@ class WorkflowReader {
 
 /** Offset of the key that holds the value at `path` (of the item, in a list); the nearest existing ancestor otherwise. */
 function offsetOfKey(root: unknown, path: readonly (string | number)[]): number {
+  const { isMap, isNode, isScalar, isSeq } = yaml();
   let node = root;
   let offset = isNode(node) && node.range ? node.range[0] : 0;
   for (const segment of path) {

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { nodeCrypto } from '../nodeModules';
 
 export function sha256OfFile(path: string): string | undefined {
   try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
+    return nodeCrypto().createHash('sha256').update(readFileSync(path)).digest('hex');
   } catch {
     return undefined;
   }

@@ -157,7 +157,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       events: {} as PipelineEvent,
       input: {} as Omit<PipelineContext, 'outcome' | 'lastRun'>,
     },
-    actors: { executingRun: executingMachine },
+    actors: { executingRun: executingMachine() },
     guards: {
       ...namedGuards,
       /** Advance names this stage, or names none and this is the way forward. */

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { z } from 'zod';
 import type { PipelineState } from '../files/pipelineState';
 import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type WorkflowStep } from '../files/workflow';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic';
@@ -11,16 +10,19 @@ import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipe
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { lazySchema } from '../../shared/lazySchema';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 
 /**
  * The steps recorded in `dynamic_steps`, which loom's engine uses instead of the workflow's
  * pipeline (`getSteps`); a bare string is read as a step id. Undefined when there are none.
  */
+const DynamicStepsSchema = lazySchema((z) => z.array(WorkflowStepSchema()));
+
 export function dynamicSteps(state: PipelineState | undefined): WorkflowStep[] | undefined {
   const raw = state?.dynamic_steps;
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const parsed = z.array(WorkflowStepSchema).safeParse(raw.map((s) => (typeof s === 'string' ? { id: s } : s)));
+  const parsed = DynamicStepsSchema().safeParse(raw.map((s) => (typeof s === 'string' ? { id: s } : s)));
   return parsed.success ? parsed.data : undefined;
 }
 

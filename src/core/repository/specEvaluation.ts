@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { FINDING_SEVERITIES } from '../files/findings';
 import { specOverview, type SpecGroup } from '../specdir/specOverview';
@@ -39,9 +40,7 @@ export function evaluateSpec(spec: SpecPipeline, staleness: SpecStaleness, faile
  * The shape of an evaluation, built on first use: two dozen zod schemas made when the bundle
  * loads would add to the extension's activation, and only a cache read needs them.
  */
-let evaluationSchema: z.ZodType | undefined;
-function specEvaluationSchema(): z.ZodType {
-  if (evaluationSchema) return evaluationSchema;
+const specEvaluationSchema = lazySchema((z): z.ZodType => {
   const DiagnosticSchema = z.object({
     file: z.string(),
     line: z.number(),
@@ -75,8 +74,8 @@ function specEvaluationSchema(): z.ZodType {
     group: z.enum(['in-progress', 'failed', 'done', 'attention']),
     staleness: StalenessSchema,
   });
-  return (evaluationSchema = SpecEvaluationSchema);
-}
+  return SpecEvaluationSchema;
+});
 
 /** Whether a value read back from the cache has the shape of an evaluation (anything else is rebuilt). */
 export const isSpecEvaluation = (value: unknown): value is SpecEvaluation => specEvaluationSchema().safeParse(value).success;

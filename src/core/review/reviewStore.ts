@@ -20,7 +20,7 @@ export function readReviewComments(spec: SpecLocation): ReviewComments {
   } catch (e) {
     throw new CorruptArtifactError(say('review.notJson', { file: rel, detail: (e as Error).message }), rel);
   }
-  const parsed = reviewCommentsSchema.safeParse(raw);
+  const parsed = reviewCommentsSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new CorruptArtifactError(say('review.notThreads', { file: rel, where: issue?.path.join('.') || 'root', detail: issue?.message ?? '' }), rel);
@@ -36,7 +36,7 @@ export function updateReviewComments<T>(spec: SpecLocation, edit: (comments: Rev
   return withRunLock(spec, () => {
     const comments = readReviewComments(spec);
     const result = edit(comments);
-    writeFileAtomic(join(spec.dir, REVIEW_COMMENTS_FILE), toJsonText(reviewCommentsSchema.parse(comments)));
+    writeFileAtomic(join(spec.dir, REVIEW_COMMENTS_FILE), toJsonText(reviewCommentsSchema().parse(comments)));
     return result;
   });
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { LoomError } from '../errors';
+import { nodeCrypto } from '../nodeModules';
 import type { ReviewComment, ReviewComments, ReviewThread, ThreadStatus } from './reviewComments';
 import { t as text } from '../messages';
 
@@ -7,7 +7,7 @@ import { t as text } from '../messages';
  * The pull-request operations on a set of threads, each changing it in place (inside
  * `updateReviewComments`) and naming the thread or comment it could not find.
  */
-const newId = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
+const newId = (prefix: string) => `${prefix}${nodeCrypto().randomBytes(6).toString('hex')}`;
 
 export interface NewThread {
   file: string;

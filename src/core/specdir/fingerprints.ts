@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { nodeCrypto } from '../nodeModules';
 import { REVIEW_COMMENTS_FILE } from '../review/reviewComments';
 
 /**
@@ -11,7 +11,7 @@ import { REVIEW_COMMENTS_FILE } from '../review/reviewComments';
  * or each would call the other's fingerprints stale.
  */
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+const sha256 = (data: string | Buffer) => nodeCrypto().createHash('sha256').update(data).digest('hex');
 
 /** The files loom keeps inside the spec directory; any other declared path is repository-relative. */
 const SPEC_LOCAL =

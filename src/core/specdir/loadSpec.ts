@@ -105,12 +105,12 @@ export function loadSpec(
     return r?.value === undefined ? { condition: 'invalid' } : { value: r.value, condition: 'ok' };
   };
 
-  const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema);
+  const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema());
   if (options.summary) return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
-  const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema);
-  const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema);
-  const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema);
-  const convergence = json<import('../files/findings').ConvergenceReport>(CONVERGENCE_REPORT_FILE, ConvergenceReportSchema);
+  const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema());
+  const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema());
+  const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema());
+  const convergence = json<import('../files/findings').ConvergenceReport>(CONVERGENCE_REPORT_FILE, ConvergenceReportSchema());
 
   const tasks = new Map<string, TaskFile>();
   for (const name of sub(TASKS_DIR).sort(byTaskNumber)) {
@@ -128,7 +128,7 @@ export function loadSpec(
     if (!name.endsWith('.state.json')) continue;
     const expected = name.slice(0, -'.state.json'.length);
     const file = `${TASK_STATES_DIR}/${name}`;
-    const r = json<TaskState>(file, TaskStateSchema, (value, text) =>
+    const r = json<TaskState>(file, TaskStateSchema(), (value, text) =>
       value.task_id === expected
         ? []
         : [
@@ -147,12 +147,12 @@ export function loadSpec(
   const handoffs = new Map<string, Handoff>();
   for (const name of sub(HANDOFFS_DIR).sort()) {
     if (!name.endsWith('.json')) continue;
-    const r = json<Handoff>(`${HANDOFFS_DIR}/${name}`, HandoffSchema);
+    const r = json<Handoff>(`${HANDOFFS_DIR}/${name}`, HandoffSchema());
     if (r.value) handoffs.set(name.slice(0, -5), r.value);
   }
 
   for (const name of sub('findings')) {
-    if (name.endsWith('.json')) json(`findings/${name}`, FindingsFileSchema);
+    if (name.endsWith('.json')) json(`findings/${name}`, FindingsFileSchema());
   }
   sub('evidence');
 

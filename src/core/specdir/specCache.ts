@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { unrecorded } from '../fs/readRecorder';
+import { nodeCrypto, workerThreads } from '../nodeModules';
 
 /**
  * What identifies one version of a file without reading it: its size and modification time
@@ -234,7 +233,7 @@ function parseCacheFile(text: string, version: string, dir: string): Map<string,
 }
 
 /** The cache file of a spec directory: a hash of its absolute path, so any path makes a valid file name. */
-export const cacheKey = (dir: string) => createHash('sha1').update(dir).digest('hex');
+export const cacheKey = (dir: string) => nodeCrypto().createHash('sha1').update(dir).digest('hex');
 
 /** A store of one file per spec in `root`, each written atomically (temporary file, then rename). */
 export function directoryCacheStore(root: string): SpecCacheStore {
@@ -254,7 +253,7 @@ export function directoryCacheStore(root: string): SpecCacheStore {
       }
       const path = join(root, `${key}.json`);
       // Per thread too: the look's worker writes the same store as the extension host's thread.
-      const temp = `${path}.${process.pid}.${threadId}.tmp`;
+      const temp = `${path}.${process.pid}.${workerThreads().threadId}.tmp`;
       writeFileSync(temp, text, 'utf8');
       renameSync(temp, path);
     },

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { SpecLockedError } from '../errors';
+import { nodeCrypto } from '../nodeModules';
 
 /**
  * The spec's `.loom-run.lock`, the one implementation the CLI, the host and the executing stage
@@ -113,7 +113,7 @@ export function acquireRunLock(spec: SpecLocation, options: AcquireOptions = {})
   const rel = `${spec.specDir}/${RUN_LOCK_FILE}`;
   const deadline = Date.now() + (options.waitMs ?? 0);
   for (;;) {
-    const token = randomBytes(8).toString('hex');
+    const token = nodeCrypto().randomBytes(8).toString('hex');
     const outcome = tryCreate(path, lockText(process.pid, options.now ?? new Date().toISOString(), token));
     if (outcome === 'created') {
       const entry = { token, depth: 1 };
@@ -186,7 +186,7 @@ function tryCreate(path: string, text: string): 'created' | 'exists' {
  * was moved is not what was judged (someone took the lock between the read and the move).
  */
 function removeStale(path: string, judged: string): void {
-  const aside = `${path}.${randomBytes(4).toString('hex')}.stale`;
+  const aside = `${path}.${nodeCrypto().randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(path, aside);
   } catch {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { workerThreads } from '../nodeModules';
 
 /**
  * A worker thread running one of the bundle's worker entries. Bundled, dist/extension.js and
@@ -9,7 +10,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
  */
 export function startBundledWorker(name: string, sourceDir: string, workerData: unknown, resourceLimits: ResourceLimits): Worker {
   const bundled = join(__dirname, `${name}.js`);
-  if (existsSync(bundled)) return new Worker(bundled, { workerData, resourceLimits });
+  if (existsSync(bundled)) return new (workerThreads().Worker)(bundled, { workerData, resourceLimits });
   const source = join(sourceDir, `${name}.ts`);
-  return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, { eval: true, workerData, resourceLimits });
+  return new (workerThreads().Worker)(`require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, { eval: true, workerData, resourceLimits });
 }

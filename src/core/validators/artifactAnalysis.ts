@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { CorruptArtifactError, OverrideRefusedError } from '../errors';
 import { ARTIFACT_ANALYSIS_FILE, FindingOverrideSchema, type Finding, type FindingOverride } from '../files/findings';
 import { findPlaceholder } from '../files/placeholders';
@@ -653,14 +653,14 @@ export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; 
  */
 export const ANALYSIS_OVERRIDES_FILE = 'artifact-analysis.overrides.json';
 
-const OverridesFileSchema = z.looseObject({ overrides: z.array(FindingOverrideSchema) });
+const OverridesFileSchema = lazySchema((z) => z.looseObject({ overrides: z.array(FindingOverrideSchema()) }));
 
 /** The overrides file: undefined when absent, 'corrupt' when it does not read. */
 function readOverridesFile(s: SpecSnapshot): FindingOverride[] | undefined | 'corrupt' {
   const path = join(s.dir, ANALYSIS_OVERRIDES_FILE);
   if (!existsSync(path)) return undefined;
   try {
-    const parsed = OverridesFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    const parsed = OverridesFileSchema().safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data.overrides : 'corrupt';
   } catch {
     return 'corrupt';

@@ -17,7 +17,7 @@ export function readFindingsFiles(snapshot: Pick<SpecSnapshot, 'dir' | 'files'>)
     } catch {
       continue;
     }
-    const parsed = FindingsFileSchema.safeParse(data);
+    const parsed = FindingsFileSchema().safeParse(data);
     if (parsed.success) out.push({ source: name.slice('findings/'.length, -'.json'.length), file: name, findings: parsed.data.findings });
   }
   return out;

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { buildDashboardModel } from '../../core/views/dashboardModel';
 import { buildMatrixModel } from '../../core/views/matrixModel';
+import { nodeCrypto } from '../../core/nodeModules';
 import type { HostMessage, ViewKind, ViewModel, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/protocolSchema';
 import { renderWebviewHtml, WEBVIEW_BUNDLES } from '../../shared/webviewHtml';
@@ -59,7 +59,7 @@ export class SpecWebview extends Disposable {
     webview.html = renderWebviewHtml({
       view: kind,
       cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
+      nonce: nodeCrypto().randomBytes(16).toString('base64'),
       scriptUri: asset(WEBVIEW_BUNDLES[kind].script),
       styleUri: asset(WEBVIEW_BUNDLES[kind].style),
       title: panel.title,

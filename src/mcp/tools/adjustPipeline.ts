@@ -23,7 +23,7 @@ function currentSteps(spec: SpecPipeline): WorkflowStep[] {
   const steps = text === undefined ? undefined : parseWorkflow(WORKFLOW_FILE, text).workflow?.pipelines?.[spec.pipelineType]?.steps;
   return steps?.length
     ? steps
-    : spec.definition.stages.map((s) => WorkflowStepSchema.parse({ id: s.id, ...(s.skill ? { skill: s.skill } : {}), ...(s.description ? { description: s.description } : {}) }));
+    : spec.definition.stages.map((s) => WorkflowStepSchema().parse({ id: s.id, ...(s.skill ? { skill: s.skill } : {}), ...(s.description ? { description: s.description } : {}) }));
 }
 
 /** A stage a person must pass: leaving it out of the remaining steps needs the person, not the agent's word. */
@@ -47,7 +47,7 @@ export const adjustPipeline = defineTool({
     const current = currentSteps(spec);
     const entered = new Set([...(spec.snapshot.state?.stage_history ?? []).map((h) => h.stage), spec.stage]);
     // A step already in the pipeline keeps what the workflow says of it (outputs, gate, validators).
-    const remaining = args.new_remaining_steps.map((s) => WorkflowStepSchema.parse({ ...current.find((c) => c.id === s.id), ...s }));
+    const remaining = args.new_remaining_steps.map((s) => WorkflowStepSchema().parse({ ...current.find((c) => c.id === s.id), ...s }));
     // What is left out: the steps that were still ahead of the current stage.
     const ahead = current.slice(current.findIndex((s) => s.id === spec.stage) + 1);
     const dropped = ahead.filter((s) => !entered.has(s.id) && !remaining.some((r) => r.id === s.id));

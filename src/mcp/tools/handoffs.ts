@@ -45,7 +45,7 @@ function writeHandoffOverMcp(spec: SpecPipeline, ask: HandoffAsk, ctx: ToolConte
   if (ask.task_id !== undefined && !specTaskIds(spec.snapshot).includes(ask.task_id)) throw unknownTask(spec, ask.task_id);
   const artifacts = ask.artifacts ?? (Array.isArray(ask.data?.artifacts) ? (ask.data.artifacts as unknown[]).map(String) : []);
   for (const a of artifacts) insideRepository(spec.snapshot.repoRoot, a, 'artifact');
-  const parsed = WritableHandoffSchema.safeParse({
+  const parsed = WritableHandoffSchema().safeParse({
     ...ask.data,
     ...(ask.stage !== undefined ? { stage: ask.stage } : { task_id: ask.task_id }),
     status: ask.status ?? ask.data?.status ?? 'done',

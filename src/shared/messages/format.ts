@@ -1,5 +1,12 @@
-import { IntlMessageFormat } from 'intl-messageformat';
+import type { IntlMessageFormat } from 'intl-messageformat';
+import { lazily } from '../lazily';
 import type { Language } from './language';
+
+// The `require` of Node and of esbuild, which bundles the package and runs it on the first call
+// (the webviews' tsconfig has no Node types to declare it).
+declare const require: (id: 'intl-messageformat') => { IntlMessageFormat: typeof IntlMessageFormat };
+// Loaded on the first text formatted, not with the bundle: the extension activates without it (see lazily).
+const intlMessageFormat = lazily(() => require('intl-messageformat').IntlMessageFormat);
 
 const LOCALES: Readonly<Record<Language, string>> = { en: 'en', zh: 'zh-CN' };
 
@@ -31,13 +38,14 @@ class Compiled {
     private readonly language: Language,
   ) {
     // The parser alone: the library's constructor would resolve the locale, which plain texts never use.
-    const parse = IntlMessageFormat.__parse;
+    const parse = intlMessageFormat().__parse;
     this.ast = parse ? (parse(text, OPTIONS) as Element[]) : undefined;
     this.pieces = this.ast && piecesOf(this.ast);
   }
 
   get format(): IntlMessageFormat {
-    return (this.library ??= new IntlMessageFormat(this.text, LOCALES[this.language], undefined, OPTIONS));
+    const Library = intlMessageFormat();
+    return (this.library ??= new Library(this.text, LOCALES[this.language], undefined, OPTIONS));
   }
 
   getAst(): readonly Element[] {

@@ -18,7 +18,7 @@ test('accepted drafts are written with the stage handoff, and the spec can then 
     const r = writeDrafts(s.root, s.specDir, AUTHORING.brainstorm, GOOD.brainstorm, base, 'Approach A: tags on the todo.', NOW);
     assert.deepEqual(r, { written: ['spec.md', 'requirements.json'], handoff: 'handoffs/brainstorming.json' });
     assert.equal(readFileSync(join(s.dir, 'spec.md'), 'utf8'), GOOD.brainstorm[0].content);
-    const handoff = HandoffSchema.parse(JSON.parse(readFileSync(join(s.dir, r.handoff), 'utf8')));
+    const handoff = HandoffSchema().parse(JSON.parse(readFileSync(join(s.dir, r.handoff), 'utf8')));
     assert.deepEqual(
       [handoff.stage, handoff.status, handoff.summary, handoff.artifacts, handoff.written_at],
       ['brainstorming', 'done', 'Approach A: tags on the todo.', ['spec.md', 'requirements.json'], NOW],

@@ -550,7 +550,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
       { id: 'T1', status: 'done', retry_count: 0 },
       { id: 'T2', status: 'done', retry_count: 0 },
     ]);
-    for (const id of ['T1', 'T2']) assert.equal(TaskStateSchema.safeParse(readJson(`task-states/${id}.state.json`)).success, true);
+    for (const id of ['T1', 'T2']) assert.equal(TaskStateSchema().safeParse(readJson(`task-states/${id}.state.json`)).success, true);
     const report = read('test-report.md');
     assert.match(report, /^verdict: PASS$/m);
     assert.match(report, /evidence-command: `node --test tests\/`/);
@@ -750,7 +750,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
 
   it("the final files read back in loom: the core's zod schemas and the JSON Schemas (ours and loom's published ones)", () => {
     const finalState = state();
-    assert.equal(PipelineStateSchema.safeParse(finalState).success, true);
+    assert.equal(PipelineStateSchema().safeParse(finalState).success, true);
     assert.deepEqual(validate(schema('schemas/pipeline-state.schema.json'), finalState), []);
     assert.deepEqual(Object.keys(finalState).sort(), [
       'current_stage',
@@ -768,11 +768,11 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.equal(finalState.pipeline_type, 'feature');
 
     const requirements = readJson('requirements.json');
-    assert.equal(RequirementsFileSchema.safeParse(requirements).success, true);
+    assert.equal(RequirementsFileSchema().safeParse(requirements).success, true);
     assert.deepEqual(validate(schema('schemas/requirements.schema.json'), requirements), []);
 
     const trace = readJson('traceability.json');
-    assert.equal(TraceabilityFileSchema.safeParse(trace).success, true);
+    assert.equal(TraceabilityFileSchema().safeParse(trace).success, true);
     assert.deepEqual(validate(schema('test/fixtures/reference/traceability.schema.json'), trace), []);
 
     const finding = schema('test/fixtures/reference/finding.schema.json');

@@ -18,7 +18,7 @@ const read = (name: string) => readFileSync(join(specDir, name), 'utf8');
 const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
 
 describe('artifact-analysis.json', () => {
-  const parse = (text: string) => parseJsonDocument('specs/s/artifact-analysis.json', text, ArtifactAnalysisSchema);
+  const parse = (text: string) => parseJsonDocument('specs/s/artifact-analysis.json', text, ArtifactAnalysisSchema());
 
   it('reads a realistic passing analysis', () => {
     assert.equal(ARTIFACT_ANALYSIS_FILE, 'artifact-analysis.json');
@@ -81,7 +81,7 @@ describe('artifact-analysis.json', () => {
 });
 
 describe('convergence-report.json', () => {
-  const parse = (text: string) => parseJsonDocument('specs/s/convergence-report.json', text, ConvergenceReportSchema);
+  const parse = (text: string) => parseJsonDocument('specs/s/convergence-report.json', text, ConvergenceReportSchema());
 
   it('reads a realistic report that needs another round', () => {
     assert.equal(CONVERGENCE_REPORT_FILE, 'convergence-report.json');
@@ -104,7 +104,7 @@ describe('convergence-report.json', () => {
 });
 
 describe('findings/*.json', () => {
-  const parse = (text: string) => parseJsonDocument('specs/s/findings/round-1.json', text, FindingsFileSchema);
+  const parse = (text: string) => parseJsonDocument('specs/s/findings/round-1.json', text, FindingsFileSchema());
 
   it('reads a findings file with a located finding', () => {
     const { value, diagnostics } = parse(read('findings/round-1.json'));

@@ -9,7 +9,7 @@ import { toJsonText } from '../../../src/core/fs/atomicWrite';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
 const read = (name: string) => readFileSync(join(specDir, HANDOFFS_DIR, name), 'utf8');
-const parse = (text: string) => parseJsonDocument('specs/s/handoffs/T1.json', text, HandoffSchema);
+const parse = (text: string) => parseJsonDocument('specs/s/handoffs/T1.json', text, HandoffSchema());
 const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
 
 describe('handoffs/*.json', () => {

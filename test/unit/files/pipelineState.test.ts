@@ -8,7 +8,7 @@ import { toJsonText } from '../../../src/core/fs/atomicWrite';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
 const stateText = readFileSync(join(specDir, PIPELINE_STATE_FILE), 'utf8');
-const parse = (text: string) => parseJsonDocument('specs/s/pipeline.state.json', text, PipelineStateSchema);
+const parse = (text: string) => parseJsonDocument('specs/s/pipeline.state.json', text, PipelineStateSchema());
 const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
 
 describe('pipeline.state.json', () => {

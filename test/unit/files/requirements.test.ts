@@ -6,7 +6,7 @@ import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
 import { normalizeRequirements, REQUIREMENTS_FILE, RequirementsFileSchema } from '../../../src/core/files/requirements';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
-const parse = (text: string) => parseJsonDocument('specs/s/requirements.json', text, RequirementsFileSchema);
+const parse = (text: string) => parseJsonDocument('specs/s/requirements.json', text, RequirementsFileSchema());
 const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
 
 const behavior = (id: string, extra = '') => `{ "id": "${id}", "category": "happy-path", "description": "登录成功", "status": "failing", "acceptance": ["返回 200"]${extra} }`;

@@ -9,7 +9,7 @@ import { toJsonText } from '../../../src/core/fs/atomicWrite';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
 const read = (name: string) => readFileSync(join(specDir, TASK_STATES_DIR, name), 'utf8');
-const parse = (text: string) => parseJsonDocument('specs/s/task-states/T1.state.json', text, TaskStateSchema);
+const parse = (text: string) => parseJsonDocument('specs/s/task-states/T1.state.json', text, TaskStateSchema());
 const brief = (d: { line: number; column: number; message: string }) => `${d.line}:${d.column} ${d.message}`;
 
 /** A state as loom's initTask writes it, with one field changed. */

@@ -6,7 +6,7 @@ import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
 import { normalizeTraceability, splitTestRef, TRACEABILITY_FILE, TraceabilityFileSchema } from '../../../src/core/files/traceability';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
-const parse = (text: string) => parseJsonDocument('specs/s/traceability.json', text, TraceabilityFileSchema);
+const parse = (text: string) => parseJsonDocument('specs/s/traceability.json', text, TraceabilityFileSchema());
 const ledger = (text: string) => {
   const { value, diagnostics } = parse(text);
   assert.deepEqual(diagnostics, []);

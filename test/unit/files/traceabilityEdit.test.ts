@@ -11,7 +11,7 @@ const FILE = 'specs/2026-11-29+login/traceability.json';
 function edit(text: string, change: TraceabilityChange) {
   const edits = traceabilityEdits(FILE, text, change);
   const after = applyTextEdits(text, edits);
-  const parsed = TraceabilityFileSchema.safeParse(JSON.parse(after.replace(/^\uFEFF/, '')));
+  const parsed = TraceabilityFileSchema().safeParse(JSON.parse(after.replace(/^\uFEFF/, '')));
   assert.ok(parsed.success, `the edited file reads:\n${after}`);
   return { after, edits, ledger: normalizeTraceability(parsed.data) };
 }

@@ -14,7 +14,10 @@ import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
 import { TempRepo } from '../../helpers/tempRepo';
 import { assertBuilt, BAD_STATE, BUILD, cliStatus, connect, DRAFT, GATE, IDEA, pipelineRepo, type LoomClient, serveFixture } from './helpers';
 
-const lastEntry = (repo: TempRepo, specDir: string) => PipelineStateSchema.parse(repo.json(`${specDir}/pipeline.state.json`)).stage_history.at(-1)!;
+const lastEntry = (repo: TempRepo, specDir: string) =>
+  PipelineStateSchema()
+    .parse(repo.json(`${specDir}/pipeline.state.json`))
+    .stage_history.at(-1)!;
 
 describe('loom-vscode mcp: stage changes without elicitation', () => {
   let repo: TempRepo;
@@ -332,7 +335,7 @@ describe('loom-vscode mcp: choosing the steps for a request', () => {
     assert.match((await c.call('loom_select_pipeline', { request: 'fix a typo', initialize: true })).error, /spec_dir is required when initialize=true/);
     const r = await c.call('loom_select_pipeline', { request: 'fix a typo in the docs', spec_dir: NEW, initialize: true });
     assert.equal(r.initialized, true);
-    const state = PipelineStateSchema.parse(repo.json(`${NEW}/pipeline.state.json`));
+    const state = PipelineStateSchema().parse(repo.json(`${NEW}/pipeline.state.json`));
     assert.deepEqual([state.current_stage, state.dynamic_steps], ['executing', [{ id: 'executing' }, { id: 'verification' }]]);
     assert.equal(cliStatus(repo.root, NEW).stage, 'executing');
     const before = repo.sha256(`${NEW}/pipeline.state.json`);

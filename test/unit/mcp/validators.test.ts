@@ -116,7 +116,7 @@ describe('loom-vscode mcp: validators and views', () => {
     assert.equal(r.ok, false);
     assert.equal(r.report.status, 'blocked');
     assert.ok(r.errors.some((e: string) => e.includes('plan.md does not exist')));
-    const file = ArtifactAnalysisSchema.parse(JSON.parse(readFileSync(join(basic, PROFILE, 'artifact-analysis.json'), 'utf8')));
+    const file = ArtifactAnalysisSchema().parse(JSON.parse(readFileSync(join(basic, PROFILE, 'artifact-analysis.json'), 'utf8')));
     assert.equal(file.status, 'blocked');
   });
 
@@ -125,7 +125,7 @@ describe('loom-vscode mcp: validators and views', () => {
     assert.match(wrong.error, /round 3 is not the next convergence round of .*: that is round 1; nothing was written/);
     const r = await d.call('loom_converge', { spec_dir: EXPORT, round: 1 });
     assert.deepEqual([r.ok, r.report.round, r.report.status, r.appended_tasks], [true, 1, 'converged', []]);
-    const file = ConvergenceReportSchema.parse(JSON.parse(readFileSync(join(clean, EXPORT, 'convergence-report.json'), 'utf8')));
+    const file = ConvergenceReportSchema().parse(JSON.parse(readFileSync(join(clean, EXPORT, 'convergence-report.json'), 'utf8')));
     assert.equal(file.status, 'converged');
   });
 });
@@ -158,7 +158,7 @@ describe('loom-vscode mcp: the omission hunt', () => {
       );
     assert.equal(r.ok, false);
     assert.equal(r.report.checked_behaviors, cli.rows.length);
-    const file = FindingsFileSchema.parse(JSON.parse(readFileSync(join(dir, LOGIN, 'findings/omission-hunter.json'), 'utf8')));
+    const file = FindingsFileSchema().parse(JSON.parse(readFileSync(join(dir, LOGIN, 'findings/omission-hunter.json'), 'utf8')));
     assert.equal(file.findings.length, r.report.findings.length);
     const validate = await c.call('loom_validate', { spec_dir: LOGIN });
     assert.ok(!validate.diagnostics.some((d: { file: string }) => d.file.endsWith('omission-hunter.json')), 'the report reads as loom findings');

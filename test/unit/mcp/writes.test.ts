@@ -31,7 +31,7 @@ describe('loom-vscode mcp: task states, handoffs, checkpoints', () => {
     assert.equal(twice.task.retry_count, 2);
     const blocked = await c.call('loom_update_task_state', { spec_dir: BUILD, task_id: 'T2', status: 'blocked', blocker: 'waiting for the API' });
     assert.equal(blocked.task.blocker, 'waiting for the API');
-    const file = TaskStateSchema.parse(repo.json(`${BUILD}/task-states/T1.state.json`));
+    const file = TaskStateSchema().parse(repo.json(`${BUILD}/task-states/T1.state.json`));
     assert.deepEqual([file.status, file.retry_count, file.spec_dir], ['failed', 2, BUILD]);
     assert.deepEqual(taskStatuses(repo.root), { T1: ['failed', 2], T2: ['blocked', 0], T3: ['pending', 0] });
     assert.match(repo.read(`${BUILD}/progress.md`), /T2/);
@@ -72,9 +72,9 @@ describe('loom-vscode mcp: task states, handoffs, checkpoints', () => {
     assert.match(stage.next_required_action, /loom_advance_pipeline/);
     const task = await c.call('loom_write_handoff', { spec_dir: BUILD, task_id: 'T2', status: 'partial', summary: 'half' });
     assert.equal(task.path, 'handoffs/T2.json');
-    const file = HandoffSchema.parse(repo.json(`${BUILD}/handoffs/build.json`));
+    const file = HandoffSchema().parse(repo.json(`${BUILD}/handoffs/build.json`));
     assert.deepEqual([file.stage, file.status, file.artifacts, file.notes], ['build', 'done', ['src/T1.ts'], 'n']);
-    assert.equal(HandoffSchema.parse(repo.json(`${BUILD}/handoffs/T2.json`)).task_id, 'T2');
+    assert.equal(HandoffSchema().parse(repo.json(`${BUILD}/handoffs/T2.json`)).task_id, 'T2');
     const progress = repo.read(`${BUILD}/progress.md`);
     assert.match(progress, /\| `build` \| done \| built the parts \| src\/T1\.ts \|/);
     assert.match(progress, /\| `T2` \| partial \| half \|/);

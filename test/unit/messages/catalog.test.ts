@@ -4,10 +4,10 @@ import { CATALOG, LANGUAGES, languageOfEnvironment, languageOfLocale, message, r
 import { parameterNamesOf } from '../../../src/core/messages/format';
 
 test('every key has an English and a Chinese text with the same parameters', () => {
-  const keys = Object.keys(CATALOG) as MessageKey[];
+  const keys = Object.keys(CATALOG()) as MessageKey[];
   assert.ok(keys.length > 0);
   for (const key of keys) {
-    const entry = CATALOG[key];
+    const entry = CATALOG()[key];
     for (const language of LANGUAGES) assert.ok(entry[language].trim() !== '', `${key} has no ${language} text`);
     assert.deepEqual(parameterNamesOf(entry.zh, 'zh'), parameterNamesOf(entry.en, 'en'), `${key}: the two texts take different parameters`);
   }

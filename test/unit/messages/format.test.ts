@@ -13,9 +13,9 @@ function library(text: string, language: 'en' | 'zh', params: Record<string, str
 }
 
 test('every text of the catalog reads as the library words it, with strings, numbers, zero and empty values', () => {
-  for (const key of Object.keys(CATALOG) as MessageKey[]) {
+  for (const key of Object.keys(CATALOG()) as MessageKey[]) {
     for (const language of LANGUAGES) {
-      const text = CATALOG[key][language];
+      const text = CATALOG()[key][language];
       const names = parameterNamesOf(text, language);
       for (const value of ['T3', 1, 0, 7, '', "it's {literal} <b>"]) {
         const params = Object.fromEntries(names.map((n) => [n, value]));

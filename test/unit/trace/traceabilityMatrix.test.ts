@@ -317,7 +317,7 @@ describe('buildTraceabilityMatrix edge cases', () => {
   it('reports a __proto__ behavior key in traceability.json instead of dropping it silently', () => {
     const { parseJsonDocument } = jsonDocument;
     const text = '{ "requirements": {\n  "REQ-001": { "tasks": [], "behaviors": { "__proto__": { "tasks": ["T1"] } } } } }';
-    const parsed = parseJsonDocument('specs/x/traceability.json', text, TraceabilityFileSchema);
+    const parsed = parseJsonDocument('specs/x/traceability.json', text, TraceabilityFileSchema());
     assert.ok(parsed.value, 'the rest of the ledger still loads');
     assert.deepEqual(
       parsed.diagnostics.map((d) => [d.line, d.column, d.severity, d.code]),

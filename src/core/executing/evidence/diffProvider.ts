@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoomError } from '../../errors';
+import { childProcess, nodeCrypto } from '../../nodeModules';
 
 /**
  * What the reviewer sees: the worktree's changes since the task started. `snapshot` records the
@@ -36,7 +35,7 @@ export class GitDiffProvider implements DiffProvider {
   ) {}
 
   async snapshot(signal: AbortSignal): Promise<string> {
-    const index = join(tmpdir(), `loom-index-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const index = join(tmpdir(), `loom-index-${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}`);
     const env = { ...process.env, GIT_INDEX_FILE: index };
     try {
       try {
@@ -70,7 +69,7 @@ export class GitDiffProvider implements DiffProvider {
 
   private run(args: string[], signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<string> {
     return new Promise((resolve, reject) => {
-      execFile(this.git, ['-c', 'core.quotepath=off', ...args], { cwd: this.worktree, env, signal, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      childProcess().execFile(this.git, ['-c', 'core.quotepath=off', ...args], { cwd: this.worktree, env, signal, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
         if (error) {
           if (signal.aborted) reject(signal.reason);
           else reject(new GitError(`git ${args[0]} failed in ${this.worktree}: ${(stderr || error.message).trim()}`));

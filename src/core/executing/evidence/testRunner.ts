@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoomError } from '../../errors';
+import { childProcess } from '../../nodeModules';
 
 /** Running the project's test command: only in a trusted workspace, cancellable, with a time limit. */
 export interface TestRun {
@@ -70,7 +70,7 @@ export class NodeTestRunner implements TestRunner {
         reject(options.signal.reason);
         return;
       }
-      const child = spawn(command, { cwd, shell: true, detached: process.platform !== 'win32', env: { ...this.env, CI: this.env.CI ?? '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = childProcess().spawn(command, { cwd, shell: true, detached: process.platform !== 'win32', env: { ...this.env, CI: this.env.CI ?? '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
       const out = boundedOutput();
       child.stdout?.on('data', (c: Buffer) => out.add(c));
       child.stderr?.on('data', (c: Buffer) => out.add(c));

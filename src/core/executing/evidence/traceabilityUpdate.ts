@@ -72,7 +72,7 @@ export function updateTraceability(snapshot: SpecSnapshot, closures: readonly Be
     } catch (e) {
       throw new CorruptStateError(`${rel} could not be read (${(e as Error).message}); it was left untouched`, rel);
     }
-    if (!TraceabilityFileSchema.safeParse(root).success || !isObject(root)) {
+    if (!TraceabilityFileSchema().safeParse(root).success || !isObject(root)) {
       throw new CorruptStateError(`${rel} is not a valid traceability ledger; it was left untouched`, rel);
     }
     const changes: TraceabilityChange[] = [];
@@ -90,7 +90,7 @@ export function updateTraceability(snapshot: SpecSnapshot, closures: readonly Be
       addTo(entry, 'tests', c.tests);
       addTo(entry, 'evidence', c.evidence);
     }
-    if (!TraceabilityFileSchema.safeParse(root).success) throw new CorruptStateError(`updating ${rel} would make it invalid; it was left untouched`, rel);
+    if (!TraceabilityFileSchema().safeParse(root).success) throw new CorruptStateError(`updating ${rel} would make it invalid; it was left untouched`, rel);
     writeFileAtomic(path, toJsonText(root));
     return changes;
   });

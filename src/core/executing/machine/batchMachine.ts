@@ -7,6 +7,7 @@ import { readTaskRunRecord } from './taskRunRecord';
 import type { TaskHeldEvent, UserAnswerEvent } from './runEvents';
 import type { RunStop } from './runTypes';
 import { taskMachine, type TaskMachineOutput, type TaskOutcome } from './taskMachine';
+import { lazily } from '../../../shared/lazily';
 
 /**
  * One batch of the plan, its tasks as child actors. Serially (the default, and always in direct
@@ -74,123 +75,125 @@ export function stopFor(task: string, outcome: TaskOutcome): RunStop | undefined
 
 const current = (c: BatchContext) => c.tasks[c.cursor]?.id;
 
-export const batchMachine = setup({
-  types: {
-    input: {} as BatchMachineInput,
-    context: {} as BatchContext,
-    events: {} as BatchEvent,
-    output: {} as BatchMachineOutput,
-  },
-  actors: { task: taskMachine },
-  guards: {
-    runsInParallel: ({ context }) => context.parallel && context.batch.type === 'parallel' && context.tasks.length > 1,
-    allSettled: ({ context }) => context.cursor >= context.tasks.length,
-    currentStops: ({ context }) => {
-      const outcome = context.ended[current(context)];
-      return outcome !== undefined && stopFor(current(context), outcome) !== undefined;
+export const batchMachine = lazily(() =>
+  setup({
+    types: {
+      input: {} as BatchMachineInput,
+      context: {} as BatchContext,
+      events: {} as BatchEvent,
+      output: {} as BatchMachineOutput,
     },
-    endedStops: ({ event }) => {
-      const { output } = event as DoneActorEvent<TaskMachineOutput>;
-      return stopFor(output.task, output.outcome) !== undefined;
+    actors: { task: taskMachine() },
+    guards: {
+      runsInParallel: ({ context }) => context.parallel && context.batch.type === 'parallel' && context.tasks.length > 1,
+      allSettled: ({ context }) => context.cursor >= context.tasks.length,
+      currentStops: ({ context }) => {
+        const outcome = context.ended[current(context)];
+        return outcome !== undefined && stopFor(current(context), outcome) !== undefined;
+      },
+      endedStops: ({ event }) => {
+        const { output } = event as DoneActorEvent<TaskMachineOutput>;
+        return stopFor(output.task, output.outcome) !== undefined;
+      },
+      currentEnded: ({ context }) => Object.hasOwn(context.ended, current(context)),
+      currentHeld: ({ context }) => context.held.includes(current(context)),
+      quiet: ({ context }) => context.live.every((t) => context.held.includes(t)),
+      failed: ({ context }) => context.error !== undefined,
+      taskIsLive: ({ context, event }) => 'task' in event && context.live.includes(event.task),
     },
-    currentEnded: ({ context }) => Object.hasOwn(context.ended, current(context)),
-    currentHeld: ({ context }) => context.held.includes(current(context)),
-    quiet: ({ context }) => context.live.every((t) => context.held.includes(t)),
-    failed: ({ context }) => context.error !== undefined,
-    taskIsLive: ({ context, event }) => 'task' in event && context.live.includes(event.task),
-  },
-  actions: {
-    chooseRunnable: assign(({ context }) => ({
-      tasks: context.batch.tasks
-        .map((id) => context.env.tasks.get(id))
-        .filter((t): t is TaskFile => t !== undefined)
-        .filter((t) => !skipIfDependencySkipped(context.env, t)),
-    })),
-    spawnCurrent: enqueueActions(({ context, enqueue }) => {
-      const task = context.tasks[context.cursor];
-      enqueue.spawnChild('task', { id: taskActorId(task.id), input: { env: context.env, task, inParallelBatch: false, holdBreaker: false } });
-      enqueue.assign({ live: [task.id] });
-    }),
-    spawnAll: enqueueActions(({ context, enqueue }) => {
-      for (const task of context.tasks) enqueue.spawnChild('task', { id: taskActorId(task.id), input: { env: context.env, task, inParallelBatch: true, holdBreaker: true } });
-      enqueue.assign({ live: context.tasks.map((t) => t.id) });
-    }),
-    noteEnded: assign(({ context, event }) => {
-      const done = event as DoneActorEvent<TaskMachineOutput>;
-      const task = done.output.task;
-      return { ended: { ...context.ended, [task]: done.output.outcome }, live: context.live.filter((t) => t !== task), held: context.held.filter((t) => t !== task) };
-    }),
-    noteFailed: assign(({ context, event }) => {
-      const failed = event as ErrorActorEvent;
-      const task = taskOfActor(failed.actorId);
-      return { error: context.error ?? { error: failed.error }, live: context.live.filter((t) => t !== task), held: context.held.filter((t) => t !== task) };
-    }),
-    noteHeld: assign(({ context, event }) => ({ held: [...context.held, (event as TaskHeldEvent).task] })),
-    stopAtCurrent: assign(({ context }) => ({ stop: stopFor(current(context), context.ended[current(context)]) })),
-    advance: assign(({ context }) => ({ cursor: context.cursor + 1 })),
-    grantTurn: sendTo(({ context }) => taskActorId(current(context)), { type: 'BREAKER_TURN' }),
-    forward: sendTo(
-      ({ event }) => taskActorId((event as UserAnswerEvent).task),
-      ({ event }) => event,
-    ),
-    /** Every task of a parallel batch ran to its end; the first failure is the batch's. */
-    rethrow: ({ context }) => {
-      throw context.error!.error;
+    actions: {
+      chooseRunnable: assign(({ context }) => ({
+        tasks: context.batch.tasks
+          .map((id) => context.env.tasks.get(id))
+          .filter((t): t is TaskFile => t !== undefined)
+          .filter((t) => !skipIfDependencySkipped(context.env, t)),
+      })),
+      spawnCurrent: enqueueActions(({ context, enqueue }) => {
+        const task = context.tasks[context.cursor];
+        enqueue.spawnChild('task', { id: taskActorId(task.id), input: { env: context.env, task, inParallelBatch: false, holdBreaker: false } });
+        enqueue.assign({ live: [task.id] });
+      }),
+      spawnAll: enqueueActions(({ context, enqueue }) => {
+        for (const task of context.tasks) enqueue.spawnChild('task', { id: taskActorId(task.id), input: { env: context.env, task, inParallelBatch: true, holdBreaker: true } });
+        enqueue.assign({ live: context.tasks.map((t) => t.id) });
+      }),
+      noteEnded: assign(({ context, event }) => {
+        const done = event as DoneActorEvent<TaskMachineOutput>;
+        const task = done.output.task;
+        return { ended: { ...context.ended, [task]: done.output.outcome }, live: context.live.filter((t) => t !== task), held: context.held.filter((t) => t !== task) };
+      }),
+      noteFailed: assign(({ context, event }) => {
+        const failed = event as ErrorActorEvent;
+        const task = taskOfActor(failed.actorId);
+        return { error: context.error ?? { error: failed.error }, live: context.live.filter((t) => t !== task), held: context.held.filter((t) => t !== task) };
+      }),
+      noteHeld: assign(({ context, event }) => ({ held: [...context.held, (event as TaskHeldEvent).task] })),
+      stopAtCurrent: assign(({ context }) => ({ stop: stopFor(current(context), context.ended[current(context)]) })),
+      advance: assign(({ context }) => ({ cursor: context.cursor + 1 })),
+      grantTurn: sendTo(({ context }) => taskActorId(current(context)), { type: 'BREAKER_TURN' }),
+      forward: sendTo(
+        ({ event }) => taskActorId((event as UserAnswerEvent).task),
+        ({ event }) => event,
+      ),
+      /** Every task of a parallel batch ran to its end; the first failure is the batch's. */
+      rethrow: ({ context }) => {
+        throw context.error!.error;
+      },
     },
-  },
-}).createMachine({
-  id: 'batch',
-  context: ({ input }) => ({ ...input, tasks: [], cursor: 0, live: [], held: [], ended: {} }),
-  output: ({ context }) => ({ stop: context.stop }),
-  initial: 'choosing',
-  on: {
-    BREAKER_CHOICE: { guard: 'taskIsLive', actions: 'forward' },
-    MANUAL_FIX_DONE: { guard: 'taskIsLive', actions: 'forward' },
-    CONTEXT_PROVIDED: { guard: 'taskIsLive', actions: 'forward' },
-    CONTEXT_DECLINED: { guard: 'taskIsLive', actions: 'forward' },
-  },
-  states: {
-    choosing: {
-      entry: 'chooseRunnable',
-      always: [{ guard: 'runsInParallel', target: 'parallel' }, { target: 'serial' }],
+  }).createMachine({
+    id: 'batch',
+    context: ({ input }) => ({ ...input, tasks: [], cursor: 0, live: [], held: [], ended: {} }),
+    output: ({ context }) => ({ stop: context.stop }),
+    initial: 'choosing',
+    on: {
+      BREAKER_CHOICE: { guard: 'taskIsLive', actions: 'forward' },
+      MANUAL_FIX_DONE: { guard: 'taskIsLive', actions: 'forward' },
+      CONTEXT_PROVIDED: { guard: 'taskIsLive', actions: 'forward' },
+      CONTEXT_DECLINED: { guard: 'taskIsLive', actions: 'forward' },
     },
-    serial: {
-      initial: 'next',
-      states: {
-        next: { always: [{ guard: 'allSettled', target: '#batch.done' }, { target: 'running' }] },
-        running: {
-          entry: 'spawnCurrent',
-          on: {
-            'xstate.done.actor.*': [
-              { guard: 'endedStops', target: '#batch.done', actions: ['noteEnded', 'stopAtCurrent'] },
-              { target: 'next', actions: ['noteEnded', 'advance'] },
-            ],
+    states: {
+      choosing: {
+        entry: 'chooseRunnable',
+        always: [{ guard: 'runsInParallel', target: 'parallel' }, { target: 'serial' }],
+      },
+      serial: {
+        initial: 'next',
+        states: {
+          next: { always: [{ guard: 'allSettled', target: '#batch.done' }, { target: 'running' }] },
+          running: {
+            entry: 'spawnCurrent',
+            on: {
+              'xstate.done.actor.*': [
+                { guard: 'endedStops', target: '#batch.done', actions: ['noteEnded', 'stopAtCurrent'] },
+                { target: 'next', actions: ['noteEnded', 'advance'] },
+              ],
+            },
           },
         },
       },
-    },
-    parallel: {
-      entry: 'spawnAll',
-      on: {
-        TASK_HELD: { actions: 'noteHeld' },
-        'xstate.done.actor.*': { actions: 'noteEnded' },
-        'xstate.error.actor.*': { actions: 'noteFailed' },
+      parallel: {
+        entry: 'spawnAll',
+        on: {
+          TASK_HELD: { actions: 'noteHeld' },
+          'xstate.done.actor.*': { actions: 'noteEnded' },
+          'xstate.error.actor.*': { actions: 'noteFailed' },
+        },
+        always: { guard: 'quiet', target: 'settling' },
       },
-      always: { guard: 'quiet', target: 'settling' },
+      settling: {
+        always: [
+          { guard: 'failed', actions: 'rethrow' },
+          { guard: 'allSettled', target: 'done' },
+          { guard: 'currentStops', target: 'done', actions: 'stopAtCurrent' },
+          { guard: 'currentEnded', target: 'settling', reenter: true, actions: 'advance' },
+          { guard: 'currentHeld', target: 'awaitingTurn', actions: 'grantTurn' },
+        ],
+      },
+      /** The held breaker whose turn it is: the user chooses, and the task runs on from the choice. */
+      awaitingTurn: {
+        on: { 'xstate.done.actor.*': { target: 'settling', actions: 'noteEnded' } },
+      },
+      done: { type: 'final' },
     },
-    settling: {
-      always: [
-        { guard: 'failed', actions: 'rethrow' },
-        { guard: 'allSettled', target: 'done' },
-        { guard: 'currentStops', target: 'done', actions: 'stopAtCurrent' },
-        { guard: 'currentEnded', target: 'settling', reenter: true, actions: 'advance' },
-        { guard: 'currentHeld', target: 'awaitingTurn', actions: 'grantTurn' },
-      ],
-    },
-    /** The held breaker whose turn it is: the user chooses, and the task runs on from the choice. */
-    awaitingTurn: {
-      on: { 'xstate.done.actor.*': { target: 'settling', actions: 'noteEnded' } },
-    },
-    done: { type: 'final' },
-  },
-});
+  }),
+);

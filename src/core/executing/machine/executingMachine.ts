@@ -11,6 +11,7 @@ import type { ExecutingMachineEvent } from './runEvents';
 import { prepareRun, type RunSetup } from './runSetup';
 import type { ExecutingResult, ExecutingRunInput, RunStop } from './runTypes';
 import { testReporterMachine, type TestReporterOutput } from './testReporterMachine';
+import { lazily } from '../../../shared/lazily';
 
 /**
  * The executing stage as a statechart, the single authority of a run: it checks the
@@ -67,127 +68,129 @@ function failureStop(error: unknown): RunStop | undefined {
   return { outcome: 'model-unavailable', message: `${why}; the run resumes from the task states when started again` };
 }
 
-export const executingMachine = setup({
-  types: {
-    input: {} as ExecutingMachineInput,
-    context: {} as ExecutingContext,
-    events: {} as ExecutingMachineEvent,
-    output: {} as ExecutingResult,
-  },
-  actors: { batch: batchMachine, testReporter: testReporterMachine },
-  guards: {
-    budgetUsedUp: ({ context }) => {
-      const budget = context.run.tokenBudget;
-      return budget !== undefined && budget > 0 && context.run.env.ledger.used() >= budget;
+export const executingMachine = lazily(() =>
+  setup({
+    types: {
+      input: {} as ExecutingMachineInput,
+      context: {} as ExecutingContext,
+      events: {} as ExecutingMachineEvent,
+      output: {} as ExecutingResult,
     },
-    allBatchesRun: ({ context }) => context.batchIndex >= context.run.batches.length,
-    batchStopped: ({ event }) => (event as unknown as { output: BatchMachineOutput }).output.stop !== undefined,
-    reporterStopped: ({ event }) => (event as unknown as { output: TestReporterOutput }).output.stop !== undefined,
-    knownFailure: ({ event }) => failureStop(errorOf(event)) !== undefined,
-  },
-  actions: {
-    announceMode: ({ context }) => {
-      const { env, choice } = context.run;
-      const description = describeExecutionMode(choice);
-      env.logger.info(`${env.specDir}: ${description}`);
-      env.emit({ type: 'mode', mode: choice.mode, triggers: choice.triggers, description });
-      env.store.updateMetadata({ executing_mode: { mode: choice.mode, triggers: choice.triggers, chosen_at: env.now() } });
-    },
-    persistTokens: ({ context }) => context.run.env.persistTokens(),
-    stopForBudget: assign(({ context }) => ({
-      stop: { outcome: 'budget-exceeded' as const, message: new TokenBudgetExceededError(context.run.env.ledger.used(), context.run.tokenBudget!).message },
-    })),
-    stopForFailure: assign(({ event }) => ({ stop: failureStop(errorOf(event)) })),
-    nextBatch: assign(({ context }) => ({ batchIndex: context.batchIndex + 1 })),
-    keepStop: assign(({ event }) => ({ stop: (event as unknown as { output: { stop: RunStop } }).output.stop })),
-    keepReport: assign(({ event }) => ({ report: (event as unknown as { output: TestReporterOutput }).output.report })),
-    cancel: assign({ stop: { outcome: 'cancelled' as const, message: MESSAGES.cancelled } }),
-    forwardToBatch: sendTo('batch', ({ event }) => event),
-    forwardToReporter: sendTo('testReporter', ({ event }) => event),
-    writeExecutingHandoff: assign(({ context }) => {
-      const { env } = context.run;
-      const report = context.report!;
-      const latest = env.store.snapshot();
-      const finished = env.inputs.tasks.filter((t) => latest.taskStates.get(t.id)?.status === 'done').map((t) => t.id);
-      const skipped = env.inputs.tasks.filter((t) => readTaskRunRecord(latest.taskStates.get(t.id)).skipped).map((t) => t.id);
-      const testReport = { verdict: 'PASS' as const, file: report.file, evidenceFile: report.evidence.file };
-      writeHandoff(
-        latest,
-        'executing',
-        buildExecutingHandoff({
-          finishedTasks: finished,
-          skippedTasks: skipped,
-          taskHandoffs: latest.handoffs,
-          verificationCommand: env.testCommand,
-          testReport,
-          behaviors: env.inputs.tasks.filter((t) => finished.includes(t.id)).flatMap((t) => t.behavior_ids),
-          traceability: latest.traceability,
-          worktree: env.worktree,
-          now: env.now(),
-        }),
-      );
-      return {
-        stop: {
-          outcome: 'completed' as const,
-          message: `${finished.length} task${finished.length === 1 ? '' : 's'} done${skipped.length ? `, ${skipped.length} skipped` : ''}; test report PASS; handoffs/executing.json written`,
-          testReport,
-        },
-      };
-    }),
-  },
-}).createMachine({
-  id: 'executing',
-  context: ({ input }) => ({ run: prepareRun(input, input.work), batchIndex: 0 }),
-  output: ({ context }) => resultOf(context),
-  initial: 'running',
-  states: {
-    running: {
-      entry: 'announceMode',
-      exit: 'persistTokens',
-      on: { STOP: { target: 'cancelled', actions: 'cancel' } },
-      initial: 'checkingBudget',
-      states: {
-        checkingBudget: { always: [{ guard: 'budgetUsedUp', target: '#executing.stopped', actions: 'stopForBudget' }, { target: 'choosingBatch' }] },
-        choosingBatch: { always: [{ guard: 'allBatchesRun', target: 'reporting' }, { target: 'batch' }] },
-        batch: {
-          invoke: {
-            id: 'batch',
-            src: 'batch',
-            input: ({ context }) => ({ env: context.run.env, batch: context.run.batches[context.batchIndex], parallel: context.run.parallel }),
-            onDone: [
-              { guard: 'batchStopped', target: '#executing.stopped', actions: 'keepStop' },
-              { target: 'choosingBatch', actions: 'nextBatch' },
-            ],
-            onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
-          },
-          on: answersTo('forwardToBatch'),
-        },
-        reporting: {
-          invoke: {
-            id: 'testReporter',
-            src: 'testReporter',
-            input: ({ context }) => {
-              const { env } = context.run;
-              const states = env.store.snapshot().taskStates;
-              return {
-                env,
-                finished: env.inputs.tasks.filter((t) => states.get(t.id)?.status === 'done'),
-                skipped: env.inputs.tasks.filter((t) => readTaskRunRecord(states.get(t.id)).skipped).map((t) => t.id),
-              };
-            },
-            onDone: [
-              { guard: 'reporterStopped', target: '#executing.stopped', actions: 'keepStop' },
-              { target: 'handingOff', actions: 'keepReport' },
-            ],
-            onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
-          },
-          on: answersTo('forwardToReporter'),
-        },
-        handingOff: { entry: 'writeExecutingHandoff', always: '#executing.completed' },
+    actors: { batch: batchMachine(), testReporter: testReporterMachine() },
+    guards: {
+      budgetUsedUp: ({ context }) => {
+        const budget = context.run.tokenBudget;
+        return budget !== undefined && budget > 0 && context.run.env.ledger.used() >= budget;
       },
+      allBatchesRun: ({ context }) => context.batchIndex >= context.run.batches.length,
+      batchStopped: ({ event }) => (event as unknown as { output: BatchMachineOutput }).output.stop !== undefined,
+      reporterStopped: ({ event }) => (event as unknown as { output: TestReporterOutput }).output.stop !== undefined,
+      knownFailure: ({ event }) => failureStop(errorOf(event)) !== undefined,
     },
-    stopped: { type: 'final' },
-    cancelled: { type: 'final' },
-    completed: { type: 'final' },
-  },
-});
+    actions: {
+      announceMode: ({ context }) => {
+        const { env, choice } = context.run;
+        const description = describeExecutionMode(choice);
+        env.logger.info(`${env.specDir}: ${description}`);
+        env.emit({ type: 'mode', mode: choice.mode, triggers: choice.triggers, description });
+        env.store.updateMetadata({ executing_mode: { mode: choice.mode, triggers: choice.triggers, chosen_at: env.now() } });
+      },
+      persistTokens: ({ context }) => context.run.env.persistTokens(),
+      stopForBudget: assign(({ context }) => ({
+        stop: { outcome: 'budget-exceeded' as const, message: new TokenBudgetExceededError(context.run.env.ledger.used(), context.run.tokenBudget!).message },
+      })),
+      stopForFailure: assign(({ event }) => ({ stop: failureStop(errorOf(event)) })),
+      nextBatch: assign(({ context }) => ({ batchIndex: context.batchIndex + 1 })),
+      keepStop: assign(({ event }) => ({ stop: (event as unknown as { output: { stop: RunStop } }).output.stop })),
+      keepReport: assign(({ event }) => ({ report: (event as unknown as { output: TestReporterOutput }).output.report })),
+      cancel: assign({ stop: { outcome: 'cancelled' as const, message: MESSAGES.cancelled } }),
+      forwardToBatch: sendTo('batch', ({ event }) => event),
+      forwardToReporter: sendTo('testReporter', ({ event }) => event),
+      writeExecutingHandoff: assign(({ context }) => {
+        const { env } = context.run;
+        const report = context.report!;
+        const latest = env.store.snapshot();
+        const finished = env.inputs.tasks.filter((t) => latest.taskStates.get(t.id)?.status === 'done').map((t) => t.id);
+        const skipped = env.inputs.tasks.filter((t) => readTaskRunRecord(latest.taskStates.get(t.id)).skipped).map((t) => t.id);
+        const testReport = { verdict: 'PASS' as const, file: report.file, evidenceFile: report.evidence.file };
+        writeHandoff(
+          latest,
+          'executing',
+          buildExecutingHandoff({
+            finishedTasks: finished,
+            skippedTasks: skipped,
+            taskHandoffs: latest.handoffs,
+            verificationCommand: env.testCommand,
+            testReport,
+            behaviors: env.inputs.tasks.filter((t) => finished.includes(t.id)).flatMap((t) => t.behavior_ids),
+            traceability: latest.traceability,
+            worktree: env.worktree,
+            now: env.now(),
+          }),
+        );
+        return {
+          stop: {
+            outcome: 'completed' as const,
+            message: `${finished.length} task${finished.length === 1 ? '' : 's'} done${skipped.length ? `, ${skipped.length} skipped` : ''}; test report PASS; handoffs/executing.json written`,
+            testReport,
+          },
+        };
+      }),
+    },
+  }).createMachine({
+    id: 'executing',
+    context: ({ input }) => ({ run: prepareRun(input, input.work), batchIndex: 0 }),
+    output: ({ context }) => resultOf(context),
+    initial: 'running',
+    states: {
+      running: {
+        entry: 'announceMode',
+        exit: 'persistTokens',
+        on: { STOP: { target: 'cancelled', actions: 'cancel' } },
+        initial: 'checkingBudget',
+        states: {
+          checkingBudget: { always: [{ guard: 'budgetUsedUp', target: '#executing.stopped', actions: 'stopForBudget' }, { target: 'choosingBatch' }] },
+          choosingBatch: { always: [{ guard: 'allBatchesRun', target: 'reporting' }, { target: 'batch' }] },
+          batch: {
+            invoke: {
+              id: 'batch',
+              src: 'batch',
+              input: ({ context }) => ({ env: context.run.env, batch: context.run.batches[context.batchIndex], parallel: context.run.parallel }),
+              onDone: [
+                { guard: 'batchStopped', target: '#executing.stopped', actions: 'keepStop' },
+                { target: 'choosingBatch', actions: 'nextBatch' },
+              ],
+              onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
+            },
+            on: answersTo('forwardToBatch'),
+          },
+          reporting: {
+            invoke: {
+              id: 'testReporter',
+              src: 'testReporter',
+              input: ({ context }) => {
+                const { env } = context.run;
+                const states = env.store.snapshot().taskStates;
+                return {
+                  env,
+                  finished: env.inputs.tasks.filter((t) => states.get(t.id)?.status === 'done'),
+                  skipped: env.inputs.tasks.filter((t) => readTaskRunRecord(states.get(t.id)).skipped).map((t) => t.id),
+                };
+              },
+              onDone: [
+                { guard: 'reporterStopped', target: '#executing.stopped', actions: 'keepStop' },
+                { target: 'handingOff', actions: 'keepReport' },
+              ],
+              onError: { guard: 'knownFailure', target: '#executing.stopped', actions: 'stopForFailure' },
+            },
+            on: answersTo('forwardToReporter'),
+          },
+          handingOff: { entry: 'writeExecutingHandoff', always: '#executing.completed' },
+        },
+      },
+      stopped: { type: 'final' },
+      cancelled: { type: 'final' },
+      completed: { type: 'final' },
+    },
+  }),
+);

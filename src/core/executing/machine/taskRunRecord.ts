@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import type { TaskState } from '../../files/taskState';
 import type { BreakerRecord } from './circuitBreaker';
 import type { FixItem } from '../dispatch/fixInstructions';
@@ -12,34 +13,40 @@ import { taskMetadata } from '../specStateStore';
  * items still to do, the user's answers, what the implementer claimed, and the breaker. Read
  * leniently (a hand-edited field is dropped, not fatal).
  */
-const FixItemSchema = z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() });
-const BreakerSchema = z.looseObject({
-  reason: z.union([z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }), z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() })]),
-  opened_at: z.string(),
-  last_issues: z.array(z.string()).default([]),
-  task_sha256: z.string().optional(),
-  choice: z.enum(['A', 'B', 'C']).optional(),
-  chosen_at: z.string().optional(),
-});
+const FixItemSchema = lazySchema((z) =>
+  z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() }),
+);
+const BreakerSchema = lazySchema((z) =>
+  z.looseObject({
+    reason: z.union([z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }), z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() })]),
+    opened_at: z.string(),
+    last_issues: z.array(z.string()).default([]),
+    task_sha256: z.string().optional(),
+    choice: z.enum(['A', 'B', 'C']).optional(),
+    chosen_at: z.string().optional(),
+  }),
+);
 
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
-export const TaskRunRecordSchema = z.looseObject({
-  base: lenient(z.string()),
-  step: lenient(z.enum(['implement', 'review', 'close'])),
-  mode: lenient(z.enum(['first', 'fix'])),
-  fix_items: lenient(z.array(FixItemSchema)),
-  answers: lenient(z.array(z.object({ question: z.string(), answer: z.string() }))),
-  awaiting_context: lenient(z.string()),
-  declared_tests: lenient(z.record(z.string(), z.array(z.string()))),
-  summary: lenient(z.string()),
-  exported_interfaces: lenient(z.array(z.object({ name: z.string(), path: z.string(), signature: z.string().optional() }))),
-  concerns: lenient(z.string()),
-  implementer_status: lenient(z.string()),
-  breaker: lenient(BreakerSchema),
-  skipped: lenient(z.object({ at: z.string(), because: z.string().optional() })),
-  completed_at: lenient(z.string()),
-});
+export const TaskRunRecordSchema = lazySchema((z) =>
+  z.looseObject({
+    base: lenient(z.string()),
+    step: lenient(z.enum(['implement', 'review', 'close'])),
+    mode: lenient(z.enum(['first', 'fix'])),
+    fix_items: lenient(z.array(FixItemSchema())),
+    answers: lenient(z.array(z.object({ question: z.string(), answer: z.string() }))),
+    awaiting_context: lenient(z.string()),
+    declared_tests: lenient(z.record(z.string(), z.array(z.string()))),
+    summary: lenient(z.string()),
+    exported_interfaces: lenient(z.array(z.object({ name: z.string(), path: z.string(), signature: z.string().optional() }))),
+    concerns: lenient(z.string()),
+    implementer_status: lenient(z.string()),
+    breaker: lenient(BreakerSchema()),
+    skipped: lenient(z.object({ at: z.string(), because: z.string().optional() })),
+    completed_at: lenient(z.string()),
+  }),
+);
 
 export interface TaskRunRecord {
   [key: string]: unknown;
@@ -61,7 +68,7 @@ export interface TaskRunRecord {
 }
 
 export function readTaskRunRecord(state: TaskState | undefined): TaskRunRecord {
-  const parsed = TaskRunRecordSchema.safeParse(taskMetadata(state));
+  const parsed = TaskRunRecordSchema().safeParse(taskMetadata(state));
   const out = (parsed.success ? parsed.data : {}) as TaskRunRecord;
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;

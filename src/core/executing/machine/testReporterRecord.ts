@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import type { BreakerRecord } from './circuitBreaker';
 import type { FixItem } from '../dispatch/fixInstructions';
 import type { LoopEnvironment } from './loopEnvironment';
@@ -11,30 +11,32 @@ import type { ContextAnswer } from '../dispatch/promptBuilder';
  */
 export const TEST_REPORTER_KEY = 'test_reporter';
 
-const RecordSchema = z.looseObject({
-  retry_count: z.number().int().min(0).catch(0).default(0),
-  step: z.enum(['report', 'fix']).optional().catch(undefined),
-  fix_items: z
-    .array(z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() }))
-    .optional()
-    .catch(undefined),
-  answers: z
-    .array(z.object({ question: z.string(), answer: z.string() }))
-    .optional()
-    .catch(undefined),
-  awaiting_context: z.string().optional().catch(undefined),
-  base: z.string().optional().catch(undefined),
-  breaker: z
-    .looseObject({ reason: z.any(), opened_at: z.string(), last_issues: z.array(z.string()).default([]), choice: z.enum(['A', 'B', 'C']).optional(), chosen_at: z.string().optional() })
-    .optional()
-    .catch(undefined),
-  last_verdict: z.enum(['PASS', 'FAIL']).optional().catch(undefined),
-  passed: z
-    .object({ finished_tasks: z.array(z.string()), evidence_file: z.string(), evidence_sha256: z.string() })
-    .optional()
-    .catch(undefined),
-  blocker: z.string().optional().catch(undefined),
-});
+const RecordSchema = lazySchema((z) =>
+  z.looseObject({
+    retry_count: z.number().int().min(0).catch(0).default(0),
+    step: z.enum(['report', 'fix']).optional().catch(undefined),
+    fix_items: z
+      .array(z.object({ problem: z.string(), file: z.string().optional(), location: z.string().optional(), severity: z.string().optional(), direction: z.string().optional() }))
+      .optional()
+      .catch(undefined),
+    answers: z
+      .array(z.object({ question: z.string(), answer: z.string() }))
+      .optional()
+      .catch(undefined),
+    awaiting_context: z.string().optional().catch(undefined),
+    base: z.string().optional().catch(undefined),
+    breaker: z
+      .looseObject({ reason: z.any(), opened_at: z.string(), last_issues: z.array(z.string()).default([]), choice: z.enum(['A', 'B', 'C']).optional(), chosen_at: z.string().optional() })
+      .optional()
+      .catch(undefined),
+    last_verdict: z.enum(['PASS', 'FAIL']).optional().catch(undefined),
+    passed: z
+      .object({ finished_tasks: z.array(z.string()), evidence_file: z.string(), evidence_sha256: z.string() })
+      .optional()
+      .catch(undefined),
+    blocker: z.string().optional().catch(undefined),
+  }),
+);
 
 export interface TestReporterRecord {
   retry_count: number;
@@ -51,7 +53,7 @@ export interface TestReporterRecord {
 }
 
 export function readTestReporterRecord(env: LoopEnvironment): TestReporterRecord {
-  const parsed = RecordSchema.safeParse(env.store.metadata(TEST_REPORTER_KEY) ?? {});
+  const parsed = RecordSchema().safeParse(env.store.metadata(TEST_REPORTER_KEY) ?? {});
   return (parsed.success ? parsed.data : { retry_count: 0 }) as TestReporterRecord;
 }
 

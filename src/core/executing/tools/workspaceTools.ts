@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { writeFileAtomic } from '../../fs/atomicWrite';
+import { fsPromises } from '../../nodeModules';
 import type { ToolCall, ToolSpec } from '../dispatch/chatModel';
 import type { SubagentRole } from '../dispatch/modelTier';
 import { isTestPath } from './testFiles';
@@ -74,12 +75,12 @@ const MAX_PATTERN = 1000;
 const MAX_SEARCH_LINE = 4000;
 const SKIPPED_DIRS = ['.git', 'node_modules'];
 
-const ReadInput = z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() });
-const ListInput = z.object({ path: z.string().optional() });
-const SearchInput = z.object({ query: z.string().min(1), path: z.string().optional(), regex: z.boolean().optional(), case_sensitive: z.boolean().optional() });
-const WriteInput = z.object({ path: z.string(), content: z.string() });
-const EditInput = z.object({ path: z.string(), old_text: z.string().min(1), new_text: z.string() });
-const RunInput = z.object({}).loose();
+const ReadInput = lazySchema((z) => z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() }));
+const ListInput = lazySchema((z) => z.object({ path: z.string().optional() }));
+const SearchInput = lazySchema((z) => z.object({ query: z.string().min(1), path: z.string().optional(), regex: z.boolean().optional(), case_sensitive: z.boolean().optional() }));
+const WriteInput = lazySchema((z) => z.object({ path: z.string(), content: z.string() }));
+const EditInput = lazySchema((z) => z.object({ path: z.string(), old_text: z.string().min(1), new_text: z.string() }));
+const RunInput = lazySchema((z) => z.object({}).loose());
 
 const SPECS: Record<keyof typeof TOOL_NAMES, ToolSpec> = {
   readFile: {
@@ -171,17 +172,17 @@ export class WorkspaceTools {
   private dispatch(call: ToolCall, signal: AbortSignal): Promise<string> | string {
     switch (call.name) {
       case TOOL_NAMES.readFile:
-        return this.readFile(parse(ReadInput, call.input));
+        return this.readFile(parse(ReadInput(), call.input));
       case TOOL_NAMES.listDir:
-        return this.listDir(parse(ListInput, call.input));
+        return this.listDir(parse(ListInput(), call.input));
       case TOOL_NAMES.searchText:
-        return this.searchText(parse(SearchInput, call.input), signal);
+        return this.searchText(parse(SearchInput(), call.input), signal);
       case TOOL_NAMES.writeFile:
-        return this.writeFile(parse(WriteInput, call.input));
+        return this.writeFile(parse(WriteInput(), call.input));
       case TOOL_NAMES.editFile:
-        return this.editFile(parse(EditInput, call.input));
+        return this.editFile(parse(EditInput(), call.input));
       case TOOL_NAMES.runTests:
-        parse(RunInput, call.input ?? {});
+        parse(RunInput(), call.input ?? {});
         return this.runTests(signal);
       default:
         throw new Refusal(`there is no tool named ${call.name}`);
@@ -194,7 +195,7 @@ export class WorkspaceTools {
     return r;
   }
 
-  private readFile(input: z.infer<typeof ReadInput>): string {
+  private readFile(input: z.infer<ReturnType<typeof ReadInput>>): string {
     const { abs, rel } = this.inside(input.path);
     if (!existsSync(abs)) throw new Refusal(`${rel} does not exist`);
     const st = statSync(abs);
@@ -210,16 +211,16 @@ export class WorkspaceTools {
     return buf.length > MAX_READ && !input.start_line ? `${text}\n… (file truncated at ${MAX_READ} bytes; read a line range)` : text;
   }
 
-  private async listDir(input: z.infer<typeof ListInput>): Promise<string> {
+  private async listDir(input: z.infer<ReturnType<typeof ListInput>>): Promise<string> {
     const { abs, rel } = this.inside(input.path ?? '.');
     if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new Refusal(`${rel || '.'} is not a folder`);
-    const entries = (await readdir(abs, { withFileTypes: true })).filter((e) => e.name.toLowerCase() !== '.git').sort((a, b) => a.name.localeCompare(b.name));
+    const entries = (await fsPromises().readdir(abs, { withFileTypes: true })).filter((e) => e.name.toLowerCase() !== '.git').sort((a, b) => a.name.localeCompare(b.name));
     const names = entries.slice(0, MAX_LIST).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
     if (entries.length > MAX_LIST) names.push(`… and ${entries.length - MAX_LIST} more`);
     return names.length ? names.join('\n') : '(empty folder)';
   }
 
-  private async searchText(input: z.infer<typeof SearchInput>, signal: AbortSignal): Promise<string> {
+  private async searchText(input: z.infer<ReturnType<typeof SearchInput>>, signal: AbortSignal): Promise<string> {
     const { abs, rel } = this.inside(input.path ?? '.');
     if (input.query.length > MAX_PATTERN) throw new Refusal(`the query is ${input.query.length} characters long; at most ${MAX_PATTERN} are searched for`);
     if (!existsSync(abs)) throw new Refusal(`${rel || '.'} does not exist`);
@@ -264,7 +265,7 @@ export class WorkspaceTools {
     }
   }
 
-  private writeFile(input: z.infer<typeof WriteInput>): string {
+  private writeFile(input: z.infer<ReturnType<typeof WriteInput>>): string {
     const { abs, rel } = this.inside(input.path);
     this.checkWritable(rel);
     const exists = existsSync(abs);
@@ -275,7 +276,7 @@ export class WorkspaceTools {
     return `${exists ? 'wrote' : 'created'} ${rel} (${Buffer.byteLength(input.content)} bytes)`;
   }
 
-  private editFile(input: z.infer<typeof EditInput>): string {
+  private editFile(input: z.infer<ReturnType<typeof EditInput>>): string {
     const { abs, rel } = this.inside(input.path);
     this.checkWritable(rel);
     if (!existsSync(abs) || !statSync(abs).isFile()) throw new Refusal(`${rel} does not exist; create it with ${TOOL_NAMES.writeFile}`);

@@ -127,10 +127,10 @@ export class ScriptedSteps {
 
   /** The whole executing machine over these scripted steps. */
   machine() {
-    return executingMachine.provide({
+    return executingMachine().provide({
       actors: {
-        batch: batchMachine.provide({ actors: { task: taskMachine.provide({ actors: this.taskActors() }) } }),
-        testReporter: testReporterMachine.provide({ actors: this.reporterActors() }),
+        batch: batchMachine().provide({ actors: { task: taskMachine().provide({ actors: this.taskActors() }) } }),
+        testReporter: testReporterMachine().provide({ actors: this.reporterActors() }),
       },
     });
   }

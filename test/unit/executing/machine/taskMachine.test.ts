@@ -9,7 +9,7 @@ after(() => made.forEach((h) => h.repo.dispose()));
 const track = (h: MachineHarness) => (made.push(h), h);
 
 function start(h: MachineHarness, task = 'T1', extra = {}) {
-  const traced = tracedActor(taskMachine.provide({ actors: h.steps.taskActors() }), h.taskInput(task, extra));
+  const traced = tracedActor(taskMachine().provide({ actors: h.steps.taskActors() }), h.taskInput(task, extra));
   traced.actor.start();
   return traced;
 }
