@@ -19,6 +19,14 @@ function withGaps(r: TempRepo): void {
   for (const id of ['T1', 'T2']) r.write(`${SPEC}/task-states/${id}.state.json`, { task_id: id, status: 'done', retry_count: 0 });
 }
 
+/** A spec at converge whose workflow runs convergence-pass there, with gaps left to close. */
+function atConvergeWithGaps(r: TempRepo) {
+  withGaps(r);
+  r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: converge, next: verification, validators: [convergence-pass] }\n      - { id: verification }\n');
+  r.write(`${SPEC}/pipeline.state.json`, state('converge'));
+  return new LoomRepository(r.root).load().get(SPEC)!;
+}
+
 describe('convergence-pass: the classification', () => {
   it('converges when every behavior has tests and evidence that exist', () => {
     withRepo((r) => {
@@ -157,10 +165,7 @@ describe('convergence-pass: the converge step', () => {
 
   it("advancing from converge runs the step first, as loom's run --advance does, then refuses with the way back", () => {
     withRepo((r) => {
-      withGaps(r);
-      r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: converge, next: verification, validators: [convergence-pass] }\n      - { id: verification }\n');
-      r.write(`${SPEC}/pipeline.state.json`, state('converge'));
-      const spec = new LoomRepository(r.root).load().get(SPEC)!;
+      const spec = atConvergeWithGaps(r);
       assert.throws(
         () => spec.advance({ now: NOW }),
         (e: unknown) => {
@@ -181,10 +186,7 @@ describe('convergence-pass: the converge step', () => {
 
   it('says the way back in the display language: Chinese in a Chinese UI', () => {
     withRepo((r) => {
-      withGaps(r);
-      r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: converge, next: verification, validators: [convergence-pass] }\n      - { id: verification }\n');
-      r.write(`${SPEC}/pipeline.state.json`, state('converge'));
-      const spec = new LoomRepository(r.root).load().get(SPEC)!;
+      const spec = atConvergeWithGaps(r);
       inChinese(() =>
         assert.throws(
           () => spec.advance({ now: NOW }),
