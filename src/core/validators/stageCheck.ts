@@ -7,6 +7,7 @@ import type { Handoff } from '../files/handoff';
 import { writeHandoffFile } from '../store/stateStore';
 import { stageCheckValidatorNames, type StagedSpec } from './stageFindings';
 import { VALIDATORS } from './validators';
+import { specLanguage } from '../specdir/specLanguage';
 
 export interface StageValidatorOutcome {
   name: string;
@@ -77,13 +78,14 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
  * A stage whose work is a report (analyze-artifacts, converge) hands over as loom's skills do:
  * `handoffs/<stage>.json` naming the report, once it passes, with the fingerprints loom's
  * writeHandoff records for the stage (spec.md and plan.md; the report itself is a mutable
- * ledger loom leaves out).
+ * ledger loom leaves out). Its summary is in the spec's language.
  */
 function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly string[], now: string): string {
   const handoff: Handoff = {
     stage,
     status: 'done',
-    summary: t('stageCheck.handoffSummary', { reports: reports.join(', ') }, FINDINGS_FILE_LANGUAGE),
+    // Words for loom's agents to read follow the spec's language, as the converge tasks do.
+    summary: t('stageCheck.handoffSummary', { reports: reports.join(', ') }, specLanguage(spec.snapshot)),
     artifacts: [...reports],
     written_at: now,
     written_by: 'loom-vscode checkStage',
