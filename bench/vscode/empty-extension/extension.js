@@ -4,6 +4,7 @@ const bundleStartedAt = performance.now();
 
 exports.activate = () => {
   const activateStartedAt = performance.now();
-  return { timings: { bundleStartedAt, activateStartedAt, activatedAt: performance.now() } };
+  return { timings: { bundleStartedAt, bundleLoadedAt, activateStartedAt, activatedAt: performance.now() } };
 };
 exports.deactivate = () => {};
+const bundleLoadedAt = performance.now();
