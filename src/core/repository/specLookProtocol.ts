@@ -1,4 +1,5 @@
 import type { Language } from '../messages';
+import type { CacheCounts } from '../specdir/specCache';
 import type { SpecEvaluation } from './specEvaluation';
 
 /** What the look's worker is asked: the specs of one repository, and where the caches are. */
@@ -9,13 +10,6 @@ export interface SpecLookRequest {
   dirs: readonly string[];
   /** The per-spec caches' folder and the reader's version (caches of another build are rebuilt); none: no caches. */
   cache?: { dir: string; version: string };
-}
-
-export interface CacheCounts {
-  hits: number;
-  misses: number;
-  written: number;
-  rejected: number;
 }
 
 /** What the worker tells, spec by spec, then once at the end. */

@@ -3,9 +3,9 @@ import { SpecFileTooLargeError } from '../errors';
 import { setDisplayLanguage } from '../messages';
 import { lowerThreadPriority } from '../threads/backgroundPriority';
 import { EvaluationCache } from '../specdir/evaluationCache';
-import { directoryCacheStore, SpecCache } from '../specdir/specCache';
+import { cacheCounts, directoryCacheStore, SpecCache } from '../specdir/specCache';
 import { LoomRepository } from './loomRepository';
-import type { CacheCounts, SpecLookMessage, SpecLookRequest } from './specLookProtocol';
+import type { SpecLookMessage, SpecLookRequest } from './specLookProtocol';
 import { isSpecEvaluation } from './specEvaluation';
 import { lookAtSpec } from './specLook';
 
@@ -47,7 +47,5 @@ if (port) {
       else post({ kind: 'unreadable', dir, message: (e as Error).message });
     }
   }
-  const counts = (c: { counts: { hits: number; misses: number }; written: number; rejected: number } | undefined): CacheCounts | undefined =>
-    c && { ...c.counts, written: c.written, rejected: c.rejected };
-  post({ kind: 'done', parses: counts(parses), evaluations: counts(evaluations) });
+  post({ kind: 'done', parses: parses && cacheCounts(parses), evaluations: evaluations && cacheCounts(evaluations) });
 }

@@ -98,6 +98,21 @@ class SpecEntries implements SpecFileCache {
   }
 }
 
+/** What a cache counted since it was made: the parse cache and the evaluation cache alike. */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+  written: number;
+  rejected: number;
+}
+
+/** A cache's counters as one record. */
+export const cacheCounts = (c: { readonly counts: { hits: number; misses: number }; written: number; rejected: number }): CacheCounts => ({
+  ...c.counts,
+  written: c.written,
+  rejected: c.rejected,
+});
+
 /**
  * The per-spec parse cache: for each spec directory, the parse of each of its files keyed by the
  * file's name, size and modification time, kept in one file per spec in `store`. A reload then

@@ -9,11 +9,11 @@ import { isOwnLockActivity } from '../../core/store/runLock';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import { lookAtSpec, type LookFailure } from '../../core/repository/specLook';
-import type { CacheCounts, SpecLookRequest } from '../../core/repository/specLookProtocol';
+import type { SpecLookRequest } from '../../core/repository/specLookProtocol';
 import { lookInWorker, type SpecLookRun } from '../../core/repository/specLooks';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
-import type { SpecCache } from '../../core/specdir/specCache';
+import type { CacheCounts, SpecCache } from '../../core/specdir/specCache';
 import { displayLanguage } from '../../core/messages';
 import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
 import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
@@ -214,8 +214,10 @@ export class FolderSpecs extends Disposable {
         this.summaries.set(dir, { ...row, overview: { ...row.overview, group: evaluation.group }, staleness: evaluation.staleness });
         checked++;
       };
-      const looked = this.looks ? await this.lookInWorker(dirs, apply, after) : new Set<string>();
-      if (!this.looks) await after;
+      let looked = new Set<string>();
+      if (this.looks) looked = await this.lookInWorker(dirs, apply, after);
+      else await after;
+      // What this thread's evaluation cache counts from here on: the specs the worker left.
       const before = { ...this.evaluations?.counts };
       const slice = new TimeSlice();
       for (const dir of dirs) {
@@ -228,9 +230,12 @@ export class FolderSpecs extends Disposable {
         }
         await slice.yieldIfDue();
       }
-      const counts = this.lookCounts.evaluations ?? this.evaluations?.counts;
-      const reused = counts ? ` (${counts.hits - (before.hits ?? 0)} from the evaluation cache, ${counts.misses - (before.misses ?? 0)} evaluated)` : '';
-      this.log.info(`${this.folder.name}: ${checked} spec(s) checked in ${Date.now() - started} ms${this.looks ? " by the look's worker" : ''}${reused}`);
+      // The worker's counts and this thread's, for the specs each looked at.
+      const own = this.evaluations?.counts;
+      const worker = this.lookCounts.evaluations;
+      const reused = own ? ` (${(worker?.hits ?? 0) + own.hits - (before.hits ?? 0)} from the evaluation cache, ${(worker?.misses ?? 0) + own.misses - (before.misses ?? 0)} evaluated)` : '';
+      const where = this.lookedInWorker ? `, ${this.lookedInWorker} by the look's worker` : '';
+      this.log.info(`${this.folder.name}: ${checked} spec(s) checked in ${Date.now() - started} ms${where}${reused}`);
     })();
     return this.checking;
   }

@@ -5,7 +5,7 @@ import { Disposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
-import type { SpecCache } from '../../core/specdir/specCache';
+import { cacheCounts, type CacheCounts, type SpecCache } from '../../core/specdir/specCache';
 import { FolderSpecs, type CheckedSpec, type FolderChange, type SpecEntry, type SpecLooks } from './folderSpecs';
 
 export type { CheckedSpec, SpecEntry } from './folderSpecs';
@@ -115,9 +115,9 @@ export class SpecRegistry extends Disposable {
     return [...this.folders.values()].reduce((n, f) => n + f.lookedInWorker, 0);
   }
 
-  get cacheStats(): { hits: number; misses: number; written: number; rejected: number; evaluations?: { hits: number; misses: number; written: number; rejected: number } } | undefined {
+  get cacheStats(): (CacheCounts & { evaluations?: CacheCounts }) | undefined {
     // The look's workers keep caches of their own: their counts are added to the host's.
-    const sum = (own: { hits: number; misses: number; written: number; rejected: number }, pick: (f: FolderSpecs) => typeof own | undefined) => {
+    const sum = (own: CacheCounts, pick: (f: FolderSpecs) => CacheCounts | undefined) => {
       const total = { ...own };
       for (const f of this.folders.values()) {
         const c = pick(f);
@@ -125,8 +125,8 @@ export class SpecRegistry extends Disposable {
       }
       return total;
     };
-    const evaluations = this.evaluations && sum({ ...this.evaluations.counts, written: this.evaluations.written, rejected: this.evaluations.rejected }, (f) => f.lookCounts.evaluations);
-    return this.cache && { ...sum({ ...this.cache.counts, written: this.cache.written, rejected: this.cache.rejected }, (f) => f.lookCounts.parses), ...(evaluations ? { evaluations } : {}) };
+    const evaluations = this.evaluations && sum(cacheCounts(this.evaluations), (f) => f.lookCounts.evaluations);
+    return this.cache && { ...sum(cacheCounts(this.cache), (f) => f.lookCounts.parses), ...(evaluations ? { evaluations } : {}) };
   }
 
   /**
