@@ -101,7 +101,7 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
   if (s.snapshot.stateCondition === 'invalid') {
     throw new UnreadableInputError(
-      t('cli.input.stateCorrupt', { file }),
+      t('input.stateCorrupt', { file }),
       s.diagnostics.filter((d) => d.file === file),
     );
   }
@@ -111,7 +111,7 @@ function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   }
   const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
   if (unknownStage.length) {
-    throw new UnreadableInputError(t('cli.input.unknownStage', { file, pipeline: s.pipelineType }), unknownStage);
+    throw new UnreadableInputError(t('input.unknownStage', { file, pipeline: s.pipelineType }), unknownStage);
   }
   return s;
 }
@@ -138,7 +138,7 @@ function readableLedgers(s: SpecPipeline): void {
   if (s.snapshot.traceabilityCondition === 'invalid') files.push(`${s.snapshot.specDir}/${TRACEABILITY_FILE}`);
   if (files.length) {
     throw new UnreadableInputError(
-      t('cli.input.ledgersUnreadable', { specDir: s.snapshot.specDir, files: files.join(', ') }),
+      t('input.ledgersUnreadable', { specDir: s.snapshot.specDir, files: files.join(', ') }),
       s.diagnostics.filter((d) => files.includes(d.file)),
     );
   }

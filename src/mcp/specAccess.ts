@@ -58,10 +58,10 @@ export function changeableSpec(ctx: ToolContext, specDir: string | undefined): {
   const { spec } = found;
   const file = `${spec.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
   const problems = spec.diagnostics.filter((d) => d.file === file && d.severity === 'error').map((d) => d.message);
-  if (spec.snapshot.stateCondition === 'invalid') throw new ToolRefusal('corrupt-file', t('mcp.state.corrupt', { file }), t('mcp.hint.fixFile'), { file, problems });
+  if (spec.snapshot.stateCondition === 'invalid') throw new ToolRefusal('corrupt-file', t('input.stateCorrupt', { file }), t('mcp.hint.fixFile'), { file, problems });
   if (spec.diagnostics.some((d) => d.code === 'unknown-stage')) {
     const stages = spec.definition.stages.map((s) => s.id).join(', ');
-    throw new ToolRefusal('unknown-current-stage', t('mcp.state.unknownStage', { file, pipeline: spec.pipelineType }), t('mcp.hint.stages', { stages }), { file, problems });
+    throw new ToolRefusal('unknown-current-stage', t('input.unknownStage', { file, pipeline: spec.pipelineType }), t('mcp.hint.stages', { stages }), { file, problems });
   }
   return found;
 }

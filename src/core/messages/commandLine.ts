@@ -117,16 +117,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.usage.reasonOnlyWithOverride': { en: 'analyze takes --reason only with --override', zh: 'analyze 只在与 --override 一起使用时接受 --reason' },
   'cli.usage.overrideNeedsReason': { en: '--override needs a --reason that says why you accept the finding', zh: '--override 需要用 --reason 说明你为何接受该发现' },
 
-  'cli.input.stateCorrupt': { en: '{file} is corrupt, so the current stage is unknown; nothing was written', zh: '{file} 已损坏，无法确定当前阶段；未写入任何内容' },
-  'cli.input.unknownStage': {
-    en: '{file} names a stage the {pipeline} pipeline does not have; nothing was written',
-    zh: '{file} 记录的阶段不属于 {pipeline} 流水线；未写入任何内容',
-  },
   'cli.input.tasksUnreadable': {
     en: "the tasks of {specDir} cannot be planned: a task file's owns, reads or depends_on cannot be read",
     zh: '无法为 {specDir} 的任务分批：某个任务文件的 owns、reads 或 depends_on 无法读取',
   },
-  'cli.input.ledgersUnreadable': { en: 'the traceability of {specDir} cannot be built: {files} cannot be read', zh: '无法构建 {specDir} 的追溯关系：{files} 无法读取' },
   'cli.input.stageUnknown': { en: '{file} is corrupt, so the stage of {specDir} is unknown', zh: '{file} 已损坏，无法确定 {specDir} 的阶段' },
 
   'cli.new.started': { en: '{specDir}: started at {stage} ({pipeline})', zh: '{specDir}：从 {stage} 开始（{pipeline}）' },

@@ -34,11 +34,6 @@ export const mcpMessages = {
   },
   'mcp.specDir.notASpec': { en: 'spec_dir "{specDir}" is not a spec directory of {root}', zh: 'spec_dir "{specDir}" 不是 {root} 的规格目录' },
   'mcp.specDir.notASpecHint': { en: 'spec directories are {roots}; loom_get_project_status lists them', zh: '规格目录形如 {roots}；loom_get_project_status 会列出它们' },
-  'mcp.state.corrupt': { en: '{file} is corrupt, so the current stage is unknown; nothing was written', zh: '{file} 已损坏，无法确定当前阶段；未写入任何内容' },
-  'mcp.state.unknownStage': {
-    en: '{file} names a stage the {pipeline} pipeline does not have; nothing was written',
-    zh: '{file} 记录的阶段不属于 {pipeline} 流水线；未写入任何内容',
-  },
   'mcp.file.unreadable': { en: '{file} cannot be read, so it was not overwritten: {problems}', zh: '{file} 无法读取，因此未被覆盖：{problems}' },
 
   // The project memory (src/mcp/memoryStore.ts).
@@ -205,7 +200,6 @@ export const mcpMessages = {
   'mcp.status.readMore': { en: 'Pass a larger limit, or detail "full" only when needed.', zh: '请传入更大的 limit；只在需要时使用 detail "full"。' },
 
   // Views and validators (src/mcp/tools/views.ts, validatorChecks.ts).
-  'mcp.view.traceUnreadable': { en: 'the traceability of {specDir} cannot be built: {files} cannot be read', zh: '无法构建 {specDir} 的追溯关系：{files} 无法读取' },
   'mcp.view.tasksUnreadable': { en: 'the task batches of {specDir} cannot be built: {files} cannot be read', zh: '无法构建 {specDir} 的任务批次：{files} 无法读取' },
   'mcp.view.unreadableHint': { en: 'fix the files named (loom_validate shows where), then call again', zh: '请修复列出的文件（loom_validate 会指出位置），然后再次调用' },
   'mcp.converge.wrongRound': {

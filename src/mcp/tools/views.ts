@@ -17,7 +17,7 @@ import { defineTool } from '../tool';
 const specInput = z.object({ spec_dir: z.string().optional().describe('Spec directory (optional if attached)') });
 
 /** Answering from a file that cannot be read would be silently wrong (the CLI's readableLedgers and readableTasks). */
-function refuseUnreadable(spec: SpecPipeline, files: readonly string[], what: 'mcp.view.traceUnreadable' | 'mcp.view.tasksUnreadable'): void {
+function refuseUnreadable(spec: SpecPipeline, files: readonly string[], what: 'input.ledgersUnreadable' | 'mcp.view.tasksUnreadable'): void {
   const broken: Diagnostic[] = spec.diagnostics.filter((d) => d.severity === 'error' && files.includes(d.file));
   if (broken.length) {
     const named = [...new Set(broken.map((d) => d.file))].join(', ');
@@ -36,7 +36,7 @@ export const trace = defineTool({
     refuseUnreadable(
       spec,
       [REQUIREMENTS_FILE, TRACEABILITY_FILE].map((f) => `${spec.snapshot.specDir}/${f}`),
-      'mcp.view.traceUnreadable',
+      'input.ledgersUnreadable',
     );
     return { spec_dir: spec.snapshot.specDir, ...traceJson(buildTraceabilityMatrix(spec.snapshot)) };
   },
