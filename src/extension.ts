@@ -56,7 +56,7 @@ export interface LoomApi {
   testHooks?: { prompts: PromptPresets };
 }
 
-/** Wires the services; the workspace is read after activation returns, one spec at a time. */
+/** Wires the services; the workspace is read after activation returns, when the view asks for its rows. */
 /**
  * When the bundle's top level finished: this module's own top level runs after every module it
  * imports. Loading is bundleStartedAt → here; VS Code calls activate() some time after.
@@ -115,7 +115,8 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServers),
   );
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
-  setTimeout(() => void registry.start(), 0);
+  // Not now: VS Code is still starting the window (see SpecRegistry.startSoon).
+  registry.startSoon();
   const timings = { bundleStartedAt, bundleLoadedAt, activateStartedAt, activatedAt: performance.now() };
   return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }

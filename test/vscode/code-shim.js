@@ -44,6 +44,25 @@ const ENV_PREFIX = 'LOOM_';
 const EXIT_TIMEOUT = 124;
 const EXIT_INFRA = 3;
 
+/**
+ * SHIM_RENDERER_CPUPROFILE=<folder>: a CPU profile of the workbench's page from before it loads
+ * until the tests end, as renderer-<epoch ms at its start>.cpuprofile, to see what the window does
+ * while an extension waits on it (the editor benchmarks).
+ */
+async function startRendererProfile(page) {
+  const folder = process.env.SHIM_RENDERER_CPUPROFILE;
+  if (!folder) return async () => undefined;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  const startedAt = Date.now();
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop').catch(() => ({}));
+    if (profile) fs.writeFileSync(path.join(folder, `renderer-${startedAt}.cpuprofile`), JSON.stringify(profile));
+  };
+}
+
 /** Parses desktop-code style arguments. */
 function parseArgs(argv) {
   const valueFlags = {
@@ -177,11 +196,13 @@ async function main() {
       });
     });
 
+    const stopProfile = await startRendererProfile(page);
     await page.goto(url);
     let timer;
     const result = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)))]);
     clearTimeout(timer);
     await printing;
+    await stopProfile();
 
     if (process.env.SHIM_SCREENSHOT) {
       await page.screenshot({ path: process.env.SHIM_SCREENSHOT }).catch((e) => console.error('code-shim: screenshot failed:', e.message));

@@ -73,7 +73,7 @@ export class LoomChatParticipant implements vscode.Disposable {
   }
 
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
-    await this.ctx.registry.ready;
+    await this.ctx.registry.start();
     if (!this.ctx.trust.writable) {
       stream.markdown(vscode.l10n.t('Loom works on spec files only in a trusted workspace. Trust this workspace to use @loom.'));
       stream.button({ command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') });

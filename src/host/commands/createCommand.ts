@@ -94,7 +94,7 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
  * the spec selected in the visible tree, else the active editor's spec, else a quick pick.
  */
 async function resolveSpec(ctx: CommandContext, dir: string | undefined, uri: vscode.Uri | undefined, placeHolder: string): Promise<SpecEntry | undefined> {
-  await ctx.registry.ready;
+  await ctx.registry.start();
   if (dir) {
     const found = ctx.registry.entry(dir);
     if (!found) throw new LoomError(vscode.l10n.t('{0} is not a loom spec directory of this workspace.', dir));

@@ -27,7 +27,7 @@ async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscod
  * user's language, shows it in the tree, opens spec.md and offers `@loom /brainstorm`.
  */
 async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<CommandOutcome> {
-  await ctx.registry.ready;
+  await ctx.registry.start();
   const folder = await pickFolder(ctx, args);
   if (!folder) {
     notify('info', vscode.l10n.t('Open a folder first: loom keeps its specs in the repository.'));
@@ -114,7 +114,7 @@ export function registerWorkspaceCommands(ctx: CommandContext): vscode.Disposabl
     createCommand(ctx, 'loom.openStateFile', { spec: true, writes: false }, (_a, e) => openStateFile(e!)),
     createCommand(ctx, 'loom.newFeature', { spec: false, writes: true }, (a) => newFeature(ctx, a)),
     createCommand(ctx, 'loom.refresh', { spec: false, writes: false }, async () => {
-      await ctx.registry.ready;
+      await ctx.registry.start();
       ctx.registry.rescan();
       return { status: 'done' };
     }),

@@ -27,7 +27,7 @@ export function specLabel(ctx: CommandContext, e: SpecEntry): string {
  * leads out of the workspace (`../../etc`) names nothing.
  */
 export async function specForTool(ctx: CommandContext, input: SpecInput): Promise<SpecChoice> {
-  await ctx.registry.ready;
+  await ctx.registry.start();
   const dir = typeof input.specDir === 'string' ? input.specDir.trim() : '';
   if (dir) {
     const found = ctx.registry.entry(dir);

@@ -17,7 +17,7 @@ export function validateTool(ctx: CommandContext): vscode.LanguageModelTool<Spec
         const choice = await specForTool(ctx, input);
         found = 'entry' in choice ? specDiagnostics(choice.entry.spec) : [];
       } else {
-        await ctx.registry.ready;
+        await ctx.registry.start();
         found = [...ctx.registry.folderSpecs().flatMap((f) => f.repository.workflowProblems), ...ctx.registry.entries().flatMap((e) => specDiagnostics(e.spec))];
       }
       const result = diagnosticsForModel(found);

@@ -159,8 +159,10 @@ export class FolderSpecs extends Disposable {
   /**
    * Reads what the first rows of the tree need of every spec (its listing and pipeline.state.json),
    * a batch at a time so typing is never blocked. Cheap: a spec read in full later replaces its row.
+   * Once the newest FIRST_ROWS are read, the rest waits for `afterFirstRows` (their paint); with
+   * fewer specs, the end of the reading waits for it.
    */
-  loadSummaries(): Promise<void> {
+  loadSummaries(afterFirstRows: () => Promise<void> = () => Promise.resolve()): Promise<void> {
     this.summarizing ??= (async () => {
       await nextTick();
       const started = Date.now();
@@ -168,10 +170,15 @@ export class FolderSpecs extends Disposable {
       // Newest first, as the list shows them: the top of the list can be drawn before the rest is read.
       const dirs = findSpecDirs(this.root, this.specRoots).reverse();
       let read = 0;
+      let paused: Promise<void> | undefined;
+      const firstRowsRead = () => {
+        this.markFirstRows();
+        return (paused ??= afterFirstRows());
+      };
       try {
         for (const dir of dirs) {
           if (this.isDisposed) return;
-          if (++read === FIRST_ROWS) this.markFirstRows();
+          if (read++ === FIRST_ROWS) await firstRowsRead();
           if (basename(dir).startsWith('.') || this.entries.has(dir) || this.summaries.has(dir)) continue;
           try {
             const spec = this.repository.summary(dir);
@@ -185,6 +192,8 @@ export class FolderSpecs extends Disposable {
         this.markFirstRows();
       }
       this.log.info(`${this.folder.name}: ${this.summaries.size} spec row(s) read in ${Date.now() - started} ms`);
+      // Fewer specs than the first rows: what follows the reading (the look, the panels) waits for their paint too.
+      await firstRowsRead();
     })();
     return this.summarizing;
   }

@@ -124,6 +124,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   async getChildren(node?: LoomNode): Promise<LoomNode[]> {
     if (!node) {
       this.firstAskedAt ??= performance.now();
+      this.registry.rowsAsked();
       // Names, stages and stage counts are enough for the first rows, and the newest specs' rows
       // are enough for the top of the list: the rest is read behind them, and drawn then.
       await this.registry.firstRowsReady;

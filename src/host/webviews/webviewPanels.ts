@@ -79,7 +79,7 @@ export class WebviewPanels extends Disposable {
       panel.dispose();
       return;
     }
-    await this.registry.ready;
+    await this.registry.start();
     const entry = this.registry.entry(saved.specDir);
     if (!entry) this.log.info(`restoring the ${kind} of ${saved.specDir}, which no longer exists`);
     const dir = entry?.dir ?? saved.specDir;

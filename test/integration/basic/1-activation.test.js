@@ -23,6 +23,19 @@ suite('activation', () => {
     ]);
   });
 
+  test('reads no spec while the window starts: only once the view asks for its rows, a command needs them, or 3 s after activation', async () => {
+    // Activated before the tests begin (workspaceContains): what its timings say of that start.
+    const api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
+    await api.registry.start();
+    const { startedAt } = api.registry.timings;
+    const asked = api.tree.firstAskedAt;
+    const afterActivation = startedAt - api.timings.activatedAt;
+    assert.ok(
+      (asked !== undefined && startedAt >= asked) || afterActivation >= 2900,
+      `the reading began ${afterActivation.toFixed(0)} ms after activation, ${asked === undefined ? 'the view never asked' : `${(startedAt - asked).toFixed(0)} ms after the view asked`}`,
+    );
+  });
+
   test('registers every command in the Loom category', async () => {
     const all = await vscode.commands.getCommands(true);
     for (const id of [
