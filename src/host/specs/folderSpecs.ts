@@ -83,6 +83,13 @@ const MAX_WAIT_MS = 1000;
 const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
 const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
+/** What the look's worker found: the specs it looked at, and its results until they may be handed on (`apply`). */
+interface LookFound {
+  looked: Set<string>;
+  waiting: [string, SpecEvaluation][];
+  apply?: (dir: string, evaluation: SpecEvaluation) => void;
+}
+
 /**
  * The specs of one workspace folder: one LoomRepository, one FileSystemWatcher scoped to the
  * spec roots and `.loom/workflow.yaml`, and one debounce for the folder so that a burst of writes
@@ -173,7 +180,8 @@ export class FolderSpecs extends Disposable {
       let paused: Promise<void> | undefined;
       const firstRowsRead = () => {
         this.markFirstRows();
-        return (paused ??= afterFirstRows());
+        // The look's worker begins with the rest of the rows: it needs the listing, not the rows.
+        return (paused ??= afterFirstRows().then(() => this.beginLook(dirs.filter((d) => !basename(d).startsWith('.')))));
       };
       try {
         for (const dir of dirs) {
@@ -224,7 +232,7 @@ export class FolderSpecs extends Disposable {
         checked++;
       };
       let looked = new Set<string>();
-      if (this.looks) looked = await this.lookInWorker(dirs, apply, after);
+      if (this.looks) looked = await this.finishLook(dirs, apply, after);
       else await after;
       // What this thread's evaluation cache counts from here on: the specs the worker left.
       const before = { ...this.evaluations?.counts };
@@ -256,24 +264,30 @@ export class FolderSpecs extends Disposable {
 
   private readonly lookFailed: LookFailure = (specDir, part, e) => this.log.error(`${specDir}: ${part === 'validators' ? 'the validators of its stage' : 'diagnostics'} failed`, e);
 
+  /** The look's worker and what it found so far, from `beginLook` until `check` takes it. */
+  private look?: { run: SpecLookRun; found: LookFound };
+  private lookCannotStart = false;
+  /** When the look's worker began, sent its first result and was done (performance.now()), for the benchmarks. */
+  readonly lookTimings: { begunAt?: number; firstAt?: number; doneAt?: number } = {};
+
   /**
-   * The worker's part of `check`: the specs it looked at (or found unreadable), each handed to
-   * `apply` once `after` resolves. Resolves when the worker is done or has stopped.
+   * Starts the look's worker over `dirs` (once: later calls do nothing). Its results wait until
+   * `check` hands them on. Without `looks` (tests, the CLI) the look runs in `check`, here.
    */
-  private async lookInWorker(dirs: readonly string[], apply: (dir: string, evaluation: SpecEvaluation) => void, after: Promise<void>): Promise<Set<string>> {
-    const looked = new Set<string>();
-    const waiting: [string, SpecEvaluation][] = [];
-    let open = false;
+  private beginLook(dirs: readonly string[]): void {
+    if (!this.looks || this.look || this.lookCannotStart || this.isDisposed) return;
+    const found: LookFound = { looked: new Set(), waiting: [] };
     let run: SpecLookRun;
     try {
-      run = lookInWorker({ root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks?.cache }, (m) => {
+      run = lookInWorker({ root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks.cache }, (m) => {
         if (m.kind === 'look') {
-          looked.add(m.dir);
+          this.lookTimings.firstAt ??= performance.now();
+          found.looked.add(m.dir);
           this.lookedInWorker++;
-          if (open) apply(m.dir, m.evaluation);
-          else waiting.push([m.dir, m.evaluation]);
+          if (found.apply) found.apply(m.dir, m.evaluation);
+          else found.waiting.push([m.dir, m.evaluation]);
         } else if (m.kind === 'unreadable') {
-          looked.add(m.dir);
+          found.looked.add(m.dir);
           this.log.warn(`${m.dir}: could not be read (${m.message})`);
         } else if (m.kind === 'failed') {
           this.lookFailed(m.specDir, m.part, Object.assign(new Error(m.message), { stack: m.stack }));
@@ -286,22 +300,38 @@ export class FolderSpecs extends Disposable {
       });
     } catch (e) {
       this.log.warn(`${this.folder.name}: the look's worker could not start (${(e as Error).message}): looking at the specs here`);
-      await after;
-      return looked;
+      this.lookCannotStart = true;
+      return;
     }
+    this.look = { run, found };
+    this.lookTimings.begunAt = performance.now();
+    void run.finished.then(() => (this.lookTimings.doneAt = performance.now()));
     this._register(toDisposable(() => run.stop()));
+  }
+
+  /**
+   * The worker's part of `check`: the specs it looked at (or found unreadable), each handed to
+   * `apply` once `after` resolves. Resolves when the worker is done or has stopped.
+   */
+  private async finishLook(dirs: readonly string[], apply: (dir: string, evaluation: SpecEvaluation) => void, after: Promise<void>): Promise<Set<string>> {
+    // Not begun with the rows (no view painted them, or the listing was empty): begun now.
+    this.beginLook(dirs);
+    const look = this.look;
     await after;
-    open = true;
+    if (!look) return new Set();
+    const { found } = look;
     const slice = new TimeSlice();
-    for (const [dir, evaluation] of waiting.splice(0)) {
-      if (this.isDisposed) break;
+    // Handed on a slice at a time; what comes in meanwhile joins the queue, until it is empty.
+    while (found.waiting.length && !this.isDisposed) {
+      const [dir, evaluation] = found.waiting.shift()!;
       apply(dir, evaluation);
       await slice.yieldIfDue();
     }
-    const outcome = await run.finished;
+    found.apply = apply;
+    const outcome = await look.run.finished;
     if (!outcome.completed && outcome.error && !this.isDisposed)
-      this.log.warn(`${this.folder.name}: the look's worker stopped after ${looked.size} of ${dirs.length} spec(s) (${outcome.error.message}): looking at the rest here`);
-    return looked;
+      this.log.warn(`${this.folder.name}: the look's worker stopped after ${found.looked.size} of ${dirs.length} spec(s) (${outcome.error.message}): looking at the rest here`);
+    return found.looked;
   }
 
   /** Every spec read in full (a command that lists them all asked): the ones only summarized are read now. */

@@ -59,12 +59,23 @@ export class SpecRegistry extends Disposable {
   private readonly rowsPromise = new Promise<void>((resolve) => (this.markRows = resolve));
   private markShown!: () => void;
   private readonly shownPromise = new Promise<void>((resolve) => (this.markShown = resolve));
+  /** A moment after the first rows were painted: when the look's results may be handed on. */
+  private readonly paintSettled = this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS));
   /** The view asked for its rows: the rest of the reading waits for the first ones to be painted. */
   private viewAsked = false;
   private markFirstRows!: () => void;
   private readonly firstRowsPromise = new Promise<void>((resolve) => (this.markFirstRows = resolve));
   /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
-  readonly timings: { startedAt?: number; firstRowsAt?: number; rowsAt?: number; loadedAt?: number; checkStartedAt?: number; checkedAt?: number } = {};
+  readonly timings: {
+    startedAt?: number;
+    firstRowsAt?: number;
+    rowsAt?: number;
+    loadedAt?: number;
+    checkStartedAt?: number;
+    checkedAt?: number;
+    /** Each folder's look's worker: when it began, sent its first result, was done. */
+    look?: { begunAt?: number; firstAt?: number; doneAt?: number }[];
+  } = {};
 
   constructor(
     private readonly config: LoomConfig,
@@ -211,12 +222,14 @@ export class SpecRegistry extends Disposable {
   private async checkAll(): Promise<void> {
     // A hidden view never asks for rows: the look begins a moment after they are read anyway.
     // Its worker may read from now on; what it finds is handed on then.
-    const after = Promise.race([this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS)), delay(CHECK_WITHOUT_VIEW_MS)]).then(() => {
+    // (The moment after the paint counts from the paint, which the rest of the rows already waited for.)
+    const after = Promise.race([this.paintSettled, delay(CHECK_WITHOUT_VIEW_MS)]).then(() => {
       this.timings.checkStartedAt ??= performance.now();
     });
     await Promise.all([...this.folders.values()].map((f) => f.check((e) => this._onDidCheck.fire(e), after)));
     if (this.isDisposed) return;
     this.timings.checkedAt ??= performance.now();
+    this.timings.look ??= [...this.folders.values()].map((f) => f.lookTimings);
     this._onDidCheckRows.fire();
   }
 
