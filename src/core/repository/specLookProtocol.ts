@@ -19,4 +19,9 @@ export type SpecLookMessage =
   /** A file larger than the worker parses: the spec is left to the caller. */
   | { kind: 'tooLarge'; dir: string; file: string; bytes: number }
   | { kind: 'failed'; specDir: string; part: 'diagnostics' | 'validators'; message: string; stack?: string }
+  /**
+   * Not from the worker: it stopped while looking at this spec (out of memory on its files, say).
+   * The spec is left to the caller; a new worker goes on with the specs after it (lookInWorker).
+   */
+  | { kind: 'abandoned'; dir: string; message: string }
   | { kind: 'done'; parses?: CacheCounts; evaluations?: CacheCounts };

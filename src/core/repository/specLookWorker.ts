@@ -18,7 +18,7 @@ const port = parentPort;
  * worker in the middle of one JSON.parse: a file this size parses well inside it, and a spec with
  * a larger one (no spec of loom's has one) is left to the extension host's thread.
  */
-const MAX_FILE_BYTES = 2 * 2 ** 20;
+const MAX_FILE_BYTES = 2 ** 20;
 if (port) {
   // Background work: the editor's threads come first, the look takes the CPU left over.
   lowerThreadPriority();

@@ -291,6 +291,9 @@ export class FolderSpecs extends Disposable {
           this.log.warn(`${m.dir}: could not be read (${m.message})`);
         } else if (m.kind === 'failed') {
           this.lookFailed(m.specDir, m.part, Object.assign(new Error(m.message), { stack: m.stack }));
+        } else if (m.kind === 'abandoned') {
+          // Not among `looked` either: this thread looks at it; a new worker goes on with the rest.
+          this.log.warn(`${m.dir}: the look's worker stopped on it (${m.message}): it is looked at here`);
         } else if (m.kind === 'tooLarge') {
           // Not among `looked`: this thread looks at it once the worker is done.
           this.log.info(`${m.file} is ${(m.bytes / 2 ** 20).toFixed(1)} MB: its spec is looked at here, not by the look's worker`);

@@ -103,7 +103,7 @@ test('a spec with a file larger than the worker parses is left to the caller, an
   const huge = join(repo, 'specs/2026-11-29+huge');
   mkdirSync(huge, { recursive: true });
   writeFileSync(join(huge, 'spec.md'), '# Huge\n');
-  // Over the worker's 2 MB: bigger files could outgrow its heap inside one JSON.parse, which V8 cannot stop.
+  // Over the worker's 1 MB: bigger files could outgrow its heap inside one JSON.parse, which V8 cannot stop.
   const behaviors = Array.from({ length: 20_000 }, (_, i) => ({ id: `REQ-001-B${i}`, description: 'x'.repeat(120), acceptance: ['y'.repeat(40)] }));
   writeFileSync(join(huge, 'requirements.json'), JSON.stringify({ requirements: [{ id: 'REQ-001', behaviors }] }));
   const dirs = findSpecDirs(repo, ['specs', 'qa']);
@@ -112,9 +112,61 @@ test('a spec with a file larger than the worker parses is left to the caller, an
   const tooLarge = messages.find((m) => m.kind === 'tooLarge');
   assert.ok(tooLarge?.kind === 'tooLarge');
   assert.deepEqual([tooLarge.dir, tooLarge.file], [huge, 'specs/2026-11-29+huge/requirements.json']);
-  assert.ok(tooLarge.bytes > 2 * 2 ** 20);
+  assert.ok(tooLarge.bytes > 2 ** 20);
   assert.deepEqual(
     messages.filter((m) => m.kind === 'look').map((m) => m.kind === 'look' && m.dir),
     dirs.filter((d) => d !== huge),
+  );
+});
+
+test('a worker that runs out of memory on a spec costs that spec alone: it is left to the caller, and a new worker looks at the specs after it', async () => {
+  const repo = copyRepo();
+  const huge = join(repo, 'specs/2026-11-29+huge');
+  mkdirSync(huge, { recursive: true });
+  writeFileSync(join(huge, 'spec.md'), '# Huge\n');
+  // Under the worker's 1 MB, but 15,000 behaviors fill a small heap.
+  const behaviors = Array.from({ length: 15_000 }, (_, i) => ({ id: `REQ-001-B${i}`, description: 'd', acceptance: ['a'] }));
+  writeFileSync(join(huge, 'requirements.json'), JSON.stringify({ requirements: [{ id: 'REQ-001', behaviors }] }));
+  const after = join(repo, 'specs/2026-11-30+after');
+  mkdirSync(after, { recursive: true });
+  writeFileSync(join(after, 'spec.md'), '# After\n');
+  const dirs = findSpecDirs(repo, ['specs', 'qa']);
+  assert.deepEqual(dirs.slice(-2), [huge, after], 'the spec after the huge one is looked at last');
+  const messages: SpecLookMessage[] = [];
+  const run = lookInWorker({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs }, (m) => messages.push(m), { limits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 1 } });
+  assert.deepEqual(await run.finished, { completed: true });
+  const abandoned = messages.filter((m) => m.kind === 'abandoned');
+  assert.deepEqual(
+    abandoned.map((m) => m.kind === 'abandoned' && m.dir),
+    [huge],
+  );
+  assert.match(abandoned[0].kind === 'abandoned' ? abandoned[0].message : '', /memory/);
+  assert.deepEqual(
+    messages.filter((m) => m.kind === 'look').map((m) => m.kind === 'look' && m.dir),
+    dirs.filter((d) => d !== huge),
+  );
+});
+
+test('a worker that keeps stopping ends the run with its error once the restarts are spent', async () => {
+  const repo = copyRepo();
+  for (const name of ['2026-11-28+huge-a', '2026-11-29+huge-b']) {
+    const dir = join(repo, 'specs', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'spec.md'), '# Huge\n');
+    const behaviors = Array.from({ length: 15_000 }, (_, i) => ({ id: `REQ-001-B${i}`, description: 'd', acceptance: ['a'] }));
+    writeFileSync(join(dir, 'requirements.json'), JSON.stringify({ requirements: [{ id: 'REQ-001', behaviors }] }));
+  }
+  const dirs = findSpecDirs(repo, ['specs', 'qa']);
+  const messages: SpecLookMessage[] = [];
+  const run = lookInWorker({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs }, (m) => messages.push(m), {
+    restarts: 1,
+    limits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 1 },
+  });
+  const outcome = await run.finished;
+  assert.equal(outcome.completed, false);
+  assert.match(outcome.error?.message ?? '', /memory/);
+  assert.deepEqual(
+    messages.filter((m) => m.kind === 'abandoned').map((m) => m.kind === 'abandoned' && m.dir),
+    [join(repo, 'specs/2026-11-28+huge-a')],
   );
 });
