@@ -220,9 +220,9 @@ export class SpecRegistry extends Disposable {
   }
 
   private async checkAll(): Promise<void> {
-    // A hidden view never asks for rows: the look begins a moment after they are read anyway.
-    // Its worker may read from now on; what it finds is handed on then.
-    // (The moment after the paint counts from the paint, which the rest of the rows already waited for.)
+    // A hidden view never asks for rows: the look's results are handed on a moment after they
+    // are read anyway. Its worker began with the rest of the rows (or begins now). The moment
+    // after the paint counts from the paint, which the rest of the rows already waited for.
     const after = Promise.race([this.paintSettled, delay(CHECK_WITHOUT_VIEW_MS)]).then(() => {
       this.timings.checkStartedAt ??= performance.now();
     });
