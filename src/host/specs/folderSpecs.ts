@@ -175,19 +175,20 @@ export class FolderSpecs extends Disposable {
       const started = Date.now();
       const slice = new TimeSlice();
       // Newest first, as the list shows them: the top of the list can be drawn before the rest is read.
+      // (findSpecDirs leaves out hidden folders.)
       const dirs = findSpecDirs(this.root, this.specRoots).reverse();
       let read = 0;
       let paused: Promise<void> | undefined;
       const firstRowsRead = () => {
         this.markFirstRows();
         // The look's worker begins with the rest of the rows: it needs the listing, not the rows.
-        return (paused ??= afterFirstRows().then(() => this.beginLook(dirs.filter((d) => !basename(d).startsWith('.')))));
+        return (paused ??= afterFirstRows().then(() => this.beginLook(dirs)));
       };
       try {
         for (const dir of dirs) {
           if (this.isDisposed) return;
           if (read++ === FIRST_ROWS) await firstRowsRead();
-          if (basename(dir).startsWith('.') || this.entries.has(dir) || this.summaries.has(dir)) continue;
+          if (this.entries.has(dir) || this.summaries.has(dir)) continue;
           try {
             const spec = this.repository.summary(dir);
             this.summaries.set(dir, { ...this.entry(spec, 'summary'), summary: true });
@@ -212,10 +213,11 @@ export class FolderSpecs extends Disposable {
    * group and stale marks), not the spec's parsed files. A spec whose last look is in the
    * evaluation cache, and none of whose files that look read changed, is not read at all; the
    * others are read in full (through the parse cache), evaluated and let go again. A thousand
-   * specs are never held in full at once. With `looks`, a worker thread reads them (from now on),
-   * and what it finds is handed on once `after` resolves (the first rows are painted): reading
-   * the specs neither keeps this thread busy nor leaves their garbage in its heap. Should the
-   * worker stop early, the rest is looked at here.
+   * specs are never held in full at once. With `looks`, a worker thread reads them (begun with
+   * the rest of the rows, by `loadSummaries`, or now), and what it finds is handed on once `after`
+   * resolves (a moment after the first rows are painted): reading the specs neither keeps this
+   * thread busy nor leaves their garbage in its heap. What the worker leaves (a spec it stopped
+   * on, one with a file too large for it, all the rest if it cannot start) is looked at here.
    */
   check(visit: (checked: CheckedSpec) => void, after: Promise<void> = Promise.resolve()): Promise<void> {
     this.checking ??= (async () => {
