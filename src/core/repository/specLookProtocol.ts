@@ -2,7 +2,7 @@ import type { Language } from '../messages';
 import type { CacheCounts } from '../specdir/specCache';
 import type { SpecEvaluation } from './specEvaluation';
 
-/** What the look's worker is asked: the specs of one repository, and where the caches are. */
+/** What the look's worker process is asked: the specs of one repository, and where the caches are. */
 export interface SpecLookRequest {
   root: string;
   specRoots: readonly string[];
@@ -21,7 +21,8 @@ export type SpecLookMessage =
   | { kind: 'failed'; specDir: string; part: 'diagnostics' | 'validators'; message: string; stack?: string }
   /**
    * Not from the worker: it stopped while looking at this spec (out of memory on its files, say).
-   * The spec is left to the caller; a new worker goes on with the specs after it (lookInWorker).
+   * The spec is left to the caller; a new worker process goes on with the specs after it (lookInWorker).
    */
   | { kind: 'abandoned'; dir: string; message: string }
-  | { kind: 'done'; parses?: CacheCounts; evaluations?: CacheCounts };
+  /** `pid` and `peakMB`: the worker process, and its peak resident memory (its own, not the extension host's). */
+  | { kind: 'done'; parses?: CacheCounts; evaluations?: CacheCounts; pid?: number; peakMB?: number };

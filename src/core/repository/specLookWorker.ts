@@ -1,7 +1,6 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { SpecFileTooLargeError } from '../errors';
 import { setDisplayLanguage } from '../messages';
-import { lowerThreadPriority } from '../threads/backgroundPriority';
+import { lowerProcessPriority } from '../threads/backgroundPriority';
 import { EvaluationCache } from '../specdir/evaluationCache';
 import { cacheCounts, directoryCacheStore, SpecCache } from '../specdir/specCache';
 import { LoomRepository } from './loomRepository';
@@ -9,21 +8,21 @@ import type { SpecLookMessage, SpecLookRequest } from './specLookProtocol';
 import { isSpecEvaluation } from './specEvaluation';
 import { lookAtSpec } from './specLook';
 
-// The look's worker entry point, bundled as dist/specLookWorker.js (scripts/build.mjs): the specs
-// of one repository looked at one after another, each result posted as soon as it is known.
-const port = parentPort;
+// The look's worker process (specLooks.ts), bundled as dist/specLookWorker.js (scripts/build.mjs):
+// the specs of one repository, asked in its first message, looked at one after another, each
+// result sent as soon as it is known.
 
 /**
- * The largest file the worker parses. Its heap is small (specLooks.ts), and V8 cannot stop a
- * worker in the middle of one JSON.parse: a file this size parses well inside it, and a spec with
- * a larger one (no spec of loom's has one) is left to the extension host's thread.
+ * The largest file the worker parses. Its heap is small (specLooks.ts), and V8 cannot stop in
+ * the middle of one JSON.parse: a file this size parses well inside it, and a spec with a larger
+ * one (no spec of loom's has one) is left to the extension host.
  */
 const MAX_FILE_BYTES = 2 ** 20;
-if (port) {
-  // Background work: the editor's threads come first, the look takes the CPU left over.
-  lowerThreadPriority();
-  const post = (m: SpecLookMessage) => port.postMessage(m);
-  const request = workerData as SpecLookRequest;
+/** The loop gives the event loop a turn this often: the messages go out, and a parent that is gone is noticed. */
+const SLICE_MS = 20;
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
+async function look(request: SpecLookRequest, send: (m: SpecLookMessage) => void): Promise<void> {
   setDisplayLanguage(request.language);
   const store = request.cache && directoryCacheStore(request.cache.dir);
   // Written at once: nothing here waits on the first rows of a tree.
@@ -31,6 +30,7 @@ if (port) {
   const evaluations = store && new EvaluationCache(store, request.cache!.version, isSpecEvaluation);
   // The host never waits for another process's run lock: it reports the holder.
   const repository = new LoomRepository(request.root, { specRoots: request.specRoots, pipeline: { lockWaitMs: 0 }, cache: parses });
+  let sliceStarted = performance.now();
   for (const dir of request.dirs) {
     try {
       const evaluation = lookAtSpec(
@@ -38,14 +38,33 @@ if (port) {
         dir,
         request.language,
         evaluations,
-        (specDir, part, e) => post({ kind: 'failed', specDir, part, message: e instanceof Error ? e.message : String(e), ...(e instanceof Error && e.stack ? { stack: e.stack } : {}) }),
+        (specDir, part, e) => send({ kind: 'failed', specDir, part, message: e instanceof Error ? e.message : String(e), ...(e instanceof Error && e.stack ? { stack: e.stack } : {}) }),
         { maxFileBytes: MAX_FILE_BYTES },
       );
-      post({ kind: 'look', dir, evaluation });
+      send({ kind: 'look', dir, evaluation });
     } catch (e) {
-      if (e instanceof SpecFileTooLargeError) post({ kind: 'tooLarge', dir, file: e.file ?? dir, bytes: e.bytes });
-      else post({ kind: 'unreadable', dir, message: (e as Error).message });
+      if (e instanceof SpecFileTooLargeError) send({ kind: 'tooLarge', dir, file: e.file ?? dir, bytes: e.bytes });
+      else send({ kind: 'unreadable', dir, message: (e as Error).message });
+    }
+    if (performance.now() - sliceStarted >= SLICE_MS) {
+      await nextTurn();
+      sliceStarted = performance.now();
     }
   }
-  post({ kind: 'done', parses: parses && cacheCounts(parses), evaluations: evaluations && cacheCounts(evaluations) });
+  // maxRSS is in KB: the process's peak, for the benchmarks (it is not the extension host's).
+  send({ kind: 'done', parses: parses && cacheCounts(parses), evaluations: evaluations && cacheCounts(evaluations), pid: process.pid, peakMB: process.resourceUsage().maxRSS / 1024 });
+}
+
+if (process.send) {
+  // Background work: the editor's processes come first, the look takes the CPU left over.
+  lowerProcessPriority();
+  const send = (m: SpecLookMessage) => process.send?.(m);
+  // The extension host stopped the look, or is gone: nothing is left to do.
+  process.once('disconnect', () => process.exit(0));
+  process.once('message', (request: SpecLookRequest) => {
+    look(request, send).catch((e: unknown) => {
+      process.stderr.write(`the look failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    });
+  });
 }

@@ -1,16 +1,15 @@
-import type { Worker } from 'node:worker_threads';
-import { startBundledWorker } from '../threads/bundledWorker';
+import type { ChildProcess } from 'node:child_process';
+import { startBundledProcess, type ProcessHeap } from '../threads/bundledProcess';
 import type { SpecLookMessage, SpecLookRequest } from './specLookProtocol';
 
 /**
- * The worker's heap is kept small: a look holds one spec at a time, and a small heap is collected
- * often, where the extension host's own heap would let the garbage of 47,000 parsed files grow
- * to hundreds of MB before collecting it (a look at 1,000 specs: +107 MB of the process's memory
- * without limits, +58 MB at 48/4 MB; the editor's bench: peakMB 160–165 at 32/2 MB against
- * 168–173 at 48/4, for the same time). The worker parses no file over 1 MB (specLookWorker.ts);
- * a spec it runs out of memory on all the same is left to the caller, and a new worker goes on.
+ * The worker process's heap. A look holds one spec at a time, and a small heap is collected
+ * often. The process is not the extension host: neither its heap nor the garbage of 47,000 parsed
+ * files counts in the host's memory (a worker thread of 32 MB added about 50 MB to it while it ran).
+ * The worker parses no file over 1 MB (specLookWorker.ts); a spec it runs out of memory on all
+ * the same is left to the caller, and a new worker process goes on.
  */
-const LOOK_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 };
+const LOOK_HEAP: ProcessHeap = { oldSpaceMb: 48, semiSpaceMb: 2 };
 
 export interface SpecLookRun {
   /** Settles when the worker has looked at every spec (`completed`), or stopped early (its error, or `stop()`). */
@@ -20,43 +19,47 @@ export interface SpecLookRun {
 
 /** How many times a worker that stopped at a spec is replaced by a new one for the specs after it. */
 const LOOK_RESTARTS = 3;
+/** How much of a worker's stderr is kept: the reason it died is in its last lines. */
+const STDERR_KEPT = 4096;
 
 /**
- * Looks at the specs of one repository in a worker thread, so that the extension host's thread
- * stays free for the views while a thousand specs are read, and their garbage stays out of its
- * heap. Each result is handed to `receive` as it comes. A worker that stops at a spec (its heap
- * full, say) costs that spec alone: it is reported `abandoned`, left to the caller, and a new
- * worker looks at the specs after it, up to `restarts` times; then the run ends with the error.
- * (`limits`: the workers' heap, smaller in the tests.)
+ * Looks at the specs of one repository in a worker process, so that the extension host's thread
+ * stays free for the views while a thousand specs are read, and neither their garbage nor the
+ * reader's heap is in the host's memory. Each result is handed to `receive` as it comes. A worker
+ * that stops at a spec (its heap full, say) costs that spec alone: it is reported `abandoned`,
+ * left to the caller, and a new worker looks at the specs after it, up to `restarts` times; then
+ * the run ends with the error. (`heap`: the workers' heap, smaller in the tests.)
  * The cache counts of `done` are the last worker's.
  */
 export function lookInWorker(
   request: SpecLookRequest,
   receive: (m: SpecLookMessage) => void,
-  { restarts = LOOK_RESTARTS, limits = LOOK_LIMITS }: { restarts?: number; limits?: typeof LOOK_LIMITS } = {},
+  { restarts = LOOK_RESTARTS, heap = LOOK_HEAP }: { restarts?: number; heap?: ProcessHeap } = {},
 ): SpecLookRun {
   let settle!: (r: { completed: boolean; error?: Error }) => void;
   const finished = new Promise<{ completed: boolean; error?: Error }>((resolve) => (settle = resolve));
   let done = false;
-  let worker: Worker;
+  let worker: ChildProcess;
   /** Specs a worker has told of, in the order it looks at them (the request's). */
   const told = new Set<string>();
   const end = (r: { completed: boolean; error?: Error }) => {
     if (done) return;
     done = true;
     settle(r);
-    void worker.terminate();
+    worker.kill();
   };
   const start = (dirs: readonly string[]) => {
-    const current = startBundledWorker('specLookWorker', __dirname, { ...request, dirs }, limits);
+    const current = startBundledProcess('specLookWorker', __dirname, heap);
     worker = current;
     let over = false;
+    let stderr = '';
+    current.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT)));
     const stopped = (error: Error) => {
       if (over || done) return;
       over = true;
       const left = dirs.filter((d) => !told.has(d));
       if (restarts-- <= 0 || left.length === 0) return end({ completed: false, error });
-      void current.terminate();
+      current.kill();
       receive({ kind: 'abandoned', dir: left[0], message: error.message });
       if (left.length === 1) return end({ completed: true });
       try {
@@ -75,8 +78,18 @@ export function lookInWorker(
       }
     });
     current.on('error', stopped);
-    current.on('exit', (code) => stopped(new Error(`the look's worker stopped (exit code ${code})`)));
+    // Its stderr is read to the end first: the reason is in it.
+    current.on('close', (code, signal) => stopped(new Error(whyStopped(code, signal, stderr))));
+    current.send({ ...request, dirs }, (e) => e && stopped(e));
   };
   start(request.dirs);
   return { finished, stop: () => end({ completed: false }) };
+}
+
+/** Why a worker process ended before it was done, in a sentence for the log. */
+function whyStopped(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
+  const how = signal ? `signal ${signal}` : `exit code ${code}`;
+  if (/heap out of memory|Reached heap limit/i.test(stderr)) return `the look's worker process ran out of memory (${how})`;
+  const last = stderr.trim().split('\n').pop()?.trim();
+  return `the look's worker process stopped (${how})${last ? `: ${last}` : ''}`;
 }

@@ -267,7 +267,7 @@ export function directoryCacheStore(root: string): SpecCacheStore {
         made = true;
       }
       const path = join(root, `${key}.json`);
-      // Per thread too: the look's worker writes the same store as the extension host's thread.
+      // Per process and thread: the look's worker process writes the same store as the extension host.
       const temp = `${path}.${process.pid}.${workerThreads().threadId}.tmp`;
       writeFileSync(temp, text, 'utf8');
       renameSync(temp, path);

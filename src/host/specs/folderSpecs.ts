@@ -38,7 +38,7 @@ export interface SpecEntry {
   uri: vscode.Uri;
 }
 
-/** How the look at every spec runs in a worker thread: the caches it reads and writes, if any. */
+/** How the look at every spec runs in a worker process: the caches it reads and writes, if any. */
 export interface SpecLooks {
   cache?: SpecLookRequest['cache'];
 }
@@ -132,7 +132,7 @@ export class FolderSpecs extends Disposable {
     cache?: SpecCache,
     /** Each spec's last look (its Problems entries, group and stale marks), kept while what it read is unchanged. */
     private readonly evaluations?: EvaluationCache<SpecEvaluation>,
-    /** Look at the specs in a worker thread, with these caches (the extension host; tests may look here). */
+    /** Look at the specs in a worker process, with these caches (the extension host; tests may look here). */
     private readonly looks?: SpecLooks,
   ) {
     super();
@@ -213,10 +213,10 @@ export class FolderSpecs extends Disposable {
    * group and stale marks), not the spec's parsed files. A spec whose last look is in the
    * evaluation cache, and none of whose files that look read changed, is not read at all; the
    * others are read in full (through the parse cache), evaluated and let go again. A thousand
-   * specs are never held in full at once. With `looks`, a worker thread reads them (begun with
+   * specs are never held in full at once. With `looks`, a worker process reads them (begun with
    * the rest of the rows, by `loadSummaries`, or now), and what it finds is handed on once `after`
    * resolves (a moment after the first rows are painted): reading the specs neither keeps this
-   * thread busy nor leaves their garbage in its heap. What the worker leaves (a spec it stopped
+   * thread busy nor leaves their garbage, or the reader's heap, in the extension host's memory. What the worker leaves (a spec it stopped
    * on, one with a file too large for it, all the rest if it cannot start) is looked at here.
    */
   check(visit: (checked: CheckedSpec) => void, after: Promise<void> = Promise.resolve()): Promise<void> {
@@ -269,8 +269,11 @@ export class FolderSpecs extends Disposable {
   /** The look's worker and what it found so far, from `beginLook` until `check` takes it. */
   private look?: { run: SpecLookRun; found: LookFound };
   private lookCannotStart = false;
-  /** When the look's worker began, sent its first result and was done (performance.now()), for the benchmarks. */
-  readonly lookTimings: { begunAt?: number; firstAt?: number; doneAt?: number } = {};
+  /**
+   * When the look's worker began, sent its first result and was done (performance.now()), and its
+   * process (its id and peak memory in MB), for the benchmarks and the tests.
+   */
+  readonly lookTimings: { begunAt?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number } = {};
 
   /**
    * Starts the look's worker over `dirs` (once: later calls do nothing). Its results wait until
@@ -301,6 +304,7 @@ export class FolderSpecs extends Disposable {
           this.log.info(`${m.file} is ${(m.bytes / 2 ** 20).toFixed(1)} MB: its spec is looked at here, not by the look's worker`);
         } else {
           this.lookCounts = { parses: m.parses, evaluations: m.evaluations };
+          Object.assign(this.lookTimings, { pid: m.pid, peakMB: m.peakMB });
         }
       });
     } catch (e) {

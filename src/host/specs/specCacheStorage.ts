@@ -22,7 +22,7 @@ export function extensionSpecCache(context: vscode.ExtensionContext): { parses: 
   const store = directoryCacheStore(dir);
   const version = `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`;
   return {
-    // The look at every spec runs in a worker thread, reading and writing the same caches.
+    // The look at every spec runs in a worker process, reading and writing the same caches.
     looks: { cache: { dir, version } },
     parses: new SpecCache(store, version, { writeDelayMs: 2000, remember: false }),
     // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.

@@ -74,7 +74,7 @@ export class SpecRegistry extends Disposable {
     checkStartedAt?: number;
     checkedAt?: number;
     /** Each folder's look's worker: when it began, sent its first result, was done. */
-    look?: { begunAt?: number; firstAt?: number; doneAt?: number }[];
+    look?: { begunAt?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number }[];
   } = {};
 
   constructor(
@@ -84,7 +84,7 @@ export class SpecRegistry extends Disposable {
     private readonly cache?: SpecCache,
     /** Each spec's last look (Problems entries, group, stale marks) from the last session, while its inputs are unchanged. */
     private readonly evaluations?: EvaluationCache<SpecEvaluation>,
-    /** Look at every spec in a worker thread (the extension), not in this one. */
+    /** Look at every spec in a worker process (the extension), not in this thread. */
     private readonly looks?: SpecLooks,
   ) {
     super();

@@ -22,12 +22,15 @@ suite('diagnostics', () => {
     assert.strictEqual(d.code, 'json-syntax');
   });
 
-  test("the specs only summarized were looked at by the look's worker thread, not the extension host's", async () => {
+  test("the specs only summarized were looked at by the look's worker process, not in the extension host", async () => {
     const api = await loom();
     await waitFor('the look at every spec', () => api.registry.timings.checkedAt !== undefined, 15000);
     const summarized = api.registry.rows().length - api.registry.loadedEntries().length;
     assert.ok(api.registry.lookedInWorker > 0, `the worker looked at no spec (${summarized} were only summarized)`);
     assert.ok(api.registry.lookedInWorker <= api.registry.rows().length);
+    const [look] = api.registry.timings.look;
+    assert.ok(Number.isInteger(look.pid) && look.pid !== process.pid, `the worker ran in a process of its own (${look.pid}, the host is ${process.pid})`);
+    assert.ok(look.peakMB > 0, 'it told its peak memory');
   });
 
   test("an unknown behavior id points at the task's behavior_ids line", async () => {

@@ -133,7 +133,7 @@ test('a worker that runs out of memory on a spec costs that spec alone: it is le
   const dirs = findSpecDirs(repo, ['specs', 'qa']);
   assert.deepEqual(dirs.slice(-2), [huge, after], 'the spec after the huge one is looked at last');
   const messages: SpecLookMessage[] = [];
-  const run = lookInWorker({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs }, (m) => messages.push(m), { limits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 1 } });
+  const run = lookInWorker({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs }, (m) => messages.push(m), { heap: { oldSpaceMb: 32, semiSpaceMb: 1 } });
   assert.deepEqual(await run.finished, { completed: true });
   const abandoned = messages.filter((m) => m.kind === 'abandoned');
   assert.deepEqual(
@@ -160,7 +160,7 @@ test('a worker that keeps stopping ends the run with its error once the restarts
   const messages: SpecLookMessage[] = [];
   const run = lookInWorker({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs }, (m) => messages.push(m), {
     restarts: 1,
-    limits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 1 },
+    heap: { oldSpaceMb: 32, semiSpaceMb: 1 },
   });
   const outcome = await run.finished;
   assert.equal(outcome.completed, false);

@@ -1,42 +1,38 @@
 import assert from 'node:assert/strict';
-import { readlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { Worker } from 'node:worker_threads';
 
 const MODULE = resolve(__dirname, '../../../src/core/threads/backgroundPriority.ts');
 
-/** Runs lowerThreadPriority in a worker thread: what it returned, and the priorities of that thread and of this one after it. */
-function inWorker(): Promise<{ lowered: boolean; worker: number; tid: number }> {
+/** Runs lowerProcessPriority in a child process: what it returned, and the priorities of each of its threads. */
+function inChild(): Promise<{ lowered: boolean; threads: number[] }> {
   const source = `
-    require('tsx/cjs/api').register();
-    const { parentPort } = require('node:worker_threads');
-    const { lowerThreadPriority } = require(${JSON.stringify(MODULE)});
-    const lowered = lowerThreadPriority();
-    const tid = process.platform === 'linux' ? Number(require('node:path').basename(require('node:fs').readlinkSync('/proc/thread-self'))) : 0;
-    parentPort.postMessage({ lowered, tid, worker: tid ? require('node:os').getPriority(tid) : 0 });`;
+    const { lowerProcessPriority } = require(${JSON.stringify(MODULE)});
+    const lowered = lowerProcessPriority();
+    const tids = process.platform === 'linux' ? require('node:fs').readdirSync('/proc/self/task').map(Number) : [process.pid];
+    process.stdout.write(JSON.stringify({ lowered, threads: tids.map((t) => require('node:os').getPriority(t)) }));`;
   return new Promise((done, fail) => {
-    const w = new Worker(source, { eval: true });
-    w.once('message', (m) => {
-      done(m);
-      void w.terminate();
-    });
-    w.once('error', fail);
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('error', fail);
+    child.once('exit', (code) => (code === 0 ? done(JSON.parse(out)) : fail(new Error(`the child exited ${code}`))));
   });
 }
 
-test(
-  'a background worker runs at the lowest priority on Linux, and the rest of the process keeps its own',
-  { skip: process.platform !== 'linux' && 'thread priorities are lowered on Linux only' },
-  async () => {
-    const mainTid = Number(basename(readlinkSync('/proc/thread-self')));
-    const before = getPriority(mainTid);
-    const r = await inWorker();
-    assert.equal(r.lowered, true);
-    assert.equal(r.worker, 19);
-    assert.notEqual(r.tid, mainTid);
-    assert.equal(getPriority(mainTid), before, 'the calling thread is not lowered');
-    assert.equal(getPriority(process.pid), before, 'nor the process');
-  },
-);
+test('a background worker process runs at the lowest priority, every thread of it, and the process that started it keeps its own', async () => {
+  const before = process.platform === 'linux' ? readdirSync('/proc/self/task').map((t) => getPriority(Number(t))) : [getPriority(process.pid)];
+  const r = await inChild();
+  assert.equal(r.lowered, true);
+  assert.ok(r.threads.length >= 1);
+  assert.deepEqual(
+    r.threads.filter((p) => p !== 19),
+    [],
+    'each of its threads is at nice 19',
+  );
+  const after = process.platform === 'linux' ? readdirSync('/proc/self/task').map((t) => getPriority(Number(t))) : [getPriority(process.pid)];
+  assert.deepEqual(after.slice(0, before.length), before, 'this process is not lowered');
+});
