@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import { evaluateSpec, evaluationProblems } from '../core/repository/specEvaluation';
 import type { FindingDiagnostic } from '../core/validators/stageFindings';
+import { lazily } from '../shared/lazily';
 import { Disposable, toDisposable } from './lifecycle';
 import type { ComponentLog, Log } from './log';
 import type { CheckedSpec, SpecEntry, SpecRegistry } from './specs/specRegistry';
@@ -20,7 +21,18 @@ const FINDING_CODE = 'finding:';
  * The source of a validator's finding: a word the user reads (the panel shows `source(code)`, so
  * `Loom finding(partial)` rather than `loom(finding:partial)`), and how quick fixes tell findings apart.
  */
-export const findingSource = () => vscode.l10n.t('Loom finding');
+export const findingSource = lazily(() => vscode.l10n.t('Loom finding'));
+
+/**
+ * The panel's codes, one string each: a thousand specs' look publishes fifteen thousand entries,
+ * and each would otherwise hold a copy of its code (`partial`, `task-state-closure`, ...).
+ */
+const panelCodes = new Map<string, string>();
+function panelCode(code: string): string {
+  let shown = panelCodes.get(code);
+  if (shown === undefined) panelCodes.set(code, (shown = code.startsWith(FINDING_CODE) ? code.slice(FINDING_CODE.length) : code));
+  return shown;
+}
 
 /** The core's 1-based line and column as a VS Code position (0-based). */
 export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
@@ -28,8 +40,18 @@ export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
   const diag = new vscode.Diagnostic(new vscode.Range(pos, pos), d.message, SEVERITY[d.severity]);
   const finding = d.code?.startsWith(FINDING_CODE) === true;
   diag.source = finding ? findingSource() : LOOM_SOURCE;
-  if (d.code) diag.code = finding ? d.code.slice(FINDING_CODE.length) : d.code;
+  if (d.code) diag.code = panelCode(d.code);
   return diag;
+}
+
+/**
+ * The URI of a file of the folder (`specs/x/tasks/T1.md`). A plain relative path is appended to
+ * the folder's path as is: joinPath normalizes it again, and did so for every file of every spec
+ * the look published (a sixth of the garbage the host made while loading a thousand specs).
+ */
+export function fileUri(root: vscode.Uri, file: string): vscode.Uri {
+  const plain = !file.startsWith('/') && !file.includes('\\') && file.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+  return plain ? root.with({ path: `${root.path.endsWith('/') ? root.path.slice(0, -1) : root.path}/${file}` }) : vscode.Uri.joinPath(root, ...file.split('/'));
 }
 
 /**
@@ -118,7 +140,7 @@ export class LoomDiagnostics extends Disposable {
     }
     const uris: vscode.Uri[] = [];
     for (const [file, list] of byFile) {
-      const uri = vscode.Uri.joinPath(root, ...file.split('/'));
+      const uri = fileUri(root, file);
       // Two keys never share a file: a spec's files are its own, the workflow is the folder's.
       this.send(uri, list);
       uris.push(uri);
