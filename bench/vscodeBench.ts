@@ -34,7 +34,7 @@ interface Sample {
     loadedAt: number;
     checkStartedAt?: number;
     checkedAt: number;
-    look?: { begunAt?: number; firstAt?: number; doneAt?: number }[];
+    look?: { begunAt?: number; firstAt?: number; doneAt?: number; peakMB?: number }[];
   };
   specs?: number;
   fullSpecs?: number;
@@ -70,6 +70,7 @@ async function runWindow(work: string, phase: string, workspace: string, userDat
         LOOM_BENCH_OUT: out,
         ...(process.env.BENCH_HEAPSNAPSHOT ? { LOOM_BENCH_HEAPSNAPSHOT: resolve(process.env.BENCH_HEAPSNAPSHOT) } : {}),
         ...(process.env.BENCH_CPUPROFILE ? { LOOM_BENCH_CPUPROFILE: resolve(process.env.BENCH_CPUPROFILE) } : {}),
+        ...(process.env.BENCH_HEAPPROFILE ? { LOOM_BENCH_HEAPPROFILE: resolve(process.env.BENCH_HEAPPROFILE) } : {}),
       },
       launchArgs: [workspace, `--user-data-dir=${userDataDir}`, `--extensions-dir=${join(work, 'installed-extensions')}`],
     });
@@ -129,7 +130,7 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
       `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cold.map((s) => s.firstAskedAt! - s.loom!.activateStartedAt)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} rounds=${rounds}`,
       `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} rowsMs=${median(warm.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)}/${median(cold.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specsEvaluated=${median(warm.map((s) => s.cache!.evaluations?.misses ?? NaN))}/${median(cold.map((s) => s.cache!.evaluations?.misses ?? NaN))} lookMs=${median(warm.map(lookMs)).toFixed(0)}/${median(cold.map(lookMs)).toFixed(0)} specs=${specs} rounds=${rounds}`,
       `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,
-      `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} peakHeapMB=${median(cold.map((s) => s.peakHeapMB!)).toFixed(0)} emptyHeapMB=${baseHeap.toFixed(0)} peakExternalMB=${median(cold.map((s) => s.peakExternalMB!)).toFixed(0)} specs=${specs} keptInFull=${median(cold.map((s) => s.fullSpecs ?? 0))} rounds=${rounds}`,
+      `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} peakHeapMB=${median(cold.map((s) => s.peakHeapMB!)).toFixed(0)} emptyHeapMB=${baseHeap.toFixed(0)} peakExternalMB=${median(cold.map((s) => s.peakExternalMB!)).toFixed(0)} lookProcessMB=${median(cold.map((s) => s.registry!.look?.[0]?.peakMB ?? NaN)).toFixed(0)} specs=${specs} keptInFull=${median(cold.map((s) => s.fullSpecs ?? 0))} rounds=${rounds}`,
     ];
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -38,8 +38,12 @@ async function activated(id) {
  */
 function samplePeakRss(done) {
   const peak = { rss: 0, heap: 0, external: 0 };
+  // Every 100 ms: [ms since the probe's start, rss, heap, external] in MB, to see when the peak comes.
+  const series = [];
   const sample = () => {
     const m = process.memoryUsage();
+    if (series.length === 0 || performance.now() - series[series.length - 1][0] >= 100)
+      series.push([Math.round(performance.now()), ...[m.rss, m.heapUsed, m.external + m.arrayBuffers].map((b) => Math.round(b / 2 ** 20))]);
     peak.rss = Math.max(peak.rss, m.rss);
     peak.heap = Math.max(peak.heap, m.heapUsed);
     peak.external = Math.max(peak.external, m.external + m.arrayBuffers);
@@ -49,7 +53,7 @@ function samplePeakRss(done) {
   return done.then(() => {
     clearInterval(timer);
     sample();
-    return { rssMB: peak.rss / 2 ** 20, heapMB: peak.heap / 2 ** 20, externalMB: peak.external / 2 ** 20 };
+    return { rssMB: peak.rss / 2 ** 20, heapMB: peak.heap / 2 ** 20, externalMB: peak.external / 2 ** 20, series };
   });
 }
 
@@ -82,22 +86,41 @@ async function checkoutBurst(api, root) {
   return { ms, maxReports: Math.max(...reports.values()), specs: dirs.length, files: dirs.length * 5 };
 }
 
-/** BENCH_CPUPROFILE=<folder>: a CPU profile of the host from the probe's start until the specs are loaded, per window. */
+/**
+ * BENCH_CPUPROFILE=<folder>: a CPU profile of the host from the probe's start until the specs are
+ * loaded, per window. BENCH_HEAPPROFILE=<folder>: a sampling heap profile of the same span, with
+ * the objects the garbage collector took since (where the host's garbage is allocated).
+ */
 async function startProfile(phase) {
-  const folder = process.env.LOOM_BENCH_CPUPROFILE;
-  if (!folder) return async () => undefined;
+  const cpu = process.env.LOOM_BENCH_CPUPROFILE;
+  const heap = process.env.LOOM_BENCH_HEAPPROFILE;
+  if (!cpu && !heap) return async () => undefined;
   const session = new (require('inspector').Session)();
   session.connect();
   const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 500 });
-  await post('Profiler.start');
+  if (cpu) {
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 500 });
+    await post('Profiler.start');
+  }
+  if (heap) {
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   return async () => {
-    const { profile } = await post('Profiler.stop');
+    const files = [];
+    if (cpu) {
+      const { profile } = await post('Profiler.stop');
+      files.push(path.join(cpu, `${phase}-${Date.now()}.cpuprofile`));
+      fs.writeFileSync(files[files.length - 1], JSON.stringify(profile));
+    }
+    if (heap) {
+      const { profile } = await post('HeapProfiler.stopSampling');
+      files.push(path.join(heap, `${phase}-${Date.now()}.heapprofile`));
+      fs.writeFileSync(files[files.length - 1], JSON.stringify(profile));
+    }
     session.disconnect();
-    const file = path.join(folder, `${phase}-${Date.now()}.cpuprofile`);
-    fs.writeFileSync(file, JSON.stringify(profile));
-    return file;
+    return files.join(' ');
   };
 }
 
@@ -132,6 +155,7 @@ exports.run = async () => {
     result.peakRssMB = peaks.rssMB;
     result.peakHeapMB = peaks.heapMB;
     result.peakExternalMB = peaks.externalMB;
+    result.memorySeries = peaks.series;
     result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
     result.cache = api.registry.cacheStats;
     if (phase === 'cold') {
