@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unrecorded } from '../fs/readRecorder';
+import { displayLanguage } from '../messages';
 import { nodeCrypto, workerThreads } from '../nodeModules';
 
 /**
@@ -132,7 +133,7 @@ export class SpecCache {
 
   constructor(
     private readonly store: SpecCacheStore,
-    /** The reader's version: a cache written by another version of the parsers is rebuilt. */
+    /** The reader's version: a cache written by another version of the parsers, or in another display language, is rebuilt. */
     private readonly version: string,
     private readonly options: {
       now?: () => number;
@@ -155,6 +156,11 @@ export class SpecCache {
   }
 
   /** Opens one spec's entries for a load; hand them back to `commit` when the load is done. */
+  /** The parses hold problems worded in the display language: a cache written in another one is not theirs. */
+  private versionNow(): string {
+    return `${this.version}+${displayLanguage()}`;
+  }
+
   open(dir: string): SpecFileCache {
     let recorded = this.memory.get(dir);
     let fresh = false;
@@ -173,7 +179,7 @@ export class SpecCache {
     if (this.remember) this.memory.set(dir, entries.used);
     const files: CacheFile['files'] = {};
     for (const [name, { stamp, value }] of entries.used) files[name] = [stamp.size, stamp.mtimeMs, stamp.ctimeMs, value];
-    const file: CacheFile = { format: CACHE_FORMAT, version: this.version, dir, files };
+    const file: CacheFile = { format: CACHE_FORMAT, version: this.versionNow(), dir, files };
     const data = JSON.stringify(file);
     if (this.options.writeDelayMs === undefined) return this.write(dir, data);
     this.pendingBytes += data.length - (this.pending.get(dir)?.length ?? 0);
@@ -223,7 +229,7 @@ export class SpecCache {
       data = undefined;
     }
     if (!data) return undefined;
-    const entries = parseCacheFile(data, this.version, dir);
+    const entries = parseCacheFile(data, this.versionNow(), dir);
     if (!entries) this.rejected++;
     return entries;
   }

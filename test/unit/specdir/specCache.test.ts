@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CountingStore, FIXTURE_SPEC, later, scratchRepos } from './cacheFixtures';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { displayLanguage, setDisplayLanguage, type Language } from '../../../src/core/messages';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { cacheKey, directoryCacheStore, SpecCache } from '../../../src/core/specdir/specCache';
 
@@ -32,6 +33,34 @@ describe('SpecCache', () => {
     assert.deepEqual(facts(again), plain);
     assert.equal(store.writes, 1, 'nothing changed: nothing is written');
     assert.ok(again.tasks.get('T1')!.keyLines instanceof Map, 'a task file keeps its key lines as a Map');
+  });
+
+  it('rebuilds a cache written in another display language: the problems it holds are worded in the one now', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    writeFileSync(join(dir, 'requirements.json'), '{ "requirements": [ ');
+    const before = displayLanguage();
+    const store = new CountingStore();
+    const messages = (language: Language) => {
+      setDisplayLanguage(language);
+      try {
+        return loadSpec(repo, dir, new SpecCache(store, 'v1', { now: later })).diagnostics.map((d) => d.message);
+      } finally {
+        setDisplayLanguage(before);
+      }
+    };
+    const uncached = (language: Language) => {
+      setDisplayLanguage(language);
+      try {
+        return loadSpec(repo, dir).diagnostics.map((d) => d.message);
+      } finally {
+        setDisplayLanguage(before);
+      }
+    };
+    assert.deepEqual(messages('en'), uncached('en'));
+    assert.deepEqual(messages('zh'), uncached('zh'));
+    assert.notDeepEqual(uncached('zh'), uncached('en'), 'the problem is worded differently in each');
+    assert.equal(store.writes, 2, 'rewritten in the other language');
   });
 
   it('reads a changed file again, and only that one', () => {
@@ -80,7 +109,7 @@ describe('SpecCache', () => {
   for (const [what, corrupt] of [
     ['not JSON', () => '\u0000\u0001garbage'],
     ['truncated', (b: string) => b.slice(0, Math.floor(b.length / 2))],
-    ['of another version', (b: string) => b.replace('"version":"v1"', '"version":"v0"')],
+    ['of another version', (b: string) => b.replace(/"version":"v1\+/, '"version":"v0+')],
     ['about another directory', (b: string) => b.replace(/"dir":"[^"]*"/, '"dir":"/elsewhere"')],
     ['with an entry of the wrong shape', (b: string) => b.replace(/"pipeline\.state\.json":\[\d+/, '"pipeline.state.json":["x"')],
     ['JSON of another shape', () => '[1,2,3]'],
