@@ -18,9 +18,11 @@ import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { overrideAuthor, overrideFor, writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
-import { LANGUAGES, setDisplayLanguage, t } from '../core/messages';
+import { displayLanguage, LANGUAGES, setDisplayLanguage, t } from '../core/messages';
 import { cliLanguage, isLanguage } from './language';
-import { cliSpecCache } from './specCacheDir';
+import { cliSpecCaches } from './specCacheDir';
+import { scanStatuses } from '../core/repository/specStatusCache';
+import type { SpecCache } from '../core/specdir/specCache';
 import { fingerprintCount, reportVerdict, setTaskStatus, VerdictFileMissing, writeHandoffFromCli } from './stateCommands';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson } from './format';
@@ -74,7 +76,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
-function openRepository(args: ParsedArgs): LoomRepository {
+function openRepository(args: ParsedArgs, parses: SpecCache | undefined): LoomRepository {
   const root = resolve(flagValue(args, '--cwd') ?? process.cwd());
   let isDir: boolean;
   try {
@@ -85,7 +87,7 @@ function openRepository(args: ParsedArgs): LoomRepository {
   if (!isDir) throw new UsageError(t('cli.usage.cwdNotDirectory', { path: root }));
   // loom's own writers hold the run lock for milliseconds: wait for them rather than refuse.
   // Unchanged files are not parsed again from one run to the next (the per-spec cache).
-  return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS }, cache: cliSpecCache(VERSION) });
+  return new LoomRepository(root, { pipeline: { lockWaitMs: CLI_LOCK_WAIT_MS }, cache: parses });
 }
 
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
@@ -148,7 +150,8 @@ const json = (io: CliIo, value: unknown) => io.out(JSON.stringify(value, null, 2
 
 async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const asJson = args.flags.has('--json');
-  const repo = openRepository(args);
+  const caches = cliSpecCaches(VERSION);
+  const repo = openRepository(args, caches.parses);
   switch (args.command) {
     case 'new': {
       const name = requireFlag(args, '--name');
@@ -164,7 +167,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return 0;
     }
     case 'status': {
-      const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : repo.scan((s) => s.status());
+      const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : scanStatuses(repo, caches.statuses, displayLanguage());
       if (asJson) json(io, args.flags.has('--spec-dir') ? statusJson(statuses[0]) : statuses.map(statusJson));
       else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : t('cli.status.noSpecs', { root: repo.root, roots: repo.specRoots.join(', ') }));
       // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.

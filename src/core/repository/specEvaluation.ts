@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
 import type { Diagnostic } from '../diagnostics/diagnostic';
+import { diagnosticSchema } from '../diagnostics/diagnosticSchema';
 import { FINDING_SEVERITIES } from '../files/findings';
 import { specOverview, type SpecGroup } from '../specdir/specOverview';
 import type { SpecStaleness } from '../specdir/staleness';
@@ -41,14 +42,7 @@ export function evaluateSpec(spec: SpecPipeline, staleness: SpecStaleness, faile
  * loads would add to the extension's activation, and only a cache read needs them.
  */
 const specEvaluationSchema = lazySchema((z): z.ZodType => {
-  const DiagnosticSchema = z.object({
-    file: z.string(),
-    line: z.number(),
-    column: z.number(),
-    severity: z.enum(['error', 'warning', 'info']),
-    message: z.string(),
-    code: z.string().optional(),
-  });
+  const DiagnosticSchema = diagnosticSchema();
 
   const FindingRefSchema = z.object({
     validator: z.string(),

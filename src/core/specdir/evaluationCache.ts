@@ -46,8 +46,13 @@ export class EvaluationCache<T> {
     private readonly version: string,
     /** Checks the shape of a stored result before it is used. */
     private readonly isResult: (value: unknown) => value is T,
-    private readonly options: { now?: () => number } = {},
+    /** `kind`: what the results are, which names their files (`<hash>.<kind>`): two kinds of result in one store keep apart. */
+    private readonly options: { now?: () => number; kind?: string } = {},
   ) {}
+
+  private key(dir: string): string {
+    return evaluationKey(dir, this.options.kind);
+  }
 
   /**
    * The spec's evaluation: the stored one when everything it read is unchanged, else `evaluate()`
@@ -75,7 +80,7 @@ export class EvaluationCache<T> {
   /** Forgets a spec whose directory is gone. */
   forget(dir: string): void {
     try {
-      this.store.remove(evaluationKey(dir));
+      this.store.remove(this.key(dir));
     } catch {
       // Nothing to remove.
     }
@@ -84,7 +89,7 @@ export class EvaluationCache<T> {
   private read(dir: string, context: string): T | undefined {
     let data: string | undefined;
     try {
-      data = this.store.read(evaluationKey(dir));
+      data = this.store.read(this.key(dir));
     } catch {
       data = undefined;
     }
@@ -123,7 +128,7 @@ export class EvaluationCache<T> {
     }
     const file: EvaluationFile = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, result };
     try {
-      this.store.write(evaluationKey(dir), JSON.stringify(file));
+      this.store.write(this.key(dir), JSON.stringify(file));
       this.written++;
     } catch {
       // A read-only or full disk: the next session evaluates again.
@@ -131,8 +136,8 @@ export class EvaluationCache<T> {
   }
 }
 
-/** The store key of a spec's evaluation, beside its parse cache file. */
-export const evaluationKey = (dir: string) => `${cacheKey(dir)}.evaluation`;
+/** The store key of a spec's evaluation (or of another kind of result), beside its parse cache file. */
+export const evaluationKey = (dir: string, kind = 'evaluation') => `${cacheKey(dir)}.${kind}`;
 
 /** Paths inside the spec directory are kept relative to it (shorter); others absolute. */
 function toStored(dir: string, path: string, input: RecordedInput): StoredInput {

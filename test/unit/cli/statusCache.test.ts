@@ -1,0 +1,107 @@
+/**
+ * `loom-vscode status` keeps each spec's status in its per-spec cache (LOOM_VSCODE_CACHE_DIR), with
+ * everything the status read, and uses it again while all of that is unchanged: what it prints
+ * is the same as without the cache, a change shows at once, and a damaged cache file is rebuilt.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { main } from '../../../src/cli/main';
+
+const FIXTURE = resolve(__dirname, '../../fixtures/cli/basic');
+const LOGIN = 'specs/2026-11-29+login';
+const PROFILE = 'specs/2026-11-28+profile';
+/** Results whose files changed this close to the reading are not kept (evaluationCache.ts, RACY_MS): the copy is let age past it. */
+const RACY_MS = 2000;
+
+let work: string;
+let repo: string;
+let cacheDir: string;
+const env = { dir: process.env.LOOM_VSCODE_CACHE_DIR, off: process.env.LOOM_VSCODE_CACHE };
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'loom-status-cache-'));
+  repo = join(work, 'repo');
+  cacheDir = join(work, 'cache');
+  cpSync(FIXTURE, repo, { recursive: true });
+  await new Promise((r) => setTimeout(r, RACY_MS + 200));
+});
+after(() => {
+  rmSync(work, { recursive: true, force: true });
+  for (const [name, value] of [
+    ['LOOM_VSCODE_CACHE_DIR', env.dir],
+    ['LOOM_VSCODE_CACHE', env.off],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+/** `status --json` (and more arguments) with the cache in `cacheDir`, or with no cache at all. */
+async function status(cached: boolean, ...more: string[]): Promise<{ code: number; out: string }> {
+  process.env.LOOM_VSCODE_CACHE_DIR = cacheDir;
+  if (cached) delete process.env.LOOM_VSCODE_CACHE;
+  else process.env.LOOM_VSCODE_CACHE = '0';
+  let out = '';
+  const code = await main(['status', '--cwd', repo, '--json', ...more], { out: (t) => (out += t), err: () => undefined });
+  return { code, out };
+}
+
+const statusFiles = () => readdirSync(join(cacheDir, 'specs')).filter((n) => n.endsWith('.status.json'));
+/** The status file whose result is the spec's. */
+function statusFileOf(specDir: string): string {
+  const name = statusFiles().find((n) => JSON.parse(readFileSync(join(cacheDir, 'specs', n), 'utf8')).result.spec_dir === specDir);
+  assert.ok(name, `no status file for ${specDir}`);
+  return join(cacheDir, 'specs', name);
+}
+
+test('the first run keeps each spec’s status; a second prints exactly what a run without the cache prints', async () => {
+  const uncached = await status(false);
+  const first = await status(true);
+  assert.deepEqual(first, uncached);
+  const specs = (JSON.parse(first.out) as unknown[]).length;
+  assert.equal(statusFiles().length, specs, 'one status file per spec');
+  assert.deepEqual(await status(true), uncached);
+});
+
+test('a status from the cache is what is printed: the spec is not read again while nothing it read changed', async () => {
+  await status(true);
+  const file = statusFileOf(LOGIN);
+  const kept = readFileSync(file, 'utf8');
+  const stored = JSON.parse(kept);
+  stored.result.stage = 'planning';
+  writeFileSync(file, JSON.stringify(stored));
+  const login = (JSON.parse((await status(true)).out) as { spec_dir: string; stage: string }[]).find((s) => s.spec_dir === LOGIN);
+  assert.equal(login?.stage, 'planning', 'the stage kept in the cache');
+  writeFileSync(file, kept);
+});
+
+test('a task state written since shows at once', async () => {
+  await status(true);
+  const stateFile = join(repo, LOGIN, 'task-states', 'T1.state.json');
+  const state = JSON.parse(readFileSync(stateFile, 'utf8'));
+  writeFileSync(stateFile, JSON.stringify({ ...state, status: 'blocked', blocker: 'waiting on the API' }, null, 2));
+  const login = (JSON.parse((await status(true)).out) as { spec_dir: string; tasks: { id: string; status: string }[] }[]).find((s) => s.spec_dir === LOGIN);
+  assert.equal(login?.tasks.find((t) => t.id === 'T1')?.status, 'blocked');
+  assert.deepEqual(await status(true), await status(false));
+});
+
+test('a damaged or foreign status file is rebuilt, never trusted', async () => {
+  await status(true);
+  const file = statusFileOf(PROFILE);
+  const expected = await status(false);
+  for (const damage of ['{"format": 1, "ver', JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), result: { spec_dir: PROFILE } }), 'null']) {
+    writeFileSync(file, damage);
+    assert.deepEqual(await status(true), expected, damage.slice(0, 40));
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).result.spec_dir, PROFILE, 'written again whole');
+  }
+});
+
+test('in another language the unmet conditions and the problems are in that language, not taken from the cache', async () => {
+  await status(true, '--lang', 'en');
+  const zh = await status(true, '--lang', 'zh');
+  assert.deepEqual(zh, await status(false, '--lang', 'zh'));
+  assert.notDeepEqual(zh.out, (await status(true, '--lang', 'en')).out);
+});
