@@ -19,6 +19,8 @@ export interface SpecLookRun {
 
 /** How many times a worker that stopped at a spec is replaced by a new one for the specs after it. */
 const LOOK_RESTARTS = 3;
+/** How long a worker that is done may take to exit before it is stopped. */
+const EXIT_GRACE_MS = 5000;
 /** How much of a worker's stderr is kept: the reason it died is in its last lines. */
 const STDERR_KEPT = 4096;
 
@@ -46,7 +48,11 @@ export function lookInWorker(
     if (done) return;
     done = true;
     settle(r);
-    worker.kill();
+    // A worker that is done is let go (it exits on its own, writing its CPU profile if asked); any other is stopped.
+    if (r.completed && worker.connected) {
+      worker.disconnect();
+      setTimeout(() => worker.kill(), EXIT_GRACE_MS).unref();
+    } else worker.kill();
   };
   const start = (dirs: readonly string[]) => {
     const current = startBundledProcess('specLookWorker', __dirname, heap);

@@ -270,10 +270,11 @@ export class FolderSpecs extends Disposable {
   private look?: { run: SpecLookRun; found: LookFound };
   private lookCannotStart = false;
   /**
-   * When the look's worker began, sent its first result and was done (performance.now()), and its
-   * process (its id and peak memory in MB), for the benchmarks and the tests.
+   * When the look's worker began (and how long starting its process kept this thread), sent its
+   * first result and was done (performance.now()), and its process (its id and peak memory in
+   * MB), for the benchmarks and the tests.
    */
-  readonly lookTimings: { begunAt?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number } = {};
+  readonly lookTimings: { begunAt?: number; startMs?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number } = {};
 
   /**
    * Starts the look's worker over `dirs` (once: later calls do nothing). Its results wait until
@@ -283,6 +284,7 @@ export class FolderSpecs extends Disposable {
     if (!this.looks || this.look || this.lookCannotStart || this.isDisposed) return;
     const found: LookFound = { looked: new Set(), waiting: [] };
     let run: SpecLookRun;
+    const starting = performance.now();
     try {
       run = lookInWorker({ root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks.cache }, (m) => {
         if (m.kind === 'look') {
@@ -314,6 +316,7 @@ export class FolderSpecs extends Disposable {
     }
     this.look = { run, found };
     this.lookTimings.begunAt = performance.now();
+    this.lookTimings.startMs = this.lookTimings.begunAt - starting;
     void run.finished.then(() => (this.lookTimings.doneAt = performance.now()));
     this._register(toDisposable(() => run.stop()));
   }

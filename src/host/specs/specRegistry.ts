@@ -74,7 +74,7 @@ export class SpecRegistry extends Disposable {
     checkStartedAt?: number;
     checkedAt?: number;
     /** Each folder's look's worker: when it began, sent its first result, was done. */
-    look?: { begunAt?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number }[];
+    look?: { begunAt?: number; startMs?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number }[];
   } = {};
 
   constructor(
