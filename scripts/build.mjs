@@ -1,8 +1,9 @@
 // Bundles the CLI (plain Node), the extension host (vscode external) and the webviews with esbuild.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { asciiBundle } from './asciiBundle.mjs';
 import { buildWebviews } from './build-webviews.mjs';
 
 // One zod per bundle: the core loads zod with require() on first use (src/shared/lazySchema.ts),
@@ -27,6 +28,13 @@ const entries = [
 ];
 for (const entry of entries) {
   if (!existsSync(entry.entryPoints[0])) continue;
-  await build({ ...common, ...entry });
+  const { outputFiles } = await build({ ...common, ...entry, write: false });
+  const js = outputFiles.find((f) => f.path.endsWith('.js'));
+  const map = outputFiles.find((f) => f.path.endsWith('.js.map'));
+  // ASCII only, so that Node holds the source as one-byte text (scripts/asciiBundle.mjs).
+  const ascii = asciiBundle(js.text, map?.text);
+  mkdirSync(dirname(js.path), { recursive: true });
+  writeFileSync(js.path, ascii.code);
+  if (map) writeFileSync(map.path, ascii.map ?? map.text);
 }
 await buildWebviews();
