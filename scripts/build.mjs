@@ -23,8 +23,10 @@ const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The worker thread loom_search_text runs in, loaded from beside dist/extension.js and dist/cli.js.
   { entryPoints: ['src/core/executing/tools/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
-  // The worker the extension host looks at every spec in (src/core/repository/specLooks.ts).
+  // The worker process the extension host looks at every spec in (src/core/repository/specLooks.ts).
   { entryPoints: ['src/core/repository/specLookWorker.ts'], outfile: 'dist/specLookWorker.js' },
+  // What that worker process starts with: its bundle, with V8's code cache (src/core/threads/codeCacheLoader.ts).
+  { entryPoints: ['src/core/threads/codeCacheLoader.ts'], outfile: 'dist/codeCacheLoader.js' },
 ];
 for (const entry of entries) {
   if (!existsSync(entry.entryPoints[0])) continue;

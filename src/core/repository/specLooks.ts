@@ -30,13 +30,14 @@ const STDERR_KEPT = 4096;
  * reader's heap is in the host's memory. Each result is handed to `receive` as it comes. A worker
  * that stops at a spec (its heap full, say) costs that spec alone: it is reported `abandoned`,
  * left to the caller, and a new worker looks at the specs after it, up to `restarts` times; then
- * the run ends with the error. (`heap`: the workers' heap, smaller in the tests.)
+ * the run ends with the error. (`heap`: the workers' heap, smaller in the tests; `codeCacheDir`:
+ * where V8's code cache of the worker's bundle is kept.)
  * The cache counts of `done` are the last worker's.
  */
 export function lookInWorker(
   request: SpecLookRequest,
   receive: (m: SpecLookMessage) => void,
-  { restarts = LOOK_RESTARTS, heap = LOOK_HEAP }: { restarts?: number; heap?: ProcessHeap } = {},
+  { restarts = LOOK_RESTARTS, heap = LOOK_HEAP, codeCacheDir }: { restarts?: number; heap?: ProcessHeap; codeCacheDir?: string } = {},
 ): SpecLookRun {
   let settle!: (r: { completed: boolean; error?: Error }) => void;
   const finished = new Promise<{ completed: boolean; error?: Error }>((resolve) => (settle = resolve));
@@ -55,7 +56,7 @@ export function lookInWorker(
     } else worker.kill();
   };
   const start = (dirs: readonly string[]) => {
-    const current = startBundledProcess('specLookWorker', __dirname, heap);
+    const current = startBundledProcess('specLookWorker', __dirname, heap, codeCacheDir);
     worker = current;
     let over = false;
     let stderr = '';

@@ -17,14 +17,19 @@ export interface ProcessHeap {
  * (scripts/build.mjs); run from source (the unit tests, under tsx), the process loads `<name>.ts`
  * from `sourceDir` through tsx. In VS Code the host's `execPath` is Electron's binary, run as Node
  * (ELECTRON_RUN_AS_NODE), as the child is. stderr is piped: a process that dies says why there
- * (V8's "heap out of memory"). LOOM_WORKER_CPUPROFILE=<folder> has each one write a CPU profile there.
+ * (V8's "heap out of memory"). `codeCacheDir`: where V8's code cache of the bundle is kept, so
+ * that a process started with every window does not compile it again each time.
+ * LOOM_WORKER_CPUPROFILE=<folder> has each one write a CPU profile there.
  */
-export function startBundledProcess(name: string, sourceDir: string, heap: ProcessHeap): ChildProcess {
+export function startBundledProcess(name: string, sourceDir: string, heap: ProcessHeap, codeCacheDir?: string): ChildProcess {
   const bundled = join(__dirname, `${name}.js`);
   const profile = process.env.LOOM_WORKER_CPUPROFILE;
   const execArgv = [`--max-old-space-size=${heap.oldSpaceMb}`, `--max-semi-space-size=${heap.semiSpaceMb}`, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
   const fromSource = !existsSync(bundled);
-  return childProcess().fork(fromSource ? join(sourceDir, `${name}.ts`) : bundled, [], {
+  // With a folder for it, the bundle is run with V8's code cache (codeCacheLoader.ts).
+  const loader = join(__dirname, 'codeCacheLoader.js');
+  const [entry, args] = fromSource ? [join(sourceDir, `${name}.ts`), []] : codeCacheDir && existsSync(loader) ? [loader, [bundled, codeCacheDir]] : [bundled, []];
+  return childProcess().fork(entry, args, {
     execArgv: fromSource ? [...execArgv, '--require', 'tsx/cjs'] : execArgv,
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

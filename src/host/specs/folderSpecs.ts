@@ -41,6 +41,8 @@ export interface SpecEntry {
 /** How the look at every spec runs in a worker process: the caches it reads and writes, if any. */
 export interface SpecLooks {
   cache?: SpecLookRequest['cache'];
+  /** Where V8's code cache of the worker's bundle is kept (the extension's storage). */
+  codeCacheDir?: string;
 }
 
 /** One look at a spec in full, for the views that list every spec (the Problems panel). */
@@ -286,29 +288,33 @@ export class FolderSpecs extends Disposable {
     let run: SpecLookRun;
     const starting = performance.now();
     try {
-      run = lookInWorker({ root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks.cache }, (m) => {
-        if (m.kind === 'look') {
-          this.lookTimings.firstAt ??= performance.now();
-          found.looked.add(m.dir);
-          this.lookedInWorker++;
-          if (found.apply) found.apply(m.dir, m.evaluation);
-          else found.waiting.push([m.dir, m.evaluation]);
-        } else if (m.kind === 'unreadable') {
-          found.looked.add(m.dir);
-          this.log.warn(`${m.dir}: could not be read (${m.message})`);
-        } else if (m.kind === 'failed') {
-          this.lookFailed(m.specDir, m.part, Object.assign(new Error(m.message), { stack: m.stack }));
-        } else if (m.kind === 'abandoned') {
-          // Not among `looked` either: this thread looks at it; a new worker goes on with the rest.
-          this.log.warn(`${m.dir}: the look's worker stopped on it (${m.message}): it is looked at here`);
-        } else if (m.kind === 'tooLarge') {
-          // Not among `looked`: this thread looks at it once the worker is done.
-          this.log.info(`${m.file} is ${(m.bytes / 2 ** 20).toFixed(1)} MB: its spec is looked at here, not by the look's worker`);
-        } else {
-          this.lookCounts = { parses: m.parses, evaluations: m.evaluations };
-          Object.assign(this.lookTimings, { pid: m.pid, peakMB: m.peakMB });
-        }
-      });
+      run = lookInWorker(
+        { root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks.cache },
+        (m) => {
+          if (m.kind === 'look') {
+            this.lookTimings.firstAt ??= performance.now();
+            found.looked.add(m.dir);
+            this.lookedInWorker++;
+            if (found.apply) found.apply(m.dir, m.evaluation);
+            else found.waiting.push([m.dir, m.evaluation]);
+          } else if (m.kind === 'unreadable') {
+            found.looked.add(m.dir);
+            this.log.warn(`${m.dir}: could not be read (${m.message})`);
+          } else if (m.kind === 'failed') {
+            this.lookFailed(m.specDir, m.part, Object.assign(new Error(m.message), { stack: m.stack }));
+          } else if (m.kind === 'abandoned') {
+            // Not among `looked` either: this thread looks at it; a new worker goes on with the rest.
+            this.log.warn(`${m.dir}: the look's worker stopped on it (${m.message}): it is looked at here`);
+          } else if (m.kind === 'tooLarge') {
+            // Not among `looked`: this thread looks at it once the worker is done.
+            this.log.info(`${m.file} is ${(m.bytes / 2 ** 20).toFixed(1)} MB: its spec is looked at here, not by the look's worker`);
+          } else {
+            this.lookCounts = { parses: m.parses, evaluations: m.evaluations };
+            Object.assign(this.lookTimings, { pid: m.pid, peakMB: m.peakMB });
+          }
+        },
+        { codeCacheDir: this.looks.codeCacheDir },
+      );
     } catch (e) {
       this.log.warn(`${this.folder.name}: the look's worker could not start (${(e as Error).message}): looking at the specs here`);
       this.lookCannotStart = true;

@@ -23,7 +23,7 @@ export function extensionSpecCache(context: vscode.ExtensionContext): { parses: 
   const version = `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`;
   return {
     // The look at every spec runs in a worker process, reading and writing the same caches.
-    looks: { cache: { dir, version } },
+    looks: { cache: { dir, version }, codeCacheDir: join(context.globalStorageUri.fsPath, 'code-cache') },
     parses: new SpecCache(store, version, { writeDelayMs: 2000, remember: false }),
     // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.
     evaluations: new EvaluationCache(store, version, isSpecEvaluation),

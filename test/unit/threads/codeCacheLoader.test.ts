@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, test } from 'node:test';
+
+const LOADER = resolve(__dirname, '../../../src/core/threads/codeCacheLoader.ts');
+const work = mkdtempSync(join(tmpdir(), 'loom-code-cache-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** A bundle as the loader runs one: CommonJS, using require, module, __filename and __dirname. */
+const bundle = join(work, 'worker.js');
+writeFileSync(bundle, `const { basename } = require('node:path');\nmodule.exports.name = basename(__filename);\nfunction square(n) { return n * n; }\nprocess.stdout.write(JSON.stringify({ file: basename(__filename), dir: __dirname, squares: [1, 2, 3].map(square), exported: module.exports.name }));\n`);
+const cacheDir = join(work, 'cache');
+
+function runLoader(): unknown {
+  const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', LOADER, bundle, cacheDir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+const cacheFiles = () => readdirSync(cacheDir).filter((n) => n.endsWith('.v8'));
+const expected = { file: 'worker.js', dir: work, squares: [1, 4, 9], exported: 'worker.js' };
+
+test('the loader runs the bundle as Node would, and keeps its code cache for the next start', () => {
+  assert.deepEqual(runLoader(), expected);
+  assert.equal(cacheFiles().length, 1, 'written when the process exits');
+  const [file] = cacheFiles();
+  const written = statSync(join(cacheDir, file)).mtimeMs;
+  assert.deepEqual(runLoader(), expected);
+  assert.equal(statSync(join(cacheDir, file)).mtimeMs, written, 'a cache V8 accepted is not written again');
+});
+
+test('a damaged cache is not trusted: the bundle runs all the same and the cache is written again', () => {
+  runLoader();
+  const [file] = cacheFiles();
+  writeFileSync(join(cacheDir, file), 'not a code cache');
+  assert.deepEqual(runLoader(), expected);
+  assert.notEqual(readFileSync(join(cacheDir, file), 'utf8'), 'not a code cache');
+});
+
+test('a new build of the bundle gets a cache of its own, and the old one is removed', () => {
+  runLoader();
+  const [before] = cacheFiles();
+  writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}// a new build\n`);
+  assert.deepEqual(runLoader(), expected);
+  const now = cacheFiles();
+  assert.equal(now.length, 1);
+  assert.notEqual(now[0], before);
+});
