@@ -36,6 +36,9 @@ const DESKTOP_VERSION = process.env.LOOM_TEST_VSCODE_VERSION || '1.139.1';
  * environment for the extension host. Paths are relative to the repository root.
  * `workspaceTrust: true` opens the workspace untrusted (Restricted Mode); such a suite always runs
  * in code-server, because @vscode/test-electron starts desktop VS Code with --disable-workspace-trust.
+ * `windows: N` opens the same workspace copy with the same profile N times, one window after the
+ * other (a reload); the tests see LOOM_TEST_WINDOW (1..N) and LOOM_TEST_STATE, a file that one
+ * window may leave for the next.
  */
 const SUITES = [
   {
@@ -92,6 +95,17 @@ const SUITES = [
     env: {},
     copy: true,
     locale: 'zh-cn',
+  },
+  {
+    // Two windows one after the other on the same workspace and profile, as a reload makes: the
+    // second takes every spec's look from the evaluation cache and shows the same Problems entries.
+    name: 'warm-start',
+    workspace: 'test/fixtures/workspace-basic',
+    tests: 'test/integration/warmStart',
+    extensions: [],
+    env: {},
+    copy: true,
+    windows: 2,
   },
   {
     // Restricted Mode: workspace trust on and the folder untrusted. The view is read-only and
@@ -173,25 +187,33 @@ async function runSuite(suite, vscodeExecutablePath) {
   }
   // Desktop VS Code always gets --disable-workspace-trust from runTests(): untrusted suites need code-server.
   if (suite.workspaceTrust && vscodeExecutablePath !== SHIM) vscodeExecutablePath = useCodeServer(`suite "${suite.name}" needs workspace trust on`);
+  // What one window of a suite of several leaves for the next (LOOM_TEST_STATE), outside the workspace.
+  const state = path.join(userDataDir, 'loom-test-state.json');
   try {
-    await runTests({
-      vscodeExecutablePath,
-      extensionDevelopmentPath: devPaths,
-      extensionTestsPath: path.resolve(ROOT, suite.tests, 'index.js'),
-      extensionTestsEnv: {
-        LOOM_TEST_SUITE: suite.name,
-        LOOM_TEST_WORKSPACE: workspace.target,
-        LOOM_TEST_WORKSPACE_TRUST: suite.workspaceTrust ? '1' : '0', // read by code-shim.js
-        ...suite.env,
-      },
-      launchArgs: [
-        workspace.target,
-        '--disable-extensions', // other installed extensions (desktop only)
-        `--user-data-dir=${userDataDir}`,
-        `--extensions-dir=${path.join(CACHE_DIR, 'extensions')}`,
-        ...(suite.locale ? [`--locale=${suite.locale}`] : []),
-      ],
-    });
+    // The evaluation cache keeps no look of a file changed in the last 2 s (racily clean): the copy is let age first.
+    if (suite.windows > 1) await new Promise((r) => setTimeout(r, 2500));
+    for (let window = 1; window <= (suite.windows ?? 1); window++) {
+      await runTests({
+        vscodeExecutablePath,
+        extensionDevelopmentPath: devPaths,
+        extensionTestsPath: path.resolve(ROOT, suite.tests, 'index.js'),
+        extensionTestsEnv: {
+          LOOM_TEST_SUITE: suite.name,
+          LOOM_TEST_WORKSPACE: workspace.target,
+          LOOM_TEST_WORKSPACE_TRUST: suite.workspaceTrust ? '1' : '0', // read by code-shim.js
+          LOOM_TEST_WINDOW: String(window),
+          LOOM_TEST_STATE: state,
+          ...suite.env,
+        },
+        launchArgs: [
+          workspace.target,
+          '--disable-extensions', // other installed extensions (desktop only)
+          `--user-data-dir=${userDataDir}`,
+          `--extensions-dir=${path.join(CACHE_DIR, 'extensions')}`,
+          ...(suite.locale ? [`--locale=${suite.locale}`] : []),
+        ],
+      });
+    }
     return true;
   } catch (e) {
     console.error(`Suite "${suite.name}" failed: ${e.message}`);

@@ -12,6 +12,15 @@ export interface SpecLookRequest {
   cache?: { dir: string; version: string };
 }
 
+/**
+ * Told to the worker after its request: specs it need not look at, looked at meanwhile by the
+ * extension host (their looks kept in the evaluation cache).
+ */
+export interface SpecLookSkip {
+  kind: 'skip';
+  dirs: readonly string[];
+}
+
 /** What the worker tells, spec by spec, then once at the end. */
 export type SpecLookMessage =
   | { kind: 'look'; dir: string; evaluation: SpecEvaluation }

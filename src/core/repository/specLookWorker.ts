@@ -4,7 +4,7 @@ import { lowerProcessPriority } from '../threads/backgroundPriority';
 import { EvaluationCache } from '../specdir/evaluationCache';
 import { cacheCounts, directoryCacheStore, SpecCache } from '../specdir/specCache';
 import { LoomRepository } from './loomRepository';
-import type { SpecLookMessage, SpecLookRequest } from './specLookProtocol';
+import type { SpecLookMessage, SpecLookRequest, SpecLookSkip } from './specLookProtocol';
 import { isSpecEvaluation } from './specEvaluation';
 import { lookAtSpec } from './specLook';
 
@@ -21,6 +21,8 @@ const MAX_FILE_BYTES = 2 ** 20;
 /** The loop gives the event loop a turn this often: the messages go out, and a parent that is gone is noticed. */
 const SLICE_MS = 20;
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+/** Specs the host has looked at meanwhile (SpecLookSkip): passed over. */
+const skipped = new Set<string>();
 
 async function look(request: SpecLookRequest, send: (m: SpecLookMessage) => void): Promise<void> {
   setDisplayLanguage(request.language);
@@ -30,8 +32,11 @@ async function look(request: SpecLookRequest, send: (m: SpecLookMessage) => void
   const evaluations = store && new EvaluationCache(store, request.cache!.version, isSpecEvaluation);
   // The host never waits for another process's run lock: it reports the holder.
   const repository = new LoomRepository(request.root, { specRoots: request.specRoots, pipeline: { lockWaitMs: 0 }, cache: parses });
+  // A turn first: what the host sent right after the request (specs to pass over) is read before the loop.
+  await nextTurn();
   let sliceStarted = performance.now();
   for (const dir of request.dirs) {
+    if (skipped.has(dir)) continue;
     try {
       const evaluation = lookAtSpec(
         repository,
@@ -62,6 +67,10 @@ if (process.send) {
   // The extension host stopped the look, or is gone: nothing is left to do.
   process.once('disconnect', () => process.exit(0));
   process.once('message', (request: SpecLookRequest) => {
+    // What follows the request: specs looked at meanwhile by the host, from the evaluation cache.
+    process.on('message', (m: SpecLookSkip) => {
+      if (m.kind === 'skip') for (const dir of m.dirs) skipped.add(dir);
+    });
     look(request, send).catch((e: unknown) => {
       process.stderr.write(`the look failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       process.exit(1);

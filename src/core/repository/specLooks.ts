@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { startBundledProcess, type ProcessHeap } from '../threads/bundledProcess';
-import type { SpecLookMessage, SpecLookRequest } from './specLookProtocol';
+import type { SpecLookMessage, SpecLookRequest, SpecLookSkip } from './specLookProtocol';
 
 /**
  * The worker process's heap. A look holds one spec at a time, and a small heap is collected
@@ -15,6 +15,8 @@ export interface SpecLookRun {
   /** Settles when the worker has looked at every spec (`completed`), or stopped early (its error, or `stop()`). */
   readonly finished: Promise<{ completed: boolean; error?: Error }>;
   stop(): void;
+  /** Specs the caller looked at meanwhile: the worker passes over those it has not reached. */
+  skip(dirs: readonly string[]): void;
 }
 
 /** How many times a worker that stopped at a spec is replaced by a new one for the specs after it. */
@@ -90,7 +92,17 @@ export function lookInWorker(
     current.send({ ...request, dirs }, (e) => e && stopped(e));
   };
   start(request.dirs);
-  return { finished, stop: () => end({ completed: false }) };
+  const skip = (dirs: readonly string[]) => {
+    if (done || dirs.length === 0) return;
+    // Told, as far as a restart goes: a new worker is not asked for them.
+    for (const d of dirs) told.add(d);
+    try {
+      if (worker.connected) worker.send({ kind: 'skip', dirs } satisfies SpecLookSkip);
+    } catch {
+      // The worker is gone: its restart leaves these out, having been told.
+    }
+  };
+  return { finished, stop: () => end({ completed: false }), skip };
 }
 
 /** Why a worker process ended before it was done, in a sentence for the log. */

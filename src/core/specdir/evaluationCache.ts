@@ -77,6 +77,16 @@ export class EvaluationCache<T> {
     return recorded.value;
   }
 
+  /**
+   * The stored evaluation, when everything it read is unchanged (counted as a hit); undefined
+   * otherwise, and nothing is evaluated: whoever evaluates it then counts the miss.
+   */
+  stored(dir: string, context: string): T | undefined {
+    const stored = this.read(dir, context);
+    if (stored !== undefined) this.counts.hits++;
+    return stored;
+  }
+
   /** Forgets a spec whose directory is gone. */
   forget(dir: string): void {
     try {

@@ -43,7 +43,7 @@ function run(bundle: string, folder: string): void {
     script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
   } catch {
     // Anything unexpected: the bundle as Node loads it.
-    require(bundle);
+    createRequire(__filename)(bundle);
     return;
   }
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => save(script, bundle, folder, file));

@@ -69,8 +69,11 @@ const RESCAN = '\u0000rescan';
  */
 class TimeSlice {
   private started = performance.now();
+  due(): boolean {
+    return performance.now() - this.started >= SLICE_MS;
+  }
   async yieldIfDue(): Promise<void> {
-    if (performance.now() - this.started < SLICE_MS) return;
+    if (!this.due()) return;
     await nextTick();
     this.started = performance.now();
   }
@@ -238,8 +241,9 @@ export class FolderSpecs extends Disposable {
       let looked = new Set<string>();
       if (this.looks) looked = await this.finishLook(dirs, apply, after);
       else await after;
-      // What this thread's evaluation cache counts from here on: the specs the worker left.
-      const before = { ...this.evaluations?.counts };
+      // What this thread's evaluation cache counted since the look began: the looks it took from
+      // the cache beside the worker, and the specs the worker left.
+      const before = this.countsAtLook ?? { ...this.evaluations?.counts };
       const slice = new TimeSlice();
       for (const dir of dirs) {
         if (this.isDisposed) return;
@@ -255,7 +259,7 @@ export class FolderSpecs extends Disposable {
       const own = this.evaluations?.counts;
       const worker = this.lookCounts.evaluations;
       const reused = own ? ` (${(worker?.hits ?? 0) + own.hits - (before.hits ?? 0)} from the evaluation cache, ${(worker?.misses ?? 0) + own.misses - (before.misses ?? 0)} evaluated)` : '';
-      const where = this.lookedInWorker ? `, ${this.lookedInWorker} by the look's worker` : '';
+      const where = `${this.lookedInWorker ? `, ${this.lookedInWorker} by the look's worker` : ''}${this.lookedFromCache ? `, ${this.lookedFromCache} taken from the evaluation cache here` : ''}`;
       this.log.info(`${this.folder.name}: ${checked} spec(s) checked in ${Date.now() - started} ms${where}${reused}`);
     })();
     return this.checking;
@@ -293,6 +297,8 @@ export class FolderSpecs extends Disposable {
         (m) => {
           if (m.kind === 'look') {
             this.lookTimings.firstAt ??= performance.now();
+            // Taken from the evaluation cache here before the worker was told to pass over it.
+            if (found.looked.has(m.dir)) return;
             found.looked.add(m.dir);
             this.lookedInWorker++;
             if (found.apply) found.apply(m.dir, m.evaluation);
@@ -323,8 +329,56 @@ export class FolderSpecs extends Disposable {
     this.look = { run, found };
     this.lookTimings.begunAt = performance.now();
     this.lookTimings.startMs = this.lookTimings.begunAt - starting;
-    void run.finished.then(() => (this.lookTimings.doneAt = performance.now()));
+    let finished = false;
+    void run.finished.then(() => {
+      finished = true;
+      this.lookTimings.doneAt = performance.now();
+    });
     this._register(toDisposable(() => run.stop()));
+    this.countsAtLook = this.evaluations && { ...this.evaluations.counts };
+    void this.takeKeptLooks(dirs, found, run, () => finished);
+  }
+
+  /** Specs whose looks this thread took from the evaluation cache while the worker ran. */
+  lookedFromCache = 0;
+  /** This thread's evaluation cache counts when the look began. */
+  private countsAtLook?: { hits: number; misses: number };
+
+  /**
+   * Beside the worker, which starts at the lowest priority while the window paints: each spec
+   * whose last look is kept in the evaluation cache, with everything it read unchanged, is taken
+   * from it here, a slice at a time, and the worker is told to pass over it. After a reload that
+   * is nearly every spec, and the worker is left the ones that changed.
+   */
+  private async takeKeptLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean): Promise<void> {
+    const evaluations = this.evaluations;
+    if (!evaluations) return;
+    const language = displayLanguage();
+    const slice = new TimeSlice();
+    let taken: string[] = [];
+    for (const dir of dirs) {
+      if (this.isDisposed || finished()) break;
+      if (found.looked.has(dir)) continue;
+      let kept: SpecEvaluation | undefined;
+      try {
+        kept = evaluations.stored(dir, language);
+      } catch {
+        kept = undefined; // the worker looks at it
+      }
+      if (kept) {
+        found.looked.add(dir);
+        this.lookedFromCache++;
+        if (found.apply) found.apply(dir, kept);
+        else found.waiting.push([dir, kept]);
+        taken.push(dir);
+      }
+      if (slice.due()) {
+        run.skip(taken);
+        taken = [];
+        await slice.yieldIfDue();
+      }
+    }
+    run.skip(taken);
   }
 
   /**

@@ -158,6 +158,11 @@ export class SpecRegistry extends Disposable {
     return [...this.folders.values()].reduce((n, f) => n + f.lookedInWorker, 0);
   }
 
+  /** Specs whose looks the host took from the evaluation cache beside the workers, in every folder. */
+  get lookedFromCache(): number {
+    return [...this.folders.values()].reduce((n, f) => n + f.lookedFromCache, 0);
+  }
+
   get cacheStats(): (CacheCounts & { evaluations?: CacheCounts }) | undefined {
     // The look's workers keep caches of their own: their counts are added to the host's.
     const sum = (own: CacheCounts, pick: (f: FolderSpecs) => CacheCounts | undefined) => {

@@ -119,6 +119,20 @@ test('a spec with a file larger than the worker parses is left to the caller, an
   );
 });
 
+test('the worker passes over the specs it is told were looked at meanwhile, and says nothing of them', async () => {
+  const repo = repoWithCorruptSpec();
+  const dirs = findSpecDirs(repo, ['specs', 'qa']);
+  const [taken, ...rest] = dirs;
+  const messages: SpecLookMessage[] = [];
+  const run = lookInWorker({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs }, (m) => messages.push(m));
+  run.skip([taken]);
+  assert.deepEqual(await run.finished, { completed: true });
+  assert.deepEqual(
+    messages.filter((m) => m.kind === 'look').map((m) => m.kind === 'look' && m.dir),
+    rest,
+  );
+});
+
 test('a worker that runs out of memory on a spec costs that spec alone: it is left to the caller, and a new worker looks at the specs after it', async () => {
   const repo = copyRepo();
   const huge = join(repo, 'specs/2026-11-29+huge');

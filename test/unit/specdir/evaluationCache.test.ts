@@ -53,6 +53,22 @@ describe('EvaluationCache', () => {
     assert.deepEqual(again, evaluate());
   });
 
+  it('hands over a kept evaluation without evaluating anything (stored), and nothing once a file it read changed', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    const first = session(store).get(dir, 'en', evaluate);
+    const warm = session(store);
+    assert.deepEqual(warm.stored(dir, 'en'), first);
+    assert.equal(warm.stored(dir, 'zh'), undefined, 'kept in another language');
+    assert.deepEqual(warm.counts, { hits: 1, misses: 0 });
+    writeFileSync(join(dir, 'spec.md'), `${readFileSync(join(dir, 'spec.md'), 'utf8')}\nOne more line.\n`);
+    assert.equal(warm.stored(dir, 'en'), undefined);
+    assert.deepEqual(warm.counts, { hits: 1, misses: 0 }, 'whoever evaluates it counts the miss');
+    assert.equal(counted.runs, 1, 'stored never evaluates');
+  });
+
   it('evaluates again when a file it read changed, appeared or disappeared, and only then', () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);

@@ -11,7 +11,10 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 /** A bundle as the loader runs one: CommonJS, using require, module, __filename and __dirname. */
 const bundle = join(work, 'worker.js');
-writeFileSync(bundle, `const { basename } = require('node:path');\nmodule.exports.name = basename(__filename);\nfunction square(n) { return n * n; }\nprocess.stdout.write(JSON.stringify({ file: basename(__filename), dir: __dirname, squares: [1, 2, 3].map(square), exported: module.exports.name }));\n`);
+writeFileSync(
+  bundle,
+  `const { basename } = require('node:path');\nmodule.exports.name = basename(__filename);\nfunction square(n) { return n * n; }\nprocess.stdout.write(JSON.stringify({ file: basename(__filename), dir: __dirname, squares: [1, 2, 3].map(square), exported: module.exports.name }));\n`,
+);
 const cacheDir = join(work, 'cache');
 
 function runLoader(): unknown {

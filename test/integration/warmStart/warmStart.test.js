@@ -1,0 +1,62 @@
+'use strict';
+/**
+ * A reload: the first window looks at every spec only summarized for the tree (in the look's
+ * worker process) and keeps each look in the evaluation cache; the second, on the same profile
+ * and unchanged files, takes every look from that cache, evaluates none, and shows the same
+ * Problems entries.
+ */
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { loom, waitFor } = require('../helpers');
+
+const WINDOW = Number(process.env.LOOM_TEST_WINDOW);
+const STATE = process.env.LOOM_TEST_STATE;
+const ROOT = process.env.LOOM_TEST_WORKSPACE;
+
+/** Loom's Problems entries, by file relative to the workspace, as plain comparable data. */
+function loomProblems() {
+  const out = {};
+  for (const [uri, list] of vscode.languages.getDiagnostics()) {
+    const own = list.filter((d) => typeof d.source === 'string' && d.source.startsWith('Loom'));
+    if (!own.length) continue;
+    out[path.relative(ROOT, uri.fsPath).split(path.sep).join('/')] = own.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.source}(${d.code}) ${d.message}`).sort();
+  }
+  return out;
+}
+
+suite(`A reload (window ${WINDOW} of 2)`, () => {
+  let api;
+  let summarized;
+
+  suiteSetup(async () => {
+    api = await loom();
+    await waitFor('the look at every spec', () => api.registry.timings.checkedAt !== undefined, 30000);
+    summarized = api.registry.rows().length - api.registry.loadedEntries().length;
+    assert.ok(summarized > 0, 'some specs were only summarized for the tree');
+  });
+
+  if (WINDOW === 1) {
+    test('the first window looks at the specs in the worker process and keeps each look', () => {
+      const stats = api.registry.cacheStats;
+      assert.ok(api.registry.lookedInWorker > 0, 'the worker looked at them');
+      assert.strictEqual(api.registry.lookedFromCache, 0, 'nothing was kept yet');
+      assert.strictEqual(stats.evaluations.written, stats.evaluations.misses, `each look evaluated was kept (${JSON.stringify(stats.evaluations)})`);
+      const problems = loomProblems();
+      assert.ok(Object.keys(problems).length > 0, 'the fixture has Problems entries');
+      fs.writeFileSync(STATE, JSON.stringify({ problems, summarized }));
+    });
+  } else {
+    test('the second window takes every look from the cache, evaluates none, and shows the same Problems entries', async () => {
+      const before = JSON.parse(fs.readFileSync(STATE, 'utf8'));
+      const stats = api.registry.cacheStats;
+      assert.strictEqual(summarized, before.summarized);
+      assert.strictEqual(stats.evaluations.misses, 0, `no spec was evaluated again (${JSON.stringify(stats.evaluations)})`);
+      assert.ok(api.registry.lookedFromCache > 0, 'the host took the kept looks');
+      // The look covers the whole listing: the spec the status bar read in full too.
+      assert.strictEqual(api.registry.lookedFromCache + api.registry.lookedInWorker, api.registry.rows().length, 'every spec once');
+      assert.deepStrictEqual(loomProblems(), before.problems);
+    });
+  }
+});
