@@ -293,7 +293,8 @@ export class FolderSpecs extends Disposable {
     const starting = performance.now();
     try {
       run = lookInWorker(
-        { root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs, cache: this.looks.cache },
+        // From the other end of the list than the host takes kept looks from (takeKeptLooks): the two meet in between.
+        { root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs: [...dirs].reverse(), cache: this.looks.cache },
         (m) => {
           if (m.kind === 'look') {
             this.lookTimings.firstAt ??= performance.now();
@@ -347,8 +348,9 @@ export class FolderSpecs extends Disposable {
   /**
    * Beside the worker, which starts at the lowest priority while the window paints: each spec
    * whose last look is kept in the evaluation cache, with everything it read unchanged, is taken
-   * from it here, a slice at a time, and the worker is told to pass over it. After a reload that
-   * is nearly every spec, and the worker is left the ones that changed.
+   * from it here, a slice at a time, newest first (the top of the list), and the worker, which
+   * begins at the other end, is told to pass over it. After a reload that is nearly every spec,
+   * and the worker is left the ones that changed.
    */
   private async takeKeptLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean): Promise<void> {
     const evaluations = this.evaluations;
