@@ -81,7 +81,7 @@ async function runWindow(work: string, phase: string, workspace: string, userDat
   return JSON.parse(readFileSync(out, 'utf8')) as Sample;
 }
 
-export async function benchEditor(specs: number, rounds = Number(process.env.BENCH_VSCODE_ROUNDS ?? 3)): Promise<string[]> {
+export async function benchEditor(specs: number, rounds = Number(process.env.BENCH_VSCODE_ROUNDS ?? 5)): Promise<string[]> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require(join(ROOT, 'test/vscode/codeServer')).ensureInstalled();
   const work = mkdtempSync(join(tmpdir(), 'loom-bench-vscode-'));
