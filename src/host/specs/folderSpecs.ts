@@ -219,10 +219,12 @@ export class FolderSpecs extends Disposable {
    * evaluation cache, and none of whose files that look read changed, is not read at all; the
    * others are read in full (through the parse cache), evaluated and let go again. A thousand
    * specs are never held in full at once. With `looks`, a worker process reads them (begun with
-   * the rest of the rows, by `loadSummaries`, or now), and what it finds is handed on once `after`
-   * resolves (a moment after the first rows are painted): reading the specs neither keeps this
-   * thread busy nor leaves their garbage, or the reader's heap, in the extension host's memory. What the worker leaves (a spec it stopped
-   * on, one with a file too large for it, all the rest if it cannot start) is looked at here.
+   * the rest of the rows, by `loadSummaries`, or now), beside this thread taking the looks kept in
+   * the evaluation cache (takeKeptLooks), and what they find is handed on once `after` resolves
+   * (a moment after the first rows are painted): reading the specs neither keeps this thread busy
+   * nor leaves their garbage, or the reader's heap, in the extension host's memory. What the worker
+   * leaves (a spec it stopped on, one with a file too large for it, all the rest if it cannot
+   * start) is looked at here.
    */
   check(visit: (checked: CheckedSpec) => void, after: Promise<void> = Promise.resolve()): Promise<void> {
     this.checking ??= (async () => {
