@@ -3,12 +3,15 @@ import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-// A worker process's entry (bundled as dist/codeCacheLoader.js): runs the bundle named by its
-// first argument with V8's code cache kept in the folder named by its second, as VS Code does for
-// extensions and bin/loadCli.js for the CLI. The look's process starts with every window, at the
-// lowest priority while the window paints: compiling its 1.6 MB bundle again each time was a
-// good part of the wait for its first result. The cache is written when the process exits, so it
-// holds what the run compiled too; a cache of another build or Node is ignored, and rewritten.
+// Runs a bundle with V8's code cache kept in a folder, as VS Code does for extensions: it is
+// compiled once per build and Node version, and later starts skip parsing and compiling it.
+// Bundled as dist/codeCacheLoader.js, beside the bundles it loads, for two callers:
+// - bin/loadCli.js requires it for the CLI (dist/cli.js), and saves once the command ran;
+// - the look's worker process starts with it (its bundle as first argument, the folder as
+//   second): it starts with every window, at the lowest priority while the window paints, and
+//   compiling its 1.6 MB bundle again each time was a good part of the wait for its first
+//   result. That cache is written when the process exits, so it holds what the run compiled.
+// A cache of another build or Node is ignored, and rewritten.
 
 function cacheFile(bundle: string, folder: string): string {
   const st = statSync(bundle);
@@ -29,7 +32,12 @@ function save(script: Script, bundle: string, folder: string, file: string): voi
   }
 }
 
-function run(bundle: string, folder: string): void {
+/**
+ * Runs `bundle` (CommonJS) with the code cache in `folder`, and returns its exports and `save()`,
+ * which writes the cache when there was none or V8 rejected it (call it once the bundle has run:
+ * the cache then holds the functions it compiled). Anything unexpected: the bundle as Node loads it.
+ */
+export function loadWithCodeCache(bundle: string, folder: string): { exports: unknown; save: () => void } {
   let script: Script;
   let file: string;
   let cachedData: Buffer | undefined;
@@ -42,14 +50,21 @@ function run(bundle: string, folder: string): void {
     }
     script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
   } catch {
-    // Anything unexpected: the bundle as Node loads it.
-    createRequire(__filename)(bundle);
-    return;
+    return { exports: createRequire(__filename)(bundle), save: () => undefined };
   }
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => save(script, bundle, folder, file));
-  const module = { exports: {} };
-  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  const m = new Module(bundle);
+  m.filename = bundle;
+  (script.runInThisContext() as (...args: unknown[]) => void).call(m.exports, m.exports, createRequire(bundle), m, bundle, dirname(bundle));
+  m.loaded = true;
+  const stale = !cachedData || script.cachedDataRejected;
+  return { exports: m.exports, save: () => stale && save(script, bundle, folder, file) };
 }
 
-const [bundle, folder] = process.argv.slice(2);
-if (bundle && folder) run(bundle, folder);
+// Started as a process: the bundle named by the first argument, its cache saved at exit.
+if (require.main === module) {
+  const [bundle, folder] = process.argv.slice(2);
+  if (bundle && folder) {
+    const { save: saveAtExit } = loadWithCodeCache(bundle, folder);
+    process.once('exit', saveAtExit);
+  }
+}

@@ -1062,6 +1062,23 @@ describe('the launcher bin/loom-vscode.js', () => {
     assert.equal(all.find((s: any) => s.spec_dir === LOGIN).stage, 'executing');
   });
 
+  test("keeps the bundle's V8 code cache in LOOM_VSCODE_CACHE_DIR (dist/codeCacheLoader.js), and answers the same with it", () => {
+    const repo = copyFixture('basic');
+    const cacheDir = mkdtempSync(join(tmpdir(), 'loom-cli-codecache-'));
+    temps.push(cacheDir);
+    const run = () =>
+      spawnSync(process.execPath, [BIN, 'status', '--cwd', repo, '--json'], { cwd: tmpdir(), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', LOOM_VSCODE_CACHE_DIR: cacheDir } });
+    const first = run();
+    const caches = readdirSync(cacheDir).filter((n) => /^cli-.*\.v8$/.test(n));
+    assert.equal(caches.length, 1, `one code cache written: ${readdirSync(cacheDir).join(', ')}`);
+    const second = run();
+    assert.deepEqual([second.status, second.stdout, second.stderr], [first.status, first.stdout, first.stderr]);
+    assert.deepEqual(
+      readdirSync(cacheDir).filter((n) => /^cli-.*\.v8$/.test(n)),
+      caches,
+    );
+  });
+
   test('a relative --cwd resolves against the directory it is run from', () => {
     const repo = copyFixture('basic');
     const r = launch(['status', '--cwd', basename(repo), '--spec-dir', LOGIN, '--json'], dirname(repo));
