@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { unrecorded } from '../fs/readRecorder';
 import { displayLanguage } from '../messages';
-import { nodeCrypto, workerThreads } from '../nodeModules';
+import { nodeCrypto } from '../nodeModules';
 
 /**
  * What identifies one version of a file without reading it: its size and modification time
@@ -273,8 +273,8 @@ export function directoryCacheStore(root: string): SpecCacheStore {
         made = true;
       }
       const path = join(root, `${key}.json`);
-      // Per process and thread: the look's worker process writes the same store as the extension host.
-      const temp = `${path}.${process.pid}.${workerThreads().threadId}.tmp`;
+      // Per process: the look's worker process writes the same store as the extension host.
+      const temp = `${path}.${process.pid}.tmp`;
       writeFileSync(temp, text, 'utf8');
       renameSync(temp, path);
     },

@@ -88,11 +88,28 @@ const MAX_WAIT_MS = 1000;
 const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
 const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
-/** What the look's worker found: the specs it looked at, and its results until they may be handed on (`apply`). */
+/** What the look found (the worker, or the host from the evaluation cache): the specs looked at, and their results until they may be handed on (`apply`). */
 interface LookFound {
   looked: Set<string>;
   waiting: [string, SpecEvaluation][];
   apply?: (dir: string, evaluation: SpecEvaluation) => void;
+}
+
+/** A spec's look, from the worker or the cache: handed on now if `check` has begun handing on, else kept until then. */
+function handOn(found: LookFound, dir: string, evaluation: SpecEvaluation): void {
+  found.looked.add(dir);
+  if (found.apply) found.apply(dir, evaluation);
+  else found.waiting.push([dir, evaluation]);
+}
+
+/** When the look's worker began (and how long starting its process kept the host's thread), sent its first result and was done (performance.now()), and its process (its id and peak memory in MB). */
+export interface LookTimings {
+  begunAt?: number;
+  startMs?: number;
+  firstAt?: number;
+  doneAt?: number;
+  pid?: number;
+  peakMB?: number;
 }
 
 /**
@@ -277,12 +294,8 @@ export class FolderSpecs extends Disposable {
   /** The look's worker and what it found so far, from `beginLook` until `check` takes it. */
   private look?: { run: SpecLookRun; found: LookFound };
   private lookCannotStart = false;
-  /**
-   * When the look's worker began (and how long starting its process kept this thread), sent its
-   * first result and was done (performance.now()), and its process (its id and peak memory in
-   * MB), for the benchmarks and the tests.
-   */
-  readonly lookTimings: { begunAt?: number; startMs?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number } = {};
+  /** The look's worker's timings and process, for the benchmarks and the tests. */
+  readonly lookTimings: LookTimings = {};
 
   /**
    * Starts the look's worker over `dirs` (once: later calls do nothing). Its results wait until
@@ -302,10 +315,8 @@ export class FolderSpecs extends Disposable {
             this.lookTimings.firstAt ??= performance.now();
             // Taken from the evaluation cache here before the worker was told to pass over it.
             if (found.looked.has(m.dir)) return;
-            found.looked.add(m.dir);
             this.lookedInWorker++;
-            if (found.apply) found.apply(m.dir, m.evaluation);
-            else found.waiting.push([m.dir, m.evaluation]);
+            handOn(found, m.dir, m.evaluation);
           } else if (m.kind === 'unreadable') {
             found.looked.add(m.dir);
             this.log.warn(`${m.dir}: could not be read (${m.message})`);
@@ -370,10 +381,8 @@ export class FolderSpecs extends Disposable {
         kept = undefined; // the worker looks at it
       }
       if (kept) {
-        found.looked.add(dir);
         this.lookedFromCache++;
-        if (found.apply) found.apply(dir, kept);
-        else found.waiting.push([dir, kept]);
+        handOn(found, dir, kept);
         taken.push(dir);
       }
       if (slice.due()) {

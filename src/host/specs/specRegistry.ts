@@ -6,7 +6,7 @@ import type { ComponentLog, Log } from '../log';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { cacheCounts, type CacheCounts, type SpecCache } from '../../core/specdir/specCache';
-import { FolderSpecs, type CheckedSpec, type FolderChange, type SpecEntry, type SpecLooks } from './folderSpecs';
+import { FolderSpecs, type CheckedSpec, type FolderChange, type LookTimings, type SpecEntry, type SpecLooks } from './folderSpecs';
 
 export type { CheckedSpec, SpecEntry } from './folderSpecs';
 
@@ -74,7 +74,7 @@ export class SpecRegistry extends Disposable {
     checkStartedAt?: number;
     checkedAt?: number;
     /** Each folder's look's worker: when it began, sent its first result, was done. */
-    look?: { begunAt?: number; startMs?: number; firstAt?: number; doneAt?: number; pid?: number; peakMB?: number }[];
+    look?: LookTimings[];
   } = {};
 
   constructor(
