@@ -7,7 +7,12 @@ import { fileURLToPath } from 'node:url';
  * (size, modification and change time), a folder (with its entry names when it was listed), or
  * nothing there.
  */
-export type RecordedInput = { kind: 'file'; size: number; mtimeMs: number; ctimeMs: number } | { kind: 'dir'; names?: string[] } | { kind: 'missing' } | { kind: 'other' };
+export type RecordedInput =
+  | { kind: 'file'; size: number; mtimeMs: number; ctimeMs: number }
+  /** A folder's modification and change times move whenever an entry is added, removed or renamed in it. */
+  | { kind: 'dir'; names?: string[]; mtimeMs?: number; ctimeMs?: number }
+  | { kind: 'missing' }
+  | { kind: 'other' };
 
 export interface RecordedReads<T> {
   value: T;
@@ -22,7 +27,7 @@ export function inputAt(path: string): RecordedInput {
   const st = original.statSync(path, { throwIfNoEntry: false });
   if (!st) return { kind: 'missing' };
   if (st.isFile()) return { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
-  return st.isDirectory() ? { kind: 'dir' } : { kind: 'other' };
+  return st.isDirectory() ? { kind: 'dir', mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : { kind: 'other' };
 }
 
 /** The sorted entry names of a folder, or undefined when it cannot be listed. */
@@ -54,7 +59,8 @@ function note(target: unknown, listed: boolean): void {
   if (known && (!listed || (known.kind === 'dir' && known.names))) return;
   // Taken before the read itself: a file written during the read then shows a newer stamp next time, never an older one.
   let found = known ?? inputAt(path);
-  if (listed && found.kind === 'dir') found = { kind: 'dir', names: namesIn(path) };
+  // The folder's times are taken before its names: a change in between shows newer times next time.
+  if (listed && found.kind === 'dir') found = { ...found, names: namesIn(path) };
   active.inputs.set(path, found);
 }
 
@@ -107,11 +113,19 @@ export function unrecorded<T>(read: () => T): T {
 
 const sameNames = (a: readonly string[] | undefined, b: readonly string[] | undefined) => a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((n, i) => n === b[i]));
 
-/** Whether `path` still holds what was recorded there. */
+/**
+ * Whether `path` still holds what was recorded there. A folder that was listed is listed again
+ * only when its times moved (an entry came and went, say): while they are the ones recorded with
+ * its names, no entry was added, removed or renamed in it since. (The change time cannot be set
+ * back: a folder whose modification time was restored, as tar does, has a new one.)
+ */
 export function unchangedInput(path: string, recorded: RecordedInput): boolean {
   const now = inputAt(path);
   if (now.kind !== recorded.kind) return false;
   if (now.kind === 'file' && recorded.kind === 'file') return now.size === recorded.size && now.mtimeMs === recorded.mtimeMs && now.ctimeMs === recorded.ctimeMs;
-  if (recorded.kind === 'dir' && recorded.names) return sameNames(namesIn(path), recorded.names);
+  if (now.kind === 'dir' && recorded.kind === 'dir' && recorded.names) {
+    if (recorded.mtimeMs !== undefined && now.mtimeMs === recorded.mtimeMs && now.ctimeMs === recorded.ctimeMs) return true;
+    return sameNames(namesIn(path), recorded.names);
+  }
   return true;
 }

@@ -3,7 +3,7 @@ import { inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/
 import { cacheKey, type SpecCacheStore } from './specCache';
 
 /** Bumped when the shape of an evaluation file changes: older files are then rebuilt. */
-const EVALUATION_FORMAT = 1;
+const EVALUATION_FORMAT = 2;
 
 /**
  * A file modified this close to the evaluation may change again within the same timestamp tick
@@ -11,8 +11,12 @@ const EVALUATION_FORMAT = 1;
  */
 const RACY_MS = 2000;
 
-/** One input as stored: `[path, size, mtimeMs, ctimeMs]` for a file, `[path, 'dir', names?]`, `[path, 'missing' | 'other']`. */
-type StoredInput = [string, number, number, number] | [string, 'dir', string[]?] | [string, 'missing' | 'other'];
+/**
+ * One input as stored: `[path, size, mtimeMs, ctimeMs]` for a file, `[path, 'dir']` for a folder,
+ * `[path, 'dir', names, mtimeMs?, ctimeMs?]` for one that was listed (its times when they were
+ * not racy), `[path, 'missing' | 'other']`.
+ */
+type StoredInput = [string, number, number, number] | [string, 'dir'] | [string, 'dir', string[]] | [string, 'dir', string[], number, number] | [string, 'missing' | 'other'];
 
 interface EvaluationFile {
   format: number;
@@ -134,7 +138,9 @@ export class EvaluationCache<T> {
     const stored: StoredInput[] = [];
     for (const [path, input] of inputs) {
       if (input.kind === 'file' && Math.max(input.mtimeMs, input.ctimeMs) >= startedAt - RACY_MS) return;
-      stored.push(toStored(dir, path, input));
+      // A folder changed a moment ago may change again within the same tick: its names are listed again next time.
+      const racy = input.kind === 'dir' && Math.max(input.mtimeMs ?? Infinity, input.ctimeMs ?? Infinity) >= startedAt - RACY_MS;
+      stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input));
     }
     const file: EvaluationFile = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, result };
     try {
@@ -157,7 +163,8 @@ function toStored(dir: string, path: string, input: RecordedInput): StoredInput 
     case 'file':
       return [name, input.size, input.mtimeMs, input.ctimeMs];
     case 'dir':
-      return input.names ? [name, 'dir', input.names] : [name, 'dir'];
+      if (!input.names) return [name, 'dir'];
+      return input.mtimeMs !== undefined && input.ctimeMs !== undefined ? [name, 'dir', input.names, input.mtimeMs, input.ctimeMs] : [name, 'dir', input.names];
     default:
       return [name, input.kind];
   }
@@ -171,13 +178,20 @@ function fromStored(dir: string, stored: StoredInput): [string, RecordedInput] {
     const [, size, mtimeMs, ctimeMs] = stored as [string, number, number, number];
     return [path, { kind: 'file', size, mtimeMs, ctimeMs }];
   }
-  if (stored[1] === 'dir') return [path, stored[2] ? { kind: 'dir', names: stored[2] } : { kind: 'dir' }];
+  if (stored[1] === 'dir') {
+    const [, , names, mtimeMs, ctimeMs] = stored as [string, 'dir', string[]?, number?, number?];
+    return [path, names ? { kind: 'dir', names, mtimeMs, ctimeMs } : { kind: 'dir' }];
+  }
   return [path, { kind: stored[1] }];
 }
 
 function isStoredInput(e: unknown): e is StoredInput {
   if (!Array.isArray(e) || typeof e[0] !== 'string') return false;
   if (e.length === 4) return typeof e[1] === 'number' && typeof e[2] === 'number' && typeof e[3] === 'number';
-  if (e[1] === 'dir') return e.length === 2 || (e.length === 3 && Array.isArray(e[2]) && e[2].every((n: unknown) => typeof n === 'string'));
+  if (e[1] === 'dir') {
+    if (e.length === 2) return true;
+    const names = Array.isArray(e[2]) && e[2].every((n: unknown) => typeof n === 'string');
+    return names && (e.length === 3 || (e.length === 5 && typeof e[3] === 'number' && typeof e[4] === 'number'));
+  }
   return e.length === 2 && (e[1] === 'missing' || e[1] === 'other');
 }

@@ -99,6 +99,57 @@ describe('EvaluationCache', () => {
     }
   });
 
+  it('checks a folder it listed by its times, and lists it again only when they moved', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const tasks = join(dir, 'tasks');
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    session(store).get(dir, 'en', evaluate);
+    const key = evaluationKey(dir);
+    const kept = JSON.parse(store.files.get(key)!);
+    const listed = kept.inputs.find(([path]: [string]) => path === './tasks');
+    const st = statSync(tasks);
+    assert.deepEqual(listed.slice(3), [st.mtimeMs, st.ctimeMs], 'tasks/ is kept with its times');
+    // Names that are not the folder's, with its times unchanged: it is not listed again, so the look is kept.
+    store.files.set(key, JSON.stringify({ ...kept, inputs: kept.inputs.map((i: unknown[]) => (i === listed ? ['./tasks', 'dir', ['elsewhere.md'], ...listed.slice(3)] : i)) }));
+    session(store).get(dir, 'en', evaluate);
+    assert.equal(counted.runs, 1, 'unchanged times: the names kept are trusted');
+    store.files.set(key, JSON.stringify(kept));
+    // An entry that came and went: the times moved, the names are the same: the look is kept.
+    writeFileSync(join(tasks, 'scratch.tmp'), '');
+    rmSync(join(tasks, 'scratch.tmp'));
+    session(store).get(dir, 'en', evaluate);
+    assert.equal(counted.runs, 1, 'listed again, the same names');
+    // A task added, and the folder's modification time as it was kept (set back, as tar or
+    // rsync -a do; here the kept one is set forward, to the exact same effect): the change time moved.
+    writeFileSync(join(tasks, 'T9.md'), '---\nowns: [src/nine.ts]\n---\n# T9 Nine\n');
+    const moved = statSync(tasks);
+    assert.notEqual(moved.ctimeMs, st.ctimeMs);
+    store.files.set(key, JSON.stringify({ ...kept, inputs: kept.inputs.map((i: unknown[]) => (i === listed ? [...listed.slice(0, 3), moved.mtimeMs, st.ctimeMs] : i)) }));
+    const fresh = session(store).get(dir, 'en', evaluate);
+    assert.equal(counted.runs, 2, 'the new task is seen');
+    assert.deepEqual(fresh, evaluate());
+  });
+
+  it('lists again a folder that changed a moment before the look: its times may not move with the next change', async () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const tasks = join(dir, 'tasks');
+    const store = new MemoryStore();
+    const { evaluate } = evaluator(repo);
+    // tasks/ changes after every file was copied (a few clock ticks later), and the look runs as
+    // if right after: the files are older than the racy margin, the folder is not.
+    await new Promise((r) => setTimeout(r, 50));
+    writeFileSync(join(tasks, 'scratch.tmp'), '');
+    rmSync(join(tasks, 'scratch.tmp'));
+    const now = () => statSync(tasks).ctimeMs + 2000;
+    new EvaluationCache(store, 'v1', isSpecEvaluation, { now }).get(dir, 'en', evaluate);
+    const inputs = JSON.parse(store.files.get(evaluationKey(dir))!).inputs as unknown[][];
+    assert.equal(inputs.find(([path]) => path === './tasks')!.length, 3, 'tasks/ is kept with its names only');
+    assert.equal(inputs.find(([path]) => path === '.')!.length, 5, 'the spec folder, older, with its times');
+  });
+
   it('evaluates again for another display language, another build, or a changed workflow', () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);
@@ -202,7 +253,8 @@ describe('recordReads', () => {
       return 1;
     });
     assert.equal(recorded.inputs.get(join(repo, SPEC, 'spec.md'))?.kind, 'file');
-    assert.deepEqual(recorded.inputs.get(join(repo, SPEC, 'tasks')), { kind: 'dir', names: ['T1.md', 'T10.md', 'T2.md', 'notes.md'] });
+    const tasks = statSync(join(repo, SPEC, 'tasks'));
+    assert.deepEqual(recorded.inputs.get(join(repo, SPEC, 'tasks')), { kind: 'dir', names: ['T1.md', 'T10.md', 'T2.md', 'notes.md'], mtimeMs: tasks.mtimeMs, ctimeMs: tasks.ctimeMs });
     assert.deepEqual(recorded.inputs.get(join(repo, 'nowhere')), { kind: 'missing' });
     assert.throws(() =>
       recordReads(() => {
