@@ -20,7 +20,9 @@ const oneZod = {
 const common = { plugins: [oneZod], bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The extension's entry: loads the extension below with V8's code cache (src/extensionEntry.ts).
+  { entryPoints: ['src/extensionEntry.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.js', external: ['vscode'] },
   // The worker thread loom_search_text runs in, loaded from beside dist/extension.js and dist/cli.js.
   { entryPoints: ['src/core/executing/tools/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
   // The worker process the extension host looks at every spec in (src/core/repository/specLooks.ts).

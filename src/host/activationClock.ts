@@ -1,6 +1,6 @@
 /**
  * When the extension's bundle began to run (performance.now() of the extension host), imported
- * first by extension.ts so that it is evaluated before the rest of the bundle: activation cost
+ * first by the entry (extensionEntry.ts) so that it is evaluated before the rest of it: activation cost
  * is then measured from the start of loading, not only inside activate().
  */
 export const bundleStartedAt = performance.now();

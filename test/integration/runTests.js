@@ -203,6 +203,8 @@ async function runSuite(suite, vscodeExecutablePath) {
           LOOM_TEST_WORKSPACE_TRUST: suite.workspaceTrust ? '1' : '0', // read by code-shim.js
           LOOM_TEST_WINDOW: String(window),
           LOOM_TEST_STATE: state,
+          // The code caches of the extension's bundles (userCacheFolder): the suite's own, not the user's.
+          LOOM_VSCODE_CACHE_DIR: path.join(userDataDir, 'loom-cache'),
           ...suite.env,
         },
         launchArgs: [

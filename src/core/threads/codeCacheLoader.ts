@@ -5,8 +5,10 @@ import { Script } from 'node:vm';
 
 // Runs a bundle with V8's code cache kept in a folder, as VS Code does for extensions: it is
 // compiled once per build and Node version, and later starts skip parsing and compiling it.
-// Bundled as dist/codeCacheLoader.js, beside the bundles it loads, for two callers:
+// Bundled as dist/codeCacheLoader.js, beside the bundles it loads, for three callers:
 // - bin/loadCli.js requires it for the CLI (dist/cli.js), and saves once the command ran;
+// - the extension's entry (src/extensionEntry.ts, which bundles it) loads the extension with it
+//   (dist/extensionMain.js), and saves once the window has settled;
 // - the look's worker process starts with it (its bundle as first argument, the folder as
 //   second): it starts with every window, at the lowest priority while the window paints, and
 //   compiling its 1.6 MB bundle again each time was a good part of the wait for its first
@@ -33,11 +35,12 @@ function save(script: Script, bundle: string, folder: string, file: string): voi
 }
 
 /**
- * Runs `bundle` (CommonJS) with the code cache in `folder`, and returns its exports and `save()`,
- * which writes the cache when there was none or V8 rejected it (call it once the bundle has run:
- * the cache then holds the functions it compiled). Anything unexpected: the bundle as Node loads it.
+ * Runs `bundle` (CommonJS) with the code cache in `folder`, and returns its exports, whether V8
+ * took the cache (`cached`), and `save()`, which writes the cache when there was none or V8
+ * rejected it (call it once the bundle has run: the cache then holds the functions it compiled).
+ * Anything unexpected: the bundle as Node loads it.
  */
-export function loadWithCodeCache(bundle: string, folder: string): { exports: unknown; save: () => void } {
+export function loadWithCodeCache(bundle: string, folder: string): { exports: unknown; cached: boolean; save: () => void } {
   let script: Script;
   let file: string;
   let cachedData: Buffer | undefined;
@@ -50,14 +53,14 @@ export function loadWithCodeCache(bundle: string, folder: string): { exports: un
     }
     script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
   } catch {
-    return { exports: createRequire(__filename)(bundle), save: () => undefined };
+    return { exports: createRequire(__filename)(bundle), cached: false, save: () => undefined };
   }
   const m = new Module(bundle);
   m.filename = bundle;
   (script.runInThisContext() as (...args: unknown[]) => void).call(m.exports, m.exports, createRequire(bundle), m, bundle, dirname(bundle));
   m.loaded = true;
   const stale = !cachedData || script.cachedDataRejected;
-  return { exports: m.exports, save: () => stale && save(script, bundle, folder, file) };
+  return { exports: m.exports, cached: !stale, save: () => stale && save(script, bundle, folder, file) };
 }
 
 // Started as a process: the bundle named by the first argument, its cache saved at exit.

@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import { isSpecEvaluation, type SpecEvaluation } from '../../core/repository/specEvaluation';
 import { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
+import { userCacheFolder } from '../../core/userCacheFolder';
 import type { SpecLooks } from './folderSpecs';
 
 /**
@@ -23,7 +24,8 @@ export function extensionSpecCache(context: vscode.ExtensionContext): { parses: 
   const version = `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`;
   return {
     // The look at every spec runs in a worker process, reading and writing the same caches.
-    looks: { cache: { dir, version }, codeCacheDir: join(context.globalStorageUri.fsPath, 'code-cache') },
+    // Its bundle's code cache is the same for every window and profile: in the user's cache folder, beside the extension's own.
+    looks: { cache: { dir, version }, codeCacheDir: userCacheFolder() },
     parses: new SpecCache(store, version, { writeDelayMs: 2000, remember: false }),
     // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.
     evaluations: new EvaluationCache(store, version, isSpecEvaluation),

@@ -47,7 +47,18 @@ suite(`A reload (window ${WINDOW} of 2)`, () => {
       assert.ok(Object.keys(problems).length > 0, 'the fixture has Problems entries');
       fs.writeFileSync(STATE, JSON.stringify({ problems, summarized }));
     });
+
+    test("the first window compiles the extension's bundle: there is no code cache yet", () => {
+      assert.strictEqual(api.timings.codeCache, false);
+    });
   } else {
+    test("the second window loads the extension's bundle with the code cache the first one wrote", () => {
+      const folder = process.env.LOOM_VSCODE_CACHE_DIR;
+      const written = fs.readdirSync(folder).filter((f) => f.startsWith('extensionMain-') && f.endsWith('.v8'));
+      assert.strictEqual(written.length, 1, `one code cache of dist/extensionMain.js in ${folder}: ${fs.readdirSync(folder).join(', ')}`);
+      assert.strictEqual(api.timings.codeCache, true, 'V8 took it');
+    });
+
     test('the second window takes every look from the cache, evaluates none, and shows the same Problems entries', async () => {
       const before = JSON.parse(fs.readFileSync(STATE, 'utf8'));
       const stats = api.registry.cacheStats;
