@@ -8,18 +8,16 @@ import type { LoomApi } from './extension';
 
 // The extension's entry (dist/extension.js): a few lines that load the extension itself
 // (dist/extensionMain.js, 2 MB) with V8's code cache, kept in the user's cache folder for every
-// window and profile. Compiling the bundle was most of the time activation took; with the
-// cache, V8 reads the code it compiled last time instead. The first window after an install or
-// an update compiles it and writes the cache once it has settled.
+// window and profile. Compiling the bundle was the larger part of activation; with the cache, V8
+// reads the code it compiled last time instead. The first window after an install or an update
+// compiles it and writes the cache right after the bundle's top level ran: the cache then holds
+// what loading needs, and no more (a cache written later, with all a window had compiled, was
+// twice the size and took longer to read than its compiling saved).
 
 type Extension = typeof import('./extension');
 
-/** Long enough for the first rows, the look and the Problems panel: what they compiled is kept too. */
-const SAVE_AFTER_MS = 15_000;
-
 let extension: Extension | undefined;
 let codeCache = false;
-let saveCodeCache = () => undefined as void;
 
 function loadExtension(): Extension {
   const bundle = join(__dirname, 'extensionMain.js');
@@ -28,21 +26,14 @@ function loadExtension(): Extension {
   if (!folder) return require(bundle) as Extension;
   const loaded = loadWithCodeCache(bundle, folder);
   codeCache = loaded.cached;
-  saveCodeCache = () => {
-    saveCodeCache = () => undefined;
-    loaded.save();
-  };
+  loaded.save();
   return loaded.exports as Extension;
 }
 
 export function activate(context: vscode.ExtensionContext): LoomApi {
   const activateStartedAt = performance.now();
   extension ??= loadExtension();
-  const api = extension.activate(context, { bundleStartedAt, bundleLoadedAt, activateStartedAt, codeCache });
-  const timer = setTimeout(() => saveCodeCache(), SAVE_AFTER_MS);
-  timer.unref?.();
-  context.subscriptions.push({ dispose: () => (clearTimeout(timer), saveCodeCache()) });
-  return api;
+  return extension.activate(context, { bundleStartedAt, bundleLoadedAt, activateStartedAt, codeCache });
 }
 
 export function deactivate(): void {
