@@ -72,8 +72,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const config = new LoomConfig();
   const log = new Log(() => config.logLevel);
   const trust = new WorkspaceTrust();
-  const caches = extensionSpecCache(context);
-  const registry = new SpecRegistry(config, log, caches.parses, caches.evaluations, caches.looks);
+  const registry = new SpecRegistry(config, log, extensionSpecCache(context));
   const view = new SpecsView(registry, trust);
   const diagnostics = new LoomDiagnostics(registry, log);
   const findingActions = new FindingCodeActions(registry, diagnostics, log);

@@ -35,6 +35,8 @@ export interface RepositoryOptions {
   pipeline?: SpecPipelineOptions;
   /** Parses of unchanged files kept from the last load (the extension's storage, the CLI's cache folder). */
   cache?: SpecCache;
+  /** The parse of each spec's pipeline.state.json kept for its list row (`summary`), apart from `cache`. */
+  summaryCache?: SpecCache;
 }
 
 /**
@@ -52,6 +54,7 @@ export class LoomRepository {
   private readonly definitions = new Map<string, PipelineDefinition>();
   private readonly specs = new Map<string, SpecPipeline>();
   private readonly pipelineOptions: SpecPipelineOptions;
+  private readonly summaryCache?: SpecCache;
 
   constructor(
     readonly root: string,
@@ -59,6 +62,7 @@ export class LoomRepository {
   ) {
     this.root = resolve(root);
     this.pipelineOptions = { ...options.pipeline, cache: options.cache ?? options.pipeline?.cache };
+    this.summaryCache = options.summaryCache;
     this.specRoots = options.specRoots ?? SPEC_ROOTS;
     this.schema = options.schema ?? bundledPipelineSchema();
   }
@@ -198,8 +202,8 @@ export class LoomRepository {
    */
   summary(dir: string): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
-    // Not through the cache: one small file is cheaper to read than the spec's whole cache file.
-    const snapshot = loadSpec(this.root, dir, undefined, { summary: true });
+    // Not through the spec's whole cache file: a row needs one small parse, kept apart (summaryCache).
+    const snapshot = loadSpec(this.root, dir, this.summaryCache, { summary: true });
     return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
   }
 
@@ -243,6 +247,7 @@ export class LoomRepository {
     const existing = this.specs.get(dir);
     if (!isDirectory(dir)) {
       this.pipelineOptions.cache?.forget(dir);
+      this.summaryCache?.forget(dir);
       existing?.dispose();
       this.specs.delete(dir);
       return undefined;

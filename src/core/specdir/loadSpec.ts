@@ -106,7 +106,10 @@ export function loadSpec(
   };
 
   const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema());
-  if (options.summary) return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
+  if (options.summary) {
+    if (entries) cache!.commit(dir, entries);
+    return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
+  }
   const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema());
   const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema());
   const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema());

@@ -143,8 +143,18 @@ export class SpecCache {
        * first rows of the tree are not kept waiting for a thousand writes). `flush()` writes them now.
        */
       writeDelayMs?: number;
+      /**
+       * What the parses are for, which names their files (`<hash>.<kind>`): the extension keeps the
+       * parse of pipeline.state.json its list rows need (kind `summary`) apart from each spec's
+       * full set, so that a row reads one small cache file, not the spec's whole one.
+       */
+      kind?: string;
     } = {},
   ) {}
+
+  private key(dir: string): string {
+    return this.options.kind ? `${cacheKey(dir)}.${this.options.kind}` : cacheKey(dir);
+  }
 
   private readonly pending = new Map<string, string>();
   private pendingBytes = 0;
@@ -202,7 +212,7 @@ export class SpecCache {
 
   private write(dir: string, data: string): void {
     try {
-      unrecorded(() => this.store.write(cacheKey(dir), data));
+      unrecorded(() => this.store.write(this.key(dir), data));
       this.written++;
     } catch {
       // A read-only or full disk: the next load parses again.
@@ -215,7 +225,7 @@ export class SpecCache {
     this.pendingBytes -= this.pending.get(dir)?.length ?? 0;
     this.pending.delete(dir);
     try {
-      this.store.remove(cacheKey(dir));
+      this.store.remove(this.key(dir));
     } catch {
       // Nothing to remove.
     }
@@ -224,7 +234,7 @@ export class SpecCache {
   private readFile(dir: string): Map<string, Entry> | undefined {
     let data: string | undefined;
     try {
-      data = unrecorded(() => this.store.read(cacheKey(dir)));
+      data = unrecorded(() => this.store.read(this.key(dir)));
     } catch {
       data = undefined;
     }

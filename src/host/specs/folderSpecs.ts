@@ -151,7 +151,8 @@ export class FolderSpecs extends Disposable {
     private readonly onChange: (change: FolderChange) => void,
     /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
     inspectMachines: () => boolean = () => false,
-    cache?: SpecCache,
+    /** Parses of unchanged files (parses), and the parse each list row needs (summaries). */
+    caches: { parses?: SpecCache; summaries?: SpecCache } = {},
     /** Each spec's last look (its Problems entries, group and stale marks), kept while what it read is unchanged. */
     private readonly evaluations?: EvaluationCache<SpecEvaluation>,
     /** Look at the specs in a worker process, with these caches (the extension host; tests may look here). */
@@ -164,7 +165,7 @@ export class FolderSpecs extends Disposable {
       if (line) this.log.info(`machine ${line}`);
     };
     // The extension host never blocks waiting for another process's lock: it reports the holder.
-    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache });
+    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache: caches.parses, summaryCache: caches.summaries });
     // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
     const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));

@@ -7,6 +7,14 @@ import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
 import { userCacheFolder } from '../../core/userCacheFolder';
 import type { SpecLooks } from './folderSpecs';
 
+/** The extension's per-spec caches, and how the look's worker process uses them. */
+export interface SpecCaches {
+  parses: SpecCache;
+  summaries: SpecCache;
+  evaluations: EvaluationCache<SpecEvaluation>;
+  looks: SpecLooks;
+}
+
 /**
  * The per-spec parse cache of the extension, in its global storage (never the repository): one
  * file per spec directory, named by a hash of its absolute path, so a folder opened in another
@@ -18,7 +26,7 @@ import type { SpecLooks } from './folderSpecs';
  * Each spec's evaluation (evaluationCache.ts) is kept beside its parses, valid while every file
  * it read is unchanged, in the same display language, by the same build.
  */
-export function extensionSpecCache(context: vscode.ExtensionContext): { parses: SpecCache; evaluations: EvaluationCache<SpecEvaluation>; looks: SpecLooks } {
+export function extensionSpecCache(context: vscode.ExtensionContext): SpecCaches {
   const dir = cacheDir(context);
   const store = directoryCacheStore(dir);
   const version = `${String(context.extension.packageJSON.version ?? '')}+${bundleStamp()}`;
@@ -27,6 +35,8 @@ export function extensionSpecCache(context: vscode.ExtensionContext): { parses: 
     // Its bundle's code cache is the same for every window and profile: in the user's cache folder, beside the extension's own.
     looks: { cache: { dir, version }, codeCacheDir: userCacheFolder() },
     parses: new SpecCache(store, version, { writeDelayMs: 2000, remember: false }),
+    // The parse of each spec's pipeline.state.json its list row needs, in a small file of its own: a reload reads the rows without parsing them.
+    summaries: new SpecCache(store, version, { writeDelayMs: 2000, remember: false, kind: 'summary' }),
     // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.
     evaluations: new EvaluationCache(store, version, isSpecEvaluation),
   };

@@ -6,7 +6,8 @@ import type { ComponentLog, Log } from '../log';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { cacheCounts, type CacheCounts, type SpecCache } from '../../core/specdir/specCache';
-import { FolderSpecs, type CheckedSpec, type FolderChange, type LookTimings, type SpecEntry, type SpecLooks } from './folderSpecs';
+import { FolderSpecs, type CheckedSpec, type FolderChange, type LookTimings, type SpecEntry } from './folderSpecs';
+import type { SpecCaches } from './specCacheStorage';
 
 export type { CheckedSpec, SpecEntry } from './folderSpecs';
 
@@ -77,18 +78,24 @@ export class SpecRegistry extends Disposable {
     look?: LookTimings[];
   } = {};
 
+  /** Parses of unchanged files from the last session; written back as specs are read. */
+  private readonly cache?: SpecCache;
+  /** Each spec's last look (Problems entries, group, stale marks) from the last session, while its inputs are unchanged. */
+  private readonly evaluations?: EvaluationCache<SpecEvaluation>;
+
   constructor(
     private readonly config: LoomConfig,
     log: Log,
-    /** Parses of unchanged files from the last session; written back as specs are read. */
-    private readonly cache?: SpecCache,
-    /** Each spec's last look (Problems entries, group, stale marks) from the last session, while its inputs are unchanged. */
-    private readonly evaluations?: EvaluationCache<SpecEvaluation>,
-    /** Look at every spec in a worker process (the extension), not in this thread. */
-    private readonly looks?: SpecLooks,
+    /**
+     * The per-spec caches (specCacheStorage.ts): parses, the rows' parses (summaries), looks
+     * (evaluations), and the look's worker process (looks: without it, every spec is looked at in this thread).
+     */
+    private readonly caches: Partial<SpecCaches> = {},
   ) {
     super();
-    if (cache) this._register({ dispose: () => cache.flush() });
+    this.cache = caches.parses;
+    this.evaluations = caches.evaluations;
+    for (const c of [caches.parses, caches.summaries]) if (c) this._register({ dispose: () => c.flush() });
     this.log = log.component('specs');
     this._register(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -152,7 +159,6 @@ export class SpecRegistry extends Disposable {
     return this.loaded;
   }
 
-  /** What the per-spec cache saved so far (for the log and the benchmarks). */
   /** Specs the look's workers looked at, in every folder. */
   get lookedInWorker(): number {
     return [...this.folders.values()].reduce((n, f) => n + f.lookedInWorker, 0);
@@ -163,7 +169,8 @@ export class SpecRegistry extends Disposable {
     return [...this.folders.values()].reduce((n, f) => n + f.lookedFromCache, 0);
   }
 
-  get cacheStats(): (CacheCounts & { evaluations?: CacheCounts }) | undefined {
+  /** What the per-spec caches saved so far (for the log and the benchmarks): the parses (the look's worker's added), the looks, the rows' parses. */
+  get cacheStats(): (CacheCounts & { evaluations?: CacheCounts; summaries?: CacheCounts }) | undefined {
     // The look's workers keep caches of their own: their counts are added to the host's.
     const sum = (own: CacheCounts, pick: (f: FolderSpecs) => CacheCounts | undefined) => {
       const total = { ...own };
@@ -174,7 +181,8 @@ export class SpecRegistry extends Disposable {
       return total;
     };
     const evaluations = this.evaluations && sum(cacheCounts(this.evaluations), (f) => f.lookCounts.evaluations);
-    return this.cache && { ...sum(cacheCounts(this.cache), (f) => f.lookCounts.parses), ...(evaluations ? { evaluations } : {}) };
+    const summaries = this.caches.summaries && cacheCounts(this.caches.summaries);
+    return this.cache && { ...sum(cacheCounts(this.cache), (f) => f.lookCounts.parses), ...(evaluations ? { evaluations } : {}), ...(summaries ? { summaries } : {}) };
   }
 
   /**
@@ -247,9 +255,9 @@ export class SpecRegistry extends Disposable {
       this.log,
       (c) => this.folderChanged(c),
       () => this.config.inspectMachines,
-      this.cache,
+      { parses: this.caches.parses, summaries: this.caches.summaries },
       this.evaluations,
-      this.looks,
+      this.caches.looks,
     );
     specs.onReadInFull = (e) => this._onDidCheck.fire(e);
     this.folders.set(folder.uri.toString(), specs);

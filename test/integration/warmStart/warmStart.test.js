@@ -64,6 +64,8 @@ suite(`A reload (window ${WINDOW} of 2)`, () => {
       const stats = api.registry.cacheStats;
       assert.strictEqual(summarized, before.summarized);
       assert.strictEqual(stats.evaluations.misses, 0, `no spec was evaluated again (${JSON.stringify(stats.evaluations)})`);
+      assert.strictEqual(stats.summaries.misses, 0, `no row parsed pipeline.state.json again (${JSON.stringify(stats.summaries)})`);
+      assert.ok(stats.summaries.hits >= summarized, 'each row took its kept parse');
       assert.ok(api.registry.lookedFromCache > 0, 'the host took the kept looks');
       // The look covers the whole listing: the spec the status bar read in full too.
       assert.strictEqual(api.registry.lookedFromCache + api.registry.lookedInWorker, api.registry.rows().length, 'every spec once');

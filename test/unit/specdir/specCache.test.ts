@@ -35,6 +35,32 @@ describe('SpecCache', () => {
     assert.ok(again.tasks.get('T1')!.keyLines instanceof Map, 'a task file keeps its key lines as a Map');
   });
 
+  it("keeps a list row's parse of pipeline.state.json in a file of its own (kind summary), used while the file is unchanged", () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new CountingStore();
+    const rows = () => new LoomRepository(repo, { summaryCache: new SpecCache(store, 'v1', { now: later, kind: 'summary' }) });
+    const plain = new LoomRepository(repo).summary(dir);
+    const first = rows().summary(dir);
+    assert.deepEqual([...store.files.keys()], [`${cacheKey(dir)}.summary`], "apart from the spec's own cache file");
+    assert.deepEqual(Object.keys(JSON.parse(store.files.get(`${cacheKey(dir)}.summary`)!).files), ['pipeline.state.json'], 'the one file a row reads');
+    assert.deepEqual(facts(first.snapshot), facts(plain.snapshot));
+    // A reload: the row comes from the kept parse, and is the same.
+    const warm = new SpecCache(store, 'v1', { now: later, kind: 'summary' });
+    const again = new LoomRepository(repo, { summaryCache: warm }).summary(dir);
+    assert.deepEqual(warm.counts, { hits: 1, misses: 0 });
+    assert.deepEqual(facts(again.snapshot), facts(plain.snapshot));
+    assert.equal(again.stage, plain.stage);
+    // Another stage written by loom: the row reads the file again.
+    const state = JSON.parse(readFileSync(join(dir, 'pipeline.state.json'), 'utf8'));
+    writeFileSync(join(dir, 'pipeline.state.json'), JSON.stringify({ ...state, current_stage: 'planning' }, null, 2));
+    const changed = new SpecCache(store, 'v1', { now: later, kind: 'summary' });
+    const moved = new LoomRepository(repo, { summaryCache: changed }).summary(dir);
+    assert.deepEqual(changed.counts, { hits: 0, misses: 1 });
+    assert.equal(moved.snapshot.state?.current_stage, 'planning');
+    for (const s of [plain, first, again, moved]) s.dispose();
+  });
+
   it('rebuilds a cache written in another display language: the problems it holds are worded in the one now', () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);
