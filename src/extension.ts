@@ -58,12 +58,14 @@ export interface LoomApi {
 /**
  * The entry's marks (performance.now()): its first line and its last (bundleStartedAt,
  * bundleLoadedAt); activateStartedAt, when VS Code called its activate(), which loads this bundle
- * (with V8's code cache: `codeCache` says whether V8 took it) and calls the one below.
+ * (with V8's code cache: `codeCache` says whether V8 took it) and, once it is loaded
+ * (extensionLoadedAt), calls the one below.
  */
 export interface LoadClock {
   bundleStartedAt: number;
   bundleLoadedAt: number;
   activateStartedAt: number;
+  extensionLoadedAt: number;
   codeCache: boolean;
 }
 

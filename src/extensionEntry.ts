@@ -33,7 +33,7 @@ function loadExtension(): Extension {
 export function activate(context: vscode.ExtensionContext): LoomApi {
   const activateStartedAt = performance.now();
   extension ??= loadExtension();
-  return extension.activate(context, { bundleStartedAt, bundleLoadedAt, activateStartedAt, codeCache });
+  return extension.activate(context, { bundleStartedAt, bundleLoadedAt, activateStartedAt, extensionLoadedAt: performance.now(), codeCache });
 }
 
 export function deactivate(): void {
