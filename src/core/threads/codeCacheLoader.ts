@@ -15,16 +15,23 @@ import { Script } from 'node:vm';
 //   result. That cache is written when the process exits, so it holds what the run compiled.
 // A cache of another build or Node is ignored, and rewritten.
 
+/**
+ * A cache is V8's, for one runtime: named by the Node and V8 versions (VS Code's Electron and a
+ * Node of the same version have different V8s), then the bundle's size and modification time.
+ */
+const runtimePrefix = (bundle: string) => `${basename(bundle, '.js')}-${process.version}-v8-${process.versions.v8}-`;
+
 function cacheFile(bundle: string, folder: string): string {
   const st = statSync(bundle);
-  return join(folder, `${basename(bundle, '.js')}-${process.version}-${st.size}-${Math.round(st.mtimeMs)}.v8`);
+  return join(folder, `${runtimePrefix(bundle)}${st.size}-${Math.round(st.mtimeMs)}.v8`);
 }
 
 function save(script: Script, bundle: string, folder: string, file: string): void {
   try {
     mkdirSync(folder, { recursive: true });
-    // Caches of earlier builds are of no use any more.
-    const prefix = `${basename(bundle, '.js')}-`;
+    // Caches of earlier builds are of no use any more; another runtime's (VS Code's and a
+    // terminal's Node sharing the folder) are left to it, or they would replace each other.
+    const prefix = runtimePrefix(bundle);
     for (const old of readdirSync(folder)) if (old.startsWith(prefix) && old.endsWith('.v8') && join(folder, old) !== file) rmSync(join(folder, old), { force: true });
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, script.createCachedData());

@@ -51,3 +51,13 @@ test('a new build of the bundle gets a cache of its own, and the old one is remo
   assert.equal(now.length, 1);
   assert.notEqual(now[0], before);
 });
+
+test("another runtime's cache of the same bundle is left alone: VS Code's Electron and Node share the folder", () => {
+  runLoader();
+  const other = `worker-v0.0.0-v8-1.0.0-electron.0-${statSync(bundle).size}-1.v8`;
+  writeFileSync(join(cacheDir, other), 'a cache of another V8');
+  writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}// another build\n`);
+  assert.deepEqual(runLoader(), expected);
+  assert.ok(cacheFiles().includes(other), 'still there');
+  assert.equal(cacheFiles().filter((n) => n.startsWith(`worker-${process.version}-v8-${process.versions.v8}-`)).length, 1, "this runtime's own, for the new build only");
+});
