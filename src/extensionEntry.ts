@@ -11,8 +11,8 @@ import type { LoomApi } from './extension';
 // window and profile. Compiling the bundle was the larger part of activation; with the cache, V8
 // reads the code it compiled last time instead. The first window after an install or an update
 // compiles it and writes the cache right after the bundle's top level ran: the cache then holds
-// what loading needs, and no more (a cache written later, with all a window had compiled, was
-// twice the size and took longer to read than its compiling saved).
+// what loading needs, and no more (one written later, with all a window had compiled, was
+// 1.5–1.8 MB instead of 650 KB and took twice as long to read).
 
 type Extension = typeof import('./extension');
 
