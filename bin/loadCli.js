@@ -5,25 +5,19 @@
 // Anything unexpected falls back to require().
 'use strict';
 const path = require('path');
-const os = require('os');
-
-function cacheRoot(env) {
-  if (env.LOOM_VSCODE_CACHE_DIR) return env.LOOM_VSCODE_CACHE_DIR;
-  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(os.homedir(), 'AppData', 'Local'), 'loom-vscode');
-  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches', 'loom-vscode');
-  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'loom-vscode');
-}
 
 /** Returns the CLI module and `saveCache()`, to call once the command ran (the cache then holds the functions it compiled). */
 function loadCli(bundle, env = process.env) {
-  if (env.LOOM_VSCODE_CACHE === '0') return { cli: require(bundle), saveCache() {} };
   let loader;
   try {
     loader = require(path.join(path.dirname(bundle), 'codeCacheLoader.js'));
   } catch {
     return { cli: require(bundle), saveCache() {} };
   }
-  const { exports, save } = loader.loadWithCodeCache(bundle, cacheRoot(env));
+  // The user's cache folder (src/core/userCacheFolder.ts), or none when LOOM_VSCODE_CACHE=0.
+  const folder = loader.userCacheFolder(env);
+  if (!folder) return { cli: require(bundle), saveCache() {} };
+  const { exports, save } = loader.loadWithCodeCache(bundle, folder);
   return { cli: exports, saveCache: save };
 }
 

@@ -3,9 +3,7 @@ import * as vscode from 'vscode';
 import type { LoomConfig } from '../config';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
-import type { SpecEvaluation } from '../../core/repository/specEvaluation';
-import type { EvaluationCache } from '../../core/specdir/evaluationCache';
-import { cacheCounts, type CacheCounts, type SpecCache } from '../../core/specdir/specCache';
+import { cacheCounts, type CacheCounts } from '../../core/specdir/specCache';
 import { FolderSpecs, type CheckedSpec, type FolderChange, type LookTimings, type SpecEntry } from './folderSpecs';
 import type { SpecCaches } from './specCacheStorage';
 
@@ -78,11 +76,6 @@ export class SpecRegistry extends Disposable {
     look?: LookTimings[];
   } = {};
 
-  /** Parses of unchanged files from the last session; written back as specs are read. */
-  private readonly cache?: SpecCache;
-  /** Each spec's last look (Problems entries, group, stale marks) from the last session, while its inputs are unchanged. */
-  private readonly evaluations?: EvaluationCache<SpecEvaluation>;
-
   constructor(
     private readonly config: LoomConfig,
     log: Log,
@@ -93,8 +86,6 @@ export class SpecRegistry extends Disposable {
     private readonly caches: Partial<SpecCaches> = {},
   ) {
     super();
-    this.cache = caches.parses;
-    this.evaluations = caches.evaluations;
     for (const c of [caches.parses, caches.summaries]) if (c) this._register({ dispose: () => c.flush() });
     this.log = log.component('specs');
     this._register(
@@ -180,9 +171,10 @@ export class SpecRegistry extends Disposable {
       }
       return total;
     };
-    const evaluations = this.evaluations && sum(cacheCounts(this.evaluations), (f) => f.lookCounts.evaluations);
-    const summaries = this.caches.summaries && cacheCounts(this.caches.summaries);
-    return this.cache && { ...sum(cacheCounts(this.cache), (f) => f.lookCounts.parses), ...(evaluations ? { evaluations } : {}), ...(summaries ? { summaries } : {}) };
+    const { parses, summaries, evaluations } = this.caches;
+    const looks = evaluations && sum(cacheCounts(evaluations), (f) => f.lookCounts.evaluations);
+    const rows = summaries && cacheCounts(summaries);
+    return parses && { ...sum(cacheCounts(parses), (f) => f.lookCounts.parses), ...(looks ? { evaluations: looks } : {}), ...(rows ? { summaries: rows } : {}) };
   }
 
   /**
@@ -256,7 +248,7 @@ export class SpecRegistry extends Disposable {
       (c) => this.folderChanged(c),
       () => this.config.inspectMachines,
       { parses: this.caches.parses, summaries: this.caches.summaries },
-      this.evaluations,
+      this.caches.evaluations,
       this.caches.looks,
     );
     specs.onReadInFull = (e) => this._onDidCheck.fire(e);
