@@ -15,7 +15,19 @@ import { generateRepository } from './generateRepository';
 
 const ROOT = resolve(__dirname, '..');
 const SHIM = join(ROOT, 'test/vscode/code-shim.js');
-type Timings = { bundleStartedAt: number; bundleLoadedAt: number; activateStartedAt: number; extensionLoadedAt?: number; activatedAt: number; codeCache?: boolean };
+type Clock = { runMs: number; waitMs: number };
+type Timings = {
+  bundleStartedAt: number;
+  bundleLoadedAt: number;
+  activateStartedAt: number;
+  extensionLoadedAt?: number;
+  activatedAt: number;
+  codeCache?: boolean;
+  threadAtStart?: Clock;
+  threadAtLoaded?: Clock;
+  threadAtActivate?: Clock;
+  threadAtActivated?: Clock;
+};
 interface Sample {
   phase: string;
   loom?: Timings;
@@ -50,6 +62,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * from window to window, for the empty extension alike, and would drown the difference measured.
  */
 const activationMs = (t: Timings) => t.bundleLoadedAt - t.bundleStartedAt + (t.activatedAt - t.activateStartedAt);
+/**
+ * Of activationMs, how long the extension host's thread ran, and how long it was ready to run but
+ * waited for a CPU (the window's other processes had both): on this 2-core machine the second
+ * swings from window to window, and is why activationMs does.
+ */
+const threadMs = (t: Timings, part: 'runMs' | 'waitMs') =>
+  t.threadAtStart && t.threadAtLoaded && t.threadAtActivate && t.threadAtActivated ? t.threadAtLoaded[part] - t.threadAtStart[part] + (t.threadAtActivated[part] - t.threadAtActivate[part]) : NaN;
 /** From the bundle's first line to the end of activate(), VS Code's gap included (printed as spanMs). */
 const spanMs = (t: Timings) => t.activatedAt - t.bundleStartedAt;
 
@@ -135,7 +154,7 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const base = median(baseline.map((s) => s.rssMB!));
     const baseHeap = median(baseline.map((s) => s.heapMB!));
     return [
-      `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} warmMs=${extra(warm).toFixed(0)} loadMs=${loadMs.toFixed(0)} firstMs=${firstMs.toFixed(0)} codeCache=${cached(cold).filter((s) => s.loom!.codeCache).length}/${cold.length} spanMs=${extraSpan.toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
+      `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} warmMs=${extra(warm).toFixed(0)} loadMs=${loadMs.toFixed(0)} firstMs=${firstMs.toFixed(0)} codeCache=${cached(cold).filter((s) => s.loom!.codeCache).length}/${cold.length} runMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'runMs'))).toFixed(0)} waitMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'waitMs'))).toFixed(0)} spanMs=${extraSpan.toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
       `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cold.map((s) => s.firstAskedAt! - s.loom!.activateStartedAt)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} rounds=${rounds}`,
       `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} rowsMs=${median(warm.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)}/${median(cold.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specsEvaluated=${median(warm.map((s) => s.cache!.evaluations?.misses ?? NaN))}/${median(cold.map((s) => s.cache!.evaluations?.misses ?? NaN))} lookMs=${median(warm.map(lookMs)).toFixed(0)}/${median(cold.map(lookMs)).toFixed(0)} specs=${specs} rounds=${rounds}`,
       `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,

@@ -25,6 +25,19 @@ const oneVscode = {
     b.onLoad({ filter: /.*/, namespace: 'one-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
+// The extension's bundle keeps zod in a file of its own (dist/zod.js), loaded on the first schema
+// built (src/shared/lazySchema.ts): a third of the bundle that activation has no use for, and
+// would read all the same.
+const zodBeside = {
+  name: 'zod-beside',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, () => ({ path: './zod.js', external: true }));
+  },
+};
+// A `wrapped` bundle is written as the function Node wraps a CommonJS module in, and is run by
+// dist/codeCacheLoader.js, which compiles its text as it is (BUNDLE_WRAPPER in
+// src/core/threads/codeCacheLoader.ts, the same text: test/unit/build/wrappedBundles.test.ts).
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
 // Whitespace and syntax minified, identifiers kept (error classes use their names): the CLI
 // starts faster and the .vsix stays small.
 const common = { plugins: [oneZod, oneVscode], bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
@@ -32,15 +45,17 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   // The extension's entry: loads the extension below with V8's code cache (src/extensionEntry.ts).
   { entryPoints: ['src/extensionEntry.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.js', external: ['vscode'] },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.js', external: ['vscode'], plugins: [zodBeside, oneVscode], wrapped: true },
+  // zod, for the extension's bundle (zodBeside).
+  { entryPoints: ['scripts/zod.cjs'], outfile: 'dist/zod.js' },
   // The worker thread loom_search_text runs in, loaded from beside dist/extension.js and dist/cli.js.
   { entryPoints: ['src/core/executing/tools/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
   // The worker process the extension host looks at every spec in (src/core/repository/specLooks.ts).
-  { entryPoints: ['src/core/repository/specLookWorker.ts'], outfile: 'dist/specLookWorker.js' },
+  { entryPoints: ['src/core/repository/specLookWorker.ts'], outfile: 'dist/specLookWorker.js', wrapped: true },
   // What that worker process starts with: its bundle, with V8's code cache (src/core/threads/codeCacheLoader.ts).
   { entryPoints: ['src/core/threads/codeCacheLoader.ts'], outfile: 'dist/codeCacheLoader.js' },
 ];
-for (const entry of entries) {
+for (const { wrapped, ...entry } of entries) {
   if (!existsSync(entry.entryPoints[0])) continue;
   const { outputFiles } = await build({ ...common, ...entry, write: false });
   const js = outputFiles.find((f) => f.path.endsWith('.js'));
@@ -48,7 +63,14 @@ for (const entry of entries) {
   // ASCII only, so that Node holds the source as one-byte text (scripts/asciiBundle.mjs).
   const ascii = asciiBundle(js.text, map?.text);
   mkdirSync(dirname(js.path), { recursive: true });
-  writeFileSync(js.path, ascii.code);
-  if (map) writeFileSync(map.path, ascii.map ?? map.text);
+  // The wrapper on a line of its own: the source map only moves down a line (";"). Its comment stays last.
+  writeFileSync(js.path, wrapped ? `${WRAPPER}\n${ascii.code.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '')}\n})\n${ascii.code.match(/\/\/# sourceMappingURL=\S+/)?.[0] ?? ''}\n` : ascii.code);
+  const sourceMap = ascii.map ?? map?.text;
+  if (map) writeFileSync(map.path, wrapped ? moveDownALine(sourceMap) : sourceMap);
 }
 await buildWebviews();
+
+function moveDownALine(mapText) {
+  const parsed = JSON.parse(mapText);
+  return JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
+}

@@ -29,6 +29,7 @@ import { WorkspaceTrust } from './host/trust';
 import { registerViewCommands } from './host/webviews/viewCommands';
 import { webviewMessageHandler } from './host/webviews/webviewMessages';
 import { WebviewPanels } from './host/webviews/webviewPanels';
+import { threadClock, type ThreadClock } from './host/threadClock';
 
 /** What activate() returns: for integration tests and for extensions that build on Loom. */
 export interface LoomApi {
@@ -67,6 +68,10 @@ export interface LoadClock {
   activateStartedAt: number;
   extensionLoadedAt: number;
   codeCache: boolean;
+  /** The host thread's run and wait times (threadClock) at bundleStartedAt, bundleLoadedAt and activateStartedAt. */
+  threadAtStart?: ThreadClock;
+  threadAtLoaded?: ThreadClock;
+  threadAtActivate?: ThreadClock;
 }
 
 /** Wires the services; the workspace is read after activation returns, when the view asks for its rows. */
@@ -122,7 +127,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   // Not now: VS Code is still starting the window (see SpecRegistry.startSoon).
   registry.startSoon();
-  const timings = { ...clock, activatedAt: performance.now() };
+  const timings = { ...clock, activatedAt: performance.now(), threadAtActivated: threadClock() };
   return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 

@@ -26,9 +26,9 @@ export function startBundledProcess(name: string, sourceDir: string, heap: Proce
   const profile = process.env.LOOM_WORKER_CPUPROFILE;
   const execArgv = [`--max-old-space-size=${heap.oldSpaceMb}`, `--max-semi-space-size=${heap.semiSpaceMb}`, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
   const fromSource = !existsSync(bundled);
-  // With a folder for it, the bundle is run with V8's code cache (codeCacheLoader.ts).
+  // The bundle is built `wrapped` (scripts/build.mjs): codeCacheLoader.ts runs it, with V8's code cache when there is a folder for it.
   const loader = join(__dirname, 'codeCacheLoader.js');
-  const [entry, args] = fromSource ? [join(sourceDir, `${name}.ts`), []] : codeCacheDir && existsSync(loader) ? [loader, [bundled, codeCacheDir]] : [bundled, []];
+  const [entry, args] = fromSource ? [join(sourceDir, `${name}.ts`), []] : [loader, codeCacheDir ? [bundled, codeCacheDir] : [bundled]];
   return childProcess().fork(entry, args, {
     execArgv: fromSource ? [...execArgv, '--require', 'tsx/cjs'] : execArgv,
     serialization: 'advanced',

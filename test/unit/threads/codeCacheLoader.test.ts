@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
@@ -60,4 +60,46 @@ test("another runtime's cache of the same bundle is left alone: VS Code's Electr
   assert.deepEqual(runLoader(), expected);
   assert.ok(cacheFiles().includes(other), 'still there');
   assert.equal(cacheFiles().filter((n) => n.startsWith(`worker-${process.version}-v8-${process.versions.v8}-`)).length, 1, "this runtime's own, for the new build only");
+});
+
+/** The bundle above as scripts/build.mjs writes a `wrapped` one: the module's function, written out. */
+const wrapped = join(work, 'wrapped', 'worker.js');
+const wrappedDir = join(work, 'wrapped');
+
+function runWrapped(args: string[], file = wrapped): { out: unknown; stderr: string } {
+  const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', LOADER, file, ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return { out: JSON.parse(r.stdout), stderr: r.stderr };
+}
+
+test('a wrapped bundle is run as the module it wraps, with its code cache kept like any other', async () => {
+  const { BUNDLE_WRAPPER } = await import(LOADER);
+  rmSync(wrappedDir, { recursive: true, force: true });
+  mkdirSync(wrappedDir);
+  writeFileSync(wrapped, `${BUNDLE_WRAPPER}\n${readFileSync(bundle, 'utf8')}\n})\n`);
+  const dir = join(work, 'wrapped-cache');
+  const want = { ...expected, dir: wrappedDir };
+  assert.deepEqual(runWrapped([dir]).out, want);
+  const [file] = readdirSync(dir);
+  const written = statSync(join(dir, file)).mtimeMs;
+  assert.deepEqual(runWrapped([dir]).out, want);
+  assert.equal(statSync(join(dir, file)).mtimeMs, written, 'V8 took the cache it wrote');
+});
+
+test('without a folder for the cache, the bundle runs and nothing is written', () => {
+  const before = readdirSync(work).sort();
+  assert.deepEqual(runWrapped([]).out, { ...expected, dir: wrappedDir });
+  assert.deepEqual(readdirSync(work).sort(), before);
+});
+
+test('a bundle that is not ASCII is read as UTF-8, its cache taken the next time all the same', () => {
+  const file = join(work, 'unicode', 'worker.js');
+  mkdirSync(join(work, 'unicode'), { recursive: true });
+  writeFileSync(file, `process.stdout.write(JSON.stringify({ verdict: /结论[：:]\\s*(\\S+)/.exec('结论：通过')[1], emoji: '😀'.length }));\n`);
+  const dir = join(work, 'unicode-cache');
+  assert.deepEqual(runWrapped([dir], file).out, { verdict: '通过', emoji: 2 });
+  const [cache] = readdirSync(dir);
+  const written = statSync(join(dir, cache)).mtimeMs;
+  assert.deepEqual(runWrapped([dir], file).out, { verdict: '通过', emoji: 2 });
+  assert.equal(statSync(join(dir, cache)).mtimeMs, written);
 });

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { isAscii } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { BUNDLE_WRAPPER } from '../../../src/core/threads/codeCacheLoader';
+
+// What scripts/build.mjs writes (npm test builds first): the bundles dist/codeCacheLoader.js runs.
+const DIST = resolve(__dirname, '../../../dist');
+const read = (name: string) => {
+  assert.ok(existsSync(join(DIST, name)), `dist/${name} is missing: run "npm run build" first (npm test does)`);
+  return readFileSync(join(DIST, name));
+};
+
+test('the bundles the loader runs are wrapped in the text it looks for, in ASCII, with their source map comment last', () => {
+  for (const name of ['extensionMain.js', 'specLookWorker.js']) {
+    const bytes = read(name);
+    assert.ok(isAscii(bytes), `${name} is ASCII`);
+    const text = bytes.toString('latin1');
+    assert.ok(text.startsWith(`${BUNDLE_WRAPPER}\n`), `${name} begins with BUNDLE_WRAPPER`);
+    assert.match(text, new RegExp(`\\n\\}\\)\\n//# sourceMappingURL=${name.replace('.', '\\.')}\\.map\\n$`));
+    // The map moved down the wrapper's line: the bundle's first line has no mappings.
+    assert.ok((JSON.parse(read(`${name}.map`).toString('utf8')) as { mappings: string }).mappings.startsWith(';'));
+  }
+});
+
+test("the extension's bundle leaves zod to dist/zod.js, which it requires from beside itself", () => {
+  const main = read('extensionMain.js').toString('latin1');
+  assert.ok(main.includes('require("./zod.js")'));
+  assert.ok(!main.includes('node_modules/zod/'), 'no module of zod in the bundle');
+  const r = spawnSync(
+    process.execPath,
+    ['-e', `const { z } = require(${JSON.stringify(join(DIST, 'zod.js'))}); process.stdout.write(String(z.object({ stage: z.string() }).safeParse({ stage: 'planning' }).success))`],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.stdout, 'true', r.stderr);
+});
+
+test("the look's worker bundle starts through the loader and waits for its request", () => {
+  // Started as the extension starts it (src/core/threads/bundledProcess.ts), without an IPC
+  // channel it has nothing to do: it loads and exits without an error.
+  const r = spawnSync(process.execPath, [join(DIST, 'codeCacheLoader.js'), join(DIST, 'specLookWorker.js')], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});
