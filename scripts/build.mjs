@@ -25,15 +25,21 @@ const oneVscode = {
     b.onLoad({ filter: /.*/, namespace: 'one-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
-// The extension's bundle keeps zod in a file of its own (dist/zod.js), loaded on the first schema
-// built (src/shared/lazySchema.ts): a third of the bundle that activation has no use for, and
-// would read all the same.
-const zodBeside = {
-  name: 'zod-beside',
+// Libraries the extension loads on first use (`lazily(() => require(...))` in src), each in a file
+// of its own in dist/vendor: the bundle activation reads is then a third smaller (zod alone was
+// 700 KB of it), and each is read when something needs it. (simple-git stays: its import() would
+// not run in the bundle, which dist/codeCacheLoader.js compiles as a script.)
+const BESIDE = { zod: 'zod', yaml: 'yaml', 'gray-matter': 'gray-matter', 'intl-messageformat': 'intl-messageformat', 'jsonc-parser/lib/esm/main.js': 'jsonc-parser' };
+const besideBundle = {
+  name: 'beside-bundle',
   setup(b) {
-    b.onResolve({ filter: /^zod$/ }, () => ({ path: './zod.js', external: true }));
+    b.onResolve({ filter: /^[a-z]/ }, (args) => (Object.hasOwn(BESIDE, args.path) ? { path: `./vendor/${BESIDE[args.path]}.js`, external: true } : undefined));
   },
 };
+const vendorEntries = Object.entries(BESIDE).map(([module, name]) => ({
+  stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: process.cwd(), sourcefile: `vendor/${name}.js` },
+  outfile: `dist/vendor/${name}.js`,
+}));
 // A `wrapped` bundle is written as the function Node wraps a CommonJS module in, and is run by
 // dist/codeCacheLoader.js, which compiles its text as it is (BUNDLE_WRAPPER in
 // src/core/threads/codeCacheLoader.ts, the same text: test/unit/build/wrappedBundles.test.ts).
@@ -45,9 +51,8 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   // The extension's entry: loads the extension below with V8's code cache (src/extensionEntry.ts).
   { entryPoints: ['src/extensionEntry.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.js', external: ['vscode'], plugins: [zodBeside, oneVscode], wrapped: true },
-  // zod, for the extension's bundle (zodBeside).
-  { entryPoints: ['scripts/zod.cjs'], outfile: 'dist/zod.js' },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.js', external: ['vscode'], plugins: [besideBundle, oneVscode], wrapped: true },
+  ...vendorEntries,
   // The worker thread loom_search_text runs in, loaded from beside dist/extension.js and dist/cli.js.
   { entryPoints: ['src/core/executing/tools/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
   // The worker process the extension host looks at every spec in (src/core/repository/specLooks.ts).
@@ -56,7 +61,7 @@ const entries = [
   { entryPoints: ['src/core/threads/codeCacheLoader.ts'], outfile: 'dist/codeCacheLoader.js' },
 ];
 for (const { wrapped, ...entry } of entries) {
-  if (!existsSync(entry.entryPoints[0])) continue;
+  if (entry.entryPoints && !existsSync(entry.entryPoints[0])) continue;
   const { outputFiles } = await build({ ...common, ...entry, write: false });
   const js = outputFiles.find((f) => f.path.endsWith('.js'));
   const map = outputFiles.find((f) => f.path.endsWith('.js.map'));

@@ -7,32 +7,30 @@ import { userCacheFolder } from './core/userCacheFolder';
 import type { LoomApi } from './extension';
 
 // The extension's entry (dist/extension.js): a few lines that load the extension itself
-// (dist/extensionMain.js, 1.3 MB without zod, which waits in dist/zod.js) with V8's code cache, kept in the user's cache folder for every
-// window and profile. Compiling the bundle was the larger part of activation; with the cache, V8
-// reads the code it compiled last time instead. The first window after an install or an update
-// compiles it and writes the cache right after the bundle's top level ran: the cache then holds
-// what loading needs, and no more (one written later, with all a window had compiled, was
-// 1.5–1.8 MB instead of 650 KB and took twice as long to read).
+// (dist/extensionMain.js, 1.3 MB without zod, which waits in dist/zod.js) with V8's code cache,
+// kept in the user's cache folder for every window and profile. Compiling the bundle was the
+// larger part of activation; with the cache, V8 reads the code it compiled last time instead. The
+// first window after an install or an update compiles it and writes the cache right after its
+// activate() returned: the cache then holds what activation runs, and no more (one written
+// later, with all a window had compiled, was 1.5–1.8 MB instead of 650 KB and took twice as long
+// to read; one written before activate() left its functions to be compiled at each start).
 
 type Extension = typeof import('./extension');
 
 let extension: Extension | undefined;
-let codeCache = false;
-
-function loadExtension(): Extension {
-  const bundle = join(__dirname, 'extensionMain.js');
-  // No folder (LOOM_VSCODE_CACHE=0): compiled without a cache.
-  const loaded = loadWithCodeCache(bundle, userCacheFolder());
-  codeCache = loaded.cached;
-  loaded.save();
-  return loaded.exports as Extension;
-}
 
 export function activate(context: vscode.ExtensionContext): LoomApi {
   const activateStartedAt = performance.now();
   const threadAtActivate = threadClock();
-  extension ??= loadExtension();
-  return extension.activate(context, { bundleStartedAt, bundleLoadedAt, activateStartedAt, extensionLoadedAt: performance.now(), codeCache, threadAtStart, threadAtLoaded, threadAtActivate });
+  // No folder (LOOM_VSCODE_CACHE=0): compiled without a cache.
+  const loaded = extension ? undefined : loadWithCodeCache(join(__dirname, 'extensionMain.js'), userCacheFolder());
+  extension ??= loaded!.exports as Extension;
+  const clock = { bundleStartedAt, bundleLoadedAt, activateStartedAt, extensionLoadedAt: performance.now(), codeCache: loaded?.cached ?? true, threadAtStart, threadAtLoaded, threadAtActivate };
+  try {
+    return extension.activate(context, clock);
+  } finally {
+    loaded?.save();
+  }
 }
 
 export function deactivate(): void {
