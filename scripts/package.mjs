@@ -1,9 +1,10 @@
 // `npm run package` (after `npm run build`): packs the extension into loom-vscode.vsix with
 // @vscode/vsce, prints its size and fails when it reaches 2 MB.
 //
-// --no-dependencies: esbuild bundles every runtime dependency (xstate, zod, yaml, gray-matter,
-// simple-git, ...) into dist/extension.js, so node_modules stays out of the package; .vscodeignore
-// lists what ships.
+// --no-dependencies: esbuild bundles every runtime dependency (xstate, simple-git, ...) into
+// dist/extensionMain.js, or those loaded on first use (zod, yaml, gray-matter, ...) into
+// dist/vendor, so node_modules stays out of the package; .vscodeignore lists what ships
+// (test/unit/build/packageFiles.test.ts holds it to what the extension loads).
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'node:test';
+
+// What `npm run package` ships (.vscodeignore) against what the built extension loads (npm test builds first).
+const ROOT = resolve(__dirname, '../../..');
+
+test('the package ships every file the extension loads, and no source map of them', () => {
+  const main = join(ROOT, 'dist/extensionMain.js');
+  assert.ok(existsSync(main), 'dist/extensionMain.js is missing: run "npm run build" first (npm test does)');
+  const vsce = join(dirname(createRequire(__filename).resolve('@vscode/vsce/package.json')), 'vsce');
+  const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const shipped = new Set(
+    r.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
+  // The entry, the bundle it loads, the loader, the two workers, and each library the bundle requires from dist/vendor.
+  const vendor = [...readFileSync(main, 'latin1').matchAll(/require\("\.\/(vendor\/[\w-]+\.js)"\)/g)].map((m) => `dist/${m[1]}`);
+  assert.ok(vendor.length >= 5, vendor.join(', '));
+  for (const file of [
+    'dist/extension.js',
+    'dist/extensionMain.js',
+    'dist/codeCacheLoader.js',
+    'dist/specLookWorker.js',
+    'dist/textSearchWorker.js',
+    ...vendor,
+    'dist/webview/dashboard.js',
+    'dist/webview/matrix.js',
+  ]) {
+    assert.ok(shipped.has(file), `${file} is not in the package`);
+  }
+  assert.deepEqual(
+    [...shipped].filter((f) => f.endsWith('.map')),
+    [],
+  );
+});
