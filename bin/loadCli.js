@@ -2,7 +2,7 @@
 // look's worker process starts with too): the bundle is compiled once per build and node version,
 // and later runs skip parsing and compiling it. The cache lives beside the per-spec cache in the
 // user's cache folder (LOOM_VSCODE_CACHE=0 turns both off, LOOM_VSCODE_CACHE_DIR moves them).
-// Anything unexpected falls back to require().
+// Without dist/codeCacheLoader.js beside it, the bundle is require()d.
 'use strict';
 const path = require('path');
 
@@ -14,10 +14,9 @@ function loadCli(bundle, env = process.env) {
   } catch {
     return { cli: require(bundle), saveCache() {} };
   }
-  // The user's cache folder (src/core/userCacheFolder.ts), or none when LOOM_VSCODE_CACHE=0.
-  const folder = loader.userCacheFolder(env);
-  if (!folder) return { cli: require(bundle), saveCache() {} };
-  const { exports, save } = loader.loadWithCodeCache(bundle, folder);
+  // The user's cache folder (src/core/userCacheFolder.ts), or none when LOOM_VSCODE_CACHE=0: the
+  // loader then runs the bundle without a cache.
+  const { exports, save } = loader.loadWithCodeCache(bundle, loader.userCacheFolder(env));
   return { cli: exports, saveCache: save };
 }
 

@@ -68,12 +68,17 @@ for (const { wrapped, ...entry } of entries) {
   // ASCII only, so that Node holds the source as one-byte text (scripts/asciiBundle.mjs).
   const ascii = asciiBundle(js.text, map?.text);
   mkdirSync(dirname(js.path), { recursive: true });
-  // The wrapper on a line of its own: the source map only moves down a line (";"). Its comment stays last.
-  writeFileSync(js.path, wrapped ? `${WRAPPER}\n${ascii.code.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '')}\n})\n${ascii.code.match(/\/\/# sourceMappingURL=\S+/)?.[0] ?? ''}\n` : ascii.code);
+  writeFileSync(js.path, wrapped ? wrapModule(ascii.code) : ascii.code);
   const sourceMap = ascii.map ?? map?.text;
   if (map) writeFileSync(map.path, wrapped ? moveDownALine(sourceMap) : sourceMap);
 }
 await buildWebviews();
+
+/** The bundle inside WRAPPER, which takes a line of its own (the source map moves down a line); its source map comment stays last. */
+function wrapModule(code) {
+  const comment = /\n(\/\/# sourceMappingURL=\S+)\s*$/.exec(code);
+  return `${WRAPPER}\n${comment ? code.slice(0, comment.index) : code}\n})\n${comment ? `${comment[1]}\n` : ''}`;
+}
 
 function moveDownALine(mapText) {
   const parsed = JSON.parse(mapText);

@@ -1,9 +1,10 @@
 // Evaluated first: the activation benchmark measures from here.
-import { bundleStartedAt, threadAtStart, threadClock } from './host/activationClock';
+import { bundleStartedAt, threadAtStart } from './host/activationClock';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { loadWithCodeCache } from './core/threads/codeCacheLoader';
 import { userCacheFolder } from './core/userCacheFolder';
+import { threadClock } from './host/threadClock';
 import type { LoomApi } from './extension';
 
 // The extension's entry (dist/extension.js): a few lines that load the extension itself

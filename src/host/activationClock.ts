@@ -1,7 +1,5 @@
 import { threadClock } from './threadClock';
 
-export { threadClock } from './threadClock';
-
 /**
  * When the extension's bundle began to run (performance.now() of the extension host), imported
  * first by the entry (extensionEntry.ts) so that it is evaluated before the rest of it: activation cost
