@@ -85,6 +85,9 @@ async function withWorkbench(t, source, settings, drive) {
     await drive(page, { workspace, shot });
   } catch (e) {
     await shot(`failure-${t.name.split(/\W+/)[0].toLowerCase()}`).catch(() => {});
+    // What the screen said, in the test's output: CI keeps the output, not the screenshots.
+    const said = await page.evaluate(describeScreen).catch((err) => `(the page did not answer: ${err.message})`);
+    console.error(`on the screen:\n${said}`);
     const log = path.join(RESULTS, `ui-code-server-${t.name.split(/\W+/)[0].toLowerCase()}.log`); // the temp dir goes away
     fs.copyFileSync(server.logFile, log);
     console.error(`code-server log: ${path.relative(ROOT, log)}`);
@@ -92,16 +95,31 @@ async function withWorkbench(t, source, settings, drive) {
   }
 }
 
+/** The texts a person would read on a failure: quick input, dialog, notifications, the Loom view's rows. Runs in the page. */
+function describeScreen() {
+  const text = (sel) => [...document.querySelectorAll(sel)].map((el) => el.innerText.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const parts = [
+    ['quick input', document.querySelector('.quick-input-widget')?.style.display === 'none' ? [] : text('.quick-input-widget .quick-input-title, .quick-input-widget .monaco-list-row')],
+    ['dialog', text('.monaco-dialog-box')],
+    ['notifications', text('.notification-toast .notification-list-item-message')],
+    ['Loom view', text('.customview-tree .monaco-list-row')],
+    ['focused', [document.activeElement?.className ?? '']],
+  ];
+  return parts.map(([what, lines]) => `  ${what}: ${lines.length ? lines.join(' | ') : '-'}`).join('\n');
+}
+
 /**
  * Runs a command from the palette by its title; `pick` answers a quick pick that follows, and
  * `beforeEnter` runs while the command's row is shown (for a screenshot).
  * The chat view may take the focus back while the palette opens (it does at start-up), which
  * closes it, and on a busy machine the list can lag behind: open it again until the command's
- * row is in.
+ * row is the focused one.
  */
 async function runCommand(page, title, pick, beforeEnter) {
   const quickInput = page.locator('.quick-input-widget');
-  const row = quickInput.locator('.monaco-list-row', { hasText: title }).first();
+  // The focused row, the one Enter runs: before the palette has filtered on the text, the
+  // command's row can already be in view further down an unfiltered list.
+  const row = focusedRow(quickInput, title);
   for (let attempt = 1; ; attempt++) {
     try {
       await page.keyboard.press('F1');
@@ -120,10 +138,13 @@ async function runCommand(page, title, pick, beforeEnter) {
   if (pick) {
     await quickInput.locator('.monaco-list-row', { hasText: pick }).first().waitFor(WAIT);
     await page.keyboard.type(pick);
-    await quickInput.locator('.monaco-list-row', { hasText: pick }).first().waitFor(WAIT);
+    await focusedRow(quickInput, pick).waitFor(WAIT);
     await page.keyboard.press('Enter');
   }
 }
+
+/** The quick input's focused row when it holds `text`. */
+const focusedRow = (quickInput, text) => quickInput.locator('.monaco-list-row.focused', { hasText: text }).first();
 
 /** Opens the Loom view container from its activity-bar icon; returns the view's pane body. */
 async function openLoomView(page) {
