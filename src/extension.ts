@@ -51,27 +51,34 @@ export interface LoomApi {
   /** The comment threads of spec reviews (review-comments.json). */
   review: ReviewThreads;
   /** performance.now() marks of loading and activation, for the benchmarks (`npm run bench`). */
-  timings: LoadClock & { activatedAt: number };
+  timings: LoadClock & { activatedAt: number; extensionActivatedAt: number };
   /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
   testHooks?: { prompts: PromptPresets };
 }
 
 /**
  * The entry's marks (performance.now()): its first line and its last (bundleStartedAt,
- * bundleLoadedAt); activateStartedAt, when VS Code called its activate(), which loads this bundle
- * (with V8's code cache: `codeCache` says whether V8 took it) and, once it is loaded
- * (extensionLoadedAt), calls the one below.
+ * bundleLoadedAt); activateStartedAt, when VS Code called its activate(), and activatedAt, when
+ * that returned. It loads this bundle (extensionStartedAt → extensionLoadedAt, with V8's code
+ * cache: `codeCache` says whether V8 took it) and calls the activate() below, which ends at
+ * extensionActivatedAt: within the entry's activate(), or a moment after it (`deferred`, in a
+ * window opened on a loom repository: see src/extensionEntry.ts).
  */
 export interface LoadClock {
   bundleStartedAt: number;
   bundleLoadedAt: number;
   activateStartedAt: number;
-  extensionLoadedAt: number;
-  codeCache: boolean;
-  /** The host thread's run and wait times (threadClock) at bundleStartedAt, bundleLoadedAt and activateStartedAt. */
+  /** Set by the entry when it returned before the extension started (`deferred`); otherwise the end of the activate() below. */
+  activatedAt?: number;
+  deferred: boolean;
+  extensionStartedAt?: number;
+  extensionLoadedAt?: number;
+  codeCache?: boolean;
+  /** The host thread's run and wait times (threadClock) at bundleStartedAt, bundleLoadedAt, activateStartedAt and activatedAt. */
   threadAtStart?: ThreadClock;
   threadAtLoaded?: ThreadClock;
   threadAtActivate?: ThreadClock;
+  threadAtActivated?: ThreadClock;
 }
 
 /** Wires the services; the workspace is read after activation returns, when the view asks for its rows. */
@@ -127,7 +134,8 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   // Not now: VS Code is still starting the window (see SpecRegistry.startSoon).
   registry.startSoon();
-  const timings = { ...clock, activatedAt: performance.now(), threadAtActivated: threadClock() };
+  const extensionActivatedAt = performance.now();
+  const timings = { threadAtActivated: threadClock(), ...clock, activatedAt: clock.activatedAt ?? extensionActivatedAt, extensionActivatedAt };
   return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 

@@ -20,7 +20,7 @@ function sources(dir: string): string[] {
 /** Every `l10n.t('…')` of the extension host, with the file it is in. Prettier writes a message with an apostrophe in double quotes. */
 function messages(): { file: string; text: string }[] {
   const out: { file: string; text: string }[] = [];
-  for (const file of [...sources('src/host'), 'src/extension.ts']) {
+  for (const file of [...sources('src/host'), 'src/extension.ts', 'src/extensionEntry.ts']) {
     const text = read(file);
     for (const m of text.matchAll(/l10n\.t\(\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")?/g)) {
       assert.ok(m[1], `${file}: l10n.t must be called with a string literal, so it can be translated (${text.slice(m.index, m.index + 60)}…)`);

@@ -36,6 +36,14 @@ suite('activation', () => {
     );
   });
 
+  test('in a window opened on a loom repository, activate() returns before the extension has loaded; it starts on the next turn', async () => {
+    const api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
+    const t = api.timings;
+    assert.strictEqual(t.deferred, true, 'workspaceContains: the start is deferred');
+    assert.ok(t.extensionStartedAt >= t.activatedAt, `started ${(t.extensionStartedAt - t.activatedAt).toFixed(1)} ms after activate() returned`);
+    assert.ok(t.extensionActivatedAt >= t.extensionLoadedAt && t.extensionLoadedAt >= t.extensionStartedAt);
+  });
+
   test('registers every command in the Loom category', async () => {
     const all = await vscode.commands.getCommands(true);
     for (const id of [

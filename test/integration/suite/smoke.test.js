@@ -21,4 +21,14 @@ suite('smoke', () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, `extension ${EXTENSION_ID} is not known to VS Code`);
   });
+
+  test('in a folder without loom files, a command activates Loom and finds it started within activate()', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.strictEqual(ext.isActive, false, 'nothing here activates it with the window');
+    await vscode.commands.executeCommand('loom.showLog');
+    assert.strictEqual(ext.isActive, true);
+    const t = ext.exports.timings;
+    assert.strictEqual(t.deferred, false, 'a command, a chat request or a tool must find it ready');
+    assert.ok(t.extensionActivatedAt <= t.activatedAt);
+  });
 });
