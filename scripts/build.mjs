@@ -2,7 +2,7 @@
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { asciiBundle } from './asciiBundle.mjs';
 import { buildWebviews } from './build-webviews.mjs';
 
@@ -30,15 +30,24 @@ const oneVscode = {
 // 700 KB of it), and each is read when something needs it. (simple-git stays: its import() would
 // not run in the bundle, which dist/codeCacheLoader.js compiles as a script.)
 const BESIDE = { zod: 'zod', yaml: 'yaml', 'gray-matter': 'gray-matter', 'intl-messageformat': 'intl-messageformat', 'jsonc-parser/lib/esm/main.js': 'jsonc-parser' };
+// The bundle gets each through src/core/threads/vendorLoader.ts, which loads it with V8's code
+// cache (loadVendor('zod') for `require('zod')`).
+const VENDOR_LOADER = resolve('src/core/threads/vendorLoader.ts');
 const besideBundle = {
   name: 'beside-bundle',
   setup(b) {
-    b.onResolve({ filter: /^[a-z]/ }, (args) => (Object.hasOwn(BESIDE, args.path) ? { path: `./vendor/${BESIDE[args.path]}.js`, external: true } : undefined));
+    b.onResolve({ filter: /^[a-z]/ }, (args) => (Object.hasOwn(BESIDE, args.path) ? { path: BESIDE[args.path], namespace: 'vendor' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(VENDOR_LOADER)}).loadVendor(${JSON.stringify(args.path)});`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
   },
 };
 const vendorEntries = Object.entries(BESIDE).map(([module, name]) => ({
   stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: process.cwd(), sourcefile: `vendor/${name}.js` },
   outfile: `dist/vendor/${name}.js`,
+  wrapped: true,
 }));
 // A `wrapped` bundle is written as the function Node wraps a CommonJS module in, and is run by
 // dist/codeCacheLoader.js, which compiles its text as it is (BUNDLE_WRAPPER in

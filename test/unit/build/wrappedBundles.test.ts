@@ -14,27 +14,28 @@ const read = (name: string) => {
 };
 
 test('the bundles the loader runs are wrapped in the text it looks for, in ASCII, with their source map comment last', () => {
-  for (const name of ['extensionMain.js', 'specLookWorker.js']) {
+  for (const name of ['extensionMain.js', 'specLookWorker.js', ...['zod', 'yaml', 'gray-matter', 'intl-messageformat', 'jsonc-parser'].map((v) => `vendor/${v}.js`)]) {
     const bytes = read(name);
     assert.ok(isAscii(bytes), `${name} is ASCII`);
     const text = bytes.toString('latin1');
     assert.ok(text.startsWith(`${BUNDLE_WRAPPER}\n`), `${name} begins with BUNDLE_WRAPPER`);
-    assert.match(text, new RegExp(`\\n\\}\\)\\n//# sourceMappingURL=${name.replace('.', '\\.')}\\.map\\n$`));
+    assert.match(text, new RegExp(`\\n\\}\\)\\n//# sourceMappingURL=${name.replace(/^vendor\//, '').replace('.', '\\.')}\\.map\\n$`));
     // The map moved down the wrapper's line: the bundle's first line has no mappings.
     assert.ok((JSON.parse(read(`${name}.map`).toString('utf8')) as { mappings: string }).mappings.startsWith(';'));
   }
 });
 
-test("the extension's bundle leaves the libraries it loads on first use to dist/vendor, which it requires from beside itself", () => {
+test("the extension's bundle leaves the libraries it loads on first use to dist/vendor, which it loads from beside itself with the code cache", () => {
   const main = read('extensionMain.js').toString('latin1');
   const libraries = { zod: 'zod', yaml: 'yaml', 'gray-matter': 'gray-matter', 'intl-messageformat': 'intl-messageformat', 'jsonc-parser': 'jsonc-parser' };
   for (const [name, folder] of Object.entries(libraries)) {
-    assert.ok(main.includes(`require("./vendor/${name}.js")`), name);
+    assert.ok(main.includes(`loadVendor("${name}")`), name);
     assert.ok(!main.includes(`node_modules/${folder}/`), `no module of ${name} in the bundle`);
   }
-  // Each one works from there, as the extension uses it.
+  // Each one works from there, loaded as the extension's bundle loads it (src/core/threads/vendorLoader.ts).
   const script = `
-    const v = (n) => require(${JSON.stringify(join(DIST, 'vendor'))} + '/' + n + '.js');
+    const { loadWithCodeCache } = require(${JSON.stringify(join(DIST, 'codeCacheLoader.js'))});
+    const v = (n) => loadWithCodeCache(${JSON.stringify(join(DIST, 'vendor'))} + '/' + n + '.js', undefined).exports;
     const { z } = v('zod');
     const out = [
       z.object({ stage: z.string() }).safeParse({ stage: 'planning' }).success,
