@@ -135,7 +135,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   // Not now: VS Code is still starting the window (see SpecRegistry.startSoon).
   registry.startSoon();
   const extensionActivatedAt = performance.now();
-  const timings = { threadAtActivated: threadClock(), ...clock, activatedAt: clock.activatedAt ?? extensionActivatedAt, extensionActivatedAt };
+  const timings = { ...clock, activatedAt: clock.activatedAt ?? extensionActivatedAt, threadAtActivated: clock.threadAtActivated ?? threadClock(), extensionActivatedAt };
   return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 

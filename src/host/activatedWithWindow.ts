@@ -1,5 +1,6 @@
 import { existsSync, opendirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PIPELINE_STATE_FILE, SPEC_ROOTS, WORKFLOW_FILE } from '../core/files/vocabulary';
 
 /**
  * Whether VS Code activated Loom because the window opened on a loom repository: one of the
@@ -13,10 +14,10 @@ import { join } from 'node:path';
  * repository's first spec directory already answers).
  */
 const PEEK = 8;
-const SPEC_FILES = ['pipeline.state.json', 'spec.md'];
+const SPEC_FILES = [PIPELINE_STATE_FILE, 'spec.md'];
 
 export function activatedWithWindow(folders: readonly string[]): boolean {
-  return folders.some((folder) => existsSync(join(folder, '.loom', 'workflow.yaml')) || ['specs', 'qa'].some((root) => holdsSpecDir(join(folder, root))));
+  return folders.some((folder) => existsSync(join(folder, WORKFLOW_FILE)) || SPEC_ROOTS.some((root) => holdsSpecDir(join(folder, root))));
 }
 
 function holdsSpecDir(root: string): boolean {

@@ -48,4 +48,4 @@ export const PipelineStateSchema = lazySchema((z) =>
 );
 export type PipelineState = z.infer<ReturnType<typeof PipelineStateSchema>>;
 
-export const PIPELINE_STATE_FILE = 'pipeline.state.json';
+export { PIPELINE_STATE_FILE } from './vocabulary';

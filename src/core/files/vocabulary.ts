@@ -1,5 +1,14 @@
 /** Loom's fixed vocabularies: enums and tables that are part of its file formats. */
 
+// Where loom keeps its files in a repository. Here, in a module that imports nothing, so that the
+// extension's small entry (src/host/activatedWithWindow.ts) can use them without the parsers.
+/** The folders spec directories are in. */
+export const SPEC_ROOTS = ['specs', 'qa'] as const;
+/** The repository's workflow, beside loom's pipeline schema. */
+export const WORKFLOW_FILE = '.loom/workflow.yaml';
+/** A spec directory's state file. */
+export const PIPELINE_STATE_FILE = 'pipeline.state.json';
+
 export const BEHAVIOR_CATEGORIES = [
   'happy-path',
   'boundary',

@@ -91,7 +91,7 @@ export const WorkflowSchema = lazySchema((z) =>
   }),
 );
 
-export const WORKFLOW_FILE = '.loom/workflow.yaml';
+export { WORKFLOW_FILE } from './vocabulary';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_TIMEOUT_MINUTES = 30;

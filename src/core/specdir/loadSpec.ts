@@ -12,7 +12,7 @@ import { normalizeRequirements, REQUIREMENTS_FILE, RequirementsFileSchema } from
 import { parseTaskFile, TASKS_DIR, type TaskFile } from '../files/taskFile';
 import { TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskState';
 import { normalizeTraceability, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
-import { TASK_FILE_PATTERN } from '../files/vocabulary';
+import { SPEC_ROOTS, TASK_FILE_PATTERN } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
 import { SpecFileTooLargeError } from '../errors';
@@ -251,7 +251,7 @@ export function findSpecDirs(repoRoot: string, roots: readonly string[] = SPEC_R
   return out.sort();
 }
 
-export const SPEC_ROOTS = ['specs', 'qa'] as const;
+export { SPEC_ROOTS };
 
 export function isDirectory(path: string): boolean {
   try {
