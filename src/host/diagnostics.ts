@@ -154,12 +154,17 @@ export class LoomDiagnostics extends Disposable {
     this.findings.delete(key);
   }
 
-  /** Queues one file's entries (undefined: none); `collection.set` with a list applies them in order, a removal before what follows it. */
+  /**
+   * Queues one file's entries (undefined: none); `collection.set` with a list applies them in
+   * order, a removal before what follows it. The batch goes out at the next turn of the event
+   * loop: each `set` is a message to the window, which updates the panel, the editors and the
+   * explorer for it, and the look hands on many specs in one turn (a thousand at a reload).
+   */
   private send(uri: vscode.Uri, list: vscode.Diagnostic[] | undefined): void {
     this.batch.push([uri, list]);
     if (this.flushing) return;
     this.flushing = true;
-    queueMicrotask(() => this.flush());
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {

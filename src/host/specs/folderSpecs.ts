@@ -72,8 +72,12 @@ class TimeSlice {
   due(): boolean {
     return performance.now() - this.started >= SLICE_MS;
   }
-  async yieldIfDue(): Promise<void> {
-    if (!this.due()) return;
+  /**
+   * A turn of the event loop, to be awaited only when `due`: an `await` even of nothing ends the
+   * synchronous run, and what waits for its end (the Problems panel's batch, say) would then go
+   * out once per spec instead of once per slice.
+   */
+  async yield(): Promise<void> {
     await nextTick();
     this.started = performance.now();
   }
@@ -102,14 +106,22 @@ function handOn(found: LookFound, dir: string, evaluation: SpecEvaluation): void
   else found.waiting.push([dir, evaluation]);
 }
 
-/** When the look's worker began (and how long starting its process kept the host's thread), sent its first result and was done (performance.now()), and its process (its id and peak memory in MB). */
+/**
+ * When the look's worker began (and how long starting its process kept the host's thread), sent
+ * its first result and was done, and when this thread had taken the kept looks (performance.now());
+ * its process: its id, peak memory in MB, the CPU time it used in ms and its priority at the end.
+ */
 export interface LookTimings {
   begunAt?: number;
   startMs?: number;
   firstAt?: number;
   doneAt?: number;
+  keptAt?: number;
   pid?: number;
   peakMB?: number;
+  cpuMs?: number;
+  /** Whether it ran at the lowest priority. */
+  background?: boolean;
 }
 
 /**
@@ -218,7 +230,7 @@ export class FolderSpecs extends Disposable {
           } catch (e) {
             this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
           }
-          await slice.yieldIfDue();
+          if (slice.due()) await slice.yield();
         }
       } finally {
         this.markFirstRows();
@@ -273,7 +285,7 @@ export class FolderSpecs extends Disposable {
         } catch (e) {
           this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
         }
-        await slice.yieldIfDue();
+        if (slice.due()) await slice.yield();
       }
       // The worker's counts and this thread's, for the specs each looked at.
       const own = this.evaluations?.counts;
@@ -331,7 +343,7 @@ export class FolderSpecs extends Disposable {
             this.log.info(`${m.file} is ${(m.bytes / 2 ** 20).toFixed(1)} MB: its spec is looked at here, not by the look's worker`);
           } else {
             this.lookCounts = { parses: m.parses, evaluations: m.evaluations };
-            Object.assign(this.lookTimings, { pid: m.pid, peakMB: m.peakMB });
+            Object.assign(this.lookTimings, { pid: m.pid, peakMB: m.peakMB, cpuMs: m.cpuMs, background: m.background });
           }
         },
         { codeCacheDir: this.looks.codeCacheDir },
@@ -360,7 +372,7 @@ export class FolderSpecs extends Disposable {
   private countsAtLook?: { hits: number; misses: number };
 
   /**
-   * Beside the worker, which starts at the lowest priority while the window paints: each spec
+   * Beside the worker, which runs at the lowest priority while the window paints: each spec
    * whose last look is kept in the evaluation cache, with everything it read unchanged, is taken
    * from it here, a slice at a time, newest first (the top of the list), and the worker, which
    * begins at the other end, is told to pass over it. After a reload that is nearly every spec,
@@ -389,10 +401,11 @@ export class FolderSpecs extends Disposable {
       if (slice.due()) {
         run.skip(taken);
         taken = [];
-        await slice.yieldIfDue();
+        await slice.yield();
       }
     }
     run.skip(taken);
+    this.lookTimings.keptAt = performance.now();
   }
 
   /**
@@ -411,7 +424,7 @@ export class FolderSpecs extends Disposable {
     while (found.waiting.length && !this.isDisposed) {
       const [dir, evaluation] = found.waiting.shift()!;
       apply(dir, evaluation);
-      await slice.yieldIfDue();
+      if (slice.due()) await slice.yield();
     }
     found.apply = apply;
     const outcome = await look.run.finished;
