@@ -131,7 +131,35 @@ async function startProfile(phase) {
   };
 }
 
+/**
+ * The CPU time (ms) of every process of the machine by its command (Linux), for BENCH_VERBOSE:
+ * where the machine's cores went while the window loaded (the window's own processes, git, the look's worker).
+ */
+function processCpu() {
+  const ticks = {};
+  let dirs = [];
+  try {
+    dirs = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return ticks;
+  }
+  for (const pid of dirs) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in ticks of 10 ms.
+      const key = `${pid}:${pid === String(process.pid) ? 'extension-host' : comm}`;
+      ticks[key] = (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks;
+}
+
 exports.run = async () => {
+  const cpuAtStart = process.env.LOOM_BENCH_VERBOSE ? processCpu() : undefined;
   const phase = process.env.LOOM_BENCH_PHASE;
   const out = process.env.LOOM_BENCH_OUT;
   const stopProfile = await startProfile(phase);
@@ -155,6 +183,10 @@ exports.run = async () => {
     result.firstAskedAt = api.tree.firstAskedAt;
     await loaded;
     result.registry = api.registry.timings;
+    if (cpuAtStart) {
+      const now = processCpu();
+      result.processCpuMs = Object.fromEntries(Object.entries(now).map(([k, ms]) => [k, ms - (cpuAtStart[k] ?? 0)]).filter(([, ms]) => ms > 0));
+    }
     result.specs = api.registry.rows().length;
     result.fullSpecs = api.registry.loadedEntries().length;
     const peaks = await peak;

@@ -33,5 +33,8 @@ export type SpecLookMessage =
    * The spec is left to the caller; a new worker process goes on with the specs after it (lookInWorker).
    */
   | { kind: 'abandoned'; dir: string; message: string }
-  /** `pid` and `peakMB`: the worker process, and its peak resident memory (its own, not the extension host's). */
-  | { kind: 'done'; parses?: CacheCounts; evaluations?: CacheCounts; pid?: number; peakMB?: number };
+  /**
+   * `pid`, `peakMB` and `cpuMs`: the worker process, its peak resident memory and the CPU time it
+   * used (its own, not the extension host's); `background`: whether it ran at the lowest priority.
+   */
+  | { kind: 'done'; parses?: CacheCounts; evaluations?: CacheCounts; pid?: number; peakMB?: number; cpuMs?: number; background?: boolean };

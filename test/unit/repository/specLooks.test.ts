@@ -87,6 +87,16 @@ test('the worker keeps its looks in the caches: a second run over unchanged spec
   assert.deepEqual([done2.evaluations.hits, done2.evaluations.misses], [dirs.length - 1, 1], 'no other unchanged spec is evaluated again');
 });
 
+test('the worker runs at the lowest priority, and tells the CPU time it used', { skip: process.platform !== 'linux' && 'priorities are per thread on Linux only' }, async () => {
+  const repo = copyRepo();
+  const dirs = findSpecDirs(repo, ['specs', 'qa']);
+  const { messages } = await runLooks({ root: repo, specRoots: ['specs', 'qa'], language: 'en', dirs });
+  const done = messages.at(-1);
+  assert.ok(done?.kind === 'done');
+  assert.equal(done.background, true, 'raising its own nice value is allowed to any process');
+  assert.ok(typeof done.cpuMs === 'number' && done.cpuMs > 0, `the CPU time it used: ${done.cpuMs}`);
+});
+
 test('stopped, the worker says nothing more and the run ends as not completed', async () => {
   const repo = copyRepo();
   const dirs = findSpecDirs(repo, ['specs', 'qa']);
