@@ -137,7 +137,7 @@ async function startProfile(phase) {
  */
 function processCpu() {
   const ticks = {};
-  let dirs = [];
+  let dirs;
   try {
     dirs = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {
@@ -185,7 +185,11 @@ exports.run = async () => {
     result.registry = api.registry.timings;
     if (cpuAtStart) {
       const now = processCpu();
-      result.processCpuMs = Object.fromEntries(Object.entries(now).map(([k, ms]) => [k, ms - (cpuAtStart[k] ?? 0)]).filter(([, ms]) => ms > 0));
+      result.processCpuMs = Object.fromEntries(
+        Object.entries(now)
+          .map(([k, ms]) => [k, ms - (cpuAtStart[k] ?? 0)])
+          .filter(([, ms]) => ms > 0),
+      );
     }
     result.specs = api.registry.rows().length;
     result.fullSpecs = api.registry.loadedEntries().length;

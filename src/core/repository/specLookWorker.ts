@@ -59,7 +59,15 @@ async function look(request: SpecLookRequest, send: (m: SpecLookMessage) => void
   }
   // maxRSS is in KB, the CPU times in µs: the process's, for the benchmarks (they are not the extension host's).
   const usage = process.resourceUsage();
-  send({ kind: 'done', parses: parses && cacheCounts(parses), evaluations: evaluations && cacheCounts(evaluations), pid: process.pid, peakMB: usage.maxRSS / 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, background });
+  send({
+    kind: 'done',
+    parses: parses && cacheCounts(parses),
+    evaluations: evaluations && cacheCounts(evaluations),
+    pid: process.pid,
+    peakMB: usage.maxRSS / 1024,
+    cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+    background,
+  });
 }
 
 if (process.send) {
