@@ -1,7 +1,17 @@
 import { relative, sep } from 'node:path';
 
+/**
+ * A path `resolve` would return unchanged (most paths here come from `join`): no `.`, `..` or
+ * empty segment, no trailing slash. Resolving costs a call for the working folder each time,
+ * which in the extension host made `relative` a tenth of a millisecond: a reload's thousand rows
+ * spent 90 ms of the host's thread in it.
+ */
+export const isNormalAbsolute = (p: string) => process.platform !== 'win32' && p.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(p);
+
 /** Repository-relative path with forward slashes, the form loom's files and our diagnostics use. */
 export function repoRelative(repoRoot: string, absolute: string): string {
+  // A path inside the root, both already normal: what `relative` would return, without resolving them.
+  if (absolute.startsWith(repoRoot) && absolute.charCodeAt(repoRoot.length) === 47 /* / */ && isNormalAbsolute(repoRoot) && isNormalAbsolute(absolute)) return absolute.slice(repoRoot.length + 1);
   return relative(repoRoot, absolute).split(sep).join('/');
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isNormalAbsolute } from './paths';
 
 /**
  * What a synchronous computation found on disk at one path, as much as it looked: a file's stamp
@@ -42,9 +43,6 @@ export function namesIn(path: string): string[] | undefined {
 type Fs = typeof fs;
 const WATCHED = ['readFileSync', 'statSync', 'lstatSync', 'existsSync', 'readdirSync', 'accessSync', 'realpathSync', 'openSync', 'opendirSync'] as const;
 const original: Pick<Fs, (typeof WATCHED)[number]> = Object.fromEntries(WATCHED.map((name) => [name, fs[name]])) as Pick<Fs, (typeof WATCHED)[number]>;
-
-/** A path `resolve` would return unchanged (most paths here come from `join`): resolving each again costs the look at a thousand specs a quarter of a second. */
-const isNormalAbsolute = (p: string) => process.platform !== 'win32' && p.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(p);
 
 let active: { inputs: Map<string, RecordedInput>; unrecorded: boolean } | undefined;
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
+import { repoRelative } from '../fs/paths';
 import type { PipelineState } from '../files/pipelineState';
 import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type WorkflowStep } from '../files/workflow';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic';
@@ -130,7 +131,7 @@ export class LoomRepository {
 
   /** The default pipeline type of a spec with no state: workflow default, `qa` for qa/ specs. */
   private defaultType(dir: string): string {
-    if (relative(this.root, dir).split(sep)[0] === 'qa') return 'qa';
+    if (repoRelative(this.root, dir).split('/')[0] === 'qa') return 'qa';
     return this.workflow?.defaults?.pipeline_type ?? 'feature';
   }
 
