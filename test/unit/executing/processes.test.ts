@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -59,6 +59,50 @@ test('git diff works in a repository without a commit, and is cancellable', asyn
   await assert.rejects(diff.snapshot(aborted));
   await assert.rejects(diff.diffSince('not a tree', new AbortController().signal), /not a tree id/);
 });
+
+/**
+ * A git that says a file it listed vanished on its first `failAdds` adds (as when another task
+ * renames a temporary file into place meanwhile), and is git otherwise; `adds` counts them.
+ */
+function gitLosingFiles(failAdds: number): { path: string; adds: () => number } {
+  const dir = temp();
+  const count = join(dir, 'adds');
+  writeFileSync(count, '');
+  const path = join(dir, 'git');
+  writeFileSync(
+    path,
+    `#!/bin/sh
+case " $* " in *" add "*)
+  echo x >> '${count}'
+  if [ "$(wc -l < '${count}')" -le ${failAdds} ]; then
+    echo "fatal: unable to stat 'specs/s/task-states/.T1.state.json.1.2.x.tmp': No such file or directory" >&2
+    exit 128
+  fi;;
+esac
+exec git "$@"
+`,
+    { mode: 0o755 },
+  );
+  return { path, adds: () => readFileSync(count, 'utf8').split('\n').filter(Boolean).length };
+}
+
+test(
+  'a snapshot runs git add again when a file it listed was gone before it read it, and gives up after three tries',
+  { skip: process.platform === 'win32' && 'a shell script stands in for git' },
+  async () => {
+    const wt = temp();
+    git(wt, 'init', '-q');
+    writeFileSync(join(wt, 'a.js'), 'a\n');
+    const flaky = gitLosingFiles(2);
+    const base = await new GitDiffProvider(wt, flaky.path).snapshot(new AbortController().signal);
+    assert.match(base, /^[0-9a-f]{40}$/);
+    assert.equal(flaky.adds(), 3, 'two adds lost a file, the third went through');
+
+    const broken = gitLosingFiles(99);
+    await assert.rejects(new GitDiffProvider(wt, broken.path).snapshot(new AbortController().signal), /git add failed in .*unable to stat/);
+    assert.equal(broken.adds(), 3);
+  },
+);
 
 test('the test runner reports exit codes and output, and kills the whole process tree on timeout and on cancel', async () => {
   const wt = temp();

@@ -24,6 +24,14 @@ export interface DiffProvider {
 export class GitError extends LoomError {}
 
 /**
+ * How many times `git add` runs when a file it listed was gone before it read it: tasks of a
+ * parallel batch write their state files through a temporary file renamed into place, and one
+ * task's snapshot may list another's temporary file a moment before the rename.
+ */
+const ADD_ATTEMPTS = 3;
+const VANISHED = /No such file or directory/;
+
+/**
  * git without touching the user's index, branch or stash: the worktree (tracked and untracked
  * files, .gitignore respected) is written as a tree object through a temporary index, and two
  * trees are compared. Nothing is committed.
@@ -45,7 +53,14 @@ export class GitDiffProvider implements DiffProvider {
         // A repository without a commit yet starts from the empty tree.
         await this.run(['read-tree', '--empty'], signal, env);
       }
-      await this.run(['add', '-A', '--', '.'], signal, env);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.run(['add', '-A', '--', '.'], signal, env);
+          break;
+        } catch (e) {
+          if (signal.aborted || attempt === ADD_ATTEMPTS || !(e instanceof GitError) || !VANISHED.test(e.message)) throw e;
+        }
+      }
       return (await this.run(['write-tree'], signal, env)).trim();
     } finally {
       rmSync(index, { force: true });
