@@ -191,6 +191,9 @@ exports.run = async () => {
           .filter(([, ms]) => ms > 0),
       );
     }
+    // The host may have looked at a reload's last specs itself and not waited for the look's
+    // worker, which then passes over the rest of its list: its counts and timings come when it ends.
+    await until("the look's worker to end", () => (api.registry.timings.look ?? []).every((l) => l.begunAt === undefined || l.doneAt !== undefined));
     result.specs = api.registry.rows().length;
     result.fullSpecs = api.registry.loadedEntries().length;
     const peaks = await peak;

@@ -89,6 +89,13 @@ const FIRST_ROWS = 60;
 const STAMP_SLACK_MS = 30;
 /** The longest a change waits for its folder to go quiet. */
 const MAX_WAIT_MS = 1000;
+/**
+ * The most specs this thread looks at itself once it has taken the kept looks (takeLeftLooks):
+ * after a reload, what is left is what changed meanwhile (a checkout of another branch: forty
+ * specs, say), a few hundred milliseconds of work here, which the worker, at the lowest priority
+ * while the window starts, got to seconds later. The first look at a thousand stays in the worker.
+ */
+const HOST_LOOKS_AT_MOST = 50;
 const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
 const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -291,7 +298,7 @@ export class FolderSpecs extends Disposable {
       const own = this.evaluations?.counts;
       const worker = this.lookCounts.evaluations;
       const reused = own ? ` (${(worker?.hits ?? 0) + own.hits - (before.hits ?? 0)} from the evaluation cache, ${(worker?.misses ?? 0) + own.misses - (before.misses ?? 0)} evaluated)` : '';
-      const where = `${this.lookedInWorker ? `, ${this.lookedInWorker} by the look's worker` : ''}${this.lookedFromCache ? `, ${this.lookedFromCache} taken from the evaluation cache here` : ''}`;
+      const where = `${this.lookedInWorker ? `, ${this.lookedInWorker} by the look's worker` : ''}${this.lookedFromCache ? `, ${this.lookedFromCache} taken from the evaluation cache here` : ''}${this.lookedHere ? `, ${this.lookedHere} changed one(s) looked at here` : ''}`;
       this.log.info(`${this.folder.name}: ${checked} spec(s) checked in ${Date.now() - started} ms${where}${reused}`);
     })();
     return this.checking;
@@ -304,8 +311,12 @@ export class FolderSpecs extends Disposable {
 
   private readonly lookFailed: LookFailure = (specDir, part, e) => this.log.error(`${specDir}: ${part === 'validators' ? 'the validators of its stage' : 'diagnostics'} failed`, e);
 
-  /** The look's worker and what it found so far, from `beginLook` until `check` takes it. */
-  private look?: { run: SpecLookRun; found: LookFound };
+  /**
+   * The look's worker and what it found so far, from `beginLook` until `check` takes it; `rest`
+   * resolves true once this thread has looked at every spec the kept looks left (takeLeftLooks),
+   * false when it left them to the worker.
+   */
+  private look?: { run: SpecLookRun; found: LookFound; rest: Promise<boolean> };
   private lookCannotStart = false;
   /** The look's worker's timings and process, for the benchmarks and the tests. */
   readonly lookTimings: LookTimings = {};
@@ -353,7 +364,6 @@ export class FolderSpecs extends Disposable {
       this.lookCannotStart = true;
       return;
     }
-    this.look = { run, found };
     this.lookTimings.begunAt = performance.now();
     this.lookTimings.startMs = this.lookTimings.begunAt - starting;
     let finished = false;
@@ -363,7 +373,7 @@ export class FolderSpecs extends Disposable {
     });
     this._register(toDisposable(() => run.stop()));
     this.countsAtLook = this.evaluations && { ...this.evaluations.counts };
-    void this.takeKeptLooks(dirs, found, run, () => finished);
+    this.look = { run, found, rest: this.takeKeptLooks(dirs, found, run, () => finished) };
   }
 
   /** Specs whose looks this thread took from the evaluation cache while the worker ran. */
@@ -376,26 +386,29 @@ export class FolderSpecs extends Disposable {
    * whose last look is kept in the evaluation cache, with everything it read unchanged, is taken
    * from it here, a slice at a time, newest first (the top of the list), and the worker, which
    * begins at the other end, is told to pass over it. After a reload that is nearly every spec,
-   * and the worker is left the ones that changed.
+   * and what is left is the ones that changed: takeLeftLooks. Resolves true when this thread has
+   * looked at every spec the worker had not.
    */
-  private async takeKeptLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean): Promise<void> {
+  private async takeKeptLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean): Promise<boolean> {
     const evaluations = this.evaluations;
-    if (!evaluations) return;
+    if (!evaluations) return false;
     const language = displayLanguage();
     const slice = new TimeSlice();
     let taken: string[] = [];
+    let kept = 0;
     for (const dir of dirs) {
-      if (this.isDisposed || finished()) break;
+      if (this.isDisposed || finished()) return false;
       if (found.looked.has(dir)) continue;
-      let kept: SpecEvaluation | undefined;
+      let look: SpecEvaluation | undefined;
       try {
-        kept = evaluations.stored(dir, language);
+        look = evaluations.stored(dir, language);
       } catch {
-        kept = undefined; // the worker looks at it
+        look = undefined; // the worker looks at it
       }
-      if (kept) {
+      if (look) {
         this.lookedFromCache++;
-        handOn(found, dir, kept);
+        kept++;
+        handOn(found, dir, look);
         taken.push(dir);
       }
       if (slice.due()) {
@@ -406,11 +419,46 @@ export class FolderSpecs extends Disposable {
     }
     run.skip(taken);
     this.lookTimings.keptAt = performance.now();
+    return this.takeLeftLooks(dirs, found, run, finished, kept);
+  }
+
+  /** Specs this thread looked at itself because the worker had not got to them (takeLeftLooks). */
+  lookedHere = 0;
+
+  /**
+   * What the kept looks left and the worker has not looked at yet, looked at here, newest first,
+   * when it is a reload's few changed specs: at most HOST_LOOKS_AT_MOST, and fewer than the looks
+   * this thread took from the cache (a first look, where nothing was kept, stays in the worker).
+   * The worker is told to pass over each before it is looked at; one it is looking at already is
+   * looked at twice, and its result not used. Resolves true once every one is looked at.
+   */
+  private async takeLeftLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean, kept: number): Promise<boolean> {
+    // Specs read in full meanwhile, or about to be, are published by that read (as in `check`).
+    const left = dirs.filter((dir) => !found.looked.has(dir) && this.summaries.has(dir) && !this.pendingKeys.has(dir));
+    if (left.length > HOST_LOOKS_AT_MOST || left.length >= kept) return left.length === 0;
+    const slice = new TimeSlice();
+    for (const dir of left) {
+      if (this.isDisposed || finished()) return false;
+      if (found.looked.has(dir) || !this.summaries.has(dir) || this.pendingKeys.has(dir)) continue;
+      run.skip([dir]);
+      try {
+        const look = lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed);
+        this.lookedHere++;
+        handOn(found, dir, look);
+      } catch (e) {
+        found.looked.add(dir);
+        this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
+      }
+      if (slice.due()) await slice.yield();
+    }
+    return true;
   }
 
   /**
    * The worker's part of `check`: the specs it looked at (or found unreadable), each handed to
-   * `apply` once `after` resolves. Resolves when the worker is done or has stopped.
+   * `apply` once `after` resolves. Resolves when the worker is done or has stopped, or when this
+   * thread has looked at the rest (takeLeftLooks): the worker then only passes over what is left
+   * of its list, and ends on its own.
    */
   private async finishLook(dirs: readonly string[], apply: (dir: string, evaluation: SpecEvaluation) => void, after: Promise<void>): Promise<Set<string>> {
     // Not begun with the rows (no view painted them, or the listing was empty): begun now.
@@ -427,8 +475,10 @@ export class FolderSpecs extends Disposable {
       if (slice.due()) await slice.yield();
     }
     found.apply = apply;
-    const outcome = await look.run.finished;
-    if (!outcome.completed && outcome.error && !this.isDisposed)
+    // Undefined: this thread looked at the rest itself (takeLeftLooks), and the worker is not waited for.
+    const restTaken = async () => ((await look.rest) ? undefined : look.run.finished);
+    const outcome = await Promise.race([look.run.finished, restTaken()]);
+    if (outcome && !outcome.completed && outcome.error && !this.isDisposed)
       this.log.warn(`${this.folder.name}: the look's worker stopped after ${found.looked.size} of ${dirs.length} spec(s) (${outcome.error.message}): looking at the rest here`);
     return found.looked;
   }

@@ -160,6 +160,11 @@ export class SpecRegistry extends Disposable {
     return [...this.folders.values()].reduce((n, f) => n + f.lookedFromCache, 0);
   }
 
+  /** Specs the host looked at itself once it had taken the kept looks (a reload's few changed specs), in every folder. */
+  get lookedHere(): number {
+    return [...this.folders.values()].reduce((n, f) => n + f.lookedHere, 0);
+  }
+
   /** What the per-spec caches saved so far (for the log and the benchmarks): the parses (the look's worker's added), the looks, the rows' parses. */
   get cacheStats(): (CacheCounts & { evaluations?: CacheCounts; summaries?: CacheCounts }) | undefined {
     // The look's workers keep caches of their own: their counts are added to the host's.
