@@ -14,6 +14,13 @@ export const SPECS_VIEW_ID = 'loom.specs';
 export class SpecsView extends Disposable {
   readonly provider: SpecTreeProvider;
   readonly treeView: vscode.TreeView<LoomNode>;
+  /**
+   * The selection as the last change told it. While the tree is refreshed (the look at every
+   * spec ends, say), VS Code forgets the rows it had resolved until the window asks for them
+   * again, and `treeView.selection` is empty meanwhile although the row is still selected: a
+   * command run from the palette in that moment would ask which spec instead of taking it.
+   */
+  private lastSelection: readonly LoomNode[] = [];
 
   constructor(
     private readonly registry: SpecRegistry,
@@ -24,6 +31,7 @@ export class SpecsView extends Disposable {
     this.treeView = this._register(vscode.window.createTreeView(SPECS_VIEW_ID, { treeDataProvider: this.provider, showCollapseAll: true }));
     this._register(this.treeView.onDidExpandElement((e) => this.provider.setExpanded(e.element, true)));
     this._register(this.treeView.onDidCollapseElement((e) => this.provider.setExpanded(e.element, false)));
+    this._register(this.treeView.onDidChangeSelection((e) => (this.lastSelection = e.selection)));
     this._register(trust.onDidChange(() => this.updateMessage()));
     // Relative times ("2h ago") are redrawn when the view comes back into sight, not on a timer.
     this._register(this.treeView.onDidChangeVisibility((e) => e.visible && this.registry.isLoaded && this.provider.refresh()));
@@ -39,9 +47,11 @@ export class SpecsView extends Disposable {
 
   /** The spec of the row selected in the tree, if any. */
   get selectedSpecDir(): string | undefined {
-    for (const node of this.treeView.selection) {
+    const selection = this.treeView.selection.length ? this.treeView.selection : this.lastSelection;
+    for (const node of selection) {
       const dir = specDirOfNode(node);
-      if (dir) return dir;
+      // A spec removed since it was selected is not taken.
+      if (dir && this.registry.peek(dir)) return dir;
     }
     return undefined;
   }
