@@ -150,7 +150,7 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
       const look = s.registry!.look?.[0];
       return look?.begunAt !== undefined && look.doneAt !== undefined ? look.doneAt - look.begunAt : NaN;
     };
-    // The CPU time the look's worker used (its first second at the usual priority, then the lowest).
+    // The CPU time the look's worker used (at the lowest priority, it runs when the window leaves a core free).
     const lookCpuMs = (s: Sample) => s.registry!.look?.[0]?.cpuMs ?? NaN;
     const rowsLarge = median(cold.map(rowsMs));
     const rowsSmall = median(small.map(rowsMs));

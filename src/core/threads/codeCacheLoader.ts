@@ -14,10 +14,9 @@ export { userCacheFolder } from '../userCacheFolder';
 // - the extension's entry (src/extensionEntry.ts, which bundles it) loads the extension with it
 //   (dist/extensionMain.js), and saves right after the bundle's top level ran;
 // - the look's worker process starts with it (its bundle as first argument, the folder as
-//   second): it starts with every window, once the first rows are painted, at
-//   the lowest priority, and
-//   compiling its 1.6 MB bundle again each time was a good part of the wait for its first
-//   result. That cache is written when the process exits, so it holds what the run compiled.
+//   second): it starts with every window, once the first rows are painted, at the lowest
+//   priority, and compiling its 1.6 MB bundle again each time was a good part of the wait for
+//   its first result. That cache is written when the process exits, so it holds what the run compiled.
 // A cache of another build or Node is ignored, and rewritten.
 
 /**

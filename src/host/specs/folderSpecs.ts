@@ -286,7 +286,7 @@ export class FolderSpecs extends Disposable {
       const slice = new TimeSlice();
       for (const dir of dirs) {
         if (this.isDisposed) return;
-        if (looked.has(dir) || !this.summaries.has(dir) || this.pendingKeys.has(dir)) continue;
+        if (!this.leftToLook(dir, looked)) continue;
         try {
           apply(dir, lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed));
         } catch (e) {
@@ -422,6 +422,14 @@ export class FolderSpecs extends Disposable {
     return this.takeLeftLooks(dirs, found, run, finished, kept);
   }
 
+  /**
+   * Whether a spec still waits for its look: not looked at yet, and only summarized. A spec read
+   * in full meanwhile, or about to be, is published by that read.
+   */
+  private leftToLook(dir: string, looked: ReadonlySet<string>): boolean {
+    return !looked.has(dir) && this.summaries.has(dir) && !this.pendingKeys.has(dir);
+  }
+
   /** Specs this thread looked at itself because the worker had not got to them (takeLeftLooks). */
   lookedHere = 0;
 
@@ -433,13 +441,12 @@ export class FolderSpecs extends Disposable {
    * looked at twice, and its result not used. Resolves true once every one is looked at.
    */
   private async takeLeftLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean, kept: number): Promise<boolean> {
-    // Specs read in full meanwhile, or about to be, are published by that read (as in `check`).
-    const left = dirs.filter((dir) => !found.looked.has(dir) && this.summaries.has(dir) && !this.pendingKeys.has(dir));
+    const left = dirs.filter((dir) => this.leftToLook(dir, found.looked));
     if (left.length > HOST_LOOKS_AT_MOST || left.length >= kept) return left.length === 0;
     const slice = new TimeSlice();
     for (const dir of left) {
       if (this.isDisposed || finished()) return false;
-      if (found.looked.has(dir) || !this.summaries.has(dir) || this.pendingKeys.has(dir)) continue;
+      if (!this.leftToLook(dir, found.looked)) continue;
       run.skip([dir]);
       try {
         const look = lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed);
