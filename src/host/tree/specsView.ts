@@ -15,9 +15,9 @@ export class SpecsView extends Disposable {
   readonly provider: SpecTreeProvider;
   readonly treeView: vscode.TreeView<LoomNode>;
   /**
-   * The selection as the last change told it. While the tree is refreshed (the look at every
-   * spec ends, say), VS Code forgets the rows it had resolved until the window asks for them
-   * again, and `treeView.selection` is empty meanwhile although the row is still selected: a
+   * The last selection that held a row. While the tree is refreshed (the look at every spec ends,
+   * say), VS Code forgets the rows it had resolved until the window asks for them again: the
+   * selection then reads empty, and may be told empty, although the row is still selected, and a
    * command run from the palette in that moment would ask which spec instead of taking it.
    */
   private lastSelection: readonly LoomNode[] = [];
@@ -31,7 +31,7 @@ export class SpecsView extends Disposable {
     this.treeView = this._register(vscode.window.createTreeView(SPECS_VIEW_ID, { treeDataProvider: this.provider, showCollapseAll: true }));
     this._register(this.treeView.onDidExpandElement((e) => this.provider.setExpanded(e.element, true)));
     this._register(this.treeView.onDidCollapseElement((e) => this.provider.setExpanded(e.element, false)));
-    this._register(this.treeView.onDidChangeSelection((e) => (this.lastSelection = e.selection)));
+    this._register(this.treeView.onDidChangeSelection((e) => e.selection.length && (this.lastSelection = e.selection)));
     this._register(trust.onDidChange(() => this.updateMessage()));
     // Relative times ("2h ago") are redrawn when the view comes back into sight, not on a timer.
     this._register(this.treeView.onDidChangeVisibility((e) => e.visible && this.registry.isLoaded && this.provider.refresh()));
