@@ -114,9 +114,14 @@ export class EvaluationCache<T> {
       return undefined;
     }
     if (!file) return undefined;
+    // The folders found unchanged so far, with their names: a path found missing in one of them
+    // is still missing while its name is not among them, and needs no stat of its own.
+    const listed = new Map<string, readonly string[]>();
     for (const stored of file.inputs) {
       const [path, input] = fromStored(dir, stored);
+      if (input.kind === 'missing' && notListed(path, listed)) continue;
       if (!unchangedInput(path, input)) return undefined;
+      if (input.kind === 'dir' && input.names) listed.set(path, input.names);
     }
     return file.result as T;
   }
@@ -154,6 +159,13 @@ export class EvaluationCache<T> {
 
 /** The store key of a spec's evaluation (or of another kind of result), beside its parse cache file. */
 export const evaluationKey = (dir: string, kind = 'evaluation') => `${cacheKey(dir)}.${kind}`;
+
+/** Whether `path` is not among the names of its folder, when that folder is one of `listed`. */
+function notListed(path: string, listed: ReadonlyMap<string, readonly string[]>): boolean {
+  const cut = path.lastIndexOf(sep);
+  const names = cut > 0 ? listed.get(path.slice(0, cut)) : undefined;
+  return names !== undefined && !names.includes(path.slice(cut + 1));
+}
 
 /** Paths inside the spec directory are kept relative to it (shorter); others absolute. */
 function toStored(dir: string, path: string, input: RecordedInput): StoredInput {

@@ -132,6 +132,37 @@ describe('EvaluationCache', () => {
     assert.deepEqual(fresh, evaluate());
   });
 
+  it('takes a path found missing in a folder it listed as still missing while the folder is unchanged, and sees it appear', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    session(store).get(dir, 'en', evaluate);
+    const key = evaluationKey(dir);
+    const kept = JSON.parse(store.files.get(key)!);
+    const listedDirs = new Map<string, string[]>(kept.inputs.filter((i: unknown[]) => i[1] === 'dir' && Array.isArray(i[2])).map((i: [string, 'dir', string[]]) => [i[0], i[2]]));
+    const missing = kept.inputs.find(([path, kind]: [string, string]) => kind === 'missing' && listedDirs.has(path.slice(0, path.lastIndexOf('/'))));
+    assert.ok(missing, 'the fixture looks for a file that is not in a folder it listed');
+    const [path] = missing as [string];
+    const folder = path.slice(0, path.lastIndexOf('/'));
+    const present = listedDirs.get(folder)!.find((n) => !n.startsWith('.'))!;
+    assert.ok(present, `${folder} has a file`);
+    // A path kept as missing, in a folder kept with names that leave it out and its own times:
+    // the names are trusted, no stat is made, and the look is kept (with a stat it would not be: the file is there).
+    const trusting = { ...kept, inputs: [...kept.inputs, [`${folder}/${present}`, 'missing']].map((i: unknown[]) => (i[0] === folder ? [folder, 'dir', listedDirs.get(folder)!.filter((n) => n !== present), ...i.slice(3)] : i)) };
+    store.files.set(key, JSON.stringify(trusting));
+    session(store).get(dir, 'en', evaluate);
+    assert.equal(counted.runs, 1, 'the folder is unchanged: what it did not hold, it still does not');
+    // The missing file appears: the folder's times move, and the look is taken again.
+    store.files.set(key, JSON.stringify(kept));
+    const file = join(dir, ...path.slice(2).split('/'));
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, '{}');
+    const fresh = session(store).get(dir, 'en', evaluate);
+    assert.equal(counted.runs, 2, `${path} appeared: evaluated again`);
+    assert.deepEqual(fresh, evaluate());
+  });
+
   it('lists again a folder that changed a moment before the look: its times may not move with the next change', async () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);
