@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import { inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/readRecorder';
+import { DelayedWrites } from './delayedWrites';
 import { cacheKey, type SpecCacheStore } from './specCache';
 
 /** Bumped when the shape of an evaluation file changes: older files are then rebuilt. */
@@ -50,9 +51,32 @@ export class EvaluationCache<T> {
     private readonly version: string,
     /** Checks the shape of a stored result before it is used. */
     private readonly isResult: (value: unknown) => value is T,
-    /** `kind`: what the results are, which names their files (`<hash>.<kind>`): two kinds of result in one store keep apart. */
-    private readonly options: { now?: () => number; kind?: string } = {},
-  ) {}
+    /**
+     * `kind`: what the results are, which names their files (`<hash>.<kind>`): two kinds of result
+     * in one store keep apart. `writeDelayMs`: evaluation files are written this long after they
+     * are made (the extension host, where a reload's look at the specs that changed meanwhile is
+     * what the window waits for; `flush()` writes them now).
+     */
+    private readonly options: { now?: () => number; kind?: string; writeDelayMs?: number } = {},
+  ) {
+    this.writes = new DelayedWrites((key, data) => this.writeNow(key, data), options.writeDelayMs);
+  }
+
+  private readonly writes: DelayedWrites;
+
+  /** Writes the evaluation files still waiting (on deactivation, say). */
+  flush(): void {
+    this.writes.flush();
+  }
+
+  private writeNow(key: string, data: string): void {
+    try {
+      this.store.write(key, data);
+      this.written++;
+    } catch {
+      // A read-only or full disk: the next session evaluates again.
+    }
+  }
 
   private key(dir: string): string {
     return evaluationKey(dir, this.options.kind);
@@ -93,6 +117,7 @@ export class EvaluationCache<T> {
 
   /** Forgets a spec whose directory is gone. */
   forget(dir: string): void {
+    this.writes.drop(this.key(dir));
     try {
       this.store.remove(this.key(dir));
     } catch {
@@ -101,9 +126,10 @@ export class EvaluationCache<T> {
   }
 
   private read(dir: string, context: string): T | undefined {
-    let data: string | undefined;
+    const key = this.key(dir);
+    let data = this.writes.waiting(key);
     try {
-      data = this.store.read(this.key(dir));
+      data ??= this.store.read(key);
     } catch {
       data = undefined;
     }
@@ -148,12 +174,7 @@ export class EvaluationCache<T> {
       stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input));
     }
     const file: EvaluationFile = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, result };
-    try {
-      this.store.write(this.key(dir), JSON.stringify(file));
-      this.written++;
-    } catch {
-      // A read-only or full disk: the next session evaluates again.
-    }
+    this.writes.put(this.key(dir), JSON.stringify(file));
   }
 }
 

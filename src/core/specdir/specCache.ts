@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unrecorded } from '../fs/readRecorder';
+import { DelayedWrites } from './delayedWrites';
 import { displayLanguage } from '../messages';
 import { nodeCrypto } from '../nodeModules';
 
@@ -43,12 +44,6 @@ const CACHE_FORMAT = 1;
  * its size and mtime: such a parse is used for this load but not kept (git's "racily clean" rule).
  */
 const RACY_MS = 2000;
-
-/**
- * Delayed cache files are written at once when they add up to more than this: the look at a
- * thousand specs after start-up writes as it goes instead of holding a thousand files' text.
- */
-const MAX_PENDING_BYTES = 256 * 2 ** 10;
 
 type Entry = { stamp: FileStamp; value: unknown };
 
@@ -150,15 +145,15 @@ export class SpecCache {
        */
       kind?: string;
     } = {},
-  ) {}
+  ) {
+    this.writes = new DelayedWrites((dir, data) => this.write(dir, data), options.writeDelayMs);
+  }
 
   private key(dir: string): string {
     return this.options.kind ? `${cacheKey(dir)}.${this.options.kind}` : cacheKey(dir);
   }
 
-  private readonly pending = new Map<string, string>();
-  private pendingBytes = 0;
-  private timer?: NodeJS.Timeout;
+  private readonly writes: DelayedWrites;
 
   private get remember(): boolean {
     // A one-shot reader (the CLI) reads each spec once: keeping every spec's entries would only cost memory.
@@ -191,23 +186,12 @@ export class SpecCache {
     for (const [name, { stamp, value }] of entries.used) files[name] = [stamp.size, stamp.mtimeMs, stamp.ctimeMs, value];
     const file: CacheFile = { format: CACHE_FORMAT, version: this.versionNow(), dir, files };
     const data = JSON.stringify(file);
-    if (this.options.writeDelayMs === undefined) return this.write(dir, data);
-    this.pendingBytes += data.length - (this.pending.get(dir)?.length ?? 0);
-    this.pending.set(dir, data);
-    if (this.pendingBytes > MAX_PENDING_BYTES) return this.flush();
-    if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.options.writeDelayMs);
-      this.timer.unref?.();
-    }
+    this.writes.put(dir, data);
   }
 
   /** Writes the cache files still waiting (on deactivation, say). */
   flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    for (const [dir, data] of this.pending) this.write(dir, data);
-    this.pending.clear();
-    this.pendingBytes = 0;
+    this.writes.flush();
   }
 
   private write(dir: string, data: string): void {
@@ -222,8 +206,7 @@ export class SpecCache {
   /** Forgets a spec whose directory is gone. */
   forget(dir: string): void {
     this.memory.delete(dir);
-    this.pendingBytes -= this.pending.get(dir)?.length ?? 0;
-    this.pending.delete(dir);
+    this.writes.drop(dir);
     try {
       this.store.remove(this.key(dir));
     } catch {

@@ -38,7 +38,8 @@ export function extensionSpecCache(context: vscode.ExtensionContext): SpecCaches
     // The parse of each spec's pipeline.state.json its list row needs, in a small file of its own: a reload reads the rows without parsing them.
     summaries: new SpecCache(store, version, { writeDelayMs: 2000, remember: false, kind: 'summary' }),
     // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.
-    evaluations: new EvaluationCache(store, version, isSpecEvaluation),
+    // Written a moment later too: after a reload, the looks at the specs that changed meanwhile are what the window waits for.
+    evaluations: new EvaluationCache(store, version, isSpecEvaluation, { writeDelayMs: 2000 }),
   };
 }
 

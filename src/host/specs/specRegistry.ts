@@ -86,7 +86,7 @@ export class SpecRegistry extends Disposable {
     private readonly caches: Partial<SpecCaches> = {},
   ) {
     super();
-    for (const c of [caches.parses, caches.summaries]) if (c) this._register({ dispose: () => c.flush() });
+    for (const c of [caches.parses, caches.summaries, caches.evaluations]) if (c) this._register({ dispose: () => c.flush() });
     this.log = log.component('specs');
     this._register(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {

@@ -149,7 +149,10 @@ describe('EvaluationCache', () => {
     assert.ok(present, `${folder} has a file`);
     // A path kept as missing, in a folder kept with names that leave it out and its own times:
     // the names are trusted, no stat is made, and the look is kept (with a stat it would not be: the file is there).
-    const trusting = { ...kept, inputs: [...kept.inputs, [`${folder}/${present}`, 'missing']].map((i: unknown[]) => (i[0] === folder ? [folder, 'dir', listedDirs.get(folder)!.filter((n) => n !== present), ...i.slice(3)] : i)) };
+    const trusting = {
+      ...kept,
+      inputs: [...kept.inputs, [`${folder}/${present}`, 'missing']].map((i: unknown[]) => (i[0] === folder ? [folder, 'dir', listedDirs.get(folder)!.filter((n) => n !== present), ...i.slice(3)] : i)),
+    };
     store.files.set(key, JSON.stringify(trusting));
     session(store).get(dir, 'en', evaluate);
     assert.equal(counted.runs, 1, 'the folder is unchanged: what it did not hold, it still does not');
@@ -242,6 +245,49 @@ describe('EvaluationCache', () => {
     assert.equal(store.writes, 0, 'a live run lock of another process');
     session(store).get(dir, 'en', evaluate);
     assert.equal(store.writes, 1);
+  });
+
+  it('written a moment later when asked (the extension host), read back from what waits meanwhile, and written by flush', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    const cache = new EvaluationCache(store, 'v1', isSpecEvaluation, { now: later, writeDelayMs: 60_000 });
+    const first = cache.get(dir, 'en', evaluate);
+    assert.equal(store.writes, 0, 'nothing is written during the look');
+    assert.equal(cache.written, 0);
+    assert.deepEqual(cache.stored(dir, 'en'), first, 'what waits to be written is the kept look');
+    assert.equal(counted.runs, 1);
+    cache.flush();
+    assert.equal(store.writes, 1);
+    assert.equal(cache.written, 1);
+    assert.deepEqual(session(store).get(dir, 'en', evaluate), first, 'the next session finds it');
+    assert.equal(counted.runs, 1);
+    // A spec gone before its file was written: nothing is written for it.
+    const other = new MemoryStore();
+    const forgetting = new EvaluationCache(other, 'v1', isSpecEvaluation, { now: later, writeDelayMs: 60_000 });
+    forgetting.get(dir, 'en', evaluate);
+    forgetting.forget(dir);
+    forgetting.flush();
+    assert.equal(other.writes, 0);
+    assert.equal(forgetting.stored(dir, 'en'), undefined);
+  });
+
+  it('a delayed write that fails loses only the cache file: flush never throws', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const { evaluate } = evaluator(repo);
+    const failing: SpecCacheStore = {
+      read: () => undefined,
+      write: () => {
+        throw new Error('EROFS: read-only file system');
+      },
+      remove: () => undefined,
+    };
+    const cache = new EvaluationCache(failing, 'v1', isSpecEvaluation, { now: later, writeDelayMs: 60_000 });
+    cache.get(dir, 'en', evaluate);
+    assert.doesNotThrow(() => cache.flush());
+    assert.equal(cache.written, 0);
   });
 
   it('lives in the per-spec cache folder beside the parses, and is forgotten with the spec', () => {

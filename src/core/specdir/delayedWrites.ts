@@ -1,0 +1,54 @@
+/**
+ * Delayed cache files are written at once when they add up to more than this: the look at a
+ * thousand specs after start-up writes as it goes instead of holding a thousand files' text.
+ */
+const MAX_PENDING_BYTES = 256 * 2 ** 10;
+
+/**
+ * Cache files written a moment after they are made rather than when (the extension host: the
+ * first rows of the tree and a reload's look are not kept waiting for the disk), each key's last
+ * text only. Without a delay every file is written at once.
+ */
+export class DelayedWrites {
+  private readonly pending = new Map<string, string>();
+  private pendingBytes = 0;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly write: (key: string, data: string) => void,
+    private readonly delayMs: number | undefined,
+  ) {}
+
+  /** Writes `data` under `key` now, or once the delay is over. */
+  put(key: string, data: string): void {
+    if (this.delayMs === undefined) return this.write(key, data);
+    this.pendingBytes += data.length - (this.pending.get(key)?.length ?? 0);
+    this.pending.set(key, data);
+    if (this.pendingBytes > MAX_PENDING_BYTES) return this.flush();
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.delayMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** What waits to be written under `key`: newer than what the store holds. */
+  waiting(key: string): string | undefined {
+    return this.pending.get(key);
+  }
+
+  /** Forgets what waits under `key` (its spec is gone). */
+  drop(key: string): void {
+    this.pendingBytes -= this.pending.get(key)?.length ?? 0;
+    this.pending.delete(key);
+  }
+
+  /** Writes what is still waiting (on deactivation, say). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const pending = [...this.pending];
+    this.pending.clear();
+    this.pendingBytes = 0;
+    for (const [key, data] of pending) this.write(key, data);
+  }
+}
