@@ -7,9 +7,13 @@ const MAX_PENDING_BYTES = 256 * 2 ** 10;
 /**
  * Cache files written a moment after they are made rather than when (the extension host: the
  * first rows of the tree and a reload's look are not kept waiting for the disk), each key's last
- * text only. Without a delay every file is written at once.
+ * text only. Without a delay every file is written at once. A write that fails (a read-only or
+ * full disk) only loses its file, the cache being slower next time: nothing here throws, a write
+ * from the timer included.
  */
 export class DelayedWrites {
+  /** Files written since it was made (a write that failed is not counted). */
+  written = 0;
   private readonly pending = new Map<string, string>();
   private pendingBytes = 0;
   private timer?: NodeJS.Timeout;
@@ -21,7 +25,7 @@ export class DelayedWrites {
 
   /** Writes `data` under `key` now, or once the delay is over. */
   put(key: string, data: string): void {
-    if (this.delayMs === undefined) return this.write(key, data);
+    if (this.delayMs === undefined) return this.writeNow(key, data);
     this.pendingBytes += data.length - (this.pending.get(key)?.length ?? 0);
     this.pending.set(key, data);
     if (this.pendingBytes > MAX_PENDING_BYTES) return this.flush();
@@ -49,6 +53,15 @@ export class DelayedWrites {
     const pending = [...this.pending];
     this.pending.clear();
     this.pendingBytes = 0;
-    for (const [key, data] of pending) this.write(key, data);
+    for (const [key, data] of pending) this.writeNow(key, data);
+  }
+
+  private writeNow(key: string, data: string): void {
+    try {
+      this.write(key, data);
+      this.written++;
+    } catch {
+      // Lost: the next load parses or evaluates again.
+    }
   }
 }

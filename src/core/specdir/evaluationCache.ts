@@ -42,7 +42,10 @@ interface EvaluationFile {
 export class EvaluationCache<T> {
   /** Evaluation files rejected since the cache was made (corrupt, of another build or directory). */
   rejected = 0;
-  written = 0;
+  /** Evaluation files written since the cache was made. */
+  get written(): number {
+    return this.writes.written;
+  }
   readonly counts = { hits: 0, misses: 0 };
 
   constructor(
@@ -59,7 +62,7 @@ export class EvaluationCache<T> {
      */
     private readonly options: { now?: () => number; kind?: string; writeDelayMs?: number } = {},
   ) {
-    this.writes = new DelayedWrites((key, data) => this.writeNow(key, data), options.writeDelayMs);
+    this.writes = new DelayedWrites((key, data) => this.store.write(key, data), options.writeDelayMs);
   }
 
   private readonly writes: DelayedWrites;
@@ -67,15 +70,6 @@ export class EvaluationCache<T> {
   /** Writes the evaluation files still waiting (on deactivation, say). */
   flush(): void {
     this.writes.flush();
-  }
-
-  private writeNow(key: string, data: string): void {
-    try {
-      this.store.write(key, data);
-      this.written++;
-    } catch {
-      // A read-only or full disk: the next session evaluates again.
-    }
   }
 
   private key(dir: string): string {

@@ -122,7 +122,9 @@ export class SpecCache {
   /** Cache files found unusable since the cache was made (for the log and tests). */
   rejected = 0;
   /** Cache files written since the cache was made. */
-  written = 0;
+  get written(): number {
+    return this.writes.written;
+  }
   /** Files whose recorded parse was used, and files read and parsed, since the cache was made. */
   readonly counts = { hits: 0, misses: 0 };
 
@@ -146,7 +148,7 @@ export class SpecCache {
       kind?: string;
     } = {},
   ) {
-    this.writes = new DelayedWrites((dir, data) => this.write(dir, data), options.writeDelayMs);
+    this.writes = new DelayedWrites((dir, data) => unrecorded(() => this.store.write(this.key(dir), data)), options.writeDelayMs);
   }
 
   private key(dir: string): string {
@@ -192,15 +194,6 @@ export class SpecCache {
   /** Writes the cache files still waiting (on deactivation, say). */
   flush(): void {
     this.writes.flush();
-  }
-
-  private write(dir: string, data: string): void {
-    try {
-      unrecorded(() => this.store.write(this.key(dir), data));
-      this.written++;
-    } catch {
-      // A read-only or full disk: the next load parses again.
-    }
   }
 
   /** Forgets a spec whose directory is gone. */
