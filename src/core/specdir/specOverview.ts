@@ -5,7 +5,7 @@ import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { failedFrom } from '../pipeline/stateRecord';
 import type { SpecSnapshot } from './specSnapshot';
 import { specTaskIds } from './loadSpec';
-import { stageDescription } from '../messages';
+import { displayLanguage, stageDescription, type Language } from '../messages';
 
 /** The status symbols of `progressFileFormat` in pipeline.schema.json. */
 export type StageStatus = 'waiting' | 'running' | 'done' | 'failed';
@@ -63,6 +63,22 @@ function outputExists(s: SpecSnapshot, path: string): boolean {
 }
 
 /**
+ * The stages' descriptions in the display language, worded once per pipeline definition and
+ * language: every row of a thousand specs shares the repository's one definition, and wording
+ * thirteen descriptions per row was a tenth of a second of a reload's list.
+ */
+const describedStages = new WeakMap<PipelineDefinition['stages'], { language: Language; descriptions: (string | undefined)[] }>();
+
+function stageDescriptions(def: PipelineDefinition): (string | undefined)[] {
+  const language = displayLanguage();
+  const known = describedStages.get(def.stages);
+  if (known?.language === language) return known.descriptions;
+  const descriptions = def.stages.map((st) => stageDescription(st.id, st.description, language));
+  describedStages.set(def.stages, { language, descriptions });
+  return descriptions;
+}
+
+/**
  * What every view shows about one spec, derived in one place from its snapshot and pipeline:
  * each stage's status, the progress count, the group it is filed under, and its tasks.
  */
@@ -71,6 +87,7 @@ export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: st
   const failed = stage === FAILED_STAGE;
   const failedIn = failed && s.state ? failedFrom(s.state) : undefined;
   const position = def.stages.findIndex((st) => st.id === (failed ? failedIn : stage));
+  const descriptions = stageDescriptions(def);
   const terminal = position >= 0 && !failed && def.stages[position].terminal;
 
   const stages = def.stages.map((st, i): StageOverview => {
@@ -82,7 +99,7 @@ export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: st
     const current = !failed && i === position;
     return {
       id: st.id,
-      description: stageDescription(st.id, st.description),
+      description: descriptions[i],
       status,
       current,
       confirmation: st.confirmation,

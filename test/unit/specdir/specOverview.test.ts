@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { setDisplayLanguage } from '../../../src/core/messages';
 import { specOverview } from '../../../src/core/specdir/specOverview';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
@@ -78,4 +79,24 @@ test('a corrupt state file: stage unknown, filed under attention (it has not fai
     ['T1'],
   );
   assert.ok(o.stages.every((s) => s.status === 'waiting'));
+});
+
+test("the stages' descriptions follow the display language, though they are worded once per pipeline", () => {
+  const r = new TempRepo();
+  try {
+    plannedSpec(r);
+    const spec = new LoomRepository(r.root).load().get(SPEC)!;
+    const described = () => specOverview(spec.snapshot, spec.definition, spec.stage).stages.find((s) => s.id === 'planning')!.description;
+    setDisplayLanguage('en');
+    const english = described();
+    setDisplayLanguage('zh');
+    const chinese = described();
+    setDisplayLanguage('en');
+    assert.equal(described(), english);
+    assert.notEqual(english, chinese);
+    assert.equal(chinese, spec.definition.stages.find((s) => s.id === 'planning')!.description, "loom's own (Chinese) wording of the stage");
+  } finally {
+    setDisplayLanguage('en');
+    r.dispose();
+  }
 });
