@@ -93,7 +93,8 @@ const MAX_WAIT_MS = 1000;
  * The most specs this thread looks at itself once it has taken the kept looks (takeLeftLooks):
  * after a reload, what is left is what changed meanwhile (a checkout of another branch: forty
  * specs, say), a few hundred milliseconds of work here, which the worker, at the lowest priority
- * while the window starts, got to seconds later. The first look at a thousand stays in the worker.
+ * while the window starts, got to seconds later. The first look at a thousand stays in the worker,
+ * which is started once more specs than this were found not kept.
  */
 const HOST_LOOKS_AT_MOST = 50;
 const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
@@ -104,6 +105,22 @@ interface LookFound {
   looked: Set<string>;
   waiting: [string, SpecEvaluation][];
   apply?: (dir: string, evaluation: SpecEvaluation) => void;
+}
+
+/** How the look's worker ended. */
+type LookOutcome = Awaited<SpecLookRun['finished']>;
+
+/**
+ * A look at every spec: what it found so far; its worker, once started (startWorker), and whether
+ * that worker is done; and `rest`, which resolves once every spec is looked at or left to `check`:
+ * to the worker's outcome when it was waited for, undefined when the host's thread looked at the
+ * rest itself or the worker could not start.
+ */
+interface Look {
+  found: LookFound;
+  worker?: SpecLookRun;
+  workerDone: boolean;
+  rest: Promise<LookOutcome | undefined>;
 }
 
 /** A spec's look, from the worker or the cache: handed on now if `check` has begun handing on, else kept until then. */
@@ -223,7 +240,7 @@ export class FolderSpecs extends Disposable {
       let paused: Promise<void> | undefined;
       const firstRowsRead = () => {
         this.markFirstRows();
-        // The look's worker begins with the rest of the rows: it needs the listing, not the rows.
+        // The look begins with the rest of the rows: it needs the listing, not the rows.
         return (paused ??= afterFirstRows().then(() => this.beginLook(dirs)));
       };
       try {
@@ -255,9 +272,10 @@ export class FolderSpecs extends Disposable {
    * group and stale marks), not the spec's parsed files. A spec whose last look is in the
    * evaluation cache, and none of whose files that look read changed, is not read at all; the
    * others are read in full (through the parse cache), evaluated and let go again. A thousand
-   * specs are never held in full at once. With `looks`, a worker process reads them (begun with
-   * the rest of the rows, by `loadSummaries`, or now), beside this thread taking the looks kept in
-   * the evaluation cache (takeKeptLooks), and what they find is handed on once `after` resolves
+   * specs are never held in full at once. With `looks`, the look begins with the rest of the rows
+   * (by `loadSummaries`, or now): this thread takes the looks kept in the evaluation cache
+   * (takeKeptLooks) and a worker process reads the specs they leave, unless they are a reload's
+   * few changed ones (takeLeftLooks); what they find is handed on once `after` resolves
    * (a moment after the first rows are painted): reading the specs neither keeps this thread busy
    * nor leaves their garbage, or the reader's heap, in the extension host's memory. What the worker
    * leaves (a spec it stopped on, one with a file too large for it, all the rest if it cannot
@@ -311,29 +329,37 @@ export class FolderSpecs extends Disposable {
 
   private readonly lookFailed: LookFailure = (specDir, part, e) => this.log.error(`${specDir}: ${part === 'validators' ? 'the validators of its stage' : 'diagnostics'} failed`, e);
 
-  /**
-   * The look's worker and what it found so far, from `beginLook` until `check` takes it; `rest`
-   * resolves true once this thread has looked at every spec the kept looks left (takeLeftLooks),
-   * false when it left them to the worker.
-   */
-  private look?: { run: SpecLookRun; found: LookFound; rest: Promise<boolean> };
+  /** The look, from `beginLook` until `check` takes it. */
+  private look?: Look;
   private lookCannotStart = false;
   /** The look's worker's timings and process, for the benchmarks and the tests. */
   readonly lookTimings: LookTimings = {};
 
   /**
-   * Starts the look's worker over `dirs` (once: later calls do nothing). Its results wait until
-   * `check` hands them on. Without `looks` (tests, the CLI) the look runs in `check`, here.
+   * Begins the look at `dirs` (once: later calls do nothing): this thread takes the looks kept in
+   * the evaluation cache, and the worker is started only for what they leave, when that is more
+   * than this thread looks at itself: a reload whose few changed specs this thread looks at never
+   * starts a process that would take a core from the window's start. What is found waits until
+   * `check` hands it on. Without `looks` (tests, the CLI) the look runs in `check`, here.
    */
   private beginLook(dirs: readonly string[]): void {
-    if (!this.looks || this.look || this.lookCannotStart || this.isDisposed) return;
-    const found: LookFound = { looked: new Set(), waiting: [] };
-    let run: SpecLookRun;
+    if (!this.looks || this.look || this.isDisposed) return;
+    const look: Look = { found: { looked: new Set(), waiting: [] }, workerDone: false, rest: Promise.resolve(undefined) };
+    this.look = look;
+    this.countsAtLook = this.evaluations && { ...this.evaluations.counts };
+    look.rest = this.takeKeptLooks(dirs, look);
+  }
+
+  /** Starts the look's worker over the specs of `dirs` not looked at yet (once); undefined when it cannot start. */
+  private startWorker(dirs: readonly string[], look: Look): SpecLookRun | undefined {
+    if (look.worker || this.lookCannotStart || this.isDisposed || !this.looks) return look.worker;
+    const { found } = look;
+    const left = dirs.filter((dir) => !found.looked.has(dir));
     const starting = performance.now();
     try {
-      run = lookInWorker(
-        // From the other end of the list than the host takes kept looks from (takeKeptLooks): the two meet in between.
-        { root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs: [...dirs].reverse(), cache: this.looks.cache },
+      look.worker = lookInWorker(
+        // From the other end of the list than this thread takes kept looks from (takeKeptLooks): the two meet in between.
+        { root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs: left.reverse(), cache: this.looks.cache },
         (m) => {
           if (m.kind === 'look') {
             this.lookTimings.firstAt ??= performance.now();
@@ -362,18 +388,17 @@ export class FolderSpecs extends Disposable {
     } catch (e) {
       this.log.warn(`${this.folder.name}: the look's worker could not start (${(e as Error).message}): looking at the specs here`);
       this.lookCannotStart = true;
-      return;
+      return undefined;
     }
+    const run = look.worker;
     this.lookTimings.begunAt = performance.now();
     this.lookTimings.startMs = this.lookTimings.begunAt - starting;
-    let finished = false;
     void run.finished.then(() => {
-      finished = true;
+      look.workerDone = true;
       this.lookTimings.doneAt = performance.now();
     });
     this._register(toDisposable(() => run.stop()));
-    this.countsAtLook = this.evaluations && { ...this.evaluations.counts };
-    this.look = { run, found, rest: this.takeKeptLooks(dirs, found, run, () => finished) };
+    return run;
   }
 
   /** Specs whose looks this thread took from the evaluation cache while the worker ran. */
@@ -382,44 +407,50 @@ export class FolderSpecs extends Disposable {
   private countsAtLook?: { hits: number; misses: number };
 
   /**
-   * Beside the worker, which runs at the lowest priority while the window paints: each spec
-   * whose last look is kept in the evaluation cache, with everything it read unchanged, is taken
-   * from it here, a slice at a time, newest first (the top of the list), and the worker, which
-   * begins at the other end, is told to pass over it. After a reload that is nearly every spec,
-   * and what is left is the ones that changed: takeLeftLooks. Resolves true when this thread has
-   * looked at every spec the worker had not.
+   * While the window paints, each spec whose last look is kept in the evaluation cache, with
+   * everything it read unchanged, is taken from it here, a slice at a time, newest first (the top
+   * of the list). After a reload that is nearly every spec, and what is left is the ones that
+   * changed (takeLeftLooks). Once more specs were not kept than this thread looks at itself (a
+   * first look, a checkout of another branch), the worker is started from the other end of the
+   * list, at the lowest priority, and told to pass over each spec taken here. Resolves as `rest`.
    */
-  private async takeKeptLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean): Promise<boolean> {
+  private async takeKeptLooks(dirs: readonly string[], look: Look): Promise<LookOutcome | undefined> {
+    const { found } = look;
     const evaluations = this.evaluations;
-    if (!evaluations) return false;
-    const language = displayLanguage();
-    const slice = new TimeSlice();
-    let taken: string[] = [];
     let kept = 0;
-    for (const dir of dirs) {
-      if (this.isDisposed || finished()) return false;
-      if (found.looked.has(dir)) continue;
-      let look: SpecEvaluation | undefined;
-      try {
-        look = evaluations.stored(dir, language);
-      } catch {
-        look = undefined; // the worker looks at it
+    if (evaluations) {
+      const language = displayLanguage();
+      const slice = new TimeSlice();
+      let taken: string[] = [];
+      let notKept = 0;
+      for (const dir of dirs) {
+        if (this.isDisposed) return undefined;
+        if (look.workerDone) break;
+        if (found.looked.has(dir)) continue;
+        let evaluation: SpecEvaluation | undefined;
+        try {
+          evaluation = evaluations.stored(dir, language);
+        } catch {
+          evaluation = undefined; // looked at in full, by the worker or here
+        }
+        if (evaluation) {
+          this.lookedFromCache++;
+          kept++;
+          handOn(found, dir, evaluation);
+          taken.push(dir);
+        } else if (++notKept > HOST_LOOKS_AT_MOST) this.startWorker(dirs, look);
+        if (slice.due()) {
+          look.worker?.skip(taken);
+          taken = [];
+          await slice.yield();
+        }
       }
-      if (look) {
-        this.lookedFromCache++;
-        kept++;
-        handOn(found, dir, look);
-        taken.push(dir);
-      }
-      if (slice.due()) {
-        run.skip(taken);
-        taken = [];
-        await slice.yield();
-      }
+      look.worker?.skip(taken);
+      this.lookTimings.keptAt = performance.now();
     }
-    run.skip(taken);
-    this.lookTimings.keptAt = performance.now();
-    return this.takeLeftLooks(dirs, found, run, finished, kept);
+    if (await this.takeLeftLooks(dirs, look, kept)) return undefined;
+    // Undefined when it cannot start: `check` looks at what is left here.
+    return this.startWorker(dirs, look)?.finished;
   }
 
   /**
@@ -434,24 +465,25 @@ export class FolderSpecs extends Disposable {
   lookedHere = 0;
 
   /**
-   * What the kept looks left and the worker has not looked at yet, looked at here, newest first,
-   * when it is a reload's few changed specs: at most HOST_LOOKS_AT_MOST, and fewer than the looks
-   * this thread took from the cache (a first look, where nothing was kept, stays in the worker).
-   * The worker is told to pass over each before it is looked at; one it is looking at already is
-   * looked at twice, and its result not used. Resolves true once every one is looked at.
+   * What the kept looks left and the worker has not looked at, looked at here, newest first, when
+   * it is a reload's few changed specs: at most HOST_LOOKS_AT_MOST, and fewer than the looks
+   * this thread took from the cache (a first look, where nothing was kept, is the worker's). A
+   * worker already started is told to pass over each before it is looked at; one it is looking at
+   * already is looked at twice, and its result not used. Resolves true once every one is looked at.
    */
-  private async takeLeftLooks(dirs: readonly string[], found: LookFound, run: SpecLookRun, finished: () => boolean, kept: number): Promise<boolean> {
+  private async takeLeftLooks(dirs: readonly string[], look: Look, kept: number): Promise<boolean> {
+    const { found } = look;
     const left = dirs.filter((dir) => this.leftToLook(dir, found.looked));
     if (left.length > HOST_LOOKS_AT_MOST || left.length >= kept) return left.length === 0;
     const slice = new TimeSlice();
     for (const dir of left) {
-      if (this.isDisposed || finished()) return false;
+      if (this.isDisposed || look.workerDone) return false;
       if (!this.leftToLook(dir, found.looked)) continue;
-      run.skip([dir]);
+      look.worker?.skip([dir]);
       try {
-        const look = lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed);
+        const evaluation = lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed);
         this.lookedHere++;
-        handOn(found, dir, look);
+        handOn(found, dir, evaluation);
       } catch (e) {
         found.looked.add(dir);
         this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
@@ -462,10 +494,10 @@ export class FolderSpecs extends Disposable {
   }
 
   /**
-   * The worker's part of `check`: the specs it looked at (or found unreadable), each handed to
-   * `apply` once `after` resolves. Resolves when the worker is done or has stopped, or when this
-   * thread has looked at the rest (takeLeftLooks): the worker then only passes over what is left
-   * of its list, and ends on its own.
+   * The look's part of `check`: the specs looked at (or found unreadable), each handed to `apply`
+   * once `after` resolves. Resolves when every spec is looked at or the worker is done or has
+   * stopped: a worker this thread no longer waits for only passes over what is left of its list,
+   * and ends on its own.
    */
   private async finishLook(dirs: readonly string[], apply: (dir: string, evaluation: SpecEvaluation) => void, after: Promise<void>): Promise<Set<string>> {
     // Not begun with the rows (no view painted them, or the listing was empty): begun now.
@@ -482,9 +514,7 @@ export class FolderSpecs extends Disposable {
       if (slice.due()) await slice.yield();
     }
     found.apply = apply;
-    // Undefined: this thread looked at the rest itself (takeLeftLooks), and the worker is not waited for.
-    const restTaken = async () => ((await look.rest) ? undefined : look.run.finished);
-    const outcome = await Promise.race([look.run.finished, restTaken()]);
+    const outcome = await look.rest;
     if (outcome && !outcome.completed && outcome.error && !this.isDisposed)
       this.log.warn(`${this.folder.name}: the look's worker stopped after ${found.looked.size} of ${dirs.length} spec(s) (${outcome.error.message}): looking at the rest here`);
     return found.looked;

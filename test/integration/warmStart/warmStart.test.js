@@ -83,6 +83,13 @@ suite(`A reload (window ${WINDOW} of 2)`, () => {
       assert.ok(api.registry.lookedFromCache > 0, 'the host took the kept looks');
       // The look covers the whole listing: the spec the status bar read in full too.
       assert.strictEqual(api.registry.lookedFromCache + api.registry.lookedInWorker + api.registry.lookedHere, api.registry.rows().length, 'every spec once');
+      // What the kept looks left was few enough for the host: no worker process took a core from the window's start.
+      assert.strictEqual(api.registry.lookedInWorker, 0);
+      assert.deepStrictEqual(
+        api.registry.timings.look.map((l) => l.begunAt),
+        [undefined],
+        `no look's worker was started (${JSON.stringify(api.registry.timings.look)})`,
+      );
       assert.deepStrictEqual(loomProblems(), before.problems);
     });
   }
