@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SpecStatus } from '../core/repository/specPipeline';
-import { isSpecStatus } from '../core/repository/specStatusCache';
 import { EvaluationCache } from '../core/specdir/evaluationCache';
 import { directoryCacheStore, SpecCache } from '../core/specdir/specCache';
 import { userCacheFolder } from '../core/userCacheFolder';
@@ -17,7 +16,7 @@ export function cliSpecCaches(version: string, env: NodeJS.ProcessEnv = process.
   if (!folder) return {};
   const store = directoryCacheStore(join(folder, 'specs'));
   const built = `${version}+${buildStamp()}`;
-  return { parses: new SpecCache(store, built, { remember: false }), statuses: new EvaluationCache(store, built, isSpecStatus, { kind: 'status' }) };
+  return { parses: new SpecCache(store, built, { remember: false }), statuses: new EvaluationCache<SpecStatus>(store, built, { kind: 'status' }) };
 }
 
 function buildStamp(): string {

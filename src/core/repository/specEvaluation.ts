@@ -1,8 +1,4 @@
-import type { z } from 'zod';
-import { lazySchema } from '../../shared/lazySchema';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { diagnosticSchema } from '../diagnostics/diagnosticSchema';
-import { FINDING_SEVERITIES } from '../files/findings';
 import { specOverview, type SpecGroup } from '../specdir/specOverview';
 import type { SpecStaleness } from '../specdir/staleness';
 import type { FindingDiagnostic } from '../validators/stageFindings';
@@ -36,40 +32,3 @@ export function evaluateSpec(spec: SpecPipeline, staleness: SpecStaleness, faile
   // mergeFindingDiagnostics puts the findings last: what comes before them is the rest.
   return { diagnostics: problems.slice(0, problems.length - findings.length), findings, group, staleness };
 }
-
-/**
- * The shape of an evaluation, built on first use: two dozen zod schemas made when the bundle
- * loads would add to the extension's activation, and only a cache read needs them.
- */
-const specEvaluationSchema = lazySchema((z): z.ZodType => {
-  const DiagnosticSchema = diagnosticSchema();
-
-  const FindingRefSchema = z.object({
-    validator: z.string(),
-    id: z.string(),
-    severity: z.enum(FINDING_SEVERITIES),
-    message: z.string(),
-    overridable: z.boolean(),
-    overriddenBecause: z.string().optional(),
-    fix: z.looseObject({ type: z.enum(['task-list', 'traceability']), file: z.string() }).optional(),
-    subject: z.string().optional(),
-  });
-
-  const strings = z.array(z.string());
-  const StalenessSchema = z.object({
-    handoffs: z.array(z.object({ handoff: z.string(), changed: strings })),
-    approvals: z.array(z.object({ stage: z.string(), approvedAt: z.string().optional(), historyIndex: z.number(), historyIndices: z.array(z.number()), changed: strings })),
-    derived: z.array(z.object({ stage: z.string(), output: z.string(), input: z.string() })),
-  });
-
-  const SpecEvaluationSchema = z.object({
-    diagnostics: z.array(DiagnosticSchema),
-    findings: z.array(DiagnosticSchema.extend({ finding: FindingRefSchema })),
-    group: z.enum(['in-progress', 'failed', 'done', 'attention']),
-    staleness: StalenessSchema,
-  });
-  return SpecEvaluationSchema;
-});
-
-/** Whether a value read back from the cache has the shape of an evaluation (anything else is rebuilt). */
-export const isSpecEvaluation = (value: unknown): value is SpecEvaluation => specEvaluationSchema().safeParse(value).success;

@@ -5,7 +5,7 @@ import { EvaluationCache } from '../specdir/evaluationCache';
 import { cacheCounts, directoryCacheStore, SpecCache } from '../specdir/specCache';
 import { LoomRepository } from './loomRepository';
 import type { SpecLookMessage, SpecLookRequest, SpecLookSkip } from './specLookProtocol';
-import { isSpecEvaluation } from './specEvaluation';
+import type { SpecEvaluation } from './specEvaluation';
 import { lookAtSpec } from './specLook';
 
 // The look's worker process (specLooks.ts), bundled as dist/specLookWorker.js (scripts/build.mjs):
@@ -30,7 +30,7 @@ async function look(request: SpecLookRequest, send: (m: SpecLookMessage) => void
   const store = request.cache && directoryCacheStore(request.cache.dir);
   // Written at once: nothing here waits on the first rows of a tree.
   const parses = store && new SpecCache(store, request.cache!.version, { remember: false });
-  const evaluations = store && new EvaluationCache(store, request.cache!.version, isSpecEvaluation);
+  const evaluations = store && new EvaluationCache<SpecEvaluation>(store, request.cache!.version);
   // The host never waits for another process's run lock: it reports the holder.
   const repository = new LoomRepository(request.root, { specRoots: request.specRoots, pipeline: { lockWaitMs: 0 }, cache: parses });
   // A turn first: what the host sent right after the request (specs to pass over) is read before the loop.

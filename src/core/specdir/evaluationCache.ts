@@ -1,10 +1,11 @@
 import { relative, sep } from 'node:path';
 import { inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/readRecorder';
+import { nodeCrypto } from '../nodeModules';
 import { DelayedWrites } from './delayedWrites';
 import { cacheKey, type SpecCacheStore } from './specCache';
 
 /** Bumped when the shape of an evaluation file changes: older files are then rebuilt. */
-const EVALUATION_FORMAT = 2;
+const EVALUATION_FORMAT = 3;
 
 /**
  * A file modified this close to the evaluation may change again within the same timestamp tick
@@ -19,15 +20,27 @@ const RACY_MS = 2000;
  */
 type StoredInput = [string, number, number, number] | [string, 'dir'] | [string, 'dir', string[]] | [string, 'dir', string[], number, number] | [string, 'missing' | 'other'];
 
-interface EvaluationFile {
+/**
+ * An evaluation file is two lines: this header, as JSON, then the result's JSON, which is parsed
+ * only when every input is unchanged, and trusted only when its text has the header's `sum`.
+ */
+interface EvaluationHeader {
   format: number;
   version: string;
   dir: string;
   /** What else the result depends on besides files (the display language of its sentences). */
   context: string;
   inputs: StoredInput[];
-  result: unknown;
+  /** The SHA-1 of the result's text. */
+  sum: string;
 }
+
+/**
+ * The checksum of a result's text. The same build wrote it (the version says so), so its shape is
+ * the one this build reads; what can go wrong is the text itself (a disk, a hand, another tool),
+ * and a checksum tells that for a fraction of what checking the shape of a thousand results cost a reload.
+ */
+const checksum = (text: string) => nodeCrypto().createHash('sha1').update(text).digest('hex');
 
 /**
  * Whatever a spec's evaluation read, it is kept here with its result: one file per spec directory
@@ -35,9 +48,10 @@ interface EvaluationFile {
  * The inputs are recorded while the evaluation runs (recordReads): every file it read or
  * stat-ed, every folder it listed and every path it found missing, with its size, modification
  * and change time. The result is reused only while each of them is unchanged, the context (the
- * display language) is the same and the reader is the same version; an evaluation file that is
- * unreadable, truncated, of another format or version, about another directory, or whose result
- * fails `isResult`, is counted as rejected and rebuilt, never trusted.
+ * display language) is the same and the reader is the same version (`version` names the build:
+ * a result is of the shape that build wrote); an evaluation file that is unreadable, truncated,
+ * of another format or version, about another directory, or whose result's text does not have
+ * its checksum, is counted as rejected and rebuilt, never trusted.
  */
 export class EvaluationCache<T> {
   /** Evaluation files rejected since the cache was made (corrupt, of another build or directory). */
@@ -52,8 +66,6 @@ export class EvaluationCache<T> {
     private readonly store: SpecCacheStore,
     /** The evaluator's version: results of another build are rebuilt. */
     private readonly version: string,
-    /** Checks the shape of a stored result before it is used. */
-    private readonly isResult: (value: unknown) => value is T,
     /**
      * `kind`: what the results are, which names their files (`<hash>.<kind>`): two kinds of result
      * in one store keep apart. `writeDelayMs`: evaluation files are written this long after they
@@ -128,35 +140,31 @@ export class EvaluationCache<T> {
       data = undefined;
     }
     if (!data) return undefined;
-    const file = this.parse(data, dir, context);
-    if (file === 'rejected') {
-      this.rejected++;
-      return undefined;
-    }
-    if (!file) return undefined;
+    const cut = data.indexOf('\n');
+    const header = cut < 0 ? 'rejected' : parseHeader(data.slice(0, cut), this.version, dir, context);
+    if (header === 'rejected') return this.reject();
+    if (!header) return undefined;
     // The folders found unchanged so far, with their names: a path found missing in one of them
     // is still missing while its name is not among them, and needs no stat of its own.
     const listed = new Map<string, readonly string[]>();
-    for (const stored of file.inputs) {
+    for (const stored of header.inputs) {
       const [path, input] = fromStored(dir, stored);
       if (input.kind === 'missing' && notListed(path, listed)) continue;
       if (!unchangedInput(path, input)) return undefined;
       if (input.kind === 'dir' && input.names) listed.set(path, input.names);
     }
-    return file.result as T;
+    const text = data.slice(cut + 1);
+    if (checksum(text) !== header.sum) return this.reject();
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      return this.reject();
+    }
   }
 
-  /** The evaluation file, undefined when it is valid but of another context, 'rejected' when it is not one this reader wrote for `dir`. */
-  private parse(text: string, dir: string, context: string): EvaluationFile | undefined | 'rejected' {
-    let file: Partial<EvaluationFile> | null;
-    try {
-      file = JSON.parse(text) as Partial<EvaluationFile> | null;
-    } catch {
-      return 'rejected';
-    }
-    if (!file || typeof file !== 'object' || file.format !== EVALUATION_FORMAT || file.version !== this.version || file.dir !== dir || typeof file.context !== 'string') return 'rejected';
-    if (!Array.isArray(file.inputs) || !file.inputs.every(isStoredInput) || !this.isResult(file.result)) return 'rejected';
-    return file.context === context ? (file as EvaluationFile) : undefined;
+  private reject(): undefined {
+    this.rejected++;
+    return undefined;
   }
 
   private write(dir: string, context: string, inputs: ReadonlyMap<string, RecordedInput>, result: T, startedAt: number): void {
@@ -167,9 +175,24 @@ export class EvaluationCache<T> {
       const racy = input.kind === 'dir' && Math.max(input.mtimeMs ?? Infinity, input.ctimeMs ?? Infinity) >= startedAt - RACY_MS;
       stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input));
     }
-    const file: EvaluationFile = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, result };
-    this.writes.put(this.key(dir), JSON.stringify(file));
+    // JSON never holds a raw line break: the first one ends the header.
+    const text = JSON.stringify(result);
+    const header: EvaluationHeader = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, sum: checksum(text) };
+    this.writes.put(this.key(dir), `${JSON.stringify(header)}\n${text}`);
   }
+}
+
+/** The header of an evaluation file, undefined when it is valid but of another context, 'rejected' when it is not one this reader wrote for `dir`. */
+function parseHeader(text: string, version: string, dir: string, context: string): EvaluationHeader | undefined | 'rejected' {
+  let header: Partial<EvaluationHeader> | null;
+  try {
+    header = JSON.parse(text) as Partial<EvaluationHeader> | null;
+  } catch {
+    return 'rejected';
+  }
+  if (!header || typeof header !== 'object' || header.format !== EVALUATION_FORMAT || header.version !== version || header.dir !== dir) return 'rejected';
+  if (typeof header.context !== 'string' || typeof header.sum !== 'string' || !Array.isArray(header.inputs) || !header.inputs.every(isStoredInput)) return 'rejected';
+  return header.context === context ? (header as EvaluationHeader) : undefined;
 }
 
 /** The store key of a spec's evaluation (or of another kind of result), beside its parse cache file. */

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import { isSpecEvaluation, type SpecEvaluation } from '../../core/repository/specEvaluation';
+import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
 import { userCacheFolder } from '../../core/userCacheFolder';
@@ -39,7 +39,7 @@ export function extensionSpecCache(context: vscode.ExtensionContext): SpecCaches
     summaries: new SpecCache(store, version, { writeDelayMs: 2000, remember: false, kind: 'summary' }),
     // Beside each spec's parses, in the same folder: its last look (Problems entries, group, stale marks) and everything that look read.
     // Written a moment later too: after a reload, the looks at the specs that changed meanwhile are what the window waits for.
-    evaluations: new EvaluationCache(store, version, isSpecEvaluation, { writeDelayMs: 2000 }),
+    evaluations: new EvaluationCache<SpecEvaluation>(store, version, { writeDelayMs: 2000 }),
   };
 }
 

@@ -4,6 +4,7 @@
  * is the same as without the cache, a change shows at once, and a damaged cache file is rebuilt.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -50,9 +51,20 @@ async function status(cached: boolean, ...more: string[]): Promise<{ code: numbe
 }
 
 const statusFiles = () => readdirSync(join(cacheDir, 'specs')).filter((n) => n.endsWith('.status.json'));
+/** A status file's two lines (evaluationCache.ts): its header, and the status itself. */
+function readStatusFile(file: string) {
+  const text = readFileSync(file, 'utf8');
+  const cut = text.indexOf('\n');
+  return { header: JSON.parse(text.slice(0, cut)), result: JSON.parse(text.slice(cut + 1)) };
+}
+/** A status file as the CLI writes one: the header's checksum is the status's. */
+function writeStatusFile(file: string, header: object, result: unknown): void {
+  const text = JSON.stringify(result);
+  writeFileSync(file, `${JSON.stringify({ ...header, sum: createHash('sha1').update(text).digest('hex') })}\n${text}`);
+}
 /** The status file whose result is the spec's. */
 function statusFileOf(specDir: string): string {
-  const name = statusFiles().find((n) => JSON.parse(readFileSync(join(cacheDir, 'specs', n), 'utf8')).result.spec_dir === specDir);
+  const name = statusFiles().find((n) => readStatusFile(join(cacheDir, 'specs', n)).result.spec_dir === specDir);
   assert.ok(name, `no status file for ${specDir}`);
   return join(cacheDir, 'specs', name);
 }
@@ -70,9 +82,9 @@ test('a status from the cache is what is printed: the spec is not read again whi
   await status(true);
   const file = statusFileOf(LOGIN);
   const kept = readFileSync(file, 'utf8');
-  const stored = JSON.parse(kept);
-  stored.result.stage = 'planning';
-  writeFileSync(file, JSON.stringify(stored));
+  const stored = readStatusFile(file);
+  // Another stage than the spec's files say, kept as the CLI keeps a status: printed as kept.
+  writeStatusFile(file, stored.header, { ...stored.result, stage: 'planning' });
   const login = (JSON.parse((await status(true)).out) as { spec_dir: string; stage: string }[]).find((s) => s.spec_dir === LOGIN);
   assert.equal(login?.stage, 'planning', 'the stage kept in the cache');
   writeFileSync(file, kept);
@@ -92,10 +104,21 @@ test('a damaged or foreign status file is rebuilt, never trusted', async () => {
   await status(true);
   const file = statusFileOf(PROFILE);
   const expected = await status(false);
-  for (const damage of ['{"format": 1, "ver', JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), result: { spec_dir: PROFILE } }), 'null']) {
+  const { header, result } = readStatusFile(file);
+  const whole = readFileSync(file, 'utf8');
+  for (const damage of [
+    '{"format": 1, "ver',
+    whole.slice(0, -20),
+    // Edited, its checksum not: of another shape, or only another stage.
+    `${JSON.stringify(header)}\n${JSON.stringify({ spec_dir: PROFILE })}`,
+    `${JSON.stringify(header)}\n${JSON.stringify({ ...result, stage: 'planning' })}`,
+    // The format before: one JSON document.
+    JSON.stringify({ ...header, format: 2, result }),
+    'null',
+  ]) {
     writeFileSync(file, damage);
     assert.deepEqual(await status(true), expected, damage.slice(0, 40));
-    assert.equal(JSON.parse(readFileSync(file, 'utf8')).result.spec_dir, PROFILE, 'written again whole');
+    assert.deepEqual(readStatusFile(file).result, result, 'written again whole');
   }
 });
 

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CountingStore, FIXTURE_SPEC, later, scratchRepos } from './cacheFixtures';
 import { recordReads } from '../../../src/core/fs/readRecorder';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { evaluateSpec, isSpecEvaluation, type SpecEvaluation } from '../../../src/core/repository/specEvaluation';
+import { evaluateSpec, type SpecEvaluation } from '../../../src/core/repository/specEvaluation';
 import { EvaluationCache, evaluationKey } from '../../../src/core/specdir/evaluationCache';
 import { directoryCacheStore, SpecCache, type SpecCacheStore } from '../../../src/core/specdir/specCache';
 import { specStaleness } from '../../../src/core/specdir/staleness';
@@ -33,8 +34,15 @@ function evaluator(repo: string) {
   return { counted, evaluate };
 }
 
+/** An evaluation file's two lines: its header (parsed) and its result's text. */
+function splitFile(text: string) {
+  const cut = text.indexOf('\n');
+  return { header: JSON.parse(text.slice(0, cut)), result: text.slice(cut + 1) };
+}
+const joinFile = (header: object, result: string) => `${JSON.stringify(header)}\n${result}`;
+
 /** One session: a new cache over the same store, as a reload of the window makes. */
-const session = (store: SpecCacheStore, version = 'v1') => new EvaluationCache(store, version, isSpecEvaluation, { now: later });
+const session = (store: SpecCacheStore, version = 'v1') => new EvaluationCache<SpecEvaluation>(store, version, { now: later });
 
 describe('EvaluationCache', () => {
   it('reuses the evaluation of an unchanged spec in the next session, equal to a fresh one', () => {
@@ -107,15 +115,15 @@ describe('EvaluationCache', () => {
     const { counted, evaluate } = evaluator(repo);
     session(store).get(dir, 'en', evaluate);
     const key = evaluationKey(dir);
-    const kept = JSON.parse(store.files.get(key)!);
+    const { header: kept, result } = splitFile(store.files.get(key)!);
     const listed = kept.inputs.find(([path]: [string]) => path === './tasks');
     const st = statSync(tasks);
     assert.deepEqual(listed.slice(3), [st.mtimeMs, st.ctimeMs], 'tasks/ is kept with its times');
     // Names that are not the folder's, with its times unchanged: it is not listed again, so the look is kept.
-    store.files.set(key, JSON.stringify({ ...kept, inputs: kept.inputs.map((i: unknown[]) => (i === listed ? ['./tasks', 'dir', ['elsewhere.md'], ...listed.slice(3)] : i)) }));
+    store.files.set(key, joinFile({ ...kept, inputs: kept.inputs.map((i: unknown[]) => (i === listed ? ['./tasks', 'dir', ['elsewhere.md'], ...listed.slice(3)] : i)) }, result));
     session(store).get(dir, 'en', evaluate);
     assert.equal(counted.runs, 1, 'unchanged times: the names kept are trusted');
-    store.files.set(key, JSON.stringify(kept));
+    store.files.set(key, joinFile(kept, result));
     // An entry that came and went: the times moved, the names are the same: the look is kept.
     writeFileSync(join(tasks, 'scratch.tmp'), '');
     rmSync(join(tasks, 'scratch.tmp'));
@@ -126,7 +134,7 @@ describe('EvaluationCache', () => {
     writeFileSync(join(tasks, 'T9.md'), '---\nowns: [src/nine.ts]\n---\n# T9 Nine\n');
     const moved = statSync(tasks);
     assert.notEqual(moved.ctimeMs, st.ctimeMs);
-    store.files.set(key, JSON.stringify({ ...kept, inputs: kept.inputs.map((i: unknown[]) => (i === listed ? [...listed.slice(0, 3), moved.mtimeMs, st.ctimeMs] : i)) }));
+    store.files.set(key, joinFile({ ...kept, inputs: kept.inputs.map((i: unknown[]) => (i === listed ? [...listed.slice(0, 3), moved.mtimeMs, st.ctimeMs] : i)) }, result));
     const fresh = session(store).get(dir, 'en', evaluate);
     assert.equal(counted.runs, 2, 'the new task is seen');
     assert.deepEqual(fresh, evaluate());
@@ -139,7 +147,7 @@ describe('EvaluationCache', () => {
     const { counted, evaluate } = evaluator(repo);
     session(store).get(dir, 'en', evaluate);
     const key = evaluationKey(dir);
-    const kept = JSON.parse(store.files.get(key)!);
+    const { header: kept, result } = splitFile(store.files.get(key)!);
     const listedDirs = new Map<string, string[]>(kept.inputs.filter((i: unknown[]) => i[1] === 'dir' && Array.isArray(i[2])).map((i: [string, 'dir', string[]]) => [i[0], i[2]]));
     const missing = kept.inputs.find(([path, kind]: [string, string]) => kind === 'missing' && listedDirs.has(path.slice(0, path.lastIndexOf('/'))));
     assert.ok(missing, 'the fixture looks for a file that is not in a folder it listed');
@@ -153,11 +161,11 @@ describe('EvaluationCache', () => {
       ...kept,
       inputs: [...kept.inputs, [`${folder}/${present}`, 'missing']].map((i: unknown[]) => (i[0] === folder ? [folder, 'dir', listedDirs.get(folder)!.filter((n) => n !== present), ...i.slice(3)] : i)),
     };
-    store.files.set(key, JSON.stringify(trusting));
+    store.files.set(key, joinFile(trusting, result));
     session(store).get(dir, 'en', evaluate);
     assert.equal(counted.runs, 1, 'the folder is unchanged: what it did not hold, it still does not');
     // The missing file appears: the folder's times move, and the look is taken again.
-    store.files.set(key, JSON.stringify(kept));
+    store.files.set(key, joinFile(kept, result));
     const file = join(dir, ...path.slice(2).split('/'));
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, '{}');
@@ -178,8 +186,8 @@ describe('EvaluationCache', () => {
     writeFileSync(join(tasks, 'scratch.tmp'), '');
     rmSync(join(tasks, 'scratch.tmp'));
     const now = () => statSync(tasks).ctimeMs + 2000;
-    new EvaluationCache(store, 'v1', isSpecEvaluation, { now }).get(dir, 'en', evaluate);
-    const inputs = JSON.parse(store.files.get(evaluationKey(dir))!).inputs as unknown[][];
+    new EvaluationCache<SpecEvaluation>(store, 'v1', { now }).get(dir, 'en', evaluate);
+    const inputs = splitFile(store.files.get(evaluationKey(dir))!).header.inputs as unknown[][];
     assert.equal(inputs.find(([path]) => path === './tasks')!.length, 3, 'tasks/ is kept with its names only');
     assert.equal(inputs.find(([path]) => path === '.')!.length, 5, 'the spec folder, older, with its times');
   });
@@ -204,32 +212,39 @@ describe('EvaluationCache', () => {
     assert.equal(counted.runs, 4);
   });
 
-  it('rebuilds an evaluation file that is corrupt, truncated, of another directory or of the wrong shape', () => {
+  it('rebuilds an evaluation file that is corrupt, truncated, of another directory, edited, or of another format', () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);
     const store = new MemoryStore();
     const { counted, evaluate } = evaluator(repo);
     session(store).get(dir, 'en', evaluate);
     const good = store.files.get(evaluationKey(dir))!;
-    const stored = JSON.parse(good);
+    const { header, result } = splitFile(good);
+    const stored = JSON.parse(result);
     const corruptions: [string, string][] = [
-      ['truncated', good.slice(0, good.length >> 1)],
+      ['truncated in its header', good.slice(0, good.indexOf('\n') >> 1)],
+      ['truncated in its result', good.slice(0, good.length - 5)],
       ['not JSON', '\u0000\u0001garbage'],
-      ['about another directory', JSON.stringify({ ...stored, dir: join(repo, 'specs', 'other') })],
-      ['a result of the wrong shape', JSON.stringify({ ...stored, result: { ...stored.result, findings: 'none' } })],
-      ['an input of the wrong shape', JSON.stringify({ ...stored, inputs: [...stored.inputs, ['x', 'what']] })],
-      ['another format', JSON.stringify({ ...stored, format: 0 })],
+      ['about another directory', joinFile({ ...header, dir: join(repo, 'specs', 'other') }, result)],
+      // Valid JSON, of the right shape: only the checksum tells.
+      ['a result edited after it was written', joinFile(header, JSON.stringify({ ...stored, group: stored.group === 'done' ? 'failed' : 'done' }))],
+      ['a result of the wrong shape', joinFile(header, JSON.stringify({ ...stored, findings: 'none' }))],
+      ['a result that is not JSON, with its checksum', joinFile({ ...header, sum: createHash('sha1').update('{"group":').digest('hex') }, '{"group":')],
+      ['an input of the wrong shape', joinFile({ ...header, inputs: [...header.inputs, ['x', 'what']] }, result)],
+      ['no checksum', joinFile({ ...header, sum: undefined }, result)],
+      ['another format', joinFile({ ...header, format: 0 }, result)],
+      ['the format before, one JSON document', JSON.stringify({ ...header, format: 2, sum: undefined, result: stored })],
     ];
     for (const [what, data] of corruptions) {
       store.files.set(evaluationKey(dir), data);
       const runs = counted.runs;
       const cache = session(store);
-      const result = cache.get(dir, 'en', evaluate);
+      const evaluation = cache.get(dir, 'en', evaluate);
       assert.equal(cache.rejected, 1, `${what}: rejected`);
       assert.equal(counted.runs, runs + 1, `${what}: evaluated again`);
-      assert.deepEqual(result, evaluate(), `${what}: never trusted`);
+      assert.deepEqual(evaluation, evaluate(), `${what}: never trusted`);
       counted.runs--;
-      assert.deepEqual(JSON.parse(store.files.get(evaluationKey(dir))!).result, stored.result, `${what}: rewritten`);
+      assert.deepEqual(JSON.parse(splitFile(store.files.get(evaluationKey(dir))!).result), stored, `${what}: rewritten`);
     }
   });
 
@@ -239,7 +254,7 @@ describe('EvaluationCache', () => {
     const store = new MemoryStore();
     const { evaluate } = evaluator(repo);
     const now = () => statSync(join(dir, 'spec.md')).mtimeMs + 500;
-    new EvaluationCache(store, 'v1', isSpecEvaluation, { now }).get(dir, 'en', evaluate);
+    new EvaluationCache<SpecEvaluation>(store, 'v1', { now }).get(dir, 'en', evaluate);
     assert.equal(store.writes, 0, 'spec.md was written half a second before: its stamp may hide a second write');
     session(store).get(dir, 'en', (dependsOnMore) => (dependsOnMore(), evaluate()));
     assert.equal(store.writes, 0, 'a live run lock of another process');
@@ -252,7 +267,7 @@ describe('EvaluationCache', () => {
     const dir = join(repo, SPEC);
     const store = new MemoryStore();
     const { counted, evaluate } = evaluator(repo);
-    const cache = new EvaluationCache(store, 'v1', isSpecEvaluation, { now: later, writeDelayMs: 60_000 });
+    const cache = new EvaluationCache<SpecEvaluation>(store, 'v1', { now: later, writeDelayMs: 60_000 });
     const first = cache.get(dir, 'en', evaluate);
     assert.equal(store.writes, 0, 'nothing is written during the look');
     assert.equal(cache.written, 0);
@@ -265,7 +280,7 @@ describe('EvaluationCache', () => {
     assert.equal(counted.runs, 1);
     // A spec gone before its file was written: nothing is written for it.
     const other = new MemoryStore();
-    const forgetting = new EvaluationCache(other, 'v1', isSpecEvaluation, { now: later, writeDelayMs: 60_000 });
+    const forgetting = new EvaluationCache<SpecEvaluation>(other, 'v1', { now: later, writeDelayMs: 60_000 });
     forgetting.get(dir, 'en', evaluate);
     forgetting.forget(dir);
     forgetting.flush();
@@ -284,7 +299,7 @@ describe('EvaluationCache', () => {
       },
       remove: () => undefined,
     };
-    const cache = new EvaluationCache(failing, 'v1', isSpecEvaluation, { now: later, writeDelayMs: 60_000 });
+    const cache = new EvaluationCache<SpecEvaluation>(failing, 'v1', { now: later, writeDelayMs: 60_000 });
     cache.get(dir, 'en', evaluate);
     assert.doesNotThrow(() => cache.flush());
     assert.equal(cache.written, 0);
@@ -308,7 +323,7 @@ describe('EvaluationCache', () => {
     });
     assert.ok(existsSync(join(folder, `${evaluationKey(dir)}.json`)));
     // The parse cache's own file is how parses are kept, not something the evaluation depends on.
-    const inputs = JSON.parse(readFileSync(join(folder, `${evaluationKey(dir)}.json`), 'utf8')).inputs as [string][];
+    const inputs = splitFile(readFileSync(join(folder, `${evaluationKey(dir)}.json`), 'utf8')).header.inputs as [string][];
     assert.deepEqual(
       inputs.filter(([path]) => path.startsWith(folder)),
       [],
