@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/readRecorder';
+import { inputAt, recordReads, unchangedFile, unchangedInput, type RecordedInput } from '../fs/readRecorder';
 import { nodeCrypto } from '../nodeModules';
 import { DelayedWrites } from './delayedWrites';
 import { cacheKey, type SpecCacheStore } from './specCache';
@@ -148,6 +148,12 @@ export class EvaluationCache<T> {
     // is still missing while its name is not among them, and needs no stat of its own.
     const listed = new Map<string, readonly string[]>();
     for (const stored of header.inputs) {
+      // A file (most inputs): its stamp compared as stored, with no object made for it.
+      if (typeof stored[1] === 'number') {
+        const [name, size, mtimeMs, ctimeMs] = stored as [string, number, number, number];
+        if (!unchangedFile(storedPath(dir, name), size, mtimeMs, ctimeMs)) return undefined;
+        continue;
+      }
       const [path, input] = fromStored(dir, stored);
       if (input.kind === 'missing' && notListed(path, listed)) continue;
       if (!unchangedInput(path, input)) return undefined;
@@ -220,10 +226,14 @@ function toStored(dir: string, path: string, input: RecordedInput): StoredInput 
   }
 }
 
-function fromStored(dir: string, stored: StoredInput): [string, RecordedInput] {
-  const [name] = stored;
+/** The absolute path of a stored input's name. */
+function storedPath(dir: string, name: string): string {
   // Concatenated, not joined: sixty paths per spec, a thousand specs, and the names were stored normalized.
-  const path = name === '.' ? dir : name.startsWith('./') ? `${dir}${sep}${sep === '/' ? name.slice(2) : name.slice(2).split('/').join(sep)}` : name;
+  return name === '.' ? dir : name.startsWith('./') ? `${dir}${sep}${sep === '/' ? name.slice(2) : name.slice(2).split('/').join(sep)}` : name;
+}
+
+function fromStored(dir: string, stored: StoredInput): [string, RecordedInput] {
+  const path = storedPath(dir, stored[0]);
   if (typeof stored[1] === 'number') {
     const [, size, mtimeMs, ctimeMs] = stored as [string, number, number, number];
     return [path, { kind: 'file', size, mtimeMs, ctimeMs }];
