@@ -18,7 +18,10 @@ const RACY_MS = 2000;
  * `[path, 'dir', names, mtimeMs?, ctimeMs?]` for one that was listed (its times when they were
  * not racy), `[path, 'missing' | 'other']`.
  */
-type StoredInput = [string, number, number, number] | [string, 'dir'] | [string, 'dir', string[]] | [string, 'dir', string[], number, number] | [string, 'missing' | 'other'];
+type StoredFile = [string, number, number, number];
+type StoredInput = StoredFile | [string, 'dir'] | [string, 'dir', string[]] | [string, 'dir', string[], number, number] | [string, 'missing' | 'other'];
+
+const isStoredFile = (stored: StoredInput): stored is StoredFile => typeof stored[1] === 'number';
 
 /**
  * An evaluation file is two lines: this header, as JSON, then the result's JSON, which is parsed
@@ -149,8 +152,8 @@ export class EvaluationCache<T> {
     const listed = new Map<string, readonly string[]>();
     for (const stored of header.inputs) {
       // A file (most inputs): its stamp compared as stored, with no object made for it.
-      if (typeof stored[1] === 'number') {
-        const [name, size, mtimeMs, ctimeMs] = stored as [string, number, number, number];
+      if (isStoredFile(stored)) {
+        const [name, size, mtimeMs, ctimeMs] = stored;
         if (!unchangedFile(storedPath(dir, name), size, mtimeMs, ctimeMs)) return undefined;
         continue;
       }
@@ -232,12 +235,9 @@ function storedPath(dir: string, name: string): string {
   return name === '.' ? dir : name.startsWith('./') ? `${dir}${sep}${sep === '/' ? name.slice(2) : name.slice(2).split('/').join(sep)}` : name;
 }
 
-function fromStored(dir: string, stored: StoredInput): [string, RecordedInput] {
+/** A stored folder or missing path as the RecordedInput it was (files are compared as stored: unchangedFile). */
+function fromStored(dir: string, stored: Exclude<StoredInput, StoredFile>): [string, RecordedInput] {
   const path = storedPath(dir, stored[0]);
-  if (typeof stored[1] === 'number') {
-    const [, size, mtimeMs, ctimeMs] = stored as [string, number, number, number];
-    return [path, { kind: 'file', size, mtimeMs, ctimeMs }];
-  }
   if (stored[1] === 'dir') {
     const [, , names, mtimeMs, ctimeMs] = stored as [string, 'dir', string[]?, number?, number?];
     return [path, names ? { kind: 'dir', names, mtimeMs, ctimeMs } : { kind: 'dir' }];
