@@ -208,9 +208,10 @@ export class SpecCache {
   }
 
   private readFile(dir: string): Map<string, Entry> | undefined {
-    let data: string | undefined;
+    // A file still waiting to be written is newer than the store's (a spec read again within the delay).
+    let data = this.writes.waiting(dir);
     try {
-      data = unrecorded(() => this.store.read(this.key(dir)));
+      data ??= unrecorded(() => this.store.read(this.key(dir)));
     } catch {
       data = undefined;
     }

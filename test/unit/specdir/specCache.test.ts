@@ -203,6 +203,19 @@ describe('SpecCache', () => {
     assert.equal(store.writes, 10);
   });
 
+  it('reads back a delayed cache file still waiting to be written, with nothing kept in memory', () => {
+    const store = new CountingStore();
+    const cache = new SpecCache(store, 'v1', { now: later, writeDelayMs: 60_000, remember: false });
+    const stamp = { size: 1, mtimeMs: 1, ctimeMs: 1 };
+    const entries = cache.open('/specs/s1');
+    entries.set('spec.md', stamp, { text: 'kept' });
+    cache.commit('/specs/s1', entries);
+    assert.equal(store.writes, 0, 'still waiting');
+    assert.deepEqual(cache.open('/specs/s1').get('spec.md', stamp), { text: 'kept' }, 'the waiting parse, not a parse again');
+    cache.flush();
+    assert.equal(store.writes, 1);
+  });
+
   it('keeps the repository current: a change seen through applyChange comes from the file', () => {
     const repo = copyRepo();
     const store = new CountingStore();
