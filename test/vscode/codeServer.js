@@ -37,7 +37,9 @@ const CHROMIUM_ARGS = [
 const DEFAULT_SETTINGS = {
   'workbench.startupEditor': 'none',
   'telemetry.telemetryLevel': 'off',
-  'extensions.autoUpdate': false,
+  // In the form VS Code migrates `false` to: written as `false`, every fresh profile's first window rewrote
+  // settings.json, which activated the JSON language extension in the middle of the window's start.
+  'extensions.autoUpdate': 'off',
   'extensions.autoCheckUpdates': false,
   'security.workspace.trust.enabled': false,
   'update.mode': 'none',
