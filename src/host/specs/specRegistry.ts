@@ -22,8 +22,9 @@ const CHECK_WITHOUT_VIEW_MS = 2000;
 /**
  * Reading the specs while the window starts up makes VS Code ask for the rows late: on 1,000 specs,
  * 0.7–2.5 s after activation, against 0.3–0.5 s while Loom reads nothing (`npm run bench`,
- * tree-first-paint). So the reading begins when the view asks for its rows, when a command, tool
- * or panel needs the specs, or this long after activation (the view hidden: the status bar's counts).
+ * tree-first-paint). So the reading goes past the newest rows only when the view asks for its
+ * rows, when a command, tool or panel needs the specs, or this long after activation (the view
+ * hidden: the status bar's counts).
  */
 const START_UNASKED_MS = 3000;
 /** The longest the rest of the rows wait for the newest ones to be painted. */
@@ -56,6 +57,9 @@ export class SpecRegistry extends Disposable {
   private readonly readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
   private markRows!: () => void;
   private readonly rowsPromise = new Promise<void>((resolve) => (this.markRows = resolve));
+  /** Someone needs the specs (the view asked for its rows, a command, START_UNASKED_MS passed): the reading goes past the newest rows. */
+  private markNeeded!: () => void;
+  private readonly neededPromise = new Promise<void>((resolve) => (this.markNeeded = resolve));
   private markShown!: () => void;
   private readonly shownPromise = new Promise<void>((resolve) => (this.markShown = resolve));
   /** A moment after the first rows were painted: when the look's results may be handed on. */
@@ -67,6 +71,8 @@ export class SpecRegistry extends Disposable {
   /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
   readonly timings: {
     startedAt?: number;
+    /** When someone first needed the specs (`start`): the reading went past the newest rows. */
+    neededAt?: number;
     firstRowsAt?: number;
     rowsAt?: number;
     loadedAt?: number;
@@ -111,12 +117,25 @@ export class SpecRegistry extends Disposable {
   }
 
   /**
-   * Begins reading START_UNASKED_MS from now, unless the view, a command or a tool asks first
-   * (`rowsAsked`, `start`).
+   * Reads the newest rows at once (`prepare`), and the rest START_UNASKED_MS from now, unless the
+   * view, a command or a tool asks first (`rowsAsked`, `start`).
    */
   startSoon(): void {
+    const prepare = setTimeout(() => this.prepare());
     const timer = setTimeout(() => void this.start(), START_UNASKED_MS);
-    this._register(toDisposable(() => clearTimeout(timer)));
+    this._register(toDisposable(() => (clearTimeout(prepare), clearTimeout(timer))));
+  }
+
+  /**
+   * While VS Code starts the window and before it asks for the view's rows (0.3–1 s after
+   * activation, Loom idle meanwhile), each folder's listing and its newest rows are read: they are
+   * ready when it asks. That much (tens of ms) does not delay the ask; reading past them would.
+   */
+  private prepare(): void {
+    if (this.loading || this.isDisposed) return;
+    for (const f of vscode.workspace.workspaceFolders ?? []) this.addFolder(f);
+    this.loading = this.loadAll();
+    void this.loading.then(() => this.markReady());
   }
 
   /**
@@ -129,16 +148,14 @@ export class SpecRegistry extends Disposable {
   }
 
   /**
-   * Starts reading the workspace unless it is being read; resolves once every folder's rows are
-   * read. Nothing is read before this: whatever needs the specs awaits this, not `ready`.
+   * Reads the whole workspace (past the newest rows `prepare` read) unless it is being read;
+   * resolves once every folder's rows are read. Whatever needs the specs awaits this, not `ready`.
    */
   start(): Promise<void> {
-    if (!this.loading) {
-      for (const f of vscode.workspace.workspaceFolders ?? []) this.addFolder(f);
-      this.loading = this.loadAll();
-      void this.loading.then(() => this.markReady());
-    }
-    return this.loading;
+    this.timings.neededAt ??= performance.now();
+    this.markNeeded();
+    this.prepare();
+    return this.loading ?? Promise.resolve();
   }
 
   /** Resolves once the workspace has been read the first time; asking does not start the reading. */
@@ -216,9 +233,13 @@ export class SpecRegistry extends Disposable {
     this.checking = this.checkAll();
   }
 
-  /** What the rest of the rows wait for once the newest are read: their paint, if the view asked for them. */
-  private firstPaint(): Promise<void> {
-    return this.viewAsked ? Promise.race([this.shownPromise, delay(FIRST_PAINT_WAIT_MS)]) : Promise.resolve();
+  /**
+   * What the rest of the rows wait for once the newest are read: someone needing the specs
+   * (`start`), then the newest rows' paint, if the view asked for them.
+   */
+  private async firstPaint(): Promise<void> {
+    await this.neededPromise;
+    if (this.viewAsked) await Promise.race([this.shownPromise, delay(FIRST_PAINT_WAIT_MS)]);
   }
 
   /**

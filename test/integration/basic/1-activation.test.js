@@ -23,16 +23,18 @@ suite('activation', () => {
     ]);
   });
 
-  test('reads no spec while the window starts: only once the view asks for its rows, a command needs them, or 3 s after activation', async () => {
+  test('while the window starts, reads only the newest rows: the rest once the view asks for them, a command needs them, or 3 s after activation', async () => {
     // Activated before the tests begin (workspaceContains): what its timings say of that start.
     const api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
     await api.registry.start();
-    const { startedAt } = api.registry.timings;
+    const { neededAt, rowsAt } = api.registry.timings;
     const asked = api.tree.firstAskedAt;
-    const afterActivation = startedAt - api.timings.activatedAt;
+    const afterActivation = neededAt - api.timings.activatedAt;
+    // The sample has fewer specs than the newest rows: the end of their reading waited for the ask.
+    assert.ok(rowsAt >= neededAt, `every row was read ${(neededAt - rowsAt).toFixed(0)} ms before anyone needed them`);
     assert.ok(
-      (asked !== undefined && startedAt >= asked) || afterActivation >= 2900,
-      `the reading began ${afterActivation.toFixed(0)} ms after activation, ${asked === undefined ? 'the view never asked' : `${(startedAt - asked).toFixed(0)} ms after the view asked`}`,
+      (asked !== undefined && neededAt >= asked) || afterActivation >= 2900,
+      `the specs were needed ${afterActivation.toFixed(0)} ms after activation, ${asked === undefined ? 'the view never asked' : `${(neededAt - asked).toFixed(0)} ms after the view asked`}`,
     );
   });
 
