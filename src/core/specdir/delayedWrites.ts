@@ -35,9 +35,18 @@ export class DelayedWrites {
     }
   }
 
-  /** What waits to be written under `key`: newer than what the store holds. */
-  waiting(key: string): string | undefined {
-    return this.pending.get(key);
+  /**
+   * What is under `key`: the text still waiting to be written, which is newer than the store's
+   * (read again within the delay), else what `fromStore` reads; undefined when that throws.
+   */
+  read(key: string, fromStore: () => string | undefined): string | undefined {
+    const waiting = this.pending.get(key);
+    if (waiting !== undefined) return waiting;
+    try {
+      return fromStore();
+    } catch {
+      return undefined;
+    }
   }
 
   /** Forgets what waits under `key` (its spec is gone). */

@@ -136,12 +136,7 @@ export class EvaluationCache<T> {
 
   private read(dir: string, context: string): T | undefined {
     const key = this.key(dir);
-    let data = this.writes.waiting(key);
-    try {
-      data ??= this.store.read(key);
-    } catch {
-      data = undefined;
-    }
+    const data = this.writes.read(key, () => this.store.read(key));
     if (!data) return undefined;
     const cut = data.indexOf('\n');
     const header = cut < 0 ? 'rejected' : parseHeader(data.slice(0, cut), this.version, dir, context);

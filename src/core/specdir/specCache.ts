@@ -208,13 +208,7 @@ export class SpecCache {
   }
 
   private readFile(dir: string): Map<string, Entry> | undefined {
-    // A file still waiting to be written is newer than the store's (a spec read again within the delay).
-    let data = this.writes.waiting(dir);
-    try {
-      data ??= unrecorded(() => this.store.read(this.key(dir)));
-    } catch {
-      data = undefined;
-    }
+    const data = this.writes.read(dir, () => unrecorded(() => this.store.read(this.key(dir))));
     if (!data) return undefined;
     const entries = parseCacheFile(data, this.versionNow(), dir);
     if (!entries) this.rejected++;
