@@ -67,11 +67,15 @@ async function confirmInQuickPick(run) {
 }
 
 /**
- * Resolves once the registry has reported no change for `quietMs` (the watcher has caught up).
- * The quiet outlasts the folder's longest debounce (1 s): on a loaded machine the watcher's last
- * events of an earlier test's writes came more than 600 ms after the previous change.
+ * Resolves once the watcher has delivered every event of the writes made so far and the registry
+ * has handled them. On a loaded machine the watcher's events of an earlier test's writes came more
+ * than 1.2 s after the previous change, so a quiet period alone is not enough: a barrier file is
+ * written where Loom's watcher sees (and ignores) it, and once our own watcher reports it, every
+ * earlier event has reached Loom's watcher too (both take VS Code's one stream of file events).
+ * Then the registry must report no change for `quietMs` (its longest debounce is 1 s).
  */
-async function settle(api, quietMs = 1200, timeout = 10000) {
+async function settle(api, quietMs = 1200, timeout = 15000) {
+  await watcherBarrier(timeout);
   let last = Date.now();
   const listener = api.registry.onDidChange(() => (last = Date.now()));
   try {
@@ -83,6 +87,30 @@ async function settle(api, quietMs = 1200, timeout = 10000) {
     await api.registry.whenIdle();
   } finally {
     listener.dispose();
+  }
+}
+
+let barriers = 0;
+
+/** Writes a hidden file in the spec root (not a spec: Loom ignores it) and waits for its event. */
+async function watcherBarrier(timeout) {
+  const root = folderPath();
+  const specs = fs.existsSync(path.join(root, 'specs')) ? 'specs' : '.';
+  const name = `.settle-barrier-${process.pid}-${++barriers}`;
+  const file = path.join(root, specs, name);
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, `${specs === '.' ? '' : 'specs/'}${name}`));
+  let timer;
+  try {
+    const seen = new Promise((resolve, reject) => {
+      watcher.onDidCreate(resolve);
+      timer = setTimeout(() => reject(new Error(`the watcher never reported ${file}`)), timeout);
+    });
+    fs.writeFileSync(file, '');
+    await seen;
+  } finally {
+    clearTimeout(timer);
+    watcher.dispose();
+    fs.rmSync(file, { force: true });
   }
 }
 
