@@ -57,7 +57,12 @@ interface Sample {
   cache?: { hits: number; misses: number; written: number; rejected: number; evaluations?: { hits: number; misses: number; written: number; rejected: number } };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle value; of an even count, the mean of the two middle ones (not the upper one). */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 /**
  * The extension's own time: its entry's top level, then activate(), which loads the extension's
  * bundle (compiled, or read from V8's code cache) and runs its activate(). Not the time in between, when
@@ -158,7 +163,10 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const worker = (s: Sample) => s.registry!.look?.[0]?.begunAt !== undefined;
     // The CPU time the look's worker used (at the lowest priority, it runs when the window leaves a core free).
     const lookCpuMs = (s: Sample) => s.registry!.look?.[0]?.cpuMs ?? NaN;
-    const rowsLarge = median(cold.map(rowsMs));
+    // Like activation, a start as users have it: the run's first window, the one after the build
+    // that compiles the bundle and its libraries without a code cache, is printed apart
+    // (`firstMs`); the 10-spec windows always come after it, with the cache.
+    const rowsLarge = median(cached(cold).map(rowsMs));
     const rowsSmall = median(small.map(rowsMs));
     const coldLoaded = median(cold.map(loadedMs));
     const warmLoaded = median(warm.map(loadedMs));
@@ -169,7 +177,7 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const baseHeap = median(baseline.map((s) => s.heapMB!));
     return [
       `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} warmMs=${extra(warm).toFixed(0)} loadMs=${loadMs.toFixed(0)} startMs=${startMs.toFixed(0)} deferred=${cold.filter((s) => s.loom!.deferred).length}/${cold.length} firstMs=${firstMs.toFixed(0)} codeCache=${cached(cold).filter((s) => s.loom!.codeCache).length}/${cold.length} runMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'runMs'))).toFixed(0)} waitMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'waitMs'))).toFixed(0)} spanMs=${extraSpan.toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
-      `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cold.map(askedMs)).toFixed(0)} askedMs10=${median(small.map(askedMs)).toFixed(0)} askToRowsMs=${median(cold.map(askToRowsMs)).toFixed(0)}/${median(small.map(askToRowsMs)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} rounds=${rounds}`,
+      `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cached(cold).map(askedMs)).toFixed(0)} askedMs10=${median(small.map(askedMs)).toFixed(0)} askToRowsMs=${median(cached(cold).map(askToRowsMs)).toFixed(0)}/${median(small.map(askToRowsMs)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} firstMs=${rowsMs(cold[0]).toFixed(0)} codeCache=${cached(cold).length}/${cold.length} rounds=${rounds}`,
       `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} rowsMs=${median(warm.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)}/${median(cold.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specsEvaluated=${median(warm.map((s) => s.cache!.evaluations?.misses ?? NaN))}/${median(cold.map((s) => s.cache!.evaluations?.misses ?? NaN))} lookMs=${median(warm.map(lookMs)).toFixed(0)}/${median(cold.map(lookMs)).toFixed(0)} lookCpuMs=${median(warm.map(lookCpuMs)).toFixed(0)}/${median(cold.map(lookCpuMs)).toFixed(0)} workers=${warm.filter(worker).length}/${cold.filter(worker).length} specs=${specs} rounds=${rounds}`,
       `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,
       `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} peakHeapMB=${median(cold.map((s) => s.peakHeapMB!)).toFixed(0)} emptyHeapMB=${baseHeap.toFixed(0)} peakExternalMB=${median(cold.map((s) => s.peakExternalMB!)).toFixed(0)} lookProcessMB=${median(cold.map((s) => s.registry!.look?.[0]?.peakMB ?? NaN)).toFixed(0)} specs=${specs} keptInFull=${median(cold.map((s) => s.fullSpecs ?? 0))} rounds=${rounds}`,
