@@ -98,7 +98,9 @@ async function watcherBarrier(timeout) {
   const specs = fs.existsSync(path.join(root, 'specs')) ? 'specs' : '.';
   const name = `.settle-barrier-${process.pid}-${++barriers}`;
   const file = path.join(root, specs, name);
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, `${specs === '.' ? '' : 'specs/'}${name}`));
+  // A recursive pattern (`**`), like Loom's own: VS Code serves it from the workspace's one
+  // recursive watcher, as it does Loom's, and starts no second watcher of its own for it.
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, `**/${name}`));
   let timer;
   try {
     const seen = new Promise((resolve, reject) => {
