@@ -7,11 +7,14 @@
  * Each sample is one window: `baseline` (the empty extension alone), `cold` (Loom on 1,000 specs
  * with empty storage, then a checkout burst), `warm` (the same workspace and profile again: the
  * per-spec cache is there) and `small` (10 specs). The rounds alternate and the lines print medians.
+ * Each round generates both workspaces and waits until the kernel has written them back to disk
+ * (bench/writeback.ts) before its first window opens.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateRepository } from './generateRepository';
+import { unwrittenMB, waitForWriteback } from './writeback';
 
 const ROOT = resolve(__dirname, '..');
 const SHIM = join(ROOT, 'test/vscode/code-shim.js');
@@ -121,12 +124,15 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const cold: Sample[] = [];
     const warm: Sample[] = [];
     const small: Sample[] = [];
+    const writebackMs: number[] = [];
     for (let round = 0; round < rounds; round++) {
       // A fresh copy of the workspaces each round: the checkout burst changes the large one.
       const large = join(work, `round-${round}`, 'large');
       const little = join(work, `round-${round}`, 'small');
+      const unwritten = unwrittenMB();
       generateRepository(large, specs, 20);
       generateRepository(little, 10, 20);
+      writebackMs.push(await waitForWriteback(unwritten));
       const profile = join(work, `round-${round}`, 'profile');
       mkdirSync(profile, { recursive: true });
       baseline.push(await runWindow(work, 'baseline', large, join(work, `round-${round}`, 'profile-baseline'), false));
@@ -177,7 +183,7 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const baseHeap = median(baseline.map((s) => s.heapMB!));
     return [
       `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} warmMs=${extra(warm).toFixed(0)} loadMs=${loadMs.toFixed(0)} startMs=${startMs.toFixed(0)} deferred=${cold.filter((s) => s.loom!.deferred).length}/${cold.length} firstMs=${firstMs.toFixed(0)} codeCache=${cached(cold).filter((s) => s.loom!.codeCache).length}/${cold.length} runMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'runMs'))).toFixed(0)} waitMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'waitMs'))).toFixed(0)} spanMs=${extraSpan.toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
-      `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cached(cold).map(askedMs)).toFixed(0)} askedMs10=${median(small.map(askedMs)).toFixed(0)} askToRowsMs=${median(cached(cold).map(askToRowsMs)).toFixed(0)}/${median(small.map(askToRowsMs)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} firstMs=${rowsMs(cold[0]).toFixed(0)} codeCache=${cached(cold).length}/${cold.length} rounds=${rounds}`,
+      `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cached(cold).map(askedMs)).toFixed(0)} askedMs10=${median(small.map(askedMs)).toFixed(0)} askToRowsMs=${median(cached(cold).map(askToRowsMs)).toFixed(0)}/${median(small.map(askToRowsMs)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} firstMs=${rowsMs(cold[0]).toFixed(0)} codeCache=${cached(cold).length}/${cold.length} writebackMs=${median(writebackMs).toFixed(0)} rounds=${rounds}`,
       `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} rowsMs=${median(warm.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)}/${median(cold.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specsEvaluated=${median(warm.map((s) => s.cache!.evaluations?.misses ?? NaN))}/${median(cold.map((s) => s.cache!.evaluations?.misses ?? NaN))} lookMs=${median(warm.map(lookMs)).toFixed(0)}/${median(cold.map(lookMs)).toFixed(0)} lookCpuMs=${median(warm.map(lookCpuMs)).toFixed(0)}/${median(cold.map(lookCpuMs)).toFixed(0)} workers=${warm.filter(worker).length}/${cold.filter(worker).length} specs=${specs} rounds=${rounds}`,
       `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,
       `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} peakHeapMB=${median(cold.map((s) => s.peakHeapMB!)).toFixed(0)} emptyHeapMB=${baseHeap.toFixed(0)} peakExternalMB=${median(cold.map((s) => s.peakExternalMB!)).toFixed(0)} lookProcessMB=${median(cold.map((s) => s.registry!.look?.[0]?.peakMB ?? NaN)).toFixed(0)} specs=${specs} keptInFull=${median(cold.map((s) => s.fullSpecs ?? 0))} rounds=${rounds}`,
