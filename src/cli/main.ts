@@ -10,9 +10,8 @@ import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
 import { onlyCompressionMissing } from '../core/pipeline/refusals';
 import { LoomRepository } from '../core/repository/loomRepository';
-import { workflowRefusal, type SpecPipeline } from '../core/repository/specPipeline';
+import type { SpecPipeline } from '../core/repository/specPipeline';
 import { specProblems } from '../core/repository/specDiagnostics';
-import { recordWorktreePath } from '../core/repository/worktreeRecord';
 import { ORDERED_OVERLAP, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { overrideAuthor, overrideFor, writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
@@ -23,7 +22,10 @@ import { cliLanguage, isLanguage } from './language';
 import { cliSpecCaches } from './specCacheDir';
 import { scanStatuses } from '../core/repository/specStatusCache';
 import type { SpecCache } from '../core/specdir/specCache';
-import { fingerprintCount, reportVerdict, setTaskStatus, VerdictFileMissing, writeHandoffFromCli } from './stateCommands';
+import { fingerprintCount, handoffAsk, reportVerdict, taskAsk, VerdictFileMissing } from './stateCommands';
+import { changedOrThrow, NotChanged, printNotChanged } from './answers';
+import type { CliIo } from './io';
+import { request } from '../core/port/request';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson } from './format';
 import { traceJson } from '../core/trace/traceJson';
@@ -34,10 +36,7 @@ const CLI_LOCK_WAIT_MS = 5_000;
 /** The usage text, in the display language. */
 export const usage = () => t('cli.usage', { version: VERSION });
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
+export type { CliIo } from './io';
 
 const defaultIo: CliIo = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
@@ -95,27 +94,6 @@ function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
   const found = repo.get(dir);
   if (!found) throw new UsageError(t('cli.usage.notSpecDir', { dir, root: repo.root }));
   return found;
-}
-
-/** Stage changes start from pipeline.state.json; a corrupt one, or one naming no stage of the pipeline, is reported and never overwritten. */
-function changeable(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
-  const s = spec(repo, args);
-  const file = `${s.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
-  if (s.snapshot.stateCondition === 'invalid') {
-    throw new UnreadableInputError(
-      t('input.stateCorrupt', { file }),
-      s.diagnostics.filter((d) => d.file === file),
-    );
-  }
-  // A workflow.yaml that does not read leaves the pipeline unknown: loom run refuses it too.
-  if (s.definition.problems?.length) {
-    throw new UnreadableInputError(workflowRefusal(s.definition, s.snapshot.specDir), s.definition.problems.slice(1));
-  }
-  const unknownStage = s.diagnostics.filter((d) => d.code === 'unknown-stage');
-  if (unknownStage.length) {
-    throw new UnreadableInputError(t('input.unknownStage', { file, pipeline: s.pipelineType }), unknownStage);
-  }
-  return s;
 }
 
 /** The keys of a task file that batching reads. */
@@ -180,43 +158,49 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return unreadable.length ? 2 : 0;
     }
     case 'advance': {
-      const s = changeable(repo, args);
-      const result = s.advance({
-        to: flagValue(args, '--to'),
-        confirm: args.flags.has('--confirm'),
-        compressionConfirmed: args.flags.has('--compression-confirmed'),
-        reason: flagValue(args, '--reason'),
-      });
-      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-      else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: result.from, to: result.to }));
+      const s = spec(repo, args);
+      const moved = changedOrThrow(
+        await request(
+          s,
+          { type: 'advance', to: flagValue(args, '--to'), compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') },
+          // The person at the terminal gave their word up front.
+          args.flags.has('--confirm') ? { confirm: true } : {},
+        ),
+        s,
+      );
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: moved.from, to: moved.to });
+      else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: moved.from ?? '', to: moved.to ?? '' }));
       return 0;
     }
     case 'fail': {
-      const s = changeable(repo, args);
+      const s = spec(repo, args);
       const reason = requireFlag(args, '--reason');
       if (!reason.trim()) throw new UsageError(t('cli.usage.failNeedsReason'));
-      const result = s.fail(reason);
-      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-      else io.out(t('cli.failed', { specDir: s.snapshot.specDir, from: result.from, reason }));
+      const failed = changedOrThrow(await request(s, { type: 'fail', reason }), s);
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: failed.from, to: failed.to });
+      else io.out(t('cli.failed', { specDir: s.snapshot.specDir, from: failed.from ?? '', reason }));
       return 0;
     }
     case 'recover': {
-      const s = changeable(repo, args);
-      const result = s.recover(requireFlag(args, '--to'), { reason: flagValue(args, '--reason') });
-      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: result.from, to: result.to });
-      else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: result.from, to: result.to }));
+      const s = spec(repo, args);
+      const moved = changedOrThrow(await request(s, { type: 'recover', to: requireFlag(args, '--to'), reason: flagValue(args, '--reason') }), s);
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: moved.from, to: moved.to });
+      else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: moved.from ?? '', to: moved.to ?? '' }));
       return 0;
     }
     case 'reapprove': {
-      const s = changeable(repo, args);
-      const result = s.reapprove(flagValue(args, '--stage'), { reason: flagValue(args, '--reason') });
-      if (asJson) json(io, { spec_dir: s.snapshot.specDir, stage: result.stage, changed: result.changed, current_stage: result.state.current_stage });
-      else io.out(t('cli.reapproved', { specDir: s.snapshot.specDir, stage: result.stage, changed: result.changed.join(', '), current: result.state.current_stage }));
+      const s = spec(repo, args);
+      const renewed = changedOrThrow(await request(s, { type: 'reapprove', stage: flagValue(args, '--stage'), reason: flagValue(args, '--reason') }), s);
+      const { stage, changed } = renewed.reapproved;
+      const current = renewed.state?.current_stage ?? renewed.to ?? '';
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, stage, changed, current_stage: current });
+      else io.out(t('cli.reapproved', { specDir: s.snapshot.specDir, stage, changed: changed.join(', '), current }));
       return 0;
     }
     case 'task': {
-      const s = changeable(repo, args);
-      const task = setTaskStatus(s, { id: requireFlag(args, '--id'), status: requireFlag(args, '--status'), blocker: flagValue(args, '--blocker') }, new Date().toISOString(), CLI_LOCK_WAIT_MS);
+      const s = spec(repo, args);
+      const ask = taskAsk(args);
+      const { task } = changedOrThrow(await request(s, { type: 'setTaskState', ...ask }), s);
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, task });
       else io.out(t('freshness.task.written', { specDir: s.snapshot.specDir, task: task.task_id, status: task.status }));
       return 0;
@@ -235,20 +219,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       }
     }
     case 'handoff': {
-      const s = changeable(repo, args);
-      const artifacts = flagValue(args, '--artifacts')
-        ?.split(',')
-        .map((a) => a.trim())
-        .filter(Boolean);
-      const ask = {
-        stage: flagValue(args, '--stage'),
-        task: flagValue(args, '--task'),
-        status: flagValue(args, '--status'),
-        summary: flagValue(args, '--summary'),
-        artifacts,
-        refresh: args.flags.has('--refresh'),
-      };
-      const written = writeHandoffFromCli(s, ask, new Date().toISOString(), CLI_LOCK_WAIT_MS);
+      const s = spec(repo, args);
+      const written = changedOrThrow(await request(s, { type: 'writeHandoff', handoff: handoffAsk(args) }), s);
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, path: written.file, handoff: written.handoff });
       else io.out(t(written.refreshed ? 'freshness.handoff.refreshed' : 'freshness.handoff.written', { specDir: s.snapshot.specDir, file: written.file, count: fingerprintCount(written.handoff) }));
       return 0;
@@ -333,17 +305,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return result.passed ? 0 : 1;
     }
     case 'worktree': {
-      const s = changeable(repo, args);
-      // Loaded only here: simple-git and its logger are of no use to any other command.
-      const { ensureFeatureWorktree } = await import('../core/git/featureWorktree.js');
-      const worktree = await ensureFeatureWorktree({
-        repoRoot: repo.root,
-        specName: s.snapshot.name,
-        specDir: s.snapshot.dir,
-        location: flagValue(args, '--location') ?? '',
-        signal: new AbortController().signal,
-      });
-      recordWorktreePath(repo.root, s.snapshot.dir, worktree.path, new Date().toISOString());
+      const s = spec(repo, args);
+      const made = changedOrThrow(await request(s, { type: 'createWorktree', location: flagValue(args, '--location') ?? '' }), s);
+      const { worktree } = made;
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, ...worktree });
       else io.out(t(worktree.created ? 'cli.worktree.created' : 'cli.worktree.reused', { specDir: s.snapshot.specDir, branch: worktree.branch, path: worktree.path }));
       return 0;
@@ -408,6 +372,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo, env: 
       io.err(`loom-vscode: ${e.message}${e.diagnostics.map((d) => `\n  ${formatDiagnostic(d)}`).join('')}`);
       return 2;
     }
+    if (e instanceof NotChanged) return printNotChanged(e, io, asJson);
     if (e instanceof TransitionRefusedError) {
       // `codes` are stable English words for scripts; `error` and `reasons` are in the display language.
       const codes = e.details.codes ?? [];

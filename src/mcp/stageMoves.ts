@@ -1,142 +1,84 @@
-import { TransitionRefusedError } from '../core/errors';
-import { FAILED_STAGE } from '../core/files/vocabulary';
-import { stageOf } from '../core/pipeline/pipelineDefinition';
-import { onlyCompressionMissing } from '../core/pipeline/refusals';
-import type { TransitionCheck } from '../core/pipeline/transitionCheck';
+import type { Answer, NeedsConfirmation } from '../core/port/answer';
+import { request } from '../core/port/request';
 import type { SpecPipeline } from '../core/repository/specPipeline';
+import { t } from '../core/messages';
+import { confirmationNeeded, howToConfirm, questionText, refusalOf } from './answers';
 import { ToolRefusal, type ToolResult } from './results';
 import type { ToolContext } from './tool';
-import { stageDescription, t } from '../core/messages';
-
-/** How a person confirms when the client cannot ask them: the three places a stage may be confirmed from. */
-const howToConfirm = (spec: SpecPipeline) => t('mcp.howToConfirm', { specDir: spec.snapshot.specDir });
-
-/** The question put to the person, in the display language: which spec, which stage, what it produced, what comes next. */
-export function confirmationQuestion(spec: SpecPipeline, check: Pick<TransitionCheck, 'to' | 'confirmations'> | undefined, verb: 'advance' | 'approve'): string {
-  const specDir = spec.snapshot.specDir;
-  const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
-  const produced = (stage?.outputs ?? []).filter((f) => spec.snapshot.files.has(f));
-  const next = check && check.to !== spec.stage ? stageOf(spec.definition, check.to) : undefined;
-  // Only a known stage has a gate, so an unknown one is only ever left.
-  const asks = spec.stage === null ? t('mcp.ask.leaveUnknown', { specDir }) : t(verb === 'approve' ? 'mcp.ask.approve' : 'mcp.ask.leave', { specDir, stage: spec.stage });
-  const nextLine = !next
-    ? t('mcp.ask.nextCompletes')
-    : next.description
-      ? t('mcp.ask.nextDescribed', { stage: next.id, description: stageDescription(next.id, next.description) ?? next.description })
-      : t('mcp.ask.next', { stage: next.id });
-  return [
-    asks,
-    produced.length ? t('mcp.ask.produced', { files: produced.join(', ') }) : t('mcp.ask.producedNothing'),
-    nextLine,
-    ...(check?.confirmations.length ? [t('mcp.ask.youConfirm', { confirmations: check.confirmations.join('; ') })] : []),
-    t('mcp.ask.moveOn'),
-  ].join('\n');
-}
 
 // `confirmed_by` is one of three fixed English values (like `code`), for the agent to branch on.
-const moved = (spec: SpecPipeline, r: { from: string; to: string; complete?: boolean }, how: string): ToolResult => ({
-  ok: true,
-  spec_dir: spec.snapshot.specDir,
-  from: r.from,
-  to: r.to,
-  ...(r.complete ? { complete: true } : {}),
-  confirmed_by: how,
-  current_stage: spec.stage,
-});
+const moved = (spec: SpecPipeline, a: Answer<'advance' | 'approve'>, how: string): ToolResult => {
+  if (a.kind !== 'changed') throw new Error('not a change');
+  return {
+    ok: true,
+    spec_dir: spec.snapshot.specDir,
+    from: a.from,
+    to: a.to,
+    ...('complete' in a && a.complete ? { complete: true } : {}),
+    confirmed_by: how,
+    current_stage: spec.stage,
+  };
+};
 
-/** What stands in the way when only the person's word is missing: the check, else undefined. */
-function onlyConfirmationMissing(e: unknown): TransitionCheck | undefined {
-  if (!(e instanceof TransitionRefusedError)) return undefined;
-  const check = e.details.check as TransitionCheck | undefined;
-  return check && check.unmet.length === 0 && check.confirmations.length > 0 ? check : undefined;
-}
-
-/** loom 3's answer when only the caller's word on compression is missing (pipeline-engine.js advance). */
-function compressionRefusal(spec: SpecPipeline, tool: string, reasons: readonly string[]): ToolRefusal {
-  return new ToolRefusal(
-    'compression-required',
-    t('mcp.compression.required', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown') }),
-    t('mcp.compression.requiredHint', { tool }),
-    { compression_required: true, required_action: 'compress_closed_stage_context', reasons: [...reasons], current_stage: spec.stage },
-  );
-}
-
-/** The refusal, when it is only the compression that is missing; else the error as it is. */
-function withCompression(e: unknown, spec: SpecPipeline, tool: string): unknown {
-  return e instanceof TransitionRefusedError && onlyCompressionMissing(e.details, e.reasons) ? compressionRefusal(spec, tool, e.reasons) : e;
+/** Anything but a change, as a tool result: the actor's refusal, or its question when the client could not ask. */
+function notMoved(a: Answer<'advance' | 'approve'>, spec: SpecPipeline, tool: string): ToolRefusal {
+  if (a.kind === 'refused') return refusalOf(a, spec, tool);
+  return confirmationNeeded(a as NeedsConfirmation, spec);
 }
 
 /**
- * loom_advance_pipeline: the same checks as Advance, through the spec's actor. A human-approval
- * gate refuses (loom: "use approve"); an interactive stage moves only when the person confirms,
- * through elicitation where the client can ask them, otherwise the agent is told to ask. Where
- * loom 3 asks for it, the move needs `compression_confirmed` (the agent compressed the closed
- * stage's context first), and is refused as loom refuses it without.
+ * loom_advance_pipeline, through the spec's actor: the same answer as Advance. A human-approval
+ * gate is refused (loom: "use approve"); at an interactive stage the actor asks for the person's
+ * word, which the client asks them for (elicitation) where it can; otherwise the agent is told
+ * to ask. Where loom 3 asks for it, the move needs `compression_confirmed`.
  */
 export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool: string, options: { compressionConfirmed?: boolean } = {}): Promise<ToolResult> {
-  const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
-  const compressionConfirmed = options.compressionConfirmed === true;
-  if (spec.stage === FAILED_STAGE) {
-    throw new ToolRefusal('spec-failed', t('mcp.advance.specFailed', { specDir: spec.snapshot.specDir }), t('mcp.advance.specFailedHint', { specDir: spec.snapshot.specDir }));
-  }
-  if (stage?.humanApproval) {
-    throw new ToolRefusal('human-approval-gate', t('mcp.advance.humanApprovalGate', { stage: stage.id }), howToConfirm(spec), {
+  const intent = { type: 'advance' as const, compressionConfirmed: options.compressionConfirmed === true };
+  const first = await request(spec, { ...intent, reason: `via MCP: ${tool}` }, { now: ctx.now() });
+  if (first.kind === 'changed') return moved(spec, first, 'no confirmation needed');
+  if (first.kind === 'refused') throw refusalOf(first, spec, tool);
+  // loom's advance never passes a human-approval gate: that is approve's, with the person's word.
+  if (first.facts.gate === 'human-approval') {
+    throw new ToolRefusal('human-approval-gate', t('mcp.advance.humanApprovalGate', { stage: first.step.from }), howToConfirm(spec), {
       current_stage: spec.stage,
       needs_confirmation: true,
+      codes: ['confirmation-required'],
     });
   }
-  try {
-    return moved(spec, spec.advance({ compressionConfirmed, reason: `via MCP: ${tool}`, now: ctx.now() }), 'no confirmation needed');
-  } catch (e) {
-    const check = onlyConfirmationMissing(e);
-    if (!check) throw withCompression(e, spec, tool);
-    // The person is asked only once nothing else is missing, the compression included.
-    if (check.compression.length) throw compressionRefusal(spec, tool, check.compression);
-    const asked = await ctx.confirm(confirmationQuestion(spec, check, 'advance'));
-    if (asked.answer === 'unavailable') {
-      throw new ToolRefusal('confirmation-needed', t('mcp.advance.needsConfirmation', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown') }), howToConfirm(spec), {
-        current_stage: spec.stage,
-        needs_confirmation: true,
-        confirmations: check.confirmations,
-      });
-    }
-    if (asked.answer === 'declined')
-      throw new ToolRefusal('user-declined', t('mcp.advance.notConfirmed', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown'), why: asked.why }), t('mcp.hint.askUser'));
-    try {
-      return moved(
-        spec,
-        spec.advance({ confirm: true, compressionConfirmed, reason: `via MCP: ${tool}, confirmed by the user through the MCP client`, now: ctx.now() }),
-        'the user, through the MCP client',
-      );
-    } catch (again) {
-      throw withCompression(again, spec, tool);
-    }
-  }
+  const asked = await ctx.confirm(questionText(first));
+  if (asked.answer === 'unavailable') throw confirmationNeeded(first, spec);
+  if (asked.answer === 'declined')
+    throw new ToolRefusal('user-declined', t('mcp.advance.notConfirmed', { specDir: spec.snapshot.specDir, stage: first.step.from, why: asked.why }), t('mcp.hint.askUser'));
+  const second = await request(spec, { ...intent, reason: `via MCP: ${tool}, confirmed by the user through the MCP client` }, { confirm: first.step, now: ctx.now() });
+  if (second.kind === 'changed') return moved(spec, second, 'the user, through the MCP client');
+  throw notMoved(second, spec, tool);
 }
 
 /**
- * loom_approve_gate: only at a stage that asks for a person. Where the client can ask, the person
- * answers here; otherwise the call itself is the agent's report that the user agreed, as in loom.
+ * loom_approve_gate: the actor answers; where it asks for the person's word, the client asks
+ * them; where the client cannot, the call itself is the agent's report that the user agreed,
+ * as in loom, which the actor takes for a gate.
  */
 export async function approveOverMcp(spec: SpecPipeline, ctx: ToolContext, tool: string, options: { compressionConfirmed?: boolean } = {}): Promise<ToolResult> {
-  const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
-  if (!stage?.confirmation) {
-    throw new ToolRefusal('no-gate', t('mcp.approve.noGate', { specDir: spec.snapshot.specDir, stage: spec.stage ?? t('mcp.stage.unknown') }), t('mcp.approve.noGateHint'));
+  const intent = { type: 'approve' as const, compressionConfirmed: options.compressionConfirmed === true };
+  const first = await request(spec, { ...intent, reason: `via MCP: ${tool}` }, { now: ctx.now() });
+  if (first.kind === 'changed') return moved(spec, first, 'no confirmation needed');
+  if (first.kind === 'refused') {
+    // An unready gate is refused before the person is troubled with it.
+    if (first.check && first.code !== 'compression-required' && first.code !== 'no-gate')
+      throw new ToolRefusal('gate-not-ready', t('mcp.approve.notReady', { specDir: spec.snapshot.specDir, stage: first.stage ?? '?' }), t('mcp.approve.notReadyHint'), {
+        reasons: first.reasons,
+        codes: first.codes,
+        current_stage: spec.stage,
+      });
+    throw refusalOf(first, spec, tool);
   }
-  const forward = spec.next().find((c) => c.kind === 'forward');
-  // An unready gate is refused before the person is troubled with it.
-  if (forward && forward.unmet.length) {
-    throw new ToolRefusal('gate-not-ready', t('mcp.approve.notReady', { specDir: spec.snapshot.specDir, stage: stage.id }), t('mcp.approve.notReadyHint'), {
-      reasons: forward.unmet,
-      current_stage: spec.stage,
-    });
-  }
-  // An interactive stage (not a human-approval gate, which loom's approve passes without it) asks for it too.
-  const compressionConfirmed = options.compressionConfirmed === true;
-  if (forward && forward.compression.length && !compressionConfirmed) throw compressionRefusal(spec, tool, forward.compression);
-  const asked = await ctx.confirm(confirmationQuestion(spec, forward, 'approve'));
-  if (asked.answer === 'declined') throw new ToolRefusal('user-declined', t('mcp.approve.notApproved', { specDir: spec.snapshot.specDir, stage: stage.id, why: asked.why }), t('mcp.hint.askUser'));
-  const how = asked.answer === 'accepted' ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement';
-  const reason = asked.answer === 'accepted' ? `via MCP: ${tool}, approved by the user through the MCP client` : `via MCP: ${tool}, after the agent reported the user's agreement`;
-  return moved(spec, spec.approve({ compressionConfirmed, reason, now: ctx.now() }), how);
+  const asked = await ctx.confirm(questionText(first));
+  if (asked.answer === 'declined')
+    throw new ToolRefusal('user-declined', t('mcp.approve.notApproved', { specDir: spec.snapshot.specDir, stage: first.step.from, why: asked.why }), t('mcp.hint.askUser'));
+  const byPerson = asked.answer === 'accepted';
+  const reason = byPerson ? `via MCP: ${tool}, approved by the user through the MCP client` : `via MCP: ${tool}, after the agent reported the user's agreement`;
+  const second = await request(spec, { ...intent, reason }, { confirm: { ...first.step, by: byPerson ? 'person' : 'agent' }, now: ctx.now() });
+  if (second.kind === 'changed') return moved(spec, second, byPerson ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement');
+  throw notMoved(second, spec, tool);
 }

@@ -8,7 +8,6 @@ import { readOptionalText } from '../fs/readOptional';
 import { nextTransitions } from '../pipeline/transitionCheck';
 import { LoomRepository } from '../repository/loomRepository';
 import { handoffRework } from '../specdir/handoffRefresh';
-import { loadSpec } from '../specdir/loadSpec';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { specDiagnostics } from '../repository/specDiagnostics';
 import { analyzeArtifacts } from '../validators/artifactAnalysis';
@@ -53,11 +52,15 @@ function scratchSpec(repoRoot: string, specDir: string, drafts: readonly Draft[]
   const target = join(scratch, specDir);
   mkdirSync(target, { recursive: true });
   cpSync(join(repoRoot, specDir), target, { recursive: true, filter: (src) => basename(src) !== '.loom-run.lock' });
-  // As writeDrafts writes them: the earlier handoffs the drafts rework are taken again.
-  const rework = handoffRework(loadSpec(scratch, target));
+  // As writeDrafts writes them: the earlier handoffs the drafts rework are taken again, by the
+  // scratch spec's own actor.
+  const repo = new LoomRepository(scratch).load();
+  const before = repo.get(specDir);
+  if (!before) return undefined;
+  const rework = handoffRework(before);
   for (const d of drafts) writeFileAtomic(join(target, d.path), d.content);
   rework(drafts.map((d) => d.path));
-  return new LoomRepository(scratch).load().get(specDir);
+  return repo.reload(before.snapshot.dir);
 }
 
 /** Errors the core reports in the drafted files themselves (JSON syntax, schema, frontmatter). */

@@ -1,13 +1,11 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { LoomError } from '../errors';
-import type { Handoff } from '../files/handoff';
 import { writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
 import { sha256OfFile } from '../fs/sha256';
+import type { SpecPipeline } from '../repository/specPipeline';
 import { withRunLock } from '../store/runLock';
-import { writeHandoffFile } from '../store/stateStore';
 import { handoffRework } from '../specdir/handoffRefresh';
-import { loadSpec } from '../specdir/loadSpec';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
 import { t as say } from '../messages';
@@ -62,15 +60,16 @@ export interface WrittenDrafts {
 
 /**
  * Writes the drafts the user accepted, each atomically, under the spec's run lock, then the
- * stage's handoff (status, summary, artifacts, and the fingerprints loom's writeHandoff records,
- * stateStore.writeHandoffFile). The handoffs of earlier stages this rework left stale only
+ * stage's handoff (status, summary, artifacts, and the fingerprints loom's writeHandoff records),
+ * an intent to the spec's actor. The handoffs of earlier stages this rework left stale only
  * through the files written here get their fingerprints taken again, as `loom handoff write`
  * would (handoffRework). A file changed on disk since the draft was made is never
  * overwritten: nothing is written and the error names it.
  */
-export function writeDrafts(repoRoot: string, specDir: string, command: AuthoringCommand, drafts: readonly Draft[], base: DraftBase, summary: string, now: string): WrittenDrafts {
-  const snapshot = loadSpec(repoRoot, resolve(repoRoot, specDir));
-  specDir = snapshot.specDir;
+export function writeDrafts(spec: SpecPipeline, command: AuthoringCommand, drafts: readonly Draft[], base: DraftBase, summary: string, now: string): WrittenDrafts {
+  spec.reload();
+  const snapshot = spec.snapshot;
+  const specDir = snapshot.specDir;
   for (const d of drafts) {
     if (!mayWrite(command, d.path)) throw new LoomError(say('draft.writeNotAllowed', { path: `${specDir}/${d.path}`, command: command.name }), `${specDir}/${d.path}`);
     const current = sha256OfFile(join(snapshot.dir, d.path)) ?? null;
@@ -79,7 +78,7 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
     }
   }
   return withRunLock(snapshot, () => {
-    const rework = handoffRework(snapshot);
+    const rework = handoffRework(spec);
     const written: string[] = [];
     for (const d of drafts) {
       const path = join(snapshot.dir, d.path);
@@ -90,15 +89,22 @@ export function writeDrafts(repoRoot: string, specDir: string, command: Authorin
     const refreshed = rework(written);
     const also = refreshed.length ? { refreshed } : {};
     if (command.handoff === false) return { written, ...also };
-    const handoff: Handoff = {
-      stage: command.stage,
-      status: 'done',
-      summary: summary.trim() || `@loom /${command.name} wrote ${drafts.map((d) => d.path).join(', ')}`,
-      artifacts: drafts.map((d) => d.path),
-      written_at: now,
-      written_by: `loom-vscode @loom /${command.name}`,
-    };
-    return { written, handoff: writeHandoffFile(snapshot, command.stage, handoff), ...also };
+    // The stage's handoff, through the spec's actor as every handoff is written.
+    const answer = spec.requestNow(
+      {
+        type: 'writeHandoff',
+        handoff: {
+          stage: command.stage,
+          status: 'done',
+          summary: summary.trim() || `@loom /${command.name} wrote ${drafts.map((d) => d.path).join(', ')}`,
+          artifacts: drafts.map((d) => d.path),
+          writtenBy: `loom-vscode @loom /${command.name}`,
+        },
+      },
+      { now },
+    );
+    if (answer.kind !== 'changed') throw new LoomError(answer.kind === 'refused' ? answer.message : answer.question.title, `${specDir}/handoffs/${command.stage}.json`);
+    return { written, handoff: answer.file, ...also };
   });
 }
 

@@ -3,7 +3,7 @@
  * over vscode.lm, UserPrompts over input boxes and quick picks, a TranscriptStore in the
  * extension's storage) and listens to the events; everything else happens here.
  */
-export { ExecutingLoop, ExecutingRefusedError, type ExecutingLoopOptions, type ExecutingOutcome, type ExecutingResult, type ExecutingSettings } from './executingLoop';
+export { ExecutingRefusedError, type ExecutingOutcome, type ExecutingResult, type ExecutingSettings } from './machine/runTypes';
 export { executingMachine, type ExecutingMachineInput } from './machine/executingMachine';
 export type { ExecutingRunInput } from './machine/runTypes';
 export type { ExecutingMachineEvent, UserAnswerEvent } from './machine/runEvents';

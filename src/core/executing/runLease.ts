@@ -12,7 +12,7 @@ const activeTasks = new Set<string>();
 
 export function acquireSpecLease(spec: SpecLocation, now: string): () => void {
   if (activeSpecs.has(spec.dir)) throw new SpecLockedError(`${spec.specDir} is already executing in this window`, `${spec.specDir}/${RUN_LOCK_FILE}`, process.pid);
-  const release = acquireRunLock(spec, { now });
+  const release = acquireRunLock(spec, { now, forRun: true });
   activeSpecs.add(spec.dir);
   let released = false;
   return () => {

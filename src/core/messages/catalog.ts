@@ -17,6 +17,7 @@ import { reviewMessages } from './review';
 import { traceMessages } from './trace';
 import { mcpMessages } from './mcp';
 import { worktreeMessages } from './worktree';
+import { portMessages } from './port';
 import { viewMessages } from '../../shared/messages/viewMessages';
 import { lazily } from '../../shared/lazily';
 import { formatText } from './format';
@@ -48,6 +49,7 @@ export const CATALOG = lazily(() => ({
   ...fileMessages,
   ...mcpMessages,
   ...worktreeMessages,
+  ...portMessages,
 })) satisfies () => Readonly<Record<string, MessageEntry>>;
 
 type Catalog = ReturnType<typeof CATALOG>;

@@ -70,10 +70,8 @@ export const mcpMessages = {
     en: '{specDir}: the user did not confirm leaving {stage} ({why}); nothing was changed',
     zh: '{specDir}：用户未确认离开 {stage}（{why}）；未做任何更改',
   },
-  'mcp.approve.noGate': {
-    en: '{specDir} has no gate to approve at {stage}: use loom_advance_pipeline; nothing was changed',
-    zh: '{specDir} 在 {stage} 没有可批准的关卡：请使用 loom_advance_pipeline；未做任何更改',
-  },
+  'mcp.remedy.advance': { en: 'use loom_advance_pipeline; nothing was changed', zh: '请使用 loom_advance_pipeline；未做任何更改' },
+  'mcp.ask.byAgent': { en: 'An agent asks for this step.', zh: '智能体请求执行这一步。' },
   'mcp.approve.noGateHint': {
     en: 'loom_get_pipeline_context says whether the stage is a gate (is_gate, needs_confirmation)',
     zh: 'loom_get_pipeline_context 会说明该阶段是否为关卡（is_gate、needs_confirmation）',
@@ -134,10 +132,7 @@ export const mcpMessages = {
     en: '{file} was written meanwhile, so it was not replaced; nothing was written',
     zh: '{file} 在此期间已被写入，因此未被替换；未写入任何内容',
   },
-  'mcp.select.ask': {
-    en: 'An agent asks to start {specDir} on these steps: {steps} ({risk}; {reasoning}).\nStart it?',
-    zh: '智能体请求让 {specDir} 按以下步骤开始：{steps}（{risk}；{reasoning}）。\n是否开始？',
-  },
+  'mcp.select.why': { en: 'Why these steps: {risk}; {reasoning}.', zh: '选择这些步骤的原因：{risk}；{reasoning}。' },
   'mcp.select.declined': { en: 'the user did not agree to these steps ({why}); nothing was written', zh: '用户不同意这些步骤（{why}）；未写入任何内容' },
   'mcp.risk.low': { en: 'low risk', zh: '低风险' },
   'mcp.risk.medium': { en: 'medium risk', zh: '中风险' },

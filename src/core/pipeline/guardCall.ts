@@ -29,6 +29,11 @@ export type GuardCall =
   | { type: 'validatorFails'; params: { name: string; stage: string } }
   | { type: 'confirmed'; params: { stage: string } }
   /**
+   * The team's rule `loom.review.blockOnOpenThreads` (teamRules.ts): no review thread on `files`,
+   * the outputs and approved files of `stage`, is open while the rule is on.
+   */
+  | { type: 'threadsAnswered'; params: { stage: string; files: string[] } }
+  /**
    * The caller compressed the closed stage's context (loom 3's advance({ compressionConfirmed })
    * for a step whose outputs include handoffs/<stage>.json: `_requiresStageCompression`).
    */

@@ -1,6 +1,7 @@
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { guardKey, type GuardCall } from './guardCall';
 import { evaluateGuard, GUARDS, type GuardOutcome, type GuardRegistry } from './guards';
+import { DEFAULT_TEAM_RULES, type TeamRules } from './teamRules';
 
 /**
  * The guards' verdicts on one facts snapshot, each guard evaluated once however many
@@ -16,6 +17,7 @@ export class GuardVerdicts {
   constructor(
     readonly snapshot: SpecSnapshot,
     private readonly registry: GuardRegistry = GUARDS,
+    readonly rules: TeamRules = DEFAULT_TEAM_RULES,
   ) {}
 
   outcome(call: GuardCall): GuardOutcome {
@@ -23,7 +25,7 @@ export class GuardVerdicts {
     let found = this.memo.get(key);
     if (!found) {
       this.evaluations++;
-      found = evaluateGuard(call, { snapshot: this.snapshot }, this.registry);
+      found = evaluateGuard(call, { snapshot: this.snapshot, rules: this.rules }, this.registry);
       this.memo.set(key, found);
     }
     return found;

@@ -14,6 +14,8 @@ import { convergenceRound } from '../validators/convergence';
 import { VALIDATORS } from '../validators/validators';
 import type { GuardCall, GuardName } from './guardCall';
 import { t } from '../messages';
+import { openThreadsOn } from '../review/openThreads';
+import type { TeamRules } from './teamRules';
 
 /**
  * What a guard reads: the spec's facts, nothing else. Whether the user confirmed is not a fact
@@ -22,6 +24,8 @@ import { t } from '../messages';
  */
 export interface GuardContext {
   snapshot: SpecSnapshot;
+  /** The team's rules for the repository, the same whichever surface asks (none: the defaults). */
+  rules?: TeamRules;
 }
 
 export interface GuardOutcome {
@@ -35,7 +39,7 @@ export interface GuardOutcome {
   /** A spec-relative file the user can open to fix it. */
   file?: string;
   /** What kind of fault, for a surface that offers a remedy (Approve Again for a stale approval). */
-  code?: 'stale-approval' | 'unreadable-input' | 'compression-required';
+  code?: 'stale-approval' | 'unreadable-input' | 'compression-required' | 'open-threads';
 }
 
 /** Whether the guard lets the transition through, given the user's confirmation (and the caller's word on compression) or their absence. */
@@ -254,6 +258,19 @@ export const GUARDS: GuardRegistry = {
     if (!validator || validator.stage !== stage) return fail(t('guard.validatorNotHere', { name, stage }));
     const result = validator.check(ctx.snapshot, { locate: false });
     return result.passed ? fail(t('guard.validatorPasses', { name })) : pass;
+  },
+
+  // A team rule, not loom's: leaving an interactive stage waits until its review is answered. A
+  // review-comments.json that does not parse holds no thread that can be counted; it is reported
+  // where comments are shown, and never blocks on its own.
+  threadsAnswered: ({ stage, files }, { snapshot: s, rules }) => {
+    if (!rules?.blockOnOpenThreads) return pass;
+    const open = openThreadsOn(s, files);
+    if (open.length === 0) return pass;
+    return {
+      ...fail([t('guard.threadsOpen', { stage, count: open.length }), ...open.map((o) => t('guard.threadOpen', { place: o.place, comment: o.comment }))], open[0].file),
+      code: 'open-threads',
+    };
   },
 
   confirmed: ({ stage }) => ({ ok: false, reasons: [t('guard.confirmDone', { stage })], needsConfirmation: true }),

@@ -273,6 +273,8 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   // return from converge; its approve (passing a human-approval gate) and the completion of the
   // last stage do not.
   const compressed = (stage: StageDefinition) => (stage.compressionRequired ? [guard('compressionConfirmed', { stage: stage.id })] : []);
+  // The team's rule on open review threads (teamRules.ts) gates leaving a stage a person confirms.
+  const answered = (stage: StageDefinition) => (stage.confirmation ? [guard('threadsAnswered', { stage: stage.id, files: [...new Set([...stage.outputs, ...stage.approvalRequires])] })] : []);
 
   stages.forEach((stage, index) => {
     const next = forward.get(stage.id);
@@ -286,6 +288,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
         dedupe([
           ...stage.exit,
           ...(stage.humanApproval ? [] : compressed(stage)),
+          ...answered(stage),
           ...targetEnter,
           guard('handoffsFresh', {}),
           ...approvalsFresh(stage),

@@ -5,13 +5,37 @@ import { guard } from './guardCall';
 import type { GuardVerdicts } from './guardVerdicts';
 import { stageOf, transitionsFrom, type PipelineDefinition, type StageDefinition, type TransitionDefinition } from './pipelineDefinition';
 import { checkTransition, type TransitionCheck } from './transitionCheck';
+import { chooseTransition, waysOn } from './chooseTransition';
 
 /**
  * What kind of refusal, for a surface that words it its own way or offers a remedy: the guards'
  * codes (`stale-approval`, `unreadable-input`) and the machine's own.
  */
 export type RefusalCode =
-  TransitionCheck['codes'][number] | 'compression-required' | 'spec-failed' | 'state-unreadable' | 'no-gate' | 'pipeline-end' | 'not-allowed' | 'no-stale-approval' | 'tasks-running';
+  | TransitionCheck['codes'][number]
+  | 'transition-refused'
+  | 'compression-required'
+  | 'spec-failed'
+  | 'state-unreadable'
+  | 'no-gate'
+  | 'pipeline-end'
+  | 'not-allowed'
+  | 'no-stale-approval'
+  | 'tasks-running'
+  | 'no-task-stage'
+  | 'not-at-task-stage'
+  | 'tasks-cannot-run'
+  | 'not-running'
+  | 'worktree-busy'
+  | 'no-state-record'
+  | 'invalid-request'
+  | 'unknown-task'
+  | 'unknown-stage'
+  | 'invalid-handoff'
+  | 'corrupt-file'
+  | 'spec-locked'
+  | 'stage-mismatch'
+  | 'state-exists';
 
 /** Why the pipeline did not take an event, said once for every surface. */
 export interface Refusal {
@@ -45,12 +69,6 @@ export function completionTransition(stage: StageDefinition): TransitionDefiniti
 export const completesPipeline = (def: PipelineDefinition, from: string, to: string | undefined) =>
   !to && stageOf(def, from)?.terminal === true && !transitionsFrom(def, from).some((t) => t.kind === 'forward');
 
-/** The transition Advance takes: the one named by `to`, else the forward one. */
-export function chosenTransition(def: PipelineDefinition, from: string, to: string | undefined): TransitionDefinition | undefined {
-  const candidates = transitionsFrom(def, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
-  return to ? candidates.find((t) => t.to === to) : candidates.find((t) => t.kind === 'forward');
-}
-
 /** A refused move: what does not hold, what the user did not confirm, and the compression the caller did not confirm. */
 function moveRefusal(message: string, check: TransitionCheck, confirm: boolean): Refusal {
   const r = refusal(message, [...check.unmet, ...(confirm ? [] : check.confirmations), ...check.compression], check);
@@ -71,16 +89,10 @@ export function advanceRefusal(
     const check = checkTransition(def, completionTransition(stage), verdicts, ask.confirm, ask.compressionConfirmed);
     return moveRefusal(t('refusal.cannotComplete', { specDir, stage: from }), check, ask.confirm);
   }
-  const candidates = transitionsFrom(def, from).filter((t) => t.kind === 'forward' || t.kind === 'retry');
+  const candidates = waysOn(def, from);
   if (candidates.length === 0) return refusal(t('refusal.pipelineEnd', { specDir, stage: from, pipeline: def.type }), [], undefined, 'pipeline-end');
-  const chosen = chosenTransition(def, from, ask.approve ? undefined : ask.to);
-  // loom's automatic return from converge waits only for the caller's word on compression: say that, not why going forward fails.
-  if (!ask.to && !ask.approve) {
-    for (const back of candidates.filter((c) => c.auto)) {
-      const check = checkTransition(def, back, verdicts, ask.confirm, ask.compressionConfirmed);
-      if (check.unmet.length === 0 && check.compression.length > 0) return moveRefusal(t('refusal.cannotMove', { specDir, from, to: back.to }), check, ask.confirm);
-    }
-  }
+  // The one choice of the way, as the machine makes it: at converge, plain Advance goes back by itself.
+  const chosen = chooseTransition(def, from, { to: ask.approve ? undefined : ask.to, approve: ask.approve }, verdicts);
   if (!chosen) {
     if (!ask.to) return refusal(t('refusal.lastStageBackOnly', { specDir, stage: from, pipeline: def.type, targets: candidates.map((c) => c.to).join(', ') }), [], undefined, 'pipeline-end');
     return refusal(t('refusal.notAllowed', { from, to: ask.to, allowed: candidates.map((c) => c.to).join(', ') }), [], undefined, 'not-allowed');

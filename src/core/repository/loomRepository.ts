@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { repoRelative } from '../fs/paths';
-import type { PipelineState } from '../files/pipelineState';
-import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type Workflow, type WorkflowStep } from '../files/workflow';
+import { parseWorkflow, WORKFLOW_FILE, type Workflow, type WorkflowStep } from '../files/workflow';
 import { diagnostic, hasErrors } from '../diagnostics/diagnostic';
 import { t } from '../messages';
 import { buildPipelineDefinition, unreadablePipeline, type PipelineDefinition } from '../pipeline/pipelineDefinition';
@@ -12,21 +11,11 @@ import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/load
 import type { EvaluationCache } from '../specdir/evaluationCache';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { lazySchema } from '../../shared/lazySchema';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
+import { readTeamRules, WORKSPACE_SETTINGS_FILE, type TeamRules } from '../pipeline/teamRules';
 
-/**
- * The steps recorded in `dynamic_steps`, which loom's engine uses instead of the workflow's
- * pipeline (`getSteps`); a bare string is read as a step id. Undefined when there are none.
- */
-const DynamicStepsSchema = lazySchema((z) => z.array(WorkflowStepSchema()));
-
-export function dynamicSteps(state: PipelineState | undefined): WorkflowStep[] | undefined {
-  const raw = state?.dynamic_steps;
-  if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const parsed = DynamicStepsSchema().safeParse(raw.map((s) => (typeof s === 'string' ? { id: s } : s)));
-  return parsed.success ? parsed.data : undefined;
-}
+export { dynamicSteps } from './dynamicSteps';
+import { dynamicSteps } from './dynamicSteps';
 
 export interface RepositoryOptions {
   /** Folders under the repository root that hold spec directories. */
@@ -38,6 +27,11 @@ export interface RepositoryOptions {
   cache?: SpecCache;
   /** The parse of each spec's pipeline.state.json kept for its list row (`summary`), apart from `cache`. */
   summaryCache?: SpecCache;
+  /**
+   * The team's rules (the extension's configuration); read from the repository's
+   * .vscode/settings.json when not given (the CLI, the MCP server).
+   */
+  rules?: TeamRules;
 }
 
 /**
@@ -62,7 +56,8 @@ export class LoomRepository {
     options: RepositoryOptions = {},
   ) {
     this.root = resolve(root);
-    this.pipelineOptions = { ...options.pipeline, cache: options.cache ?? options.pipeline?.cache };
+    const rules = options.rules ?? options.pipeline?.rules ?? readTeamRules(this.root);
+    this.pipelineOptions = { ...options.pipeline, cache: options.cache ?? options.pipeline?.cache, rules };
     this.summaryCache = options.summaryCache;
     this.specRoots = options.specRoots ?? SPEC_ROOTS;
     this.schema = options.schema ?? bundledPipelineSchema();
@@ -94,7 +89,8 @@ export class LoomRepository {
   scanReusing<T>(results: EvaluationCache<T> | undefined, context: string, visit: (spec: SpecPipeline, dependsOnMore: () => void) => T): T[] {
     if (!results) return this.scan((spec) => visit(spec, () => undefined));
     this.loadWorkflow();
-    const workflow = [join(this.root, WORKFLOW_FILE)];
+    // Read once for every spec: the workflow, and the team's rules the guards apply.
+    const workflow = [join(this.root, WORKFLOW_FILE), join(this.root, WORKSPACE_SETTINGS_FILE)];
     return findSpecDirs(this.root, this.specRoots).map((dir) => results.get(dir, context, (dependsOnMore) => visit(this.loadOne(dir), dependsOnMore), workflow));
   }
 
@@ -256,21 +252,5 @@ export class LoomRepository {
     const spec = this.loadOne(dir, existing);
     this.specs.set(dir, spec);
     return spec;
-  }
-
-  /**
-   * Applies one changed path: a spec file reloads its spec only; workflow.yaml rebuilds the
-   * definitions and so every spec. Returns the spec directories that changed.
-   */
-  applyChange(path: string): string[] {
-    const abs = resolve(path);
-    if (abs === join(this.root, WORKFLOW_FILE)) {
-      this.load();
-      return [...this.specs.keys()];
-    }
-    const dir = this.specDirOf(abs);
-    if (!dir) return [];
-    this.reload(dir);
-    return [dir];
   }
 }

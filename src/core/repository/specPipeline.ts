@@ -1,31 +1,31 @@
-import { createActor, type Actor, type InspectionEvent } from 'xstate';
+import { createActor, transition, type Actor, type InspectionEvent } from 'xstate';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
-import { TransitionRefusedError } from '../errors';
+import { SpecLockedError, TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
-import { WORKFLOW_FILE, type WorkflowStep } from '../files/workflow';
+import { WORKFLOW_FILE } from '../files/workflow';
 import { t } from '../messages';
 import { FAILED_STAGE } from '../files/vocabulary';
+import { leavesForward } from '../pipeline/chooseTransition';
 import type { GuardRegistry } from '../pipeline/guards';
 import { GuardVerdicts } from '../pipeline/guardVerdicts';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { stageOf } from '../pipeline/pipelineDefinition';
-import { createPipelineMachine, machineStateOf, stageOnDisk, type PipelineEvent, type PipelineMachine, type PipelineOutcome, type StateStorePort } from '../pipeline/pipelineMachine';
-import { chosenTransition } from '../pipeline/refusals';
+import { createPipelineMachine, machineStateOf, stageOnDisk, type PipelineEmitted, type PipelineEvent, type PipelineMachine, type StateStorePort } from '../pipeline/pipelineMachine';
 import { hasRole } from '../pipeline/stageRoles';
 import { newPipelineState } from '../pipeline/stateRecord';
+import { DEFAULT_TEAM_RULES, type TeamRules } from '../pipeline/teamRules';
 import { nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
+import type { Answer, NeedsConfirmation, Preview, Refused } from '../port/answer';
+import { eventOf } from '../port/events';
+import { currentSteps } from './currentSteps';
+import type { Intent, RequestOptions } from '../port/intent';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
-import { checkExecutingPreconditions } from '../executing/preconditions';
-import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
-import { ExecutingRefusedError, type ExecutingResult } from '../executing/machine/runTypes';
 import { superviseRun } from '../executing/machine/runSupervision';
-import type { UserPrompts } from '../executing/ports';
-import { stageWithRole } from '../pipeline/stageRoles';
-import { withRunLock } from '../store/runLock';
-import { assertStateWritable, loomVersionOf, writePipelineState, type ProgressSources } from '../store/stateStore';
+import { readRunLock, RUN_LOCK_FILE, withRunLock } from '../store/runLock';
+import { loomVersionOf, refreshLoomHandoff, writeHandoffRecord, writePipelineState, writeTaskState, type ProgressSources } from '../store/stateStore';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
 
@@ -51,23 +51,6 @@ export interface SpecStatus {
   diagnostics: Diagnostic[];
 }
 
-export interface ChangeResult {
-  from: string;
-  to: string;
-  state: PipelineState;
-  /** Advancing the last stage completed the pipeline (loom's `terminal` history entry). */
-  complete?: boolean;
-  /** It had been completed before: nothing was written. */
-  alreadyComplete?: boolean;
-}
-
-export interface ReapprovalResult {
-  stage: string;
-  /** The files that had changed since the approval that was superseded. */
-  changed: string[];
-  state: PipelineState;
-}
-
 export interface SpecPipelineOptions {
   progress?: ProgressSources;
   /** The meaning of each named guard; tests count or swap them. */
@@ -83,6 +66,8 @@ export interface SpecPipelineOptions {
   store?: StateStorePort;
   /** Parses of unchanged files, reused when the spec is read again. */
   cache?: SpecCache;
+  /** The team's rules for the repository (teamRules.ts), which the actor's guards enforce. */
+  rules?: TeamRules;
 }
 
 /** What one facts snapshot says about the spec, derived once. */
@@ -115,6 +100,50 @@ function pipelineDiagnostics(def: PipelineDefinition, specDir: string): Diagnost
   // A workflow.yaml that does not read is told on it; a type it lacks is told on the spec, once.
   if (def.problems?.length) out.push(diagnostic(file, workflowRefusal(def, specDir), { line: 1 }, 'error', 'workflow-unreadable'));
   return out;
+}
+
+/** The refusal or question a pure transition would emit; undefined when it would change the spec. */
+function emittedAnswer(actions: readonly { type: string }[]): Refused | NeedsConfirmation | undefined {
+  for (const a of actions) {
+    const emitted = (a as { params?: { event?: PipelineEmitted } }).params?.event;
+    if (a.type === 'xstate.emit' && emitted?.type === 'answer' && emitted.answer && emitted.answer.kind !== 'changed') return emitted.answer;
+  }
+  return undefined;
+}
+
+/**
+ * Another process (or another reader of the spec in this window) holds the spec's run lock: a
+ * refusal that says so, and that the tasks are running where the lock says it is held for a run.
+ */
+function lockedAnswer(spec: SpecPipeline, e: SpecLockedError): Refused {
+  const lock = readRunLock(spec.snapshot.dir);
+  // This process holds it for a run of another reader of the spec (runLease), or the lock says a run holds it.
+  const running = e.pid === process.pid || lock?.run === true;
+  const message = running ? t('refusal.tasksRunningElsewhere', { specDir: spec.snapshot.specDir, pid: e.pid }) : e.message;
+  return {
+    kind: 'refused',
+    code: running ? 'tasks-running' : 'spec-locked',
+    codes: [running ? 'tasks-running' : 'spec-locked'],
+    message,
+    reasons: [],
+    remedies: [],
+    file: RUN_LOCK_FILE,
+    stage: spec.stage,
+    holder: { pid: e.pid },
+  };
+}
+
+/** Each request's id, which its answer carries back. */
+let requests = 0;
+
+/**
+ * The emitted answer as the request's answer: the error an effect met is thrown (a file that
+ * could not be written); an event the actor did not answer is a bug, said plainly.
+ */
+function answerOf(heard: PipelineEmitted | undefined, specDir: string, event: string): Answer {
+  if (!heard) throw new TransitionRefusedError(t('refusal.noAnswer', { specDir, event }), []);
+  if (heard.error !== undefined) throw heard.error;
+  return heard.answer!;
 }
 
 const machines = new WeakMap<PipelineDefinition, PipelineMachine>();
@@ -164,7 +193,7 @@ export class SpecPipeline {
     }
     return {
       snapshot,
-      verdicts: new GuardVerdicts(snapshot, this.options.guards),
+      verdicts: new GuardVerdicts(snapshot, this.options.guards, this.options.rules ?? DEFAULT_TEAM_RULES),
       stage,
       stageSource: unreadable ? 'unknown' : snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
       diagnostics,
@@ -200,8 +229,27 @@ export class SpecPipeline {
   /** A state record for a spec that has none yet, at its inferred stage. */
   private readonly freshState = (stage: string, now: string): PipelineState => newPipelineState(this.snapshot.specDir, this.definition.type, stage, now, loomVersionOf(this.snapshot.repoRoot));
 
+  /** Where the actor's effects write: loom's state files, through the one state store, under the run lock. */
   private get store(): StateStorePort {
-    return this.options.store ?? { writeState: (facts, state, now) => writePipelineState(facts, state, now, this.options.progress) };
+    return (
+      this.options.store ?? {
+        writeState: (facts, state, now) => writePipelineState(facts, state, now, this.options.progress),
+        updateState: (facts, change, now) =>
+          withRunLock(
+            facts,
+            () => {
+              const fresh = loadSpec(facts.repoRoot, facts.dir);
+              const state = change(fresh);
+              if (state) writePipelineState(fresh, state, now, this.options.progress);
+              return state;
+            },
+            { waitMs: this.options.lockWaitMs },
+          ),
+        writeTaskState: (facts, state, now) => writeTaskState(facts, state, now, this.options.progress),
+        writeHandoff: (facts, name, handoff, now) => writeHandoffRecord(facts, name, handoff, now, this.options.progress),
+        refreshHandoff: (facts, name, handoff) => refreshLoomHandoff(facts, name, handoff),
+      }
+    );
   }
 
   /** The spec's actor, restored from its state file (or the inferred stage) and started on first use. */
@@ -211,9 +259,13 @@ export class SpecPipeline {
     const { snapshot, verdicts, stage } = this.facts;
     const input = { facts: snapshot, verdicts, state: snapshot.state, freshState: this.freshState, store: this.store };
     const restored = machine.resolveState({ value: machineStateOf(this.definition, stage), context: input });
-    this.running = createActor(machine, { snapshot: restored, input, ...(this.options.inspect ? { inspect: (e: InspectionEvent) => this.options.inspect!(e, this.snapshot.specDir) } : {}) });
-    this.running.start();
-    return this.running;
+    const actor = createActor(machine, { snapshot: restored, input, ...(this.options.inspect ? { inspect: (e: InspectionEvent) => this.options.inspect!(e, this.snapshot.specDir) } : {}) });
+    // An actor that stopped on an error (a bug, never a refusal: effects answer their own errors)
+    // is made again from the files at the next request.
+    actor.subscribe({ error: () => (this.running === actor ? (this.running = undefined) : undefined) });
+    this.running = actor;
+    actor.start();
+    return actor;
   }
 
   /** Called after the facts changed (a reload, a change the actor made). */
@@ -282,103 +334,130 @@ export class SpecPipeline {
   }
 
   /**
-   * Moves to the next stage (or `to`) when its preconditions hold; at the last stage, completes the
-   * pipeline. `compressionConfirmed` is the caller's word that it compressed the closed stage's
-   * context, which loom 3 asks for where the step's outputs include handoffs/<stage>.json.
+   * The one way in: an intent of any surface, sent to the spec's actor, which answers it (see
+   * src/core/port/request.ts). A change is one step under the spec's run lock: the files read
+   * afresh, the stage reports loom's `run --advance` writes first written, the event sent, the
+   * actor's emitted answer taken. Run Tasks answers when its run ends; Create Worktree once git
+   * made the worktree and the state recorded it.
    */
-  advance(options: { to?: string; confirm?: boolean; compressionConfirmed?: boolean; now?: string; reason?: string } = {}): ChangeResult {
-    return this.change({
-      type: 'ADVANCE',
-      to: options.to,
-      confirm: options.confirm === true,
-      compressionConfirmed: options.compressionConfirmed === true,
-      reason: options.reason,
-      now: options.now ?? new Date().toISOString(),
-    });
-  }
-
-  /** Confirms the current stage's gate and advances (recording approval fingerprints on human-approval gates). */
-  approve(options: { compressionConfirmed?: boolean; now?: string; reason?: string } = {}): ChangeResult {
-    return this.change({ type: 'APPROVE', compressionConfirmed: options.compressionConfirmed === true, reason: options.reason, now: options.now ?? new Date().toISOString() });
-  }
-
-  /** Records a failure from any stage; the reason goes into the history and `failure_reason`. */
-  fail(reason: string, options: { now?: string; validator?: string } = {}): ChangeResult {
-    return this.change({ type: 'FAIL', reason, validator: options.validator, now: options.now ?? new Date().toISOString() });
-  }
-
-  /** Leaves `failed` for one of the stages the schema allows, when that stage's preconditions hold. */
-  recover(to: string, options: { now?: string; reason?: string } = {}): ChangeResult {
-    return this.change({ type: 'RECOVER', to, reason: options.reason, now: options.now ?? new Date().toISOString() });
+  async request<I extends Intent>(intent: I, options: RequestOptions = {}): Promise<Answer<I['type']>> {
+    const now = options.now ?? new Date().toISOString();
+    const id = `r${++requests}`;
+    // The steps it follows now are the spec's own: worked out here when the caller did not give them.
+    const asked: Intent = intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
+    if (asked.type === 'runTasks') return (await this.runTasks(asked, options, id, now)) as Answer<I['type']>;
+    if (asked.type === 'createWorktree') return (await this.createWorktree(asked, id, now)) as Answer<I['type']>;
+    return this.decide(eventOf(asked, options, id, now), id) as Answer<I['type']>;
   }
 
   /**
-   * Approves a gate again after its approved files changed ("re-review and pass the gate again",
-   * as loom's stale-approval refusal asks): the stage's stale history entries get the files'
-   * fingerprints in place (stateRecord.renewApprovals); the current stage does not change. `stage` may be left out when only one is stale.
+   * What the actor would answer, without doing it: the same guards on the files as they are now,
+   * through XState's pure `transition` (no action runs, nothing is written). For a surface that
+   * must show a person what is about to happen before the intent is sent (VS Code's confirmation
+   * of a language-model tool). The stage reports loom writes before a move are not written, so the
+   * answer to the request itself may still differ; it is the request that decides.
    */
-  reapprove(stage?: string, options: { now?: string; reason?: string } = {}): ReapprovalResult {
-    const outcome = this.dispatch({ type: 'REAPPROVE', stage, reason: options.reason, now: options.now ?? new Date().toISOString() });
-    return { stage: outcome.reapproved?.stage ?? outcome.from, changed: outcome.reapproved?.changed ?? [], state: outcome.state };
-  }
-
-  private change(event: PipelineEvent): ChangeResult {
-    const o = this.dispatch(event);
-    return { from: o.from, to: o.to, state: o.state, ...(o.change === 'complete' ? { complete: true } : {}), ...(o.alreadyComplete ? { alreadyComplete: true } : {}) };
+  preview(intent: Exclude<Intent, { type: 'runTasks' | 'createWorktree' }>, options: RequestOptions = {}): Preview {
+    this.reload();
+    const id = `p${++requests}`;
+    const event = eventOf(intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent, options, id, options.now ?? new Date().toISOString());
+    const [, actions] = transition(machineFor(this.definition), this.actor.getSnapshot(), event);
+    return emittedAnswer(actions) ?? { kind: 'would-change' };
   }
 
   /**
-   * One change as one step under the run lock: read the files afresh, run the validators that
-   * write the reports the guards read (as loom's run --advance does), send the event, and take
-   * the actor's outcome. Throws TransitionRefusedError with the machine's reasons when refused.
+   * `request`, for an intent the actor answers at once (all but Run Tasks and Create Worktree),
+   * for a caller that holds the run lock itself and must write in one step (accepted drafts and
+   * the handoffs they rework).
    */
-  private dispatch(event: PipelineEvent): Extract<PipelineOutcome, { kind: 'changed' }> {
-    const actor = this.actor;
-    let outcome: PipelineOutcome | undefined;
+  requestNow<I extends Exclude<Intent, { type: 'runTasks' | 'createWorktree' }>>(intent: I, options: RequestOptions = {}): Answer<I['type']> {
+    const id = `r${++requests}`;
+    const asked: Exclude<Intent, { type: 'runTasks' | 'createWorktree' }> = intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
+    return this.decide(eventOf(asked, options, id, options.now ?? new Date().toISOString()), id) as Answer<I['type']>;
+  }
+
+  /** Sends one event under the run lock and takes the answer the actor emits for it. */
+  private decide(event: PipelineEvent, id: string): Answer {
+    try {
+      return this.decideLocked(event, id);
+    } catch (e) {
+      // Held by another process: the spec is not changed, and the answer says by whom.
+      if (e instanceof SpecLockedError) return lockedAnswer(this, e);
+      throw e;
+    }
+  }
+
+  private decideLocked(event: PipelineEvent, id: string): Answer {
     let hint: string | undefined;
+    const heard = this.hear(id, () =>
+      this.underLock(() => {
+        this.reload();
+        if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
+          const written = this.writeStageReports(event);
+          if (written) {
+            hint = written.hint;
+            this.reload();
+          }
+        }
+        this.actor.send(event);
+      }),
+    );
+    const answer = answerOf(heard, this.snapshot.specDir, event.type);
+    // A convergence round that appended tasks says so where the refusal is shown.
+    return hint && answer.kind === 'refused' ? { ...answer, reasons: [...answer.reasons, hint] } : answer;
+  }
+
+  /** Runs `send` holding the run lock, then reads back what was written; the views hear of it once, at the end. */
+  private underLock(send: () => void): void {
     this.deferred = { changed: false };
     try {
-      withRunLock(
-        this.snapshot,
-        () => {
-          this.reload();
-          if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
-            const written = this.writeStageReports(event);
-            if (written) {
-              hint = written.hint;
-              this.reload();
-            }
-          }
-          actor.send(event);
-          outcome = actor.getSnapshot().context.outcome;
-        },
-        { waitMs: this.options.lockWaitMs },
-      );
-      // Read back what was written, now that the lock is ours no more.
+      withRunLock(this.snapshot, send, { waitMs: this.options.lockWaitMs });
       this.reload();
     } finally {
       const { changed } = this.deferred;
       this.deferred = undefined;
       if (changed) this.notify();
     }
-    if (!outcome) throw new TransitionRefusedError(t('refusal.noAnswer', { specDir: this.snapshot.specDir, event: event.type }), []);
-    if (outcome.kind === 'error') throw outcome.error;
-    if (outcome.kind === 'refused') {
-      throw new TransitionRefusedError(outcome.message, hint ? [...outcome.reasons, hint] : outcome.reasons, { codes: outcome.codes, file: outcome.file, check: outcome.check });
+  }
+
+  /** The answer the actor emits for request `id` while `send` runs (undefined when it emitted none yet). */
+  private hear(id: string, send: () => void): PipelineEmitted | undefined {
+    let heard: PipelineEmitted | undefined;
+    const sub = this.actor.on('answer', (e) => {
+      if (e.id === id) heard ??= e;
+    });
+    try {
+      send();
+    } finally {
+      sub.unsubscribe();
     }
-    return outcome;
+    return heard;
+  }
+
+  /** The answer the actor emits for request `id` from now on. */
+  private nextAnswer(id: string): { answer: Promise<PipelineEmitted>; stop: () => void } {
+    let stop = () => undefined as void;
+    const answer = new Promise<PipelineEmitted>((resolve) => {
+      const sub = this.actor.on('answer', (e) => {
+        if (e.id !== id) return;
+        sub.unsubscribe();
+        resolve(e);
+      });
+      stop = () => sub.unsubscribe();
+    });
+    return { answer, stop };
   }
 
   /**
    * Loom's run --advance runs artifact-analysis-pass and convergence-pass, which write their
    * reports, before it decides: so does advancing here, only where the stage declares the
-   * validator and is the stage loom runs it at. Returns undefined when nothing was written.
+   * validator and is the stage loom runs it at, and only for a move forward (or no way named).
+   * Returns undefined when nothing was written.
    */
   private writeStageReports(event: Extract<PipelineEvent, { type: 'ADVANCE' | 'APPROVE' }>): { hint?: string } | undefined {
     const from = this.stage;
     if (from === null || from === FAILED_STAGE) return undefined;
-    const chosen = chosenTransition(this.definition, from, event.type === 'ADVANCE' ? event.to : undefined);
-    if (chosen?.kind !== 'forward') return undefined;
+    if (!leavesForward(this.definition, from, event.type === 'APPROVE' ? { approve: true } : { to: event.to })) return undefined;
     const validators = stageOf(this.definition, from)?.validators ?? [];
     if (hasRole(this.definition, from, 'analysis') && validators.includes(ARTIFACT_ANALYSIS_PASS)) {
       writeArtifactAnalysis(this.snapshot, { now: event.now });
@@ -388,79 +467,88 @@ export class SpecPipeline {
       const outcome = writeConvergence(this.snapshot, { now: event.now });
       if (outcome.report.status === 'converged') return {};
       if (outcome.escalate) return { hint: t('refusal.convergence.escalate', { round: outcome.report.round, max: MAX_ROUNDS }) };
-      const tasks = outcome.appended.map((t) => t.id).join(', ');
+      const tasks = outcome.appended.map((x) => x.id).join(', ');
       return { hint: tasks ? t('refusal.convergence.anotherRoundTasks', { round: outcome.report.round, tasks }) : t('refusal.convergence.anotherRound', { round: outcome.report.round }) };
     }
     return undefined;
   }
 
   /**
-   * Runs the tasks: the executing statechart as the child of the stage that runs tasks, under the
-   * spec's run lease for the whole run. The user's questions go to `prompts` and their answers
-   * back to the run; aborting `signal` is Stop Tasks. Refuses (ExecutingRefusedError) before
-   * anything starts when the stage's preconditions do not hold.
+   * Run Tasks: the executing statechart as the child of the stage that runs tasks. The actor
+   * decides under the run lock (the stage, a run already going, the preconditions, the person's
+   * agreement to send the tasks to a model); once it started the run, the spec's run lease is
+   * held until the run ends, the person's questions go to `prompts` and their answers back to
+   * the run, and the answer is the run's result.
    */
-  async runTasks(input: Omit<ExecutingMachineInput, 'work' | 'repoRoot' | 'specDir' | 'definition'>, prompts: UserPrompts, signal: AbortSignal): Promise<ExecutingResult> {
-    const stage = stageWithRole(this.definition, 'tasks');
-    if (!stage) throw new TransitionRefusedError(t('run.noTaskStage', { pipeline: this.definition.type }), []);
-    this.reload();
-    if (this.stage !== stage.id) {
-      const where = { specDir: this.snapshot.specDir, taskStage: stage.id };
-      throw new TransitionRefusedError(this.stage === null ? t('run.notAtTaskStageUnknown', where) : t('run.notAtTaskStage', { ...where, stage: this.stage }), []);
-    }
-    const pre = checkExecutingPreconditions(this.snapshot, this.definition, input.worktree);
-    if (!pre.ok) throw new ExecutingRefusedError(pre.diagnostics);
-    const actor = this.actor;
-    const running = { [stage.id]: 'running' } as never;
-    if (actor.getSnapshot().matches(running)) throw new TransitionRefusedError(t('run.alreadyRunning', { specDir: this.snapshot.specDir }), []);
+  private async runTasks(intent: Extract<Intent, { type: 'runTasks' }>, options: RequestOptions, id: string, now: string): Promise<Answer<'runTasks'>> {
+    const { prompts, signal, ...input } = intent.run;
+    const end = this.nextAnswer(id);
+    let refused: PipelineEmitted | undefined;
     try {
-      return await superviseRun(this.snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
-        const ended = new Promise<ExecutingResult>((resolve, reject) => {
-          const sub = actor.subscribe((snap) => {
-            if (snap.matches(running)) return;
-            sub.unsubscribe();
-            const last = snap.context.lastRun;
-            if (!last) reject(new TransitionRefusedError(t('run.leftWhileRunning', { specDir: this.snapshot.specDir, stage: stage.id }), []));
-            else if ('error' in last) reject(last.error);
-            else resolve(last.result);
-          });
-        });
-        actor.send({
-          type: 'RUN_TASKS',
-          input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition, work, onEvent },
-        });
-        return { answer: (answer) => actor.send({ type: 'TASK_ANSWER', answer }), stop: () => actor.send({ type: 'STOP_TASKS' }), ended };
+      const result = await superviseRun(this.snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
+        refused = this.hear(id, () =>
+          this.underLock(() => {
+            this.reload();
+            this.actor.send({
+              type: 'RUN_TASKS',
+              id,
+              now,
+              ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
+              input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition, work, onEvent },
+            });
+          }),
+        );
+        if (refused) return undefined;
+        const actor = this.actor;
+        return {
+          answer: (answer) => actor.send({ type: 'TASK_ANSWER', answer }),
+          stop: () => actor.send({ type: 'STOP_TASKS' }),
+          ended: end.answer.then((e) => {
+            if (e.error !== undefined) throw e.error;
+            const a = e.answer as Answer<'runTasks'>;
+            if (a.kind !== 'changed') throw new TransitionRefusedError(t('run.leftWhileRunning', { specDir: this.snapshot.specDir, stage: this.stage ?? '?' }), []);
+            return a.result;
+          }),
+        };
       });
+      if (result === undefined) return answerOf(refused, this.snapshot.specDir, 'RUN_TASKS') as Answer<'runTasks'>;
+      if ('locked' in result) {
+        // Driven elsewhere: what the actor says of the run is the answer (its own run going on, a
+        // precondition); if it would start one, the lock is why it does not.
+        this.reload();
+        const [, actions] = transition(machineFor(this.definition), this.actor.getSnapshot(), {
+          type: 'RUN_TASKS',
+          id,
+          now,
+          ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
+          input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition },
+        });
+        return (emittedAnswer(actions) ?? lockedAnswer(this, result.locked)) as Answer<'runTasks'>;
+      }
+      const at = this.stage;
+      return { kind: 'changed', intent: 'runTasks', from: at, to: at, result };
     } finally {
+      end.stop();
       this.reload();
     }
   }
 
-  /**
-   * Records the steps the spec goes through from now on (`dynamic_steps`, loom's engine.adjust):
-   * the stages already entered stay, in their order; the rest are replaced by `remaining`. Not a
-   * stage change: the spec stays where it is, and its pipeline is rebuilt from the steps when the
-   * repository reads it again. Written through the state store under the run lock.
-   */
-  adjustSteps(current: readonly WorkflowStep[], remaining: readonly WorkflowStep[], options: { now?: string } = {}): WorkflowStep[] {
-    const now = options.now ?? new Date().toISOString();
-    let merged: WorkflowStep[] = [];
-    withRunLock(
-      this.snapshot,
-      () => {
-        this.reload();
-        assertStateWritable(this.snapshot);
-        const state = this.snapshot.state ?? this.freshState(this.stage ?? this.definition.initial, now);
-        const entered = new Set([...state.stage_history.map((h) => h.stage), state.current_stage]);
-        const kept = [...current.filter((s) => entered.has(s.id)), ...remaining.filter((s) => !entered.has(s.id))];
-        // The list's order is the way forward (loom's getSteps order): a `next` the old list named would skip the new steps.
-        merged = kept.map((s, i) => ({ ...s, next: kept[i + 1]?.id ?? null }));
-        this.store.writeState(this.snapshot, { ...state, dynamic_steps: merged, updated_at: now }, now);
-      },
-      { waitMs: this.options.lockWaitMs },
-    );
-    this.reload();
-    return merged;
+  /** Create Worktree: git makes or reuses the feature branch and its worktree; the actor records it. */
+  private async createWorktree(intent: Extract<Intent, { type: 'createWorktree' }>, id: string, now: string): Promise<Answer<'createWorktree'>> {
+    const end = this.nextAnswer(id);
+    try {
+      const heard = this.hear(id, () =>
+        this.underLock(() => {
+          this.reload();
+          this.actor.send({ type: 'CREATE_WORKTREE', id, now, location: intent.location ?? '', ...(intent.signal ? { signal: intent.signal } : {}) });
+        }),
+      );
+      const answered = heard ?? (await end.answer);
+      return answerOf(answered, this.snapshot.specDir, 'CREATE_WORKTREE') as Answer<'createWorktree'>;
+    } finally {
+      end.stop();
+      this.reload();
+    }
   }
 
   dispose(): void {

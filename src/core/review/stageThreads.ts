@@ -7,5 +7,4 @@ export function openThreadsOnStage(stage: Pick<StageDefinition, 'outputs' | 'app
   return openThreads(comments).filter((t) => files.some((f) => f === t.file || (f.endsWith('/') && t.file.startsWith(f))));
 }
 
-/** `spec.md:12` or `plan.md:3-5`, as a refusal or a warning names a thread. */
-export const threadPlace = (t: Pick<ReviewThread, 'file' | 'line' | 'end_line'>) => (t.line === t.end_line ? `${t.file}:${t.line}` : `${t.file}:${t.line}-${t.end_line}`);
+export { threadPlace } from './openThreads';

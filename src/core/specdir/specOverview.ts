@@ -56,7 +56,7 @@ export interface SpecOverview {
 }
 
 /** Whether a spec-relative output is there; folders count when they hold something. */
-function outputExists(s: SpecSnapshot, path: string): boolean {
+export function outputExists(s: Pick<SpecSnapshot, 'files'>, path: string): boolean {
   if (!path.endsWith('/')) return s.files.has(path);
   for (const f of s.files) if (f !== path && f.startsWith(path)) return true;
   return false;

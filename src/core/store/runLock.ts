@@ -25,7 +25,16 @@ export interface RunLockInfo {
   /** Its process no longer runs, or no pid can be read. */
   stale: boolean;
   raw: string;
+  /** Held for a whole run of the executing stage (Run Tasks), not for one write. */
+  run?: true;
 }
+
+/**
+ * The token of a lock held for a whole task run starts with this: another process told "locked"
+ * can then say the tasks are running. loom reads only the pid (is its process alive?) and
+ * compares its own token on release, so the prefix is invisible to it.
+ */
+const RUN_TOKEN_PREFIX = 'run-';
 
 /**
  * loom creates the file, then writes it: in between it is empty. An unreadable lock younger than
@@ -41,9 +50,10 @@ export function readRunLock(dir: string): RunLockInfo | undefined {
   } catch {
     return undefined;
   }
-  const { pid } = parseLock(raw);
-  if (!Number.isInteger(pid) || pid <= 0) return { pid: 0, stale: true, raw };
-  return { pid, stale: !processIsAlive(pid), raw };
+  const { pid, token } = parseLock(raw);
+  const run = token?.startsWith(RUN_TOKEN_PREFIX) ? { run: true as const } : {};
+  if (!Number.isInteger(pid) || pid <= 0) return { pid: 0, stale: true, raw, ...run };
+  return { pid, stale: !processIsAlive(pid), raw, ...run };
 }
 
 function parseLock(raw: string): { pid: number; startedAt?: string; token?: string } {
@@ -97,6 +107,8 @@ export interface AcquireOptions {
    * lock for milliseconds; a running `loom run` holds it for its whole run and is reported.
    */
   waitMs?: number;
+  /** The lock is held for a whole task run (its token says so to other processes). */
+  forRun?: boolean;
 }
 
 /**
@@ -113,7 +125,7 @@ export function acquireRunLock(spec: SpecLocation, options: AcquireOptions = {})
   const rel = `${spec.specDir}/${RUN_LOCK_FILE}`;
   const deadline = Date.now() + (options.waitMs ?? 0);
   for (;;) {
-    const token = nodeCrypto().randomBytes(8).toString('hex');
+    const token = `${options.forRun ? RUN_TOKEN_PREFIX : ''}${nodeCrypto().randomBytes(8).toString('hex')}`;
     const outcome = tryCreate(path, lockText(process.pid, options.now ?? new Date().toISOString(), token));
     if (outcome === 'created') {
       const entry = { token, depth: 1 };

@@ -86,7 +86,8 @@ export type HandoffLocation = SpecLocation & { repoRoot: string };
 export function writeLoomHandoff(spec: HandoffLocation, name: string, handoff: Handoff, prints: HandoffPrints = {}): { file: string; handoff: Handoff } {
   const file = `${HANDOFFS_DIR}/${name}.json`;
   return withRunLock(spec, () => {
-    const written = withLoomFingerprints(name, handoff, { dir: spec.dir, repoRoot: spec.repoRoot }, prints);
+    // `task_id` names the stage or task the handoff is for, always, as loom's writeHandoff writes it.
+    const written = withLoomFingerprints(name, { ...handoff, task_id: name }, { dir: spec.dir, repoRoot: spec.repoRoot }, prints);
     writeFileAtomic(join(spec.dir, file), toJsonText(written));
     return { file, handoff: written };
   });
@@ -96,10 +97,11 @@ export function writeLoomHandoff(spec: HandoffLocation, name: string, handoff: H
  * The same writer for a handoff whose facts a later stage reworked: the handoff as it is, with
  * the fingerprints it records taken again from the files (withRefreshedFingerprints).
  */
-export function refreshLoomHandoff(spec: HandoffLocation, name: string, handoff: Handoff): string {
+export function refreshLoomHandoff(spec: HandoffLocation, name: string, handoff: Handoff): Handoff {
   const file = `${HANDOFFS_DIR}/${name}.json`;
-  withRunLock(spec, () => writeFileAtomic(join(spec.dir, file), toJsonText(withRefreshedFingerprints(handoff, { dir: spec.dir, repoRoot: spec.repoRoot }))));
-  return file;
+  const refreshed = withRefreshedFingerprints(handoff, { dir: spec.dir, repoRoot: spec.repoRoot });
+  withRunLock(spec, () => writeFileAtomic(join(spec.dir, file), toJsonText(refreshed)));
+  return refreshed;
 }
 
 /** writeLoomHandoff, for callers that need only the spec-relative path. */
@@ -112,14 +114,15 @@ export function writeHandoffFile(spec: HandoffLocation, name: string, handoff: H
  * loom's writeHandoff does: with its basis and artifact fingerprints worked out as loom works
  * them out (handoffFingerprints.ts), under the run lock.
  */
-export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, written: Handoff, now: string, sources: ProgressSources = {}): void {
-  withRunLock(snapshot, () => {
+export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, written: Handoff, now: string, sources: ProgressSources = {}): Handoff {
+  return withRunLock(snapshot, () => {
     const { handoff } = writeLoomHandoff(snapshot, name, written);
     if (snapshot.state) {
       const handoffs = new Map(snapshot.handoffs);
       handoffs.set(name, handoff);
       writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText({ ...snapshot, handoffs }, snapshot.state, now, sources));
     }
+    return handoff;
   });
 }
 

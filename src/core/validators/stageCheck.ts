@@ -3,8 +3,7 @@ import { displayLanguage, t } from '../messages';
 import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, blockingFindings, blockingProblem, FINDINGS_FILE_LANGUAGE, overrideFor, writeArtifactAnalysis } from './artifactAnalysis';
 import { CONVERGENCE_PASS, writeConvergence } from './convergence';
 import { isBlocking } from './findingSupport';
-import type { Handoff } from '../files/handoff';
-import { writeHandoffFile } from '../store/stateStore';
+import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import { stageCheckValidatorNames, type StagedSpec } from './stageFindings';
 import { VALIDATORS } from './validators';
 import { specLanguage } from '../specdir/specLanguage';
@@ -33,13 +32,16 @@ export interface StageCheckResult {
   handoff?: string;
 }
 
+/** Where a stage's handoff goes: the state store, through the spec's actor. */
+export type HandoffWriter = (name: string, handoff: Handoff) => unknown;
+
 /**
  * Runs the validators of the spec's current stage the way the CLI runs them: artifact-analysis-pass
  * writes artifact-analysis.json (`analyze`), convergence-pass writes convergence-report.json and
  * appends the tasks for its gaps (`converge`), the others only check (`verify` and the closures).
  * Reports are written atomically under the run lock; a corrupt report is left untouched and throws.
  */
-export function checkStage(spec: StagedSpec, now = new Date().toISOString()): StageCheckResult {
+export function checkStage(spec: StagedSpec, now: string, writeHandoff: HandoffWriter): StageCheckResult {
   const outcomes = stageCheckValidatorNames(spec).map((name): StageValidatorOutcome => {
     if (name === ARTIFACT_ANALYSIS_PASS) {
       const { report, written } = writeArtifactAnalysis(spec.snapshot, { now });
@@ -70,7 +72,7 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
   });
   const passed = outcomes.every((o) => o.passed);
   const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
-  const handoff = passed && spec.stage && reports.length ? writeStageHandoff(spec, spec.stage, reports, now) : undefined;
+  const handoff = passed && spec.stage && reports.length ? writeStageHandoff(spec, spec.stage, reports, now, writeHandoff) : undefined;
   return { stage: spec.stage, validators: outcomes, passed, blocking: outcomes.reduce((n, o) => n + o.blocking, 0), ...(handoff ? { handoff } : {}) };
 }
 
@@ -80,7 +82,7 @@ export function checkStage(spec: StagedSpec, now = new Date().toISOString()): St
  * writeHandoff records for the stage (spec.md and plan.md; the report itself is a mutable
  * ledger loom leaves out). Its summary is in the spec's language.
  */
-function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly string[], now: string): string {
+function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly string[], now: string, write: HandoffWriter): string {
   const handoff: Handoff = {
     stage,
     status: 'done',
@@ -90,5 +92,6 @@ function writeStageHandoff(spec: StagedSpec, stage: string, reports: readonly st
     written_at: now,
     written_by: 'loom-vscode checkStage',
   };
-  return writeHandoffFile(spec.snapshot, stage, handoff);
+  write(stage, handoff);
+  return `${HANDOFFS_DIR}/${stage}.json`;
 }

@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/authoring/draftWrite';
 import { LoomError } from '../../core/errors';
+import { LoomRepository } from '../../core/repository/loomRepository';
 import { notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
 
 /** Writes accepted drafts, forgets them, and lets the registry see the files at once. */
 export async function writePending(ctx: CommandContext, store: PendingDraftStore, p: PendingDrafts): Promise<WrittenDrafts> {
-  const result = writeDrafts(p.repoRoot, p.specDir, p.command, p.drafts, p.base, p.summary, new Date().toISOString());
+  const spec = ctx.registry.entry(p.dir)?.spec ?? new LoomRepository(p.repoRoot).get(p.specDir);
+  if (!spec) throw new LoomError(vscode.l10n.t('{0} is no longer a spec directory; nothing was written.', p.specDir), p.specDir);
+  const result = writeDrafts(spec, p.command, p.drafts, p.base, p.summary, new Date().toISOString());
   store.delete(p);
   ctx.log.component('chat').info(`/${p.command.name} wrote ${filesWritten(result).join(', ')} in ${p.specDir}`);
   ctx.registry.reloadNow(p.dir);

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import { checkExecutingPreconditions, FileTranscriptStore, executingStage, type ExecutingResult, type Logger } from '../../core/executing';
+import { FileTranscriptStore, type ExecutingEvent, type Logger } from '../../core/executing';
+import type { Question } from '../../core/port/question';
+import { request, type RequestOptions } from '../../core/port/request';
+import { presentRefused } from '../commands/answers';
 import { BREAKER_CHOICES, type BreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
@@ -9,7 +12,6 @@ import { HostUserPrompts } from './hostPrompts';
 import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
 import { RunningLoops, type RunningLoop } from './runningLoops';
-import { testReporterScopeLine } from './testReporterScope';
 
 export interface ExecutingHost {
   /** Where transcripts go: the extension's workspace storage, else its global storage. Never the spec directory. */
@@ -20,37 +22,25 @@ export interface ExecutingHost {
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
 
-function refused(message: string, reasons: string[] = []): CommandOutcome {
-  notify('warning', reasons.length ? `${message}: ${reasons.join('; ')}` : message);
-  return { status: 'refused', message, reasons };
-}
-
 /**
  * Asks before the first request of a run: nothing is sent to a model without this explicit
- * action. It says where files are written, down to the test reporter's test locations.
+ * action. The question is the actor's: where files are written, down to the test reporter's
+ * test locations. Integration tests answer it with a preset.
  */
-async function consent(e: SpecEntry, presets: PromptPresets | undefined): Promise<boolean> {
-  const run = vscode.l10n.t('Run Tasks');
-  const message = vscode.l10n.t('Run the tasks of {0} with a language model?', feature(e));
-  const scope = testReporterScopeLine(e.spec.snapshot);
-  const detail = [
-    vscode.l10n.t('Loom will send the task, spec excerpts and code to the selected language model. Files are written only inside the feature worktree; the test command runs there.'),
-    scope,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+async function consent(q: Question, presets: PromptPresets | undefined): Promise<boolean> {
   const preset = presets?.take('consent');
   if (presets && preset !== undefined) {
-    presets.shown.push({ kind: 'consent', text: `${message}\n${detail}` });
+    presets.shown.push({ kind: 'consent', text: `${q.title}\n${q.lines.join('\n\n')}` });
     return preset;
   }
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, run);
-  return choice === run;
+  const choice = await vscode.window.showWarningMessage(q.title, { modal: true, detail: q.lines.join('\n\n') }, q.ok);
+  return choice === q.ok;
 }
 
 /**
- * Loom: Run Tasks, Loom: Stop Tasks and the breaker choice the dashboard sends. The core's
- * The spec's actor runs the tasks (its executing stage's child statechart); this wires the ports to VS Code and reports the outcome.
+ * Loom: Run Tasks, Loom: Stop Tasks and the breaker choice the dashboard sends. The spec's actor
+ * runs the tasks (its executing stage's child statechart); this wires the ports to VS Code, asks
+ * the actor's question and reports the outcome.
  */
 export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHost): vscode.Disposable[] {
   const running = new RunningLoops();
@@ -64,29 +54,45 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   const transcripts = new FileTranscriptStore(host.storageDir);
 
   async function runTasks(e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
-    const stage = executingStage(e.spec.definition);
-    if (!stage) return refused(vscode.l10n.t('The {0} pipeline of {1} has no executing stage.', e.spec.definition.type, feature(e)));
-    if (e.spec.stage !== stage.id) return refused(vscode.l10n.t('{0} is at {1}: tasks run at {2}.', feature(e), e.spec.stage ?? '?', stage.id));
-    if (running.get(e.dir)) return refused(vscode.l10n.t('The tasks of {0} are already running.', feature(e)));
-
     const prompts = new HostUserPrompts(feature(e), host.presets);
-    let current: vscode.Progress<{ message?: string }> | undefined;
-    const pre = checkExecutingPreconditions(e.spec.snapshot, e.spec.definition);
-    if (!pre.ok) {
-      const errors = pre.diagnostics.filter((d) => d.severity === 'error');
-      for (const d of errors) log.info(`${d.file}:${d.line}: ${d.message}`);
-      return refused(
-        vscode.l10n.t('The tasks of {0} cannot run yet', feature(e)),
-        errors.map((d) => d.message),
-      );
-    }
-    if (!args.confirm && !(await consent(e, host.presets))) return { status: 'cancelled' };
-
     const entry: RunningLoop = { specDir: e.dir, controller: new AbortController(), prompts };
+    let current: vscode.Progress<{ message?: string }> | undefined;
+    const intent = {
+      type: 'runTasks' as const,
+      run: {
+        models,
+        transcripts,
+        logger,
+        prompts,
+        signal: entry.controller.signal,
+        settings: {
+          trusted: ctx.trust.writable,
+          testCommand: ctx.config.testCommand || undefined,
+          parallel: ctx.config.parallelDispatch,
+          mode: ctx.config.executionMode,
+          tokenBudget: ctx.config.tokenBudget || undefined,
+        },
+        onEvent: (ev: ExecutingEvent) => {
+          log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
+          const line = progressLine(ev);
+          if (line) current?.report({ message: line });
+        },
+      },
+    };
+    // The actor decides whether the tasks may run (the stage, a run going on, the plan approved,
+    // the worktree, the task graph) and asks the person before anything goes to a model.
+    let confirm: RequestOptions['confirm'] = args.confirm ? true : undefined;
+    if (!confirm) {
+      const asked = await request(e.spec, intent);
+      if (asked.kind === 'refused') return presentRefused(ctx, e, asked, 'executing');
+      if (asked.kind !== 'needs-confirmation') return { status: 'failed', message: 'the tasks ran without being asked' };
+      if (!(await consent(asked.question, host.presets))) return { status: 'cancelled' };
+      confirm = asked.step;
+    }
     running.add(entry);
-    let result: ExecutingResult;
+    let answer;
     try {
-      result = await vscode.window.withProgress(
+      answer = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
           title: vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
@@ -97,27 +103,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
           const sub = token.onCancellationRequested(() => entry.controller.abort());
           try {
             // The spec's actor runs them: the executing statechart is the child of its executing stage.
-            return await e.spec.runTasks(
-              {
-                models,
-                transcripts,
-                logger,
-                settings: {
-                  trusted: ctx.trust.writable,
-                  testCommand: ctx.config.testCommand || undefined,
-                  parallel: ctx.config.parallelDispatch,
-                  mode: ctx.config.executionMode,
-                  tokenBudget: ctx.config.tokenBudget || undefined,
-                },
-                onEvent: (ev) => {
-                  log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
-                  const line = progressLine(ev);
-                  if (line) current?.report({ message: line });
-                },
-              },
-              prompts,
-              entry.controller.signal,
-            );
+            return await request(e.spec, intent, { confirm });
           } finally {
             sub.dispose();
           }
@@ -127,6 +113,9 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       running.remove(entry);
       ctx.registry.reloadNow(e.dir);
     }
+    if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
+    if (answer.kind !== 'changed') return { status: 'cancelled' };
+    const result = answer.result;
     log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
     const shown = describeOutcome(feature(e), result);
     notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [{ title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
@@ -152,7 +141,10 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       notify('info', vscode.l10n.t('No tasks are running.'));
       return { status: 'refused', message: 'no tasks are running', reasons: [] };
     }
-    target.controller.abort();
+    const spec = ctx.registry.entry(target.specDir)?.spec;
+    // Stop Tasks is an intent like any other: the spec's actor stops its run.
+    const answer = spec ? await request(spec, { type: 'stopTasks' }) : undefined;
+    if (answer?.kind !== 'changed') target.controller.abort();
     log.info(`${target.specDir}: stop requested`);
     return { status: 'done', specDir: target.specDir };
   }

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { FAILED_STAGE } from '../../core/files/vocabulary';
 import type { Finding } from '../../core/files/findings';
 import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, overrideAuthor, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
-import { checkStage } from '../../core/validators/stageCheck';
-import { stageCheckValidatorNames } from '../../core/validators/stageFindings';
+import { request } from '../../core/port/request';
+import { presentRefused } from '../commands/answers';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { PromptPresets } from '../executing/promptPresets';
 import { splitSpecName } from '../format';
@@ -23,17 +22,18 @@ const showProblems = { title: vscode.l10n.t('Show Problems'), run: () => void vs
  * (artifact-analysis-pass writes artifact-analysis.json, convergence-pass writes
  * convergence-report.json and appends tasks for its gaps), then the outcome in one message.
  */
-function checkStageCommand(ctx: CommandContext, e: SpecEntry): CommandOutcome {
-  const stage = e.spec.stage;
-  if (stage === null) return refused(vscode.l10n.t('{0}: pipeline.state.json could not be read, so its stage is unknown. Fix or restore it first; it was left untouched.', feature(e)));
-  if (stage === FAILED_STAGE) return refused(vscode.l10n.t('{0} has failed: recover it to a stage first.', feature(e)));
-  const names = stageCheckValidatorNames(e.spec);
+async function checkStageCommand(ctx: CommandContext, e: SpecEntry): Promise<CommandOutcome> {
+  const answer = await request(e.spec, { type: 'checkStage' });
+  if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'checkStage');
+  if (answer.kind !== 'changed') return { status: 'failed', message: 'Check Stage was not answered' };
+  const result = answer.check;
+  const stage = result.stage ?? '?';
+  const names = result.validators.map((v) => v.name);
   if (names.length === 0) {
     const message = vscode.l10n.t('{0}: the workflow declares no validators for {1}; nothing to check.', feature(e), stage);
     notify('info', message);
     return { status: 'done', specDir: e.dir, outcome: 'none', message };
   }
-  const result = checkStage(e.spec);
   ctx.registry.reloadNow(e.dir);
   const log = ctx.log.component('checkStage');
   log.info(

@@ -1,18 +1,17 @@
 import * as vscode from 'vscode';
-import { recordWorktreePath } from '../../core/repository/worktreeRecord';
+import { request } from '../../core/port/request';
+import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { ensureFeatureWorktree } from '../../core/git/featureWorktree';
 
 /**
  * Loom: Create Worktree, the git-worktree stage: the feature branch and its worktree (made or
- * reused), recorded in pipeline.state.json `metadata.worktree_path` by the core.
+ * reused), recorded in pipeline.state.json `metadata.worktree_path` by the spec's actor.
  */
 async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<CommandOutcome> {
   const feature = splitSpecName(e.spec.snapshot.name).feature;
-  const repoRoot = e.spec.snapshot.repoRoot;
-  const worktree = await vscode.window.withProgress(
+  const answer = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Loom: creating the worktree of {0}', feature),
@@ -22,13 +21,16 @@ async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<Comman
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
-        return await ensureFeatureWorktree({ repoRoot, specName: e.spec.snapshot.name, specDir: e.dir, location: ctx.config.worktreeLocation, signal: controller.signal });
+        // The spec's actor has git make (or reuse) it and records it in the state.
+        return await request(e.spec, { type: 'createWorktree', location: ctx.config.worktreeLocation, signal: controller.signal });
       } finally {
         sub.dispose();
       }
     },
   );
-  recordWorktreePath(repoRoot, e.dir, worktree.path, new Date().toISOString());
+  if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'worktree');
+  if (answer.kind !== 'changed') return { status: 'cancelled' };
+  const { worktree } = answer;
   ctx.registry.reloadNow(e.dir);
   ctx.log.component('worktree').info(`${e.spec.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
   const message = worktree.created

@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
+import { TransitionRefusedError } from '../../core/errors';
+import type { Answer } from '../../core/port/answer';
+import { request } from '../../core/port/request';
 import type { CommandContext } from '../commands/createCommand';
 import type { ConfirmedSteps } from './confirmedSteps';
 import { loomTool } from './loomTool';
-import { stepConfirmation } from './stepConfirmation';
-import { chooseStep } from './stepChoice';
+import { toolConfirmation } from './toolConfirmation';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
+import type { SpecEntry } from '../specs/specRegistry';
 
 export interface AdvanceInput extends SpecInput {
   to?: string;
@@ -13,11 +16,31 @@ export interface AdvanceInput extends SpecInput {
 
 const TOOL = 'loom_advance';
 
+// As Loom: Advance, the extension gives loom 3's compression_confirmed itself: the tool cannot
+// compress the chat's context, and the next stage's work starts from the spec's files.
+const intentOf = (input: AdvanceInput) => ({ type: 'advance' as const, to: input.to || undefined, compressionConfirmed: true, reason: input.reason?.trim() || undefined });
+
+/** The actor's answer to a move from a tool: the change in a sentence, or its refusal (with its codes) for the model. */
+export function moveAnswer(ctx: CommandContext, e: SpecEntry, tool: string, a: Answer<'advance' | 'approve'>, confirmed: boolean): vscode.LanguageModelToolResult {
+  if (a.kind === 'refused') throw new TransitionRefusedError(a.message, a.reasons, { codes: a.codes, file: a.file, check: a.check });
+  if (a.kind === 'needs-confirmation') {
+    throw new TransitionRefusedError(
+      vscode.l10n.t('{0} cannot move from {1} to {2}', featureOf(e), a.step.from, a.step.to),
+      [vscode.l10n.t('the user has not confirmed this step; call the tool again so that VS Code asks them')],
+      { codes: ['confirmation-required'] },
+    );
+  }
+  ctx.log.component(`lm:${tool}`).info(`${e.spec.snapshot.specDir}: ${a.from} → ${a.to}${confirmed ? ' (confirmed by the user)' : ''}`);
+  const done = { specDir: specLabel(ctx, e), from: a.from, to: a.to, stage: e.spec.stage };
+  if ('alreadyComplete' in a && a.alreadyComplete) return answer(vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), a.from ?? ''), done);
+  if ('complete' in a && a.complete) return answer(vscode.l10n.t('{0}: {1} completed; the pipeline is done.', featureOf(e), a.from ?? ''), done);
+  return answer(vscode.l10n.t('{0}: {1} → {2}', featureOf(e), a.from ?? '', a.to ?? ''), done);
+}
+
 /**
- * `#loomAdvance`: a thin caller of the spec's actor. VS Code asks the person to confirm the step
- * `prepareInvocation` names; the ADVANCE event carries that confirmation only when the spec is
- * still where it was when the person was asked. The actor decides and refuses with its reasons;
- * the tree follows the actor on its own.
+ * `#loomAdvance`: the intent goes to the spec's actor. Where the actor asks for the person's
+ * word, `prepareInvocation` shows its question as VS Code's confirmation, and the intent is sent
+ * with the word for the step the person saw; the actor takes it only if the spec is still there.
  */
 export function advanceTool(ctx: CommandContext, confirmed: ConfirmedSteps): vscode.LanguageModelTool<AdvanceInput> {
   return loomTool<AdvanceInput>(ctx, {
@@ -27,38 +50,21 @@ export function advanceTool(ctx: CommandContext, confirmed: ConfirmedSteps): vsc
       const choice = await specForTool(ctx, input);
       if (!('entry' in choice)) return undefined;
       const e = choice.entry;
-      const from = e.spec.stage;
-      const step = chooseStep(e.spec.next(), input.to);
-      // Nothing to confirm when the actor is going to refuse (or there is no way to pick): invoke says why.
-      if (from === null || step.kind !== 'one' || !step.check.ready) {
+      const preview = e.spec.preview(intentOf(input));
+      if (preview.kind !== 'needs-confirmation') {
         confirmed.forget(TOOL, e.dir);
-        return { invocationMessage: vscode.l10n.t('Checking where {0} can go from {1}', featureOf(e), from ?? '?') };
+        return { invocationMessage: vscode.l10n.t('Checking where {0} can go from {1}', featureOf(e), e.spec.stage ?? '?') };
       }
-      confirmed.ask(TOOL, e.dir, { from, to: step.check.to });
-      return { invocationMessage: vscode.l10n.t('Moving {0} from {1} to {2}', featureOf(e), from, step.check.to), confirmationMessages: stepConfirmation(e, from, step.check, false) };
+      confirmed.ask(TOOL, e.dir, preview.step);
+      return { invocationMessage: vscode.l10n.t('Moving {0} from {1} to {2}', featureOf(e), preview.step.from, preview.step.to), confirmationMessages: toolConfirmation(preview) };
     },
     invoke: async (input) => {
       const choice = await specForTool(ctx, input);
       if (!('entry' in choice)) return whichSpec(ctx, choice.candidates);
       const e = choice.entry;
-      const from = e.spec.stage;
-      const step = chooseStep(e.spec.next(), input.to);
-      if (step.kind === 'several') {
-        return answer(
-          vscode.l10n.t('{0} can go several ways from {1}: call again with `to` set to one of them (ask the user which).', featureOf(e), from ?? '?'),
-          step.checks.map((c) => ({ to: c.to, kind: c.kind, ready: c.ready, unmet: c.unmet })),
-        );
-      }
-      const to = step.kind === 'one' ? step.check.to : input.to;
-      const confirm = from !== null && to !== undefined && confirmed.take(TOOL, e.dir, { from, to });
-      // As Loom: Advance, the extension gives loom 3's compression_confirmed itself: the tool cannot
-      // compress the chat's context, and the next stage's work starts from the spec's files.
-      const result = e.spec.advance({ to, confirm, compressionConfirmed: true, reason: input.reason?.trim() || undefined });
-      ctx.log.component(`lm:${TOOL}`).info(`${e.spec.snapshot.specDir}: ${result.from} → ${result.to}${confirm ? ' (confirmed by the user)' : ''}`);
-      const done = { specDir: specLabel(ctx, e), from: result.from, to: result.to, stage: e.spec.stage };
-      if (result.alreadyComplete) return answer(vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), result.from), done);
-      if (result.complete) return answer(vscode.l10n.t('{0}: {1} completed; the pipeline is done.', featureOf(e), result.from), done);
-      return answer(vscode.l10n.t('{0}: {1} → {2}', featureOf(e), result.from, result.to), done);
+      const step = confirmed.take(TOOL, e.dir);
+      const a = await request(e.spec, intentOf(input), step ? { confirm: step } : {});
+      return moveAnswer(ctx, e, TOOL, a, step !== undefined);
     },
   });
 }

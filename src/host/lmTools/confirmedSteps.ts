@@ -6,9 +6,9 @@ export interface PipelineStep {
 
 /**
  * The steps a person was asked to confirm in VS Code's tool confirmation. VS Code asks in
- * `prepareInvocation` and calls `invoke` only once the person agreed, but the spec may have moved
- * in between (Loom: Advance in the tree, loom in a terminal): a confirmation counts only for the
- * very step it named, and only once.
+ * `prepareInvocation` and calls `invoke` only once the person agreed; the step asked about goes
+ * with the intent as the person's word, and the spec's actor takes it only for that very step
+ * (the spec may have moved in between). A question counts once.
  */
 export class ConfirmedSteps {
   private readonly asked = new Map<string, PipelineStep>();
@@ -22,16 +22,16 @@ export class ConfirmedSteps {
     this.asked.set(ConfirmedSteps.key(tool, specDir), { from: step.from, to: step.to });
   }
 
-  /** Nothing is being asked for the spec (the tool will refuse or choose nothing). */
+  /** Nothing is being asked for the spec (the actor will refuse, or needs no word). */
   forget(tool: string, specDir: string): void {
     this.asked.delete(ConfirmedSteps.key(tool, specDir));
   }
 
-  /** Whether the person confirmed exactly `step`; the confirmation is used up either way. */
-  take(tool: string, specDir: string, step: PipelineStep): boolean {
+  /** The step the person confirmed, if they were asked; used up either way. */
+  take(tool: string, specDir: string): PipelineStep | undefined {
     const key = ConfirmedSteps.key(tool, specDir);
     const asked = this.asked.get(key);
     this.asked.delete(key);
-    return asked !== undefined && asked.from === step.from && asked.to === step.to;
+    return asked;
   }
 }

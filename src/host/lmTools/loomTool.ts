@@ -26,7 +26,9 @@ export function loomTool<T extends SpecInput>(ctx: CommandContext, def: LoomTool
   const refusal = (e: LoomError | UntrustedWorkspaceError): vscode.LanguageModelToolResult => {
     if (e instanceof TransitionRefusedError) {
       log.info(`${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
-      return answer(vscode.l10n.t('Refused, nothing was written: {0}', e.message), e.reasons.length ? { reasons: e.reasons } : undefined);
+      // `codes` are the actor's stable words, the same every surface gives.
+      const codes = e.details.codes ?? [];
+      return answer(vscode.l10n.t('Refused, nothing was written: {0}', e.message), e.reasons.length || codes.length ? { reasons: e.reasons, ...(codes.length ? { codes } : {}) } : undefined);
     }
     log.warn(e.message);
     return answer(e.message, e instanceof LoomError && e.file ? { file: e.file } : undefined);

@@ -5,7 +5,7 @@ import type { CommandContext } from '../commands/createCommand';
 import type { SpecEntry } from '../specs/specRegistry';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
-import { chooseStep } from './stepChoice';
+import { chooseTransition } from '../../core/pipeline/chooseTransition';
 import { answer, featureOf, specForTool, specLabel, type SpecInput } from './toolSpec';
 
 /** One sentence saying what the model (or the person) does next, read off the actor's verdicts. */
@@ -15,10 +15,11 @@ function whatNext(e: SpecEntry): string {
   if (stage === FAILED_STAGE) return vscode.l10n.t('The spec has failed: the user recovers it to a stage with Loom: Recover.');
   const stale = e.spec.staleApprovals();
   if (stale.length) return vscode.l10n.t('{0} changed after {1} was approved: the user reviews the change and runs Loom: Approve Again.', stale[0].changed.join(', '), stale[0].stage);
-  const choice = chooseStep(e.spec.next());
-  if (choice.kind === 'none') return vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), stage);
-  const forward = choice.kind === 'one' ? choice.check : (choice.checks.find((c) => c.kind === 'forward') ?? choice.checks[0]);
-  return stepSentence(forward);
+  // The way Advance would take, chosen as the spec's actor chooses it.
+  const way = chooseTransition(e.spec.definition, stage, {}, e.spec.verdicts);
+  const check = way && e.spec.next().find((c) => c.to === way.to);
+  if (!check) return vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), stage);
+  return stepSentence(check);
 }
 
 function stepSentence(check: TransitionCheck): string {

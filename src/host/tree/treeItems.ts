@@ -6,7 +6,7 @@ import { FAILED_STAGE, type TaskStatus } from '../../core/files/vocabulary';
 import type { SpecGroup, StageOverview, StageStatus, TaskOverview } from '../../core/specdir/specOverview';
 import { isStale, renewableApprovals } from '../../core/specdir/staleness';
 import { hasRole } from '../../core/pipeline/stageRoles';
-import { WORKTREE_PATH_KEY } from '../../core/repository/worktreeRecord';
+import { WORKTREE_PATH_KEY } from '../../core/pipeline/machineEffects';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';

@@ -1,33 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { parseWorkflow, WORKFLOW_FILE, WorkflowStepSchema, type WorkflowStep } from '../../core/files/workflow';
+import { WorkflowStepSchema, type WorkflowStep } from '../../core/files/workflow';
 import { TASK_ID_PATTERN } from '../../core/files/vocabulary';
-import { dynamicSteps } from '../../core/repository/loomRepository';
+import { request } from '../../core/port/request';
+import { currentSteps } from '../../core/repository/currentSteps';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { t } from '../../core/messages';
+import { questionText, refusalOf } from '../answers';
 import { ToolRefusal } from '../results';
-import { changeableSpec } from '../specAccess';
+import { specOf } from '../specAccess';
 import { defineTool } from '../tool';
-
-/** The steps the spec follows now, as loom's getSteps: its dynamic_steps, else the workflow's pipeline, else the stages of the schema. */
-function currentSteps(spec: SpecPipeline): WorkflowStep[] {
-  const chosen = dynamicSteps(spec.snapshot.state);
-  if (chosen) return chosen;
-  let text: string | undefined;
-  try {
-    text = readFileSync(join(spec.snapshot.repoRoot, WORKFLOW_FILE), 'utf8');
-  } catch {
-    // no workflow: the schema's stages
-  }
-  const steps = text === undefined ? undefined : parseWorkflow(WORKFLOW_FILE, text).workflow?.pipelines?.[spec.pipelineType]?.steps;
-  return steps?.length
-    ? steps
-    : spec.definition.stages.map((s) => WorkflowStepSchema().parse({ id: s.id, ...(s.skill ? { skill: s.skill } : {}), ...(s.description ? { description: s.description } : {}) }));
-}
-
-/** A stage a person must pass: leaving it out of the remaining steps needs the person, not the agent's word. */
-const needsPerson = (spec: SpecPipeline, step: WorkflowStep) => step.gate === 'human-approval' || spec.definition.stages.some((s) => s.id === step.id && s.confirmation);
 
 export const adjustPipeline = defineTool({
   name: 'loom_adjust_pipeline',
@@ -42,36 +23,36 @@ export const adjustPipeline = defineTool({
       .describe('The steps after the ones already entered: [{ id, skill?, description? }]'),
   }),
   writes: ['pipeline.state.json', 'progress.md'],
+  // The spec's actor decides and asks; the client asks the person, or the agent's report stands where the actor takes it.
   run: async (args, ctx) => {
-    const { spec } = changeableSpec(ctx, args.spec_dir);
+    const { spec } = specOf(ctx, args.spec_dir);
     const current = currentSteps(spec);
-    const entered = new Set([...(spec.snapshot.state?.stage_history ?? []).map((h) => h.stage), spec.stage]);
     // A step already in the pipeline keeps what the workflow says of it (outputs, gate, validators).
     const remaining = args.new_remaining_steps.map((s) => WorkflowStepSchema().parse({ ...current.find((c) => c.id === s.id), ...s }));
-    // What is left out: the steps that were still ahead of the current stage.
-    const ahead = current.slice(current.findIndex((s) => s.id === spec.stage) + 1);
-    const dropped = ahead.filter((s) => !entered.has(s.id) && !remaining.some((r) => r.id === s.id));
-    const droppedGates = dropped.filter((s) => needsPerson(spec, s)).map((s) => s.id);
+    const intent = { type: 'adjustSteps' as const, current, remaining };
+    const first = await request(spec, intent, { now: ctx.now() });
+    if (first.kind === 'refused') throw refusalOf(first, spec, 'loom_adjust_pipeline');
+    if (first.kind === 'changed') return done(spec, first.steps, 'no confirmation needed');
     const specDir = spec.snapshot.specDir;
-    const asked = await ctx.confirm(
-      [
-        t('mcp.adjust.ask', { specDir, stage: spec.stage ?? t('mcp.stage.unknown') }),
-        t('mcp.adjust.from', { steps: remaining.map((s) => s.id).join(' → ') }),
-        dropped.length ? t('mcp.adjust.leftOut', { steps: dropped.map((s) => s.id).join(', ') }) : t('mcp.adjust.nothingLeftOut'),
-        t('mcp.adjust.question'),
-      ].join('\n'),
-    );
+    const asked = await ctx.confirm(questionText(first));
     if (asked.answer === 'declined') throw new ToolRefusal('user-declined', t('mcp.adjust.declined', { specDir, why: asked.why }), t('mcp.hint.askUser'));
-    if (asked.answer === 'unavailable' && droppedGates.length) {
-      throw new ToolRefusal('would-skip-person', t('mcp.adjust.skipsPerson', { stages: droppedGates.join(', ') }), t('mcp.adjust.skipsPersonHint'), { dropped: droppedGates });
+    if (asked.answer === 'unavailable' && !first.agentMayReport) {
+      const dropped = first.facts.steps?.leftOutGates ?? [];
+      throw new ToolRefusal('would-skip-person', t('mcp.adjust.skipsPerson', { stages: dropped.join(', ') }), t('mcp.adjust.skipsPersonHint'), { dropped, codes: ['confirmation-required'] });
     }
-    const merged = spec.adjustSteps(current, remaining, { now: ctx.now() });
-    return {
-      ok: true,
-      spec_dir: spec.snapshot.specDir,
-      current_stage: spec.stage,
-      dynamic_steps: merged,
-      confirmed_by: asked.answer === 'accepted' ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement',
-    };
+    const byPerson = asked.answer === 'accepted';
+    const second = await request(spec, intent, { confirm: { ...first.step, by: byPerson ? 'person' : 'agent' }, now: ctx.now() });
+    if (second.kind === 'refused') throw refusalOf(second, spec, 'loom_adjust_pipeline');
+    if (second.kind !== 'changed')
+      throw new ToolRefusal('would-skip-person', t('mcp.adjust.skipsPerson', { stages: (second.facts.steps?.leftOutGates ?? []).join(', ') }), t('mcp.adjust.skipsPersonHint'));
+    return done(spec, second.steps, byPerson ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement');
   },
+});
+
+const done = (spec: SpecPipeline, steps: WorkflowStep[], by: string) => ({
+  ok: true,
+  spec_dir: spec.snapshot.specDir,
+  current_stage: spec.stage,
+  dynamic_steps: steps,
+  confirmed_by: by,
 });

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { HANDOFFS_DIR, WritableHandoffSchema, type Handoff } from '../../core/files/handoff';
+import type { Handoff } from '../../core/files/handoff';
 import { HANDOFF_STATUSES, TASK_ID_PATTERN } from '../../core/files/vocabulary';
 import { stageOf } from '../../core/pipeline/pipelineDefinition';
+import { request } from '../../core/port/request';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
-import { specTaskIds } from '../../core/specdir/loadSpec';
-import { writeHandoffRecord } from '../../core/store/stateStore';
+import { refusalOf } from '../answers';
 import { insideRepository } from '../paths';
 import { pipelineContext } from '../pipelineContext';
 import { t } from '../../core/messages';
 import { ToolRefusal, type ToolResult } from '../results';
-import { changeableSpec, specOf, unknownTask, writeUnderLock } from '../specAccess';
+import { specOf } from '../specAccess';
 import { defineTool, type ToolContext } from '../tool';
 
 const handoffFields = {
@@ -29,35 +29,32 @@ interface HandoffAsk {
 }
 
 /**
- * Writes `handoffs/<stage or task>.json` and progress.md under the run lock, as loom's
- * writeStageHandoff / writeHandoff do. The name becomes a file name, so it must be a stage of the
- * spec's pipeline or one of its tasks; artifact paths stay inside the repository.
+ * Writes `handoffs/<stage or task>.json` and progress.md through the spec's actor, as loom's
+ * writeStageHandoff / writeHandoff do: the actor says whether the spec has that stage or task
+ * and whether loom can read the handoff. Artifact paths must stay inside the repository (the
+ * server's own boundary, checked before anything is asked).
  */
-function writeHandoffOverMcp(spec: SpecPipeline, ask: HandoffAsk, ctx: ToolContext): { path: string; handoff: Handoff } {
-  const name = ask.stage ?? ask.task_id!;
-  if (ask.stage !== undefined && !stageOf(spec.definition, ask.stage)) {
-    throw new ToolRefusal(
-      'unknown-stage',
-      t('mcp.handoff.unknownStage', { stage: ask.stage, pipeline: spec.pipelineType }),
-      t('mcp.hint.stages', { stages: spec.definition.stages.map((s) => s.id).join(', ') }),
-    );
-  }
-  if (ask.task_id !== undefined && !specTaskIds(spec.snapshot).includes(ask.task_id)) throw unknownTask(spec, ask.task_id);
-  const artifacts = ask.artifacts ?? (Array.isArray(ask.data?.artifacts) ? (ask.data.artifacts as unknown[]).map(String) : []);
-  for (const a of artifacts) insideRepository(spec.snapshot.repoRoot, a, 'artifact');
-  const parsed = WritableHandoffSchema().safeParse({
-    ...ask.data,
-    ...(ask.stage !== undefined ? { stage: ask.stage } : { task_id: ask.task_id }),
-    status: ask.status ?? ask.data?.status ?? 'done',
-    summary: ask.summary ?? ask.data?.summary ?? '',
-    artifacts,
-    written_at: ctx.now(),
-    written_by: 'loom-vscode mcp',
-  });
-  if (!parsed.success) throw new ToolRefusal('invalid-handoff', t('mcp.handoff.invalid', { detail: z.prettifyError(parsed.error) }), t('mcp.handoff.invalidHint'));
-  const path = `${HANDOFFS_DIR}/${name}.json`;
-  writeUnderLock(ctx, spec, path, (fresh) => writeHandoffRecord(fresh, name, parsed.data, ctx.now()));
-  return { path, handoff: parsed.data };
+async function writeHandoffOverMcp(spec: SpecPipeline, ask: HandoffAsk, ctx: ToolContext, tool: string, currentStageOnly = false): Promise<{ path: string; handoff: Handoff }> {
+  const artifacts = ask.artifacts ?? (Array.isArray(ask.data?.artifacts) ? (ask.data.artifacts as unknown[]).map(String) : undefined);
+  for (const a of artifacts ?? []) insideRepository(spec.snapshot.repoRoot, a, 'artifact');
+  const answer = await request(
+    spec,
+    {
+      type: 'writeHandoff',
+      handoff: {
+        ...(ask.stage !== undefined ? { stage: ask.stage } : { task: ask.task_id }),
+        status: ask.status ?? (typeof ask.data?.status === 'string' ? ask.data.status : undefined),
+        ...(ask.summary !== undefined ? { summary: ask.summary } : typeof ask.data?.summary === 'string' ? { summary: ask.data.summary } : {}),
+        ...(artifacts ? { artifacts } : {}),
+        ...(ask.data ? { data: ask.data } : {}),
+        writtenBy: 'loom-vscode mcp',
+        currentStageOnly,
+      },
+    },
+    { now: ctx.now() },
+  );
+  if (answer.kind !== 'changed') throw refusalOf(answer as never, spec, tool);
+  return { path: answer.file, handoff: answer.handoff };
 }
 
 const compact = (h: Handoff) => ({ stage: h.stage ?? null, task_id: h.task_id ?? null, status: h.status, summary: h.summary, artifacts: h.artifacts, written_at: h.written_at ?? null });
@@ -73,11 +70,11 @@ export const writeHandoff = defineTool({
     ...handoffFields,
   }),
   writes: ['handoffs/<stage or task>.json', 'progress.md'],
-  run: (args, ctx) => {
+  run: async (args, ctx) => {
     if (args.stage === undefined && args.task_id === undefined) throw new ToolRefusal('invalid-arguments', t('mcp.handoff.needsName'), t('mcp.handoff.needsNameHint'));
     if (args.stage !== undefined && args.task_id !== undefined) throw new ToolRefusal('invalid-arguments', t('mcp.handoff.bothNames'), t('mcp.handoff.needsNameHint'));
     const { spec } = specOf(ctx, args.spec_dir);
-    const { path, handoff } = writeHandoffOverMcp(spec, args, ctx);
+    const { path, handoff } = await writeHandoffOverMcp(spec, args, ctx, 'loom_write_handoff');
     return {
       ok: true,
       path,
@@ -105,11 +102,9 @@ export const stageCheckpoint = defineTool({
     handoff_limit: z.number().int().positive().optional().describe('At most this many handoffs in the context (default 5)'),
   }),
   writes: ['handoffs/<stage>.json', 'progress.md'],
-  run: (args, ctx) => {
-    const { spec } = changeableSpec(ctx, args.spec_dir);
-    if (args.stage !== spec.stage)
-      throw new ToolRefusal('stage-mismatch', t('mcp.checkpoint.wrongStage', { stage: args.stage, current: spec.stage ?? t('mcp.stage.unknown') }), t('mcp.checkpoint.wrongStageHint'));
-    const { path, handoff } = writeHandoffOverMcp(spec, args, ctx);
+  run: async (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    const { path, handoff } = await writeHandoffOverMcp(spec, args, ctx, 'loom_stage_checkpoint', true);
     spec.reload();
     const compress = stageOf(spec.definition, args.stage)?.compressionRequired === true;
     // loom 3 deliberately does not advance here: the agent compresses its context first.

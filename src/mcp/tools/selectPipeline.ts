@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
 import { parseWorkflow, WORKFLOW_FILE, type Workflow } from '../../core/files/workflow';
-import { newPipelineState } from '../../core/pipeline/stateRecord';
-import { initPipelineState, loomVersionOf } from '../../core/store/stateStore';
+import type { Refused } from '../../core/port/answer';
+import { request } from '../../core/port/request';
+import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { selectPipeline } from '../pipelineSelection';
 import { t } from '../../core/messages';
+import { questionText, refusalOf } from '../answers';
 import { ToolRefusal } from '../results';
-import { specOf, writeUnderLock } from '../specAccess';
+import { specOf } from '../specAccess';
 import { defineTool } from '../tool';
 
 function readWorkflow(root: string): Workflow | undefined {
@@ -17,6 +19,13 @@ function readWorkflow(root: string): Workflow | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** loom's answer when the spec has started already: its steps are changed, not chosen again. */
+function startRefused(a: Refused, spec: SpecPipeline, meanwhile = false): ToolRefusal {
+  if (a.code !== 'state-exists') return refusalOf(a, spec, 'loom_select_pipeline');
+  const file = `${spec.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
+  return new ToolRefusal('state-exists', t(meanwhile ? 'mcp.select.writtenMeanwhile' : 'mcp.select.stateExists', { file }), t('mcp.select.stateExistsHint'), { file, codes: a.codes });
 }
 
 const RISK_WORDS = { low: 'mcp.risk.low', medium: 'mcp.risk.medium', high: 'mcp.risk.high' } as const;
@@ -38,27 +47,17 @@ export const selectPipelineTool = defineTool({
     if (!args.initialize)
       return { ...selection, initialized: false, next_required_action: 'show the steps, the risk and the reasoning to the user; call again with initialize: true only once they agreed' };
     if (!found) throw new ToolRefusal('no-spec-dir', t('mcp.select.needsSpecDir'), t('mcp.select.needsSpecDirHint'));
-    const file = `${found.snapshot.specDir}/${PIPELINE_STATE_FILE}`;
-    if (found.snapshot.stateCondition !== 'missing') throw new ToolRefusal('state-exists', t('mcp.select.stateExists', { file }), t('mcp.select.stateExistsHint'), { file });
-    const asked = await ctx.confirm(
-      t('mcp.select.ask', {
-        specDir: found.snapshot.specDir,
-        steps: selection.steps.map((s) => s.id).join(' → '),
-        risk: t(RISK_WORDS[selection.risk]),
-        reasoning: selection.reasoning,
-      }),
-    );
+    // The spec's actor starts it on the steps, once the person agreed (or the agent reports they did).
+    const why = [t('mcp.select.why', { risk: t(RISK_WORDS[selection.risk]), reasoning: selection.reasoning })];
+    const intent = { type: 'startPipeline' as const, steps: selection.steps, why };
+    const first = await request(found, intent, { now: ctx.now() });
+    if (first.kind === 'refused') throw startRefused(first, found);
+    if (first.kind === 'changed') return { ...selection, initialized: true, state: first.state, confirmed_by: 'no confirmation needed' };
+    const asked = await ctx.confirm(questionText(first));
     if (asked.answer === 'declined') throw new ToolRefusal('user-declined', t('mcp.select.declined', { why: asked.why }), t('mcp.hint.askUser'));
-    const now = ctx.now();
-    const state = {
-      ...newPipelineState(found.snapshot.dir, found.pipelineType, selection.steps[0].id, now, loomVersionOf(ctx.session.root)),
-      current_stage_started_at: now,
-      dynamic_steps: selection.steps,
-    };
-    writeUnderLock(ctx, found, PIPELINE_STATE_FILE, (fresh) => {
-      if (fresh.stateCondition !== 'missing') throw new ToolRefusal('state-exists', t('mcp.select.writtenMeanwhile', { file }), t('mcp.select.stateExistsHint'), { file });
-      initPipelineState(fresh, state, now);
-    });
-    return { ...selection, initialized: true, state, confirmed_by: asked.answer === 'accepted' ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement' };
+    const byPerson = asked.answer === 'accepted';
+    const second = await request(found, intent, { confirm: { ...first.step, by: byPerson ? 'person' : 'agent' }, now: ctx.now() });
+    if (second.kind !== 'changed') throw second.kind === 'refused' ? startRefused(second, found, true) : new ToolRefusal('user-declined', t('mcp.select.declined', { why: '' }), t('mcp.hint.askUser'));
+    return { ...selection, initialized: true, state: second.state, confirmed_by: byPerson ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement' };
   },
 });

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { taskStateFile, type TaskState } from '../../core/files/taskState';
 import { TASK_ID_PATTERN, TASK_STATUSES } from '../../core/files/vocabulary';
-import { specTaskIds } from '../../core/specdir/loadSpec';
-import { writeTaskState } from '../../core/store/stateStore';
-import { unknownTask } from '../specAccess';
-import { specOf, writeUnderLock } from '../specAccess';
+import { request } from '../../core/port/request';
+import { refusalOf } from '../answers';
+import { specOf } from '../specAccess';
 import { defineTool } from '../tool';
 
 export const updateTaskState = defineTool({
@@ -18,26 +16,11 @@ export const updateTaskState = defineTool({
     blocker: z.string().optional().describe('Why the task is blocked (with status blocked)'),
   }),
   writes: ['task-states/<task>.state.json', 'progress.md'],
-  run: (args, ctx) => {
+  // The spec's actor writes it, as loom's updateTask does, whichever surface asks.
+  run: async (args, ctx) => {
     const { spec } = specOf(ctx, args.spec_dir);
-    const known = specTaskIds(spec.snapshot);
-    if (!known.includes(args.task_id)) throw unknownTask(spec, args.task_id);
-    const task = writeUnderLock(ctx, spec, taskStateFile(args.task_id), (fresh) => {
-      const now = ctx.now();
-      const current = fresh.taskStates.get(args.task_id);
-      const next: TaskState = {
-        ...current,
-        task_id: args.task_id,
-        spec_dir: fresh.specDir,
-        status: args.status,
-        retry_count: (current?.retry_count ?? 0) + (args.status === 'failed' ? 1 : 0),
-        blocker: args.blocker ?? (args.status === 'blocked' ? (current?.blocker ?? null) : null),
-        created_at: current?.created_at ?? now,
-        updated_at: now,
-      };
-      writeTaskState(fresh, next, now);
-      return next;
-    });
-    return { ok: true, task };
+    const answer = await request(spec, { type: 'setTaskState', task: args.task_id, status: args.status, blocker: args.blocker }, { now: ctx.now() });
+    if (answer.kind !== 'changed') throw refusalOf(answer as never, spec, 'loom_update_task_state');
+    return { ok: true, task: answer.task };
   },
 });

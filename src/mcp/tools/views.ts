@@ -8,10 +8,11 @@ import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { specDiagnostics } from '../../core/repository/specDiagnostics';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../../core/trace/traceabilityMatrix';
-import { checkStage as runCheckStage } from '../../core/validators/stageCheck';
+import { request } from '../../core/port/request';
+import { refusalOf } from '../answers';
 import { t } from '../../core/messages';
 import { ToolRefusal } from '../results';
-import { changeableSpec, openRepository, specOf, writeUnderLock } from '../specAccess';
+import { openRepository, specOf } from '../specAccess';
 import { defineTool } from '../tool';
 
 const specInput = z.object({ spec_dir: z.string().optional().describe('Spec directory (optional if attached)') });
@@ -82,9 +83,10 @@ export const checkStage = defineTool({
   description: 'Run the current stage’s validators as Loom: Check Stage does: the analysis and convergence stages write their reports (and a passing stage its handoff), the others only check.',
   input: specInput,
   writes: ['artifact-analysis.json', 'convergence-report.json', 'handoffs/<stage>.json', 'tasks/TN.md (convergence)'],
-  run: (args, ctx) => {
-    const { spec } = changeableSpec(ctx, args.spec_dir);
-    const result = writeUnderLock(ctx, spec, undefined, (fresh) => runCheckStage({ snapshot: fresh, definition: spec.definition, stage: spec.stage }, ctx.now()));
-    return { spec_dir: spec.snapshot.specDir, ok: result.passed, ...result };
+  run: async (args, ctx) => {
+    const { spec } = specOf(ctx, args.spec_dir);
+    const answer = await request(spec, { type: 'checkStage' }, { now: ctx.now() });
+    if (answer.kind !== 'changed') throw refusalOf(answer as never, spec, 'loom_check_stage');
+    return { spec_dir: spec.snapshot.specDir, ok: answer.check.passed, ...answer.check };
   },
 });

@@ -8,6 +8,9 @@ import { HandoffSchema } from '../../../src/core/files/handoff';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { freshSpec, GOOD } from './authoringFixture';
 
+/** The spec as the extension holds it: its actor writes the handoffs. */
+const specOf = (root: string, specDir: string) => new LoomRepository(root).load().get(specDir)!;
+
 const NOW = '2026-11-30T10:00:00.000Z';
 
 test('accepted drafts are written with the stage handoff, and the spec can then leave brainstorming', () => {
@@ -15,7 +18,7 @@ test('accepted drafts are written with the stage handoff, and the spec can then 
   try {
     const base = draftBase(s.dir, GOOD.brainstorm);
     assert.deepEqual(base, { 'spec.md': null, 'requirements.json': null });
-    const r = writeDrafts(s.root, s.specDir, AUTHORING.brainstorm, GOOD.brainstorm, base, 'Approach A: tags on the todo.', NOW);
+    const r = writeDrafts(specOf(s.root, s.specDir), AUTHORING.brainstorm, GOOD.brainstorm, base, 'Approach A: tags on the todo.', NOW);
     assert.deepEqual(r, { written: ['spec.md', 'requirements.json'], handoff: 'handoffs/brainstorming.json' });
     assert.equal(readFileSync(join(s.dir, 'spec.md'), 'utf8'), GOOD.brainstorm[0].content);
     const handoff = HandoffSchema().parse(JSON.parse(readFileSync(join(s.dir, r.handoff), 'utf8')));
@@ -40,8 +43,8 @@ test('a file changed on disk since the draft was made is never overwritten, and 
     const drafts = [{ ...GOOD.brainstorm[0], content: `${GOOD.brainstorm[0].content}\nMore.\n` }, GOOD.expand[0]];
     const base = draftBase(s.dir, drafts);
     writeFileSync(join(s.dir, 'spec.md'), '# edited by hand meanwhile\n');
-    assert.throws(() => writeDrafts(s.root, s.specDir, AUTHORING.expand, drafts, base, '', NOW), /spec\.md is not a file \/expand may write/);
-    assert.throws(() => writeDrafts(s.root, s.specDir, AUTHORING.brainstorm, drafts, base, '', NOW), /spec\.md changed since @loom drafted it; nothing was written/);
+    assert.throws(() => writeDrafts(specOf(s.root, s.specDir), AUTHORING.expand, drafts, base, '', NOW), /spec\.md is not a file \/expand may write/);
+    assert.throws(() => writeDrafts(specOf(s.root, s.specDir), AUTHORING.brainstorm, drafts, base, '', NOW), /spec\.md changed since @loom drafted it; nothing was written/);
     assert.equal(readFileSync(join(s.dir, 'spec.md'), 'utf8'), '# edited by hand meanwhile\n');
     assert.equal(readFileSync(join(s.dir, 'requirements.json'), 'utf8'), GOOD.brainstorm[1].content);
   } finally {

@@ -289,7 +289,8 @@ describe('advance', () => {
     assert.deepEqual(parsed(run), {
       error: 'qa/2026-11-30+smoke cannot move from brainstorming to detail-expansion',
       code: 'transition-refused',
-      codes: [],
+      // Only the person's word is missing: scripts can tell that from a precondition that does not hold.
+      codes: ['confirmation-required'],
       reasons: ['brainstorming is left only once you confirm it is done'],
     });
   });

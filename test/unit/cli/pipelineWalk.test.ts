@@ -2,7 +2,7 @@
  * The pipeline walk: one new feature spec, in a fresh git repository, from brainstorming to
  * synced with nothing but this project's code. Every stage change goes through the built
  * `loom-vscode` launcher as a real process, with no `loom` on PATH; the executing stage, for
- * which the CLI has no command (it needs a language model), runs the core's ExecutingLoop with
+ * which the CLI has no command (it needs a language model), sends Run Tasks to the spec's actor with
  * scripted models, exactly as the extension drives it. At each stage the test writes what that
  * stage's author (a user, or the chat participant) writes, from test/fixtures/pipeline-walk/.
  *
@@ -17,7 +17,9 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { ExecutingLoop, type ExecutingResult } from '../../../src/core/executing/executingLoop';
+import type { ExecutingResult } from '../../../src/core/executing/machine/runTypes';
+import type { Changed } from '../../../src/core/port/answer';
+import { request } from '../../../src/core/port/request';
 import { TOOL_NAMES } from '../../../src/core/executing/tools/workspaceTools';
 import { MemoryTranscriptStore } from '../../../src/core/executing/transcripts/transcriptStore';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
@@ -318,20 +320,27 @@ const reporterPass = (round: string): ScriptedReply => ({
 });
 
 async function runExecuting(models: ScriptedModels): Promise<ExecutingResult> {
-  const definition = new LoomRepository(repo).load().get(spec)!.definition;
+  // Run Tasks as the extension sends it: the intent to the spec's actor, with the person's word.
+  const target = new LoomRepository(repo).load().get(spec)!;
   let t = Date.now();
-  const loop = new ExecutingLoop({
-    repoRoot: repo,
-    specDir: specAbs,
-    definition,
-    models,
-    prompts: new FakePrompts(),
-    transcripts: new MemoryTranscriptStore(),
-    clock: { now: () => new Date((t += 1000)), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
-    // The project's test command, as `loom.executing.testCommand` names it; it really runs, in the worktree.
-    settings: { trusted: true, testCommand: 'node --test tests/' },
-  });
-  const result = await loop.run(new AbortController().signal);
+  const answer = await request(
+    target,
+    {
+      type: 'runTasks',
+      run: {
+        models,
+        prompts: new FakePrompts(),
+        transcripts: new MemoryTranscriptStore(),
+        clock: { now: () => new Date((t += 1000)), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+        // The project's test command, as `loom.executing.testCommand` names it; it really runs, in the worktree.
+        settings: { trusted: true, testCommand: 'node --test tests/' },
+        signal: new AbortController().signal,
+      },
+    },
+    { confirm: true },
+  );
+  assert.equal(answer.kind, 'changed', JSON.stringify(answer));
+  const result = (answer as Changed<'runTasks'>).result;
   for (const role of ['implementer', 'reviewer', 'test-reporter'] as const) assert.equal(models.left(role), 0, `${role} replies left unused`);
   return result;
 }
@@ -521,7 +530,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.deepEqual(advance(), { spec_dir: spec, from: 'git-worktree', to: 'executing' });
   });
 
-  it('executing: the ExecutingLoop runs T1 and T2 with scripted models; the real test command is the evidence', async () => {
+  it('executing: Run Tasks runs T1 and T2 with scripted models; the real test command is the evidence', async () => {
     const models = new ScriptedModels()
       .script(
         'implementer',

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { SpecLockedError } from '../../../src/core/errors';
-import { ExecutingRefusedError } from '../../../src/core/executing/executingLoop';
+import { SpecLockedError, TransitionRefusedError } from '../../../src/core/errors';
 import { claimTask } from '../../../src/core/executing/runLease';
 import type { ChatMessage } from '../../../src/core/executing/dispatch/chatModel';
 import type { ScriptedReply } from './helpers/scriptedChatModel';
@@ -41,13 +40,26 @@ test('one spec is never driven twice at once: a second run in this window, or a 
   h.models.script('implementer', { hang: true });
   const first = h.loop.run(controller.signal);
   await new Promise((r) => setTimeout(r, 50));
-  await assert.rejects(h.reload().run(new AbortController().signal), (e: unknown) => e instanceof SpecLockedError && /already executing in this window/.test(e.message));
+  // Another reader of the spec in this window: the tasks are running, and nothing starts.
+  await assert.rejects(
+    h.reload().run(new AbortController().signal),
+    (e: unknown) => e instanceof TransitionRefusedError && e.details.codes?.[0] === 'tasks-running' && /are running \(pid \d+\)/.test(e.message),
+  );
   controller.abort();
   assert.equal((await first).outcome, 'cancelled');
 
   // process.ppid is alive and is not us: its lock blocks.
   writeFileSync(join(h.specDir, '.loom-run.lock'), `${process.ppid}\n2026-11-25T10:00:00.000Z\ntoken`);
-  await assert.rejects(h.reload().run(new AbortController().signal), (e: unknown) => e instanceof SpecLockedError && e.pid === process.ppid);
+  await assert.rejects(
+    h.reload().run(new AbortController().signal),
+    (e: unknown) => e instanceof TransitionRefusedError && e.details.codes?.[0] === 'spec-locked' && e.message.includes(`pid ${process.ppid}`),
+  );
+  // Held by another process for a run of its own (its token says so): the tasks are running there.
+  writeFileSync(join(h.specDir, '.loom-run.lock'), `${process.ppid}\n2026-11-25T10:00:00.000Z\nrun-0123`);
+  await assert.rejects(
+    h.reload().run(new AbortController().signal),
+    (e: unknown) => e instanceof TransitionRefusedError && e.details.codes?.[0] === 'tasks-running' && e.message.includes(`pid ${process.ppid}`),
+  );
 });
 
 test('one task is never dispatched twice at once within a process', () => {
@@ -59,11 +71,12 @@ test('one task is never dispatched twice at once within a process', () => {
   other();
 });
 
-test('refuses to start before the plan is approved, and names the reason', async () => {
+test('refuses to start before the spec is at executing (its plan approved on the way), and names the reason', async () => {
   const h = track(harness({ stage: 'approved', history: [{ stage: 'planning', status: 'passed' }] }));
   await assert.rejects(h.loop.run(new AbortController().signal), (e: unknown) => {
-    assert.ok(e instanceof ExecutingRefusedError);
-    assert.ok(e.diagnostics.some((d) => d.code === 'plan-not-approved' && /approve it at approved/.test(d.message)));
+    assert.ok(e instanceof TransitionRefusedError);
+    assert.deepEqual(e.details.codes, ['not-at-task-stage']);
+    assert.match(e.message, /is at approved: tasks run at executing/);
     return true;
   });
   assert.equal(h.models.requests.length, 0);

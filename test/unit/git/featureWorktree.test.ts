@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { recordWorktreePath } from '../../../src/core/repository/worktreeRecord';
+import { request as port } from '../../../src/core/port/request';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { findWorktree } from '../../../src/core/specdir/worktree';
 import { ensureFeatureWorktree, worktreeTarget } from '../../../src/core/git/featureWorktree';
@@ -52,12 +53,16 @@ test("creates feature/<date>-<name> and its worktree in loom's .worktree/<date>-
   const again = await ensureFeatureWorktree(request(r));
   assert.deepEqual([again.path, again.created], [first.path, false]);
 
-  assert.equal(recordWorktreePath(r.root, r.specDir, first.path, '2026-11-29T10:00:00.000Z'), true);
+  // Create Worktree through the spec's actor: git reuses it, the actor records it.
+  const spec = new LoomRepository(r.root).load().get(SPEC)!;
+  const made1 = await port(spec, { type: 'createWorktree', location: '' });
+  assert.ok(made1.kind === 'changed' && made1.recorded && made1.worktree.path === first.path, JSON.stringify(made1));
   const snap = loadSpec(r.root, r.specDir);
   assert.equal(snap.state?.metadata.worktree_path, first.path);
   assert.equal(snap.state?.metadata.keep, 1, 'the rest of the metadata is kept');
   assert.equal(findWorktree(snap), first.path);
-  assert.equal(recordWorktreePath(r.root, r.specDir, first.path, '2026-11-29T10:00:01.000Z'), false, 'nothing to write the second time');
+  const made2 = await port(spec, { type: 'createWorktree', location: '' });
+  assert.ok(made2.kind === 'changed' && !made2.recorded, 'nothing to write the second time');
 });
 
 test('loom.worktree.location: relative to the repository', () => {

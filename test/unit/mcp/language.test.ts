@@ -90,8 +90,10 @@ describe('loom-vscode mcp: refusals in the display language, with the same Engli
     assert.equal(r.hint, '请询问用户还缺少什么，然后再次调用');
     const lines = declined.at(-1)!.split('\n');
     assert.equal(lines[0], `智能体请求批准 ${GATE} 的 review 关卡。`);
-    assert.equal(lines[1], '该阶段的产出：plan.md。');
-    assert.equal(lines[2], '下一步：build。');
+    // The actor's question, in Chinese as every surface shows it.
+    assert.equal(lines[1], '批准 gate 的 review，并推进到 build？');
+    assert.ok(lines.includes('review 的产出：plan.md ✓'), lines.join('\n'));
+    assert.ok(lines.includes('下一步：build。'), lines.join('\n'));
     assert.equal(lines.at(-1), '是否继续？');
   });
 

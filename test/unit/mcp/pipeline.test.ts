@@ -135,8 +135,11 @@ describe('loom-vscode mcp: the person confirms through elicitation', () => {
     assert.equal(r.ok, true);
     assert.deepEqual([r.from, r.to, r.confirmed_by], ['brainstorming', 'draft', 'the user, through the MCP client']);
     assert.equal(c.asked.length, 1);
+    // The actor's question, worded once for every surface, after the server's word that an agent asks.
     assert.match(c.asked[0], new RegExp(`leave brainstorming of ${IDEA.replace('+', '\\+')}`));
-    assert.match(c.asked[0], /It produced: spec\.md, requirements\.json/);
+    assert.match(c.asked[0], /\nLeave brainstorming of idea and move it to draft\?/);
+    assert.match(c.asked[0], new RegExp(`${IDEA.replace('+', '\\+')}: brainstorming → draft`));
+    assert.match(c.asked[0], /Outputs of brainstorming: spec\.md ✓, requirements\.json ✓/);
     assert.match(c.asked[0], /Next: draft/);
     assert.equal(lastEntry(repo, IDEA).reason, 'via MCP: loom_advance_pipeline, confirmed by the user through the MCP client');
     assert.equal(cliStatus(repo.root, IDEA).stage, 'draft');
@@ -152,7 +155,8 @@ describe('loom-vscode mcp: the person confirms through elicitation', () => {
     const yes = await c.call('loom_approve_gate', { spec_dir: GATE });
     assert.deepEqual([yes.ok, yes.from, yes.to], [true, 'review', 'build']);
     assert.match(c.asked.at(-1)!, /approve the gate of review/);
-    assert.match(c.asked.at(-1)!, /It produced: plan\.md/);
+    assert.match(c.asked.at(-1)!, /Approve review of gate and move it to build\?/);
+    assert.match(c.asked.at(-1)!, /Outputs of review: plan\.md ✓/);
     assert.equal(lastEntry(repo, GATE).reason, 'via MCP: loom_approve_gate, approved by the user through the MCP client');
   });
 

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { TransitionRefusedError } from '../../../src/core/errors';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { advance, approve } from '../../helpers/intents';
 
 /**
  * loom 3's context-compression gate (src/core/pipeline-engine.js advance({ compressionConfirmed })
@@ -60,24 +61,24 @@ describe('the context-compression gate, as loom 3 decides it', () => {
     assert.deepEqual([next.to, next.ready, next.compression.length], ['review', true, 1], 'ready: only the caller’s word is missing');
     assert.equal(spec().status().next[0].compression_required, true);
     assert.throws(
-      () => spec().advance({ confirm: true, now: NOW }),
+      () => advance(spec(), { confirm: true, now: NOW }),
       (e: TransitionRefusedError) =>
         e.details.codes?.includes('compression-required') === true &&
         e.reasons.length === 1 &&
         /^detail-expansion requires context compression before moving on \(loom 3: its step's outputs include handoffs\/detail-expansion\.json\)/.test(e.reasons[0]),
     );
     assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
-    assert.deepEqual(spec().advance({ confirm: true, compressionConfirmed: true, now: NOW }).to, 'review');
+    assert.deepEqual(advance(spec(), { confirm: true, compressionConfirmed: true, now: NOW }).to, 'review');
     r.dispose();
   });
 
   it('asks nothing to pass a human-approval gate (loom’s approve) or to complete the last step', () => {
     const gate = repoAt('review');
-    assert.equal(gate.spec().approve({ now: NOW }).to, 'build');
+    assert.equal(approve(gate.spec(), { now: NOW }).to, 'build');
     gate.r.dispose();
     const build = repoAt('build');
-    assert.equal(build.spec().advance({ confirm: true, now: NOW }).to, 'verification', 'build names its handoff under specs/<date+feature>/');
-    const done = build.spec().advance({ confirm: true, now: NOW });
+    assert.equal(advance(build.spec(), { confirm: true, now: NOW }).to, 'verification', 'build names its handoff under specs/<date+feature>/');
+    const done = advance(build.spec(), { confirm: true, now: NOW });
     assert.equal(done.complete, true);
     build.r.dispose();
   });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { staleApprovals } from '../../../src/core/specdir/staleness';
 import { requirements, SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { approve, reapprove } from '../../helpers/intents';
 
 // Issue #11 point 1: which approvals are stale, and how a re-approval clears them, decided as
 // loom 3's engine decides (pipeline-engine.js approvalArtifactPaths, checkApprovalFreshness,
@@ -100,7 +101,7 @@ test('loom 3: passing the approved gate fingerprints what approvalArtifactPaths 
     r.write('.loom/workflow.yaml', LOOM3_WORKFLOW);
     specFiles(r);
     r.write(`${SPEC}/pipeline.state.json`, state('approved'));
-    load(r).approve({ now: NOW });
+    approve(load(r), { now: NOW });
     const entry = r.json(`${SPEC}/pipeline.state.json`).stage_history[0];
     // The same three keys `loom run --approve` records on this repository (git-worktree requires
     // traceability.json, which APPROVAL_FINGERPRINT_EXCLUDES leaves out; tasks/ is nobody's here).
@@ -154,7 +155,7 @@ test('loom 3: a convergence round appending to plan.md leaves the plan approval 
     );
     assert.equal(loomWouldAdvance(r), false);
 
-    const result = load(r).reapprove('approved', { now: LATER, reason: 'reviewed T2' });
+    const result = reapprove(load(r), 'approved', { now: LATER, reason: 'reviewed T2' });
     assert.deepEqual(result.changed, ['plan.md']);
     const written = r.json(`${SPEC}/pipeline.state.json`);
     assert.equal(written.stage_history.length, 2, 'no history entry is added');
@@ -181,7 +182,7 @@ test('loom 3: an older stale approval of a gate stays stale after a newer one, a
       [[0]],
     );
     // The gate itself does not look at approvals (loom's approve() checks only handoffs) ...
-    load(r).approve({ now: LATER });
+    approve(load(r), { now: LATER });
     const written = r.json(`${SPEC}/pipeline.state.json`);
     // ... and leaves no stale entry of itself behind, which loom's next advance would refuse on.
     assert.equal(written.stage_history[0].approved_at, LATER);

@@ -6,6 +6,7 @@ import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { staleHandoffs } from '../../../src/core/specdir/handoffStaleness';
 import { writeHandoffRecord } from '../../../src/core/store/stateStore';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { advance } from '../../helpers/intents';
 
 // Issue #11 point 7: converge going back, decided as loom 3's engine decides it
 // (pipeline-engine.js PipelineEngine.advance and ADVANCE_VALIDATORS['convergence-pass'];
@@ -65,14 +66,14 @@ test('loom 3: plain Advance at converge goes back to executing while rounds are 
     // converge step's outputs include handoffs/converge.json), after the validator decided on it.
     const before = r.read(`${SPEC}/pipeline.state.json`);
     assert.throws(
-      () => load(r).advance({ confirm: true, now: NOW }),
+      () => advance(load(r), { confirm: true, now: NOW }),
       (e: TransitionRefusedError) =>
         e.message === `${SPEC} cannot move from converge to executing` &&
         e.details.codes?.includes('compression-required') === true &&
         /converge requires context compression/.test(e.reasons.join('\n')),
     );
     assert.equal(r.read(`${SPEC}/pipeline.state.json`), before, 'nothing written');
-    const result = load(r).advance({ confirm: true, compressionConfirmed: true, now: NOW });
+    const result = advance(load(r), { confirm: true, compressionConfirmed: true, now: NOW });
     assert.deepEqual([result.from, result.to], ['converge', 'executing']);
     const written = r.json(`${SPEC}/pipeline.state.json`);
     const entry = written.stage_history.at(-1);
@@ -89,7 +90,7 @@ test('loom 3: converge does not go back once round 3 would start (round >= 3 fai
   try {
     atConverge(r, LOOM3_WORKFLOW, { convergence_round: 2 });
     const before = r.read(`${SPEC}/pipeline.state.json`);
-    assert.throws(() => load(r).advance({ confirm: true, now: NOW }), TransitionRefusedError);
+    assert.throws(() => advance(load(r), { confirm: true, now: NOW }), TransitionRefusedError);
     assert.equal(r.read(`${SPEC}/pipeline.state.json`), before, 'nothing written');
   } finally {
     r.dispose();
@@ -105,7 +106,7 @@ test('loom 3: going back checks handoffs, approvals and the stage outputs first,
     r.write(`${SPEC}/plan.md`, '# Plan\n\n| Task | Title |\n|---|---|\n| T1 | Login |\n| T2 | Added by converge |\n');
     const refused = (pattern: RegExp) =>
       assert.throws(
-        () => load(r).advance({ confirm: true, compressionConfirmed: true, now: NOW }),
+        () => advance(load(r), { confirm: true, compressionConfirmed: true, now: NOW }),
         (e: TransitionRefusedError) => e.reasons.some((reason) => pattern.test(reason)),
       );
     refused(/handoffs\/planning\.json is stale: plan\.md changed/);
@@ -118,7 +119,7 @@ test('loom 3: going back checks handoffs, approvals and the stage outputs first,
     r.write(`${SPEC}/pipeline.state.json`, state('converge'));
     r.write(`${SPEC}/handoffs/converge.json`, '');
     r.write(`${SPEC}/handoffs/converge.json`, { stage: 'converge', status: 'partial' });
-    assert.equal(load(r).advance({ confirm: true, compressionConfirmed: true, now: NOW }).to, 'executing');
+    assert.equal(advance(load(r), { confirm: true, compressionConfirmed: true, now: NOW }).to, 'executing');
   } finally {
     r.dispose();
   }

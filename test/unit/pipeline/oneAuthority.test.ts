@@ -8,6 +8,7 @@ import { SpecPipeline } from '../../../src/core/repository/specPipeline';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { buildDashboardModel } from '../../../src/core/views/dashboardModel';
 import { plannedSpec, SPEC, state, TempRepo, unreadableInputsSpec } from '../../helpers/tempRepo';
+import { advance } from '../../helpers/intents';
 
 const NOW = '2026-11-29T10:00:00.000Z';
 
@@ -49,7 +50,7 @@ test('each guard is evaluated once per Advance, and once for the views of one sn
     for (const [key, n] of counts) assert.equal(n, 1, `${key} was evaluated ${n} times for one snapshot`);
 
     counts.clear();
-    const result = spec.advance({ now: NOW });
+    const result = advance(spec, { now: NOW });
     assert.equal(result.to, 'git-worktree');
     assert.ok(counts.size > 0, 'Advance asked the guards');
     for (const [key, n] of counts) assert.equal(n, 1, `${key} was evaluated ${n} times for one Advance`);
@@ -67,7 +68,7 @@ test('a refused Advance explains itself from the same verdicts its guards reache
     const { registry, counts } = countingGuards();
     const spec = specAt(r, registry);
     assert.throws(
-      () => spec.advance({ confirm: true, now: NOW }),
+      () => advance(spec, { confirm: true, now: NOW }),
       (e: TransitionRefusedError) => {
         assert.ok(e.reasons.includes('plan.md does not exist'), e.reasons.join('; '));
         return true;
@@ -94,7 +95,7 @@ test('a corrupt input is never ready: cut-off requirements.json and a task state
       next.unmet.join('; '),
     );
     assert.throws(
-      () => spec.advance({ confirm: true, now: NOW }),
+      () => advance(spec, { confirm: true, now: NOW }),
       (e: TransitionRefusedError) => {
         assert.deepEqual(e.details.codes, ['unreadable-input']);
         assert.equal(e.details.file, 'requirements.json');
@@ -106,7 +107,7 @@ test('a corrupt input is never ready: cut-off requirements.json and a task state
     // At executing, the task state is an input too.
     r.write(`${SPEC}/requirements.json`, text);
     r.write(`${SPEC}/pipeline.state.json`, state('executing'));
-    repo.applyChange(r.path(`${SPEC}/pipeline.state.json`));
+    repo.reload(repo.specDirOf(r.path(`${SPEC}/pipeline.state.json`))!);
     const leaving = repo
       .get(SPEC)!
       .status()
@@ -132,7 +133,7 @@ test('the actor of a spec follows its files: a change made by another tool moves
     const spec = repo.get(SPEC)!;
     const actor = spec.actor;
     r.write(`${SPEC}/pipeline.state.json`, state('approved'));
-    repo.applyChange(r.path(`${SPEC}/pipeline.state.json`));
+    repo.reload(repo.specDirOf(r.path(`${SPEC}/pipeline.state.json`))!);
     assert.equal(repo.get(SPEC), spec, 'the same spec, the same actor');
     assert.equal(spec.actor, actor);
     assert.equal(actor.getSnapshot().value, 'approved');
@@ -150,7 +151,7 @@ test('one change tells the views once, after the lock is let go, with the spec u
     const spec = new LoomRepository(r.root).load().get(SPEC)!;
     const seen: { stage: string | null; locked: boolean }[] = [];
     spec.onDidChange(() => seen.push({ stage: spec.stage, locked: spec.snapshot.lock !== undefined }));
-    spec.advance({ now: NOW });
+    advance(spec, { now: NOW });
     assert.deepEqual(seen, [{ stage: 'git-worktree', locked: false }]);
   } finally {
     r.dispose();

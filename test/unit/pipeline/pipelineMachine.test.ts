@@ -7,7 +7,7 @@ import { createActor, setup } from 'xstate';
 import type { PipelineState } from '../../../src/core/files/pipelineState';
 import { GUARDS } from '../../../src/core/pipeline/guards';
 import { GuardVerdicts } from '../../../src/core/pipeline/guardVerdicts';
-import { createPipelineMachine, EXECUTING_RUN, stageOfValue, UNREADABLE, type PipelineEvent, type StateStorePort } from '../../../src/core/pipeline/pipelineMachine';
+import { createPipelineMachine, EXECUTING_RUN, stageOfValue, UNREADABLE, type PipelineEmitted, type PipelineEvent, type StateStorePort } from '../../../src/core/pipeline/pipelineMachine';
 import { buildPipelineDefinition } from '../../../src/core/pipeline/pipelineDefinition';
 import { bundledPipelineSchema } from '../../../src/core/pipeline/pipelineSchema';
 import { newPipelineState } from '../../../src/core/pipeline/stateRecord';
@@ -21,7 +21,25 @@ const NOW = '2026-11-29T12:00:00.000Z';
 /** A store that keeps what the machine writes, in memory. */
 function memoryStore(): StateStorePort & { written: PipelineState[] } {
   const written: PipelineState[] = [];
-  return { written, writeState: (_facts, s) => void written.push(s) };
+  return {
+    written,
+    writeState: (_facts, s) => void written.push(s),
+    updateState: (facts, change) => {
+      const s = change(facts);
+      if (s) written.push(s);
+      return s;
+    },
+    writeTaskState: () => undefined,
+    writeHandoff: (_facts, _name, h) => h,
+    refreshHandoff: (_facts, _name, h) => h,
+  };
+}
+
+/** The answers the actor emits, newest last: what every surface renders. */
+function heard(actor: { on: (type: 'answer', fn: (e: PipelineEmitted) => void) => unknown }) {
+  const all: PipelineEmitted[] = [];
+  actor.on('answer', (e) => void all.push(e));
+  return { last: () => all.at(-1)?.answer, error: () => all.at(-1)?.error };
 }
 
 function input(snapshot: SpecSnapshot, store: StateStorePort) {
@@ -48,11 +66,12 @@ test('a restored actor transitions only when its named guards hold, and sees fil
   const store = memoryStore();
   const context = input(snapshot, store);
   const actor = createActor(machine, { snapshot: machine.resolveState({ value: 'brainstorming', context }), input: context }).start();
+  const answers = heard(actor);
   assert.equal(actor.getSnapshot().value, 'brainstorming');
 
   actor.send({ type: 'ADVANCE', confirm: true, now: NOW });
   assert.equal(actor.getSnapshot().value, 'brainstorming', 'requirements.json is missing');
-  const refused = actor.getSnapshot().context.outcome;
+  const refused = answers.last();
   assert.equal(refused?.kind, 'refused');
   assert.ok(refused?.kind === 'refused' && refused.reasons.includes('requirements.json does not exist'), JSON.stringify(refused));
 
@@ -68,8 +87,8 @@ test('a restored actor transitions only when its named guards hold, and sees fil
   actor.send({ type: 'ADVANCE', confirm: true, now: NOW });
   assert.equal(actor.getSnapshot().value, 'detail-expansion');
   assert.equal(actor.getSnapshot().context.state!.current_stage, 'detail-expansion');
-  const changed = actor.getSnapshot().context.outcome;
-  assert.deepEqual(changed?.kind === 'changed' && { from: changed.from, to: changed.to, change: changed.change }, { from: 'brainstorming', to: 'detail-expansion', change: 'forward' });
+  const changed = answers.last();
+  assert.deepEqual(changed?.kind === 'changed' && { from: changed.from, to: changed.to, intent: changed.intent }, { from: 'brainstorming', to: 'detail-expansion', intent: 'advance' });
   assert.equal(store.written.length, 1, 'the change is written through the store, once');
 
   actor.send({ type: 'FAIL', reason: 'gave up', now: NOW });
@@ -98,7 +117,7 @@ function actorAt(stage: string, machine = withGuards(true)) {
   const store = memoryStore();
   const context = input(snapshot, store);
   const actor = createActor(machine, { snapshot: machine.resolveState({ value: stage, context }), input: context }).start();
-  return { actor, store, dispose: () => (actor.stop(), r.dispose()) };
+  return { actor, store, answers: heard(actor), dispose: () => (actor.stop(), r.dispose()) };
 }
 
 test('every transition of the definition is taken by its event when its guards hold, and written once', () => {
@@ -120,10 +139,10 @@ test('every transition of the definition is taken by its event when its guards h
 test('no transition is taken when its guards do not hold; the machine says why and writes nothing', () => {
   // A transition without preconditions (failed → the first stage) always holds.
   for (const t of def.transitions.filter((x) => x.kind !== 'fail' && x.guards.length > 0)) {
-    const { actor, store, dispose } = actorAt(t.from, withGuards(false));
+    const { actor, store, answers, dispose } = actorAt(t.from, withGuards(false));
     actor.send(t.kind === 'recover' ? { type: 'RECOVER', to: t.to, now: NOW } : { type: 'ADVANCE', to: t.to, confirm: true, now: NOW });
     assert.equal(stageOfValue(actor.getSnapshot().value), t.from, `${t.from} ↛ ${t.to}`);
-    assert.equal(actor.getSnapshot().context.outcome?.kind, 'refused');
+    assert.equal(answers.last()?.kind, 'refused');
     assert.equal(store.written.length, 0);
     dispose();
   }
@@ -138,17 +157,17 @@ test("Approve is Advance with the user's word, only at a stage with a gate", () 
   {
     const guards = Object.fromEntries(Object.keys(GUARDS).map((name) => [name, () => true]));
     const { actor, store, dispose } = actorAt(gated.id, createPipelineMachine(gatedDef).provide({ guards }));
-    actor.send({ type: 'APPROVE', now: NOW });
+    actor.send({ type: 'APPROVE', confirm: true, now: NOW });
     assert.notEqual(actor.getSnapshot().value, gated.id);
     assert.equal(store.written[0].stage_history.at(-1)!.approval, 'user_confirmed');
     assert.ok(store.written[0].stage_history.at(-1)!.approval_fingerprints, 'a human-approval gate records fingerprints');
     dispose();
   }
   {
-    const { actor, store, dispose } = actorAt(plain.id);
-    actor.send({ type: 'APPROVE', now: NOW });
+    const { actor, store, answers, dispose } = actorAt(plain.id);
+    actor.send({ type: 'APPROVE', confirm: true, now: NOW });
     assert.equal(actor.getSnapshot().value, plain.id);
-    const o = actor.getSnapshot().context.outcome;
+    const o = answers.last();
     assert.ok(o?.kind === 'refused' && /no gate to approve/.test(o.message), JSON.stringify(o));
     assert.equal(store.written.length, 0);
     dispose();
@@ -169,7 +188,7 @@ test('Advance at the last stage completes the pipeline once; a failure needs a r
 
   const first = actorAt(def.initial);
   first.actor.send({ type: 'FAIL', reason: '  ', now: NOW });
-  const o = first.actor.getSnapshot().context.outcome;
+  const o = first.answers.last();
   assert.ok(o?.kind === 'refused' && o.message === 'a failure needs a reason');
   assert.equal(first.store.written.length, 0);
   first.dispose();
@@ -182,6 +201,7 @@ test("FILES_CHANGED moves the machine to the stage on disk (loom's CLI advanced 
   const snapshot = loadSpec(r.root, r.path(SPEC));
   const context = input(snapshot, memoryStore());
   const actor = createActor(machine, { snapshot: machine.resolveState({ value: 'planning', context }), input: context }).start();
+  const answers = heard(actor);
   const changed = () => {
     const s = loadSpec(r.root, r.path(SPEC));
     actor.send({ type: 'FILES_CHANGED', facts: s, verdicts: new GuardVerdicts(s), state: s.state });
@@ -193,7 +213,7 @@ test("FILES_CHANGED moves the machine to the stage on disk (loom's CLI advanced 
   changed();
   assert.equal(actor.getSnapshot().value, UNREADABLE);
   actor.send({ type: 'ADVANCE', confirm: true, now: NOW });
-  const o = actor.getSnapshot().context.outcome;
+  const o = answers.last();
   assert.ok(o?.kind === 'refused' && /is corrupt, so the current stage is unknown/.test(o.message), JSON.stringify(o));
   actor.stop();
   r.dispose();
@@ -205,14 +225,15 @@ test('a write the store refuses is an error outcome, not a crash of the actor', 
   const machine = withGuards(true);
   const snapshot = loadSpec(r.root, r.path(SPEC));
   const context = input(snapshot, {
+    ...memoryStore(),
     writeState: () => {
       throw new Error('locked by pid 42');
     },
   });
   const actor = createActor(machine, { snapshot: machine.resolveState({ value: 'approved', context }), input: context }).start();
+  const answers = heard(actor);
   actor.send({ type: 'ADVANCE', confirm: true, now: NOW });
-  const o = actor.getSnapshot().context.outcome;
-  assert.ok(o?.kind === 'error' && o.error.message === 'locked by pid 42');
+  assert.equal((answers.error() as Error | undefined)?.message, 'locked by pid 42');
   assert.equal(actor.getSnapshot().status, 'active');
   actor.stop();
   r.dispose();
@@ -230,17 +251,18 @@ const fakeRun = setup({ types: { events: {} as { type: 'STOP' } | { type: 'BREAK
 });
 
 test('the stage that runs tasks invokes the executing statechart as its child: answers and Stop go to it, Advance waits, leaving the stage stops it', () => {
-  const guards = Object.fromEntries(Object.keys(GUARDS).map((name) => [name, () => true]));
+  // Run Tasks' own guard holds too: the stage's preconditions are another test's.
+  const guards = Object.fromEntries([...Object.keys(GUARDS), 'tasksCanRun'].map((name) => [name, () => true]));
   const machine = createPipelineMachine(def).provide({ guards, actors: { executingRun: fakeRun as never } });
-  const { actor, store, dispose } = actorAt('executing', machine);
-  const run = () => actor.send({ type: 'RUN_TASKS', input: {} as never });
+  const { actor, store, answers, dispose } = actorAt('executing', machine);
+  const run = () => actor.send({ type: 'RUN_TASKS', input: {} as never, confirm: true });
 
   run();
   assert.deepEqual(actor.getSnapshot().value, { executing: 'running' });
   assert.ok(actor.getSnapshot().children[EXECUTING_RUN], 'the run is a child actor of the pipeline actor');
   actor.send({ type: 'ADVANCE', confirm: true, now: NOW });
   assert.deepEqual(actor.getSnapshot().value, { executing: 'running' }, 'no advancing while the tasks run');
-  const o = actor.getSnapshot().context.outcome;
+  const o = answers.last();
   assert.ok(o?.kind === 'refused' && o.codes.includes('tasks-running'));
   assert.equal(store.written.length, 0);
 

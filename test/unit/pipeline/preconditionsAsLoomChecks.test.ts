@@ -5,6 +5,7 @@ import { TransitionRefusedError } from '../../../src/core/errors';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { specDiagnostics } from '../../../src/core/repository/specDiagnostics';
 import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { advance, approve } from '../../helpers/intents';
 
 /**
  * Which checks block a move: exactly those loom 3's PipelineEngine makes for the step as
@@ -77,7 +78,7 @@ describe('preconditions as loom checks them', () => {
     const r = loom24Repo('approved');
     const repo = new LoomRepository(r.root).load();
     const spec = repo.get(SPEC)!;
-    const approved = spec.approve({ now: NOW });
+    const approved = approve(spec, { now: NOW });
     assert.deepEqual([approved.from, approved.to], ['approved', 'git-worktree']);
     const again = new LoomRepository(r.root).load().get(SPEC)!;
     const [toExecuting] = again.next();
@@ -90,7 +91,7 @@ describe('preconditions as loom checks them', () => {
     assert.ok(advice.length > 0);
     assert.ok(advice.every((d) => d.severity === 'warning'));
     assert.ok(advice.some((d) => d.message.startsWith('before executing: traceability.json does not exist (advice: loom run --advance does not check this for git-worktree;')));
-    assert.equal(again.advance({ now: NOW }).to, 'executing');
+    assert.equal(advance(again, { now: NOW }).to, 'executing');
     assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'executing');
     r.dispose();
   });
@@ -101,7 +102,7 @@ describe('preconditions as loom checks them', () => {
     rmSync(r.path(`${SPEC}/tasks`), { recursive: true });
     const spec = new LoomRepository(r.root).load().get(SPEC)!;
     assert.throws(
-      () => spec.advance({ now: NOW }),
+      () => advance(spec, { now: NOW }),
       (e: TransitionRefusedError) => e.reasons.includes('tasks/ does not exist'),
     );
     r.dispose();
@@ -114,7 +115,7 @@ describe('preconditions as loom checks them', () => {
     const [toExecuting] = spec.next();
     assert.equal(toExecuting.ready, false);
     assert.ok(toExecuting.unmet.includes('traceability.json does not exist'), toExecuting.unmet.join('; '));
-    assert.throws(() => spec.advance({ now: NOW, confirm: true }), TransitionRefusedError);
+    assert.throws(() => advance(spec, { now: NOW, confirm: true }), TransitionRefusedError);
     r.dispose();
   });
 });

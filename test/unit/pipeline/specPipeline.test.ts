@@ -8,6 +8,7 @@ import { writePipelineState } from '../../../src/core/store/stateStore';
 import type { PipelineState } from '../../../src/core/files/pipelineState';
 import { applyStageChange } from '../../../src/core/pipeline/stateRecord';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { advance, fail, reapprove, recover } from '../../helpers/intents';
 
 const NOW = '2026-11-29T10:00:00.000Z';
 const LATER = '2026-11-29T12:00:00.000Z';
@@ -26,7 +27,7 @@ test('advance refuses an interactive stage without confirmation and writes nothi
   });
   const before = r.read(`${SPEC}/pipeline.state.json`);
   assert.throws(
-    () => repo.get(SPEC)!.advance({ now: NOW }),
+    () => advance(repo.get(SPEC)!, { now: NOW }),
     (e: TransitionRefusedError) => {
       assert.deepEqual(e.reasons, ['brainstorming is left only once you confirm it is done']);
       return true;
@@ -43,7 +44,7 @@ test('advance with confirmation writes loom state, history with approval, and pr
     r.write(`${SPEC}/spec.md`, '# spec');
     r.write(`${SPEC}/requirements.json`, { requirements: [] });
   });
-  const result = repo.get(SPEC)!.advance({ confirm: true, now: NOW });
+  const result = advance(repo.get(SPEC)!, { confirm: true, now: NOW });
   assert.deepEqual([result.from, result.to], ['brainstorming', 'detail-expansion']);
   const written = r.json(`${SPEC}/pipeline.state.json`);
   assert.equal(written.current_stage, 'detail-expansion');
@@ -116,12 +117,12 @@ test('approved → git-worktree needs no confirmation; analysis blockers block a
   });
   assert.deepEqual(repo.get(SPEC)!.status().next[0].unmet, ['artifact-analysis.json reports 1 blocker (status: blocked): REQ-002 has no task']);
   r.write(`${SPEC}/artifact-analysis.json`, { stage: 'analyze-artifacts', status: 'pass', coverage: {}, blocker_count: 0, findings: [] });
-  repo.applyChange(r.path(`${SPEC}/artifact-analysis.json`));
-  assert.equal(repo.get(SPEC)!.advance({ confirm: true, now: NOW }).to, 'approved');
-  repo.applyChange(r.path(`${SPEC}/pipeline.state.json`));
+  repo.reload(repo.specDirOf(r.path(`${SPEC}/artifact-analysis.json`))!);
+  assert.equal(advance(repo.get(SPEC)!, { confirm: true, now: NOW }).to, 'approved');
+  repo.reload(repo.specDirOf(r.path(`${SPEC}/pipeline.state.json`))!);
   const next = repo.get(SPEC)!.status().next[0];
   assert.deepEqual([next.to, next.interactive, next.ready], ['git-worktree', false, true]);
-  assert.equal(repo.get(SPEC)!.advance({ now: NOW }).to, 'git-worktree');
+  assert.equal(advance(repo.get(SPEC)!, { now: NOW }).to, 'git-worktree');
   r.dispose();
 });
 
@@ -149,13 +150,13 @@ test('fail and recover record loom history and failure_reason', () => {
   const { r, repo } = repoWith((r) => {
     r.write(`${SPEC}/pipeline.state.json`, state('planning'));
   });
-  repo.get(SPEC)!.fail('plan is wrong', { now: NOW });
+  fail(repo.get(SPEC)!, 'plan is wrong', { now: NOW });
   let s = r.json(`${SPEC}/pipeline.state.json`);
   assert.equal(s.current_stage, 'failed');
   assert.equal(s.failure_reason, 'plan is wrong');
   assert.deepEqual(s.stage_history.at(-1), { stage: 'planning', entered_at: '2026-11-29T09:00:00.000Z', exited_at: NOW, status: 'failed', reason: 'plan is wrong' });
   assert.match(r.read(`${SPEC}/progress.md`), /^\| Failure \| plan is wrong \|$/m);
-  repo.applyChange(r.path(`${SPEC}/pipeline.state.json`));
+  repo.reload(repo.specDirOf(r.path(`${SPEC}/pipeline.state.json`))!);
   const spec = repo.get(SPEC)!;
   assert.deepEqual(
     spec.status().next.map((n) => [n.to, n.ready]),
@@ -165,12 +166,12 @@ test('fail and recover record loom history and failure_reason', () => {
       ['verification', false],
     ],
   );
-  assert.throws(() => spec.recover('planning'), /can recover to brainstorming, executing, verification/);
+  assert.throws(() => recover(spec, 'planning'), /can recover to brainstorming, executing, verification/);
   assert.throws(
-    () => spec.recover('executing'),
+    () => recover(spec, 'executing'),
     (e: TransitionRefusedError) => e.reasons.includes('plan.md does not exist'),
   );
-  spec.recover('brainstorming', { now: '2026-11-29T11:00:00.000Z', reason: 'start over' });
+  recover(spec, 'brainstorming', { now: '2026-11-29T11:00:00.000Z', reason: 'start over' });
   s = r.json(`${SPEC}/pipeline.state.json`);
   assert.equal(s.current_stage, 'brainstorming');
   assert.equal(s.failure_reason, 'plan is wrong', 'loom keeps failure_reason after recovering');
@@ -188,7 +189,7 @@ test("converge goes back to executing as loom's convergence-pass does: a retry e
     .status()
     .next.find((n) => n.to === 'executing')!;
   assert.deepEqual([back.kind, back.ready, back.interactive], ['retry', true, true]);
-  repo.get(SPEC)!.advance({ to: 'executing', confirm: true, now: NOW, reason: 'REQ-001-B02 has no test' });
+  advance(repo.get(SPEC)!, { to: 'executing', confirm: true, now: NOW, reason: 'REQ-001-B02 has no test' });
   const s = r.json(`${SPEC}/pipeline.state.json`);
   assert.equal(s.metadata.convergence_round, 2);
   const { approval, approved_at, ...entry } = s.stage_history.at(-1);
@@ -229,7 +230,7 @@ test('a corrupt state file is reported and never overwritten', () => {
   assert.equal(status.stage_source, 'unknown');
   assert.equal(status.diagnostics[0].file, `${SPEC}/pipeline.state.json`);
   assert.equal(status.diagnostics[0].code, 'json-syntax');
-  assert.throws(() => spec.fail('x'), TransitionRefusedError);
+  assert.throws(() => fail(spec, 'x'), TransitionRefusedError);
   assert.equal(r.read(`${SPEC}/pipeline.state.json`), '{ "current_stage": "planning",, }');
   r.dispose();
 });
@@ -250,7 +251,7 @@ test('a live lock of another process blocks writing and names its pid; a stale o
   });
   let repo = new LoomRepository(r.root).load();
   assert.throws(
-    () => repo.get(SPEC)!.fail('x', { now: NOW }),
+    () => fail(repo.get(SPEC)!, 'x', { now: NOW }),
     (e: SpecLockedError) => e instanceof SpecLockedError && e.pid === pid && e.message.includes(`pid ${pid}`),
   );
   assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'planning');
@@ -259,7 +260,7 @@ test('a live lock of another process blocks writing and names its pid; a stale o
     sleeper.kill();
   });
   repo = new LoomRepository(r.root).load();
-  repo.get(SPEC)!.fail('x', { now: NOW });
+  fail(repo.get(SPEC)!, 'x', { now: NOW });
   assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'failed');
   assert.equal(existsSync(r.path(`${SPEC}/.loom-run.lock`)), false);
   r.dispose();
@@ -273,7 +274,7 @@ test('with no state file the stage is inferred from the artifacts, and advancing
   // planning's outputs are all there, so the spec waits in the analysis that follows planning.
   assert.deepEqual([spec.stage, spec.stageSource], ['analyze-artifacts', 'inferred']);
   assert.deepEqual(spec.status().next[0].unmet, ['handoffs/analyze-artifacts.json does not exist', 'artifact-analysis.json does not exist']);
-  spec.fail('wrong approach', { now: NOW });
+  fail(spec, 'wrong approach', { now: NOW });
   const s = r.json(`${SPEC}/pipeline.state.json`);
   assert.equal(s.spec_dir, SPEC);
   assert.equal(s.pipeline_type, 'feature');
@@ -338,7 +339,7 @@ test("human-approval gates record loom's approval fingerprints; validators of ot
   assert.deepEqual(next.confirmations, ['planning is left only once you confirm it is done']);
   // The schema's "worktree exists" for executing is the extension's own check: advice (loom's approve does not look).
   assert.deepEqual(next.advice, ['no feature worktree was found (run the git-worktree stage, or confirm it exists)']);
-  repo.load().get(SPEC)!.advance({ confirm: true, now: NOW });
+  advance(repo.load().get(SPEC)!, { confirm: true, now: NOW });
   const entry = r.json(`${SPEC}/pipeline.state.json`).stage_history[0];
   // What loom's approve() fingerprints: the gate's files and the key spec files, not traceability.json.
   assert.deepEqual(entry.approval_fingerprints, {
@@ -399,19 +400,19 @@ test("advancing the last stage completes the pipeline once, as loom's completeCu
   r.write(`${SPEC}/pipeline.state.json`, state('synced'));
   let spec = new LoomRepository(r.root).load().get(SPEC)!;
   assert.throws(
-    () => spec.advance({ now: NOW }),
+    () => advance(spec, { now: NOW }),
     (e: TransitionRefusedError) => e.reasons.includes('verify-report.md does not exist'),
   );
   r.write(`${SPEC}/verify-report.md`, 'verdict: PASS\n');
   spec = new LoomRepository(r.root).load().get(SPEC)!;
-  const done = spec.advance({ now: NOW });
+  const done = advance(spec, { now: NOW });
   assert.deepEqual([done.from, done.to, done.complete, done.alreadyComplete], ['synced', 'synced', true, undefined]);
   const s = r.json(`${SPEC}/pipeline.state.json`);
   assert.equal(s.current_stage, 'synced');
   assert.deepEqual(s.stage_history.at(-1), { stage: 'synced', entered_at: '2026-11-29T09:00:00.000Z', exited_at: NOW, status: 'passed', terminal: true });
   assert.deepEqual(s.metadata, { completed: true, completed_stage: 'synced', completed_at: NOW });
   const before = r.read(`${SPEC}/pipeline.state.json`);
-  const again = new LoomRepository(r.root).load().get(SPEC)!.advance({ now: '2026-11-30T00:00:00.000Z' });
+  const again = advance(new LoomRepository(r.root).load().get(SPEC)!, { now: '2026-11-30T00:00:00.000Z' });
   assert.equal(again.alreadyComplete, true);
   assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
   r.dispose();
@@ -492,14 +493,14 @@ test('reapprove renews a stale approval in place: the stale history entry gets f
     r.write(`${SPEC}/pipeline.state.json`, state('build', { stage_history: [approved] }));
     const spec = () => new LoomRepository(r.root).load().get(SPEC)!;
     assert.throws(
-      () => spec().reapprove(undefined, { now: LATER }),
+      () => reapprove(spec(), undefined, { now: LATER }),
       (e: TransitionRefusedError) => /has no stale approval to renew/.test(e.message),
     );
 
     r.write(`${SPEC}/plan.md`, '# plan v2\n');
     const before = r.read(`${SPEC}/pipeline.state.json`);
     assert.throws(
-      () => spec().reapprove('build', { now: LATER }),
+      () => reapprove(spec(), 'build', { now: LATER }),
       (e: TransitionRefusedError) => {
         assert.deepEqual(e.reasons, ['build is the current stage: its approval is renewed by approving it (Advance with confirmation)']);
         return true;
@@ -507,7 +508,7 @@ test('reapprove renews a stale approval in place: the stale history entry gets f
     );
     assert.equal(r.read(`${SPEC}/pipeline.state.json`), before, 'a refusal writes nothing');
 
-    const result = spec().reapprove(undefined, { now: LATER });
+    const result = reapprove(spec(), undefined, { now: LATER });
     assert.deepEqual([result.stage, result.changed], ['sign-off', ['plan.md']]);
     const written = r.json(`${SPEC}/pipeline.state.json`);
     assert.equal(written.current_stage, 'build');
@@ -564,8 +565,8 @@ test('reapprove asks which stage when several approvals are stale, and takes a r
         .map((a) => a.stage),
       ['design', 'sign-off'],
     );
-    assert.throws(() => spec().reapprove(undefined, { now: LATER }), /stale approvals of design, sign-off; name the stage/);
-    const result = spec().reapprove('sign-off', { now: LATER, reason: 'reviewed the new rollout section' });
+    assert.throws(() => reapprove(spec(), undefined, { now: LATER }), /stale approvals of design, sign-off; name the stage/);
+    const result = reapprove(spec(), 'sign-off', { now: LATER, reason: 'reviewed the new rollout section' });
     assert.equal(result.stage, 'sign-off');
     assert.equal(r.json(`${SPEC}/pipeline.state.json`).stage_history[1].superseded_approvals[0].reason, 'reviewed the new rollout section');
     assert.deepEqual(

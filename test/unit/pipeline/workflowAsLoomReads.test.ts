@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { TransitionRefusedError } from '../../../src/core/errors';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { advance, approve } from '../../helpers/intents';
 
 /**
  * .loom/workflow.yaml as loom's engine reads it (loom 3's src/core/pipeline-engine.js:
@@ -82,7 +83,7 @@ describe('workflow.yaml as loom reads it', () => {
       [['forward', 'executing']],
     );
     // loom's approve() checks no requires of executing, so the schema's tasks/ and traceability.json are advice.
-    const result = spec.approve({ now: '2026-11-29T10:00:00.000Z' });
+    const result = approve(spec, { now: '2026-11-29T10:00:00.000Z' });
     assert.deepEqual([result.from, result.to], ['approved', 'executing']);
     assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'executing');
     // max_retries: "2" is a count for the circuit breaker (loom itself does not read it).
@@ -129,7 +130,7 @@ describe('workflow.yaml as loom reads it', () => {
       ['error .loom/workflow.yaml:20 .loom/workflow.yaml: pipeline "feature" has a step missing "id"'],
     );
     assert.throws(
-      () => spec.approve({ now: '2026-11-29T10:00:00.000Z' }),
+      () => approve(spec, { now: '2026-11-29T10:00:00.000Z' }),
       (e: TransitionRefusedError) => {
         assert.match(e.message, /^\.loom\/workflow\.yaml cannot be read \(line 20: pipeline "feature" has a step missing "id"\), so the feature pipeline is unknown/);
         return true;
@@ -168,7 +169,7 @@ describe('workflow.yaml as loom reads it', () => {
     );
     assert.deepEqual(repo.workflowProblems, [], 'workflow.yaml itself reads');
     assert.throws(
-      () => spec.advance({ now: '2026-11-29T10:00:00.000Z' }),
+      () => advance(spec, { now: '2026-11-29T10:00:00.000Z' }),
       (e: TransitionRefusedError) => e.message === why,
     );
     assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);
@@ -217,7 +218,7 @@ describe('workflow.yaml as loom reads it', () => {
         [`.loom/workflow.yaml cannot be read, so the stage of ${SPEC} is unknown`],
       );
       assert.throws(
-        () => spec.advance({ now: '2026-11-29T10:00:00.000Z' }),
+        () => advance(spec, { now: '2026-11-29T10:00:00.000Z' }),
         (e: TransitionRefusedError) => /^\.loom\/workflow\.yaml cannot be read \(line 1: the file is empty \(or only comments\)/.test(e.message),
       );
       assert.equal(r.read(`${SPEC}/pipeline.state.json`), before);

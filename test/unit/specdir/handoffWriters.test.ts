@@ -6,15 +6,17 @@ import { describe, it } from 'node:test';
 import { checkDrafts } from '../../../src/core/authoring/draftCheck';
 import { draftBase, writeDrafts } from '../../../src/core/authoring/draftWrite';
 import { AUTHORING } from '../../../src/core/authoring/stageCommands';
-import { writeHandoffFromCli } from '../../../src/cli/stateCommands';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { fingerprintPath } from '../../../src/core/specdir/fingerprints';
 import { staleHandoffs } from '../../../src/core/specdir/handoffStaleness';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
-import { checkStage } from '../../../src/core/validators/stageCheck';
+import { checkStage, writeHandoff } from '../../helpers/intents';
 import { freshSpec, GOOD } from '../authoring/authoringFixture';
 import { state } from '../../helpers/tempRepo';
 import { plannedSpec, SPEC, withRepo } from '../validators/validatorFixture';
+
+/** The spec as the extension holds it: its actor writes the handoffs. */
+const specOf = (root: string, specDir: string) => new LoomRepository(root).load().get(specDir)!;
 
 /**
  * Every handoff the extension writes carries what loom 3's state-store.js writeHandoff records:
@@ -51,7 +53,7 @@ describe('handoffs the extension writes carry the fingerprints loom writes', () 
     const s = freshSpec();
     try {
       const write = (command: keyof typeof AUTHORING, drafts: typeof GOOD.brainstorm) =>
-        writeDrafts(s.root, s.specDir, AUTHORING[command], drafts, draftBase(s.dir, drafts), '', '2026-11-30T10:00:00Z');
+        writeDrafts(specOf(s.root, s.specDir), AUTHORING[command], drafts, draftBase(s.dir, drafts), '', '2026-11-30T10:00:00Z');
       write('brainstorm', GOOD.brainstorm);
       const brainstorming = readHandoff(s.dir, 'brainstorming');
       // The drafts' check writes them as writeDrafts will: no stale handoff for the model to "repair".
@@ -114,7 +116,7 @@ describe('handoffs the extension writes carry the fingerprints loom writes', () 
       r.write(`${SPEC}/pipeline.state.json`, state('executing'));
       r.write('src/login.ts', 'export const login = 1;\n');
       const spec = new LoomRepository(r.root).load().get(SPEC)!;
-      writeHandoffFromCli(spec, { stage: 'executing', summary: 'done', artifacts: ['src/login.ts', 'traceability.json', 'findings/x.json'] }, '2026-11-30T12:00:00.000Z', 1000);
+      writeHandoff(spec, { stage: 'executing', summary: 'done', artifacts: ['src/login.ts', 'traceability.json', 'findings/x.json'] }, '2026-11-30T12:00:00.000Z');
       const handoff = readHandoff(r.path(SPEC), 'executing');
       assert.deepEqual(handoff.basis_fingerprints, digests(r.path(SPEC), ['spec.md', 'plan.md', 'tasks/']));
       assert.deepEqual(handoff.artifact_fingerprints, digests(r.root, ['src/login.ts']));

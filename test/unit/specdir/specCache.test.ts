@@ -216,13 +216,14 @@ describe('SpecCache', () => {
     assert.equal(store.writes, 1);
   });
 
-  it('keeps the repository current: a change seen through applyChange comes from the file', () => {
+  it('keeps the repository current: a spec reloaded after a change comes from the file', () => {
     const repo = copyRepo();
     const store = new CountingStore();
     const r = new LoomRepository(repo, { cache: new SpecCache(store, 'v1', { now: later }) }).load();
     const path = join(repo, SPEC, 'task-states', 'T1.state.json');
     writeFileSync(path, JSON.stringify({ task_id: 'T1', status: 'executing', retry_count: 3 }));
-    const [dir] = r.applyChange(path);
+    const dir = r.specDirOf(path)!;
+    r.reload(dir);
     assert.equal(r.get(dir)!.snapshot.taskStates.get('T1')!.retry_count, 3);
   });
 });

@@ -35,6 +35,11 @@ describe('readRunLock', () => {
     assert.deepEqual(lockWith(raw), { pid: process.pid, stale: false, raw });
   });
 
+  it('tells a lock held for a whole task run by its token, which loom never reads', () => {
+    const raw = `${process.pid}\n2026-11-21T08:00:00.000Z\nrun-3f2a9c1d8e7b6a5f`;
+    assert.deepEqual(lockWith(raw), { pid: process.pid, stale: false, raw, run: true });
+  });
+
   it("reads loom's format with a dead holder as stale", () => {
     const raw = `${NEVER_A_PID}\n2026-11-21T08:00:00.000Z\n3f2a9c1d8e7b6a5f`;
     assert.deepEqual(lockWith(raw), { pid: NEVER_A_PID, stale: true, raw });

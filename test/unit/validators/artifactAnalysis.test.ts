@@ -9,6 +9,7 @@ import { state } from '../../helpers/tempRepo';
 import { applyTextEdits } from '../../../src/core/files/textEdit';
 import { findingFixEdits } from '../../../src/core/validators/findingFix';
 import { line, load, NOW, plannedSpec, SPEC, taskText, withRepo, type TempRepo } from './validatorFixture';
+import { advance } from '../../helpers/intents';
 
 /** The analysis of plannedSpec() changed by `setup`. */
 function analysis(setup: (r: TempRepo) => void = () => {}) {
@@ -295,7 +296,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       r.write('.loom/workflow.yaml', 'pipelines:\n  feature:\n    steps:\n      - { id: analyze-artifacts, next: approved, validators: [artifact-analysis-pass] }\n      - { id: approved }\n');
       r.write(`${SPEC}/pipeline.state.json`, state('analyze-artifacts'));
       assert.throws(
-        () => new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW }),
+        () => advance(new LoomRepository(r.root).load().get(SPEC)!, { now: NOW }),
         (e: unknown) => e instanceof TransitionRefusedError && e.reasons.includes('artifact-analysis-pass: F-1 T2 has a task file but plan.md does not name T2.md'),
       );
       assert.equal(r.json(`${SPEC}/artifact-analysis.json`).status, 'blocked');
@@ -303,7 +304,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       r.write(`${SPEC}/handoffs/analyze-artifacts.json`, { status: 'done', summary: 'analysed', artifacts: [] });
       // loom 3's ADVANCE_VALIDATORS['artifact-analysis-pass'] re-runs runAnalyzeArtifacts, which reads no override.
       assert.throws(
-        () => new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW, confirm: true }),
+        () => advance(new LoomRepository(r.root).load().get(SPEC)!, { now: NOW, confirm: true }),
         (e: unknown) =>
           e instanceof TransitionRefusedError &&
           e.reasons.some(
@@ -313,7 +314,7 @@ describe('artifact-analysis-pass: overrides and the written report', () => {
       assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'analyze-artifacts');
       // Fixing the artifact is what lets it through (loom's script looks for the file name, T2.md, in plan.md).
       r.write(`${SPEC}/plan.md`, '# Plan\n\nT1.md, then T2.md.\n');
-      const moved = new LoomRepository(r.root).load().get(SPEC)!.advance({ now: NOW, confirm: true });
+      const moved = advance(new LoomRepository(r.root).load().get(SPEC)!, { now: NOW, confirm: true });
       assert.deepEqual([moved.from, moved.to], ['analyze-artifacts', 'approved']);
     });
   });

@@ -7,6 +7,7 @@ import { planTaskBatches } from '../../../src/core/tasks/taskBatches';
 import { classifyConvergence, convergencePass, writeConvergence } from '../../../src/core/validators/convergence';
 import { state } from '../../helpers/tempRepo';
 import { line, load, NOW, plannedSpec, SPEC, withRepo, type TempRepo } from './validatorFixture';
+import { advance } from '../../helpers/intents';
 
 /** plannedSpec(executed) where REQ-001-B02 is partial, REQ-002-B01 missing, REQ-002-B07 unrequested. */
 function withGaps(r: TempRepo): void {
@@ -167,7 +168,7 @@ describe('convergence-pass: the converge step', () => {
     withRepo((r) => {
       const spec = atConvergeWithGaps(r);
       assert.throws(
-        () => spec.advance({ now: NOW }),
+        () => advance(spec, { now: NOW }),
         (e: unknown) => {
           assert.ok(e instanceof TransitionRefusedError);
           // The guards read the report just written. pipeline.schema.json's own check of it (status
@@ -189,7 +190,7 @@ describe('convergence-pass: the converge step', () => {
       const spec = atConvergeWithGaps(r);
       inChinese(() =>
         assert.throws(
-          () => spec.advance({ now: NOW }),
+          () => advance(spec, { now: NOW }),
           (e: unknown) => e instanceof TransitionRefusedError && e.reasons.at(-1) === 'convergence-pass：第 1 轮需要再来一轮（已追加 T3, T4）；请回到 executing',
         ),
       );

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { checkStage } from '../../../src/core/validators/stageCheck';
+import { checkStage } from '../../helpers/intents';
 import { freshSpec, GOOD } from '../authoring/authoringFixture';
+import { advance } from '../../helpers/intents';
+import { state } from '../../helpers/tempRepo';
 
 for (const language of ['en', 'zh'] as const)
   test(`Check Stage at analyze-artifacts runs the analysis even when the workflow does not declare it, and hands over (a spec in ${language === 'en' ? 'English' : 'Chinese'})`, () => {
@@ -22,7 +24,7 @@ for (const language of ['en', 'zh'] as const)
       mkdirSync(join(s.root, '.loom'));
       cpSync(join(__dirname, '..', '..', 'fixtures', 'workspace-chat', '.loom', 'workflow.yaml'), join(s.root, '.loom', 'workflow.yaml'));
       const spec = () => new LoomRepository(s.root).load().get(s.specDir)!;
-      for (let i = 0; i < 3; i++) spec().advance({ confirm: true, compressionConfirmed: true });
+      for (let i = 0; i < 3; i++) advance(spec(), { confirm: true, compressionConfirmed: true });
       assert.equal(spec().stage, 'analyze-artifacts');
       // The step declares only handoffs/analyze-artifacts.json (loom's checkStageOutputs); the schema's artifact-analysis.json is advice.
       assert.deepEqual(spec().next()[0].unmet, ['handoffs/analyze-artifacts.json does not exist']);
@@ -34,7 +36,7 @@ for (const language of ['en', 'zh'] as const)
       assert.deepEqual([handoff.stage, handoff.status, handoff.artifacts, handoff.written_at], ['analyze-artifacts', 'done', ['artifact-analysis.json'], '2026-11-30T12:00:00.000Z']);
       assert.equal(handoff.summary, language === 'en' ? 'artifact-analysis.json passed Loom: Check Stage' : 'artifact-analysis.json 已通过 Loom: Check Stage');
       assert.equal(existsSync(join(s.dir, '.loom-run.lock')), false);
-      assert.deepEqual(spec().advance({ confirm: true, compressionConfirmed: true }).to, 'approved');
+      assert.deepEqual(advance(spec(), { confirm: true, compressionConfirmed: true }).to, 'approved');
     } finally {
       s.cleanup();
     }
@@ -43,9 +45,9 @@ for (const language of ['en', 'zh'] as const)
 test('a failing analysis writes its report but no handoff', () => {
   const s = freshSpec([GOOD.brainstorm[0], ...GOOD.expand, ...GOOD.plan.filter((d) => d.path !== 'tasks/T2.md')]);
   try {
-    const spec = new LoomRepository(s.root).load().get(s.specDir)!;
-    const at = { snapshot: spec.snapshot, definition: spec.definition, stage: 'analyze-artifacts' };
-    const result = checkStage(at);
+    // The spec stands at analyze-artifacts: Check Stage runs that stage's validators.
+    writeFileSync(join(s.dir, 'pipeline.state.json'), JSON.stringify(state('analyze-artifacts', { spec_dir: s.specDir })));
+    const result = checkStage(new LoomRepository(s.root).load().get(s.specDir)!);
     assert.equal(result.passed, false);
     assert.equal(result.handoff, undefined);
     assert.ok(existsSync(join(s.dir, 'artifact-analysis.json')));

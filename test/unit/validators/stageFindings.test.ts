@@ -8,7 +8,7 @@ import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { specDiagnostics } from '../../../src/core/repository/specDiagnostics';
 import { artifactAnalysisPass, writeArtifactAnalysis } from '../../../src/core/validators/artifactAnalysis';
 import { findingFixEdits } from '../../../src/core/validators/findingFix';
-import { checkStage } from '../../../src/core/validators/stageCheck';
+import { checkStage } from '../../helpers/intents';
 import { mergeFindingDiagnostics, stageFindingDiagnostics, stageValidatorNames } from '../../../src/core/validators/stageFindings';
 import { state } from '../../helpers/tempRepo';
 import { load, NOW, plannedSpec, SPEC, taskText, withRepo, type TempRepo } from './validatorFixture';

@@ -9,7 +9,7 @@ import { batchMachine, type BatchMachineOutput } from './batchMachine';
 import { InFlightWork } from './inFlightWork';
 import type { ExecutingMachineEvent } from './runEvents';
 import { prepareRun, type RunSetup } from './runSetup';
-import type { ExecutingResult, ExecutingRunInput, RunStop } from './runTypes';
+import type { ExecutingResult, ExecutingRunInput, RunReady, RunStop } from './runTypes';
 import { testReporterMachine, type TestReporterOutput } from './testReporterMachine';
 import { lazily } from '../../../shared/lazily';
 
@@ -25,9 +25,17 @@ import { lazily } from '../../../shared/lazily';
  * Whoever starts it holds the spec's run lease (runLease.ts) and, after it ends, waits for
  * `work.settled()` before releasing it: a stopped actor's aborted requests settle a moment later.
  */
-export interface ExecutingMachineInput extends ExecutingRunInput {
+export interface ExecutingMachineInput extends ExecutingRunInput, RunReady {
   /** Tracks the invoked actors' work still running; one is made when it is not given. */
   work?: InFlightWork;
+}
+
+/** What writing the executing handoff recorded, told back to the machine. */
+interface HandedOff {
+  type: 'HANDED_OFF';
+  finished: number;
+  skipped: number;
+  testReport: { verdict: 'PASS'; file: string; evidenceFile?: string };
 }
 
 interface ExecutingContext {
@@ -73,7 +81,7 @@ export const executingMachine = lazily(() =>
     types: {
       input: {} as ExecutingMachineInput,
       context: {} as ExecutingContext,
-      events: {} as ExecutingMachineEvent,
+      events: {} as ExecutingMachineEvent | HandedOff,
       output: {} as ExecutingResult,
     },
     actors: { batch: batchMachine(), testReporter: testReporterMachine() },
@@ -106,7 +114,8 @@ export const executingMachine = lazily(() =>
       cancel: assign({ stop: { outcome: 'cancelled' as const, message: MESSAGES.cancelled } }),
       forwardToBatch: sendTo('batch', ({ event }) => event),
       forwardToReporter: sendTo('testReporter', ({ event }) => event),
-      writeExecutingHandoff: assign(({ context }) => {
+      /** The stage handoff, written once the report passed; the machine hears what it recorded. */
+      writeExecutingHandoff: ({ context, self }) => {
         const { env } = context.run;
         const report = context.report!;
         const latest = env.store.snapshot();
@@ -128,11 +137,15 @@ export const executingMachine = lazily(() =>
             now: env.now(),
           }),
         );
+        self.send({ type: 'HANDED_OFF', finished: finished.length, skipped: skipped.length, testReport });
+      },
+      handedOff: assign(({ event }) => {
+        const e = event as HandedOff;
         return {
           stop: {
             outcome: 'completed' as const,
-            message: `${finished.length} task${finished.length === 1 ? '' : 's'} done${skipped.length ? `, ${skipped.length} skipped` : ''}; test report PASS; handoffs/executing.json written`,
-            testReport,
+            message: `${e.finished} task${e.finished === 1 ? '' : 's'} done${e.skipped ? `, ${e.skipped} skipped` : ''}; test report PASS; handoffs/executing.json written`,
+            testReport: e.testReport,
           },
         };
       }),
@@ -185,7 +198,7 @@ export const executingMachine = lazily(() =>
             },
             on: answersTo('forwardToReporter'),
           },
-          handingOff: { entry: 'writeExecutingHandoff', always: '#executing.completed' },
+          handingOff: { entry: 'writeExecutingHandoff', on: { HANDED_OFF: { target: '#executing.completed', actions: 'handedOff' } } },
         },
       },
       stopped: { type: 'final' },

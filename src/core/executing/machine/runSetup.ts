@@ -9,15 +9,14 @@ import { readExecutingInputs } from '../dispatch/executingInputs';
 import { chooseExecutionMode, type ExecutionModeChoice } from '../executionMode';
 import type { LoopEnvironment } from './loopEnvironment';
 import { silentLogger, systemClock } from '../ports';
-import { checkExecutingPreconditions } from '../preconditions';
 import { SpecStateStore } from '../specStateStore';
 import { detectTestCommand, NodeTestRunner } from '../evidence/testRunner';
 import { TokenLedger, TOKEN_USAGE_KEY } from '../transcripts/tokenLedger';
 import { InFlightWork } from './inFlightWork';
-import { ExecutingRefusedError, type ExecutingRunInput } from './runTypes';
+import type { ExecutingRunInput, RunReady } from './runTypes';
 
 /**
- * Everything a run reads once at its start: the preconditions (a refusal names its reasons),
+ * Everything a run reads once at its start (the spec's actor checked the preconditions first),
  * the mode after loom's triggers, the batches, and the environment every step shares. Nothing
  * is written here; the machine records the mode when it starts running.
  */
@@ -32,14 +31,13 @@ export interface RunSetup {
 
 const DEFAULT_MAX_TOOL_ROUNDS = 40;
 
-export function prepareRun(input: ExecutingRunInput, work: InFlightWork = new InFlightWork()): RunSetup {
+export function prepareRun(input: ExecutingRunInput & RunReady, work: InFlightWork = new InFlightWork()): RunSetup {
   const clock = input.clock ?? systemClock;
   const logger = input.logger ?? silentLogger;
   const now = () => clock.now().toISOString();
+  // The spec's actor checked the preconditions before it started the run (its guard tasksCanRun).
+  const { stage, worktree } = input.ready;
   const snapshot = loadSpec(input.repoRoot, input.specDir);
-  const pre = checkExecutingPreconditions(snapshot, input.definition, input.worktree);
-  if (!pre.ok || !pre.stage || !pre.worktree) throw new ExecutingRefusedError(pre.diagnostics);
-  const { stage, worktree } = pre;
   const settings = input.settings;
   const store = new SpecStateStore(snapshot.repoRoot, snapshot.dir, now);
   const inputs = readExecutingInputs(snapshot, { language: settings.language });

@@ -1,3 +1,4 @@
+import { SpecLockedError } from '../../errors';
 import type { SpecLocation } from '../../store/runLock';
 import type { ExecutingEventListener } from '../events';
 import { systemClock, type Clock, type UserPrompts } from '../ports';
@@ -15,19 +16,27 @@ export interface StartedRun {
 }
 
 /**
- * The protocol around one run of the executing statechart, whoever invokes it (the spec's actor
- * in VS Code, the headless ExecutingLoop): the spec's run lease held for the whole run; the
- * machine's questions answered through `prompts`; the caller's signal sent as Stop, which also
- * dismisses an open question; and the lease let go only once the aborted work has settled, so
- * that two runs never overlap on the files.
+ * The protocol around one run of the executing statechart, invoked by the spec's actor: the
+ * spec's run lease is taken first (no other process, and no other reader of the spec in this
+ * window, drives it meanwhile); then `start` sends Run Tasks to the actor, which decides
+ * (undefined: it started no run, and the lease is let go). The machine's questions are answered
+ * through `prompts`; the caller's signal is sent as Stop, which also dismisses an open question;
+ * and the lease is let go only once the aborted work has settled, so that two runs never overlap
+ * on the files. A lease held elsewhere is returned as `locked`, for the request to answer with.
  */
 export async function superviseRun(
   spec: SpecLocation,
   options: { prompts: UserPrompts; signal: AbortSignal; clock?: Clock; onEvent?: ExecutingEventListener },
-  start: (io: { onEvent: ExecutingEventListener; work: InFlightWork }) => StartedRun,
-): Promise<ExecutingResult> {
+  start: (io: { onEvent: ExecutingEventListener; work: InFlightWork }) => StartedRun | undefined,
+): Promise<ExecutingResult | { locked: SpecLockedError } | undefined> {
   const { prompts, signal } = options;
-  const release = acquireSpecLease(spec, (options.clock ?? systemClock).now().toISOString());
+  let release: () => void;
+  try {
+    release = acquireSpecLease(spec, (options.clock ?? systemClock).now().toISOString());
+  } catch (e) {
+    if (e instanceof SpecLockedError) return { locked: e };
+    throw e;
+  }
   const work = new InFlightWork();
   const asking = new AbortController();
   let run: StartedRun | undefined;
@@ -50,6 +59,7 @@ export async function superviseRun(
         bridge.handle(e);
       },
     });
+    if (!run) return undefined;
     signal.addEventListener('abort', stop, { once: true });
     if (signal.aborted) stop();
     const result = await run.ended;

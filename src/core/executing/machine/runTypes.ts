@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic';
 import { LoomError } from '../../errors';
-import type { PipelineDefinition } from '../../pipeline/pipelineDefinition';
+import type { PipelineDefinition, StageDefinition } from '../../pipeline/pipelineDefinition';
 import type { CircuitBreakerReport } from './circuitBreaker';
 import type { DiffProvider } from '../evidence/diffProvider';
 import type { ExecutingEventListener } from '../events';
@@ -46,6 +46,11 @@ export interface ExecutingRunInput {
   logger?: Logger;
   onEvent?: ExecutingEventListener;
   settings: ExecutingSettings;
+}
+
+/** What the spec's actor hands its run once its guard (tasksCanRun) let it start: the stage and the worktree it found. */
+export interface RunReady {
+  ready: { stage: StageDefinition; worktree: string };
 }
 
 export type ExecutingOutcome = 'completed' | 'blocked' | 'needs-context' | 'replan' | 'cancelled' | 'budget-exceeded' | 'model-unavailable';

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ExecutingLoop, type ExecutingLoopOptions, type ExecutingSettings } from '../../../../src/core/executing/executingLoop';
+import { TransitionRefusedError } from '../../../../src/core/errors';
+import type { ExecutingResult, ExecutingSettings } from '../../../../src/core/executing/machine/runTypes';
+import { request } from '../../../../src/core/port/request';
+import type { RunTasksInput } from '../../../../src/core/port/intent';
 import { TOOL_NAMES } from '../../../../src/core/executing/tools/workspaceTools';
 import { MemoryTranscriptStore } from '../../../../src/core/executing/transcripts/transcriptStore';
 import { LoomRepository } from '../../../../src/core/repository/loomRepository';
@@ -138,17 +141,26 @@ export function executingFixture(options: FixtureOptions = {}): { repo: TempRepo
 export interface Harness {
   repo: TempRepo;
   specDir: string;
-  loop: ExecutingLoop;
+  loop: TaskRun;
   models: ScriptedModels;
   prompts: FakePrompts;
   tests: FakeTestRunner;
   transcripts: MemoryTranscriptStore;
   events: ReturnType<typeof collectEvents>['events'];
   /** A new loop over the same files and fakes, as after a window reload. */
-  reload(settings?: Partial<ExecutingSettings>): ExecutingLoop;
+  reload(settings?: Partial<ExecutingSettings>): TaskRun;
 }
 
-export function harness(options: FixtureOptions = {}, settings: Partial<ExecutingSettings> = {}, extra: Partial<ExecutingLoopOptions> = {}): Harness {
+/**
+ * Run Tasks as the product runs it: the intent to the spec's actor, the person's word given
+ * (the consent), and the run's result; a refusal is thrown with the actor's sentence, reasons
+ * and codes.
+ */
+export interface TaskRun {
+  run(signal: AbortSignal): Promise<ExecutingResult>;
+}
+
+export function harness(options: FixtureOptions = {}, settings: Partial<ExecutingSettings> = {}, extra: Partial<RunTasksInput> = {}): Harness {
   const { repo, specDir } = executingFixture(options);
   const worktree = options.worktree ? join(repo.root, options.worktree) : repo.root;
   if (options.worktree) {
@@ -168,12 +180,10 @@ export function harness(options: FixtureOptions = {}, settings: Partial<Executin
   const { events, listener } = collectEvents();
   let t = Date.parse('2026-11-25T10:00:00.000Z');
   const clock = { now: () => new Date((t += 1000)), setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
-  const make = (s: Partial<ExecutingSettings> = {}) => {
-    const definition = new LoomRepository(repo.root).load().get(SPEC)!.definition;
-    return new ExecutingLoop({
-      repoRoot: repo.root,
-      specDir,
-      definition,
+  const make = (s: Partial<ExecutingSettings> = {}): TaskRun => {
+    // Each loop reads the spec afresh, as a window does after a reload.
+    const spec = new LoomRepository(repo.root).load().get(SPEC)!;
+    const input: Omit<RunTasksInput, 'signal'> = {
       worktree,
       models,
       prompts,
@@ -183,7 +193,15 @@ export function harness(options: FixtureOptions = {}, settings: Partial<Executin
       onEvent: listener,
       settings: { trusted: true, testCommand: 'npm test', ...settings, ...s },
       ...extra,
-    });
+    };
+    return {
+      run: async (signal) => {
+        const a = await request(spec, { type: 'runTasks', run: { ...input, signal } }, { confirm: true });
+        if (a.kind === 'changed') return a.result;
+        if (a.kind === 'refused') throw new TransitionRefusedError(a.message, a.reasons, { codes: a.codes });
+        throw new Error(`Run Tasks asked for a word it was given: ${a.question.title}`);
+      },
+    };
   };
   return { repo, specDir, loop: make(), models, prompts, tests, transcripts, events, reload: make };
 }

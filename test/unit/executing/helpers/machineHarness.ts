@@ -3,9 +3,9 @@ import type { WorktreeDiff } from '../../../../src/core/executing/evidence/diffP
 import type { FixItem } from '../../../../src/core/executing/dispatch/fixInstructions';
 import { parseImplementerReport } from '../../../../src/core/executing/dispatch/implementerReport';
 import { batchMachine } from '../../../../src/core/executing/machine/batchMachine';
-import { executingMachine } from '../../../../src/core/executing/machine/executingMachine';
+import { executingMachine, type ExecutingMachineInput } from '../../../../src/core/executing/machine/executingMachine';
 import { prepareRun } from '../../../../src/core/executing/machine/runSetup';
-import type { ExecutingRunInput, ExecutingSettings } from '../../../../src/core/executing/machine/runTypes';
+import type { ExecutingSettings } from '../../../../src/core/executing/machine/runTypes';
 import { taskMachine, type TaskMachineInput } from '../../../../src/core/executing/machine/taskMachine';
 import type { TaskStepInput } from '../../../../src/core/executing/machine/taskSteps';
 import { testReporterMachine } from '../../../../src/core/executing/machine/testReporterMachine';
@@ -144,7 +144,7 @@ function testRun(env: LoopEnvironment, name: string, exitCode: number): { run: T
 
 export interface MachineHarness {
   repo: TempRepo;
-  input: ExecutingRunInput;
+  input: ExecutingMachineInput;
   steps: ScriptedSteps;
   events: ReturnType<typeof collectEvents>['events'];
   taskInput(task: string, extra?: Partial<TaskMachineInput>): TaskMachineInput;
@@ -161,11 +161,14 @@ export function machineHarness(options: FixtureOptions = {}, settings: Partial<E
   const { events, listener } = collectEvents();
   let t = Date.parse('2026-11-25T10:00:00.000Z');
   const clock = { now: () => new Date((t += 1000)), setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
-  const input: ExecutingRunInput = {
+  const stage = definition.stages.find((st) => st.role === 'tasks')!;
+  const input: ExecutingMachineInput = {
     repoRoot: repo.root,
     specDir,
     definition,
     worktree: repo.root,
+    // What the spec's actor hands its run once its guard let the run start.
+    ready: { stage, worktree: repo.root },
     models: new ScriptedModels(),
     transcripts: new MemoryTranscriptStore(),
     testRunner: new FakeTestRunner(),

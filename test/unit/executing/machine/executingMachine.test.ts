@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createActor } from 'xstate';
 import { ModelUnavailableError } from '../../../../src/core/executing/dispatch/chatModel';
-import { ExecutingRefusedError } from '../../../../src/core/executing/machine/runTypes';
+import { request } from '../../../../src/core/port/request';
+import { LoomRepository } from '../../../../src/core/repository/loomRepository';
+import { SPEC } from '../helpers/executingFixture';
+import { FakePrompts } from '../helpers/fakes';
 import { done, fail, HANG, machineHarness, pass, reaches, settled, timeout, tracedActor, until, type MachineHarness } from '../helpers/machineHarness';
 
 /** The executing statechart as a whole: batches and the test reporter as children, STOP, and the questions as events. */
@@ -126,9 +128,10 @@ test("a permanent model error ends the run model-unavailable; a used-up budget s
   assert.equal(stopped.output?.outcome, 'budget-exceeded');
   assert.equal(h2.steps.calls.length, 0);
 
+  // Before anything runs, the spec's actor checks the stage (its guard tasksCanRun): the run never starts.
   const h3 = track(machineHarness({ stage: 'approved' }));
-  const refused = createActor(h3.steps.machine(), { input: h3.input });
-  const error = new Promise((resolve) => refused.subscribe({ error: resolve }));
-  refused.start();
-  assert.ok((await error) instanceof ExecutingRefusedError);
+  const spec = new LoomRepository(h3.repo.root).load().get(SPEC)!;
+  const refused = await request(spec, { type: 'runTasks', run: { ...h3.input, prompts: new FakePrompts(), signal: new AbortController().signal } }, { confirm: true });
+  assert.ok(refused.kind === 'refused' && refused.code === 'not-at-task-stage', JSON.stringify(refused));
+  assert.equal(h3.steps.calls.length, 0);
 });

@@ -1,0 +1,202 @@
+import { checkExecutingPreconditions, type ExecutingPreconditions } from '../executing/preconditions';
+import { testLocationsOfRun } from '../executing/tools/testWriteScope';
+import { FAILED_STAGE } from '../files/vocabulary';
+import { t } from '../messages';
+import type { NeedsConfirmation, Refused, Remedy } from '../port/answer';
+import { questionOf, stepFacts, type StepFacts } from '../port/question';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { findWorktree } from '../specdir/worktree';
+import { stageWithRole } from './stageRoles';
+import { stageOnDisk, type PipelineContext, type PipelineEvent } from './machineTypes';
+import { stageOf, type PipelineDefinition } from './pipelineDefinition';
+import { advanceRefusal, chooseReapproval, failRefusal, isRefusal, recoverRefusal, type Refusal, type RefusalCode } from './refusals';
+import { renewableApprovals, staleApprovals } from '../specdir/staleness';
+import { effects } from './machineEffects';
+import { nextTransitions, type TransitionCheck } from './transitionCheck';
+
+/** Run Tasks' preconditions on one snapshot, worked out once for the guard and for the refusal. */
+const preconditions = new WeakMap<SpecSnapshot, Map<string, ExecutingPreconditions>>();
+export function runTasksCheck(def: PipelineDefinition, facts: SpecSnapshot, worktree: string | undefined): ExecutingPreconditions {
+  let byWorktree = preconditions.get(facts);
+  if (!byWorktree) preconditions.set(facts, (byWorktree = new Map()));
+  const key = worktree ?? '';
+  let found = byWorktree.get(key);
+  if (!found) byWorktree.set(key, (found = checkExecutingPreconditions(facts, def, worktree)));
+  return found;
+}
+
+/** What would help with a refusal, read off its codes and the move's verdicts. */
+function remediesOf(def: PipelineDefinition, facts: SpecSnapshot, r: Refusal): Remedy[] {
+  const out: Remedy[] = [];
+  const codes = r.codes;
+  if (codes.includes('spec-failed')) out.push({ kind: 'recover', targets: [...def.recoveryTargets] });
+  if (codes.includes('stale-approval')) out.push({ kind: 'reapprove' });
+  if (codes.includes('open-threads')) out.push({ kind: 'refine-threads' });
+  if (codes.includes('tasks-running')) out.push({ kind: 'stop-tasks' });
+  if (codes.includes('no-gate')) out.push({ kind: 'advance' });
+  if (codes.includes('compression-required')) out.push({ kind: 'compress-context' });
+  const check = r.check;
+  if (check?.verdicts.some((v) => v.call.type === 'worktreeExists' && !v.outcome.ok)) out.push({ kind: 'create-worktree' });
+  const file = codes.includes('state-unreadable') ? 'pipeline.state.json' : r.file;
+  if (file) out.push({ kind: 'open-file', file, exists: facts.files.has(file) });
+  return out;
+}
+
+/** A refusal as every surface receives it: its main code first, with what would help. */
+export function refusedAnswer(def: PipelineDefinition, facts: SpecSnapshot, stage: string | null, r: Refusal): Refused {
+  const codes: RefusalCode[] = r.codes.length ? [...new Set(r.codes)] : ['transition-refused'];
+  return {
+    kind: 'refused',
+    code: codes[0],
+    codes,
+    message: r.message,
+    reasons: r.reasons,
+    remedies: remediesOf(def, facts, r),
+    ...(r.file ? { file: r.file } : {}),
+    ...(r.check ? { check: r.check } : {}),
+    stage,
+  };
+}
+
+const refusal = (message: string, codes: RefusalCode[], reasons: string[] = [], file?: string): Refusal => ({ message, reasons, codes, ...(file ? { file } : {}) });
+
+/** Everything holds but the person's word: the question, worded once. */
+function needsWord(facts: StepFacts, step: { from: string; to: string }, agentMayReport: boolean): NeedsConfirmation {
+  return { kind: 'needs-confirmation', step, question: questionOf(facts), facts, agentMayReport };
+}
+
+/** Only the person's word is missing from a move: nothing unmet, the compression given. */
+const onlyWordMissing = (check: TransitionCheck | undefined): check is TransitionCheck =>
+  check !== undefined && check.unmet.length === 0 && check.compression.length === 0 && check.confirmations.length > 0;
+
+/**
+ * The answer to an event the machine did not take at `stage`: why not, in one sentence with its
+ * reasons, from the same verdicts its guards read; or, where only a person's word is missing,
+ * the question to put to them. `running`: the tasks of the spec are running.
+ */
+export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineContext, stage: string, event: PipelineEvent, confirmed: boolean, running = false): Refused | NeedsConfirmation {
+  const { facts } = context;
+  const onDisk = stageOnDisk(def, facts);
+  const refuse = (r: Refusal) => refusedAnswer(def, facts, onDisk, r);
+  const { specDir } = facts;
+  if (!stageOf(def, stage) && stage !== FAILED_STAGE) return refuse(unreadableRefusal(def, facts));
+  if (running && event.type !== 'STOP_TASKS') {
+    return refuse(refusal(t(event.type === 'RUN_TASKS' ? 'run.alreadyRunning' : 'refusal.tasksRunning', { specDir }), ['tasks-running']));
+  }
+  const fx = effects(def);
+  switch (event.type) {
+    case 'ADVANCE':
+    case 'APPROVE': {
+      const approve = event.type === 'APPROVE';
+      const r = advanceRefusal(def, specDir, stage, { to: approve ? undefined : event.to, confirm: confirmed, compressionConfirmed: event.compressionConfirmed === true, approve }, context.verdicts);
+      if (onlyWordMissing(r.check)) {
+        const to = r.check.to;
+        const step = { from: stage, to };
+        const f = stepFacts(def, facts, { from: stage, to, approve, confirmations: r.check.confirmations });
+        const asked = needsWord({ ...f, gate: stageOf(def, stage)?.humanApproval ? 'human-approval' : stageOf(def, stage)?.confirmation ? 'confirmation' : undefined }, step, approve);
+        // A worktree that is not there is better made than confirmed away.
+        const noWorktree = r.check.verdicts.some((v) => v.call.type === 'worktreeExists' && !v.outcome.ok);
+        return noWorktree ? { ...asked, remedies: [{ kind: 'create-worktree' }] } : asked;
+      }
+      // Plain Advance goes the one way chosen; another way that holds (back to executing from
+      // verification) is offered, not taken.
+      const others = approve || event.to ? [] : nextTransitions(def, stage, context.verdicts).filter((c) => c.to !== r.check?.to && c.ready);
+      const answer = refuse(r);
+      return others.length ? { ...answer, remedies: [...others.map((c): Remedy => ({ kind: 'advance', to: c.to })), ...answer.remedies] } : answer;
+    }
+    case 'FAIL':
+      return refuse(failRefusal(def, specDir, stage, event.reason) ?? refusal(t('refusal.failNotTaken', { specDir, stage }), ['not-allowed']));
+    case 'RECOVER':
+      return refuse(recoverRefusal(def, specDir, stage, event.to, context.verdicts));
+    case 'REAPPROVE': {
+      const chosen = chooseReapproval(specDir, stage, renewableApprovals(staleApprovals(facts), stage), event.stage);
+      return refuse(isRefusal(chosen) ? chosen : refusal(t('refusal.cannotReapprove', { specDir, stage: chosen.stage }), ['not-allowed']));
+    }
+    case 'RUN_TASKS': {
+      const taskStage = stageWithRole(def, 'tasks');
+      if (!taskStage) return refuse(refusal(t('run.noTaskStage', { pipeline: def.type }), ['no-task-stage']));
+      if (stage !== taskStage.id) return refuse(refusal(t('port.notAtTaskStage', { specDir, stage, taskStage: taskStage.id }), ['not-at-task-stage']));
+      const pre = runTasksCheck(def, facts, event.input.worktree);
+      if (!pre.ok) {
+        const errors = pre.diagnostics.filter((d) => d.severity === 'error');
+        const first = errors[0]?.file.startsWith(`${specDir}/`) ? errors[0].file.slice(specDir.length + 1) : undefined;
+        return refuse(
+          refusal(
+            t('port.tasksCannotRun', { specDir }),
+            ['tasks-cannot-run'],
+            errors.map((d) => d.message),
+            first,
+          ),
+        );
+      }
+      const step = { from: stage, to: stage };
+      const base = stepFacts(def, facts, { from: stage, to: stage, approve: false, confirmations: [] });
+      return needsWord({ ...base, verb: 'runTasks', scope: runScope(facts) }, step, false);
+    }
+    case 'CHECK_STAGE':
+      return refuse(refusal(t('refusal.specFailed', { specDir, targets: def.recoveryTargets.join(', ') }), ['spec-failed']));
+    case 'STOP_TASKS':
+      return refuse(refusal(t('port.notRunning', { specDir }), ['not-running']));
+    case 'CREATE_WORKTREE':
+      return refuse(refusal(t('port.worktreeBusy', { specDir }), ['worktree-busy']));
+    case 'ADJUST_STEPS': {
+      const change = fx.stepsChange(context, event);
+      if (change.problem) return refuse(refusal(change.problem, ['invalid-request']));
+      if (!context.state) return refuse(refusal(t('port.noStateToRecord', { specDir }), ['no-state-record'], [], 'pipeline.state.json'));
+      const base = stepFacts(def, facts, { from: stage, to: stage, approve: false, confirmations: [] });
+      return needsWord(
+        { ...base, verb: 'adjustSteps', steps: { from: change.merged.map((s) => s.id), leftOut: change.dropped, leftOutGates: change.droppedGates } },
+        { from: stage, to: stage },
+        change.droppedGates.length === 0,
+      );
+    }
+    case 'START_PIPELINE': {
+      if (facts.stateCondition !== 'missing' || event.steps.length === 0)
+        return refuse(refusal(t('port.stateExists', { file: `${specDir}/pipeline.state.json` }), ['state-exists'], [], 'pipeline.state.json'));
+      const base = stepFacts(def, facts, { from: stage, to: stage, approve: false, confirmations: [] });
+      return needsWord({ ...base, verb: 'startPipeline', steps: { from: event.steps.map((s) => s.id), leftOut: [] }, scope: [...event.why] }, { from: stage, to: event.steps[0].id }, true);
+    }
+    case 'SET_TASK_STATE': {
+      const problem = fx.taskStateProblem(context, event)!;
+      return refuse(refusal(problem.message, [problem.code], [], problem.file));
+    }
+    case 'WRITE_HANDOFF': {
+      const problem = fx.handoffProblem(context, event)!;
+      return refuse(refusal(problem.message, [problem.code], [], problem.file));
+    }
+    default:
+      return refuse(refusal(t('refusal.noAnswer', { specDir, event: event.type }), ['not-allowed']));
+  }
+}
+
+/** Why nothing can change a spec whose stage is unknown: its workflow or its state file. */
+function unreadableRefusal(def: PipelineDefinition, facts: SpecSnapshot): Refusal {
+  const file = `${facts.specDir}/pipeline.state.json`;
+  if (def.problems?.length)
+    return refusal(
+      def.problems[0].message,
+      ['state-unreadable'],
+      def.problems.slice(1).map((d) => d.message),
+    );
+  const onDisk = stageOnDisk(def, facts);
+  return onDisk === null
+    ? refusal(t('input.stateCorrupt', { file }), ['state-unreadable', 'corrupt-file'], [], 'pipeline.state.json')
+    : refusal(
+        t('input.unknownStage', { file, pipeline: def.type }),
+        ['state-unreadable'],
+        [t('refusal.stageUnknownDetail', { stage: onDisk, pipeline: def.type, stages: def.stages.map((s) => s.id).join(', ') })],
+        'pipeline.state.json',
+      );
+}
+
+/** Where Run Tasks writes and what it sends, told before the person agrees. */
+function runScope(facts: SpecSnapshot): string[] {
+  const lines = [t('ask.runTasks.sends')];
+  const worktree = findWorktree(facts);
+  if (worktree) {
+    const locations = testLocationsOfRun(worktree, facts.tasks.values(), [`${facts.specDir}/`]);
+    const where = [...locations.folders, ...locations.beside.map((b) => t('ask.runTasks.testFilesBeside', { folder: b.folder || './', extensions: b.extensions.join(', ') }))].join(', ');
+    lines.push(t('ask.runTasks.testLocations', { where }));
+  }
+  return lines;
+}

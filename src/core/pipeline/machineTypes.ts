@@ -1,0 +1,115 @@
+import type { StateValue } from 'xstate';
+import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
+import type { UserAnswerEvent } from '../executing/machine/runEvents';
+import type { ExecutingResult } from '../executing/machine/runTypes';
+import type { PipelineState } from '../files/pipelineState';
+import { FAILED_STAGE } from '../files/vocabulary';
+import type { WorkflowStep } from '../files/workflow';
+import type { Answer } from '../port/answer';
+import type { ChosenStep, Confirmation, HandoffAsk } from '../port/intent';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import type { GuardVerdicts } from './guardVerdicts';
+import type { Handoff } from '../files/handoff';
+import type { TaskState } from '../files/taskState';
+import { stageOf, type PipelineDefinition } from './pipelineDefinition';
+import { inferStage } from './stageInference';
+
+/** Where the machine's effects write loom's files: the one state store (tests give their own). */
+export interface StateStorePort {
+  /** Writes pipeline.state.json and progress.md for the spec `facts` describes. */
+  writeState(facts: SpecSnapshot, state: PipelineState, now: string): void;
+  /**
+   * Reads the spec afresh under its run lock and writes the state `change` makes of it (none:
+   * nothing written); for an effect that ends after the request let go of the lock (a worktree
+   * made by git). Returns what was written.
+   */
+  updateState(facts: SpecSnapshot, change: (fresh: SpecSnapshot) => PipelineState | undefined, now: string): PipelineState | undefined;
+  /** Writes one task state and progress.md. */
+  writeTaskState(facts: SpecSnapshot, state: TaskState, now: string): void;
+  /** Writes one handoff, with loom's fingerprints, and progress.md; returns it as written. */
+  writeHandoff(facts: SpecSnapshot, name: string, handoff: Handoff, now: string): Handoff;
+  /** Writes a handoff as it is, with the fingerprints it records taken again from the same paths; returns it as written. */
+  refreshHandoff(facts: SpecSnapshot, name: string, handoff: Handoff): Handoff;
+}
+
+/** The spec's actor's context, events and emitted answers, and where the files put the spec (pipelineMachine.ts builds the machine). */
+export interface PipelineContext {
+  /** The spec's files as last read: the one immutable snapshot every guard reads. */
+  facts: SpecSnapshot;
+  /** The guards' verdicts on `facts`, each evaluated once. */
+  verdicts: GuardVerdicts;
+  /** The state record on disk; undefined when the spec has none yet (its stage inferred). */
+  state?: PipelineState;
+  /** A new record for a spec without one, as loom's init writes it. */
+  freshState: (stage: string, now: string) => PipelineState;
+  store: StateStorePort;
+  /** How the last run of the executing stage ended: its result, or the error it stopped with. */
+  lastRun?: { result: ExecutingResult } | { error: unknown };
+  /** The request a running run answers when it ends. */
+  runRequest?: string;
+  /** The request a worktree being created answers. */
+  worktreeRequest?: string;
+}
+
+/** Every event a request sends carries the request's id, which its answer carries back. */
+type Asked = { id?: string; now: string };
+/** The person's word on the step, as the surface got it (see Confirmation). */
+type Confirmed = { confirm?: Confirmation };
+
+export type PipelineEvent =
+  /** `compressionConfirmed`: the caller compressed the closed stage's context (loom 3's --compression-confirmed). */
+  | ({ type: 'ADVANCE'; to?: string; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed)
+  /** Passes the current stage's gate and advances. */
+  | ({ type: 'APPROVE'; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed)
+  /** Renews a stale approval of a gate already passed; the stage stays. */
+  | ({ type: 'REAPPROVE'; stage?: string; reason?: string } & Asked)
+  | ({ type: 'FAIL'; reason: string; validator?: string } & Asked)
+  | ({ type: 'RECOVER'; to: string; reason?: string } & Asked)
+  /** The spec's files changed on disk (or were just written): the machine follows the new facts. */
+  | { type: 'FILES_CHANGED'; facts: SpecSnapshot; verdicts: GuardVerdicts; state?: PipelineState }
+  /** Runs the tasks: the executing stage's statechart as a child of the stage that runs tasks. */
+  | ({ type: 'RUN_TASKS'; input: Omit<ExecutingMachineInput, 'ready'>; id?: string; now?: string } & Confirmed)
+  /** Stop Tasks: the run stops, its in-flight model requests and test runs cancelled. */
+  | { type: 'STOP_TASKS'; id?: string }
+  /** The user's answer to a question of the run (breaker choice, manual fix done, context). */
+  | { type: 'TASK_ANSWER'; answer: UserAnswerEvent }
+  /** The git-worktree stage's work: the feature branch and its worktree, then recorded in the state. */
+  | ({ type: 'CREATE_WORKTREE'; location: string; signal?: AbortSignal } & Asked)
+  | ({ type: 'ADJUST_STEPS'; current: readonly WorkflowStep[]; remaining: readonly WorkflowStep[] } & Asked & Confirmed)
+  | ({ type: 'START_PIPELINE'; steps: readonly ChosenStep[]; why: readonly string[] } & Asked & Confirmed)
+  | ({ type: 'SET_TASK_STATE'; task: string; status: string; blocker?: string } & Asked)
+  | ({ type: 'WRITE_HANDOFF'; handoff: HandoffAsk } & Asked)
+  | ({ type: 'CHECK_STAGE' } & Asked)
+  /** An effect of the machine finished its writes: its answer (or the error it met) goes out. */
+  | { type: 'ANSWERED'; id?: string; answer?: Answer; error?: unknown; state?: PipelineState };
+
+/** What the actor emits: the answer to one request. */
+export type PipelineEmitted = { type: 'answer'; id?: string; answer?: Answer; error?: unknown };
+
+/** The stage a machine state value stands for (the stage that runs tasks has substates). */
+export const stageOfValue = (value: StateValue): string => (typeof value === 'string' ? value : Object.keys(value)[0]);
+
+/** The id of the executing run while the stage that runs tasks runs them. */
+export const EXECUTING_RUN = 'executingRun';
+
+/** The id of the worktree being made (Create Worktree). */
+export const WORKTREE_JOB = 'worktreeJob';
+
+/** The machine state of a spec whose stage cannot be known (corrupt state file, unknown stage). */
+export const UNREADABLE = '(unreadable)';
+
+/**
+ * The stage the files say the spec is at: the state file's, else inferred from the artifacts;
+ * null when the state file exists but cannot be read.
+ */
+export function stageOnDisk(def: PipelineDefinition, facts: SpecSnapshot): string | null {
+  if (def.problems?.length) return null;
+  if (facts.state) return facts.state.current_stage;
+  if (facts.stateCondition === 'invalid') return null;
+  return inferStage(def, facts);
+}
+
+/** The machine state for a stage on disk: the stage itself when the pipeline has it. */
+export function machineStateOf(def: PipelineDefinition, stage: string | null): string {
+  return stage !== null && (stage === FAILED_STAGE || stageOf(def, stage)) ? stage : UNREADABLE;
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as JsoncParser from 'jsonc-parser/lib/esm/main.js';
+import { lazily } from '../../shared/lazily';
+
+// The ESM build, as jsonTree.ts loads it (esbuild cannot follow the UMD build's requires).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use; esbuild bundles it as it bundles an import
+const jsoncParser = lazily(() => require('jsonc-parser/lib/esm/main.js') as typeof JsoncParser);
+
+/**
+ * The rules a team sets for its repository that gate a move, whoever asks for it: a person in
+ * VS Code, `loom-vscode` in a terminal or CI, an agent over MCP. The spec's actor enforces
+ * them through its guards, so no surface can walk around them.
+ */
+export interface TeamRules {
+  /** `loom.review.blockOnOpenThreads`: an interactive stage is not left while review threads on its outputs are open. */
+  blockOnOpenThreads: boolean;
+}
+
+export const DEFAULT_TEAM_RULES: TeamRules = Object.freeze({ blockOnOpenThreads: false });
+
+/** Where VS Code keeps a workspace folder's settings, and so where the team's rules are written. */
+export const WORKSPACE_SETTINGS_FILE = '.vscode/settings.json';
+
+const SETTING = { blockOnOpenThreads: 'loom.review.blockOnOpenThreads' } as const;
+
+/** A setting as VS Code reads it: the dotted key (`"loom.review.blockOnOpenThreads": true`), else nested objects. */
+function settingOf(settings: unknown, dotted: string): unknown {
+  if (!settings || typeof settings !== 'object') return undefined;
+  const flat = settings as Record<string, unknown>;
+  if (Object.hasOwn(flat, dotted)) return flat[dotted];
+  let at: unknown = settings;
+  for (const part of dotted.split('.')) {
+    if (!at || typeof at !== 'object' || !Object.hasOwn(at, part)) return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
+}
+
+/**
+ * The team's rules as the repository's `.vscode/settings.json` writes them, read the way VS Code
+ * reads that file (JSON with comments and trailing commas). The CLI and the MCP server read them
+ * here; the extension takes them from VS Code's configuration, which reads the same file. A file
+ * that is missing or holds no rule leaves the defaults; a value of the wrong type counts as unset,
+ * as VS Code ignores it.
+ */
+export function readTeamRules(repoRoot: string): TeamRules {
+  let text: string;
+  try {
+    text = readFileSync(join(repoRoot, WORKSPACE_SETTINGS_FILE), 'utf8');
+  } catch {
+    return DEFAULT_TEAM_RULES;
+  }
+  const settings: unknown = jsoncParser().parse(text, [], { allowTrailingComma: true, disallowComments: false });
+  const block = settingOf(settings, SETTING.blockOnOpenThreads);
+  return { blockOnOpenThreads: block === true };
+}

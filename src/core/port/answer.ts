@@ -1,0 +1,103 @@
+import type { Handoff } from '../files/handoff';
+import type { PipelineState } from '../files/pipelineState';
+import type { TaskState } from '../files/taskState';
+import type { WorkflowStep } from '../files/workflow';
+import type { ExecutingResult } from '../executing/machine/runTypes';
+import type { FeatureWorktree } from '../git/featureWorktree';
+import type { RefusalCode } from '../pipeline/refusals';
+import type { TransitionCheck } from '../pipeline/transitionCheck';
+import type { StaleApproval } from '../specdir/staleness';
+import type { StageCheckResult } from '../validators/stageCheck';
+import type { IntentType } from './intent';
+import type { Question, StepFacts } from './question';
+
+/**
+ * The actor's answer to an intent, the same for every surface: it changed the spec, it refused
+ * (with a stable code, the reasons and what would help), or it needs a person's word first
+ * (with the question to put to them, worded once).
+ */
+export type Answer<T extends IntentType = IntentType> = Changed<T> | Refused | NeedsConfirmation;
+
+/** What each intent's change produced, besides the stage it left the spec at. */
+export interface ChangeResults {
+  advance: { complete?: boolean; alreadyComplete?: boolean };
+  approve: { complete?: boolean };
+  reapprove: { reapproved: StaleApproval };
+  fail: Record<string, never>;
+  recover: Record<string, never>;
+  runTasks: { result: ExecutingResult };
+  stopTasks: Record<string, never>;
+  createWorktree: { worktree: FeatureWorktree; recorded: boolean };
+  adjustSteps: { steps: WorkflowStep[] };
+  startPipeline: Record<string, never>;
+  setTaskState: { task: TaskState };
+  writeHandoff: { file: string; handoff: Handoff; refreshed: boolean };
+  checkStage: { check: StageCheckResult };
+}
+
+export type Changed<T extends IntentType = IntentType> = {
+  kind: 'changed';
+  intent: T;
+  /** The stage before and after (the same for a change that is not a move). */
+  from: string | null;
+  to: string | null;
+  /** pipeline.state.json as written, for a change that wrote it. */
+  state?: PipelineState;
+} & ChangeResults[T];
+
+/** Something a person (or an agent) can do about a refusal; each surface offers it its own way. */
+export type Remedy =
+  | { kind: 'open-file'; file: string; exists: boolean }
+  | { kind: 'reapprove' }
+  | { kind: 'create-worktree' }
+  | { kind: 'recover'; targets: string[] }
+  | { kind: 'refine-threads' }
+  | { kind: 'stop-tasks' }
+  /** Advance (to `to`: a way the chosen one is not, which holds; the surface names it). */
+  | { kind: 'advance'; to?: string }
+  | { kind: 'compress-context' };
+
+export interface Refused {
+  kind: 'refused';
+  /** The main reason, stable English words for scripts and agents. */
+  code: RefusalCode;
+  /** Every kind of fault found, `code` first. */
+  codes: RefusalCode[];
+  /** One sentence, in the display language. */
+  message: string;
+  /** Each unmet condition, in the display language. */
+  reasons: string[];
+  remedies: Remedy[];
+  /** The spec-relative file to open first. */
+  file?: string;
+  /** The move that was asked for, with its verdicts. */
+  check?: TransitionCheck;
+  /** Where the spec is. */
+  stage: string | null;
+  /** The process that holds the spec's run lock (`spec-locked`, `tasks-running` elsewhere). */
+  holder?: { pid: number };
+}
+
+/**
+ * Everything holds but a person's word: the question to put to them and the step it is about.
+ * The surface asks (a dialog, VS Code's tool confirmation, MCP elicitation) and sends the same
+ * intent again with `confirm` set to `step`.
+ */
+export interface NeedsConfirmation {
+  kind: 'needs-confirmation';
+  step: { from: string; to: string };
+  question: Question;
+  facts: StepFacts;
+  /**
+   * An agent's report that the person agreed is enough (loom's `approve`: the call itself is that
+   * report); otherwise only the person can confirm.
+   */
+  agentMayReport: boolean;
+  /** What the person may do instead of confirming (make the missing worktree rather than confirm it away). */
+  remedies?: Remedy[];
+}
+
+/** What the actor would answer (SpecPipeline.preview): it would change the spec, or its refusal or question. */
+export type Preview = { kind: 'would-change' } | Refused | NeedsConfirmation;
+
+export const isChanged = <T extends IntentType>(a: Answer<T>): a is Changed<T> => a.kind === 'changed';

@@ -1,0 +1,92 @@
+import type { WorkflowStep } from '../files/workflow';
+import type { Handoff } from '../files/handoff';
+import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
+import type { UserPrompts } from '../executing/ports';
+
+/**
+ * What a person or an agent asks of a spec, whatever the surface they ask through (the palette,
+ * the tree and the dashboard, `@loom`, a `#loom…` tool, MCP, the CLI). Each is sent to the
+ * spec's actor by `request` and answered there: the surfaces only render the answer.
+ */
+export type Intent =
+  /** To the next stage (or `to`); at the last stage, completes the pipeline. */
+  | { type: 'advance'; to?: string; compressionConfirmed?: boolean; reason?: string }
+  /** Passes the gate of the current stage (an interactive stage or a human-approval gate). */
+  | { type: 'approve'; compressionConfirmed?: boolean; reason?: string }
+  /** Renews a stale approval of a gate already passed; the stage stays. */
+  | { type: 'reapprove'; stage?: string; reason?: string }
+  | { type: 'fail'; reason: string; validator?: string }
+  | { type: 'recover'; to: string; reason?: string }
+  /** Runs the executing stage; the answer comes when the run ends. */
+  | { type: 'runTasks'; run: RunTasksInput }
+  | { type: 'stopTasks' }
+  /** The git-worktree stage's work: the feature branch and its worktree, recorded in the state. */
+  | { type: 'createWorktree'; location?: string; signal?: AbortSignal }
+  /**
+   * Records the steps the spec goes through from now on (loom's engine.adjust, `dynamic_steps`):
+   * those already entered stay; `remaining` follows them. `current`: the steps it follows now
+   * (its dynamic_steps, else its pipeline's), worked out from its files when not given.
+   */
+  | { type: 'adjustSteps'; remaining: readonly WorkflowStep[]; current?: readonly WorkflowStep[] }
+  /** Starts a spec that has no pipeline.state.json yet on the steps chosen for it (loom's `run --auto`, loom_select_pipeline). */
+  | { type: 'startPipeline'; steps: readonly ChosenStep[]; why?: string[] }
+  /** loom's `run --task T --task-status S` / `loom_update_task_state`. */
+  | { type: 'setTaskState'; task: string; status: string; blocker?: string }
+  /** loom's `handoff write` / `loom_write_handoff`: one stage or task handoff. */
+  | { type: 'writeHandoff'; handoff: HandoffAsk }
+  /** Runs the current stage's validators, writing the reports loom writes (Check Stage). */
+  | { type: 'checkStage' };
+
+export type IntentType = Intent['type'];
+
+/** A step chosen for a spec, written into `dynamic_steps` as it is given (loom reads a bare id too). */
+export type ChosenStep = { id: string } & Record<string, unknown>;
+
+/** A handoff to write: for a stage or a task, with what it says, or refreshed as it is. */
+export interface HandoffAsk {
+  stage?: string;
+  task?: string;
+  status?: string;
+  summary?: string;
+  artifacts?: string[];
+  /** More fields to keep in the handoff (loom's MCP `data`). */
+  data?: Record<string, unknown>;
+  /**
+   * Keep what the handoff says and take its fingerprints anew: as loom writes them (`true`,
+   * `handoff --refresh`), or only the paths it already fingerprints (`same-paths`: a handoff an
+   * accepted draft reworked, whose basis the executing loop may have left out by design).
+   */
+  refresh?: boolean | 'same-paths';
+  /** Who wrote it, kept in `written_by`. */
+  writtenBy?: string;
+  /** A checkpoint of the stage the spec is at (loom_stage_checkpoint): refused for any other stage. */
+  currentStageOnly?: boolean;
+}
+
+/** Run Tasks' input: how the run reaches models, transcripts and the person it may ask. */
+export interface RunTasksInput extends Omit<ExecutingMachineInput, 'work' | 'repoRoot' | 'specDir' | 'definition' | 'ready'> {
+  prompts: UserPrompts;
+  /** Stop Tasks from the caller's side (a cancelled progress notification); Stop Tasks through `request` works too. */
+  signal: AbortSignal;
+}
+
+/**
+ * The person's word on a step, given when the surface asked them the question the actor put:
+ * the step they saw (the spec moved since: asked again), or `true` where the person confirmed
+ * up front without being shown a step (`loom-vscode advance --confirm`).
+ */
+export type Confirmation = true | { from: string; to: string; by?: ConfirmedBy };
+
+/**
+ * Who gave the word: the person (the default), or the agent reporting the person's agreement,
+ * which the actor accepts only where it says so (`agentMayReport`).
+ */
+export type ConfirmedBy = 'person' | 'agent';
+
+export interface RequestOptions {
+  confirm?: Confirmation;
+  /** The time recorded with the change; now by default. */
+  now?: string;
+}
+
+export type { Handoff };

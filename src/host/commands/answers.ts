@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import type { NeedsConfirmation, Refused, Remedy } from '../../core/port/answer';
+import type { Question } from '../../core/port/question';
+import type { SpecEntry } from '../specs/specRegistry';
+import { notify, openSpecFile, type CommandContext, type CommandOutcome } from './createCommand';
+
+/** A button of a notification or a dialog, and what it does. */
+export interface Action {
+  title: string;
+  run: () => void;
+}
+
+const command =
+  (id: string, e: SpecEntry, extra: Record<string, unknown> = {}) =>
+  () =>
+    void vscode.commands.executeCommand(id, { specDir: e.dir, ...extra });
+
+/** What a remedy of the actor's answer is in VS Code: a button with the command that helps. */
+export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
+  switch (r.kind) {
+    case 'open-file':
+      return { title: r.exists ? vscode.l10n.t('Open {0}', r.file) : vscode.l10n.t('Create {0}', r.file), run: () => openSpecFile(e, r.file) };
+    case 'reapprove':
+      return { title: vscode.l10n.t('Approve Again…'), run: command('loom.reapprove', e) };
+    case 'create-worktree':
+      return { title: vscode.l10n.t('Create Worktree'), run: command('loom.createWorktree', e) };
+    case 'recover':
+      return { title: vscode.l10n.t('Recover…'), run: command('loom.recover', e) };
+    case 'refine-threads':
+      return { title: vscode.l10n.t('Refine with the Model'), run: command('loom.refineSpec', e) };
+    case 'stop-tasks':
+      return { title: vscode.l10n.t('Stop Tasks'), run: command('loom.stopTasks', e) };
+    case 'advance':
+      return r.to ? { title: vscode.l10n.t('Move to {0}', r.to), run: command('loom.advance', e, { to: r.to }) } : { title: vscode.l10n.t('Advance'), run: command('loom.advance', e) };
+    // The extension's own moves confirm the compression themselves: nothing to offer a person.
+    case 'compress-context':
+      return undefined;
+  }
+}
+
+/**
+ * Shows the actor's refusal as it worded it, with the remedies it names as buttons (the first
+ * three: a notification shows no more), and logs it with every reason.
+ */
+export function presentRefused(ctx: CommandContext, e: SpecEntry, a: Refused, component: string): CommandOutcome {
+  ctx.log.component(component).info(`${e.spec.snapshot.specDir}: refused (${a.codes.join(', ')}): ${a.message}${a.reasons.map((r) => `\n  - ${r}`).join('')}`);
+  const actions = a.remedies.flatMap((r) => remedyAction(e, r) ?? []).slice(0, 3);
+  notify('warning', a.reasons.length ? `${a.message}: ${a.reasons.join('; ')}` : a.message, actions);
+  return { status: 'refused', message: a.message, reasons: a.reasons, code: a.code };
+}
+
+/**
+ * Puts the actor's question to the person, as a modal dialog or a quick pick
+ * (`loom.confirmation`), with the remedies it offers instead (Create Worktree) as more buttons.
+ * Resolves true when they said yes; a remedy chosen runs and counts as no.
+ */
+export async function askPerson(ctx: CommandContext, e: SpecEntry, a: NeedsConfirmation): Promise<boolean> {
+  const alternatives = (a.remedies ?? []).flatMap((r) => remedyAction(e, r) ?? []);
+  return confirmQuestion(ctx, a.question, alternatives);
+}
+
+/** A question with its yes button and other ways out, in the style the user chose. */
+export async function confirmQuestion(ctx: CommandContext, q: Question, alternatives: Action[] = []): Promise<boolean> {
+  if (ctx.config.confirmation === 'quickPick') {
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: `$(check) ${q.ok}`, detail: q.lines.join('  '), run: undefined as (() => void) | undefined, ok: true },
+        ...alternatives.map((x) => ({ label: `$(tools) ${x.title}`, detail: undefined, run: x.run, ok: false })),
+        { label: `$(close) ${vscode.l10n.t('Cancel')}`, detail: undefined, run: undefined, ok: false },
+      ],
+      { title: q.title, placeHolder: q.title, ignoreFocusOut: true },
+    );
+    picked?.run?.();
+    return picked?.ok === true;
+  }
+  const choice = await vscode.window.showInformationMessage(q.title, { modal: true, detail: q.lines.join('\n') }, q.ok, ...alternatives.map((x) => x.title));
+  alternatives.find((x) => x.title === choice)?.run();
+  return choice === q.ok;
+}
