@@ -42,9 +42,9 @@ export const portMessages = {
   'ask.adjust.nothingLeftOut': { en: 'Nothing is left out.', zh: '没有略去任何步骤。' },
   'ask.adjust.ok': { en: 'Change the Steps', zh: '更改步骤' },
 
-  'guard.threadsOpen': {
-    en: '{count, plural, one {# review comment thread is} other {# review comment threads are}} open on the outputs of {stage} (loom.review.blockOnOpenThreads): answer or resolve {count, plural, one {the thread} other {the threads}} first',
-    zh: '{stage} 的产出上有 {count} 个未解决的评审评论线程（loom.review.blockOnOpenThreads）：请先回复或解决',
+  'refusal.threadsOpen': {
+    en: '{specDir} cannot leave {stage}: {count, plural, one {# comment thread on its outputs is open} other {# comment threads on its outputs are open}} (loom.review.blockOnOpenThreads); answer or resolve them first',
+    zh: '{specDir} 无法离开 {stage}：其产出上有 {count} 个未解决的评论线程（loom.review.blockOnOpenThreads）；请先回复或解决',
   },
   'guard.threadOpen': { en: '{place}: {comment}', zh: '{place}：{comment}' },
 

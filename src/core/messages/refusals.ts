@@ -24,6 +24,10 @@ export const refusalMessages = {
     zh: '{specDir} 处于 {stage}，这是 {pipeline} 流水线的最后一个阶段；只有指明阶段时才能退回到 {targets}',
   },
   'refusal.notAllowed': { en: '{from} cannot move to {to}; allowed: {allowed}', zh: '{from} 不能进入 {to}；允许：{allowed}' },
+  'refusal.reapprovalNeeded': {
+    en: 'Re-approval needed before {specDir} can move from {from} to {to}: review the changes, then approve the gate again (or restore the approved files)',
+    zh: '{specDir} 从 {from} 进入 {to} 之前需要重新批准：请审阅改动，再次批准该关卡（或恢复已批准的文件）',
+  },
   'refusal.cannotMove': { en: '{specDir} cannot move from {from} to {to}', zh: '{specDir} 无法从 {from} 进入 {to}' },
   'refusal.failNeedsReason': { en: 'a failure needs a reason', zh: '标记失败需要说明原因' },
   'refusal.alreadyFailed': { en: '{specDir} has already failed', zh: '{specDir} 已经失败' },

@@ -263,12 +263,16 @@ export const GUARDS: GuardRegistry = {
   // A team rule, not loom's: leaving an interactive stage waits until its review is answered. A
   // review-comments.json that does not parse holds no thread that can be counted; it is reported
   // where comments are shown, and never blocks on its own.
-  threadsAnswered: ({ stage, files }, { snapshot: s, rules }) => {
+  threadsAnswered: ({ files }, { snapshot: s, rules }) => {
     if (!rules?.blockOnOpenThreads) return pass;
     const open = openThreadsOn(s, files);
     if (open.length === 0) return pass;
+    // One reason per thread; the refusal's sentence says how many and which rule (refusals.ts).
     return {
-      ...fail([t('guard.threadsOpen', { stage, count: open.length }), ...open.map((o) => t('guard.threadOpen', { place: o.place, comment: o.comment }))], open[0].file),
+      ...fail(
+        open.map((o) => t('guard.threadOpen', { place: o.place, comment: o.comment })),
+        open[0].file,
+      ),
       code: 'open-threads',
     };
   },

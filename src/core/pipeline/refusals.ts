@@ -98,7 +98,15 @@ export function advanceRefusal(
     return refusal(t('refusal.notAllowed', { from, to: ask.to, allowed: candidates.map((c) => c.to).join(', ') }), [], undefined, 'not-allowed');
   }
   const check = checkTransition(def, chosen, verdicts, ask.confirm, ask.compressionConfirmed);
-  return moveRefusal(t('refusal.cannotMove', { specDir, from, to: chosen.to }), check, ask.confirm);
+  // An approval gone stale is a review to do, and open threads under the team's rule are a review
+  // to answer: said as such on every surface.
+  const threads = check.verdicts.find((v) => v.call.type === 'threadsAnswered' && !v.outcome.ok)?.outcome.reasons.length ?? 0;
+  const message = check.codes.includes('stale-approval')
+    ? t('refusal.reapprovalNeeded', { specDir, from, to: chosen.to })
+    : threads
+      ? t('refusal.threadsOpen', { specDir, stage: from, count: threads })
+      : t('refusal.cannotMove', { specDir, from, to: chosen.to });
+  return moveRefusal(message, check, ask.confirm);
 }
 
 export function failRefusal(def: PipelineDefinition, specDir: string, from: string, reason: string): Refusal | undefined {

@@ -31,7 +31,7 @@ export interface RepositoryOptions {
    * The team's rules (the extension's configuration); read from the repository's
    * .vscode/settings.json when not given (the CLI, the MCP server).
    */
-  rules?: TeamRules;
+  rules?: TeamRules | (() => TeamRules);
 }
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { WORKFLOW_FILE } from '../files/workflow';
 import type { Language } from '../messages';
 import type { EvaluationCache } from '../specdir/evaluationCache';
+import { WORKSPACE_SETTINGS_FILE } from '../pipeline/teamRules';
 import { specStaleness } from '../specdir/staleness';
 import { RUN_LOCK_FILE } from '../store/runLock';
 import type { LoomRepository } from './loomRepository';
@@ -39,5 +40,5 @@ export function lookAtSpec(
   };
   if (!evaluations) return evaluate(() => undefined);
   // The workflow is read once per repository, not by the evaluation: it is one of its inputs all the same.
-  return evaluations.get(dir, language, evaluate, [join(repository.root, WORKFLOW_FILE)]);
+  return evaluations.get(dir, language, evaluate, [join(repository.root, WORKFLOW_FILE), join(repository.root, WORKSPACE_SETTINGS_FILE)]);
 }

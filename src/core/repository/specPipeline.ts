@@ -66,8 +66,8 @@ export interface SpecPipelineOptions {
   store?: StateStorePort;
   /** Parses of unchanged files, reused when the spec is read again. */
   cache?: SpecCache;
-  /** The team's rules for the repository (teamRules.ts), which the actor's guards enforce. */
-  rules?: TeamRules;
+  /** The team's rules for the repository (teamRules.ts), which the actor's guards enforce; read at each derivation when a function. */
+  rules?: TeamRules | (() => TeamRules);
 }
 
 /** What one facts snapshot says about the spec, derived once. */
@@ -133,6 +133,8 @@ function lockedAnswer(spec: SpecPipeline, e: SpecLockedError): Refused {
   };
 }
 
+const rulesOf = (rules: SpecPipelineOptions['rules']): TeamRules => (typeof rules === 'function' ? rules() : (rules ?? DEFAULT_TEAM_RULES));
+
 /** Each request's id, which its answer carries back. */
 let requests = 0;
 
@@ -193,7 +195,7 @@ export class SpecPipeline {
     }
     return {
       snapshot,
-      verdicts: new GuardVerdicts(snapshot, this.options.guards, this.options.rules ?? DEFAULT_TEAM_RULES),
+      verdicts: new GuardVerdicts(snapshot, this.options.guards, rulesOf(this.options.rules)),
       stage,
       stageSource: unreadable ? 'unknown' : snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
       diagnostics,

@@ -45,8 +45,10 @@ export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
 export function presentRefused(ctx: CommandContext, e: SpecEntry, a: Refused, component: string): CommandOutcome {
   ctx.log.component(component).info(`${e.spec.snapshot.specDir}: refused (${a.codes.join(', ')}): ${a.message}${a.reasons.map((r) => `\n  - ${r}`).join('')}`);
   const actions = a.remedies.flatMap((r) => remedyAction(e, r) ?? []).slice(0, 3);
-  notify('warning', a.reasons.length ? `${a.message}: ${a.reasons.join('; ')}` : a.message, actions);
-  return { status: 'refused', message: a.message, reasons: a.reasons, code: a.code };
+  // What the person must still do; their word is asked once that is done, so it is not a reason here.
+  const reasons = a.check?.unmet.length ? a.check.unmet : a.reasons;
+  notify('warning', reasons.length ? `${a.message}: ${reasons.join('; ')}` : a.message, actions);
+  return { status: 'refused', message: a.message, reasons, code: a.code };
 }
 
 /**

@@ -34,6 +34,7 @@ export function moveAnswer(ctx: CommandContext, e: SpecEntry, tool: string, a: A
   const done = { specDir: specLabel(ctx, e), from: a.from, to: a.to, stage: e.spec.stage };
   if ('alreadyComplete' in a && a.alreadyComplete) return answer(vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), a.from ?? ''), done);
   if ('complete' in a && a.complete) return answer(vscode.l10n.t('{0}: {1} completed; the pipeline is done.', featureOf(e), a.from ?? ''), done);
+  if (a.intent === 'approve') return answer(vscode.l10n.t('{0}: {1} approved → {2}', featureOf(e), a.from ?? '', a.to ?? ''), done);
   return answer(vscode.l10n.t('{0}: {1} → {2}', featureOf(e), a.from ?? '', a.to ?? ''), done);
 }
 

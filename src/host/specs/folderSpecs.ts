@@ -201,7 +201,9 @@ export class FolderSpecs extends Disposable {
       if (line) this.log.info(`machine ${line}`);
     };
     // The extension host never blocks waiting for another process's lock: it reports the holder.
-    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache: caches.parses, summaryCache: caches.summaries });
+    // The team's rules as VS Code reads them for this folder (its .vscode/settings.json among them), read at each change of a spec.
+    const rules = () => ({ blockOnOpenThreads: vscode.workspace.getConfiguration('loom', folder.uri).get<boolean>('review.blockOnOpenThreads') === true });
+    this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache: caches.parses, summaryCache: caches.summaries, rules });
     // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
     const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));

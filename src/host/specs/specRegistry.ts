@@ -104,7 +104,8 @@ export class SpecRegistry extends Disposable {
     );
     this._register(
       config.onDidChange((keys) => {
-        if (keys.has('specRoots')) this.restart();
+        // The team's rule changes what the actor's guards say of every spec: each is read again.
+        if (keys.has('specRoots') || keys.has('blockOnOpenThreads')) this.restart();
       }),
     );
     // A file saved in the editor (a quick fix applied, say) reloads its spec even when the file

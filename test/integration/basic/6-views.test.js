@@ -62,7 +62,7 @@ suite('views, filter, status bar', () => {
     await waitFor('the tree selection', () => api.view.selectedSpecDir === specPath('2026-11-18+legacy'));
     const result = await vscode.commands.executeCommand('loom.advance');
     assert.strictEqual(result.status, 'refused');
-    assert.match(result.message, /^legacy has failed: recover it to a stage first/);
+    assert.match(result.message, /^specs\/2026-11-18\+legacy has failed; recover it to a stage first/);
   });
 
   test("with the Loom view hidden, they act on the active editor's spec", async () => {

@@ -3,7 +3,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { EXTENSION_ID, folderPath, loom, readJson, settle, specPath, waitFor } = require('../helpers');
+const { EXTENSION_ID, folderPath, loom, readJson, settle, specPath, waitFor, writeUntil } = require('../helpers');
 
 const SPEC = '2026-11-28+findings';
 /** At planning, where planning-artifacts checks traceability.json (copied in by its own test). */
@@ -183,7 +183,15 @@ suite('findings', () => {
 
   // (search was advanced to detail-expansion by 3-commands, whose own detail-expansion-pass Check Stage runs.)
   test('a spec whose stage has no validators has nothing to check', async () => {
-    const result = await vscode.commands.executeCommand('loom.checkStage', { specDir: specPath('2026-11-10+payments') }); // synced: no validator belongs to it
-    assert.deepStrictEqual([result.status, result.outcome], ['done', 'none']);
+    const dir = specPath('2026-11-10+payments');
+    // The watcher test left payments at code-review-response, a stage the fixture's feature pipeline
+    // (synced only) does not have: the spec is unreadable meanwhile, and the actor says so.
+    const unknown = await vscode.commands.executeCommand('loom.checkStage', { specDir: dir });
+    assert.deepStrictEqual([unknown.status, unknown.code], ['refused', 'state-unreadable'], JSON.stringify(unknown));
+    const file = path.join(dir, 'pipeline.state.json');
+    const state = readJson(file);
+    await writeUntil('payments back at synced', file, JSON.stringify({ ...state, current_stage: 'synced' }, null, 2), () => api.registry.entry(dir)?.spec.stage === 'synced');
+    const result = await vscode.commands.executeCommand('loom.checkStage', { specDir: dir }); // synced: no validator belongs to it
+    assert.deepStrictEqual([result.status, result.outcome], ['done', 'none'], JSON.stringify(result));
   });
 });

@@ -111,8 +111,9 @@ suite('language-model tools and the MCP server', () => {
     const prepared = await api.lmTools.tools.get('loom_advance').prepareInvocation({ input: { specDir: SPEC_DIR } }, token());
     assert.strictEqual(prepared.confirmationMessages.title, 'Leave brainstorming of agent-tools and move it to detail-expansion?');
     const message = prepared.confirmationMessages.message.value;
-    assert.ok(message.includes('**specs/2026-11-30+agent-tools**: `brainstorming` → `detail-expansion`'), message);
-    assert.match(message, /Outputs of brainstorming: `spec\.md` ✓, `requirements\.json` ✓/);
+    // The actor's question, worded once for every surface.
+    assert.ok(message.includes('specs/2026-11-30+agent-tools: brainstorming → detail-expansion'), message);
+    assert.match(message, /Outputs of brainstorming: spec\.md ✓, requirements\.json ✓/);
   });
 
   test('#loomAdvance through vscode.lm.invokeTool, once confirmed, moves the spec and the tree follows', async () => {
@@ -144,7 +145,7 @@ suite('language-model tools and the MCP server', () => {
     const file = path.join(specPath(SPEC), 'pipeline.state.json');
     const before = fs.readFileSync(file, 'utf8');
     const { summary } = read(await api.lmTools.tools.get('loom_approve_gate').invoke({ input: { specDir: SPEC_DIR }, toolInvocationToken: undefined }, token()));
-    assert.match(summary, /^Refused, nothing was written: agent-tools cannot move from detail-expansion to planning/);
+    assert.match(summary, /^Refused, nothing was written: specs\/2026-11-30\+agent-tools cannot move from detail-expansion to planning/);
     assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
   });
 

@@ -88,7 +88,7 @@ suite('review comments without a model', () => {
     await vscode.workspace.getConfiguration('loom').update('review.blockOnOpenThreads', true, vscode.ConfigurationTarget.Workspace);
     const refused = await vscode.commands.executeCommand('loom.advance', { specDir: dir, confirm: true });
     assert.strictEqual(refused.status, 'refused');
-    assert.match(refused.message, /cannot leave brainstorming: 1 comment thread\(s\) on its outputs are open/);
+    assert.match(refused.message, /cannot leave brainstorming: 1 comment thread on its outputs is open \(loom\.review\.blockOnOpenThreads\)/);
     assert.deepStrictEqual(refused.reasons, ['spec.md:1: A shorter title?']);
     assert.strictEqual(stage(), 'brainstorming');
 
