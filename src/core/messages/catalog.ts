@@ -12,6 +12,8 @@ import { validatorMessages } from './validators';
 import { artifactAnalysisMessages } from './artifactAnalysis';
 import { planValidationMessages } from './planValidation';
 import { omissionHuntMessages } from './omissionHunt';
+import { subagentTextMessages } from './subagentTexts';
+import { testReportTextMessages } from './testReportTexts';
 import { fileMessages } from './files';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
@@ -49,6 +51,8 @@ export const CATALOG = lazily(() => ({
   ...artifactAnalysisMessages,
   ...planValidationMessages,
   ...omissionHuntMessages,
+  ...subagentTextMessages,
+  ...testReportTextMessages,
   ...fileMessages,
   ...mcpMessages,
   ...worktreeMessages,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { checkExecutingPreconditions, FileTranscriptStore, executingStage, type ExecutingResult, type Logger } from '../../core/executing';
-import { BREAKER_CHOICES, type BreakerChoice } from '../../core/executing/machine/circuitBreaker';
+import { isBreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -158,8 +158,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   }
 
   function breakerChoice(args: CommandArgs): CommandOutcome {
-    const choice = args.choice as BreakerChoice | undefined;
-    if (!args.specDir || !args.taskId || !choice || !Object.hasOwn(BREAKER_CHOICES, choice)) {
+    const choice = args.choice;
+    if (!args.specDir || !args.taskId || !isBreakerChoice(choice)) {
       return { status: 'failed', message: 'loom.executing.breakerChoice needs { specDir, taskId, choice: "A" | "B" | "C" }' };
     }
     const dir = ctx.registry.entry(args.specDir)?.dir ?? args.specDir;
