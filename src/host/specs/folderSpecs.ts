@@ -1,11 +1,9 @@
 import { statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, relative } from 'node:path';
 import * as vscode from 'vscode';
-import { WORKFLOW_FILE } from '../../core/files/workflow';
 import { LoomRepository } from '../../core/repository/loomRepository';
 import type { InspectionEvent } from 'xstate';
 import { describeInspection } from '../../core/pipeline/machineInspection';
-import { isOwnLockActivity } from '../../core/store/runLock';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import { lookAtSpec, type LookFailure } from '../../core/repository/specLook';
@@ -18,6 +16,8 @@ import { displayLanguage } from '../../core/messages';
 import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
 import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
 import { Disposable, toDisposable } from '../lifecycle';
+import { FolderWatcher, RESCAN } from './folderWatcher';
+import { nextTick, TimeSlice } from './timeSlice';
 import type { ComponentLog } from '../log';
 
 /** One spec as the views see it: its pipeline (with its live actor) and the facts derived from it. */
@@ -62,33 +62,10 @@ export interface FolderChange {
   rescan?: boolean;
 }
 
-const RESCAN = '\u0000rescan';
-/**
- * Reading specs gives the event loop back every few milliseconds, not after every spec: typing
- * and painting stay smooth, and a thousand specs do not wait a thousand turns of a busy loop.
- */
-class TimeSlice {
-  private started = performance.now();
-  due(): boolean {
-    return performance.now() - this.started >= SLICE_MS;
-  }
-  /**
-   * A turn of the event loop, to be awaited only when `due`: an `await` even of nothing ends the
-   * synchronous run, and what waits for its end (the Problems panel's batch, say) would then go
-   * out once per spec instead of once per slice.
-   */
-  async yield(): Promise<void> {
-    await nextTick();
-    this.started = performance.now();
-  }
-}
-const SLICE_MS = 8;
 /** More rows than a side bar shows: the first paint waits for these only, whatever the number of specs. */
 const FIRST_ROWS = 60;
 /** File times come from a coarse clock (a kernel tick behind): a write this close to a read may be newer than it. */
 const STAMP_SLACK_MS = 30;
-/** The longest a change waits for its folder to go quiet. */
-const MAX_WAIT_MS = 1000;
 /**
  * The most specs this thread looks at itself once it has taken the kept looks (takeLeftLooks):
  * after a reload, what is left is what changed meanwhile (a checkout of another branch: forty
@@ -98,7 +75,6 @@ const MAX_WAIT_MS = 1000;
  */
 const HOST_LOOKS_AT_MOST = 50;
 const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
-const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
 /** What the look found (the worker, or the host from the evaluation cache): the specs looked at, and their results until they may be handed on (`apply`). */
 interface LookFound {
@@ -149,10 +125,8 @@ export interface LookTimings {
 }
 
 /**
- * The specs of one workspace folder: one LoomRepository, one FileSystemWatcher scoped to the
- * spec roots and `.loom/workflow.yaml`, and one debounce for the folder so that a burst of writes
- * (loom writes a temporary file, renames it, then regenerates progress.md; a checkout changes
- * hundreds of files) reloads each spec it touched once.
+ * The specs of one workspace folder: one LoomRepository, and its watcher with one debounce for
+ * the folder (FolderWatcher), so that a burst of writes reloads each spec it touched once.
  */
 export class FolderSpecs extends Disposable {
   readonly repository: LoomRepository;
@@ -163,11 +137,7 @@ export class FolderSpecs extends Disposable {
   private markFirstRows!: () => void;
   /** Resolves once the newest FIRST_ROWS specs have their rows (or all of them, when fewer). */
   readonly firstRows = new Promise<void>((resolve) => (this.markFirstRows = resolve));
-  /** Specs (or RESCAN) whose files changed and that wait for the folder to be quiet. */
-  private readonly pendingKeys = new Set<string>();
-  private quietTimer?: NodeJS.Timeout;
-  /** When the oldest pending change arrived: a folder that never goes quiet is still read within MAX_WAIT_MS. */
-  private pendingSince = 0;
+  private readonly watcher: FolderWatcher;
   private checking?: Promise<void>;
 
   /** Told of a spec only summarized so far that was read in full on demand (by `get`). */
@@ -182,7 +152,7 @@ export class FolderSpecs extends Disposable {
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     readonly specRoots: readonly string[],
-    private readonly debounceMs: () => number,
+    debounceMs: () => number,
     private readonly log: ComponentLog,
     private readonly onChange: (change: FolderChange) => void,
     /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
@@ -202,14 +172,19 @@ export class FolderSpecs extends Disposable {
     };
     // The extension host never blocks waiting for another process's lock: it reports the holder.
     this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache: caches.parses, summaryCache: caches.summaries });
-    // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
-    const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));
-    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.fileChanged(uri.fsPath)));
+    this.watcher = this._register(
+      new FolderWatcher({
+        folder,
+        root: this.root,
+        specRoots,
+        specDirOf: (path) => this.specDirOf(path),
+        seenByLastRead: (dir, path) => this.seenByLastRead(dir, path),
+        debounceMs,
+      }),
+    );
+    this._register(this.watcher.onDidSettle((keys) => (keys.includes(RESCAN) ? this.rescan() : keys.forEach((dir) => this.reloadNow(dir, true)))));
     this._register(
       toDisposable(() => {
-        clearTimeout(this.quietTimer);
-        this.pendingKeys.clear();
         for (const e of this.entries.values()) e.spec.dispose();
         this.entries.clear();
         for (const e of this.summaries.values()) e.spec.dispose();
@@ -290,7 +265,7 @@ export class FolderSpecs extends Disposable {
       const apply = (dir: string, evaluation: SpecEvaluation) => {
         // Read in full meanwhile (expanded, shown, changed), or about to be: that read publishes it.
         const row = this.summaries.get(dir);
-        if (this.isDisposed || !row || this.pendingKeys.has(dir)) return;
+        if (this.isDisposed || !row || this.watcher.isWaiting(dir)) return;
         visit({ dir, folder: this.folder, evaluation });
         this.summaries.set(dir, { ...row, overview: { ...row.overview, group: evaluation.group }, staleness: evaluation.staleness });
         checked++;
@@ -458,7 +433,7 @@ export class FolderSpecs extends Disposable {
    * in full meanwhile, or about to be, is published by that read.
    */
   private leftToLook(dir: string, looked: ReadonlySet<string>): boolean {
-    return !looked.has(dir) && this.summaries.has(dir) && !this.pendingKeys.has(dir);
+    return !looked.has(dir) && this.summaries.has(dir) && !this.watcher.isWaiting(dir);
   }
 
   /** Specs this thread looked at itself because the worker had not got to them (takeLeftLooks). */
@@ -543,7 +518,7 @@ export class FolderSpecs extends Disposable {
     // Reading a spec in full is not a change of it: the row already showed what its files say
     // (or the check pass will redraw it); the Problems panel takes what this read found. Unless
     // its files changed and the read was waiting for the folder to go quiet: that is reported.
-    const changed = this.pendingKeys.has(dir);
+    const changed = this.watcher.isWaiting(dir);
     this.reloadNow(dir, changed);
     const read = this.entries.get(dir);
     if (read && !changed) this.onReadInFull?.(read);
@@ -555,8 +530,14 @@ export class FolderSpecs extends Disposable {
     return this.entries.get(dir) ?? this.summaries.get(dir);
   }
 
+  /** Whether a change of a spec waits for the folder to go quiet. */
   get pending(): boolean {
-    return this.pendingKeys.size > 0;
+    return this.watcher.pending;
+  }
+
+  /** Resolves once no change waits for the folder to go quiet. */
+  whenQuiet(): Promise<void> {
+    return this.watcher.whenQuiet();
   }
 
   /** The spec directory a path belongs to; hidden folders (`specs/.drafts`) are not specs, as for loom. */
@@ -567,24 +548,14 @@ export class FolderSpecs extends Disposable {
 
   /** A file of the folder changed: its spec is reloaded once the debounce ends (the workflow: everything). */
   fileChanged(path: string): void {
-    const abs = resolve(path);
-    if (abs === join(this.root, WORKFLOW_FILE)) return this.schedule(RESCAN);
-    // A spec root appearing or vanishing as a whole (a checkout of another branch, say).
-    if (this.specRoots.includes(relative(this.root, abs))) return this.schedule(RESCAN);
-    const dir = this.specDirOf(abs);
-    // Our own run lock coming and going around a change (or a refusal) is not a change of the spec.
-    if (!dir || isOwnLockActivity(dir, abs)) return;
-    // A late event of a write the last read already saw (a checkout's events come in batches, the
-    // last ones after the spec was read): the spec is evaluated once, not once per batch.
-    if (this.seenByLastRead(dir, abs)) return;
-    this.schedule(dir);
+    this.watcher.fileChanged(path);
   }
 
   /**
    * Whether the file was last written (or renamed into place: ctime) before the spec's last full
    * read began. A file that is gone, or written close to the read, is not known to be seen.
    */
-  private seenByLastRead(dir: string, path: string): boolean {
+  seenByLastRead(dir: string, path: string): boolean {
     const readAt = this.readAt.get(dir);
     if (readAt === undefined || !this.entries.has(dir)) return false;
     try {
@@ -595,31 +566,9 @@ export class FolderSpecs extends Disposable {
     }
   }
 
-  /**
-   * One debounce for the whole folder, not one per spec: a checkout of another branch changes
-   * hundreds of files whose events arrive in several batches, and each touched spec must be read
-   * once, after the last of them, not once per batch.
-   */
-  private schedule(key: string): void {
-    const now = Date.now();
-    if (this.pendingKeys.size === 0) this.pendingSince = now;
-    this.pendingKeys.add(key);
-    clearTimeout(this.quietTimer);
-    const wait = Math.max(0, Math.min(this.debounceMs(), this.pendingSince + MAX_WAIT_MS - now));
-    this.quietTimer = setTimeout(() => this.settle(), wait);
-  }
-
-  private settle(): void {
-    this.quietTimer = undefined;
-    const keys = [...this.pendingKeys];
-    this.pendingKeys.clear();
-    if (keys.includes(RESCAN)) return this.rescan();
-    for (const dir of keys) this.reloadNow(dir, true);
-  }
-
   /** Reloads one spec now (after our own writes, or when its debounce ends) and reports it. */
   reloadNow(dir: string, report = true): void {
-    this.pendingKeys.delete(dir);
+    this.watcher.readNow(dir);
     const summarized = this.summaries.get(dir);
     if (summarized) {
       this.summaries.delete(dir);
