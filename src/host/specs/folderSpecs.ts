@@ -1,10 +1,8 @@
-import { statSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { LoomRepository } from '../../core/repository/loomRepository';
 import type { InspectionEvent } from 'xstate';
 import { describeInspection } from '../../core/pipeline/machineInspection';
-import type { SpecPipeline } from '../../core/repository/specPipeline';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
 import { lookAtSpec, type LookFailure } from '../../core/repository/specLook';
 import type { SpecLookRequest } from '../../core/repository/specLookProtocol';
@@ -13,30 +11,13 @@ import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
 import type { CacheCounts, SpecCache } from '../../core/specdir/specCache';
 import { displayLanguage } from '../../core/messages';
-import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
-import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
 import { Disposable, toDisposable } from '../lifecycle';
+import { SpecEntries, type FolderChange, type SpecEntry } from './specEntries';
 import { FolderWatcher, RESCAN } from './folderWatcher';
 import { nextTick, TimeSlice } from './timeSlice';
 import type { ComponentLog } from '../log';
 
-/** One spec as the views see it: its pipeline (with its live actor) and the facts derived from it. */
-export interface SpecEntry {
-  /** Absolute spec directory: the key of the spec everywhere in the host. */
-  dir: string;
-  folder: vscode.WorkspaceFolder;
-  repository: LoomRepository;
-  spec: SpecPipeline;
-  /**
-   * Read only as far as a list row needs (name, stage, stage counts): the tree's first rows, before
-   * the spec is read in full. Never handed out by `get`/`entry`, which read the spec first.
-   */
-  summary?: true;
-  overview: SpecOverview;
-  /** Computed on first use (it fingerprints files), then kept until the spec's files change. */
-  readonly staleness: SpecStaleness;
-  uri: vscode.Uri;
-}
+export type { FolderChange, SpecEntry } from './specEntries';
 
 /** How the look at every spec runs in a worker process: the caches it reads and writes, if any. */
 export interface SpecLooks {
@@ -52,20 +33,8 @@ export interface CheckedSpec {
   evaluation: SpecEvaluation;
 }
 
-export interface FolderChange {
-  folder: vscode.WorkspaceFolder;
-  /** Specs that appeared or changed. */
-  changed: string[];
-  /** Specs that are gone. */
-  removed: string[];
-  /** The workflow or the whole folder was read again: every spec may have changed. */
-  rescan?: boolean;
-}
-
 /** More rows than a side bar shows: the first paint waits for these only, whatever the number of specs. */
 const FIRST_ROWS = 60;
-/** File times come from a coarse clock (a kernel tick behind): a write this close to a read may be newer than it. */
-const STAMP_SLACK_MS = 30;
 /**
  * The most specs this thread looks at itself once it has taken the kept looks (takeLeftLooks):
  * after a reload, what is left is what changed meanwhile (a checkout of another branch: forty
@@ -74,7 +43,6 @@ const STAMP_SLACK_MS = 30;
  * which is started once more specs than this were found not kept.
  */
 const HOST_LOOKS_AT_MOST = 50;
-const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
 
 /** What the look found (the worker, or the host from the evaluation cache): the specs looked at, and their results until they may be handed on (`apply`). */
 interface LookFound {
@@ -125,14 +93,13 @@ export interface LookTimings {
 }
 
 /**
- * The specs of one workspace folder: one LoomRepository, and its watcher with one debounce for
- * the folder (FolderWatcher), so that a burst of writes reloads each spec it touched once.
+ * The specs of one workspace folder: one LoomRepository, its entries (SpecEntries), and its
+ * watcher with one debounce for the folder (FolderWatcher), so that a burst of writes reloads
+ * each spec it touched once.
  */
 export class FolderSpecs extends Disposable {
   readonly repository: LoomRepository;
-  private readonly entries = new Map<string, SpecEntry>();
-  /** Specs not read in full yet, as their list rows need them. */
-  private readonly summaries = new Map<string, SpecEntry>();
+  private readonly entries: SpecEntries;
   private summarizing?: Promise<void>;
   private markFirstRows!: () => void;
   /** Resolves once the newest FIRST_ROWS specs have their rows (or all of them, when fewer). */
@@ -143,18 +110,12 @@ export class FolderSpecs extends Disposable {
   /** Told of a spec only summarized so far that was read in full on demand (by `get`). */
   onReadInFull?: (entry: SpecEntry) => void;
 
-  /** When each spec's last full read began (Date.now()), to tell late events of writes it saw. */
-  private readonly readAt = new Map<string, number>();
-
-  /** Specs whose actor this folder listens to. */
-  private readonly watched = new WeakSet<SpecPipeline>();
-
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     readonly specRoots: readonly string[],
     debounceMs: () => number,
     private readonly log: ComponentLog,
-    private readonly onChange: (change: FolderChange) => void,
+    onChange: (change: FolderChange) => void,
     /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
     inspectMachines: () => boolean = () => false,
     /** Parses of unchanged files (parses), and the parse each list row needs (summaries). */
@@ -172,25 +133,18 @@ export class FolderSpecs extends Disposable {
     };
     // The extension host never blocks waiting for another process's lock: it reports the holder.
     this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache: caches.parses, summaryCache: caches.summaries });
+    const entries = (this.entries = this._register(new SpecEntries(folder, this.repository, log, onChange, evaluations)));
     this.watcher = this._register(
       new FolderWatcher({
         folder,
         root: this.root,
         specRoots,
         specDirOf: (path) => this.specDirOf(path),
-        seenByLastRead: (dir, path) => this.seenByLastRead(dir, path),
+        seenByLastRead: (dir, path) => entries.seenByLastRead(dir, path),
         debounceMs,
       }),
     );
-    this._register(this.watcher.onDidSettle((keys) => (keys.includes(RESCAN) ? this.rescan() : keys.forEach((dir) => this.reloadNow(dir, true)))));
-    this._register(
-      toDisposable(() => {
-        for (const e of this.entries.values()) e.spec.dispose();
-        this.entries.clear();
-        for (const e of this.summaries.values()) e.spec.dispose();
-        this.summaries.clear();
-      }),
-    );
+    this._register(this.watcher.onDidSettle((keys) => (keys.includes(RESCAN) ? entries.rescan() : keys.forEach((dir) => entries.reload(dir, true)))));
   }
 
   get root(): string {
@@ -222,19 +176,13 @@ export class FolderSpecs extends Disposable {
         for (const dir of dirs) {
           if (this.isDisposed) return;
           if (read++ === FIRST_ROWS) await firstRowsRead();
-          if (this.entries.has(dir) || this.summaries.has(dir)) continue;
-          try {
-            const spec = this.repository.summary(dir);
-            this.summaries.set(dir, { ...this.entry(spec, 'summary'), summary: true });
-          } catch (e) {
-            this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
-          }
+          if (!this.entries.summarize(dir)) continue;
           if (slice.due()) await slice.yield();
         }
       } finally {
         this.markFirstRows();
       }
-      this.log.info(`${this.folder.name}: ${this.summaries.size} spec row(s) read in ${Date.now() - started} ms`);
+      this.log.info(`${this.folder.name}: ${this.entries.summaryCount} spec row(s) read in ${Date.now() - started} ms`);
       // Fewer specs than the first rows: what follows the reading (the look, the panels) waits for their paint too.
       await firstRowsRead();
     })();
@@ -260,14 +208,13 @@ export class FolderSpecs extends Disposable {
     this.checking ??= (async () => {
       await nextTick();
       const started = Date.now();
-      const dirs = [...this.summaries.keys()];
+      const dirs = this.entries.summarized();
       let checked = 0;
       const apply = (dir: string, evaluation: SpecEvaluation) => {
         // Read in full meanwhile (expanded, shown, changed), or about to be: that read publishes it.
-        const row = this.summaries.get(dir);
-        if (this.isDisposed || !row || this.watcher.isWaiting(dir)) return;
+        if (this.isDisposed || !this.entries.isSummarized(dir) || this.watcher.isWaiting(dir)) return;
         visit({ dir, folder: this.folder, evaluation });
-        this.summaries.set(dir, { ...row, overview: { ...row.overview, group: evaluation.group }, staleness: evaluation.staleness });
+        this.entries.looked(dir, evaluation);
         checked++;
       };
       let looked = new Set<string>();
@@ -433,7 +380,7 @@ export class FolderSpecs extends Disposable {
    * in full meanwhile, or about to be, is published by that read.
    */
   private leftToLook(dir: string, looked: ReadonlySet<string>): boolean {
-    return !looked.has(dir) && this.summaries.has(dir) && !this.watcher.isWaiting(dir);
+    return !looked.has(dir) && this.entries.isSummarized(dir) && !this.watcher.isWaiting(dir);
   }
 
   /** Specs this thread looked at itself because the worker had not got to them (takeLeftLooks). */
@@ -497,37 +444,37 @@ export class FolderSpecs extends Disposable {
 
   /** Every spec read in full (a command that lists them all asked): the ones only summarized are read now. */
   allInFull(): SpecEntry[] {
-    for (const dir of [...this.summaries.keys()]) this.get(dir);
+    for (const dir of this.entries.summarized()) this.get(dir);
     return this.all();
   }
 
   /** The specs read in full. */
   all(): SpecEntry[] {
-    return [...this.entries.values()];
+    return this.entries.all();
   }
 
   /** Every spec as its list row needs it: read in full, or only summarized so far. */
   rows(): SpecEntry[] {
-    return this.summaries.size ? [...this.entries.values(), ...this.summaries.values()] : this.all();
+    return this.entries.rows();
   }
 
   /** A spec read in full: one only summarized so far is read now (it is being expanded, shown or changed). */
   get(dir: string): SpecEntry | undefined {
-    const found = this.entries.get(dir);
-    if (found || !this.summaries.has(dir)) return found;
+    const found = this.entries.inFull(dir);
+    if (found || !this.entries.isSummarized(dir)) return found;
     // Reading a spec in full is not a change of it: the row already showed what its files say
     // (or the check pass will redraw it); the Problems panel takes what this read found. Unless
     // its files changed and the read was waiting for the folder to go quiet: that is reported.
     const changed = this.watcher.isWaiting(dir);
     this.reloadNow(dir, changed);
-    const read = this.entries.get(dir);
+    const read = this.entries.inFull(dir);
     if (read && !changed) this.onReadInFull?.(read);
     return read;
   }
 
   /** The spec's row as it stands, without reading the spec in full. */
   peek(dir: string): SpecEntry | undefined {
-    return this.entries.get(dir) ?? this.summaries.get(dir);
+    return this.entries.peek(dir);
   }
 
   /** Whether a change of a spec waits for the folder to go quiet. */
@@ -551,101 +498,14 @@ export class FolderSpecs extends Disposable {
     this.watcher.fileChanged(path);
   }
 
-  /**
-   * Whether the file was last written (or renamed into place: ctime) before the spec's last full
-   * read began. A file that is gone, or written close to the read, is not known to be seen.
-   */
-  seenByLastRead(dir: string, path: string): boolean {
-    const readAt = this.readAt.get(dir);
-    if (readAt === undefined || !this.entries.has(dir)) return false;
-    try {
-      const st = statSync(path);
-      return Math.max(st.mtimeMs, st.ctimeMs) < readAt - STAMP_SLACK_MS;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Reloads one spec now (after our own writes, or when its debounce ends) and reports it. */
+  /** Reloads one spec now (after our own writes, or when someone needs it in full) and reports it. */
   reloadNow(dir: string, report = true): void {
     this.watcher.readNow(dir);
-    const summarized = this.summaries.get(dir);
-    if (summarized) {
-      this.summaries.delete(dir);
-      summarized.spec.dispose();
-    }
-    const had = this.entries.get(dir);
-    let spec: SpecPipeline | undefined;
-    try {
-      this.readAt.set(dir, Date.now());
-      spec = this.repository.reload(dir);
-    } catch (e) {
-      // A spec directory removed halfway through reading it: treat as gone, the watcher will tell.
-      this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
-      spec = undefined;
-    }
-    // The same spec took the new facts: its actor's change listener has updated the entry.
-    if (spec && had?.spec === spec) return;
-    if (spec) {
-      this.entries.set(dir, this.entry(spec));
-      this.log.debug(`${spec.snapshot.specDir}: ${had ? 'reloaded' : 'added'} at ${spec.stage ?? 'unknown stage'}`);
-      if (report) this.onChange({ folder: this.folder, changed: [dir], removed: [] });
-    } else if (had || summarized) {
-      this.evaluations?.forget(dir);
-      this.entries.delete(dir);
-      this.readAt.delete(dir);
-      this.log.debug(`${relative(this.root, dir)}: removed`);
-      if (report) this.onChange({ folder: this.folder, changed: [], removed: [dir] });
-    }
+    this.entries.reload(dir, report);
   }
 
   /** Reads the workflow and every spec again: workflow.yaml changed, a root moved, or the user asked. */
   rescan(): void {
-    const before = new Set(this.entries.keys());
-    this.readAt.clear();
-    this.repository.load();
-    this.entries.clear();
-    for (const e of this.summaries.values()) e.spec.dispose();
-    this.summaries.clear();
-    for (const spec of this.repository.all()) {
-      if (basename(spec.snapshot.dir).startsWith('.')) continue;
-      this.entries.set(spec.snapshot.dir, this.entry(spec));
-    }
-    const removed = [...before].filter((d) => !this.entries.has(d));
-    this.log.info(`${this.folder.name}: rescanned, ${this.entries.size} spec(s)`);
-    this.onChange({ folder: this.folder, changed: [...this.entries.keys()], removed, rescan: true });
-  }
-
-  /** The spec's facts changed (a reload, or a change its actor wrote): the entry follows, and the views. */
-  private specChanged(spec: SpecPipeline): void {
-    const dir = spec.snapshot.dir;
-    if (this.isDisposed || this.entries.get(dir)?.spec !== spec) return;
-    this.entries.set(dir, this.entry(spec));
-    this.log.debug(`${spec.snapshot.specDir}: now at ${spec.stage ?? 'unknown stage'}`);
-    this.onChange({ folder: this.folder, changed: [dir], removed: [] });
-  }
-
-  /** A spec's entry: `full` is kept and follows its actor; `summary` is a row only. */
-  private entry(spec: SpecPipeline, kind: 'full' | 'summary' = 'full'): SpecEntry {
-    if (kind === 'full' && !this.watched.has(spec)) {
-      this.watched.add(spec);
-      spec.onDidChange(() => this.specChanged(spec));
-    }
-    const { snapshot, definition, stage } = spec;
-    // Staleness fingerprints the approved files: computed when a view first asks (a row, the
-    // dashboard, Advance), once per version of the spec's files, not for every spec at load.
-    // A summarized spec has not been read far enough to know: nothing is shown as stale yet.
-    let staleness: SpecStaleness | undefined = kind === 'summary' ? NOT_YET_KNOWN : undefined;
-    return {
-      dir: snapshot.dir,
-      folder: this.folder,
-      repository: this.repository,
-      spec,
-      overview: specOverview(snapshot, definition, stage),
-      get staleness() {
-        return (staleness ??= specStaleness(snapshot, definition, stage));
-      },
-      uri: vscode.Uri.file(snapshot.dir),
-    };
+    this.entries.rescan();
   }
 }
