@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { InspectionEvent } from 'xstate';
 import { LoomRepository } from '../../core/repository/loomRepository';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
@@ -7,6 +7,7 @@ import { describeInspection } from '../../core/pipeline/machineInspection';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
 import type { CacheCounts, SpecCache } from '../../core/specdir/specCache';
+import { when } from '../events';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog } from '../log';
 import { BackgroundLook, type CheckedSpec, type SpecLooks } from './backgroundLook';
@@ -34,9 +35,8 @@ export class FolderSpecs extends Disposable {
   private readonly watcher: FolderWatcher;
   private readonly look: BackgroundLook;
   private summarizing?: Promise<void>;
-  private markFirstRows!: () => void;
-  /** Resolves once the newest FIRST_ROWS specs have their rows (or all of them, when fewer). */
-  readonly firstRows = new Promise<void>((resolve) => (this.markFirstRows = resolve));
+  private firstRowsRead = false;
+  private readonly _onDidReadFirstRows = this._register(new vscode.EventEmitter<void>());
 
   /** Told of a spec only summarized so far that was read in full on demand (by `get`). */
   onReadInFull?: (entry: SpecEntry) => void;
@@ -89,6 +89,11 @@ export class FolderSpecs extends Disposable {
     return this.repository.root;
   }
 
+  /** Resolves once the newest FIRST_ROWS specs have their rows (or all of them, when fewer). */
+  get firstRows(): Promise<void> {
+    return when(() => this.firstRowsRead, this._onDidReadFirstRows.event);
+  }
+
   /**
    * Reads what the first rows of the tree need of every spec (its listing and pipeline.state.json),
    * a batch at a time so typing is never blocked. Cheap: a spec read in full later replaces its row.
@@ -125,6 +130,12 @@ export class FolderSpecs extends Disposable {
       await firstRowsRead();
     })();
     return this.summarizing;
+  }
+
+  private markFirstRows(): void {
+    if (this.firstRowsRead) return;
+    this.firstRowsRead = true;
+    this._onDidReadFirstRows.fire();
   }
 
   /** The one look at each spec only summarized, handed to `visit` once `after` resolves (BackgroundLook.check). */
