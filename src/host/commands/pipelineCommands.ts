@@ -95,10 +95,6 @@ async function pickTransition(e: SpecEntry, checks: TransitionCheck[], title: st
   return picked?.check;
 }
 
-/**
- * Asks the user to confirm leaving an interactive stage or an approval gate, naming the stage,
- * its outputs, what must be checked by hand and what is stale. Modal or quick pick per setting.
- */
 /** Open review threads on the stage's outputs; a review-comments.json that does not parse counts as none (it is reported where comments are shown). */
 function openThreadsLeft(e: SpecEntry, stage: StageDefinition) {
   try {
@@ -108,6 +104,11 @@ function openThreadsLeft(e: SpecEntry, stage: StageDefinition) {
   }
 }
 
+/**
+ * Asks the user to confirm leaving an interactive stage or an approval gate, naming the stage,
+ * its outputs, what must be checked by hand, the files whose sha256 the approval records, what is
+ * stale and the comment threads still open on its outputs. Modal or quick pick per setting.
+ */
 async function confirmLeaving(ctx: CommandContext, e: SpecEntry, stage: StageDefinition, check: TransitionCheck, approve: boolean): Promise<boolean> {
   const overview = e.overview.stages.find((s) => s.id === stage.id);
   const title = approve

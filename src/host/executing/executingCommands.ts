@@ -49,8 +49,10 @@ async function consent(e: SpecEntry, presets: PromptPresets | undefined): Promis
 }
 
 /**
- * Loom: Run Tasks, Loom: Stop Tasks and the breaker choice the dashboard sends. The core's
- * The spec's actor runs the tasks (its executing stage's child statechart); this wires the ports to VS Code and reports the outcome.
+ * Loom: Run Tasks, Loom: Stop Tasks and the breaker choice the dashboard sends. The spec's actor
+ * runs the tasks (its executing stage's child statechart); this wires its ports to VS Code (models
+ * through vscode.lm, the user's answers through quick picks and input boxes, transcripts in the
+ * extension's storage), shows the progress and reports the outcome.
  */
 export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHost): vscode.Disposable[] {
   const running = new RunningLoops();
