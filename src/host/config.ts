@@ -124,12 +124,12 @@ export class LoomConfig extends Disposable {
     return (this.raw.get<string>('executing.testCommand', '') ?? '').trim();
   }
 
-  /** Folder that holds feature worktrees; empty means loom's `.worktree/` in the repository. */
   /** `loom.debug.inspectMachines`: log every event and transition of every spec's actor. */
   get inspectMachines(): boolean {
     return this.raw.get<boolean>('debug.inspectMachines', false) === true;
   }
 
+  /** Folder that holds feature worktrees (absolute, or relative to the repository); empty means loom's `.worktree/` in the repository. */
   get worktreeLocation(): string {
     return (this.raw.get<string>('worktree.location', '') ?? '').trim();
   }

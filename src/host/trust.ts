@@ -20,7 +20,8 @@ export class WorkspaceTrust extends Disposable {
 }
 
 export class UntrustedWorkspaceError extends Error {
-  constructor() {
-    super(vscode.l10n.t('This workspace is not trusted, so Loom is read-only here: nothing is written. Trust the workspace to advance specs.'));
+  /** `message`: what the refused command would have written, in its own words. */
+  constructor(message = vscode.l10n.t('This workspace is not trusted, so Loom is read-only here: nothing is written. Trust the workspace to advance specs.')) {
+    super(message);
   }
 }

@@ -84,7 +84,6 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   /** Hands the spec's open comment threads to `@loom /refine` (Refine the Spec's Open Threads). */
   | { command: 'refineSpec'; args?: undefined }
 );
-export type CommandName = RunCommandMessage['command'];
 
 export const EXPORT_FORMATS = ['csv', 'markdown'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -6,8 +6,9 @@
  * CSP: nothing is allowed by default; styles and fonts only from the extension (`cspSource`),
  * scripts only with this load's nonce. Nothing inline: no inline styles, no event attributes.
  */
-import type { Language } from './messages/language';
+import { LANGUAGE_TAGS, type Language } from './messages/language';
 import type { ViewKind } from './protocol';
+import { tv } from './messages/viewText';
 
 export interface WebviewHtmlOptions {
   view: ViewKind;
@@ -31,7 +32,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   const attr = escapeHtml;
   return `<!DOCTYPE html>
-<html lang="${o.language === 'zh' ? 'zh-CN' : 'en'}">
+<html lang="${LANGUAGE_TAGS[o.language ?? 'en']}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(o.cspSource, o.nonce))}">
@@ -40,7 +41,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
 <title>${escapeHtml(o.title)}</title>
 </head>
 <body data-view="${attr(o.view)}">
-<main id="app" aria-busy="true"><p class="placeholder">${o.language === 'zh' ? '加载中…' : 'Loading…'}</p></main>
+<main id="app" aria-busy="true"><p class="placeholder">${escapeHtml(tv('view.loading', {}, o.language ?? 'en'))}</p></main>
 <script nonce="${attr(o.nonce)}" src="${attr(o.scriptUri)}"></script>
 </body>
 </html>

@@ -10,6 +10,7 @@ import { renderDraft, type Draft } from './draftBlocks';
 import { BRAINSTORM_EN, EXPAND_EN, PLAN_EN, REPAIR_EN, RESPOND_EN, REVIEW_EN } from './prompts/authoringEn';
 import { BRAINSTORM_ZH, EXPAND_ZH, PLAN_ZH, REPAIR_ZH, RESPOND_ZH, REVIEW_ZH } from './prompts/authoringZh';
 import type { AuthoringCommand, AuthoringCommandName } from './stageCommands';
+import { t } from '../messages';
 
 /** Named like the executing stage's templates; a repository overrides them in `.loom/prompts/`. */
 export const AUTHORING_PROMPT_NAMES = ['brainstorm-prompt', 'expand-prompt', 'plan-prompt', 'review-prompt', 'respond-prompt', 'authoring-repair-prompt'] as const;
@@ -53,8 +54,8 @@ export interface AuthoringContext {
 
 const LIMITS = { file: 16000, diff: 60000, history: 12 };
 
-const none = (lang: PromptLanguage) => (lang === 'zh' ? '（无）' : '(none)');
-const missing = (lang: PromptLanguage) => (lang === 'zh' ? '（尚不存在）' : '(does not exist yet)');
+const none = (lang: PromptLanguage) => t('prompt.none', {}, lang);
+const missing = (lang: PromptLanguage) => t('prompt.notYetWritten', {}, lang);
 
 /** The spec's current files the command reads, each under a heading; folders list their task files. */
 export function renderSpecFiles(dir: string, reads: readonly string[], lang: PromptLanguage): string {

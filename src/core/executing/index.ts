@@ -27,7 +27,7 @@ export {
 export { silentLogger, systemClock, type Clock, type Logger, type ModelSelector, type UserPrompts } from './ports';
 export { chooseModelTier, type ModelTier, type SubagentRole } from './dispatch/modelTier';
 export { chooseExecutionMode, describeExecutionMode, describeTrigger, type ExecutionMode, type ModeTrigger } from './executionMode';
-export { BREAKER_CHOICES, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from './machine/circuitBreaker';
+export { describeBreakerChoice, isBreakerChoice, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from './machine/circuitBreaker';
 export { FileTranscriptStore, MemoryTranscriptStore, type DispatchSummary, type TranscriptEntry, type TranscriptStore } from './transcripts/transcriptStore';
 export { TokenBudgetExceededError, TOKEN_USAGE_KEY, type TokenUsage } from './transcripts/tokenLedger';
 export { GitDiffProvider, type DiffProvider, type WorktreeDiff } from './evidence/diffProvider';

@@ -7,6 +7,7 @@ import { byTaskNumber } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { ExportedInterface } from './dispatch/implementerReport';
 import { isFile } from '../fs/isFile';
+import { t, type Language } from '../messages';
 
 /**
  * `handoffs/TN.json`: what a finished task hands to the tasks after it. Artifacts are
@@ -111,20 +112,19 @@ export interface UpstreamEntry {
 }
 
 /** loom: "下游 task 的 subagent 派发前必须读取上游 handoff 作为紧凑索引，并按 artifacts 定向核对当前源码". */
-export function compactHandoffIndex(entries: readonly UpstreamEntry[], lang: 'en' | 'zh'): string {
-  const zh = lang === 'zh';
+export function compactHandoffIndex(entries: readonly UpstreamEntry[], lang: Language): string {
   const lines: string[] = [];
   for (const e of entries) {
     if (!e.handoff) {
-      lines.push(zh ? `- ${e.task}：没有 handoff（请直接核对源码）` : `- ${e.task}: no handoff (check the source directly)`);
+      lines.push(t('handoffIndex.none', { task: e.task }, lang));
       continue;
     }
     const h = e.handoff;
     const summary = (h.summary ?? '-').replace(/\s+/g, ' ').slice(0, 240);
     lines.push(`- ${e.task} (${h.status}): ${summary}`);
-    if (h.artifacts.length) lines.push(`  ${zh ? '产物' : 'artifacts'}: ${h.artifacts.slice(0, 12).join(', ')}${h.artifacts.length > 12 ? ', …' : ''}`);
-    for (const i of (h.exported_interfaces ?? []).slice(0, 8)) lines.push(`  ${zh ? '导出' : 'exports'}: ${i.name} (${i.path})${i.signature ? ` ${i.signature}` : ''}`);
-    if (e.changed.length) lines.push(`  ${zh ? '注意：以下文件在该 task 完成后又被修改，请核对源码' : 'note: changed after that task finished, check the source'}: ${e.changed.join(', ')}`);
+    if (h.artifacts.length) lines.push(`  ${t('handoffIndex.artifacts', { files: `${h.artifacts.slice(0, 12).join(', ')}${h.artifacts.length > 12 ? ', …' : ''}` }, lang)}`);
+    for (const i of (h.exported_interfaces ?? []).slice(0, 8)) lines.push(`  ${t('handoffIndex.exports', { name: i.name, path: i.path, signature: i.signature ? ` ${i.signature}` : '' }, lang)}`);
+    if (e.changed.length) lines.push(`  ${t('handoffIndex.changed', { files: e.changed.join(', ') }, lang)}`);
   }
   return lines.join('\n');
 }

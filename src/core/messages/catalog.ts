@@ -9,7 +9,11 @@ import { freshnessMessages } from './freshness';
 import { guardMessages } from './guards';
 import { stalenessMessages } from './staleness';
 import { validatorMessages } from './validators';
-import { validator2Messages } from './validators2';
+import { artifactAnalysisMessages } from './artifactAnalysis';
+import { planValidationMessages } from './planValidation';
+import { omissionHuntMessages } from './omissionHunt';
+import { subagentTextMessages } from './subagentTexts';
+import { testReportTextMessages } from './testReportTexts';
 import { fileMessages } from './files';
 import { pipelineTextMessages } from './pipelineTexts';
 import { refusalMessages } from './refusals';
@@ -45,7 +49,11 @@ export const CATALOG = lazily(() => ({
   ...guardMessages,
   ...stalenessMessages,
   ...validatorMessages,
-  ...validator2Messages,
+  ...artifactAnalysisMessages,
+  ...planValidationMessages,
+  ...omissionHuntMessages,
+  ...subagentTextMessages,
+  ...testReportTextMessages,
   ...fileMessages,
   ...mcpMessages,
   ...worktreeMessages,

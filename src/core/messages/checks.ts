@@ -2,7 +2,7 @@ import type { MessageTable } from './catalogTypes';
 
 /**
  * The checks: .loom/workflow.yaml as loom reads it, which preconditions apply to a step, the
- * validators and `tasks --validate`. Keys start with the file or check they are about.
+ * validators, `tasks --validate` and Check Stage's handoff. Keys start with the file or check they are about.
  */
 export const checksMessages = {
   // .loom/workflow.yaml, read the way loom's loadWorkflow reads it.
@@ -76,4 +76,7 @@ export const checksMessages = {
     en: 'before {to}: {reason} (advice: loom run --advance does not check this for {stage}; "strict_checks: true" on the step in .loom/workflow.yaml makes it block)',
     zh: '进入 {to} 之前：{reason}（建议：loom run --advance 不会为 {stage} 检查此项；在 .loom/workflow.yaml 的该步骤上写 "strict_checks: true" 可使其成为阻断）',
   },
+
+  // Loom: Check Stage's handoff (written for loom, in English like the findings files).
+  'stageCheck.handoffSummary': { en: '{reports} passed Loom: Check Stage', zh: '{reports} 已通过 Loom: Check Stage' },
 } as const satisfies MessageTable;

@@ -25,6 +25,15 @@ export const executingMessages = {
   'breaker.choice.B': { en: "I'll fix it by hand; tell me when to continue", zh: '我来手动修复，修复完告诉我继续' },
   'breaker.choice.C': { en: 'Skip this task (after confirming its impact)', zh: '跳过此 task，继续后续 task（需确认影响）' },
 
+  // How a run ended (src/core/executing/machine/executingMachine.ts).
+  'run.cancelled': { en: 'cancelled; the run resumes from the task states when started again', zh: '已取消；再次开始时将从各 task 的状态继续运行' },
+  'run.modelRefused': { en: 'the model refused the request: {detail}', zh: '模型拒绝了请求：{detail}' },
+  'run.stoppedResumable': { en: '{why}; the run resumes from the task states when started again', zh: '{why}；再次开始时将从各 task 的状态继续运行' },
+  'run.completed': {
+    en: '{finished, plural, one {# task} other {# tasks}} done{skipped, plural, =0 {} other {, # skipped}}; test report PASS; handoffs/executing.json written',
+    zh: '{finished} 个 task 已完成{skipped, plural, =0 {} other {，跳过 # 个}}；测试报告 PASS；已写入 handoffs/executing.json',
+  },
+
   // Why Run Tasks does not start or stops (src/core/repository/specPipeline.ts runTasks).
   'run.noTaskStage': { en: 'the {pipeline} pipeline has no stage that runs tasks', zh: '{pipeline} 流水线没有运行 task 的阶段' },
   'run.notAtTaskStage': { en: '{specDir} is at {stage}: tasks run at {taskStage}', zh: '{specDir} 处于 {stage}：task 在 {taskStage} 阶段运行' },

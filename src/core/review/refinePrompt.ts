@@ -7,6 +7,7 @@ import { anchorThread, quoteLines } from './anchoring';
 import { REFINE_EN } from './prompts/refineEn';
 import { REFINE_ZH } from './prompts/refineZh';
 import type { ReviewThread } from './reviewComments';
+import { t } from '../messages';
 
 /** Named like the other prompts; a repository overrides it with `.loom/prompts/refine-prompt.md`. */
 export const REFINE_PROMPT_NAME = 'refine-prompt';
@@ -65,7 +66,7 @@ export function buildRefineMessages(c: RefineContext): ChatMessage[] {
     ['threads', threads],
     ['files', body],
     ['writes', files.join(', ')],
-    ['request', c.request.trim() || (c.language === 'zh' ? '（无）' : '(none)')],
+    ['request', c.request.trim() || t('prompt.none', {}, c.language)],
   ]);
   return [{ role: 'user', content: renderTemplate(templates[REFINE_PROMPT_NAME], values) }];
 }

@@ -160,9 +160,6 @@ export function withRunLock<T>(spec: SpecLocation, fn: () => T, options: Acquire
   }
 }
 
-/** Whether this process holds the spec's lock now. */
-export const holdsRunLock = (dir: string) => held.has(dir);
-
 /** When this process last let go of each spec's lock. */
 const releasedAt = new Map<string, number>();
 

@@ -64,8 +64,6 @@ export interface FindingDiagnostic extends Diagnostic {
   finding: FindingRef;
 }
 
-export const isFindingDiagnostic = (d: Diagnostic): d is FindingDiagnostic => Object.hasOwn(d, 'finding');
-
 const SEVERITY: Readonly<Record<Finding['severity'], Severity>> = { blocker: 'error', error: 'error', warning: 'warning', info: 'info' };
 
 /**

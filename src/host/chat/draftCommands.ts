@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/authoring/draftWrite';
 import { LoomError } from '../../core/errors';
 import { LoomRepository } from '../../core/repository/loomRepository';
-import { notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { createArgumentCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
 
 /** Writes accepted drafts, forgets them, and lets the registry see the files at once. */
@@ -26,31 +26,24 @@ const idOf = (arg: unknown): string | undefined => (arg && typeof arg === 'objec
 export function registerDraftCommands(ctx: CommandContext, store: PendingDraftStore): vscode.Disposable[] {
   return [
     vscode.workspace.registerTextDocumentContentProvider(PendingDraftStore.scheme, store),
-    vscode.commands.registerCommand('loom.writeDrafts', async (arg?: unknown): Promise<CommandOutcome> => {
-      const pending = store.byId(idOf(arg) ?? '');
-      if (!pending) {
-        const message = vscode.l10n.t('These drafts are no longer pending: they were written, or replaced by a newer proposal.');
-        notify('info', message);
-        return { status: 'refused', message, reasons: [] };
-      }
-      if (!ctx.trust.writable) {
-        const message = vscode.l10n.t('Loom does not write files in Restricted Mode. Trust this workspace to write the drafts.');
-        notify('warning', message);
-        return { status: 'refused', message, reasons: [] };
-      }
-      try {
+    createArgumentCommand(
+      ctx,
+      'loom.writeDrafts',
+      { writes: true, untrusted: vscode.l10n.t('Loom does not write files in Restricted Mode. Trust this workspace to write the drafts.') },
+      async (arg?: unknown): Promise<CommandOutcome> => {
+        const pending = store.byId(idOf(arg) ?? '');
+        if (!pending) {
+          const message = vscode.l10n.t('These drafts are no longer pending: they were written, or replaced by a newer proposal.');
+          notify('info', message);
+          return { status: 'refused', message, reasons: [] };
+        }
         const result = await writePending(ctx, store, pending);
         const message = vscode.l10n.t('Wrote {0} in {1}.', filesWritten(result).join(', '), pending.specDir);
         notify('info', message, [{ title: vscode.l10n.t('Loom: Advance'), run: () => void vscode.commands.executeCommand('loom.advance', { specDir: pending.dir }) }]);
         return { status: 'done', specDir: pending.specDir, message, finished: result.written };
-      } catch (e) {
-        const message = e instanceof LoomError || e instanceof Error ? e.message : String(e);
-        ctx.log.component('chat').error(message);
-        notify('error', message);
-        return { status: 'failed', message };
-      }
-    }),
-    vscode.commands.registerCommand('loom.showDraftDiff', async (arg?: unknown): Promise<CommandOutcome> => {
+      },
+    ),
+    createArgumentCommand(ctx, 'loom.showDraftDiff', { writes: false }, async (arg?: unknown): Promise<CommandOutcome> => {
       const raw = (arg && typeof arg === 'object' ? arg : {}) as { id?: unknown; path?: unknown };
       const pending = store.byId(typeof raw.id === 'string' ? raw.id : '');
       const draft = pending?.drafts.find((d) => d.path === raw.path);

@@ -192,28 +192,63 @@ export interface CommandOptions {
   writes: boolean;
   /** Shown on the quick pick when the spec has to be asked for. */
   placeHolder?: string;
+  /** Why a write is refused in an untrusted workspace, in this command's words (else the general sentence). */
+  untrusted?: string;
 }
 
 export type CommandRun = (args: CommandArgs, entry: SpecEntry | undefined) => Promise<CommandOutcome> | CommandOutcome;
+
+/**
+ * What every command shares: refuses a write in an untrusted workspace, then runs `body`, and
+ * reports what it throws as a clear message (the spec it found, if any, for the message's buttons).
+ */
+async function guarded(
+  ctx: CommandContext,
+  id: string,
+  options: Pick<CommandOptions, 'writes' | 'untrusted'>,
+  body: (found: { entry?: SpecEntry }) => Promise<CommandOutcome>,
+): Promise<CommandOutcome> {
+  const found: { entry?: SpecEntry } = {};
+  try {
+    if (options.writes && !ctx.trust.writable) throw new UntrustedWorkspaceError(options.untrusted);
+    return await body(found);
+  } catch (e) {
+    return report(ctx, id, e, found.entry);
+  }
+}
 
 /**
  * The one wrapper every command goes through: resolves the target spec, refuses writes in an
  * untrusted workspace, catches and logs errors and shows them as clear messages.
  */
 export function createCommand(ctx: CommandContext, id: string, options: CommandOptions, run: CommandRun): vscode.Disposable {
-  return vscode.commands.registerCommand(id, async (arg?: unknown): Promise<CommandOutcome> => {
-    const { args, dir, uri } = argsOf(arg);
-    let entry: SpecEntry | undefined;
-    try {
-      if (options.writes && !ctx.trust.writable) throw new UntrustedWorkspaceError();
+  return vscode.commands.registerCommand(id, (arg?: unknown): Promise<CommandOutcome> =>
+    guarded(ctx, id, options, async (found) => {
+      const { args, dir, uri } = argsOf(arg);
       if (options.spec) {
-        entry = await resolveSpec(ctx, dir, uri, options.placeHolder ?? vscode.l10n.t('Which spec?'));
-        if (!entry) return cancelled;
+        found.entry = await resolveSpec(ctx, dir, uri, options.placeHolder ?? vscode.l10n.t('Which spec?'));
+        if (!found.entry) return cancelled;
       }
-      ctx.log.component('commands').debug(`${id}${entry ? ` ${entry.spec.snapshot.specDir}` : ''}`);
-      return await run(args, entry);
-    } catch (e) {
-      return report(ctx, id, e, entry);
-    }
-  });
+      ctx.log.component('commands').debug(`${id}${found.entry ? ` ${found.entry.spec.snapshot.specDir}` : ''}`);
+      return await run(args, found.entry);
+    }),
+  );
+}
+
+/**
+ * createCommand for a command that takes no spec but what VS Code hands it (a comment thread or
+ * reply, a preview's draft): the same trust check, log and error report, with the argument as is.
+ */
+export function createArgumentCommand<A>(
+  ctx: CommandContext,
+  id: string,
+  options: Pick<CommandOptions, 'writes' | 'untrusted'>,
+  run: (arg: A) => Promise<CommandOutcome> | CommandOutcome,
+): vscode.Disposable {
+  return vscode.commands.registerCommand(id, (arg: A): Promise<CommandOutcome> =>
+    guarded(ctx, id, options, async () => {
+      ctx.log.component('commands').debug(id);
+      return await run(arg);
+    }),
+  );
 }

@@ -4,7 +4,7 @@ import { exportReviewFeedback, type FeedbackVerdict } from '../../core/review/fe
 import { addThread, deleteComment, deleteThread, editComment, replyToThread, setThreadStatus } from '../../core/review/threadEdits';
 import { quoteLines } from '../../core/review/anchoring';
 import { isCodeThread } from '../../core/review/codeReview';
-import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { createArgumentCommand, createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { PendingDraftStore } from '../chat/pendingDrafts';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { RefineCommand } from './refineChat';
@@ -12,6 +12,7 @@ import { LoomComment } from './reviewComment';
 import type { ReviewThreads } from './reviewThreads';
 
 const now = () => new Date().toISOString();
+const done: CommandOutcome = { status: 'done' };
 
 /**
  * The comment commands of a pull-request review (the editor's comment widgets call them with
@@ -20,22 +21,10 @@ const now = () => new Date().toISOString();
  */
 export function registerReviewCommands(ctx: CommandContext, threads: ReviewThreads, refine: RefineCommand, drafts: PendingDraftStore): vscode.Disposable[] {
   /** Comment edits write the spec's review-comments.json: refused in Restricted Mode, errors shown. */
-  const command = (id: string, run: (arg: never) => void | Promise<void>) =>
-    vscode.commands.registerCommand(id, async (arg: never): Promise<CommandOutcome> => {
-      if (!ctx.trust.writable) {
-        const message = vscode.l10n.t('Loom does not write comment threads in Restricted Mode. Trust this workspace to comment.');
-        notify('warning', message);
-        return { status: 'refused', message, reasons: [] };
-      }
-      try {
-        await run(arg);
-        return { status: 'done' };
-      } catch (e) {
-        const message = e instanceof LoomError || e instanceof Error ? e.message : String(e);
-        ctx.log.component('review').error(`${id}: ${message}`);
-        notify('error', message);
-        return { status: 'failed', message };
-      }
+  const command = <A>(id: string, run: (arg: A) => void | Promise<void>) =>
+    createArgumentCommand(ctx, id, { writes: true, untrusted: vscode.l10n.t('Loom does not write comment threads in Restricted Mode. Trust this workspace to comment.') }, async (arg: A) => {
+      await run(arg);
+      return done;
     });
 
   const entryOf = (dir: string): SpecEntry => {
@@ -116,7 +105,7 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
       const s = shown(thread);
       threads.update(s.entry, (c) => setThreadStatus(c, s.threadId, 'open'));
     }),
-    vscode.commands.registerCommand('loom.refineThread', async (thread: vscode.CommentThread): Promise<CommandOutcome> => {
+    createArgumentCommand(ctx, 'loom.refineThread', { writes: false }, async (thread: vscode.CommentThread): Promise<CommandOutcome> => {
       const s = threads.shownFor(thread);
       const entry = s && ctx.registry.entry(s.dir);
       return entry ? refineIn(entry, `#${s.threadId}`) : { status: 'refused', message: vscode.l10n.t('This comment thread is no longer in review-comments.json.'), reasons: [] };

@@ -3,7 +3,7 @@ import { FileTranscriptStore, type ExecutingEvent, type Logger } from '../../cor
 import type { Question } from '../../core/port/question';
 import { request, type RequestOptions } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
-import { BREAKER_CHOICES, type BreakerChoice } from '../../core/executing/machine/circuitBreaker';
+import { isBreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -39,8 +39,9 @@ async function consent(q: Question, presets: PromptPresets | undefined): Promise
 
 /**
  * Loom: Run Tasks, Loom: Stop Tasks and the breaker choice the dashboard sends. The spec's actor
- * runs the tasks (its executing stage's child statechart); this wires the ports to VS Code, asks
- * the actor's question and reports the outcome.
+ * runs the tasks (its executing stage's child statechart); this wires its ports to VS Code (models
+ * through vscode.lm, the user's answers through quick picks and input boxes, transcripts in the
+ * extension's storage), asks the actor's question, shows the progress and reports the outcome.
  */
 export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHost): vscode.Disposable[] {
   const running = new RunningLoops();
@@ -150,8 +151,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   }
 
   function breakerChoice(args: CommandArgs): CommandOutcome {
-    const choice = args.choice as BreakerChoice | undefined;
-    if (!args.specDir || !args.taskId || !choice || !Object.hasOwn(BREAKER_CHOICES, choice)) {
+    const choice = args.choice;
+    if (!args.specDir || !args.taskId || !isBreakerChoice(choice)) {
       return { status: 'failed', message: 'loom.executing.breakerChoice needs { specDir, taskId, choice: "A" | "B" | "C" }' };
     }
     const dir = ctx.registry.entry(args.specDir)?.dir ?? args.specDir;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { BREAKER_CHOICES, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/machine/circuitBreaker';
+import { describeBreakerChoice, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/machine/circuitBreaker';
 import type { UserPrompts } from '../../core/executing/ports';
 import { tokenFromSignal } from '../lm/cancellation';
 import type { PromptPresets } from './promptPresets';
@@ -81,7 +81,7 @@ export class HostUserPrompts implements UserPrompts {
     pick.placeholder = vscode.l10n.t('Loom will not continue on its own: choose how to go on');
     pick.ignoreFocusOut = true;
     pick.items = report.choices.map((c) => ({
-      label: `[${c}] ${BREAKER_CHOICES[c][l]}`,
+      label: `[${c}] ${describeBreakerChoice(c, l)}`,
       description: c === 'C' && report.dependents.length ? vscode.l10n.t('also holds back {0}', report.dependents.join(', ')) : undefined,
       detail: summary,
       choice: c,

@@ -1,198 +1,60 @@
-import { statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { WORKFLOW_FILE } from '../../core/files/workflow';
-import { LoomRepository } from '../../core/repository/loomRepository';
 import type { InspectionEvent } from 'xstate';
-import { describeInspection } from '../../core/pipeline/machineInspection';
-import { isOwnLockActivity } from '../../core/store/runLock';
-import type { SpecPipeline } from '../../core/repository/specPipeline';
+import { LoomRepository } from '../../core/repository/loomRepository';
 import type { SpecEvaluation } from '../../core/repository/specEvaluation';
-import { lookAtSpec, type LookFailure } from '../../core/repository/specLook';
-import type { SpecLookRequest } from '../../core/repository/specLookProtocol';
-import { lookInWorker, type SpecLookRun } from '../../core/repository/specLooks';
+import { describeInspection } from '../../core/pipeline/machineInspection';
 import type { EvaluationCache } from '../../core/specdir/evaluationCache';
 import { findSpecDirs } from '../../core/specdir/loadSpec';
 import type { CacheCounts, SpecCache } from '../../core/specdir/specCache';
-import { displayLanguage } from '../../core/messages';
-import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
-import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
-import { Disposable, toDisposable } from '../lifecycle';
+import { when } from '../events';
+import { Disposable } from '../lifecycle';
 import type { ComponentLog } from '../log';
+import { BackgroundLook, type CheckedSpec, type SpecLooks } from './backgroundLook';
+import { FolderWatcher, RESCAN } from './folderWatcher';
+import type { LookTimings } from './lookWorker';
+import { SpecEntries, type FolderChange, type SpecEntry } from './specEntries';
+import { nextTick, TimeSlice } from './timeSlice';
 
-/** One spec as the views see it: its pipeline (with its live actor) and the facts derived from it. */
-export interface SpecEntry {
-  /** Absolute spec directory: the key of the spec everywhere in the host. */
-  dir: string;
-  folder: vscode.WorkspaceFolder;
-  repository: LoomRepository;
-  spec: SpecPipeline;
-  /**
-   * Read only as far as a list row needs (name, stage, stage counts): the tree's first rows, before
-   * the spec is read in full. Never handed out by `get`/`entry`, which read the spec first.
-   */
-  summary?: true;
-  overview: SpecOverview;
-  /** Computed on first use (it fingerprints files), then kept until the spec's files change. */
-  readonly staleness: SpecStaleness;
-  uri: vscode.Uri;
-}
+export type { CheckedSpec, SpecLooks } from './backgroundLook';
+export type { LookTimings } from './lookWorker';
+export type { FolderChange, SpecEntry } from './specEntries';
 
-/** How the look at every spec runs in a worker process: the caches it reads and writes, if any. */
-export interface SpecLooks {
-  cache?: SpecLookRequest['cache'];
-  /** Where V8's code cache of the worker's bundle is kept (the extension's storage). */
-  codeCacheDir?: string;
-}
-
-/** One look at a spec in full, for the views that list every spec (the Problems panel). */
-export interface CheckedSpec {
-  dir: string;
-  folder: vscode.WorkspaceFolder;
-  evaluation: SpecEvaluation;
-}
-
-export interface FolderChange {
-  folder: vscode.WorkspaceFolder;
-  /** Specs that appeared or changed. */
-  changed: string[];
-  /** Specs that are gone. */
-  removed: string[];
-  /** The workflow or the whole folder was read again: every spec may have changed. */
-  rescan?: boolean;
-}
-
-const RESCAN = '\u0000rescan';
-/**
- * Reading specs gives the event loop back every few milliseconds, not after every spec: typing
- * and painting stay smooth, and a thousand specs do not wait a thousand turns of a busy loop.
- */
-class TimeSlice {
-  private started = performance.now();
-  due(): boolean {
-    return performance.now() - this.started >= SLICE_MS;
-  }
-  /**
-   * A turn of the event loop, to be awaited only when `due`: an `await` even of nothing ends the
-   * synchronous run, and what waits for its end (the Problems panel's batch, say) would then go
-   * out once per spec instead of once per slice.
-   */
-  async yield(): Promise<void> {
-    await nextTick();
-    this.started = performance.now();
-  }
-}
-const SLICE_MS = 8;
 /** More rows than a side bar shows: the first paint waits for these only, whatever the number of specs. */
 const FIRST_ROWS = 60;
-/** File times come from a coarse clock (a kernel tick behind): a write this close to a read may be newer than it. */
-const STAMP_SLACK_MS = 30;
-/** The longest a change waits for its folder to go quiet. */
-const MAX_WAIT_MS = 1000;
-/**
- * The most specs this thread looks at itself once it has taken the kept looks (takeLeftLooks):
- * after a reload, what is left is what changed meanwhile (a checkout of another branch: forty
- * specs, say), a few hundred milliseconds of work here, which the worker, at the lowest priority
- * while the window starts, got to seconds later. The first look at a thousand stays in the worker,
- * which is started once more specs than this were found not kept.
- */
-const HOST_LOOKS_AT_MOST = 50;
-const NOT_YET_KNOWN: SpecStaleness = { handoffs: [], approvals: [], derived: [] };
-const nextTick = () => new Promise<void>((r) => setImmediate(r));
-
-/** What the look found (the worker, or the host from the evaluation cache): the specs looked at, and their results until they may be handed on (`apply`). */
-interface LookFound {
-  looked: Set<string>;
-  waiting: [string, SpecEvaluation][];
-  apply?: (dir: string, evaluation: SpecEvaluation) => void;
-}
-
-/** How the look's worker ended. */
-type LookOutcome = Awaited<SpecLookRun['finished']>;
 
 /**
- * A look at every spec: what it found so far; its worker, once started (startWorker), and whether
- * that worker is done; and `rest`, which resolves once every spec is looked at or left to `check`:
- * to the worker's outcome when it was waited for, undefined when the host's thread looked at the
- * rest itself or the worker could not start.
- */
-interface Look {
-  found: LookFound;
-  worker?: SpecLookRun;
-  workerDone: boolean;
-  rest: Promise<LookOutcome | undefined>;
-}
-
-/** A spec's look, from the worker or the cache: handed on now if `check` has begun handing on, else kept until then. */
-function handOn(found: LookFound, dir: string, evaluation: SpecEvaluation): void {
-  found.looked.add(dir);
-  if (found.apply) found.apply(dir, evaluation);
-  else found.waiting.push([dir, evaluation]);
-}
-
-/**
- * When the look's worker began (and how long starting its process kept the host's thread), sent
- * its first result and was done, and when this thread had taken the kept looks (performance.now());
- * its process: its id, peak memory in MB, the CPU time it used in ms and its priority at the end.
- */
-export interface LookTimings {
-  begunAt?: number;
-  startMs?: number;
-  firstAt?: number;
-  doneAt?: number;
-  keptAt?: number;
-  pid?: number;
-  peakMB?: number;
-  cpuMs?: number;
-  /** Whether it ran at the lowest priority. */
-  background?: boolean;
-}
-
-/**
- * The specs of one workspace folder: one LoomRepository, one FileSystemWatcher scoped to the
- * spec roots and `.loom/workflow.yaml`, and one debounce for the folder so that a burst of writes
- * (loom writes a temporary file, renames it, then regenerates progress.md; a checkout changes
- * hundreds of files) reloads each spec it touched once.
+ * The specs of one workspace folder: one LoomRepository, and the services that keep its specs
+ * for the views: the entries (SpecEntries), the watcher and its debounce (FolderWatcher), and the
+ * look at every spec behind the first rows (BackgroundLook). This class decides when each reads:
+ * the rows newest first, a spec in full when someone needs it, again when the folder goes quiet.
  */
 export class FolderSpecs extends Disposable {
   readonly repository: LoomRepository;
-  private readonly entries = new Map<string, SpecEntry>();
-  /** Specs not read in full yet, as their list rows need them. */
-  private readonly summaries = new Map<string, SpecEntry>();
+  private readonly entries: SpecEntries;
+  private readonly watcher: FolderWatcher;
+  private readonly look: BackgroundLook;
   private summarizing?: Promise<void>;
-  private markFirstRows!: () => void;
-  /** Resolves once the newest FIRST_ROWS specs have their rows (or all of them, when fewer). */
-  readonly firstRows = new Promise<void>((resolve) => (this.markFirstRows = resolve));
-  /** Specs (or RESCAN) whose files changed and that wait for the folder to be quiet. */
-  private readonly pendingKeys = new Set<string>();
-  private quietTimer?: NodeJS.Timeout;
-  /** When the oldest pending change arrived: a folder that never goes quiet is still read within MAX_WAIT_MS. */
-  private pendingSince = 0;
-  private checking?: Promise<void>;
+  private firstRowsRead = false;
+  private readonly _onDidReadFirstRows = this._register(new vscode.EventEmitter<void>());
 
   /** Told of a spec only summarized so far that was read in full on demand (by `get`). */
   onReadInFull?: (entry: SpecEntry) => void;
 
-  /** When each spec's last full read began (Date.now()), to tell late events of writes it saw. */
-  private readonly readAt = new Map<string, number>();
-
-  /** Specs whose actor this folder listens to. */
-  private readonly watched = new WeakSet<SpecPipeline>();
-
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     readonly specRoots: readonly string[],
-    private readonly debounceMs: () => number,
+    debounceMs: () => number,
     private readonly log: ComponentLog,
-    private readonly onChange: (change: FolderChange) => void,
+    onChange: (change: FolderChange) => void,
     /** `loom.debug.inspectMachines`, read at each event so that switching it takes effect at once. */
     inspectMachines: () => boolean = () => false,
     /** Parses of unchanged files (parses), and the parse each list row needs (summaries). */
     caches: { parses?: SpecCache; summaries?: SpecCache } = {},
     /** Each spec's last look (its Problems entries, group and stale marks), kept while what it read is unchanged. */
-    private readonly evaluations?: EvaluationCache<SpecEvaluation>,
+    evaluations?: EvaluationCache<SpecEvaluation>,
     /** Look at the specs in a worker process, with these caches (the extension host; tests may look here). */
-    private readonly looks?: SpecLooks,
+    looks?: SpecLooks,
   ) {
     super();
     const inspect = (event: InspectionEvent, specDir: string) => {
@@ -204,24 +66,34 @@ export class FolderSpecs extends Disposable {
     // The team's rules as VS Code reads them for this folder (its .vscode/settings.json among them), read at each change of a spec.
     const rules = () => ({ blockOnOpenThreads: vscode.workspace.getConfiguration('loom', folder.uri).get<boolean>('review.blockOnOpenThreads') === true });
     this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache: caches.parses, summaryCache: caches.summaries, rules });
-    // One watcher per folder, on the spec roots (and the roots themselves, to see them deleted) only.
-    const glob = `{${[...specRoots.flatMap((r) => [r, `${r}/**`]), WORKFLOW_FILE].join(',')}}`;
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)));
-    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on((uri) => this.fileChanged(uri.fsPath)));
-    this._register(
-      toDisposable(() => {
-        clearTimeout(this.quietTimer);
-        this.pendingKeys.clear();
-        for (const e of this.entries.values()) e.spec.dispose();
-        this.entries.clear();
-        for (const e of this.summaries.values()) e.spec.dispose();
-        this.summaries.clear();
+    const entries = (this.entries = this._register(new SpecEntries(folder, this.repository, log, onChange, evaluations)));
+    this.watcher = this._register(
+      new FolderWatcher({
+        folder,
+        root: this.root,
+        specRoots,
+        specDirOf: (path) => this.specDirOf(path),
+        seenByLastRead: (dir, path) => entries.seenByLastRead(dir, path),
+        debounceMs,
       }),
     );
+    this._register(this.watcher.onDidSettle((keys) => (keys.includes(RESCAN) ? entries.rescan() : keys.forEach((dir) => entries.reload(dir, true)))));
+    const rows = {
+      summarized: () => entries.summarized(),
+      waitsForLook: (dir: string) => entries.isSummarized(dir) && !this.watcher.isWaiting(dir),
+      looked: (dir: string, evaluation: SpecEvaluation) => entries.looked(dir, evaluation),
+    };
+    // Last, so that its worker is stopped first.
+    this.look = this._register(new BackgroundLook({ folder, repository: this.repository, specRoots, rows, log, evaluations, looks }));
   }
 
   get root(): string {
     return this.repository.root;
+  }
+
+  /** Resolves once the newest FIRST_ROWS specs have their rows (or all of them, when fewer). */
+  get firstRows(): Promise<void> {
+    return when(() => this.firstRowsRead, this._onDidReadFirstRows.event);
   }
 
   /**
@@ -243,322 +115,104 @@ export class FolderSpecs extends Disposable {
       const firstRowsRead = () => {
         this.markFirstRows();
         // The look begins with the rest of the rows: it needs the listing, not the rows.
-        return (paused ??= afterFirstRows().then(() => this.beginLook(dirs)));
+        return (paused ??= afterFirstRows().then(() => this.look.begin(dirs)));
       };
       try {
         for (const dir of dirs) {
           if (this.isDisposed) return;
           if (read++ === FIRST_ROWS) await firstRowsRead();
-          if (this.entries.has(dir) || this.summaries.has(dir)) continue;
-          try {
-            const spec = this.repository.summary(dir);
-            this.summaries.set(dir, { ...this.entry(spec, 'summary'), summary: true });
-          } catch (e) {
-            this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
-          }
+          if (!this.entries.summarize(dir)) continue;
           if (slice.due()) await slice.yield();
         }
       } finally {
         this.markFirstRows();
       }
-      this.log.info(`${this.folder.name}: ${this.summaries.size} spec row(s) read in ${Date.now() - started} ms`);
+      this.log.info(`${this.folder.name}: ${this.entries.summaryCount} spec row(s) read in ${Date.now() - started} ms`);
       // Fewer specs than the first rows: what follows the reading (the look, the panels) waits for their paint too.
       await firstRowsRead();
     })();
     return this.summarizing;
   }
 
-  /**
-   * Looks at each spec that is only summarized, one at a time, and hands what it found to `visit`
-   * (the Problems panel publishes its problems): the row keeps what the list shows of it (its
-   * group and stale marks), not the spec's parsed files. A spec whose last look is in the
-   * evaluation cache, and none of whose files that look read changed, is not read at all; the
-   * others are read in full (through the parse cache), evaluated and let go again. A thousand
-   * specs are never held in full at once. With `looks`, the look begins with the rest of the rows
-   * (by `loadSummaries`, or now): this thread takes the looks kept in the evaluation cache
-   * (takeKeptLooks) and a worker process reads the specs they leave, unless they are a reload's
-   * few changed ones (takeLeftLooks); what they find is handed on once `after` resolves
-   * (a moment after the first rows are painted): reading the specs neither keeps this thread busy
-   * nor leaves their garbage, or the reader's heap, in the extension host's memory. What the worker
-   * leaves (a spec it stopped on, one with a file too large for it, all the rest if it cannot
-   * start) is looked at here.
-   */
+  private markFirstRows(): void {
+    if (this.firstRowsRead) return;
+    this.firstRowsRead = true;
+    this._onDidReadFirstRows.fire();
+  }
+
+  /** The one look at each spec only summarized, handed to `visit` once `after` resolves (BackgroundLook.check). */
   check(visit: (checked: CheckedSpec) => void, after: Promise<void> = Promise.resolve()): Promise<void> {
-    this.checking ??= (async () => {
-      await nextTick();
-      const started = Date.now();
-      const dirs = [...this.summaries.keys()];
-      let checked = 0;
-      const apply = (dir: string, evaluation: SpecEvaluation) => {
-        // Read in full meanwhile (expanded, shown, changed), or about to be: that read publishes it.
-        const row = this.summaries.get(dir);
-        if (this.isDisposed || !row || this.pendingKeys.has(dir)) return;
-        visit({ dir, folder: this.folder, evaluation });
-        this.summaries.set(dir, { ...row, overview: { ...row.overview, group: evaluation.group }, staleness: evaluation.staleness });
-        checked++;
-      };
-      let looked = new Set<string>();
-      if (this.looks) looked = await this.finishLook(dirs, apply, after);
-      else await after;
-      // What this thread's evaluation cache counted since the look began: the looks it took from
-      // the cache beside the worker, and the specs the worker left.
-      const before = this.countsAtLook ?? { ...this.evaluations?.counts };
-      const slice = new TimeSlice();
-      for (const dir of dirs) {
-        if (this.isDisposed) return;
-        if (!this.leftToLook(dir, looked)) continue;
-        try {
-          apply(dir, lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed));
-        } catch (e) {
-          this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
-        }
-        if (slice.due()) await slice.yield();
-      }
-      // The worker's counts and this thread's, for the specs each looked at.
-      const own = this.evaluations?.counts;
-      const worker = this.lookCounts.evaluations;
-      const reused = own ? ` (${(worker?.hits ?? 0) + own.hits - (before.hits ?? 0)} from the evaluation cache, ${(worker?.misses ?? 0) + own.misses - (before.misses ?? 0)} evaluated)` : '';
-      const where = `${this.lookedInWorker ? `, ${this.lookedInWorker} by the look's worker` : ''}${this.lookedFromCache ? `, ${this.lookedFromCache} taken from the evaluation cache here` : ''}${this.lookedHere ? `, ${this.lookedHere} changed one(s) looked at here` : ''}`;
-      this.log.info(`${this.folder.name}: ${checked} spec(s) checked in ${Date.now() - started} ms${where}${reused}`);
-    })();
-    return this.checking;
+    return this.look.check(visit, after);
   }
 
   /** What the look's worker counted of the caches (the extension's own counts do not see its reads). */
-  lookCounts: { parses?: CacheCounts; evaluations?: CacheCounts } = {};
-  /** Specs the look's worker looked at (the log and the tests tell from it where the look ran). */
-  lookedInWorker = 0;
-
-  private readonly lookFailed: LookFailure = (specDir, part, e) => this.log.error(`${specDir}: ${part === 'validators' ? 'the validators of its stage' : 'diagnostics'} failed`, e);
-
-  /** The look, from `beginLook` until `check` takes it. */
-  private look?: Look;
-  private lookCannotStart = false;
-  /** The look's worker's timings and process, for the benchmarks and the tests. */
-  readonly lookTimings: LookTimings = {};
-
-  /**
-   * Begins the look at `dirs` (once: later calls do nothing): this thread takes the looks kept in
-   * the evaluation cache, and the worker is started only for what they leave, when that is more
-   * than this thread looks at itself: a reload whose few changed specs this thread looks at never
-   * starts a process that would take a core from the window's start. What is found waits until
-   * `check` hands it on. Without `looks` (tests, the CLI) the look runs in `check`, here.
-   */
-  private beginLook(dirs: readonly string[]): void {
-    if (!this.looks || this.look || this.isDisposed) return;
-    const look: Look = { found: { looked: new Set(), waiting: [] }, workerDone: false, rest: Promise.resolve(undefined) };
-    this.look = look;
-    this.countsAtLook = this.evaluations && { ...this.evaluations.counts };
-    look.rest = this.takeKeptLooks(dirs, look);
+  get lookCounts(): { parses?: CacheCounts; evaluations?: CacheCounts } {
+    return this.look.workerCounts;
   }
 
-  /** Starts the look's worker over the specs of `dirs` not looked at yet (once); undefined when it cannot start. */
-  private startWorker(dirs: readonly string[], look: Look): SpecLookRun | undefined {
-    if (look.worker || this.lookCannotStart || this.isDisposed || !this.looks) return look.worker;
-    const { found } = look;
-    const left = dirs.filter((dir) => !found.looked.has(dir));
-    const starting = performance.now();
-    try {
-      look.worker = lookInWorker(
-        // From the other end of the list than this thread takes kept looks from (takeKeptLooks): the two meet in between.
-        { root: this.root, specRoots: this.specRoots, language: displayLanguage(), dirs: left.reverse(), cache: this.looks.cache },
-        (m) => {
-          if (m.kind === 'look') {
-            this.lookTimings.firstAt ??= performance.now();
-            // Taken from the evaluation cache here before the worker was told to pass over it.
-            if (found.looked.has(m.dir)) return;
-            this.lookedInWorker++;
-            handOn(found, m.dir, m.evaluation);
-          } else if (m.kind === 'unreadable') {
-            found.looked.add(m.dir);
-            this.log.warn(`${m.dir}: could not be read (${m.message})`);
-          } else if (m.kind === 'failed') {
-            this.lookFailed(m.specDir, m.part, Object.assign(new Error(m.message), { stack: m.stack }));
-          } else if (m.kind === 'abandoned') {
-            // Not among `looked` either: this thread looks at it; a new worker goes on with the rest.
-            this.log.warn(`${m.dir}: the look's worker stopped on it (${m.message}): it is looked at here`);
-          } else if (m.kind === 'tooLarge') {
-            // Not among `looked`: this thread looks at it once the worker is done.
-            this.log.info(`${m.file} is ${(m.bytes / 2 ** 20).toFixed(1)} MB: its spec is looked at here, not by the look's worker`);
-          } else {
-            this.lookCounts = { parses: m.parses, evaluations: m.evaluations };
-            Object.assign(this.lookTimings, { pid: m.pid, peakMB: m.peakMB, cpuMs: m.cpuMs, background: m.background });
-          }
-        },
-        { codeCacheDir: this.looks.codeCacheDir },
-      );
-    } catch (e) {
-      this.log.warn(`${this.folder.name}: the look's worker could not start (${(e as Error).message}): looking at the specs here`);
-      this.lookCannotStart = true;
-      return undefined;
-    }
-    const run = look.worker;
-    this.lookTimings.begunAt = performance.now();
-    this.lookTimings.startMs = this.lookTimings.begunAt - starting;
-    void run.finished.then(() => {
-      look.workerDone = true;
-      this.lookTimings.doneAt = performance.now();
-    });
-    this._register(toDisposable(() => run.stop()));
-    return run;
+  /** Specs the look's worker looked at (the log and the tests tell from it where the look ran). */
+  get lookedInWorker(): number {
+    return this.look.lookedInWorker;
   }
 
   /** Specs whose looks this thread took from the evaluation cache while the worker ran. */
-  lookedFromCache = 0;
-  /** This thread's evaluation cache counts when the look began. */
-  private countsAtLook?: { hits: number; misses: number };
-
-  /**
-   * While the window paints, each spec whose last look is kept in the evaluation cache, with
-   * everything it read unchanged, is taken from it here, a slice at a time, newest first (the top
-   * of the list). After a reload that is nearly every spec, and what is left is the ones that
-   * changed (takeLeftLooks). Once more specs were not kept than this thread looks at itself (a
-   * first look, a checkout of another branch), the worker is started from the other end of the
-   * list, at the lowest priority, and told to pass over each spec taken here. Resolves as `rest`.
-   */
-  private async takeKeptLooks(dirs: readonly string[], look: Look): Promise<LookOutcome | undefined> {
-    const { found } = look;
-    const evaluations = this.evaluations;
-    let kept = 0;
-    if (evaluations) {
-      const language = displayLanguage();
-      const slice = new TimeSlice();
-      let taken: string[] = [];
-      let notKept = 0;
-      for (const dir of dirs) {
-        if (this.isDisposed) return undefined;
-        if (look.workerDone) break;
-        if (found.looked.has(dir)) continue;
-        let evaluation: SpecEvaluation | undefined;
-        try {
-          evaluation = evaluations.stored(dir, language);
-        } catch {
-          evaluation = undefined; // looked at in full, by the worker or here
-        }
-        if (evaluation) {
-          this.lookedFromCache++;
-          kept++;
-          handOn(found, dir, evaluation);
-          taken.push(dir);
-        } else if (++notKept > HOST_LOOKS_AT_MOST) this.startWorker(dirs, look);
-        if (slice.due()) {
-          look.worker?.skip(taken);
-          taken = [];
-          await slice.yield();
-        }
-      }
-      look.worker?.skip(taken);
-      this.lookTimings.keptAt = performance.now();
-    }
-    if (await this.takeLeftLooks(dirs, look, kept)) return undefined;
-    // Undefined when it cannot start: `check` looks at what is left here.
-    return this.startWorker(dirs, look)?.finished;
+  get lookedFromCache(): number {
+    return this.look.lookedFromCache;
   }
 
-  /**
-   * Whether a spec still waits for its look: not looked at yet, and only summarized. A spec read
-   * in full meanwhile, or about to be, is published by that read.
-   */
-  private leftToLook(dir: string, looked: ReadonlySet<string>): boolean {
-    return !looked.has(dir) && this.summaries.has(dir) && !this.pendingKeys.has(dir);
+  /** Specs this thread looked at itself because the worker had not got to them. */
+  get lookedHere(): number {
+    return this.look.lookedHere;
   }
 
-  /** Specs this thread looked at itself because the worker had not got to them (takeLeftLooks). */
-  lookedHere = 0;
-
-  /**
-   * What the kept looks left and the worker has not looked at, looked at here, newest first, when
-   * it is a reload's few changed specs: at most HOST_LOOKS_AT_MOST, and fewer than the looks
-   * this thread took from the cache (a first look, where nothing was kept, is the worker's). A
-   * worker already started is told to pass over each before it is looked at; one it is looking at
-   * already is looked at twice, and its result not used. Resolves true once every one is looked at.
-   */
-  private async takeLeftLooks(dirs: readonly string[], look: Look, kept: number): Promise<boolean> {
-    const { found } = look;
-    const left = dirs.filter((dir) => this.leftToLook(dir, found.looked));
-    if (left.length > HOST_LOOKS_AT_MOST || left.length >= kept) return left.length === 0;
-    const slice = new TimeSlice();
-    for (const dir of left) {
-      if (this.isDisposed || look.workerDone) return false;
-      if (!this.leftToLook(dir, found.looked)) continue;
-      look.worker?.skip([dir]);
-      try {
-        const evaluation = lookAtSpec(this.repository, dir, displayLanguage(), this.evaluations, this.lookFailed);
-        this.lookedHere++;
-        handOn(found, dir, evaluation);
-      } catch (e) {
-        found.looked.add(dir);
-        this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
-      }
-      if (slice.due()) await slice.yield();
-    }
-    return true;
-  }
-
-  /**
-   * The look's part of `check`: the specs looked at (or found unreadable), each handed to `apply`
-   * once `after` resolves. Resolves when every spec is looked at or the worker is done or has
-   * stopped: a worker this thread no longer waits for only passes over what is left of its list,
-   * and ends on its own.
-   */
-  private async finishLook(dirs: readonly string[], apply: (dir: string, evaluation: SpecEvaluation) => void, after: Promise<void>): Promise<Set<string>> {
-    // Not begun with the rows (no view painted them, or the listing was empty): begun now.
-    this.beginLook(dirs);
-    const look = this.look;
-    await after;
-    if (!look) return new Set();
-    const { found } = look;
-    const slice = new TimeSlice();
-    // Handed on a slice at a time; what comes in meanwhile joins the queue, until it is empty.
-    while (found.waiting.length && !this.isDisposed) {
-      const [dir, evaluation] = found.waiting.shift()!;
-      apply(dir, evaluation);
-      if (slice.due()) await slice.yield();
-    }
-    found.apply = apply;
-    const outcome = await look.rest;
-    if (outcome && !outcome.completed && outcome.error && !this.isDisposed)
-      this.log.warn(`${this.folder.name}: the look's worker stopped after ${found.looked.size} of ${dirs.length} spec(s) (${outcome.error.message}): looking at the rest here`);
-    return found.looked;
+  /** The look's worker's timings and process, for the benchmarks and the tests. */
+  get lookTimings(): LookTimings {
+    return this.look.timings;
   }
 
   /** Every spec read in full (a command that lists them all asked): the ones only summarized are read now. */
   allInFull(): SpecEntry[] {
-    for (const dir of [...this.summaries.keys()]) this.get(dir);
+    for (const dir of this.entries.summarized()) this.get(dir);
     return this.all();
   }
 
   /** The specs read in full. */
   all(): SpecEntry[] {
-    return [...this.entries.values()];
+    return this.entries.all();
   }
 
   /** Every spec as its list row needs it: read in full, or only summarized so far. */
   rows(): SpecEntry[] {
-    return this.summaries.size ? [...this.entries.values(), ...this.summaries.values()] : this.all();
+    return this.entries.rows();
   }
 
   /** A spec read in full: one only summarized so far is read now (it is being expanded, shown or changed). */
   get(dir: string): SpecEntry | undefined {
-    const found = this.entries.get(dir);
-    if (found || !this.summaries.has(dir)) return found;
+    const found = this.entries.inFull(dir);
+    if (found || !this.entries.isSummarized(dir)) return found;
     // Reading a spec in full is not a change of it: the row already showed what its files say
     // (or the check pass will redraw it); the Problems panel takes what this read found. Unless
     // its files changed and the read was waiting for the folder to go quiet: that is reported.
-    const changed = this.pendingKeys.has(dir);
+    const changed = this.watcher.isWaiting(dir);
     this.reloadNow(dir, changed);
-    const read = this.entries.get(dir);
+    const read = this.entries.inFull(dir);
     if (read && !changed) this.onReadInFull?.(read);
     return read;
   }
 
   /** The spec's row as it stands, without reading the spec in full. */
   peek(dir: string): SpecEntry | undefined {
-    return this.entries.get(dir) ?? this.summaries.get(dir);
+    return this.entries.peek(dir);
   }
 
+  /** Whether a change of a spec waits for the folder to go quiet. */
   get pending(): boolean {
-    return this.pendingKeys.size > 0;
+    return this.watcher.pending;
+  }
+
+  /** Resolves once no change waits for the folder to go quiet. */
+  whenQuiet(): Promise<void> {
+    return this.watcher.whenQuiet();
   }
 
   /** The spec directory a path belongs to; hidden folders (`specs/.drafts`) are not specs, as for loom. */
@@ -569,136 +223,17 @@ export class FolderSpecs extends Disposable {
 
   /** A file of the folder changed: its spec is reloaded once the debounce ends (the workflow: everything). */
   fileChanged(path: string): void {
-    const abs = resolve(path);
-    if (abs === join(this.root, WORKFLOW_FILE)) return this.schedule(RESCAN);
-    // A spec root appearing or vanishing as a whole (a checkout of another branch, say).
-    if (this.specRoots.includes(relative(this.root, abs))) return this.schedule(RESCAN);
-    const dir = this.specDirOf(abs);
-    // Our own run lock coming and going around a change (or a refusal) is not a change of the spec.
-    if (!dir || isOwnLockActivity(dir, abs)) return;
-    // A late event of a write the last read already saw (a checkout's events come in batches, the
-    // last ones after the spec was read): the spec is evaluated once, not once per batch.
-    if (this.seenByLastRead(dir, abs)) return;
-    this.schedule(dir);
+    this.watcher.fileChanged(path);
   }
 
-  /**
-   * Whether the file was last written (or renamed into place: ctime) before the spec's last full
-   * read began. A file that is gone, or written close to the read, is not known to be seen.
-   */
-  private seenByLastRead(dir: string, path: string): boolean {
-    const readAt = this.readAt.get(dir);
-    if (readAt === undefined || !this.entries.has(dir)) return false;
-    try {
-      const st = statSync(path);
-      return Math.max(st.mtimeMs, st.ctimeMs) < readAt - STAMP_SLACK_MS;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * One debounce for the whole folder, not one per spec: a checkout of another branch changes
-   * hundreds of files whose events arrive in several batches, and each touched spec must be read
-   * once, after the last of them, not once per batch.
-   */
-  private schedule(key: string): void {
-    const now = Date.now();
-    if (this.pendingKeys.size === 0) this.pendingSince = now;
-    this.pendingKeys.add(key);
-    clearTimeout(this.quietTimer);
-    const wait = Math.max(0, Math.min(this.debounceMs(), this.pendingSince + MAX_WAIT_MS - now));
-    this.quietTimer = setTimeout(() => this.settle(), wait);
-  }
-
-  private settle(): void {
-    this.quietTimer = undefined;
-    const keys = [...this.pendingKeys];
-    this.pendingKeys.clear();
-    if (keys.includes(RESCAN)) return this.rescan();
-    for (const dir of keys) this.reloadNow(dir, true);
-  }
-
-  /** Reloads one spec now (after our own writes, or when its debounce ends) and reports it. */
+  /** Reloads one spec now (after our own writes, or when someone needs it in full) and reports it. */
   reloadNow(dir: string, report = true): void {
-    this.pendingKeys.delete(dir);
-    const summarized = this.summaries.get(dir);
-    if (summarized) {
-      this.summaries.delete(dir);
-      summarized.spec.dispose();
-    }
-    const had = this.entries.get(dir);
-    let spec: SpecPipeline | undefined;
-    try {
-      this.readAt.set(dir, Date.now());
-      spec = this.repository.reload(dir);
-    } catch (e) {
-      // A spec directory removed halfway through reading it: treat as gone, the watcher will tell.
-      this.log.warn(`${dir}: could not be read (${(e as Error).message})`);
-      spec = undefined;
-    }
-    // The same spec took the new facts: its actor's change listener has updated the entry.
-    if (spec && had?.spec === spec) return;
-    if (spec) {
-      this.entries.set(dir, this.entry(spec));
-      this.log.debug(`${spec.snapshot.specDir}: ${had ? 'reloaded' : 'added'} at ${spec.stage ?? 'unknown stage'}`);
-      if (report) this.onChange({ folder: this.folder, changed: [dir], removed: [] });
-    } else if (had || summarized) {
-      this.evaluations?.forget(dir);
-      this.entries.delete(dir);
-      this.readAt.delete(dir);
-      this.log.debug(`${relative(this.root, dir)}: removed`);
-      if (report) this.onChange({ folder: this.folder, changed: [], removed: [dir] });
-    }
+    this.watcher.readNow(dir);
+    this.entries.reload(dir, report);
   }
 
   /** Reads the workflow and every spec again: workflow.yaml changed, a root moved, or the user asked. */
   rescan(): void {
-    const before = new Set(this.entries.keys());
-    this.readAt.clear();
-    this.repository.load();
-    this.entries.clear();
-    for (const e of this.summaries.values()) e.spec.dispose();
-    this.summaries.clear();
-    for (const spec of this.repository.all()) {
-      if (basename(spec.snapshot.dir).startsWith('.')) continue;
-      this.entries.set(spec.snapshot.dir, this.entry(spec));
-    }
-    const removed = [...before].filter((d) => !this.entries.has(d));
-    this.log.info(`${this.folder.name}: rescanned, ${this.entries.size} spec(s)`);
-    this.onChange({ folder: this.folder, changed: [...this.entries.keys()], removed, rescan: true });
-  }
-
-  /** The spec's facts changed (a reload, or a change its actor wrote): the entry follows, and the views. */
-  private specChanged(spec: SpecPipeline): void {
-    const dir = spec.snapshot.dir;
-    if (this.isDisposed || this.entries.get(dir)?.spec !== spec) return;
-    this.entries.set(dir, this.entry(spec));
-    this.log.debug(`${spec.snapshot.specDir}: now at ${spec.stage ?? 'unknown stage'}`);
-    this.onChange({ folder: this.folder, changed: [dir], removed: [] });
-  }
-
-  /** A spec's entry: `full` is kept and follows its actor; `summary` is a row only. */
-  private entry(spec: SpecPipeline, kind: 'full' | 'summary' = 'full'): SpecEntry {
-    if (kind === 'full' && !this.watched.has(spec)) {
-      this.watched.add(spec);
-      spec.onDidChange(() => this.specChanged(spec));
-    }
-    const { snapshot, definition, stage } = spec;
-    // Staleness fingerprints the approved files: computed when a view first asks (a row, the
-    // dashboard, Advance), once per version of the spec's files, not for every spec at load.
-    // A summarized spec has not been read far enough to know: nothing is shown as stale yet.
-    let staleness: SpecStaleness | undefined = kind === 'summary' ? NOT_YET_KNOWN : undefined;
-    return {
-      dir: snapshot.dir,
-      folder: this.folder,
-      repository: this.repository,
-      spec,
-      overview: specOverview(snapshot, definition, stage),
-      get staleness() {
-        return (staleness ??= specStaleness(snapshot, definition, stage));
-      },
-      uri: vscode.Uri.file(snapshot.dir),
-    };
+    this.entries.rescan();
   }
 }

@@ -1,6 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoomConfig } from '../config';
+import { filterEvent, when } from '../events';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
 import { cacheCounts, type CacheCounts } from '../../core/specdir/specCache';
@@ -32,6 +33,14 @@ const FIRST_PAINT_WAIT_MS = 1500;
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
+ * The moments of the first reading, each passed once: the newest rows of every folder are read
+ * (firstRows), every row is (rows), the first reading is done (ready); and from outside, someone
+ * needs the specs (needed: the reading goes past the newest rows) and the view painted its first
+ * rows (shown).
+ */
+type Moment = 'firstRows' | 'rows' | 'ready' | 'needed' | 'shown';
+
+/**
  * Every spec of every workspace folder (multi-root works): one FolderSpecs per folder. Views
  * listen to `onDidChange`, which names the specs that changed, and read entries from here.
  */
@@ -53,21 +62,13 @@ export class SpecRegistry extends Disposable {
   private readonly log: ComponentLog;
   private loaded = false;
   private loading?: Promise<void>;
-  private markReady!: () => void;
-  private readonly readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
-  private markRows!: () => void;
-  private readonly rowsPromise = new Promise<void>((resolve) => (this.markRows = resolve));
-  /** Someone needs the specs (the view asked for its rows, a command, START_UNASKED_MS passed): the reading goes past the newest rows. */
-  private markNeeded!: () => void;
-  private readonly neededPromise = new Promise<void>((resolve) => (this.markNeeded = resolve));
-  private markShown!: () => void;
-  private readonly shownPromise = new Promise<void>((resolve) => (this.markShown = resolve));
+  /** The moments of the first reading passed so far (Moment), each told once through `onDidReach`. */
+  private readonly reached = new Set<Moment>();
+  private readonly _onDidReach = this._register(new vscode.EventEmitter<Moment>());
   /** A moment after the first rows were painted: when the look's results may be handed on. */
-  private readonly paintSettled = this.shownPromise.then(() => delay(CHECK_AFTER_PAINT_MS));
+  private readonly paintSettled = this.reachedAt('shown').then(() => delay(CHECK_AFTER_PAINT_MS));
   /** The view asked for its rows: the rest of the reading waits for the first ones to be painted. */
   private viewAsked = false;
-  private markFirstRows!: () => void;
-  private readonly firstRowsPromise = new Promise<void>((resolve) => (this.markFirstRows = resolve));
   /** When the first reading began and ended (performance.now()), for the log and the benchmarks. */
   readonly timings: {
     startedAt?: number;
@@ -136,7 +137,7 @@ export class SpecRegistry extends Disposable {
     if (this.loading || this.isDisposed) return;
     for (const f of vscode.workspace.workspaceFolders ?? []) this.addFolder(f);
     this.loading = this.loadAll();
-    void this.loading.then(() => this.markReady());
+    void this.loading.then(() => this.reach('ready'));
   }
 
   /**
@@ -154,14 +155,14 @@ export class SpecRegistry extends Disposable {
    */
   start(): Promise<void> {
     this.timings.neededAt ??= performance.now();
-    this.markNeeded();
+    this.reach('needed');
     this.prepare();
     return this.loading ?? Promise.resolve();
   }
 
   /** Resolves once the workspace has been read the first time; asking does not start the reading. */
   get ready(): Promise<void> {
-    return this.readyPromise;
+    return this.reachedAt('ready');
   }
 
   get isLoaded(): boolean {
@@ -205,12 +206,12 @@ export class SpecRegistry extends Disposable {
    * rows. The rest follow (rowsReady), and the view is redrawn then.
    */
   get firstRowsReady(): Promise<void> {
-    return this.firstRowsPromise;
+    return this.reachedAt('firstRows');
   }
 
   /** Resolves once every spec's row can be shown (name, stage, stage counts), before the specs are read in full. */
   get rowsReady(): Promise<void> {
-    return this.rowsPromise;
+    return this.reachedAt('rows');
   }
 
   /**
@@ -223,14 +224,14 @@ export class SpecRegistry extends Disposable {
     const folders = [...this.folders.values()];
     void Promise.all(folders.map((f) => f.firstRows)).then(() => {
       this.timings.firstRowsAt ??= performance.now();
-      this.markFirstRows();
+      this.reach('firstRows');
     });
     await Promise.all(folders.map((f) => f.loadSummaries(() => this.firstPaint())));
     this.timings.rowsAt ??= performance.now();
     this.timings.loadedAt ??= this.timings.rowsAt;
     this.loaded = true;
-    this.markFirstRows();
-    this.markRows();
+    this.reach('firstRows');
+    this.reach('rows');
     this.checking = this.checkAll();
   }
 
@@ -239,8 +240,8 @@ export class SpecRegistry extends Disposable {
    * (`start`), then the newest rows' paint, if the view asked for them.
    */
   private async firstPaint(): Promise<void> {
-    await this.neededPromise;
-    if (this.viewAsked) await Promise.race([this.shownPromise, delay(FIRST_PAINT_WAIT_MS)]);
+    await this.reachedAt('needed');
+    if (this.viewAsked) await Promise.race([this.reachedAt('shown'), delay(FIRST_PAINT_WAIT_MS)]);
   }
 
   /**
@@ -248,7 +249,21 @@ export class SpecRegistry extends Disposable {
    * painted. Begun earlier, its Problems entries keep the window busy and the rows wait for them.
    */
   firstRowsShown(): void {
-    this.markShown();
+    this.reach('shown');
+  }
+
+  private reach(moment: Moment): void {
+    if (this.reached.has(moment)) return;
+    this.reached.add(moment);
+    this._onDidReach.fire(moment);
+  }
+
+  /** Resolves once `moment` has passed (at once when it has). */
+  private reachedAt(moment: Moment): Promise<void> {
+    return when(
+      () => this.reached.has(moment),
+      filterEvent(this._onDidReach.event, (m) => m === moment),
+    );
   }
 
   private async checkAll(): Promise<void> {
@@ -381,6 +396,7 @@ export class SpecRegistry extends Disposable {
   async whenIdle(): Promise<void> {
     await this.ready;
     await this.checking;
-    while ([...this.folders.values()].some((f) => f.pending)) await new Promise((r) => setTimeout(r, 20));
+    // A folder that went quiet may hear of a change again while another settles.
+    while ([...this.folders.values()].some((f) => f.pending)) await Promise.all([...this.folders.values()].map((f) => f.whenQuiet()));
   }
 }

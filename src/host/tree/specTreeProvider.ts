@@ -265,7 +265,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
     return [...ids, FAILED_STAGE];
   }
 
-  /** A readable label for a spec in quick picks: `user-login (2026-11-20) — executing`. */
+  /** A readable label for a spec in quick picks: `user-login (2026-11-20)` (the pick shows its stage beside it). */
   static pickLabel(e: SpecEntry): string {
     const { date, feature } = splitSpecName(e.spec.snapshot.name);
     return date ? `${feature} (${date})` : feature;

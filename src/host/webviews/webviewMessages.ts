@@ -10,7 +10,10 @@ import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { MessageHandler, SpecWebview } from './specWebview';
 import type { WebviewPanels } from './webviewPanels';
 
-/** Registered by the executing engine while it runs; the dashboard's breaker buttons need it. */
+/**
+ * What the dashboard's breaker buttons run: registered with Loom's other commands
+ * (executingCommands.ts), it answers the run of the spec that waits for a choice, and says so when none does.
+ */
 export const BREAKER_CHOICE_COMMAND = 'loom.executing.breakerChoice';
 
 const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'breakerChoice'>, string>> = {

@@ -1,14 +1,12 @@
 import type { IntlMessageFormat } from 'intl-messageformat';
 import { lazily } from '../lazily';
-import type { Language } from './language';
+import { LANGUAGE_TAGS, type Language } from './language';
 
 // The `require` of Node and of esbuild, which bundles the package and runs it on the first call
 // (the webviews' tsconfig has no Node types to declare it).
 declare const require: (id: 'intl-messageformat') => { IntlMessageFormat: typeof IntlMessageFormat };
 // Loaded on the first text formatted, not with the bundle: the extension activates without it (see lazily).
 const intlMessageFormat = lazily(() => require('intl-messageformat').IntlMessageFormat);
-
-const LOCALES: Readonly<Record<Language, string>> = { en: 'en', zh: 'zh-CN' };
 
 type Values = Readonly<Record<string, string | number>>;
 type Element = { type: number; value?: unknown };
@@ -45,7 +43,7 @@ class Compiled {
 
   get format(): IntlMessageFormat {
     const Library = intlMessageFormat();
-    return (this.library ??= new Library(this.text, LOCALES[this.language], undefined, OPTIONS));
+    return (this.library ??= new Library(this.text, LANGUAGE_TAGS[this.language], undefined, OPTIONS));
   }
 
   getAst(): readonly Element[] {

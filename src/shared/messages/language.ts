@@ -3,6 +3,9 @@ export type Language = 'en' | 'zh';
 
 export const LANGUAGES: readonly Language[] = ['en', 'zh'];
 
+/** Each language's BCP 47 tag, for Intl's plural rules and a page's `lang` attribute. */
+export const LANGUAGE_TAGS: Readonly<Record<Language, string>> = { en: 'en', zh: 'zh-CN' };
+
 /** A locale tag (`zh-cn`, `zh_CN.UTF-8`, `en-US`) to the language Loom shows; anything not Chinese reads English. */
 export function languageOfLocale(locale: string | undefined): Language {
   return locale?.trim().toLowerCase().startsWith('zh') ? 'zh' : 'en';

@@ -6,6 +6,9 @@ import type { MessageTable } from './catalogTypes';
  * includes this table, so the same consistency test covers it.
  */
 export const viewMessages = {
+  // ---- both views: the page before its script has drawn it
+  'view.loading': { en: 'Loading…', zh: '加载中…' },
+
   // ---- dashboard: header
   'view.header.stateCorrupt': {
     en: 'pipeline.state.json is corrupt, so the current stage is unknown. Fix or restore it; it is never overwritten.',

@@ -3,4 +3,3 @@ import { viewMessages } from './viewMessages';
 
 /** A label of the dashboard or the matrix in the page's language (the host's, from `init`/`update`). */
 export const tv = translator(viewMessages);
-export type ViewMessageKey = keyof typeof viewMessages;

@@ -16,7 +16,7 @@ const { scratch, copyRepo } = scratchRepos('loom-evaluation-cache-');
 const SPEC = FIXTURE_SPEC;
 const MemoryStore = CountingStore;
 
-/** The look the extension takes at a spec after its first rows (folderSpecs.ts), counted. */
+/** The look the extension takes at a spec after its first rows (host/specs/backgroundLook.ts), counted. */
 function evaluator(repo: string) {
   const counted = { runs: 0 };
   const repository = new LoomRepository(repo);

@@ -1,3 +1,5 @@
+import { t, type Language } from '../../messages';
+
 /**
  * Loom's structured fix instructions: a section `## 修复指令` with items `### 修复项 N`, each
  * giving 问题 / 文件 / 位置 / 严重度 / 修复方向; the English prompts use `## Fix instructions`,
@@ -110,16 +112,15 @@ function clean(item: Partial<FixItem> & { problem: string }): FixItem {
 export const isBlocking = (item: FixItem) => /blocker|critical|阻断|严重|致命/i.test(item.severity ?? '');
 
 /** The items in loom's own format, for the fix-mode prompt and the circuit-breaker report. */
-export function renderFixInstructions(items: readonly FixItem[], lang: 'en' | 'zh'): string {
-  const zh = lang === 'zh';
-  const out = [zh ? '## 修复指令' : '## Fix instructions'];
+export function renderFixInstructions(items: readonly FixItem[], lang: Language): string {
+  const out = [t('fixInstructions.heading', {}, lang)];
   items.forEach((item, i) => {
-    out.push('', zh ? `### 修复项 ${i + 1}` : `### Fix item ${i + 1}`);
-    out.push(`- ${zh ? '问题' : 'Problem'}: ${item.problem}`);
-    if (item.file) out.push(`- ${zh ? '文件' : 'File'}: ${item.file}`);
-    if (item.location) out.push(`- ${zh ? '位置' : 'Location'}: ${item.location}`);
-    if (item.severity) out.push(`- ${zh ? '严重度' : 'Severity'}: ${item.severity}`);
-    if (item.direction) out.push(`- ${zh ? '修复方向' : 'Direction'}: ${item.direction}`);
+    out.push('', t('fixInstructions.item', { number: i + 1 }, lang));
+    out.push(t('fixInstructions.problem', { text: item.problem }, lang));
+    if (item.file) out.push(t('fixInstructions.file', { text: item.file }, lang));
+    if (item.location) out.push(t('fixInstructions.location', { text: item.location }, lang));
+    if (item.severity) out.push(t('fixInstructions.severity', { text: item.severity }, lang));
+    if (item.direction) out.push(t('fixInstructions.direction', { text: item.direction }, lang));
   });
   return out.join('\n');
 }

@@ -3,6 +3,7 @@ import type { TraceabilityLedger } from '../../files/traceability';
 import { renderFixInstructions, type FixItem } from './fixInstructions';
 import { renderTemplate, type PromptLanguage, type PromptTemplates } from './prompts/promptTemplates';
 import { clip, relevantSpecSections } from './specSections';
+import { t } from '../../messages';
 
 /**
  * Builds every prompt of the executing stage after loom's context rules: first-implementation
@@ -41,7 +42,7 @@ export interface ContextAnswer {
 
 const LIMITS = { spec: 12000, diff: 60000, task: 8000, context: 6000, constitution: 6000 };
 
-const none = (lang: PromptLanguage) => (lang === 'zh' ? '（无）' : '(none)');
+const none = (lang: PromptLanguage) => t('prompt.none', {}, lang);
 const orNone = (value: string, lang: PromptLanguage) => (value.trim() ? value.trim() : none(lang));
 
 /** The task's requirements with only the behaviors it names (all of them when it names none). */
@@ -103,14 +104,11 @@ export function renderTaskTraceability(ledger: TraceabilityLedger | undefined, t
 
 function renderAnswers(answers: readonly ContextAnswer[], lang: PromptLanguage): string {
   if (answers.length === 0) return '';
-  const head = lang === 'zh' ? '## 用户补充的上下文' : '## Context from the user';
-  const q = lang === 'zh' ? '问' : 'Q';
-  const a = lang === 'zh' ? '答' : 'A';
-  return `\n${head}\n${answers.map((x) => `- ${q}: ${x.question}\n  ${a}: ${x.answer}`).join('\n')}\n`;
+  return `\n${t('prompt.userContext', {}, lang)}\n${answers.map((x) => t('prompt.userAnswer', { question: x.question, answer: x.answer }, lang)).join('\n')}\n`;
 }
 
 const ownsText = (owns: readonly string[], lang: PromptLanguage) => (owns.length ? owns.join(', ') : none(lang));
-const testCommandText = (ctx: PromptContext) => ctx.testCommand ?? (ctx.language === 'zh' ? '项目的测试命令' : "the project's test command");
+const testCommandText = (ctx: PromptContext) => ctx.testCommand ?? t('prompt.testCommand', {}, ctx.language);
 
 function common(ctx: PromptContext): Map<string, string> {
   return new Map([

@@ -5,6 +5,7 @@ import { isTestPath } from '../tools/testFiles';
 import { WorktreeBoundary } from '../tools/worktreeBoundary';
 import { isFile } from '../../fs/isFile';
 import { testRefThroughWorktree } from '../../trace/testRefs';
+import { t, type Language } from '../../messages';
 
 /**
  * Before a task may be done, each of its behaviors needs a persistent test file that exists
@@ -65,20 +66,12 @@ export function testsAsRecorded(specDir: string, worktree: string, tests: readon
   return tests.map((ref) => testRefThroughWorktree(specDir, worktree, ref));
 }
 
-export function missingTestFixItems(missing: readonly string[], lang: 'en' | 'zh'): FixItem[] {
-  return missing.map((b) =>
-    lang === 'zh'
-      ? {
-          problem: `behavior ${b} 没有可找到的持久化测试文件`,
-          severity: '阻断',
-          direction: `编写覆盖 ${b} 的持久化测试（测试名中写出 ${b}），并在 ## 测试 中列出 \`- ${b}: 文件#测试名\`；无法编写真实测试时回答 NEEDS_CONTEXT 或 BLOCKED`,
-        }
-      : {
-          problem: `behavior ${b} has no persistent test file that can be found`,
-          severity: 'blocker',
-          direction: `write a persistent test covering ${b} (name ${b} in the test's name) and list it under ## Tests as \`- ${b}: file#test name\`; if no real test can be written, answer NEEDS_CONTEXT or BLOCKED`,
-        },
-  );
+export function missingTestFixItems(missing: readonly string[], lang: Language): FixItem[] {
+  return missing.map((behavior) => ({
+    problem: t('fixItem.noPersistentTest', { behavior }, lang),
+    severity: t('fixItem.blocker', {}, lang),
+    direction: t('fixItem.noPersistentTest.direction', { behavior }, lang),
+  }));
 }
 
 function safeRead(p: string): string {

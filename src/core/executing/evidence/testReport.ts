@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../../fs/atomicWrite';
 import { withRunLock } from '../../store/runLock';
 import type { SpecSnapshot } from '../../specdir/specSnapshot';
 import type { EvidenceLog } from './testEvidence';
+import { t, type Language } from '../../messages';
 
 /**
  * `test-report.md`, written by the core from the test reporter's answer and its own test run:
@@ -22,7 +23,7 @@ export interface TestReportInput {
   skippedTasks: readonly string[];
   evidence: EvidenceLog;
   now: string;
-  language: 'en' | 'zh';
+  language: Language;
 }
 
 /** The reporter may not write the verdict or the receipt: those lines are quoted, not parsed. */
@@ -38,30 +39,31 @@ export function neutralizeReportLines(text: string): string {
 }
 
 export function renderTestReport(input: TestReportInput): string {
-  const zh = input.language === 'zh';
+  const lang = input.language;
+  const none = t('prompt.none', {}, lang);
   const e = input.evidence;
   const out = [
-    `# ${zh ? '测试报告' : 'Test report'}: ${input.specName}`,
+    t('testReport.title', { spec: input.specName }, lang),
     '',
-    `> ${zh ? '由 Loom 生成' : 'Written by Loom'} ${input.now}`,
+    t('testReport.writtenBy', { time: input.now }, lang),
     '',
-    `## ${zh ? '已完成的 task' : 'Finished tasks'}`,
+    t('testReport.finished', {}, lang),
     '',
-    input.finishedTasks.length ? input.finishedTasks.map((t) => `- ${t}`).join('\n') : zh ? '（无）' : '(none)',
+    input.finishedTasks.length ? input.finishedTasks.map((task) => `- ${task}`).join('\n') : none,
   ];
-  if (input.skippedTasks.length) out.push('', `## ${zh ? '跳过的 task' : 'Skipped tasks'}`, '', input.skippedTasks.map((t) => `- ${t}`).join('\n'));
-  out.push('', `## ${zh ? 'Test reporter 的报告' : "The test reporter's report"}`, '', neutralizeReportLines(input.reporterText.trim()) || (zh ? '（无）' : '(none)'));
-  if (input.reasons.length) out.push('', `## ${zh ? '判定依据' : 'Why it fails'}`, '', input.reasons.map((r) => `- ${r}`).join('\n'));
+  if (input.skippedTasks.length) out.push('', t('testReport.skipped', {}, lang), '', input.skippedTasks.map((task) => `- ${task}`).join('\n'));
+  out.push('', t('testReport.reporterReport', {}, lang), '', neutralizeReportLines(input.reporterText.trim()) || none);
+  if (input.reasons.length) out.push('', t('testReport.reasons', {}, lang), '', input.reasons.map((r) => `- ${r}`).join('\n'));
   out.push(
     '',
-    `## ${zh ? '证据' : 'Evidence receipt'}`,
+    t('testReport.evidence', {}, lang),
     '',
     `- evidence-command: \`${e.command}\``,
-    `- evidence-exit-code: ${e.exitCode === null ? 'none (timed out)' : e.exitCode}`,
+    `- evidence-exit-code: ${e.exitCode === null ? t('testReport.noExitCode', {}, lang) : e.exitCode}`,
     `- evidence-file: ${e.file}`,
     `- evidence-sha256: ${e.sha256}`,
     '',
-    zh ? `结论：${input.verdict === 'PASS' ? '通过' : '不通过'}` : `verdict: ${input.verdict}`,
+    t('testReport.verdict', { verdict: input.verdict }, lang),
     '',
   );
   return out.join('\n');

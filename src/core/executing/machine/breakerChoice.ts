@@ -16,11 +16,6 @@ import { t } from '../../messages';
  */
 const recordFrom = (report: CircuitBreakerReport, now: string): BreakerRecord => ({ reason: report.reason, opened_at: now, last_issues: report.lastIssues });
 
-/** The choice already made for this task's open breaker, if any. */
-export function persistedChoice(env: LoopEnvironment, task: string): BreakerChoice | undefined {
-  return readTaskRunRecord(env.store.taskState(task)).breaker?.choice;
-}
-
 export function persistBreakerChoice(env: LoopEnvironment, report: CircuitBreakerReport, choice: BreakerChoice): void {
   const state = env.store.taskState(report.task);
   const record = readTaskRunRecord(state);

@@ -10,11 +10,10 @@ import { displayLanguage, t, type Language } from '../../messages';
  */
 export type BreakerChoice = 'A' | 'B' | 'C';
 
-export const BREAKER_CHOICES: Readonly<Record<BreakerChoice, { en: string; zh: string }>> = {
-  A: { en: 'Split this task and re-plan', zh: '拆分此 task，重新规划后继续' },
-  B: { en: "I'll fix it by hand; tell me when to continue", zh: '我来手动修复，修复完告诉我继续' },
-  C: { en: 'Skip this task (after confirming its impact)', zh: '跳过此 task，继续后续 task（需确认影响）' },
-};
+export const isBreakerChoice = (value: unknown): value is BreakerChoice => value === 'A' || value === 'B' || value === 'C';
+
+/** What choosing `choice` does, as the quick pick and the report word it. */
+export const describeBreakerChoice = (choice: BreakerChoice, language: Language = displayLanguage()): string => t(`breaker.choice.${choice}`, {}, language);
 
 export type BreakerReason = { kind: 'retries'; retryCount: number; maxRetries: number } | { kind: 'timeout'; role: string; minutes: number };
 
@@ -90,6 +89,6 @@ export function renderBreakerReport(report: CircuitBreakerReport, lang: Language
     report.finishedTasks.length ? report.finishedTasks.join(', ') : t('breaker.report.none', {}, lang),
   ];
   if (report.dependents.length) out.push('', t('breaker.report.dependents', { tasks: report.dependents.join(', ') }, lang));
-  out.push('', ...report.choices.map((c) => `[${c}] ${t(`breaker.choice.${c}`, {}, lang)}`));
+  out.push('', ...report.choices.map((c) => `[${c}] ${describeBreakerChoice(c, lang)}`));
   return out.join('\n');
 }

@@ -12,6 +12,7 @@ import { prepareRun, type RunSetup } from './runSetup';
 import type { ExecutingResult, ExecutingRunInput, RunReady, RunStop } from './runTypes';
 import { testReporterMachine, type TestReporterOutput } from './testReporterMachine';
 import { lazily } from '../../../shared/lazily';
+import { t } from '../../messages';
 
 /**
  * The executing stage as a statechart, the single authority of a run: it checks the
@@ -45,16 +46,12 @@ interface ExecutingContext {
   report?: NonNullable<TestReporterOutput['report']>;
 }
 
-const MESSAGES = {
-  cancelled: 'cancelled; the run resumes from the task states when started again',
-};
-
 function resultOf(c: ExecutingContext): ExecutingResult {
   const { env, choice, tokenBudget } = c.run;
   const states = env.store.snapshot().taskStates;
   const finished = env.inputs.tasks.filter((t) => states.get(t.id)?.status === 'done').map((t) => t.id);
   const skipped = env.inputs.tasks.filter((t) => readTaskRunRecord(states.get(t.id)).skipped).map((t) => t.id);
-  const stop = c.stop ?? { outcome: 'cancelled', message: MESSAGES.cancelled };
+  const stop = c.stop ?? { outcome: 'cancelled', message: t('run.cancelled') };
   return { ...stop, mode: choice.mode, triggers: choice.triggers, finished, skipped, tokens: { used: env.ledger.used(), budget: tokenBudget } };
 }
 
@@ -72,8 +69,8 @@ const errorOf = (event: unknown) => (event as ErrorActorEvent).error;
 function failureStop(error: unknown): RunStop | undefined {
   if (error instanceof TokenBudgetExceededError) return { outcome: 'budget-exceeded', message: error.message };
   if (!isPermanentModelError(error)) return undefined;
-  const why = error instanceof ModelUnavailableError ? error.message : `the model refused the request: ${(error as Error).message}`;
-  return { outcome: 'model-unavailable', message: `${why}; the run resumes from the task states when started again` };
+  const why = error instanceof ModelUnavailableError ? error.message : t('run.modelRefused', { detail: (error as Error).message });
+  return { outcome: 'model-unavailable', message: t('run.stoppedResumable', { why }) };
 }
 
 export const executingMachine = lazily(() =>
@@ -111,7 +108,7 @@ export const executingMachine = lazily(() =>
       nextBatch: assign(({ context }) => ({ batchIndex: context.batchIndex + 1 })),
       keepStop: assign(({ event }) => ({ stop: (event as unknown as { output: { stop: RunStop } }).output.stop })),
       keepReport: assign(({ event }) => ({ report: (event as unknown as { output: TestReporterOutput }).output.report })),
-      cancel: assign({ stop: { outcome: 'cancelled' as const, message: MESSAGES.cancelled } }),
+      cancel: assign(() => ({ stop: { outcome: 'cancelled' as const, message: t('run.cancelled') } })),
       forwardToBatch: sendTo('batch', ({ event }) => event),
       forwardToReporter: sendTo('testReporter', ({ event }) => event),
       /** The stage handoff, written once the report passed; the machine hears what it recorded. */
@@ -144,7 +141,7 @@ export const executingMachine = lazily(() =>
         return {
           stop: {
             outcome: 'completed' as const,
-            message: `${e.finished} task${e.finished === 1 ? '' : 's'} done${e.skipped ? `, ${e.skipped} skipped` : ''}; test report PASS; handoffs/executing.json written`,
+            message: t('run.completed', { finished: e.finished, skipped: e.skipped }),
             testReport: e.testReport,
           },
         };

@@ -19,6 +19,3 @@ export type TaskHeldEvent = { type: 'TASK_HELD'; task: string };
 
 /** Sent by a parallel batch to the task whose held breaker is next to be settled. */
 export type BreakerTurnEvent = { type: 'BREAKER_TURN' };
-
-export const isUserAnswer = (e: { type: string }): e is UserAnswerEvent =>
-  e.type === 'BREAKER_CHOICE' || e.type === 'MANUAL_FIX_DONE' || e.type === 'CONTEXT_PROVIDED' || e.type === 'CONTEXT_DECLINED';

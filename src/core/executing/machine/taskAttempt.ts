@@ -8,6 +8,7 @@ import type { PromptLanguage } from '../dispatch/prompts/promptTemplates';
 import { mergeDeclaredTests, type TaskRunRecord } from './taskRunRecord';
 import { failureExcerpt } from '../evidence/testEvidence';
 import type { TestRun } from '../evidence/testRunner';
+import { t } from '../../messages';
 
 /**
  * The pure rules of one attempt at a task, shared by the task's statechart: what a failed
@@ -57,31 +58,25 @@ export function implementerReportText(r: TaskRunRecord): string {
 }
 
 export function noStatusFixItem(language: PromptLanguage): FixItem {
-  const zh = language === 'zh';
-  return {
-    problem: zh ? '上一次回答没有状态行' : 'the last answer had no status line',
-    direction: zh ? '以一行状态结束：状态：DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED' : 'end with one status line: STATUS: DONE | DONE_WITH_CONCERNS | NEEDS_CONTEXT | BLOCKED',
-  };
+  return { problem: t('fixItem.noStatus', {}, language), direction: t('fixItem.noStatus.direction', {}, language) };
 }
 
 export function deletedTestFixItems(files: readonly string[], language: PromptLanguage): FixItem[] {
-  const zh = language === 'zh';
-  return files.map((f) => ({
-    problem: zh ? `测试文件 ${f} 被删除` : `the test file ${f} was deleted`,
-    file: f,
+  return files.map((file) => ({
+    problem: t('fixItem.testDeleted', { file }, language),
+    file,
     severity: 'blocker',
-    direction: zh ? '恢复该测试文件；禁止删除测试' : 'restore it; tests may not be deleted',
+    direction: t('fixItem.testDeleted.direction', {}, language),
   }));
 }
 
 export function testRunStatus(run: TestRun, language: PromptLanguage): string {
-  return run.timedOut ? (language === 'zh' ? '超时' : 'timed out') : `exit code ${run.exitCode}`;
+  return run.timedOut ? t('testRun.timedOut', {}, language) : t('testRun.exitCode', { code: String(run.exitCode) }, language);
 }
 
 export function failedTestRunFixItem(run: TestRun, logFile: string, language: PromptLanguage): FixItem {
-  const status = testRunStatus(run, language);
   return {
-    problem: language === 'zh' ? `测试命令 ${run.command} 失败（${status}，日志 ${logFile}）` : `the test command ${run.command} failed (${status}; log ${logFile})`,
+    problem: t('fixItem.testRunFailed', { command: run.command, status: testRunStatus(run, language), log: logFile }, language),
     severity: 'blocker',
     direction: failureExcerpt(run),
   };

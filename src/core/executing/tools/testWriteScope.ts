@@ -4,6 +4,7 @@ import type { TaskFile } from '../../files/taskFile';
 import { normalizeOwnedPath } from '../../fs/paths';
 import type { PromptLanguage } from '../dispatch/prompts/promptTemplates';
 import { isTestName, isTestPath, TEST_DIRS } from './testFiles';
+import { t } from '../../messages';
 
 /**
  * Where the test reporter may write: the project's test locations, not every path whose name
@@ -158,10 +159,7 @@ export function describeTestLocations(locations: TestLocations): string {
 
 /** The sentence added to the test reporter's prompt. */
 export function testLocationsNote(locations: TestLocations, language: PromptLanguage): string {
-  const where = describeTestLocations(locations);
-  return language === 'zh'
-    ? `写入范围：你只能写入项目的测试位置：${where}。隐藏文件夹（.github/、.vscode/）和按名称运行的文件（package.json 等清单、CI 工作流、git 钩子）一律不可写。`
-    : `Write scope: you may write only the project's test locations: ${where}. Hidden folders (.github/, .vscode/) and files a tool runs by name (package.json and other manifests, CI workflows, git hooks) are never writable.`;
+  return t('prompt.writeScope', { where: describeTestLocations(locations) }, language);
 }
 
 const extensionOf = (name: string) => {

@@ -1,11 +1,11 @@
 import type { MessageTable } from './catalogTypes';
 
 /**
- * The findings of artifact-analysis-pass, omission-hunt and stage-check, and the refusals of
- * `analyze --override`. A finding's `kind` stays loom's English word; its message and fix are
- * worded here.
+ * The findings of artifact-analysis-pass (spec.md, requirements.json, plan.md, tasks/ and
+ * traceability.json against each other) and the refusals of `analyze --override`. A finding's
+ * `kind` stays loom's English word; its message and fix are worded here.
  */
-export const validator2Messages = {
+export const artifactAnalysisMessages = {
   // artifact-analysis-pass: files that are missing or do not parse.
   'analysis.specMissing': { en: 'spec.md does not exist', zh: 'spec.md 不存在' },
   'analysis.planMissing': { en: 'plan.md does not exist', zh: 'plan.md 不存在' },
@@ -94,47 +94,4 @@ export const validator2Messages = {
   },
   'analysis.overrideNeedsReason': { en: 'overriding {id} needs a reason', zh: '豁免 {id} 需要给出理由' },
   'analysis.corrupt': { en: '{file} is corrupt; fix or delete it first (it was left untouched)', zh: '{file} 已损坏；请先修复或删除它（未改动该文件）' },
-
-  // loom's validate-plan.mjs, as the loom_validate_plan tool answers it.
-  'validator.plan.placeholder': { en: '{file} contains placeholder phrase: {phrase}', zh: '{file} 含有占位词：{phrase}' },
-  'validator.plan.noTaskSection': { en: 'plan.md must include a Task overview section', zh: 'plan.md 必须包含 Task 概览一节' },
-  'validator.plan.noDependencies': { en: 'plan.md should describe task dependencies', zh: 'plan.md 应说明任务之间的依赖关系' },
-  'validator.plan.noTasks': { en: 'tasks/ must contain at least one Tn.md file', zh: 'tasks/ 中至少要有一个 Tn.md 文件' },
-  'validator.plan.notContiguous': { en: 'Task files must be contiguous from T1.md; expected {expected}, found {found}', zh: '任务文件须从 T1.md 起连续编号；应为 {expected}，实际为 {found}' },
-  'validator.plan.taskLacks.heading': { en: 'tasks/{name} missing task heading', zh: 'tasks/{name} 缺少任务标题' },
-  'validator.plan.taskLacks.complexity': { en: 'tasks/{name} missing complexity', zh: 'tasks/{name} 缺少复杂度' },
-  'validator.plan.taskLacks.dependencies': { en: 'tasks/{name} missing dependencies', zh: 'tasks/{name} 缺少依赖' },
-  'validator.plan.taskLacks.files': { en: 'tasks/{name} missing affected files', zh: 'tasks/{name} 缺少涉及文件' },
-  'validator.plan.taskLacks.checklist': { en: 'tasks/{name} missing checklist steps', zh: 'tasks/{name} 缺少检查清单步骤（- [ ]）' },
-  'validator.plan.taskLacks.tests': { en: 'tasks/{name} missing test instructions', zh: 'tasks/{name} 缺少测试说明' },
-  'validator.plan.taskLacks.acceptance': { en: 'tasks/{name} missing acceptance mapping', zh: 'tasks/{name} 缺少验收映射' },
-  'validator.plan.noFrontmatter': { en: 'tasks/{name} missing YAML frontmatter', zh: 'tasks/{name} 缺少 YAML frontmatter' },
-  'validator.plan.noField': { en: 'tasks/{name} missing frontmatter field {field}', zh: 'tasks/{name} 的 frontmatter 缺少字段 {field}' },
-  'validator.plan.emptyRequirements': { en: 'tasks/{name} requirements must not be empty', zh: 'tasks/{name} 的 requirements 不能为空' },
-  'validator.plan.badRequirement': { en: 'tasks/{name} has invalid requirement id {id}', zh: 'tasks/{name} 的需求 id {id} 无效' },
-  'validator.plan.unknownRequirement': { en: 'tasks/{name} references unknown spec requirement {id}', zh: 'tasks/{name} 引用了 spec 中不存在的需求 {id}' },
-  'validator.plan.emptyBehaviors': { en: 'tasks/{name} behavior_ids must not be empty', zh: 'tasks/{name} 的 behavior_ids 不能为空' },
-  'validator.plan.badBehavior': { en: 'tasks/{name} has invalid behavior id {id}', zh: 'tasks/{name} 的 behavior id {id} 无效' },
-  'validator.plan.unknownBehavior': { en: 'tasks/{name} references unknown behavior {id}', zh: 'tasks/{name} 引用了不存在的 behavior {id}' },
-  'validator.plan.unmappedBehavior': { en: 'requirements behavior {id} is not mapped to any task', zh: 'requirements 中的 behavior {id} 没有对应任何任务' },
-
-  // omission-hunter: each behavior's tests and evidence, and what only a person can judge.
-  'omission.noTest': { en: '{behavior} ({category}) has no test reference in traceability.json', zh: '{behavior}（{category}）在 traceability.json 中没有测试引用' },
-  'omission.testNotFound': { en: '{behavior} test reference not found: {ref}', zh: '找不到 {behavior} 的测试引用：{ref}' },
-  'omission.testOnlyInWorktree': {
-    en: '{behavior} test reference not found in the spec directory or the repository root, where loom looks: {ref} is only in the feature worktree (name it {through}, or merge the feature first)',
-    zh: '在 loom 查找的规格目录或仓库根目录中找不到 {behavior} 的测试引用：{ref} 只在功能 worktree 中（请写成 {through}，或先合并该功能）',
-  },
-  'omission.noEvidence': { en: '{behavior} ({category}) has no evidence reference', zh: '{behavior}（{category}）没有证据引用' },
-  'omission.evidenceNotFound': { en: '{behavior} evidence reference not found: {ref}', zh: '找不到 {behavior} 的证据引用：{ref}' },
-  'omission.checkGuard': { en: 'verify guard code exists (permission check / rate limit / input validation)', zh: '确认存在防护代码（权限检查 / 限流 / 输入校验）' },
-  'omission.checkLock': { en: 'verify lock/transaction/CAS guard exists', zh: '确认存在锁 / 事务 / CAS 防护' },
-  'omission.checkInstrumentation': { en: 'verify metric/log/trace instrumentation exists', zh: '确认存在指标 / 日志 / 追踪埋点' },
-  'omission.forAPerson': { en: '{behavior} is {category}; {check}', zh: '{behavior} 属于 {category}；{check}' },
-  'omission.checkFor': { en: '{check} for {behavior}', zh: '针对 {behavior}：{check}' },
-  'omission.inputMissing': { en: '{file} does not exist: the omission hunt needs it; nothing was written', zh: '{file} 不存在：遗漏检查需要它；未写入任何内容' },
-  'omission.inputUnreadable': { en: '{file} cannot be read: the omission hunt needs it; nothing was written', zh: '无法读取 {file}：遗漏检查需要它；未写入任何内容' },
-
-  // Loom: Check Stage's handoff (written for loom, in English like the findings files).
-  'stageCheck.handoffSummary': { en: '{reports} passed Loom: Check Stage', zh: '{reports} 已通过 Loom: Check Stage' },
 } as const satisfies MessageTable;
