@@ -49,6 +49,7 @@ export function printNotChanged(e: NotChanged, io: CliIo, asJson: boolean): numb
     return 1;
   }
   if (BAD_INPUT.has(a.code)) {
+    if (asJson) io.out(JSON.stringify({ error: a.message, code: 'unreadable-input', codes: a.codes, reasons: a.reasons }, null, 2));
     io.err(`loom-vscode: ${a.message}${e.details.length ? e.details.map((d) => `\n  ${formatDiagnostic(d)}`).join('') : a.reasons.map((r) => `\n  - ${r}`).join('')}`);
     return 2;
   }

@@ -39,7 +39,7 @@ export interface GuardOutcome {
   /** A spec-relative file the user can open to fix it. */
   file?: string;
   /** What kind of fault, for a surface that offers a remedy (Approve Again for a stale approval). */
-  code?: 'stale-approval' | 'unreadable-input' | 'compression-required' | 'open-threads';
+  code?: 'stale-approval' | 'stale-handoff' | 'unreadable-input' | 'compression-required' | 'open-threads';
 }
 
 /** Whether the guard lets the transition through, given the user's confirmation (and the caller's word on compression) or their absence. */
@@ -203,10 +203,13 @@ export const GUARDS: GuardRegistry = {
   handoffsFresh: (_p, { snapshot: s }) => {
     const stale = staleHandoffs(s);
     return stale.length
-      ? fail(
-          stale.map((h) => t('guard.handoffStale', { handoff: h.handoff, changed: h.changed.join(', ') })),
-          stale[0].handoff,
-        )
+      ? {
+          ...fail(
+            stale.map((h) => t('guard.handoffStale', { handoff: h.handoff, changed: h.changed.join(', ') })),
+            stale[0].handoff,
+          ),
+          code: 'stale-handoff',
+        }
       : pass;
   },
 
