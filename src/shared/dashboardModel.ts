@@ -4,6 +4,9 @@
  * repository-relative with `/`.
  */
 
+import type { StageRole } from '../core/pipeline/stageRoles';
+
+/** A stage's status as every view derives it (core/specdir/stageStatus), `current` being its `running`. */
 export type StepStatus = 'done' | 'current' | 'waiting' | 'failed';
 
 /** One visit recorded in `stage_history`. */
@@ -23,6 +26,8 @@ export interface StageStep {
   description?: string;
   status: StepStatus;
   humanApproval: boolean;
+  /** The part the stage plays, when it is a special one (core/pipeline/stageRoles): the stepper shows the rounds on the convergence stage. */
+  role?: StageRole;
   /** The latest visit's times; for the current stage, when it was entered. */
   enteredAt?: string;
   exitedAt?: string;

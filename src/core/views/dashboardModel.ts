@@ -20,7 +20,6 @@ import { FAILED_STAGE } from '../files/vocabulary';
 import { convergenceRound } from '../pipeline/guards';
 import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { stageWithRole } from '../pipeline/stageRoles';
-import { failedFrom } from '../pipeline/stateRecord';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import { byTaskNumber, specTaskIds } from '../specdir/loadSpec';
@@ -37,6 +36,7 @@ import { anchorThread } from '../review/anchoring';
 import { openThreads } from '../review/reviewComments';
 import { readReviewComments } from '../review/reviewStore';
 import { findWorktree } from '../specdir/worktree';
+import { stagePlaces } from '../specdir/stageStatus';
 import { readFindingsFiles } from './findingsFiles';
 import { stageDescription, t, transitionDescription } from '../messages';
 import { taskTitleWithoutId } from '../tasks/taskTitle';
@@ -98,32 +98,26 @@ const visit = (h: StageHistoryEntry): StageVisit => ({
 });
 
 /**
- * Stages before the current one are done, after it waiting; a failed spec shows the stage it
- * failed in as failed. Without a known stage (corrupt state) only recorded passes count as done.
+ * The stepper: each stage's status as every view derives it (stageStatus.stagePlaces), `current`
+ * for the stage being worked on, with its times and every recorded visit.
  */
 function stageSteps(spec: SpecPipeline): StageStep[] {
   const { definition, snapshot } = spec;
   const state = snapshot.state;
   const history = state?.stage_history ?? [];
-  const failedIn = spec.stage === FAILED_STAGE && state ? failedFrom(state) : undefined;
-  const here = failedIn ?? spec.stage;
-  const hereIndex = here === null ? -1 : definition.stages.findIndex((s) => s.id === here);
+  const { places } = stagePlaces(definition, spec.stage, state);
   return definition.stages.map((stage, i): StageStep => {
     const visits = history.filter((h) => h.stage === stage.id).map(visit);
     const last = visits[visits.length - 1];
-    let status: StageStep['status'];
-    if (failedIn === stage.id) status = 'failed';
-    else if (stage.id === spec.stage) status = 'current';
-    else if (hereIndex >= 0) status = i < hereIndex ? 'done' : 'waiting';
-    else status = last?.status === 'passed' ? 'done' : 'waiting';
-    const current = status === 'current';
+    const { status, current } = places[i];
     const enteredAt = current ? state?.current_stage_started_at : last?.enteredAt;
     const exitedAt = current ? undefined : last?.exitedAt;
     return {
       id: stage.id,
       ...(stage.description ? { description: stageDescription(stage.id, stage.description) } : {}),
-      status,
+      status: status === 'running' ? 'current' : status,
       humanApproval: stage.humanApproval,
+      ...(stage.role ? { role: stage.role } : {}),
       ...(enteredAt ? { enteredAt } : {}),
       ...(exitedAt ? { exitedAt } : {}),
       visits,
