@@ -1,10 +1,6 @@
 import * as vscode from 'vscode';
 
-/** `2026-11-20+user-login` → date `2026-11-20`, feature `user-login`; a name without a date is all feature. */
-export function splitSpecName(name: string): { date?: string; feature: string } {
-  const m = /^(\d{4}-\d{2}-\d{2})[+_-](.+)$/.exec(name);
-  return m ? { date: m[1], feature: m[2] } : { feature: name };
-}
+export { splitSpecName } from '../core/specdir/specName';
 
 /** "just now", "5m ago", "2h ago", "3d ago" — short enough for a tree row. */
 export function relativeTime(iso: string | undefined, now = Date.now()): string | undefined {

@@ -43,6 +43,8 @@ export interface Precondition {
   reasons: string[];
   /** Repository-relative file that can be opened to fix it. */
   path?: string;
+  /** Holds, but only for what it reads: a fact beside it the user should see (a file it does not read that cannot be read). */
+  caveat?: string;
 }
 
 export interface NextTransition {
@@ -210,6 +212,8 @@ export interface DashboardModel {
   reviewThreads: DashboardThread[];
   reviewError?: string;
   problems: { errors: number; warnings: number };
+  /** The spec's files that cannot be read (pipeline.state.json among them), each openable at its first problem. */
+  unreadable: { path: string; file: string; line: number; message: string }[];
   /** Another process holds `.loom-run.lock`. */
   lockedBy?: number;
 }

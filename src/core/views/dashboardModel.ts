@@ -37,6 +37,7 @@ import { openThreads } from '../review/reviewComments';
 import { readReviewComments } from '../review/reviewStore';
 import { findWorktree } from '../specdir/worktree';
 import { stagePlaces } from '../specdir/stageStatus';
+import { unreadableFiles, type UnreadableFile } from '../specdir/unreadableFiles';
 import { readFindingsFiles } from './findingsFiles';
 import { stageDescription, t, transitionDescription } from '../messages';
 import { taskTitleWithoutId } from '../tasks/taskTitle';
@@ -82,6 +83,7 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
     ...tokenUsage(snapshot),
     ...reviewThreads(snapshot),
     problems: { errors, warnings: spec.diagnostics.length - errors },
+    unreadable: unreadableFiles(snapshot).map((f) => ({ path: `${snapshot.specDir}/${f.file}`, file: f.file, line: f.line, message: f.message })),
     ...(snapshot.lock && !snapshot.lock.stale ? { lockedBy: snapshot.lock.pid } : {}),
   };
 }
@@ -127,6 +129,7 @@ function stageSteps(spec: SpecPipeline): StageStep[] {
 
 /** The transitions open now, each precondition with whether it holds (the guards' own verdicts). */
 function nextTransitions(spec: SpecPipeline): NextTransition[] {
+  const unreadable = unreadableFiles(spec.snapshot);
   // The spec's own checks of the ways on (the CLI's `next`), each precondition with its verdict.
   return spec.next().map((check) => {
     const seen = new Set<string>();
@@ -146,7 +149,14 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       // A check that fails only for a fact already listed adds nothing the user can act on.
       if (!outcome.ok && outcome.reasons.length > 0 && reasons.length === 0) continue;
       for (const r of reasons) said.add(r);
-      preconditions.push({ label, holds: outcome.ok, reasons, ...(outcome.file ? { path: `${spec.snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}) });
+      const caveat = call.type === 'inputsReadable' && outcome.ok ? unreadElsewhere(unreadable, call.params.paths) : undefined;
+      preconditions.push({
+        label,
+        holds: outcome.ok,
+        reasons,
+        ...(outcome.file ? { path: `${spec.snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}),
+        ...(caveat ? { caveat } : {}),
+      });
     }
     return {
       to: check.to,
@@ -159,6 +169,16 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       confirmations: check.confirmations,
     };
   });
+}
+
+/**
+ * "The files it reads can be read" holds for this step's files only: a file of the spec the step
+ * does not read, yet cannot be read, is said beside it, so that the checklist and the count of
+ * errors above it do not seem to disagree.
+ */
+function unreadElsewhere(unreadable: readonly UnreadableFile[], read: readonly string[]): string | undefined {
+  const others = unreadable.filter((f) => !read.some((p) => (p.endsWith('/') ? f.file.startsWith(p) : f.file === p)));
+  return others.length ? t('check.inputsReadableElsewhere', { files: others.map((f) => f.file).join(', ') }) : undefined;
 }
 
 function actions(spec: SpecPipeline): DashboardModel['actions'] {

@@ -101,7 +101,7 @@ function stageContext(e: SpecEntry): string {
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {
-  if (e.spec.stage === null) return icon('error', 'errorForeground');
+  if (e.spec.stage === null || e.overview.unreadable.length) return icon('error', 'errorForeground');
   if (e.overview.group === 'failed') return icon(...STAGE_ICONS.failed);
   if (isStale(e.staleness)) return icon(...WARNING);
   if (e.overview.group === 'done') return icon(...STAGE_ICONS.done);
@@ -137,6 +137,7 @@ export function specTooltip(e: SpecEntry): vscode.MarkdownString {
     const problem = stateProblem(e);
     if (problem) t.appendMarkdown(`\n${md(vscode.l10n.t('Line {0}: {1}', problem.line, problem.message))}\n`);
   }
+  for (const f of e.overview.unreadable) t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', f.file))}\n`);
   const next = e.spec.next();
   for (const n of next) {
     t.appendMarkdown(`\n${n.ready ? '$(arrow-right)' : '$(circle-slash)'} ${md(vscode.l10n.t('Next: {0}', n.to))}${n.ready ? '' : ` — ${md(vscode.l10n.t('blocked'))}`}\n`);
@@ -177,6 +178,20 @@ export function specNotes(e: SpecEntry): NoteNode[] {
       severity: 'error',
       label: problem ? vscode.l10n.t('{0} line {1}: fix or restore it', PIPELINE_STATE_FILE, problem.line) : vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
       tooltip: problem ? vscode.l10n.t('Line {0}: {1}', problem.line, problem.message) : undefined,
+    });
+  }
+  // Every other file that cannot be read, opened where it stops being readable: the reason the spec is under Needs attention.
+  for (const f of e.overview.unreadable) {
+    notes.push({
+      kind: 'note',
+      id: `note:${e.dir}:unreadable:${f.file}`,
+      dir: e.dir,
+      file: f.file,
+      line: f.line,
+      column: f.column,
+      severity: 'error',
+      label: vscode.l10n.t('{0} line {1}: fix or restore it', f.file, f.line),
+      tooltip: vscode.l10n.t('Line {0}: {1}', f.line, f.message),
     });
   }
   for (const a of e.staleness.approvals) {

@@ -11,6 +11,11 @@ export const viewMessages = {
     en: 'pipeline.state.json is corrupt, so the current stage is unknown. Fix or restore it; it is never overwritten.',
     zh: 'pipeline.state.json 已损坏，无法确定当前阶段。请修复或恢复它；Loom 从不覆盖它。',
   },
+  'view.header.openAtError': { en: 'Open {file} at the Error', zh: '在错误处打开 {file}' },
+  'view.header.unreadable': {
+    en: '{file} cannot be read (line {line}): {message}',
+    zh: '{file} 无法读取（第 {line} 行）：{message}',
+  },
   'view.header.failed': { en: 'Failed: ', zh: '失败：' },
   'view.header.locked': {
     en: 'Another process (pid {pid}) is driving this spec: changes are refused until it finishes.',

@@ -167,5 +167,6 @@ export function dashboardModel(options: { tripped?: boolean; tokens?: boolean; s
           },
         }),
     problems: { errors: 0, warnings: 1 },
+    unreadable: [],
   };
 }
