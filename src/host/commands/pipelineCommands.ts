@@ -10,6 +10,7 @@ import type { TransitionCheck } from '../../core/pipeline/transitionCheck';
 import { approvalsBlockingAdvance } from '../../core/specdir/staleness';
 import { localTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
+import { remediesFirstThingFirst } from './remedies';
 import { cancelled, createCommand, notify, openSpecFile, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
 import { t, transitionDescription } from '../../core/messages';
 
@@ -76,7 +77,11 @@ function presentRefusal(ctx: CommandContext, e: SpecEntry, error: TransitionRefu
     // What the user must still do besides confirming; the confirmation is asked here once they are done.
     const reasons = check.unmet.length ? check.unmet : error.reasons;
     ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${from} → ${check.to} refused:\n  - ${reasons.join('\n  - ')}`);
-    return refused(vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), from, check.to), reasons, [...worktreeAction(e, check), ...fileAction(e, check.file)]);
+    return refused(
+      vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), from, check.to),
+      reasons,
+      remediesFirstThingFirst(e, check, [...worktreeAction(e, check), ...fileAction(e, check.file)]),
+    );
   }
   ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${from}${to ? ` → ${to}` : ''} refused: ${error.message}`);
   return refused(error.message, error.reasons, fileAction(e, error.details.file));
@@ -119,7 +124,7 @@ async function confirmLeaving(ctx: CommandContext, e: SpecEntry, stage: StageDef
   for (const c of check.confirmations) lines.push(`• ${c}`);
   if (stage.humanApproval) {
     const files = (stage.approvalRequires.length ? stage.approvalRequires : stage.outputs).filter((p) => !p.endsWith('/') && p !== 'traceability.json');
-    if (files.length) lines.push(vscode.l10n.t('The sha256 of {0} is recorded with the approval; changing them later needs re-approval.', files.join(', ')));
+    if (files.length) lines.push(vscode.l10n.t('Approving records the sha256 of {0}; a later change needs re-approval.', files.join(', ')));
   }
   for (const d of e.staleness.derived) lines.push(`⚠ ${vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input)}`);
   for (const a of e.staleness.approvals.filter((x) => x.stage === stage.id))

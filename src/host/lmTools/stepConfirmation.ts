@@ -19,7 +19,7 @@ export function stepConfirmation(e: SpecEntry, from: string, check: TransitionCh
   const stage = stageOf(e.spec.definition, from);
   if (stage?.humanApproval && check.kind === 'forward') {
     const files = (stage.approvalRequires.length ? stage.approvalRequires : stage.outputs).filter((p) => !p.endsWith('/') && p !== 'traceability.json');
-    if (files.length) lines.push(vscode.l10n.t('The sha256 of {0} is recorded with the approval; changing them later needs re-approval.', files.join(', ')));
+    if (files.length) lines.push(vscode.l10n.t('Approving records the sha256 of {0}; a later change needs re-approval.', files.join(', ')));
   }
   for (const d of e.staleness.derived) lines.push(`⚠ ${vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input)}`);
   lines.push(vscode.l10n.t('The agent asked for this step; continuing records it in the stage history as confirmed by you.'));

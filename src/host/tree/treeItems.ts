@@ -274,7 +274,9 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   if (stage.current) {
     const since = relativeTime(stage.enteredAt);
     if (since) parts.push(vscode.l10n.t('since {0}', since));
-    if (stage.confirmation) parts.push(vscode.l10n.t('needs approval'));
+    // One word for one thing, as the hover says it: a gate is approved, an interactive stage confirmed.
+    if (stage.humanApproval) parts.push(vscode.l10n.t('needs approval'));
+    else if (stage.confirmation) parts.push(vscode.l10n.t('needs confirmation'));
   } else if (last?.approval) parts.push(vscode.l10n.t('approved'));
   if (stage.visits.length > 1) parts.push(vscode.l10n.t('{0} visits', stage.visits.length));
   if (staleApproval) parts.push(`⚠ ${vscode.l10n.t('approval stale')}`);
@@ -287,7 +289,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   if (stage.description) t.appendMarkdown(`${md(stage.description)}\n\n`);
   if (stage.current && stage.enteredAt) t.appendMarkdown(`${md(vscode.l10n.t('Entered'))}: ${localTime(stage.enteredAt)}\n\n`);
   for (const v of stage.visits) t.appendMarkdown(`- ${visitLine(v)}\n`);
-  if (stage.humanApproval) t.appendMarkdown(`\n$(shield) ${md(vscode.l10n.t('Human-approval gate'))}\n`);
+  if (stage.humanApproval) t.appendMarkdown(`\n$(shield) ${md(vscode.l10n.t('Human-approval gate: leaving it needs your approval'))}\n`);
   else if (stage.confirmation) t.appendMarkdown(`\n$(person) ${md(vscode.l10n.t('Interactive stage: leaving it needs your confirmation'))}\n`);
   if (staleApproval) t.appendMarkdown(`\n$(warning) ${md(vscode.l10n.t('The approval of {0} is stale: {1} changed since; re-approval is needed.', stage.id, staleApproval.changed.join(', ')))}\n`);
   if (stage.status === 'failed' && e.overview.failureReason) t.appendMarkdown(`\n$(error) ${md(e.overview.failureReason)}\n`);
@@ -318,7 +320,9 @@ function taskStatusText(status: TaskStatus): string {
  */
 function reviewMarkdown(label: string, text: string): string {
   const { summary, items } = readableReview(text);
-  const lines = [`${md(label)}: ${md(summary || '—')}  `];
+  // Without words of its own, the label heads its fix items: a dash there would read as "none".
+  const head = summary || (items.length === 1 ? vscode.l10n.t('1 fix item') : items.length ? vscode.l10n.t('{0} fix items', items.length) : '');
+  const lines = [`${md(label)}: ${md(head || text.trim())}  `];
   if (items.length) lines.push('');
   items.forEach((item, i) => {
     const where = item.file ? ` — \`${item.location ? `${item.file}:${item.location}` : item.file}\`` : '';
