@@ -13,8 +13,8 @@ const TEMPLATES: Readonly<Record<PromptLanguage, (title: string, specName: strin
 
 > Feature: \`${specName}\` · Pipeline: ${pipelineType}
 >
-> Fill in each section, or draft them with \`@loom /brainstorm\` in the Chat view. Until every
-> placeholder line is replaced, leaving brainstorming is refused (by Loom and by loom's own CLI).
+> Fill in each section, or draft them with \`@loom /brainstorm\` in the Chat view.
+> Until every placeholder line is replaced, leaving brainstorming is refused (by Loom and by loom's own CLI).
 
 ## Background
 
@@ -39,8 +39,8 @@ TODO: What the system does, observable from outside: inputs, outputs, errors.
 
 > Feature：\`${specName}\` · 流水线：${pipelineType}
 >
-> 逐节填写，或在 Chat 视图中用 \`@loom /brainstorm\` 起草。在替换掉每一行占位内容之前，
-> 离开 brainstorming 会被拒绝（Loom 与 loom 自己的 CLI 都会拒绝）。
+> 逐节填写，或在 Chat 视图中用 \`@loom /brainstorm\` 起草。
+> 在替换掉每一行占位内容之前，离开 brainstorming 会被拒绝（Loom 与 loom 自己的 CLI 都会拒绝）。
 
 ## 背景
 

@@ -169,7 +169,6 @@ export function notify(kind: 'info' | 'warning' | 'error', message: string, acti
 function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | undefined): CommandOutcome {
   const log = ctx.log.component(id);
   if (e instanceof TransitionRefusedError) {
-    log.info(`${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
     notify('warning', e.reasons.length ? `${e.message}: ${e.reasons.join('; ')}` : e.message);
     return { status: 'refused', message: e.message, reasons: e.reasons };
   }
@@ -178,7 +177,6 @@ function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | 
     return { status: 'refused', message: e.message, reasons: [] };
   }
   if (e instanceof SpecLockedError) {
-    log.warn(e.message);
     notify('warning', e.message);
     return { status: 'refused', message: e.message, reasons: [] };
   }
@@ -223,6 +221,7 @@ export function createCommand(ctx: CommandContext, id: string, options: CommandO
   return vscode.commands.registerCommand(id, async (arg?: unknown): Promise<CommandOutcome> => {
     const { args, dir, uri } = argsOf(arg);
     let entry: SpecEntry | undefined;
+    let outcome: CommandOutcome;
     try {
       if (options.writes && !ctx.trust.writable) throw new UntrustedWorkspaceError();
       if (options.spec) {
@@ -230,9 +229,13 @@ export function createCommand(ctx: CommandContext, id: string, options: CommandO
         if (!entry) return cancelled;
       }
       ctx.log.component('commands').debug(`${id}${entry ? ` ${entry.spec.snapshot.specDir}` : ''}`);
-      return await run(args, entry);
+      outcome = await run(args, entry);
     } catch (e) {
-      return report(ctx, id, e, entry);
+      outcome = report(ctx, id, e, entry);
     }
+    // Every refusal is in the log, once, whichever command refused and however it told the user.
+    if (outcome.status === 'refused')
+      ctx.log.component(id.replace(/^loom\./, '')).info(`${entry ? `${entry.spec.snapshot.specDir}: ` : ''}${outcome.message}${outcome.reasons.map((r) => `\n  - ${r}`).join('')}`);
+    return outcome;
   });
 }

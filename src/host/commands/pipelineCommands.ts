@@ -60,7 +60,7 @@ function stageRefusal(e: SpecEntry): CommandOutcome | undefined {
  * Shows the pipeline's refusal: the actor decided and said why; this only words it for the
  * user and offers the remedy (Approve Again, Create Worktree, the file to fix).
  */
-function presentRefusal(ctx: CommandContext, e: SpecEntry, error: TransitionRefusedError, from: string, to: string | undefined): CommandOutcome {
+function presentRefusal(_ctx: CommandContext, e: SpecEntry, error: TransitionRefusedError, from: string, _to: string | undefined): CommandOutcome {
   const codes = error.details.codes ?? [];
   const check = error.details.check as TransitionCheck | undefined;
   if (codes.includes('spec-failed') || codes.includes('state-unreadable')) return stageRefusal(e) ?? refused(error.message, error.reasons);
@@ -76,14 +76,12 @@ function presentRefusal(ctx: CommandContext, e: SpecEntry, error: TransitionRefu
   if (check) {
     // What the user must still do besides confirming; the confirmation is asked here once they are done.
     const reasons = check.unmet.length ? check.unmet : error.reasons;
-    ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${from} → ${check.to} refused:\n  - ${reasons.join('\n  - ')}`);
     return refused(
       vscode.l10n.t('{0} cannot move from {1} to {2}', feature(e), from, check.to),
       reasons,
       remediesFirstThingFirst(e, check, [...worktreeAction(e, check), ...fileAction(e, check.file)]),
     );
   }
-  ctx.log.component('advance').info(`${e.spec.snapshot.specDir}: ${from}${to ? ` → ${to}` : ''} refused: ${error.message}`);
   return refused(error.message, error.reasons, fileAction(e, error.details.file));
 }
 
