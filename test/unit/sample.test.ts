@@ -15,7 +15,7 @@ import { planTaskBatches } from '../../src/core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../../src/core/trace/traceabilityMatrix';
 
 /**
- * The bundled sample workspace (sample/, what `npm start` opens) must stay a correct loom
+ * The bundled sample workspace (sample/, whose copy `npm start` opens) must stay a correct loom
  * repository: three features at their intended stages, no error diagnostics, evidence receipts
  * whose sha256 match, and T3 of due-dates one reviewer FAIL away from the circuit breaker.
  * The test only reads: it checks at the end that no file of sample/ changed. When a check fails
