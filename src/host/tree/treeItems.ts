@@ -168,32 +168,21 @@ export function specNotes(e: SpecEntry): NoteNode[] {
   const notes: NoteNode[] = [];
   if (e.spec.stage === null) {
     const problem = stateProblem(e);
-    notes.push({
-      kind: 'note',
-      id: `note:${e.dir}:corrupt`,
-      dir: e.dir,
-      file: PIPELINE_STATE_FILE,
-      line: problem?.line,
-      column: problem?.column,
-      severity: 'error',
-      label: problem ? vscode.l10n.t('{0} line {1}: fix or restore it', PIPELINE_STATE_FILE, problem.line) : vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
-      tooltip: problem ? vscode.l10n.t('Line {0}: {1}', problem.line, problem.message) : undefined,
-    });
+    notes.push(
+      problem
+        ? unreadableNote(e, `note:${e.dir}:corrupt`, { file: PIPELINE_STATE_FILE, ...problem })
+        : {
+            kind: 'note',
+            id: `note:${e.dir}:corrupt`,
+            dir: e.dir,
+            file: PIPELINE_STATE_FILE,
+            severity: 'error',
+            label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
+          },
+    );
   }
   // Every other file that cannot be read, opened where it stops being readable: the reason the spec is under Needs attention.
-  for (const f of e.overview.unreadable) {
-    notes.push({
-      kind: 'note',
-      id: `note:${e.dir}:unreadable:${f.file}`,
-      dir: e.dir,
-      file: f.file,
-      line: f.line,
-      column: f.column,
-      severity: 'error',
-      label: vscode.l10n.t('{0} line {1}: fix or restore it', f.file, f.line),
-      tooltip: vscode.l10n.t('Line {0}: {1}', f.line, f.message),
-    });
-  }
+  for (const f of e.overview.unreadable) notes.push(unreadableNote(e, `note:${e.dir}:unreadable:${f.file}`, f));
   for (const a of e.staleness.approvals) {
     notes.push({
       kind: 'note',
@@ -216,6 +205,21 @@ export function specNotes(e: SpecEntry): NoteNode[] {
     });
   }
   return notes;
+}
+
+/** A note on a file that cannot be read, which opens it at the line where it stops being readable. */
+function unreadableNote(e: SpecEntry, id: string, f: { file: string; line: number; column: number; message: string }): NoteNode {
+  return {
+    kind: 'note',
+    id,
+    dir: e.dir,
+    file: f.file,
+    line: f.line,
+    column: f.column,
+    severity: 'error',
+    label: vscode.l10n.t('{0} line {1}: fix or restore it', f.file, f.line),
+    tooltip: vscode.l10n.t('Line {0}: {1}', f.line, f.message),
+  };
 }
 
 export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { buildPipelineDefinition } from '../../../src/core/pipeline/pipelineDefinition';
+import { bundledPipelineSchema } from '../../../src/core/pipeline/pipelineSchema';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { specOverview } from '../../../src/core/specdir/specOverview';
 import { buildDashboardModel } from '../../../src/core/views/dashboardModel';
@@ -13,21 +15,8 @@ const repos: TempRepo[] = [];
 after(() => repos.forEach((r) => r.dispose()));
 
 const passed = (stage: string) => ({ stage, entered_at: '2026-11-29T08:00:00.000Z', exited_at: '2026-11-29T08:30:00.000Z', status: 'passed' });
-const FEATURE = [
-  'brainstorming',
-  'detail-expansion',
-  'planning',
-  'analyze-artifacts',
-  'approved',
-  'git-worktree',
-  'executing',
-  'converge',
-  'verification',
-  'code-review-request',
-  'review-gate',
-  'code-review-response',
-  'synced',
-];
+/** loom's feature pipeline, as the schema gives it (no workflow.yaml in these repositories). */
+const FEATURE = buildPipelineDefinition(bundledPipelineSchema(), undefined, 'feature').stages.map((s) => s.id);
 
 function bothViews(stateFile: string | object) {
   const r = new TempRepo();
