@@ -178,7 +178,8 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
  */
 function unreadElsewhere(unreadable: readonly UnreadableFile[], read: readonly string[]): string | undefined {
   const others = unreadable.filter((f) => !read.some((p) => (p.endsWith('/') ? f.file.startsWith(p) : f.file === p)));
-  return others.length ? t('check.inputsReadableElsewhere', { files: others.map((f) => f.file).join(', ') }) : undefined;
+  const files = others.map((f) => f.file).join(', ');
+  return others.length ? t(others.length === 1 ? 'check.inputsReadableElsewhere' : 'check.inputsReadableElsewhereSeveral', { files }) : undefined;
 }
 
 function actions(spec: SpecPipeline): DashboardModel['actions'] {
