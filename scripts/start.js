@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * `npm start`: opens VS Code on the bundled sample workspace (sample/) with this extension loaded
- * from the working tree. `npm start` builds first (`npm run build`).
+ * `npm start`: opens VS Code on a copy of the bundled sample workspace (sample/) with this
+ * extension loaded from the working tree. `npm start` builds first (`npm run build`).
+ *
+ *   - The copy (.vscode-test/start/sample, outside the tracked tree) is made the first time and kept
+ *     between runs, so what you did there is still there; `npm start -- --fresh` starts over from
+ *     sample/. Playing (Advance, New Feature, comments) never changes sample/, which the tests read
+ *     as committed. The copy is a git repository of its own, so Create Worktree makes its branches
+ *     there, not in this one.
  *
  *   - Desktop: when `code` is on PATH, runs `code --extensionDevelopmentPath=<repo> sample/`.
  *   - Otherwise (or with LOOM_START_CODE_SERVER=1): serves VS Code with code-server (installing it
@@ -23,6 +29,51 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..');
 const SAMPLE = path.join(ROOT, 'sample');
 const STATE_DIR = path.join(ROOT, '.vscode-test', 'start');
+/** Where `npm start` plays: a copy of sample/, kept between runs. */
+const PLAY = path.join(STATE_DIR, 'sample');
+
+/** sha256 over every file of `dir` (relative path and content), to tell whether sample/ changed since it was copied. */
+function treeDigest(dir) {
+  const hash = require('crypto').createHash('sha256');
+  const walk = (d) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const abs = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(abs);
+      else hash.update(`${path.relative(dir, abs)}\0`).update(fs.readFileSync(abs));
+    }
+  };
+  walk(dir);
+  return hash.digest('hex');
+}
+
+/**
+ * The copy of `sample` at `play` that `npm start` opens: made when missing or when `fresh`, kept
+ * otherwise (with a note when `sample` changed since, e.g. after a pull). The copy gets a git
+ * repository of its own, with the sample as its first commit, so that git (Create Worktree, the
+ * diff @loom /review reads) stops there. Returns what was done, for the message.
+ *
+ * @param {{ sample: string, play: string, fresh?: boolean }} o
+ * @returns {{ made: boolean, outdated: boolean }}
+ */
+function prepareSample({ sample, play, fresh = false }) {
+  const digestFile = `${play}.sha256`;
+  const digest = treeDigest(sample);
+  if (!fresh && fs.existsSync(play)) {
+    const copied = fs.existsSync(digestFile) ? fs.readFileSync(digestFile, 'utf8').trim() : '';
+    return { made: false, outdated: copied !== digest };
+  }
+  fs.rmSync(play, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(play), { recursive: true });
+  fs.cpSync(sample, play, { recursive: true });
+  const git = (...args) => spawnSync('git', ['-c', 'user.name=Loom sample', '-c', 'user.email=sample@loom.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: play, stdio: 'ignore' });
+  // Without git the copy is still a loom repository; only the git features have nothing to work on.
+  if (git('init', '-q').status === 0) {
+    git('add', '-A');
+    git('commit', '-q', '--no-gpg-sign', '-m', 'The Loom sample workspace');
+  }
+  fs.writeFileSync(digestFile, `${digest}\n`);
+  return { made: true, outdated: false };
+}
 
 function hasDesktopCode() {
   if (process.env.LOOM_START_CODE_SERVER === '1') return false;
@@ -30,8 +81,8 @@ function hasDesktopCode() {
 }
 
 function startDesktop() {
-  console.log(`Opening ${path.relative(ROOT, SAMPLE)}/ in VS Code with the extension from ${ROOT}`);
-  const r = spawnSync('code', [`--extensionDevelopmentPath=${ROOT}`, SAMPLE], { stdio: 'inherit' });
+  console.log(`Opening ${path.relative(ROOT, PLAY)}/ in VS Code with the extension from ${ROOT}`);
+  const r = spawnSync('code', [`--extensionDevelopmentPath=${ROOT}`, PLAY], { stdio: 'inherit' });
   return r.status ?? 1;
 }
 
@@ -114,7 +165,7 @@ async function startCodeServer() {
   const port = process.env.PORT ? Number(process.env.PORT) : undefined;
   let started;
   try {
-    started = await serveWithExtension({ target: SAMPLE, stateDir: STATE_DIR, port });
+    started = await serveWithExtension({ target: PLAY, stateDir: STATE_DIR, port });
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
@@ -143,7 +194,7 @@ async function startCodeServer() {
   console.log(
     [
       '',
-      `VS Code (code-server) is serving ${path.relative(ROOT, SAMPLE)}/ with ${id} loaded from ${ROOT}`,
+      `VS Code (code-server) is serving ${path.relative(ROOT, PLAY)}/ with ${id} loaded from ${ROOT}`,
       '',
       `  Open: ${url}`,
       '',
@@ -169,11 +220,24 @@ async function main() {
     console.error(`npm start: the sample workspace ${SAMPLE} does not exist yet; nothing to open.`);
     process.exit(1);
   }
+  const unknown = process.argv.slice(2).filter((a) => a !== '--fresh');
+  if (unknown.length) {
+    console.error(`npm start: unknown argument ${unknown.join(' ')} (npm start -- --fresh starts over from sample/)`);
+    process.exit(2);
+  }
+  const play = path.relative(ROOT, PLAY);
+  const { made, outdated } = prepareSample({ sample: SAMPLE, play: PLAY, fresh: process.argv.includes('--fresh') });
+  console.log(
+    made
+      ? `A fresh copy of sample/ is at ${play}/: play there freely, sample/ stays as committed (npm start -- --fresh starts over).`
+      : `Opening your copy of the sample, ${play}/, as you left it (npm start -- --fresh starts over from sample/).`,
+  );
+  if (outdated) console.log('sample/ has changed since the copy was made: npm start -- --fresh to take the new one (your copy is replaced).');
   if (hasDesktopCode()) process.exit(startDesktop());
   await startCodeServer();
 }
 
-module.exports = { linkExtension, serveWithExtension };
+module.exports = { linkExtension, prepareSample, serveWithExtension };
 
 if (require.main === module) {
   main().catch((e) => {

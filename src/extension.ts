@@ -50,6 +50,8 @@ export interface LoomApi {
   lmTools: LoomTools;
   /** The comment threads of spec reviews (review-comments.json). */
   review: ReviewThreads;
+  /** The one "Loom" output channel every component logs to. */
+  log: Log;
   /** performance.now() marks of loading and activation, for the benchmarks (`npm run bench`). */
   timings: LoadClock & { activatedAt: number; extensionActivatedAt: number };
   /** Only when the extension runs its tests: answers queued for the executing loop's questions. */
@@ -92,7 +94,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const findingActions = new FindingCodeActions(registry, diagnostics, log);
   const statusBar = new LoomStatusBar(registry, view, config);
   const webviews = new WebviewPanels(registry, log, context.extensionUri);
-  webviews.setMessageHandler(webviewMessageHandler(registry, webviews, log.component('webviews')));
+  webviews.setMessageHandler(webviewMessageHandler(registry, webviews, log.component('webviews'), context.workspaceState));
   const ctx = { registry, view, log, trust, config };
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const drafts = new PendingDraftStore();
@@ -136,7 +138,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   registry.startSoon();
   const extensionActivatedAt = performance.now();
   const timings = { ...clock, activatedAt: clock.activatedAt ?? extensionActivatedAt, threadAtActivated: clock.threadAtActivated ?? threadClock(), extensionActivatedAt };
-  return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, ...(presets ? { testHooks: { prompts: presets } } : {}) };
+  return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, log, ...(presets ? { testHooks: { prompts: presets } } : {}) };
 }
 
 export function deactivate(): void {

@@ -69,10 +69,11 @@ export function formatStatus(s: SpecStatus): string {
   }
   for (const n of s.next) {
     // A failed spec leaves through `recover --to`, never `advance`: say so where it is offered.
-    const key = !n.ready ? 'cli.status.next.blocked' : n.kind === 'recover' ? 'cli.status.next.readyRecover' : n.interactive ? 'cli.status.next.readyConfirm' : 'cli.status.next.ready';
-    lines.push(t(key, { to: n.to, kind: n.kind }));
+    // The flags a ready move needs are named on its line; a blocked one has other things to do first.
+    const flags = needsFlags(n);
+    const key = !n.ready ? 'cli.status.next.blocked' : n.kind === 'recover' ? 'cli.status.next.readyRecover' : flags.length ? 'cli.status.next.readyNeeds' : 'cli.status.next.ready';
+    lines.push(t(key, { to: n.to, kind: n.kind, flags: flags.join(' ') }));
     for (const u of n.unmet) lines.push(`      - ${u}`);
-    if (n.compression_required) lines.push(`      ${t('cli.status.next.compression')}`);
     // The extension's checks beyond loom's: said, not blocking.
     for (const a of n.advice ?? []) lines.push(`      ~ ${a} (advice)`);
   }
@@ -80,8 +81,23 @@ export function formatStatus(s: SpecStatus): string {
   return lines.join('\n');
 }
 
+const needsFlags = (n: SpecStatus['next'][number]): string[] =>
+  n.ready && n.kind !== 'recover' ? [...(n.interactive ? ['--confirm'] : []), ...(n.compression_required ? ['--compression-confirmed'] : [])] : [];
+
+/**
+ * Every spec's status, and once under them, when a ready move needs it, what --compression-confirmed
+ * asks of the person at the terminal: loom's word for it is written for agents.
+ */
+export function formatStatuses(statuses: readonly SpecStatus[]): string {
+  const text = statuses.map(formatStatus).join('\n\n');
+  const compression = statuses.some((s) => s.next.some((n) => needsFlags(n).includes('--compression-confirmed')));
+  return compression ? `${text}\n\n${t('cli.status.compressionNote')}` : text;
+}
+
 export function formatTasks(plan: TaskBatchPlan): string {
-  const lines = plan.batches.map((b, i) => t('cli.tasks.batch', { index: i + 1, type: b.type, tasks: b.tasks.join(', ') }));
+  const lines = plan.batches.map((b, i) =>
+    b.tasks.length === 1 ? t('cli.tasks.batchOfOne', { index: i + 1, task: b.tasks[0] }) : t('cli.tasks.batch', { index: i + 1, type: b.type, tasks: b.tasks.join(', ') }),
+  );
   if (lines.length === 0 && plan.tasks.length === 0) lines.push(t('cli.tasks.none'));
   if (plan.cycle) lines.push(t('cli.tasks.cycle', { tasks: plan.cycle.join(' → ') }));
   for (const u of plan.unknown_dependencies) lines.push(t('cli.tasks.unknownDependency', { task: u.task, dependency: u.depends_on }));
@@ -90,9 +106,17 @@ export function formatTasks(plan: TaskBatchPlan): string {
 }
 
 export function formatTrace(m: TraceabilityMatrix): string {
-  const count = (refs: { exists: boolean }[]) => `${refs.filter((r) => r.exists).length}/${refs.length}`;
+  // "0/0" would read as all of nothing, that is complete: a behavior with no test names none.
+  const count = (refs: { exists: boolean }[]) => (refs.length ? `${refs.filter((r) => r.exists).length}/${refs.length}` : t('cli.trace.none'));
   const lines = m.rows.map((r) =>
-    t('cli.trace.row', { mark: r.closed ? '✅' : '❌', behavior: r.behavior, category: r.category, tasks: r.tasks.join(', ') || '-', tests: count(r.tests), evidence: count(r.evidence) }),
+    t('cli.trace.row', {
+      mark: r.closed ? '✅' : '❌',
+      behavior: r.behavior,
+      category: r.category,
+      tasks: r.tasks.join(', ') || t('cli.trace.none'),
+      tests: count(r.tests),
+      evidence: count(r.evidence),
+    }),
   );
   // A test only the feature worktree has does not count for loom: say where it is and how to name it.
   for (const r of m.rows)

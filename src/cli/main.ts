@@ -27,8 +27,9 @@ import { changedOrThrow, NotChanged, printNotChanged } from './answers';
 import type { CliIo } from './io';
 import { request } from '../core/port/request';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
-import { formatDiagnostic, formatFindings, formatStatus, formatTasks, formatTrace, statusJson, tasksJson } from './format';
+import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTrace, statusJson, tasksJson } from './format';
 import { traceJson } from '../core/trace/traceJson';
+import { specFromArg } from './specDirArg';
 
 const VERSION = '0.1.0';
 const CLI_LOCK_WAIT_MS = 5_000;
@@ -90,10 +91,7 @@ function openRepository(args: ParsedArgs, parses: SpecCache | undefined): LoomRe
 }
 
 function spec(repo: LoomRepository, args: ParsedArgs): SpecPipeline {
-  const dir = requireFlag(args, '--spec-dir');
-  const found = repo.get(dir);
-  if (!found) throw new UsageError(t('cli.usage.notSpecDir', { dir, root: repo.root }));
-  return found;
+  return specFromArg(repo, requireFlag(args, '--spec-dir'));
 }
 
 /** The keys of a task file that batching reads. */
@@ -147,7 +145,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     case 'status': {
       const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : scanStatuses(repo, caches.statuses, displayLanguage());
       if (asJson) json(io, args.flags.has('--spec-dir') ? statusJson(statuses[0]) : statuses.map(statusJson));
-      else io.out(statuses.length ? statuses.map(formatStatus).join('\n\n') : t('cli.status.noSpecs', { root: repo.root, roots: repo.specRoots.join(', ') }));
+      else io.out(statuses.length ? formatStatuses(statuses) : t('cli.status.noSpecs', { root: repo.root, roots: repo.specRoots.join(', ') }));
       // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.
       const unreadable = statuses.filter((s) => s.stage_source === 'unknown');
       for (const s of unreadable) {

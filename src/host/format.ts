@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 
-/** `2026-11-20+user-login` → date `2026-11-20`, feature `user-login`; a name without a date is all feature. */
 export { splitSpecName } from '../core/specdir/specName';
 
 /** "just now", "5m ago", "2h ago", "3d ago" — short enough for a tree row. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { mostRelevantSpec } from '../core/specdir/relevantSpec';
 import { isStale } from '../core/specdir/staleness';
+import { unfinishedTasks } from '../core/views/remedies';
 import type { LoomConfig } from './config';
 import { md, splitSpecName } from './format';
 import { Disposable } from './lifecycle';
@@ -70,7 +71,9 @@ export class LoomStatusBar extends Disposable {
     // A spec whose ways on are all blocked is not advanced by a click: Advance says what blocks it.
     const next = unreadable || failed ? [] : e.spec.next();
     const blocked = next.length > 0 && !next.some((c) => c.ready);
-    const firstUnmet = blocked ? next.find((c) => c.kind === 'forward')?.unmet[0] : undefined;
+    const forward = blocked ? next.find((c) => c.kind === 'forward') : undefined;
+    // What to do first, as the refusal's first button says it: tasks left to run before the files they write.
+    const firstUnmet = forward ? (unfinishedTasks(e.spec.definition, e.spec.stage, forward)[0] ?? forward.unmet[0]) : undefined;
     if (firstUnmet) tooltip.appendMarkdown(`$(circle-slash) ${md(vscode.l10n.t('Blocked: {0}', firstUnmet))}\n\n`);
     tooltip.appendMarkdown(
       md(

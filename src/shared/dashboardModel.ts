@@ -4,6 +4,9 @@
  * repository-relative with `/`.
  */
 
+import type { StageRole } from '../core/pipeline/stageRoles';
+
+/** A stage's status as every view derives it (core/specdir/stageStatus), `current` being its `running`. */
 export type StepStatus = 'done' | 'current' | 'waiting' | 'failed';
 
 /** One visit recorded in `stage_history`. */
@@ -23,6 +26,8 @@ export interface StageStep {
   description?: string;
   status: StepStatus;
   humanApproval: boolean;
+  /** The part the stage plays, when it is a special one (core/pipeline/stageRoles): the stepper shows the rounds on the convergence stage. */
+  role?: StageRole;
   /** The latest visit's times; for the current stage, when it was entered. */
   enteredAt?: string;
   exitedAt?: string;
@@ -38,6 +43,8 @@ export interface Precondition {
   reasons: string[];
   /** Repository-relative file that can be opened to fix it. */
   path?: string;
+  /** Holds, but only for what it reads: a fact beside it the user should see (a file it does not read that cannot be read). */
+  caveat?: string;
 }
 
 export interface NextTransition {
@@ -205,6 +212,8 @@ export interface DashboardModel {
   reviewThreads: DashboardThread[];
   reviewError?: string;
   problems: { errors: number; warnings: number };
+  /** The spec's files that cannot be read (pipeline.state.json among them), each openable at its first problem. */
+  unreadable: { path: string; file: string; line: number; message: string }[];
   /** Another process holds `.loom-run.lock`. */
   lockedBy?: number;
 }

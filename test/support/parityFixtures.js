@@ -58,7 +58,13 @@ const CASES = [
     name: 'stale-handoff',
     expect: { kind: 'refused', code: 'stale-handoff' },
     files: {
-      'handoffs/brainstorming.json': JSON.stringify({ stage: 'brainstorming', task_id: 'brainstorming', status: 'done', artifacts: ['spec.md'], artifact_fingerprints: { 'spec.md': sha('an older spec.md') } }),
+      'handoffs/brainstorming.json': JSON.stringify({
+        stage: 'brainstorming',
+        task_id: 'brainstorming',
+        status: 'done',
+        artifacts: ['spec.md'],
+        artifact_fingerprints: { 'spec.md': sha('an older spec.md') },
+      }),
     },
   },
   {

@@ -32,7 +32,7 @@ function buildIfNeeded() {
 /**
  * Copies `source` to a temp dir (with `.vscode/settings.json` = `settings`), serves it in
  * code-server with the extension loaded as `npm start` loads it, opens it in chromium and runs
- * `drive(page, { workspace, shot })`. On failure it keeps a screenshot and code-server's log.
+ * `drive(page, { workspace, shot, crop })`. On failure it keeps a screenshot and code-server's log.
  */
 async function withWorkbench(t, source, settings, drive) {
   buildIfNeeded();
@@ -78,11 +78,28 @@ async function withWorkbench(t, source, settings, drive) {
     await page.screenshot({ path: file });
     console.log(`screenshot: ${path.relative(ROOT, file)}`);
   };
+  /**
+   * A picture of the part of the window a step is about (the side bar, the editor, a dialog), as
+   * the walkthrough and the README show it: test-results/walkthrough/<name>.png. `height` keeps
+   * only the top of a tall part.
+   */
+  const crop = async (name, part, { pad = 0, height } = {}) => {
+    const box = await part.boundingBox();
+    if (!box) throw new Error(`${name}: the part to picture is not on the screen`);
+    const viewport = page.viewportSize();
+    const x = Math.max(0, box.x - pad);
+    const y = Math.max(0, box.y - pad);
+    const clip = { x, y, width: Math.min(viewport.width - x, box.width + 2 * pad), height: Math.min(viewport.height - y, height ?? box.height + 2 * pad) };
+    const file = path.join(RESULTS, 'walkthrough', `${name}.png`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await page.screenshot({ path: file, clip });
+    console.log(`picture: ${path.relative(ROOT, file)} (${Math.round(clip.width)}×${Math.round(clip.height)})`);
+  };
 
   try {
     await page.goto(started.url);
     await page.locator('.monaco-workbench').waitFor(WAIT);
-    await drive(page, { workspace, shot });
+    await drive(page, { workspace, shot, crop });
   } catch (e) {
     await shot(`failure-${t.name.split(/\W+/)[0].toLowerCase()}`).catch(() => {});
     // What the screen said, in the test's output: CI keeps the output, not the screenshots.

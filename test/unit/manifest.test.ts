@@ -45,6 +45,19 @@ test('every walkthrough step has its text in English and Chinese, a picture that
   }
 });
 
+// The UI test's window is 1400×900; a picture of all of it, shown in the walkthrough's media column,
+// is too small to read. Each step shows the part it is about (test/ui/firstHour.test.js crops them).
+test('every walkthrough picture is the part of the window its step is about, not the whole window', () => {
+  const steps = manifest.contributes.walkthroughs[0].steps as { id: string; media: { image: string } }[];
+  for (const step of steps) {
+    const png = readFileSync(join(ROOT, step.media.image));
+    const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+    assert.ok(width <= 900 && height <= 700, `${step.media.image} is ${width}×${height}: crop it to the part ${step.id} is about`);
+    assert.ok(width >= 200 && height >= 100, `${step.media.image} is ${width}×${height}: large enough to read`);
+  }
+  assert.equal(new Set(steps.map((s) => s.media.image)).size, steps.length, 'each step has its own picture');
+});
+
 test('npm runs only the install scripts it was told to', () => {
   assert.deepEqual(manifest.allowScripts, { esbuild: true, '@vscode/vsce-sign': false });
 });

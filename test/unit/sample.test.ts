@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -14,10 +15,11 @@ import { planTaskBatches } from '../../src/core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../../src/core/trace/traceabilityMatrix';
 
 /**
- * The bundled sample workspace (sample/, what `npm start` opens) must stay a correct loom
+ * The bundled sample workspace (sample/, whose copy `npm start` opens) must stay a correct loom
  * repository: three features at their intended stages, no error diagnostics, evidence receipts
  * whose sha256 match, and T3 of due-dates one reviewer FAIL away from the circuit breaker.
- * The test only reads: it checks at the end that no file of sample/ changed.
+ * The test only reads: it checks at the end that no file of sample/ changed. When a check fails
+ * and git says sample/ differs from what is committed, the failure says how to restore it.
  */
 
 const SAMPLE = resolve(__dirname, '..', '..', 'sample');
@@ -34,6 +36,37 @@ function treeDigest(dir = SAMPLE, out = new Map<string, string>()): Map<string, 
   }
   return out;
 }
+
+/**
+ * What to do when sample/ is not as committed: playing with it (Advance, New Feature, comments)
+ * wrote into it. `npm start` plays on a copy, so this is an older habit or a by-hand edit.
+ */
+function restoreHint(): string | undefined {
+  const git = spawnSync('git', ['status', '--porcelain', '--', '.'], { cwd: SAMPLE, encoding: 'utf8' });
+  const changed = git.status === 0 ? git.stdout.trim().split('\n').filter(Boolean) : [];
+  if (changed.length === 0) return undefined;
+  const shown = changed.slice(0, 5).map((l) => `    ${l}`);
+  if (changed.length > 5) shown.push(`    … and ${changed.length - 5} more`);
+  return [
+    'sample/ differs from what is committed:',
+    ...shown,
+    'These tests check the sample as committed. If you did not mean to change it, restore it with',
+    '    git checkout -- sample && git clean -fd sample',
+    '(npm start plays on a copy, .vscode-test/start/sample; `npm start -- --fresh` renews it.)',
+  ].join('\n');
+}
+
+/** A check of the sample whose failure says how to restore sample/ when it was changed. */
+const sampleIt = (name: string, check: () => void) =>
+  it(name, () => {
+    try {
+      check();
+    } catch (e) {
+      const hint = restoreHint();
+      if (hint && e instanceof Error) e.message = `${e.message}\n\n${hint}`;
+      throw e;
+    }
+  });
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const shaComplaint = /sha256|evidence-file|evidence-command|evidence-exit-code/;
@@ -58,7 +91,7 @@ describe('sample workspace', () => {
     assert.deepEqual(treeDigest(), digestBefore, 'the test left sample/ untouched');
   });
 
-  it('has exactly three specs, each at its intended stage, read from its state file', () => {
+  sampleIt('has exactly three specs, each at its intended stage, read from its state file', () => {
     const stages = Object.fromEntries(repo.all().map((s) => [s.snapshot.specDir, s.stage]));
     assert.deepEqual(stages, { [CRUD]: 'verification', [DUE]: 'executing', [TAGS]: 'brainstorming' });
     for (const s of repo.all()) {
@@ -68,7 +101,7 @@ describe('sample workspace', () => {
     }
   });
 
-  it('has no error diagnostics: workflow, files, tasks and ledgers', () => {
+  sampleIt('has no error diagnostics: workflow, files, tasks and ledgers', () => {
     assert.deepEqual(
       repo.diagnostics.filter((d) => d.severity === 'error'),
       [],
@@ -88,7 +121,7 @@ describe('sample workspace', () => {
     assert.deepEqual(warnings, []);
   });
 
-  it('todo-crud: evidence receipts match their logs, and code-review-request needs only a confirmation', () => {
+  sampleIt('todo-crud: evidence receipts match their logs, and code-review-request needs only a confirmation', () => {
     const s = spec(CRUD);
     const next = s.status().next;
     for (const t of next) assert.ok(!t.unmet.some((r) => shaComplaint.test(r)), `${t.to}: ${t.unmet.join('; ')}`);
@@ -108,7 +141,7 @@ describe('sample workspace', () => {
     }
   });
 
-  it('todo-crud: every stage it passed would still let it through, the worktree aside', () => {
+  sampleIt('todo-crud: every stage it passed would still let it through, the worktree aside', () => {
     const s = spec(CRUD);
     const { transitions } = s.definition;
     const passed = s.snapshot.state!.stage_history.filter((h) => h.status === 'passed').map((h) => h.stage);
@@ -128,7 +161,7 @@ describe('sample workspace', () => {
     assert.deepEqual(staleHandoffs(s.snapshot), []);
   });
 
-  it('due-dates: T1 ∥ T2, then T3, then T4; converge is blocked by the unfinished tasks', () => {
+  sampleIt('due-dates: T1 ∥ T2, then T3, then T4; converge is blocked by the unfinished tasks', () => {
     const s = spec(DUE);
     const plan = planTaskBatches(s.snapshot.tasks.values());
     assert.deepEqual(plan.batches, [
@@ -157,7 +190,7 @@ describe('sample workspace', () => {
     assert.deepEqual(buildTraceabilityMatrix(s.snapshot).summary, { behaviors: 14, closed: 5 });
   });
 
-  it('due-dates: T3 has used every retry, so the next reviewer FAIL opens the circuit breaker', () => {
+  sampleIt('due-dates: T3 has used every retry, so the next reviewer FAIL opens the circuit breaker', () => {
     const s = spec(DUE);
     const maxRetries = stageOf(s.definition, 'executing')!.maxRetries;
     assert.equal(maxRetries, 3);
@@ -169,7 +202,7 @@ describe('sample workspace', () => {
     assert.deepEqual(s.snapshot.tasks.get('T4')!.depends_on, ['T3']);
   });
 
-  it('tags: only spec.md and requirements.json; detail-expansion needs only a confirmation', () => {
+  sampleIt('tags: only spec.md and requirements.json; detail-expansion needs only a confirmation', () => {
     const s = spec(TAGS);
     const artifacts = [...s.snapshot.files].filter((f) => !['pipeline.state.json', 'progress.md'].includes(f)).sort();
     assert.deepEqual(artifacts, ['requirements.json', 'spec.md']);
@@ -179,7 +212,7 @@ describe('sample workspace', () => {
     assert.deepEqual(next.confirmations, ['brainstorming is left only once you confirm it is done']);
   });
 
-  it('every progress.md is exactly what loom generates from the state files', () => {
+  sampleIt('every progress.md is exactly what loom generates from the state files', () => {
     for (const s of repo.all()) {
       const text = readFileSync(join(s.snapshot.dir, 'progress.md'), 'utf8');
       const now = /^> Last updated: (\S+)$/m.exec(text)?.[1];
@@ -196,7 +229,7 @@ describe('sample workspace', () => {
     }
   });
 
-  it('the owns and reads of every task are files of the sample project', () => {
+  sampleIt('the owns and reads of every task are files of the sample project', () => {
     for (const s of repo.all()) {
       for (const task of s.snapshot.tasks.values()) {
         for (const path of [...task.owns, ...task.reads]) {

@@ -195,6 +195,40 @@ describe('dashboard webview', () => {
     await p.finish();
   });
 
+  it('names a file that cannot be read with a button that opens it at its error, and says beside "the files it reads" which one it does not read', async () => {
+    const model = dashboardModel();
+    model.problems = { errors: 1, warnings: 0 };
+    model.unreadable = [{ path: `${SPEC}/requirements.json`, file: 'requirements.json', line: 12, message: `${SPEC}/requirements.json is not valid JSON: expected a value` }];
+    model.next[0].preconditions[0] = {
+      label: 'the files it reads can be read',
+      holds: true,
+      reasons: [],
+      caveat: 'requirements.json cannot be read: this step does not read it, but a later one will. Fix it before then.',
+    };
+    const p = await harness.open('dashboard', { reply: { type: 'init', model } });
+    const notice = p.page.locator('.notice.error', { hasText: 'requirements.json cannot be read (line 12)' });
+    assert.match(text(await notice.textContent()), /requirements\.json is not valid JSON: expected a value/);
+    await notice.locator('vscode-button', { hasText: 'Open requirements.json at the Error' }).click();
+    assert.deepEqual(await p.postedOf('openFile'), [{ type: 'openFile', path: `${SPEC}/requirements.json`, line: 12 }]);
+    const readable = p.page.locator('#next .preconditions > li').first();
+    assert.match(text(await readable.textContent()), /^✓ the files it reads can be read ?⚠ requirements\.json cannot be read: this step does not read it/);
+    await p.finish();
+  });
+
+  it('with a corrupt pipeline.state.json, offers to open it at the error, as the tree and the toast do', async () => {
+    const model = dashboardModel();
+    model.stage = null;
+    model.stageSource = 'unknown';
+    model.next = [];
+    model.unreadable = [{ path: `${SPEC}/pipeline.state.json`, file: 'pipeline.state.json', line: 3, message: 'not valid JSON' }];
+    const p = await harness.open('dashboard', { reply: { type: 'init', model } });
+    const notice = p.page.locator('.notice.error', { hasText: 'pipeline.state.json is corrupt' });
+    await notice.locator('vscode-button', { hasText: 'Open pipeline.state.json at the Error' }).click();
+    assert.deepEqual(await p.postedOf('openFile'), [{ type: 'openFile', path: `${SPEC}/pipeline.state.json`, line: 3 }]);
+    assert.equal(await p.page.locator('.notice', { hasText: 'pipeline.state.json cannot be read' }).count(), 0, 'said once, in the corrupt-state notice');
+    await p.finish();
+  });
+
   it('keeps the selected task, scroll and focus across updates, and restores them after a reload', async () => {
     const viewport = { width: 1000, height: 500 };
     const p = await harness.open('dashboard', { viewport, reply: { type: 'init', model: dashboardModel() } });

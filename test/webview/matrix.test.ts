@@ -14,6 +14,12 @@ after(async () => {
 
 const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
 
+/** The elements matching `selector` whose text does not fit them (an ellipsis or a clipped end), with their text. */
+const cutTexts = (page: import('playwright-core').Page, selector: string): Promise<string[]> =>
+  page.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})].filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent + ' (' + c.scrollWidth + ' > ' + c.clientWidth + ')')`,
+  );
+
 describe('matrix webview', () => {
   it('says ready, then renders rows grouped by requirement from the init message', async () => {
     const p = await harness.open('matrix');
@@ -256,6 +262,45 @@ describe('matrix webview', () => {
     await p.settle(50);
     const behavior = (await page.locator('.row.behavior .c-behavior').first().boundingBox())!;
     assert.ok(Math.abs(behavior.x - (await grid.boundingBox())!.x) <= 1, `the behavior cell stays at the left (${behavior.x})`);
+    await p.finish();
+  });
+
+  it('keeps its column widths when a filter narrows the rows, and cuts no header or value', async () => {
+    const p = await harness.open('matrix', { viewport: { width: 750, height: 700 }, reply: { type: 'init', model: matrixModel(20) } });
+    const page = p.page;
+    const columns = () => page.evaluate(`getComputedStyle(document.querySelector('#matrix-grid')).getPropertyValue('--columns')`);
+    const before = await columns();
+    await page.locator('#filter-category').click();
+    await page.locator('#filter-category').getByRole('option', { name: 'boundary', exact: true }).click();
+    await p.settle(50);
+    assert.ok((await page.locator('.row.behavior .c-category').allTextContents()).every((c) => c === 'boundary'));
+    assert.equal(await columns(), before, 'the same widths with "boundary" only');
+    assert.deepEqual(await cutTexts(page, '.header-row .cell, .row.behavior .c-category, .row.behavior .c-status, .row.behavior .c-closed'), []);
+    await p.finish();
+  });
+
+  it('with a wider side bar (a 560px editor) nothing is cut: the headers, the search placeholder, the filters’ words; the filters wrap instead', async () => {
+    const p = await harness.open('matrix', { viewport: { width: 560, height: 700 }, reply: { type: 'init', model: matrixModel(20) } });
+    const page = p.page;
+    assert.deepEqual(await cutTexts(page, '.header-row .cell'), []);
+    const placeholder = (await page.evaluate(`(() => {
+      const input = document.querySelector('#search').shadowRoot.querySelector('input');
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d');
+      context.font = style.fontSize + ' ' + style.fontFamily;
+      const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      return { text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
+    })()`)) as { text: number; room: number };
+    assert.ok(placeholder.text <= placeholder.room, `the placeholder fits (${placeholder.text} in ${placeholder.room})`);
+    for (const id of ['filter-category', 'filter-status', 'filter-task']) {
+      const face = (await page.evaluate(`(() => {
+        const text = document.querySelector('#${id}').shadowRoot.querySelector('.text');
+        return { scroll: text.scrollWidth, client: text.clientWidth, words: text.textContent };
+      })()`)) as { scroll: number; client: number; words: string };
+      assert.ok(face.scroll <= face.client, `${id} shows "${face.words}" whole (${face.scroll} in ${face.client})`);
+    }
+    const clear = (await page.locator('#clear-filters').boundingBox())!;
+    assert.ok(clear.x + clear.width <= 560, 'Clear is in sight, on the next line if need be');
     await p.finish();
   });
 

@@ -1,13 +1,26 @@
 import type { DashboardModel } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
 import { formatTime } from '../common/format';
+import { openFile } from '../common/openFile';
 import { post } from '../common/vscodeApi';
 import { tv } from '../../src/shared/messages/viewText';
 
 export function renderHeader(m: DashboardModel): HTMLElement {
   const stage = m.stage ?? tv('view.stage.unknown');
   const notices: HTMLElement[] = [];
-  if (m.stage === null) notices.push(h('p', { className: 'notice error' }, tv('view.header.stateCorrupt')));
+  const state = m.unreadable.find((f) => f.file === 'pipeline.state.json');
+  // The tree's and the toast's remedy, here too: the file opened where it stops being readable.
+  const openAtError = (f: DashboardModel['unreadable'][number]) =>
+    h(
+      'vscode-button',
+      { attrs: { secondary: true, 'data-key': `open-error-${f.file}` }, on: { click: () => openFile({ path: f.path, line: f.line }) } },
+      tv('view.header.openAtError', { file: f.file }),
+    );
+  if (m.stage === null) notices.push(h('div', { className: 'notice error with-action' }, h('p', null, tv('view.header.stateCorrupt')), state ? openAtError(state) : null));
+  for (const f of m.unreadable) {
+    if (f === state) continue;
+    notices.push(h('div', { className: 'notice error with-action' }, h('p', null, tv('view.header.unreadable', { file: f.file, line: f.line, message: f.message })), openAtError(f)));
+  }
   if (m.failureReason) notices.push(h('p', { className: 'notice error' }, h('strong', null, tv('view.header.failed')), m.failureReason));
   if (m.lockedBy !== undefined) notices.push(h('p', { className: 'notice' }, tv('view.header.locked', { pid: m.lockedBy })));
   if (m.problems.errors || m.problems.warnings) {

@@ -35,6 +35,7 @@ function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
           h('span', null, p.label),
           p.path && !p.holds ? h('span', null, ' ', fileLink({ path: p.path }, tv('view.next.open'))) : null,
           !p.holds && p.reasons.length ? h('ul', { className: 'reasons' }, ...p.reasons.map((r) => h('li', null, r))) : null,
+          p.caveat ? h('ul', { className: 'reasons caveat' }, h('li', null, h('span', { className: 'mark warn', attrs: { 'aria-hidden': 'true' } }, '⚠ '), p.caveat)) : null,
         ),
       ),
     ),

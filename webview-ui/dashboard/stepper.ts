@@ -32,7 +32,7 @@ export function renderStepper(m: DashboardModel): HTMLElement {
   const steps = m.steps.map((s, i) => {
     const notable = s.visits.filter((v) => v.status !== 'passed' || v.reason);
     const rounds =
-      s.id === 'converge' && m.convergence
+      s.role === 'convergence' && m.convergence
         ? h(
             'span',
             { className: 'chip', attrs: { 'data-rounds': m.convergence.round } },

@@ -14,6 +14,7 @@ import { announceRendered } from '../common/rendered';
 import { onHostMessage, post, saveUi, savedUi } from '../common/vscodeApi';
 import { toItems } from './items';
 import { MatrixGrid } from './matrixGrid';
+import { statusLabel } from './rowView';
 import { Toolbar } from './toolbar';
 import { tv } from '../../src/shared/messages/viewText';
 
@@ -95,13 +96,14 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
   if (first) replaceChildren(app, toolbar.element, notice, grid.element);
   toolbar.setTitle(next.specName);
   toolbar.setOptions('category', tv('view.matrix.allCategories'), next.vocabulary.categories);
-  toolbar.setOptions('status', tv('view.matrix.allStatuses'), next.vocabulary.statuses);
+  toolbar.setOptions('status', tv('view.matrix.allStatuses'), next.vocabulary.statuses, statusLabel);
   toolbar.setOptions('task', tv('view.matrix.allTasks'), next.vocabulary.tasks);
   if (restore) {
     toolbar.filter = sanitizeFilter(restore.filter ?? EMPTY_FILTER);
     grid.selection = { behavior: typeof restore.selected === 'string' ? restore.selected : undefined, column: Number(restore.column) || 0 };
   }
   renderNotices(next);
+  grid.setColumns(next.vocabulary.categories);
   // An update keeps the scroll position the user has now; init restores the saved one.
   const scrollTop = restore ? Number(restore.scrollTop) || 0 : grid.scrollTop;
   applyFilter();

@@ -2,6 +2,7 @@ import type { OpenFileMessage } from '../../src/shared/protocol';
 import type { MatrixRow } from '../../src/shared/matrixModel';
 import { h, replaceChildren } from '../common/dom';
 import type { MatrixItem } from './items';
+import { canvasTextWidth } from '../common/textWidth';
 import { cellId, columnLabel, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
 import { WindowedList } from './windowedList';
 import { tv } from '../../src/shared/messages/viewText';
@@ -72,14 +73,19 @@ export class MatrixGrid {
     this.element.addEventListener('scroll', () => this.on.change(), { passive: true });
   }
 
+  /**
+   * The column widths, from every category of the ledger (not only those a filter shows, so that
+   * filtering does not make the columns jump), measured in the grid's own font.
+   */
+  setColumns(categories: readonly string[]): void {
+    const { columns, minWidth } = columnTemplate(categories, canvasTextWidth(this.element));
+    this.element.style.setProperty('--columns', columns);
+    this.element.style.setProperty('--grid-min', minWidth);
+  }
+
   /** New rows (filters changed or the host sent an update): the selection follows its behavior. */
   setItems(items: MatrixItem[]): void {
     this.items = items;
-    const categories = new Set<string>();
-    for (const it of items) if (it.kind === 'behavior') categories.add(it.row.category);
-    const { columns, minWidth } = columnTemplate([...categories]);
-    this.element.style.setProperty('--columns', columns);
-    this.element.style.setProperty('--grid-min', minWidth);
     this.element.setAttribute('aria-rowcount', String(items.length + 1));
     const index = this.selectedBehavior === undefined ? -1 : items.findIndex((it) => it.kind === 'behavior' && it.row.behavior === this.selectedBehavior);
     this.active = index >= 0 ? { item: index, column: this.column } : undefined;

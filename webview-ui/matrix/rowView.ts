@@ -1,5 +1,6 @@
 import type { MatrixFileRef, MatrixRow, MatrixTaskRef } from '../../src/shared/matrixModel';
 import { h, type Child } from '../common/dom';
+import type { TextWidth } from '../common/textWidth';
 import type { MatrixItem } from './items';
 import { tv } from '../../src/shared/messages/viewText';
 
@@ -16,26 +17,27 @@ const isKnownStatus = (status: string): status is KnownStatus => (STATUSES as re
 
 export const statusLabel = (status: string) => (isKnownStatus(status) ? tv(`view.matrix.status.${status}`) : status);
 
-const longest = (values: Iterable<string>) => Math.max(0, ...[...values].map((v) => v.length));
+/** A cell's padding (8px each side), and a pixel of slack for the rounding of text widths. */
+const CELL_PADDING = 17;
 
 /**
- * The grid's column widths, sized to what the columns hold: the category column to the longest
- * category shown, status to its longest label, Closed to "✓ closed"; the behavior column
- * takes what is left and stays in sight (sticky) when the grid scrolls sideways.
+ * The grid's column widths, fitted to what the columns can hold, whatever is shown: the header
+ * of each column in full, the category column its longest category of the whole ledger (so a filter
+ * does not narrow it), status its longest label, Closed "✓ closed"; the link columns at least
+ * their header, sharing what is left with the behavior column, which stays in sight (sticky) when
+ * the grid scrolls sideways. Widths are measured (`width`), not guessed from character counts.
  */
-export function columnTemplate(categories: readonly string[]): { columns: string; minWidth: string } {
-  // A letter of the UI font is about 0.85 of a `ch` (the width of "0"); 16px is the cell's padding.
-  // A CJK character is about two `ch` wide.
-  const width = (s: string) => [...s].reduce((n, c) => n + (/[\u3000-\u9fff\uff00-\uffef]/.test(c) ? 2 : 1), 0);
-  const words = [
-    Math.max(longest(categories), width(columnLabel('category'))),
-    Math.max(...STATUSES.map((s) => width(statusLabel(s)))),
-    Math.max(width(tv('view.matrix.closed')), width(tv('view.matrix.open')), width(tv('view.matrix.closedNa')), width(columnLabel('closed'))),
-  ].map((n) => Math.ceil(n * 0.85));
-  const [category, status, closed] = words.map((n) => `calc(${n}ch + 16px)`);
+export function columnTemplate(categories: readonly string[], width: TextWidth): { columns: string; minWidth: string } {
+  const fit = (key: ColumnKey, values: readonly string[] = []) => Math.ceil(Math.max(width(columnLabel(key), true), ...values.map((v) => width(v, false)))) + CELL_PADDING;
+  const behavior = 160;
+  const category = fit('category', categories);
+  const status = fit('status', STATUSES.map(statusLabel));
+  const tasks = fit('tasks');
+  const [tests, evidence] = [fit('tests'), fit('evidence')].map((w) => Math.max(w, 90));
+  const closed = fit('closed', [tv('view.matrix.closed'), tv('view.matrix.open'), tv('view.matrix.closedNa')]);
   return {
-    columns: ['minmax(160px, 2.4fr)', category, status, 'minmax(48px, 0.6fr)', 'minmax(90px, 1.2fr)', 'minmax(90px, 1.2fr)', closed].join(' '),
-    minWidth: `calc(${160 + 48 + 90 + 90 + 3 * 16}px + ${words.reduce((a, b) => a + b, 0)}ch)`,
+    columns: [`minmax(${behavior}px, 2.4fr)`, `${category}px`, `${status}px`, `minmax(${tasks}px, 0.6fr)`, `minmax(${tests}px, 1.2fr)`, `minmax(${evidence}px, 1.2fr)`, `${closed}px`].join(' '),
+    minWidth: `${behavior + category + status + tasks + tests + evidence + closed}px`,
   };
 }
 

@@ -9,6 +9,7 @@ import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-text
 import { EMPTY_FILTER, type MatrixCounts, type MatrixFilter } from '../../src/shared/matrixFilter';
 import type { ExportFormat } from '../../src/shared/protocol';
 import { h, replaceChildren } from '../common/dom';
+import { canvasTextWidth } from '../common/textWidth';
 import { tv } from '../../src/shared/messages/viewText';
 
 type SelectKey = 'category' | 'status' | 'task';
@@ -32,7 +33,9 @@ export class Toolbar {
   ) {
     this.title = h('h1');
     this.counts = h('span', { className: 'counts', attrs: { id: 'counts', role: 'status', 'aria-live': 'polite' } });
-    this.search = h('vscode-textfield', { attrs: { id: 'search', type: 'search', placeholder: tv('view.matrix.search'), 'aria-label': tv('view.matrix.searchLabel') } }) as VscodeTextfield;
+    this.search = h('vscode-textfield', {
+      attrs: { id: 'search', type: 'search', placeholder: tv('view.matrix.search'), 'aria-label': tv('view.matrix.searchLabel'), title: tv('view.matrix.searchLabel') },
+    }) as VscodeTextfield;
     // Typing a word into a 5,000-row ledger should not refilter on every keystroke.
     this.search.addEventListener('input', () => {
       this.current.text = this.search.value;
@@ -83,15 +86,35 @@ export class Toolbar {
     replaceChildren(this.title, tv('view.matrix.title'), h('span', { className: 'mono' }, specName));
   }
 
-  /** Fills a select's options, keeping the chosen value when it is still offered. */
-  setOptions(key: SelectKey, all: string, values: readonly string[]): void {
+  /** Fills a select's options (`label` words a value as the grid shows it), keeping the chosen value when it is still offered. */
+  setOptions(key: SelectKey, all: string, values: readonly string[], label: (value: string) => string = (v) => v): void {
     const signature = values.join('\n');
     if (this.options.get(key) === signature) return;
     this.options.set(key, signature);
     const el = this.selects[key];
-    replaceChildren(el, h('vscode-option', { attrs: { value: '' } }, all), ...values.map((v) => h('vscode-option', { attrs: { value: v } }, v)));
+    replaceChildren(el, h('vscode-option', { attrs: { value: '' } }, all), ...values.map((v) => h('vscode-option', { attrs: { value: v } }, label(v))));
     if (!values.includes(this.current[key])) this.current[key] = '';
     this.reflect(key);
+    this.fitControls();
+  }
+
+  /**
+   * Sizes each control to what it shows, so nothing is cut: a select to its longest option, the
+   * search field to its placeholder. The filters wrap onto a second line when the panel is
+   * narrower than all of them (a wider side bar), rather than cutting their words.
+   */
+  fitControls(): void {
+    if (!this.element.isConnected) return;
+    const width = canvasTextWidth(this.search);
+    // The select's padding and its arrow; the text field's padding and border.
+    const SELECT_CHROME = 42;
+    const FIELD_CHROME = 26;
+    for (const key of ['category', 'status', 'task'] as const) {
+      const el = this.selects[key];
+      const texts = [...el.querySelectorAll('vscode-option')].map((o) => o.textContent ?? '');
+      el.style.width = `${Math.ceil(Math.max(0, ...texts.map((t) => width(t, false)))) + SELECT_CHROME}px`;
+    }
+    this.search.style.minWidth = `${Math.ceil(width(tv('view.matrix.search'), false)) + FIELD_CHROME}px`;
   }
 
   get filter(): MatrixFilter {

@@ -8,6 +8,8 @@ export const SPEC_ROOTS = ['specs', 'qa'] as const;
 export const WORKFLOW_FILE = '.loom/workflow.yaml';
 /** A spec directory's state file. */
 export const PIPELINE_STATE_FILE = 'pipeline.state.json';
+/** The reviewer's feedback the review gate waits for (code-review-response answers it). */
+export const REVIEW_FEEDBACK_FILE = 'review-feedback.md';
 
 export const BEHAVIOR_CATEGORIES = [
   'happy-path',

@@ -21,6 +21,14 @@ export const checklistMessages = {
   'check.approvalsFresh': { en: 'no approved file changed since its approval', zh: '已批准的文件在批准后没有变更' },
   'check.worktreeExists': { en: 'the feature worktree exists', zh: '功能 worktree 已存在' },
   'check.inputsReadable': { en: 'the files it reads can be read', zh: '它读取的文件都能读取' },
+  'check.inputsReadableElsewhere': {
+    en: '{files} cannot be read: this step does not read it, but a later one will. Fix it before then.',
+    zh: '{files} 无法读取：这一步不读取它，但后面的步骤会读取。请在那之前修复它。',
+  },
+  'check.inputsReadableElsewhereSeveral': {
+    en: '{files} cannot be read: this step does not read them, but a later one will. Fix them before then.',
+    zh: '{files} 无法读取：这一步不读取它们，但后面的步骤会读取。请在那之前修复它们。',
+  },
   'check.validatorPasses': { en: 'validator {name} passes', zh: '验证器 {name} 通过' },
   'check.confirmed': { en: 'you confirm leaving {stage}', zh: '你确认离开 {stage}' },
 } as const satisfies MessageTable;

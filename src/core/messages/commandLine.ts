@@ -109,8 +109,16 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.usage.cwdMissing': { en: '--cwd {path} does not exist', zh: '--cwd {path} 不存在' },
   'cli.usage.cwdNotDirectory': { en: '--cwd {path} is not a directory', zh: '--cwd {path} 不是目录' },
   'cli.usage.notSpecDir': {
-    en: '--spec-dir {dir} is not a spec directory of {root} (expected specs/<name> or qa/<name>)',
-    zh: '--spec-dir {dir} 不是 {root} 中的规格目录（应为 specs/<name> 或 qa/<name>）',
+    en: '--spec-dir {dir} is not a spec directory of {root} (expected specs/<name> or qa/<name>, a spec folder or feature name)',
+    zh: '--spec-dir {dir} 不是 {root} 中的规格目录（应为 specs/<name> 或 qa/<name>、规格目录名或功能名）',
+  },
+  'cli.usage.notSpecDirDidYouMean': {
+    en: '--spec-dir {dir} is not a spec directory of {root}; did you mean {suggestions}?',
+    zh: '--spec-dir {dir} 不是 {root} 中的规格目录；你是指 {suggestions} 吗？',
+  },
+  'cli.usage.specDirAmbiguous': {
+    en: '--spec-dir {dir} names more than one spec: {specDirs}; give its folder',
+    zh: '--spec-dir {dir} 对应多个规格：{specDirs}；请给出其目录',
   },
   'cli.usage.specRoot': { en: '--spec-root must be one of {roots}', zh: '--spec-root 只能是 {roots} 之一' },
   'cli.usage.failNeedsReason': { en: 'fail needs a --reason that says what went wrong', zh: 'fail 需要用 --reason 说明出了什么问题' },
@@ -166,11 +174,13 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.status.activeTask': { en: '{task} {status}', zh: '{task} {status}' },
   'cli.status.activeTaskRetried': { en: '{task} {status} (retry {retries})', zh: '{task} {status}（第 {retries} 次重试）' },
   'cli.status.next.ready': { en: '  → {to} ({kind}): ready', zh: '  → {to}（{kind}）：就绪' },
-  'cli.status.next.readyConfirm': { en: '  → {to} ({kind}): ready, needs --confirm', zh: '  → {to}（{kind}）：就绪，需要 --confirm' },
+  'cli.status.next.readyNeeds': { en: '  → {to} ({kind}): ready, needs {flags}', zh: '  → {to}（{kind}）：就绪，需要 {flags}' },
   'cli.status.next.readyRecover': { en: '  → {to} ({kind}): ready, via recover --to {to}', zh: '  → {to}（{kind}）：就绪，使用 recover --to {to}' },
   'cli.status.next.blocked': { en: '  → {to} ({kind}): blocked', zh: '  → {to}（{kind}）：受阻' },
 
   'cli.tasks.batch': { en: 'Batch {index} ({type}): {tasks}', zh: '批次 {index}（{type}）：{tasks}' },
+  // A batch of one task is neither parallel nor serial: it is just the next task.
+  'cli.tasks.batchOfOne': { en: 'Batch {index}: {task}', zh: '批次 {index}：{task}' },
   'cli.tasks.none': { en: 'No tasks.', zh: '没有任务。' },
   'cli.tasks.cycle': { en: 'Dependency cycle: {tasks}', zh: '依赖环：{tasks}' },
   'cli.tasks.unknownDependency': { en: '{task} depends on unknown task {dependency}', zh: '{task} 依赖未知任务 {dependency}' },
@@ -182,6 +192,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
     zh: '{behavior}：{ref} 仅在功能 worktree 中，loom 不会在那里查找（请写成 {through}）',
   },
   'cli.trace.lacks': { en: '{requirement} lacks behaviors for: {categories}', zh: '{requirement} 缺少以下类别的 behavior：{categories}' },
+  'cli.trace.none': { en: 'none', zh: '无' },
   'cli.trace.summary': { en: '{closed}/{total} behaviors closed', zh: '已闭环 behavior {closed}/{total}' },
 
   'cli.findings.none': { en: 'No findings.', zh: '没有发现。' },
@@ -191,9 +202,9 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
     en: "{count, plural, one {# overridden finding still blocks} other {# overridden findings still block}}: loom's run --advance re-runs analyze-artifacts and does not read overrides, so fix the artifacts",
     zh: '{count} 个已豁免的发现仍会阻断：loom 的 run --advance 会重新运行 analyze-artifacts 且不读取豁免，因此请修复产物',
   },
-  'cli.status.next.compression': {
-    en: "· loom moves on only once the closed stage's context is compressed: advance --compression-confirmed",
-    zh: '· 只有在已结束阶段的上下文压缩后 loom 才会推进：advance --compression-confirmed',
+  'cli.status.compressionNote': {
+    en: '--compression-confirmed is your word that the stage is closed: its work is done and its handoff says so. loom 3 asks for it before it leaves a stage that writes a handoff (an agent compresses the stage’s context first).',
+    zh: '--compression-confirmed 表示你确认该阶段已结束：工作已完成，交接文件已写明。loom 3 在离开会写交接文件的阶段前要求这一确认（智能体需先压缩该阶段的上下文）。',
   },
   'cli.findings.fix': { en: 'fix: {details}', zh: '修复：{details}' },
 } as const satisfies MessageTable;

@@ -192,6 +192,14 @@ export const mcpMessages = {
     en: 'constitution.md has {count, plural, one {# unrendered placeholder} other {# unrendered placeholders}}',
     zh: 'constitution.md 有 {count} 个未渲染的占位符',
   },
+  'mcp.status.unreadableFile': {
+    en: '{message} (line {line}); fix or restore it',
+    zh: '{message}（第 {line} 行）；请修复或恢复它',
+  },
+  'mcp.status.stageUnknown': {
+    en: '{specDir}: its stage is unknown until {file} can be read; nothing is changed on it',
+    zh: '{specDir}：在 {file} 可读之前其阶段未知；不会对它做任何改动',
+  },
   'mcp.status.readMore': { en: 'Pass a larger limit, or detail "full" only when needed.', zh: '请传入更大的 limit；只在需要时使用 detail "full"。' },
 
   // Views and validators (src/mcp/tools/views.ts, validatorChecks.ts).

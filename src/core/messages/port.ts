@@ -15,10 +15,7 @@ export const portMessages = {
   'ask.next': { en: 'Next: {stage}.', zh: '下一步：{stage}。' },
   'ask.nextDescribed': { en: 'Next: {stage} ({description}).', zh: '下一步：{stage}（{description}）。' },
   'ask.nextCompletes': { en: 'Next: the pipeline completes.', zh: '下一步：流水线完成。' },
-  'ask.approvalRecords': {
-    en: 'The sha256 of {files} is recorded with the approval; changing {count, plural, one {the file} other {any of these files}} later needs approval again.',
-    zh: '批准时会记录 {files} 的 sha256；之后修改{count, plural, one {该文件} other {其中任何文件}}都需要重新批准。',
-  },
+  'ask.approvalRecords': { en: 'Approving records the sha256 of {files}; a later change needs re-approval.', zh: '批准时会记录 {files} 的 sha256；之后的改动需要重新批准。' },
   'ask.staleDerived': { en: '{output} is older than {input}, which it is derived from.', zh: '{output} 早于其派生来源 {input}。' },
   'ask.reapproves': { en: 'Confirming approves {stage} again: {files} changed since its last approval.', zh: '确认即重新批准 {stage}：自上次批准以来 {files} 已变更。' },
   'ask.openThreads': {

@@ -13,6 +13,7 @@ import { advanceRefusal, chooseReapproval, failRefusal, isRefusal, recoverRefusa
 import { renewableApprovals, staleApprovals } from '../specdir/staleness';
 import { effects } from './machineEffects';
 import { nextTransitions, type TransitionCheck } from './transitionCheck';
+import { unfinishedTasks } from '../views/remedies';
 
 /** Run Tasks' preconditions on one snapshot, worked out once for the guard and for the refusal. */
 const preconditions = new WeakMap<SpecSnapshot, Map<string, ExecutingPreconditions>>();
@@ -26,7 +27,7 @@ export function runTasksCheck(def: PipelineDefinition, facts: SpecSnapshot, work
 }
 
 /** What would help with a refusal, read off its codes and the move's verdicts. */
-function remediesOf(def: PipelineDefinition, facts: SpecSnapshot, r: Refusal): Remedy[] {
+function remediesOf(def: PipelineDefinition, facts: SpecSnapshot, stage: string | null, r: Refusal): Remedy[] {
   const out: Remedy[] = [];
   const codes = r.codes;
   if (codes.includes('spec-failed')) out.push({ kind: 'recover', targets: [...def.recoveryTargets] });
@@ -36,6 +37,8 @@ function remediesOf(def: PipelineDefinition, facts: SpecSnapshot, r: Refusal): R
   if (codes.includes('no-gate')) out.push({ kind: 'advance' });
   if (codes.includes('compression-required')) out.push({ kind: 'compress-context' });
   const check = r.check;
+  // With tasks left to run, running them helps first: they write test-report.md and the handoff themselves.
+  if (check && unfinishedTasks(def, stage, check).length) return [{ kind: 'run-tasks' }, ...out];
   if (check?.verdicts.some((v) => v.call.type === 'worktreeExists' && !v.outcome.ok)) out.push({ kind: 'create-worktree' });
   const file = codes.includes('state-unreadable') ? 'pipeline.state.json' : r.file;
   if (file) out.push({ kind: 'open-file', file, exists: facts.files.has(file) });
@@ -51,7 +54,7 @@ export function refusedAnswer(def: PipelineDefinition, facts: SpecSnapshot, stag
     codes,
     message: r.message,
     reasons: r.reasons,
-    remedies: remediesOf(def, facts, r),
+    remedies: remediesOf(def, facts, stage, r),
     ...(r.file ? { file: r.file } : {}),
     ...(r.check ? { check: r.check } : {}),
     stage,

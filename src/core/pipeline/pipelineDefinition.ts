@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MINUTES, type Workflow, type WorkflowStep } from '../files/workflow';
-import { FAILED_STAGE } from '../files/vocabulary';
+import { FAILED_STAGE, REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
 import { specRelative } from '../fs/paths';
 import { guard, guardKey, type GuardCall } from './guardCall';
 import type { PipelineSchemaFile, PipelineStateDefinition, StageOutput } from './pipelineSchema';
@@ -224,7 +224,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
     const approvalRequires = (step?.approval_requires ?? []).map(specRelative);
     if (humanApproval) {
       for (const path of approvalRequires) exit.push(guard('fileExists', { path, noPlaceholders: true }));
-      if (approvalRequires.includes('review-feedback.md')) exit.push(guard('reviewFeedbackPasses', {}));
+      if (approvalRequires.includes(REVIEW_FEEDBACK_FILE)) exit.push(guard('reviewFeedbackPasses', {}));
     }
     const skill = step?.skill ?? s?.skill;
     const blocking = strict(step);
@@ -232,7 +232,6 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       id,
       description: s?.description,
       skill,
-      role: roleOf({ id, skill }),
       confirmation: humanApproval || (s?.interactive ?? false),
       humanApproval,
       strict: blocking,
@@ -261,6 +260,9 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
     const next = forward.get(stage.id);
     const nextRequires = next ? (stepById.get(next)?.requires ?? []).map(specRelative) : [];
     stage.approvalArtifacts = [...new Set([...stage.approvalArtifacts, ...nextRequires])];
+    // Once its checks are all known: a review gate is recognised by what leaving it waits for.
+    const role = roleOf(stage);
+    if (role) stage.role = role;
   }
 
   const byId = new Map(stages.map((s) => [s.id, s]));
@@ -317,7 +319,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
       const to = byId.get(back);
       if (!to || stages.indexOf(to) >= index) continue;
       const converges = stage.validators.includes(CONVERGENCE_PASS);
-      const rounds = converges || stage.id === 'converge' ? [guard('convergenceRoundsLeft', { max: MAX_CONVERGENCE_ROUNDS })] : [];
+      const rounds = converges || stage.role === 'convergence' ? [guard('convergenceRoundsLeft', { max: MAX_CONVERGENCE_ROUNDS })] : [];
       const retry = converges
         ? [...stage.exit.filter((g) => !(g.type === 'validatorPasses' && g.params.name === CONVERGENCE_PASS)), guard('validatorFails', { name: CONVERGENCE_PASS, stage: stage.id })]
         : to.enter;

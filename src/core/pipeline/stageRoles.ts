@@ -1,40 +1,75 @@
+import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
+import type { GuardCall } from './guardCall';
+
 /**
  * The special stages of loom's pipeline, recognised once, from the step's data: the skill loom
- * runs there (pipeline.schema.json and workflow.yaml name it), else the stage id loom's own
- * engine keys on. The tree, the dashboard, Advance and the executing stage all ask here.
+ * runs there (pipeline.schema.json and workflow.yaml name it), what its gate waits for, else the
+ * stage id loom's own engine keys on. The tree, the dashboard, Advance, the executing stage and
+ * the handoff writer all ask here; nothing else tests a stage's id for what it does.
  */
 export type StageRole =
-  /** Runs the tasks through subagents (loom's executing). */
-  | 'tasks'
-  /** Classifies every behavior and appends tasks for the gaps (converge). */
-  | 'convergence'
+  /** Writes plan.md and the task files (loom's planning). */
+  | 'planning'
+  /** Cross-checks the planning artifacts and writes artifact-analysis.json. */
+  | 'analysis'
   /** Makes the feature branch and its worktree (git-worktree). */
   | 'worktree'
-  /** Cross-checks the planning artifacts and writes artifact-analysis.json. */
-  | 'analysis';
+  /** Runs the tasks through subagents (loom's executing). */
+  | 'tasks'
+  /** Classifies every behavior and appends tasks for the gaps (converge); counts its rounds. */
+  | 'convergence'
+  /** Verifies the feature before completion against the test report (verification). */
+  | 'verification'
+  /** Waits for the reviewer's review-feedback.md (review-gate); the feature's code takes comments there. */
+  | 'reviewGate';
 
 const BY_SKILL: ReadonlyMap<string, StageRole> = new Map([
+  ['loom-writing-plans', 'planning'],
+  ['loom-analyze-artifacts', 'analysis'],
+  ['loom-using-git-worktrees', 'worktree'],
   ['loom-subagent-driven-development', 'tasks'],
   ['loom-converge', 'convergence'],
-  ['loom-using-git-worktrees', 'worktree'],
-  ['loom-analyze-artifacts', 'analysis'],
+  ['loom-verification-before-completion', 'verification'],
 ]);
 
 const BY_ID: ReadonlyMap<string, StageRole> = new Map([
+  ['planning', 'planning'],
+  ['analyze-artifacts', 'analysis'],
+  ['git-worktree', 'worktree'],
   ['executing', 'tasks'],
   ['converge', 'convergence'],
-  ['git-worktree', 'worktree'],
-  ['analyze-artifacts', 'analysis'],
+  ['verification', 'verification'],
+  ['review-gate', 'reviewGate'],
 ]);
+
+/** What of a stage tells its role: its skill, what leaving it waits for, and its id. */
+export interface RoleData {
+  id: string;
+  skill?: string | null;
+  /** `approval_requires` of its gate. */
+  approvalRequires?: readonly string[];
+  /** The checks to leave it. */
+  exit?: readonly GuardCall[];
+}
+
+/** A gate left only once the reviewer's feedback is there (loom's review-gate: `approval_requires: [review-feedback.md]`). */
+const waitsForReviewFeedback = (s: RoleData) =>
+  (s.approvalRequires ?? []).includes(REVIEW_FEEDBACK_FILE) || (s.exit ?? []).some((g) => g.type === 'reviewFeedbackPasses' || (g.type === 'fileExists' && g.params.path === REVIEW_FEEDBACK_FILE));
+
+export function roleOf(stage: RoleData): StageRole | undefined {
+  return (stage.skill ? BY_SKILL.get(stage.skill) : undefined) ?? (waitsForReviewFeedback(stage) ? 'reviewGate' : undefined) ?? BY_ID.get(stage.id);
+}
+
+/**
+ * The role of a name loom gives a stage's handoff (`handoffs/<stage>.json`) when no step is at
+ * hand: loom's writeHandoff knows only the name, so the handoff's fingerprints follow it.
+ */
+export const roleOfName = (name: string): StageRole | undefined => BY_ID.get(name);
 
 /** A stage as far as roles go (structural, so that the definition can use this module). */
 interface RoleHolder {
   id: string;
   role?: StageRole;
-}
-
-export function roleOf(stage: { id: string; skill?: string | null }): StageRole | undefined {
-  return (stage.skill ? BY_SKILL.get(stage.skill) : undefined) ?? BY_ID.get(stage.id);
 }
 
 /** The stage that plays `role` in this pipeline, if any. */

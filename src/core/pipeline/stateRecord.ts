@@ -20,8 +20,8 @@ export interface StageChange {
   approvalFingerprints?: Record<string, string>;
   /** The validator whose failure made the spec fail or go back. */
   validator?: string;
-  /** The stage left is the convergence stage (stageRoles), whose rounds loom counts. */
-  fromConvergence?: boolean;
+  /** The stage left is the convergence stage (stageRoles), whose rounds loom counts: the caller knows the pipeline, this record does not. */
+  fromConvergence: boolean;
 }
 
 /**
@@ -89,7 +89,7 @@ export function applyStageChange(state: PipelineState, change: StageChange): Pip
     metadata: { ...state.metadata },
   };
   if (change.to === FAILED_STAGE) next.failure_reason = change.reason ?? `failed in ${change.from}`;
-  if (change.fromConvergence ?? change.from === 'converge') {
+  if (change.fromConvergence) {
     if (change.kind === 'retry') {
       const round = Number(state.metadata.convergence_round ?? 0);
       next.metadata.convergence_round = (Number.isFinite(round) ? round : 0) + 1;

@@ -53,6 +53,8 @@ export type Remedy =
   | { kind: 'recover'; targets: string[] }
   | { kind: 'refine-threads' }
   | { kind: 'stop-tasks' }
+  /** The tasks left at the stage that runs them: running them is what helps first. */
+  | { kind: 'run-tasks' }
   /** Advance (to `to`: a way the chosen one is not, which holds; the surface names it). */
   | { kind: 'advance'; to?: string }
   | { kind: 'compress-context' };

@@ -105,7 +105,7 @@ export function questionOf(f: StepFacts): Question {
   lines.push(f.outputs.length ? t('ask.outputs', { stage: f.from, outputs: f.outputs.map((o) => `${o.path} ${o.exists ? '✓' : '✗'}`).join(', ') }) : t('ask.noOutputs', { stage: f.from }));
   lines.push(f.next ? (f.next.description ? t('ask.nextDescribed', { stage: f.next.stage, description: f.next.description }) : t('ask.next', { stage: f.next.stage })) : t('ask.nextCompletes'));
   for (const c of f.confirmations) lines.push(`• ${c}`);
-  if (f.approvalFiles.length) lines.push(t('ask.approvalRecords', { files: f.approvalFiles.join(', '), count: f.approvalFiles.length }));
+  if (f.approvalFiles.length) lines.push(t('ask.approvalRecords', { files: f.approvalFiles.join(', ') }));
   for (const d of f.staleDerived) lines.push(`⚠ ${t('ask.staleDerived', { output: d.output, input: d.input })}`);
   if (f.reapproves.length) lines.push(`⚠ ${t('ask.reapproves', { stage: f.from, files: f.reapproves.join(', ') })}`);
   if (f.openThreads.length) lines.push(`⚠ ${t('ask.openThreads', { count: f.openThreads.length, places: f.openThreads.map((o) => o.place).join(', ') })}`);

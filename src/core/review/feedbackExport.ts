@@ -5,8 +5,9 @@ import { readOptionalText } from '../fs/readOptional';
 import { withRunLock, type SpecLocation } from '../store/runLock';
 import type { ReviewThread } from './reviewComments';
 import { t as text } from '../messages';
+import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
 
-export const REVIEW_FEEDBACK_FILE = 'review-feedback.md';
+export { REVIEW_FEEDBACK_FILE };
 
 /** The reviewer's decision written with the points: PASS lets the review gate through. */
 export type FeedbackVerdict = 'PASS' | 'CHANGES_REQUESTED';

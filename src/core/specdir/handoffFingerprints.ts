@@ -1,5 +1,6 @@
 import type { Handoff } from '../files/handoff';
 import { fingerprintDeclaredPaths, type FingerprintRoots } from './fingerprints';
+import { roleOfName } from '../pipeline/stageRoles';
 
 /**
  * The ledgers a stage rewrites as it goes (loom 3 state-store.js MUTABLE_LEDGER_ARTIFACTS):
@@ -18,14 +19,16 @@ const isBookkeeping = (path: string) => /^(?:handoffs|task-states)\/|^(?:progres
 
 /**
  * What loom 3's writeHandoff fingerprints besides the artifacts: spec.md and plan.md always, a
- * task's own file for `T<n>`, the tasks folder for planning and executing, the test report for
- * verification.
+ * task's own file for `T<n>`, the tasks folder for the planning and executing handoffs, the test
+ * report for verification's. loom keys on the handoff's name alone, without its step, so the
+ * stage roles are found by that name (stageRoles.roleOfName).
  */
 export function handoffBasisPaths(name: string): string[] {
   const basis = ['spec.md', 'plan.md'];
+  const role = roleOfName(name);
   if (/^T\d+$/i.test(name)) basis.push(`tasks/${name}.md`);
-  else if (name === 'planning' || name === 'executing') basis.push('tasks/');
-  if (name === 'verification') basis.push('test-report.md');
+  else if (role === 'planning' || role === 'tasks') basis.push('tasks/');
+  if (role === 'verification') basis.push('test-report.md');
   return basis;
 }
 

@@ -1,18 +1,20 @@
 import type { StageHistoryEntry } from '../files/pipelineState';
+import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { TASKS_DIR } from '../files/taskFile';
 import { FAILED_STAGE, type TaskStatus } from '../files/vocabulary';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
-import { failedFrom } from '../pipeline/stateRecord';
 import type { SpecSnapshot } from './specSnapshot';
 import { specTaskIds } from './loadSpec';
+import { stagePlaces, stagesDone, type StageStatus } from './stageStatus';
+import { unreadableFiles, type UnreadableFile } from './unreadableFiles';
 import { displayLanguage, stageDescription, type Language } from '../messages';
 
-/** The status symbols of `progressFileFormat` in pipeline.schema.json. */
-export type StageStatus = 'waiting' | 'running' | 'done' | 'failed';
+export type { StageStatus };
 
 /**
  * Where a spec is filed in a list: still moving, stuck in `failed`, at the end, or needing
- * attention because its pipeline.state.json cannot be read (it has not failed: its stage is unknown).
+ * attention because a file of it cannot be read (pipeline.state.json among them: it has not
+ * failed, its stage is unknown) or its state names no stage of its pipeline.
  */
 export type SpecGroup = 'in-progress' | 'failed' | 'done' | 'attention';
 
@@ -53,6 +55,8 @@ export interface SpecOverview {
   failureReason?: string;
   updatedAt?: string;
   tasks: TaskOverview[];
+  /** The spec's files that exist but cannot be read, pipeline.state.json aside (its stage is then unknown). */
+  unreadable: UnreadableFile[];
 }
 
 /** Whether a spec-relative output is there; folders count when they hold something. */
@@ -85,18 +89,11 @@ function stageDescriptions(def: PipelineDefinition): (string | undefined)[] {
 export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: string | null): SpecOverview {
   const history = s.state?.stage_history ?? [];
   const failed = stage === FAILED_STAGE;
-  const failedIn = failed && s.state ? failedFrom(s.state) : undefined;
-  const position = def.stages.findIndex((st) => st.id === (failed ? failedIn : stage));
+  const placed = stagePlaces(def, stage, s.state);
   const descriptions = stageDescriptions(def);
-  const terminal = position >= 0 && !failed && def.stages[position].terminal;
 
   const stages = def.stages.map((st, i): StageOverview => {
-    let status: StageStatus = 'waiting';
-    if (position >= 0) {
-      if (i < position || (i === position && terminal)) status = 'done';
-      else if (i === position) status = failed ? 'failed' : 'running';
-    }
-    const current = !failed && i === position;
+    const { status, current } = placed.places[i];
     return {
       id: st.id,
       description: descriptions[i],
@@ -126,13 +123,17 @@ export function specOverview(s: SpecSnapshot, def: PipelineDefinition, stage: st
     };
   });
 
+  const unreadable = unreadableFiles(s).filter((f) => f.file !== PIPELINE_STATE_FILE);
+  // A stage the pipeline does not have is as unknown as an unreadable one; a failed spec is filed as failed.
+  const lost = stage === null || (!failed && placed.position < 0);
   return {
     stages,
-    progress: { done: terminal ? def.stages.length : Math.max(position, 0), total: def.stages.length },
-    group: stage === null ? 'attention' : failed ? 'failed' : terminal ? 'done' : 'in-progress',
-    failedIn,
+    progress: { done: stagesDone(placed), total: def.stages.length },
+    group: lost || unreadable.length > 0 ? 'attention' : failed ? 'failed' : placed.finished ? 'done' : 'in-progress',
+    failedIn: placed.failedIn,
     failureReason: failed ? s.state?.failure_reason : undefined,
     updatedAt: s.state?.updated_at,
     tasks,
+    unreadable,
   };
 }

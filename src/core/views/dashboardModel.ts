@@ -20,7 +20,6 @@ import { FAILED_STAGE } from '../files/vocabulary';
 import { convergenceRound } from '../pipeline/guards';
 import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { stageWithRole } from '../pipeline/stageRoles';
-import { failedFrom } from '../pipeline/stateRecord';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import { byTaskNumber, specTaskIds } from '../specdir/loadSpec';
@@ -37,6 +36,8 @@ import { anchorThread } from '../review/anchoring';
 import { openThreads } from '../review/reviewComments';
 import { readReviewComments } from '../review/reviewStore';
 import { findWorktree } from '../specdir/worktree';
+import { stagePlaces } from '../specdir/stageStatus';
+import { unreadableFiles, type UnreadableFile } from '../specdir/unreadableFiles';
 import { readFindingsFiles } from './findingsFiles';
 import { stageDescription, t, transitionDescription } from '../messages';
 import { taskTitleWithoutId } from '../tasks/taskTitle';
@@ -82,6 +83,7 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
     ...tokenUsage(snapshot),
     ...reviewThreads(snapshot),
     problems: { errors, warnings: spec.diagnostics.length - errors },
+    unreadable: unreadableFiles(snapshot).map((f) => ({ path: `${snapshot.specDir}/${f.file}`, file: f.file, line: f.line, message: f.message })),
     ...(snapshot.lock && !snapshot.lock.stale ? { lockedBy: snapshot.lock.pid } : {}),
   };
 }
@@ -98,32 +100,26 @@ const visit = (h: StageHistoryEntry): StageVisit => ({
 });
 
 /**
- * Stages before the current one are done, after it waiting; a failed spec shows the stage it
- * failed in as failed. Without a known stage (corrupt state) only recorded passes count as done.
+ * The stepper: each stage's status as every view derives it (stageStatus.stagePlaces), `current`
+ * for the stage being worked on, with its times and every recorded visit.
  */
 function stageSteps(spec: SpecPipeline): StageStep[] {
   const { definition, snapshot } = spec;
   const state = snapshot.state;
   const history = state?.stage_history ?? [];
-  const failedIn = spec.stage === FAILED_STAGE && state ? failedFrom(state) : undefined;
-  const here = failedIn ?? spec.stage;
-  const hereIndex = here === null ? -1 : definition.stages.findIndex((s) => s.id === here);
+  const { places } = stagePlaces(definition, spec.stage, state);
   return definition.stages.map((stage, i): StageStep => {
     const visits = history.filter((h) => h.stage === stage.id).map(visit);
     const last = visits[visits.length - 1];
-    let status: StageStep['status'];
-    if (failedIn === stage.id) status = 'failed';
-    else if (stage.id === spec.stage) status = 'current';
-    else if (hereIndex >= 0) status = i < hereIndex ? 'done' : 'waiting';
-    else status = last?.status === 'passed' ? 'done' : 'waiting';
-    const current = status === 'current';
+    const { status, current } = places[i];
     const enteredAt = current ? state?.current_stage_started_at : last?.enteredAt;
     const exitedAt = current ? undefined : last?.exitedAt;
     return {
       id: stage.id,
       ...(stage.description ? { description: stageDescription(stage.id, stage.description) } : {}),
-      status,
+      status: status === 'running' ? 'current' : status,
       humanApproval: stage.humanApproval,
+      ...(stage.role ? { role: stage.role } : {}),
       ...(enteredAt ? { enteredAt } : {}),
       ...(exitedAt ? { exitedAt } : {}),
       visits,
@@ -133,6 +129,7 @@ function stageSteps(spec: SpecPipeline): StageStep[] {
 
 /** The transitions open now, each precondition with whether it holds (the guards' own verdicts). */
 function nextTransitions(spec: SpecPipeline): NextTransition[] {
+  const unreadable = unreadableFiles(spec.snapshot);
   // The spec's own checks of the ways on (the CLI's `next`), each precondition with its verdict.
   return spec.next().map((check) => {
     const seen = new Set<string>();
@@ -152,7 +149,14 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       // A check that fails only for a fact already listed adds nothing the user can act on.
       if (!outcome.ok && outcome.reasons.length > 0 && reasons.length === 0) continue;
       for (const r of reasons) said.add(r);
-      preconditions.push({ label, holds: outcome.ok, reasons, ...(outcome.file ? { path: `${spec.snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}) });
+      const caveat = call.type === 'inputsReadable' && outcome.ok ? unreadElsewhere(unreadable, call.params.paths) : undefined;
+      preconditions.push({
+        label,
+        holds: outcome.ok,
+        reasons,
+        ...(outcome.file ? { path: `${spec.snapshot.specDir}/${outcome.file.replace(/\/$/, '')}` } : {}),
+        ...(caveat ? { caveat } : {}),
+      });
     }
     return {
       to: check.to,
@@ -165,6 +169,17 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       confirmations: check.confirmations,
     };
   });
+}
+
+/**
+ * "The files it reads can be read" holds for this step's files only: a file of the spec the step
+ * does not read, yet cannot be read, is said beside it, so that the checklist and the count of
+ * errors above it do not seem to disagree.
+ */
+function unreadElsewhere(unreadable: readonly UnreadableFile[], read: readonly string[]): string | undefined {
+  const others = unreadable.filter((f) => !read.some((p) => (p.endsWith('/') ? f.file.startsWith(p) : f.file === p)));
+  const files = others.map((f) => f.file).join(', ');
+  return others.length ? t(others.length === 1 ? 'check.inputsReadableElsewhere' : 'check.inputsReadableElsewhereSeveral', { files }) : undefined;
 }
 
 function actions(spec: SpecPipeline): DashboardModel['actions'] {

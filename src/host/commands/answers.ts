@@ -30,6 +30,8 @@ export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
       return { title: vscode.l10n.t('Refine with the Model'), run: command('loom.refineSpec', e) };
     case 'stop-tasks':
       return { title: vscode.l10n.t('Stop Tasks'), run: command('loom.stopTasks', e) };
+    case 'run-tasks':
+      return { title: vscode.l10n.t('Run Tasks'), run: command('loom.runTasks', e) };
     case 'advance':
       return r.to ? { title: vscode.l10n.t('Move to {0}', r.to), run: command('loom.advance', e, { to: r.to }) } : { title: vscode.l10n.t('Advance'), run: command('loom.advance', e) };
     // The extension's own moves confirm the compression themselves: nothing to offer a person.
@@ -40,10 +42,10 @@ export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
 
 /**
  * Shows the actor's refusal as it worded it, with the remedies it names as buttons (the first
- * three: a notification shows no more), and logs it with every reason.
+ * three: a notification shows no more); the command's wrapper logs it with every reason.
  */
 export function presentRefused(ctx: CommandContext, e: SpecEntry, a: Refused, component: string): CommandOutcome {
-  ctx.log.component(component).info(`${e.spec.snapshot.specDir}: refused (${a.codes.join(', ')}): ${a.message}${a.reasons.map((r) => `\n  - ${r}`).join('')}`);
+  ctx.log.component(component).debug(`${e.spec.snapshot.specDir}: refused (${a.codes.join(', ')})`);
   const actions = a.remedies.flatMap((r) => remedyAction(e, r) ?? []).slice(0, 3);
   // What the person must still do; their word is asked once that is done, so it is not a reason here.
   const reasons = a.check?.unmet.length ? a.check.unmet : a.reasons;

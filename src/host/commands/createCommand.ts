@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import { starterText } from '../../core/authoring/starterFiles';
+import { specTemplateLanguage } from '../../core/authoring/specTemplate';
 import { CorruptStateError, LoomError, SpecLockedError, TransitionRefusedError } from '../../core/errors';
+import { specLanguage } from '../../core/specdir/specLanguage';
 import type { LoomConfig } from '../config';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
@@ -129,7 +132,11 @@ async function resolveSpec(ctx: CommandContext, dir: string | undefined, uri: vs
   return picked?.entry;
 }
 
-/** Opens a spec-relative file of the entry, or an untitled editor at its path when it does not exist yet. */
+/**
+ * Opens a spec-relative file of the entry; one that does not exist yet opens as an unsaved editor
+ * at its path, holding the file's starter text when it has a known shape (starterFiles: spec.md,
+ * requirements.json), so that Save writes it there.
+ */
 export function openSpecFile(e: SpecEntry, file: string): void {
   const uri = vscode.Uri.joinPath(e.uri, ...file.split('/').filter(Boolean));
   if (file.endsWith('/')) {
@@ -137,7 +144,19 @@ export function openSpecFile(e: SpecEntry, file: string): void {
     return;
   }
   const exists = e.spec.snapshot.files.has(file) || e.spec.snapshot.files.has(`${file.split('/')[0]}/`);
-  void vscode.commands.executeCommand('vscode.open', exists ? uri : uri.with({ scheme: 'untitled' }));
+  if (exists) void vscode.commands.executeCommand('vscode.open', uri);
+  else void openStarter(e, file, uri.with({ scheme: 'untitled' }));
+}
+
+async function openStarter(e: SpecEntry, file: string, untitled: vscode.Uri): Promise<void> {
+  const { snapshot } = e.spec;
+  // A new spec.md is in the user's language, as New Feature writes it; the other files follow the spec's.
+  const language = file === 'spec.md' ? specTemplateLanguage(vscode.env.language) : specLanguage(snapshot);
+  const text = starterText(file, { name: snapshot.name, pipelineType: e.spec.pipelineType }, language);
+  const doc = await vscode.workspace.openTextDocument(untitled);
+  const editor = await vscode.window.showTextDocument(doc);
+  // An unsaved editor already open at that path keeps what the user typed there.
+  if (text && doc.getText() === '') await editor.edit((b) => b.insert(new vscode.Position(0, 0), text));
 }
 
 /** A message that does not wait for its buttons: commands never block on a toast. */
@@ -150,7 +169,6 @@ export function notify(kind: 'info' | 'warning' | 'error', message: string, acti
 function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | undefined): CommandOutcome {
   const log = ctx.log.component(id);
   if (e instanceof TransitionRefusedError) {
-    log.info(`${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
     notify('warning', e.reasons.length ? `${e.message}: ${e.reasons.join('; ')}` : e.message);
     return { status: 'refused', message: e.message, reasons: e.reasons };
   }
@@ -159,7 +177,6 @@ function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | 
     return { status: 'refused', message: e.message, reasons: [] };
   }
   if (e instanceof SpecLockedError) {
-    log.warn(e.message);
     notify('warning', e.message);
     return { status: 'refused', message: e.message, reasons: [] };
   }
@@ -209,12 +226,17 @@ async function guarded(
   body: (found: { entry?: SpecEntry }) => Promise<CommandOutcome>,
 ): Promise<CommandOutcome> {
   const found: { entry?: SpecEntry } = {};
+  let outcome: CommandOutcome;
   try {
     if (options.writes && !ctx.trust.writable) throw new UntrustedWorkspaceError(options.untrusted);
-    return await body(found);
+    outcome = await body(found);
   } catch (e) {
-    return report(ctx, id, e, found.entry);
+    outcome = report(ctx, id, e, found.entry);
   }
+  // Every refusal is in the log, once, whichever command refused and however it told the user.
+  if (outcome.status === 'refused')
+    ctx.log.component(id.replace(/^loom\./, '')).info(`${found.entry ? `${found.entry.spec.snapshot.specDir}: ` : ''}${outcome.message}${outcome.reasons.map((r) => `\n  - ${r}`).join('')}`);
+  return outcome;
 }
 
 /**

@@ -21,7 +21,7 @@ export function withOpenThreads(item: vscode.TreeItem, node: LoomNode, counts: O
   if (node.kind !== 'spec' && !file) return item;
   const n = counts.openCount(node.dir, file);
   if (!n) return item;
-  const note = vscode.l10n.t('{0} open comment thread(s)', n);
+  const note = n === 1 ? vscode.l10n.t('1 open comment thread') : vscode.l10n.t('{0} open comment threads', n);
   item.description = item.description ? `${String(item.description)} · ${note}` : note;
   if (typeof item.tooltip === 'string') item.tooltip = `${item.tooltip}\n${note}`;
   else if (item.tooltip === undefined && node.kind !== 'spec') item.tooltip = note;

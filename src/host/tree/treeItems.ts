@@ -101,7 +101,7 @@ function stageContext(e: SpecEntry): string {
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {
-  if (e.spec.stage === null) return icon('error', 'errorForeground');
+  if (e.spec.stage === null || e.overview.unreadable.length) return icon('error', 'errorForeground');
   if (e.overview.group === 'failed') return icon(...STAGE_ICONS.failed);
   if (isStale(e.staleness)) return icon(...WARNING);
   if (e.overview.group === 'done') return icon(...STAGE_ICONS.done);
@@ -137,6 +137,7 @@ export function specTooltip(e: SpecEntry): vscode.MarkdownString {
     const problem = stateProblem(e);
     if (problem) t.appendMarkdown(`\n${md(vscode.l10n.t('Line {0}: {1}', problem.line, problem.message))}\n`);
   }
+  for (const f of e.overview.unreadable) t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', f.file))}\n`);
   const next = e.spec.next();
   for (const n of next) {
     t.appendMarkdown(`\n${n.ready ? '$(arrow-right)' : '$(circle-slash)'} ${md(vscode.l10n.t('Next: {0}', n.to))}${n.ready ? '' : ` — ${md(vscode.l10n.t('blocked'))}`}\n`);
@@ -167,18 +168,21 @@ export function specNotes(e: SpecEntry): NoteNode[] {
   const notes: NoteNode[] = [];
   if (e.spec.stage === null) {
     const problem = stateProblem(e);
-    notes.push({
-      kind: 'note',
-      id: `note:${e.dir}:corrupt`,
-      dir: e.dir,
-      file: PIPELINE_STATE_FILE,
-      line: problem?.line,
-      column: problem?.column,
-      severity: 'error',
-      label: problem ? vscode.l10n.t('{0} line {1}: fix or restore it', PIPELINE_STATE_FILE, problem.line) : vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
-      tooltip: problem ? vscode.l10n.t('Line {0}: {1}', problem.line, problem.message) : undefined,
-    });
+    notes.push(
+      problem
+        ? unreadableNote(e, `note:${e.dir}:corrupt`, { file: PIPELINE_STATE_FILE, ...problem })
+        : {
+            kind: 'note',
+            id: `note:${e.dir}:corrupt`,
+            dir: e.dir,
+            file: PIPELINE_STATE_FILE,
+            severity: 'error',
+            label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
+          },
+    );
   }
+  // Every other file that cannot be read, opened where it stops being readable: the reason the spec is under Needs attention.
+  for (const f of e.overview.unreadable) notes.push(unreadableNote(e, `note:${e.dir}:unreadable:${f.file}`, f));
   for (const a of e.staleness.approvals) {
     notes.push({
       kind: 'note',
@@ -201,6 +205,21 @@ export function specNotes(e: SpecEntry): NoteNode[] {
     });
   }
   return notes;
+}
+
+/** A note on a file that cannot be read, which opens it at the line where it stops being readable. */
+function unreadableNote(e: SpecEntry, id: string, f: { file: string; line: number; column: number; message: string }): NoteNode {
+  return {
+    kind: 'note',
+    id,
+    dir: e.dir,
+    file: f.file,
+    line: f.line,
+    column: f.column,
+    severity: 'error',
+    label: vscode.l10n.t('{0} line {1}: fix or restore it', f.file, f.line),
+    tooltip: vscode.l10n.t('Line {0}: {1}', f.line, f.message),
+  };
 }
 
 export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {
@@ -259,7 +278,9 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   if (stage.current) {
     const since = relativeTime(stage.enteredAt);
     if (since) parts.push(vscode.l10n.t('since {0}', since));
-    if (stage.confirmation) parts.push(vscode.l10n.t('needs approval'));
+    // One word for one thing, as the hover says it: a gate is approved, an interactive stage confirmed.
+    if (stage.humanApproval) parts.push(vscode.l10n.t('needs approval'));
+    else if (stage.confirmation) parts.push(vscode.l10n.t('needs confirmation'));
   } else if (last?.approval) parts.push(vscode.l10n.t('approved'));
   if (stage.visits.length > 1) parts.push(vscode.l10n.t('{0} visits', stage.visits.length));
   if (staleApproval) parts.push(`⚠ ${vscode.l10n.t('approval stale')}`);
@@ -272,7 +293,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   if (stage.description) t.appendMarkdown(`${md(stage.description)}\n\n`);
   if (stage.current && stage.enteredAt) t.appendMarkdown(`${md(vscode.l10n.t('Entered'))}: ${localTime(stage.enteredAt)}\n\n`);
   for (const v of stage.visits) t.appendMarkdown(`- ${visitLine(v)}\n`);
-  if (stage.humanApproval) t.appendMarkdown(`\n$(shield) ${md(vscode.l10n.t('Human-approval gate'))}\n`);
+  if (stage.humanApproval) t.appendMarkdown(`\n$(shield) ${md(vscode.l10n.t('Human-approval gate: leaving it needs your approval'))}\n`);
   else if (stage.confirmation) t.appendMarkdown(`\n$(person) ${md(vscode.l10n.t('Interactive stage: leaving it needs your confirmation'))}\n`);
   if (staleApproval) t.appendMarkdown(`\n$(warning) ${md(vscode.l10n.t('The approval of {0} is stale: {1} changed since; re-approval is needed.', stage.id, staleApproval.changed.join(', ')))}\n`);
   if (stage.status === 'failed' && e.overview.failureReason) t.appendMarkdown(`\n$(error) ${md(e.overview.failureReason)}\n`);
@@ -303,7 +324,9 @@ function taskStatusText(status: TaskStatus): string {
  */
 function reviewMarkdown(label: string, text: string): string {
   const { summary, items } = readableReview(text);
-  const lines = [`${md(label)}: ${md(summary || '—')}  `];
+  // Without words of its own, the label heads its fix items: a dash there would read as "none".
+  const head = summary || (items.length === 1 ? vscode.l10n.t('1 fix item') : items.length ? vscode.l10n.t('{0} fix items', items.length) : '');
+  const lines = [`${md(label)}: ${md(head || text.trim())}  `];
   if (items.length) lines.push('');
   items.forEach((item, i) => {
     const where = item.file ? ` — \`${item.location ? `${item.file}:${item.location}` : item.file}\`` : '';

@@ -38,7 +38,7 @@ export function insideFolder(root: string, rel: string): string | undefined {
  * What the pages' messages do. Every message names its spec by a repository-relative
  * directory; it is looked up in the panel's own workspace folder, never anywhere else.
  */
-export function webviewMessageHandler(registry: SpecRegistry, panels: WebviewPanels, log: ComponentLog): MessageHandler {
+export function webviewMessageHandler(registry: SpecRegistry, panels: WebviewPanels, log: ComponentLog, memory: vscode.Memento): MessageHandler {
   const specOf = (view: SpecWebview, specDir: string): SpecEntry => {
     const folder = view.entry?.folder;
     const abs = folder ? insideFolder(folder.uri.fsPath, specDir) : undefined;
@@ -54,7 +54,7 @@ export function webviewMessageHandler(registry: SpecRegistry, panels: WebviewPan
       case 'runCommand':
         return runCommand(specOf(view, message.specDir), message);
       case 'exportMatrix':
-        return exportMatrix(specOf(view, message.specDir), message, log);
+        return exportMatrix(specOf(view, message.specDir), message, log, memory);
       case 'openMatrix':
         panels.open('matrix', specOf(view, message.specDir));
         return;
@@ -103,16 +103,23 @@ async function runCommand(entry: SpecEntry, message: RunCommandMessage): Promise
   await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], { specDir: entry.dir, ...(to ? { to } : {}), ...(taskId ? { taskId } : {}), ...(approvalStage ? { approvalStage } : {}) });
 }
 
-async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log: ComponentLog): Promise<void> {
+/** Where the last export of this workspace went (workspaceState): the next one starts there. */
+const LAST_EXPORT_FOLDER = 'loom.matrix.lastExportFolder';
+
+async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log: ComponentLog, memory: vscode.Memento): Promise<void> {
   const csv = message.format === 'csv';
   const name = `${entry.spec.snapshot.name}-traceability.${csv ? 'csv' : 'md'}`;
+  // The folder of the last export, else the workspace folder's root: never the spec's own folder,
+  // where an export would sit among loom's files, be committed with them and be taken for one.
+  const last = memory.get<string>(LAST_EXPORT_FOLDER);
+  const start = last ? vscode.Uri.parse(last) : entry.folder.uri;
   const target = await vscode.window.showSaveDialog({
     title: vscode.l10n.t('Export the traceability matrix'),
-    // Beside the spec it describes, not in the workspace root; the user picks the place.
-    defaultUri: vscode.Uri.joinPath(entry.uri, name),
+    defaultUri: vscode.Uri.joinPath(start, name),
     filters: csv ? { CSV: ['csv'] } : { Markdown: ['md'] },
   });
   if (!target) return;
+  await memory.update(LAST_EXPORT_FOLDER, vscode.Uri.joinPath(target, '..').toString());
   const model = buildMatrixModel(entry.spec.snapshot);
   // A byte-order mark lets spreadsheets read non-ASCII text (loom writes Chinese) correctly.
   const text = csv ? matrixToCsv(model, message.behaviors, { bom: true }) : matrixToMarkdown(model, message.behaviors);

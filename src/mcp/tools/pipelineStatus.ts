@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { WORKFLOW_FILE } from '../../core/files/workflow';
-import { FAILED_STAGE } from '../../core/files/vocabulary';
-import { stageOf } from '../../core/pipeline/pipelineDefinition';
+import { PIPELINE_STATE_FILE } from '../../core/files/vocabulary';
+import { specOverview, type SpecGroup } from '../../core/specdir/specOverview';
+import { unreadableFiles, type UnreadableFile } from '../../core/specdir/unreadableFiles';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { statusJson } from '../../cli/format';
 import { t } from '../../core/messages';
@@ -14,11 +15,19 @@ import { defineTool } from '../tool';
 const DEFAULT_STATUS_LIMIT = 10;
 const CONSTITUTION = '.loom/rules/constitution.md';
 
-/** A spec whose pipeline completed (its last stage has a `terminal` entry) or that sits at a terminal stage is not active. */
-function isActive(spec: SpecPipeline): boolean {
-  const stage = spec.stage === null ? undefined : stageOf(spec.definition, spec.stage);
-  const completed = spec.snapshot.state?.stage_history.some((h) => h.terminal === true) ?? false;
-  return spec.stage !== FAILED_STAGE && !(stage?.terminal && completed) && spec.stage !== 'done';
+/** Whether a spec is still moving, as every view files it: not at its pipeline's end (loom's active_only), not failed. */
+const isActive = (group: SpecGroup): boolean => group === 'in-progress' || group === 'attention';
+
+/**
+ * What an agent must be told of a spec without asking for more: each of its files that cannot be
+ * read, where, and (for pipeline.state.json) that its stage is unknown, so that it is not taken for
+ * a spec with no stage yet.
+ */
+function specHealth(spec: SpecPipeline, files: readonly UnreadableFile[]): string[] {
+  const { snapshot } = spec;
+  const issues = files.map((f) => t('mcp.status.unreadableFile', { line: f.line, message: f.message }));
+  if (spec.stage === null && files.some((f) => f.file === PIPELINE_STATE_FILE)) issues.push(t('mcp.status.stageUnknown', { specDir: snapshot.specDir, file: PIPELINE_STATE_FILE }));
+  return issues;
 }
 
 /** What loom's health check reports about the repository itself. */
@@ -49,20 +58,26 @@ export const getProjectStatus = defineTool({
   run: (args, ctx) => {
     checkProjectRoot(ctx, args.project_root);
     const repo = openRepository(ctx);
-    const rows = repo.scan((s) => ({
-      active: isActive(s),
-      summary: {
-        spec_dir: s.snapshot.specDir,
-        stage: s.stage,
-        pipeline_type: s.pipelineType,
-        tasks_total: tasksSummary(s).total,
-        tasks_done: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'done').length,
-        tasks_blocked: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'blocked').length,
-        handoffs_total: s.snapshot.handoffs.size,
-        updated_at: s.snapshot.state?.updated_at ?? null,
-      },
-      full: args.detail === 'full' ? statusJson(s.status()) : undefined,
-    }));
+    const rows = repo.scan((s) => {
+      const unreadable = unreadableFiles(s.snapshot);
+      return {
+        active: isActive(specOverview(s.snapshot, s.definition, s.stage).group),
+        health: specHealth(s, unreadable),
+        summary: {
+          spec_dir: s.snapshot.specDir,
+          stage: s.stage,
+          pipeline_type: s.pipelineType,
+          tasks_total: tasksSummary(s).total,
+          tasks_done: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'done').length,
+          tasks_blocked: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'blocked').length,
+          handoffs_total: s.snapshot.handoffs.size,
+          updated_at: s.snapshot.state?.updated_at ?? null,
+          // Said by default, so that `stage: null` is not taken for a spec with no stage yet.
+          ...(unreadable.length ? { file_problems: unreadable.map((f) => ({ file: `${s.snapshot.specDir}/${f.file}`, line: f.line, message: f.message })) } : {}),
+        },
+        full: args.detail === 'full' ? statusJson(s.status()) : undefined,
+      };
+    });
     const chosen = args.active_only ? rows.filter((r) => r.active) : rows;
     const limit = args.limit ?? DEFAULT_STATUS_LIMIT;
     const returned = chosen.slice(0, limit);
@@ -76,7 +91,7 @@ export const getProjectStatus = defineTool({
       detail: args.detail ?? 'summary',
       pipelines: returned.map((r) => r.full ?? r.summary),
       read_more_hint: chosen.length > limit ? t('mcp.status.readMore') : null,
-      health_issues: healthIssues(repo.root, repo.workflowProblems),
+      health_issues: [...healthIssues(repo.root, repo.workflowProblems), ...rows.flatMap((r) => r.health)],
     };
   },
 });

@@ -14,6 +14,11 @@ export const viewMessages = {
     en: 'pipeline.state.json is corrupt, so the current stage is unknown. Fix or restore it; it is never overwritten.',
     zh: 'pipeline.state.json 已损坏，无法确定当前阶段。请修复或恢复它；Loom 从不覆盖它。',
   },
+  'view.header.openAtError': { en: 'Open {file} at the Error', zh: '在错误处打开 {file}' },
+  'view.header.unreadable': {
+    en: '{file} cannot be read (line {line}): {message}',
+    zh: '{file} 无法读取（第 {line} 行）：{message}',
+  },
   'view.header.failed': { en: 'Failed: ', zh: '失败：' },
   'view.header.locked': {
     en: 'Another process (pid {pid}) is driving this spec: changes are refused until it finishes.',
@@ -198,8 +203,8 @@ export const viewMessages = {
   },
   'view.matrix.gridLabel': { en: 'Traceability matrix', zh: '追溯矩阵' },
   'view.matrix.title': { en: 'Traceability · ', zh: '追溯 · ' },
-  'view.matrix.search': { en: 'Search behaviors, tasks, tests, evidence…', zh: '搜索行为、任务、测试、证据…' },
-  'view.matrix.searchLabel': { en: 'Search', zh: '搜索' },
+  'view.matrix.search': { en: 'Search…', zh: '搜索…' },
+  'view.matrix.searchLabel': { en: 'Search behaviors, tasks, tests and evidence', zh: '搜索行为、任务、测试与证据' },
   'view.matrix.gapsOnly': { en: 'Only gaps', zh: '只看缺口' },
   'view.matrix.filter.category': { en: 'Category', zh: '类别' },
   'view.matrix.filter.status': { en: 'Status', zh: '状态' },

@@ -68,6 +68,29 @@ suite('commands', () => {
     assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
   });
 
+  test('the Loom log records every refusal once, Advance and Mark Failed on a corrupt spec included', async () => {
+    const lines = [];
+    const channel = api.log.channel;
+    const info = channel.info;
+    channel.info = (message, ...rest) => {
+      lines.push(message);
+      return info.call(channel, message, ...rest);
+    };
+    try {
+      const advance = await vscode.commands.executeCommand('loom.advance', { specDir: 'specs/2026-11-15+broken', confirm: true });
+      const failed = await vscode.commands.executeCommand('loom.markFailed', { specDir: 'specs/2026-11-15+broken', reason: 'stuck' });
+      assert.deepStrictEqual([advance.status, failed.status], ['refused', 'refused']);
+      const advanceLines = lines.filter((l) => l.startsWith('[advance] specs/2026-11-15+broken: '));
+      const failLines = lines.filter((l) => l.startsWith('[markFailed] specs/2026-11-15+broken: '));
+      assert.strictEqual(advanceLines.length, 1, lines.join('\n'));
+      assert.strictEqual(failLines.length, 1, lines.join('\n'));
+      assert.match(advanceLines[0], /pipeline\.state\.json could not be read/);
+      assert.match(failLines[0], /pipeline\.state\.json/);
+    } finally {
+      channel.info = info;
+    }
+  });
+
   test('Approve refuses a stage without a gate', async () => {
     const result = await vscode.commands.executeCommand('loom.approve', { specDir: specPath('2026-11-19+approval'), confirm: true });
     assert.strictEqual(result.status, 'refused');

@@ -3,7 +3,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, stageRows, specRow, specPath, waitFor, folderPath, settle } = require('../helpers');
+const { loom, rows, stageRows, specRow, specPath, waitFor, folderPath, settle } = require('../helpers');
 
 suite('file watcher', () => {
   let api;
@@ -75,7 +75,15 @@ suite('file watcher', () => {
     assert.strictEqual(diag.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(diag.range.start.line, 2);
     assert.ok(await specRow(api, 'user-login'), 'the tree still shows the spec');
+    // Seen in the tree too: under Needs attention, its first row a note that opens the file at the error.
+    await waitFor('user-login under Needs attention', async () => (await specRow(api, 'user-login'))?.group === 'Needs attention');
+    const row = await specRow(api, 'user-login');
+    assert.match(row.description, /^executing · 6 of 13 stages done/, 'its stage is still known');
+    const [note] = await rows(api, row.node);
+    assert.strictEqual(note.label, 'requirements.json line 3: fix or restore it');
+    assert.strictEqual(note.contextValue, 'loomNote:openAtLine');
     fs.writeFileSync(file, good);
     await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'Loom'));
+    await waitFor('user-login back under In progress', async () => (await specRow(api, 'user-login'))?.group === 'In progress');
   });
 });

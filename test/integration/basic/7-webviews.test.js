@@ -137,18 +137,21 @@ suite('dashboard and traceability matrix webviews', () => {
     assert.deepStrictEqual(warnings, ['The executing engine is not running for this spec.']);
   });
 
-  test('exportMatrix asks where, starting in the spec folder, and writes CSV or Markdown there', async () => {
+  test('exportMatrix asks where, starting in the workspace root (never among the spec files), then where the last export went, and writes CSV or Markdown there', async () => {
     const dir = specPath(SPEC);
     const view = api.webviews.get('matrix', dir);
     const { window } = vscode;
     const original = window.showSaveDialog;
     const offered = [];
     const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+    const exports = path.join(root, 'exports');
+    fs.mkdirSync(exports, { recursive: true });
     const startedIn = [];
     window.showSaveDialog = async (options) => {
       offered.push(path.basename(options.defaultUri.fsPath));
       startedIn.push(path.dirname(options.defaultUri.fsPath));
-      return vscode.Uri.file(path.join(root, offered[offered.length - 1]));
+      // The user picks a folder of their own for the exports.
+      return vscode.Uri.file(path.join(exports, offered[offered.length - 1]));
     };
     try {
       await view.receive({ type: 'exportMatrix', specDir: `specs/${SPEC}`, format: 'csv' });
@@ -157,11 +160,12 @@ suite('dashboard and traceability matrix webviews', () => {
       window.showSaveDialog = original;
     }
     assert.deepStrictEqual(offered, [`${SPEC}-traceability.csv`, `${SPEC}-traceability.md`]);
-    assert.deepStrictEqual(startedIn, [dir, dir], "the save dialog starts in the spec's folder");
-    const csv = fs.readFileSync(path.join(root, offered[0]), 'utf8');
+    assert.deepStrictEqual(startedIn, [root, exports], 'the workspace root first, then the folder the last export went to');
+    assert.ok(!startedIn.includes(dir), "never the spec's folder, among loom's files");
+    const csv = fs.readFileSync(path.join(exports, offered[0]), 'utf8');
     assert.match(csv, /^\uFEFFrequirement,behavior,/);
     assert.match(csv, /REQ-001-B01/);
-    const md = fs.readFileSync(path.join(root, offered[1]), 'utf8');
+    const md = fs.readFileSync(path.join(exports, offered[1]), 'utf8');
     assert.match(md, /REQ-001-B02/);
     assert.doesNotMatch(md, /REQ-001-B01/);
   });
@@ -185,6 +189,9 @@ suite('dashboard and traceability matrix webviews', () => {
     await initOf(view, 'matrix');
 
     const stray = vscode.window.createWebviewPanel('loom.dashboard', 'stray', vscode.ViewColumn.Active, {});
+    // As VS Code hands a serializer a panel it has shown: closing one the workbench is still opening
+    // makes it log "OverlayWebview has been disposed" (a panel being restored is always shown).
+    await waitFor('the stray panel in its tab', () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === 'stray')), 10000);
     let disposed = false;
     stray.onDidDispose(() => (disposed = true));
     await api.webviews.restore('dashboard', stray, { specDir: '../outside' });

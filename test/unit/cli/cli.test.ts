@@ -754,9 +754,10 @@ describe('tasks', () => {
     assert.equal(
       run.out,
       [
-        'Batch 1 (parallel): T6',
+        // A batch of one task is neither parallel nor serial (issue 37).
+        'Batch 1: T6',
         'Batch 2 (serial): T4, T5',
-        'Batch 3 (parallel): T10',
+        'Batch 3: T10',
         'Dependency cycle: T1 → T2',
         'T3 depends on unknown task T9',
         'Conflict: T1 and T6 both touch src/a.ts',
@@ -849,7 +850,8 @@ describe('trace', () => {
       [
         '✅ REQ-001-B01 [happy-path] tasks: T1; tests: 1/1; evidence: 1/1',
         '✅ REQ-001-B02 [invalid-input] tasks: T2; tests: 1/1; evidence: 1/1',
-        '❌ REQ-002-B01 [state-transition] tasks: T3; tests: 0/1; evidence: 0/0',
+        // No evidence named is "none", not "0/0", which reads as all of nothing (issue 37).
+        '❌ REQ-002-B01 [state-transition] tasks: T3; tests: 0/1; evidence: none',
         'REQ-002 lacks behaviors for: security',
         '2/3 behaviors closed',
         '',
@@ -991,6 +993,18 @@ describe('usage errors', () => {
       assert.match(err, /is not a spec directory/, dir);
       assert.ok(err.includes(dir), `the message names ${dir}`);
     }
+  });
+
+  test('--spec-dir may name a spec by its folder or feature name; a near miss is answered with the ones it may mean', async () => {
+    for (const dir of ['2026-11-29+login', 'login', 'login/', 'specs/2026-11-29+login']) {
+      const run = await cli('status', '--cwd', repo, '--spec-dir', dir, '--json');
+      assert.equal(parsed(run).spec_dir, LOGIN, dir);
+    }
+    assert.equal(parsed(await cli('status', '--cwd', repo, '--spec-dir', 'smoke', '--json')).spec_dir, SMOKE, 'under qa/ too');
+    const near = await usage('status', '--cwd', repo, '--spec-dir', 'logn');
+    assert.match(near, new RegExp(`--spec-dir logn is not a spec directory of .*; did you mean ${LOGIN.replace('+', '\\+')}\\?`));
+    const prefix = await usage('tasks', '--cwd', repo, '--spec-dir', 'task');
+    assert.match(prefix, /did you mean specs\/2026-11-24\+task-graph\?/);
   });
 
   test('--cwd that does not exist, or is a file', async () => {

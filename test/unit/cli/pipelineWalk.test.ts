@@ -479,7 +479,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     const validated = cli('tasks', '--spec-dir', spec, '--validate');
     assert.equal(validated.code, 1, validated.err);
     assert.match(validated.err, /T2 and T1 overlap on src\/due\.js: depends_on makes them run one after the other/);
-    assert.match(ok(cli('tasks', '--spec-dir', spec)).out, /Batch 1 \(parallel\): T1\nBatch 2 \(parallel\): T2/);
+    assert.match(ok(cli('tasks', '--spec-dir', spec)).out, /Batch 1: T1\nBatch 2: T2/);
 
     assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'planning', to: 'analyze-artifacts' });
     const approval = history().at(-1)!;

@@ -114,7 +114,18 @@ describe('loom-vscode mcp: stage changes without elicitation', () => {
     assert.equal(all.total_pipelines, 5);
     assert.equal(all.returned_pipelines, 5);
     assert.equal(all.truncated, false);
-    assert.deepEqual(all.health_issues, []);
+    // The truncated state file is told by default (issue 37): its row says why its stage is null.
+    assert.deepEqual(all.health_issues, [
+      `${BAD_STATE}/pipeline.state.json is not valid JSON: expected a string but found end of file (line 2); fix or restore it`,
+      `${BAD_STATE}: its stage is unknown until pipeline.state.json can be read; nothing is changed on it`,
+    ]);
+    const bad = all.pipelines.find((p: { spec_dir: string }) => p.spec_dir === BAD_STATE);
+    assert.equal(bad.stage, null);
+    assert.deepEqual(
+      bad.file_problems.map((p: { file: string; line: number }) => [p.file, p.line]),
+      [[`${BAD_STATE}/pipeline.state.json`, 2]],
+    );
+    assert.equal(all.pipelines.find((p: { spec_dir: string }) => p.spec_dir === BUILD).file_problems, undefined, 'a readable spec has no such key');
     const two = await c.call('loom_get_project_status', { limit: 2 });
     assert.deepEqual([two.returned_pipelines, two.truncated, two.omitted_pipelines], [2, true, 3]);
     const row = all.pipelines.find((p: { spec_dir: string }) => p.spec_dir === BUILD);

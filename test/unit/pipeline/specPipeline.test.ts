@@ -215,7 +215,7 @@ test("converge goes back to executing as loom's convergence-pass does: a retry e
 
 test('leaving converge forward clears convergence_round, as loom does once convergence-pass holds', () => {
   const base = { ...state('converge', { metadata: { convergence_round: 2, worktree_path: '.' } }), stage_history: [] } as PipelineState;
-  const next = applyStageChange(base, { from: 'converge', to: 'verification', kind: 'forward', now: NOW });
+  const next = applyStageChange(base, { from: 'converge', to: 'verification', kind: 'forward', now: NOW, fromConvergence: true });
   assert.deepEqual(next.metadata, { worktree_path: '.' });
   assert.equal(base.metadata.convergence_round, 2, 'the old record is not touched');
 });

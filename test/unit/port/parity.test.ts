@@ -9,7 +9,7 @@ import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { assertBuilt, BIN, connect } from '../mcp/helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- shared with the integration suite, which is plain JS
-const { CASES, writeParitySpecs, writeThreadsRule } = require('../../support/parityFixtures') as typeof import('../../support/parityFixtures');
+const { CASES, writeParitySpecs, writeThreadsRule } = require('../../support/parityFixtures.js') as typeof import('../../support/parityFixtures');
 
 /**
  * One port, the same answer: the same intent (Advance) through the spec's actor directly, the CLI

@@ -48,6 +48,8 @@ export function dashboardModel(options: { tripped?: boolean; tokens?: boolean; s
       id,
       status: i < at ? 'done' : i === at ? 'current' : 'waiting',
       humanApproval: id === 'approved',
+      // The host marks the special stages (core/pipeline/stageRoles); the stepper shows rounds on the convergence stage.
+      ...(id === 'converge' ? { role: 'convergence' as const } : {}),
       ...(i <= at ? { enteredAt: t(i) } : {}),
       ...(i < at ? { exitedAt: t(i + 1) } : {}),
       visits:
@@ -167,5 +169,6 @@ export function dashboardModel(options: { tripped?: boolean; tokens?: boolean; s
           },
         }),
     problems: { errors: 0, warnings: 1 },
+    unreadable: [],
   };
 }

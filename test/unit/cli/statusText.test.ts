@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatStatuses, formatTasks, formatTrace } from '../../../src/cli/format';
+import type { SpecStatus } from '../../../src/core/repository/specPipeline';
+import type { TaskBatchPlan } from '../../../src/core/tasks/taskBatches';
+import type { TraceabilityMatrix } from '../../../src/core/trace/traceabilityMatrix';
+
+/** What `status`, `tasks` and `trace` print for a person at a terminal (issue 37). */
+
+const status = (specDir: string, next: SpecStatus['next']): SpecStatus => ({
+  spec_dir: specDir,
+  pipeline_type: 'feature',
+  stage: 'verification',
+  stage_source: 'state',
+  tasks: [],
+  next,
+  diagnostics: [],
+});
+const move = (to: string, extra: Partial<SpecStatus['next'][number]>): SpecStatus['next'][number] => ({ to, kind: 'forward', interactive: true, ready: true, unmet: [], confirmations: [], ...extra });
+
+test('status names --compression-confirmed on the ready moves that need it, and says once what it means for a person', () => {
+  const text = formatStatuses([
+    status('specs/a', [move('code-review-request', { compression_required: true }), move('executing', { kind: 'retry' })]),
+    status('specs/b', [move('converge', { ready: false, unmet: ['test-report.md does not exist'], compression_required: true })]),
+    status('specs/c', [move('review-gate', { compression_required: true, interactive: false })]),
+  ]);
+  assert.match(text, /^ {2}→ code-review-request \(forward\): ready, needs --confirm --compression-confirmed$/m);
+  assert.match(text, /^ {2}→ executing \(retry\): ready, needs --confirm$/m);
+  assert.match(text, /^ {2}→ converge \(forward\): blocked\n {6}- test-report\.md does not exist$/m, 'a blocked move has other things to do first');
+  assert.match(text, /^ {2}→ review-gate \(forward\): ready, needs --compression-confirmed$/m);
+  assert.equal(text.split('--compression-confirmed is your word that the stage is closed').length - 1, 1, 'said once, under every spec');
+  assert.doesNotMatch(text, /compress the closed stage's context/, "the agent's wording stays with MCP");
+  assert.ok(text.endsWith('(an agent compresses the stage’s context first).'));
+});
+
+test('status says nothing of compression when no ready move needs it', () => {
+  assert.doesNotMatch(formatStatuses([status('specs/a', [move('detail-expansion', {})])]), /compression/);
+});
+
+test('tasks: a batch of one task is just the next task; parallel and serial name batches of several', () => {
+  const plan = {
+    tasks: [],
+    conflicts: [],
+    unknown_dependencies: [],
+    batches: [
+      { type: 'parallel', tasks: ['T1', 'T2'] },
+      { type: 'parallel', tasks: ['T3'] },
+      { type: 'serial', tasks: ['T4', 'T5'] },
+    ],
+  } as unknown as TaskBatchPlan;
+  assert.equal(formatTasks(plan), ['Batch 1 (parallel): T1, T2', 'Batch 2: T3', 'Batch 3 (serial): T4, T5'].join('\n'));
+});
+
+test('trace: a behavior with no task, test or evidence says none, not 0/0', () => {
+  const matrix = {
+    rows: [{ behavior: 'REQ-001-B01', category: 'happy-path', closed: false, tasks: [], tests: [], evidence: [] }],
+    requirements: [],
+    summary: { behaviors: 1, closed: 0 },
+  } as unknown as TraceabilityMatrix;
+  assert.equal(formatTrace(matrix), ['❌ REQ-001-B01 [happy-path] tasks: none; tests: none; evidence: none', '0/1 behaviors closed'].join('\n'));
+});
