@@ -43,6 +43,10 @@ export const portMessages = {
     en: '{specDir} cannot leave {stage}: {count, plural, one {# comment thread on its outputs is open} other {# comment threads on its outputs are open}} (loom.review.blockOnOpenThreads); answer or resolve them first',
     zh: '{specDir} 无法离开 {stage}：其产出上有 {count} 个未解决的评论线程（loom.review.blockOnOpenThreads）；请先回复或解决',
   },
+  'check.threadsAnswered': {
+    en: 'no review thread on the outputs of {stage} is open (loom.review.blockOnOpenThreads)',
+    zh: '{stage} 的产出上没有未解决的评审线程（loom.review.blockOnOpenThreads）',
+  },
   'guard.threadOpen': { en: '{place}: {comment}', zh: '{place}：{comment}' },
 
   'refusal.tasksRunning': { en: 'the tasks of {specDir} are running; stop them first (Stop Tasks)', zh: '{specDir} 的 task 正在运行；请先停止（停止任务）' },

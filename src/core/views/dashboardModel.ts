@@ -142,6 +142,8 @@ function nextTransitions(spec: SpecPipeline): NextTransition[] {
       // A check only the user can make is listed among the confirmations instead; the caller's word
       // on compression is given by the extension's own Advance (pipelineCommands), so it is not listed.
       if (outcome.needsConfirmation || outcome.needsCompression) continue;
+      // The team's rule on open threads is a precondition only where the team set it.
+      if (call.type === 'threadsAnswered' && !spec.verdicts.rules.blockOnOpenThreads) continue;
       const label = describeGuard(call);
       if (seen.has(label)) continue;
       seen.add(label);

@@ -44,6 +44,8 @@ export function describeGuard(call: GuardCall): string {
       return t('check.validatorPasses', { name: call.params.name });
     case 'confirmed':
       return t('check.confirmed', { stage: call.params.stage });
+    case 'threadsAnswered':
+      return t('check.threadsAnswered', { stage: call.params.stage });
     default:
       // A guard added to the vocabulary later still shows, under its name, until it gets words here.
       return (call as { type: string }).type;
