@@ -24,7 +24,7 @@ import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { superviseRun } from '../executing/machine/runSupervision';
-import { readRunLock, RUN_LOCK_FILE, withRunLock } from '../store/runLock';
+import { heldElsewhere, readRunLock, RUN_LOCK_FILE, withRunLock } from '../store/runLock';
 import { loomVersionOf, refreshLoomHandoff, writeHandoffRecord, writePipelineState, writeTaskState, type ProgressSources } from '../store/stateStore';
 import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
@@ -361,6 +361,9 @@ export class SpecPipeline {
    */
   preview(intent: Exclude<Intent, { type: 'runTasks' | 'createWorktree' }>, options: RequestOptions = {}): Preview {
     this.reload();
+    // Another live process holds the spec: the request would be refused for it, so the preview is.
+    const lock = this.snapshot.lock;
+    if (lock && !lock.stale && lock.pid !== process.pid) return lockedAnswer(this, heldElsewhere(this.snapshot, lock));
     const id = `p${++requests}`;
     const event = eventOf(intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent, options, id, options.now ?? new Date().toISOString());
     const [, actions] = transition(machineFor(this.definition), this.actor.getSnapshot(), event);

@@ -122,7 +122,6 @@ export function acquireRunLock(spec: SpecLocation, options: AcquireOptions = {})
     return once(() => releaseHeld(spec.dir, mine));
   }
   const path = join(spec.dir, RUN_LOCK_FILE);
-  const rel = `${spec.specDir}/${RUN_LOCK_FILE}`;
   const deadline = Date.now() + (options.waitMs ?? 0);
   for (;;) {
     const token = `${options.forRun ? RUN_TOKEN_PREFIX : ''}${nodeCrypto().randomBytes(8).toString('hex')}`;
@@ -144,10 +143,16 @@ export function acquireRunLock(spec: SpecLocation, options: AcquireOptions = {})
       sleep(25);
       continue;
     }
-    const startedAt = parseLock(lock.raw).startedAt;
-    const started = startedAt ? `, started ${startedAt}` : '';
-    throw new SpecLockedError(`${spec.specDir} is being driven by another process (pid ${lock.pid}${started}, ${rel}); nothing was written`, rel, lock.pid);
+    throw heldElsewhere(spec, lock);
   }
+}
+
+/** The error of a lock another live process holds, naming its pid and start. */
+export function heldElsewhere(spec: SpecLocation, lock: RunLockInfo): SpecLockedError {
+  const rel = `${spec.specDir}/${RUN_LOCK_FILE}`;
+  const startedAt = parseLock(lock.raw).startedAt;
+  const started = startedAt ? `, started ${startedAt}` : '';
+  return new SpecLockedError(`${spec.specDir} is being driven by another process (pid ${lock.pid}${started}, ${rel}); nothing was written`, rel, lock.pid);
 }
 
 /** Runs `fn` holding the spec's lock. */

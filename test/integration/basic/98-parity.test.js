@@ -68,7 +68,7 @@ suite('one port: every surface gives the same answer', () => {
 
   /** The built CLI on this workspace, as a terminal runs it. */
   function cli(c) {
-    const r = spawnSync(process.execPath, [path.join(extensionPath(), 'dist', 'cli.js'), 'advance', '--cwd', folderPath(), '--spec-dir', c.specDir, '--json', '--lang', 'en'], {
+    const r = spawnSync(process.execPath, [path.join(extensionPath(), 'bin', 'loom-vscode.js'), 'advance', '--cwd', folderPath(), '--spec-dir', c.specDir, '--json', '--lang', 'en'], {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       encoding: 'utf8',
     });
@@ -95,14 +95,8 @@ suite('one port: every surface gives the same answer', () => {
     const c = cases.find((x) => x.name === 'open-threads');
     await vscode.workspace.getConfiguration('loom').update('review.blockOnOpenThreads', undefined, vscode.ConfigurationTarget.Workspace);
     try {
-      await waitFor(
-        'the rule to be off',
-        () => {
-          const preview = api.registry.entry(c.dir).spec.preview({ type: 'advance' });
-          return preview.kind === 'needs-confirmation';
-        },
-        15000,
-      );
+      // The registry reads every spec again when the rule changes.
+      await waitFor('the rule to be off', () => api.registry.entry(c.dir)?.spec.preview({ type: 'advance' }).kind === 'needs-confirmation', 15000);
       const prepared = await api.lmTools.tools.get('loom_advance').prepareInvocation({ input: { specDir: c.specDir } }, token());
       assert.match(prepared.confirmationMessages.message.value, /⚠ 1 comment thread on its outputs is still open: spec\.md:1\./);
       assert.deepStrictEqual(cli(c), { kind: 'needs-confirmation' });
