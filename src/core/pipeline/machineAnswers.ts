@@ -159,12 +159,11 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       const base = stepFacts(def, facts, { from: stage, to: stage, approve: false, confirmations: [] });
       return needsWord({ ...base, verb: 'startPipeline', steps: { from: event.steps.map((s) => s.id), leftOut: [] }, scope: [...event.why] }, { from: stage, to: event.steps[0].id }, true);
     }
-    case 'SET_TASK_STATE': {
-      const problem = fx.taskStateProblem(context, event)!;
-      return refuse(refusal(problem.message, [problem.code], [], problem.file));
-    }
+    case 'SET_TASK_STATE':
     case 'WRITE_HANDOFF': {
-      const problem = fx.handoffProblem(context, event)!;
+      const problem = event.type === 'SET_TASK_STATE' ? fx.taskStateProblem(context, event) : fx.handoffProblem(context, event);
+      // A guard swapped in (tests) may refuse what the checks find no fault with: said plainly, never a crash of the actor.
+      if (!problem) return refuse(refusal(t('refusal.noAnswer', { specDir, event: event.type }), ['not-allowed']));
       return refuse(refusal(problem.message, [problem.code], [], problem.file));
     }
     default:
