@@ -43,7 +43,7 @@ suite('VS Code in Chinese (zh-cn)', () => {
   test('Approve at a stage without a gate refuses in Chinese', async () => {
     const result = await vscode.commands.executeCommand('loom.approve', { specDir: specPath('2026-11-19+approval'), confirm: true });
     assert.strictEqual(result.status, 'refused');
-    assert.match(result.message, /在 git-worktree 没有需要批准的关卡/);
+    assert.match(result.message, /在 git-worktree 没有可批准的关卡/);
   });
 
   test('Advance on a failed spec says in Chinese to recover it first', async () => {
