@@ -11,7 +11,7 @@ const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { EXTENSION_ID, folderPath, loom, settle, specPath, waitFor } = require('../helpers');
+const { EXTENSION_ID, folderPath, loom, settle, waitFor } = require('../helpers');
 
 suite('one port: every surface gives the same answer', () => {
   let api;
