@@ -46,7 +46,7 @@ interface EvaluationHeader {
  */
 const checksum = (text: string) => nodeCrypto().createHash('sha1').update(text).digest('hex');
 
-/** An evaluation with everything it read, as `EvaluationCache.keep` takes it: made where it ran, kept by the cache's owner. */
+/** An evaluation with everything it read (recordEvaluation), which evaluationEntry turns into the text the cache keeps. */
 export interface RecordedEvaluation<T> {
   value: T;
   inputs: Map<string, RecordedInput>;
