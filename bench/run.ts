@@ -1,6 +1,9 @@
 /**
  * `npm run bench`: each benchmark measures a ratio within one run and prints one line
- * `bench: <name> ratio=<r> ...`.
+ * `bench: <name> ratio=<r> ...`. Settings, from the environment: BENCH_SPECS (1,000 specs of 20
+ * tasks), LOOM_CLI (loom's bin/loom.js, to time loom's own `status --json` beside ours),
+ * BENCH_COLD_RUNS (5), BENCH_MATRIX_RUNS (5), BENCH_VSCODE_ROUNDS (5), BENCH_VERBOSE=1 (every
+ * window's figures on stderr), BENCH_CPUPROFILE / BENCH_HEAPPROFILE / BENCH_HEAPSNAPSHOT (a folder).
  */
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +12,7 @@ import { LoomRepository } from '../src/core/repository/loomRepository';
 import { generateRepository } from './generateRepository';
 import { benchFixModeTokens } from './fixModeTokens';
 import { benchMatrixRender } from './matrixRender';
-import { benchStatusScan } from './statusScanBench';
+import { benchStatusCold, benchStatusScan } from './statusScanBench';
 import { benchEditor } from './vscodeBench';
 
 const SPECS = Number(process.env.BENCH_SPECS ?? 1000);
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
     generateRepository(large, SPECS, TASKS);
     generateRepository(small, 10, TASKS);
     console.log(benchStatusScan(large, join(work, 'cache'), SPECS, TASKS));
+    console.log(benchStatusCold(large, work, SPECS, TASKS));
     incremental(large, small);
   } finally {
     rmSync(work, { recursive: true, force: true });

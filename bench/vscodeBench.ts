@@ -4,16 +4,19 @@
  * run. bench/vscode/probe runs inside the extension host and reports what it measured; the empty
  * extension in bench/vscode/empty-extension is loaded beside Loom as the activation baseline.
  *
- * Each sample is one window: `baseline` (the empty extension alone), `cold` (Loom on 1,000 specs
- * with empty storage, then a checkout burst), `warm` (the same workspace and profile again: the
- * per-spec cache is there) and `small` (10 specs). The rounds alternate and the lines print medians.
+ * Each sample is one window: `baseline` (the empty extension alone), `floor` (the floor extension
+ * alone, bench/vscode/floor-extension: Loom's view with as many rows, from a list made before the
+ * window opened), `cold` (Loom on 1,000 specs with empty storage, then a checkout burst), `warm`
+ * (the same workspace and profile again: the per-spec cache is there), and on 10 specs
+ * `floor-small` and `small`. The rounds alternate and the lines print medians.
  * Each round generates both workspaces and waits until the kernel has written them back to disk
  * (bench/writeback.ts) before its first window opens.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateRepository } from './generateRepository';
+import { median } from './median';
 import { unwrittenMB, waitForWriteback } from './writeback';
 
 const ROOT = resolve(__dirname, '..');
@@ -38,6 +41,7 @@ interface Sample {
   phase: string;
   loom?: Timings;
   empty?: Timings;
+  floor?: Timings;
   rssMB?: number;
   heapMB?: number;
   peakRssMB?: number;
@@ -60,12 +64,6 @@ interface Sample {
   cache?: { hits: number; misses: number; written: number; rejected: number; evaluations?: { hits: number; misses: number; written: number; rejected: number } };
 }
 
-/** The middle value; of an even count, the mean of the two middle ones (not the upper one). */
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 /**
  * The extension's own time: its entry's top level, then activate(), which loads the extension's
  * bundle (compiled, or read from V8's code cache) and runs its activate(). Not the time in between, when
@@ -83,12 +81,31 @@ const threadMs = (t: Timings, part: 'runMs' | 'waitMs') =>
 /** From the bundle's first line to the end of activate(), VS Code's gap included (printed as spanMs). */
 const spanMs = (t: Timings) => t.activatedAt - t.bundleStartedAt;
 
-async function runWindow(work: string, phase: string, workspace: string, userDataDir: string, withLoom: boolean): Promise<Sample> {
+/**
+ * The floor extension's rows for `workspace`, as Loom draws its spec rows (specTreeProvider.ts,
+ * treeItems.ts): newest first, the feature's name, the stage and its progress. Made here, before
+ * the window opens: the extension reads nothing itself.
+ */
+function floorRows(workspace: string): { group: string; rows: { id: string; label: string; description: string }[] } {
+  const names = readdirSync(join(workspace, 'specs')).sort((a, b) => b.localeCompare(a));
+  return {
+    group: 'In progress',
+    rows: names.map((name) => ({ id: `spec:${join(workspace, 'specs', name)}`, label: name.replace(/^\d{4}-\d{2}-\d{2}\+/, ''), description: 'executing · 6 of 13 stages done · 1 month ago' })),
+  };
+}
+
+type WindowExtension = 'loom' | 'empty' | 'floor';
+
+async function runWindow(work: string, phase: string, workspace: string, userDataDir: string, extension: WindowExtension): Promise<Sample> {
   // code-server keeps one extensionDevelopmentPath: every extension goes into one folder of extensions.
   const extensions = mkdtempSync(join(work, 'ext-'));
-  // Each window loads one of the two, so neither's activation waits on the other's.
-  if (withLoom) symlinkSync(ROOT, join(extensions, 'loom-vscode'), 'dir');
-  else cpSync(join(__dirname, 'vscode/empty-extension'), join(extensions, 'loom-bench-empty'), { recursive: true });
+  // Each window loads one of them, so none's activation waits on another's.
+  if (extension === 'loom') symlinkSync(ROOT, join(extensions, 'loom-vscode'), 'dir');
+  else if (extension === 'empty') cpSync(join(__dirname, 'vscode/empty-extension'), join(extensions, 'loom-bench-empty'), { recursive: true });
+  else {
+    cpSync(join(__dirname, 'vscode/floor-extension'), join(extensions, 'loom-bench-floor'), { recursive: true });
+    writeFileSync(join(extensions, 'loom-bench-floor', 'rows.json'), JSON.stringify(floorRows(workspace)));
+  }
   const out = join(work, `${phase}-${Date.now()}.json`);
   const { runTests } = await import('@vscode/test-electron');
   try {
@@ -121,8 +138,10 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
   const work = mkdtempSync(join(tmpdir(), 'loom-bench-vscode-'));
   try {
     const baseline: Sample[] = [];
+    const floor: Sample[] = [];
     const cold: Sample[] = [];
     const warm: Sample[] = [];
+    const floorSmall: Sample[] = [];
     const small: Sample[] = [];
     const writebackMs: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -135,12 +154,14 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
       writebackMs.push(await waitForWriteback(unwritten));
       const profile = join(work, `round-${round}`, 'profile');
       mkdirSync(profile, { recursive: true });
-      baseline.push(await runWindow(work, 'baseline', large, join(work, `round-${round}`, 'profile-baseline'), false));
-      cold.push(await runWindow(work, 'cold', large, profile, true));
-      warm.push(await runWindow(work, 'warm', large, profile, true));
-      small.push(await runWindow(work, 'small', little, join(work, `round-${round}`, 'profile-small'), true));
+      baseline.push(await runWindow(work, 'baseline', large, join(work, `round-${round}`, 'profile-baseline'), 'empty'));
+      floor.push(await runWindow(work, 'floor', large, join(work, `round-${round}`, 'profile-floor'), 'floor'));
+      cold.push(await runWindow(work, 'cold', large, profile, 'loom'));
+      warm.push(await runWindow(work, 'warm', large, profile, 'loom'));
+      floorSmall.push(await runWindow(work, 'floor-small', little, join(work, `round-${round}`, 'profile-floor-small'), 'floor'));
+      small.push(await runWindow(work, 'small', little, join(work, `round-${round}`, 'profile-small'), 'loom'));
     }
-    if (process.env.BENCH_VERBOSE) console.error(JSON.stringify({ baseline, cold, warm, small }, null, 1));
+    if (process.env.BENCH_VERBOSE) console.error(JSON.stringify({ baseline, floor, cold, warm, floorSmall, small }, null, 1));
     const emptyMs = median(baseline.map((s) => activationMs(s.empty!)));
     // A start of the window as users have it: the bundle's code cache is there (it is written once
     // per build, by the first window: `firstMs`, this run's first cold window, compiled it).
@@ -153,9 +174,10 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const loadMs = median(cached(cold).map((s) => (s.loom!.extensionLoadedAt ?? NaN) - (s.loom!.extensionStartedAt ?? NaN)));
     const startMs = median(cached(cold).map((s) => (s.loom!.extensionActivatedAt ?? NaN) - (s.loom!.extensionStartedAt ?? NaN)));
     const extraSpan = median(cold.map((s) => spanMs(s.loom!))) - median(baseline.map((s) => spanMs(s.empty!)));
-    const rowsMs = (s: Sample) => s.firstRowsAt! - s.loom!.activateStartedAt;
+    // From the activation of the window's extension (Loom, or the floor's) to its first rows handed to VS Code.
+    const rowsMs = (s: Sample) => s.firstRowsAt! - (s.loom ?? s.floor)!.activateStartedAt;
     // When VS Code asked the view for its rows.
-    const askedMs = (s: Sample) => s.firstAskedAt! - s.loom!.activateStartedAt;
+    const askedMs = (s: Sample) => s.firstAskedAt! - (s.loom ?? s.floor)!.activateStartedAt;
     // Loom's own part of it: from VS Code asking for the rows (a moment that moves with the window's own start) to the rows handed to it.
     const askToRowsMs = (s: Sample) => s.firstRowsAt! - s.firstAskedAt!;
     // The whole start-up: every row, and the one look at every spec behind them (Problems panel, stale marks).
@@ -174,6 +196,9 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     // (`firstMs`); the 10-spec windows always come after it, with the cache.
     const rowsLarge = median(cached(cold).map(rowsMs));
     const rowsSmall = median(small.map(rowsMs));
+    // VS Code's own floor on the same workspaces: the ratio is Loom's first paint at 1,000 specs over the floor's.
+    const floorLarge = median(floor.map(rowsMs));
+    const floorSmallMs = median(floorSmall.map(rowsMs));
     const coldLoaded = median(cold.map(loadedMs));
     const warmLoaded = median(warm.map(loadedMs));
     const burstMs = median(cold.map((s) => s.burst!.ms));
@@ -183,7 +208,7 @@ export async function benchEditor(specs: number, rounds = Number(process.env.BEN
     const baseHeap = median(baseline.map((s) => s.heapMB!));
     return [
       `bench: activation ratio=${extra(cold).toFixed(0)} loomMs=${loomMs.toFixed(0)} emptyMs=${emptyMs.toFixed(0)} extraMsAt10=${extra(small).toFixed(0)} warmMs=${extra(warm).toFixed(0)} loadMs=${loadMs.toFixed(0)} startMs=${startMs.toFixed(0)} deferred=${cold.filter((s) => s.loom!.deferred).length}/${cold.length} firstMs=${firstMs.toFixed(0)} codeCache=${cached(cold).filter((s) => s.loom!.codeCache).length}/${cold.length} runMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'runMs'))).toFixed(0)} waitMs=${median(cached(cold).map((s) => threadMs(s.loom!, 'waitMs'))).toFixed(0)} spanMs=${extraSpan.toFixed(0)} specs=${specs}/10 rounds=${rounds}`,
-      `bench: tree-first-paint ratio=${(rowsLarge / rowsSmall).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} askedMs${specs}=${median(cached(cold).map(askedMs)).toFixed(0)} askedMs10=${median(small.map(askedMs)).toFixed(0)} askToRowsMs=${median(cached(cold).map(askToRowsMs)).toFixed(0)}/${median(small.map(askToRowsMs)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} firstMs=${rowsMs(cold[0]).toFixed(0)} codeCache=${cached(cold).length}/${cold.length} writebackMs=${median(writebackMs).toFixed(0)} rounds=${rounds}`,
+      `bench: tree-first-paint ratio=${(rowsLarge / floorLarge).toFixed(2)} ms${specs}=${rowsLarge.toFixed(0)} ms10=${rowsSmall.toFixed(0)} floorMs${specs}=${floorLarge.toFixed(0)} floorMs10=${floorSmallMs.toFixed(0)} largeToSmall=${(rowsLarge / rowsSmall).toFixed(2)} askedMs${specs}=${median(cached(cold).map(askedMs)).toFixed(0)} askedMs10=${median(small.map(askedMs)).toFixed(0)} floorAskedMs=${median(floor.map(askedMs)).toFixed(0)}/${median(floorSmall.map(askedMs)).toFixed(0)} askToRowsMs=${median(cached(cold).map(askToRowsMs)).toFixed(0)}/${median(small.map(askToRowsMs)).toFixed(0)} floorAskToRowsMs=${median(floor.map(askToRowsMs)).toFixed(0)}/${median(floorSmall.map(askToRowsMs)).toFixed(0)} warmMs=${median(warm.map(rowsMs)).toFixed(0)} firstMs=${rowsMs(cold[0]).toFixed(0)} codeCache=${cached(cold).length}/${cold.length} writebackMs=${median(writebackMs).toFixed(0)} rounds=${rounds}`,
       `bench: warm-start ratio=${(warmLoaded / coldLoaded).toFixed(2)} warmMs=${warmLoaded.toFixed(0)} coldMs=${coldLoaded.toFixed(0)} rowsMs=${median(warm.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)}/${median(cold.map((s) => s.registry!.rowsAt - s.loom!.activateStartedAt)).toFixed(0)} filesParsed=${median(warm.map((s) => s.cache!.misses))}/${median(cold.map((s) => s.cache!.misses))} specsEvaluated=${median(warm.map((s) => s.cache!.evaluations?.misses ?? NaN))}/${median(cold.map((s) => s.cache!.evaluations?.misses ?? NaN))} lookMs=${median(warm.map(lookMs)).toFixed(0)}/${median(cold.map(lookMs)).toFixed(0)} lookCpuMs=${median(warm.map(lookCpuMs)).toFixed(0)}/${median(cold.map(lookCpuMs)).toFixed(0)} workers=${warm.filter(worker).length}/${cold.filter(worker).length} specs=${specs} rounds=${rounds}`,
       `bench: checkout-burst ratio=${burstMs.toFixed(0)} maxReloadsPerSpec=${reports} files=${cold[0].burst!.files} specs=${cold[0].burst!.specs} rounds=${rounds}`,
       `bench: peakMB ratio=${(peak - base).toFixed(0)} peakMB=${peak.toFixed(0)} emptyWindowMB=${base.toFixed(0)} peakHeapMB=${median(cold.map((s) => s.peakHeapMB!)).toFixed(0)} emptyHeapMB=${baseHeap.toFixed(0)} peakExternalMB=${median(cold.map((s) => s.peakExternalMB!)).toFixed(0)} lookProcessMB=${median(cold.map((s) => s.registry!.look?.[0]?.peakMB ?? NaN)).toFixed(0)} specs=${specs} keptInFull=${median(cold.map((s) => s.fullSpecs ?? 0))} rounds=${rounds}`,

@@ -19,7 +19,7 @@ import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
 import { displayLanguage, LANGUAGES, setDisplayLanguage, t } from '../core/messages';
 import { cliLanguage, isLanguage } from './language';
-import { cliSpecCaches } from './specCacheDir';
+import { cliParseCache, cliStatusCache } from './specCacheDir';
 import { scanStatuses } from '../core/repository/specStatusCache';
 import type { SpecCache } from '../core/specdir/specCache';
 import { fingerprintCount, handoffAsk, reportVerdict, taskAsk, VerdictFileMissing } from './stateCommands';
@@ -126,8 +126,8 @@ const json = (io: CliIo, value: unknown) => io.out(JSON.stringify(value, null, 2
 
 async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const asJson = args.flags.has('--json');
-  const caches = cliSpecCaches(VERSION);
-  const repo = openRepository(args, caches.parses);
+  // `status` keeps whole statuses (cliStatusCache), not each file's parse.
+  const repo = openRepository(args, args.command === 'status' ? undefined : cliParseCache(VERSION));
   switch (args.command) {
     case 'new': {
       const name = requireFlag(args, '--name');
@@ -143,9 +143,13 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return 0;
     }
     case 'status': {
-      const statuses = args.flags.has('--spec-dir') ? [spec(repo, args).status()] : scanStatuses(repo, caches.statuses, displayLanguage());
-      if (asJson) json(io, args.flags.has('--spec-dir') ? statusJson(statuses[0]) : statuses.map(statusJson));
+      const every = !args.flags.has('--spec-dir');
+      const cache = every ? cliStatusCache(VERSION, repo.root, displayLanguage()) : undefined;
+      const statuses = every ? await scanStatuses(repo, cache?.statuses) : [spec(repo, args).status()];
+      if (asJson) json(io, every ? statuses.map(statusJson) : statusJson(statuses[0]));
       else io.out(statuses.length ? formatStatuses(statuses) : t('cli.status.noSpecs', { root: repo.root, roots: repo.specRoots.join(', ') }));
+      // Written once the answer is out (one file, and only when a status changed).
+      cache?.save();
       // Every spec is still reported, but a stage that could not be read is unreadable input (exit 2), as the README promises.
       const unreadable = statuses.filter((s) => s.stage_source === 'unknown');
       for (const s of unreadable) {

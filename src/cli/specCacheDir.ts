@@ -1,29 +1,47 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SpecStatus } from '../core/repository/specPipeline';
+import { CompactCacheStore } from '../core/specdir/compactCacheStore';
 import { EvaluationCache } from '../core/specdir/evaluationCache';
-import { directoryCacheStore, SpecCache } from '../core/specdir/specCache';
+import { cacheKey, directoryCacheStore, SpecCache } from '../core/specdir/specCache';
 import { userCacheFolder } from '../core/userCacheFolder';
 
 /**
- * The CLI's per-spec caches, in the user's cache folder (userCacheFolder: never in the
- * repository). `LOOM_VSCODE_CACHE=0` turns them off. A cache written by another build of
- * the CLI is rebuilt: the version includes the bundle's own size and modification time.
- * `parses`: each file's parse; `statuses`: each spec's status, with everything it read.
+ * The CLI's per-spec parse cache, in the user's cache folder (userCacheFolder: never in the
+ * repository). `LOOM_VSCODE_CACHE=0` turns it off. A cache written by another build of the CLI is
+ * rebuilt: the version includes the bundle's own size and modification time.
  */
-export function cliSpecCaches(version: string, env: NodeJS.ProcessEnv = process.env): { parses?: SpecCache; statuses?: EvaluationCache<SpecStatus> } {
+export function cliParseCache(version: string, env: NodeJS.ProcessEnv = process.env): SpecCache | undefined {
   const folder = userCacheFolder(env);
-  if (!folder) return {};
-  const store = directoryCacheStore(join(folder, 'specs'));
-  const built = `${version}+${buildStamp()}`;
-  return { parses: new SpecCache(store, built, { remember: false }), statuses: new EvaluationCache<SpecStatus>(store, built, { kind: 'status' }) };
+  if (!folder) return undefined;
+  return new SpecCache(directoryCacheStore(join(folder, 'specs')), builtVersion(version), { remember: false });
 }
 
-function buildStamp(): string {
+/** The statuses `loom-vscode status` keeps, and `save()`, which writes what changed (once the answer is printed). */
+export interface CliStatusCache {
+  statuses: EvaluationCache<SpecStatus>;
+  save(): void;
+}
+
+/**
+ * Every spec's status with everything it read, for `loom-vscode status` over a whole repository:
+ * one file per repository and display language (`status/<hash>.txt` in the user's cache folder,
+ * CompactCacheStore), written once per run, and only when a status changed. A status run visits
+ * every spec: the statuses of spec directories that are gone are dropped as it writes. Undefined
+ * when `LOOM_VSCODE_CACHE=0` turns the caches off.
+ */
+export function cliStatusCache(version: string, root: string, language: string, env: NodeJS.ProcessEnv = process.env): CliStatusCache | undefined {
+  const folder = userCacheFolder(env);
+  if (!folder) return undefined;
+  const store = new CompactCacheStore(join(folder, 'status', `${cacheKey(`${root}\0${language}`)}.txt`));
+  return { statuses: new EvaluationCache<SpecStatus>(store, builtVersion(version), { kind: 'status' }), save: () => store.save({ prune: true }) };
+}
+
+function builtVersion(version: string): string {
   try {
     const st = statSync(__filename);
-    return `${st.size}-${st.mtimeMs}`;
+    return `${version}+${st.size}-${st.mtimeMs}`;
   } catch {
-    return 'unknown';
+    return `${version}+unknown`;
   }
 }

@@ -6,7 +6,9 @@
  *   baseline   only the empty extension is loaded: its activation, the host's memory without Loom;
  *   cold       Loom on a workspace it has never seen (empty extension storage), then a checkout burst;
  *   warm       Loom again on the same workspace and profile: its per-spec cache is there;
- *   small      Loom on the 10-spec workspace.
+ *   small      Loom on the 10-spec workspace;
+ *   floor      the floor extension alone (bench/vscode/floor-extension) on either workspace: Loom's
+ *              view with as many rows, from a list made beforehand, to the first rows.
  */
 const fs = require('fs');
 const path = require('path');
@@ -14,6 +16,7 @@ const vscode = require('vscode');
 
 const LOOM = 'loom-vscode.loom-vscode';
 const EMPTY = 'loom-bench.loom-bench-empty';
+const FLOOR = 'loom-bench.loom-bench-floor';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function until(what, test, timeoutMs = 180_000) {
@@ -171,6 +174,15 @@ exports.run = async () => {
     await sleep(3000); // let the host settle as it does with Loom loaded
     result.rssMB = process.memoryUsage().rss / 2 ** 20;
     result.heapMB = process.memoryUsage().heapUsed / 2 ** 20;
+  } else if (phase.startsWith('floor')) {
+    // Opened as Loom's view is, and timed the same way (firstRowsAt).
+    const opened = vscode.commands.executeCommand('workbench.view.extension.loom');
+    const api = await activated(FLOOR);
+    result.floor = api.timings;
+    await opened;
+    await until("the floor's first rows", () => api.tree.firstRowsAt !== undefined);
+    result.firstRowsAt = api.tree.firstRowsAt;
+    result.firstAskedAt = api.tree.firstAskedAt;
   } else {
     const opened = vscode.commands.executeCommand('workbench.view.extension.loom');
     const api = await activated(LOOM);

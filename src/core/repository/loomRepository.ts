@@ -8,11 +8,10 @@ import { t } from '../messages';
 import { buildPipelineDefinition, unreadablePipeline, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
 import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
-import type { EvaluationCache } from '../specdir/evaluationCache';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
-import { readTeamRules, WORKSPACE_SETTINGS_FILE, type TeamRules } from '../pipeline/teamRules';
+import { readTeamRules, type TeamRules } from '../pipeline/teamRules';
 
 export { dynamicSteps } from './dynamicSteps';
 import { dynamicSteps } from './dynamicSteps';
@@ -79,19 +78,6 @@ export class LoomRepository {
   scan<T>(visit: (spec: SpecPipeline) => T): T[] {
     this.loadWorkflow();
     return findSpecDirs(this.root, this.specRoots).map((dir) => visit(this.loadOne(dir)));
-  }
-
-  /**
-   * `scan`, with each spec's result kept in `results` and used again while everything its visit
-   * read is unchanged, and the workflow (read once for every spec) too: such a spec is not read
-   * at all. `visit` calls `dependsOnMore()` when its result depends on more than files.
-   */
-  scanReusing<T>(results: EvaluationCache<T> | undefined, context: string, visit: (spec: SpecPipeline, dependsOnMore: () => void) => T): T[] {
-    if (!results) return this.scan((spec) => visit(spec, () => undefined));
-    this.loadWorkflow();
-    // Read once for every spec: the workflow, and the team's rules the guards apply.
-    const workflow = [join(this.root, WORKFLOW_FILE), join(this.root, WORKSPACE_SETTINGS_FILE)];
-    return findSpecDirs(this.root, this.specRoots).map((dir) => results.get(dir, context, (dependsOnMore) => visit(this.loadOne(dir), dependsOnMore), workflow));
   }
 
   private loadWorkflow(): void {

@@ -1,4 +1,5 @@
 import { relative, sep } from 'node:path';
+import { isNormalAbsolute } from '../fs/paths';
 import { inputAt, recordReads, unchangedFile, unchangedInput, type RecordedInput } from '../fs/readRecorder';
 import { nodeCrypto } from '../nodeModules';
 import { DelayedWrites } from './delayedWrites';
@@ -45,6 +46,30 @@ interface EvaluationHeader {
  */
 const checksum = (text: string) => nodeCrypto().createHash('sha1').update(text).digest('hex');
 
+/** An evaluation with everything it read (recordEvaluation), which evaluationEntry turns into the text the cache keeps. */
+export interface RecordedEvaluation<T> {
+  value: T;
+  inputs: Map<string, RecordedInput>;
+  /** When the evaluation began (epoch ms): a file changed a moment before it may change again unseen (RACY_MS). */
+  startedAt: number;
+  /** Whether the result depends on files only (nothing unrecorded, no `dependsOnMore()`). */
+  kept: boolean;
+}
+
+/**
+ * Runs `evaluate` (synchronously), recording everything it reads (recordReads). `extraInputs` are
+ * files the result depends on that `evaluate` does not read itself (the workflow, read once per
+ * repository). `evaluate` calls `dependsOnMore()` when its result depends on more than files.
+ */
+export function recordEvaluation<T>(evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = [], now: () => number = Date.now): RecordedEvaluation<T> {
+  const startedAt = now();
+  const extras = new Map(extraInputs.map((p) => [p, inputAt(p)]));
+  let kept = true;
+  const recorded = recordReads(() => evaluate(() => (kept = false)));
+  for (const [p, input] of extras) if (!recorded.inputs.has(p)) recorded.inputs.set(p, input);
+  return { value: recorded.value, inputs: recorded.inputs, startedAt, kept: kept && !recorded.unrecorded };
+}
+
 /**
  * Whatever a spec's evaluation read, it is kept here with its result: one file per spec directory
  * in the per-spec cache's store (`<hash of the directory>.evaluation`), never in the repository.
@@ -68,7 +93,7 @@ export class EvaluationCache<T> {
   constructor(
     private readonly store: SpecCacheStore,
     /** The evaluator's version: results of another build are rebuilt. */
-    private readonly version: string,
+    readonly version: string,
     /**
      * `kind`: what the results are, which names their files (`<hash>.<kind>`): two kinds of result
      * in one store keep apart. `writeDelayMs`: evaluation files are written this long after they
@@ -104,14 +129,24 @@ export class EvaluationCache<T> {
       this.counts.hits++;
       return stored;
     }
-    this.counts.misses++;
-    const startedAt = (this.options.now ?? Date.now)();
-    const extras = new Map(extraInputs.map((p) => [p, inputAt(p)]));
-    let keep = true;
-    const recorded = recordReads(() => evaluate(() => (keep = false)));
-    for (const [p, input] of extras) if (!recorded.inputs.has(p)) recorded.inputs.set(p, input);
-    if (keep && !recorded.unrecorded) this.write(dir, context, recorded.inputs, recorded.value, startedAt);
+    return this.evaluate(dir, context, evaluate, extraInputs);
+  }
+
+  /** `get` without looking for a kept evaluation first (the caller found none with `stored`). */
+  evaluate(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = []): T {
+    const recorded = recordEvaluation(evaluate, extraInputs, this.options.now);
+    this.keepEntry(dir, evaluationEntry(this.version, dir, context, recorded));
     return recorded.value;
+  }
+
+  /**
+   * Keeps an evaluation made elsewhere (a helper thread of `loom-vscode status`), as
+   * evaluationEntry made it there for this cache's version (undefined: not to be kept), as if it
+   * had been evaluated here: counted as a miss.
+   */
+  keepEntry(dir: string, entry: string | undefined): void {
+    this.counts.misses++;
+    if (entry !== undefined) this.writes.put(this.key(dir), entry);
   }
 
   /**
@@ -170,20 +205,27 @@ export class EvaluationCache<T> {
     this.rejected++;
     return undefined;
   }
+}
 
-  private write(dir: string, context: string, inputs: ReadonlyMap<string, RecordedInput>, result: T, startedAt: number): void {
-    const stored: StoredInput[] = [];
-    for (const [path, input] of inputs) {
-      if (input.kind === 'file' && Math.max(input.mtimeMs, input.ctimeMs) >= startedAt - RACY_MS) return;
-      // A folder changed a moment ago may change again within the same tick: its names are listed again next time.
-      const racy = input.kind === 'dir' && Math.max(input.mtimeMs ?? Infinity, input.ctimeMs ?? Infinity) >= startedAt - RACY_MS;
-      stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input));
-    }
-    // JSON never holds a raw line break: the first one ends the header.
-    const text = JSON.stringify(result);
-    const header: EvaluationHeader = { format: EVALUATION_FORMAT, version: this.version, dir, context, inputs: stored, sum: checksum(text) };
-    this.writes.put(this.key(dir), `${JSON.stringify(header)}\n${text}`);
+/**
+ * The text an evaluation is kept as (an evaluation file: its header, a line break, its result), or
+ * undefined when it is not to be kept: it depends on more than files, or read a file changed a
+ * moment before it began. Made by whichever thread evaluated (a helper of `loom-vscode status`
+ * makes it there, beside its other work); `version` names the build, as EvaluationCache's does.
+ */
+export function evaluationEntry<T>(version: string, dir: string, context: string, recorded: RecordedEvaluation<T>): string | undefined {
+  if (!recorded.kept) return undefined;
+  const stored: StoredInput[] = [];
+  for (const [path, input] of recorded.inputs) {
+    if (input.kind === 'file' && Math.max(input.mtimeMs, input.ctimeMs) >= recorded.startedAt - RACY_MS) return undefined;
+    // A folder changed a moment ago may change again within the same tick: its names are listed again next time.
+    const racy = input.kind === 'dir' && Math.max(input.mtimeMs ?? Infinity, input.ctimeMs ?? Infinity) >= recorded.startedAt - RACY_MS;
+    stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input));
   }
+  // JSON never holds a raw line break: the first one ends the header.
+  const text = JSON.stringify(recorded.value);
+  const header: EvaluationHeader = { format: EVALUATION_FORMAT, version, dir, context, inputs: stored, sum: checksum(text) };
+  return `${JSON.stringify(header)}\n${text}`;
 }
 
 /** The header of an evaluation file, undefined when it is valid but of another context, 'rejected' when it is not one this reader wrote for `dir`. */
@@ -211,8 +253,7 @@ function notListed(path: string, listed: ReadonlyMap<string, readonly string[]>)
 
 /** Paths inside the spec directory are kept relative to it (shorter); others absolute. */
 function toStored(dir: string, path: string, input: RecordedInput): StoredInput {
-  const rel = relative(dir, path);
-  const name = rel === '' ? '.' : !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel) ? `./${rel.split(sep).join('/')}` : path;
+  const name = storedName(dir, path);
   switch (input.kind) {
     case 'file':
       return [name, input.size, input.mtimeMs, input.ctimeMs];
@@ -222,6 +263,19 @@ function toStored(dir: string, path: string, input: RecordedInput): StoredInput 
     default:
       return [name, input.kind];
   }
+}
+
+/** `.`, `./<path inside dir>` with forward slashes, or the absolute path. */
+function storedName(dir: string, path: string): string {
+  if (path === dir) return '.';
+  // The recorded paths are absolute and normal (readRecorder): one inside `dir` begins with it,
+  // which is what `relative` would find, at a fraction of its cost (fifty per spec).
+  if (path.startsWith(dir) && path[dir.length] === sep && isNormalAbsolute(dir)) {
+    const rest = path.slice(dir.length + 1);
+    return `./${sep === '/' ? rest : rest.split(sep).join('/')}`;
+  }
+  const rel = relative(dir, path);
+  return rel === '' ? '.' : !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel) ? `./${rel.split(sep).join('/')}` : path;
 }
 
 /** The absolute path of a stored input's name. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../../src/cli/main';
+import { compactFileText, parseCompactFile } from '../../../src/core/specdir/compactCacheStore';
 
 const FIXTURE = resolve(__dirname, '../../fixtures/cli/basic');
 const LOGIN = 'specs/2026-11-29+login';
@@ -50,23 +51,42 @@ async function status(cached: boolean, ...more: string[]): Promise<{ code: numbe
   return { code, out };
 }
 
-const statusFiles = () => readdirSync(join(cacheDir, 'specs')).filter((n) => n.endsWith('.status.json'));
-/** A status file's two lines (evaluationCache.ts): its header, and the status itself. */
-function readStatusFile(file: string) {
-  const text = readFileSync(file, 'utf8');
+/** The status files (one per repository and display language) and, in each, the entry of every spec kept. */
+const statusFiles = () =>
+  readdirSync(join(cacheDir, 'status'))
+    .filter((n) => n.endsWith('.txt'))
+    .map((n) => join(cacheDir, 'status', n));
+const statusEntries = (file: string) => parseCompactFile(readFileSync(file, 'utf8'));
+/** One spec's entry in a status file. */
+interface StatusEntry {
+  file: string;
+  key: string;
+}
+/** An entry's two lines (evaluationCache.ts): its header, and the status itself. */
+function readStatusFile({ file, key }: StatusEntry) {
+  const text = statusEntries(file).get(key)!;
   const cut = text.indexOf('\n');
   return { header: JSON.parse(text.slice(0, cut)), result: JSON.parse(text.slice(cut + 1)) };
 }
-/** A status file as the CLI writes one: the header's checksum is the status's. */
-function writeStatusFile(file: string, header: object, result: unknown): void {
-  const text = JSON.stringify(result);
-  writeFileSync(file, `${JSON.stringify({ ...header, sum: createHash('sha1').update(text).digest('hex') })}\n${text}`);
+/** Replaces an entry's text, the rest of its file as it was. */
+function writeEntry({ file, key }: StatusEntry, text: string): void {
+  const entries = statusEntries(file);
+  entries.set(key, text);
+  writeFileSync(file, compactFileText(entries));
 }
-/** The status file whose result is the spec's. */
-function statusFileOf(specDir: string): string {
-  const name = statusFiles().find((n) => readStatusFile(join(cacheDir, 'specs', n)).result.spec_dir === specDir);
-  assert.ok(name, `no status file for ${specDir}`);
-  return join(cacheDir, 'specs', name);
+/** An entry as the CLI writes one: the header's checksum is the status's. */
+function writeStatusFile(entry: StatusEntry, header: object, result: unknown): void {
+  const text = JSON.stringify(result);
+  writeEntry(entry, `${JSON.stringify({ ...header, sum: createHash('sha1').update(text).digest('hex') })}\n${text}`);
+}
+/** The entry whose result is the spec's. */
+function statusFileOf(specDir: string): StatusEntry {
+  for (const file of statusFiles()) {
+    for (const key of statusEntries(file).keys()) {
+      if (readStatusFile({ file, key }).result.spec_dir === specDir) return { file, key };
+    }
+  }
+  assert.fail(`no status entry for ${specDir}`);
 }
 
 test('the first run keeps each spec’s status; a second prints exactly what a run without the cache prints', async () => {
@@ -74,20 +94,21 @@ test('the first run keeps each spec’s status; a second prints exactly what a r
   const first = await status(true);
   assert.deepEqual(first, uncached);
   const specs = (JSON.parse(first.out) as unknown[]).length;
-  assert.equal(statusFiles().length, specs, 'one status file per spec');
+  assert.equal(statusFiles().length, 1, 'one status file for the repository');
+  assert.equal(statusEntries(statusFiles()[0]).size, specs, 'one status per spec in it');
   assert.deepEqual(await status(true), uncached);
 });
 
 test('a status from the cache is what is printed: the spec is not read again while nothing it read changed', async () => {
   await status(true);
-  const file = statusFileOf(LOGIN);
-  const kept = readFileSync(file, 'utf8');
-  const stored = readStatusFile(file);
+  const entry = statusFileOf(LOGIN);
+  const kept = readFileSync(entry.file, 'utf8');
+  const stored = readStatusFile(entry);
   // Another stage than the spec's files say, kept as the CLI keeps a status: printed as kept.
-  writeStatusFile(file, stored.header, { ...stored.result, stage: 'planning' });
+  writeStatusFile(entry, stored.header, { ...stored.result, stage: 'planning' });
   const login = (JSON.parse((await status(true)).out) as { spec_dir: string; stage: string }[]).find((s) => s.spec_dir === LOGIN);
   assert.equal(login?.stage, 'planning', 'the stage kept in the cache');
-  writeFileSync(file, kept);
+  writeFileSync(entry.file, kept);
 });
 
 test('a task state written since shows at once', async () => {
@@ -100,12 +121,12 @@ test('a task state written since shows at once', async () => {
   assert.deepEqual(await status(true), await status(false));
 });
 
-test('a damaged or foreign status file is rebuilt, never trusted', async () => {
+test('a damaged or foreign status entry is rebuilt, never trusted', async () => {
   await status(true);
-  const file = statusFileOf(PROFILE);
+  const entry = statusFileOf(PROFILE);
   const expected = await status(false);
-  const { header, result } = readStatusFile(file);
-  const whole = readFileSync(file, 'utf8');
+  const { header, result } = readStatusFile(entry);
+  const whole = statusEntries(entry.file).get(entry.key)!;
   for (const damage of [
     '{"format": 1, "ver',
     whole.slice(0, -20),
@@ -116,9 +137,26 @@ test('a damaged or foreign status file is rebuilt, never trusted', async () => {
     JSON.stringify({ ...header, format: 2, result }),
     'null',
   ]) {
-    writeFileSync(file, damage);
+    writeEntry(entry, damage);
     assert.deepEqual(await status(true), expected, damage.slice(0, 40));
-    assert.deepEqual(readStatusFile(file).result, result, 'written again whole');
+    assert.deepEqual(readStatusFile(entry).result, result, 'written again whole');
+  }
+});
+
+test('a status file that is truncated, damaged, empty or another file is read as far as it reads and written again', async () => {
+  // The files an earlier test wrote age past RACY_MS: every status is kept.
+  await new Promise((r) => setTimeout(r, RACY_MS + 200));
+  await status(true);
+  const expected = await status(false);
+  const [file] = statusFiles();
+  const whole = readFileSync(file, 'utf8');
+  /** Each spec's kept status, by its entry's key. */
+  const results = () => new Map([...statusEntries(file).keys()].map((key) => [key, readStatusFile({ file, key }).result]));
+  const kept = results();
+  for (const damage of [whole.slice(0, Math.floor(whole.length / 2)), whole.replace(/\t(\d+)\n/, '\t1$1\n'), '', 'loom-vscode compact cache 0\n', '{"format":1}']) {
+    writeFileSync(file, damage);
+    assert.deepEqual(await status(true), expected, JSON.stringify(damage.slice(0, 40)));
+    assert.deepEqual(results(), kept, 'every status written again');
   }
 });
 

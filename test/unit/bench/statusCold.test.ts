@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, test } from 'node:test';
+import { generateRepository } from '../../../bench/generateRepository';
+import { median } from '../../../bench/median';
+import { benchStatusCold } from '../../../bench/statusScanBench';
+
+const work = mkdtempSync(join(tmpdir(), 'loom-bench-cold-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('a median of an even count is the mean of the two middle values', () => {
+  assert.equal(median([5, 1, 3]), 3);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+});
+
+// The line `npm run bench` prints for the first run on an empty cache folder: against the floor,
+// and against loom's own status where LOOM_CLI names a CLI (here a stand-in that prints a list, as
+// loom's `status --json` does; the benchmark runs loom itself).
+test('bench: status-cold times the built CLI on an empty cache folder against the floor, and against LOOM_CLI when it names one', () => {
+  assert.ok(existsSync(resolve(__dirname, '../../../dist/cli.js')), 'dist/cli.js is missing: run "npm run build" first (npm test does)');
+  const root = join(work, 'repo');
+  generateRepository(root, 3, 2);
+  const alone = benchStatusCold(root, work, 3, 2, undefined, 1);
+  assert.match(alone, /^bench: status-cold ratio=\d+\.\d\d coldMs=\d+ floorMs=\d+ warmMs=\d+ specs=3 tasks=2 runs=1$/);
+  const loom = join(work, 'loom.js');
+  writeFileSync(loom, "if (process.argv[2] !== 'status' || process.argv[3] !== '--json') process.exit(2);\nconsole.log(JSON.stringify([{ spec_dir: process.cwd() }]));\n");
+  assert.match(benchStatusCold(root, work, 3, 2, loom, 1), /^bench: status-cold ratio=\d+\.\d\d loomRatio=\d+\.\d\d coldMs=\d+ floorMs=\d+ loomMs=\d+ warmMs=\d+ specs=3 tasks=2 runs=1$/);
+  assert.throws(() => benchStatusCold(root, work, 3, 2, join(work, 'no-loom.js'), 1), /LOOM_CLI=.*no-loom\.js: no such file/);
+});
