@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -165,4 +165,29 @@ test('in another language the unmet conditions and the problems are in that lang
   const zh = await status(true, '--lang', 'zh');
   assert.deepEqual(zh, await status(false, '--lang', 'zh'));
   assert.notDeepEqual(zh.out, (await status(true, '--lang', 'en')).out);
+});
+
+test('the team’s rule on open threads, set since in .vscode/settings.json, shows at once', async () => {
+  const threads = join(repo, LOGIN, 'review-comments.json');
+  const settings = join(repo, '.vscode', 'settings.json');
+  writeFileSync(
+    threads,
+    JSON.stringify({
+      version: 1,
+      threads: [{ id: 't1', file: 'test-report.md', line: 1, end_line: 1, quote: '#', status: 'open', created_at: '2026-12-01T09:00:00.000Z', comments: [{ id: 'c1', author: 'ana', body: 'Which run is this?', created_at: '2026-12-01T09:00:00.000Z' }] }],
+    }),
+  );
+  const unmet = (out: string) => JSON.stringify((JSON.parse(out) as { spec_dir: string }[]).find((s) => s.spec_dir === LOGIN));
+  try {
+    const before = await status(true);
+    assert.ok(!unmet(before.out).includes('Which run is this?'), 'no rule, no unmet condition for the thread');
+    mkdirSync(join(repo, '.vscode'), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ 'loom.review.blockOnOpenThreads': true }));
+    const after = await status(true);
+    assert.ok(unmet(after.out).includes('Which run is this?'), 'the open thread is an unmet condition once the team sets the rule');
+    assert.deepEqual(after, await status(false));
+  } finally {
+    rmSync(threads, { force: true });
+    rmSync(join(repo, '.vscode'), { recursive: true, force: true });
+  }
 });
