@@ -18,19 +18,26 @@ export const LOOM_SOURCE = 'Loom';
 const FINDING_CODE = 'finding:';
 
 /**
- * The source of a validator's finding: a word the user reads (the panel shows `source(code)`, so
- * `Loom finding(partial)` rather than `loom(finding:partial)`), and how quick fixes tell findings apart.
+ * Where a finding's code leads: the README's list of the checks that block a move. The Problems
+ * panel shows a finding as `Loom(partial)`, like every other problem with loom's files
+ * (`eslint(no-unused-vars)`, `ts(2304)`), its code a link; the link is also how quick fixes tell a
+ * finding from the other problems, whose codes are plain strings.
  */
-export const findingSource = lazily(() => vscode.l10n.t('Loom finding'));
+export const FINDING_DOCS = lazily(() => vscode.Uri.parse('https://github.com/loom-vscode/loom-vscode#which-checks-block-a-move'));
+
+/** Whether a Problems entry (as VS Code hands it to a code action provider) is a validator's finding. */
+export function isFindingEntry(d: vscode.Diagnostic): boolean {
+  return d.source === LOOM_SOURCE && typeof d.code === 'object' && d.code.target.toString() === FINDING_DOCS().toString();
+}
 
 /**
- * The panel's codes, one string each: a thousand specs' look publishes fifteen thousand entries,
- * and each would otherwise hold a copy of its code (`partial`, `task-state-closure`, ...).
+ * The panel's codes, one each: a thousand specs' look publishes fifteen thousand entries, and each
+ * would otherwise hold a copy of its code (`partial`, `task-state-closure`, ...).
  */
-const panelCodes = new Map<string, string>();
-function panelCode(code: string): string {
+const panelCodes = new Map<string, vscode.Diagnostic['code']>();
+function panelCode(code: string): vscode.Diagnostic['code'] {
   let shown = panelCodes.get(code);
-  if (shown === undefined) panelCodes.set(code, (shown = code.startsWith(FINDING_CODE) ? code.slice(FINDING_CODE.length) : code));
+  if (shown === undefined) panelCodes.set(code, (shown = code.startsWith(FINDING_CODE) ? { value: code.slice(FINDING_CODE.length), target: FINDING_DOCS() } : code));
   return shown;
 }
 
@@ -38,8 +45,7 @@ function panelCode(code: string): string {
 export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
   const pos = new vscode.Position(Math.max(0, d.line - 1), Math.max(0, d.column - 1));
   const diag = new vscode.Diagnostic(new vscode.Range(pos, pos), d.message, SEVERITY[d.severity]);
-  const finding = d.code?.startsWith(FINDING_CODE) === true;
-  diag.source = finding ? findingSource() : LOOM_SOURCE;
+  diag.source = LOOM_SOURCE;
   if (d.code) diag.code = panelCode(d.code);
   return diag;
 }

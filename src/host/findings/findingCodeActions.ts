@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
 import { findingFixEdits, type FindingFix } from '../../core/validators/findingFix';
 import type { FindingDiagnostic } from '../../core/validators/stageFindings';
-import { findingSource, type LoomDiagnostics } from '../diagnostics';
+import { isFindingEntry, type LoomDiagnostics } from '../diagnostics';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
-
-const isFindingEntry = (d: vscode.Diagnostic) => d.source === findingSource() && typeof d.code === 'string';
 
 function fixTitle(fix: FindingFix): string {
   if (fix.type === 'task-list') {

@@ -8,9 +8,11 @@ const { EXTENSION_ID, folderPath, loom, readJson, settle, specPath, waitFor, wri
 const SPEC = '2026-11-28+findings';
 /** At planning, where planning-artifacts checks traceability.json (copied in by its own test). */
 const PLANNING = '2026-11-29+planning-findings';
-// Findings read `Loom finding(<kind>)` in the Problems panel; other problems with loom's files `Loom(<code>)`.
-const loomDiagnostics = (file) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'Loom' || d.source === 'Loom finding');
-const isFinding = (d) => d.source === 'Loom finding';
+// Findings read `Loom(<kind>)` in the Problems panel, as other problems with loom's files `Loom(<code>)` do; a
+// finding's code links to the README's checks that block a move.
+const loomDiagnostics = (file) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'Loom');
+const isFinding = (d) => typeof d.code === 'object' && d.code.target.toString().endsWith('#which-checks-block-a-move');
+const kind = (d) => (typeof d.code === 'object' ? d.code.value : d.code);
 
 /** The 0-based line of the first line of `file` that holds `needle`. */
 const lineOf = (file, needle) =>
@@ -76,7 +78,7 @@ suite('findings', () => {
 
   test('a behavior no task names is an error on its line in requirements.json; the quick fix adds it to T1 and the finding goes', async () => {
     const requirements = path.join(dir, 'requirements.json');
-    const d = await waitFor('the finding on requirements.json', () => loomDiagnostics(requirements).find((x) => isFinding(x) && x.code === 'missing'));
+    const d = await waitFor('the finding on requirements.json', () => loomDiagnostics(requirements).find((x) => isFinding(x) && kind(x) === 'missing'));
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(d.message, "REQ-001-B02 is not in any task's behavior_ids (F-2, blocker)");
     assert.strictEqual(d.range.start.line, lineOf(requirements, '"id": "REQ-001-B02"'));
@@ -96,7 +98,7 @@ suite('findings', () => {
   // An override is shown, never a pass: loom's run --advance re-runs runAnalyzeArtifacts, which reads no override.
   test('an error finding is overridden with a reason from the input box and shown as a warning that still blocks; an empty reason is refused', async () => {
     const t2 = path.join(dir, 'tasks', 'T2.md');
-    const d = await waitFor('the plan finding on T2', () => loomDiagnostics(t2).find((x) => isFinding(x) && x.code === 'unrequested'));
+    const d = await waitFor('the plan finding on T2', () => loomDiagnostics(t2).find((x) => isFinding(x) && kind(x) === 'unrequested'));
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(d.message, 'T2 has a task file but plan.md does not name T2.md (F-1)');
     const override = (await codeActions(t2, d)).find((a) => a.title === 'Override this finding…');
@@ -124,7 +126,7 @@ suite('findings', () => {
 
     const shown = await waitFor(
       'the finding to become a warning',
-      () => loomDiagnostics(t2).find((x) => isFinding(x) && x.code === 'unrequested' && x.severity === vscode.DiagnosticSeverity.Warning),
+      () => loomDiagnostics(t2).find((x) => isFinding(x) && kind(x) === 'unrequested' && x.severity === vscode.DiagnosticSeverity.Warning),
       10000,
     );
     assert.strictEqual(
@@ -159,7 +161,7 @@ suite('findings', () => {
     );
     const trace = path.join(planning, 'traceability.json');
     const before = fs.readFileSync(trace, 'utf8');
-    const d = await waitFor('the finding on traceability.json', () => loomDiagnostics(trace).find((x) => isFinding(x) && x.code === 'missing'), 10000);
+    const d = await waitFor('the finding on traceability.json', () => loomDiagnostics(trace).find((x) => isFinding(x) && kind(x) === 'missing'), 10000);
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
     assert.strictEqual(d.message, 'REQ-001-B02 maps to no task in traceability.json (PA-1)');
     assert.strictEqual(d.range.start.line, lineOf(trace, '"REQ-001-B02"'));

@@ -23,7 +23,9 @@ function loomProblems() {
   for (const [uri, list] of vscode.languages.getDiagnostics()) {
     const own = list.filter((d) => typeof d.source === 'string' && d.source.startsWith('Loom'));
     if (!own.length) continue;
-    out[path.relative(ROOT, uri.fsPath).split(path.sep).join('/')] = own.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.source}(${d.code}) ${d.message}`).sort();
+    out[path.relative(ROOT, uri.fsPath).split(path.sep).join('/')] = own
+      .map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.source}(${typeof d.code === 'object' ? `${d.code.value} ${d.code.target}` : d.code}) ${d.message}`)
+      .sort();
   }
   return out;
 }

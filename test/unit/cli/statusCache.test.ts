@@ -174,7 +174,18 @@ test('the team’s rule on open threads, set since in .vscode/settings.json, sho
     threads,
     JSON.stringify({
       version: 1,
-      threads: [{ id: 't1', file: 'test-report.md', line: 1, end_line: 1, quote: '#', status: 'open', created_at: '2026-12-01T09:00:00.000Z', comments: [{ id: 'c1', author: 'ana', body: 'Which run is this?', created_at: '2026-12-01T09:00:00.000Z' }] }],
+      threads: [
+        {
+          id: 't1',
+          file: 'test-report.md',
+          line: 1,
+          end_line: 1,
+          quote: '#',
+          status: 'open',
+          created_at: '2026-12-01T09:00:00.000Z',
+          comments: [{ id: 'c1', author: 'ana', body: 'Which run is this?', created_at: '2026-12-01T09:00:00.000Z' }],
+        },
+      ],
     }),
   );
   const unmet = (out: string) => JSON.stringify((JSON.parse(out) as { spec_dir: string }[]).find((s) => s.spec_dir === LOGIN));
