@@ -78,7 +78,9 @@ suite('one port: every surface gives the same answer', () => {
     return { kind: 'refused', code: doc.codes?.[0] ?? doc.code };
   }
 
-  test('the palette, #loomAdvance and the CLI answer each case as the actor does, and nothing is written', async () => {
+  test('the palette, #loomAdvance and the CLI answer each case as the actor does, and nothing is written', async function () {
+    // Nine cases, each a process of the CLI and a question shown and closed: longer than one test's default on a busy machine.
+    this.timeout(120000);
     for (const c of cases) {
       const before = fs.readFileSync(path.join(c.dir, 'pipeline.state.json'), 'utf8');
       const viaTool = await tool(c);
