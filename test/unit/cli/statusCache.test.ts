@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../../src/cli/main';
 import { compactFileText, parseCompactFile } from '../../../src/core/specdir/compactCacheStore';
+import { keepCacheEnv } from '../../support/cacheEnv';
 
 const FIXTURE = resolve(__dirname, '../../fixtures/cli/basic');
 const LOGIN = 'specs/2026-11-29+login';
@@ -21,7 +22,7 @@ const RACY_MS = 2000;
 let work: string;
 let repo: string;
 let cacheDir: string;
-const env = { dir: process.env.LOOM_VSCODE_CACHE_DIR, off: process.env.LOOM_VSCODE_CACHE };
+const restoreCacheEnv = keepCacheEnv();
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'loom-status-cache-'));
@@ -32,13 +33,7 @@ before(async () => {
 });
 after(() => {
   rmSync(work, { recursive: true, force: true });
-  for (const [name, value] of [
-    ['LOOM_VSCODE_CACHE_DIR', env.dir],
-    ['LOOM_VSCODE_CACHE', env.off],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreCacheEnv();
 });
 
 /** `status --json` (and more arguments) with the cache in `cacheDir`, or with no cache at all. */

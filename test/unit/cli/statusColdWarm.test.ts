@@ -13,26 +13,21 @@ import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { generateRepository } from '../../../bench/generateRepository';
 import { main } from '../../../src/cli/main';
+import { keepCacheEnv } from '../../support/cacheEnv';
 
 /** Results whose files changed this close to the reading are not kept (evaluationCache.ts, RACY_MS): changed files are let age past it. */
 const RACY_MS = 2000;
 const age = () => new Promise((r) => setTimeout(r, RACY_MS + 200));
 
 let work: string;
-const env = { dir: process.env.LOOM_VSCODE_CACHE_DIR, off: process.env.LOOM_VSCODE_CACHE };
+const restoreCacheEnv = keepCacheEnv();
 
 before(() => {
   work = mkdtempSync(join(tmpdir(), 'loom-status-cold-warm-'));
 });
 after(() => {
   rmSync(work, { recursive: true, force: true });
-  for (const [name, value] of [
-    ['LOOM_VSCODE_CACHE_DIR', env.dir],
-    ['LOOM_VSCODE_CACHE', env.off],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreCacheEnv();
 });
 
 /** `status --json` on `repo` with its cache in `cacheDir` (`undefined`: the cache turned off): the exit code and the bytes printed. */
