@@ -94,12 +94,12 @@ test(
     git(wt, 'init', '-q');
     writeFileSync(join(wt, 'a.js'), 'a\n');
     const flaky = gitLosingFiles(2);
-    const base = await new GitDiffProvider(wt, flaky.path).snapshot(new AbortController().signal);
+    const base = await new GitDiffProvider(wt, { git: flaky.path }).snapshot(new AbortController().signal);
     assert.match(base, /^[0-9a-f]{40}$/);
     assert.equal(flaky.adds(), 3, 'two adds lost a file, the third went through');
 
     const broken = gitLosingFiles(99);
-    await assert.rejects(new GitDiffProvider(wt, broken.path).snapshot(new AbortController().signal), /git add failed in .*unable to stat/);
+    await assert.rejects(new GitDiffProvider(wt, { git: broken.path }).snapshot(new AbortController().signal), /git add failed in .*unable to stat/);
     assert.equal(broken.adds(), 3);
   },
 );

@@ -1,13 +1,17 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoomError } from '../../errors';
-import { childProcess, nodeCrypto } from '../../nodeModules';
+import { parseNameStatus } from '../../git/checkpoints';
+import { git, GitError } from '../../git/gitCommand';
+import { nodeCrypto } from '../../nodeModules';
+
+export { GitError };
 
 /**
  * What the reviewer sees: the worktree's changes since the task started. `snapshot` records the
  * worktree as it is (an opaque id, persisted in the task state so a resumed task still diffs from
- * its real start); `diffSince` compares the worktree now with it.
+ * its real start); `diffSince` compares the worktree now with it. Nothing is committed here: a
+ * task's checkpoint is made when it is done (src/core/git/checkpoints.ts).
  */
 export type ChangeKind = 'added' | 'modified' | 'deleted';
 
@@ -21,8 +25,6 @@ export interface DiffProvider {
   diffSince(base: string, signal: AbortSignal): Promise<WorktreeDiff>;
 }
 
-export class GitError extends LoomError {}
-
 /**
  * How many times `git add` runs when a file it listed was gone before it read it: tasks of a
  * parallel batch write their state files through a temporary file renamed into place, and one
@@ -34,34 +36,42 @@ const VANISHED = /No such file or directory/;
 /**
  * git without touching the user's index, branch or stash: the worktree (tracked and untracked
  * files, .gitignore respected) is written as a tree object through a temporary index, and two
- * trees are compared. Nothing is committed.
+ * trees are compared. `exclude`: worktree-relative paths never counted (the dependency folders a
+ * task worktree borrows through a link, which git would see as a new file).
  */
 export class GitDiffProvider implements DiffProvider {
+  private readonly exclude: readonly string[];
+  private readonly binary?: string;
+
   constructor(
     private readonly worktree: string,
-    private readonly git = 'git',
-  ) {}
+    options: { exclude?: readonly string[]; git?: string } = {},
+  ) {
+    this.exclude = options.exclude ?? [];
+    this.binary = options.git;
+  }
 
   async snapshot(signal: AbortSignal): Promise<string> {
     const index = join(tmpdir(), `loom-index-${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}`);
-    const env = { ...process.env, GIT_INDEX_FILE: index };
+    const env = { GIT_INDEX_FILE: index };
     try {
       try {
-        await this.run(['read-tree', 'HEAD'], signal, env);
+        await git(this.worktree, ['read-tree', 'HEAD'], { signal, env, binary: this.binary });
       } catch (e) {
         if (signal.aborted) throw e;
         // A repository without a commit yet starts from the empty tree.
-        await this.run(['read-tree', '--empty'], signal, env);
+        await git(this.worktree, ['read-tree', '--empty'], { signal, env, binary: this.binary });
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          await this.run(['add', '-A', '--', '.'], signal, env);
+          await git(this.worktree, ['add', '-A', '--', '.'], { signal, env, binary: this.binary });
           break;
         } catch (e) {
           if (signal.aborted || attempt === ADD_ATTEMPTS || !(e instanceof GitError) || !VANISHED.test(e.message)) throw e;
         }
       }
-      return (await this.run(['write-tree'], signal, env)).trim();
+      if (this.exclude.length) await git(this.worktree, ['update-index', '--force-remove', '--', ...this.exclude], { signal, env, binary: this.binary });
+      return (await git(this.worktree, ['write-tree'], { signal, env, binary: this.binary })).trim();
     } finally {
       rmSync(index, { force: true });
       rmSync(`${index}.lock`, { force: true });
@@ -71,27 +81,8 @@ export class GitDiffProvider implements DiffProvider {
   async diffSince(base: string, signal: AbortSignal): Promise<WorktreeDiff> {
     if (!/^[0-9a-f]{40,64}$/.test(base)) throw new GitError(`not a tree id: ${base}`);
     const now = await this.snapshot(signal);
-    const text = await this.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', base, now], signal);
-    const names = await this.run(['diff', '--name-status', '--no-renames', '-z', base, now], signal);
-    const parts = names.split('\0').filter((p) => p.length > 0);
-    const files: WorktreeDiff['files'] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const code = parts[i][0];
-      files.push({ path: parts[i + 1], change: code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified' });
-    }
-    return { text, files };
-  }
-
-  private run(args: string[], signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-    return new Promise((resolve, reject) => {
-      childProcess().execFile(this.git, ['-c', 'core.quotepath=off', ...args], { cwd: this.worktree, env, signal, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-        if (error) {
-          if (signal.aborted) reject(signal.reason);
-          else reject(new GitError(`git ${args[0]} failed in ${this.worktree}: ${(stderr || error.message).trim()}`));
-          return;
-        }
-        resolve(stdout);
-      });
-    });
+    const text = await git(this.worktree, ['diff', '--no-color', '--no-ext-diff', '--no-renames', base, now], { signal, binary: this.binary });
+    const names = await git(this.worktree, ['diff', '--name-status', '--no-renames', '-z', base, now], { signal, binary: this.binary });
+    return { text, files: parseNameStatus(names) };
   }
 }

@@ -1,0 +1,101 @@
+import { LoomError } from '../errors';
+import { childProcess } from '../nodeModules';
+
+/** git said no: the command, the folder it ran in and git's own words. */
+export class GitError extends LoomError {
+  constructor(
+    message: string,
+    readonly exitCode: number | null = null,
+    readonly stderr = '',
+  ) {
+    super(message);
+  }
+}
+
+export interface GitOptions {
+  signal?: AbortSignal;
+  /** Extra environment (a temporary index, an identity). */
+  env?: NodeJS.ProcessEnv;
+  /** Written to git's standard input. */
+  input?: string;
+  /** The git executable; `git` on the PATH by default (tests stand in one of their own). */
+  binary?: string;
+}
+
+export interface GitOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * One git command in `cwd`, its paths taken literally (a file named `:x` or `*` is that file) and
+ * never quoted in the output; cancelled with `signal`. Resolves with what git printed, whatever
+ * its exit code: a caller that reads a non-zero code as an answer (merge-tree's conflicts) says
+ * so; the others use `git`.
+ */
+export function gitOutput(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason);
+      return;
+    }
+    const child = childProcess().spawn(options.binary ?? 'git', ['-c', 'core.quotepath=off', '--literal-pathspecs', ...args], {
+      cwd,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env },
+      signal: options.signal,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => reject(options.signal?.aborted ? options.signal.reason : new GitError(`git ${args[0]} could not start in ${cwd}: ${e.message}`)));
+    child.on('close', (code) => {
+      if (options.signal?.aborted) {
+        reject(options.signal.reason);
+        return;
+      }
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** One git command that must succeed: its output, or a GitError with git's message. */
+export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
+  const r = await gitOutput(cwd, args, options);
+  if (r.code !== 0) throw new GitError(`git ${args[0]} failed in ${cwd}: ${(r.stderr || r.stdout).trim() || `exit code ${r.code}`}`, r.code, r.stderr);
+  return r.stdout;
+}
+
+/** The commit a revision names, or undefined when it names none (an unborn branch). */
+export async function revParse(cwd: string, rev: string, signal?: AbortSignal): Promise<string | undefined> {
+  const r = await gitOutput(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { signal });
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/** The tree of a commit. */
+export async function treeOf(cwd: string, commit: string, signal?: AbortSignal): Promise<string> {
+  return (await git(cwd, ['rev-parse', '--verify', `${commit}^{tree}`], { signal })).trim();
+}
+
+/** The branch checked out in a worktree (`feature/x`), or undefined when its HEAD is detached. */
+export async function currentBranch(cwd: string, signal?: AbortSignal): Promise<string | undefined> {
+  const r = await gitOutput(cwd, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { signal });
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Paths of a `-z` listing: NUL-separated, the empty tail dropped. */
+export const zList = (text: string): string[] => text.split('\0').filter((p) => p.length > 0);
+
+/**
+ * Who a commit made by Loom is by: the repository's own identity when git has one, else Loom's,
+ * so a checkpoint never fails for want of `user.email` (a fresh CI machine).
+ */
+export async function commitIdentity(cwd: string, signal?: AbortSignal): Promise<NodeJS.ProcessEnv> {
+  const r = await gitOutput(cwd, ['var', 'GIT_COMMITTER_IDENT'], { signal });
+  if (r.code === 0) return {};
+  return { GIT_AUTHOR_NAME: 'Loom', GIT_AUTHOR_EMAIL: 'loom@localhost', GIT_COMMITTER_NAME: 'Loom', GIT_COMMITTER_EMAIL: 'loom@localhost' };
+}
