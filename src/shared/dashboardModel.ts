@@ -66,7 +66,7 @@ export interface TaskBatchRef {
 
 /** A tripped circuit breaker: loom's report and, until the user has chosen, its choices. */
 export interface BreakerReport {
-  reason: 'retries' | 'timeout';
+  reason: 'retries' | 'timeout' | 'conflict' | 'outside-owns';
   /** "review failed 4 times (max_retries 3)" or the timeout. */
   summary: string;
   openedAt?: string;

@@ -11,7 +11,7 @@ import type { ModelTier, SubagentRole } from './dispatch/modelTier';
  */
 export type ExecutingEvent =
   | { type: 'mode'; mode: ExecutionMode; triggers: ModeTrigger[]; description: string }
-  | { type: 'task-started'; task: string; resumedAt?: 'implement' | 'review' | 'close' }
+  | { type: 'task-started'; task: string; resumedAt?: 'implement' | 'review' | 'close' | 'merge' }
   | { type: 'task-status'; task: string; status: TaskStatus; retryCount: number }
   | { type: 'role-started'; task: string; role: SubagentRole; mode: 'first' | 'fix' | 'review' | 'report'; tier: ModelTier; model: string }
   | { type: 'implementer-status'; task: string; status: ImplementerStatus | 'malformed'; detail: string }
@@ -27,6 +27,17 @@ export type ExecutingEvent =
   /** NEEDS_CONTEXT: the run waits for CONTEXT_PROVIDED or CONTEXT_DECLINED. */
   | { type: 'needs-context'; task: string; question: string }
   | { type: 'task-skipped'; task: string; because?: string }
+  /** The review passed but the task is not done yet: which condition is unmet goes back to the implementer. */
+  | { type: 'done-check'; task: string; check: DoneCheck; detail: string }
+  /** A task of a parallel batch works in a worktree of its own. */
+  | { type: 'task-worktree'; task: string; path: string; branch: string }
+  /** The task's changes are one commit on the feature branch (`merged`: from its own worktree). */
+  | { type: 'checkpoint'; task: string; commit: string; files: string[]; merged?: boolean; partial?: boolean }
+  /** Task worktrees a crash or a stop left behind, removed before the run goes on. */
+  | { type: 'worktrees-cleaned'; tasks: string[] }
   | { type: 'test-report'; verdict: 'PASS' | 'FAIL'; file: string; evidenceFile: string };
+
+/** The conditions of "done" besides the review's PASS (taskMachine.ts closing). */
+export type DoneCheck = 'tests-missing' | 'owns-unchanged' | 'tests-failed' | 'new-problems';
 
 export type ExecutingEventListener = (event: ExecutingEvent) => void;

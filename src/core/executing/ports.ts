@@ -24,6 +24,28 @@ export interface Logger {
 
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** One error diagnostic of a file, as VS Code's Problems panel shows it. */
+export interface Problem {
+  /** 1-based line. */
+  line: number;
+  message: string;
+  /** The language service that reported it (`ts`, `eslint`). */
+  source?: string;
+  code?: string;
+}
+
+/**
+ * The Problems panel, for "done means done": the error diagnostics of files, once the language
+ * services had time to settle on them. The host implements it with VS Code's diagnostics; the
+ * CLI and the unit tests have no language services (noProblems).
+ */
+export interface ProblemsPort {
+  /** Absolute path → its errors; files without errors may be left out. Never throws. */
+  errors(files: readonly string[], signal: AbortSignal): Promise<Map<string, Problem[]>>;
+}
+
+export const noProblems: ProblemsPort = { errors: async () => new Map() };
+
 /** Maps a role and tier to a model (settings: vendor, family). Throws ModelUnavailableError when none fits. */
 export interface ModelSelector {
   select(role: SubagentRole, tier: ModelTier, signal: AbortSignal): Promise<ChatModel>;

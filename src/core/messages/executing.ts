@@ -10,6 +10,19 @@ export const executingMessages = {
     en: 'the {role} timed out after {minutes, plural, one {{minutes} minute} other {{minutes} minutes}} (timeout_minutes); a timed-out task is never retried automatically',
     zh: '{role} 在 {minutes} 分钟后超时（timeout_minutes）；超时的 task 不会自动重试',
   },
+  'breaker.reason.conflict': {
+    en: 'merging it into the feature branch conflicts in {files}; [B] fixes the conflict by hand in its worktree',
+    zh: '将其合并到功能分支时在 {files} 中冲突；[B] 在其 worktree 中手动解决冲突',
+  },
+  'breaker.reason.mergeBlocked': {
+    en: 'its merge would overwrite uncommitted changes in the feature worktree: {files}; commit or undo them there first',
+    zh: '合并它会覆盖功能 worktree 中未提交的修改：{files}；请先在那里提交或撤销这些修改',
+  },
+  'breaker.reason.outsideOwns': {
+    en: 'it changed files outside its owns: {files}; [B] undoes them by hand in its worktree',
+    zh: '它修改了 owns 以外的文件：{files}；[B] 在其 worktree 中手动撤销这些修改',
+  },
+  'task.stepFailed': { en: '{task} could not go on: {detail}', zh: '{task} 无法继续：{detail}' },
   // Written into the task's state, in the spec's language (the language of the loop's prompts).
   'breaker.blocker': { en: 'circuit breaker: {reason}', zh: '熔断：{reason}' },
   'breaker.blocker.replan': { en: '{blocker}; waiting for the task to be split and re-planned (choice A)', zh: '{blocker}；等待拆分此 task 并重新规划（选择 A）' },

@@ -30,6 +30,28 @@ export const subagentTextMessages = {
     en: "write a persistent test covering {behavior} (name {behavior} in the test's name) and list it under ## Tests as `- {behavior}: file#test name`; if no real test can be written, answer NEEDS_CONTEXT or BLOCKED",
     zh: '编写覆盖 {behavior} 的持久化测试（测试名中写出 {behavior}），并在 ## 测试 中列出 `- {behavior}: 文件#测试名`；无法编写真实测试时回答 NEEDS_CONTEXT 或 BLOCKED',
   },
+  // "Done means done": what a task that passed its review still lacks (taskMachine.ts closing).
+  'fixItem.ownsUnchanged': { en: "not done yet: {file} is in the task's owns, but the task did not change it", zh: '尚未完成：{file} 在该 task 的 owns 中，但 task 没有修改它' },
+  'fixItem.ownsUnchanged.direction': {
+    en: 'make the change the task asks for in {file}; if it truly needs none, say why and stop with STATUS: NEEDS_CONTEXT',
+    zh: '按 task 的要求修改 {file}；若确实无需修改，请说明原因并以 状态：NEEDS_CONTEXT 结束',
+  },
+  'fixItem.newProblem': {
+    en: 'not done yet: {file}:{line} has a new error in the Problems panel ({source}): {message}',
+    zh: '尚未完成：{file}:{line} 在“问题”面板中有新的错误（{source}）：{message}',
+  },
+  'fixItem.newProblem.direction': {
+    en: 'fix the error itself, without weakening types or turning the check off; the task is done only when the files it changed have no new errors',
+    zh: '修复错误本身，不要放宽类型或关闭检查；只有其修改的文件没有新的错误时 task 才算完成',
+  },
+  'fixItem.line': { en: 'line {line}', zh: '第 {line} 行' },
+  // Review Changes: the person rejected one file of a finished task (src/core/executing/review/rejectFile.ts).
+  'fixItem.rejected': { en: 'the user rejected your change to {file}: {words}', zh: '用户拒绝了你对 {file} 的修改：{words}' },
+  'fixItem.rejected.noWords': { en: 'the user rejected your change to {file}', zh: '用户拒绝了你对 {file} 的修改' },
+  'fixItem.rejected.direction': {
+    en: '{file} is back as it was before the task; do the task again in it, as the user asks',
+    zh: '{file} 已恢复到该 task 之前的状态；请按用户的要求重新完成其中的修改',
+  },
   // A severity the core gives its own fix items; isBlocking reads both words as blocking.
   'fixItem.blocker': { en: 'blocker', zh: '阻断' },
   'testRun.timedOut': { en: 'timed out', zh: '超时' },

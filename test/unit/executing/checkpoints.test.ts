@@ -133,7 +133,15 @@ test('rewind moves the feature branch back and its files follow; uncommitted wor
   assert.equal(existsSync(join(wt, 'src/b.js')), false);
   assert.equal(readFileSync(join(wt, 'notes.txt'), 'utf8'), 'mine\n');
   assert.equal(git(root, 'rev-parse', 'HEAD').trim(), mainHead);
-  await assert.rejects(rewindBranch(wt, git(root, 'rev-parse', 'HEAD').trim().replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))), GitError);
+  await assert.rejects(
+    rewindBranch(
+      wt,
+      git(root, 'rev-parse', 'HEAD')
+        .trim()
+        .replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+    ),
+    GitError,
+  );
 });
 
 test('rewind refuses when an uncommitted change would be lost, and nothing moves', async () => {
@@ -157,10 +165,7 @@ test('a rejected file goes back to its state before the task: restored, or remov
   await restoreFile(wt, cp.parent, 'src/new.js');
   assert.equal(readFileSync(join(wt, 'src/app.js'), 'utf8'), 'module.exports = {};\n');
   assert.equal(existsSync(join(wt, 'src/new.js')), false);
-  assert.deepEqual(
-    (await changesOf(wt, cp.commit)).map((f) => f.path).sort(),
-    ['src/app.js', 'src/new.js'],
-  );
+  assert.deepEqual((await changesOf(wt, cp.commit)).map((f) => f.path).sort(), ['src/app.js', 'src/new.js']);
 });
 
 test('a repository without an identity still gets its checkpoint, by Loom', async () => {

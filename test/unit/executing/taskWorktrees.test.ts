@@ -5,15 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { commitCheckpoint } from '../../../src/core/git/checkpoints';
-import {
-  cleanTaskWorktrees,
-  listTaskWorktrees,
-  mergeTaskCommit,
-  openTaskWorktree,
-  putConflictInWorktree,
-  removeTaskWorktree,
-  taskWorktreePath,
-} from '../../../src/core/git/taskWorktrees';
+import { cleanTaskWorktrees, listTaskWorktrees, mergeTaskCommit, openTaskWorktree, putConflictInWorktree, removeTaskWorktree, taskWorktreePath } from '../../../src/core/git/taskWorktrees';
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -144,10 +136,7 @@ test('after a crash the worktrees of tasks with nothing to resume are removed, l
   await openTaskWorktree({ featureWorktree: wt, task: 'T2', from, resume: false });
   // A folder a crash left before git registered it.
   write(taskWorktreePath(wt, 'T3'), 'half.js', 'x\n');
-  assert.deepEqual(
-    (await listTaskWorktrees(wt)).map((w) => w.task).sort(),
-    ['T1', 'T2', 'T3'],
-  );
+  assert.deepEqual((await listTaskWorktrees(wt)).map((w) => w.task).sort(), ['T1', 'T2', 'T3']);
   const removed = await cleanTaskWorktrees(wt, new Set(['T2']));
   assert.deepEqual(removed.sort(), ['T1', 'T3']);
   assert.deepEqual(

@@ -15,7 +15,17 @@ export const isBreakerChoice = (value: unknown): value is BreakerChoice => value
 /** What choosing `choice` does, as the quick pick and the report word it. */
 export const describeBreakerChoice = (choice: BreakerChoice, language: Language = displayLanguage()): string => t(`breaker.choice.${choice}`, {}, language);
 
-export type BreakerReason = { kind: 'retries'; retryCount: number; maxRetries: number } | { kind: 'timeout'; role: string; minutes: number };
+export type BreakerReason =
+  | { kind: 'retries'; retryCount: number; maxRetries: number }
+  | { kind: 'timeout'; role: string; minutes: number }
+  /**
+   * A task of a parallel batch could not be merged into the feature branch: its change and the
+   * branch's changed the same lines (`uncommitted`: uncommitted changes in the feature worktree
+   * would be overwritten). It stops at once; B is fixed by hand in the task's worktree.
+   */
+  | { kind: 'conflict'; files: string[]; uncommitted?: boolean }
+  /** A task in a worktree of its own changed files outside its owns. */
+  | { kind: 'outside-owns'; files: string[] };
 
 /** What the breaker records in the task state's metadata; `choice` once the user has chosen. */
 export interface BreakerRecord {
@@ -46,9 +56,16 @@ export interface CircuitBreakerReport {
 export const CIRCUIT_BREAKER_KEY = 'circuit_breaker';
 
 export function describeBreakerReason(reason: BreakerReason, language: Language = displayLanguage()): string {
-  return reason.kind === 'retries'
-    ? t('breaker.reason.retries', { count: reason.retryCount, max: reason.maxRetries }, language)
-    : t('breaker.reason.timeout', { role: reason.role, minutes: reason.minutes }, language);
+  switch (reason.kind) {
+    case 'retries':
+      return t('breaker.reason.retries', { count: reason.retryCount, max: reason.maxRetries }, language);
+    case 'timeout':
+      return t('breaker.reason.timeout', { role: reason.role, minutes: reason.minutes }, language);
+    case 'conflict':
+      return t(reason.uncommitted ? 'breaker.reason.mergeBlocked' : 'breaker.reason.conflict', { files: reason.files.join(', ') || '-' }, language);
+    case 'outside-owns':
+      return t('breaker.reason.outsideOwns', { files: reason.files.join(', ') }, language);
+  }
 }
 
 /** Every task that depends on `task`, directly or through others, in task order. */

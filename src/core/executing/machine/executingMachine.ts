@@ -1,4 +1,4 @@
-import { assign, sendTo, setup, type ErrorActorEvent } from 'xstate';
+import { assign, fromPromise, sendTo, setup, type ErrorActorEvent } from 'xstate';
 import { isPermanentModelError, ModelUnavailableError } from '../dispatch/chatModel';
 import { buildExecutingHandoff } from '../executingHandoff';
 import { describeExecutionMode } from '../executionMode';
@@ -12,6 +12,8 @@ import { prepareRun, type RunSetup } from './runSetup';
 import type { ExecutingResult, ExecutingRunInput, RunReady, RunStop } from './runTypes';
 import { testReporterMachine, type TestReporterOutput } from './testReporterMachine';
 import { lazily } from '../../../shared/lazily';
+import type { LoopEnvironment } from './loopEnvironment';
+import { prepareWorkspace } from './taskWorkspace';
 import { t } from '../../messages';
 
 /**
@@ -81,12 +83,18 @@ export const executingMachine = lazily(() =>
       events: {} as ExecutingMachineEvent | HandedOff,
       output: {} as ExecutingResult,
     },
-    actors: { batch: batchMachine(), testReporter: testReporterMachine() },
+    actors: {
+      batch: batchMachine(),
+      testReporter: testReporterMachine(),
+      /** Task worktrees a crash left for tasks with nothing to resume removed; whether tasks can have their own. */
+      prepareWorkspace: fromPromise<{ taskWorktrees: boolean; removed: string[] }, LoopEnvironment>(({ input, signal }) => input.work.track(prepareWorkspace(input, signal))),
+    },
     guards: {
       budgetUsedUp: ({ context }) => {
         const budget = context.run.tokenBudget;
         return budget !== undefined && budget > 0 && context.run.env.ledger.used() >= budget;
       },
+      checkpointsOn: ({ context }) => context.run.env.checkpoints,
       allBatchesRun: ({ context }) => context.batchIndex >= context.run.batches.length,
       batchStopped: ({ event }) => (event as unknown as { output: BatchMachineOutput }).output.stop !== undefined,
       reporterStopped: ({ event }) => (event as unknown as { output: TestReporterOutput }).output.stop !== undefined,
@@ -101,6 +109,13 @@ export const executingMachine = lazily(() =>
         env.store.updateMetadata({ executing_mode: { mode: choice.mode, triggers: choice.triggers, chosen_at: env.now() } });
       },
       persistTokens: ({ context }) => context.run.env.persistTokens(),
+      keepWorkspace: ({ context, event }) => {
+        const { taskWorktrees } = (event as unknown as { output: { taskWorktrees: boolean } }).output;
+        // Read by the tasks of the batches to come; nothing has started yet.
+        context.run.env.taskWorktrees = taskWorktrees && context.run.parallel;
+      },
+      workspaceFailed: ({ context, event }) =>
+        context.run.env.logger.warn(`the task worktrees could not be checked (${(errorOf(event) as Error)?.message}); the tasks of a parallel batch share the feature worktree`),
       stopForBudget: assign(({ context }) => ({
         stop: { outcome: 'budget-exceeded' as const, message: new TokenBudgetExceededError(context.run.env.ledger.used(), context.run.tokenBudget!).message },
       })),
@@ -157,8 +172,17 @@ export const executingMachine = lazily(() =>
         entry: 'announceMode',
         exit: 'persistTokens',
         on: { STOP: { target: 'cancelled', actions: 'cancel' } },
-        initial: 'checkingBudget',
+        initial: 'choosingWorkspace',
         states: {
+          choosingWorkspace: { always: [{ guard: 'checkpointsOn', target: 'preparing' }, { target: 'checkingBudget' }] },
+          preparing: {
+            invoke: {
+              src: 'prepareWorkspace',
+              input: ({ context }) => context.run.env,
+              onDone: { target: 'checkingBudget', actions: 'keepWorkspace' },
+              onError: { target: 'checkingBudget', actions: 'workspaceFailed' },
+            },
+          },
           checkingBudget: { always: [{ guard: 'budgetUsedUp', target: '#executing.stopped', actions: 'stopForBudget' }, { target: 'choosingBatch' }] },
           choosingBatch: { always: [{ guard: 'allBatchesRun', target: 'reporting' }, { target: 'batch' }] },
           batch: {

@@ -6,7 +6,7 @@ import type { ExecutingEvent } from '../events';
 import type { ExecutingInputs } from '../dispatch/executingInputs';
 import type { ExecutionMode } from '../executionMode';
 import type { InFlightWork } from './inFlightWork';
-import type { Logger, ModelSelector } from '../ports';
+import type { Logger, ModelSelector, ProblemsPort } from '../ports';
 import type { SpecStateStore } from '../specStateStore';
 import type { TestRunner } from '../evidence/testRunner';
 import type { TokenLedger } from '../transcripts/tokenLedger';
@@ -21,7 +21,21 @@ export interface LoopEnvironment {
   store: SpecStateStore;
   /** Repository-relative spec directory. */
   specDir: string;
+  /** Where the steps work: the feature worktree, or the worktree of its own a task of a parallel batch has (taskWorkspace.ts). */
   worktree: string;
+  /** The feature worktree, whose branch takes the tasks' checkpoints. */
+  featureWorktree: string;
+  /**
+   * Each done task is one commit on the feature branch: the feature worktree is a worktree of its
+   * own (git's linked worktree), never the main checkout, which Loom does not commit in.
+   */
+  checkpoints: boolean;
+  /** Tasks of a parallel batch run in worktrees of their own (checkpoints, and a git that merges trees); found when the run starts. */
+  taskWorktrees: boolean;
+  /** The Problems panel's errors (noProblems outside VS Code). */
+  problems: ProblemsPort;
+  /** A diff provider for another worktree of the feature (a task's own). */
+  diffFor(worktree: string): DiffProvider;
   inputs: ExecutingInputs;
   tasks: ReadonlyMap<string, TaskFile>;
   maxRetries: number;

@@ -8,7 +8,9 @@ import type { ExecutingEventListener } from '../events';
 import { readExecutingInputs } from '../dispatch/executingInputs';
 import { chooseExecutionMode, type ExecutionModeChoice } from '../executionMode';
 import type { LoopEnvironment } from './loopEnvironment';
-import { silentLogger, systemClock } from '../ports';
+import { noProblems, silentLogger, systemClock } from '../ports';
+import { isLinkedWorktree } from '../../git/linkedWorktree';
+import { BORROWED_FOLDERS } from '../../git/taskWorktrees';
 import { SpecStateStore } from '../specStateStore';
 import { detectTestCommand, NodeTestRunner } from '../evidence/testRunner';
 import { TokenLedger, TOKEN_USAGE_KEY } from '../transcripts/tokenLedger';
@@ -76,6 +78,11 @@ export function prepareRun(input: ExecutingRunInput & RunReady, work: InFlightWo
       onToolCall: (task, role, call) => emit({ type: 'tool-call', task, role, tool: call.name }),
     }),
     models: input.models,
+    featureWorktree: worktree,
+    checkpoints: isLinkedWorktree(worktree),
+    taskWorktrees: false,
+    problems: input.problems ?? noProblems,
+    diffFor: (other) => (other === worktree && input.diff ? input.diff : new GitDiffProvider(other, { exclude: BORROWED_FOLDERS })),
     diff: input.diff ?? new GitDiffProvider(worktree),
     testRunner: input.testRunner ?? new NodeTestRunner(),
     testCommand: settings.testCommand ?? detectTestCommand(worktree),

@@ -5,7 +5,7 @@ import type { CircuitBreakerReport } from './circuitBreaker';
 import type { DiffProvider } from '../evidence/diffProvider';
 import type { ExecutingEventListener } from '../events';
 import type { ExecutionMode, ExecutionModeSetting, ModeTrigger } from '../executionMode';
-import type { Clock, Logger, ModelSelector } from '../ports';
+import type { Clock, Logger, ModelSelector, ProblemsPort } from '../ports';
 import type { PromptLanguage } from '../dispatch/prompts/promptTemplates';
 import type { TestRunner } from '../evidence/testRunner';
 import type { TranscriptStore } from '../transcripts/transcriptStore';
@@ -42,6 +42,8 @@ export interface ExecutingRunInput {
   transcripts: TranscriptStore;
   diff?: DiffProvider;
   testRunner?: TestRunner;
+  /** The Problems panel's errors, for "done means done"; none outside VS Code. */
+  problems?: ProblemsPort;
   clock?: Clock;
   logger?: Logger;
   onEvent?: ExecutingEventListener;

@@ -83,7 +83,7 @@ export function failedTestRunFixItem(run: TestRun, logFile: string, language: Pr
 }
 
 export function breakerRecordOf(reason: BreakerReason, record: TaskRunRecord, now: string, taskSha: string | undefined): BreakerRecord {
-  const issues = reason.kind === 'timeout' ? [describeBreakerReason(reason)] : summarizeFixItems(record.fix_items ?? []);
+  const issues = reason.kind === 'retries' ? summarizeFixItems(record.fix_items ?? []) : [describeBreakerReason(reason)];
   return { reason, opened_at: now, last_issues: issues, task_sha256: taskSha };
 }
 

@@ -32,15 +32,29 @@ import {
   testRunStatus,
   type TaskStep,
 } from './taskAttempt';
-import { dispatchImplementer, dispatchReviewer, readTaskDiff, runTaskTests, takeDiffBase, taskStep, type TaskStepInput } from './taskSteps';
+import { dispatchImplementer, dispatchReviewer, readNewProblems, readTaskDiff, runTaskTests, takeDiffBase, taskStep, type TaskStepInput } from './taskSteps';
+import { commitTask, keepPartial, mergeTask, openOwnWorktree, prepareManualFix, setAside, workEnvOf, type MergeResult } from './taskWorkspace';
+import { countProblems, newProblemFixItems, type NewProblems, type ProblemsBefore } from '../evidence/problems';
+import { outsideOwns, unchangedOwns, unchangedOwnsFixItems } from '../evidence/ownedChanges';
+import type { DoneCheck } from '../events';
+import type { CheckpointRecord } from './taskRunRecord';
 import { t } from '../../messages';
 import { lazily } from '../../../shared/lazily';
 
 /**
  * One task as a statechart, after loom's loop: pending → implementing (first-implementation) →
- * reviewing → fixing ⟲ (fix mode, `retry_count += 1` per failure) → closing (tests and evidence
- * for every behavior) → done; or breaker (past max_retries, or timed-out at once), waiting for
- * the A/B/C choice; blocked; needs-context, waiting for the user's answer.
+ * reviewing → fixing ⟲ (fix mode, `retry_count += 1` per failure) → closing → done; or breaker
+ * (past max_retries, or timed-out at once), waiting for the A/B/C choice; blocked; needs-context,
+ * waiting for the user's answer.
+ *
+ * Done means done: after the reviewer's PASS, closing checks that every behavior has its test,
+ * that every file the task owns was changed, that the test command passes in the task's worktree
+ * (its log kept as evidence) and that the files it changed have no new errors in the Problems
+ * panel; each unmet condition goes back to the implementer as a fix item (`done-check` says which).
+ * Then the task's changes become its checkpoint, one commit on the feature branch. A task of a
+ * parallel batch works in a worktree of its own: its checkpoint is made on its own branch and
+ * merged into the feature branch when its turn comes (BREAKER_TURN, in task order); a conflict, or
+ * a change outside its owns, opens the breaker at once, naming the files.
  *
  * The task state on disk is its persisted form: every step is written before it starts, and a
  * new actor restores itself from it (`restoring`). A finished task is never dispatched again; one
@@ -68,22 +82,40 @@ interface TaskContext extends TaskMachineInput {
   /** task-started has been reported: a later answer resumes the step rather than the start. */
   started: boolean;
   /** What the task's tests and evidence are checked against once the review passed. */
-  closure?: { changed: string[]; tests: Map<string, string[]>; missing: string[] };
+  closure?: { changed: string[]; tests: Map<string, string[]>; missing: string[]; unchanged: string[]; outside: string[] };
   evidence?: string;
   report?: CircuitBreakerReport;
   outcome?: TaskOutcome;
+  /** Why a step the task cannot do without (its worktree, its checkpoint, its merge) failed. */
+  failure?: string;
 }
 
 type TaskEvent = UserAnswerEvent | BreakerTurnEvent;
 
 const taskSha = (c: TaskContext) => sha256OfFile(join(c.env.store.repoRoot, c.task.file));
-const ownsOf = (c: TaskContext) => (c.inParallelBatch ? c.task.owns : undefined);
-const stepInput = ({ context: c }: { context: TaskContext }): TaskStepInput => ({ env: c.env, task: c.task, record: c.record, owns: ownsOf(c) });
+/** The diff is cut to the task's owns where other work shares its worktree: a parallel batch without worktrees of its own, or a fix among later tasks' changes. */
+const ownsOf = (c: TaskContext) => (c.record.worktree ? undefined : c.inParallelBatch || c.record.diff_owns ? c.task.owns : undefined);
+const workEnv = (c: TaskContext) => workEnvOf(c.env, c.record);
+const stepInput = ({ context: c }: { context: TaskContext }): TaskStepInput => ({ env: workEnv(c), task: c.task, record: c.record, owns: ownsOf(c) });
 const forThisTask = (c: TaskContext, e: TaskEvent) => 'task' in e && e.task === c.task.id;
 const languageOf = (c: TaskContext) => c.env.inputs.language;
 
 /** The next step as the record says, with the retry budget already checked. */
-const resumeTargets = [{ guard: 'stepIsReview', target: 'reviewing' }, { guard: 'stepIsClose', target: 'closing' }, { guard: 'fixMode', target: 'fixing' }, { target: 'implementing' }] as const;
+const resumeTargets = [
+  { guard: 'stepIsMerge', target: 'awaitingMerge' },
+  { guard: 'stepIsReview', target: 'reviewing' },
+  { guard: 'stepIsClose', target: 'closing' },
+  { guard: 'fixMode', target: 'fixing' },
+  { target: 'implementing' },
+] as const;
+
+/** A step the task needs failed (git refused): the task is blocked, with git's reason, and its work stays where it is. */
+const blockedOnFailure = [
+  { type: 'keepFailure' as const },
+  { type: 'setStatus' as const, params: ({ context }: { context: TaskContext }) => ({ status: 'blocked' as const, blocker: context.failure! }) },
+  'persistTask' as const,
+  { type: 'end' as const, params: ({ context }: { context: TaskContext }) => ({ outcome: { kind: 'blocked' as const, reason: context.failure! } }) },
+];
 
 export const taskMachine = lazily(() =>
   setup({
@@ -101,6 +133,13 @@ export const taskMachine = lazily(() =>
       dispatchReviewer: taskStep(dispatchReviewer),
       readTaskDiff: taskStep(readTaskDiff),
       runTaskTests: taskStep(runTaskTests),
+      readNewProblems: taskStep(readNewProblems),
+      openOwnWorktree: taskStep(openOwnWorktree),
+      commitTask: taskStep((input: TaskStepInput, env) => commitTask(input, env)),
+      mergeTask: taskStep(mergeTask),
+      keepPartial: taskStep(keepPartial),
+      setAside: taskStep(setAside),
+      prepareManualFix: taskStep(prepareManualFix),
     },
     guards: {
       isDone: ({ context }) => context.state.status === 'done',
@@ -116,6 +155,16 @@ export const taskMachine = lazily(() =>
       started: ({ context }) => context.started,
       stepIsReview: ({ context }) => context.record.step === 'review',
       stepIsClose: ({ context }) => context.record.step === 'close',
+      stepIsMerge: ({ context }) => context.record.step === 'merge' && context.record.task_commit !== undefined && context.record.worktree !== undefined,
+      /** A task of a parallel batch gets a worktree of its own where the run can make them; one that has one keeps it. */
+      needsOwnWorktree: ({ context }) => context.record.worktree !== undefined || (context.inParallelBatch && context.env.taskWorktrees),
+      hasOwnWorktree: ({ context }) => context.record.worktree !== undefined,
+      checkpointsOn: ({ context }) => context.env.checkpoints,
+      outsideOwns: ({ context }) => (context.closure?.outside.length ?? 0) > 0,
+      ownsUnchanged: ({ context }) => (context.closure?.unchanged.length ?? 0) > 0,
+      newProblems: ({ event }) => ((event as unknown as { output: NewProblems[] }).output ?? []).length > 0,
+      committedOnOwnBranch: ({ context, event }) => context.record.worktree !== undefined && (event as unknown as { output?: CheckpointRecord }).output !== undefined,
+      merged: ({ event }) => (event as unknown as { output: MergeResult }).output.kind === 'merged',
       fixMode: ({ context }) => context.record.mode === 'fix',
       pastRetryLimit: ({ context }) => pastRetryLimit(context.state, context.env.maxRetries),
       implementerTimedOut: ({ event }) => (event as unknown as { output: ImplementerResult }).output.kind === 'timeout',
@@ -149,7 +198,8 @@ export const taskMachine = lazily(() =>
         return { state, record };
       }),
       resetReplanned: assign(({ context }) => ({
-        record: { base: context.record.base },
+        // A task that had a worktree of its own starts in a new one; its old base was that worktree's.
+        record: context.record.worktree ? {} : { base: context.record.base, ...(context.record.checkpoints ? { checkpoints: context.record.checkpoints } : {}) },
         state: { ...context.state, retry_count: 0, last_reviewer_result: null, blocker: null },
       })),
       announceStart: assign(({ context }) => {
@@ -157,7 +207,47 @@ export const taskMachine = lazily(() =>
         context.env.emit({ type: 'task-started', task: context.task.id, ...(context.state.status !== 'pending' ? { resumedAt: step } : {}) });
         return { started: true, record: { ...context.record, step } };
       }),
-      keepBase: assign(({ context, event }) => ({ record: { ...context.record, base: (event as unknown as { output: string }).output } })),
+      keepBase: assign(({ context, event }) => {
+        const { base, problemsBefore } = (event as unknown as { output: { base: string; problemsBefore: ProblemsBefore } }).output;
+        return { record: { ...context.record, base, ...(Object.keys(problemsBefore).length ? { problems_before: problemsBefore } : {}) } };
+      }),
+      keepWorktree: assign(({ context, event }) => ({ record: { ...context.record, worktree: (event as unknown as { output: NonNullable<TaskRunRecord['worktree']> }).output } })),
+      keepFailure: assign(({ context, event }) => {
+        const error = (event as unknown as { error?: unknown }).error;
+        return { failure: t('task.stepFailed', { task: context.task.id, detail: error instanceof Error ? error.message : String(error) }, languageOf(context)) };
+      }),
+      keepCheckpoint: assign(({ context, event }) => {
+        const checkpoint = (event as unknown as { output?: CheckpointRecord }).output;
+        // Nothing was committed from a worktree of its own: that worktree is gone (commitTask).
+        const { worktree: _gone, ...rest } = context.record;
+        return { record: checkpoint ? { ...rest, checkpoints: [...(rest.checkpoints ?? []), checkpoint] } : rest };
+      }),
+      keepTaskCommit: assign(({ context, event }) => ({ record: { ...context.record, task_commit: (event as unknown as { output: CheckpointRecord }).output.commit, step: 'merge' as const } })),
+      keepMerged: assign(({ context, event }) => {
+        const merged = (event as unknown as { output: Extract<MergeResult, { kind: 'merged' }> }).output;
+        const { worktree: _gone, task_commit: _merged, conflict: _c, ...rest } = context.record;
+        return { record: { ...rest, checkpoints: [...(rest.checkpoints ?? []), merged.checkpoint] } };
+      }),
+      keepConflict: assign(({ context, event }) => {
+        const out = (event as unknown as { output: MergeResult }).output;
+        return out.kind === 'conflict' ? { record: { ...context.record, conflict: { head: out.head, tree: out.tree } } } : {};
+      }),
+      /** A's or C's step kept the task's work: on the feature branch (C, its own worktree gone) or on its own branch. */
+      keepSetAside: assign(({ context, event }) => {
+        const out = (event as unknown as { output: { checkpoint?: CheckpointRecord } }).output;
+        const { worktree: _gone, task_commit: _c, conflict: _x, ...rest } = context.record;
+        return { record: { ...rest, ...(out.checkpoint ? { checkpoints: [...(rest.checkpoints ?? []), out.checkpoint] } : {}) } };
+      }),
+      keepManualFix: assign(({ context, event }) => {
+        const patch = (event as unknown as { output: Partial<TaskRunRecord> }).output;
+        const record: TaskRunRecord = { ...context.record, ...patch };
+        for (const k of Object.keys(patch) as (keyof TaskRunRecord)[]) if (patch[k] === undefined) delete record[k];
+        return { record };
+      }),
+      reportDoneCheck: ({ context }, params: { check: DoneCheck; detail: string }) => {
+        context.env.logger.info(`${context.task.id} passed its review but is not done: ${params.check}: ${params.detail}`);
+        context.env.emit({ type: 'done-check', task: context.task.id, check: params.check, detail: params.detail });
+      },
       enterStep: assign(({ context }, params: { step: TaskStep }) => ({ record: { ...context.record, step: params.step } })),
       setStatus: assign(({ context }, params: { status: TaskStatus; blocker?: string | null; lastResult?: string }) => ({
         state: {
@@ -229,9 +319,19 @@ export const taskMachine = lazily(() =>
           behaviors: context.task.behavior_ids,
           declared: new Map(Object.entries(context.record.declared_tests ?? {})),
           changedFiles: changed,
-          worktree: context.env.worktree,
+          worktree: workEnv(context).worktree,
         });
-        return { closure: { changed, tests: found.tests, missing: found.missing } };
+        const touched = diff.files.map((f) => f.path);
+        return {
+          closure: {
+            changed,
+            tests: found.tests,
+            missing: found.missing,
+            unchanged: unchangedOwns(context.task.owns, touched),
+            // Only in a worktree of its own is every change the task's.
+            outside: context.record.worktree ? outsideOwns(context.task.owns, touched) : [],
+          },
+        };
       }),
       keepEvidence: assign(({ event }) => ({ evidence: (event as unknown as { output: { log: EvidenceLog } }).output.log.file })),
       writeCompletion: assign(({ context }) => {
@@ -263,7 +363,14 @@ export const taskMachine = lazily(() =>
             evidence: context.evidence ? [context.evidence] : [],
           })),
         );
-        return { record: { base: record.base, completed_at: env.now(), ...(record.concerns ? { concerns: record.concerns } : {}) } };
+        return {
+          record: {
+            base: record.base,
+            completed_at: env.now(),
+            ...(record.concerns ? { concerns: record.concerns } : {}),
+            ...(record.checkpoints ? { checkpoints: record.checkpoints } : {}),
+          },
+        };
       }),
       end: assign((_, params: { outcome: TaskOutcome }) => ({ outcome: params.outcome })),
     },
@@ -290,8 +397,18 @@ export const taskMachine = lazily(() =>
       },
       starting: {
         entry: 'announceStart',
-        always: [{ guard: 'hasBase', target: 'resuming' }, { target: 'takingBase' }],
+        always: [{ guard: 'needsOwnWorktree', target: 'openingWorktree' }, { guard: 'hasBase', target: 'resuming' }, { target: 'takingBase' }],
       },
+      /** A task of a parallel batch: its own worktree, made from the feature branch's head (or found again), recorded before anything runs there. */
+      openingWorktree: {
+        invoke: {
+          src: 'openOwnWorktree',
+          input: stepInput,
+          onDone: { target: 'worktreeOpen', actions: ['keepWorktree', 'persistTask'] },
+          onError: { target: 'blocked', actions: blockedOnFailure },
+        },
+      },
+      worktreeOpen: { always: [{ guard: 'hasBase', target: 'resuming' }, { target: 'takingBase' }] },
       /** The diff base is taken once, when the task first starts; every later save keeps it. */
       takingBase: {
         invoke: { src: 'takeDiffBase', input: stepInput, onDone: { target: 'resuming', actions: 'keepBase' } },
@@ -365,18 +482,41 @@ export const taskMachine = lazily(() =>
       checkingClosure: {
         always: [
           {
+            guard: 'outsideOwns',
+            target: 'breaker',
+            actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'outside-owns' as const, files: context.closure!.outside } }) },
+          },
+          {
             guard: 'testsMissing',
             target: 'retrying',
-            actions: {
-              type: 'recordFailure',
-              params: ({ context }) => ({
-                items: missingTestFixItems(context.closure!.missing, languageOf(context)),
-                next: 'implement' as const,
-                result: `FAIL: no test for ${context.closure!.missing.join(', ')}`,
-              }),
-            },
+            actions: [
+              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'tests-missing' as const, detail: context.closure!.missing.join(', ') }) },
+              {
+                type: 'recordFailure',
+                params: ({ context }) => ({
+                  items: missingTestFixItems(context.closure!.missing, languageOf(context)),
+                  next: 'implement' as const,
+                  result: `FAIL: no test for ${context.closure!.missing.join(', ')}`,
+                }),
+              },
+            ],
           },
-          { guard: 'noBehaviors', target: 'finishing' },
+          {
+            guard: 'ownsUnchanged',
+            target: 'retrying',
+            actions: [
+              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'owns-unchanged' as const, detail: context.closure!.unchanged.join(', ') }) },
+              {
+                type: 'recordFailure',
+                params: ({ context }) => ({
+                  items: unchangedOwnsFixItems(context.closure!.unchanged, languageOf(context)),
+                  next: 'implement' as const,
+                  result: `FAIL: not changed: ${context.closure!.unchanged.join(', ')}`,
+                }),
+              },
+            ],
+          },
+          { guard: 'noBehaviors', target: 'checkingProblems' },
           {
             guard: 'cannotRecordEvidence',
             target: 'blocked',
@@ -397,16 +537,77 @@ export const taskMachine = lazily(() =>
             {
               guard: 'testsFailed',
               target: 'retrying',
-              actions: {
-                type: 'recordFailure',
-                params: ({ context, event }) => {
-                  const { run, log } = event.output;
-                  return { items: [failedTestRunFixItem(run, log.file, languageOf(context))], next: 'implement' as const, result: `FAIL: ${run.command} ${testRunStatus(run, languageOf(context))}` };
+              actions: [
+                { type: 'reportDoneCheck', params: ({ event }) => ({ check: 'tests-failed' as const, detail: `${event.output.run.command}: ${event.output.log.file}` }) },
+                {
+                  type: 'recordFailure',
+                  params: ({ context, event }) => {
+                    const { run, log } = event.output;
+                    return { items: [failedTestRunFixItem(run, log.file, languageOf(context))], next: 'implement' as const, result: `FAIL: ${run.command} ${testRunStatus(run, languageOf(context))}` };
+                  },
                 },
-              },
+              ],
             },
-            { target: 'finishing', actions: 'keepEvidence' },
+            { target: 'checkingProblems', actions: 'keepEvidence' },
           ],
+        },
+      },
+      /** The files the task changed, in the Problems panel: an error that was not there when it started sends it back. */
+      checkingProblems: {
+        invoke: {
+          src: 'readNewProblems',
+          input: (args: { context: TaskContext }) => ({ ...stepInput(args), changed: args.context.closure!.changed }),
+          onDone: [
+            {
+              guard: 'newProblems',
+              target: 'retrying',
+              actions: [
+                {
+                  type: 'reportDoneCheck',
+                  params: ({ event }) => ({ check: 'new-problems' as const, detail: (event.output as NewProblems[]).map((f) => `${f.file} (${f.problems.length})`).join(', ') }),
+                },
+                {
+                  type: 'recordFailure',
+                  params: ({ context, event }) => ({
+                    items: newProblemFixItems(event.output as NewProblems[], languageOf(context)),
+                    next: 'implement' as const,
+                    result: `FAIL: ${countProblems(event.output as NewProblems[])} new error(s) in the Problems panel`,
+                  }),
+                },
+              ],
+            },
+            { target: 'closed' },
+          ],
+        },
+      },
+      closed: { always: [{ guard: 'checkpointsOn', target: 'committing' }, { target: 'finishing' }] },
+      /** The task's checkpoint: one commit on the feature branch, or on its own branch to be merged. */
+      committing: {
+        invoke: {
+          src: 'commitTask',
+          input: stepInput,
+          onDone: [
+            { guard: 'committedOnOwnBranch', target: 'awaitingMerge', actions: ['keepTaskCommit', 'persistTask'] },
+            { target: 'finishing', actions: 'keepCheckpoint' },
+          ],
+          onError: { target: 'blocked', actions: blockedOnFailure },
+        },
+      },
+      /** In a parallel batch the merges go in task order: the task waits for its turn. */
+      awaitingMerge: { always: [{ guard: 'holdsBreaker', target: 'mergeHeld' }, { target: 'merging' }] },
+      mergeHeld: {
+        entry: sendParent(({ context }) => ({ type: 'TASK_HELD', task: context.task.id })),
+        on: { BREAKER_TURN: { target: 'merging', actions: ['takeTurn', assign({ holdBreaker: false })] } },
+      },
+      merging: {
+        invoke: {
+          src: 'mergeTask',
+          input: stepInput,
+          onDone: [
+            { guard: 'merged', target: 'finishing', actions: 'keepMerged' },
+            { target: 'breaker', actions: ['keepConflict', { type: 'openBreaker', params: ({ event }) => ({ reason: conflictReason(event.output as MergeResult) }) }] },
+          ],
+          onError: { target: 'blocked', actions: blockedOnFailure },
         },
       },
       finishing: {
@@ -443,16 +644,42 @@ export const taskMachine = lazily(() =>
             on: { BREAKER_CHOICE: [{ guard: 'offeredChoice', target: 'deciding', actions: 'persistChoice' }, { actions: 'ignoreChoice' }] },
           },
           deciding: {
-            always: [
-              { guard: 'choseA', target: '#task.replan', actions: ['holdForReplan', { type: 'end', params: ({ context }) => ({ outcome: { kind: 'replan' as const, report: context.report! } }) }] },
-              { guard: 'choseB', target: 'manualFix', actions: 'holdForManualFix' },
-              { target: '#task.skipped', actions: 'skipWithDependents' },
-            ],
+            always: [{ guard: 'choseA', target: '#task.settingAside' }, { guard: 'choseB', target: 'preparingFix' }, { target: '#task.skipping' }],
+          },
+          /** B after a conflict: the merge result goes into the task's worktree first, for the person to fix there. */
+          preparingFix: {
+            invoke: {
+              src: 'prepareManualFix',
+              input: stepInput,
+              onDone: { target: 'manualFix', actions: ['keepManualFix', 'persistTask', 'holdForManualFix'] },
+              onError: { target: '#task.blocked', actions: blockedOnFailure },
+            },
           },
           manualFix: {
             entry: 'askManualFix',
             on: { MANUAL_FIX_DONE: { guard: 'forThisTask', target: '#task.restoring', actions: 'reopenForReview' } },
           },
+        },
+      },
+      /** Choice A: in a worktree of its own, the task's work is kept on its branch and the worktree goes; the task waits to be re-planned. */
+      settingAside: {
+        invoke: {
+          src: 'setAside',
+          input: stepInput,
+          onDone: {
+            target: 'replan',
+            actions: ['keepSetAside', 'persistTask', 'holdForReplan', { type: 'end', params: ({ context }) => ({ outcome: { kind: 'replan' as const, report: context.report! } }) }],
+          },
+          onError: { target: 'blocked', actions: blockedOnFailure },
+        },
+      },
+      /** Choice C: what the task did is kept (a partial checkpoint, or its own branch), then it and its dependents are skipped. */
+      skipping: {
+        invoke: {
+          src: 'keepPartial',
+          input: stepInput,
+          onDone: { target: 'skipped', actions: ['keepSetAside', 'persistTask', 'skipWithDependents'] },
+          onError: { target: 'blocked', actions: blockedOnFailure },
         },
       },
       needsContext: {
@@ -541,6 +768,10 @@ function deletedTestsOf(event: unknown): string[] {
 
 function timeoutReason(result: ImplementerResult | JudgeResult, role: string): BreakerReason {
   return { kind: 'timeout', role, minutes: result.kind === 'timeout' ? result.minutes : 0 };
+}
+
+function conflictReason(out: MergeResult): BreakerReason {
+  return out.kind === 'blocked' ? { kind: 'conflict', files: out.files, uncommitted: true } : { kind: 'conflict', files: out.kind === 'conflict' ? out.files : [] };
 }
 
 function evidenceBlocker(c: TaskContext): string | undefined {

@@ -18,7 +18,12 @@ const FixItemSchema = lazySchema((z) =>
 );
 const BreakerSchema = lazySchema((z) =>
   z.looseObject({
-    reason: z.union([z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }), z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() })]),
+    reason: z.union([
+      z.object({ kind: z.literal('retries'), retryCount: z.number(), maxRetries: z.number() }),
+      z.object({ kind: z.literal('timeout'), role: z.string(), minutes: z.number() }),
+      z.object({ kind: z.literal('conflict'), files: z.array(z.string()), uncommitted: z.boolean().optional() }),
+      z.object({ kind: z.literal('outside-owns'), files: z.array(z.string()) }),
+    ]),
     opened_at: z.string(),
     last_issues: z.array(z.string()).default([]),
     task_sha256: z.string().optional(),
@@ -27,12 +32,15 @@ const BreakerSchema = lazySchema((z) =>
   }),
 );
 
+const CheckpointSchema = lazySchema((z) => z.object({ commit: z.string(), parent: z.string(), branch: z.string(), files: z.array(z.string()), at: z.string(), partial: z.boolean().optional() }));
+const OwnWorktreeSchema = lazySchema((z) => z.object({ path: z.string(), branch: z.string(), from: z.string() }));
+
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
 export const TaskRunRecordSchema = lazySchema((z) =>
   z.looseObject({
     base: lenient(z.string()),
-    step: lenient(z.enum(['implement', 'review', 'close'])),
+    step: lenient(z.enum(['implement', 'review', 'close', 'merge'])),
     mode: lenient(z.enum(['first', 'fix'])),
     fix_items: lenient(z.array(FixItemSchema())),
     answers: lenient(z.array(z.object({ question: z.string(), answer: z.string() }))),
@@ -45,14 +53,20 @@ export const TaskRunRecordSchema = lazySchema((z) =>
     breaker: lenient(BreakerSchema()),
     skipped: lenient(z.object({ at: z.string(), because: z.string().optional() })),
     completed_at: lenient(z.string()),
+    checkpoints: lenient(z.array(CheckpointSchema())),
+    worktree: lenient(OwnWorktreeSchema()),
+    task_commit: lenient(z.string()),
+    conflict: lenient(z.object({ head: z.string(), tree: z.string() })),
+    problems_before: lenient(z.record(z.string(), z.array(z.string()))),
+    diff_owns: lenient(z.boolean()),
   }),
 );
 
 export interface TaskRunRecord {
   [key: string]: unknown;
   base?: string;
-  /** `close`: the review passed; tests, evidence and the handoff are left to do. */
-  step?: 'implement' | 'review' | 'close';
+  /** `close`: the review passed; tests, evidence and the handoff are left to do. `merge`: its checkpoint waits to be merged into the feature branch. */
+  step?: 'implement' | 'review' | 'close' | 'merge';
   mode?: 'first' | 'fix';
   fix_items?: FixItem[];
   answers?: ContextAnswer[];
@@ -65,6 +79,30 @@ export interface TaskRunRecord {
   breaker?: BreakerRecord;
   skipped?: { at: string; because?: string };
   completed_at?: string;
+  /** The task's checkpoints on the feature branch, oldest first (a fix after a rejected file may add one). */
+  checkpoints?: CheckpointRecord[];
+  /** The worktree of its own a task of a parallel batch works in, its branch, and the commit it started from. */
+  worktree?: { path: string; branch: string; from: string };
+  /** Its checkpoint on its own branch, waiting to be merged. */
+  task_commit?: string;
+  /** The merge that conflicted: the feature branch's head and the merge result with conflict markers (choice B puts it in the worktree). */
+  conflict?: { head: string; tree: string };
+  /** The errors of its files in the Problems panel when it started (evidence/problems.ts). */
+  problems_before?: Record<string, string[]>;
+  /** Its diff is limited to its owns (a fix after a rejected file, with later tasks' changes around it). */
+  diff_owns?: boolean;
+}
+
+/** A task's commit on the feature branch: `T3: <title>` with its trailers (src/core/git/checkpoints.ts). */
+export interface CheckpointRecord {
+  commit: string;
+  parent: string;
+  branch: string;
+  /** The paths it changed. */
+  files: string[];
+  at: string;
+  /** Work the breaker's choice kept although the task is not done (Loom-Result: partial). */
+  partial?: boolean;
 }
 
 export function readTaskRunRecord(state: TaskState | undefined): TaskRunRecord {

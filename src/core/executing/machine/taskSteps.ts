@@ -10,6 +10,7 @@ import type { TaskRunRecord } from './taskRunRecord';
 import { writeTestLog, type EvidenceLog } from '../evidence/testEvidence';
 import type { TestRun } from '../evidence/testRunner';
 import { fromPromise } from 'xstate';
+import { newProblems, problemsBefore, type NewProblems, type ProblemsBefore } from '../evidence/problems';
 import { implementerReportText } from './taskAttempt';
 
 /**
@@ -23,6 +24,8 @@ export interface TaskStepInput {
   record: TaskRunRecord;
   /** Inside a parallel batch the diff is limited to what the task owns. */
   owns?: readonly string[];
+  /** The files the task added or changed, once its review passed (for the Problems panel). */
+  changed?: readonly string[];
 }
 
 /** A step over the run's environment with the actor's own signal; tracked until it settles. */
@@ -77,9 +80,15 @@ export async function readTaskDiff(input: TaskStepInput, env: LoopEnvironment): 
   return diffOf(env, input.record.base!, input.owns);
 }
 
-/** The diff base, taken once when the task first starts. */
-export async function takeDiffBase(_input: TaskStepInput, env: LoopEnvironment): Promise<string> {
-  return env.diff.snapshot(env.signal);
+/** The diff base, taken once when the task first starts, with the errors its files have in the Problems panel then. */
+export async function takeDiffBase(input: TaskStepInput, env: LoopEnvironment): Promise<{ base: string; problemsBefore: ProblemsBefore }> {
+  const base = await env.diff.snapshot(env.signal);
+  return { base, problemsBefore: await problemsBefore(env.problems, env.worktree, input.task.owns, env.signal) };
+}
+
+/** The errors the Problems panel shows now on the files the task changed that it did not show when the task started. */
+export async function readNewProblems(input: TaskStepInput, env: LoopEnvironment): Promise<NewProblems[]> {
+  return newProblems(env.problems, env.worktree, input.changed ?? [], input.record.problems_before ?? {}, env.signal);
 }
 
 /** The test command for the task's evidence; its log is kept in `evidence/` whatever the exit code. */

@@ -1,5 +1,6 @@
 import { createActor, fromPromise, waitFor, type AnyActorLogic, type AnyActorRef, type InspectionEvent } from 'xstate';
 import type { WorktreeDiff } from '../../../../src/core/executing/evidence/diffProvider';
+import type { NewProblems, ProblemsBefore } from '../../../../src/core/executing/evidence/problems';
 import type { FixItem } from '../../../../src/core/executing/dispatch/fixInstructions';
 import { parseImplementerReport } from '../../../../src/core/executing/dispatch/implementerReport';
 import { batchMachine } from '../../../../src/core/executing/machine/batchMachine';
@@ -67,9 +68,12 @@ export class ScriptedSteps {
   exitCodes: number[] = [];
   reporter: Scripted<JudgeResult>[] = [];
   reporterFixes: ImplementerResult[] = [];
-  diff: WorktreeDiff = { text: '', files: [] };
-  /** Diffs for the next readTaskDiff calls, before falling back to `diff`. */
+  /** The diff every readTaskDiff answers; unset: each of the task's owns modified. */
+  diff?: WorktreeDiff;
+  /** Diffs for the next readTaskDiff calls, before falling back to the task's owns, each changed. */
   diffs: WorktreeDiff[] = [];
+  /** The new errors in the Problems panel each closing finds (none when the queue is empty). */
+  problems: NewProblems[][] = [];
 
   script<T>(queue: Map<string, Scripted<T>[]>, task: string, ...replies: Scripted<T>[]): void {
     queue.set(task, [...(queue.get(task) ?? []), ...replies]);
@@ -89,7 +93,8 @@ export class ScriptedSteps {
 
   taskActors() {
     return {
-      takeDiffBase: fromPromise<string, TaskStepInput>(async () => 'base'),
+      takeDiffBase: fromPromise<{ base: string; problemsBefore: ProblemsBefore }, TaskStepInput>(async () => ({ base: 'base', problemsBefore: {} })),
+      readNewProblems: fromPromise<NewProblems[], TaskStepInput>(async () => this.problems.shift() ?? []),
       dispatchImplementer: fromPromise<ImplementerResult, TaskStepInput>(({ input, signal }) => {
         this.calls.push({ step: 'implementer', task: input.task.id, mode: input.record.mode ?? 'first', signal });
         return this.next(this.implementer.get(input.task.id), `implementer reply for ${input.task.id}`, signal);
@@ -98,7 +103,7 @@ export class ScriptedSteps {
         this.calls.push({ step: 'reviewer', task: input.task.id, signal });
         return this.next(this.reviewer.get(input.task.id), `reviewer reply for ${input.task.id}`, signal);
       }),
-      readTaskDiff: fromPromise<WorktreeDiff, TaskStepInput>(async () => this.diffs.shift() ?? this.diff),
+      readTaskDiff: fromPromise<WorktreeDiff, TaskStepInput>(async ({ input }) => this.diffs.shift() ?? this.diff ?? ownsChanged(input.task.owns)),
       runTaskTests: fromPromise<{ run: TestRun; log: EvidenceLog }, TaskStepInput>(async ({ input, signal }) => {
         this.calls.push({ step: 'tests', task: input.task.id, signal });
         return testRun(input.env, `${input.task.id}-tests`, this.exitCodes.shift() ?? 0);
@@ -117,7 +122,7 @@ export class ScriptedSteps {
         this.calls.push({ step: 'reporter-fix', task: 'test-reporter', mode: 'fix', signal });
         return this.next(this.reporterFixes, 'test-report fix', signal);
       }),
-      readReporterDiff: fromPromise<WorktreeDiff, ReporterStepInput>(async () => this.diff),
+      readReporterDiff: fromPromise<WorktreeDiff, ReporterStepInput>(async () => this.diff ?? { text: '', files: [] }),
       runReporterTests: fromPromise<{ run: TestRun; log: EvidenceLog; changed: string[] }, ReporterStepInput>(async ({ input }) => ({
         ...testRun(input.env, 'test', this.exitCodes.shift() ?? 0),
         changed: [],
@@ -135,6 +140,9 @@ export class ScriptedSteps {
     });
   }
 }
+
+/** A diff in which every file the task owns was modified, as a task that did its work leaves it. */
+const ownsChanged = (owns: readonly string[]): WorktreeDiff => ({ text: '', files: owns.map((path) => ({ path, change: 'modified' as const })) });
 
 /** A scripted test command run; its log is written as the core writes it, so the evidence exists. */
 function testRun(env: LoopEnvironment, name: string, exitCode: number): { run: TestRun; log: EvidenceLog } {

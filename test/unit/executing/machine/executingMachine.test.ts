@@ -31,7 +31,7 @@ test('running → batches → test reporter → handoff: completed, with the mod
   assert.equal(end.output?.outcome, 'completed', end.output?.message);
   assert.deepEqual(end.output?.finished, ['T1', 'T2']);
   // Direct mode: one serial batch of both tasks.
-  assert.deepEqual(path, ['running.choosingBatch', 'running.batch', 'running.choosingBatch', 'running.reporting', 'running.handingOff', 'completed']);
+  assert.deepEqual(path, ['running.checkingBudget', 'running.choosingBatch', 'running.batch', 'running.choosingBatch', 'running.reporting', 'running.handingOff', 'completed']);
   assert.equal(h.json('pipeline.state.json').metadata.executing_mode.mode, 'direct');
   assert.equal(h.json('handoffs/executing.json').status, 'done');
   assert.deepEqual(h.json('handoffs/executing.json').finished_tasks, ['T1', 'T2']);
