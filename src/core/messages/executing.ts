@@ -23,6 +23,33 @@ export const executingMessages = {
     zh: '它修改了 owns 以外的文件：{files}；[B] 在其 worktree 中手动撤销这些修改',
   },
   'task.stepFailed': { en: '{task} could not go on: {detail}', zh: '{task} 无法继续：{detail}' },
+  // Review Changes and Rewind (src/core/executing/review/taskChanges.ts).
+  'taskChange.noFeatureWorktree': {
+    en: '{specDir} has no feature worktree of its own: checkpoints are made only there, never in the main checkout (Create Worktree first)',
+    zh: '{specDir} 没有自己的功能 worktree：检查点只在那里创建，从不在主检出中创建（请先创建 worktree）',
+  },
+  'taskChange.unknownTask': { en: '{specDir} has no task {task}', zh: '{specDir} 中没有 task {task}' },
+  'taskChange.noCheckpoint': {
+    en: '{task} has no checkpoint yet: a checkpoint is made when the task is done in the feature worktree',
+    zh: '{task} 还没有检查点：task 在功能 worktree 中完成时才会创建检查点',
+  },
+  'taskChange.fileNotInTask': { en: "{file} is not among {task}'s changes ({files})", zh: '{file} 不在 {task} 的修改中（{files}）' },
+  'taskChange.notOnBranch': {
+    en: 'the commit before {task} ({commit}) is no longer on the feature branch (it was rewritten by hand); nothing was rewound',
+    zh: '{task} 之前的提交（{commit}）已不在功能分支上（已被手动改写）；未回退任何内容',
+  },
+  'ask.rewind.title': { en: 'Rewind {feature} to before {task}?', zh: '将 {feature} 回退到 {task} 之前？' },
+  'ask.rewind.tasks': {
+    en: 'Back to pending, their evidence and traceability entries taken back: {tasks}',
+    zh: '以下 task 回到 pending，其证据与追溯条目被撤回：{tasks}',
+  },
+  'ask.rewind.files': { en: 'Files that go back to their state before {task} ({count}): {files}', zh: '回到 {task} 之前状态的文件（{count} 个）：{files}' },
+  'ask.rewind.where': {
+    en: 'The feature branch moves back in {worktree}; your other uncommitted changes stay, and the main checkout is not touched.',
+    zh: '功能分支在 {worktree} 中回退；你的其他未提交修改保留，主检出不受影响。',
+  },
+  'ask.rewind.ok': { en: 'Rewind', zh: '回退' },
+  'taskChange.busy': { en: '{specDir}: a rewind or a rejected file is still under way; try again when it has finished', zh: '{specDir}：回退或拒绝文件的操作仍在进行；请在其完成后重试' },
   // Written into the task's state, in the spec's language (the language of the loop's prompts).
   'breaker.blocker': { en: 'circuit breaker: {reason}', zh: '熔断：{reason}' },
   'breaker.blocker.replan': { en: '{blocker}; waiting for the task to be split and re-planned (choice A)', zh: '{blocker}；等待拆分此 task 并重新规划（选择 A）' },

@@ -140,6 +140,8 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       return refuse(refusal(t('refusal.specFailed', { specDir, targets: def.recoveryTargets.join(', ') }), ['spec-failed']));
     case 'STOP_TASKS':
       return refuse(refusal(t('port.notRunning', { specDir }), ['not-running']));
+    case 'TASK_CHANGE':
+      return refuse(refusal(t('taskChange.busy', { specDir }), ['worktree-busy']));
     case 'CREATE_WORKTREE':
       return refuse(refusal(t('port.worktreeBusy', { specDir }), ['worktree-busy']));
     case 'ADJUST_STEPS': {

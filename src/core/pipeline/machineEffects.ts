@@ -11,6 +11,9 @@ import type { Answer } from '../port/answer';
 import { specTaskIds } from '../specdir/loadSpec';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { checkStage } from '../validators/stageCheck';
+import { takeBackTraceability } from '../executing/evidence/traceabilityUpdate';
+import { rewindQuestion, type TaskChangeJobOutput } from '../executing/review/taskChangeJob';
+import { taskStatesAfter } from '../executing/review/taskChanges';
 import { CONVERGENCE_PASS } from '../validators/convergence';
 import { approvalFingerprints } from './approvalArtifacts';
 import { guard } from './guardCall';
@@ -316,6 +319,31 @@ export function effects(def: PipelineDefinition) {
         const stage = here(context);
         const check = checkStage({ snapshot: context.facts, definition: def, stage }, event.now, (name, handoff) => context.store.writeHandoff(context.facts, name, handoff, event.now));
         return { answer: { kind: 'changed', intent: 'checkStage', from: stage, to: stage, check } };
+      });
+    },
+
+    /**
+     * Rewind or Reject File once git did its part (src/core/executing/review): the task states
+     * written (rewound tasks pending; a rejected file's task pending in fix mode), a rewind's
+     * traceability entries taken back. A rewind git has not done yet is the person's question.
+     */
+    recordTaskChange(context: PipelineContext, event: PipelineEvent, self: Sender) {
+      const out = (event as unknown as { output: TaskChangeJobOutput }).output;
+      const id = context.taskChangeRequest;
+      const stage = here(context) ?? '';
+      if (!out.applied) {
+        if (out.plan.kind === 'rewind') self.send({ type: 'ANSWERED', id, answer: rewindQuestion(def, context.facts, stage, out.plan) });
+        return;
+      }
+      const now = new Date().toISOString();
+      done(self, id, () => {
+        const { plan } = out;
+        for (const state of taskStatesAfter(context.facts, plan, out.applied ? out.base : undefined)) context.store.writeTaskState(context.facts, { ...state, updated_at: now }, now);
+        if (plan.kind === 'rewind') {
+          takeBackTraceability(context.facts, plan.tasks);
+          return { answer: { kind: 'changed', intent: 'rewind', from: stage, to: stage, task: plan.task, tasks: plan.tasks, files: plan.files, target: plan.target } };
+        }
+        return { answer: { kind: 'changed', intent: 'rejectFile', from: stage, to: stage, task: plan.task, file: plan.file } };
       });
     },
   };

@@ -11,6 +11,7 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { GuardVerdicts } from './guardVerdicts';
 import type { Handoff } from '../files/handoff';
 import type { TaskState } from '../files/taskState';
+import type { TaskChange } from '../executing/review/taskChanges';
 import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 import { inferStage } from './stageInference';
 
@@ -49,6 +50,8 @@ export interface PipelineContext {
   runRequest?: string;
   /** The request a worktree being created answers. */
   worktreeRequest?: string;
+  /** The request a rewind or a rejected file under way answers. */
+  taskChangeRequest?: string;
 }
 
 /** Every event a request sends carries the request's id, which its answer carries back. */
@@ -81,7 +84,9 @@ export type PipelineEvent =
   | ({ type: 'WRITE_HANDOFF'; handoff: HandoffAsk } & Asked)
   | ({ type: 'CHECK_STAGE' } & Asked)
   /** An effect of the machine finished its writes: its answer (or the error it met) goes out. */
-  | { type: 'ANSWERED'; id?: string; answer?: Answer; error?: unknown; state?: PipelineState };
+  | { type: 'ANSWERED'; id?: string; answer?: Answer; error?: unknown; state?: PipelineState }
+  /** Rewind or Reject File (src/core/executing/review): git's part in a job, then the task states written. */
+  | ({ type: 'TASK_CHANGE'; change: TaskChange; signal?: AbortSignal } & Asked & Confirmed);
 
 /** What the actor emits: the answer to one request. */
 export type PipelineEmitted = { type: 'answer'; id?: string; answer?: Answer; error?: unknown };

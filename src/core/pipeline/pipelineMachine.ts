@@ -12,6 +12,7 @@ import { effects } from './machineEffects';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
 import { completesPipeline, completionTransition } from './refusals';
 import { isCompleted } from './stateRecord';
+import { TASK_CHANGE_JOB, taskChangeJob, type TaskChangeJobInput } from '../executing/review/taskChangeJob';
 import { EXECUTING_RUN, machineStateOf, stageOnDisk, UNREADABLE, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
 
 export type { StateStorePort } from './machineTypes';
@@ -99,9 +100,9 @@ export function createPipelineMachine(def: PipelineDefinition) {
       context: {} as PipelineContext,
       events: {} as PipelineEvent,
       emitted: {} as PipelineEmitted,
-      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest'>,
+      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest' | 'taskChangeRequest'>,
     },
-    actors: { executingRun: executingMachine(), worktreeJob },
+    actors: { executingRun: executingMachine(), worktreeJob, taskChangeJob },
     guards: {
       ...namedGuards,
       /** The way this move takes is the one transition `params` names (chooseTransition decides). */
@@ -123,6 +124,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
       /** The person agreed to send the tasks to a language model. */
       runConfirmed: ({ event }) => event.type === 'RUN_TASKS' && event.confirm !== undefined,
       worktreeIdle: ({ context }) => context.worktreeRequest === undefined,
+      /** One rewind or rejected file at a time. */
+      taskChangeIdle: ({ context }) => context.taskChangeRequest === undefined,
       hasStateRecord: ({ context }) => context.state !== undefined,
       /** Leaving out a stage a person must pass needs that person's word. */
       stepsMayChange: ({ context, event }) => event.type === 'ADJUST_STEPS' && fx.stepsChange(context, event).problem === undefined,
@@ -179,6 +182,11 @@ export function createPipelineMachine(def: PipelineDefinition) {
       endWorktree: assign({ worktreeRequest: undefined }),
       /** The worktree could not be made (git refused, cancelled): the request hears git's error; the next may try again. */
       worktreeFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.worktreeRequest, error: (event as unknown as { error: unknown }).error }),
+      startTaskChange: assign(({ event }) => ({ taskChangeRequest: (event as { id?: string }).id ?? '' })),
+      endTaskChange: assign({ taskChangeRequest: undefined }),
+      /** Git refused (a change that would be lost, a rewritten branch) or the plan could not be read: the request hears why; nothing was written. */
+      taskChangeFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.taskChangeRequest, error: (event as unknown as { error: unknown }).error }),
+      recordTaskChange: ({ context, event, self }) => fx.recordTaskChange(context, event, self),
     },
   });
 
@@ -266,6 +274,12 @@ export function createPipelineMachine(def: PipelineDefinition) {
       STOP_TASKS: { actions: { type: 'answerNotTaken', params: ({ context }: { context: PipelineContext }) => ({ stage: diskStage(context.facts) ?? UNREADABLE }) } as never },
       [`xstate.done.actor.${WORKTREE_JOB}`]: { actions: ['recordWorktree', 'endWorktree'] },
       [`xstate.error.actor.${WORKTREE_JOB}`]: { actions: ['worktreeFailed', 'endWorktree'] },
+      TASK_CHANGE: [
+        { guard: 'taskChangeIdle', actions: ['startTaskChange', spawnChild('taskChangeJob', { id: TASK_CHANGE_JOB, input: taskChangeInput(def) }) as never] },
+        { actions: { type: 'answerNotTaken', params: ({ context }: { context: PipelineContext }) => ({ stage: diskStage(context.facts) ?? UNREADABLE }) } },
+      ],
+      [`xstate.done.actor.${TASK_CHANGE_JOB}`]: { actions: ['recordTaskChange', 'endTaskChange'] },
+      [`xstate.error.actor.${TASK_CHANGE_JOB}`]: { actions: ['taskChangeFailed', 'endTaskChange'] },
     } as never,
     states,
   });
@@ -275,6 +289,15 @@ export function createPipelineMachine(def: PipelineDefinition) {
 const worktreeInput = ({ context, event }: { context: PipelineContext; event: PipelineEvent }): WorktreeJob => {
   const e = event as Extract<PipelineEvent, { type: 'CREATE_WORKTREE' }>;
   return { repoRoot: context.facts.repoRoot, specName: context.facts.name, dir: context.facts.dir, location: e.location, signal: e.signal };
+};
+
+/** A rewind or a rejected file: the spec's facts, the change, and the person's word on the step that stays where it is (a rewind asks first). */
+const taskChangeInput = (def: PipelineDefinition) => ({ context, event }: { context: PipelineContext; event: PipelineEvent }): TaskChangeJobInput => {
+  const e = event as Extract<PipelineEvent, { type: 'TASK_CHANGE' }>;
+  const stage = stageOnDisk(def, context.facts);
+  const word = e.confirm;
+  const confirmed = word === true || (word !== undefined && word.by !== 'agent' && word.from === stage && word.to === stage);
+  return { facts: context.facts, change: e.change, confirmed, ...(e.signal ? { signal: e.signal } : {}) };
 };
 
 /**
@@ -315,6 +338,7 @@ function tasksStage(def: PipelineDefinition, stage: string) {
           STOP_TASKS: { actions: [sendTo(EXECUTING_RUN, { type: 'STOP' }), 'stopped' as const] },
           TASK_ANSWER: { actions: sendTo(EXECUTING_RUN, ({ event }: { event: PipelineEvent }) => (event as Extract<PipelineEvent, { type: 'TASK_ANSWER' }>).answer) },
           RUN_TASKS: { actions: whileRunning },
+          TASK_CHANGE: { actions: whileRunning },
           ADVANCE: { actions: whileRunning },
           APPROVE: { actions: whileRunning },
         },

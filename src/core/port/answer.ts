@@ -33,6 +33,8 @@ export interface ChangeResults {
   setTaskState: { task: TaskState };
   writeHandoff: { file: string; handoff: Handoff; refreshed: boolean };
   checkStage: { check: StageCheckResult };
+  rewind: { task: string; tasks: string[]; files: string[]; target: string };
+  rejectFile: { task: string; file: string };
 }
 
 export type Changed<T extends IntentType = IntentType> = {

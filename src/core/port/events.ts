@@ -30,5 +30,9 @@ export function eventOf(intent: Exclude<Intent, { type: 'runTasks' | 'createWork
       return { type: 'WRITE_HANDOFF', id, now, handoff: intent.handoff };
     case 'checkStage':
       return { type: 'CHECK_STAGE', id, now };
+    case 'rewind':
+      return { type: 'TASK_CHANGE', id, now, change: { kind: 'rewind', task: intent.task }, signal: intent.signal, ...confirm };
+    case 'rejectFile':
+      return { type: 'TASK_CHANGE', id, now, change: { kind: 'rejectFile', task: intent.task, file: intent.file, words: intent.words }, signal: intent.signal };
   }
 }

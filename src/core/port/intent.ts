@@ -35,7 +35,11 @@ export type Intent =
   /** loom's `handoff write` / `loom_write_handoff`: one stage or task handoff. */
   | { type: 'writeHandoff'; handoff: HandoffAsk }
   /** Runs the current stage's validators, writing the reports loom writes (Check Stage). */
-  | { type: 'checkStage' };
+  | { type: 'checkStage' }
+  /** Rewind to Before TN: the feature branch back to the commit before TN's checkpoint, TN and later tasks back to pending (asks first). */
+  | { type: 'rewind'; task: string; signal?: AbortSignal }
+  /** Review Changes' Reject: one file of TN back to its state before TN, and TN back to the implementer in fix mode with the person's words. */
+  | { type: 'rejectFile'; task: string; file: string; words?: string; signal?: AbortSignal };
 
 export type IntentType = Intent['type'];
 

@@ -12,7 +12,7 @@ export interface StepFacts {
   specDir: string;
   feature: string;
   /** What the step does: leave a stage (advance), pass its gate (approve), complete the pipeline, or run the tasks. */
-  verb: 'advance' | 'approve' | 'complete' | 'runTasks' | 'adjustSteps' | 'startPipeline';
+  verb: 'advance' | 'approve' | 'complete' | 'runTasks' | 'adjustSteps' | 'startPipeline' | 'rewind';
   from: string;
   /** The stage the spec moves to (the same as `from` when the pipeline completes). */
   to: string;

@@ -349,6 +349,7 @@ export class SpecPipeline {
     const asked: Intent = intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
     if (asked.type === 'runTasks') return (await this.runTasks(asked, options, id, now)) as Answer<I['type']>;
     if (asked.type === 'createWorktree') return (await this.createWorktree(asked, id, now)) as Answer<I['type']>;
+    if (asked.type === 'rewind' || asked.type === 'rejectFile') return (await this.changeTask(eventOf(asked, options, id, now), id)) as Answer<I['type']>;
     return this.decide(eventOf(asked, options, id, now), id) as Answer<I['type']>;
   }
 
@@ -550,6 +551,24 @@ export class SpecPipeline {
       );
       const answered = heard ?? (await end.answer);
       return answerOf(answered, this.snapshot.specDir, 'CREATE_WORKTREE') as Answer<'createWorktree'>;
+    } finally {
+      end.stop();
+      this.reload();
+    }
+  }
+
+  /** Rewind and Reject File: the actor refuses at once (tasks running) or reads the plan from git, asks, and has git do its part. */
+  private async changeTask(event: PipelineEvent, id: string): Promise<Answer> {
+    const end = this.nextAnswer(id);
+    try {
+      const heard = this.hear(id, () =>
+        this.underLock(() => {
+          this.reload();
+          this.actor.send(event);
+        }),
+      );
+      const answered = heard ?? (await end.answer);
+      return answerOf(answered, this.snapshot.specDir, event.type);
     } finally {
       end.stop();
       this.reload();

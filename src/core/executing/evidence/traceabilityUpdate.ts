@@ -95,3 +95,58 @@ export function updateTraceability(snapshot: SpecSnapshot, closures: readonly Be
     return changes;
   });
 }
+
+/**
+ * Takes back what the tasks of a rewind closed: their ids under `tasks`, their evidence logs
+ * (`evidence/T3-…`), and the tests of a behavior no task closes any more (those files went back
+ * with the branch). The file is edited as it is, as updateTraceability does; a spec without
+ * traceability.json has nothing to take back.
+ */
+export function takeBackTraceability(snapshot: SpecSnapshot, tasks: readonly string[]): string[] {
+  const path = join(snapshot.dir, TRACEABILITY_FILE);
+  const rel = `${snapshot.specDir}/${TRACEABILITY_FILE}`;
+  if (!snapshot.files.has(TRACEABILITY_FILE) || tasks.length === 0) return [];
+  const gone = new Set(tasks);
+  const theirs = (e: unknown) => typeof e === 'string' && tasks.some((t) => e.replace(/^.*\//, '').startsWith(`${t}-`));
+  return withRunLock(snapshot, () => {
+    let root: unknown;
+    try {
+      root = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (e) {
+      throw new CorruptStateError(`${rel} could not be read (${(e as Error).message}); it was left untouched`, rel);
+    }
+    if (!isObject(root)) throw new CorruptStateError(`${rel} is not a valid traceability ledger; it was left untouched`, rel);
+    const touched: string[] = [];
+    const strip = (entry: Json, id: string): void => {
+      let changed = false;
+      for (const key of ALIASES.tasks) {
+        const list = entry[key];
+        if (Array.isArray(list) && list.some((x) => gone.has(x as string))) {
+          entry[key] = list.filter((x) => !gone.has(x as string));
+          changed = true;
+        }
+      }
+      for (const key of ALIASES.evidence) {
+        const list = entry[key];
+        if (Array.isArray(list) && list.some(theirs)) {
+          entry[key] = list.filter((x) => !theirs(x));
+          changed = true;
+        }
+      }
+      const closedBy = ALIASES.tasks.flatMap((k) => (Array.isArray(entry[k]) ? (entry[k] as unknown[]) : []));
+      if (changed && closedBy.length === 0) for (const key of ALIASES.tests) if (Array.isArray(entry[key])) entry[key] = [];
+      if (changed) touched.push(id);
+    };
+    const reqs = (root as Json).requirements;
+    const entries: [string, unknown][] = Array.isArray(reqs) ? reqs.map((r, i) => [String((r as Json)?.id ?? i), r]) : isObject(reqs) ? Object.entries(reqs) : [];
+    for (const [id, req] of entries) {
+      if (!isObject(req)) continue;
+      const behaviors = req.behaviors;
+      const list: [string, unknown][] = Array.isArray(behaviors) ? behaviors.map((b, i) => [String((b as Json)?.id ?? i), b]) : isObject(behaviors) ? Object.entries(behaviors) : [];
+      for (const [bid, b] of list) if (isObject(b)) strip(b, bid);
+      strip(req, id);
+    }
+    if (touched.length) writeFileAtomic(path, toJsonText(root));
+    return touched;
+  });
+}
