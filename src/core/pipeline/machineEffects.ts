@@ -340,7 +340,10 @@ export function effects(def: PipelineDefinition) {
         const { plan } = out;
         for (const state of taskStatesAfter(context.facts, plan, out.applied ? out.base : undefined)) context.store.writeTaskState(context.facts, { ...state, updated_at: now }, now);
         if (plan.kind === 'rewind') {
-          takeBackTraceability(context.facts, plan.tasks);
+          takeBackTraceability(
+            context.facts,
+            plan.tasks.map((id) => ({ id, behaviors: context.facts.tasks.get(id)?.behavior_ids ?? [] })),
+          );
           return { answer: { kind: 'changed', intent: 'rewind', from: stage, to: stage, task: plan.task, tasks: plan.tasks, files: plan.files, target: plan.target } };
         }
         return { answer: { kind: 'changed', intent: 'rejectFile', from: stage, to: stage, task: plan.task, file: plan.file } };

@@ -97,17 +97,17 @@ export function updateTraceability(snapshot: SpecSnapshot, closures: readonly Be
 }
 
 /**
- * Takes back what the tasks of a rewind closed: their ids under `tasks`, their evidence logs
- * (`evidence/T3-…`), and the tests of a behavior no task closes any more (those files went back
- * with the branch). The file is edited as it is, as updateTraceability does; a spec without
- * traceability.json has nothing to take back.
+ * Takes back what the tasks of a rewind closed: their evidence logs (`evidence/T3-…`) and the
+ * tests of their behaviors (those files went back with the branch), at behavior and requirement
+ * level. The plan's own mapping (`tasks`) stays. The file is edited as it is, as
+ * updateTraceability does; a spec without traceability.json has nothing to take back.
  */
-export function takeBackTraceability(snapshot: SpecSnapshot, tasks: readonly string[]): string[] {
+export function takeBackTraceability(snapshot: SpecSnapshot, tasks: readonly { id: string; behaviors: readonly string[] }[]): string[] {
   const path = join(snapshot.dir, TRACEABILITY_FILE);
   const rel = `${snapshot.specDir}/${TRACEABILITY_FILE}`;
   if (!snapshot.files.has(TRACEABILITY_FILE) || tasks.length === 0) return [];
-  const gone = new Set(tasks);
-  const theirs = (e: unknown) => typeof e === 'string' && tasks.some((t) => e.replace(/^.*\//, '').startsWith(`${t}-`));
+  const behaviorsBack = new Set(tasks.flatMap((t) => t.behaviors));
+  const theirs = (e: unknown) => typeof e === 'string' && tasks.some((t) => e.replace(/^.*\//, '').startsWith(`${t.id}-`));
   return withRunLock(snapshot, () => {
     let root: unknown;
     try {
@@ -117,25 +117,15 @@ export function takeBackTraceability(snapshot: SpecSnapshot, tasks: readonly str
     }
     if (!isObject(root)) throw new CorruptStateError(`${rel} is not a valid traceability ledger; it was left untouched`, rel);
     const touched: string[] = [];
-    const strip = (entry: Json, id: string): void => {
-      let changed = false;
-      for (const key of ALIASES.tasks) {
+    const take = (entry: Json, keys: readonly string[], drop: (x: unknown) => boolean): string[] => {
+      const dropped: string[] = [];
+      for (const key of keys) {
         const list = entry[key];
-        if (Array.isArray(list) && list.some((x) => gone.has(x as string))) {
-          entry[key] = list.filter((x) => !gone.has(x as string));
-          changed = true;
-        }
+        if (!Array.isArray(list) || !list.some(drop)) continue;
+        dropped.push(...(list.filter(drop) as string[]));
+        entry[key] = list.filter((x) => !drop(x));
       }
-      for (const key of ALIASES.evidence) {
-        const list = entry[key];
-        if (Array.isArray(list) && list.some(theirs)) {
-          entry[key] = list.filter((x) => !theirs(x));
-          changed = true;
-        }
-      }
-      const closedBy = ALIASES.tasks.flatMap((k) => (Array.isArray(entry[k]) ? (entry[k] as unknown[]) : []));
-      if (changed && closedBy.length === 0) for (const key of ALIASES.tests) if (Array.isArray(entry[key])) entry[key] = [];
-      if (changed) touched.push(id);
+      return dropped;
     };
     const reqs = (root as Json).requirements;
     const entries: [string, unknown][] = Array.isArray(reqs) ? reqs.map((r, i) => [String((r as Json)?.id ?? i), r]) : isObject(reqs) ? Object.entries(reqs) : [];
@@ -143,8 +133,21 @@ export function takeBackTraceability(snapshot: SpecSnapshot, tasks: readonly str
       if (!isObject(req)) continue;
       const behaviors = req.behaviors;
       const list: [string, unknown][] = Array.isArray(behaviors) ? behaviors.map((b, i) => [String((b as Json)?.id ?? i), b]) : isObject(behaviors) ? Object.entries(behaviors) : [];
-      for (const [bid, b] of list) if (isObject(b)) strip(b, bid);
-      strip(req, id);
+      const back = new Set<unknown>();
+      const kept = new Set<unknown>();
+      for (const [bid, b] of list) {
+        if (!isObject(b)) continue;
+        if (!behaviorsBack.has(bid)) {
+          for (const key of [...ALIASES.tests, ...ALIASES.evidence]) if (Array.isArray(b[key])) (b[key] as unknown[]).forEach((x) => kept.add(x));
+          continue;
+        }
+        // A behavior of a rewound task: its tests and their evidence went back with the branch.
+        const gone = take(b, [...ALIASES.tests, ...ALIASES.evidence], () => true);
+        gone.forEach((x) => back.add(x));
+        if (gone.length) touched.push(bid);
+      }
+      const dropped = take(req, [...ALIASES.tests, ...ALIASES.evidence], (x) => (back.has(x) || theirs(x)) && !kept.has(x));
+      if (dropped.length) touched.push(id);
     }
     if (touched.length) writeFileAtomic(path, toJsonText(root));
     return touched;

@@ -327,7 +327,8 @@ export const taskMachine = lazily(() =>
             changed,
             tests: found.tests,
             missing: found.missing,
-            unchanged: unchangedOwns(context.task.owns, touched),
+            // A fix after a rejected file changes that file only: what its checkpoints hold was changed too.
+            unchanged: unchangedOwns(context.task.owns, [...touched, ...(context.record.checkpoints ?? []).flatMap((c) => c.files)]),
             // Only in a worktree of its own is every change the task's.
             outside: context.record.worktree ? outsideOwns(context.task.owns, touched) : [],
           },
