@@ -16,6 +16,7 @@ import { FindingCodeActions } from './host/findings/findingCodeActions';
 import { registerFindingCommands } from './host/findings/findingCommands';
 import { PromptPresets } from './host/executing/promptPresets';
 import { registerTranscriptCommands } from './host/executing/transcriptCommands';
+import { registerTaskReviewCommands } from './host/executing/taskReviewCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { LoomTools } from './host/lmTools/loomTools';
 import { Log } from './host/log';
@@ -121,6 +122,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),
+    ...registerTaskReviewCommands(ctx),
     ...registerViewCommands(ctx, webviews),
     drafts,
     chat,

@@ -292,13 +292,15 @@ const worktreeInput = ({ context, event }: { context: PipelineContext; event: Pi
 };
 
 /** A rewind or a rejected file: the spec's facts, the change, and the person's word on the step that stays where it is (a rewind asks first). */
-const taskChangeInput = (def: PipelineDefinition) => ({ context, event }: { context: PipelineContext; event: PipelineEvent }): TaskChangeJobInput => {
-  const e = event as Extract<PipelineEvent, { type: 'TASK_CHANGE' }>;
-  const stage = stageOnDisk(def, context.facts);
-  const word = e.confirm;
-  const confirmed = word === true || (word !== undefined && word.by !== 'agent' && word.from === stage && word.to === stage);
-  return { facts: context.facts, change: e.change, confirmed, ...(e.signal ? { signal: e.signal } : {}) };
-};
+const taskChangeInput =
+  (def: PipelineDefinition) =>
+  ({ context, event }: { context: PipelineContext; event: PipelineEvent }): TaskChangeJobInput => {
+    const e = event as Extract<PipelineEvent, { type: 'TASK_CHANGE' }>;
+    const stage = stageOnDisk(def, context.facts);
+    const word = e.confirm;
+    const confirmed = word === true || (word !== undefined && word.by !== 'agent' && word.from === stage && word.to === stage);
+    return { facts: context.facts, change: e.change, confirmed, ...(e.signal ? { signal: e.signal } : {}) };
+  };
 
 /**
  * The stage that runs tasks waits (idle) or runs them: the executing statechart invoked as its

@@ -46,6 +46,9 @@ export interface CommandArgs {
   /** Override Finding: the finding (its id, and its message to check the id still names it). */
   findingId?: string;
   message?: string;
+  /** Reject File: the file of the task's checkpoint, and the person's words for the implementer. */
+  file?: string;
+  words?: string;
 }
 
 /** What a command did; tests read it, users see messages. */
@@ -85,6 +88,8 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
         findingId: str('findingId'),
         message: str('message'),
         approvalStage: str('approvalStage'),
+        file: str('file'),
+        words: str('words'),
       },
       dir: str('specDir'),
     };

@@ -12,6 +12,7 @@ import { HostUserPrompts } from './hostPrompts';
 import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
 import { RunningLoops, type RunningLoop } from './runningLoops';
+import { VsCodeProblems } from './problemsPort';
 
 export interface ExecutingHost {
   /** Where transcripts go: the extension's workspace storage, else its global storage. Never the spec directory. */
@@ -53,6 +54,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     vscode.l10n.t('Loom runs the tasks of your spec: the task, spec excerpts and code are sent to the model.'),
   );
   const transcripts = new FileTranscriptStore(host.storageDir);
+  // Done means done: the Problems panel's errors on a task's files, once the language services settled.
+  const problems = new VsCodeProblems();
 
   async function runTasks(e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
     const prompts = new HostUserPrompts(feature(e), host.presets);
@@ -65,6 +68,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
         transcripts,
         logger,
         prompts,
+        problems,
         signal: entry.controller.signal,
         settings: {
           trusted: ctx.trust.writable,

@@ -11,6 +11,7 @@ import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
 import { taskTitleWithoutId } from '../../core/tasks/taskTitle';
+import { checkpointsOf } from '../../core/executing/review/taskChanges';
 import { readableReview } from '../../core/executing/dispatch/fixInstructions';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
@@ -346,7 +347,9 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   if (title) parts.unshift(title);
   item.description = parts.join(' · ');
   item.iconPath = icon(...TASK_ICONS[task.status]);
-  item.contextValue = `loomTask:${task.status}`;
+  // A task with a checkpoint offers Review Changes, Reject File and Rewind to Before it.
+  const checkpoints = checkpointsOf(e.spec.snapshot.taskStates.get(task.id));
+  item.contextValue = `loomTask:${task.status}${checkpoints.length ? ':checkpoint' : ''}`;
   const t = new vscode.MarkdownString(undefined, true);
   t.appendMarkdown(`**${md(task.id)}**${title ? ` — ${md(title)}` : ''}\n\n`);
   t.appendMarkdown(`${md(vscode.l10n.t('Status'))}: ${md(taskStatusText(task.status))}  \n`);
@@ -354,6 +357,8 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   if (task.blocker) t.appendMarkdown(reviewMarkdown(vscode.l10n.t('Blocker'), task.blocker));
   if (task.lastReviewerResult) t.appendMarkdown(reviewMarkdown(vscode.l10n.t('Last review'), task.lastReviewerResult));
   if (task.updatedAt) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(task.updatedAt)}  \n`);
+  const last = checkpoints.at(-1);
+  if (last) t.appendMarkdown(`${md(vscode.l10n.t('checkpoint {0}', last.commit.slice(0, 8)))}: ${md(last.files.join(', '))}  \n`);
   item.tooltip = t;
   if (task.path) {
     item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(join(e.dir, task.path))] };

@@ -14,7 +14,22 @@ function start(h: MachineHarness, task = 'T1', extra = {}) {
   return traced;
 }
 
-const FIRST_PASS = ['pending', 'starting', 'takingBase', 'resuming', 'implementing', 'inspecting', 'reviewing', 'closing', 'checkingClosure', 'testing', 'checkingProblems', 'closed', 'finishing', 'done'];
+const FIRST_PASS = [
+  'pending',
+  'starting',
+  'takingBase',
+  'resuming',
+  'implementing',
+  'inspecting',
+  'reviewing',
+  'closing',
+  'checkingClosure',
+  'testing',
+  'checkingProblems',
+  'closed',
+  'finishing',
+  'done',
+];
 
 test('pending → implementing → reviewing → closing → done: the task state is written at each step, the evidence recorded', async () => {
   const h = track(machineHarness());
@@ -58,7 +73,13 @@ test('a failing test run after PASS goes back to fixing; a deleted test file fai
   h.steps.script(h.steps.implementer, 'T1', done('T1'), done('T1'), done('T1'));
   h.steps.script(h.steps.reviewer, 'T1', pass, pass);
   h.steps.exitCodes = [1, 0];
-  const owned = { text: '', files: [{ path: 'src/due.js', change: 'modified' as const }, { path: 'tests/due.test.js', change: 'modified' as const }] };
+  const owned = {
+    text: '',
+    files: [
+      { path: 'src/due.js', change: 'modified' as const },
+      { path: 'tests/due.test.js', change: 'modified' as const },
+    ],
+  };
   // Inspected and closed once, then the first fix deletes a test file.
   h.steps.diffs = [owned, owned, { text: '', files: [{ path: 'tests/old.test.js', change: 'deleted' as const }] }];
   const { actor, path } = start(h);

@@ -1,0 +1,131 @@
+import * as vscode from 'vscode';
+import { fileAt } from '../../core/git/checkpoints';
+import { checkpointsOf } from '../../core/executing/review/taskChanges';
+import { request } from '../../core/port/request';
+import { findWorktree } from '../../core/specdir/worktree';
+import { taskTitleWithoutId } from '../../core/tasks/taskTitle';
+import { askPerson, presentRefused } from '../commands/answers';
+import { createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { splitSpecName } from '../format';
+import type { SpecEntry } from '../specs/specRegistry';
+
+const SCHEME = 'loom-checkpoint';
+
+/** `loom-checkpoint:/src/due.js?worktree=…&commit=…`: a file as a checkpoint (or the commit before it) has it. */
+function checkpointUri(worktree: string, commit: string, file: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: SCHEME, path: `/${file}`, query: new URLSearchParams({ worktree, commit }).toString() });
+}
+
+const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
+
+/** The tasks of the spec that have a checkpoint, for a quick pick when the command was not given one. */
+function tasksWithCheckpoints(e: SpecEntry): string[] {
+  return [...e.spec.snapshot.taskStates.entries()].filter(([, s]) => checkpointsOf(s).length > 0).map(([id]) => id);
+}
+
+async function pickTask(e: SpecEntry, args: CommandArgs, placeHolder: string): Promise<string | undefined> {
+  if (args.taskId) return args.taskId;
+  const ids = tasksWithCheckpoints(e);
+  if (ids.length === 0) {
+    notify('info', vscode.l10n.t('No task of {0} has a checkpoint yet: a checkpoint is made when a task is done in the feature worktree.', feature(e)));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    ids.map((id) => ({ label: id, description: taskTitleWithoutId(id, e.spec.snapshot.tasks.get(id)?.title ?? '') })),
+    { placeHolder },
+  );
+  return picked?.label;
+}
+
+/**
+ * Review Changes, Reject File and Rewind to Before TN: a task's checkpoint in VS Code's
+ * multi-file diff; a file of it rejected (back to its state before the task, the task back to
+ * its implementer in fix mode with the person's words); the feature branch rewound to before the
+ * task. The last two are intents of the spec's actor, which refuses them while tasks run.
+ */
+export function registerTaskReviewCommands(ctx: CommandContext): vscode.Disposable[] {
+  const provider: vscode.TextDocumentContentProvider = {
+    async provideTextDocumentContent(uri) {
+      const q = new URLSearchParams(uri.query);
+      return (await fileAt(q.get('worktree') ?? '', q.get('commit') ?? '', uri.path.replace(/^\//, ''))) ?? '';
+    },
+  };
+
+  async function reviewChanges(args: CommandArgs, e: SpecEntry): Promise<CommandOutcome> {
+    const task = await pickTask(e, args, vscode.l10n.t('Whose changes?'));
+    if (!task) return { status: 'cancelled' };
+    const checkpoints = checkpointsOf(e.spec.snapshot.taskStates.get(task));
+    const worktree = findWorktree(e.spec.snapshot);
+    if (!checkpoints.length || !worktree) {
+      const message = vscode.l10n.t('{0} has no checkpoint yet: a checkpoint is made when the task is done in the feature worktree.', task);
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
+    }
+    // Before the task's first checkpoint, and each file as its latest checkpoint left it.
+    const before = checkpoints[0].parent;
+    const latest = new Map<string, string>();
+    for (const cp of checkpoints) for (const f of cp.files) latest.set(f, cp.commit);
+    const resources = [...latest].map(([file, commit]) => [vscode.Uri.file(`${worktree}/${file}`), checkpointUri(worktree, before, file), checkpointUri(worktree, commit, file)]);
+    const title = vscode.l10n.t('{0}: changes of {1} ({2})', feature(e), task, String(resources.length));
+    await vscode.commands.executeCommand('vscode.changes', title, resources);
+    // Accept is nothing to do; Reject and Rewind are offered beside the diff, not in its way.
+    const reject = vscode.l10n.t('Reject a File…');
+    const rewind = vscode.l10n.t('Rewind to Before {0}', task);
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('Reviewing the changes of {0}: keep them as they are, or reject a file to send {0} back to its implementer.', task), reject, rewind)
+      .then((choice) => {
+        if (choice === reject) void vscode.commands.executeCommand('loom.rejectFile', { specDir: e.dir, taskId: task });
+        if (choice === rewind) void vscode.commands.executeCommand('loom.rewindTask', { specDir: e.dir, taskId: task });
+      });
+    return { status: 'done', specDir: e.dir, message: [...latest.keys()].join(', ') };
+  }
+
+  async function rejectFile(args: CommandArgs, e: SpecEntry): Promise<CommandOutcome> {
+    const task = await pickTask(e, args, vscode.l10n.t('A file of which task?'));
+    if (!task) return { status: 'cancelled' };
+    let file = args.file;
+    if (!file) {
+      const files = [...new Set(checkpointsOf(e.spec.snapshot.taskStates.get(task)).flatMap((c) => c.files))];
+      file = await vscode.window.showQuickPick(files, { placeHolder: vscode.l10n.t('Which file of {0} do you reject?', task) });
+      if (!file) return { status: 'cancelled' };
+    }
+    const words =
+      args.words ??
+      (await vscode.window.showInputBox({
+        prompt: vscode.l10n.t('What should {0} do differently in {1}? Your words go to its implementer as the fix instruction.', task, file),
+        ignoreFocusOut: true,
+      }));
+    if (words === undefined) return { status: 'cancelled' };
+    const answer = await request(e.spec, { type: 'rejectFile', task, file, words });
+    ctx.registry.reloadNow(e.dir);
+    if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
+    if (answer.kind !== 'changed') return { status: 'cancelled' };
+    const run = vscode.l10n.t('Run Tasks');
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('{0} is back as it was before {1}; {1} goes back to its implementer in fix mode when the tasks run.', file, task), run)
+      .then((choice) => (choice === run ? vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) : undefined));
+    return { status: 'done', specDir: e.dir, message: `${task}: ${file}` };
+  }
+
+  async function rewindTask(args: CommandArgs, e: SpecEntry): Promise<CommandOutcome> {
+    const task = await pickTask(e, args, vscode.l10n.t('Rewind to before which task?'));
+    if (!task) return { status: 'cancelled' };
+    let answer = await request(e.spec, { type: 'rewind', task }, args.confirm ? { confirm: true } : {});
+    if (answer.kind === 'needs-confirmation') {
+      if (!(await askPerson(ctx, e, answer))) return { status: 'cancelled' };
+      answer = await request(e.spec, { type: 'rewind', task }, { confirm: answer.step });
+    }
+    ctx.registry.reloadNow(e.dir);
+    if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
+    if (answer.kind !== 'changed') return { status: 'cancelled' };
+    notify('info', vscode.l10n.t('{0} is back to before {1}: {2} pending again.', feature(e), task, answer.tasks.join(', ')));
+    return { status: 'done', specDir: e.dir, finished: answer.tasks, message: answer.files.join(', ') };
+  }
+
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
+    createCommand(ctx, 'loom.reviewChanges', { spec: true, writes: false, placeHolder: vscode.l10n.t('Whose changes?') }, (a, e) => reviewChanges(a, e!)),
+    createCommand(ctx, 'loom.rejectFile', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose changes?') }, (a, e) => rejectFile(a, e!)),
+    createCommand(ctx, 'loom.rewindTask', { spec: true, writes: true, placeHolder: vscode.l10n.t('Which spec should go back?') }, (a, e) => rewindTask(a, e!)),
+  ];
+}
