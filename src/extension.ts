@@ -122,7 +122,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),
-    ...registerTaskReviewCommands(ctx),
+    ...registerTaskReviewCommands(ctx, storageDir),
     ...registerViewCommands(ctx, webviews),
     drafts,
     chat,

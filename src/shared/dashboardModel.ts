@@ -113,6 +113,8 @@ export interface DashboardTask {
   batch?: TaskBatchRef;
   /** Present only when the task tripped the circuit breaker. */
   breaker?: BreakerReport;
+  /** Its latest checkpoint on the feature branch (Review Changes, Reject File, Rewind). */
+  checkpoint?: { commit: string; files: string[] };
 }
 
 export interface DashboardHandoff {

@@ -83,6 +83,10 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'showTranscripts'; args?: { taskId?: string } }
   /** Hands the spec's open comment threads to `@loom /refine` (Refine the Spec's Open Threads). */
   | { command: 'refineSpec'; args?: undefined }
+  /** A task's checkpoint in VS Code's multi-file diff; a file of it rejected; the branch rewound to before it. */
+  | { command: 'reviewChanges'; args: { taskId: string } }
+  | { command: 'rejectFile'; args: { taskId: string } }
+  | { command: 'rewindTask'; args: { taskId: string } }
 );
 
 export const EXPORT_FORMATS = ['csv', 'markdown'] as const;

@@ -42,6 +42,9 @@ export const WebviewMessageSchema = lazySchema((z) => {
     z.strictObject({ ...run, command: z.literal('recover'), args: z.strictObject({ to: stageId }) }),
     z.strictObject({ ...run, command: z.literal('reapprove'), args: z.strictObject({ stage: stageId }) }),
     z.strictObject({ ...run, command: z.literal('showTranscripts'), args: z.strictObject({ taskId: z.string().regex(TASK_ID_PATTERN).optional() }).optional() }),
+    ...(['reviewChanges', 'rejectFile', 'rewindTask'] as const).map((command) =>
+      z.strictObject({ ...run, command: z.literal(command), args: z.strictObject({ taskId: z.string().regex(TASK_ID_PATTERN) }) }),
+    ),
     z.strictObject({
       ...run,
       command: z.literal('breakerChoice'),

@@ -48,7 +48,7 @@ export function renderBreakers(m: DashboardModel): HTMLElement[] {
 
 const list = (items: readonly string[]) => (items.length ? items.join(', ') : '—');
 
-const TASK_COLUMNS = ['task', 'title', 'status', 'retries', 'lastReview', 'blocker', 'owns', 'dependsOn', 'batch'] as const;
+const TASK_COLUMNS = ['task', 'title', 'status', 'retries', 'lastReview', 'blocker', 'owns', 'dependsOn', 'batch', 'changes'] as const;
 
 /**
  * A review result or blocker as text to read: its words, then loom's fix items as a list (the
@@ -76,6 +76,18 @@ function readable(r: ReadableReview): HTMLElement {
           ),
         )
       : null,
+  );
+}
+
+/** A task's checkpoint: Review Changes first, then Reject a File and Rewind to Before it (the host asks before a rewind). */
+function changeButtons(m: DashboardModel, t: DashboardTask): HTMLElement {
+  const cp = t.checkpoint!;
+  return h(
+    'div',
+    { className: 'actions', attrs: { title: tv('view.tasks.checkpoint', { commit: cp.commit.slice(0, 8), files: cp.files.join(', ') }) } },
+    commandButton(m.specDir, { command: 'reviewChanges', args: { taskId: t.id } }, tv('view.tasks.review'), { key: `review-${t.id}` }),
+    commandButton(m.specDir, { command: 'rejectFile', args: { taskId: t.id } }, tv('view.tasks.reject'), { key: `reject-${t.id}`, secondary: true }),
+    commandButton(m.specDir, { command: 'rewindTask', args: { taskId: t.id } }, tv('view.tasks.rewind'), { key: `rewind-${t.id}`, secondary: true }),
   );
 }
 
@@ -115,6 +127,7 @@ export function renderTasks(m: DashboardModel, selected: string | undefined, onS
         { className: 'nowrap' },
         t.batch ? tv('view.tasks.batch', { index: t.batch.index, type: t.batch.type }) : h('span', { className: 'muted', attrs: { title: tv('view.tasks.unschedulable') } }, '—'),
       ),
+      h('td', { className: 'nowrap' }, t.checkpoint ? changeButtons(m, t) : h('span', { className: 'muted' }, '—')),
     ),
   );
 

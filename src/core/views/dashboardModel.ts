@@ -1,4 +1,5 @@
 import { join, relative, sep } from 'node:path';
+import { checkpointsOf } from '../executing/review/taskChanges';
 import type {
   BreakerReport,
   DashboardFinding,
@@ -217,6 +218,7 @@ function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: Dashbo
     const s = snapshot.taskStates.get(id);
     const breaker = s ? breakerReport(snapshot, id, s, finished) : undefined;
     const batch = batchOf.get(id);
+    const checkpoint = checkpointsOf(s).at(-1);
     return {
       id,
       // The id has its own column: the title is the heading's words after it.
@@ -233,6 +235,7 @@ function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: Dashbo
       dependsOn: plan.tasks.find((t) => t.id === id)?.depends_on ?? [],
       ...(batch ? { batch } : {}),
       ...(breaker ? { breaker } : {}),
+      ...(checkpoint ? { checkpoint: { commit: checkpoint.commit, files: checkpoint.files } } : {}),
     };
   });
   return { tasks: out, cycle: plan.cycle ?? [] };

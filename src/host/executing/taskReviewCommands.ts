@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { fileAt } from '../../core/git/checkpoints';
+import { FileTranscriptStore } from '../../core/executing';
 import { checkpointsOf } from '../../core/executing/review/taskChanges';
 import { request } from '../../core/port/request';
 import { findWorktree } from '../../core/specdir/worktree';
@@ -43,7 +44,8 @@ async function pickTask(e: SpecEntry, args: CommandArgs, placeHolder: string): P
  * its implementer in fix mode with the person's words); the feature branch rewound to before the
  * task. The last two are intents of the spec's actor, which refuses them while tasks run.
  */
-export function registerTaskReviewCommands(ctx: CommandContext): vscode.Disposable[] {
+export function registerTaskReviewCommands(ctx: CommandContext, storageDir: string): vscode.Disposable[] {
+  const transcripts = new FileTranscriptStore(storageDir);
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
       const q = new URLSearchParams(uri.query);
@@ -126,6 +128,17 @@ export function registerTaskReviewCommands(ctx: CommandContext): vscode.Disposab
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
     createCommand(ctx, 'loom.reviewChanges', { spec: true, writes: false, placeHolder: vscode.l10n.t('Whose changes?') }, (a, e) => reviewChanges(a, e!)),
     createCommand(ctx, 'loom.rejectFile', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose changes?') }, (a, e) => rejectFile(a, e!)),
+    // From a transcript (its editor title): the changes of the task whose dispatch it is.
+    vscode.commands.registerCommand('loom.reviewTranscriptChanges', async (uri?: vscode.Uri) => {
+      const q = new URLSearchParams((uri ?? vscode.window.activeTextEditor?.document.uri)?.query ?? '');
+      const spec = q.get('spec') ?? '';
+      const task = transcripts.list(spec).find((d) => d.dispatchId === q.get('dispatch'))?.task;
+      if (!spec || !task) {
+        notify('info', vscode.l10n.t('This transcript is not of a task: it has no changes to review.'));
+        return { status: 'refused', message: 'not a task transcript', reasons: [] };
+      }
+      return vscode.commands.executeCommand('loom.reviewChanges', { specDir: spec, taskId: task });
+    }),
     createCommand(ctx, 'loom.rewindTask', { spec: true, writes: true, placeHolder: vscode.l10n.t('Which spec should go back?') }, (a, e) => rewindTask(a, e!)),
   ];
 }

@@ -25,6 +25,9 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   recover: 'loom.recover',
   reapprove: 'loom.reapprove',
   showTranscripts: 'loom.showTranscripts',
+  reviewChanges: 'loom.reviewChanges',
+  rejectFile: 'loom.rejectFile',
+  rewindTask: 'loom.rewindTask',
 };
 
 /** An absolute path inside `root`, or undefined when `rel` would leave it. */
