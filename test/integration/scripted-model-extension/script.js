@@ -4,7 +4,7 @@
  * ({ role: 'user' | 'assistant', text, toolResults: number }), returns the next reply
  * ({ text, toolCalls: [{ name, input }] }). The implementer writes the task's files through
  * loom_write_file, then reports DONE; the reviewer and the test reporter say PASS.
- * The parting and waving specs use generated files: `src/<feature><n>.js` for task T<n>.
+ * The parting, waving and batching specs use generated files: `src/<feature><n>.js` for task T<n>.
  */
 
 const GREETING = {
@@ -36,7 +36,7 @@ const TESTS = {
 /** The files of task T<n> of the parting and waving specs, and the test line it declares. */
 function generated(feature, task) {
   const n = task.slice(1);
-  const word = { parting: ['See you', 'Take care'], waving: ['Hi', 'Hey', 'Yo'] }[feature][n - 1];
+  const word = { parting: ['See you', 'Take care'], waving: ['Hi', 'Hey', 'Yo'], batching: ['Hello there', 'Howdy', 'Greetings'] }[feature][n - 1];
   if (!word) return undefined;
   const name = `${feature}${n}`;
   const behavior = `REQ-00${n}-B01`;
@@ -83,7 +83,7 @@ function reply(messages) {
   if (/combined reviewer|审查/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'reviewer';
   else if (/You are the test reporter|测试报告/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'test-reporter';
   const task = (/(?:for task|Fix mode for task)\s+(T\d+)/.exec(prompt) || /\b(T\d+)\b/.exec(prompt) || [])[1];
-  const feature = (/\b(parting|waving)\b/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
+  const feature = (/\b(parting|waving|batching)\b/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
   requests.push({ role, task, feature, afterTools, messages: messages.length, mode: state.mode, answered: prompt.includes(CONTEXT_ANSWER), ...(afterTools ? { toolText: last.toolText } : {}) });
 
   const failing = /^reviewer-fails(?::(.+))?$/.exec(state.mode);
@@ -101,7 +101,7 @@ function reply(messages) {
     if (!afterTools) return { text: 'Searching.', toolCalls: [{ name: 'loom_search_text', input: { query: '(a+)+$', regex: true } }] };
     return { text: '', toolCalls: [], hang: true };
   }
-  if (feature === 'parting' || feature === 'waving') {
+  if (feature === 'parting' || feature === 'waving' || feature === 'batching') {
     if (state.mode === 'needs-context' && task === 'T1' && !prompt.includes(CONTEXT_ANSWER)) {
       return { text: 'I cannot tell which form the message takes.\n\nSTATUS: NEEDS_CONTEXT: Should the message use the short form?', toolCalls: [] };
     }

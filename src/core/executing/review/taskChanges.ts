@@ -34,6 +34,8 @@ export interface RewindPlan {
   tasks: string[];
   /** Every file the rewind changes back. */
   files: string[];
+  /** For a task undone in part (a fix made after the target), how many of its checkpoints stay on the branch. */
+  kept: Record<string, number>;
 }
 
 export interface RejectPlan {
@@ -88,7 +90,14 @@ export async function planTaskChange(facts: SpecSnapshot, change: TaskChange, si
     }
   }
   const files = (await changesBetween(worktree, target, head, signal)).map((f) => f.path);
-  return { kind: 'rewind', task: change.task, worktree, target, head, tasks, files };
+  const kept: Record<string, number> = {};
+  for (const id of tasks) {
+    const cps = checkpointsOf(facts.taskStates.get(id));
+    let n = 0;
+    while (n < cps.length && (await isAncestor(worktree, cps[n].commit, target, signal))) n++;
+    if (n > 0) kept[id] = n;
+  }
+  return { kind: 'rewind', task: change.task, worktree, target, head, tasks, files, kept };
 }
 
 /** Git's part: the branch moved back (`reset --keep`), or the one file put back; returns the rejected task's new diff base. */
@@ -122,7 +131,9 @@ export function taskStatesAfter(facts: SpecSnapshot, plan: TaskChangePlan, base:
   if (plan.kind === 'rewind') {
     return plan.tasks.flatMap((id) => {
       const s = facts.taskStates.get(id);
-      return s ? [{ ...s, status: 'pending' as const, retry_count: 0, blocker: null, last_reviewer_result: null, metadata: {} }] : [];
+      // What stays on the branch of a task undone in part is still its: kept, so its next checkpoint carries it on.
+      const kept = checkpointsOf(s).slice(0, Object.hasOwn(plan.kept, id) ? plan.kept[id] : 0);
+      return s ? [{ ...s, status: 'pending' as const, retry_count: 0, blocker: null, last_reviewer_result: null, metadata: kept.length ? { checkpoints: kept } : {} }] : [];
     });
   }
   const s = facts.taskStates.get(plan.task)!;
