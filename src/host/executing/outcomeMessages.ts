@@ -21,6 +21,20 @@ export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'i
   }
 }
 
+/** Which condition of "done" a task that passed its review still misses. */
+function doneCheckText(check: Extract<ExecutingEvent, { type: 'done-check' }>['check']): string {
+  switch (check) {
+    case 'tests-missing':
+      return vscode.l10n.t('a behavior has no test');
+    case 'owns-unchanged':
+      return vscode.l10n.t('a file it owns was not changed');
+    case 'tests-failed':
+      return vscode.l10n.t('its tests failed');
+    case 'new-problems':
+      return vscode.l10n.t('new errors in the Problems panel');
+  }
+}
+
 /** The progress line of an event; undefined for events that do not change it. */
 export function progressLine(e: ExecutingEvent): string | undefined {
   switch (e.type) {
@@ -38,6 +52,12 @@ export function progressLine(e: ExecutingEvent): string | undefined {
       return vscode.l10n.t('{0}: circuit breaker open, waiting for your choice', e.report.task);
     case 'test-report':
       return vscode.l10n.t('test report: {0}', e.verdict);
+    case 'done-check':
+      return vscode.l10n.t('{0}: passed its review but is not done ({1}): back to its implementer', e.task, doneCheckText(e.check));
+    case 'task-worktree':
+      return vscode.l10n.t('{0}: working in its own worktree ({1})', e.task, e.branch);
+    case 'checkpoint':
+      return vscode.l10n.t('{0}: checkpoint {1} ({2} files)', e.task, e.commit.slice(0, 8), String(e.files.length));
     default:
       return undefined;
   }

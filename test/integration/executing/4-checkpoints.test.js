@@ -112,5 +112,10 @@ suite('Executing: checkpoints, Review Changes, Reject File, Rewind', () => {
     assert.strictEqual(taskState('T3').status, 'pending');
     assert.strictEqual(taskState('T2').status, 'done');
     assert.strictEqual(git(WS, 'rev-parse', 'HEAD'), mainHead);
+
+    // T2 is still done: its checkpoint stays in front for code-shim's SHIM_SCREENSHOT, taken when the tests end.
+    const review = await vscode.commands.executeCommand('loom.reviewChanges', { specDir: SPEC, taskId: 'T2' });
+    assert.strictEqual(review.status, 'done', JSON.stringify(review));
+    await new Promise((r) => setTimeout(r, 1500));
   });
 });
