@@ -28,13 +28,20 @@ suite('Executing: checkpoints, Review Changes, Reject File, Rewind', () => {
   const config = () => vscode.workspace.getConfiguration('loom');
 
   suiteSetup(async () => {
+    // Run alone (LOOM_TEST_GREP), the workspace is not yet the throwaway repository the first suite makes.
+    if (!fs.existsSync(path.join(WS, '.git'))) {
+      git(WS, 'init', '-q', '-b', 'main');
+      git(WS, 'add', '-A');
+      git(WS, '-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'the fixture');
+    }
     await loom();
-    // Subagent mode with parallel dispatch: T1 and T2 form one parallel batch.
-    await config().update('executing.parallel', true, vscode.ConfigurationTarget.Workspace);
-    await config().update('executing.mode', 'subagent', vscode.ConfigurationTarget.Workspace);
+    // The worktree first: it starts from a clean HEAD, and the settings below are an uncommitted change.
     const made = await vscode.commands.executeCommand('loom.createWorktree', { specDir: SPEC });
     assert.strictEqual(made.status, 'done', JSON.stringify(made));
     worktree = vscode.Uri.parse(made.uri).fsPath;
+    // Subagent mode with parallel dispatch: T1 and T2 form one parallel batch.
+    await config().update('executing.parallel', true, vscode.ConfigurationTarget.Workspace);
+    await config().update('executing.mode', 'subagent', vscode.ConfigurationTarget.Workspace);
   });
 
   suiteTeardown(async () => {

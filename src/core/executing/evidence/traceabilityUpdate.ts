@@ -62,19 +62,26 @@ function requirementEntry(root: Json, id: string): Json {
   return byId[id] as Json;
 }
 
+const ledgerOf = (snapshot: SpecSnapshot) => ({ path: join(snapshot.dir, TRACEABILITY_FILE), rel: `${snapshot.specDir}/${TRACEABILITY_FILE}` });
+
+/** traceability.json as it is, refused (and left untouched) when it cannot be read or is not a ledger. */
+function readLedger(path: string, rel: string): Json {
+  let root: unknown;
+  try {
+    root = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new CorruptStateError(`${rel} could not be read (${(e as Error).message}); it was left untouched`, rel);
+  }
+  if (!TraceabilityFileSchema().safeParse(root).success || !isObject(root)) {
+    throw new CorruptStateError(`${rel} is not a valid traceability ledger; it was left untouched`, rel);
+  }
+  return root;
+}
+
 export function updateTraceability(snapshot: SpecSnapshot, closures: readonly BehaviorClosure[]): TraceabilityChange[] {
-  const path = join(snapshot.dir, TRACEABILITY_FILE);
-  const rel = `${snapshot.specDir}/${TRACEABILITY_FILE}`;
+  const { path, rel } = ledgerOf(snapshot);
   return withRunLock(snapshot, () => {
-    let root: unknown;
-    try {
-      root = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (e) {
-      throw new CorruptStateError(`${rel} could not be read (${(e as Error).message}); it was left untouched`, rel);
-    }
-    if (!TraceabilityFileSchema().safeParse(root).success || !isObject(root)) {
-      throw new CorruptStateError(`${rel} is not a valid traceability ledger; it was left untouched`, rel);
-    }
+    const root = readLedger(path, rel);
     const changes: TraceabilityChange[] = [];
     for (const c of closures) {
       const entry = requirementEntry(root, c.requirement);
@@ -103,19 +110,12 @@ export function updateTraceability(snapshot: SpecSnapshot, closures: readonly Be
  * updateTraceability does; a spec without traceability.json has nothing to take back.
  */
 export function takeBackTraceability(snapshot: SpecSnapshot, tasks: readonly { id: string; behaviors: readonly string[] }[]): string[] {
-  const path = join(snapshot.dir, TRACEABILITY_FILE);
-  const rel = `${snapshot.specDir}/${TRACEABILITY_FILE}`;
+  const { path, rel } = ledgerOf(snapshot);
   if (!snapshot.files.has(TRACEABILITY_FILE) || tasks.length === 0) return [];
   const behaviorsBack = new Set(tasks.flatMap((t) => t.behaviors));
   const theirs = (e: unknown) => typeof e === 'string' && tasks.some((t) => e.replace(/^.*\//, '').startsWith(`${t.id}-`));
   return withRunLock(snapshot, () => {
-    let root: unknown;
-    try {
-      root = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (e) {
-      throw new CorruptStateError(`${rel} could not be read (${(e as Error).message}); it was left untouched`, rel);
-    }
-    if (!isObject(root)) throw new CorruptStateError(`${rel} is not a valid traceability ledger; it was left untouched`, rel);
+    const root = readLedger(path, rel);
     const touched: string[] = [];
     const take = (entry: Json, keys: readonly string[], drop: (x: unknown) => boolean): string[] => {
       const dropped: string[] = [];
@@ -127,7 +127,7 @@ export function takeBackTraceability(snapshot: SpecSnapshot, tasks: readonly { i
       }
       return dropped;
     };
-    const reqs = (root as Json).requirements;
+    const reqs = root.requirements;
     const entries: [string, unknown][] = Array.isArray(reqs) ? reqs.map((r, i) => [String((r as Json)?.id ?? i), r]) : isObject(reqs) ? Object.entries(reqs) : [];
     for (const [id, req] of entries) {
       if (!isObject(req)) continue;
