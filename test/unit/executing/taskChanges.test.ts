@@ -118,3 +118,27 @@ test('Rewind of a task without a checkpoint is refused with why', async () => {
   made.push(h);
   await assert.rejects(request(specOf(h), { type: 'rewind', task: 'T1' }), /T1 has no checkpoint yet/);
 });
+
+test('while tasks run, Rewind and Reject File are refused (tasks-running) and nothing moves', async () => {
+  const { h, wt } = await ranTwoTasks();
+  const head = git(wt, 'rev-parse', 'HEAD');
+  // A rejected file, then a run whose implementer never answers: the spec's tasks are running.
+  assert.equal((await request(specOf(h), { type: 'rejectFile', task: 'T2', file: 'src/format.js', words: 'shorter' })).kind, 'changed');
+  h.models.script('implementer', { hang: true });
+  const stop = new AbortController();
+  // The run and the requests go to the one actor of the spec, as in a window.
+  const live = specOf(h);
+  const run = { worktree: wt, models: h.models, prompts: h.prompts, transcripts: h.transcripts, testRunner: h.tests, settings: { trusted: true, testCommand: 'npm test' }, signal: stop.signal };
+  const running = request(live, { type: 'runTasks', run }, { confirm: true });
+  await new Promise((r) => setTimeout(r, 500));
+  const rewind = await request(live, { type: 'rewind', task: 'T1' }, { confirm: true });
+  assert.equal(rewind.kind, 'refused');
+  assert.equal(rewind.kind === 'refused' && rewind.code, 'tasks-running');
+  const reject = await request(live, { type: 'rejectFile', task: 'T1', file: 'src/due.js' });
+  assert.equal(reject.kind === 'refused' && reject.code, 'tasks-running');
+  assert.equal(git(wt, 'rev-parse', 'HEAD'), head);
+  assert.equal(h.repo.json(`${SPEC}/task-states/T1.state.json`).status, 'done');
+  stop.abort();
+  const ended = await running;
+  assert.equal(ended.kind === 'changed' && ended.result.outcome, 'cancelled');
+});

@@ -156,8 +156,12 @@ export const taskMachine = lazily(() =>
       stepIsReview: ({ context }) => context.record.step === 'review',
       stepIsClose: ({ context }) => context.record.step === 'close',
       stepIsMerge: ({ context }) => context.record.step === 'merge' && context.record.task_commit !== undefined && context.record.worktree !== undefined,
-      /** A task of a parallel batch gets a worktree of its own where the run can make them; one that has one keeps it. */
-      needsOwnWorktree: ({ context }) => context.record.worktree !== undefined || (context.inParallelBatch && context.env.taskWorktrees),
+      /**
+       * A task of a parallel batch gets a worktree of its own where the run can make them; one that
+       * has one keeps it. A task with a checkpoint already (a file of it rejected) is fixed where
+       * its rejected file was put back: the feature worktree.
+       */
+      needsOwnWorktree: ({ context }) => context.record.worktree !== undefined || (context.inParallelBatch && context.env.taskWorktrees && !context.record.checkpoints?.length),
       hasOwnWorktree: ({ context }) => context.record.worktree !== undefined,
       checkpointsOn: ({ context }) => context.env.checkpoints,
       outsideOwns: ({ context }) => (context.closure?.outside.length ?? 0) > 0,
