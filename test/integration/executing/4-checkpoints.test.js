@@ -95,7 +95,15 @@ suite('Executing: checkpoints, Review Changes, Reject File, Rewind', () => {
     assert.strictEqual(t1.status, 'pending');
     assert.strictEqual(t1.metadata.mode, 'fix');
 
-    const again = await vscode.commands.executeCommand('loom.runTasks', { specDir: SPEC, confirm: true });
+    const run = vscode.commands.executeCommand('loom.runTasks', { specDir: SPEC, confirm: true });
+    const again = await Promise.race([run, new Promise((r) => setTimeout(() => r(undefined), 60000))]);
+    if (!again) {
+      // What the run waits for, in the test's output.
+      const meta = readJson(path.join(SPEC, 'pipeline.state.json')).metadata;
+      console.log(JSON.stringify({ breaker: meta.circuit_breaker, T1: taskState('T1'), status: git(worktree, 'status', '--porcelain'), worktrees: git(WS, 'worktree', 'list') }, null, 1));
+      await vscode.commands.executeCommand('loom.stopTasks', { specDir: SPEC });
+      assert.fail('the fix run did not end within 60 s');
+    }
     assert.strictEqual(again.outcome, 'completed', again.message);
     const requests = await vscode.commands.executeCommand('loomTest.requests');
     assert.ok(requests.some((r) => r.role === 'implementer' && r.task === 'T1' && r.feature === 'batching'));

@@ -83,7 +83,8 @@ function reply(messages) {
   if (/combined reviewer|审查/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'reviewer';
   else if (/You are the test reporter|测试报告/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'test-reporter';
   const task = (/(?:for task|Fix mode for task)\s+(T\d+)/.exec(prompt) || /\b(T\d+)\b/.exec(prompt) || [])[1];
-  const feature = (/\b(parting|waving|batching)\b/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
+  // A fix-mode prompt names the feature only through its files (src/batching1.js).
+  const feature = (/\b(parting|waving|batching)(?=\d|\b)/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
   requests.push({ role, task, feature, afterTools, messages: messages.length, mode: state.mode, answered: prompt.includes(CONTEXT_ANSWER), ...(afterTools ? { toolText: last.toolText } : {}) });
 
   const failing = /^reviewer-fails(?::(.+))?$/.exec(state.mode);
@@ -107,7 +108,10 @@ function reply(messages) {
     }
     const made = task && generated(feature, task);
     if (!made) return { text: `I do not know task ${task}.\n\nSTATUS: BLOCKED: unknown task`, toolCalls: [] };
-    if (!afterTools) return { text: `Writing ${task}.`, toolCalls: Object.entries(made.files).map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
+    // A file the user rejected is written again the way they asked: its content differs.
+    const asked = /rejected your change to (\S+)/.exec(prompt);
+    const files = Object.entries(made.files).map(([path, content]) => [path, asked && asked[1].startsWith(path) ? `${content}// as the user asked\n` : content]);
+    if (!afterTools) return { text: `Writing ${task}.`, toolCalls: files.map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
     return { text: `## Summary\n${task} implemented.\n\n## Tests\n${made.tests}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };
   }
   const farewell = /farewell/.test(prompt);
