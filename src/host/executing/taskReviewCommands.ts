@@ -68,7 +68,8 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
     const latest = new Map<string, string>();
     for (const cp of checkpoints) for (const f of cp.files) latest.set(f, cp.commit);
     const resources = [...latest].map(([file, commit]) => [vscode.Uri.file(`${worktree}/${file}`), checkpointUri(worktree, before, file), checkpointUri(worktree, commit, file)]);
-    const title = vscode.l10n.t('{0}: changes of {1} ({2})', feature(e), task, String(resources.length));
+    // VS Code adds the number of files to the title itself.
+    const title = vscode.l10n.t('{0}: changes of {1}', feature(e), task);
     await vscode.commands.executeCommand('vscode.changes', title, resources);
     // Accept is nothing to do; Reject and Rewind are offered beside the diff, not in its way.
     const reject = vscode.l10n.t('Reject a File…');
