@@ -47,6 +47,7 @@ describe('dashboard webview', () => {
       'src/auth/t3.ts',
       'T1',
       '#2 parallel',
+      '—',
     ]);
 
     assert.match(text(await page.locator('#handoffs tr[data-handoff=T1]').textContent()), /⚠ stale: src\/auth\/login\.ts/);
@@ -75,6 +76,19 @@ describe('dashboard webview', () => {
   it('hides the token section without token data', async () => {
     const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel({ tokens: false }) } });
     assert.equal(await p.page.locator('#tokens').count(), 0);
+    await p.finish();
+  });
+
+  it("offers Review Changes, Reject a File and Rewind for a task with a checkpoint, each sent as the palette's command", async () => {
+    const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel() } });
+    const t1 = p.page.locator('#tasks tr[data-task=T1]');
+    assert.match((await t1.locator('.actions').getAttribute('title')) ?? '', /^checkpoint 4f2a9c1e: src\/auth\/login\.ts, test\/auth\/login\.test\.ts$/);
+    for (const command of ['reviewChanges', 'rejectFile', 'rewindTask']) await t1.locator(`vscode-button[data-command=${command}]`).click();
+    assert.deepEqual(
+      await p.postedOf('runCommand'),
+      ['reviewChanges', 'rejectFile', 'rewindTask'].map((command) => ({ type: 'runCommand', specDir: SPEC, command, args: { taskId: 'T1' } })),
+    );
+    assert.equal(await p.page.locator('#tasks tr[data-task=T2] vscode-button[data-command=reviewChanges]').count(), 0, 'no checkpoint, no buttons');
     await p.finish();
   });
 

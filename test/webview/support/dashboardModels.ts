@@ -80,7 +80,12 @@ export function dashboardModel(options: { tripped?: boolean; tokens?: boolean; s
     ],
     actions: { advance: true, approve: false, markFailed: true, checkStage: ['task-state-closure', 'requirement-task-closure'], recoverTo: [], reapprove: [] },
     tasks: [
-      task('T1', 'Login endpoint', { status: 'done', lastReviewerResult: 'PASS', batch: { index: 1, type: 'serial' } }),
+      task('T1', 'Login endpoint', {
+        status: 'done',
+        lastReviewerResult: 'PASS',
+        batch: { index: 1, type: 'serial' },
+        checkpoint: { commit: '4f2a9c1e0b7d3a5f6e8c9d0a1b2c3d4e5f6a7b8c', files: ['src/auth/login.ts', 'test/auth/login.test.ts'] },
+      }),
       task('T2', 'E-mail format check', { status: 'done', retries: 1, lastReviewerResult: 'PASS', dependsOn: ['T1'], batch: { index: 2, type: 'parallel' } }),
       task('T3', 'Lock the account after failed attempts', {
         status: tripped ? 'failed' : 'executing',
