@@ -1,41 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { changesOf, checkpointMessage, commitCheckpoint, historySince, restoreFile, rewindBranch, trailersOf } from '../../../src/core/git/checkpoints';
 import { GitError } from '../../../src/core/git/gitCommand';
+import { featureRepo as featureRepoIn, git, write } from './helpers/gitRepos';
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function write(root: string, path: string, text: string): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), text);
-}
-
 /** A repository with one commit on main and the feature branch in its own worktree. */
-function featureRepo(): { root: string; wt: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'loom-cp-')));
-  made.push(base);
-  const root = join(base, 'app');
-  mkdirSync(root);
-  git(root, 'init', '-q', '-b', 'main');
-  write(root, 'src/app.js', 'module.exports = {};\n');
-  write(root, 'README.md', '# app\n');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  const wt = join(base, 'app-feature');
-  git(root, 'worktree', 'add', '-q', '-b', 'feature/2026-11-25-due-dates', wt);
-  return { root, wt };
-}
+const featureRepo = () => featureRepoIn(made, { 'src/app.js': 'module.exports = {};\n', 'README.md': '# app\n' }, 'app-feature', 'loom-cp-');
 
 const SPEC = 'specs/2026-11-25+due-dates';
 

@@ -1,41 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { commitCheckpoint } from '../../../src/core/git/checkpoints';
+import { featureRepo as featureRepoIn, git, write } from './helpers/gitRepos';
 import { cleanTaskWorktrees, listTaskWorktrees, mergeTaskCommit, openTaskWorktree, putConflictInWorktree, removeTaskWorktree, taskWorktreePath } from '../../../src/core/git/taskWorktrees';
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const SPEC = 'specs/2026-11-25+due-dates';
 
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function write(root: string, path: string, text: string): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), text);
-}
-
-function featureRepo(): { root: string; wt: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'loom-tw-')));
-  made.push(base);
-  const root = join(base, 'app');
-  mkdirSync(root);
-  git(root, 'init', '-q', '-b', 'main');
-  write(root, 'src/list.js', 'line 1\nline 2\nline 3\n');
-  write(root, '.gitignore', 'node_modules/\n');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  const wt = join(base, 'wt', '2026-11-25-due-dates');
-  git(root, 'worktree', 'add', '-q', '-b', 'feature/2026-11-25-due-dates', wt);
-  return { root, wt };
-}
+const featureRepo = () => featureRepoIn(made, { 'src/list.js': 'line 1\nline 2\nline 3\n', '.gitignore': 'node_modules/\n' }, 'wt/2026-11-25-due-dates', 'loom-tw-');
 
 /** A task's work in its own worktree, committed on its branch. */
 async function taskWork(wt: string, task: string, from: string, files: Record<string, string>) {
