@@ -20,6 +20,7 @@ import { refusalMessages } from './refusals';
 import { reviewMessages } from './review';
 import { traceMessages } from './trace';
 import { mcpMessages } from './mcp';
+import { memoryMessages } from './memory';
 import { worktreeMessages } from './worktree';
 import { portMessages } from './port';
 import { viewMessages } from '../../shared/messages/viewMessages';
@@ -56,6 +57,7 @@ export const CATALOG = lazily(() => ({
   ...testReportTextMessages,
   ...fileMessages,
   ...mcpMessages,
+  ...memoryMessages,
   ...worktreeMessages,
   ...portMessages,
 })) satisfies () => Readonly<Record<string, MessageEntry>>;

@@ -36,10 +36,6 @@ export const mcpMessages = {
   'mcp.specDir.notASpecHint': { en: 'spec directories are {roots}; loom_get_project_status lists them', zh: '规格目录形如 {roots}；loom_get_project_status 会列出它们' },
   'mcp.file.unreadable': { en: '{file} cannot be read, so it was not overwritten: {problems}', zh: '{file} 无法读取，因此未被覆盖：{problems}' },
 
-  // The project memory (src/mcp/memoryStore.ts).
-  'mcp.memory.corrupt': { en: '{file} is corrupt ({detail}); it was left untouched', zh: '{file} 已损坏（{detail}）；未改动该文件' },
-  'mcp.memory.notAStore': { en: '{file} is not a memory store: {detail}; it was left untouched', zh: '{file} 不是有效的记忆存储：{detail}；未改动该文件' },
-
   // Stage changes (src/mcp/stageMoves.ts).
   'mcp.howToConfirm': {
     en: 'ask the user whether to move on, showing them what the stage produced; once they have agreed, call loom_approve_gate. They can also confirm it themselves: Loom: Advance in VS Code, or `loom-vscode advance --spec-dir {specDir} --confirm`',

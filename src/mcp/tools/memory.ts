@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { addMemoryEntry, MEMORY_STORE_FILE, MEMORY_TYPES, readMemoryStore } from '../memoryStore';
+import { addMemoryEntry, MEMORY_STORE_FILE, MEMORY_TYPES, readMemoryStore } from '../../core/memory/memoryStore';
 import { checkProjectRoot } from '../specAccess';
 import { defineTool } from '../tool';
 
@@ -37,7 +35,6 @@ export const addMemory = defineTool({
   writes: [MEMORY_STORE_FILE],
   run: (args, ctx) => {
     checkProjectRoot(ctx, args.project_root);
-    mkdirSync(join(ctx.session.root, '.loom/memory'), { recursive: true });
     const entry = addMemoryEntry(ctx.session.root, { type: args.type, content: args.content, context: args.context ?? null }, ctx.now(), ctx.lockWaitMs);
     return { ok: true, entry, path: MEMORY_STORE_FILE };
   },
