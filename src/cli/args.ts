@@ -28,7 +28,7 @@ const VALUE_FLAGS = new Set([
   '--summary',
   '--artifacts',
 ]);
-const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--compression-confirmed', '--validate', '--help', '-h', '--version', '--refresh']);
+const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--compression-confirmed', '--validate', '--help', '-h', '--version', '--refresh', '--run']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags = new Map<string, string | true>();

@@ -30,6 +30,7 @@ import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedA
 import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTrace, statusJson, tasksJson } from './format';
 import { traceJson } from '../core/trace/traceJson';
 import { specFromArg } from './specDirArg';
+import { verifyRun } from './verifyCommand';
 
 const VERSION = '0.1.0';
 const CLI_LOCK_WAIT_MS = 5_000;
@@ -70,7 +71,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   validate: ['--spec-dir'],
   analyze: ['--spec-dir', '--override', '--reason'],
   converge: ['--spec-dir'],
-  verify: ['--spec-dir'],
+  verify: ['--spec-dir', '--run'],
   worktree: ['--spec-dir', '--location'],
   mcp: [],
 };
@@ -298,6 +299,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     case 'verify': {
       const s = spec(repo, args);
+      if (args.flags.has('--run')) return verifyRun(s, io, asJson);
       const result = verificationArtifacts(s.snapshot);
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, validator: result.name, passed: result.passed, findings: result.findings ?? [] });
       else

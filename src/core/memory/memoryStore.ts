@@ -59,7 +59,13 @@ export function readMemoryStore(root: string): MemoryStoreFile {
  * folder takes the same run lock as a spec, so two agents adding at once both land. `skip`
  * leaves out an entry the store already holds (a sync resumed after a reload adds nothing twice).
  */
-export function addMemoryEntries(root: string, entries: readonly NewMemoryEntry[], now: string, waitMs: number, skip?: (entry: NewMemoryEntry, store: readonly MemoryEntry[]) => boolean): MemoryEntry[] {
+export function addMemoryEntries(
+  root: string,
+  entries: readonly NewMemoryEntry[],
+  now: string,
+  waitMs: number,
+  skip?: (entry: NewMemoryEntry, store: readonly MemoryEntry[]) => boolean,
+): MemoryEntry[] {
   const file = join(root, MEMORY_STORE_FILE);
   mkdirSync(dirname(file), { recursive: true });
   return withRunLock(
@@ -68,7 +74,15 @@ export function addMemoryEntries(root: string, entries: readonly NewMemoryEntry[
       const store = readMemoryStore(root);
       const added = entries
         .filter((e) => !skip?.(e, store.entries))
-        .map((e): MemoryEntry => ({ id: randomBytes(4).toString('hex'), type: e.type, content: e.content, author: authorName(), tags: [...(e.tags ?? [])], context: e.context ?? null, created_at: now }));
+        .map((e): MemoryEntry => ({
+          id: randomBytes(4).toString('hex'),
+          type: e.type,
+          content: e.content,
+          author: authorName(),
+          tags: [...(e.tags ?? [])],
+          context: e.context ?? null,
+          created_at: now,
+        }));
       if (added.length) writeFileAtomic(file, toJsonText({ ...store, entries: [...added, ...store.entries].slice(0, MAX_MEMORY_ENTRIES) }));
       return added;
     },

@@ -21,6 +21,7 @@ import { reviewMessages } from './review';
 import { traceMessages } from './trace';
 import { mcpMessages } from './mcp';
 import { memoryMessages } from './memory';
+import { verificationMessages } from './verification';
 import { worktreeMessages } from './worktree';
 import { portMessages } from './port';
 import { viewMessages } from '../../shared/messages/viewMessages';
@@ -58,6 +59,7 @@ export const CATALOG = lazily(() => ({
   ...fileMessages,
   ...mcpMessages,
   ...memoryMessages,
+  ...verificationMessages,
   ...worktreeMessages,
   ...portMessages,
 })) satisfies () => Readonly<Record<string, MessageEntry>>;

@@ -39,7 +39,10 @@ Commands:
                                           no override), shown as overridden
   converge --spec-dir D                   classify every behavior, write convergence-report.json and
                                           append tasks for the gaps (at most 3 rounds)
-  verify   --spec-dir D                   the verification-artifacts check: reports, coverage, closure
+  verify   --spec-dir D [--run]           the verification-artifacts check: reports, coverage, closure;
+                                          --run verifies as loom's skill does: build and type checks and
+                                          the tests re-run in the feature worktree, logs under evidence/,
+                                          verify-report.md and, on PASS, handoffs/verification.json
   worktree --spec-dir D [--location L]    the git-worktree stage: branch feature/<date>-<name> and its
                                           worktree (made or reused), recorded in pipeline.state.json
   mcp                                     loom's MCP tools over stdio for an agent (Claude Code, Codex,
@@ -85,7 +88,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
                                           （loom 会重新运行分析且不读取豁免），显示为已豁免
   converge --spec-dir D                   为每个 behavior 分类，写入 convergence-report.json，
                                           并为缺口追加 task（最多 3 轮）
-  verify   --spec-dir D                   verification-artifacts 检查：报告、覆盖率、闭环
+  verify   --spec-dir D [--run]           verification-artifacts 检查：报告、覆盖率、闭环；
+                                          --run 按 loom 的验证技能执行：在功能工作树中运行构建与类型检查
+                                          并复跑测试，日志存入 evidence/，写 verify-report.md，
+                                          通过时写 handoffs/verification.json
   worktree --spec-dir D [--location L]    git-worktree 阶段：分支 feature/<date>-<name> 及其
                                           worktree（新建或复用），记录在 pipeline.state.json 中
   mcp                                     通过 stdio 为智能体（Claude Code、Codex、Cursor、Copilot）
@@ -159,6 +165,9 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   },
   'cli.verify.passed': { en: '{specDir}: {validator} passed', zh: '{specDir}：{validator} 通过' },
   'cli.verify.failed': { en: '{specDir}: {validator} failed', zh: '{specDir}：{validator} 未通过' },
+  'cli.verifyRun.passed': { en: '{specDir}: verification PASS (ran in {where}); wrote {files}', zh: '{specDir}：验证通过（在 {where} 中运行）；已写入 {files}' },
+  'cli.verifyRun.failed': { en: '{specDir}: verification FAIL (ran in {where}); wrote {files} with fix instructions', zh: '{specDir}：验证未通过（在 {where} 中运行）；已写入带修复指令的 {files}' },
+  'cli.verifyRun.fixes': { en: 'Fix instructions ({count}):', zh: '修复指令（{count} 项）：' },
   'cli.worktree.created': { en: '{specDir}: created {branch} at {path}', zh: '{specDir}：已在 {path} 创建 {branch}' },
   'cli.worktree.reused': { en: '{specDir}: reusing {branch} at {path}', zh: '{specDir}：复用 {path} 处的 {branch}' },
   'cli.failure': { en: 'the command failed: {detail}', zh: '命令失败：{detail}' },

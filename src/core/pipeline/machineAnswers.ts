@@ -144,6 +144,13 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       return refuse(refusal(t('taskChange.busy', { specDir }), ['worktree-busy']));
     case 'CREATE_WORKTREE':
       return refuse(refusal(t('port.worktreeBusy', { specDir }), ['worktree-busy']));
+    case 'VERIFY': {
+      const verification = stageWithRole(def, 'verification');
+      if (!verification) return refuse(refusal(t('verify.noStage', { pipeline: def.type }), ['no-verification-stage']));
+      if (stage !== verification.id) return refuse(refusal(t('verify.notAtStage', { specDir, stage, verification: verification.id }), ['not-at-verification']));
+      if (!event.verify.trusted) return refuse(refusal(t('verify.untrusted'), ['untrusted-workspace']));
+      return refuse(refusal(t('verify.busy', { specDir }), ['verification-busy']));
+    }
     case 'ADJUST_STEPS': {
       const change = fx.stepsChange(context, event);
       if (change.problem) return refuse(refusal(change.problem, ['invalid-request']));

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { HANDOFFS_DIR, WritableHandoffSchema } from '../files/handoff';
 import type { PipelineState } from '../files/pipelineState';
 import type { TaskState } from '../files/taskState';
@@ -8,7 +8,12 @@ import type { WorkflowStep } from '../files/workflow';
 import type { FeatureWorktree } from '../git/featureWorktree';
 import { t } from '../messages';
 import type { Answer } from '../port/answer';
-import { specTaskIds } from '../specdir/loadSpec';
+import { loadSpec, specTaskIds } from '../specdir/loadSpec';
+import { specLanguage } from '../specdir/specLanguage';
+import { writeFileAtomic } from '../fs/atomicWrite';
+import { withRunLock } from '../store/runLock';
+import type { VerificationJobOutput } from '../verification/verificationJob';
+import { verificationOutcome, VERIFY_REPORT_FILE } from '../verification/verifyReport';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { checkStage } from '../validators/stageCheck';
 import { takeBackTraceability } from '../executing/evidence/traceabilityUpdate';
@@ -21,7 +26,7 @@ import { stageOnDisk, type PipelineContext, type PipelineEvent } from './machine
 export type { StateStorePort } from './machineTypes';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
 import { chooseReapproval, isRefusal, type RefusalCode } from './refusals';
-import { hasRole } from './stageRoles';
+import { hasRole, stageWithRole } from './stageRoles';
 import { applyStageChange, completeStage, renewApprovals } from './stateRecord';
 
 /** What an effect tells the machine when it is done: the answer, the state it wrote, or the error it met. */
@@ -229,6 +234,56 @@ export function effects(def: PipelineDefinition) {
         );
         const at = state?.current_stage ?? here(context);
         return { answer: { kind: 'changed', intent: 'createWorktree', from: at, to: at, ...(state ? { state } : {}), worktree, recorded: state !== undefined }, state };
+      });
+    },
+
+    /**
+     * Verification ran: verify-report.md is written from the spec as it is now (read afresh under
+     * the run lock: the commands took a while) and what ran, and on PASS the verification
+     * stage's handoff, through the store. A FAIL writes its fix instructions and no handoff, as
+     * loom's skill hands on only a passing verification.
+     */
+    recordVerification(context: PipelineContext, event: PipelineEvent, self: Sender) {
+      const { run, writer } = (event as unknown as { output: VerificationJobOutput }).output;
+      const now = new Date().toISOString();
+      done(self, context.verifyRequest, () => {
+        const stage = stageWithRole(def, 'verification')!.id;
+        const verification = withRunLock(context.facts, () => {
+          const fresh = loadSpec(context.facts.repoRoot, context.facts.dir);
+          const outcome = verificationOutcome({ snapshot: fresh, definition: def, run, now, language: specLanguage(fresh), writer });
+          writeFileAtomic(join(fresh.dir, VERIFY_REPORT_FILE), outcome.text);
+          const handoff =
+            outcome.verdict === 'PASS'
+              ? context.store.writeHandoff(
+                  loadSpec(fresh.repoRoot, fresh.dir),
+                  stage,
+                  WritableHandoffSchema().parse({
+                    stage,
+                    task_id: stage,
+                    status: 'done',
+                    summary: outcome.summary,
+                    artifacts: [VERIFY_REPORT_FILE, ...(outcome.evidence ? [outcome.evidence.file] : [])],
+                    written_at: now,
+                    written_by: writer,
+                  }),
+                  now,
+                )
+              : undefined;
+          const { checks, coverage, fixItems, verdict, evidence } = outcome;
+          return {
+            verdict,
+            report: VERIFY_REPORT_FILE,
+            ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}),
+            ...(evidence ? { evidence } : {}),
+            checks,
+            coverage,
+            fixItems,
+            where: run.where,
+            cwd: run.cwd,
+          };
+        });
+        const at = here(context);
+        return { answer: { kind: 'changed', intent: 'verify', from: at, to: at, verification } };
       });
     },
 

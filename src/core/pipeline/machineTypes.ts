@@ -6,7 +6,7 @@ import type { PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { WorkflowStep } from '../files/workflow';
 import type { Answer } from '../port/answer';
-import type { ChosenStep, Confirmation, HandoffAsk } from '../port/intent';
+import type { ChosenStep, Confirmation, HandoffAsk, VerifyInput } from '../port/intent';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { GuardVerdicts } from './guardVerdicts';
 import type { Handoff } from '../files/handoff';
@@ -52,6 +52,8 @@ export interface PipelineContext {
   worktreeRequest?: string;
   /** The request a rewind or a rejected file under way answers. */
   taskChangeRequest?: string;
+  /** The request a verification running answers. */
+  verifyRequest?: string;
 }
 
 /** Every event a request sends carries the request's id, which its answer carries back. */
@@ -83,6 +85,8 @@ export type PipelineEvent =
   | ({ type: 'SET_TASK_STATE'; task: string; status: string; blocker?: string } & Asked)
   | ({ type: 'WRITE_HANDOFF'; handoff: HandoffAsk } & Asked)
   | ({ type: 'CHECK_STAGE' } & Asked)
+  /** Verification by Loom: the project's commands run as a job beside the stage, then the report and handoff are written. */
+  | ({ type: 'VERIFY'; verify: VerifyInput } & Asked)
   /** An effect of the machine finished its writes: its answer (or the error it met) goes out. */
   | { type: 'ANSWERED'; id?: string; answer?: Answer; error?: unknown; state?: PipelineState }
   /** Rewind or Reject File (src/core/executing/review): git's part in a job, then the task states written. */
@@ -99,6 +103,9 @@ export const EXECUTING_RUN = 'executingRun';
 
 /** The id of the worktree being made (Create Worktree). */
 export const WORKTREE_JOB = 'worktreeJob';
+
+/** The id of the verification running (Verify). */
+export const VERIFICATION_JOB = 'verificationJob';
 
 /** The machine state of a spec whose stage cannot be known (corrupt state file, unknown stage). */
 export const UNREADABLE = '(unreadable)';

@@ -13,10 +13,12 @@ import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelin
 import { completesPipeline, completionTransition } from './refusals';
 import { isCompleted } from './stateRecord';
 import { TASK_CHANGE_JOB, taskChangeJob, type TaskChangeJobInput } from '../executing/review/taskChangeJob';
-import { EXECUTING_RUN, machineStateOf, stageOnDisk, UNREADABLE, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
+import { EXECUTING_RUN, machineStateOf, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
+import { hasRole } from './stageRoles';
+import { verificationJob, type VerificationJobInput } from '../verification/verificationJob';
 
 export type { StateStorePort } from './machineTypes';
-export { EXECUTING_RUN, machineStateOf, stageOfValue, stageOnDisk, UNREADABLE, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
+export { EXECUTING_RUN, machineStateOf, stageOfValue, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
 
 /** The caller's word that the closed stage's context was compressed comes only with the move itself. */
 const compressedBy = (event: PipelineEvent) => (event.type === 'ADVANCE' || event.type === 'APPROVE') && event.compressionConfirmed === true;
@@ -100,9 +102,9 @@ export function createPipelineMachine(def: PipelineDefinition) {
       context: {} as PipelineContext,
       events: {} as PipelineEvent,
       emitted: {} as PipelineEmitted,
-      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest' | 'taskChangeRequest'>,
+      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest' | 'taskChangeRequest' | 'verifyRequest'>,
     },
-    actors: { executingRun: executingMachine(), worktreeJob, taskChangeJob },
+    actors: { executingRun: executingMachine(), worktreeJob, taskChangeJob, verificationJob },
     guards: {
       ...namedGuards,
       /** The way this move takes is the one transition `params` names (chooseTransition decides). */
@@ -136,6 +138,11 @@ export function createPipelineMachine(def: PipelineDefinition) {
       startable: ({ context, event }) => event.type === 'START_PIPELINE' && context.facts.stateCondition === 'missing' && event.steps.length > 0 && event.confirm !== undefined,
       taskStateValid: ({ context, event }) => event.type === 'SET_TASK_STATE' && fx.taskStateProblem(context, event) === undefined,
       handoffValid: ({ context, event }) => event.type === 'WRITE_HANDOFF' && fx.handoffProblem(context, event) === undefined,
+      /** Verification runs at the stage that verifies (loom's verification skill), not before the work is there. */
+      atVerification: ({ context }) => hasRole(def, diskStage(context.facts), 'verification'),
+      /** It runs the project's commands: only where the workspace is trusted. */
+      verificationTrusted: ({ event }) => event.type === 'VERIFY' && event.verify.trusted,
+      verificationIdle: ({ context }) => context.verifyRequest === undefined,
     },
     actions: {
       recordChange: ({ context, event, self }, params: { from: string; to: string; kind: TransitionKind }) => fx.recordChange(context, event, self, params, confirms(context, event)),
@@ -147,6 +154,11 @@ export function createPipelineMachine(def: PipelineDefinition) {
       startPipeline: ({ context, event, self }) => fx.startPipeline(context, event, self),
       writeHandoff: ({ context, event, self }) => fx.writeHandoff(context, event, self),
       checkStage: ({ context, event, self }) => fx.checkStage(context, event, self),
+      recordVerification: ({ context, event, self }) => fx.recordVerification(context, event, self),
+      startVerification: assign(({ event }) => ({ verifyRequest: (event as { id?: string }).id ?? '' })),
+      endVerification: assign({ verifyRequest: undefined }),
+      /** The commands could not run (stopped, a shell that would not start): the request hears why, and nothing was written. */
+      verificationFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.verifyRequest, error: (event as unknown as { error: unknown }).error }),
       alreadyComplete: emit(({ context, event }, params: { stage: string }) => ({
         type: 'answer' as const,
         id: (event as { id?: string }).id,
@@ -239,6 +251,14 @@ export function createPipelineMachine(def: PipelineDefinition) {
           },
           notTaken(id),
         ],
+        VERIFY: [
+          {
+            guard: and(['atVerification', 'verificationTrusted', 'verificationIdle'] as never),
+            // A job of its own, as Create Worktree's: its done and error events reach the handlers at the root.
+            actions: ['startVerification' as const, spawnChild('verificationJob', { id: VERIFICATION_JOB, input: verificationInput(def) }) as never],
+          },
+          notTaken(id),
+        ],
       },
     } as never;
     if (stage?.role === 'tasks') Object.assign(states[id] as object, tasksStage(def, id));
@@ -246,7 +266,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
   // A spec whose stage is unknown takes no change: every event is answered with why.
   states[UNREADABLE] = {
     on: Object.fromEntries(
-      ['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER', 'RUN_TASKS', 'ADJUST_STEPS', 'SET_TASK_STATE', 'WRITE_HANDOFF', 'CHECK_STAGE', 'CREATE_WORKTREE', 'START_PIPELINE'].map((e) => [
+      ['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER', 'RUN_TASKS', 'ADJUST_STEPS', 'SET_TASK_STATE', 'WRITE_HANDOFF', 'CHECK_STAGE', 'CREATE_WORKTREE', 'START_PIPELINE', 'VERIFY'].map((e) => [
         e,
         notTaken(UNREADABLE),
       ]),
@@ -280,6 +300,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
       ],
       [`xstate.done.actor.${TASK_CHANGE_JOB}`]: { actions: ['recordTaskChange', 'endTaskChange'] },
       [`xstate.error.actor.${TASK_CHANGE_JOB}`]: { actions: ['taskChangeFailed', 'endTaskChange'] },
+      [`xstate.done.actor.${VERIFICATION_JOB}`]: { actions: ['recordVerification', 'endVerification'] },
+      [`xstate.error.actor.${VERIFICATION_JOB}`]: { actions: ['verificationFailed', 'endVerification'] },
     } as never,
     states,
   });
@@ -301,6 +323,14 @@ const taskChangeInput =
     const confirmed = word === true || (word !== undefined && word.by !== 'agent' && word.from === stage && word.to === stage);
     return { facts: context.facts, change: e.change, confirmed, ...(e.signal ? { signal: e.signal } : {}) };
   };
+/** The verification job's input: the spec's facts and the intent's commands. */
+const verificationInput =
+  (definition: PipelineDefinition) =>
+  ({ context, event }: { context: PipelineContext; event: PipelineEvent }): VerificationJobInput => ({
+    facts: context.facts,
+    definition,
+    verify: (event as Extract<PipelineEvent, { type: 'VERIFY' }>).verify,
+  });
 
 /**
  * The stage that runs tasks waits (idle) or runs them: the executing statechart invoked as its

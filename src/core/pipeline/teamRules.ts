@@ -38,20 +38,36 @@ function settingOf(settings: unknown, dotted: string): unknown {
 }
 
 /**
- * The team's rules as the repository's `.vscode/settings.json` writes them, read the way VS Code
- * reads that file (JSON with comments and trailing commas). The CLI and the MCP server read them
- * here; the extension takes them from VS Code's configuration, which reads the same file. A file
- * that is missing or holds no rule leaves the defaults; a value of the wrong type counts as unset,
- * as VS Code ignores it.
+ * The repository's `.vscode/settings.json`, read the way VS Code reads that file (JSON with
+ * comments and trailing commas); undefined when it is missing. The CLI and the MCP server read
+ * the team's settings here; the extension takes them from VS Code's configuration, which reads
+ * the same file.
  */
-export function readTeamRules(repoRoot: string): TeamRules {
+function workspaceSettings(repoRoot: string): unknown {
   let text: string;
   try {
     text = readFileSync(join(repoRoot, WORKSPACE_SETTINGS_FILE), 'utf8');
   } catch {
-    return DEFAULT_TEAM_RULES;
+    return undefined;
   }
-  const settings: unknown = jsoncParser().parse(text, [], { allowTrailingComma: true, disallowComments: false });
-  const block = settingOf(settings, SETTING.blockOnOpenThreads);
+  return jsoncParser().parse(text, [], { allowTrailingComma: true, disallowComments: false });
+}
+
+/**
+ * The team's rules as the repository's `.vscode/settings.json` writes them. A file that is missing
+ * or holds no rule leaves the defaults; a value of the wrong type counts as unset, as VS Code
+ * ignores it.
+ */
+export function readTeamRules(repoRoot: string): TeamRules {
+  const block = settingOf(workspaceSettings(repoRoot), SETTING.blockOnOpenThreads);
   return { blockOnOpenThreads: block === true };
+}
+
+/**
+ * A string setting of the repository's `.vscode/settings.json` (`loom.executing.testCommand`, the
+ * test command Run Tasks and verification use), trimmed; undefined when unset, empty or not a string.
+ */
+export function readWorkspaceString(repoRoot: string, dotted: string): string | undefined {
+  const value = settingOf(workspaceSettings(repoRoot), dotted);
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }

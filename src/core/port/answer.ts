@@ -8,6 +8,7 @@ import type { RefusalCode } from '../pipeline/refusals';
 import type { TransitionCheck } from '../pipeline/transitionCheck';
 import type { StaleApproval } from '../specdir/staleness';
 import type { StageCheckResult } from '../validators/stageCheck';
+import type { VerificationResult } from '../verification/verificationResult';
 import type { IntentType } from './intent';
 import type { Question, StepFacts } from './question';
 
@@ -35,6 +36,7 @@ export interface ChangeResults {
   checkStage: { check: StageCheckResult };
   rewind: { task: string; tasks: string[]; files: string[]; target: string };
   rejectFile: { task: string; file: string };
+  verify: { verification: VerificationResult };
 }
 
 export type Changed<T extends IntentType = IntentType> = {

@@ -1,11 +1,14 @@
 import type { PipelineEvent } from '../pipeline/machineTypes';
 import type { Intent, RequestOptions } from './intent';
 
+/** The intents answered when their work ends, sent to the actor by the request itself. */
+export type LongIntent = 'runTasks' | 'createWorktree' | 'verify';
+
 /**
- * The event an intent is to the spec's actor (Run Tasks and Create Worktree are sent by the
- * request itself, with what only it holds: the run's ports, git's cancellation).
+ * The event an intent is to the spec's actor (Run Tasks, Create Worktree and Verify are sent by
+ * the request itself, with what only it holds: the run's ports, git's cancellation, the commands' runner).
  */
-export function eventOf(intent: Exclude<Intent, { type: 'runTasks' | 'createWorktree' }>, options: RequestOptions, id: string, now: string): PipelineEvent {
+export function eventOf(intent: Exclude<Intent, { type: LongIntent }>, options: RequestOptions, id: string, now: string): PipelineEvent {
   const confirm = options.confirm !== undefined ? { confirm: options.confirm } : {};
   switch (intent.type) {
     case 'advance':

@@ -2,6 +2,7 @@ import type { WorkflowStep } from '../files/workflow';
 import type { Handoff } from '../files/handoff';
 import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
 import type { UserPrompts } from '../executing/ports';
+import type { TestRunner } from '../executing/evidence/testRunner';
 
 /**
  * What a person or an agent asks of a spec, whatever the surface they ask through (the palette,
@@ -39,9 +40,30 @@ export type Intent =
   /** Rewind to Before TN: the feature branch back to the commit before TN's checkpoint, TN and later tasks back to pending (asks first). */
   | { type: 'rewind'; task: string; signal?: AbortSignal }
   /** Review Changes' Reject: one file of TN back to its state before TN, and TN back to the implementer in fix mode with the person's words. */
-  | { type: 'rejectFile'; task: string; file: string; words?: string; signal?: AbortSignal };
+  | { type: 'rejectFile'; task: string; file: string; words?: string; signal?: AbortSignal }
+  /**
+   * Verification by Loom (loom's verification skill): the project's build and type checks and its
+   * tests re-run in the feature worktree (else the repository), their logs kept under `evidence/`,
+   * verify-report.md written with its verdict and evidence receipt, and on PASS
+   * handoffs/verification.json. The answer comes when the commands have run.
+   */
+  | { type: 'verify'; verify: VerifyInput };
 
 export type IntentType = Intent['type'];
+
+/** What verification is given: how to run the project's commands, and who asks. */
+export interface VerifyInput {
+  /** `loom.executing.testCommand`; the project's own test script when unset. */
+  testCommand?: string;
+  /** VS Code's workspace trust (the CLI's caller runs it on purpose): commands run only when true. */
+  trusted: boolean;
+  /** Runs the commands; the project's shell by default. */
+  runner?: TestRunner;
+  /** Stop: the running command is killed, and nothing is written. */
+  signal?: AbortSignal;
+  /** Who runs it, named in the report and the handoff (`loom-vscode verify`). */
+  writer: string;
+}
 
 /** A step chosen for a spec, written into `dynamic_steps` as it is given (loom reads a bare id too). */
 export type ChosenStep = { id: string } & Record<string, unknown>;

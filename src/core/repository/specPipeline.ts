@@ -16,7 +16,7 @@ import { newPipelineState } from '../pipeline/stateRecord';
 import { DEFAULT_TEAM_RULES, type TeamRules } from '../pipeline/teamRules';
 import { nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
 import type { Answer, NeedsConfirmation, Preview, Refused } from '../port/answer';
-import { eventOf } from '../port/events';
+import { eventOf, type LongIntent } from '../port/events';
 import { currentSteps } from './currentSteps';
 import type { Intent, RequestOptions } from '../port/intent';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
@@ -350,6 +350,7 @@ export class SpecPipeline {
     if (asked.type === 'runTasks') return (await this.runTasks(asked, options, id, now)) as Answer<I['type']>;
     if (asked.type === 'createWorktree') return (await this.createWorktree(asked, id, now)) as Answer<I['type']>;
     if (asked.type === 'rewind' || asked.type === 'rejectFile') return (await this.changeTask(eventOf(asked, options, id, now), id)) as Answer<I['type']>;
+    if (asked.type === 'verify') return (await this.changeTask({ type: 'VERIFY', id, now, verify: asked.verify }, id)) as Answer<I['type']>;
     return this.decide(eventOf(asked, options, id, now), id) as Answer<I['type']>;
   }
 
@@ -360,7 +361,7 @@ export class SpecPipeline {
    * of a language-model tool). The stage reports loom writes before a move are not written, so the
    * answer to the request itself may still differ; it is the request that decides.
    */
-  preview(intent: Exclude<Intent, { type: 'runTasks' | 'createWorktree' }>, options: RequestOptions = {}): Preview {
+  preview(intent: Exclude<Intent, { type: LongIntent }>, options: RequestOptions = {}): Preview {
     this.reload();
     // Another live process holds the spec: the request would be refused for it, so the preview is.
     const lock = this.snapshot.lock;
@@ -376,9 +377,9 @@ export class SpecPipeline {
    * for a caller that holds the run lock itself and must write in one step (accepted drafts and
    * the handoffs they rework).
    */
-  requestNow<I extends Exclude<Intent, { type: 'runTasks' | 'createWorktree' }>>(intent: I, options: RequestOptions = {}): Answer<I['type']> {
+  requestNow<I extends Exclude<Intent, { type: LongIntent }>>(intent: I, options: RequestOptions = {}): Answer<I['type']> {
     const id = `r${++requests}`;
-    const asked: Exclude<Intent, { type: 'runTasks' | 'createWorktree' }> = intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
+    const asked: Exclude<Intent, { type: LongIntent }> = intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
     return this.decide(eventOf(asked, options, id, options.now ?? new Date().toISOString()), id) as Answer<I['type']>;
   }
 
@@ -557,18 +558,27 @@ export class SpecPipeline {
     }
   }
 
-  /** Rewind and Reject File: the actor refuses at once (tasks running) or reads the plan from git, asks, and has git do its part. */
+  /**
+   * Rewind, Reject File and Verify: jobs the actor runs beside the stage. The event is decided
+   * under the run lock (a spec another process holds is answered as such); a refusal is heard at
+   * once, else the answer comes when the job's effect has written what it found.
+   */
   private async changeTask(event: PipelineEvent, id: string): Promise<Answer> {
     const end = this.nextAnswer(id);
     try {
-      const heard = this.hear(id, () =>
-        this.underLock(() => {
-          this.reload();
-          this.actor.send(event);
-        }),
-      );
-      const answered = heard ?? (await end.answer);
-      return answerOf(answered, this.snapshot.specDir, event.type);
+      let heard: PipelineEmitted | undefined;
+      try {
+        heard = this.hear(id, () =>
+          this.underLock(() => {
+            this.reload();
+            this.actor.send(event);
+          }),
+        );
+      } catch (e) {
+        if (e instanceof SpecLockedError) return lockedAnswer(this, e);
+        throw e;
+      }
+      return answerOf(heard ?? (await end.answer), this.snapshot.specDir, event.type);
     } finally {
       end.stop();
       this.reload();
