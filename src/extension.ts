@@ -18,6 +18,7 @@ import { PromptPresets } from './host/executing/promptPresets';
 import { registerTranscriptCommands } from './host/executing/transcriptCommands';
 import { registerTaskReviewCommands } from './host/executing/taskReviewCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
+import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { LoomTools } from './host/lmTools/loomTools';
 import { Log } from './host/log';
 import { LoomMcpServers, MCP_PROVIDER_ID } from './host/mcpServers';
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
     ...registerWorktreeCommands(ctx),
+    ...registerVerifyCommand(ctx),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),

@@ -172,6 +172,8 @@ export interface DashboardActions {
   recoverTo: string[];
   /** Gates already passed whose approved files changed since: Approve again renews each. */
   reapprove: string[];
+  /** The stage verifies (loom's verification skill): Loom: Verify runs the project's checks and tests. */
+  verify?: boolean;
 }
 
 /** An open comment thread of the spec's review (review-comments.json). */

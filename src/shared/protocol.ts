@@ -87,6 +87,8 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'reviewChanges'; args: { taskId: string } }
   | { command: 'rejectFile'; args: { taskId: string } }
   | { command: 'rewindTask'; args: { taskId: string } }
+  /** Verification by Loom: the project's build, type checks and tests re-run, verify-report.md written (Loom: Verify). */
+  | { command: 'verify'; args?: undefined }
 );
 
 export const EXPORT_FORMATS = ['csv', 'markdown'] as const;

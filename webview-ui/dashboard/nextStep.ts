@@ -70,6 +70,7 @@ export function renderNextStep(m: DashboardModel): HTMLElement {
           title: tv('view.next.checkStageTitle', { validators: a.checkStage.join(', ') }),
         })
       : null,
+    a.verify ? commandButton(m.specDir, { command: 'verify' }, tv('view.next.verify'), { key: 'verify', title: tv('view.next.verifyTitle') }) : null,
     a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, tv('view.next.markFailed'), { key: 'mark-failed', secondary: true }) : null,
     // A stale approval of a gate already passed blocks every way on until it is renewed.
     ...a.reapprove.map((stage) =>

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userInfo } from 'node:os';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
+import { describePath, schemaProblems } from '../diagnostics/zodIssues';
 import { CorruptArtifactError } from '../errors';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../store/runLock';
@@ -14,18 +16,20 @@ export type MemoryType = (typeof MEMORY_TYPES)[number];
 /** loom's memory-store keeps the newest 50 entries. */
 export const MAX_MEMORY_ENTRIES = 50;
 
-const EntrySchema = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  content: z.string(),
-  author: z.string().optional(),
-  tags: z.array(z.string()).default([]),
-  context: z.string().nullable().default(null),
-  created_at: z.string(),
-});
-const StoreSchema = z.looseObject({ entries: z.array(EntrySchema).default([]), sessions: z.array(z.unknown()).default([]) });
-export type MemoryEntry = z.infer<typeof EntrySchema>;
-type MemoryStoreFile = z.infer<typeof StoreSchema>;
+const entrySchema = (z: typeof import('zod').z) =>
+  z.looseObject({
+    id: z.string(),
+    type: z.string(),
+    content: z.string(),
+    author: z.string().optional(),
+    tags: z.array(z.string()).default([]),
+    context: z.string().nullable().default(null),
+    created_at: z.string(),
+  });
+// Built on first use: zod loads with the first read of the store, not with the extension.
+const StoreSchema = lazySchema((z) => z.looseObject({ entries: z.array(entrySchema(z)).default([]), sessions: z.array(z.unknown()).default([]) }));
+export type MemoryEntry = z.infer<ReturnType<typeof entrySchema>>;
+type MemoryStoreFile = z.infer<ReturnType<typeof StoreSchema>>;
 
 /** What one new entry says: loom_add_memory's arguments, and the tags loom's `memory add --tags` records. */
 export type NewMemoryEntry = Pick<MemoryEntry, 'type' | 'content' | 'context'> & { tags?: string[] };
@@ -48,8 +52,17 @@ export function readMemoryStore(root: string): MemoryStoreFile {
   } catch (e) {
     throw new CorruptArtifactError(t('memory.corrupt', { file: MEMORY_STORE_FILE, detail: (e as Error).message }), MEMORY_STORE_FILE);
   }
-  const parsed = StoreSchema.safeParse(json);
-  if (!parsed.success) throw new CorruptArtifactError(t('memory.notAStore', { file: MEMORY_STORE_FILE, detail: z.prettifyError(parsed.error) }), MEMORY_STORE_FILE);
+  const parsed = StoreSchema().safeParse(json);
+  if (!parsed.success)
+    throw new CorruptArtifactError(
+      t('memory.notAStore', {
+        file: MEMORY_STORE_FILE,
+        detail: schemaProblems(parsed.error.issues)
+          .map((p) => `${describePath(p.path)}: ${p.message}`)
+          .join('; '),
+      }),
+      MEMORY_STORE_FILE,
+    );
   return parsed.data;
 }
 

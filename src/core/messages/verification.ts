@@ -27,6 +27,7 @@ export const verificationMessages = {
   'verify.report.severity': { en: 'Severity', zh: '严重度' },
   'verify.report.direction': { en: 'Direction', zh: '修复方向' },
   'verify.report.blocking': { en: 'blocking', zh: '阻断' },
+  'verify.report.skip': { en: 'SKIP', zh: '跳过' },
   'verify.report.where.worktree': { en: 'the feature worktree', zh: '功能工作树' },
   'verify.report.where.repository': { en: 'the repository', zh: '仓库' },
 

@@ -49,7 +49,7 @@ export interface VerificationOutcome {
 /** A cell of a Markdown table: one line, no column break. */
 const cell = (s: string) => s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 
-const resultWord = (r: VerificationCheck['result'], language: Language) => (r === 'SKIP' ? (language === 'zh' ? '跳过' : 'SKIP') : r);
+const resultWord = (r: VerificationCheck['result'], language: Language) => (r === 'SKIP' ? t('verify.report.skip', {}, language) : r);
 
 function coverageOf(snapshot: SpecSnapshot, rows: ReturnType<typeof verificationChecks>['matrix']['rows']): RequirementCoverageRow[] {
   const specText = readOptionalText(join(snapshot.dir, 'spec.md')) ?? '';

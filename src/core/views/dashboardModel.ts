@@ -20,7 +20,7 @@ import { DEFAULT_MAX_RETRIES } from '../files/workflow';
 import { FAILED_STAGE } from '../files/vocabulary';
 import { convergenceRound } from '../pipeline/guards';
 import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
-import { stageWithRole } from '../pipeline/stageRoles';
+import { hasRole, stageWithRole } from '../pipeline/stageRoles';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import { byTaskNumber, specTaskIds } from '../specdir/loadSpec';
@@ -196,6 +196,7 @@ function actions(spec: SpecPipeline): DashboardModel['actions'] {
     checkStage: stageCheckValidatorNames(spec),
     recoverTo: stage === FAILED_STAGE ? [...def.recoveryTargets] : [],
     reapprove: stage === null ? [] : spec.staleApprovals().map((a) => a.stage),
+    ...(current !== undefined && hasRole(def, current.id, 'verification') ? { verify: true } : {}),
   };
 }
 

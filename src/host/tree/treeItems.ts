@@ -98,7 +98,9 @@ function stageContext(e: SpecEntry): string {
   const executing = hasRole(e.spec.definition, stage, 'tasks');
   const metadata = e.spec.snapshot.state?.metadata ?? {};
   const worktree = hasRole(e.spec.definition, stage, 'worktree') || (executing && !(Object.hasOwn(metadata, WORKTREE_PATH_KEY) && metadata[WORKTREE_PATH_KEY]));
-  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}`;
+  // `:verification` where Loom: Verify runs the project's checks and tests.
+  const verification = hasRole(e.spec.definition, stage, 'verification');
+  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}`;
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {

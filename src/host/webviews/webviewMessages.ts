@@ -28,6 +28,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   reviewChanges: 'loom.reviewChanges',
   rejectFile: 'loom.rejectFile',
   rewindTask: 'loom.rewindTask',
+  verify: 'loom.verify',
 };
 
 /** An absolute path inside `root`, or undefined when `rel` would leave it. */

@@ -61,6 +61,8 @@ export const viewMessages = {
   'view.next.checkStage': { en: 'Check stage', zh: '检查阶段' },
   'view.next.checkStageTitle': { en: 'Run {validators} and write their reports', zh: '运行 {validators} 并写入它们的报告' },
   'view.next.markFailed': { en: 'Mark Failed', zh: '标记为失败' },
+  'view.next.verify': { en: 'Verify', zh: '验证' },
+  'view.next.verifyTitle': { en: 'Re-run the build, type checks and tests, and write verify-report.md', zh: '重新运行构建、类型检查和测试，并写入 verify-report.md' },
   'view.next.reapprove': { en: 'Approve {stage} again', zh: '重新批准 {stage}' },
   'view.next.reapproveTitle': {
     en: 'The files approved at {stage} changed since; review them, then approve {stage} again',
