@@ -19,6 +19,7 @@ import { registerTranscriptCommands } from './host/executing/transcriptCommands'
 import { registerTaskReviewCommands } from './host/executing/taskReviewCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
+import { registerSyncCommand } from './host/pipelineRun/syncCommand';
 import { LoomTools } from './host/lmTools/loomTools';
 import { Log } from './host/log';
 import { LoomMcpServers, MCP_PROVIDER_ID } from './host/mcpServers';
@@ -121,6 +122,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorkspaceCommands(ctx),
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
+    ...registerSyncCommand(ctx),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),

@@ -18,6 +18,7 @@ const VALUE_FLAGS = new Set([
   '--spec-root',
   '--type',
   '--location',
+  '--remote',
   '--stage',
   '--lang',
   '--id',

@@ -31,6 +31,7 @@ import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTr
 import { traceJson } from '../core/trace/traceJson';
 import { specFromArg } from './specDirArg';
 import { verifyRun } from './verifyCommand';
+import { syncFeature } from './syncCommand';
 
 const VERSION = '0.1.0';
 const CLI_LOCK_WAIT_MS = 5_000;
@@ -74,6 +75,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   verify: ['--spec-dir', '--run'],
   worktree: ['--spec-dir', '--location'],
   mcp: [],
+  sync: ['--spec-dir', '--remote'],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
@@ -316,6 +318,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       else io.out(t(worktree.created ? 'cli.worktree.created' : 'cli.worktree.reused', { specDir: s.snapshot.specDir, branch: worktree.branch, path: worktree.path }));
       return 0;
     }
+    case 'sync':
+      return syncFeature(spec(repo, args), io, asJson, flagValue(args, '--remote'), CLI_LOCK_WAIT_MS);
     case 'mcp':
       // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.
       await (await import('./mcpCommand.js')).runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);

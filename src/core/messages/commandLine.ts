@@ -45,6 +45,9 @@ Commands:
                                           verify-report.md and, on PASS, handoffs/verification.json
   worktree --spec-dir D [--location L]    the git-worktree stage: branch feature/<date>-<name> and its
                                           worktree (made or reused), recorded in pipeline.state.json
+  sync     --spec-dir D [--remote R]      the synced stage: the feature's decisions and pitfalls into
+                                          .loom/memory/store.json, and the commands that push the branch
+                                          and open its pull request
   mcp                                     loom's MCP tools over stdio for an agent (Claude Code, Codex,
                                           Cursor, Copilot); LOOM_LAZY_TOOLS=0 lists every tool at once
 
@@ -94,6 +97,8 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
                                           通过时写 handoffs/verification.json
   worktree --spec-dir D [--location L]    git-worktree 阶段：分支 feature/<date>-<name> 及其
                                           worktree（新建或复用），记录在 pipeline.state.json 中
+  sync     --spec-dir D [--remote R]      synced 阶段：把本功能的决策与踩坑写入 .loom/memory/store.json，
+                                          并给出推送分支、创建拉取请求的命令
   mcp                                     通过 stdio 为智能体（Claude Code、Codex、Cursor、Copilot）
                                           提供 loom 的 MCP 工具；LOOM_LAZY_TOOLS=0 一次列出全部工具
 
@@ -168,6 +173,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.verifyRun.passed': { en: '{specDir}: verification PASS (ran in {where}); wrote {files}', zh: '{specDir}：验证通过（在 {where} 中运行）；已写入 {files}' },
   'cli.verifyRun.failed': { en: '{specDir}: verification FAIL (ran in {where}); wrote {files} with fix instructions', zh: '{specDir}：验证未通过（在 {where} 中运行）；已写入带修复指令的 {files}' },
   'cli.verifyRun.fixes': { en: 'Fix instructions ({count}):', zh: '修复指令（{count} 项）：' },
+  'cli.sync.notAtStage': {
+    en: '{specDir}: sync runs at the stage that syncs (synced); the spec is at {stage}. Nothing was written.',
+    zh: '{specDir}：同步在同步阶段（synced）运行；该规格当前在 {stage}。未写入任何内容。',
+  },
   'cli.worktree.created': { en: '{specDir}: created {branch} at {path}', zh: '{specDir}：已在 {path} 创建 {branch}' },
   'cli.worktree.reused': { en: '{specDir}: reusing {branch} at {path}', zh: '{specDir}：复用 {path} 处的 {branch}' },
   'cli.failure': { en: 'the command failed: {detail}', zh: '命令失败：{detail}' },

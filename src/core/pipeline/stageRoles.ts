@@ -21,7 +21,9 @@ export type StageRole =
   /** Verifies the feature before completion against the test report (verification). */
   | 'verification'
   /** Waits for the reviewer's review-feedback.md (review-gate); the feature's code takes comments there. */
-  | 'reviewGate';
+  | 'reviewGate'
+  /** Updates loom's structured memory and hands the branch on (loom's index-update: synced). */
+  | 'sync';
 
 const BY_SKILL: ReadonlyMap<string, StageRole> = new Map([
   ['loom-writing-plans', 'planning'],
@@ -30,6 +32,7 @@ const BY_SKILL: ReadonlyMap<string, StageRole> = new Map([
   ['loom-subagent-driven-development', 'tasks'],
   ['loom-converge', 'convergence'],
   ['loom-verification-before-completion', 'verification'],
+  ['loom-index-update', 'sync'],
 ]);
 
 const BY_ID: ReadonlyMap<string, StageRole> = new Map([
@@ -40,6 +43,7 @@ const BY_ID: ReadonlyMap<string, StageRole> = new Map([
   ['converge', 'convergence'],
   ['verification', 'verification'],
   ['review-gate', 'reviewGate'],
+  ['synced', 'sync'],
 ]);
 
 /** What of a stage tells its role: its skill, what leaving it waits for, and its id. */

@@ -100,7 +100,8 @@ function stageContext(e: SpecEntry): string {
   const worktree = hasRole(e.spec.definition, stage, 'worktree') || (executing && !(Object.hasOwn(metadata, WORKTREE_PATH_KEY) && metadata[WORKTREE_PATH_KEY]));
   // `:verification` where Loom: Verify runs the project's checks and tests.
   const verification = hasRole(e.spec.definition, stage, 'verification');
-  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}`;
+  const sync = hasRole(e.spec.definition, stage, 'sync');
+  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}${sync ? ':sync' : ''}`;
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {

@@ -1,0 +1,101 @@
+import * as vscode from 'vscode';
+import { syncFeatureMemory } from '../../core/memory/featureMemory';
+import { MEMORY_STORE_FILE } from '../../core/memory/memoryStore';
+import { hasRole } from '../../core/pipeline/stageRoles';
+import { handOnPlan, type HandOnPlan } from '../../core/pipelineRun/branchHandOn';
+import { specLanguage } from '../../core/specdir/specLanguage';
+import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { splitSpecName } from '../format';
+import type { SpecEntry } from '../specs/specRegistry';
+
+/** The GitHub Pull Requests extension, and its command that opens the Create Pull Request view. */
+const GITHUB_PR_EXTENSION = 'GitHub.vscode-pull-request-github';
+const GITHUB_PR_CREATE = 'pr.create';
+const LOCK_WAIT_MS = 5_000;
+
+/** The part of VS Code's git extension API (vscode.git, API version 1) the hand-on uses. */
+interface GitRepository {
+  readonly rootUri: vscode.Uri;
+  readonly state: { readonly HEAD?: { readonly name?: string } };
+  push(remoteName?: string, branchName?: string, setUpstream?: boolean): Promise<void>;
+}
+interface GitApi {
+  openRepository?(root: vscode.Uri): Promise<GitRepository | null>;
+  getRepository(uri: vscode.Uri): GitRepository | null;
+}
+
+async function gitApi(): Promise<GitApi | undefined> {
+  const ext = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+  if (!ext) return undefined;
+  try {
+    const exports = ext.isActive ? ext.exports : await ext.activate();
+    return exports.getAPI(1);
+  } catch {
+    // Git disabled (git.enabled false) or not installed: the commands are shown instead.
+    return undefined;
+  }
+}
+
+/** How the branch went on: pushed (and the pull request view opened), or the commands to run. */
+export type HandOnOutcome = { pushed: true; pullRequest: 'github-extension' | 'commands' } | { pushed: false; reason: string };
+
+/**
+ * Pushes the feature branch through VS Code's git extension, then opens the GitHub Pull Requests
+ * extension's Create view where it is installed. Where neither can, the exact commands are shown
+ * (and copied), so the person can run them in a terminal.
+ */
+export async function handOnBranch(plan: HandOnPlan, log: (line: string) => void): Promise<HandOnOutcome> {
+  const root = vscode.Uri.file(plan.worktree ?? '');
+  const git = plan.worktree ? await gitApi() : undefined;
+  const repo = git ? ((await git.openRepository?.(root)) ?? git.getRepository(root)) : undefined;
+  if (!repo) return { pushed: false, reason: plan.worktree ? vscode.l10n.t('VS Code\u2019s git extension is not available') : vscode.l10n.t('the feature has no worktree') };
+  try {
+    await repo.push(plan.remote, plan.branch, true);
+  } catch (e) {
+    const reason = (e as { stderr?: string; message?: string }).stderr?.trim() || (e as Error).message || String(e);
+    log(`push ${plan.branch} to ${plan.remote} failed: ${reason}`);
+    return { pushed: false, reason };
+  }
+  if (vscode.extensions.getExtension(GITHUB_PR_EXTENSION)) {
+    await vscode.commands.executeCommand(GITHUB_PR_CREATE);
+    return { pushed: true, pullRequest: 'github-extension' };
+  }
+  return { pushed: true, pullRequest: 'commands' };
+}
+
+/** The commands that still need running, shown where the person can copy them. */
+async function showCommands(plan: HandOnPlan, commands: readonly string[], why: string): Promise<void> {
+  await vscode.env.clipboard.writeText(commands.join('\n'));
+  const copied = vscode.l10n.t('{0}. The commands are on the clipboard:\n{1}', why, commands.join('\n'));
+  notify('info', copied, [{ title: vscode.l10n.t('Open Terminal'), run: () => vscode.window.createTerminal({ cwd: plan.worktree, name: 'Loom: hand on' }).show() }]);
+}
+
+/**
+ * Loom: Sync, the synced stage (loom's index-update skill): the feature's decisions and pitfalls
+ * into `.loom/memory/store.json` through loom_add_memory's writer (a repeated sync adds nothing
+ * twice), then the branch handed on.
+ */
+export async function syncSpec(ctx: CommandContext, e: SpecEntry): Promise<CommandOutcome> {
+  const { snapshot } = e.spec;
+  const feature = splitSpecName(snapshot.name).feature;
+  if (!e.spec.stage || !hasRole(e.spec.definition, e.spec.stage, 'sync')) {
+    const message = vscode.l10n.t('{0} is at {1}: Loom syncs a feature at its synced stage.', feature, e.spec.stage ?? '-');
+    notify('warning', message);
+    return { status: 'refused', message, reasons: [] };
+  }
+  const language = specLanguage(snapshot);
+  const { added, found } = syncFeatureMemory(snapshot, language, new Date().toISOString(), LOCK_WAIT_MS);
+  const log = ctx.log.component('sync');
+  log.info(`${snapshot.specDir}: ${added.length} of ${found} memory entries added to ${MEMORY_STORE_FILE}`);
+  const plan = handOnPlan(snapshot, language);
+  const outcome = await handOnBranch(plan, (l) => log.warn(l));
+  const memory = vscode.l10n.t('{0}: {1} new memory entries in {2}', feature, added.length, MEMORY_STORE_FILE);
+  if (!outcome.pushed) await showCommands(plan, plan.commands, `${memory}; ${vscode.l10n.t('the branch was not pushed: {0}', outcome.reason)}`);
+  else if (outcome.pullRequest === 'commands') await showCommands(plan, plan.commands.slice(1), `${memory}; ${vscode.l10n.t('pushed {0}', plan.branch)}`);
+  else notify('info', `${memory}; ${vscode.l10n.t('pushed {0}', plan.branch)}`);
+  return { status: 'done', specDir: e.dir, outcome: outcome.pushed ? 'pushed' : 'commands', message: plan.commands.join('\n') };
+}
+
+export function registerSyncCommand(ctx: CommandContext): vscode.Disposable[] {
+  return [createCommand(ctx, 'loom.syncFeature', { spec: true, writes: true, placeHolder: vscode.l10n.t('Sync which spec?') }, (_a, e) => syncSpec(ctx, e!))];
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { main } from '../../../src/cli/main';
+import { featureMemoryEntries, syncFeatureMemory } from '../../../src/core/memory/featureMemory';
+import { addMemoryEntry, readMemoryStore } from '../../../src/core/memory/memoryStore';
+import { handOnPlan, shellWord } from '../../../src/core/pipelineRun/branchHandOn';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { GREETING, greetingAtVerification } from '../verification/greetingRepo';
+
+// Synced by Loom (issue 34, item 3), as loom's loom-index-update skill (Step 3) does it: the
+// feature's decisions (type 决策) and pitfalls (type 踩坑) into .loom/memory/store.json through
+// the same writer as loom_add_memory (loom 3's memory-store addEntry: newest first, at most 50),
+// and the branch handed on as loom-finishing-a-development-branch does (push, pull request).
+
+const NOW = '2026-12-04T10:00:00.000Z';
+
+function syncedGreeting() {
+  const r = greetingAtVerification();
+  r.write(
+    `${GREETING}/plan.md`,
+    '# Plan\n\n## Decisions\n\n- Greeting text lives in `src/greet.js`, not in config\n- Names are not trimmed\n  (callers trim them)\n\n## Tasks\n\n- T1 greet by name\n',
+  );
+  r.write(`${GREETING}/review-response.md`, '# Review response\n\n## 踩坑\n\n1. `node --test` inherits NODE_TEST_CONTEXT from a parent runner\n\n## Other\n\n- not remembered\n');
+  r.write(`${GREETING}/task-states/T1.state.json`, { ...(r.json(`${GREETING}/task-states/T1.state.json`) as object), retry_count: 2, blocker: 'the test runner hung' });
+  r.write(`${GREETING}/pipeline.state.json`, { ...(r.json(`${GREETING}/pipeline.state.json`) as object), current_stage: 'synced' });
+  return r;
+}
+
+test('a feature’s decisions and pitfalls become memory entries, tagged with the feature and pointing at their file', () => {
+  const r = syncedGreeting();
+  try {
+    const snapshot = new LoomRepository(r.root).get(GREETING)!.snapshot;
+    const entries = featureMemoryEntries(snapshot, 'en');
+    assert.deepEqual(
+      entries.map((e) => [e.type, e.content, e.context]),
+      [
+        ['决策', 'greeting: Greeting text lives in `src/greet.js`, not in config', `${GREETING}/plan.md`],
+        ['决策', 'greeting: Names are not trimmed (callers trim them)', `${GREETING}/plan.md`],
+        ['踩坑', 'greeting: `node --test` inherits NODE_TEST_CONTEXT from a parent runner', `${GREETING}/review-response.md`],
+        ['踩坑', 'greeting: task T1 (Greet by name) needed 2 retries; blocker: the test runner hung', `${GREETING}/task-states/T1.state.json`],
+      ],
+    );
+    assert.deepEqual(entries[0].tags, ['greeting', 'loom-sync']);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('the sync writes through loom_add_memory’s writer: existing entries kept, a second sync adds nothing', () => {
+  const r = syncedGreeting();
+  try {
+    addMemoryEntry(r.root, { type: '偏好', content: 'tabs, not spaces', context: null }, '2026-12-01T00:00:00.000Z', 1000);
+    const snapshot = new LoomRepository(r.root).get(GREETING)!.snapshot;
+    const first = syncFeatureMemory(snapshot, 'en', NOW, 1000);
+    assert.equal(first.added.length, 4);
+    const store = readMemoryStore(r.root);
+    assert.equal(store.entries.length, 5);
+    assert.equal(store.entries[4].content, 'tabs, not spaces');
+    assert.ok(store.entries.slice(0, 4).every((e) => e.created_at === NOW && /^[0-9a-f]{8}$/.test(e.id)));
+    const again = syncFeatureMemory(snapshot, 'en', NOW, 1000);
+    assert.equal(again.added.length, 0);
+    assert.equal(readMemoryStore(r.root).entries.length, 5);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('a corrupt store is named and left untouched by the sync', () => {
+  const r = syncedGreeting();
+  try {
+    r.write('.loom/memory/store.json', '{ "entries": [');
+    const snapshot = new LoomRepository(r.root).get(GREETING)!.snapshot;
+    assert.throws(() => syncFeatureMemory(snapshot, 'en', NOW, 1000), /\.loom\/memory\/store\.json is corrupt/);
+    assert.equal(r.read('.loom/memory/store.json'), '{ "entries": [');
+  } finally {
+    r.dispose();
+  }
+});
+
+test('the branch handed on: the feature branch pushed with its upstream, a pull request naming the feature, words quoted for the shell', () => {
+  const r = syncedGreeting();
+  try {
+    const snapshot = new LoomRepository(r.root).get(GREETING)!.snapshot;
+    const plan = handOnPlan(snapshot, 'en');
+    assert.equal(plan.branch, 'feature/2026-12-01-greeting');
+    assert.equal(plan.worktree, undefined);
+    assert.equal(plan.commands[0], `git -C ${r.root} push --set-upstream origin feature/2026-12-01-greeting`);
+    assert.match(plan.commands[1], /^cd \S+ && gh pr create --head feature\/2026-12-01-greeting --title 'feat: greeting' --body 'Feature greeting/);
+    assert.match(plan.body, /REQ-001/);
+    assert.equal(shellWord("it's"), `'it'\\''s'`);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('loom-vscode sync: the memory update and the commands at the synced stage; refused before it, nothing written', async () => {
+  const r = syncedGreeting();
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
+  try {
+    assert.equal(await main(['sync', '--spec-dir', GREETING, '--json', '--cwd', r.root], io), 0);
+    const result = JSON.parse(out.join('\n'));
+    assert.equal(result.memory.added.length, 4);
+    assert.equal(result.branch, 'feature/2026-12-01-greeting');
+    assert.equal(result.commands.length, 2);
+    r.write(`${GREETING}/pipeline.state.json`, { ...(r.json(`${GREETING}/pipeline.state.json`) as object), current_stage: 'verification' });
+    r.write('.loom/memory/store.json', { entries: [], sessions: [] });
+    assert.equal(await main(['sync', '--spec-dir', GREETING, '--cwd', r.root], io), 1);
+    assert.match(err.join('\n'), /sync runs at the stage that syncs \(synced\); the spec is at verification/);
+    assert.deepEqual(readMemoryStore(r.root).entries, []);
+  } finally {
+    r.dispose();
+  }
+});
