@@ -22,6 +22,7 @@ import { traceMessages } from './trace';
 import { mcpMessages } from './mcp';
 import { memoryMessages } from './memory';
 import { verificationMessages } from './verification';
+import { pipelineRunMessages } from './pipelineRun';
 import { worktreeMessages } from './worktree';
 import { portMessages } from './port';
 import { viewMessages } from '../../shared/messages/viewMessages';
@@ -60,6 +61,7 @@ export const CATALOG = lazily(() => ({
   ...mcpMessages,
   ...memoryMessages,
   ...verificationMessages,
+  ...pipelineRunMessages,
   ...worktreeMessages,
   ...portMessages,
 })) satisfies () => Readonly<Record<string, MessageEntry>>;

@@ -1,0 +1,365 @@
+import { join } from 'node:path';
+import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
+import type { Draft } from '../authoring/draftBlocks';
+import { checkDrafts } from '../authoring/draftCheck';
+import { runDraftingTurn } from '../authoring/draftingTurn';
+import { draftBase, writeDrafts } from '../authoring/draftWrite';
+import { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
+import type { AuthoringCommand, AuthoringCommandName } from '../authoring/stageCommands';
+import { ModelRequestError, ModelUnavailableError, type ChatMessage, type ChatModel } from '../executing/dispatch/chatModel';
+import type { ExecutingResult } from '../executing/machine/runTypes';
+import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
+import { readOptionalText } from '../fs/readOptional';
+import { t } from '../messages';
+import { stageOf } from '../pipeline/pipelineDefinition';
+import type { Answer, NeedsConfirmation, Refused } from '../port/answer';
+import { request } from '../port/request';
+import type { SpecPipeline } from '../repository/specPipeline';
+import { staleHandoffs } from '../specdir/handoffStaleness';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import type { VerificationResult } from '../verification/verificationResult';
+import { stageWork, type StageWork } from './stageWork';
+import { estimateTokens } from './tokens';
+
+/** Supervised shows each stage's drafts and waits for Write; Autopilot writes what passes the checks. */
+export type RunMode = 'supervised' | 'autopilot';
+
+/** Why a run stopped: each has the one action that continues it (the surfaces render it). */
+export type StopReason =
+  | 'approval-gate'
+  | 'review-gate'
+  | 'review-response'
+  | 'breaker'
+  | 'needs-context'
+  | 'budget'
+  | 'check-failed'
+  | 'verification-failed'
+  | 'model-unavailable'
+  | 'model-refused'
+  | 'drafts-declined'
+  | 'declined'
+  | 'refused'
+  | 'tasks-stopped'
+  | 'stopped'
+  | 'failed-stage'
+  | 'done';
+
+/** What the run did at one stage: for the dashboard and the transcript. */
+export interface StageRecord {
+  stage: string;
+  work: StageWork['kind'];
+  startedAt: string;
+  ms: number;
+  /** Drafting rounds (the first and its corrections), or runner rounds. */
+  rounds: number;
+  /** Estimated tokens of the stage's model requests (one per 4 characters) and of its subagents. */
+  tokens: number;
+  wrote: string[];
+  transcript: string[];
+}
+
+export interface RunStop {
+  reason: StopReason;
+  stage: string;
+  message: string;
+  stages: StageRecord[];
+}
+
+/** What a run needs from its surface: the model, the person, and the runners that take host ports. */
+export interface RunPorts {
+  mode: RunMode;
+  signal: AbortSignal;
+  /** The model that drafts (the `@loom` prompts); throws ModelUnavailableError when there is none. */
+  model(): Promise<ChatModel>;
+  /** Supervised: the drafts shown; true when the person says Write. */
+  reviewDrafts(stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean>;
+  /** Supervised: the actor's question put to the person (an interactive stage, Run Tasks). */
+  confirm(question: NeedsConfirmation): Promise<boolean>;
+  /** Run Tasks with the surface's executing ports (subagents), answered when the run ends. */
+  runTasks(confirm: NeedsConfirmation['step'] | true | undefined): Promise<Answer<'runTasks'>>;
+  createWorktree(): Promise<Answer<'createWorktree'>>;
+  verify(): Promise<Answer<'verify'>>;
+  /** The review feedback answered (helper intent `answerReview`); undefined where it is not there yet. */
+  answerReview?: () => Promise<Answer>;
+  /** The memory update and the branch handed on. */
+  sync(): Promise<void>;
+  /** Tokens the run may still spend; undefined: no budget. */
+  budget?: number;
+  /** Each line of the transcript, as it is written (progress, the status bar). */
+  onEvent?(stage: string, line: string): void;
+}
+
+/** At most this many correction rounds after the first draft: the issue's "at most two". */
+const CORRECTION_ROUNDS = 2;
+/** More moves than a pipeline has stages means something loops: the run stops and says so. */
+const MAX_STEPS = 40;
+
+const stopped = (reason: StopReason, stage: string, message: string): Omit<RunStop, 'stages'> => ({ reason, stage, message });
+
+/** The refusal's sentence with what is still unmet. */
+const refusalText = (a: Refused) => {
+  const reasons = a.check?.unmet.length ? a.check.unmet : a.reasons;
+  return reasons.length ? `${a.message}: ${reasons.join('; ')}` : a.message;
+};
+
+/** The stop a finished Run Tasks means, if any. */
+function tasksStop(r: ExecutingResult, stage: string): Omit<RunStop, 'stages'> | undefined {
+  switch (r.outcome) {
+    case 'completed':
+      return r.testReport && r.testReport.verdict !== 'PASS' ? stopped('check-failed', stage, r.message) : undefined;
+    case 'replan':
+    case 'blocked':
+      return stopped('breaker', stage, r.message);
+    case 'needs-context':
+      return stopped('needs-context', stage, r.message);
+    case 'budget-exceeded':
+      return stopped('budget', stage, r.message);
+    case 'model-unavailable':
+      return stopped('model-unavailable', stage, r.message);
+    case 'cancelled':
+      return stopped('tasks-stopped', stage, r.message);
+  }
+}
+
+/**
+ * One run of Loom: Run Pipeline on one spec, from its current stage. Each stage's work (the
+ * `@loom` drafting, or its runner) and its move go through the spec's actor; the run stops where
+ * a person decides (a human-approval gate, the review gate), at a breaker, a task that needs
+ * context, the budget, a check still failing after two corrections, a model that refuses or is
+ * missing, and says why. It never passes a gate by itself: a human-approval step is never
+ * confirmed here. A stage whose handoff is fresh is not done again: the run tries the move first.
+ */
+export async function runPipeline(spec: SpecPipeline, ports: RunPorts): Promise<RunStop> {
+  const stages: StageRecord[] = [];
+  let used = 0;
+  const end = (s: Omit<RunStop, 'stages'>): RunStop => ({ ...s, stages });
+  for (let step = 0; step < MAX_STEPS; step++) {
+    spec.reload();
+    const stage = spec.stage ?? '-';
+    if (ports.signal.aborted) return end(stopped('stopped', stage, t('run.pipeline.stopped', { stage })));
+    if (ports.budget !== undefined && used >= ports.budget) return end(stopped('budget', stage, t('run.pipeline.budget', { used, budget: ports.budget })));
+    const work = stageWork(spec.definition, spec.stage);
+    const record: StageRecord = { stage, work: work.kind, startedAt: new Date().toISOString(), ms: 0, rounds: 0, tokens: 0, wrote: [], transcript: [] };
+    const began = Date.now();
+    const say = (line: string) => {
+      record.transcript.push(line);
+      ports.onEvent?.(stage, line);
+    };
+    stages.push(record);
+    const outcome = await doStage(spec, ports, work, stage, record, say).finally(() => {
+      record.ms = Date.now() - began;
+      used += record.tokens;
+    });
+    if (outcome) {
+      say(outcome.message);
+      return end(outcome);
+    }
+  }
+  return end(stopped('refused', spec.stage ?? '-', t('run.pipeline.loops', { steps: MAX_STEPS })));
+}
+
+/** The stage's handoff is there, done, and no file it fingerprints changed since. */
+function freshHandoff(snapshot: SpecSnapshot, stage: string): boolean {
+  const handoff = snapshot.handoffs.get(stage) ?? snapshot.handoffs.get(`${stage}.json`);
+  if (!handoff || handoff.status !== 'done') return false;
+  return !staleHandoffs(snapshot).some((h) => h.handoff === stage || h.handoff === `${stage}.json` || h.handoff === `handoffs/${stage}.json`);
+}
+
+/** The stage's work and its move; a stop when the run cannot go on, else undefined (the spec moved). */
+async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
+  switch (work.kind) {
+    case 'unknown':
+      return stopped('failed-stage', stage, t('run.pipeline.unknownStage', { stage }));
+    case 'reviewGate':
+      return stopped('review-gate', stage, t('run.pipeline.reviewGate', { stage }));
+    case 'sync': {
+      say(t('run.pipeline.syncing'));
+      await ports.sync();
+      record.rounds = 1;
+      return stopped('done', stage, t('run.pipeline.done', { stage }));
+    }
+    default:
+      break;
+  }
+  if (work.kind === 'move') return moveOn(spec, ports, stage, say);
+  // A stage already done (its handoff written and fresh) is not done again: the move is tried first.
+  if (freshHandoff(spec.snapshot, stage)) {
+    say(t('run.pipeline.fresh', { stage }));
+    const first = await move(spec, ports, stage, say, true);
+    if (!isNotReady(first)) return first;
+  }
+  switch (work.kind) {
+    case 'draft':
+      return draftStage(spec, ports, work.command, stage, record, say);
+    case 'check': {
+      record.rounds = 1;
+      const a = await request(spec, { type: 'checkStage' });
+      if (a.kind === 'refused') return stopped('refused', stage, refusalText(a));
+      if (a.kind === 'changed') say(t('run.pipeline.checked', { reports: a.check.validators.flatMap((v) => v.report ?? []).join(', ') || '-' }));
+      return moveOn(spec, ports, stage, say);
+    }
+    case 'worktree': {
+      record.rounds = 1;
+      const a = await ports.createWorktree();
+      if (a.kind !== 'changed') return stopped('refused', stage, a.kind === 'refused' ? refusalText(a) : a.question.title);
+      say(t('run.pipeline.worktree', { branch: a.worktree.branch, path: a.worktree.path }));
+      record.wrote.push('pipeline.state.json');
+      return moveOn(spec, ports, stage, say);
+    }
+    case 'tasks':
+      return tasksStage(spec, ports, stage, record, say);
+    case 'verify': {
+      record.rounds = 1;
+      const a = await ports.verify();
+      if (a.kind !== 'changed') return stopped('refused', stage, a.kind === 'refused' ? refusalText(a) : a.question.title);
+      const v: VerificationResult = a.verification;
+      record.wrote.push(v.report, ...(v.handoff ? [v.handoff] : []), ...(v.evidence ? [v.evidence.file] : []));
+      say(t('run.pipeline.verified', { verdict: v.verdict, report: v.report }));
+      if (v.verdict !== 'PASS') return stopped('verification-failed', stage, t('run.pipeline.verificationFailed', { count: v.fixItems.length, first: v.fixItems[0]?.problem ?? '-' }));
+      return moveOn(spec, ports, stage, say);
+    }
+    case 'reviewResponse': {
+      if (!ports.answerReview) return stopped('review-response', stage, t('run.pipeline.reviewResponse', { stage }));
+      record.rounds = 1;
+      const a = await ports.answerReview();
+      if (a.kind === 'refused') return stopped('refused', stage, refusalText(a));
+      return moveOn(spec, ports, stage, say);
+    }
+  }
+}
+
+/** Run Tasks: asked of the person in Supervised (the actor's question), taken as the run's word in Autopilot. */
+async function tasksStage(spec: SpecPipeline, ports: RunPorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
+  let confirm: NeedsConfirmation['step'] | true | undefined;
+  for (let asked = 0; asked < 2; asked++) {
+    record.rounds++;
+    const a = await ports.runTasks(confirm);
+    if (a.kind === 'refused') return stopped('refused', stage, refusalText(a));
+    if (a.kind === 'needs-confirmation') {
+      if (ports.mode === 'supervised' && !(await ports.confirm(a))) return stopped('declined', stage, a.question.title);
+      confirm = a.step;
+      continue;
+    }
+    const r = a.result;
+    record.tokens += r.tokens.used;
+    record.wrote.push(...r.finished.map((id) => `task-states/${id}.state.json`), ...(r.testReport ? [r.testReport.file] : []));
+    say(r.message);
+    const stop = tasksStop(r, stage);
+    if (stop) return stop;
+    return moveOn(spec, ports, stage, say);
+  }
+  return stopped('declined', stage, t('run.pipeline.notConfirmed', { stage }));
+}
+
+/**
+ * The `@loom` drafting of a stage with the model, its checks with at most two corrections, then
+ * (Autopilot) the drafts written, or (Supervised) shown and written when the person says Write;
+ * then the move. A move the actor refuses for what the drafts lack is one more correction round.
+ */
+async function draftStage(
+  spec: SpecPipeline,
+  ports: RunPorts,
+  command: AuthoringCommand<AuthoringCommandName>,
+  stage: string,
+  record: StageRecord,
+  say: (l: string) => void,
+): Promise<Omit<RunStop, 'stages'> | undefined> {
+  let model: ChatModel;
+  try {
+    model = await ports.model();
+  } catch (e) {
+    return stopped('model-unavailable', stage, e instanceof Error ? e.message : String(e));
+  }
+  let problems: string[] = [];
+  for (let round = 0; round <= CORRECTION_ROUNDS; round++) {
+    const snapshot = spec.snapshot;
+    const specText = readOptionalText(join(snapshot.dir, 'spec.md'));
+    const templates = loadAuthoringTemplates(snapshot.repoRoot, detectLanguage(specText ?? ''));
+    const diff = command.diff ? featureDiffForPrompt(await featureDiff(snapshot, ports.signal)) : undefined;
+    const ask = problems.length ? t('run.pipeline.correct', { problems: problems.map((p) => `- ${p}`).join('\n') }) : t('run.pipeline.draftRequest', { stage });
+    const messages = buildAuthoringMessages({ command, templates, dir: snapshot.dir, specDir: snapshot.specDir, stage, request: ask, drafts: [], diff, history: [] });
+    const sent: ChatMessage[] = [...messages];
+    say(t('run.pipeline.drafting', { command: command.name, round: round + 1 }));
+    let result;
+    try {
+      result = await runDraftingTurn({
+        model,
+        messages,
+        specDir: snapshot.specDir,
+        pending: [],
+        check: (drafts) => checkDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
+        repairMessage: (p) => {
+          const m = buildRepairMessage(templates, p);
+          sent.push(m);
+          return m;
+        },
+        onEvent: (e) => {
+          if (e.type === 'repair') say(t('run.pipeline.repair', { count: e.problems.length, attempt: e.attempt }));
+        },
+        signal: ports.signal,
+        maxRepairs: CORRECTION_ROUNDS,
+      });
+    } catch (e) {
+      if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
+      if (e instanceof ModelUnavailableError) return stopped('model-unavailable', stage, e.message);
+      if (e instanceof ModelRequestError) return stopped('model-refused', stage, t('run.pipeline.modelRefused', { code: e.code, detail: e.message }));
+      throw e;
+    }
+    record.rounds += 1 + result.repairs;
+    record.tokens += estimateTokens([...sent.map((m) => m.content), ...result.replies]);
+    if (!result.proposed) return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name }));
+    if (result.problems.length) return stopped('check-failed', stage, t('run.pipeline.checksFail', { rounds: CORRECTION_ROUNDS, problems: result.problems.join('; ') }));
+    if (ports.mode === 'supervised' && !(await ports.reviewDrafts(stage, result.drafts, result.problems))) {
+      return stopped('drafts-declined', stage, t('run.pipeline.draftsWaiting', { stage }));
+    }
+    if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
+    const prose = result.replies[0].split(/\n\s*\n/)[0] ?? '';
+    const written = writeDrafts(spec, command, result.drafts, draftBase(snapshot.dir, result.drafts), prose.slice(0, 200), new Date().toISOString());
+    record.wrote.push(...written.written, ...(written.handoff ? [written.handoff] : []));
+    say(t('run.pipeline.wrote', { files: written.written.join(', ') || '-' }));
+    const moved: Omit<RunStop, 'stages'> | undefined | NotReady = await move(spec, ports, stage, say, true);
+    if (!isNotReady(moved)) return moved;
+    // The actor refused the move for what the files still lack: one more correction round.
+    problems = moved.notReady;
+  }
+  return stopped('check-failed', stage, t('run.pipeline.checksFail', { rounds: CORRECTION_ROUNDS, problems: problems.join('; ') }));
+}
+
+/** The move once the stage's work is done: a refusal now stops the run. */
+async function moveOn(spec: SpecPipeline, ports: RunPorts, stage: string, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
+  const m = await move(spec, ports, stage, say);
+  return isNotReady(m) ? stopped('check-failed', stage, m.notReady.join('; ')) : m;
+}
+
+/** A move refused for preconditions still unmet: the stage's work (or one more correction) is still to do. */
+type NotReady = { notReady: string[] };
+const isNotReady = (m: Omit<RunStop, 'stages'> | undefined | NotReady): m is NotReady => m !== undefined && 'notReady' in m;
+
+/**
+ * The move out of the stage, through the actor. A human-approval gate stops the run (never
+ * passed by itself); another question (an interactive stage) is the person's in Supervised and
+ * the run's word in Autopilot. `probe`: a refusal for unmet preconditions answers `not-ready`
+ * (the stage's work is still to do) instead of stopping.
+ */
+async function move(spec: SpecPipeline, ports: RunPorts, stage: string, say: (l: string) => void, probe = false): Promise<Omit<RunStop, 'stages'> | undefined | NotReady> {
+  const gate = stageOf(spec.definition, stage);
+  let confirm: NeedsConfirmation['step'] | undefined;
+  for (let asked = 0; asked < 2; asked++) {
+    const a = await request(spec, { type: 'advance', compressionConfirmed: true }, confirm ? { confirm } : {});
+    if (a.kind === 'changed') {
+      const to = a.to ?? stage;
+      say(t('run.pipeline.moved', { from: stage, to }));
+      if (a.complete) return stopped('done', to, t('run.pipeline.done', { stage: to }));
+      return undefined;
+    }
+    if (a.kind === 'refused') {
+      if (probe && a.check?.unmet.length) return { notReady: [...a.check.unmet] };
+      return stopped('refused', stage, refusalText(a));
+    }
+    // Never passes a gate by itself: a human approval is the person's, always.
+    if (gate?.humanApproval) return stopped('approval-gate', stage, t('run.pipeline.approvalGate', { stage, to: a.step.to }));
+    if (ports.mode === 'supervised' && !(await ports.confirm(a))) return stopped('declined', stage, a.question.title);
+    confirm = a.step;
+  }
+  return stopped('declined', stage, t('run.pipeline.notConfirmed', { stage }));
+}
