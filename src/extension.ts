@@ -20,6 +20,9 @@ import { registerTaskReviewCommands } from './host/executing/taskReviewCommands'
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
+import { PipelineRuns } from './host/pipelineRun/pipelineRuns';
+import { registerPipelineRunCommands } from './host/pipelineRun/pipelineRunCommands';
+import { RunChatCommand } from './host/chat/runChatCommand';
 import { LoomTools } from './host/lmTools/loomTools';
 import { Log } from './host/log';
 import { LoomMcpServers, MCP_PROVIDER_ID } from './host/mcpServers';
@@ -104,7 +107,8 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const review = new ReviewThreads(registry, config, log);
   const refine = new RefineCommand(ctx, drafts, review);
   view.provider.setReviewCounts(review);
-  const chat = new LoomChatParticipant(ctx, drafts, [refine]);
+  const runs = new PipelineRuns(ctx, context.workspaceState);
+  const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
@@ -123,6 +127,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),
+    ...registerPipelineRunCommands(ctx, runs),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets }),
     ...registerTranscriptCommands(ctx, storageDir),
@@ -139,6 +144,8 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     mcpServers,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServers),
   );
+  // Runs a window reload interrupted go on from where loom's files say they are.
+  if (trust.writable) void runs.resume();
   log.component('extension').info(`activated (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${trust.writable ? 'trusted' : 'restricted'})`);
   // Not now: VS Code is still starting the window (see SpecRegistry.startSoon).
   registry.startSoon();

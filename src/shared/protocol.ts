@@ -89,6 +89,9 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'rewindTask'; args: { taskId: string } }
   /** Verification by Loom: the project's build, type checks and tests re-run, verify-report.md written (Loom: Verify). */
   | { command: 'verify'; args?: undefined }
+  /** Loom: Run Pipeline and Loom: Stop Pipeline, for this spec. */
+  | { command: 'runPipeline'; args?: undefined }
+  | { command: 'stopPipeline'; args?: undefined }
 );
 
 export const EXPORT_FORMATS = ['csv', 'markdown'] as const;

@@ -35,5 +35,6 @@ export const pipelineRunMessages = {
   'run.pipeline.wrote': { en: 'Wrote {files}', zh: '已写入 {files}' },
   'run.pipeline.moved': { en: 'Moved {from} → {to}', zh: '已移动 {from} → {to}' },
   'run.pipeline.fresh': { en: '{stage} was done already (its handoff is fresh): moving on.', zh: '{stage} 已完成（其交接文件仍有效）：继续前进。' },
+  'run.pipeline.testReport': { en: 'The tasks ran, but test-report.md says {verdict}.', zh: '任务已运行，但 test-report.md 的结论是 {verdict}。' },
   'run.pipeline.approvalGate': { en: '{stage} is a human-approval gate: approve it to move on to {to}.', zh: '{stage} 是人工批准关卡：批准后进入 {to}。' },
 } as const satisfies MessageTable;

@@ -7,7 +7,8 @@ import { draftBase, writeDrafts } from '../authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
 import type { AuthoringCommand, AuthoringCommandName } from '../authoring/stageCommands';
 import { ModelRequestError, ModelUnavailableError, type ChatMessage, type ChatModel } from '../executing/dispatch/chatModel';
-import type { ExecutingResult } from '../executing/machine/runTypes';
+import type { ExecutingOutcome } from '../executing/machine/runTypes';
+import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { readOptionalText } from '../fs/readOptional';
 import { t } from '../messages';
@@ -75,8 +76,11 @@ export interface RunPorts {
   reviewDrafts(stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean>;
   /** Supervised: the actor's question put to the person (an interactive stage, Run Tasks). */
   confirm(question: NeedsConfirmation): Promise<boolean>;
-  /** Run Tasks with the surface's executing ports (subagents), answered when the run ends. */
-  runTasks(confirm: NeedsConfirmation['step'] | true | undefined): Promise<Answer<'runTasks'>>;
+  /**
+   * Run Tasks with the surface's executing ports (subagents), answered when the run ends: in
+   * Supervised the person is asked the actor's question, in Autopilot the run's start was their word.
+   */
+  runTasks(): Promise<TasksOutcome>;
   createWorktree(): Promise<Answer<'createWorktree'>>;
   verify(): Promise<Answer<'verify'>>;
   /** The review feedback answered (helper intent `answerReview`); undefined where it is not there yet. */
@@ -88,6 +92,9 @@ export interface RunPorts {
   /** Each line of the transcript, as it is written (progress, the status bar). */
   onEvent?(stage: string, line: string): void;
 }
+
+/** How Run Tasks ended, as the surface's executing command tells it. */
+export type TasksOutcome = { kind: 'refused'; message: string } | { kind: 'declined'; message: string } | { kind: 'ran'; outcome: ExecutingOutcome; message: string; finished: string[] };
 
 /** At most this many correction rounds after the first draft: the issue's "at most two". */
 const CORRECTION_ROUNDS = 2;
@@ -102,11 +109,13 @@ const refusalText = (a: Refused) => {
   return reasons.length ? `${a.message}: ${reasons.join('; ')}` : a.message;
 };
 
-/** The stop a finished Run Tasks means, if any. */
-function tasksStop(r: ExecutingResult, stage: string): Omit<RunStop, 'stages'> | undefined {
+/** The stop a finished Run Tasks means, if any: a test report that does not pass is a check still failing. */
+function tasksStop(r: Extract<TasksOutcome, { kind: 'ran' }>, snapshot: SpecSnapshot, stage: string): Omit<RunStop, 'stages'> | undefined {
   switch (r.outcome) {
-    case 'completed':
-      return r.testReport && r.testReport.verdict !== 'PASS' ? stopped('check-failed', stage, r.message) : undefined;
+    case 'completed': {
+      const report = snapshot.reports.get('test-report.md');
+      return report && report.verdict !== 'PASS' ? stopped('check-failed', stage, t('run.pipeline.testReport', { verdict: report.verdict ?? '-' })) : undefined;
+    }
     case 'replan':
     case 'blocked':
       return stopped('breaker', stage, r.message);
@@ -119,6 +128,14 @@ function tasksStop(r: ExecutingResult, stage: string): Omit<RunStop, 'stages'> |
     case 'cancelled':
       return stopped('tasks-stopped', stage, r.message);
   }
+}
+
+/** The subagents' tokens the executing loop recorded (pipeline.state.json `metadata.token_usage`). */
+function recordedTokens(snapshot: SpecSnapshot): number {
+  const meta = snapshot.state?.metadata ?? {};
+  if (!Object.hasOwn(meta, TOKEN_USAGE_KEY)) return 0;
+  const { total } = new TokenLedger(meta[TOKEN_USAGE_KEY]).toJSON('');
+  return total.input + total.output;
 }
 
 /**
@@ -228,27 +245,18 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
   }
 }
 
-/** Run Tasks: asked of the person in Supervised (the actor's question), taken as the run's word in Autopilot. */
+/** Run Tasks through the surface's executing command; the subagents' tokens are what the loop recorded. */
 async function tasksStage(spec: SpecPipeline, ports: RunPorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
-  let confirm: NeedsConfirmation['step'] | true | undefined;
-  for (let asked = 0; asked < 2; asked++) {
-    record.rounds++;
-    const a = await ports.runTasks(confirm);
-    if (a.kind === 'refused') return stopped('refused', stage, refusalText(a));
-    if (a.kind === 'needs-confirmation') {
-      if (ports.mode === 'supervised' && !(await ports.confirm(a))) return stopped('declined', stage, a.question.title);
-      confirm = a.step;
-      continue;
-    }
-    const r = a.result;
-    record.tokens += r.tokens.used;
-    record.wrote.push(...r.finished.map((id) => `task-states/${id}.state.json`), ...(r.testReport ? [r.testReport.file] : []));
-    say(r.message);
-    const stop = tasksStop(r, stage);
-    if (stop) return stop;
-    return moveOn(spec, ports, stage, say);
-  }
-  return stopped('declined', stage, t('run.pipeline.notConfirmed', { stage }));
+  const before = recordedTokens(spec.snapshot);
+  record.rounds = 1;
+  const r = await ports.runTasks();
+  spec.reload();
+  record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
+  if (r.kind === 'refused') return stopped('refused', stage, r.message);
+  if (r.kind === 'declined') return stopped('declined', stage, r.message);
+  record.wrote.push(...r.finished.map((id) => `task-states/${id}.state.json`), ...(spec.snapshot.reports.has('test-report.md') ? ['test-report.md'] : []));
+  say(r.message);
+  return tasksStop(r, spec.snapshot, stage) ?? moveOn(spec, ports, stage, say);
 }
 
 /**

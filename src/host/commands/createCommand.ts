@@ -49,6 +49,8 @@ export interface CommandArgs {
   /** Reject File: the file of the task's checkpoint, and the person's words for the implementer. */
   file?: string;
   words?: string;
+  /** Run Pipeline: `supervised` or `autopilot` (else the setting, else asked). */
+  mode?: string;
 }
 
 /** What a command did; tests read it, users see messages. */
@@ -90,6 +92,7 @@ function argsOf(arg: unknown): { args: CommandArgs; dir?: string; uri?: vscode.U
         approvalStage: str('approvalStage'),
         file: str('file'),
         words: str('words'),
+        mode: str('mode'),
       },
       dir: str('specDir'),
     };

@@ -48,7 +48,7 @@ export async function handOnBranch(plan: HandOnPlan, log: (line: string) => void
   const root = vscode.Uri.file(plan.worktree ?? '');
   const git = plan.worktree ? await gitApi() : undefined;
   const repo = git ? ((await git.openRepository?.(root)) ?? git.getRepository(root)) : undefined;
-  if (!repo) return { pushed: false, reason: plan.worktree ? vscode.l10n.t('VS Code\u2019s git extension is not available') : vscode.l10n.t('the feature has no worktree') };
+  if (!repo) return { pushed: false, reason: plan.worktree ? vscode.l10n.t('VS Code’s git extension is not available') : vscode.l10n.t('the feature has no worktree') };
   try {
     await repo.push(plan.remote, plan.branch, true);
   } catch (e) {
@@ -66,7 +66,7 @@ export async function handOnBranch(plan: HandOnPlan, log: (line: string) => void
 /** The commands that still need running, shown where the person can copy them. */
 async function showCommands(plan: HandOnPlan, commands: readonly string[], why: string): Promise<void> {
   await vscode.env.clipboard.writeText(commands.join('\n'));
-  const copied = vscode.l10n.t('{0}. The commands are on the clipboard:\n{1}', why, commands.join('\n'));
+  const copied = vscode.l10n.t('{0}. The commands are on the clipboard: {1}', why, commands.join(' ; '));
   notify('info', copied, [{ title: vscode.l10n.t('Open Terminal'), run: () => vscode.window.createTerminal({ cwd: plan.worktree, name: 'Loom: hand on' }).show() }]);
 }
 

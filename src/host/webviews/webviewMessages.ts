@@ -29,6 +29,8 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   rejectFile: 'loom.rejectFile',
   rewindTask: 'loom.rewindTask',
   verify: 'loom.verify',
+  runPipeline: 'loom.runPipeline',
+  stopPipeline: 'loom.stopPipeline',
 };
 
 /** An absolute path inside `root`, or undefined when `rel` would leave it. */

@@ -62,6 +62,9 @@ export const viewMessages = {
   'view.next.checkStageTitle': { en: 'Run {validators} and write their reports', zh: '运行 {validators} 并写入它们的报告' },
   'view.next.markFailed': { en: 'Mark Failed', zh: '标记为失败' },
   'view.next.verify': { en: 'Verify', zh: '验证' },
+  'view.next.runPipeline': { en: 'Run Pipeline', zh: '运行流水线' },
+  'view.next.runPipelineTitle': { en: 'Loom does each stage in turn and stops where you decide', zh: 'Loom 依次完成每个阶段，并在需要你决定处停下' },
+  'view.next.stopPipeline': { en: 'Stop', zh: '停止' },
   'view.next.verifyTitle': { en: 'Re-run the build, type checks and tests, and write verify-report.md', zh: '重新运行构建、类型检查和测试，并写入 verify-report.md' },
   'view.next.reapprove': { en: 'Approve {stage} again', zh: '重新批准 {stage}' },
   'view.next.reapproveTitle': {

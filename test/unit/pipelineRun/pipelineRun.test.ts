@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ModelUnavailableError, type ChatModel } from '../../../src/core/executing/dispatch/chatModel';
 import type { NeedsConfirmation } from '../../../src/core/port/answer';
 import { request } from '../../../src/core/port/request';
-import { runPipeline, type RunPorts } from '../../../src/core/pipelineRun/pipelineRun';
+import { runPipeline, type RunPorts, type TasksOutcome } from '../../../src/core/pipelineRun/pipelineRun';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import type { SpecPipeline } from '../../../src/core/repository/specPipeline';
 import { block, freshSpec, GOOD, QueueModel } from '../authoring/authoringFixture';
@@ -30,9 +30,7 @@ function ports(spec: SpecPipeline, over: Partial<RunPorts> & { model?: () => Pro
       asked.push(q);
       return true;
     },
-    runTasks: async () => {
-      throw new Error('no tasks run in these tests');
-    },
+    runTasks: async (): Promise<TasksOutcome> => ({ kind: 'refused', message: 'no tasks run in these tests' }),
     createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
     verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
     sync: async () => {

@@ -1,0 +1,226 @@
+import * as vscode from 'vscode';
+import type { Draft } from '../../core/authoring/draftBlocks';
+import type { ExecutingOutcome } from '../../core/executing/machine/runTypes';
+import { request } from '../../core/port/request';
+import { runPipeline, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
+import { askPerson, type Action } from '../commands/answers';
+import { notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { splitSpecName } from '../format';
+import { VsCodeModelSelector } from '../lm/modelSelector';
+import type { SpecEntry } from '../specs/specRegistry';
+import { syncSpec } from './syncCommand';
+import { runVerification } from './verifyCommand';
+
+/** The runs under way, kept in the workspace's state: a window reload resumes them from loom's files. */
+const ACTIVE_RUNS_KEY = 'loom.pipelineRun.active';
+/** The context key the tree's and the palette's Stop Pipeline read. */
+const RUNNING_CONTEXT = 'loom.pipelineRunning';
+
+interface ActiveRun {
+  dir: string;
+  mode: RunMode;
+}
+
+/** The one action that continues a run stopped for this reason (none for a finished one). */
+function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: RunMode): Action | undefined {
+  const command =
+    (id: string, args: Record<string, unknown> = {}) =>
+    () =>
+      void vscode.commands.executeCommand(id, { specDir: e.dir, ...args });
+  const again = { title: vscode.l10n.t('Run Again'), run: () => void runs.start(e, mode) };
+  const reasons: Record<StopReason, Action | undefined> = {
+    'approval-gate': {
+      title: vscode.l10n.t('Approve and Continue'),
+      run: () =>
+        void (vscode.commands.executeCommand('loom.approve', { specDir: e.dir }) as Thenable<CommandOutcome | undefined>).then((o) => {
+          if (o?.status === 'done') void runs.start(e, mode);
+        }),
+    },
+    'review-gate': { title: vscode.l10n.t('Open {0}', 'review-feedback.md'), run: () => openSpecFile(e, 'review-feedback.md') },
+    'review-response': { title: vscode.l10n.t('Answer with @loom /respond'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /respond ' }) },
+    breaker: { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
+    'needs-context': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
+    budget: { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.executing.tokenBudget') },
+    'check-failed': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
+    'verification-failed': { title: vscode.l10n.t('Open {0}', 'verify-report.md'), run: () => openSpecFile(e, 'verify-report.md') },
+    'model-unavailable': { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') },
+    'model-refused': again,
+    'drafts-declined': again,
+    declined: again,
+    refused: { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
+    'tasks-stopped': again,
+    stopped: again,
+    'failed-stage': { title: vscode.l10n.t('Recover…'), run: command('loom.recover') },
+    done: undefined,
+  };
+  return reasons[stop.reason];
+}
+
+/**
+ * Loom: Run Pipeline's runs, one per spec at most: each drives its spec through the core's run
+ * (src/core/pipelineRun) with this window's ports (the model of vscode.lm, the person's
+ * answers, the executing command's subagents), shows where it is in the status bar, and says
+ * why it stopped with the one action that continues it.
+ */
+export class PipelineRuns implements vscode.Disposable {
+  private readonly running = new Map<string, { controller: AbortController; mode: RunMode; stage: string }>();
+  /** The last stop of each spec: the dashboard's "Needs you". */
+  readonly lastStops = new Map<string, RunStop>();
+  private readonly status = vscode.window.createStatusBarItem('loom.pipelineRun', vscode.StatusBarAlignment.Left, 99);
+  private readonly changed = new vscode.EventEmitter<string>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly memento: vscode.Memento,
+  ) {
+    this.status.name = vscode.l10n.t('Loom Pipeline Run');
+  }
+
+  dispose(): void {
+    for (const r of this.running.values()) r.controller.abort();
+    this.status.dispose();
+    this.changed.dispose();
+  }
+
+  isRunning(dir: string): boolean {
+    return this.running.has(dir);
+  }
+
+  /** The runs a reload interrupted, started again where loom's files say they are. */
+  async resume(): Promise<void> {
+    const saved = this.memento.get<ActiveRun[]>(ACTIVE_RUNS_KEY, []);
+    if (!saved.length) return;
+    await this.ctx.registry.start();
+    for (const r of saved) {
+      const e = this.ctx.registry.entry(r.dir);
+      if (e) void this.start(e, r.mode);
+      else await this.forget(r.dir);
+    }
+  }
+
+  private async remember(dir: string, mode: RunMode): Promise<void> {
+    const saved = this.memento.get<ActiveRun[]>(ACTIVE_RUNS_KEY, []).filter((r) => r.dir !== dir);
+    await this.memento.update(ACTIVE_RUNS_KEY, [...saved, { dir, mode }]);
+  }
+
+  private async forget(dir: string): Promise<void> {
+    await this.memento.update(
+      ACTIVE_RUNS_KEY,
+      this.memento.get<ActiveRun[]>(ACTIVE_RUNS_KEY, []).filter((r) => r.dir !== dir),
+    );
+  }
+
+  private show(): void {
+    void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, this.running.size > 0);
+    const [first] = [...this.running.entries()];
+    if (!first) {
+      this.status.hide();
+      return;
+    }
+    const [dir, r] = first;
+    const feature = splitSpecName(this.ctx.registry.entry(dir)?.spec.snapshot.name ?? dir).feature;
+    this.status.text = `$(sync~spin) ${vscode.l10n.t('Loom: {0} · {1}', feature, r.stage)}`;
+    this.status.tooltip = vscode.l10n.t('Loom is running the pipeline of {0} ({1}). Click to stop it.', feature, r.mode === 'autopilot' ? vscode.l10n.t('Autopilot') : vscode.l10n.t('Supervised'));
+    this.status.command = { title: vscode.l10n.t('Stop Pipeline'), command: 'loom.stopPipeline', arguments: [{ specDir: dir }] };
+    this.status.show();
+  }
+
+  /** Starts a run on the spec, unless one runs there already (never twice on one spec). */
+  async start(e: SpecEntry, mode: RunMode): Promise<CommandOutcome> {
+    const feature = splitSpecName(e.spec.snapshot.name).feature;
+    if (this.running.has(e.dir)) {
+      const message = vscode.l10n.t('The pipeline of {0} is already running.', feature);
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
+    }
+    const controller = new AbortController();
+    const run = { controller, mode, stage: e.spec.stage ?? '-' };
+    this.running.set(e.dir, run);
+    this.lastStops.delete(e.dir);
+    await this.remember(e.dir, mode);
+    this.show();
+    this.changed.fire(e.dir);
+    const log = this.ctx.log.component('pipelineRun');
+    log.info(`${e.spec.snapshot.specDir}: run started (${mode}) at ${run.stage}`);
+    let stop: RunStop;
+    try {
+      stop = await runPipeline(
+        e.spec,
+        this.ports(e, mode, controller.signal, (stage, line) => {
+          run.stage = stage;
+          log.info(`${e.spec.snapshot.specDir} [${stage}] ${line}`);
+          this.show();
+        }),
+      );
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      stop = { reason: 'refused', stage: e.spec.stage ?? '-', message, stages: [] };
+      log.error(`${e.spec.snapshot.specDir}: run failed: ${message}`);
+    } finally {
+      this.running.delete(e.dir);
+      await this.forget(e.dir);
+      this.ctx.registry.reloadNow(e.dir);
+      this.show();
+    }
+    this.lastStops.set(e.dir, stop);
+    this.changed.fire(e.dir);
+    log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
+    const action = continueAction(this, e, stop, mode);
+    const text = stop.reason === 'done' ? vscode.l10n.t('{0}: {1}', feature, stop.message) : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
+    notify(stop.reason === 'done' || stop.reason === 'stopped' ? 'info' : 'warning', text, action ? [action] : []);
+    return { status: 'done', specDir: e.dir, outcome: stop.reason, to: stop.stage, message: stop.message };
+  }
+
+  /** Stop Pipeline: the run ends at once; a running Run Tasks is stopped through the actor. */
+  async stop(dir: string): Promise<CommandOutcome> {
+    const r = this.running.get(dir);
+    if (!r) return { status: 'refused', message: vscode.l10n.t('No pipeline run is under way for this spec.'), reasons: [] };
+    r.controller.abort();
+    // Run Tasks under way stops through the actor too; where none runs, the actor says so and nothing changes.
+    const e = this.ctx.registry.entry(dir);
+    if (e) await request(e.spec, { type: 'stopTasks' });
+    return { status: 'done', specDir: dir };
+  }
+
+  private ports(e: SpecEntry, mode: RunMode, signal: AbortSignal, onEvent: (stage: string, line: string) => void): RunPorts {
+    const ctx = this.ctx;
+    const selector = new VsCodeModelSelector(
+      () => ({ vendor: ctx.config.modelVendor, families: ctx.config.modelFamilies }),
+      ctx.log.component('pipelineRun'),
+      vscode.l10n.t('Loom drafts the files of each stage of the pipeline run with this model.'),
+    );
+    return {
+      mode,
+      signal,
+      onEvent,
+      ...(ctx.config.tokenBudget > 0 ? { budget: ctx.config.tokenBudget } : {}),
+      model: () => selector.select('implementer', 'standard', signal),
+      reviewDrafts: (stage, drafts, problems) => reviewDrafts(e, stage, drafts, problems),
+      confirm: (q) => askPerson(ctx, e, q),
+      runTasks: async (): Promise<TasksOutcome> => {
+        const o = (await vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir, ...(mode === 'autopilot' ? { confirm: true } : {}) })) as CommandOutcome | undefined;
+        if (!o || o.status === 'cancelled') return { kind: 'declined', message: vscode.l10n.t('Run Tasks was not confirmed.') };
+        if (o.status === 'refused' || o.status === 'failed') return { kind: 'refused', message: o.message };
+        return { kind: 'ran', outcome: (o.outcome ?? 'completed') as ExecutingOutcome, message: o.message ?? '', finished: o.finished ?? [] };
+      },
+      createWorktree: () => request(e.spec, { type: 'createWorktree', location: ctx.config.worktreeLocation, signal }),
+      verify: () => runVerification(ctx, e, signal),
+      sync: async () => {
+        await syncSpec(ctx, e);
+      },
+    };
+  }
+}
+
+/** Supervised: the stage's drafts shown in one editor, then Write or not. */
+async function reviewDrafts(e: SpecEntry, stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean> {
+  const text = drafts.map((d) => `<!-- ${d.path} -->\n${d.content}`).join('\n\n');
+  const doc = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
+  await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  const write = vscode.l10n.t('Write');
+  const detail = [drafts.map((d) => d.path).join(', '), ...problems.map((p) => `- ${p}`)].join('\n');
+  const feature = splitSpecName(e.spec.snapshot.name).feature;
+  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0}: write the drafts of {1}?', feature, stage), { modal: true, detail }, write);
+  return choice === write;
+}
