@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { LoomRepository } from '../src/core/repository/loomRepository';
 import { generateRepository } from './generateRepository';
 import { benchFixModeTokens } from './fixModeTokens';
+import { benchPipelineRun } from './pipelineRun';
 import { benchMatrixRender } from './matrixRender';
 import { benchStatusCold, benchStatusScan } from './statusScanBench';
 import { benchEditor } from './vscodeBench';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   }
   console.log(await benchMatrixRender());
   console.log(await benchFixModeTokens());
+  console.log(await benchPipelineRun());
   for (const line of await benchEditor(SPECS)) console.log(line);
 }
 

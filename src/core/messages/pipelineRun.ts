@@ -21,10 +21,6 @@ export const pipelineRunMessages = {
     zh: '在 {stage}：此版本尚不能自动答复审查反馈（由实现者修复）；请用 @loom /respond 答复后再次运行流水线。',
   },
   'run.pipeline.notConfirmed': { en: 'The move out of {stage} was not confirmed.', zh: '离开 {stage} 的移动未获确认。' },
-  'run.pipeline.draftRequest': {
-    en: 'Draft the files of the {stage} stage from the spec directory’s files as they are now.',
-    zh: '根据规格目录中现有的文件，起草 {stage} 阶段的文件。',
-  },
   'run.pipeline.correct': { en: 'Loom refused the move for these problems; correct the files:\n{problems}', zh: 'Loom 因以下问题拒绝了移动；请修正这些文件：\n{problems}' },
   'run.pipeline.drafting': { en: '/{command}: drafting with the model (round {round})', zh: '/{command}：正在用模型起草（第 {round} 轮）' },
   'run.pipeline.repair': { en: 'The checks found {count} problem(s); correction {attempt} of 2', zh: '检查发现 {count} 个问题；第 {attempt} 次修正（共 2 次）' },

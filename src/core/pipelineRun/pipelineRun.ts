@@ -284,7 +284,8 @@ async function draftStage(
     const specText = readOptionalText(join(snapshot.dir, 'spec.md'));
     const templates = loadAuthoringTemplates(snapshot.repoRoot, detectLanguage(specText ?? ''));
     const diff = command.diff ? featureDiffForPrompt(await featureDiff(snapshot, ports.signal)) : undefined;
-    const ask = problems.length ? t('run.pipeline.correct', { problems: problems.map((p) => `- ${p}`).join('\n') }) : t('run.pipeline.draftRequest', { stage });
+    // The stage's prompt says what to draft from the spec's files; a correction round says what the actor still found missing.
+    const ask = problems.length ? t('run.pipeline.correct', { problems: problems.map((p) => `- ${p}`).join('\n') }) : '';
     const messages = buildAuthoringMessages({ command, templates, dir: snapshot.dir, specDir: snapshot.specDir, stage, request: ask, drafts: [], diff, history: [] });
     const sent: ChatMessage[] = [...messages];
     say(t('run.pipeline.drafting', { command: command.name, round: round + 1 }));
