@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ModelUnavailableError, type ChatModel } from '../../../src/core/executing/dispatch/chatModel';
@@ -208,6 +209,41 @@ test('from brainstorming: the drafts pass loom’s checks and are written, then 
     assert.equal(spec.snapshot.state?.current_stage, 'brainstorming');
     assert.deepEqual(stop.stages[0].wrote.slice(0, 2), ['spec.md', 'requirements.json']);
     assert.equal(model.requests.length, 1);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('on through the worktree to executing: a tripped breaker stops the run there, with the run’s message', async () => {
+  const f = freshSpec();
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: f.root, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'start');
+    const spec = new LoomRepository(f.root).get(f.specDir)!;
+    const model = new QueueModel([GOOD.brainstorm, GOOD.expand, GOOD.plan].map((drafts) => `Files.\n\n${drafts.map(block).join('')}`));
+    let tasksRan = 0;
+    const stop = await runPipeline(
+      spec,
+      ports(spec, {
+        model: async () => model,
+        runTasks: async () => {
+          tasksRan++;
+          return { kind: 'ran', outcome: 'replan', message: 'T1 waits to be split and re-planned (choice A)', finished: [] };
+        },
+      }),
+    );
+    assert.equal(stop.reason, 'breaker', stop.message);
+    assert.equal(stop.stage, 'executing');
+    assert.equal(tasksRan, 1);
+    assert.deepEqual(
+      stop.stages.map((s) => s.work),
+      ['draft', 'draft', 'draft', 'check', 'move', 'worktree', 'tasks'],
+    );
+    // The worktree was made by the actor and recorded.
+    const worktree = spec.snapshot.state?.metadata?.worktree_path;
+    assert.equal(typeof worktree, 'string');
+    assert.ok(existsSync(worktree as string));
   } finally {
     f.cleanup();
   }
