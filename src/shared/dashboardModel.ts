@@ -220,4 +220,30 @@ export interface DashboardModel {
   unreadable: { path: string; file: string; line: number; message: string }[];
   /** Another process holds `.loom-run.lock`. */
   lockedBy?: number;
+  /** Loom: Run Pipeline on this spec: running, or where it stopped and why ("Needs you"). */
+  run?: DashboardRun;
+}
+
+/** One stage of a pipeline run, as the dashboard shows it. */
+export interface DashboardRunStage {
+  stage: string;
+  work: string;
+  ms: number;
+  rounds: number;
+  /** Estimated tokens. */
+  tokens: number;
+  wrote: string[];
+  transcript: string[];
+}
+
+export interface DashboardRun {
+  running: boolean;
+  mode: 'supervised' | 'autopilot';
+  stage: string;
+  /** Why it stopped (a stable code) and the sentence; absent while it runs. */
+  reason?: string;
+  message?: string;
+  /** The one action that continues it, run by the host (Loom: Continue Pipeline). */
+  action?: string;
+  stages: DashboardRunStage[];
 }

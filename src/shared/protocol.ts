@@ -92,6 +92,8 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   /** Loom: Run Pipeline and Loom: Stop Pipeline, for this spec. */
   | { command: 'runPipeline'; args?: undefined }
   | { command: 'stopPipeline'; args?: undefined }
+  /** The one action that continues a stopped run ("Needs you"). */
+  | { command: 'continuePipeline'; args?: undefined }
 );
 
 export const EXPORT_FORMATS = ['csv', 'markdown'] as const;

@@ -42,6 +42,7 @@ export const WebviewMessageSchema = lazySchema((z) => {
     z.strictObject({ ...run, command: z.literal('verify'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('runPipeline'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('stopPipeline'), args: z.undefined().optional() }),
+    z.strictObject({ ...run, command: z.literal('continuePipeline'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('recover'), args: z.strictObject({ to: stageId }) }),
     z.strictObject({ ...run, command: z.literal('reapprove'), args: z.strictObject({ stage: stageId }) }),
     z.strictObject({ ...run, command: z.literal('showTranscripts'), args: z.strictObject({ taskId: z.string().regex(TASK_ID_PATTERN).optional() }).optional() }),

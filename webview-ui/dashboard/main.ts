@@ -15,6 +15,7 @@ import { renderFindings } from './findings';
 import { renderHandoffs } from './handoffs';
 import { renderHeader } from './header';
 import { renderNextStep } from './nextStep';
+import { renderPipelineRun } from './pipelineRun';
 import { renderReviewThreads } from './reviewThreads';
 import { renderStepper } from './stepper';
 import { renderBreakers, renderTasks } from './tasks';
@@ -57,6 +58,7 @@ function render(): void {
     app,
     renderHeader(m),
     ...renderBreakers(m),
+    ...renderPipelineRun(m),
     h('div', { className: 'columns' }, renderNextStep(m), renderStepper(m)),
     renderTasks(m, selectedTask, selectTask),
     renderHandoffs(m),

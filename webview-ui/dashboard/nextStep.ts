@@ -70,8 +70,6 @@ export function renderNextStep(m: DashboardModel): HTMLElement {
           title: tv('view.next.checkStageTitle', { validators: a.checkStage.join(', ') }),
         })
       : null,
-    a.advance ? commandButton(m.specDir, { command: 'runPipeline' }, tv('view.next.runPipeline'), { key: 'run-pipeline', title: tv('view.next.runPipelineTitle') }) : null,
-    a.advance ? commandButton(m.specDir, { command: 'stopPipeline' }, tv('view.next.stopPipeline'), { key: 'stop-pipeline', secondary: true }) : null,
     a.verify ? commandButton(m.specDir, { command: 'verify' }, tv('view.next.verify'), { key: 'verify', title: tv('view.next.verifyTitle') }) : null,
     a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, tv('view.next.markFailed'), { key: 'mark-failed', secondary: true }) : null,
     // A stale approval of a gate already passed blocks every way on until it is renewed.

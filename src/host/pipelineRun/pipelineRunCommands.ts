@@ -30,6 +30,7 @@ export function registerPipelineRunCommands(ctx: CommandContext, runs: PipelineR
       if (!mode) return { status: 'cancelled' };
       return runs.start(e!, mode);
     }),
+    createCommand(ctx, 'loom.continuePipeline', { spec: true, writes: true, placeHolder: vscode.l10n.t('Continue the pipeline run of which spec?') }, (_a, e) => runs.continue(e!.dir)),
     createCommand(ctx, 'loom.stopPipeline', { spec: true, writes: false, placeHolder: vscode.l10n.t('Stop the pipeline run of which spec?') }, (_a, e) => runs.stop(e!.dir)),
   ];
 }

@@ -8,6 +8,8 @@ import { notify, openSpecFile, type CommandContext, type CommandOutcome } from '
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
+import type { DashboardRun } from '../../shared/dashboardModel';
+import { dashboardRuns } from './dashboardRuns';
 import { syncSpec } from './syncCommand';
 import { runVerification } from './verifyCommand';
 
@@ -63,7 +65,9 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
  * why it stopped with the one action that continues it.
  */
 export class PipelineRuns implements vscode.Disposable {
-  private readonly running = new Map<string, { controller: AbortController; mode: RunMode; stage: string }>();
+  private readonly running = new Map<string, { controller: AbortController; mode: RunMode; stage: string; lines: { stage: string; line: string }[] }>();
+  /** The mode each spec's last run had, and the action that continues it. */
+  private readonly continuing = new Map<string, { mode: RunMode; action?: Action }>();
   /** The last stop of each spec: the dashboard's "Needs you". */
   readonly lastStops = new Map<string, RunStop>();
   private readonly status = vscode.window.createStatusBarItem('loom.pipelineRun', vscode.StatusBarAlignment.Left, 99);
@@ -75,9 +79,48 @@ export class PipelineRuns implements vscode.Disposable {
     private readonly memento: vscode.Memento,
   ) {
     this.status.name = vscode.l10n.t('Loom Pipeline Run');
+    dashboardRuns.provider = (dir) => this.dashboard(dir);
+  }
+
+  /** The dashboard's view of the spec's run: live while it runs, else where it stopped. */
+  private dashboard(dir: string): DashboardRun | undefined {
+    const live = this.running.get(dir);
+    if (live) {
+      const stages = [...new Set(live.lines.map((l) => l.stage))].map((stage) => ({
+        stage,
+        work: '',
+        ms: 0,
+        rounds: 0,
+        tokens: 0,
+        wrote: [],
+        transcript: live.lines.filter((l) => l.stage === stage).map((l) => l.line),
+      }));
+      return { running: true, mode: live.mode, stage: live.stage, stages };
+    }
+    const stop = this.lastStops.get(dir);
+    const next = this.continuing.get(dir);
+    if (!stop || !next) return undefined;
+    return {
+      running: false,
+      mode: next.mode,
+      stage: stop.stage,
+      reason: stop.reason,
+      message: stop.message,
+      ...(next.action ? { action: next.action.title } : {}),
+      stages: stop.stages.map((s) => ({ stage: s.stage, work: s.work, ms: s.ms, rounds: s.rounds, tokens: s.tokens, wrote: s.wrote, transcript: s.transcript })),
+    };
+  }
+
+  /** Loom: Continue Pipeline: the one action that continues the spec's stopped run (the dashboard's "Needs you"). */
+  continue(dir: string): CommandOutcome {
+    const action = this.continuing.get(dir)?.action;
+    if (!action) return { status: 'refused', message: vscode.l10n.t('No pipeline run of this spec waits for you.'), reasons: [] };
+    action.run();
+    return { status: 'done', specDir: dir };
   }
 
   dispose(): void {
+    dashboardRuns.provider = undefined;
     for (const r of this.running.values()) r.controller.abort();
     this.status.dispose();
     this.changed.dispose();
@@ -135,7 +178,7 @@ export class PipelineRuns implements vscode.Disposable {
       return { status: 'refused', message, reasons: [] };
     }
     const controller = new AbortController();
-    const run = { controller, mode, stage: e.spec.stage ?? '-' };
+    const run = { controller, mode, stage: e.spec.stage ?? '-', lines: [] as { stage: string; line: string }[] };
     this.running.set(e.dir, run);
     this.lastStops.delete(e.dir);
     await this.remember(e.dir, mode);
@@ -149,8 +192,11 @@ export class PipelineRuns implements vscode.Disposable {
         e.spec,
         this.ports(e, mode, controller.signal, (stage, line) => {
           run.stage = stage;
+          run.lines.push({ stage, line });
           log.info(`${e.spec.snapshot.specDir} [${stage}] ${line}`);
           this.show();
+          // The dashboard shows the run as it goes.
+          this.ctx.registry.reloadNow(e.dir);
         }),
       );
     } catch (err) {
@@ -164,9 +210,11 @@ export class PipelineRuns implements vscode.Disposable {
       this.show();
     }
     this.lastStops.set(e.dir, stop);
+    const action = continueAction(this, e, stop, mode);
+    this.continuing.set(e.dir, { mode, ...(action ? { action } : {}) });
+    this.ctx.registry.reloadNow(e.dir);
     this.changed.fire(e.dir);
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
-    const action = continueAction(this, e, stop, mode);
     const text = stop.reason === 'done' ? vscode.l10n.t('{0}: {1}', feature, stop.message) : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
     notify(stop.reason === 'done' || stop.reason === 'stopped' ? 'info' : 'warning', text, action ? [action] : []);
     return { status: 'done', specDir: e.dir, outcome: stop.reason, to: stop.stage, message: stop.message };

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { buildDashboardModel } from '../../core/views/dashboardModel';
+import { dashboardRuns } from '../pipelineRun/dashboardRuns';
 import { buildMatrixModel } from '../../core/views/matrixModel';
 import { nodeCrypto } from '../../core/nodeModules';
 import type { HostMessage, ViewKind, ViewModel, WebviewMessage } from '../../shared/protocol';
@@ -129,7 +130,9 @@ export class SpecWebview extends Disposable {
   }
 
   private model(entry: SpecEntry): ViewModel {
-    return this.kind === 'dashboard' ? buildDashboardModel(entry.spec) : buildMatrixModel(entry.spec.snapshot);
+    if (this.kind !== 'dashboard') return buildMatrixModel(entry.spec.snapshot);
+    const run = dashboardRuns.of(entry.dir);
+    return { ...buildDashboardModel(entry.spec), ...(run ? { run } : {}) };
   }
 
   /** Posts the spec's model (or why there is none) if the page is listening. */

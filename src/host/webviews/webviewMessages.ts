@@ -31,6 +31,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   verify: 'loom.verify',
   runPipeline: 'loom.runPipeline',
   stopPipeline: 'loom.stopPipeline',
+  continuePipeline: 'loom.continuePipeline',
 };
 
 /** An absolute path inside `root`, or undefined when `rel` would leave it. */

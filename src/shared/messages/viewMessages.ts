@@ -65,6 +65,13 @@ export const viewMessages = {
   'view.next.runPipeline': { en: 'Run Pipeline', zh: '运行流水线' },
   'view.next.runPipelineTitle': { en: 'Loom does each stage in turn and stops where you decide', zh: 'Loom 依次完成每个阶段，并在需要你决定处停下' },
   'view.next.stopPipeline': { en: 'Stop', zh: '停止' },
+  'view.run.title': { en: 'Pipeline run', zh: '流水线运行' },
+  'view.run.running': { en: 'Running ({mode}) at {stage}', zh: '正在运行（{mode}），当前 {stage}' },
+  'view.run.needsYou': { en: 'Needs you at {stage}', zh: '在 {stage} 需要你' },
+  'view.run.done': { en: 'Done at {stage}', zh: '已在 {stage} 完成' },
+  'view.run.stage': { en: '{stage} · {seconds} s · {rounds} rounds · ~{tokens} tokens', zh: '{stage} · {seconds} 秒 · {rounds} 轮 · 约 {tokens} token' },
+  'view.run.wrote': { en: 'Wrote: {files}', zh: '写入：{files}' },
+  'view.run.transcript': { en: 'Transcript', zh: '记录' },
   'view.next.verifyTitle': { en: 'Re-run the build, type checks and tests, and write verify-report.md', zh: '重新运行构建、类型检查和测试，并写入 verify-report.md' },
   'view.next.reapprove': { en: 'Approve {stage} again', zh: '重新批准 {stage}' },
   'view.next.reapproveTitle': {
