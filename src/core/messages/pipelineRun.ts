@@ -25,7 +25,10 @@ export const pipelineRunMessages = {
   'run.pipeline.drafting': { en: '/{command}: drafting with the model (round {round})', zh: '/{command}：正在用模型起草（第 {round} 轮）' },
   'run.pipeline.repair': { en: 'The checks found {count} problem(s); correction {attempt} of 2', zh: '检查发现 {count} 个问题；第 {attempt} 次修正（共 2 次）' },
   'run.pipeline.modelRefused': { en: 'The model refused or failed ({code}): {detail}', zh: '模型拒绝或失败（{code}）：{detail}' },
-  'run.pipeline.noDrafts': { en: 'The model answered /{command} without files.', zh: '模型对 /{command} 的回答没有文件。' },
+  'run.pipeline.noDrafts': {
+    en: 'The model answered /{command} without files; answer it in @loom /{command}, then run again. It said: {reply}',
+    zh: '模型对 /{command} 的回答没有文件；请在 @loom /{command} 中答复后再次运行。它说：{reply}',
+  },
   'run.pipeline.checksFail': { en: 'The checks still fail after {rounds} corrections: {problems}', zh: '经过 {rounds} 次修正检查仍未通过：{problems}' },
   'run.pipeline.draftsWaiting': { en: 'The drafts of {stage} wait for you: write them to continue.', zh: '{stage} 的草稿等待你处理：写入后继续。' },
   'run.pipeline.wrote': { en: 'Wrote {files}', zh: '已写入 {files}' },

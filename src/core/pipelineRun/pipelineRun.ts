@@ -316,7 +316,11 @@ async function draftStage(
     }
     record.rounds += 1 + result.repairs;
     record.tokens += estimateTokens([...sent.map((m) => m.content), ...result.replies]);
-    if (!result.proposed) return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name }));
+    if (!result.proposed) {
+      // A model that asks (brainstorming's approaches) or declines: its words go to the person, who answers in @loom.
+      const said = result.replies.join('\n').trim().replace(/\s+/g, ' ');
+      return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name, reply: said.length > 300 ? `${said.slice(0, 299)}…` : said || '-' }));
+    }
     if (result.problems.length) return stopped('check-failed', stage, t('run.pipeline.checksFail', { rounds: CORRECTION_ROUNDS, problems: result.problems.join('; ') }));
     if (ports.mode === 'supervised' && !(await ports.reviewDrafts(stage, result.drafts, result.problems))) {
       return stopped('drafts-declined', stage, t('run.pipeline.draftsWaiting', { stage }));

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Draft } from '../../core/authoring/draftBlocks';
+import { commandForStage } from '../../core/authoring/stageCommands';
 import type { ExecutingOutcome } from '../../core/executing/machine/runTypes';
 import { request } from '../../core/port/request';
 import { runPipeline, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
@@ -46,7 +47,10 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'check-failed': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
     'verification-failed': { title: vscode.l10n.t('Open {0}', 'verify-report.md'), run: () => openSpecFile(e, 'verify-report.md') },
     'model-unavailable': { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') },
-    'model-refused': again,
+    'model-refused': {
+      title: vscode.l10n.t('Answer in @loom'),
+      run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@loom /${commandForStage(stop.stage)?.name ?? ''} `, isPartialQuery: true }),
+    },
     'drafts-declined': again,
     declined: again,
     refused: { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
