@@ -28,6 +28,8 @@ export type RunMode = 'supervised' | 'autopilot';
 /** Why a run stopped: each has the one action that continues it (the surfaces render it). */
 export type StopReason =
   | 'approval-gate'
+  /** An approval already given went stale (its files changed since): only the person renews it. */
+  | 'stale-approval'
   | 'review-gate'
   | 'review-response'
   | 'breaker'
@@ -366,6 +368,8 @@ async function move(spec: SpecPipeline, ports: RunPorts, stage: string, say: (l:
       return undefined;
     }
     if (a.kind === 'refused') {
+      // A stale approval is a gate again: the person approves it anew, never the run.
+      if (a.codes.includes('stale-approval')) return stopped('stale-approval', stage, refusalText(a));
       if (probe && a.check?.unmet.length) return { notReady: [...a.check.unmet] };
       return stopped('refused', stage, refusalText(a));
     }

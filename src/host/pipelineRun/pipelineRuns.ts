@@ -39,6 +39,13 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
           if (o?.status === 'done') void runs.start(e, mode);
         }),
     },
+    'stale-approval': {
+      title: vscode.l10n.t('Approve Again and Continue'),
+      run: () =>
+        void (vscode.commands.executeCommand('loom.reapprove', { specDir: e.dir }) as Thenable<CommandOutcome | undefined>).then((o) => {
+          if (o?.status === 'done') void runs.start(e, mode);
+        }),
+    },
     'review-gate': { title: vscode.l10n.t('Open {0}', 'review-feedback.md'), run: () => openSpecFile(e, 'review-feedback.md') },
     'review-response': { title: vscode.l10n.t('Answer with @loom /respond'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /respond ' }) },
     breaker: { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },

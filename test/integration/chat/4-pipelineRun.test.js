@@ -54,10 +54,16 @@ suite('Loom: Run Pipeline', () => {
     assert.strictEqual(stage(), 'brainstorming');
   });
 
-  test('approved, Autopilot drafts detail-expansion and planning with the model and stops at planning’s gate', async () => {
+  test('approved, Autopilot drafts detail-expansion, stops for the approval its requirements.json made stale, then plans and stops at planning’s gate', async () => {
     const approved = await vscode.commands.executeCommand('loom.approve', { specDir: dir, confirm: true });
     assert.strictEqual(approved.status, 'done', approved.message);
     assert.strictEqual(stage(), 'detail-expansion');
+    const expanded = await vscode.commands.executeCommand('loom.runPipeline', { specDir: dir, mode: 'autopilot' });
+    assert.deepStrictEqual([expanded.outcome, expanded.to], ['stale-approval', 'detail-expansion'], expanded.message);
+    assert.match(expanded.message, /approval of brainstorming is stale: requirements\.json changed since/);
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'requirements.json'), 'utf8'), fixture('requirements.expanded.json'));
+    const renewed = await vscode.commands.executeCommand('loom.reapprove', { specDir: dir, confirm: true });
+    assert.strictEqual(renewed.status, 'done', renewed.message);
     const run = await vscode.commands.executeCommand('loom.runPipeline', { specDir: dir, mode: 'autopilot' });
     assert.deepStrictEqual([run.outcome, run.to], ['approval-gate', 'planning'], run.message);
     assert.strictEqual(stage(), 'planning');
