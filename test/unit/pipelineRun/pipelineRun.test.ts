@@ -248,3 +248,25 @@ test('on through the worktree to executing: a tripped breaker stops the run ther
     f.cleanup();
   }
 });
+
+test('an approval the stage’s own files made stale stops the run for the person; the run never renews it', async () => {
+  const f = freshSpec();
+  try {
+    mkdirSync(join(f.root, '.loom'), { recursive: true });
+    copyFileSync(join(__dirname, '../../../sample/.loom/workflow.yaml'), join(f.root, '.loom/workflow.yaml'));
+    const spec = new LoomRepository(f.root).get(f.specDir)!;
+    const model = new QueueModel([GOOD.brainstorm, GOOD.expand].map((drafts) => `Files.\n\n${drafts.map(block).join('')}`));
+    const gate = await runPipeline(spec, ports(spec, { model: async () => model }));
+    assert.equal(gate.reason, 'approval-gate');
+    const approved = await request(spec, { type: 'approve', compressionConfirmed: true }, { confirm: true });
+    assert.equal(approved.kind, 'changed');
+    const stale = await runPipeline(spec, ports(spec, { model: async () => model }));
+    assert.equal(stale.reason, 'stale-approval', stale.message);
+    assert.equal(stale.stage, 'detail-expansion');
+    assert.match(stale.message, /approval of brainstorming is stale/);
+    assert.equal(spec.snapshot.state?.current_stage, 'detail-expansion');
+    assert.equal(model.requests.length, 2, 'no correction round is spent on a stale approval');
+  } finally {
+    f.cleanup();
+  }
+});
