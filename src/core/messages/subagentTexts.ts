@@ -31,10 +31,10 @@ export const subagentTextMessages = {
     zh: '编写覆盖 {behavior} 的持久化测试（测试名中写出 {behavior}），并在 ## 测试 中列出 `- {behavior}: 文件#测试名`；无法编写真实测试时回答 NEEDS_CONTEXT 或 BLOCKED',
   },
   // "Done means done": what a task that passed its review still lacks (taskMachine.ts closing).
-  'fixItem.ownsUnchanged': { en: "not done yet: {file} is in the task's owns, but the task did not change it", zh: '尚未完成：{file} 在该 task 的 owns 中，但 task 没有修改它' },
+  'fixItem.ownsUnchanged': { en: 'not done yet: the task changed none of the files in its owns ({files})', zh: '尚未完成：task 没有修改其 owns 中的任何文件（{files}）' },
   'fixItem.ownsUnchanged.direction': {
-    en: 'make the change the task asks for in {file}; if it truly needs none, say why and stop with STATUS: NEEDS_CONTEXT',
-    zh: '按 task 的要求修改 {file}；若确实无需修改，请说明原因并以 状态：NEEDS_CONTEXT 结束',
+    en: 'make the change the task asks for in {files}; if it truly needs none, say why and stop with STATUS: NEEDS_CONTEXT',
+    zh: '按 task 的要求修改 {files}；若确实无需修改，请说明原因并以 状态：NEEDS_CONTEXT 结束',
   },
   'fixItem.newProblem': {
     en: 'not done yet: {file}:{line} has a new error in the Problems panel ({source}): {message}',
