@@ -108,6 +108,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const refine = new RefineCommand(ctx, drafts, review);
   view.provider.setReviewCounts(review);
   const runs = new PipelineRuns(ctx, context.workspaceState);
+  view.provider.setPipelineRuns(runs);
   const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));

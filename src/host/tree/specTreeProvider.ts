@@ -7,6 +7,7 @@ import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
 import { withOpenThreads, type OpenThreadCounts } from './reviewCounts';
+import { withRunningPipeline, type RunningPipelines } from './runningPipelines';
 import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem, tasksItem } from './treeItems';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
@@ -48,6 +49,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
    */
   private readonly expanded = new Set<string>();
   private reviewCounts?: OpenThreadCounts;
+  private pipelineRuns?: RunningPipelines;
 
   constructor(private readonly registry: SpecRegistry) {
     super();
@@ -67,6 +69,12 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   setReviewCounts(counts: OpenThreadCounts): void {
     this.reviewCounts = counts;
     this._register(counts.onDidChange((dir) => this.shown.has(dir) && this._onDidChangeTreeData.fire(this.specNode(dir))));
+  }
+
+  /** The runs of Loom: Run Pipeline, whose specs' rows are marked while they run. */
+  setPipelineRuns(runs: RunningPipelines): void {
+    this.pipelineRuns = runs;
+    this._register(runs.onDidChange((dir) => this.shown.has(dir) && this._onDidChangeTreeData.fire(this.specNode(dir))));
   }
 
   get filter(): SpecFilter {
@@ -207,7 +215,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(node: LoomNode): vscode.TreeItem {
-    const item = withOpenThreads(this.treeItem(node), node, this.reviewCounts);
+    const item = withRunningPipeline(withOpenThreads(this.treeItem(node), node, this.reviewCounts), node, this.pipelineRuns);
     if (item.id && item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed && this.expanded.has(item.id)) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
     return item;
   }

@@ -64,7 +64,17 @@ suite('Loom: Run Pipeline', () => {
     assert.strictEqual(fs.readFileSync(path.join(dir, 'requirements.json'), 'utf8'), fixture('requirements.expanded.json'));
     const renewed = await vscode.commands.executeCommand('loom.reapprove', { specDir: dir, confirm: true });
     assert.strictEqual(renewed.status, 'done', renewed.message);
+    // The tree marks the spec while its pipeline runs, and not once the run stopped.
+    const marks = new Set();
+    const description = async () => String((await api.tree.getTreeItem(api.tree.specNode(dir))).description);
+    const watch = setInterval(() => void description().then((d) => marks.add(d)), 20);
     const run = await vscode.commands.executeCommand('loom.runPipeline', { specDir: dir, mode: 'autopilot' });
+    clearInterval(watch);
+    assert.ok(
+      [...marks].some((d) => d.startsWith('pipeline running · ')),
+      [...marks].join('\n'),
+    );
+    assert.ok(!(await description()).includes('pipeline running'), await description());
     assert.deepStrictEqual([run.outcome, run.to], ['approval-gate', 'planning'], run.message);
     assert.strictEqual(stage(), 'planning');
     assert.strictEqual(fs.readFileSync(path.join(dir, 'requirements.json'), 'utf8'), fixture('requirements.expanded.json'));
