@@ -15,6 +15,7 @@ import { benchPipelineRun } from './pipelineRun';
 import { benchMatrixRender } from './matrixRender';
 import { benchStatusCold, benchStatusScan } from './statusScanBench';
 import { benchEditor } from './vscodeBench';
+import { benchParallelBatch } from './parallelBatch';
 
 const SPECS = Number(process.env.BENCH_SPECS ?? 1000);
 const TASKS = 20;
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   console.log(await benchFixModeTokens());
   console.log(await benchPipelineRun());
   for (const line of await benchEditor(SPECS)) console.log(line);
+  console.log(await benchParallelBatch());
 }
 
 main().catch((e) => {
