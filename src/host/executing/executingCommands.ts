@@ -172,6 +172,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
 
   return [
     running,
+    problems,
     createCommand(ctx, 'loom.runTasks', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose tasks should run?') }, (a, e) => runTasks(e!, a)),
     createCommand(ctx, 'loom.stopTasks', { spec: false, writes: false }, (a) => stopTasks(a)),
     createCommand(ctx, 'loom.executing.breakerChoice', { spec: false, writes: true }, (a) => breakerChoice(a)),

@@ -4,7 +4,9 @@
  * ({ role: 'user' | 'assistant', text, toolResults: number }), returns the next reply
  * ({ text, toolCalls: [{ name, input }] }). The implementer writes the task's files through
  * loom_write_file, then reports DONE; the reviewer and the test reporter say PASS.
- * The parting, waving and batching specs use generated files: `src/<feature><n>.js` for task T<n>.
+ * The parting, waving, batching and typing specs use generated files: `src/<feature><n>.js` for
+ * task T<n>. Typing's file is type-checked (`// @ts-check`): its first version has a type error the
+ * TypeScript service reports, its fix (a prompt that names the Problems panel) has none.
  */
 
 const GREETING = {
@@ -36,7 +38,7 @@ const TESTS = {
 /** The files of task T<n> of the parting and waving specs, and the test line it declares. */
 function generated(feature, task) {
   const n = task.slice(1);
-  const word = { parting: ['See you', 'Take care'], waving: ['Hi', 'Hey', 'Yo'], batching: ['Hello there', 'Howdy', 'Greetings'] }[feature][n - 1];
+  const word = { parting: ['See you', 'Take care'], waving: ['Hi', 'Hey', 'Yo'], batching: ['Hello there', 'Howdy', 'Greetings'], typing: ['Typed'] }[feature][n - 1];
   if (!word) return undefined;
   const name = `${feature}${n}`;
   const behavior = `REQ-00${n}-B01`;
@@ -47,6 +49,12 @@ function generated(feature, task) {
     },
     tests: `- ${behavior}: tests/${name}.test.js#${behavior} says ${word}`,
   };
+}
+
+/** Typing's source: a string declared a number (TypeScript's error 2322) until the fix round. */
+function typed(name, word, fixed) {
+  const type = fixed ? 'string' : 'number';
+  return `// @ts-check\n/** @param {string} name */\nexports.${name} = (name) => {\n  /** @type {${type}} */\n  const text = \`${word}, \${name}.\`;\n  return String(text);\n};\n`;
 }
 
 /** The answer the needs-context mode waits for: the implementer goes on once its prompt holds it. */
@@ -84,8 +92,20 @@ function reply(messages) {
   else if (/You are the test reporter|测试报告/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'test-reporter';
   const task = (/(?:for task|Fix mode for task)\s+(T\d+)/.exec(prompt) || /\b(T\d+)\b/.exec(prompt) || [])[1];
   // A fix-mode prompt names the feature only through its files (src/batching1.js).
-  const feature = (/\b(parting|waving|batching)(?=\d|\b)/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
-  requests.push({ role, task, feature, afterTools, messages: messages.length, mode: state.mode, answered: prompt.includes(CONTEXT_ANSWER), ...(afterTools ? { toolText: last.toolText } : {}) });
+  const feature = (/\b(parting|waving|batching|typing)(?=\d|\b)/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
+  // What "done means done" found missing, as the fix-mode prompt words it.
+  const notDone = (/not done yet: [^\n]*/.exec(prompt) || [])[0];
+  requests.push({
+    role,
+    task,
+    feature,
+    afterTools,
+    messages: messages.length,
+    mode: state.mode,
+    answered: prompt.includes(CONTEXT_ANSWER),
+    ...(notDone ? { notDone } : {}),
+    ...(afterTools ? { toolText: last.toolText } : {}),
+  });
 
   const failing = /^reviewer-fails(?::(.+))?$/.exec(state.mode);
   if (role === 'reviewer' && failing && (!failing[1] || failing[1].split(',').includes(task))) {
@@ -102,7 +122,7 @@ function reply(messages) {
     if (!afterTools) return { text: 'Searching.', toolCalls: [{ name: 'loom_search_text', input: { query: '(a+)+$', regex: true } }] };
     return { text: '', toolCalls: [], hang: true };
   }
-  if (feature === 'parting' || feature === 'waving' || feature === 'batching') {
+  if (feature === 'parting' || feature === 'waving' || feature === 'batching' || feature === 'typing') {
     if (state.mode === 'needs-context' && task === 'T1' && !prompt.includes(CONTEXT_ANSWER)) {
       return { text: 'I cannot tell which form the message takes.\n\nSTATUS: NEEDS_CONTEXT: Should the message use the short form?', toolCalls: [] };
     }
@@ -111,6 +131,7 @@ function reply(messages) {
     // A file the user rejected is written again the way they asked: its content differs.
     const asked = /rejected your change to (\S+)/.exec(prompt);
     const files = Object.entries(made.files).map(([path, content]) => [path, asked && asked[1].startsWith(path) ? `${content}// as the user asked\n` : content]);
+    if (feature === 'typing') files[0][1] = typed(`typing${task.slice(1)}`, 'Typed', /Problems panel/.test(prompt));
     if (!afterTools) return { text: `Writing ${task}.`, toolCalls: files.map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
     return { text: `## Summary\n${task} implemented.\n\n## Tests\n${made.tests}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };
   }
