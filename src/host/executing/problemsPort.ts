@@ -36,8 +36,9 @@ interface TsDiagnostic {
  * file is opened (the same messages, source `ts`).
  *
  * A document once opened stays open, and VS Code reloads it from disk only when a file watcher
- * reports the change; worktrees under `.worktree/` are not watched by the workspace's own watcher,
- * so a fix round's rewrite would go unseen and the first version's errors would stand. The folders
+ * reports the change, and the workspace's own watcher did not report changes under a feature
+ * worktree made while the window was open (`.worktree/…`, seen in code-server): a fix round's
+ * rewrite went unseen and the first version's errors stood. The folders
  * of the files asked about are watched from then on, and a document that still differs from the
  * disk is waited for before anything is read.
  */
