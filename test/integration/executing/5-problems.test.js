@@ -32,6 +32,11 @@ suite('Executing: a TypeScript error in the Problems panel', () => {
       git(WS, 'add', '-A');
       git(WS, '-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'the fixture');
     }
+    // The settings the earlier suites changed and put back leave .vscode/settings.json behind; the worktree starts from a clean HEAD.
+    if (git(WS, 'status', '--porcelain')) {
+      git(WS, 'add', '-A');
+      git(WS, '-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'what the earlier suites left');
+    }
     await loom();
     const made = await vscode.commands.executeCommand('loom.createWorktree', { specDir: SPEC });
     assert.strictEqual(made.status, 'done', JSON.stringify(made));
