@@ -1,8 +1,10 @@
 'use strict';
 /**
  * Shared helpers of the integration suites: the extension's API, waiting for the watcher, and
- * the tree read through its TreeDataProvider as plain rows.
+ * the tree read through its TreeDataProvider as plain rows, git in a test's repository.
  */
+const assert = require('assert');
+const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
@@ -174,4 +176,11 @@ function folderPath(name) {
 const specPath = (name, folder) => path.join(folderPath(folder), 'specs', name);
 const readJson = (p) => JSON.parse(fs.readFileSync(p, 'utf8'));
 
-module.exports = { EXTENSION_ID, loom, waitFor, writeUntil, confirmInQuickPick, settle, rows, specRow, stageRows, folderPath, specPath, readJson };
+/** git in `cwd`, which must succeed: its output, trimmed. */
+function git(cwd, ...args) {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+module.exports = { EXTENSION_ID, loom, waitFor, writeUntil, confirmInQuickPick, settle, rows, specRow, stageRows, folderPath, specPath, readJson, git };

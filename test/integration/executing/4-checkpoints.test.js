@@ -6,22 +6,15 @@
  * rejected and the fix round that follows; then Rewind to Before T3.
  */
 const assert = require('assert');
-const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, waitFor } = require('../helpers');
+const { git, loom, waitFor } = require('../helpers');
 
 const WS = process.env.LOOM_TEST_WORKSPACE;
 const SPEC = path.join(WS, 'specs', '2026-11-29+batching');
 const readJson = (p) => JSON.parse(fs.readFileSync(p, 'utf8'));
 const taskState = (task) => readJson(path.join(SPEC, 'task-states', `${task}.state.json`));
-
-function git(cwd, ...args) {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  assert.strictEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
 
 suite('Executing: checkpoints, Review Changes, Reject File, Rewind', () => {
   let worktree;

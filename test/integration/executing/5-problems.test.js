@@ -6,21 +6,14 @@
  * fix instruction naming the Problems panel, and the task is done once the fix round cleared it.
  */
 const assert = require('assert');
-const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom } = require('../helpers');
+const { git, loom } = require('../helpers');
 
 const WS = process.env.LOOM_TEST_WORKSPACE;
 const SPEC = path.join(WS, 'specs', '2026-11-29+typing');
 const readJson = (p) => JSON.parse(fs.readFileSync(p, 'utf8'));
-
-function git(cwd, ...args) {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  assert.strictEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
 
 suite('Executing: a TypeScript error in the Problems panel', () => {
   let worktree;
