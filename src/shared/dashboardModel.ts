@@ -234,6 +234,8 @@ export interface DashboardRunStage {
   tokens: number;
   wrote: string[];
   transcript: string[];
+  /** Repository-relative file the stage's transcript was kept in (`<spec>/transcripts/run-<stage>.md`). */
+  file?: string;
 }
 
 export interface DashboardRun {

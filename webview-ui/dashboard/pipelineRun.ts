@@ -1,5 +1,6 @@
 import type { DashboardModel } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
+import { fileLink } from '../common/openFile';
 import { tv } from '../../src/shared/messages/viewText';
 import { commandButton } from './commands';
 
@@ -52,6 +53,7 @@ export function renderPipelineRun(m: DashboardModel): HTMLElement[] {
             h('span', null, tv('view.run.stage', { stage: s.stage, seconds: (s.ms / 1000).toFixed(1), rounds: s.rounds, tokens: s.tokens })),
             s.wrote.length ? h('div', { className: 'muted' }, tv('view.run.wrote', { files: s.wrote.join(', ') })) : null,
             s.transcript.length ? h('details', null, h('summary', null, tv('view.run.transcript')), h('pre', null, s.transcript.join('\n'))) : null,
+            s.file ? h('div', { className: 'muted' }, fileLink({ path: s.file }, tv('view.run.transcriptFile', { file: s.file.split('/').slice(-2).join('/') }))) : null,
           ),
         ),
       ),

@@ -1,5 +1,6 @@
 import { SpecLockedError } from '../errors';
-import { acquireRunLock, RUN_LOCK_FILE, type SpecLocation } from '../store/runLock';
+import { t } from '../messages';
+import { acquireRunLock, lockStartedAt, readRunLock, RUN_LOCK_FILE, type SpecLocation } from '../store/runLock';
 
 /**
  * The executing loop holds the spec's `.loom-run.lock` for its whole run (the core's one run
@@ -21,6 +22,22 @@ export function acquireSpecLease(spec: SpecLocation, now: string): () => void {
     activeSpecs.delete(spec.dir);
     release();
   };
+}
+
+/**
+ * Loom: Run Pipeline holds the same lock, for a run's token, for its whole run: a second window
+ * (another extension host, another process) is refused and told who holds it, as another window's
+ * Run Tasks is. Within one window the host keeps one run per spec; the work the run starts here
+ * (Run Tasks's lease, every write) takes the lock again, which this process holds.
+ */
+export function acquirePipelineLease(spec: SpecLocation, now: string): () => void {
+  return acquireRunLock(spec, { now, forRun: true });
+}
+
+/** Why a pipeline run cannot start: who holds the spec's lock (pid, since when, the lock file). */
+export function pipelineHeldElsewhere(spec: SpecLocation, e: SpecLockedError): string {
+  const lock = readRunLock(spec.dir);
+  return t('run.pipeline.heldElsewhere', { specDir: spec.specDir, pid: e.pid, since: (lock && lockStartedAt(lock.raw)) ?? '-', lock: `${spec.specDir}/${RUN_LOCK_FILE}` });
 }
 
 /** Claims one task of one spec for a dispatch; the returned function gives it back. */

@@ -19,6 +19,7 @@ import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { VerificationResult } from '../verification/verificationResult';
+import { writeStageTranscript } from './stageTranscript';
 import { stageWork, type StageWork } from './stageWork';
 import { estimateTokens } from './tokens';
 
@@ -59,6 +60,8 @@ export interface StageRecord {
   tokens: number;
   wrote: string[];
   transcript: string[];
+  /** The spec-relative file the stage's transcript was written to (stageTranscript.ts). */
+  file?: string;
 }
 
 export interface RunStop {
@@ -169,12 +172,21 @@ export async function runPipeline(spec: SpecPipeline, ports: RunPorts): Promise<
       record.ms = Date.now() - began;
       used += record.tokens;
     });
-    if (outcome) {
-      say(outcome.message);
-      return end(outcome);
-    }
+    if (outcome) say(outcome.message);
+    keepTranscript(spec, ports, record);
+    if (outcome) return end(outcome);
   }
   return end(stopped('refused', spec.stage ?? '-', t('run.pipeline.loops', { steps: MAX_STEPS })));
+}
+
+/** The stage's transcript on disk; a write that fails is said where the run's lines go, and the run goes on. */
+function keepTranscript(spec: SpecPipeline, ports: RunPorts, record: StageRecord): void {
+  try {
+    record.file = writeStageTranscript(spec.snapshot, record, ports.mode);
+    ports.onEvent?.(record.stage, t('run.pipeline.transcript', { file: record.file }));
+  } catch (e) {
+    ports.onEvent?.(record.stage, e instanceof Error ? e.message : String(e));
+  }
 }
 
 /** The stage's handoff is there, done, and no file it fingerprints changed since. */
@@ -261,6 +273,15 @@ async function tasksStage(spec: SpecPipeline, ports: RunPorts, stage: string, re
   return tasksStop(r, spec.snapshot, stage) ?? moveOn(spec, ports, stage, say);
 }
 
+/** A model's words on one line, at most 300 characters (its files are in the drafts, not here). */
+function summary(text: string): string {
+  const said = text
+    .replace(/=== FILE:[\s\S]*?=== END FILE ===/g, '')
+    .trim()
+    .replace(/\s+/g, ' ');
+  return said.length > 300 ? `${said.slice(0, 299)}…` : said || '-';
+}
+
 /**
  * The `@loom` drafting of a stage with the model, its checks with at most two corrections, then
  * (Autopilot) the drafts written, or (Supervised) shown and written when the person says Write;
@@ -316,12 +337,16 @@ async function draftStage(
       if (e instanceof ModelRequestError) return stopped('model-refused', stage, t('run.pipeline.modelRefused', { code: e.code, detail: e.message }));
       throw e;
     }
+    // Stopped while the model answered: its cut-off reply is no answer (a provider may end the stream quietly on cancel).
+    if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
     record.rounds += 1 + result.repairs;
-    record.tokens += estimateTokens([...sent.map((m) => m.content), ...result.replies]);
+    const tokens = estimateTokens([...sent.map((m) => m.content), ...result.replies]);
+    record.tokens += tokens;
+    say(t('run.pipeline.asked', { messages: sent.length, tokens, files: result.drafts.length }));
+    say(t('run.pipeline.answered', { reply: summary(result.replies.join('\n')) }));
     if (!result.proposed) {
       // A model that asks (brainstorming's approaches) or declines: its words go to the person, who answers in @loom.
-      const said = result.replies.join('\n').trim().replace(/\s+/g, ' ');
-      return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name, reply: said.length > 300 ? `${said.slice(0, 299)}…` : said || '-' }));
+      return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name, reply: summary(result.replies.join('\n')) }));
     }
     if (result.problems.length) return stopped('check-failed', stage, t('run.pipeline.checksFail', { rounds: CORRECTION_ROUNDS, problems: result.problems.join('; ') }));
     if (ports.mode === 'supervised' && !(await ports.reviewDrafts(stage, result.drafts, result.problems))) {

@@ -93,6 +93,9 @@ export function processIsAlive(pid: number): boolean {
   }
 }
 
+/** When the holder took the lock (the second line of loom's format), if it says. */
+export const lockStartedAt = (raw: string): string | undefined => parseLock(raw).startedAt;
+
 /** The content of `.loom-run.lock` as loom writes it. */
 export const lockText = (pid: number, startedAt: string, token: string) => `${pid}\n${startedAt}\n${token}`;
 

@@ -85,7 +85,8 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
     ...reviewThreads(snapshot),
     problems: { errors, warnings: spec.diagnostics.length - errors },
     unreadable: unreadableFiles(snapshot).map((f) => ({ path: `${snapshot.specDir}/${f.file}`, file: f.file, line: f.line, message: f.message })),
-    ...(snapshot.lock && !snapshot.lock.stale ? { lockedBy: snapshot.lock.pid } : {}),
+    // The lock this process holds (its own pipeline run, its Run Tasks) is no other process's.
+    ...(snapshot.lock && !snapshot.lock.stale && snapshot.lock.pid !== process.pid ? { lockedBy: snapshot.lock.pid } : {}),
   };
 }
 

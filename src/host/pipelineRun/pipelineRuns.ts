@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import type { Draft } from '../../core/authoring/draftBlocks';
 import { commandForStage } from '../../core/authoring/stageCommands';
 import type { ExecutingOutcome } from '../../core/executing/machine/runTypes';
+import { SpecLockedError } from '../../core/errors';
+import { acquirePipelineLease, pipelineHeldElsewhere } from '../../core/executing/runLease';
 import { request } from '../../core/port/request';
 import { runPipeline, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
-import { askPerson, type Action } from '../commands/answers';
+import { askPerson, confirmQuestion, type Action } from '../commands/answers';
 import { notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
@@ -83,6 +85,7 @@ export class PipelineRuns implements vscode.Disposable {
   readonly lastStops = new Map<string, RunStop>();
   private readonly status = vscode.window.createStatusBarItem('loom.pipelineRun', vscode.StatusBarAlignment.Left, 99);
   private readonly changed = new vscode.EventEmitter<string>();
+  private disposed = false;
   readonly onDidChange = this.changed.event;
 
   constructor(
@@ -118,7 +121,16 @@ export class PipelineRuns implements vscode.Disposable {
       reason: stop.reason,
       message: stop.message,
       ...(next.action ? { action: next.action.title } : {}),
-      stages: stop.stages.map((s) => ({ stage: s.stage, work: s.work, ms: s.ms, rounds: s.rounds, tokens: s.tokens, wrote: s.wrote, transcript: s.transcript })),
+      stages: stop.stages.map((s) => ({
+        stage: s.stage,
+        work: s.work,
+        ms: s.ms,
+        rounds: s.rounds,
+        tokens: s.tokens,
+        wrote: s.wrote,
+        transcript: s.transcript,
+        ...(s.file ? { file: `${this.ctx.registry.entry(dir)?.spec.snapshot.specDir ?? ''}/${s.file}` } : {}),
+      })),
     };
   }
 
@@ -131,6 +143,8 @@ export class PipelineRuns implements vscode.Disposable {
   }
 
   dispose(): void {
+    // A window closing or reloading ends its runs here; they stay remembered, so the next window resumes them.
+    this.disposed = true;
     dashboardRuns.provider = undefined;
     for (const r of this.running.values()) r.controller.abort();
     this.status.dispose();
@@ -188,6 +202,16 @@ export class PipelineRuns implements vscode.Disposable {
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
+    // Never twice on one spec across windows either: the run holds the spec's lock, as Run Tasks does.
+    let release: () => void;
+    try {
+      release = acquirePipelineLease(e.spec.snapshot, new Date().toISOString());
+    } catch (err) {
+      if (!(err instanceof SpecLockedError)) throw err;
+      const message = pipelineHeldElsewhere(e.spec.snapshot, err);
+      notify('warning', message);
+      return { status: 'refused', message, reasons: [] };
+    }
     const controller = new AbortController();
     const run = { controller, mode, stage: e.spec.stage ?? '-', lines: [] as { stage: string; line: string }[] };
     this.running.set(e.dir, run);
@@ -215,11 +239,15 @@ export class PipelineRuns implements vscode.Disposable {
       stop = { reason: 'refused', stage: e.spec.stage ?? '-', message, stages: [] };
       log.error(`${e.spec.snapshot.specDir}: run failed: ${message}`);
     } finally {
+      release();
       this.running.delete(e.dir);
-      await this.forget(e.dir);
-      this.ctx.registry.reloadNow(e.dir);
-      this.show();
+      if (!this.disposed) {
+        await this.forget(e.dir);
+        this.ctx.registry.reloadNow(e.dir);
+        this.show();
+      }
     }
+    if (this.disposed) return { status: 'cancelled' };
     this.lastStops.set(e.dir, stop);
     const action = continueAction(this, e, stop, mode);
     this.continuing.set(e.dir, { mode, ...(action ? { action } : {}) });
@@ -255,7 +283,7 @@ export class PipelineRuns implements vscode.Disposable {
       onEvent,
       ...(ctx.config.tokenBudget > 0 ? { budget: ctx.config.tokenBudget } : {}),
       model: () => selector.select('implementer', 'standard', signal),
-      reviewDrafts: (stage, drafts, problems) => reviewDrafts(e, stage, drafts, problems),
+      reviewDrafts: (stage, drafts, problems) => reviewDrafts(ctx, e, stage, drafts, problems),
       confirm: (q) => askPerson(ctx, e, q),
       runTasks: async (): Promise<TasksOutcome> => {
         const o = (await vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir, ...(mode === 'autopilot' ? { confirm: true } : {}) })) as CommandOutcome | undefined;
@@ -272,14 +300,12 @@ export class PipelineRuns implements vscode.Disposable {
   }
 }
 
-/** Supervised: the stage's drafts shown in one editor, then Write or not. */
-async function reviewDrafts(e: SpecEntry, stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean> {
+/** Supervised: the stage's drafts shown in one editor, then Write or not, asked the way the person chose (`loom.confirmation`). */
+async function reviewDrafts(ctx: CommandContext, e: SpecEntry, stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean> {
   const text = drafts.map((d) => `<!-- ${d.path} -->\n${d.content}`).join('\n\n');
   const doc = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
   await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-  const write = vscode.l10n.t('Write');
-  const detail = [drafts.map((d) => d.path).join(', '), ...problems.map((p) => `- ${p}`)].join('\n');
   const feature = splitSpecName(e.spec.snapshot.name).feature;
-  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0}: write the drafts of {1}?', feature, stage), { modal: true, detail }, write);
-  return choice === write;
+  const lines = [drafts.map((d) => d.path).join(', '), ...problems.map((p) => `- ${p}`)];
+  return confirmQuestion(ctx, { title: vscode.l10n.t('{0}: write the drafts of {1}?', feature, stage), lines, ok: vscode.l10n.t('Write') });
 }

@@ -72,6 +72,7 @@ export const viewMessages = {
   'view.run.stage': { en: '{stage} · {seconds} s · {rounds} rounds · ~{tokens} tokens', zh: '{stage} · {seconds} 秒 · {rounds} 轮 · 约 {tokens} token' },
   'view.run.wrote': { en: 'Wrote: {files}', zh: '写入：{files}' },
   'view.run.transcript': { en: 'Transcript', zh: '记录' },
+  'view.run.transcriptFile': { en: 'Open the transcript ({file})', zh: '打开运行记录（{file}）' },
   'view.next.verifyTitle': { en: 'Re-run the build, type checks and tests, and write verify-report.md', zh: '重新运行构建、类型检查和测试，并写入 verify-report.md' },
   'view.next.reapprove': { en: 'Approve {stage} again', zh: '重新批准 {stage}' },
   'view.next.reapproveTitle': {
