@@ -20,6 +20,7 @@ import { registerTaskReviewCommands } from './host/executing/taskReviewCommands'
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
+import { ActiveRunsFile } from './host/pipelineRun/activeRuns';
 import { PipelineRuns } from './host/pipelineRun/pipelineRuns';
 import { registerPipelineRunCommands } from './host/pipelineRun/pipelineRunCommands';
 import { RunChatCommand } from './host/chat/runChatCommand';
@@ -107,7 +108,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const review = new ReviewThreads(registry, config, log);
   const refine = new RefineCommand(ctx, drafts, review);
   view.provider.setReviewCounts(review);
-  const runs = new PipelineRuns(ctx, context.workspaceState);
+  const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath));
   view.provider.setPipelineRuns(runs);
   const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
   const lmTools = new LoomTools(ctx);

@@ -78,6 +78,19 @@ const SUITES = [
     copy: true,
   },
   {
+    // Loom: Run Pipeline from New Feature "export todos as CSV" to the review, on a copy of the
+    // sample made a git repository: the drafts by the scripted model, the subagents, the tests run
+    // for real in the worktree; the gates where it stops, a reload in the middle, Stop Pipeline, Supervised.
+    name: 'end-to-end',
+    workspace: 'sample',
+    tests: 'test/integration/endToEnd',
+    extensions: ['test/integration/scripted-model-extension'],
+    env: { LOOM_TEST_AUTHORING_FIXTURE: path.resolve(ROOT, 'test/fixtures/authoring-csv') },
+    copy: true,
+    // The first window ends with the run in the middle of executing; the second resumes it (a reload).
+    windows: 2,
+  },
+  {
     name: 'multi-root',
     workspace: 'test/fixtures/workspace-multi/multi.code-workspace',
     tests: 'test/integration/multiRoot',

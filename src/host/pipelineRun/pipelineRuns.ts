@@ -12,19 +12,13 @@ import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { DashboardRun } from '../../shared/dashboardModel';
+import type { ActiveRunsFile } from './activeRuns';
 import { dashboardRuns } from './dashboardRuns';
 import { syncSpec } from './syncCommand';
 import { runVerification } from './verifyCommand';
 
-/** The runs under way, kept in the workspace's state: a window reload resumes them from loom's files. */
-const ACTIVE_RUNS_KEY = 'loom.pipelineRun.active';
 /** The context key the tree's and the palette's Stop Pipeline read. */
 const RUNNING_CONTEXT = 'loom.pipelineRunning';
-
-interface ActiveRun {
-  dir: string;
-  mode: RunMode;
-}
 
 /** The one action that continues a run stopped for this reason (none for a finished one). */
 function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: RunMode): Action | undefined {
@@ -90,7 +84,8 @@ export class PipelineRuns implements vscode.Disposable {
 
   constructor(
     private readonly ctx: CommandContext,
-    private readonly memento: vscode.Memento,
+    /** The runs under way: a window reload resumes them from loom's files. */
+    private readonly active: ActiveRunsFile,
   ) {
     this.status.name = vscode.l10n.t('Loom Pipeline Run');
     dashboardRuns.provider = (dir) => this.dashboard(dir);
@@ -157,26 +152,14 @@ export class PipelineRuns implements vscode.Disposable {
 
   /** The runs a reload interrupted, started again where loom's files say they are. */
   async resume(): Promise<void> {
-    const saved = this.memento.get<ActiveRun[]>(ACTIVE_RUNS_KEY, []);
+    const saved = this.active.read().filter((r) => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(r.dir)));
     if (!saved.length) return;
     await this.ctx.registry.start();
     for (const r of saved) {
       const e = this.ctx.registry.entry(r.dir);
       if (e) void this.start(e, r.mode);
-      else await this.forget(r.dir);
+      else this.active.forget(r.dir);
     }
-  }
-
-  private async remember(dir: string, mode: RunMode): Promise<void> {
-    const saved = this.memento.get<ActiveRun[]>(ACTIVE_RUNS_KEY, []).filter((r) => r.dir !== dir);
-    await this.memento.update(ACTIVE_RUNS_KEY, [...saved, { dir, mode }]);
-  }
-
-  private async forget(dir: string): Promise<void> {
-    await this.memento.update(
-      ACTIVE_RUNS_KEY,
-      this.memento.get<ActiveRun[]>(ACTIVE_RUNS_KEY, []).filter((r) => r.dir !== dir),
-    );
   }
 
   private show(): void {
@@ -216,13 +199,13 @@ export class PipelineRuns implements vscode.Disposable {
     const run = { controller, mode, stage: e.spec.stage ?? '-', lines: [] as { stage: string; line: string }[] };
     this.running.set(e.dir, run);
     this.lastStops.delete(e.dir);
-    await this.remember(e.dir, mode);
     this.show();
     this.changed.fire(e.dir);
     const log = this.ctx.log.component('pipelineRun');
     log.info(`${e.spec.snapshot.specDir}: run started (${mode}) at ${run.stage}`);
     let stop: RunStop;
     try {
+      this.active.remember({ dir: e.dir, mode });
       stop = await runPipeline(
         e.spec,
         this.ports(e, mode, controller.signal, (stage, line) => {
@@ -242,7 +225,7 @@ export class PipelineRuns implements vscode.Disposable {
       release();
       this.running.delete(e.dir);
       if (!this.disposed) {
-        await this.forget(e.dir);
+        this.active.forget(e.dir);
         this.ctx.registry.reloadNow(e.dir);
         this.show();
       }

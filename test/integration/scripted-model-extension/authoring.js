@@ -13,15 +13,19 @@ const path = require('path');
 const fixture = (name) => fs.readFileSync(path.join(process.env.LOOM_TEST_AUTHORING_FIXTURE || '', name), 'utf8');
 const block = (p, content) => `=== FILE: ${p} ===\n${content}=== END FILE ===\n`;
 
-/** The reply for an authoring prompt, or undefined when the prompt is not one. */
-function authoringReply(prompt) {
+/**
+ * The reply for an authoring prompt, or undefined when the prompt is not one. In mode `decided`
+ * the brainstorming partner drafts at once, as if the user had already chosen approach A (Loom:
+ * Run Pipeline asks with no words of the user's).
+ */
+function authoringReply(prompt, mode) {
   if (/do not pass loom's checks yet/.test(prompt)) {
     return { command: 'repair', text: `You are right, spec.md lost REQ-002.\n\n${block('spec.md', fixture('spec.md'))}` };
   }
   const said = prompt.slice(prompt.lastIndexOf('## The user says'));
   if (/You are loom's reviewer's assistant/.test(prompt)) return refineReply(prompt);
   if (/You are loom's brainstorming partner/.test(prompt)) {
-    if (!/approach A/i.test(said)) {
+    if (!/approach A/i.test(said) && mode !== 'decided') {
       return {
         command: 'brainstorm',
         text: 'Three ways to do it:\n\n1. **Tags on the todo** (A): a list of words per todo. Simplest.\n2. **A tag table** (B): rename and colours later, twice the writes.\n3. **Free-text labels** (C): no validation.\n\nI recommend A. Which one?',
@@ -34,8 +38,9 @@ function authoringReply(prompt) {
     return { command: 'expand', text: `REQ-001 gets its invalid-input behavior; REQ-002 a boundary one.\n\n${block('requirements.json', fixture('requirements.expanded.json'))}` };
   }
   if (/You are loom's planning step/.test(prompt)) {
-    const files = ['plan.md', 'tasks/T1.md', 'tasks/T2.md', 'traceability.json'];
-    return { command: 'plan', text: `Two tasks: T1 validates and stores tags, T2 filters.\n\n${files.map((f) => block(f, fixture(f))).join('')}` };
+    const tasks = fs.readdirSync(path.join(process.env.LOOM_TEST_AUTHORING_FIXTURE || '', 'tasks')).map((t) => `tasks/${t}`);
+    const files = ['plan.md', ...tasks, 'traceability.json'];
+    return { command: 'plan', text: `The plan: ${tasks.map((t) => path.basename(t, '.md')).join(', ')}, in plan.md.\n\n${files.map((f) => block(f, fixture(f))).join('')}` };
   }
   if (/You are loom's code-review-request step/.test(prompt)) {
     const files = changedFiles(prompt);

@@ -30,6 +30,18 @@ const FAREWELL = {
   },
 };
 
+/** "Export todos as CSV" on the sample (the end-to-end suite): one task; its fix round writes a missing `done` as false. */
+const CSV = {
+  T1: (fixed) => ({
+    'src/csv.js': `'use strict';\n\nconst cell = (value) => {\n  const text = ${fixed ? "value === undefined || value === null ? '' : String(value)" : 'String(value)'};\n  return /[",\\n]/.test(text) ? \`"\${text.replace(/"/g, '""')}"\` : text;\n};\n\nexports.toCsv = (todos) => ['id,title,done', ...todos.map((t) => [t.id, t.title, ${fixed ? 't.done ?? false' : 't.done'}].map(cell).join(','))].join('\\n') + '\\n';\n`,
+    'tests/csv.test.js':
+      "'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { toCsv } = require('../src/csv');\n" +
+      "test('REQ-001-B01 one row per todo', () => assert.strictEqual(toCsv([{ id: 1, title: 'milk', done: false }, { id: 2, title: 'eggs', done: true }]), 'id,title,done\\n1,milk,false\\n2,eggs,true\\n'));\n" +
+      'test(\'REQ-001-B02 a title with a comma or quotes is quoted\', () => assert.strictEqual(toCsv([{ id: 1, title: \'milk, "fresh"\', done: false }]), \'id,title,done\\n1,"milk, ""fresh""",false\\n\'));\n',
+  }),
+  tests: '- REQ-001-B01: tests/csv.test.js#REQ-001-B01 one row per todo\n- REQ-001-B02: tests/csv.test.js#REQ-001-B02 a title with a comma or quotes is quoted',
+};
+
 const TESTS = {
   T1: '- REQ-001-B01: tests/greet.test.js#REQ-001-B01 greets by name',
   T2: '- REQ-002-B01: tests/shout.test.js#REQ-002-B01 shouts',
@@ -63,7 +75,8 @@ const CONTEXT_ANSWER = 'use-the-short-form-42';
 /**
  * `pass`: every review passes. `reviewer-fails`: every review fails, so the circuit breaker opens;
  * `reviewer-fails:T2` fails only T2's reviews. `hang`: implementer requests never answer (until
- * cancelled). `search-then-hang`: the implementer sends a catastrophic regular expression search, then
+ * cancelled); `hang-drafting`: the same for the @loom drafting prompts. `decided`: the brainstorming
+ * partner drafts at once (authoring.js). `search-then-hang`: the implementer sends a catastrophic regular expression search, then
  * hangs. `needs-context`: T1's implementer asks a question until its prompt holds CONTEXT_ANSWER.
  */
 const state = { mode: 'pass' };
@@ -77,7 +90,12 @@ function reply(messages) {
   const prompt = prompts.length ? prompts[prompts.length - 1].text : '';
   const last = messages[messages.length - 1];
   const afterTools = last && last.role === 'user' && last.toolResults > 0;
-  const authoring = authoringReply(prompt);
+  const authoring = authoringReply(prompt, state.mode);
+  // `hang-drafting`: a drafting request never answers (until cancelled: Loom: Stop Pipeline).
+  if (authoring && state.mode === 'hang-drafting') {
+    requests.push({ role: 'author', command: authoring.command, messages: messages.length, turns: [], mode: state.mode });
+    return { text: '', toolCalls: [], hang: true };
+  }
   if (authoring) {
     // The commands of the user's earlier turns the request carries (the participant sends them as "/brainstorm …").
     const turns = prompts
@@ -134,6 +152,12 @@ function reply(messages) {
     if (feature === 'typing') files[0][1] = typed(`typing${task.slice(1)}`, 'Typed', /Problems panel/.test(prompt));
     if (!afterTools) return { text: `Writing ${task}.`, toolCalls: files.map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
     return { text: `## Summary\n${task} implemented.\n\n## Tests\n${made.tests}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };
+  }
+  if (/src\/csv\.js|toCsv/.test(prompt)) {
+    const files = task === 'T1' && CSV.T1(/BLOCKER|undefined/.test(prompt) && /Fix mode/i.test(prompt));
+    if (!files) return { text: `I do not know task ${task}.\n\nSTATUS: BLOCKED: unknown task`, toolCalls: [] };
+    if (!afterTools) return { text: `Writing ${task}.`, toolCalls: Object.entries(files).map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
+    return { text: `## Summary\n${task} implemented.\n\n## Tests\n${CSV.tests}\n\n## Exported interfaces\n- toCsv(todos)\n\nSTATUS: DONE`, toolCalls: [] };
   }
   const farewell = /farewell/.test(prompt);
   const files = (farewell ? FAREWELL : GREETING)[task];
