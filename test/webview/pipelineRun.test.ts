@@ -74,4 +74,15 @@ describe('dashboard: the pipeline run', () => {
     assert.deepEqual((await p.postedOf('runCommand')).at(-1), { type: 'runCommand', specDir: SPEC, command: 'continuePipeline' });
     await p.finish();
   });
+
+  it('links each stage to its transcript on disk', async () => {
+    const model = stopped();
+    model.run!.stages[0].file = `${SPEC}/transcripts/run-brainstorming.md`;
+    const p = await harness.open('dashboard', { viewport: { width: 1000, height: 800 }, reply: { type: 'init', model } });
+    const link = p.page.locator('#pipeline-run li[data-stage=brainstorming] a.file-link');
+    assert.equal(text(await link.textContent()), 'Open the transcript (transcripts/run-brainstorming.md)');
+    await link.click();
+    assert.deepEqual(await p.postedOf('openFile'), [{ type: 'openFile', path: `${SPEC}/transcripts/run-brainstorming.md` }]);
+    await p.finish();
+  });
 });

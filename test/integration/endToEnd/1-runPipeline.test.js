@@ -234,14 +234,31 @@ suite('End to end: Loom: Run Pipeline from New Feature to the review', () => {
     wholeFiles(dir);
   });
 
-  after('a review with one BLOCKER, approved at the gate: the run stops at code-review-response and says why', async () => {
+  after('a review with one BLOCKER: the review gate does not pass it, and the run stops there saying why', async () => {
     fs.writeFileSync(path.join(dir, 'review-feedback.md'), fixture('review-feedback.md'));
     await settle(api);
-    assert.strictEqual((await approve(dir)).status, 'done');
+    // loom 3 approves the review gate only on feedback that says PASS with no BLOCKER (pipeline-engine.js checkReviewFeedbackApproval).
+    const refused = await approve(dir);
+    assert.strictEqual(refused.status, 'refused', refused.message);
+    assert.match([refused.message, ...refused.reasons].join('; '), /BLOCKER/);
+    assert.strictEqual(stageOf(dir), 'review-gate');
+    const stop = await run(dir);
+    assert.deepStrictEqual([stop.outcome, stop.to], ['review-gate', 'review-gate'], stop.message);
+    wholeFiles(dir);
+  });
+
+  after('the reviewer’s second round says PASS: approved at the gate, the run stops at code-review-response and says why', async () => {
+    fs.writeFileSync(path.join(dir, 'review-feedback.md'), fixture('review-feedback.pass.md'));
+    await settle(api);
+    const approved = await approve(dir);
+    assert.strictEqual(approved.status, 'done', approved.message);
     assert.strictEqual(stageOf(dir), 'code-review-response');
     const stop = await run(dir);
-    // Until the implementer answers the review (answerReview), the person answers it in @loom /respond.
+    // Until the implementer answers the review (the answerReview intent), the person answers it in @loom /respond.
     assert.deepStrictEqual([stop.outcome, stop.to], ['review-response', 'code-review-response'], stop.message);
+    assert.match(stop.message, /@loom \/respond/);
+    const needsYou = await dashboardRun(api, dir, (r) => r.reason === 'review-response');
+    assert.strictEqual(needsYou.action, 'Answer with @loom /respond');
     assert.strictEqual(stageOf(dir), 'code-review-response');
     wholeFiles(dir);
   });

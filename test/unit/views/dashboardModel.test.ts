@@ -235,3 +235,25 @@ describe('buildDashboardModel for other states', () => {
     assert.ok(m.steps.every((s) => s.status === 'waiting'));
   });
 });
+
+describe('buildDashboardModel: who holds the run lock', () => {
+  it('names another live process holding .loom-run.lock, but not this one (its own pipeline run, its Run Tasks)', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    await new Promise((resolve) => child.once('spawn', resolve));
+    try {
+      const theirs = dashboard((r) => {
+        plannedSpec(r);
+        r.write(`${SPEC}/.loom-run.lock`, `${child.pid}\n2026-12-04T21:00:00.000Z\nrun-0123456789abcdef`);
+      });
+      assert.equal(theirs.model.lockedBy, child.pid);
+      const ours = dashboard((r) => {
+        plannedSpec(r);
+        r.write(`${SPEC}/.loom-run.lock`, `${process.pid}\n2026-12-04T21:00:00.000Z\nrun-0123456789abcdef`);
+      });
+      assert.equal(ours.model.lockedBy, undefined);
+    } finally {
+      child.kill();
+    }
+  });
+});
