@@ -201,8 +201,12 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
   switch (work.kind) {
     case 'unknown':
       return stopped('failed-stage', stage, t('run.pipeline.unknownStage', { stage }));
-    case 'reviewGate':
+    case 'reviewGate': {
+      // Feedback already there that the gate will not pass (a BLOCKER, a FAIL verdict): say what, not just "approve".
+      const approval = spec.snapshot.files.has('review-feedback.md') ? spec.preview({ type: 'approve' }) : undefined;
+      if (approval?.kind === 'refused' && approval.check?.unmet.length) return stopped('review-gate', stage, t('run.pipeline.reviewBlocked', { stage, reasons: approval.check.unmet.join('; ') }));
       return stopped('review-gate', stage, t('run.pipeline.reviewGate', { stage }));
+    }
     case 'sync': {
       say(t('run.pipeline.syncing'));
       await ports.sync();

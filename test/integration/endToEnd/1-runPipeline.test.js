@@ -244,6 +244,7 @@ suite('End to end: Loom: Run Pipeline from New Feature to the review', () => {
     assert.strictEqual(stageOf(dir), 'review-gate');
     const stop = await run(dir);
     assert.deepStrictEqual([stop.outcome, stop.to], ['review-gate', 'review-gate'], stop.message);
+    assert.match(stop.message, /the review feedback does not pass yet \(.*BLOCKER.*\); its BLOCKERs are answered/);
     wholeFiles(dir);
   });
 
