@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { request } from '../../../src/core/port/request';
-import { runPipeline, type RunPorts } from '../../../src/core/pipelineRun/pipelineRun';
+import { runPipeline } from '../../../src/core/pipelineRun/pipelineRun';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { GREETING, greetingAtVerification } from '../verification/greetingRepo';
+import { autopilotPorts } from './autopilotPorts';
 
 // Found by the end-to-end test in VS Code: with review feedback holding a BLOCKER, the run stopped at
 // the review gate saying "your approval continues it", which loom's review gate then refused
@@ -24,17 +24,7 @@ function atReviewGate(feedback?: string) {
 
 async function stopAt(root: string) {
   const spec = new LoomRepository(root).get(GREETING)!;
-  const ports: RunPorts = {
-    mode: 'autopilot',
-    signal: new AbortController().signal,
-    model: async () => assert.fail('no model at the review gate'),
-    reviewDrafts: async () => true,
-    confirm: async () => true,
-    runTasks: async () => ({ kind: 'refused', message: 'not here' }),
-    createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
-    verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
-    sync: async () => undefined,
-  };
+  const ports = autopilotPorts(spec, async () => assert.fail('no model at the review gate'));
   return runPipeline(spec, ports);
 }
 

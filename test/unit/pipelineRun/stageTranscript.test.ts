@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { request } from '../../../src/core/port/request';
-import { runPipeline, type RunPorts, type StageRecord } from '../../../src/core/pipelineRun/pipelineRun';
+import { runPipeline, type StageRecord } from '../../../src/core/pipelineRun/pipelineRun';
 import { renderStageTranscript, stageTranscriptFile, writeStageTranscript } from '../../../src/core/pipelineRun/stageTranscript';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { readRunLock } from '../../../src/core/store/runLock';
 import { block, QueueModel } from '../authoring/authoringFixture';
 import { GREETING, greetingAtVerification } from '../verification/greetingRepo';
+import { autopilotPorts } from './autopilotPorts';
 
 // Issue 34, item 4: "keeps a transcript per stage". Each stage a pipeline run went through leaves
 // `transcripts/run-<stage>.md` in the spec directory (a folder no loom step declares or fingerprints).
@@ -62,17 +62,7 @@ test('a run leaves one transcript per stage it went through, with what it asked 
   try {
     const spec = new LoomRepository(r.root).get(GREETING)!;
     const review = '# Code review request: greeting\n\n## Summary\n\nGreets a person by name (REQ-001).\n\n## Verification\n\nverify-report.md: PASS.\n';
-    const ports: RunPorts = {
-      mode: 'autopilot',
-      signal: new AbortController().signal,
-      model: async () => new QueueModel([`I reviewed the diff.\n\n${block({ path: 'review-request.md', content: review })}`]),
-      reviewDrafts: async () => true,
-      confirm: async () => true,
-      runTasks: async () => ({ kind: 'refused', message: 'no tasks here' }),
-      createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
-      verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
-      sync: async () => undefined,
-    };
+    const ports = autopilotPorts(spec, async () => new QueueModel([`I reviewed the diff.\n\n${block({ path: 'review-request.md', content: review })}`]));
     const stop = await runPipeline(spec, ports);
     assert.equal(stop.reason, 'review-gate', stop.message);
     assert.deepEqual(

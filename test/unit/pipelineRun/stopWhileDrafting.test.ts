@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ChatMessage, ChatModel, ChatRequestOptions, ChatResponsePart } from '../../../src/core/executing/dispatch/chatModel';
-import { runPipeline, type RunPorts } from '../../../src/core/pipelineRun/pipelineRun';
+import { runPipeline } from '../../../src/core/pipelineRun/pipelineRun';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { freshSpec } from '../authoring/authoringFixture';
+import { autopilotPorts } from './autopilotPorts';
 
 // Found by the end-to-end test in VS Code (test/integration/endToEnd): Stop Pipeline while the model
 // drafts. VS Code's providers end the stream quietly when cancelled, so the drafting turn came back
@@ -47,17 +48,11 @@ test('Stop while the model drafts: the run stops at once, as stopped, and the st
     const before = files();
     const controller = new AbortController();
     const model = new SilentWhenCancelled(() => setTimeout(() => controller.abort(), 10));
-    const ports: RunPorts = {
-      mode: 'autopilot',
+    const ports = autopilotPorts(spec, async () => model, {
       signal: controller.signal,
-      model: async () => model,
-      reviewDrafts: async () => true,
-      confirm: async () => true,
-      runTasks: async () => ({ kind: 'refused', message: 'not here' }),
       createWorktree: async () => assert.fail('no worktree'),
       verify: async () => assert.fail('no verification'),
-      sync: async () => undefined,
-    };
+    });
     const stop = await runPipeline(spec, ports);
     assert.equal(stop.reason, 'stopped', stop.message);
     assert.equal(stop.stage, 'brainstorming');
