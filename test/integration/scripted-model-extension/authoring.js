@@ -32,7 +32,10 @@ function authoringReply(prompt, mode) {
       };
     }
     const partial = fixture('spec.md').replace(/## REQ-002[\s\S]*?(?=## Non-goals)/, '');
-    return { command: 'brainstorm', text: `Going with approach A, as the Approach section of spec.md says.\n\n${block('spec.md', partial)}${block('requirements.json', fixture('requirements.brainstorm.json'))}` };
+    return {
+      command: 'brainstorm',
+      text: `Going with approach A, as the Approach section of spec.md says.\n\n${block('spec.md', partial)}${block('requirements.json', fixture('requirements.brainstorm.json'))}`,
+    };
   }
   if (/You are loom's detail-expansion step/.test(prompt)) {
     return { command: 'expand', text: `REQ-001 gets its invalid-input behavior; REQ-002 a boundary one.\n\n${block('requirements.json', fixture('requirements.expanded.json'))}` };
