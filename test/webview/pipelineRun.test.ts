@@ -68,7 +68,7 @@ describe('dashboard: the pipeline run', () => {
     const card = p.page.locator('#pipeline-run.needs-you');
     assert.match(text(await card.locator('h2').textContent()), /Needs you at brainstorming/);
     assert.match(text(await card.locator('p[data-reason=approval-gate]').textContent()), /human-approval gate/);
-    assert.match(text(await card.locator('li[data-stage=brainstorming]').textContent()), /brainstorming · 2\.4 s · 1 rounds · ~2150 tokens\s*Wrote: spec\.md, requirements\.json/);
+    assert.match(text(await card.locator('li[data-stage=brainstorming]').textContent()), /brainstorming · 2\.4 s · 1 round · ~2150 tokens\s*Wrote: spec\.md, requirements\.json/);
     await p.screenshot('dashboard-pipeline-run-needs-you');
     await card.locator('vscode-button[data-command=continuePipeline]').click();
     assert.deepEqual((await p.postedOf('runCommand')).at(-1), { type: 'runCommand', specDir: SPEC, command: 'continuePipeline' });

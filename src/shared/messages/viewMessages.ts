@@ -69,7 +69,7 @@ export const viewMessages = {
   'view.run.running': { en: 'Running ({mode}) at {stage}', zh: '正在运行（{mode}），当前 {stage}' },
   'view.run.needsYou': { en: 'Needs you at {stage}', zh: '在 {stage} 需要你' },
   'view.run.done': { en: 'Done at {stage}', zh: '已在 {stage} 完成' },
-  'view.run.stage': { en: '{stage} · {seconds} s · {rounds} rounds · ~{tokens} tokens', zh: '{stage} · {seconds} 秒 · {rounds} 轮 · 约 {tokens} token' },
+  'view.run.stage': { en: '{stage} · {seconds} s · {rounds, plural, one {# round} other {# rounds}} · ~{tokens} tokens', zh: '{stage} · {seconds} 秒 · {rounds} 轮 · 约 {tokens} token' },
   'view.run.wrote': { en: 'Wrote: {files}', zh: '写入：{files}' },
   'view.run.transcript': { en: 'Transcript', zh: '记录' },
   'view.run.transcriptFile': { en: 'Open the transcript ({file})', zh: '打开运行记录（{file}）' },
