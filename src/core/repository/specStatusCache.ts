@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { WORKFLOW_FILE } from '../files/workflow';
 import { WORKSPACE_SETTINGS_FILE } from '../pipeline/teamRules';
 import { displayLanguage } from '../messages';
-import type { EvaluationCache } from '../specdir/evaluationCache';
+import { extraInputsAt, type EvaluationCache } from '../specdir/evaluationCache';
 import { findSpecDirs } from '../specdir/loadSpec';
 import { RUN_LOCK_FILE } from '../store/runLock';
 import { startBundledWorker } from '../threads/bundledWorker';
@@ -65,8 +65,8 @@ export async function scanStatuses(repository: LoomRepository, statuses: Evaluat
       places.push(i);
     }
   });
-  // Read once for every spec: the workflow, and the team's rules the guards apply.
-  const extraInputs = [join(repository.root, WORKFLOW_FILE), join(repository.root, WORKSPACE_SETTINGS_FILE)];
+  // Read once for every spec: the workflow, and the team's rules the guards apply; stat-ed once too.
+  const extraInputs = extraInputsAt([join(repository.root, WORKFLOW_FILE), join(repository.root, WORKSPACE_SETTINGS_FILE)]);
   const here = (j: number) => {
     const dir = unknown[j];
     results[places[j]] = statuses ? statuses.evaluate(dir, language, (dependsOnMore) => specStatus(repository, dir, dependsOnMore), extraInputs) : specStatus(repository, dir, () => undefined);
@@ -75,7 +75,7 @@ export async function scanStatuses(repository: LoomRepository, statuses: Evaluat
     statuses?.keepEntry(unknown[j], entry);
     results[places[j]] = status;
   };
-  const request = { root: repository.root, specRoots: repository.specRoots, language, dirs: unknown, extraInputs, cacheVersion: statuses?.version };
+  const request = { root: repository.root, specRoots: repository.specRoots, language, dirs: unknown, extraInputs: [...extraInputs], cacheVersion: statuses?.version };
   await evaluateShared(request, here, fromHelper, helperCount(unknown.length, options));
   return results;
 }

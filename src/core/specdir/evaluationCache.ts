@@ -71,13 +71,22 @@ export interface RecordedEvaluation<T> {
 }
 
 /**
- * Runs `evaluate` (synchronously), recording everything it reads (recordReads). `extraInputs` are
- * files the result depends on that `evaluate` does not read itself (the workflow, read once per
- * repository). `evaluate` calls `dependsOnMore()` when its result depends on more than files.
+ * Files a result depends on that its evaluation does not read itself (the workflow, read once per
+ * repository): their paths, or what `extraInputsAt` found there before the evaluations began
+ * (one stat per file for a run over every spec, not one per spec).
  */
-export function recordEvaluation<T>(evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = [], now: () => number = Date.now): RecordedEvaluation<T> {
+export type ExtraInputs = readonly string[] | ReadonlyMap<string, RecordedInput>;
+
+/** What the `paths` hold now, taken once before evaluating many specs that depend on them. */
+export const extraInputsAt = (paths: readonly string[]): ReadonlyMap<string, RecordedInput> => new Map(paths.map((p) => [p, inputAt(p)]));
+
+/**
+ * Runs `evaluate` (synchronously), recording everything it reads (recordReads), and `extraInputs`.
+ * `evaluate` calls `dependsOnMore()` when its result depends on more than files.
+ */
+export function recordEvaluation<T>(evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = [], now: () => number = Date.now): RecordedEvaluation<T> {
   const startedAt = now();
-  const extras = new Map(extraInputs.map((p) => [p, inputAt(p)]));
+  const extras = Array.isArray(extraInputs) ? extraInputsAt(extraInputs) : (extraInputs as ReadonlyMap<string, RecordedInput>);
   let kept = true;
   const recorded = recordReads(() => evaluate(() => (kept = false)));
   for (const [p, input] of extras) if (!recorded.inputs.has(p)) recorded.inputs.set(p, input);
@@ -137,7 +146,7 @@ export class EvaluationCache<T> {
    * `evaluate` calls `dependsOnMore()` when its result depends on more than files (whether
    * another process holding the spec's run lock is alive): that result is not kept.
    */
-  get(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = []): T {
+  get(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = []): T {
     const stored = this.read(dir, context);
     if (stored !== undefined) {
       this.counts.hits++;
@@ -147,7 +156,7 @@ export class EvaluationCache<T> {
   }
 
   /** `get` without looking for a kept evaluation first (the caller found none with `stored`). */
-  evaluate(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = []): T {
+  evaluate(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = []): T {
     const recorded = recordEvaluation(evaluate, extraInputs, this.options.now);
     this.keepEntry(dir, evaluationEntry(this.version, dir, context, recorded));
     return recorded.value;
