@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { WORKFLOW_FILE } from '../files/workflow';
@@ -24,7 +24,7 @@ const MAX_HELPERS = 3;
 const SPECS_PER_HELPER = 200;
 
 export interface StatusScanOptions {
-  /** Helper threads at most (default: one fewer than the machine's cores, at most MAX_HELPERS). */
+  /** Helper threads at most (default: idleHelpers, at most MAX_HELPERS). */
   helpers?: number;
   /** Specs to evaluate per helper, at least (SPECS_PER_HELPER). */
   specsPerHelper?: number;
@@ -80,8 +80,21 @@ export async function scanStatuses(repository: LoomRepository, statuses: Evaluat
   return results;
 }
 
+/**
+ * Helper threads for the cores nobody else is using: the machine's cores, fewer the busy ones
+ * (the load average, rounded), fewer the main thread's. A helper is a second copy of everything
+ * the main thread has made by then (its bundle compiled, its schemas built, its hot code compiled
+ * again, a heap of its own): on two cores with 1,000 specs it used 1.1–1.6 s more CPU than the main
+ * thread alone, for the same time when the machine was idle and twice the time with other work
+ * running (load average 7; docs/performance.md). Where the load average is unknown (0 on
+ * Windows), every core counts as idle.
+ */
+export function idleHelpers(cores: number = availableParallelism(), load: number = loadavg()[0]): number {
+  return Math.max(0, Math.min(cores - Math.round(load) - 1, MAX_HELPERS));
+}
+
 function helperCount(specs: number, options: StatusScanOptions): number {
-  const most = options.helpers ?? Math.min(availableParallelism() - 1, MAX_HELPERS);
+  const most = options.helpers ?? idleHelpers();
   return Math.max(0, Math.min(most, Math.floor(specs / (options.specsPerHelper ?? SPECS_PER_HELPER))));
 }
 

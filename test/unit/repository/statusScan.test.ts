@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import { generateRepository } from '../../../bench/generateRepository';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import type { SpecStatus } from '../../../src/core/repository/specPipeline';
-import { scanStatuses, specStatus } from '../../../src/core/repository/specStatusCache';
+import { idleHelpers, scanStatuses, specStatus } from '../../../src/core/repository/specStatusCache';
 import type { StatusScanMessage, StatusScanRequest } from '../../../src/core/repository/statusScanProtocol';
 import { displayLanguage } from '../../../src/core/messages';
 import { EvaluationCache, extraInputsAt } from '../../../src/core/specdir/evaluationCache';
@@ -30,6 +30,15 @@ const sample = join(work, 'sample');
 cpSync(resolve(__dirname, '../../../sample'), sample, { recursive: true });
 const generated = join(work, 'generated');
 generateRepository(generated, 30, 3);
+
+test('helper threads take only the cores nobody else uses, one for the main thread, three at most', () => {
+  assert.equal(idleHelpers(2, 0.2), 1, 'two idle cores: the main thread and a helper');
+  assert.equal(idleHelpers(2, 0.7), 0, 'one of two cores busy: the main thread alone');
+  assert.equal(idleHelpers(2, 7), 0, 'a busy machine: never fewer than none');
+  assert.equal(idleHelpers(4, 1.2), 2);
+  assert.equal(idleHelpers(16, 0), 3);
+  assert.equal(idleHelpers(1, 0), 0);
+});
 
 test('a claim is final: two owners over one queue take every item once between them', () => {
   const mine = ClaimQueue.create(7);
