@@ -31,8 +31,9 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, source: str
     const reason = located.error?.message ?? (e as Error).message;
     return { diagnostics: [diagnostic(file, t('files.notJson', { file, reason }), positionAt(text, offset), 'error', 'json-syntax')] };
   }
-  const fast = plain?.(raw);
-  if (fast !== undefined) return { value: fast, raw, diagnostics: prototypeKeys(file, text) };
+  // A `__proto__` key is left to the schema, as it always was, and warned about (prototypeKeys).
+  const fast = plain && !text.includes('"__proto__"') ? plain(raw) : undefined;
+  if (fast !== undefined) return { value: fast, raw, diagnostics: [] };
   const result = schema.safeParse(raw);
   if (result.success) return { value: result.data, raw, diagnostics: prototypeKeys(file, text) };
   const located = locateJson(text);

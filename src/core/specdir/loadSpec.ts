@@ -11,7 +11,7 @@ import { parseReport, REPORT_FILES, type Report } from '../files/report';
 import { normalizeRequirements, REQUIREMENTS_FILE, RequirementsFileSchema } from '../files/requirements';
 import { parseTaskFile, TASKS_DIR, type TaskFile } from '../files/taskFile';
 import { plainTaskState, TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskState';
-import { normalizeTraceability, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
+import { normalizeTraceability, plainTraceabilityFile, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
 import { SPEC_ROOTS, TASK_FILE_PATTERN } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
@@ -116,7 +116,7 @@ export function loadSpec(
     return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
   }
   const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema());
-  const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema());
+  const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema(), undefined, plainTraceabilityFile);
   const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema());
   const convergence = json<import('../files/findings').ConvergenceReport>(CONVERGENCE_REPORT_FILE, ConvergenceReportSchema());
 
