@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
 import { t } from '../messages';
+import { isPlainObject, isStringList } from './plainShapes';
 import { REQUIREMENT_ID_PATTERN } from './vocabulary';
 
 /**
@@ -68,9 +69,6 @@ export type TraceabilityFile = z.infer<ReturnType<typeof TraceabilityFileSchema>
 /** The reference lists' keys, in the order the schemas declare them (the order zod's output has them in). */
 const REFERENCE_LISTS = ['tasks', 'task_ids', 'tests', 'test_refs', 'test_ids', 'evidence', 'evidence_refs', 'receipts'];
 const ENTRY_KEYS = [...REFERENCE_LISTS, 'behaviors'];
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((item) => typeof item === 'string');
 
 /**
  * A loose object as zod's looseObject of reference lists (and `behaviors`, for an entry) gives it:

@@ -8,7 +8,7 @@ import { ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE
 import { HANDOFFS_DIR, HandoffSchema, type Handoff } from '../files/handoff';
 import { PIPELINE_STATE_FILE, PipelineStateSchema } from '../files/pipelineState';
 import { parseReport, REPORT_FILES, type Report } from '../files/report';
-import { normalizeRequirements, REQUIREMENTS_FILE, RequirementsFileSchema } from '../files/requirements';
+import { normalizeRequirements, plainRequirementsFile, REQUIREMENTS_FILE, RequirementsFileSchema } from '../files/requirements';
 import { parseTaskFile, TASKS_DIR, type TaskFile } from '../files/taskFile';
 import { plainTaskState, TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskState';
 import { normalizeTraceability, plainTraceabilityFile, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
@@ -115,7 +115,7 @@ export function loadSpec(
     if (entries) cache!.commit(dir, entries);
     return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
   }
-  const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema());
+  const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema(), undefined, plainRequirementsFile);
   const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema(), undefined, plainTraceabilityFile);
   const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema());
   const convergence = json<import('../files/findings').ConvergenceReport>(CONVERGENCE_REPORT_FILE, ConvergenceReportSchema());
