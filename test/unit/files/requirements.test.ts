@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
+import { assertBadInputAsZod, assertPlainAsZod } from './plainAsZod';
 import { normalizeRequirements, plainRequirementsFile, REQUIREMENTS_FILE, RequirementsFileSchema } from '../../../src/core/files/requirements';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
@@ -209,16 +210,7 @@ describe("plainRequirementsFile (the status run's check without zod)", () => {
   }
 
   it('gives what zod gives, key order included, or leaves the value to zod', () => {
-    let plain = 0;
-    for (const raw of inputs) {
-      const fast = plainRequirementsFile(raw);
-      if (fast === undefined) continue;
-      plain++;
-      const zod = RequirementsFileSchema().safeParse(raw);
-      assert.equal(zod.success, true, JSON.stringify(raw));
-      assert.equal(JSON.stringify(fast), JSON.stringify(zod.data), JSON.stringify(raw));
-    }
-    assert.ok(plain > inputs.length / 2, `${plain} of ${inputs.length}`);
+    assertPlainAsZod(inputs, plainRequirementsFile, RequirementsFileSchema());
   });
 
   it('answers for the ledger loom writes', () => {
@@ -227,15 +219,15 @@ describe("plainRequirementsFile (the status run's check without zod)", () => {
   });
 
   it('names the file and the key on bad input, as zod alone does', () => {
-    for (const text of [
-      `{"requirements": [{"id": "REQ-001", "status": "failing", "acceptance": [], "behaviors": [${behavior('REQ-001-B01', ', "category": "odd"')}]}]}`,
-      '{"requirements": {"REQ-1": {"status": "failing", "acceptance": [], "behaviors": []}}}',
-      '{"requirements": {"REQ-001": {"status": "failing", "acceptance": "a", "behaviors": []}}}',
-    ]) {
-      const viaPlain = parseJsonDocument('specs/s/requirements.json', text, RequirementsFileSchema(), plainRequirementsFile);
-      assert.deepEqual(viaPlain, parse(text), text);
-      assert.ok(viaPlain.diagnostics.length > 0, text);
-      assert.match(viaPlain.diagnostics[0].message, /^specs\/s\/requirements\.json/);
-    }
+    assertBadInputAsZod(
+      'specs/s/requirements.json',
+      [
+        `{"requirements": [{"id": "REQ-001", "status": "failing", "acceptance": [], "behaviors": [${behavior('REQ-001-B01', ', "category": "odd"')}]}]}`,
+        '{"requirements": {"REQ-1": {"status": "failing", "acceptance": [], "behaviors": []}}}',
+        '{"requirements": {"REQ-001": {"status": "failing", "acceptance": "a", "behaviors": []}}}',
+      ],
+      plainRequirementsFile,
+      RequirementsFileSchema(),
+    );
   });
 });

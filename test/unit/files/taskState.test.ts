@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
+import { assertPlainAsZod } from './plainAsZod';
 import { plainTaskState, TASK_STATES_DIR, taskStateFile, TaskStateSchema } from '../../../src/core/files/taskState';
 import { TASK_ID_PATTERN, TASK_STATUS_ICONS, TASK_STATUSES } from '../../../src/core/files/vocabulary';
 import { toJsonText } from '../../../src/core/fs/atomicWrite';
@@ -151,18 +152,7 @@ describe("plainTaskState (the status run's check without zod)", () => {
   }
 
   it('gives what zod gives, key order included, or leaves the value to zod', () => {
-    let plain = 0;
-    for (const raw of inputs) {
-      const fast = plainTaskState(raw);
-      const zod = TaskStateSchema().safeParse(raw);
-      if (fast === undefined) continue;
-      plain++;
-      assert.equal(zod.success, true, JSON.stringify(raw));
-      assert.equal(JSON.stringify(fast), JSON.stringify(zod.data), JSON.stringify(raw));
-      assert.deepEqual(Object.keys(fast), Object.keys(zod.data!), JSON.stringify(raw));
-    }
-    // Most inputs are the shape loom writes: the check answers for them.
-    assert.ok(plain > inputs.length / 2, `${plain} of ${inputs.length}`);
+    assertPlainAsZod(inputs, plainTaskState, TaskStateSchema());
   });
 
   it('answers for every valid state loom writes', () => {

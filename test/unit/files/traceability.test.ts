@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
+import { assertBadInputAsZod, assertPlainAsZod } from './plainAsZod';
 import { normalizeTraceability, plainTraceabilityFile, splitTestRef, TRACEABILITY_FILE, TraceabilityFileSchema } from '../../../src/core/files/traceability';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
@@ -214,16 +215,7 @@ describe("plainTraceabilityFile (the status run's check without zod)", () => {
   for (const behaviors of [null, [], 'x', { B: null }, { B: [] }, { B: 'x' }]) inputs.push({ requirements: { 'REQ-001': { ...entry, behaviors } } });
 
   it('gives what zod gives, key order included, or leaves the value to zod', () => {
-    let plain = 0;
-    for (const raw of inputs) {
-      const fast = plainTraceabilityFile(raw);
-      if (fast === undefined) continue;
-      plain++;
-      const zod = TraceabilityFileSchema().safeParse(raw);
-      assert.equal(zod.success, true, JSON.stringify(raw));
-      assert.equal(JSON.stringify(fast), JSON.stringify(zod.data), JSON.stringify(raw));
-    }
-    assert.ok(plain > inputs.length / 2, `${plain} of ${inputs.length}`);
+    assertPlainAsZod(inputs, plainTraceabilityFile, TraceabilityFileSchema());
   });
 
   it('answers for the ledger loom writes', () => {
@@ -232,16 +224,16 @@ describe("plainTraceabilityFile (the status run's check without zod)", () => {
   });
 
   it('names the file and the key on bad input, as zod alone does, and leaves a __proto__ key to it', () => {
-    for (const text of [
-      '{"requirements": {"REQ-001": {"tasks": "T1"}}}',
-      '{"requirements": {"REQ-1": {"tasks": ["T1"]}}}',
-      '{"requirements": {"REQ-001": {"behaviors": {"B": {"tests": [3]}}}}}',
-      '{"requirements": {"REQ-001": {"tasks": ["T1"], "__proto__": {"x": 1}}}}',
-    ]) {
-      const viaPlain = parseJsonDocument('specs/s/traceability.json', text, TraceabilityFileSchema(), plainTraceabilityFile);
-      assert.deepEqual(viaPlain, parse(text), text);
-      assert.ok(viaPlain.diagnostics.length > 0, text);
-      assert.match(viaPlain.diagnostics[0].message, /^specs\/s\/traceability\.json/);
-    }
+    assertBadInputAsZod(
+      'specs/s/traceability.json',
+      [
+        '{"requirements": {"REQ-001": {"tasks": "T1"}}}',
+        '{"requirements": {"REQ-1": {"tasks": ["T1"]}}}',
+        '{"requirements": {"REQ-001": {"behaviors": {"B": {"tests": [3]}}}}}',
+        '{"requirements": {"REQ-001": {"tasks": ["T1"], "__proto__": {"x": 1}}}}',
+      ],
+      plainTraceabilityFile,
+      TraceabilityFileSchema(),
+    );
   });
 });
