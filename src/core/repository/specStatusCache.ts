@@ -46,8 +46,8 @@ export function specStatus(repository: LoomRepository, dir: string, dependsOnMor
  * used again while that is unchanged, in the same display language (its unmet conditions are
  * sentences): an unchanged spec costs the stat of its files, not their parsing and its guards.
  * The specs whose status is not kept (all of them on a first run) are shared out between this
- * thread and helper threads when there are many: a first run on a thousand specs spends most of
- * its time reading and parsing fifty thousand files, which two cores do in about half the time.
+ * thread and helper threads when there are many and cores nobody else uses (idleHelpers): a first
+ * run on a thousand specs spends most of its time reading and parsing fifty thousand files.
  * The statuses are in the order of the spec directories, whichever thread evaluated them.
  */
 export async function scanStatuses(repository: LoomRepository, statuses: EvaluationCache<SpecStatus> | undefined, options: StatusScanOptions = {}): Promise<SpecStatus[]> {
