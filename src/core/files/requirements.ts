@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import { lazily } from '../../shared/lazily';
 import { lazySchema } from '../../shared/lazySchema';
 import { t } from '../messages';
+import { isPlainObject, NOT_PLAIN, plainAny, plainArray, type PlainField, plainLooseObject, plainOneOf, plainString } from './plainShapes';
 import { APPLICABILITY, BEHAVIOR_CATEGORIES, BEHAVIOR_ID_PATTERN, REQUIREMENT_ID_PATTERN, REQUIREMENT_STATUSES } from './vocabulary';
 
 export const TestPlanSchema = lazySchema((z) =>
@@ -46,6 +48,58 @@ export const RequirementsFileSchema = lazySchema((z) =>
   }),
 );
 export type RequirementsFile = z.infer<ReturnType<typeof RequirementsFileSchema>>;
+
+const plainBehavior = lazily(() =>
+  plainLooseObject([
+    ['id', plainString({ pattern: BEHAVIOR_ID_PATTERN })],
+    ['category', plainOneOf(BEHAVIOR_CATEGORIES)],
+    ['description', plainString({ nonEmpty: true })],
+    ['status', plainOneOf(REQUIREMENT_STATUSES)],
+    ['acceptance', plainArray(plainString(), 1)],
+    [
+      'test_plan',
+      plainLooseObject([
+        ['strategy', plainString(), 'optional'],
+        ['inputs', plainArray(plainAny), 'optional'],
+        ['expected', plainArray(plainAny), 'optional'],
+        ['coverage_target', (v) => (typeof v === 'string' || typeof v === 'number' ? v : NOT_PLAIN), 'optional'],
+      ]),
+      'optional',
+    ],
+    ['applicability', plainOneOf(APPLICABILITY), 'optional'],
+  ]),
+);
+const plainBody = lazily((): PlainField[] => [
+  ['status', plainOneOf(REQUIREMENT_STATUSES)],
+  ['types', plainArray(plainString()), 'optional'],
+  ['required_categories', plainArray(plainOneOf(BEHAVIOR_CATEGORIES)), 'optional'],
+  ['acceptance', plainArray(plainString())],
+  ['behaviors', plainArray(plainBehavior())],
+]);
+const plainRequirement = lazily(() => plainLooseObject([['id', plainString({ pattern: REQUIREMENT_ID_PATTERN })], ...plainBody()]));
+const plainEntry = lazily(() => plainLooseObject(plainBody()));
+
+/**
+ * requirements.json as RequirementsFileSchema would give it, in either form, when the JSON value is
+ * plainly in the shape loom writes; undefined for anything else, which zod then checks and words
+ * (plainShapes.ts). Its answers are zod's, key order included (test/unit/files/requirements.test.ts).
+ */
+export function plainRequirementsFile(raw: unknown): RequirementsFile | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const list = raw.requirements;
+  let requirements: unknown = NOT_PLAIN;
+  if (Array.isArray(list)) requirements = plainArray(plainRequirement())(list);
+  else if (isPlainObject(list)) {
+    const byId: Record<string, unknown> = {};
+    for (const id of Object.keys(list)) {
+      const entry = REQUIREMENT_ID_PATTERN.test(id) ? plainEntry()(list[id]) : NOT_PLAIN;
+      if (entry === NOT_PLAIN) return undefined;
+      byId[id] = entry;
+    }
+    requirements = byId;
+  }
+  return requirements === NOT_PLAIN ? undefined : ({ requirements } as RequirementsFile);
+}
 
 export interface RequirementsLedger {
   form: 'array' | 'object';

@@ -222,6 +222,20 @@ export function unchangedFile(path: string, size: number, mtimeMs: number, ctime
 }
 
 /**
+ * Puts the stamp of the file at `path` (size, modification and change time) into `stamps` at
+ * `index` (three numbers each), as a kept evaluation compares them (one hash of them all);
+ * false when `path` is no longer a file.
+ */
+export function fileStamp(path: string, stamps: Float64Array, index: number): boolean {
+  const st = original.statSync(path, { throwIfNoEntry: false });
+  if (st === undefined || !st.isFile()) return false;
+  stamps[index * 3] = st.size;
+  stamps[index * 3 + 1] = st.mtimeMs;
+  stamps[index * 3 + 2] = st.ctimeMs;
+  return true;
+}
+
+/**
  * Whether `path` still holds what was recorded there. A folder that was listed is listed again
  * only when its times moved (an entry came and went, say): while they are the ones recorded with
  * its names, no entry was added, removed or renamed in it since. (The change time cannot be set

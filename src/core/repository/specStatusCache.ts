@@ -1,10 +1,10 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { WORKFLOW_FILE } from '../files/workflow';
 import { WORKSPACE_SETTINGS_FILE } from '../pipeline/teamRules';
 import { displayLanguage } from '../messages';
-import type { EvaluationCache } from '../specdir/evaluationCache';
+import { extraInputsAt, type EvaluationCache } from '../specdir/evaluationCache';
 import { findSpecDirs } from '../specdir/loadSpec';
 import { RUN_LOCK_FILE } from '../store/runLock';
 import { startBundledWorker } from '../threads/bundledWorker';
@@ -24,7 +24,7 @@ const MAX_HELPERS = 3;
 const SPECS_PER_HELPER = 200;
 
 export interface StatusScanOptions {
-  /** Helper threads at most (default: one fewer than the machine's cores, at most MAX_HELPERS). */
+  /** Helper threads at most (default: idleHelpers, at most MAX_HELPERS). */
   helpers?: number;
   /** Specs to evaluate per helper, at least (SPECS_PER_HELPER). */
   specsPerHelper?: number;
@@ -46,8 +46,8 @@ export function specStatus(repository: LoomRepository, dir: string, dependsOnMor
  * used again while that is unchanged, in the same display language (its unmet conditions are
  * sentences): an unchanged spec costs the stat of its files, not their parsing and its guards.
  * The specs whose status is not kept (all of them on a first run) are shared out between this
- * thread and helper threads when there are many: a first run on a thousand specs spends most of
- * its time reading and parsing fifty thousand files, which two cores do in about half the time.
+ * thread and helper threads when there are many and cores nobody else uses (idleHelpers): a first
+ * run on a thousand specs spends most of its time reading and parsing fifty thousand files.
  * The statuses are in the order of the spec directories, whichever thread evaluated them.
  */
 export async function scanStatuses(repository: LoomRepository, statuses: EvaluationCache<SpecStatus> | undefined, options: StatusScanOptions = {}): Promise<SpecStatus[]> {
@@ -65,8 +65,8 @@ export async function scanStatuses(repository: LoomRepository, statuses: Evaluat
       places.push(i);
     }
   });
-  // Read once for every spec: the workflow, and the team's rules the guards apply.
-  const extraInputs = [join(repository.root, WORKFLOW_FILE), join(repository.root, WORKSPACE_SETTINGS_FILE)];
+  // Read once for every spec: the workflow, and the team's rules the guards apply; stat-ed once too.
+  const extraInputs = extraInputsAt([join(repository.root, WORKFLOW_FILE), join(repository.root, WORKSPACE_SETTINGS_FILE)]);
   const here = (j: number) => {
     const dir = unknown[j];
     results[places[j]] = statuses ? statuses.evaluate(dir, language, (dependsOnMore) => specStatus(repository, dir, dependsOnMore), extraInputs) : specStatus(repository, dir, () => undefined);
@@ -75,13 +75,26 @@ export async function scanStatuses(repository: LoomRepository, statuses: Evaluat
     statuses?.keepEntry(unknown[j], entry);
     results[places[j]] = status;
   };
-  const request = { root: repository.root, specRoots: repository.specRoots, language, dirs: unknown, extraInputs, cacheVersion: statuses?.version };
+  const request = { root: repository.root, specRoots: repository.specRoots, language, dirs: unknown, extraInputs: [...extraInputs], cacheVersion: statuses?.version };
   await evaluateShared(request, here, fromHelper, helperCount(unknown.length, options));
   return results;
 }
 
+/**
+ * Helper threads for the cores nobody else is using: the machine's cores, fewer the busy ones
+ * (the load average, rounded), fewer the main thread's. A helper is a second copy of everything
+ * the main thread has made by then (its bundle compiled, its schemas built, its hot code compiled
+ * again, a heap of its own): on two cores with 1,000 specs it used 1.1–1.6 s more CPU than the main
+ * thread alone, for the same time when the machine was idle and twice the time with other work
+ * running (load average 7; docs/performance.md). Where the load average is unknown (0 on
+ * Windows), every core counts as idle.
+ */
+export function idleHelpers(cores: number = availableParallelism(), load: number = loadavg()[0]): number {
+  return Math.max(0, Math.min(cores - Math.round(load) - 1, MAX_HELPERS));
+}
+
 function helperCount(specs: number, options: StatusScanOptions): number {
-  const most = options.helpers ?? Math.min(availableParallelism() - 1, MAX_HELPERS);
+  const most = options.helpers ?? idleHelpers();
   return Math.max(0, Math.min(most, Math.floor(specs / (options.specsPerHelper ?? SPECS_PER_HELPER))));
 }
 

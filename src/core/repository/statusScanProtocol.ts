@@ -1,3 +1,4 @@
+import type { RecordedInput } from '../fs/readRecorder';
 import type { Language } from '../messages';
 import type { SpecStatus } from './specPipeline';
 
@@ -11,8 +12,8 @@ export interface StatusScanRequest {
   specRoots: readonly string[];
   language: Language;
   dirs: readonly string[];
-  /** Files every status depends on that no spec's evaluation reads itself (the workflow). */
-  extraInputs: readonly string[];
+  /** Files every status depends on that no spec's evaluation reads itself (the workflow), with what the main thread found there before the scan. */
+  extraInputs: [string, RecordedInput][];
   claims: SharedArrayBuffer;
   owner: number;
   /** The cache's version, when there is a cache to keep the statuses in: each is recorded with what it read, and its entry made (evaluationEntry). */

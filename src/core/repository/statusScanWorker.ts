@@ -15,13 +15,14 @@ const request = workerData as StatusScanRequest;
 setDisplayLanguage(request.language);
 const repository = new LoomRepository(request.root, { specRoots: request.specRoots });
 const claims = new ClaimQueue(request.claims);
+const extraInputs = new Map(request.extraInputs);
 for (let i = claims.next(request.owner); i !== undefined; i = claims.next(request.owner)) {
   let message: StatusScanMessage;
   try {
     const dir = request.dirs[i];
     if (request.cacheVersion === undefined) message = { i, status: specStatus(repository, dir, () => undefined) };
     else {
-      const evaluation = recordEvaluation((dependsOnMore) => specStatus(repository, dir, dependsOnMore), request.extraInputs);
+      const evaluation = recordEvaluation((dependsOnMore) => specStatus(repository, dir, dependsOnMore), extraInputs);
       message = { i, status: evaluation.value, entry: evaluationEntry(request.cacheVersion, dir, request.language, evaluation) };
     }
   } catch (e) {

@@ -1,12 +1,12 @@
 import { relative, sep } from 'node:path';
 import { isNormalAbsolute } from '../fs/paths';
-import { inputAt, recordReads, unchangedFile, unchangedInput, type RecordedInput } from '../fs/readRecorder';
+import { fileStamp, inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/readRecorder';
 import { nodeCrypto } from '../nodeModules';
 import { DelayedWrites } from './delayedWrites';
 import { cacheKey, type SpecCacheStore } from './specCache';
 
 /** Bumped when the shape of an evaluation file changes: older files are then rebuilt. */
-const EVALUATION_FORMAT = 3;
+const EVALUATION_FORMAT = 4;
 
 /**
  * A file modified this close to the evaluation may change again within the same timestamp tick
@@ -15,14 +15,14 @@ const EVALUATION_FORMAT = 3;
 const RACY_MS = 2000;
 
 /**
- * One input as stored: `[path, size, mtimeMs, ctimeMs]` for a file, `[path, 'dir']` for a folder,
- * `[path, 'dir', names, mtimeMs?, ctimeMs?]` for one that was listed (its times when they were
- * not racy), `[path, 'missing' | 'other']`.
+ * One input as stored: `[path]` for a file (its stamp is in the header's `stamps`), `[path, 'dir']`
+ * for a folder, `[path, 'dir', names, mtimeMs?, ctimeMs?]` for one that was listed (its times when
+ * they were not racy), `[path, 'missing' | 'other']`.
  */
-type StoredFile = [string, number, number, number];
+type StoredFile = [string];
 type StoredInput = StoredFile | [string, 'dir'] | [string, 'dir', string[]] | [string, 'dir', string[], number, number] | [string, 'missing' | 'other'];
 
-const isStoredFile = (stored: StoredInput): stored is StoredFile => typeof stored[1] === 'number';
+const isStoredFile = (stored: StoredInput): stored is StoredFile => stored.length === 1;
 
 /**
  * An evaluation file is two lines: this header, as JSON, then the result's JSON, which is parsed
@@ -35,6 +35,13 @@ interface EvaluationHeader {
   /** What else the result depends on besides files (the display language of its sentences). */
   context: string;
   inputs: StoredInput[];
+  /**
+   * The SHA-1 of the files' stamps (size, modification and change time of each `[path]` input, in
+   * order, as 64-bit floats): one hash, not three numbers written out per file. A status run keeps
+   * fifty inputs per spec at a thousand specs, and their numbers were half of its cache file (6.8 MB)
+   * and most of the time spent writing it; a file is still checked by its own stat.
+   */
+  stamps: string;
   /** The SHA-1 of the result's text. */
   sum: string;
 }
@@ -45,6 +52,13 @@ interface EvaluationHeader {
  * and a checksum tells that for a fraction of what checking the shape of a thousand results cost a reload.
  */
 const checksum = (text: string) => nodeCrypto().createHash('sha1').update(text).digest('hex');
+
+/** The hash of files' stamps, three 64-bit floats each (size, mtimeMs, ctimeMs), as `stamps` keeps it. */
+const stampsHash = (stamps: Float64Array, count: number) =>
+  nodeCrypto()
+    .createHash('sha1')
+    .update(new Uint8Array(stamps.buffer, stamps.byteOffset, count * 3 * Float64Array.BYTES_PER_ELEMENT))
+    .digest('hex');
 
 /** An evaluation with everything it read (recordEvaluation), which evaluationEntry turns into the text the cache keeps. */
 export interface RecordedEvaluation<T> {
@@ -57,13 +71,22 @@ export interface RecordedEvaluation<T> {
 }
 
 /**
- * Runs `evaluate` (synchronously), recording everything it reads (recordReads). `extraInputs` are
- * files the result depends on that `evaluate` does not read itself (the workflow, read once per
- * repository). `evaluate` calls `dependsOnMore()` when its result depends on more than files.
+ * Files a result depends on that its evaluation does not read itself (the workflow, read once per
+ * repository): their paths, or what `extraInputsAt` found there before the evaluations began
+ * (one stat per file for a run over every spec, not one per spec).
  */
-export function recordEvaluation<T>(evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = [], now: () => number = Date.now): RecordedEvaluation<T> {
+export type ExtraInputs = readonly string[] | ReadonlyMap<string, RecordedInput>;
+
+/** What the `paths` hold now, taken once before evaluating many specs that depend on them. */
+export const extraInputsAt = (paths: readonly string[]): ReadonlyMap<string, RecordedInput> => new Map(paths.map((p) => [p, inputAt(p)]));
+
+/**
+ * Runs `evaluate` (synchronously), recording everything it reads (recordReads), and `extraInputs`.
+ * `evaluate` calls `dependsOnMore()` when its result depends on more than files.
+ */
+export function recordEvaluation<T>(evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = [], now: () => number = Date.now): RecordedEvaluation<T> {
   const startedAt = now();
-  const extras = new Map(extraInputs.map((p) => [p, inputAt(p)]));
+  const extras = Array.isArray(extraInputs) ? extraInputsAt(extraInputs) : (extraInputs as ReadonlyMap<string, RecordedInput>);
   let kept = true;
   const recorded = recordReads(() => evaluate(() => (kept = false)));
   for (const [p, input] of extras) if (!recorded.inputs.has(p)) recorded.inputs.set(p, input);
@@ -123,7 +146,7 @@ export class EvaluationCache<T> {
    * `evaluate` calls `dependsOnMore()` when its result depends on more than files (whether
    * another process holding the spec's run lock is alive): that result is not kept.
    */
-  get(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = []): T {
+  get(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = []): T {
     const stored = this.read(dir, context);
     if (stored !== undefined) {
       this.counts.hits++;
@@ -133,7 +156,7 @@ export class EvaluationCache<T> {
   }
 
   /** `get` without looking for a kept evaluation first (the caller found none with `stored`). */
-  evaluate(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: readonly string[] = []): T {
+  evaluate(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = []): T {
     const recorded = recordEvaluation(evaluate, extraInputs, this.options.now);
     this.keepEntry(dir, evaluationEntry(this.version, dir, context, recorded));
     return recorded.value;
@@ -180,11 +203,12 @@ export class EvaluationCache<T> {
     // The folders found unchanged so far, with their names: a path found missing in one of them
     // is still missing while its name is not among them, and needs no stat of its own.
     const listed = new Map<string, readonly string[]>();
+    const stamps = new Float64Array(header.inputs.length * 3);
+    let files = 0;
     for (const stored of header.inputs) {
-      // A file (most inputs): its stamp compared as stored, with no object made for it.
+      // A file (most inputs): its stamp goes into the hash compared below, with no object made for it.
       if (isStoredFile(stored)) {
-        const [name, size, mtimeMs, ctimeMs] = stored;
-        if (!unchangedFile(storedPath(dir, name), size, mtimeMs, ctimeMs)) return undefined;
+        if (!fileStamp(storedPath(dir, stored[0]), stamps, files++)) return undefined;
         continue;
       }
       const [path, input] = fromStored(dir, stored);
@@ -192,6 +216,7 @@ export class EvaluationCache<T> {
       if (!unchangedInput(path, input)) return undefined;
       if (input.kind === 'dir' && input.names) listed.set(path, input.names);
     }
+    if (stampsHash(stamps, files) !== header.stamps) return undefined;
     const text = data.slice(cut + 1);
     if (checksum(text) !== header.sum) return this.reject();
     try {
@@ -216,15 +241,22 @@ export class EvaluationCache<T> {
 export function evaluationEntry<T>(version: string, dir: string, context: string, recorded: RecordedEvaluation<T>): string | undefined {
   if (!recorded.kept) return undefined;
   const stored: StoredInput[] = [];
+  const stamps = new Float64Array(recorded.inputs.size * 3);
+  let files = 0;
   for (const [path, input] of recorded.inputs) {
-    if (input.kind === 'file' && Math.max(input.mtimeMs, input.ctimeMs) >= recorded.startedAt - RACY_MS) return undefined;
+    if (input.kind === 'file') {
+      if (Math.max(input.mtimeMs, input.ctimeMs) >= recorded.startedAt - RACY_MS) return undefined;
+      stamps.set([input.size, input.mtimeMs, input.ctimeMs], files++ * 3);
+      stored.push([storedName(dir, path)]);
+      continue;
+    }
     // A folder changed a moment ago may change again within the same tick: its names are listed again next time.
     const racy = input.kind === 'dir' && Math.max(input.mtimeMs ?? Infinity, input.ctimeMs ?? Infinity) >= recorded.startedAt - RACY_MS;
     stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input));
   }
   // JSON never holds a raw line break: the first one ends the header.
   const text = JSON.stringify(recorded.value);
-  const header: EvaluationHeader = { format: EVALUATION_FORMAT, version, dir, context, inputs: stored, sum: checksum(text) };
+  const header: EvaluationHeader = { format: EVALUATION_FORMAT, version, dir, context, inputs: stored, stamps: stampsHash(stamps, files), sum: checksum(text) };
   return `${JSON.stringify(header)}\n${text}`;
 }
 
@@ -237,7 +269,8 @@ function parseHeader(text: string, version: string, dir: string, context: string
     return 'rejected';
   }
   if (!header || typeof header !== 'object' || header.format !== EVALUATION_FORMAT || header.version !== version || header.dir !== dir) return 'rejected';
-  if (typeof header.context !== 'string' || typeof header.sum !== 'string' || !Array.isArray(header.inputs) || !header.inputs.every(isStoredInput)) return 'rejected';
+  if (typeof header.context !== 'string' || typeof header.sum !== 'string' || typeof header.stamps !== 'string' || !Array.isArray(header.inputs) || !header.inputs.every(isStoredInput))
+    return 'rejected';
   return header.context === context ? (header as EvaluationHeader) : undefined;
 }
 
@@ -251,12 +284,10 @@ function notListed(path: string, listed: ReadonlyMap<string, readonly string[]>)
   return names !== undefined && !names.includes(path.slice(cut + 1));
 }
 
-/** Paths inside the spec directory are kept relative to it (shorter); others absolute. */
-function toStored(dir: string, path: string, input: RecordedInput): StoredInput {
+/** Paths inside the spec directory are kept relative to it (shorter); others absolute. A file's stamp goes to the header's `stamps`. */
+function toStored(dir: string, path: string, input: Exclude<RecordedInput, { kind: 'file' }>): StoredInput {
   const name = storedName(dir, path);
   switch (input.kind) {
-    case 'file':
-      return [name, input.size, input.mtimeMs, input.ctimeMs];
     case 'dir':
       if (!input.names) return [name, 'dir'];
       return input.mtimeMs !== undefined && input.ctimeMs !== undefined ? [name, 'dir', input.names, input.mtimeMs, input.ctimeMs] : [name, 'dir', input.names];
@@ -284,7 +315,7 @@ function storedPath(dir: string, name: string): string {
   return name === '.' ? dir : name.startsWith('./') ? `${dir}${sep}${sep === '/' ? name.slice(2) : name.slice(2).split('/').join(sep)}` : name;
 }
 
-/** A stored folder or missing path as the RecordedInput it was (files are compared as stored: unchangedFile). */
+/** A stored folder or missing path as the RecordedInput it was (files are compared by their stamps: fileStamp). */
 function fromStored(dir: string, stored: Exclude<StoredInput, StoredFile>): [string, RecordedInput] {
   const path = storedPath(dir, stored[0]);
   if (stored[1] === 'dir') {
@@ -296,7 +327,7 @@ function fromStored(dir: string, stored: Exclude<StoredInput, StoredFile>): [str
 
 function isStoredInput(e: unknown): e is StoredInput {
   if (!Array.isArray(e) || typeof e[0] !== 'string') return false;
-  if (e.length === 4) return typeof e[1] === 'number' && typeof e[2] === 'number' && typeof e[3] === 'number';
+  if (e.length === 1) return true;
   if (e[1] === 'dir') {
     if (e.length === 2) return true;
     const names = Array.isArray(e[2]) && e[2].every((n: unknown) => typeof n === 'string');

@@ -8,10 +8,10 @@ import { ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE
 import { HANDOFFS_DIR, HandoffSchema, type Handoff } from '../files/handoff';
 import { PIPELINE_STATE_FILE, PipelineStateSchema } from '../files/pipelineState';
 import { parseReport, REPORT_FILES, type Report } from '../files/report';
-import { normalizeRequirements, REQUIREMENTS_FILE, RequirementsFileSchema } from '../files/requirements';
+import { normalizeRequirements, plainRequirementsFile, REQUIREMENTS_FILE, RequirementsFileSchema } from '../files/requirements';
 import { parseTaskFile, TASKS_DIR, type TaskFile } from '../files/taskFile';
-import { TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskState';
-import { normalizeTraceability, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
+import { plainTaskState, TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskState';
+import { normalizeTraceability, plainTraceabilityFile, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
 import { SPEC_ROOTS, TASK_FILE_PATTERN } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
@@ -94,10 +94,15 @@ export function loadSpec(
     return result;
   };
 
-  const json = <T>(name: string, schema: Parameters<typeof parseJsonDocument>[2], check?: (value: T, text: string) => Diagnostic[]): { value?: T; condition: FileCondition } => {
+  const json = <T>(
+    name: string,
+    schema: Parameters<typeof parseJsonDocument>[2],
+    check?: (value: T, text: string) => Diagnostic[],
+    plain?: (raw: unknown) => T | undefined,
+  ): { value?: T; condition: FileCondition } => {
     if (!files.has(name)) return { condition: 'missing' };
     const r = parsed<T>(name, (text) => {
-      const doc = parseJsonDocument(rel(name), text, schema);
+      const doc = parseJsonDocument(rel(name), text, schema, plain);
       if (doc.value === undefined) return { diagnostics: doc.diagnostics };
       const value = doc.value as T;
       return { value, diagnostics: check ? [...doc.diagnostics, ...check(value, text)] : doc.diagnostics };
@@ -110,8 +115,8 @@ export function loadSpec(
     if (entries) cache!.commit(dir, entries);
     return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
   }
-  const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema());
-  const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema());
+  const requirementsFile = json<import('../files/requirements').RequirementsFile>(REQUIREMENTS_FILE, RequirementsFileSchema(), undefined, plainRequirementsFile);
+  const traceFile = json<import('../files/traceability').TraceabilityFile>(TRACEABILITY_FILE, TraceabilityFileSchema(), undefined, plainTraceabilityFile);
   const analysis = json<import('../files/findings').ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema());
   const convergence = json<import('../files/findings').ConvergenceReport>(CONVERGENCE_REPORT_FILE, ConvergenceReportSchema());
 
@@ -131,18 +136,22 @@ export function loadSpec(
     if (!name.endsWith('.state.json')) continue;
     const expected = name.slice(0, -'.state.json'.length);
     const file = `${TASK_STATES_DIR}/${name}`;
-    const r = json<TaskState>(file, TaskStateSchema(), (value, text) =>
-      value.task_id === expected
-        ? []
-        : [
-            diagnostic(
-              rel(file),
-              `${rel(file)}: task_id "${value.task_id}" does not match the file name (${expected})`,
-              positionAt(text, locateJson(text).offsetOf(['task_id'])),
-              'warning',
-              'task-id-mismatch',
-            ),
-          ],
+    const r = json<TaskState>(
+      file,
+      TaskStateSchema(),
+      (value, text) =>
+        value.task_id === expected
+          ? []
+          : [
+              diagnostic(
+                rel(file),
+                `${rel(file)}: task_id "${value.task_id}" does not match the file name (${expected})`,
+                positionAt(text, locateJson(text).offsetOf(['task_id'])),
+                'warning',
+                'task-id-mismatch',
+              ),
+            ],
+      plainTaskState,
     );
     if (r.value) taskStates.set(expected, r.value);
   }

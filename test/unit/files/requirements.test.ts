@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
-import { normalizeRequirements, REQUIREMENTS_FILE, RequirementsFileSchema } from '../../../src/core/files/requirements';
+import { assertBadInputAsZod, assertPlainAsZod } from './plainAsZod';
+import { normalizeRequirements, plainRequirementsFile, REQUIREMENTS_FILE, RequirementsFileSchema } from '../../../src/core/files/requirements';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
 const parse = (text: string) => parseJsonDocument('specs/s/requirements.json', text, RequirementsFileSchema());
@@ -155,5 +156,78 @@ describe('requirements.json, array form', () => {
   it('reports a requirements value of neither form at its key', () => {
     assert.deepEqual(parse('{\n  "requirements": "REQ-001"\n}').diagnostics.map(brief), ['2:3 specs/s/requirements.json: "requirements": Invalid input: expected array or record']);
     assert.deepEqual(parse('{\n  "reqs": []\n}').diagnostics.map(brief), ['1:1 specs/s/requirements.json: "requirements": Invalid input: expected array or record']);
+  });
+});
+
+describe("plainRequirementsFile (the status run's check without zod)", () => {
+  const goodBehavior = {
+    id: 'REQ-001-B01',
+    category: 'happy-path',
+    description: 'logs in',
+    status: 'failing',
+    acceptance: ['200'],
+    test_plan: { strategy: 'unit', inputs: ['x', 1], expected: [{ a: 1 }], coverage_target: 80 },
+    applicability: 'applicable',
+  };
+  const goodEntry = { status: 'in_progress', types: ['functional'], required_categories: ['happy-path'], acceptance: ['works'], behaviors: [goodBehavior] };
+  /** Each value a key can hold here: what loom writes, and what it must not. */
+  const behaviorValues: Record<string, unknown[]> = {
+    id: ['REQ-001-B02', 'REQ-1-B1', 3],
+    category: ['error-path', 'nonsense', null],
+    description: ['x', '', 4],
+    status: ['passing', 'done', null],
+    acceptance: [['a', 'b'], [], [1], 'a'],
+    test_plan: [{}, { coverage_target: '90%' }, { coverage_target: true }, { inputs: 'x' }, { strategy: 3 }, { extra: 1 }, null],
+    applicability: ['not-applicable', 'maybe'],
+    note: ['kept'],
+  };
+  const entryValues: Record<string, unknown[]> = {
+    status: ['passing', 'unknown'],
+    types: [[], ['a', 'b'], [1], 'a'],
+    required_categories: [['error-path'], ['nonsense']],
+    acceptance: [[], ['a'], 'a'],
+    behaviors: [[], 'x', [null]],
+    note: [{ a: 1 }],
+  };
+  const variants = (base: Record<string, unknown>, values: Record<string, unknown[]>) =>
+    Object.entries(values).flatMap(([key, list]) =>
+      list.flatMap((value) => {
+        const without: Record<string, unknown> = { ...base };
+        delete without[key];
+        return [{ ...base, [key]: value }, without, { [key]: value, ...Object.fromEntries(Object.entries(base).reverse()) }];
+      }),
+    );
+  const entries = [...variants(goodEntry, entryValues), ...variants(goodBehavior, behaviorValues).map((b) => ({ ...goodEntry, behaviors: [goodBehavior, b] }))];
+  const inputs: unknown[] = [null, [], {}, { requirements: 'x' }, { requirements: [] }, { requirements: {} }, { requirements: [goodEntry] }, { requirements: { 'REQ-001': goodEntry }, extra: 1 }];
+  for (const entry of entries) {
+    inputs.push({ requirements: { 'REQ-001': entry } });
+    inputs.push({ requirements: [{ id: 'REQ-001', ...entry }] });
+    inputs.push({ requirements: [{ ...entry, id: 'REQ-002' }] });
+  }
+  for (const bad of ['REQ-1', 'req-001', 'constructor']) {
+    inputs.push({ requirements: { [bad]: goodEntry } });
+    inputs.push({ requirements: [{ id: bad, ...goodEntry }] });
+  }
+
+  it('gives what zod gives, key order included, or leaves the value to zod', () => {
+    assertPlainAsZod(inputs, plainRequirementsFile, RequirementsFileSchema());
+  });
+
+  it('answers for the ledger loom writes', () => {
+    const raw = JSON.parse(readFileSync(join(specDir, REQUIREMENTS_FILE), 'utf8'));
+    assert.equal(JSON.stringify(plainRequirementsFile(raw)), JSON.stringify(RequirementsFileSchema().parse(raw)));
+  });
+
+  it('names the file and the key on bad input, as zod alone does', () => {
+    assertBadInputAsZod(
+      'specs/s/requirements.json',
+      [
+        `{"requirements": [{"id": "REQ-001", "status": "failing", "acceptance": [], "behaviors": [${behavior('REQ-001-B01', ', "category": "odd"')}]}]}`,
+        '{"requirements": {"REQ-1": {"status": "failing", "acceptance": [], "behaviors": []}}}',
+        '{"requirements": {"REQ-001": {"status": "failing", "acceptance": "a", "behaviors": []}}}',
+      ],
+      plainRequirementsFile,
+      RequirementsFileSchema(),
+    );
   });
 });

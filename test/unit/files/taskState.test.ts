@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
-import { TASK_STATES_DIR, taskStateFile, TaskStateSchema } from '../../../src/core/files/taskState';
+import { assertPlainAsZod } from './plainAsZod';
+import { plainTaskState, TASK_STATES_DIR, taskStateFile, TaskStateSchema } from '../../../src/core/files/taskState';
 import { TASK_ID_PATTERN, TASK_STATUS_ICONS, TASK_STATUSES } from '../../../src/core/files/vocabulary';
 import { toJsonText } from '../../../src/core/fs/atomicWrite';
 
@@ -120,5 +121,67 @@ describe('task-states/TN.state.json', () => {
   it('reports a syntax error at its spot', () => {
     const text = stateText('retry_count', '0,,');
     assert.deepEqual(parse(text).diagnostics.map(brief), ["5:20 specs/s/task-states/T1.state.json is not valid JSON: expected a string but found ','"]);
+  });
+});
+
+describe("plainTaskState (the status run's check without zod)", () => {
+  /** Every value a key can hold in these tests: what loom writes, and what it must not. */
+  const values: Record<string, unknown[]> = {
+    task_id: ['T1', 'fix-login_2', '1T', '', 7, null],
+    spec_dir: ['specs/s', 3, null],
+    status: ['pending', 'done', 'blocked', 'in_review', 'DONE', null],
+    retry_count: [0, 3, -1, 1.5, '2', null, 2 ** 53],
+    agent_session_id: ['a1', null, 4],
+    created_at: ['2026-11-21T08:00:00.000Z', null, false],
+    updated_at: ['2026-11-21T08:00:00.000Z', {}],
+    last_reviewer_result: ['PASS', null, []],
+    blocker: ['waits for T2', null, 1],
+    extra: ['kept', { nested: [1] }],
+  };
+  const base = { task_id: 'T1', spec_dir: 'specs/s', status: 'pending', retry_count: 0, agent_session_id: null, created_at: 'x', updated_at: 'x', last_reviewer_result: null, blocker: null };
+  const inputs: unknown[] = [null, [], 'T1', 3, {}, { status: 'done' }, { task_id: 'T1' }, { task_id: 'T1', status: 'done' }, base];
+  for (const [key, list] of Object.entries(values)) {
+    for (const value of list) {
+      inputs.push({ ...base, [key]: value });
+      const without: Record<string, unknown> = { ...base };
+      delete without[key];
+      inputs.push(without);
+      // The keys in another order, the changed one first: zod's output has the schema's order.
+      inputs.push({ [key]: value, ...Object.fromEntries(Object.entries(base).reverse()) });
+    }
+  }
+
+  it('gives what zod gives, key order included, or leaves the value to zod', () => {
+    assertPlainAsZod(inputs, plainTaskState, TaskStateSchema());
+  });
+
+  it('answers for every valid state loom writes', () => {
+    for (const name of ['T1.state.json', 'T2.state.json']) {
+      const raw = JSON.parse(read(name));
+      assert.deepEqual(plainTaskState(raw), TaskStateSchema().parse(raw));
+    }
+  });
+
+  it('leaves a key named __proto__ to zod and the reserved-key warning', () => {
+    const text = '{"task_id": "T1", "status": "done", "__proto__": {"x": 1}}';
+    assert.equal(plainTaskState(JSON.parse(text)), undefined);
+    const viaPlain = parseJsonDocument('specs/s/task-states/T1.state.json', text, TaskStateSchema(), plainTaskState);
+    assert.deepEqual(viaPlain.diagnostics, parse(text).diagnostics);
+    assert.equal(viaPlain.diagnostics[0].code, 'reserved-key');
+  });
+
+  it('names the file and the key on bad input, as zod alone does', () => {
+    for (const [key, value] of [
+      ['status', '"in_review"'],
+      ['task_id', '"1T"'],
+      ['retry_count', '-1'],
+      ['blocker', '3'],
+    ] as const) {
+      const text = stateText(key, value);
+      const viaPlain = parseJsonDocument('specs/s/task-states/T1.state.json', text, TaskStateSchema(), plainTaskState);
+      assert.equal(viaPlain.value, undefined, key);
+      assert.deepEqual(viaPlain.diagnostics, parse(text).diagnostics, key);
+      assert.match(viaPlain.diagnostics[0].message, new RegExp(`^specs/s/task-states/T1\\.state\\.json: "${key}"`));
+    }
   });
 });

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
-import { normalizeTraceability, splitTestRef, TRACEABILITY_FILE, TraceabilityFileSchema } from '../../../src/core/files/traceability';
+import { assertBadInputAsZod, assertPlainAsZod } from './plainAsZod';
+import { normalizeTraceability, plainTraceabilityFile, splitTestRef, TRACEABILITY_FILE, TraceabilityFileSchema } from '../../../src/core/files/traceability';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
 const parse = (text: string) => parseJsonDocument('specs/s/traceability.json', text, TraceabilityFileSchema());
@@ -190,5 +191,49 @@ describe('splitTestRef', () => {
   it('trims whitespace around the reference and its parts, as loom does', () => {
     assert.deepEqual(splitTestRef('  tests/a.test.ts # works \n'), { file: 'tests/a.test.ts', name: 'works' });
     assert.deepEqual(splitTestRef(' tests/a.test.ts '), { file: 'tests/a.test.ts' });
+  });
+});
+
+describe("plainTraceabilityFile (the status run's check without zod)", () => {
+  /** Each value a list, an entry or a behavior can hold here: what loom writes, aliases, and what it must not. */
+  const lists: unknown[] = [['T1'], [], ['a', 'b'], 'T1', [1], null, {}];
+  const listKeys = ['tasks', 'task_ids', 'tests', 'test_refs', 'test_ids', 'evidence', 'evidence_refs', 'receipts', 'note'];
+  const behavior = { tasks: ['T1'], tests: ['tests/a.test.ts#x'], evidence: ['evidence/test.log'] };
+  const entry = { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': behavior } };
+  const inputs: unknown[] = [null, [], 'x', {}, { requirements: [] }, { requirements: [{ id: 'REQ-001', ...entry }] }, { requirements: {} }, { requirements: { 'REQ-001': entry }, extra: 1 }];
+  for (const key of listKeys) {
+    for (const value of lists) {
+      const without: Record<string, unknown> = { ...entry };
+      delete without[key];
+      inputs.push({ requirements: { 'REQ-001': { ...entry, [key]: value } } });
+      inputs.push({ requirements: { 'REQ-001': { [key]: value, ...Object.fromEntries(Object.entries(entry).reverse()) } } });
+      inputs.push({ requirements: { 'REQ-001': without, 'REQ-002': { behaviors: { B: { [key]: value, ...behavior } } } } });
+      inputs.push({ requirements: { 'REQ-002': { ...entry, behaviors: { B: { ...behavior, [key]: value }, C: {} } } } });
+    }
+  }
+  for (const bad of ['REQ-1', 'req-001', 'constructor', '']) inputs.push({ requirements: { [bad]: entry } });
+  for (const behaviors of [null, [], 'x', { B: null }, { B: [] }, { B: 'x' }]) inputs.push({ requirements: { 'REQ-001': { ...entry, behaviors } } });
+
+  it('gives what zod gives, key order included, or leaves the value to zod', () => {
+    assertPlainAsZod(inputs, plainTraceabilityFile, TraceabilityFileSchema());
+  });
+
+  it('answers for the ledger loom writes', () => {
+    const raw = JSON.parse(readFileSync(join(specDir, TRACEABILITY_FILE), 'utf8'));
+    assert.equal(JSON.stringify(plainTraceabilityFile(raw)), JSON.stringify(TraceabilityFileSchema().parse(raw)));
+  });
+
+  it('names the file and the key on bad input, as zod alone does, and leaves a __proto__ key to it', () => {
+    assertBadInputAsZod(
+      'specs/s/traceability.json',
+      [
+        '{"requirements": {"REQ-001": {"tasks": "T1"}}}',
+        '{"requirements": {"REQ-1": {"tasks": ["T1"]}}}',
+        '{"requirements": {"REQ-001": {"behaviors": {"B": {"tests": [3]}}}}}',
+        '{"requirements": {"REQ-001": {"tasks": ["T1"], "__proto__": {"x": 1}}}}',
+      ],
+      plainTraceabilityFile,
+      TraceabilityFileSchema(),
+    );
   });
 });

@@ -12,10 +12,10 @@ import { after, test } from 'node:test';
 import { generateRepository } from '../../../bench/generateRepository';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import type { SpecStatus } from '../../../src/core/repository/specPipeline';
-import { scanStatuses, specStatus } from '../../../src/core/repository/specStatusCache';
+import { idleHelpers, scanStatuses, specStatus } from '../../../src/core/repository/specStatusCache';
 import type { StatusScanMessage, StatusScanRequest } from '../../../src/core/repository/statusScanProtocol';
 import { displayLanguage } from '../../../src/core/messages';
-import { EvaluationCache } from '../../../src/core/specdir/evaluationCache';
+import { EvaluationCache, extraInputsAt } from '../../../src/core/specdir/evaluationCache';
 import { findSpecDirs } from '../../../src/core/specdir/loadSpec';
 import { startBundledWorker } from '../../../src/core/threads/bundledWorker';
 import { ClaimQueue } from '../../../src/core/threads/claimQueue';
@@ -30,6 +30,15 @@ const sample = join(work, 'sample');
 cpSync(resolve(__dirname, '../../../sample'), sample, { recursive: true });
 const generated = join(work, 'generated');
 generateRepository(generated, 30, 3);
+
+test('helper threads take only the cores nobody else uses, one for the main thread, three at most', () => {
+  assert.equal(idleHelpers(2, 0.2), 1, 'two idle cores: the main thread and a helper');
+  assert.equal(idleHelpers(2, 0.7), 0, 'one of two cores busy: the main thread alone');
+  assert.equal(idleHelpers(2, 7), 0, 'a busy machine: never fewer than none');
+  assert.equal(idleHelpers(4, 1.2), 2);
+  assert.equal(idleHelpers(16, 0), 3);
+  assert.equal(idleHelpers(1, 0), 0);
+});
 
 test('a claim is final: two owners over one queue take every item once between them', () => {
   const mine = ClaimQueue.create(7);
@@ -71,7 +80,7 @@ test('a helper thread alone answers every spec it claimed with its status and th
   await new Promise((r) => setTimeout(r, 2200));
   const dirs = findSpecDirs(generated);
   const claims = ClaimQueue.create(dirs.length);
-  const extraInputs = [join(generated, '.loom/workflow.yaml')];
+  const extraInputs = [...extraInputsAt([join(generated, '.loom/workflow.yaml')])];
   const request: StatusScanRequest = { root: generated, specRoots: ['specs', 'qa'], language: displayLanguage(), dirs, extraInputs, claims: claims.buffer, owner: 2, cacheVersion: 'v1' };
   const answers = new Map<number, StatusScanMessage>();
   await new Promise<void>((done, failed) => {
@@ -93,6 +102,10 @@ test('a helper thread alone answers every spec it claimed with its status and th
     const header = JSON.parse(answer.entry.slice(0, answer.entry.indexOf('\n')));
     assert.equal(header.dir, dirs[i]);
     assert.equal(header.version, 'v1');
+    assert.ok(
+      header.inputs.some((i: unknown[]) => i.length === 1 && i[0] === join(generated, '.loom/workflow.yaml')),
+      'the workflow, as the main thread found it',
+    );
     assert.deepEqual(JSON.parse(answer.entry.slice(answer.entry.indexOf('\n') + 1)), answer.status);
   }
   // Kept on the main thread as the helpers made them: a scan then evaluates nothing.

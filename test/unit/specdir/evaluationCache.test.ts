@@ -107,6 +107,26 @@ describe('EvaluationCache', () => {
     }
   });
 
+  it('keeps the files by one hash of their stamps, and evaluates again when it is not theirs', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    const store = new MemoryStore();
+    const { counted, evaluate } = evaluator(repo);
+    session(store).get(dir, 'en', evaluate);
+    const { header, result } = splitFile(store.files.get(evaluationKey(dir))!);
+    assert.ok(
+      header.inputs.some((i: unknown[]) => i.length === 1 && i[0] === './spec.md'),
+      'a file is kept by its name',
+    );
+    assert.match(header.stamps, /^[0-9a-f]{40}$/);
+    store.files.set(evaluationKey(dir), joinFile({ ...header, stamps: createHash('sha1').update('other files').digest('hex') }, result));
+    const runs = counted.runs;
+    const cache = session(store);
+    cache.get(dir, 'en', evaluate);
+    assert.equal(counted.runs, runs + 1, 'evaluated again');
+    assert.equal(cache.rejected, 0, 'a change, not a corrupt file');
+  });
+
   it('checks a folder it listed by its times, and lists it again only when they moved', () => {
     const repo = copyRepo();
     const dir = join(repo, SPEC);
@@ -232,6 +252,11 @@ describe('EvaluationCache', () => {
       ['a result that is not JSON, with its checksum', joinFile({ ...header, sum: createHash('sha1').update('{"group":').digest('hex') }, '{"group":')],
       ['an input of the wrong shape', joinFile({ ...header, inputs: [...header.inputs, ['x', 'what']] }, result)],
       ['no checksum', joinFile({ ...header, sum: undefined }, result)],
+      ['no stamps', joinFile({ ...header, stamps: undefined }, result)],
+      [
+        'the format before, each file with its stamp',
+        joinFile({ ...header, format: 3, stamps: undefined, inputs: header.inputs.map((i: unknown[]) => (i.length === 1 ? [i[0], 1, 2, 3] : i)) }, result),
+      ],
       ['another format', joinFile({ ...header, format: 0 }, result)],
       ['the format before, one JSON document', JSON.stringify({ ...header, format: 2, sum: undefined, result: stored })],
     ];

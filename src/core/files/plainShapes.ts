@@ -1,0 +1,68 @@
+/*
+ * Checks of a JSON value plainly in the shape loom writes, for the files a status run reads by the
+ * thousand (requirements.json, traceability.json, task states): each gives what the file's zod
+ * schema would, or NOT_PLAIN, and the value then goes to the schema, which checks and words it.
+ * zod's generic checks, in the fresh process of each run, cost about as much as reading the files.
+ */
+
+/** The answer of a check when the value is not plainly in the shape: the schema decides. */
+export const NOT_PLAIN: unique symbol = Symbol('not plain');
+export type PlainCheck = (value: unknown) => unknown;
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((item) => typeof item === 'string');
+
+/** A string (matching `pattern`, at least one character when `nonEmpty`). */
+export const plainString =
+  (options: { pattern?: RegExp; nonEmpty?: boolean } = {}): PlainCheck =>
+  (v) =>
+    typeof v === 'string' && (!options.pattern || options.pattern.test(v)) && (!options.nonEmpty || v.length > 0) ? v : NOT_PLAIN;
+
+/** One of `values` (zod's enum). */
+export const plainOneOf = (values: readonly string[]): PlainCheck => {
+  const set: ReadonlySet<unknown> = new Set(values);
+  return (v) => (set.has(v) ? v : NOT_PLAIN);
+};
+
+/** An array of what `item` accepts (copied, as zod's arrays are), at least `min` long. */
+export const plainArray =
+  (item: PlainCheck, min = 0): PlainCheck =>
+  (v) => {
+    if (!Array.isArray(v) || v.length < min) return NOT_PLAIN;
+    const out: unknown[] = [];
+    for (const x of v) {
+      const checked = item(x);
+      if (checked === NOT_PLAIN) return NOT_PLAIN;
+      out.push(checked);
+    }
+    return out;
+  };
+
+/** Anything (zod's unknown). */
+export const plainAny: PlainCheck = (v) => v;
+
+/** A field of a loose object: its key, its check, and whether it may be absent. */
+export type PlainField = readonly [key: string, check: PlainCheck, optional?: 'optional'];
+
+/**
+ * A loose object as zod's looseObject gives it: the declared keys present, in their declared
+ * order, each checked; then the others as they are.
+ */
+export const plainLooseObject = (fields: readonly PlainField[]): PlainCheck => {
+  const declared = new Set(fields.map(([key]) => key));
+  return (v) => {
+    if (!isPlainObject(v)) return NOT_PLAIN;
+    const out: Record<string, unknown> = {};
+    for (const [key, check, optional] of fields) {
+      if (!Object.hasOwn(v, key)) {
+        if (optional) continue;
+        return NOT_PLAIN;
+      }
+      const checked = check(v[key]);
+      if (checked === NOT_PLAIN) return NOT_PLAIN;
+      out[key] = checked;
+    }
+    for (const key of Object.keys(v)) if (!declared.has(key)) out[key] = v[key];
+    return out;
+  };
+};
