@@ -114,7 +114,7 @@ export async function benchPipelineRun(): Promise<string> {
       runTasks: async () => ({ kind: 'refused', message: 'not in the bench' }),
       createWorktree: async () => refused,
       verify: async () => refused,
-      sync: async () => undefined,
+      sync: async () => refused,
     });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (stop.stage !== 'git-worktree') throw new Error(`the bench run stopped early at ${stop.stage}: ${stop.message}`);

@@ -319,7 +319,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return 0;
     }
     case 'sync':
-      return syncFeature(spec(repo, args), io, asJson, flagValue(args, '--remote'), CLI_LOCK_WAIT_MS);
+      return syncFeature(spec(repo, args), io, asJson, flagValue(args, '--remote'));
     case 'mcp':
       // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.
       await (await import('./mcpCommand.js')).runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);

@@ -3,7 +3,7 @@ import { readOptionalText } from '../fs/readOptional';
 import { t, type Language } from '../messages';
 import { featureOf } from '../specdir/specName';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { addMemoryEntries, type MemoryEntry, type NewMemoryEntry } from './memoryStore';
+import { addMemoryEntries, MEMORY_STORE_FILE, type MemoryEntry, type NewMemoryEntry } from './memoryStore';
 
 /** Headings whose items are the feature's decisions (loom's templates: 决策, Decisions, ADR, trade-offs). */
 const DECISION_HEADING = /决策|决定|取舍|decision|\badr\b|trade-?offs?/i;
@@ -88,8 +88,15 @@ export function featureMemoryEntries(snapshot: SpecSnapshot, language: Language)
 /** An entry the store already holds (same type and words): a sync run again adds nothing twice. */
 const alreadyRemembered = (entry: NewMemoryEntry, store: readonly MemoryEntry[]) => store.some((m) => m.type === entry.type && m.content === entry.content);
 
+/** What a sync did to loom's memory: the store (repository-relative), the entries it found and those it added. */
+export interface FeatureMemorySync {
+  file: string;
+  found: number;
+  added: MemoryEntry[];
+}
+
 /** The feature's memory update: written through the one writer of the store, loom_add_memory's own. */
-export function syncFeatureMemory(snapshot: SpecSnapshot, language: Language, now: string, waitMs: number): { added: MemoryEntry[]; found: number } {
+export function syncFeatureMemory(snapshot: SpecSnapshot, language: Language, now: string, waitMs: number): FeatureMemorySync {
   const entries = featureMemoryEntries(snapshot, language);
-  return { added: addMemoryEntries(snapshot.repoRoot, entries, now, waitMs, alreadyRemembered), found: entries.length };
+  return { file: MEMORY_STORE_FILE, added: addMemoryEntries(snapshot.repoRoot, entries, now, waitMs, alreadyRemembered), found: entries.length };
 }

@@ -173,10 +173,6 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.verifyRun.passed': { en: '{specDir}: verification PASS (ran in {where}); wrote {files}', zh: '{specDir}：验证通过（在 {where} 中运行）；已写入 {files}' },
   'cli.verifyRun.failed': { en: '{specDir}: verification FAIL (ran in {where}); wrote {files} with fix instructions', zh: '{specDir}：验证未通过（在 {where} 中运行）；已写入带修复指令的 {files}' },
   'cli.verifyRun.fixes': { en: 'Fix instructions ({count}):', zh: '修复指令（{count} 项）：' },
-  'cli.sync.notAtStage': {
-    en: '{specDir}: sync runs at the stage that syncs (synced); the spec is at {stage}. Nothing was written.',
-    zh: '{specDir}：同步在同步阶段（synced）运行；该规格当前在 {stage}。未写入任何内容。',
-  },
   'cli.worktree.created': { en: '{specDir}: created {branch} at {path}', zh: '{specDir}：已在 {path} 创建 {branch}' },
   'cli.worktree.reused': { en: '{specDir}: reusing {branch} at {path}', zh: '{specDir}：复用 {path} 处的 {branch}' },
   'cli.failure': { en: 'the command failed: {detail}', zh: '命令失败：{detail}' },

@@ -151,6 +151,14 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       if (!event.verify.trusted) return refuse(refusal(t('verify.untrusted'), ['untrusted-workspace']));
       return refuse(refusal(t('verify.busy', { specDir }), ['verification-busy']));
     }
+    case 'SYNC': {
+      const sync = stageWithRole(def, 'sync');
+      if (!sync) return refuse(refusal(t('sync.noStage', { pipeline: def.type }), ['no-sync-stage']));
+      const answer = refuse(refusal(t('sync.notAtStage', { specDir, stage, sync: sync.id }), ['not-at-sync'], [t('sync.notAtStage.reason', { stage, sync: sync.id })]));
+      // The way on from here is what helps, when it is open: moving on towards the stage that syncs.
+      const ready = stage === FAILED_STAGE ? [] : nextTransitions(def, stage, context.verdicts).filter((c) => c.ready && c.kind === 'forward');
+      return { ...answer, remedies: [...ready.map((c): Remedy => ({ kind: 'advance', to: c.to })), ...answer.remedies] };
+    }
     case 'ADJUST_STEPS': {
       const change = fx.stepsChange(context, event);
       if (change.problem) return refuse(refusal(change.problem, ['invalid-request']));

@@ -10,6 +10,7 @@ import { t } from '../messages';
 import type { Answer } from '../port/answer';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import { specLanguage } from '../specdir/specLanguage';
+import { syncFeatureMemory } from '../memory/featureMemory';
 import { writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../store/runLock';
 import type { VerificationJobOutput } from '../verification/verificationJob';
@@ -44,6 +45,9 @@ function unreadableFile(facts: PipelineContext['facts'], file: string): RequestP
   const broken = facts.diagnostics.filter((d) => d.file === `${facts.specDir}/${file}` && d.severity === 'error');
   return broken.length ? { message: t('port.fileUnreadable', { file: `${facts.specDir}/${file}`, problems: broken.map((d) => d.message).join('; ') }), code: 'corrupt-file', file } : undefined;
 }
+
+/** How long a sync waits for another writer of loom's memory store (an agent's loom_add_memory). */
+const MEMORY_LOCK_WAIT_MS = 5_000;
 
 /** The metadata key loom's git-worktree stage records the feature worktree under. */
 export const WORKTREE_PATH_KEY = 'worktree_path';
@@ -364,6 +368,20 @@ export function effects(def: PipelineDefinition) {
             refreshed: ask.refresh !== undefined && ask.refresh !== false,
           },
         };
+      });
+    },
+
+    /**
+     * Synced by Loom: the feature's decisions and pitfalls into loom's memory through
+     * loom_add_memory's writer, while the request holds the spec's run lock (the store's own lock
+     * is taken inside); what the store holds already is not added twice.
+     */
+    syncMemory(context: PipelineContext, event: PipelineEvent, self: Sender) {
+      if (event.type !== 'SYNC') return;
+      done(self, event.id, () => {
+        const stage = here(context);
+        const memory = syncFeatureMemory(context.facts, specLanguage(context.facts), event.now, MEMORY_LOCK_WAIT_MS);
+        return { answer: { kind: 'changed', intent: 'sync', from: stage, to: stage, memory } };
       });
     },
 

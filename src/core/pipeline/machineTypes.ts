@@ -85,6 +85,8 @@ export type PipelineEvent =
   | ({ type: 'SET_TASK_STATE'; task: string; status: string; blocker?: string } & Asked)
   | ({ type: 'WRITE_HANDOFF'; handoff: HandoffAsk } & Asked)
   | ({ type: 'CHECK_STAGE' } & Asked)
+  /** Synced by Loom: the feature's memory written at the stage that syncs. */
+  | ({ type: 'SYNC' } & Asked)
   /** Verification by Loom: the project's commands run as a job beside the stage, then the report and handoff are written. */
   | ({ type: 'VERIFY'; verify: VerifyInput } & Asked)
   /** An effect of the machine finished its writes: its answer (or the error it met) goes out. */

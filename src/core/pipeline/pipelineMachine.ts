@@ -140,6 +140,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
       handoffValid: ({ context, event }) => event.type === 'WRITE_HANDOFF' && fx.handoffProblem(context, event) === undefined,
       /** Verification runs at the stage that verifies (loom's verification skill), not before the work is there. */
       atVerification: ({ context }) => hasRole(def, diskStage(context.facts), 'verification'),
+      /** Synced by Loom runs at the stage whose role is to sync (loom's index-update), whatever the pipeline calls it. */
+      atSync: ({ context }) => hasRole(def, diskStage(context.facts), 'sync'),
       /** It runs the project's commands: only where the workspace is trusted. */
       verificationTrusted: ({ event }) => event.type === 'VERIFY' && event.verify.trusted,
       verificationIdle: ({ context }) => context.verifyRequest === undefined,
@@ -155,6 +157,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       writeHandoff: ({ context, event, self }) => fx.writeHandoff(context, event, self),
       checkStage: ({ context, event, self }) => fx.checkStage(context, event, self),
       recordVerification: ({ context, event, self }) => fx.recordVerification(context, event, self),
+      syncMemory: ({ context, event, self }) => fx.syncMemory(context, event, self),
       startVerification: assign(({ event }) => ({ verifyRequest: (event as { id?: string }).id ?? '' })),
       endVerification: assign({ verifyRequest: undefined }),
       /** The commands could not run (stopped, a shell that would not start): the request hears why, and nothing was written. */
@@ -243,6 +246,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         WRITE_HANDOFF: [{ guard: 'handoffValid' as const, actions: 'writeHandoff' as const }, notTaken(id)],
         // A failed spec has no stage whose checks could run: it is recovered first.
         CHECK_STAGE: id === FAILED_STAGE ? notTaken(id) : { actions: 'checkStage' as const },
+        SYNC: [{ guard: 'atSync' as const, actions: 'syncMemory' as const }, notTaken(id)],
         CREATE_WORKTREE: [
           {
             guard: 'worktreeIdle' as const,
@@ -266,10 +270,9 @@ export function createPipelineMachine(def: PipelineDefinition) {
   // A spec whose stage is unknown takes no change: every event is answered with why.
   states[UNREADABLE] = {
     on: Object.fromEntries(
-      ['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER', 'RUN_TASKS', 'ADJUST_STEPS', 'SET_TASK_STATE', 'WRITE_HANDOFF', 'CHECK_STAGE', 'CREATE_WORKTREE', 'START_PIPELINE', 'VERIFY'].map((e) => [
-        e,
-        notTaken(UNREADABLE),
-      ]),
+      ['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER', 'RUN_TASKS', 'ADJUST_STEPS', 'SET_TASK_STATE', 'WRITE_HANDOFF', 'CHECK_STAGE', 'CREATE_WORKTREE', 'START_PIPELINE', 'VERIFY', 'SYNC'].map(
+        (e) => [e, notTaken(UNREADABLE)],
+      ),
     ),
   } as never;
 

@@ -30,6 +30,8 @@ export type RefusalCode =
   | 'no-verification-stage'
   | 'not-at-verification'
   | 'verification-busy'
+  | 'no-sync-stage'
+  | 'not-at-sync'
   | 'untrusted-workspace'
   | 'no-state-record'
   | 'invalid-request'

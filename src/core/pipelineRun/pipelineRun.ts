@@ -90,8 +90,8 @@ export interface RunPorts {
   verify(): Promise<Answer<'verify'>>;
   /** The review feedback answered (helper intent `answerReview`); undefined where it is not there yet. */
   answerReview?: () => Promise<Answer>;
-  /** The memory update and the branch handed on. */
-  sync(): Promise<void>;
+  /** The memory update (the actor's `sync` intent), then the branch handed on; the actor's answer. */
+  sync(): Promise<Answer<'sync'>>;
   /** Tokens the run may still spend; undefined: no budget. */
   budget?: number;
   /** Each line of the transcript, as it is written (progress, the status bar). */
@@ -209,8 +209,10 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
     }
     case 'sync': {
       say(t('run.pipeline.syncing'));
-      await ports.sync();
       record.rounds = 1;
+      const a = await ports.sync();
+      if (a.kind !== 'changed') return stopped('refused', stage, a.kind === 'refused' ? refusalText(a) : a.question.title);
+      record.wrote.push(a.memory.file);
       return stopped('done', stage, t('run.pipeline.done', { stage }));
     }
     default:

@@ -9,6 +9,7 @@ import type { TransitionCheck } from '../pipeline/transitionCheck';
 import type { StaleApproval } from '../specdir/staleness';
 import type { StageCheckResult } from '../validators/stageCheck';
 import type { VerificationResult } from '../verification/verificationResult';
+import type { FeatureMemorySync } from '../memory/featureMemory';
 import type { IntentType } from './intent';
 import type { Question, StepFacts } from './question';
 
@@ -37,6 +38,7 @@ export interface ChangeResults {
   rewind: { task: string; tasks: string[]; files: string[]; target: string };
   rejectFile: { task: string; file: string };
   verify: { verification: VerificationResult };
+  sync: { memory: FeatureMemorySync };
 }
 
 export type Changed<T extends IntentType = IntentType> = {

@@ -33,6 +33,8 @@ export function eventOf(intent: Exclude<Intent, { type: LongIntent }>, options: 
       return { type: 'WRITE_HANDOFF', id, now, handoff: intent.handoff };
     case 'checkStage':
       return { type: 'CHECK_STAGE', id, now };
+    case 'sync':
+      return { type: 'SYNC', id, now };
     case 'rewind':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'rewind', task: intent.task }, signal: intent.signal, ...confirm };
     case 'rejectFile':

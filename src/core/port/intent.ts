@@ -47,7 +47,13 @@ export type Intent =
    * verify-report.md written with its verdict and evidence receipt, and on PASS
    * handoffs/verification.json. The answer comes when the commands have run.
    */
-  | { type: 'verify'; verify: VerifyInput };
+  | { type: 'verify'; verify: VerifyInput }
+  /**
+   * Synced by Loom (loom's index-update skill): the feature's decisions and pitfalls into loom's
+   * structured memory, through loom_add_memory's writer, at the stage that syncs. Handing the
+   * branch on (push, pull request) is the surface's, after the answer.
+   */
+  | { type: 'sync' };
 
 export type IntentType = Intent['type'];
 

@@ -14,7 +14,7 @@ import type { SpecEntry } from '../specs/specRegistry';
 import type { DashboardRun } from '../../shared/dashboardModel';
 import type { ActiveRunsFile } from './activeRuns';
 import { dashboardRuns } from './dashboardRuns';
-import { syncSpec } from './syncCommand';
+import { syncAnswered } from './syncCommand';
 import { runVerification } from './verifyCommand';
 
 /** The context key the tree's and the palette's Stop Pipeline read. */
@@ -277,7 +277,9 @@ export class PipelineRuns implements vscode.Disposable {
       createWorktree: () => request(e.spec, { type: 'createWorktree', location: ctx.config.worktreeLocation, signal }),
       verify: () => runVerification(ctx, e, signal),
       sync: async () => {
-        await syncSpec(ctx, e);
+        const answer = await request(e.spec, { type: 'sync' });
+        await syncAnswered(ctx, e, answer);
+        return answer;
       },
     };
   }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { syncFeatureMemory } from '../../core/memory/featureMemory';
-import { MEMORY_STORE_FILE } from '../../core/memory/memoryStore';
-import { hasRole } from '../../core/pipeline/stageRoles';
+import type { Answer } from '../../core/port/answer';
+import { request } from '../../core/port/request';
 import { handOnPlan, type HandOnPlan } from '../../core/pipelineRun/branchHandOn';
 import { specLanguage } from '../../core/specdir/specLanguage';
+import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -11,7 +11,6 @@ import type { SpecEntry } from '../specs/specRegistry';
 /** The GitHub Pull Requests extension, and its command that opens the Create Pull Request view. */
 const GITHUB_PR_EXTENSION = 'GitHub.vscode-pull-request-github';
 const GITHUB_PR_CREATE = 'pr.create';
-const LOCK_WAIT_MS = 5_000;
 
 /** The part of VS Code's git extension API (vscode.git, API version 1) the hand-on uses. */
 interface GitRepository {
@@ -71,25 +70,26 @@ async function showCommands(plan: HandOnPlan, commands: readonly string[], why: 
 }
 
 /**
- * Loom: Sync, the synced stage (loom's index-update skill): the feature's decisions and pitfalls
- * into `.loom/memory/store.json` through loom_add_memory's writer (a repeated sync adds nothing
- * twice), then the branch handed on.
+ * Loom: Sync, the synced stage (loom's index-update skill): the spec's actor writes the feature's
+ * decisions and pitfalls into `.loom/memory/store.json` through loom_add_memory's writer (a
+ * repeated sync adds nothing twice), or says why not; then the branch is handed on.
  */
 export async function syncSpec(ctx: CommandContext, e: SpecEntry): Promise<CommandOutcome> {
+  return syncAnswered(ctx, e, await request(e.spec, { type: 'sync' }));
+}
+
+/** The actor's answer to Sync shown: its refusal, or the memory it wrote and then the branch handed on. */
+export async function syncAnswered(ctx: CommandContext, e: SpecEntry, answer: Answer<'sync'>): Promise<CommandOutcome> {
+  if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'sync');
+  if (answer.kind !== 'changed') return { status: 'cancelled' };
   const { snapshot } = e.spec;
   const feature = splitSpecName(snapshot.name).feature;
-  if (!e.spec.stage || !hasRole(e.spec.definition, e.spec.stage, 'sync')) {
-    const message = vscode.l10n.t('{0} is at {1}: Loom syncs a feature at its synced stage.', feature, e.spec.stage ?? '-');
-    notify('warning', message);
-    return { status: 'refused', message, reasons: [] };
-  }
-  const language = specLanguage(snapshot);
-  const { added, found } = syncFeatureMemory(snapshot, language, new Date().toISOString(), LOCK_WAIT_MS);
+  const { added, found, file } = answer.memory;
   const log = ctx.log.component('sync');
-  log.info(`${snapshot.specDir}: ${added.length} of ${found} memory entries added to ${MEMORY_STORE_FILE}`);
-  const plan = handOnPlan(snapshot, language);
+  log.info(`${snapshot.specDir}: ${added.length} of ${found} memory entries added to ${file}`);
+  const plan = handOnPlan(snapshot, specLanguage(snapshot));
   const outcome = await handOnBranch(plan, (l) => log.warn(l));
-  const memory = vscode.l10n.t('{0}: {1} new memory entries in {2}', feature, added.length, MEMORY_STORE_FILE);
+  const memory = vscode.l10n.t('{0}: {1} new memory entries in {2}', feature, added.length, file);
   if (!outcome.pushed) await showCommands(plan, plan.commands, `${memory}; ${vscode.l10n.t('the branch was not pushed: {0}', outcome.reason)}`);
   else if (outcome.pullRequest === 'commands') await showCommands(plan, plan.commands.slice(1), `${memory}; ${vscode.l10n.t('pushed {0}', plan.branch)}`);
   else notify('info', `${memory}; ${vscode.l10n.t('pushed {0}', plan.branch)}`);

@@ -5,6 +5,8 @@ import { featureMemoryEntries, syncFeatureMemory } from '../../../src/core/memor
 import { addMemoryEntry, readMemoryStore } from '../../../src/core/memory/memoryStore';
 import { handOnPlan, shellWord } from '../../../src/core/pipelineRun/branchHandOn';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { request } from '../../../src/core/port/request';
+import { setDisplayLanguage } from '../../../src/core/messages';
 import { GREETING, greetingAtVerification } from '../verification/greetingRepo';
 
 // Synced by Loom (issue 34, item 3), as loom's loom-index-update skill (Step 3) does it: the
@@ -65,6 +67,53 @@ test('the sync writes through loom_add_memory’s writer: existing entries kept,
   }
 });
 
+test('Sync is the actor’s intent: at the stage that syncs it writes the memory once; at another stage it is refused, with the way on, and writes nothing', async () => {
+  const r = syncedGreeting();
+  try {
+    const spec = new LoomRepository(r.root).get(GREETING)!;
+    const first = await request(spec, { type: 'sync' });
+    assert.equal(first.kind, 'changed');
+    assert.equal(first.kind === 'changed' && first.memory.added.length, 4);
+    assert.equal(first.kind === 'changed' && first.memory.file, '.loom/memory/store.json');
+    const again = await request(spec, { type: 'sync' });
+    assert.equal(again.kind === 'changed' && again.memory.added.length, 0);
+    assert.equal(readMemoryStore(r.root).entries.length, 4);
+
+    // At code-review-response, with its answer written, the actor refuses and offers the move on to synced.
+    r.write(`${GREETING}/pipeline.state.json`, { ...(r.json(`${GREETING}/pipeline.state.json`) as object), current_stage: 'code-review-response' });
+    r.write('.loom/memory/store.json', { entries: [], sessions: [] });
+    const refused = await request(spec, { type: 'sync' });
+    assert.equal(refused.kind, 'refused');
+    if (refused.kind !== 'refused') return;
+    assert.equal(refused.code, 'not-at-sync');
+    assert.equal(refused.stage, 'code-review-response');
+    assert.match(refused.message, /is at code-review-response; Loom syncs a feature at synced/);
+    assert.ok(refused.reasons.length > 0);
+    assert.deepEqual(readMemoryStore(r.root).entries, []);
+    // The way on is not open yet (no verify-report.md, no handoff of code-review-response): no move is offered.
+    assert.deepEqual(refused.remedies, []);
+    r.write(`${GREETING}/verify-report.md`, '# Verification\n\nverdict: PASS\n');
+    r.write(`${GREETING}/handoffs/code-review-response.json`, { stage: 'code-review-response', task_id: 'code-review-response', status: 'done', artifacts: ['review-response.md'] });
+    const offered = await request(spec, { type: 'sync' });
+    assert.deepEqual(offered.kind === 'refused' && offered.remedies, [{ kind: 'advance', to: 'synced' }]);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('Sync in Chinese: the refusal comes from the catalog', async () => {
+  const r = syncedGreeting();
+  try {
+    r.write(`${GREETING}/pipeline.state.json`, { ...(r.json(`${GREETING}/pipeline.state.json`) as object), current_stage: 'verification' });
+    const spec = new LoomRepository(r.root).get(GREETING)!;
+    setDisplayLanguage('zh');
+    const refused = await request(spec, { type: 'sync' }).finally(() => setDisplayLanguage('en'));
+    assert.equal(refused.kind === 'refused' && refused.message, `${GREETING} 处于 verification；Loom 在 synced 阶段同步功能。未写入任何内容`);
+  } finally {
+    r.dispose();
+  }
+});
+
 test('a corrupt store is named and left untouched by the sync', () => {
   const r = syncedGreeting();
   try {
@@ -107,7 +156,7 @@ test('loom-vscode sync: the memory update and the commands at the synced stage; 
     r.write(`${GREETING}/pipeline.state.json`, { ...(r.json(`${GREETING}/pipeline.state.json`) as object), current_stage: 'verification' });
     r.write('.loom/memory/store.json', { entries: [], sessions: [] });
     assert.equal(await main(['sync', '--spec-dir', GREETING, '--cwd', r.root], io), 1);
-    assert.match(err.join('\n'), /sync runs at the stage that syncs \(synced\); the spec is at verification/);
+    assert.match(err.join('\n'), /is at verification; Loom syncs a feature at synced\. Nothing was written/);
     assert.deepEqual(readMemoryStore(r.root).entries, []);
   } finally {
     r.dispose();

@@ -34,8 +34,9 @@ function ports(spec: SpecPipeline, over: Partial<RunPorts> & { model?: () => Pro
     runTasks: async (): Promise<TasksOutcome> => ({ kind: 'refused', message: 'no tasks run in these tests' }),
     createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
     verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
-    sync: async () => {
+    sync: () => {
       p.synced++;
+      return request(spec, { type: 'sync' });
     },
     asked,
     synced: 0,
