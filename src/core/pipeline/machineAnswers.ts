@@ -14,6 +14,7 @@ import { renewableApprovals, staleApprovals } from '../specdir/staleness';
 import { effects } from './machineEffects';
 import { nextTransitions, type TransitionCheck } from './transitionCheck';
 import { unfinishedTasks } from '../views/remedies';
+import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 
 /** Run Tasks' preconditions on one snapshot, worked out once for the guard and for the refusal. */
 const preconditions = new WeakMap<SpecSnapshot, Map<string, ExecutingPreconditions>>();
@@ -158,6 +159,19 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       // The way on from here is what helps, when it is open: moving on towards the stage that syncs.
       const ready = stage === FAILED_STAGE ? [] : nextTransitions(def, stage, context.verdicts).filter((c) => c.ready && c.kind === 'forward');
       return { ...answer, remedies: [...ready.map((c): Remedy => ({ kind: 'advance', to: c.to })), ...answer.remedies] };
+    }
+    case 'ANSWER_REVIEW': {
+      const respond = stageWithRole(def, 'reviewResponse');
+      if (!respond) return refuse(refusal(t('answerReview.noStage', { pipeline: def.type }), ['no-review-response-stage']));
+      if (stage !== respond.id) return refuse(refusal(t('answerReview.notAtStage', { specDir, stage, respond: respond.id }), ['not-at-review-response']));
+      const review = reviewToAnswer(facts);
+      if (isReviewProblem(review)) {
+        const answer = refuse(refusal(review.message, [review.code === 'no-worktree' ? 'tasks-cannot-run' : review.code === 'response-exists' ? 'not-allowed' : review.code], [], review.file));
+        return review.code === 'no-worktree' ? { ...answer, remedies: [{ kind: 'create-worktree' }] } : answer;
+      }
+      if (review.fixes.length && !stageWithRole(def, 'tasks')) return refuse(refusal(t('run.noTaskStage', { pipeline: def.type }), ['no-task-stage']));
+      if (!event.input.settings.trusted) return refuse(refusal(t('answerReview.untrusted'), ['untrusted-workspace']));
+      return refuse(refusal(t('answerReview.busy', { specDir }), ['tasks-running']));
     }
     case 'ADJUST_STEPS': {
       const change = fx.stepsChange(context, event);

@@ -11,6 +11,13 @@ import type { Answer } from '../port/answer';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import { specLanguage } from '../specdir/specLanguage';
 import { syncFeatureMemory } from '../memory/featureMemory';
+import { LoomError } from '../errors';
+import { featureOf } from '../specdir/specName';
+import { reviewFixTaskStates } from '../review/reviewFixes';
+import { answeredPoints, renderReviewResponse, REVIEW_RESPONSE_FILE } from '../review/reviewResponse';
+import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { resolveFixedThreads } from '../review/threadsFixed';
+import type { CommandResult } from '../verification/verificationRun';
 import { writeFileAtomic } from '../fs/atomicWrite';
 import { withRunLock } from '../store/runLock';
 import type { VerificationJobOutput } from '../verification/verificationJob';
@@ -382,6 +389,64 @@ export function effects(def: PipelineDefinition) {
         const stage = here(context);
         const memory = syncFeatureMemory(context.facts, specLanguage(context.facts), event.now, MEMORY_LOCK_WAIT_MS);
         return { answer: { kind: 'changed', intent: 'sync', from: stage, to: stage, memory } };
+      });
+    },
+
+    /** The tasks the review sends back, pending in fix mode with their fix items, through the store (the fix run reads them next). */
+    writeReviewFixes(context: PipelineContext, event: PipelineEvent) {
+      if (event.type !== 'ANSWER_REVIEW') return;
+      const review = reviewToAnswer(context.facts);
+      if (isReviewProblem(review)) return;
+      for (const state of reviewFixTaskStates(context.facts, review.fixes, event.now)) context.store.writeTaskState(context.facts, state, event.now);
+    },
+
+    /**
+     * The review answered, once its fixes ran and the tests were re-run: review-response.md in
+     * loom's template from the spec as it is now (read afresh under the run lock: the run took a
+     * while), each point fixed, declined or left for discussion, the tests' log and sha256 as its
+     * evidence; on PASS the stage's handoff, and the code threads it fixed resolved with a reply.
+     */
+    recordReviewAnswer(context: PipelineContext, event: PipelineEvent, self: Sender) {
+      const { tests } = (event as unknown as { output: { tests?: CommandResult } }).output;
+      const answering = context.answering!;
+      const now = new Date().toISOString();
+      done(self, answering.request, () => {
+        const stage = stageWithRole(def, 'reviewResponse')!.id;
+        const response = withRunLock(context.facts, () => {
+          const fresh = loadSpec(context.facts.repoRoot, context.facts.dir);
+          const review = reviewToAnswer(context.facts);
+          if (isReviewProblem(review)) throw new LoomError(review.message, `${fresh.specDir}/${review.file}`);
+          const language = specLanguage(fresh);
+          const points = answeredPoints(fresh, review.points, review.fixes, language);
+          const fixed = points.filter((p) => p.answer === 'fixed').length;
+          const verdict = fixed === review.fixes.length && (!tests || tests.exitCode === 0) ? 'PASS' : 'FAIL';
+          const evidence = tests ? { command: tests.command, exitCode: tests.exitCode, log: tests.log, sha256: tests.sha256 } : undefined;
+          writeFileAtomic(
+            join(fresh.dir, REVIEW_RESPONSE_FILE),
+            renderReviewResponse({ feature: featureOf(fresh.name), points, ...(evidence ? { tests: evidence } : {}), verdict, language, writer: answering.writer, now }),
+          );
+          const handoff =
+            verdict === 'PASS'
+              ? context.store.writeHandoff(
+                  loadSpec(fresh.repoRoot, fresh.dir),
+                  stage,
+                  WritableHandoffSchema().parse({
+                    stage,
+                    task_id: stage,
+                    status: 'done',
+                    summary: t('answerReview.handoff.summary', { fixed, points: points.length, command: tests?.command ?? '-', code: tests?.exitCode ?? '-' }),
+                    artifacts: [REVIEW_RESPONSE_FILE, ...(tests ? [tests.log] : [])],
+                    written_at: now,
+                    written_by: answering.writer,
+                  }),
+                  now,
+                )
+              : undefined;
+          if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
+          return { file: REVIEW_RESPONSE_FILE, ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}), points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
+        });
+        const at = here(context);
+        return { answer: { kind: 'changed', intent: 'answerReview', from: at, to: at, fixes: answering.fixes, ...(answering.result ? { result: answering.result } : {}), response } };
       });
     },
 

@@ -54,6 +54,8 @@ export interface PipelineContext {
   taskChangeRequest?: string;
   /** The request a verification running answers. */
   verifyRequest?: string;
+  /** The review being answered: the request it answers, what it fixes, and how its fix run ended. */
+  answering?: { request: string; fixes: number; writer: string; input: Omit<ExecutingMachineInput, 'ready'>; signal?: AbortSignal; result?: ExecutingResult };
 }
 
 /** Every event a request sends carries the request's id, which its answer carries back. */
@@ -85,6 +87,8 @@ export type PipelineEvent =
   | ({ type: 'SET_TASK_STATE'; task: string; status: string; blocker?: string } & Asked)
   | ({ type: 'WRITE_HANDOFF'; handoff: HandoffAsk } & Asked)
   | ({ type: 'CHECK_STAGE' } & Asked)
+  /** Code review answered by Loom: the fixes run by the executing machinery, the tests re-run, review-response.md written. */
+  | ({ type: 'ANSWER_REVIEW'; input: Omit<ExecutingMachineInput, 'ready'>; writer: string; signal?: AbortSignal } & Asked)
   /** Synced by Loom: the feature's memory written at the stage that syncs. */
   | ({ type: 'SYNC' } & Asked)
   /** Verification by Loom: the project's commands run as a job beside the stage, then the report and handoff are written. */

@@ -14,7 +14,10 @@ import { completesPipeline, completionTransition } from './refusals';
 import { isCompleted } from './stateRecord';
 import { TASK_CHANGE_JOB, taskChangeJob, type TaskChangeJobInput } from '../executing/review/taskChangeJob';
 import { EXECUTING_RUN, machineStateOf, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
-import { hasRole } from './stageRoles';
+import { hasRole, stageWithRole } from './stageRoles';
+import { fixRunOutput, reviewResponseStage } from './reviewResponseStage';
+import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { reviewTestsJob } from '../review/reviewTestsJob';
 import { verificationJob, type VerificationJobInput } from '../verification/verificationJob';
 
 export type { StateStorePort } from './machineTypes';
@@ -102,9 +105,9 @@ export function createPipelineMachine(def: PipelineDefinition) {
       context: {} as PipelineContext,
       events: {} as PipelineEvent,
       emitted: {} as PipelineEmitted,
-      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest' | 'taskChangeRequest' | 'verifyRequest'>,
+      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest' | 'taskChangeRequest' | 'verifyRequest' | 'answering'>,
     },
-    actors: { executingRun: executingMachine(), worktreeJob, taskChangeJob, verificationJob },
+    actors: { executingRun: executingMachine(), worktreeJob, taskChangeJob, verificationJob, reviewTestsJob },
     guards: {
       ...namedGuards,
       /** The way this move takes is the one transition `params` names (chooseTransition decides). */
@@ -142,6 +145,20 @@ export function createPipelineMachine(def: PipelineDefinition) {
       atVerification: ({ context }) => hasRole(def, diskStage(context.facts), 'verification'),
       /** Synced by Loom runs at the stage whose role is to sync (loom's index-update), whatever the pipeline calls it. */
       atSync: ({ context }) => hasRole(def, diskStage(context.facts), 'sync'),
+      /** The review is answered at the stage whose role is to answer it (loom's receiving-code-review). */
+      atReviewResponse: ({ context }) => hasRole(def, diskStage(context.facts), 'reviewResponse'),
+      /** review-feedback.md is there and reads as a review, the code threads read, and what it asks to fix has a worktree and a stage that runs tasks. */
+      reviewAnswerable: ({ context }) => {
+        const review = reviewToAnswer(context.facts);
+        return !isReviewProblem(review) && (review.fixes.length === 0 || stageWithRole(def, 'tasks') !== undefined);
+      },
+      /** Answering re-runs the project's tests: only where the workspace is trusted. */
+      answerTrusted: ({ event }) => event.type === 'ANSWER_REVIEW' && event.input.settings.trusted,
+      hasReviewFixes: ({ context }) => {
+        const review = reviewToAnswer(context.facts);
+        return !isReviewProblem(review) && review.fixes.length > 0;
+      },
+      fixRunCompleted: ({ event }) => fixRunOutput(event).outcome === 'completed',
       /** It runs the project's commands: only where the workspace is trusted. */
       verificationTrusted: ({ event }) => event.type === 'VERIFY' && event.verify.trusted,
       verificationIdle: ({ context }) => context.verifyRequest === undefined,
@@ -158,6 +175,24 @@ export function createPipelineMachine(def: PipelineDefinition) {
       checkStage: ({ context, event, self }) => fx.checkStage(context, event, self),
       recordVerification: ({ context, event, self }) => fx.recordVerification(context, event, self),
       syncMemory: ({ context, event, self }) => fx.syncMemory(context, event, self),
+      startAnswer: assign(({ context, event }) => {
+        const e = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
+        const review = reviewToAnswer(context.facts);
+        return { answering: { request: e.id ?? '', fixes: isReviewProblem(review) ? 0 : review.fixes.length, writer: e.writer, input: e.input, ...(e.signal ? { signal: e.signal } : {}) } };
+      }),
+      /** Each task the review sends back, pending in fix mode with its fix items: written before the fix run reads them. */
+      writeReviewFixes: ({ context, event }) => fx.writeReviewFixes(context, event),
+      keepFixRun: assign(({ context, event }) => ({ answering: { ...context.answering!, result: fixRunOutput(event) } })),
+      /** The fix run stopped before the fixes were done (a breaker, the budget, Stop): the request hears how it ended; no response is written. */
+      fixRunStopped: ({ context, self }) => {
+        const at = diskStage(context.facts);
+        const a = context.answering!;
+        self.send({ type: 'ANSWERED', id: a.request, answer: { kind: 'changed', intent: 'answerReview', from: at, to: at, fixes: a.fixes, ...(a.result ? { result: a.result } : {}) } });
+      },
+      /** The fix run or the tests failed on an error (a git error, a shell that would not start): the request hears it; the response is not written. */
+      answerFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.answering?.request, error: (event as unknown as { error: unknown }).error }),
+      recordReviewAnswer: ({ context, event, self }) => fx.recordReviewAnswer(context, event, self),
+      endAnswer: assign({ answering: undefined }),
       startVerification: assign(({ event }) => ({ verifyRequest: (event as { id?: string }).id ?? '' })),
       endVerification: assign({ verifyRequest: undefined }),
       /** The commands could not run (stopped, a shell that would not start): the request hears why, and nothing was written. */
@@ -247,6 +282,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         // A failed spec has no stage whose checks could run: it is recovered first.
         CHECK_STAGE: id === FAILED_STAGE ? notTaken(id) : { actions: 'checkStage' as const },
         SYNC: [{ guard: 'atSync' as const, actions: 'syncMemory' as const }, notTaken(id)],
+        ANSWER_REVIEW: notTaken(id),
         CREATE_WORKTREE: [
           {
             guard: 'worktreeIdle' as const,
@@ -266,13 +302,28 @@ export function createPipelineMachine(def: PipelineDefinition) {
       },
     } as never;
     if (stage?.role === 'tasks') Object.assign(states[id] as object, tasksStage(def, id));
+    if (stage?.role === 'reviewResponse') Object.assign(states[id] as object, reviewResponseStage(def, id));
   }
   // A spec whose stage is unknown takes no change: every event is answered with why.
   states[UNREADABLE] = {
     on: Object.fromEntries(
-      ['ADVANCE', 'APPROVE', 'REAPPROVE', 'FAIL', 'RECOVER', 'RUN_TASKS', 'ADJUST_STEPS', 'SET_TASK_STATE', 'WRITE_HANDOFF', 'CHECK_STAGE', 'CREATE_WORKTREE', 'START_PIPELINE', 'VERIFY', 'SYNC'].map(
-        (e) => [e, notTaken(UNREADABLE)],
-      ),
+      [
+        'ADVANCE',
+        'APPROVE',
+        'REAPPROVE',
+        'FAIL',
+        'RECOVER',
+        'RUN_TASKS',
+        'ADJUST_STEPS',
+        'SET_TASK_STATE',
+        'WRITE_HANDOFF',
+        'CHECK_STAGE',
+        'CREATE_WORKTREE',
+        'START_PIPELINE',
+        'VERIFY',
+        'SYNC',
+        'ANSWER_REVIEW',
+      ].map((e) => [e, notTaken(UNREADABLE)]),
     ),
   } as never;
 

@@ -22,6 +22,8 @@ export type StageRole =
   | 'verification'
   /** Waits for the reviewer's review-feedback.md (review-gate); the feature's code takes comments there. */
   | 'reviewGate'
+  /** Answers the review: BLOCKERs fixed by the implementer in fix mode, review-response.md written (loom's receiving-code-review). */
+  | 'reviewResponse'
   /** Updates loom's structured memory and hands the branch on (loom's index-update: synced). */
   | 'sync';
 
@@ -32,6 +34,7 @@ const BY_SKILL: ReadonlyMap<string, StageRole> = new Map([
   ['loom-subagent-driven-development', 'tasks'],
   ['loom-converge', 'convergence'],
   ['loom-verification-before-completion', 'verification'],
+  ['loom-receiving-code-review', 'reviewResponse'],
   ['loom-index-update', 'sync'],
 ]);
 
@@ -43,6 +46,7 @@ const BY_ID: ReadonlyMap<string, StageRole> = new Map([
   ['converge', 'convergence'],
   ['verification', 'verification'],
   ['review-gate', 'reviewGate'],
+  ['code-review-response', 'reviewResponse'],
   ['synced', 'sync'],
 ]);
 

@@ -10,6 +10,7 @@ import type { StaleApproval } from '../specdir/staleness';
 import type { StageCheckResult } from '../validators/stageCheck';
 import type { VerificationResult } from '../verification/verificationResult';
 import type { FeatureMemorySync } from '../memory/featureMemory';
+import type { ReviewAnswer } from '../review/reviewResponse';
 import type { IntentType } from './intent';
 import type { Question, StepFacts } from './question';
 
@@ -39,6 +40,8 @@ export interface ChangeResults {
   rejectFile: { task: string; file: string };
   verify: { verification: VerificationResult };
   sync: { memory: FeatureMemorySync };
+  /** `response`: review-response.md as written (none when the fix run stopped first, `result` saying why). */
+  answerReview: { fixes: number; result?: ExecutingResult; response?: ReviewAnswer };
 }
 
 export type Changed<T extends IntentType = IntentType> = {

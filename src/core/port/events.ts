@@ -2,7 +2,7 @@ import type { PipelineEvent } from '../pipeline/machineTypes';
 import type { Intent, RequestOptions } from './intent';
 
 /** The intents answered when their work ends, sent to the actor by the request itself. */
-export type LongIntent = 'runTasks' | 'createWorktree' | 'verify';
+export type LongIntent = 'runTasks' | 'createWorktree' | 'verify' | 'answerReview';
 
 /**
  * The event an intent is to the spec's actor (Run Tasks, Create Worktree and Verify are sent by

@@ -53,7 +53,15 @@ export type Intent =
    * structured memory, through loom_add_memory's writer, at the stage that syncs. Handing the
    * branch on (push, pull request) is the surface's, after the answer.
    */
-  | { type: 'sync' };
+  | { type: 'sync' }
+  /**
+   * Code review answered by Loom (loom's receiving-code-review skill): each BLOCKER of
+   * review-feedback.md and each open comment thread on the feature's code goes back to its task's
+   * implementer in fix mode, run by the executing machinery (review, tests, retry limit, breaker);
+   * then the project's tests are re-run as evidence and review-response.md is written. The answer
+   * comes when that is done, or where the fix run stopped.
+   */
+  | { type: 'answerReview'; answer: AnswerReviewInput };
 
 export type IntentType = Intent['type'];
 
@@ -68,6 +76,13 @@ export interface VerifyInput {
   /** Stop: the running command is killed, and nothing is written. */
   signal?: AbortSignal;
   /** Who runs it, named in the report and the handoff (`loom-vscode verify`). */
+  writer: string;
+}
+
+/** What answering the review is given: the fix run's ports (as Run Tasks'), and who answers. */
+export interface AnswerReviewInput {
+  run: RunTasksInput;
+  /** Named in review-response.md and the handoff (`Loom: Answer Review`). */
   writer: string;
 }
 

@@ -350,6 +350,7 @@ export class SpecPipeline {
     if (asked.type === 'runTasks') return (await this.runTasks(asked, options, id, now)) as Answer<I['type']>;
     if (asked.type === 'createWorktree') return (await this.createWorktree(asked, id, now)) as Answer<I['type']>;
     if (asked.type === 'rewind' || asked.type === 'rejectFile') return (await this.changeTask(eventOf(asked, options, id, now), id)) as Answer<I['type']>;
+    if (asked.type === 'answerReview') return (await this.answerReview(asked, id, now)) as Answer<I['type']>;
     if (asked.type === 'verify') return (await this.changeTask({ type: 'VERIFY', id, now, verify: asked.verify }, id)) as Answer<I['type']>;
     return this.decide(eventOf(asked, options, id, now), id) as Answer<I['type']>;
   }
@@ -534,6 +535,46 @@ export class SpecPipeline {
       }
       const at = this.stage;
       return { kind: 'changed', intent: 'runTasks', from: at, to: at, result };
+    } finally {
+      end.stop();
+      this.reload();
+    }
+  }
+
+  /**
+   * Answer Review: the actor decides under the run lock (the stage, review-feedback.md readable,
+   * the worktree, trust); once it started, the spec's run lease is held until the fixes ran and the
+   * tests were re-run, the person's questions (the breaker's choice) go to `prompts` and their
+   * answers back to the fix run, and the answer is the actor's: the response written, or where
+   * the fix run stopped.
+   */
+  private async answerReview(intent: Extract<Intent, { type: 'answerReview' }>, id: string, now: string): Promise<Answer<'answerReview'>> {
+    const { prompts, signal, ...input } = intent.answer.run;
+    const end = this.nextAnswer(id);
+    let heard: PipelineEmitted | undefined;
+    try {
+      const ended = await superviseRun<PipelineEmitted>(this.snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
+        heard = this.hear(id, () =>
+          this.underLock(() => {
+            this.reload();
+            this.actor.send({
+              type: 'ANSWER_REVIEW',
+              id,
+              now,
+              writer: intent.answer.writer,
+              signal,
+              input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition, work, onEvent },
+            });
+          }),
+        );
+        // Refused (or answered at once): no run to supervise.
+        if (heard) return undefined;
+        const actor = this.actor;
+        return { answer: (answer) => actor.send({ type: 'TASK_ANSWER', answer }), stop: () => actor.send({ type: 'STOP_TASKS' }), ended: end.answer };
+      });
+      if (ended === undefined) return answerOf(heard, this.snapshot.specDir, 'ANSWER_REVIEW') as Answer<'answerReview'>;
+      if ('locked' in ended) return lockedAnswer(this, ended.locked);
+      return answerOf(ended, this.snapshot.specDir, 'ANSWER_REVIEW') as Answer<'answerReview'>;
     } finally {
       end.stop();
       this.reload();

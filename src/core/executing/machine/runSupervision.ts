@@ -9,10 +9,10 @@ import type { ExecutingResult } from './runTypes';
 import { UserPromptsBridge } from './userPromptsBridge';
 
 /** A run once started: how to answer it, how to stop it, and when it ends. */
-export interface StartedRun {
+export interface StartedRun<R = ExecutingResult> {
   answer(event: UserAnswerEvent): void;
   stop(): void;
-  ended: Promise<ExecutingResult>;
+  ended: Promise<R>;
 }
 
 /**
@@ -24,11 +24,11 @@ export interface StartedRun {
  * and the lease is let go only once the aborted work has settled, so that two runs never overlap
  * on the files. A lease held elsewhere is returned as `locked`, for the request to answer with.
  */
-export async function superviseRun(
+export async function superviseRun<R = ExecutingResult>(
   spec: SpecLocation,
   options: { prompts: UserPrompts; signal: AbortSignal; clock?: Clock; onEvent?: ExecutingEventListener },
-  start: (io: { onEvent: ExecutingEventListener; work: InFlightWork }) => StartedRun | undefined,
-): Promise<ExecutingResult | { locked: SpecLockedError } | undefined> {
+  start: (io: { onEvent: ExecutingEventListener; work: InFlightWork }) => StartedRun<R> | undefined,
+): Promise<R | { locked: SpecLockedError } | undefined> {
   const { prompts, signal } = options;
   let release: () => void;
   try {
@@ -39,7 +39,7 @@ export async function superviseRun(
   }
   const work = new InFlightWork();
   const asking = new AbortController();
-  let run: StartedRun | undefined;
+  let run: StartedRun<R> | undefined;
   const stop = () => {
     asking.abort();
     run?.stop();

@@ -1,0 +1,64 @@
+import { readOptionalText } from '../fs/readOptional';
+import { join } from 'node:path';
+import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
+import { t } from '../messages';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { findWorktree } from '../specdir/worktree';
+import { readReviewFeedback, type FeedbackPoint } from './feedbackPoints';
+import { REVIEW_COMMENTS_FILE, type ReviewThread } from './reviewComments';
+import { reviewFixes, type ReviewFix } from './reviewFixes';
+import { ANSWERED_BY_MARK, REVIEW_RESPONSE_FILE } from './reviewResponse';
+import { readReviewComments } from './reviewStore';
+
+/** What there is to answer at code-review-response: the review's points, the open code threads, and the fixes they make. */
+export interface ReviewToAnswer {
+  points: FeedbackPoint[];
+  threads: ReviewThread[];
+  fixes: ReviewFix[];
+  /** The feature worktree the fixes are made in. */
+  worktree?: string;
+}
+
+/** Why the review cannot be answered as the files are: the sentence, the file to open, and the kind. */
+export interface ReviewProblem {
+  message: string;
+  file: string;
+  code: 'no-review-feedback' | 'corrupt-file' | 'no-worktree' | 'response-exists';
+}
+
+const cache = new WeakMap<SpecSnapshot, ReviewToAnswer | ReviewProblem>();
+
+export const isReviewProblem = (r: ReviewToAnswer | ReviewProblem): r is ReviewProblem => 'code' in r;
+
+/**
+ * The review as the spec's files hold it, read once per snapshot (the actor's guards and its
+ * refusal read the same): review-feedback.md's points and the open comment threads on the
+ * feature's code, the fix each BLOCKER and thread becomes, and the worktree to fix them in.
+ */
+export function reviewToAnswer(facts: SpecSnapshot): ReviewToAnswer | ReviewProblem {
+  let found = cache.get(facts);
+  if (!found) cache.set(facts, (found = readReview(facts)));
+  return found;
+}
+
+function readReview(facts: SpecSnapshot): ReviewToAnswer | ReviewProblem {
+  const feedbackFile = `${facts.specDir}/${REVIEW_FEEDBACK_FILE}`;
+  const feedback = readReviewFeedback(facts.dir, facts.specDir);
+  if ('missing' in feedback) return { message: t('answerReview.noFeedback', { file: feedbackFile }), file: REVIEW_FEEDBACK_FILE, code: 'no-review-feedback' };
+  if ('problem' in feedback) return { message: feedback.problem, file: REVIEW_FEEDBACK_FILE, code: 'corrupt-file' };
+  let threads: ReviewThread[];
+  try {
+    threads = readReviewComments(facts).threads;
+  } catch (e) {
+    return { message: (e as Error).message, file: REVIEW_COMMENTS_FILE, code: 'corrupt-file' };
+  }
+  // A response a person wrote (with @loom /respond, or by hand) is theirs: Loom replaces only its own.
+  const response = readOptionalText(join(facts.dir, REVIEW_RESPONSE_FILE));
+  if (response !== undefined && !ANSWERED_BY_MARK.test(response)) {
+    return { message: t('answerReview.responseExists', { file: `${facts.specDir}/${REVIEW_RESPONSE_FILE}` }), file: REVIEW_RESPONSE_FILE, code: 'response-exists' };
+  }
+  const fixes = reviewFixes(facts, feedback.points, threads);
+  const worktree = findWorktree(facts);
+  if (fixes.length && !worktree) return { message: t('answerReview.noWorktree', { specDir: facts.specDir }), file: 'pipeline.state.json', code: 'no-worktree' };
+  return { points: feedback.points, threads, fixes, ...(worktree ? { worktree } : {}) };
+}
