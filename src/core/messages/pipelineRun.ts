@@ -21,8 +21,8 @@ export const pipelineRunMessages = {
   'run.pipeline.verified': { en: 'Verification {verdict}; wrote {report}', zh: '验证结果 {verdict}；已写入 {report}' },
   'run.pipeline.verificationFailed': { en: 'Verification failed ({count} fix items): {first}', zh: '验证未通过（{count} 个修复项）：{first}' },
   'run.pipeline.reviewResponse': {
-    en: 'At {stage}: answering the review feedback (fixes by the implementer) is not available in this build; answer it with @loom /respond, then run the pipeline again.',
-    zh: '在 {stage}：此版本尚不能自动答复审查反馈（由实现者修复）；请用 @loom /respond 答复后再次运行流水线。',
+    en: 'At {stage}: this run cannot answer the review itself; answer it with Loom: Answer Review (or @loom /respond), then run the pipeline again.',
+    zh: '在 {stage}：本次运行不能自行答复审查；请用 Loom: 答复审查（或 @loom /respond）答复后再次运行流水线。',
   },
   'run.pipeline.notConfirmed': { en: 'The move out of {stage} was not confirmed.', zh: '离开 {stage} 的移动未获确认。' },
   'run.pipeline.correct': { en: 'Loom refused the move for these problems; correct the files:\n{problems}', zh: 'Loom 因以下问题拒绝了移动；请修正这些文件：\n{problems}' },

@@ -88,8 +88,12 @@ export interface RunPorts {
   runTasks(): Promise<TasksOutcome>;
   createWorktree(): Promise<Answer<'createWorktree'>>;
   verify(): Promise<Answer<'verify'>>;
-  /** The review feedback answered (helper intent `answerReview`); undefined where it is not there yet. */
-  answerReview?: () => Promise<Answer>;
+  /**
+   * The review answered through the actor's `answerReview` intent (the BLOCKERs fixed by the
+   * implementer in fix mode, the tests re-run, review-response.md written), as the surface's
+   * command tells it; undefined where the surface has none (the run then stops for the person).
+   */
+  answerReview?: () => Promise<ReviewOutcome>;
   /** The memory update (the actor's `sync` intent), then the branch handed on; the actor's answer. */
   sync(): Promise<Answer<'sync'>>;
   /** Tokens the run may still spend; undefined: no budget. */
@@ -100,6 +104,10 @@ export interface RunPorts {
 
 /** How Run Tasks ended, as the surface's executing command tells it. */
 export type TasksOutcome = { kind: 'refused'; message: string } | { kind: 'declined'; message: string } | { kind: 'ran'; outcome: ExecutingOutcome; message: string; finished: string[] };
+
+/** How answering the review ended: refused, its fix run stopped (as Run Tasks stops), or the response written with its verdict. */
+export type ReviewOutcome =
+  { kind: 'refused'; message: string } | { kind: 'stopped'; outcome: ExecutingOutcome; message: string } | { kind: 'answered'; passed: boolean; message: string; wrote: string[] };
 
 /** At most this many correction rounds after the first draft: the issue's "at most two". */
 const CORRECTION_ROUNDS = 2;
@@ -258,8 +266,16 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
     case 'reviewResponse': {
       if (!ports.answerReview) return stopped('review-response', stage, t('run.pipeline.reviewResponse', { stage }));
       record.rounds = 1;
-      const a = await ports.answerReview();
-      if (a.kind === 'refused') return stopped('refused', stage, refusalText(a));
+      const before = recordedTokens(spec.snapshot);
+      const r = await ports.answerReview();
+      spec.reload();
+      record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
+      if (r.kind === 'refused') return stopped('refused', stage, r.message);
+      // A fix run that stopped stops the run for the same reasons Run Tasks does (a breaker, the budget, a model).
+      if (r.kind === 'stopped') return tasksStop({ kind: 'ran', outcome: r.outcome, message: r.message, finished: [] }, spec.snapshot, stage) ?? stopped('refused', stage, r.message);
+      record.wrote.push(...r.wrote);
+      say(r.message);
+      if (!r.passed) return stopped('check-failed', stage, r.message);
       return moveOn(spec, ports, stage, say);
     }
   }

@@ -12,7 +12,9 @@ import { ModelRequestError } from '../../core/executing/dispatch/chatModel';
 import { detectLanguage } from '../../core/executing/dispatch/prompts/promptTemplates';
 import { LoomError } from '../../core/errors';
 import { readOptionalText } from '../../core/fs/readOptional';
-import type { CommandContext } from '../commands/createCommand';
+import type { CommandContext, CommandOutcome } from '../commands/createCommand';
+import { hasRole } from '../../core/pipeline/stageRoles';
+import { isReviewProblem, reviewToAnswer } from '../../core/review/reviewToAnswer';
 import { signalFromToken } from '../lm/cancellation';
 import { LanguageModelChatAdapter } from '../lm/chatModelAdapter';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -23,6 +25,13 @@ import type { PendingDraftStore } from './pendingDrafts';
 export const PARTICIPANT_ID = 'loom.chat';
 
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
+/** Whether the spec is where the review is answered and the review asks for fixes (its BLOCKERs, its open code threads). */
+function hasReviewFixes(entry: SpecEntry): boolean {
+  if (!hasRole(entry.spec.definition, entry.spec.stage, 'reviewResponse')) return false;
+  const review = reviewToAnswer(entry.spec.snapshot);
+  return !isReviewProblem(review) && review.fixes.length > 0;
+}
+
 export interface ParticipantCommand {
   readonly name: string;
   handle(participant: LoomChatParticipant, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
@@ -72,6 +81,20 @@ export class LoomChatParticipant implements vscode.Disposable {
     return participant;
   }
 
+  /** Loom: Answer Review from the chat: the fixes run with their progress in a notification; the outcome said here. */
+  private async answerReview(entry: SpecEntry, meta: LoomChatMetadata, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+    stream.progress(vscode.l10n.t('The review has BLOCKERs: the implementer fixes them in fix mode, then the tests are re-run…'));
+    const o = (await vscode.commands.executeCommand('loom.answerReview', { specDir: entry.dir })) as CommandOutcome | undefined;
+    if (!o || o.status === 'cancelled') return { metadata: meta };
+    if (o.status !== 'done') return { metadata: meta, errorDetails: { message: o.message } };
+    stream.markdown(o.message ?? '');
+    if (o.outcome === 'answered') {
+      stream.reference(vscode.Uri.joinPath(vscode.Uri.file(entry.dir), 'review-response.md'));
+      stream.button({ command: 'loom.advance', arguments: [{ specDir: entry.dir }], title: vscode.l10n.t('Loom: Advance') });
+    }
+    return { metadata: { ...meta, ...(o.outcome === 'answered' ? { wrote: o.finished ?? [] } : {}) } };
+  }
+
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.ctx.registry.start();
     if (!this.ctx.trust.writable) {
@@ -88,6 +111,8 @@ export class LoomChatParticipant implements vscode.Disposable {
 
     const meta: LoomChatMetadata = { command: command.name, dir: entry.dir, ...(entry.spec.stage ? { stage: entry.spec.stage } : {}) };
     const pending = this.store.get(entry.dir, command.name);
+    // /respond with BLOCKERs to fix: the implementer fixes them (Loom: Answer Review) rather than a draft saying they will be.
+    if (command.name === 'respond' && !pending && hasReviewFixes(entry)) return this.answerReview(entry, meta, stream);
     if (pending && isAcceptance(request.prompt)) {
       try {
         const result = await writePending(this.ctx, this.store, pending);

@@ -7,7 +7,8 @@ import { isBreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
-import { createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { createCommand, notify, openSpecFile, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import type { RunTasksInput } from '../../core/port/intent';
 import { HostUserPrompts } from './hostPrompts';
 import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
@@ -57,33 +58,35 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   // Done means done: the Problems panel's errors on a task's files, once the language services settled.
   const problems = new VsCodeProblems();
 
+  /** The executing run's ports in this window: models, transcripts, the person's answers, the progress shown. */
+  function runInput(e: SpecEntry, prompts: HostUserPrompts, signal: AbortSignal, progress: () => vscode.Progress<{ message?: string }> | undefined): RunTasksInput {
+    return {
+      models,
+      transcripts,
+      logger,
+      prompts,
+      problems,
+      signal,
+      settings: {
+        trusted: ctx.trust.writable,
+        testCommand: ctx.config.testCommand || undefined,
+        parallel: ctx.config.parallelDispatch,
+        mode: ctx.config.executionMode,
+        tokenBudget: ctx.config.tokenBudget || undefined,
+      },
+      onEvent: (ev: ExecutingEvent) => {
+        log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
+        const line = progressLine(ev);
+        if (line) progress()?.report({ message: line });
+      },
+    };
+  }
+
   async function runTasks(e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
     const prompts = new HostUserPrompts(feature(e), host.presets);
     const entry: RunningLoop = { specDir: e.dir, controller: new AbortController(), prompts };
     let current: vscode.Progress<{ message?: string }> | undefined;
-    const intent = {
-      type: 'runTasks' as const,
-      run: {
-        models,
-        transcripts,
-        logger,
-        prompts,
-        problems,
-        signal: entry.controller.signal,
-        settings: {
-          trusted: ctx.trust.writable,
-          testCommand: ctx.config.testCommand || undefined,
-          parallel: ctx.config.parallelDispatch,
-          mode: ctx.config.executionMode,
-          tokenBudget: ctx.config.tokenBudget || undefined,
-        },
-        onEvent: (ev: ExecutingEvent) => {
-          log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
-          const line = progressLine(ev);
-          if (line) current?.report({ message: line });
-        },
-      },
-    };
+    const intent = { type: 'runTasks' as const, run: runInput(e, prompts, entry.controller.signal, () => current) };
     // The actor decides whether the tasks may run (the stage, a run going on, the plan approved,
     // the worktree, the task graph) and asks the person before anything goes to a model.
     let confirm: RequestOptions['confirm'] = args.confirm ? true : undefined;
@@ -125,6 +128,56 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     const shown = describeOutcome(feature(e), result);
     notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [{ title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
     return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message, finished: result.finished, skipped: result.skipped };
+  }
+
+  /**
+   * Loom: Answer Review: the spec's actor sends each BLOCKER of review-feedback.md (and each open
+   * code thread) back to its task's implementer in fix mode, re-runs the tests and writes
+   * review-response.md; this window gives the fix run its ports and shows the progress (Cancel
+   * stops it through the actor), then what was answered or where the fix run stopped.
+   */
+  async function answerReview(e: SpecEntry): Promise<CommandOutcome> {
+    const prompts = new HostUserPrompts(feature(e), host.presets);
+    const entry: RunningLoop = { specDir: e.dir, controller: new AbortController(), prompts };
+    let current: vscode.Progress<{ message?: string }> | undefined;
+    const intent = { type: 'answerReview' as const, answer: { writer: 'Loom: Answer Review', run: runInput(e, prompts, entry.controller.signal, () => current) } };
+    running.add(entry);
+    let answer;
+    try {
+      answer = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loom: answering the review of {0}', feature(e)), cancellable: true },
+        async (progress, token) => {
+          current = progress;
+          const sub = token.onCancellationRequested(() => entry.controller.abort());
+          try {
+            return await request(e.spec, intent);
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+    } finally {
+      running.remove(entry);
+      ctx.registry.reloadNow(e.dir);
+    }
+    if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'answerReview');
+    if (answer.kind !== 'changed') return { status: 'cancelled' };
+    const { response, result } = answer;
+    if (!response) {
+      // The fix run stopped first (a breaker, the budget, a model that refuses, Stop): said as Run Tasks says it.
+      const shown = result ? describeOutcome(feature(e), result) : { kind: 'warning' as const, text: vscode.l10n.t('{0}: the review was not answered.', feature(e)) };
+      notify(shown.kind === 'info' ? 'warning' : shown.kind, shown.text, [{ title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
+      return { status: 'done', specDir: e.dir, outcome: result?.outcome ?? 'cancelled', message: result?.message ?? shown.text, finished: result?.finished ?? [] };
+    }
+    const fixed = response.points.filter((p) => p.answer === 'fixed').length;
+    const text =
+      response.verdict === 'PASS'
+        ? vscode.l10n.t('{0}: {1} of {2} review points fixed, the tests re-run; wrote {3}.', feature(e), fixed, response.points.length, response.file)
+        : vscode.l10n.t('{0}: the review is not answered yet (a fix or the tests did not pass); see {1}.', feature(e), response.file);
+    log.info(`${e.spec.snapshot.specDir}: review answered (${response.verdict}), ${fixed} fixed, tests ${response.tests ? `${response.tests.command} → ${response.tests.exitCode}` : 'none'}`);
+    notify(response.verdict === 'PASS' ? 'info' : 'warning', text, [{ title: vscode.l10n.t('Open {0}', response.file), run: () => openSpecFile(e, response.file) }]);
+    const wrote = [response.file, ...(response.handoff ? [response.handoff] : []), ...(response.tests ? [response.tests.log] : [])];
+    return { status: 'done', specDir: e.dir, outcome: response.verdict === 'PASS' ? 'answered' : 'answer-failed', message: text, finished: wrote };
   }
 
   async function stopTasks(args: CommandArgs): Promise<CommandOutcome> {
@@ -174,6 +227,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     running,
     problems,
     createCommand(ctx, 'loom.runTasks', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose tasks should run?') }, (a, e) => runTasks(e!, a)),
+    createCommand(ctx, 'loom.answerReview', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose review should Loom answer?') }, (_a, e) => answerReview(e!)),
     createCommand(ctx, 'loom.stopTasks', { spec: false, writes: false }, (a) => stopTasks(a)),
     createCommand(ctx, 'loom.executing.breakerChoice', { spec: false, writes: true }, (a) => breakerChoice(a)),
   ];

@@ -5,7 +5,7 @@ import type { ExecutingOutcome } from '../../core/executing/machine/runTypes';
 import { SpecLockedError } from '../../core/errors';
 import { acquirePipelineLease, pipelineHeldElsewhere } from '../../core/executing/runLease';
 import { request } from '../../core/port/request';
-import { runPipeline, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
+import { runPipeline, type ReviewOutcome, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
 import { askPerson, confirmQuestion, type Action } from '../commands/answers';
 import { notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
@@ -43,7 +43,7 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
         }),
     },
     'review-gate': { title: vscode.l10n.t('Open {0}', 'review-feedback.md'), run: () => openSpecFile(e, 'review-feedback.md') },
-    'review-response': { title: vscode.l10n.t('Answer with @loom /respond'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /respond ' }) },
+    'review-response': { title: vscode.l10n.t('Answer Review'), run: command('loom.answerReview') },
     breaker: { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
     'needs-context': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
     budget: { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.executing.tokenBudget') },
@@ -276,6 +276,13 @@ export class PipelineRuns implements vscode.Disposable {
       },
       createWorktree: () => request(e.spec, { type: 'createWorktree', location: ctx.config.worktreeLocation, signal }),
       verify: () => runVerification(ctx, e, signal),
+      answerReview: async (): Promise<ReviewOutcome> => {
+        const o = (await vscode.commands.executeCommand('loom.answerReview', { specDir: e.dir })) as CommandOutcome | undefined;
+        if (!o || o.status === 'cancelled') return { kind: 'refused', message: vscode.l10n.t('The review was not answered.') };
+        if (o.status === 'refused' || o.status === 'failed') return { kind: 'refused', message: o.message };
+        if (o.outcome === 'answered' || o.outcome === 'answer-failed') return { kind: 'answered', passed: o.outcome === 'answered', message: o.message ?? '', wrote: o.finished ?? [] };
+        return { kind: 'stopped', outcome: (o.outcome ?? 'cancelled') as ExecutingOutcome, message: o.message ?? '' };
+      },
       sync: async () => {
         const answer = await request(e.spec, { type: 'sync' });
         await syncAnswered(ctx, e, answer);

@@ -101,7 +101,9 @@ function stageContext(e: SpecEntry): string {
   // `:verification` where Loom: Verify runs the project's checks and tests.
   const verification = hasRole(e.spec.definition, stage, 'verification');
   const sync = hasRole(e.spec.definition, stage, 'sync');
-  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}${sync ? ':sync' : ''}`;
+  // `:reviewResponse` where Loom: Answer Review fixes the review's BLOCKERs.
+  const respond = hasRole(e.spec.definition, stage, 'reviewResponse');
+  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}${respond ? ':reviewResponse' : ''}${sync ? ':sync' : ''}`;
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {

@@ -17,7 +17,7 @@ export function autopilotPorts(spec: SpecPipeline, model: () => Promise<ChatMode
     runTasks: async () => ({ kind: 'refused', message: 'no tasks run in these tests' }),
     createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
     verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
-    sync: async () => undefined,
+    sync: () => request(spec, { type: 'sync' }),
     ...over,
   };
 }

@@ -7,6 +7,7 @@ import type { AnswerReviewInput } from '../../../src/core/port/intent';
 import { request } from '../../../src/core/port/request';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { parseReviewFeedback } from '../../../src/core/review/feedbackPoints';
+import { runPipeline } from '../../../src/core/pipelineRun/pipelineRun';
 import { harness, implementerDone, implementerFixed, PASS, REPORT_PASS, SPEC, type Harness } from '../executing/helpers/executingFixture';
 
 // Code review answered by Loom (issue 34, item 2), as loom's loom-receiving-code-review skill does
@@ -194,4 +195,65 @@ test('a model that refuses stops the fix run: the answer says how it ended and n
   assert.equal(answer.kind === 'changed' && answer.result?.outcome, 'model-unavailable');
   assert.equal(answer.kind === 'changed' && answer.response, undefined);
   assert.equal(existsSync(h.repo.path(`${SPEC}/review-response.md`)), false);
+});
+
+test('Run Pipeline at code-review-response: the review answered through the port, then on to synced and its sync', async () => {
+  const h = await atCodeReviewResponse();
+  h.models.script('implementer', ...implementerFixed('T1'));
+  h.models.script('reviewer', PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const spec = specOf(h);
+  const stop = await runPipeline(spec, {
+    mode: 'autopilot',
+    signal: new AbortController().signal,
+    model: async () => {
+      throw new Error('no stage of this run drafts with the model');
+    },
+    reviewDrafts: async () => true,
+    confirm: async () => true,
+    runTasks: async () => ({ kind: 'refused', message: 'not in this test' }),
+    createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
+    verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
+    // As the palette's Answer Review tells it (src/host/executing/executingCommands.ts).
+    answerReview: async () => {
+      const a = await request(spec, { type: 'answerReview', answer: answerInput(h) });
+      if (a.kind !== 'changed') return { kind: 'refused', message: a.kind === 'refused' ? a.message : a.question.title };
+      if (!a.response) return { kind: 'stopped', outcome: a.result?.outcome ?? 'cancelled', message: a.result?.message ?? '' };
+      return { kind: 'answered', passed: a.response.verdict === 'PASS', message: `answered ${a.response.verdict}`, wrote: [a.response.file] };
+    },
+    sync: () => request(spec, { type: 'sync' }),
+  });
+  assert.equal(stop.reason, 'done', stop.message);
+  assert.equal(stop.stage, 'synced');
+  assert.deepEqual(
+    stop.stages.map((s) => [s.stage, s.work]),
+    [
+      ['code-review-response', 'reviewResponse'],
+      ['synced', 'sync'],
+    ],
+  );
+  assert.ok(stop.stages[0].wrote.includes('review-response.md'));
+  assert.ok(stop.stages[0].tokens > 0, 'the fix run’s subagent tokens count for the stage');
+  assert.equal(h.repo.json(`${SPEC}/pipeline.state.json`).current_stage, 'synced');
+});
+
+test('Run Pipeline stops at a tripped breaker of the fix run, as Run Tasks does', async () => {
+  const h = await atCodeReviewResponse();
+  const spec = specOf(h);
+  const stop = await runPipeline(spec, {
+    mode: 'autopilot',
+    signal: new AbortController().signal,
+    model: async () => {
+      throw new Error('unused');
+    },
+    reviewDrafts: async () => true,
+    confirm: async () => true,
+    runTasks: async () => ({ kind: 'refused', message: 'unused' }),
+    createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
+    verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
+    answerReview: async () => ({ kind: 'stopped', outcome: 'blocked', message: 'T1 tripped the circuit breaker' }),
+    sync: () => request(spec, { type: 'sync' }),
+  });
+  assert.equal(stop.reason, 'breaker');
+  assert.equal(stop.stage, 'code-review-response');
 });
