@@ -160,7 +160,9 @@ function reply(messages) {
     return { text: `## Summary\n${task} implemented.\n\n## Tests\n${CSV.tests}\n\n## Exported interfaces\n- toCsv(todos)\n\nSTATUS: DONE`, toolCalls: [] };
   }
   const farewell = /farewell/.test(prompt);
-  const files = (farewell ? FAREWELL : GREETING)[task];
+  let files = (farewell ? FAREWELL : GREETING)[task];
+  // A fix the code review asked for (Loom: Answer Review's fix item): the source changes, as the reviewer asked.
+  if (files && /the code review blocks on/.test(prompt)) files = Object.fromEntries(Object.entries(files).map(([p, c], i) => [p, i === 0 ? `${c}// checked as the review asked\n` : c]));
   if (!files) return { text: `I do not know task ${task}.\n\nSTATUS: BLOCKED: unknown task`, toolCalls: [] };
   if (!afterTools) {
     return { text: `Writing ${task}.`, toolCalls: Object.entries(files).map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
