@@ -10,6 +10,7 @@ import { t } from '../messages';
 import type { Answer } from '../port/answer';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import { specLanguage } from '../specdir/specLanguage';
+import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { syncFeatureMemory } from '../memory/featureMemory';
 import { LoomError } from '../errors';
 import { featureOf } from '../specdir/specName';
@@ -51,6 +52,15 @@ export interface RequestProblem {
 function unreadableFile(facts: PipelineContext['facts'], file: string): RequestProblem | undefined {
   const broken = facts.diagnostics.filter((d) => d.file === `${facts.specDir}/${file}` && d.severity === 'error');
   return broken.length ? { message: t('port.fileUnreadable', { file: `${facts.specDir}/${file}`, problems: broken.map((d) => d.message).join('; ') }), code: 'corrupt-file', file } : undefined;
+}
+
+/**
+ * A stage's handoff written by the work the actor ran there (verification, the review answered),
+ * read afresh after the report it names was written, through the store.
+ */
+function writeStageHandoff(context: PipelineContext, fresh: SpecSnapshot, stage: string, h: { summary: string; artifacts: string[]; writer: string; now: string }) {
+  const handoff = WritableHandoffSchema().parse({ stage, task_id: stage, status: 'done', summary: h.summary, artifacts: h.artifacts, written_at: h.now, written_by: h.writer });
+  return context.store.writeHandoff(loadSpec(fresh.repoRoot, fresh.dir), stage, handoff, h.now);
 }
 
 /** How long a sync waits for another writer of loom's memory store (an agent's loom_add_memory). */
@@ -265,20 +275,7 @@ export function effects(def: PipelineDefinition) {
           writeFileAtomic(join(fresh.dir, VERIFY_REPORT_FILE), outcome.text);
           const handoff =
             outcome.verdict === 'PASS'
-              ? context.store.writeHandoff(
-                  loadSpec(fresh.repoRoot, fresh.dir),
-                  stage,
-                  WritableHandoffSchema().parse({
-                    stage,
-                    task_id: stage,
-                    status: 'done',
-                    summary: outcome.summary,
-                    artifacts: [VERIFY_REPORT_FILE, ...(outcome.evidence ? [outcome.evidence.file] : [])],
-                    written_at: now,
-                    written_by: writer,
-                  }),
-                  now,
-                )
+              ? writeStageHandoff(context, fresh, stage, { summary: outcome.summary, artifacts: [VERIFY_REPORT_FILE, ...(outcome.evidence ? [outcome.evidence.file] : [])], writer, now })
               : undefined;
           const { checks, coverage, fixItems, verdict, evidence } = outcome;
           return {
@@ -425,23 +422,9 @@ export function effects(def: PipelineDefinition) {
             join(fresh.dir, REVIEW_RESPONSE_FILE),
             renderReviewResponse({ feature: featureOf(fresh.name), points, ...(evidence ? { tests: evidence } : {}), verdict, language, writer: answering.writer, now }),
           );
+          const summary = t('answerReview.handoff.summary', { fixed, points: points.length, command: tests?.command ?? '-', code: tests?.exitCode ?? '-' });
           const handoff =
-            verdict === 'PASS'
-              ? context.store.writeHandoff(
-                  loadSpec(fresh.repoRoot, fresh.dir),
-                  stage,
-                  WritableHandoffSchema().parse({
-                    stage,
-                    task_id: stage,
-                    status: 'done',
-                    summary: t('answerReview.handoff.summary', { fixed, points: points.length, command: tests?.command ?? '-', code: tests?.exitCode ?? '-' }),
-                    artifacts: [REVIEW_RESPONSE_FILE, ...(tests ? [tests.log] : [])],
-                    written_at: now,
-                    written_by: answering.writer,
-                  }),
-                  now,
-                )
-              : undefined;
+            verdict === 'PASS' ? writeStageHandoff(context, fresh, stage, { summary, artifacts: [REVIEW_RESPONSE_FILE, ...(tests ? [tests.log] : [])], writer: answering.writer, now }) : undefined;
           if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
           return { file: REVIEW_RESPONSE_FILE, ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}), points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
         });

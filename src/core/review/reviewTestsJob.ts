@@ -28,12 +28,6 @@ const DEFAULT_TIMEOUT_MINUTES = 30;
  */
 export const reviewTestsJob = fromPromise<{ tests?: CommandResult }, ReviewTestsInput>(async ({ input, signal }) => {
   const { facts, definition } = input;
-  const both = new AbortController();
-  for (const s of [signal, input.signal]) {
-    if (!s) continue;
-    if (s.aborted) both.abort(s.reason);
-    else s.addEventListener('abort', () => both.abort(s.reason), { once: true });
-  }
   const worktree = findWorktree(facts);
   const cwd = worktree ?? facts.repoRoot;
   const { test } = verificationCommands(cwd, facts.repoRoot, input.testCommand);
@@ -44,7 +38,8 @@ export const reviewTestsJob = fromPromise<{ tests?: CommandResult }, ReviewTests
     commands: { checks: [], ...(test ? { test } : {}) },
     runner: input.runner ?? new NodeTestRunner(),
     timeoutMinutes: stageWithRole(definition, 'reviewResponse')?.timeoutMinutes ?? stageWithRole(definition, 'verification')?.timeoutMinutes ?? DEFAULT_TIMEOUT_MINUTES,
-    signal: both.signal,
+    // The actor stopping the job, or Stop from the person.
+    signal: input.signal ? AbortSignal.any([signal, input.signal]) : signal,
     now: () => new Date().toISOString(),
   });
   return run.test ? { tests: run.test } : {};

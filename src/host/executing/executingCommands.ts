@@ -82,6 +82,25 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     };
   }
 
+  /** A run under way in a cancellable notification (Cancel stops it), known to Stop Tasks and the breaker's choice meanwhile. */
+  async function withRunProgress<T>(e: SpecEntry, entry: RunningLoop, title: string, shown: (p: vscode.Progress<{ message?: string }>) => void, work: () => Promise<T>): Promise<T> {
+    running.add(entry);
+    try {
+      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+        shown(progress);
+        const sub = token.onCancellationRequested(() => entry.controller.abort());
+        try {
+          return await work();
+        } finally {
+          sub.dispose();
+        }
+      });
+    } finally {
+      running.remove(entry);
+      ctx.registry.reloadNow(e.dir);
+    }
+  }
+
   async function runTasks(e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
     const prompts = new HostUserPrompts(feature(e), host.presets);
     const entry: RunningLoop = { specDir: e.dir, controller: new AbortController(), prompts };
@@ -97,30 +116,14 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       if (!(await consent(asked.question, host.presets))) return { status: 'cancelled' };
       confirm = asked.step;
     }
-    running.add(entry);
-    let answer;
-    try {
-      answer = await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
-          cancellable: true,
-        },
-        async (progress, token) => {
-          current = progress;
-          const sub = token.onCancellationRequested(() => entry.controller.abort());
-          try {
-            // The spec's actor runs them: the executing statechart is the child of its executing stage.
-            return await request(e.spec, intent, { confirm });
-          } finally {
-            sub.dispose();
-          }
-        },
-      );
-    } finally {
-      running.remove(entry);
-      ctx.registry.reloadNow(e.dir);
-    }
+    // The spec's actor runs them: the executing statechart is the child of its executing stage.
+    const answer = await withRunProgress(
+      e,
+      entry,
+      vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
+      (p) => (current = p),
+      () => request(e.spec, intent, { confirm }),
+    );
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
     const result = answer.result;
@@ -141,25 +144,13 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     const entry: RunningLoop = { specDir: e.dir, controller: new AbortController(), prompts };
     let current: vscode.Progress<{ message?: string }> | undefined;
     const intent = { type: 'answerReview' as const, answer: { writer: 'Loom: Answer Review', run: runInput(e, prompts, entry.controller.signal, () => current) } };
-    running.add(entry);
-    let answer;
-    try {
-      answer = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loom: answering the review of {0}', feature(e)), cancellable: true },
-        async (progress, token) => {
-          current = progress;
-          const sub = token.onCancellationRequested(() => entry.controller.abort());
-          try {
-            return await request(e.spec, intent);
-          } finally {
-            sub.dispose();
-          }
-        },
-      );
-    } finally {
-      running.remove(entry);
-      ctx.registry.reloadNow(e.dir);
-    }
+    const answer = await withRunProgress(
+      e,
+      entry,
+      vscode.l10n.t('Loom: answering the review of {0}', feature(e)),
+      (p) => (current = p),
+      () => request(e.spec, intent),
+    );
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'answerReview');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
     const { response, result } = answer;

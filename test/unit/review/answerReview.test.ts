@@ -7,14 +7,15 @@ import type { AnswerReviewInput } from '../../../src/core/port/intent';
 import { request } from '../../../src/core/port/request';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { parseReviewFeedback } from '../../../src/core/review/feedbackPoints';
-import { runPipeline } from '../../../src/core/pipelineRun/pipelineRun';
+import { runPipeline, type RunPorts } from '../../../src/core/pipelineRun/pipelineRun';
+import type { SpecPipeline } from '../../../src/core/repository/specPipeline';
 import { harness, implementerDone, implementerFixed, PASS, REPORT_PASS, SPEC, type Harness } from '../executing/helpers/executingFixture';
 
 // Code review answered by Loom (issue 34, item 2), as loom's loom-receiving-code-review skill does
 // it: each BLOCKER of review-feedback.md goes back to the implementer in fix mode (the executing
 // machinery: reviewer, tests, retry limit, breaker), the tests are re-run, and review-response.md
 // is written in the skill's template (references/response-templates.md). Checked by hand with
-// loom 3 while developing: its `run --advance` (pipeline-engine.js advance → checkStageOutputs of
+// loom 3 while developing: its `run --advance --compression-confirmed` (pipeline-engine.js advance → checkStageOutputs of
 // code-review-response's outputs [review-response.md, handoffs/code-review-response.json])
 // accepts what is written here and moves the spec to synced.
 
@@ -197,13 +198,9 @@ test('a model that refuses stops the fix run: the answer says how it ended and n
   assert.equal(existsSync(h.repo.path(`${SPEC}/review-response.md`)), false);
 });
 
-test('Run Pipeline at code-review-response: the review answered through the port, then on to synced and its sync', async () => {
-  const h = await atCodeReviewResponse();
-  h.models.script('implementer', ...implementerFixed('T1'));
-  h.models.script('reviewer', PASS);
-  h.models.script('test-reporter', REPORT_PASS);
-  const spec = specOf(h);
-  const stop = await runPipeline(spec, {
+/** Run Pipeline's ports for a spec past drafting: only the review's answer and the sync are asked for. */
+function pipelinePorts(spec: SpecPipeline, answerReview: RunPorts['answerReview']): RunPorts {
+  return {
     mode: 'autopilot',
     signal: new AbortController().signal,
     model: async () => {
@@ -214,15 +211,27 @@ test('Run Pipeline at code-review-response: the review answered through the port
     runTasks: async () => ({ kind: 'refused', message: 'not in this test' }),
     createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
     verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
-    // As the palette's Answer Review tells it (src/host/executing/executingCommands.ts).
-    answerReview: async () => {
+    answerReview,
+    sync: () => request(spec, { type: 'sync' }),
+  };
+}
+
+test('Run Pipeline at code-review-response: the review answered through the port, then on to synced and its sync', async () => {
+  const h = await atCodeReviewResponse();
+  h.models.script('implementer', ...implementerFixed('T1'));
+  h.models.script('reviewer', PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const spec = specOf(h);
+  const stop = await runPipeline(
+    spec,
+    pipelinePorts(spec, async () => {
+      // As the palette's Answer Review tells it (src/host/executing/executingCommands.ts).
       const a = await request(spec, { type: 'answerReview', answer: answerInput(h) });
       if (a.kind !== 'changed') return { kind: 'refused', message: a.kind === 'refused' ? a.message : a.question.title };
       if (!a.response) return { kind: 'stopped', outcome: a.result?.outcome ?? 'cancelled', message: a.result?.message ?? '' };
       return { kind: 'answered', passed: a.response.verdict === 'PASS', message: `answered ${a.response.verdict}`, wrote: [a.response.file] };
-    },
-    sync: () => request(spec, { type: 'sync' }),
-  });
+    }),
+  );
   assert.equal(stop.reason, 'done', stop.message);
   assert.equal(stop.stage, 'synced');
   assert.deepEqual(
@@ -240,20 +249,10 @@ test('Run Pipeline at code-review-response: the review answered through the port
 test('Run Pipeline stops at a tripped breaker of the fix run, as Run Tasks does', async () => {
   const h = await atCodeReviewResponse();
   const spec = specOf(h);
-  const stop = await runPipeline(spec, {
-    mode: 'autopilot',
-    signal: new AbortController().signal,
-    model: async () => {
-      throw new Error('unused');
-    },
-    reviewDrafts: async () => true,
-    confirm: async () => true,
-    runTasks: async () => ({ kind: 'refused', message: 'unused' }),
-    createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
-    verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
-    answerReview: async () => ({ kind: 'stopped', outcome: 'blocked', message: 'T1 tripped the circuit breaker' }),
-    sync: () => request(spec, { type: 'sync' }),
-  });
+  const stop = await runPipeline(
+    spec,
+    pipelinePorts(spec, async () => ({ kind: 'stopped', outcome: 'blocked', message: 'T1 tripped the circuit breaker' })),
+  );
   assert.equal(stop.reason, 'breaker');
   assert.equal(stop.stage, 'code-review-response');
 });
