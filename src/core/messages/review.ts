@@ -33,6 +33,10 @@ export const reviewMessages = {
     en: 'code review answered: {fixed} fixed of {points} points; tests re-run (`{command}`, exit code {code})',
     zh: '代码审查已答复：{points} 条意见中修复 {fixed} 条；测试已重新运行（`{command}`，退出码 {code}）',
   },
+  'answerReview.answered': {
+    en: 'the review of {specDir} is answered already ({file}, its handoff fresh); new feedback in review-feedback.md is answered again',
+    zh: '{specDir} 的审查已答复（{file}，其 handoff 仍新鲜）；review-feedback.md 有新反馈时才会再次答复',
+  },
   'answerReview.busy': { en: 'the review of {specDir} is already being answered', zh: '{specDir} 的审查正在答复中' },
   'answerReview.untrusted': {
     en: 'answering the review re-runs the project’s tests, which needs a trusted workspace; trust this folder first',

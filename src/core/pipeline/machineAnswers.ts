@@ -14,7 +14,7 @@ import { renewableApprovals, staleApprovals } from '../specdir/staleness';
 import { effects } from './machineEffects';
 import { nextTransitions, type TransitionCheck } from './transitionCheck';
 import { unfinishedTasks } from '../views/remedies';
-import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { isReviewProblem, reviewAnswered, reviewToAnswer } from '../review/reviewToAnswer';
 
 /** Run Tasks' preconditions on one snapshot, worked out once for the guard and for the refusal. */
 const preconditions = new WeakMap<SpecSnapshot, Map<string, ExecutingPreconditions>>();
@@ -170,6 +170,10 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
         return review.code === 'no-worktree' ? { ...answer, remedies: [{ kind: 'create-worktree' }] } : answer;
       }
       if (review.fixes.length && !stageWithRole(def, 'tasks')) return refuse(refusal(t('run.noTaskStage', { pipeline: def.type }), ['no-task-stage']));
+      if (reviewAnswered(facts, respond.id)) {
+        const answered = refuse(refusal(t('answerReview.answered', { specDir, file: 'review-response.md' }), ['already-answered'], [], 'review-response.md'));
+        return { ...answered, remedies: [{ kind: 'advance' }, ...answered.remedies] };
+      }
       if (!event.input.settings.trusted) return refuse(refusal(t('answerReview.untrusted'), ['untrusted-workspace']));
       return refuse(refusal(t('answerReview.busy', { specDir }), ['tasks-running']));
     }

@@ -13,10 +13,12 @@ import { specLanguage } from '../specdir/specLanguage';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { syncFeatureMemory } from '../memory/featureMemory';
 import { LoomError } from '../errors';
+import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
 import { featureOf } from '../specdir/specName';
 import { reviewFixTaskStates } from '../review/reviewFixes';
 import { answeredPoints, renderReviewResponse, REVIEW_RESPONSE_FILE } from '../review/reviewResponse';
-import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { ANSWERED_FEEDBACK_KEY, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { sha256OfFile } from '../fs/sha256';
 import { resolveFixedThreads } from '../review/threadsFixed';
 import type { CommandResult } from '../verification/verificationRun';
 import { writeFileAtomic } from '../fs/atomicWrite';
@@ -58,8 +60,8 @@ function unreadableFile(facts: PipelineContext['facts'], file: string): RequestP
  * A stage's handoff written by the work the actor ran there (verification, the review answered),
  * read afresh after the report it names was written, through the store.
  */
-function writeStageHandoff(context: PipelineContext, fresh: SpecSnapshot, stage: string, h: { summary: string; artifacts: string[]; writer: string; now: string }) {
-  const handoff = WritableHandoffSchema().parse({ stage, task_id: stage, status: 'done', summary: h.summary, artifacts: h.artifacts, written_at: h.now, written_by: h.writer });
+function writeStageHandoff(context: PipelineContext, fresh: SpecSnapshot, stage: string, h: { summary: string; artifacts: string[]; writer: string; now: string; data?: Record<string, unknown> }) {
+  const handoff = WritableHandoffSchema().parse({ ...h.data, stage, task_id: stage, status: 'done', summary: h.summary, artifacts: h.artifacts, written_at: h.now, written_by: h.writer });
   return context.store.writeHandoff(loadSpec(fresh.repoRoot, fresh.dir), stage, handoff, h.now);
 }
 
@@ -424,7 +426,16 @@ export function effects(def: PipelineDefinition) {
           );
           const summary = t('answerReview.handoff.summary', { fixed, points: points.length, command: tests?.command ?? '-', code: tests?.exitCode ?? '-' });
           const handoff =
-            verdict === 'PASS' ? writeStageHandoff(context, fresh, stage, { summary, artifacts: [REVIEW_RESPONSE_FILE, ...(tests ? [tests.log] : [])], writer: answering.writer, now }) : undefined;
+            verdict === 'PASS'
+              ? writeStageHandoff(context, fresh, stage, {
+                  summary,
+                  artifacts: [REVIEW_RESPONSE_FILE, ...(tests ? [tests.log] : [])],
+                  writer: answering.writer,
+                  now,
+                  // What was answered: loom fingerprints no review-feedback.md, so the answer keeps its own.
+                  data: { [ANSWERED_FEEDBACK_KEY]: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null },
+                })
+              : undefined;
           if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
           return { file: REVIEW_RESPONSE_FILE, ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}), points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
         });

@@ -16,7 +16,7 @@ import { TASK_CHANGE_JOB, taskChangeJob, type TaskChangeJobInput } from '../exec
 import { EXECUTING_RUN, machineStateOf, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
 import { hasRole, stageWithRole } from './stageRoles';
 import { fixRunOutput, reviewResponseStage } from './reviewResponseStage';
-import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { isReviewProblem, reviewAnswered, reviewToAnswer } from '../review/reviewToAnswer';
 import { reviewTestsJob } from '../review/reviewTestsJob';
 import { verificationJob, type VerificationJobInput } from '../verification/verificationJob';
 
@@ -152,6 +152,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
         const review = reviewToAnswer(context.facts);
         return !isReviewProblem(review) && (review.fixes.length === 0 || stageWithRole(def, 'tasks') !== undefined);
       },
+      /** Not answered already (its handoff fresh): a second answer would send fixed BLOCKERs back to the implementer. */
+      reviewNotAnswered: ({ context }) => !reviewAnswered(context.facts, stageWithRole(def, 'reviewResponse')?.id ?? ''),
       /** Answering re-runs the project's tests: only where the workspace is trusted. */
       answerTrusted: ({ event }) => event.type === 'ANSWER_REVIEW' && event.input.settings.trusted,
       hasReviewFixes: ({ context }) => {

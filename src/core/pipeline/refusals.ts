@@ -34,6 +34,7 @@ export type RefusalCode =
   | 'no-review-response-stage'
   | 'not-at-review-response'
   | 'no-review-feedback'
+  | 'already-answered'
   | 'not-at-sync'
   | 'untrusted-workspace'
   | 'no-state-record'

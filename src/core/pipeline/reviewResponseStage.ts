@@ -20,7 +20,7 @@ export const REVIEW_FIX_RUN = 'reviewFixRun';
 export function reviewResponseStage(def: PipelineDefinition, stage: string) {
   const notTaken = { type: 'answerNotTaken' as const, params: { stage } };
   const whileRunning = { type: 'answerNotTaken' as const, params: { stage, running: true } };
-  const checks = ['atReviewResponse', 'reviewAnswerable', 'answerTrusted'];
+  const checks = ['atReviewResponse', 'reviewAnswerable', 'reviewNotAnswered', 'answerTrusted'];
   const busy = {
     ANSWER_REVIEW: { actions: whileRunning },
     RUN_TASKS: { actions: whileRunning },

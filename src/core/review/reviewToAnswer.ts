@@ -4,6 +4,8 @@ import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
 import { t } from '../messages';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { findWorktree } from '../specdir/worktree';
+import { staleHandoffs } from '../specdir/handoffStaleness';
+import { sha256OfFile } from '../fs/sha256';
 import { readReviewFeedback, type FeedbackPoint } from './feedbackPoints';
 import { REVIEW_COMMENTS_FILE, type ReviewThread } from './reviewComments';
 import { reviewFixes, type ReviewFix } from './reviewFixes';
@@ -24,6 +26,22 @@ export interface ReviewProblem {
   message: string;
   file: string;
   code: 'no-review-feedback' | 'corrupt-file' | 'no-worktree' | 'response-exists';
+}
+
+/** The handoff field that keeps the sha256 of the review-feedback.md an answer answered. */
+export const ANSWERED_FEEDBACK_KEY = 'answered_feedback_sha256';
+
+/**
+ * The review is answered already: the stage's handoff is done, what it fingerprints
+ * (review-response.md, the tests' log) has not changed, and review-feedback.md is the one it
+ * answered. Answering again would send fixed BLOCKERs back to the implementer; new feedback is
+ * answered anew.
+ */
+export function reviewAnswered(facts: SpecSnapshot, stage: string): boolean {
+  const handoff = facts.handoffs.get(stage);
+  if (handoff?.status !== 'done' || staleHandoffs(facts).some((h) => h.handoff === `handoffs/${stage}.json`)) return false;
+  const answered = (handoff as Record<string, unknown>)[ANSWERED_FEEDBACK_KEY];
+  return answered === undefined || answered === sha256OfFile(join(facts.dir, REVIEW_FEEDBACK_FILE));
 }
 
 const cache = new WeakMap<SpecSnapshot, ReviewToAnswer | ReviewProblem>();

@@ -7,6 +7,7 @@ import type { AnswerReviewInput } from '../../../src/core/port/intent';
 import { request } from '../../../src/core/port/request';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { parseReviewFeedback } from '../../../src/core/review/feedbackPoints';
+import { reviewAnswered } from '../../../src/core/review/reviewToAnswer';
 import { runPipeline, type RunPorts } from '../../../src/core/pipelineRun/pipelineRun';
 import type { SpecPipeline } from '../../../src/core/repository/specPipeline';
 import { harness, implementerDone, implementerFixed, PASS, REPORT_PASS, SPEC, type Harness } from '../executing/helpers/executingFixture';
@@ -130,8 +131,17 @@ test('one BLOCKER: its task goes back to the implementer in fix mode, is reviewe
   const handoff = h.repo.json(`${SPEC}/handoffs/code-review-response.json`);
   assert.equal(handoff.status, 'done');
   assert.deepEqual(handoff.artifacts, ['review-response.md', tests.log]);
+  assert.equal(handoff.answered_feedback_sha256, h.repo.sha256(`${SPEC}/review-feedback.md`));
   // The reviewer's file is theirs: untouched.
   assert.equal(h.repo.read(`${SPEC}/review-feedback.md`), FEEDBACK);
+
+  // Answered, it is not answered twice (its fixed BLOCKER would go back to the implementer), until the feedback changes.
+  const again = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
+  assert.equal(again.kind === 'refused' && again.code, 'already-answered');
+  assert.deepEqual(again.kind === 'refused' && again.remedies[0], { kind: 'advance' });
+  h.repo.write(`${SPEC}/review-feedback.md`, `${FEEDBACK}\n- BLOCKER: \`src/format.js:1\` the month is missing\n`);
+  assert.equal(reviewAnswered(specOf(h).snapshot, 'code-review-response'), false, 'new feedback: the answer is stale');
+  h.repo.write(`${SPEC}/review-feedback.md`, FEEDBACK);
 
   // With the response and its handoff, the spec moves on to synced.
   const moved = await request(specOf(h), { type: 'advance', compressionConfirmed: true }, { confirm: true });
