@@ -4,7 +4,7 @@
  * code-review-response, its feature worktree made by Create Worktree, and review-feedback.md with
  * one BLOCKER on src/greet.js. Run Pipeline in Autopilot sends it to T1's implementer in fix mode
  * (reviewed, tested, checkpointed), re-runs the tests, writes review-response.md with the BLOCKER
- * fixed, and goes on to synced, where the memory is synced.
+ * fixed, and goes on to synced, where the memory is synced. Sync before synced is refused by the actor.
  */
 const assert = require('assert');
 const fs = require('fs');
@@ -112,6 +112,14 @@ suite('Loom: Answer Review', () => {
 
   suiteTeardown(async () => {
     await vscode.workspace.getConfiguration('loom').update('models.vendor', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  test('Sync before synced is refused by the actor, in its words; the memory store is not written', async () => {
+    const answer = await vscode.commands.executeCommand('loom.syncFeature', { specDir: DIR });
+    assert.strictEqual(answer.status, 'refused', JSON.stringify(answer));
+    assert.strictEqual(answer.code, 'not-at-sync');
+    assert.match(answer.message, /is at code-review-response; Loom syncs a feature at synced\. Nothing was written/);
+    assert.ok(!fs.existsSync(path.join(WS, '.loom', 'memory', 'store.json')));
   });
 
   test('Run Pipeline at code-review-response: the BLOCKER fixed by T1 in fix mode, the tests re-run, review-response.md written, on to synced', async function () {
