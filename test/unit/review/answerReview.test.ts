@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { ModelRequestError } from '../../../src/core/executing/dispatch/chatModel';
 import type { AnswerReviewInput } from '../../../src/core/port/intent';
@@ -178,7 +178,7 @@ test('a failing test after the fix: review-response.md says FAIL and no handoff 
   assert.match(h.repo.read(`${SPEC}/review-response.md`), /\nverdict: FAIL\n$/);
 });
 
-test('refusals name the cause: another stage, a missing or unreadable review-feedback.md, a response a person wrote; nothing is written', async () => {
+test('refusals name the cause: an unreadable review-feedback.md or review-comments.json, a response a person wrote, another stage; nothing is written', async () => {
   const h = await atCodeReviewResponse('# Review\n\nThis is a BLOCKER for me.\n\nverdict: FAIL\n');
   const bad = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
   assert.equal(bad.kind, 'refused');
@@ -187,6 +187,12 @@ test('refusals name the cause: another stage, a missing or unreadable review-fee
   assert.deepEqual(bad.kind === 'refused' && bad.remedies, [{ kind: 'open-file', file: 'review-feedback.md', exists: true }]);
 
   h.repo.write(`${SPEC}/review-feedback.md`, FEEDBACK);
+  h.repo.write(`${SPEC}/review-comments.json`, '{"version": 1, "threads": [');
+  const threads = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
+  assert.equal(threads.kind === 'refused' && threads.code, 'corrupt-file');
+  assert.match(threads.kind === 'refused' ? threads.message : '', /review-comments\.json is not valid JSON/);
+  assert.equal(h.repo.read(`${SPEC}/review-comments.json`), '{"version": 1, "threads": [', 'left as it was');
+  rmSync(h.repo.path(`${SPEC}/review-comments.json`));
   h.repo.write(`${SPEC}/review-response.md`, '# My own answer\n');
   const mine = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
   assert.match(mine.kind === 'refused' ? mine.message : '', /review-response\.md is there and was not written by Loom: it is kept/);
