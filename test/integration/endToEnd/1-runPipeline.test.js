@@ -5,7 +5,8 @@
  * (drafts of test/fixtures/authoring-csv, the implementer and reviewer subagents of script.js). It
  * stops at each human-approval gate saying why, goes on through the worktree, executing, converge,
  * verification (the sample's `npm test` run for real in the worktree) and the review request,
- * stops at the review gate, and after a review with one BLOCKER stops at code-review-response.
+ * stops at the review gate, refuses a review with one BLOCKER there, and after the reviewer's
+ * second round answers the review (Loom: Answer Review) and reaches synced.
  * Stop Pipeline ends a run at once with nothing half-written; Supervised waits for Write.
  *
  * Two windows one after the other (runTests.js `windows: 2`), as a reload makes: the first ends
@@ -248,19 +249,22 @@ suite('End to end: Loom: Run Pipeline from New Feature to the review', () => {
     wholeFiles(dir);
   });
 
-  after('the reviewer’s second round says PASS: approved at the gate, the run stops at code-review-response and says why', async () => {
+  after('the reviewer’s second round says PASS: approved at the gate, the run answers the review (nothing to fix), re-runs the tests and reaches synced', async () => {
     fs.writeFileSync(path.join(dir, 'review-feedback.md'), fixture('review-feedback.pass.md'));
     await settle(api);
     const approved = await approve(dir);
     assert.strictEqual(approved.status, 'done', approved.message);
     assert.strictEqual(stageOf(dir), 'code-review-response');
     const stop = await run(dir);
-    // Until the implementer answers the review (the answerReview intent), the person answers it in @loom /respond.
-    assert.deepStrictEqual([stop.outcome, stop.to], ['review-response', 'code-review-response'], stop.message);
-    assert.match(stop.message, /@loom \/respond/);
-    const needsYou = await dashboardRun(api, dir, (r) => r.reason === 'review-response');
-    assert.strictEqual(needsYou.action, 'Answer with @loom /respond');
-    assert.strictEqual(stageOf(dir), 'code-review-response');
+    // Loom answers the review (the answerReview intent): no BLOCKER, so no fix round; the tests re-run as evidence.
+    assert.deepStrictEqual([stop.outcome, stop.to], ['done', 'synced'], stop.message);
+    const response = fs.readFileSync(path.join(dir, 'review-response.md'), 'utf8');
+    assert.match(response, /The review has no BLOCKER: nothing had to be fixed\./);
+    assert.match(response, /name the header columns once, as a constant\. \| not a BLOCKER/);
+    assert.match(response, /evidence-exit-code: 0/);
+    assert.match(response, /\nverdict: PASS\n$/);
+    assert.strictEqual(readJson(path.join(dir, 'handoffs', 'code-review-response.json')).status, 'done');
+    assert.strictEqual(stageOf(dir), 'synced');
     wholeFiles(dir);
   });
 });
