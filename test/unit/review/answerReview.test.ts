@@ -9,6 +9,7 @@ import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { parseReviewFeedback } from '../../../src/core/review/feedbackPoints';
 import { reviewAnswered } from '../../../src/core/review/reviewToAnswer';
 import { runPipeline, type RunPorts } from '../../../src/core/pipelineRun/pipelineRun';
+import { autopilotPorts } from '../pipelineRun/autopilotPorts';
 import type { SpecPipeline } from '../../../src/core/repository/specPipeline';
 import { harness, implementerDone, implementerFixed, PASS, REPORT_PASS, SPEC, type Harness } from '../executing/helpers/executingFixture';
 
@@ -215,22 +216,7 @@ test('a model that refuses stops the fix run: the answer says how it ended and n
 });
 
 /** Run Pipeline's ports for a spec past drafting: only the review's answer and the sync are asked for. */
-function pipelinePorts(spec: SpecPipeline, answerReview: RunPorts['answerReview']): RunPorts {
-  return {
-    mode: 'autopilot',
-    signal: new AbortController().signal,
-    model: async () => {
-      throw new Error('no stage of this run drafts with the model');
-    },
-    reviewDrafts: async () => true,
-    confirm: async () => true,
-    runTasks: async () => ({ kind: 'refused', message: 'not in this test' }),
-    createWorktree: () => request(spec, { type: 'createWorktree', location: '' }),
-    verify: () => request(spec, { type: 'verify', verify: { trusted: true, writer: 'unit test' } }),
-    answerReview,
-    sync: () => request(spec, { type: 'sync' }),
-  };
-}
+const pipelinePorts = (spec: SpecPipeline, answerReview: RunPorts['answerReview']) => autopilotPorts(spec, async () => assert.fail('no stage of this run drafts with the model'), { answerReview });
 
 test('Run Pipeline at code-review-response: the review answered through the port, then on to synced and its sync', async () => {
   const h = await atCodeReviewResponse();
