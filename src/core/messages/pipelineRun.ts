@@ -14,6 +14,10 @@ export const pipelineRunMessages = {
     en: 'At the review gate ({stage}): the review feedback does not pass yet ({reasons}); its BLOCKERs are answered, and the reviewer says PASS, before you approve it.',
     zh: '已到审查关卡（{stage}）：审查反馈尚未通过（{reasons}）；需先处理其中的 BLOCKER，并由审查者给出 PASS，然后你才能批准。',
   },
+  'run.pipeline.reviewGateAnswered': {
+    en: 'At the review gate ({stage}): Loom fixed {fixed} point(s) of the review and re-ran the tests ({file}); the reviewer’s new verdict in review-feedback.md and your approval continue it.',
+    zh: '已到审查关卡（{stage}）：Loom 修复了审查中的 {fixed} 个问题并重新运行了测试（{file}）；需要审查者在 review-feedback.md 中给出新的结论和你的批准才能继续。',
+  },
   'run.pipeline.syncing': { en: 'Updating loom’s memory and handing the branch on…', zh: '正在更新 loom 记忆并交付分支…' },
   'run.pipeline.done': { en: 'The pipeline is done ({stage}).', zh: '流水线已完成（{stage}）。' },
   'run.pipeline.checked': { en: 'Checked the stage; reports: {reports}', zh: '已检查阶段；报告：{reports}' },

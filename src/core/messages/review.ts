@@ -37,6 +37,19 @@ export const reviewMessages = {
     en: 'the review of {specDir} is answered already ({file}, its handoff fresh); new feedback in review-feedback.md is answered again',
     zh: '{specDir} 的审查已答复（{file}，其 handoff 仍新鲜）；review-feedback.md 有新反馈时才会再次答复',
   },
+  'answerReview.roundsUnreadable': {
+    en: '{file} does not read as the review rounds Loom answered ({where}: {detail}); it is left as it is: fix or remove it',
+    zh: '{file} 无法读取为 Loom 已答复的审查轮次（{where}：{detail}）；已原样保留：请修正或删除它',
+  },
+  'answerReview.gateNothing': {
+    en: 'review-feedback.md of {specDir} has no BLOCKER and no open code comment thread Loom has not answered yet: at {stage} the reviewer’s verdict and your approval continue',
+    zh: '{specDir} 的 review-feedback.md 中没有 Loom 尚未答复的 BLOCKER 或未关闭的代码评论：在 {stage}，需要审查者的结论和你的批准才能继续',
+  },
+  'answerReview.response.atGate': {
+    en: 'Answered at the review gate ({stage}): the points above were fixed in the feature worktree and the tests re-run. The reviewer’s new verdict in review-feedback.md, then your approval, continue the pipeline.',
+    zh: '已在审查关卡（{stage}）答复：上述问题已在功能工作树中修复，并重新运行了测试。需要审查者在 review-feedback.md 中给出新的结论，再由你批准，流水线才能继续。',
+  },
+  'answerReview.response.earlier': { en: '(fixed at the review gate, {at})', zh: '（已在审查关卡修复，{at}）' },
   'answerReview.busy': { en: 'the review of {specDir} is already being answered', zh: '{specDir} 的审查正在答复中' },
   'answerReview.untrusted': {
     en: 'answering the review re-runs the project’s tests, which needs a trusted workspace; trust this folder first',

@@ -6,7 +6,7 @@ import type { NeedsConfirmation, Refused, Remedy } from '../port/answer';
 import { questionOf, stepFacts, type StepFacts } from '../port/question';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { findWorktree } from '../specdir/worktree';
-import { stageWithRole } from './stageRoles';
+import { hasRole, stageWithRole } from './stageRoles';
 import { stageOnDisk, type PipelineContext, type PipelineEvent } from './machineTypes';
 import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 import { advanceRefusal, chooseReapproval, failRefusal, isRefusal, recoverRefusal, type Refusal, type RefusalCode } from './refusals';
@@ -163,14 +163,16 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
     case 'ANSWER_REVIEW': {
       const respond = stageWithRole(def, 'reviewResponse');
       if (!respond) return refuse(refusal(t('answerReview.noStage', { pipeline: def.type }), ['no-review-response-stage']));
-      if (stage !== respond.id) return refuse(refusal(t('answerReview.notAtStage', { specDir, stage, respond: respond.id }), ['not-at-review-response']));
+      const atGate = hasRole(def, stage, 'reviewGate');
+      if (stage !== respond.id && !atGate) return refuse(refusal(t('answerReview.notAtStage', { specDir, stage, respond: respond.id }), ['not-at-review-response']));
       const review = reviewToAnswer(facts);
       if (isReviewProblem(review)) {
         const answer = refuse(refusal(review.message, [review.code === 'no-worktree' ? 'tasks-cannot-run' : review.code === 'response-exists' ? 'not-allowed' : review.code], [], review.file));
         return review.code === 'no-worktree' ? { ...answer, remedies: [{ kind: 'create-worktree' }] } : answer;
       }
       if (review.fixes.length && !stageWithRole(def, 'tasks')) return refuse(refusal(t('run.noTaskStage', { pipeline: def.type }), ['no-task-stage']));
-      if (reviewAnswered(facts, respond.id)) {
+      if (atGate && review.fixes.length === 0) return refuse(refusal(t('answerReview.gateNothing', { specDir, stage }), ['already-answered'], [], 'review-feedback.md'));
+      if (!atGate && reviewAnswered(facts, respond.id)) {
         const answered = refuse(refusal(t('answerReview.answered', { specDir, file: 'review-response.md' }), ['already-answered'], [], 'review-response.md'));
         return { ...answered, remedies: [{ kind: 'advance' }, ...answered.remedies] };
       }

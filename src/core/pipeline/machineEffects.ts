@@ -18,6 +18,7 @@ import { featureOf } from '../specdir/specName';
 import { reviewFixTaskStates } from '../review/reviewFixes';
 import { answeredPoints, renderReviewResponse, REVIEW_RESPONSE_FILE } from '../review/reviewResponse';
 import { ANSWERED_FEEDBACK_KEY, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { appendReviewRound } from '../review/reviewRounds';
 import { sha256OfFile } from '../fs/sha256';
 import { resolveFixedThreads } from '../review/threadsFixed';
 import type { CommandResult } from '../verification/verificationRun';
@@ -410,20 +411,35 @@ export function effects(def: PipelineDefinition) {
       const answering = context.answering!;
       const now = new Date().toISOString();
       done(self, answering.request, () => {
-        const stage = stageWithRole(def, 'reviewResponse')!.id;
+        const stage = stageWithRole(def, 'reviewResponse')?.id ?? '';
+        // Between review rounds (at the gate): the fixes answered, the round recorded, and the gate left shut.
+        const gate = hasRole(def, here(context), 'reviewGate') ? here(context) : undefined;
         const response = withRunLock(context.facts, () => {
           const fresh = loadSpec(context.facts.repoRoot, context.facts.dir);
           const review = reviewToAnswer(context.facts);
           if (isReviewProblem(review)) throw new LoomError(review.message, `${fresh.specDir}/${review.file}`);
           const language = specLanguage(fresh);
-          const points = answeredPoints(fresh, review.points, review.fixes, language);
-          const fixed = points.filter((p) => p.answer === 'fixed').length;
+          const answered = answeredPoints(fresh, review.points, review.fixes, language);
+          const fixed = answered.filter((p) => p.answer === 'fixed').length;
+          // At code-review-response the response still lists what the rounds at the gate fixed.
+          const points = gate ? answered : [...review.earlier, ...answered];
           const verdict = fixed === review.fixes.length && (!tests || tests.exitCode === 0) ? 'PASS' : 'FAIL';
           const evidence = tests ? { command: tests.command, exitCode: tests.exitCode, log: tests.log, sha256: tests.sha256 } : undefined;
           writeFileAtomic(
             join(fresh.dir, REVIEW_RESPONSE_FILE),
-            renderReviewResponse({ feature: featureOf(fresh.name), points, ...(evidence ? { tests: evidence } : {}), verdict, language, writer: answering.writer, now }),
+            renderReviewResponse({ feature: featureOf(fresh.name), points, ...(evidence ? { tests: evidence } : {}), verdict, language, writer: answering.writer, now, ...(gate ? { atGate: gate } : {}) }),
           );
+          if (gate) {
+            appendReviewRound(fresh, {
+              feedback_sha256: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null,
+              threads: review.fixes.flatMap((f) => (f.source.kind === 'thread' ? [f.source.thread.id] : [])),
+              answered_at: now,
+              writer: answering.writer,
+              points: answered.filter((p) => p.answer === 'fixed'),
+            });
+            if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
+            return { file: REVIEW_RESPONSE_FILE, points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
+          }
           const summary = t('answerReview.handoff.summary', { fixed, points: points.length, command: tests?.command ?? '-', code: tests?.exitCode ?? '-' });
           const handoff =
             verdict === 'PASS'

@@ -147,6 +147,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
       atSync: ({ context }) => hasRole(def, diskStage(context.facts), 'sync'),
       /** The review is answered at the stage whose role is to answer it (loom's receiving-code-review). */
       atReviewResponse: ({ context }) => hasRole(def, diskStage(context.facts), 'reviewResponse'),
+      /** Between review rounds the review's BLOCKERs are fixed at the gate that waits for the review. */
+      atReviewGate: ({ context }) => hasRole(def, diskStage(context.facts), 'reviewGate'),
       /** review-feedback.md is there and reads as a review, the code threads read, and what it asks to fix has a worktree and a stage that runs tasks. */
       reviewAnswerable: ({ context }) => {
         const review = reviewToAnswer(context.facts);
@@ -304,7 +306,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       },
     } as never;
     if (stage?.role === 'tasks') Object.assign(states[id] as object, tasksStage(def, id));
-    if (stage?.role === 'reviewResponse') Object.assign(states[id] as object, reviewResponseStage(def, id));
+    if (stage?.role === 'reviewResponse' || stage?.role === 'reviewGate') Object.assign(states[id] as object, reviewResponseStage(def, id, stage.role));
   }
   // A spec whose stage is unknown takes no change: every event is answered with why.
   states[UNREADABLE] = {

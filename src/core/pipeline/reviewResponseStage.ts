@@ -16,11 +16,16 @@ export const REVIEW_FIX_RUN = 'reviewFixRun';
  * tests (the verification runner) and writes review-response.md. A review with nothing to fix
  * goes straight to the tests. A fix run that stops (a breaker, the budget, a model that refuses)
  * answers with why, and nothing is written of the response. Moving on waits until it is done.
+ * At the review gate (loom's receiving-code-review between review rounds) the same stage fixes the
+ * BLOCKERs and open code threads of a review that does not pass yet, and answers without passing
+ * the gate; a review with nothing to fix there is refused with why.
  */
-export function reviewResponseStage(def: PipelineDefinition, stage: string) {
+export function reviewResponseStage(def: PipelineDefinition, stage: string, at: 'reviewGate' | 'reviewResponse' = 'reviewResponse') {
   const notTaken = { type: 'answerNotTaken' as const, params: { stage } };
   const whileRunning = { type: 'answerNotTaken' as const, params: { stage, running: true } };
-  const checks = ['atReviewResponse', 'reviewAnswerable', 'reviewNotAnswered', 'answerTrusted'];
+  // At the review gate only the BLOCKERs and code threads no round answered yet are fixed (the gate stays shut: the reviewer's new verdict and the approval open it).
+  const checks = at === 'reviewGate' ? ['atReviewGate', 'reviewAnswerable', 'answerTrusted'] : ['atReviewResponse', 'reviewAnswerable', 'reviewNotAnswered', 'answerTrusted'];
+  const withoutFixes = at === 'reviewGate' ? [] : [{ guard: and(checks as never), target: 'testing', actions: 'startAnswer' as const }];
   const busy = {
     ANSWER_REVIEW: { actions: whileRunning },
     RUN_TASKS: { actions: whileRunning },
@@ -36,7 +41,7 @@ export function reviewResponseStage(def: PipelineDefinition, stage: string) {
         on: {
           ANSWER_REVIEW: [
             { guard: and([...checks, 'hasReviewFixes'] as never), target: 'fixing', actions: ['startAnswer' as const, 'writeReviewFixes' as const] },
-            { guard: and(checks as never), target: 'testing', actions: 'startAnswer' as const },
+            ...withoutFixes,
             { actions: notTaken },
           ],
         },

@@ -18,6 +18,7 @@ import { request } from '../port/request';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { gateHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import type { VerificationResult } from '../verification/verificationResult';
 import { writeStageTranscript } from './stageTranscript';
 import { stageWork, type StageWork } from './stageWork';
@@ -210,6 +211,8 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
     case 'unknown':
       return stopped('failed-stage', stage, t('run.pipeline.unknownStage', { stage }));
     case 'reviewGate': {
+      // BLOCKERs (or open code threads) no round answered yet: fixed now, as loom's receiving-code-review does between rounds; the gate stays shut.
+      if (ports.answerReview && gateHasFixes(spec.snapshot)) return answerAtGate(spec, ports, stage, record, say);
       // Feedback already there that the gate will not pass (a BLOCKER, a FAIL verdict): say what, not just "approve".
       const approval = spec.snapshot.files.has('review-feedback.md') ? spec.preview({ type: 'approve' }) : undefined;
       if (approval?.kind === 'refused' && approval.check?.unmet.length) return stopped('review-gate', stage, t('run.pipeline.reviewBlocked', { stage, reasons: approval.check.unmet.join('; ') }));
@@ -265,20 +268,39 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
     }
     case 'reviewResponse': {
       if (!ports.answerReview) return stopped('review-response', stage, t('run.pipeline.reviewResponse', { stage }));
-      record.rounds = 1;
-      const before = recordedTokens(spec.snapshot);
-      const r = await ports.answerReview();
-      spec.reload();
-      record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
-      if (r.kind === 'refused') return stopped('refused', stage, r.message);
-      // A fix run that stopped stops the run for the same reasons Run Tasks does (a breaker, the budget, a model).
-      if (r.kind === 'stopped') return tasksStop({ kind: 'ran', outcome: r.outcome, message: r.message, finished: [] }, spec.snapshot, stage) ?? stopped('refused', stage, r.message);
-      record.wrote.push(...r.wrote);
+      const r = await answer(spec, ports.answerReview, stage, record);
+      if (r.kind !== 'answered') return r.stop;
       say(r.message);
       if (!r.passed) return stopped('check-failed', stage, r.message);
       return moveOn(spec, ports, stage, say);
     }
   }
+}
+
+type Answered = Extract<ReviewOutcome, { kind: 'answered' }> | { kind: 'stop'; stop: Omit<RunStop, 'stages'> };
+
+/** The review answered through the surface's command, its subagents' tokens counted; a refusal or a fix run that stopped is the run's stop. */
+async function answer(spec: SpecPipeline, answerReview: () => Promise<ReviewOutcome>, stage: string, record: StageRecord): Promise<Answered> {
+  record.rounds = 1;
+  const before = recordedTokens(spec.snapshot);
+  const r = await answerReview();
+  spec.reload();
+  record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
+  if (r.kind === 'refused') return { kind: 'stop', stop: stopped('refused', stage, r.message) };
+  // A fix run that stopped stops the run for the same reasons Run Tasks does (a breaker, the budget, a model).
+  if (r.kind === 'stopped') return { kind: 'stop', stop: tasksStop({ kind: 'ran', outcome: r.outcome, message: r.message, finished: [] }, spec.snapshot, stage) ?? stopped('refused', stage, r.message) };
+  record.wrote.push(...r.wrote);
+  return r;
+}
+
+/** At the review gate: the review's BLOCKERs fixed and answered, then the run stops there, saying what was fixed and what opens the gate. */
+async function answerAtGate(spec: SpecPipeline, ports: RunPorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'>> {
+  const fixes = reviewToAnswer(spec.snapshot);
+  const r = await answer(spec, ports.answerReview!, stage, record);
+  if (r.kind !== 'answered') return r.stop;
+  say(r.message);
+  if (!r.passed) return stopped('check-failed', stage, r.message);
+  return stopped('review-gate', stage, t('run.pipeline.reviewGateAnswered', { stage, fixed: isReviewProblem(fixes) ? 0 : fixes.fixes.length, file: 'review-response.md' }));
 }
 
 /** Run Tasks through the surface's executing command; the subagents' tokens are what the loop recorded. */

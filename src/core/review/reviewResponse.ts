@@ -21,6 +21,8 @@ export interface AnsweredPoint {
   task?: string;
   files?: string[];
   why?: string;
+  /** When it was fixed, for a point fixed in an earlier round at the review gate. */
+  at?: string;
 }
 
 /** The answer to the review as the actor hands it back: what review-response.md says, and its evidence. */
@@ -79,6 +81,8 @@ export function renderReviewResponse(input: {
   language: Language;
   writer: string;
   now: string;
+  /** Answered at the review gate: the sentence that says the reviewer's new verdict and the approval continue. */
+  atGate?: string;
 }): string {
   const { points, tests, language: l } = input;
   const say = (key: MessageKey, params: Record<string, string | number> = {}) => (t as (k: MessageKey, p: Record<string, string | number>, l: Language) => string)(key, params, l);
@@ -87,12 +91,13 @@ export function renderReviewResponse(input: {
   const discussion = points.filter((p) => p.answer === 'discussion');
   const passed = tests !== undefined && tests.exitCode === 0;
   const lines = [`# ${say('answerReview.response.title', { feature: input.feature })}`, '', ANSWERED_BY_LINE, say('answerReview.response.by', { writer: input.writer, now: input.now }), ''];
+  if (input.atGate) lines.push(say('answerReview.response.atGate', { stage: input.atGate }), '');
   lines.push(`## ${say('answerReview.response.fixed')}`, '', `### ${say('answerReview.response.blockers')}`, '');
   if (fixed.length) {
     lines.push(`| # | ${say('answerReview.response.col.point')} | ${say('answerReview.response.col.fix')} | ${say('answerReview.response.col.verified')} |`, '|---|---|---|---|');
     fixed.forEach((p, i) =>
       lines.push(
-        `| ${i + 1} | ${cell(p.point)} | ${cell(say('answerReview.response.fixedBy', { task: p.task ?? '-', files: (p.files ?? []).join(', ') || '-' }))} | ${passed ? '✅' : '❌'} ${cell(tests ? `\`${tests.command}\`` : '-')} |`,
+        `| ${i + 1} | ${cell(p.point)} | ${cell(say('answerReview.response.fixedBy', { task: p.task ?? '-', files: (p.files ?? []).join(', ') || '-' }) + (p.at ? ` ${say('answerReview.response.earlier', { at: p.at })}` : ''))} | ${passed ? '✅' : '❌'} ${cell(tests ? `\`${tests.command}\`` : '-')} |`,
       ),
     );
   } else lines.push(say('answerReview.response.noBlockers'));

@@ -9,14 +9,21 @@ import { sha256OfFile } from '../fs/sha256';
 import { readReviewFeedback, type FeedbackPoint } from './feedbackPoints';
 import { REVIEW_COMMENTS_FILE, type ReviewThread } from './reviewComments';
 import { reviewFixes, type ReviewFix } from './reviewFixes';
-import { ANSWERED_BY_MARK, REVIEW_RESPONSE_FILE } from './reviewResponse';
+import { ANSWERED_BY_MARK, REVIEW_RESPONSE_FILE, type AnsweredPoint } from './reviewResponse';
+import { readReviewRounds, REVIEW_ROUNDS_FILE, type ReviewRounds } from './reviewRounds';
 import { readReviewComments } from './reviewStore';
 
-/** What there is to answer at code-review-response: the review's points, the open code threads, and the fixes they make. */
+/**
+ * What there is to answer (at the review gate, or at code-review-response): the review's points,
+ * the open code threads, the fixes they make that no earlier round answered, and what the earlier
+ * rounds at the gate fixed (review-answers.json).
+ */
 export interface ReviewToAnswer {
   points: FeedbackPoint[];
   threads: ReviewThread[];
   fixes: ReviewFix[];
+  /** The points fixed in the rounds answered at the review gate, each with when. */
+  earlier: AnsweredPoint[];
   /** The feature worktree the fixes are made in. */
   worktree?: string;
 }
@@ -75,8 +82,32 @@ function readReview(facts: SpecSnapshot): ReviewToAnswer | ReviewProblem {
   if (response !== undefined && !ANSWERED_BY_MARK.test(response)) {
     return { message: t('answerReview.responseExists', { file: `${facts.specDir}/${REVIEW_RESPONSE_FILE}` }), file: REVIEW_RESPONSE_FILE, code: 'response-exists' };
   }
-  const fixes = reviewFixes(facts, feedback.points, threads);
+  let rounds: ReviewRounds;
+  try {
+    rounds = readReviewRounds(facts);
+  } catch (e) {
+    return { message: (e as Error).message, file: REVIEW_ROUNDS_FILE, code: 'corrupt-file' };
+  }
+  const fixes = notAnsweredYet(reviewFixes(facts, feedback.points, threads), rounds, sha256OfFile(join(facts.dir, REVIEW_FEEDBACK_FILE)) ?? null);
+  const earlier = rounds.rounds.flatMap((r) => r.points.filter((p) => p.answer === 'fixed').map((p) => ({ ...p, at: r.answered_at })));
   const worktree = findWorktree(facts);
   if (fixes.length && !worktree) return { message: t('answerReview.noWorktree', { specDir: facts.specDir }), file: 'pipeline.state.json', code: 'no-worktree' };
-  return { points: feedback.points, threads, fixes, ...(worktree ? { worktree } : {}) };
+  return { points: feedback.points, threads, fixes, earlier, ...(worktree ? { worktree } : {}) };
+}
+
+/**
+ * The fixes no round answered yet: a BLOCKER of a review-feedback.md a round answered (the same
+ * sha256) and a code thread a round fixed are not sent back to the implementer again; a reviewer's
+ * new feedback is new work.
+ */
+function notAnsweredYet(fixes: ReviewFix[], rounds: ReviewRounds, feedback: string | null): ReviewFix[] {
+  const answeredFeedback = rounds.rounds.some((r) => r.feedback_sha256 !== null && r.feedback_sha256 === feedback);
+  const answeredThreads = new Set(rounds.rounds.flatMap((r) => r.threads));
+  return fixes.filter((f) => (f.source.kind === 'feedback' ? !answeredFeedback : !answeredThreads.has(f.source.thread.id)));
+}
+
+/** At the review gate, the review has something Loom fixes that no round answered yet. */
+export function gateHasFixes(facts: SpecSnapshot): boolean {
+  const review = reviewToAnswer(facts);
+  return !isReviewProblem(review) && review.fixes.length > 0;
 }

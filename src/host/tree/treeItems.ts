@@ -101,9 +101,10 @@ function stageContext(e: SpecEntry): string {
   // `:verification` where Loom: Verify runs the project's checks and tests.
   const verification = hasRole(e.spec.definition, stage, 'verification');
   const sync = hasRole(e.spec.definition, stage, 'sync');
-  // `:reviewResponse` where Loom: Answer Review fixes the review's BLOCKERs.
+  // `:reviewResponse` where Loom: Answer Review fixes the review's BLOCKERs, `:reviewGate` where it fixes them between review rounds.
   const respond = hasRole(e.spec.definition, stage, 'reviewResponse');
-  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}${respond ? ':reviewResponse' : ''}${sync ? ':sync' : ''}`;
+  const gate = hasRole(e.spec.definition, stage, 'reviewGate');
+  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}${respond ? ':reviewResponse' : ''}${gate ? ':reviewGate' : ''}${sync ? ':sync' : ''}`;
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {

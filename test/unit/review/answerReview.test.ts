@@ -44,8 +44,8 @@ const FEEDBACK = [
 
 const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' }).stdout.trim();
 
-/** T1 and T2 done in the feature worktree, the spec moved on to code-review-response with the reviewer's feedback. */
-async function atCodeReviewResponse(feedback = FEEDBACK): Promise<Harness> {
+/** T1 and T2 done in the feature worktree, the spec moved on to code-review-response (or `stage`) with the reviewer's feedback. */
+async function atCodeReviewResponse(feedback = FEEDBACK, stage = 'code-review-response'): Promise<Harness> {
   const h = harness({ worktree: WORKTREE });
   made.push(h);
   h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'));
@@ -57,7 +57,7 @@ async function atCodeReviewResponse(feedback = FEEDBACK): Promise<Harness> {
   h.repo.write(`${SPEC}/verify-report.md`, '# Verification\n\nverdict: PASS\n');
   h.repo.write(`${SPEC}/review-request.md`, '# Code review request: due dates\n\nParses and shows due dates (REQ-001, REQ-002).\n');
   h.repo.write(`${SPEC}/review-feedback.md`, feedback);
-  h.repo.write(`${SPEC}/pipeline.state.json`, { ...(h.repo.json(`${SPEC}/pipeline.state.json`) as object), current_stage: 'code-review-response' });
+  h.repo.write(`${SPEC}/pipeline.state.json`, { ...(h.repo.json(`${SPEC}/pipeline.state.json`) as object), current_stage: stage });
   return h;
 }
 
@@ -257,4 +257,111 @@ test('Run Pipeline stops at a tripped breaker of the fix run, as Run Tasks does'
   );
   assert.equal(stop.reason, 'breaker');
   assert.equal(stop.stage, 'code-review-response');
+});
+
+// Between review rounds (issue 34, item 2: "review feedback with one BLOCKER; it fixes it, answers
+// and reaches synced"): loom 3 never lets a BLOCKER past the review gate (pipeline-engine.js
+// checkReviewFeedbackApproval: verdict PASS and no BLOCKER/FAIL/CHANGES_REQUESTED), so the
+// BLOCKERs are fixed at the gate, as the receiving-code-review skill does before the next round.
+// Checked by hand with loom 3: after the gate's answer and the PASS round, `run --advance
+// --compression-confirmed` (advance → checkStageOutputs of code-review-response) accepts the
+// response written at code-review-response and moves the spec to synced.
+
+const PASS_FEEDBACK = ['# Review feedback: Due dates (round 2)', '', '- SUGGESTION: `src/format.js` could take a locale later', '', 'verdict: PASS', ''].join('\n');
+
+test('a BLOCKER at the review gate: fixed in fix mode, answered in review-response.md without a handoff, the gate still shut, not answered twice; after PASS and approval the response lists the earlier fix and the spec reaches synced', async () => {
+  const h = await atCodeReviewResponse(FEEDBACK, 'review-gate');
+  const wt = h.repo.path(WORKTREE);
+  h.models.script('implementer', ...implementerFixed('T1'));
+  h.models.script('reviewer', PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const answer = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
+  assert.equal(answer.kind, 'changed', answer.kind === 'refused' ? answer.message : '');
+  if (answer.kind !== 'changed') return;
+  assert.equal(answer.fixes, 1);
+  assert.equal(answer.response?.verdict, 'PASS');
+  assert.equal(answer.response?.handoff, undefined, 'the gate is not passed by the answer');
+  assert.match(readFileSync(`${wt}/src/due.js`, 'utf8'), /\/\/ fixed/);
+  assert.equal(existsSync(h.repo.path(`${SPEC}/handoffs/code-review-response.json`)), false);
+  const round1 = h.repo.read(`${SPEC}/review-response.md`);
+  assert.match(round1, /<!-- loom: answered-review -->/);
+  assert.match(round1, /\| 1 \| `src\/due\.js:1` parseDueDate accepts 2026-13-01; reject months outside 1-12 \| fixed by T1 in fix mode, reviewed and tested; changed src\/due\.js \| ✅ `npm test` \|/);
+  assert.match(round1, /Answered at the review gate \(review-gate\)[^\n]*The reviewer’s new verdict in review-feedback\.md, then your approval, continue the pipeline\./);
+  const record = h.repo.json(`${SPEC}/review-answers.json`);
+  assert.equal(record.rounds.length, 1);
+  assert.equal(record.rounds[0].feedback_sha256, h.repo.sha256(`${SPEC}/review-feedback.md`));
+  assert.deepEqual(
+    record.rounds[0].points.map((p: { answer: string; task: string; files: string[] }) => [p.answer, p.task, p.files]),
+    [['fixed', 'T1', ['src/due.js']]],
+  );
+  assert.equal(h.repo.json(`${SPEC}/pipeline.state.json`).current_stage, 'review-gate');
+  const approveNow = await request(specOf(h), { type: 'approve', compressionConfirmed: true }, { confirm: true });
+  assert.equal(approveNow.kind, 'refused', 'the BLOCKER in review-feedback.md keeps the gate shut until the reviewer says PASS');
+
+  // The same feedback is not answered twice: its fixed BLOCKER would go back to the implementer.
+  const asked = h.models.promptsOf('implementer').length;
+  const again = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
+  assert.equal(again.kind === 'refused' && again.code, 'already-answered');
+  assert.match(again.kind === 'refused' ? again.message : '', /no BLOCKER and no open code comment thread Loom has not answered yet/);
+  assert.equal(h.models.promptsOf('implementer').length, asked);
+
+  // The reviewer's second round passes; the person approves; the review is answered at code-review-response.
+  h.repo.write(`${SPEC}/review-feedback.md`, PASS_FEEDBACK);
+  const approved = await request(specOf(h), { type: 'approve', compressionConfirmed: true }, { confirm: true });
+  assert.equal(approved.kind === 'changed' && approved.to, 'code-review-response', approved.kind === 'refused' ? `${approved.message}: ${approved.reasons.join('; ')}` : '');
+  const final = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
+  assert.equal(final.kind, 'changed', final.kind === 'refused' ? final.message : '');
+  if (final.kind !== 'changed') return;
+  assert.equal(final.fixes, 0);
+  assert.equal(final.response?.handoff, 'handoffs/code-review-response.json');
+  assert.equal(h.models.promptsOf('implementer').length, asked, 'nothing more to fix');
+  const response = h.repo.read(`${SPEC}/review-response.md`);
+  assert.match(response, /\| 1 \| `src\/due\.js:1` parseDueDate accepts 2026-13-01[^|]*\| fixed by T1 in fix mode, reviewed and tested; changed src\/due\.js \(fixed at the review gate, [^)]+\) \|/);
+  assert.match(response, /## Declined[\s\S]*`src\/format\.js` could take a locale later \| not a BLOCKER/);
+  assert.doesNotMatch(response, /Answered at the review gate/);
+  assert.match(response, /\nverdict: PASS\n$/);
+  const moved = await request(specOf(h), { type: 'advance', compressionConfirmed: true }, { confirm: true });
+  assert.equal(moved.kind === 'changed' && moved.to, 'synced', moved.kind === 'refused' ? `${moved.message}: ${moved.reasons.join('; ')}` : '');
+});
+
+test('at the review gate: an unreadable review-answers.json is refused by name and left as it was; feedback that passes has nothing to fix there', async () => {
+  const h = await atCodeReviewResponse(FEEDBACK, 'review-gate');
+  h.repo.write(`${SPEC}/review-answers.json`, '{"version": 1, "rounds": {}}');
+  const bad = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
+  assert.equal(bad.kind === 'refused' && bad.code, 'corrupt-file');
+  assert.match(bad.kind === 'refused' ? bad.message : '', /review-answers\.json does not read as the review rounds Loom answered \(rounds:/);
+  assert.equal(h.repo.read(`${SPEC}/review-answers.json`), '{"version": 1, "rounds": {}}');
+  rmSync(h.repo.path(`${SPEC}/review-answers.json`));
+  h.repo.write(`${SPEC}/review-feedback.md`, PASS_FEEDBACK);
+  const none = await request(specOf(h), { type: 'answerReview', answer: answerInput(h) });
+  assert.equal(none.kind === 'refused' && none.code, 'already-answered');
+  assert.equal(existsSync(h.repo.path(`${SPEC}/review-response.md`)), false);
+});
+
+test('Run Pipeline at the review gate with a BLOCKER: the review answered through the port, then the run stops at the gate saying what was fixed; a second run does not answer again', async () => {
+  const h = await atCodeReviewResponse(FEEDBACK, 'review-gate');
+  h.models.script('implementer', ...implementerFixed('T1'));
+  h.models.script('reviewer', PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  let answers = 0;
+  const port = (spec: SpecPipeline) => async () => {
+    answers++;
+    const a = await request(spec, { type: 'answerReview', answer: answerInput(h) });
+    if (a.kind !== 'changed') return { kind: 'refused' as const, message: a.kind === 'refused' ? a.message : a.question.title };
+    if (!a.response) return { kind: 'stopped' as const, outcome: a.result?.outcome ?? 'cancelled', message: a.result?.message ?? '' };
+    return { kind: 'answered' as const, passed: a.response.verdict === 'PASS', message: `answered ${a.response.verdict}`, wrote: [a.response.file] };
+  };
+  const spec = specOf(h);
+  const stop = await runPipeline(spec, pipelinePorts(spec, port(spec)));
+  assert.equal(stop.reason, 'review-gate', stop.message);
+  assert.match(stop.message, /Loom fixed 1 point\(s\) of the review and re-ran the tests \(review-response\.md\); the reviewer’s new verdict in review-feedback\.md and your approval continue it/);
+  assert.ok(stop.stages[0].wrote.includes('review-response.md'));
+  assert.equal(answers, 1);
+  assert.equal(h.repo.json(`${SPEC}/pipeline.state.json`).current_stage, 'review-gate');
+
+  const spec2 = specOf(h);
+  const second = await runPipeline(spec2, pipelinePorts(spec2, port(spec2)));
+  assert.equal(answers, 1, 'answered feedback is not answered again');
+  assert.equal(second.reason, 'review-gate');
+  assert.match(second.message, /review feedback does not pass yet/);
 });
