@@ -23,7 +23,10 @@ export const reviewMessages = {
   },
   'answerReview.noFeedback': { en: '{file} is not there: the reviewer’s feedback is what Loom answers', zh: '{file} 不存在：Loom 答复的是审查者的反馈' },
   'answerReview.noStage': { en: 'the {pipeline} pipeline has no stage that answers the code review', zh: '{pipeline} 流水线没有答复代码审查的阶段' },
-  'answerReview.notAtStage': { en: '{specDir} is at {stage}; Loom answers the review at {respond}', zh: '{specDir} 处于 {stage}；Loom 在 {respond} 阶段答复审查' },
+  'answerReview.notAtStage': {
+    en: '{specDir} is at {stage}; Loom answers the review at {respond}, and fixes its BLOCKERs at {gate}',
+    zh: '{specDir} 处于 {stage}；Loom 在 {respond} 阶段答复审查，并在 {gate} 阶段修复其中的 BLOCKER',
+  },
   'answerReview.responseExists': {
     en: '{file} is there and was not written by Loom: it is kept; move it away to let Loom answer the review, or finish it with @loom /respond',
     zh: '{file} 已存在且不是 Loom 写的：将保留它；如需由 Loom 答复审查，请先移走它，或用 @loom /respond 完成它',

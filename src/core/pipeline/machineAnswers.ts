@@ -164,7 +164,8 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       const respond = stageWithRole(def, 'reviewResponse');
       if (!respond) return refuse(refusal(t('answerReview.noStage', { pipeline: def.type }), ['no-review-response-stage']));
       const atGate = hasRole(def, stage, 'reviewGate');
-      if (stage !== respond.id && !atGate) return refuse(refusal(t('answerReview.notAtStage', { specDir, stage, respond: respond.id }), ['not-at-review-response']));
+      if (stage !== respond.id && !atGate)
+        return refuse(refusal(t('answerReview.notAtStage', { specDir, stage, respond: respond.id, gate: stageWithRole(def, 'reviewGate')?.id ?? respond.id }), ['not-at-review-response']));
       const review = reviewToAnswer(facts);
       if (isReviewProblem(review)) {
         const answer = refuse(refusal(review.message, [review.code === 'no-worktree' ? 'tasks-cannot-run' : review.code === 'response-exists' ? 'not-allowed' : review.code], [], review.file));

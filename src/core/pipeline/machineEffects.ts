@@ -427,7 +427,16 @@ export function effects(def: PipelineDefinition) {
           const evidence = tests ? { command: tests.command, exitCode: tests.exitCode, log: tests.log, sha256: tests.sha256 } : undefined;
           writeFileAtomic(
             join(fresh.dir, REVIEW_RESPONSE_FILE),
-            renderReviewResponse({ feature: featureOf(fresh.name), points, ...(evidence ? { tests: evidence } : {}), verdict, language, writer: answering.writer, now, ...(gate ? { atGate: gate } : {}) }),
+            renderReviewResponse({
+              feature: featureOf(fresh.name),
+              points,
+              ...(evidence ? { tests: evidence } : {}),
+              verdict,
+              language,
+              writer: answering.writer,
+              now,
+              ...(gate ? { atGate: gate } : {}),
+            }),
           );
           if (gate) {
             appendReviewRound(fresh, {

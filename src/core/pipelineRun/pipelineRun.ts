@@ -288,7 +288,8 @@ async function answer(spec: SpecPipeline, answerReview: () => Promise<ReviewOutc
   record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
   if (r.kind === 'refused') return { kind: 'stop', stop: stopped('refused', stage, r.message) };
   // A fix run that stopped stops the run for the same reasons Run Tasks does (a breaker, the budget, a model).
-  if (r.kind === 'stopped') return { kind: 'stop', stop: tasksStop({ kind: 'ran', outcome: r.outcome, message: r.message, finished: [] }, spec.snapshot, stage) ?? stopped('refused', stage, r.message) };
+  if (r.kind === 'stopped')
+    return { kind: 'stop', stop: tasksStop({ kind: 'ran', outcome: r.outcome, message: r.message, finished: [] }, spec.snapshot, stage) ?? stopped('refused', stage, r.message) };
   record.wrote.push(...r.wrote);
   return r;
 }

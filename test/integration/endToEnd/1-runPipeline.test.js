@@ -235,31 +235,50 @@ suite('End to end: Loom: Run Pipeline from New Feature to the review', () => {
     wholeFiles(dir);
   });
 
-  after('a review with one BLOCKER: the review gate does not pass it, and the run stops there saying why', async () => {
-    fs.writeFileSync(path.join(dir, 'review-feedback.md'), fixture('review-feedback.md'));
-    await settle(api);
-    // loom 3 approves the review gate only on feedback that says PASS with no BLOCKER (pipeline-engine.js checkReviewFeedbackApproval).
-    const refused = await approve(dir);
-    assert.strictEqual(refused.status, 'refused', refused.message);
-    assert.match([refused.message, ...refused.reasons].join('; '), /BLOCKER/);
-    assert.strictEqual(stageOf(dir), 'review-gate');
-    const stop = await run(dir);
-    assert.deepStrictEqual([stop.outcome, stop.to], ['review-gate', 'review-gate'], stop.message);
-    assert.match(stop.message, /the review feedback does not pass yet \(.*BLOCKER.*\); its BLOCKERs are answered/);
-    wholeFiles(dir);
-  });
+  after(
+    'a review with one BLOCKER: the review gate does not pass it; the run fixes it in fix mode, answers it in review-response.md and stops at the gate for the reviewer’s new verdict',
+    async () => {
+      fs.writeFileSync(path.join(dir, 'review-feedback.md'), fixture('review-feedback.md'));
+      await settle(api);
+      // loom 3 approves the review gate only on feedback that says PASS with no BLOCKER (pipeline-engine.js checkReviewFeedbackApproval).
+      const refused = await approve(dir);
+      assert.strictEqual(refused.status, 'refused', refused.message);
+      assert.match([refused.message, ...refused.reasons].join('; '), /BLOCKER/);
+      assert.strictEqual(stageOf(dir), 'review-gate');
+      const asked = (await requests()).filter((r) => r.role === 'implementer').length;
+      const stop = await run(dir);
+      // As loom's receiving-code-review between rounds: T1 back to its implementer in fix mode, the tests re-run, the gate left shut.
+      assert.deepStrictEqual([stop.outcome, stop.to], ['review-gate', 'review-gate'], stop.message);
+      assert.match(stop.message, /Loom fixed 1 point\(s\) of the review and re-ran the tests \(review-response\.md\); the reviewer’s new verdict in review-feedback\.md and your approval continue it/);
+      assert.ok((await requests()).filter((r) => r.role === 'implementer').length > asked, 'the implementer fixed the BLOCKER');
+      const worktree = readJson(path.join(dir, 'pipeline.state.json')).metadata.worktree_path;
+      assert.match(fs.readFileSync(path.join(worktree, 'src', 'csv.js'), 'utf8'), /t\.done \?\? false/);
+      const response = fs.readFileSync(path.join(dir, 'review-response.md'), 'utf8');
+      assert.match(response, /a `done` of undefined is written as the text "undefined"; write it as false\. \| fixed by T1 in fix mode/);
+      assert.match(response, /Answered at the review gate \(review-gate\)/);
+      assert.strictEqual(fs.existsSync(path.join(dir, 'handoffs', 'code-review-response.json')), false, 'the gate is not passed');
+      assert.strictEqual(stageOf(dir), 'review-gate');
+      // Run again on the same feedback: nothing is fixed twice; the run says what keeps the gate shut.
+      const again = await run(dir);
+      assert.deepStrictEqual([again.outcome, again.to], ['review-gate', 'review-gate'], again.message);
+      assert.match(again.message, /the review feedback does not pass yet \(.*BLOCKER.*\)/);
+      wholeFiles(dir);
+    },
+  );
 
-  after('the reviewer’s second round says PASS: approved at the gate, the run answers the review (nothing to fix), re-runs the tests and reaches synced', async () => {
+  after('the reviewer’s second round says PASS: approved at the gate, the run answers the review, listing the BLOCKER fixed at the gate, re-runs the tests and reaches synced', async () => {
     fs.writeFileSync(path.join(dir, 'review-feedback.md'), fixture('review-feedback.pass.md'));
     await settle(api);
     const approved = await approve(dir);
     assert.strictEqual(approved.status, 'done', approved.message);
     assert.strictEqual(stageOf(dir), 'code-review-response');
+    const asked = (await requests()).filter((r) => r.role === 'implementer').length;
     const stop = await run(dir);
-    // Loom answers the review (the answerReview intent): no BLOCKER, so no fix round; the tests re-run as evidence.
+    // Loom answers the review (the answerReview intent): the second round has no BLOCKER, so no fix round; the tests re-run as evidence.
     assert.deepStrictEqual([stop.outcome, stop.to], ['done', 'synced'], stop.message);
+    assert.strictEqual((await requests()).filter((r) => r.role === 'implementer').length, asked, 'nothing more to fix');
     const response = fs.readFileSync(path.join(dir, 'review-response.md'), 'utf8');
-    assert.match(response, /The review has no BLOCKER: nothing had to be fixed\./);
+    assert.match(response, /a `done` of undefined is written as the text "undefined"; write it as false\. \| fixed by T1 in fix mode[^|]*\(fixed at the review gate, [^)]+\) \|/);
     assert.match(response, /name the header columns once, as a constant\. \| not a BLOCKER/);
     assert.match(response, /evidence-exit-code: 0/);
     assert.match(response, /\nverdict: PASS\n$/);

@@ -285,7 +285,10 @@ test('a BLOCKER at the review gate: fixed in fix mode, answered in review-respon
   assert.equal(existsSync(h.repo.path(`${SPEC}/handoffs/code-review-response.json`)), false);
   const round1 = h.repo.read(`${SPEC}/review-response.md`);
   assert.match(round1, /<!-- loom: answered-review -->/);
-  assert.match(round1, /\| 1 \| `src\/due\.js:1` parseDueDate accepts 2026-13-01; reject months outside 1-12 \| fixed by T1 in fix mode, reviewed and tested; changed src\/due\.js \| ✅ `npm test` \|/);
+  assert.match(
+    round1,
+    /\| 1 \| `src\/due\.js:1` parseDueDate accepts 2026-13-01; reject months outside 1-12 \| fixed by T1 in fix mode, reviewed and tested; changed src\/due\.js \| ✅ `npm test` \|/,
+  );
   assert.match(round1, /Answered at the review gate \(review-gate\)[^\n]*The reviewer’s new verdict in review-feedback\.md, then your approval, continue the pipeline\./);
   const record = h.repo.json(`${SPEC}/review-answers.json`);
   assert.equal(record.rounds.length, 1);
