@@ -438,15 +438,18 @@ export function effects(def: PipelineDefinition) {
               ...(gate ? { atGate: gate } : {}),
             }),
           );
+          // A round that did not pass (a fix not done, the tests failing) is not recorded: answering again takes it up again, as at code-review-response.
           if (gate) {
-            appendReviewRound(fresh, {
-              feedback_sha256: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null,
-              threads: review.fixes.flatMap((f) => (f.source.kind === 'thread' ? [f.source.thread.id] : [])),
-              answered_at: now,
-              writer: answering.writer,
-              points: answered.filter((p) => p.answer === 'fixed'),
-            });
-            if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
+            if (verdict === 'PASS') {
+              appendReviewRound(fresh, {
+                feedback_sha256: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null,
+                threads: review.fixes.flatMap((f) => (f.source.kind === 'thread' ? [f.source.thread.id] : [])),
+                answered_at: now,
+                writer: answering.writer,
+                points: answered.filter((p) => p.answer === 'fixed'),
+              });
+              resolveFixedThreads(fresh, review.fixes, answering.writer, now);
+            }
             return { file: REVIEW_RESPONSE_FILE, points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
           }
           const summary = t('answerReview.handoff.summary', { fixed, points: points.length, command: tests?.command ?? '-', code: tests?.exitCode ?? '-' });

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
-import { CorruptArtifactError } from '../errors';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { readOptionalText } from '../fs/readOptional';
 import { t } from '../messages';
 import { withRunLock, type SpecLocation } from '../store/runLock';
+import { readReviewJson } from './reviewStore';
 
 /**
  * `review-answers.json`: the review rounds Loom answered at the review gate, beside
@@ -47,21 +46,13 @@ export type ReviewRounds = z.infer<ReturnType<typeof reviewRoundsSchema>>;
 
 /** The rounds answered so far; none yet is an empty record. A file that does not read throws, naming it, and is left as it is. */
 export function readReviewRounds(spec: SpecLocation): ReviewRounds {
-  const rel = `${spec.specDir}/${REVIEW_ROUNDS_FILE}`;
-  const text = readOptionalText(join(spec.dir, REVIEW_ROUNDS_FILE));
-  if (text === undefined) return { version: 1, rounds: [] };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new CorruptArtifactError(t('review.notJson', { file: rel, detail: (e as Error).message }), rel);
-  }
-  const parsed = reviewRoundsSchema().safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CorruptArtifactError(t('answerReview.roundsUnreadable', { file: rel, where: issue?.path.join('.') || 'root', detail: issue?.message ?? '' }), rel);
-  }
-  return parsed.data;
+  return readReviewJson(
+    spec,
+    REVIEW_ROUNDS_FILE,
+    reviewRoundsSchema(),
+    () => ({ version: 1 as const, rounds: [] }),
+    (file, where, detail) => t('answerReview.roundsUnreadable', { file, where, detail }),
+  );
 }
 
 /** One more round answered: read afresh and written atomically under the spec's run lock. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { z } from 'zod';
 import { CorruptArtifactError } from '../errors';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
@@ -7,25 +8,31 @@ import { emptyReviewComments, REVIEW_COMMENTS_FILE, reviewCommentsSchema, type R
 import { t as say } from '../messages';
 
 /**
- * Reads a spec's `review-comments.json`; none yet is an empty set of threads. A file that does not
- * parse throws, naming it, and is never overwritten: the threads in it are somebody's work.
+ * Reads one of the review's JSON files of the spec directory; none yet is `empty()`. A file that
+ * does not parse, or not as `schema`, throws, naming it (`notShape` says where and what), and is
+ * never overwritten: what is in it is somebody's work.
  */
-export function readReviewComments(spec: SpecLocation): ReviewComments {
-  const rel = `${spec.specDir}/${REVIEW_COMMENTS_FILE}`;
-  const text = readOptionalText(join(spec.dir, REVIEW_COMMENTS_FILE));
-  if (text === undefined) return emptyReviewComments();
+export function readReviewJson<T>(spec: SpecLocation, file: string, schema: z.ZodType<T>, empty: () => T, notShape: (rel: string, where: string, detail: string) => string): T {
+  const rel = `${spec.specDir}/${file}`;
+  const text = readOptionalText(join(spec.dir, file));
+  if (text === undefined) return empty();
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
     throw new CorruptArtifactError(say('review.notJson', { file: rel, detail: (e as Error).message }), rel);
   }
-  const parsed = reviewCommentsSchema().safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CorruptArtifactError(say('review.notThreads', { file: rel, where: issue?.path.join('.') || 'root', detail: issue?.message ?? '' }), rel);
+    throw new CorruptArtifactError(notShape(rel, issue?.path.join('.') || 'root', issue?.message ?? ''), rel);
   }
   return parsed.data;
+}
+
+/** Reads a spec's `review-comments.json`; none yet is an empty set of threads. */
+export function readReviewComments(spec: SpecLocation): ReviewComments {
+  return readReviewJson(spec, REVIEW_COMMENTS_FILE, reviewCommentsSchema(), emptyReviewComments, (file, where, detail) => say('review.notThreads', { file, where, detail }));
 }
 
 /**

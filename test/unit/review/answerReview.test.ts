@@ -159,25 +159,27 @@ test('no BLOCKER: nothing goes to a model; the tests are re-run and the response
   assert.match(h.repo.read(`${SPEC}/review-response.md`), /The review has no BLOCKER: nothing had to be fixed\./);
 });
 
-test('a failing test after the fix: review-response.md says FAIL and no handoff is written, so the spec does not move on', async () => {
-  const h = await atCodeReviewResponse();
-  h.models.script('implementer', ...implementerFixed('T1'));
-  h.models.script('reviewer', PASS);
-  h.models.script('test-reporter', REPORT_PASS);
-  // The task's own test runs pass; the project's tests re-run once the fix is checkpointed fail.
-  const fixed = () => (h.repo.json(`${SPEC}/task-states/T1.state.json`).metadata.checkpoints ?? []).length === 2;
-  const runner = {
-    run: async (command: string) =>
-      fixed()
-        ? { command, exitCode: 1, output: 'not ok 1 - REQ-001-B02 rejects an invalid date\n# fail 1\n', timedOut: false, durationMs: 5 }
-        : { command, exitCode: 0, output: 'ok\n', timedOut: false, durationMs: 5 },
-  };
-  const input = answerInput(h);
-  const answer = await request(specOf(h), { type: 'answerReview', answer: { ...input, run: { ...input.run, testRunner: runner } } });
-  assert.equal(answer.kind === 'changed' && answer.response?.verdict, 'FAIL');
-  assert.equal(existsSync(h.repo.path(`${SPEC}/handoffs/code-review-response.json`)), false);
-  assert.match(h.repo.read(`${SPEC}/review-response.md`), /\nverdict: FAIL\n$/);
-});
+for (const stage of ['code-review-response', 'review-gate'])
+  test(`a failing test after the fix at ${stage}: review-response.md says FAIL and no handoff is written, so the spec does not move on; no round is recorded`, async () => {
+    const h = await atCodeReviewResponse(FEEDBACK, stage);
+    h.models.script('implementer', ...implementerFixed('T1'));
+    h.models.script('reviewer', PASS);
+    h.models.script('test-reporter', REPORT_PASS);
+    // The task's own test runs pass; the project's tests re-run once the fix is checkpointed fail.
+    const fixed = () => (h.repo.json(`${SPEC}/task-states/T1.state.json`).metadata.checkpoints ?? []).length === 2;
+    const runner = {
+      run: async (command: string) =>
+        fixed()
+          ? { command, exitCode: 1, output: 'not ok 1 - REQ-001-B02 rejects an invalid date\n# fail 1\n', timedOut: false, durationMs: 5 }
+          : { command, exitCode: 0, output: 'ok\n', timedOut: false, durationMs: 5 },
+    };
+    const input = answerInput(h);
+    const answer = await request(specOf(h), { type: 'answerReview', answer: { ...input, run: { ...input.run, testRunner: runner } } });
+    assert.equal(answer.kind === 'changed' && answer.response?.verdict, 'FAIL');
+    assert.equal(existsSync(h.repo.path(`${SPEC}/handoffs/code-review-response.json`)), false);
+    assert.match(h.repo.read(`${SPEC}/review-response.md`), /\nverdict: FAIL\n$/);
+    assert.equal(existsSync(h.repo.path(`${SPEC}/review-answers.json`)), false, 'answering again takes the BLOCKER up again');
+  });
 
 test('refusals name the cause: an unreadable review-feedback.md or review-comments.json, a response a person wrote, another stage; nothing is written', async () => {
   const h = await atCodeReviewResponse('# Review\n\nThis is a BLOCKER for me.\n\nverdict: FAIL\n');
