@@ -2,9 +2,11 @@
 /**
  * Code review answered by Loom in a real VS Code, through the scripted model: a feature at
  * code-review-response, its feature worktree made by Create Worktree, and review-feedback.md with
- * one BLOCKER on src/greet.js. Run Pipeline in Autopilot sends it to T1's implementer in fix mode
- * (reviewed, tested, checkpointed), re-runs the tests, writes review-response.md with the BLOCKER
- * fixed, and goes on to synced, where the memory is synced. Sync before synced is refused by the actor.
+ * one BLOCKER on src/greet.js. At the review gate, Answer Review sends it to T1's implementer in fix
+ * mode (reviewed, tested, checkpointed), re-runs the tests and answers in review-response.md without
+ * passing the gate; after the reviewer's PASS round, Run Pipeline in Autopilot answers the review at
+ * code-review-response (the BLOCKER listed as fixed at the gate) and goes on to synced, where the
+ * memory is synced. Sync before synced is refused by the actor.
  */
 const assert = require('assert');
 const fs = require('fs');
@@ -24,6 +26,8 @@ const write = (rel, content) => {
 
 const FEEDBACK =
   '# Review feedback: Greeting\n\nReviewer: Mei\n\n- BLOCKER: `src/greet.js:1` say in a comment that a missing name is the caller’s to check\n- SUGGESTION: `tests/greet.test.js` could cover an empty name\n\nverdict: CHANGES_REQUESTED\n';
+
+const PASSED = FEEDBACK.replace(/- BLOCKER: .*\n/, '').replace('CHANGES_REQUESTED', 'PASS');
 
 /** The greeting feature done through review-gate: its code on the main branch, the spec at code-review-response. */
 function greetingAtCodeReviewResponse() {
@@ -122,7 +126,34 @@ suite('Loom: Answer Review', () => {
     assert.ok(!fs.existsSync(path.join(WS, '.loom', 'memory', 'store.json')));
   });
 
-  test('Run Pipeline at code-review-response: the BLOCKER fixed by T1 in fix mode, the tests re-run, review-response.md written, on to synced', async function () {
+  test('Answer Review at the review gate: the BLOCKER fixed by T1 in fix mode and answered in review-response.md, the gate left shut, the same feedback not answered twice', async function () {
+    this.timeout(180000);
+    const setStage = async (stage) => {
+      write(`${SPEC}/pipeline.state.json`, { ...readJson(path.join(DIR, 'pipeline.state.json')), current_stage: stage });
+      await settle(api);
+    };
+    await setStage('review-gate');
+    try {
+      const answer = await vscode.commands.executeCommand('loom.answerReview', { specDir: DIR });
+      assert.strictEqual(answer.status, 'done', JSON.stringify(answer));
+      assert.strictEqual(answer.outcome, 'answered', answer.message);
+      assert.match(fs.readFileSync(path.join(worktree, 'src', 'greet.js'), 'utf8'), /checked as the review asked/);
+      const response = fs.readFileSync(path.join(DIR, 'review-response.md'), 'utf8');
+      assert.match(response, /say in a comment that a missing name is the caller’s to check \| fixed by T1 in fix mode/);
+      assert.match(response, /Answered at the review gate \(review-gate\)/);
+      assert.ok(!fs.existsSync(path.join(DIR, 'handoffs', 'code-review-response.json')), 'the gate is not passed');
+      assert.strictEqual(readJson(path.join(DIR, 'pipeline.state.json')).current_stage, 'review-gate');
+      const again = await vscode.commands.executeCommand('loom.answerReview', { specDir: DIR });
+      assert.strictEqual(again.status, 'refused', JSON.stringify(again));
+      assert.match(again.message, /no BLOCKER and no open code comment thread Loom has not answered yet/);
+    } finally {
+      // The reviewer's second round passes; approved (as the gate's approval would move it), the suite goes on at code-review-response.
+      write(`${SPEC}/review-feedback.md`, PASSED);
+      await setStage('code-review-response');
+    }
+  });
+
+  test('Run Pipeline at code-review-response after the PASS round: review-response.md lists the BLOCKER T1 fixed at the gate, the tests re-run, on to synced', async function () {
     this.timeout(180000);
     const run = await vscode.commands.executeCommand('loom.runPipeline', { specDir: DIR, mode: 'autopilot' });
     assert.strictEqual(run.status, 'done', JSON.stringify(run));
@@ -138,13 +169,13 @@ suite('Loom: Answer Review', () => {
     assert.strictEqual(t1.status, 'done');
 
     const response = fs.readFileSync(path.join(DIR, 'review-response.md'), 'utf8');
-    assert.match(response, /say in a comment that a missing name is the caller’s to check \| fixed by T1 in fix mode/);
+    assert.match(response, /say in a comment that a missing name is the caller’s to check \| fixed by T1 in fix mode[^|]*\(fixed at the review gate, [^)]+\) \|/);
     assert.match(response, /could cover an empty name \| not a BLOCKER/);
     const log = /evidence-file: (\S+)/.exec(response)[1];
     assert.ok(fs.existsSync(path.join(DIR, log)), `${log} is kept`);
     assert.match(response, /\nverdict: PASS\n$/);
     assert.strictEqual(readJson(path.join(DIR, 'handoffs', 'code-review-response.json')).status, 'done');
-    assert.strictEqual(fs.readFileSync(path.join(DIR, 'review-feedback.md'), 'utf8'), FEEDBACK, 'the reviewer’s file is untouched');
+    assert.strictEqual(fs.readFileSync(path.join(DIR, 'review-feedback.md'), 'utf8'), PASSED, 'the reviewer’s file is untouched');
     // The synced stage's memory update ran: the plan's decision is remembered.
     const memory = readJson(path.join(WS, '.loom', 'memory', 'store.json'));
     assert.ok(
