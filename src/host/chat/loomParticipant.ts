@@ -27,7 +27,8 @@ export const PARTICIPANT_ID = 'loom.chat';
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 /** Whether the spec is where the review is answered and the review asks for fixes (its BLOCKERs, its open code threads). */
 function hasReviewFixes(entry: SpecEntry): boolean {
-  if (!hasRole(entry.spec.definition, entry.spec.stage, 'reviewResponse')) return false;
+  // The review gate too: loom passes it only on a PASS, so the BLOCKERs of a round are fixed there, between rounds.
+  if (!hasRole(entry.spec.definition, entry.spec.stage, 'reviewResponse') && !hasRole(entry.spec.definition, entry.spec.stage, 'reviewGate')) return false;
   const review = reviewToAnswer(entry.spec.snapshot);
   return !isReviewProblem(review) && review.fixes.length > 0;
 }

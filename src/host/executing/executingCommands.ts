@@ -162,9 +162,18 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     }
     const fixed = response.points.filter((p) => p.answer === 'fixed').length;
     const text =
-      response.verdict === 'PASS'
-        ? vscode.l10n.t('{0}: {1} of {2} review points fixed, the tests re-run; wrote {3}.', feature(e), fixed, response.points.length, response.file)
-        : vscode.l10n.t('{0}: the review is not answered yet (a fix or the tests did not pass); see {1}.', feature(e), response.file);
+      response.verdict !== 'PASS'
+        ? vscode.l10n.t('{0}: the review is not answered yet (a fix or the tests did not pass); see {1}.', feature(e), response.file)
+        : response.handoff
+          ? vscode.l10n.t('{0}: {1} of {2} review points fixed, the tests re-run; wrote {3}.', feature(e), fixed, response.points.length, response.file)
+          : // Answered at the review gate: no handoff, because loom passes that gate only on the reviewer's PASS and the person's approval.
+            vscode.l10n.t(
+              "{0}: {1} of {2} review points fixed, the tests re-run; wrote {3}. The review gate stays shut: the reviewer's new verdict in review-feedback.md and your approval continue it.",
+              feature(e),
+              fixed,
+              response.points.length,
+              response.file,
+            );
     log.info(`${e.spec.snapshot.specDir}: review answered (${response.verdict}), ${fixed} fixed, tests ${response.tests ? `${response.tests.command} → ${response.tests.exitCode}` : 'none'}`);
     notify(response.verdict === 'PASS' ? 'info' : 'warning', text, [{ title: vscode.l10n.t('Open {0}', response.file), run: () => openSpecFile(e, response.file) }]);
     const wrote = [response.file, ...(response.handoff ? [response.handoff] : []), ...(response.tests ? [response.tests.log] : [])];

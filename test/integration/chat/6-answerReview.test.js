@@ -137,6 +137,8 @@ suite('Loom: Answer Review', () => {
       const answer = await vscode.commands.executeCommand('loom.answerReview', { specDir: DIR });
       assert.strictEqual(answer.status, 'done', JSON.stringify(answer));
       assert.strictEqual(answer.outcome, 'answered', answer.message);
+      // The notification says the gate is still shut and what opens it.
+      assert.match(answer.message, /The review gate stays shut: the reviewer's new verdict in review-feedback\.md and your approval continue it\./);
       assert.match(fs.readFileSync(path.join(worktree, 'src', 'greet.js'), 'utf8'), /checked as the review asked/);
       const response = fs.readFileSync(path.join(DIR, 'review-response.md'), 'utf8');
       assert.match(response, /say in a comment that a missing name is the caller’s to check \| fixed by T1 in fix mode/);
