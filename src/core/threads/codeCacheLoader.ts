@@ -66,24 +66,44 @@ function readSource(bundle: string): { source: string; wrapped: boolean } {
   return { source: bytes.toString(wrapped || isAscii(bytes) ? 'latin1' : 'utf8'), wrapped };
 }
 
+/** A cache file's bytes, or undefined when it cannot be read. */
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The code cache the build made beside `bundle` (scripts/build.mjs runs the CLI once for it): a
+ * cache named as one in the bundle's own folder, read when the user's cache folder has none yet
+ * (a first run on a clone, every CI run, where `$XDG_CACHE_HOME` is new), so that even that run
+ * skips compiling the bundle. V8 rejects it when the runtime is not the build's; the run then
+ * compiles the bundle and saves its cache in the user's folder, as without a seed.
+ */
+export const seedCacheFile = (bundle: string): string => cacheFile(bundle, dirname(bundle));
+
 /**
  * Runs `bundle` (CommonJS, maybe `wrapped`) with the code cache in `folder`, and returns its
  * exports, whether V8 took the cache (`cached`), and `save()`, which writes the cache when there
  * was none or V8 rejected it (call it once the bundle has run: the cache then holds the functions
  * it compiled). Without a folder, the bundle is compiled and run without a cache. A cache that
- * cannot be read is as no cache.
+ * cannot be read is as no cache. `seed`: with no cache in `folder`, the build's seed cache beside
+ * the bundle (seedCacheFile) is tried; when V8 takes it, nothing is saved.
  */
-export function loadWithCodeCache(bundle: string, folder: string | undefined): { exports: unknown; cached: boolean; save: () => void } {
+export function loadWithCodeCache(bundle: string, folder: string | undefined, options: { seed?: boolean } = {}): { exports: unknown; cached: boolean; save: () => void } {
   const { source, wrapped } = readSource(bundle);
   let file: string | undefined;
   let cachedData: Buffer | undefined;
   if (folder) {
     try {
       file = cacheFile(bundle, folder);
-      cachedData = readFileSync(file);
     } catch {
-      cachedData = undefined;
+      file = undefined;
     }
+    cachedData = file && readCache(file);
+    if (!cachedData && file && options.seed) cachedData = readCache(join(dirname(bundle), basename(file))); // seedCacheFile(bundle)
   }
   const script = new Script(wrapped ? source : Module.wrap(source), { filename: bundle, cachedData });
   const m = new Module(bundle);
