@@ -1077,21 +1077,22 @@ describe('the launcher bin/loom-vscode.js', () => {
     assert.equal(all.find((s: any) => s.spec_dir === LOGIN).stage, 'executing');
   });
 
-  test("keeps the bundle's V8 code cache in LOOM_VSCODE_CACHE_DIR (dist/codeCacheLoader.js), and answers the same with it", () => {
+  test('starts with the V8 code cache the build kept beside the bundle, writes none of its own while V8 takes it, and answers the same', () => {
+    const seeds = readdirSync(join(PROJECT, 'dist')).filter((n) => /^cli-.*\.v8$/.test(n));
+    assert.equal(seeds.length, 1, 'npm run build keeps one code cache beside dist/cli.js (scripts/build.mjs, seedCliCodeCache)');
     const repo = copyFixture('basic');
     const cacheDir = mkdtempSync(join(tmpdir(), 'loom-cli-codecache-'));
     temps.push(cacheDir);
-    const run = () =>
-      spawnSync(process.execPath, [BIN, 'status', '--cwd', repo, '--json'], { cwd: tmpdir(), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', LOOM_VSCODE_CACHE_DIR: cacheDir } });
-    const first = run();
-    const caches = readdirSync(cacheDir).filter((n) => /^cli-.*\.v8$/.test(n));
-    assert.equal(caches.length, 1, `one code cache written: ${readdirSync(cacheDir).join(', ')}`);
-    const second = run();
-    assert.deepEqual([second.status, second.stdout, second.stderr], [first.status, first.stdout, first.stderr]);
+    const run = (env: NodeJS.ProcessEnv) =>
+      spawnSync(process.execPath, [BIN, 'status', '--cwd', repo, '--json'], { cwd: tmpdir(), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env } });
+    const first = run({ LOOM_VSCODE_CACHE_DIR: cacheDir });
     assert.deepEqual(
       readdirSync(cacheDir).filter((n) => /^cli-.*\.v8$/.test(n)),
-      caches,
+      [],
+      'the seed was taken: no cache of its own',
     );
+    const uncached = run({ LOOM_VSCODE_CACHE: '0' });
+    assert.deepEqual([uncached.status, uncached.stdout, uncached.stderr], [first.status, first.stdout, first.stderr]);
   });
 
   test('a relative --cwd resolves against the directory it is run from', () => {
