@@ -53,6 +53,18 @@ describe('CompactCacheStore', () => {
     );
   });
 
+  it('writes a file larger than its chunks whole, entries with Chinese and line breaks included, as compactFileText has it', () => {
+    const file = fileIn();
+    const store = new CompactCacheStore(file);
+    const entries: [string, string][] = Array.from({ length: 300 }, (_, i) => [`spec-${i}.status`, `{"unmet":["尚未批准 ${i}"]}\n${'x'.repeat(900 + i)}`]);
+    for (const [key, text] of entries) store.write(key, text);
+    store.save();
+    const written = readFileSync(file, 'utf8');
+    assert.ok(written.length > 4 * 64 * 1024, 'several chunks');
+    assert.equal(written, compactFileText(entries));
+    assert.deepEqual([...parseCompactFile(written)], entries);
+  });
+
   it('reads a damaged file as far as it reads: a truncated one, a wrong length, another format or another file', () => {
     const whole = compactFileText([
       ['k1', 'one\ntwo'],
