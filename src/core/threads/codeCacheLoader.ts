@@ -102,7 +102,7 @@ export function loadWithCodeCache(bundle: string, folder: string | undefined, op
     } catch {
       file = undefined;
     }
-    cachedData = file && readCache(file);
+    cachedData = file ? readCache(file) : undefined;
     if (!cachedData && file && options.seed) cachedData = readCache(join(dirname(bundle), basename(file))); // seedCacheFile(bundle)
   }
   const script = new Script(wrapped ? source : Module.wrap(source), { filename: bundle, cachedData });
