@@ -49,7 +49,8 @@ suite('file watcher', () => {
       const row = await specRow(api, 'payments');
       return row && row.group === 'In progress' && /^code-review-response · 11 of 13 stages done/.test(row.description);
     });
-    assert.strictEqual(api.registry.entry(specPath('2026-11-10+payments')).spec.actor.getSnapshot().value, 'code-review-response');
+    // code-review-response is a stage with states of its own (Answer Review's fixing and testing), waiting idle.
+    assert.deepStrictEqual(api.registry.entry(specPath('2026-11-10+payments')).spec.actor.getSnapshot().value, { 'code-review-response': 'idle' });
   });
 
   test('a spec directory created or deleted by hand appears in and disappears from the tree', async () => {
