@@ -16,7 +16,7 @@ import { TASK_CHANGE_JOB, taskChangeJob, type TaskChangeJobInput } from '../exec
 import { EXECUTING_RUN, machineStateOf, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
 import { hasRole, stageWithRole } from './stageRoles';
 import { fixRunOutput, reviewResponseStage } from './reviewResponseStage';
-import { isReviewProblem, reviewAnswered, reviewToAnswer } from '../review/reviewToAnswer';
+import { isReviewProblem, reviewAnswered, reviewHasFixes, reviewToAnswer } from '../review/reviewToAnswer';
 import { reviewTestsJob } from '../review/reviewTestsJob';
 import { verificationJob, type VerificationJobInput } from '../verification/verificationJob';
 
@@ -158,10 +158,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       reviewNotAnswered: ({ context }) => !reviewAnswered(context.facts, stageWithRole(def, 'reviewResponse')?.id ?? ''),
       /** Answering re-runs the project's tests: only where the workspace is trusted. */
       answerTrusted: ({ event }) => event.type === 'ANSWER_REVIEW' && event.input.settings.trusted,
-      hasReviewFixes: ({ context }) => {
-        const review = reviewToAnswer(context.facts);
-        return !isReviewProblem(review) && review.fixes.length > 0;
-      },
+      hasReviewFixes: ({ context }) => reviewHasFixes(context.facts),
       fixRunCompleted: ({ event }) => fixRunOutput(event).outcome === 'completed',
       /** It runs the project's commands: only where the workspace is trusted. */
       verificationTrusted: ({ event }) => event.type === 'VERIFY' && event.verify.trusted,

@@ -18,7 +18,7 @@ import { request } from '../port/request';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { gateHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { reviewHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import type { VerificationResult } from '../verification/verificationResult';
 import { writeStageTranscript } from './stageTranscript';
 import { stageWork, type StageWork } from './stageWork';
@@ -212,7 +212,7 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
       return stopped('failed-stage', stage, t('run.pipeline.unknownStage', { stage }));
     case 'reviewGate': {
       // BLOCKERs (or open code threads) no round answered yet: fixed now, as loom's receiving-code-review does between rounds; the gate stays shut.
-      if (ports.answerReview && gateHasFixes(spec.snapshot)) return answerAtGate(spec, ports, stage, record, say);
+      if (ports.answerReview && reviewHasFixes(spec.snapshot)) return answerAtGate(spec, ports, stage, record, say);
       // Feedback already there that the gate will not pass (a BLOCKER, a FAIL verdict): say what, not just "approve".
       const approval = spec.snapshot.files.has('review-feedback.md') ? spec.preview({ type: 'approve' }) : undefined;
       if (approval?.kind === 'refused' && approval.check?.unmet.length) return stopped('review-gate', stage, t('run.pipeline.reviewBlocked', { stage, reasons: approval.check.unmet.join('; ') }));

@@ -106,8 +106,8 @@ function notAnsweredYet(fixes: ReviewFix[], rounds: ReviewRounds, feedback: stri
   return fixes.filter((f) => (f.source.kind === 'feedback' ? !answeredFeedback : !answeredThreads.has(f.source.thread.id)));
 }
 
-/** At the review gate, the review has something Loom fixes that no round answered yet. */
-export function gateHasFixes(facts: SpecSnapshot): boolean {
+/** The review has something Loom fixes that no round answered yet (a BLOCKER, an open code thread): at the gate and at code-review-response. */
+export function reviewHasFixes(facts: SpecSnapshot): boolean {
   const review = reviewToAnswer(facts);
   return !isReviewProblem(review) && review.fixes.length > 0;
 }

@@ -14,7 +14,7 @@ import { LoomError } from '../../core/errors';
 import { readOptionalText } from '../../core/fs/readOptional';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
 import { hasRole } from '../../core/pipeline/stageRoles';
-import { isReviewProblem, reviewToAnswer } from '../../core/review/reviewToAnswer';
+import { reviewHasFixes } from '../../core/review/reviewToAnswer';
 import { signalFromToken } from '../lm/cancellation';
 import { LanguageModelChatAdapter } from '../lm/chatModelAdapter';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -24,14 +24,14 @@ import type { PendingDraftStore } from './pendingDrafts';
 
 export const PARTICIPANT_ID = 'loom.chat';
 
-/** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 /** Whether the spec is where the review is answered and the review asks for fixes (its BLOCKERs, its open code threads). */
 function hasReviewFixes(entry: SpecEntry): boolean {
   // The review gate too: loom passes it only on a PASS, so the BLOCKERs of a round are fixed there, between rounds.
   if (!hasRole(entry.spec.definition, entry.spec.stage, 'reviewResponse') && !hasRole(entry.spec.definition, entry.spec.stage, 'reviewGate')) return false;
-  const review = reviewToAnswer(entry.spec.snapshot);
-  return !isReviewProblem(review) && review.fixes.length > 0;
+  return reviewHasFixes(entry.spec.snapshot);
 }
+
+/** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 
 export interface ParticipantCommand {
   readonly name: string;
