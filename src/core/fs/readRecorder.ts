@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isNormalAbsolute } from './paths';
+import type { FolderReadAhead } from './readAheadProtocol';
+import { readOpenFile } from './readOpenFile';
 
 /**
  * What a synchronous computation found on disk at one path, as much as it looked: a file's stamp
@@ -84,20 +86,22 @@ function listsNames(options: unknown): boolean {
   return (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8') && (withFileTypes === undefined || typeof withFileTypes === 'boolean') && Object.keys(rest).length === 0;
 }
 
-/** Reused by every recorded read of a text file: most of loom's files are a few hundred bytes. */
-const READ_BUFFER_BYTES = 64 * 1024;
-let readBuffer: Buffer | undefined;
-
 /**
  * A recorded `readFileSync(path, 'utf8')`: the file's stamp is taken from the opened file before
  * its bytes are read (as `note` takes it before the read: a file written meanwhile shows a newer
- * stamp next time, never an older one), not by a second lookup of its path, and its bytes are read
- * into one reused buffer. A status run reads fifty thousand files this way: the path's stat and
- * the Buffer per file that readFileSync makes were a third of the time spent reading them.
+ * stamp next time, never an older one), not by a second lookup of its path. A status run reads
+ * fifty thousand files this way: the path's stat and the Buffer per file that readFileSync makes
+ * were a third of the time spent reading them. A file read ahead on another thread
+ * (`withReadAhead`) is answered from there, with the stamp taken the same way.
  * Errors are readFileSync's own (ENOENT from the open, EISDIR from the read).
  */
 function readText(path: string): string {
   const recording = active!;
+  const ahead = readAhead?.files.get(path);
+  if (ahead !== undefined) {
+    if (!recording.inputs.has(path)) recording.inputs.set(path, { kind: 'file', size: ahead.size, mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs });
+    return ahead.text;
+  }
   let fd: number;
   try {
     fd = original.openSync(path, 'r');
@@ -106,7 +110,6 @@ function readText(path: string): string {
     throw e;
   }
   try {
-    // The size the stamp records: once that many bytes are read, the read that would return none is not made.
     let size = Infinity;
     if (!recording.inputs.has(path)) {
       const st = fs.fstatSync(fd);
@@ -116,45 +119,92 @@ function readText(path: string): string {
         st.isFile() ? { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : st.isDirectory() ? { kind: 'dir', mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : { kind: 'other' },
       );
     }
-    readBuffer ??= Buffer.allocUnsafe(READ_BUFFER_BYTES);
-    let length = 0;
-    while (length < size) {
-      if (length === readBuffer.length) {
-        const larger = Buffer.allocUnsafe(readBuffer.length * 2);
-        readBuffer.copy(larger, 0, 0, length);
-        readBuffer = larger;
-      }
-      const n = fs.readSync(fd, readBuffer, length, readBuffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    const text = readBuffer.toString('utf8', 0, length);
-    // A large file's buffer is not kept: the next one is likely a few hundred bytes again.
-    if (readBuffer.length > READ_BUFFER_BYTES) readBuffer = undefined;
-    return text;
+    return readOpenFile(fd, size);
   } finally {
     fs.closeSync(fd);
   }
 }
 
+/** A file another thread read, with the stamp it had before its bytes were read. */
+export interface FileReadAhead {
+  text: string;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** What another thread read of one spec directory before this one got to it, by absolute path (readAhead.ts). */
+export interface SpecReadAhead {
+  files: ReadonlyMap<string, FileReadAhead>;
+  folders: ReadonlyMap<string, FolderReadAhead>;
+}
+
+let readAhead: SpecReadAhead | undefined;
+
+/**
+ * Runs `compute` with `ahead` answering the recorded reads of its files and listings of its
+ * folders, as if each had been made when the other thread made it: the record is the same (a
+ * file's stamp from before its read, a folder's times from before its listing), so a file or
+ * folder changed since shows newer times next time.
+ */
+export function withReadAhead<T>(ahead: SpecReadAhead | undefined, compute: () => T): T {
+  const before = readAhead;
+  readAhead = ahead;
+  try {
+    return compute();
+  } finally {
+    readAhead = before;
+  }
+}
+
+/** `readdirSync`'s options, when it asks for the names alone, as strings: a listing read ahead can answer it. */
+function asksForNames(options: unknown): boolean {
+  if (options === undefined || options === 'utf8' || options === 'utf-8') return true;
+  if (!options || typeof options !== 'object') return false;
+  const { encoding, withFileTypes, ...rest } = options as { encoding?: unknown; withFileTypes?: unknown };
+  return (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8') && !withFileTypes && Object.keys(rest).length === 0;
+}
+
 /**
  * A recorded listing: the folder's times are taken first, then the caller's own listing gives its
- * names (not a second listing of the folder, as `note` makes for a probe such as opendirSync).
+ * names (not a second listing of the folder, as `note` makes for a probe such as opendirSync). A
+ * folder read ahead on another thread gives both, as it found them, when nothing here looked at
+ * it before (its times and names then go together); its names answer a listing of names alone.
  */
-function listRecorded(path: string, list: () => string[] | fs.Dirent[]): string[] | fs.Dirent[] {
+function listRecorded(path: string, list: () => string[] | fs.Dirent[], names: boolean): string[] | fs.Dirent[] {
   const recording = active!;
   const known = recording.inputs.get(path);
   if (known && known.kind === 'dir' && known.names) return list();
-  const before = known ?? inputAt(path);
+  const ahead = known ? undefined : readAhead?.folders.get(path);
+  const before: RecordedInput = known ?? (ahead ? { kind: 'dir', mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs } : inputAt(path));
   let result: string[] | fs.Dirent[];
-  try {
-    result = list();
-  } catch (e) {
-    recording.inputs.set(path, before);
-    throw e;
+  if (names && ahead) result = [...ahead.names];
+  else {
+    try {
+      result = list();
+    } catch (e) {
+      recording.inputs.set(path, before);
+      throw e;
+    }
   }
   recording.inputs.set(path, before.kind === 'dir' ? { ...before, names: result.map((e) => (typeof e === 'string' ? e : e.name)).sort() } : before);
   return result;
+}
+
+/**
+ * A folder's entries, each with whether it is a folder (as `readdirSync` with file types says):
+ * from the listing read ahead on another thread where there is one and nothing here looked at
+ * the folder before, recorded as a listing; otherwise listed here (recorded when recording).
+ */
+export function folderEntries(path: string): { name: string; folder: boolean }[] {
+  const ahead = active && !active.inputs.has(path) ? readAhead?.folders.get(path) : undefined;
+  if (active && ahead) {
+    active.inputs.set(path, { kind: 'dir', mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs, names: [...ahead.names].sort() });
+    const subfolders = new Set(ahead.subfolders);
+    return ahead.names.map((name) => ({ name, folder: subfolders.has(name) }));
+  }
+  // fs's own function, looked up now: the recording's while recording.
+  return fs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, folder: e.isDirectory() }));
 }
 
 /**
@@ -179,7 +229,7 @@ export function recordReads<T>(compute: () => T): RecordedReads<T> {
         const path = pathOf(args[0]);
         if (path !== undefined) return readText(path);
       } else if (active && name === 'readdirSync' && listsNames(args[1]) && (typeof args[0] === 'string' || args[0] instanceof URL)) {
-        return listRecorded(pathOf(args[0])!, () => fn.apply(this, args) as string[] | fs.Dirent[]);
+        return listRecorded(pathOf(args[0])!, () => fn.apply(this, args) as string[] | fs.Dirent[], asksForNames(args[1]));
       } else note(args[0], listed);
       return fn.apply(this, args);
     }, fn);

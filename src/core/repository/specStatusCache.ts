@@ -4,8 +4,10 @@ import type { Worker } from 'node:worker_threads';
 import { WORKFLOW_FILE } from '../files/workflow';
 import { WORKSPACE_SETTINGS_FILE } from '../pipeline/teamRules';
 import { displayLanguage } from '../messages';
+import { ReadAhead } from '../fs/readAhead';
+import { withReadAhead } from '../fs/readRecorder';
 import { extraInputsAt, type EvaluationCache } from '../specdir/evaluationCache';
-import { findSpecDirs } from '../specdir/loadSpec';
+import { FOLDERS_LISTED, FOLDERS_READ, findSpecDirs } from '../specdir/loadSpec';
 import { RUN_LOCK_FILE } from '../store/runLock';
 import { startBundledWorker } from '../threads/bundledWorker';
 import { ClaimQueue } from '../threads/claimQueue';
@@ -22,12 +24,16 @@ const MAX_HELPERS = 3;
  * when no code cache is there yet) costs about what a hundred specs do on the main thread.
  */
 const SPECS_PER_HELPER = 200;
+/** Specs to read, at least, for a read-ahead thread: it starts in about the time ten specs take. */
+const SPECS_TO_READ_AHEAD = 100;
 
 export interface StatusScanOptions {
   /** Helper threads at most (default: idleHelpers, at most MAX_HELPERS). */
   helpers?: number;
   /** Specs to evaluate per helper, at least (SPECS_PER_HELPER). */
   specsPerHelper?: number;
+  /** Whether a thread reads the files ahead of this one when no helper runs (default: with two cores or more and SPECS_TO_READ_AHEAD specs to read). */
+  readAhead?: boolean;
 }
 
 /** One spec's status, read afresh. A spec with a run lock depends on more than files: whether its holder is alive. */
@@ -67,16 +73,25 @@ export async function scanStatuses(repository: LoomRepository, statuses: Evaluat
   });
   // Read once for every spec: the workflow, and the team's rules the guards apply; stat-ed once too.
   const extraInputs = extraInputsAt([join(repository.root, WORKFLOW_FILE), join(repository.root, WORKSPACE_SETTINGS_FILE)]);
+  const helpers = helperCount(unknown.length, options);
+  // With no helper, the other core reads the files while this thread parses them (ReadAhead).
+  const readAhead = helpers === 0 && (options.readAhead ?? (availableParallelism() > 1 && unknown.length >= SPECS_TO_READ_AHEAD)) ? ReadAhead.start(unknown, FOLDERS_READ, FOLDERS_LISTED) : undefined;
   const here = (j: number) => {
     const dir = unknown[j];
-    results[places[j]] = statuses ? statuses.evaluate(dir, language, (dependsOnMore) => specStatus(repository, dir, dependsOnMore), extraInputs) : specStatus(repository, dir, () => undefined);
+    results[places[j]] = withReadAhead(readAhead?.at(j), () =>
+      statuses ? statuses.evaluate(dir, language, (dependsOnMore) => specStatus(repository, dir, dependsOnMore), extraInputs) : specStatus(repository, dir, () => undefined),
+    );
   };
   const fromHelper = (j: number, status: SpecStatus, entry: string | undefined) => {
     statuses?.keepEntry(unknown[j], entry);
     results[places[j]] = status;
   };
   const request = { root: repository.root, specRoots: repository.specRoots, language, dirs: unknown, extraInputs: [...extraInputs], cacheVersion: statuses?.version };
-  await evaluateShared(request, here, fromHelper, helperCount(unknown.length, options));
+  try {
+    await evaluateShared(request, here, fromHelper, helpers);
+  } finally {
+    readAhead?.stop();
+  }
   return results;
 }
 

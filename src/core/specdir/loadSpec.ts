@@ -14,6 +14,7 @@ import { plainTaskState, TASK_STATES_DIR, TaskStateSchema, type TaskState } from
 import { normalizeTraceability, plainTraceabilityFile, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
 import { SPEC_ROOTS, TASK_FILE_PATTERN } from '../files/vocabulary';
 import { repoRelative } from '../fs/paths';
+import { folderEntries } from '../fs/readRecorder';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
 import { SpecFileTooLargeError } from '../errors';
 import type { FileStamp, SpecCache } from './specCache';
@@ -35,6 +36,11 @@ const listDir = (path: string): string[] => {
   }
 };
 
+/** The folders of a spec directory whose files loadSpec reads (besides the directory's own files). */
+export const FOLDERS_READ = [TASKS_DIR, TASK_STATES_DIR, HANDOFFS_DIR, 'findings'] as const;
+/** The folders whose entries loadSpec lists without reading them. */
+export const FOLDERS_LISTED = ['evidence'] as const;
+
 /** What one file's parse left: its value (absent when unusable) and its problems. */
 type Parsed<T> = { value?: T; diagnostics: Diagnostic[] };
 
@@ -54,9 +60,7 @@ export function loadSpec(
   const rel = (p: string) => `${specDir}/${p}`;
   const diagnostics: Diagnostic[] = [];
   const files = new Set<string>();
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    files.add(entry.isDirectory() ? `${entry.name}/` : entry.name);
-  }
+  for (const entry of folderEntries(dir)) files.add(entry.folder ? `${entry.name}/` : entry.name);
   const sub = (folder: string) => {
     if (!files.has(`${folder}/`)) return [];
     const names = listDir(join(dir, folder));
@@ -166,7 +170,7 @@ export function loadSpec(
   for (const name of sub('findings')) {
     if (name.endsWith('.json')) json(`findings/${name}`, FindingsFileSchema());
   }
-  sub('evidence');
+  for (const folder of FOLDERS_LISTED) sub(folder);
 
   const reports = new Map<string, Report>();
   for (const name of REPORT_FILES) {

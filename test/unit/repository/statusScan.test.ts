@@ -3,9 +3,12 @@
  * main thread and helper threads (statusScanWorker.ts): each spec is evaluated by exactly one
  * thread (ClaimQueue), the statuses come in the order of the spec directories whichever thread
  * evaluated them, and what a helper evaluated is kept in the cache as if the main thread had.
+ * With no helper, a thread reads the files ahead of the main thread (readAhead.ts), to the same
+ * statuses and the same entries kept. `later`: the files are seconds old, and a clock ten seconds
+ * ahead lets the cache keep them (evaluationCache.ts, RACY_MS).
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
@@ -19,12 +22,10 @@ import { EvaluationCache, extraInputsAt } from '../../../src/core/specdir/evalua
 import { findSpecDirs } from '../../../src/core/specdir/loadSpec';
 import { startBundledWorker } from '../../../src/core/threads/bundledWorker';
 import { ClaimQueue } from '../../../src/core/threads/claimQueue';
-import { CountingStore } from '../specdir/cacheFixtures';
+import { CountingStore, later } from '../specdir/cacheFixtures';
 
 const work = mkdtempSync(join(tmpdir(), 'loom-status-scan-'));
 after(() => rmSync(work, { recursive: true, force: true }));
-// The files are seconds old: a clock ten seconds ahead lets the cache keep them (evaluationCache.ts, RACY_MS).
-const later = () => Date.now() + 10_000;
 
 const sample = join(work, 'sample');
 cpSync(resolve(__dirname, '../../../sample'), sample, { recursive: true });
@@ -132,4 +133,29 @@ test('statuses evaluated on the main thread and on helpers are all kept, and fou
   const second = cache();
   assert.deepEqual(await scanStatuses(new LoomRepository(generated), second, { helpers: 2, specsPerHelper: 1 }), statuses);
   assert.deepEqual(second.counts, { hits: 30, misses: 0 }, 'nothing evaluated again');
+});
+
+test('with the files read ahead on another thread: the same statuses and the same entries kept as reading them here, and a change made after is seen', async () => {
+  const repo = join(work, 'read-ahead');
+  generateRepository(repo, 40, 3);
+  const scan = async (readAhead: boolean) => {
+    const store = new CountingStore();
+    const cache = new EvaluationCache<SpecStatus>(store, 'v1', { kind: 'status', now: later });
+    const statuses = await scanStatuses(new LoomRepository(repo), cache, { helpers: 0, readAhead });
+    return { statuses, entries: store.files, store };
+  };
+  const here = await scan(false);
+  const ahead = await scan(true);
+  assert.deepEqual(ahead.statuses, here.statuses);
+  assert.deepEqual(ahead.entries, here.entries, 'the same files, stamps and listings recorded');
+  // A task state and a task file change, and a handoff appears: the entries kept by the read-ahead scan see it.
+  const spec = findSpecDirs(repo)[7];
+  writeFileSync(join(spec, 'task-states/T1.state.json'), JSON.stringify({ task_id: 'T1', status: 'blocked', retry_count: 3, blocker: 'the API is down' }));
+  writeFileSync(join(spec, 'tasks/T2.md'), readFileSync(join(spec, 'tasks/T2.md'), 'utf8').replace(/complexity: \w+/, 'complexity: huge'));
+  writeFileSync(join(spec, 'handoffs/executing.json'), '{');
+  const fresh = await scanStatuses(new LoomRepository(repo), undefined, { helpers: 0, readAhead: false });
+  assert.notDeepEqual(fresh, here.statuses, 'the change shows');
+  const next = new EvaluationCache<SpecStatus>(ahead.store, 'v1', { kind: 'status', now: later });
+  assert.deepEqual(await scanStatuses(new LoomRepository(repo), next, { helpers: 0, readAhead: true }), fresh);
+  assert.deepEqual(next.counts, { hits: 39, misses: 1 }, 'only the changed spec evaluated again');
 });
