@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import { lazily } from '../../shared/lazily';
 import { lazySchema } from '../../shared/lazySchema';
+import { plainAny, plainArray, plainLooseObject, plainOrUndefined, plainString, plainStringRecord } from './plainShapes';
 import { HANDOFF_STATUSES } from './vocabulary';
 
 /**
@@ -27,6 +29,41 @@ export const HandoffSchema = lazySchema((z) =>
   }),
 );
 export type Handoff = z.infer<ReturnType<typeof HandoffSchema>>;
+
+/**
+ * A handoff as HandoffSchema would give it, when the JSON value is plainly in the shape loom writes;
+ * undefined for anything else, which zod then checks and words (plainShapes.ts). Its answers are
+ * zod's, key order included (test/unit/files/handoff.test.ts).
+ */
+export const plainHandoff = lazily(() =>
+  plainOrUndefined<Handoff>(
+    plainLooseObject([
+      ['status', plainString(), 'optional'],
+      ['summary', plainString(), 'optional'],
+      ['artifacts', plainArray(plainString()), { default: () => [] }],
+      ['task_id', plainString(), 'optional'],
+      ['stage', plainString(), 'optional'],
+      [
+        'exported_interfaces',
+        plainArray(
+          plainLooseObject([
+            ['name', plainString()],
+            ['path', plainString()],
+            ['signature', plainString(), 'optional'],
+          ]),
+        ),
+        'optional',
+      ],
+      ['breaking_changes', plainArray(plainAny), 'optional'],
+      ['requirements_verified', plainArray(plainString()), 'optional'],
+      ['notes', (v) => (typeof v === 'string' ? v : plainArray(plainString())(v)), 'optional'],
+      ['written_at', plainString(), 'optional'],
+      ['basis_fingerprints', plainStringRecord, 'optional'],
+      ['worktree_fingerprints', plainStringRecord, 'optional'],
+      ['artifact_fingerprints', plainStringRecord, 'optional'],
+    ]),
+  ),
+);
 
 /** A handoff as loom's writer accepts it (state-store.js assertValidHandoffStatus): one of its four statuses. */
 export const WritableHandoffSchema = lazySchema((z) => HandoffSchema().extend({ status: z.enum(HANDOFF_STATUSES) }));

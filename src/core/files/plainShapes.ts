@@ -1,6 +1,6 @@
 /*
  * Checks of a JSON value plainly in the shape loom writes, for the files a status run reads by the
- * thousand (requirements.json, traceability.json, task states): each gives what the file's zod
+ * thousand (requirements.json, traceability.json, task states, handoffs, pipeline.state.json): each gives what the file's zod
  * schema would, or NOT_PLAIN, and the value then goes to the schema, which checks and words it.
  * zod's generic checks, in the fresh process of each run, cost about as much as reading the files.
  */
@@ -41,8 +41,30 @@ export const plainArray =
 /** Anything (zod's unknown). */
 export const plainAny: PlainCheck = (v) => v;
 
-/** A field of a loose object: its key, its check, and whether it may be absent. */
-export type PlainField = readonly [key: string, check: PlainCheck, optional?: 'optional'];
+/** A record of strings by key (zod's record of strings), copied. */
+export const plainStringRecord: PlainCheck = (v) => {
+  if (!isPlainObject(v)) return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    if (typeof v[key] !== 'string') return NOT_PLAIN;
+    out[key] = v[key];
+  }
+  return out;
+};
+
+/** A record of anything by key (zod's record of unknown), copied. */
+export const plainRecord: PlainCheck = (v) => (isPlainObject(v) ? { ...v } : NOT_PLAIN);
+
+/** A boolean. */
+export const plainBoolean: PlainCheck = (v) => (typeof v === 'boolean' ? v : NOT_PLAIN);
+
+/** What zod's `.default()` puts in place of an absent key. */
+export interface PlainDefault {
+  default: () => unknown;
+}
+
+/** A field of a loose object: its key, its check, and whether it may be absent (or what stands in for it then). */
+export type PlainField = readonly [key: string, check: PlainCheck, optional?: 'optional' | PlainDefault];
 
 /**
  * A loose object as zod's looseObject gives it: the declared keys present, in their declared
@@ -55,7 +77,11 @@ export const plainLooseObject = (fields: readonly PlainField[]): PlainCheck => {
     const out: Record<string, unknown> = {};
     for (const [key, check, optional] of fields) {
       if (!Object.hasOwn(v, key)) {
-        if (optional) continue;
+        if (optional === 'optional') continue;
+        if (optional) {
+          out[key] = optional.default();
+          continue;
+        }
         return NOT_PLAIN;
       }
       const checked = check(v[key]);
@@ -66,3 +92,11 @@ export const plainLooseObject = (fields: readonly PlainField[]): PlainCheck => {
     return out;
   };
 };
+
+/** The value `check` answers, or undefined when it leaves it to the schema: what parseJsonDocument's `plain` gives. */
+export const plainOrUndefined =
+  <T>(check: PlainCheck) =>
+  (raw: unknown): T | undefined => {
+    const v = check(raw);
+    return v === NOT_PLAIN ? undefined : (v as T);
+  };

@@ -10,6 +10,8 @@ import { readOpenFile } from './readOpenFile';
 // nothing but node:fs, so it starts in milliseconds; the main thread is left the parsing.
 
 const request = workerData as ReadAheadRequest;
+/** How far past the main thread's spec the thread goes on when the main thread caught up with it. */
+const CAUGHT_UP_JUMP = 3;
 const progress = new Int32Array(request.progress);
 
 /**
@@ -69,7 +71,9 @@ function readSpec(k: number, dir: string): ReadAheadBatch {
 
 for (let k = 0; k < request.dirs.length && Atomics.load(progress, DONE) === 0; k++) {
   // Never behind the main thread (what it is on, it reads itself), never more than `lead` ahead.
-  k = Math.max(k, Atomics.load(progress, MAIN_AT) + 1);
+  // Caught up with, it goes a few specs further: one spec ahead, it would be caught again while reading it.
+  const mainAt = Atomics.load(progress, MAIN_AT);
+  if (k <= mainAt) k = mainAt + CAUGHT_UP_JUMP;
   for (let at = Atomics.load(progress, MAIN_AT); k > at + request.lead && Atomics.load(progress, DONE) === 0; at = Atomics.load(progress, MAIN_AT)) {
     Atomics.wait(progress, MAIN_AT, at, 50);
   }

@@ -5,8 +5,8 @@ import { parseJsonDocument } from '../diagnostics/jsonDocument';
 import { locateJson } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
 import { ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE, ConvergenceReportSchema, FindingsFileSchema } from '../files/findings';
-import { HANDOFFS_DIR, HandoffSchema, type Handoff } from '../files/handoff';
-import { PIPELINE_STATE_FILE, PipelineStateSchema } from '../files/pipelineState';
+import { HANDOFFS_DIR, HandoffSchema, plainHandoff, type Handoff } from '../files/handoff';
+import { PIPELINE_STATE_FILE, PipelineStateSchema, plainPipelineState } from '../files/pipelineState';
 import { parseReport, REPORT_FILES, type Report } from '../files/report';
 import { normalizeRequirements, plainRequirementsFile, REQUIREMENTS_FILE, RequirementsFileSchema } from '../files/requirements';
 import { parseTaskFile, TASKS_DIR, type TaskFile } from '../files/taskFile';
@@ -114,7 +114,7 @@ export function loadSpec(
     return r?.value === undefined ? { condition: 'invalid' } : { value: r.value, condition: 'ok' };
   };
 
-  const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema());
+  const state = json<import('../files/pipelineState').PipelineState>(PIPELINE_STATE_FILE, PipelineStateSchema(), undefined, plainPipelineState());
   if (options.summary) {
     if (entries) cache!.commit(dir, entries);
     return summarySnapshot(repoRoot, dir, specDir, files, state.value, state.condition, diagnostics);
@@ -163,7 +163,7 @@ export function loadSpec(
   const handoffs = new Map<string, Handoff>();
   for (const name of sub(HANDOFFS_DIR).sort()) {
     if (!name.endsWith('.json')) continue;
-    const r = json<Handoff>(`${HANDOFFS_DIR}/${name}`, HandoffSchema());
+    const r = json<Handoff>(`${HANDOFFS_DIR}/${name}`, HandoffSchema(), undefined, plainHandoff());
     if (r.value) handoffs.set(name.slice(0, -5), r.value);
   }
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
-import { HANDOFFS_DIR, HandoffSchema } from '../../../src/core/files/handoff';
+import { HANDOFFS_DIR, HandoffSchema, plainHandoff } from '../../../src/core/files/handoff';
+import { assertBadInputAsZod, assertPlainAsZod, variants } from './plainAsZod';
 import { HANDOFF_STATUSES } from '../../../src/core/files/vocabulary';
 import { toJsonText } from '../../../src/core/fs/atomicWrite';
 
@@ -69,5 +70,56 @@ describe('handoffs/*.json', () => {
   it('reports a fingerprint that is not a string at its path key', () => {
     const text = '{\n  "status": "done",\n  "summary": "s",\n  "basis_fingerprints": {\n    "spec.md": null\n  }\n}';
     assert.deepEqual(parse(text).diagnostics.map(brief), ['5:5 specs/s/handoffs/T1.json: "basis_fingerprints.spec.md": Invalid input: expected string, received null']);
+  });
+});
+
+describe("plainHandoff (the status run's check without zod)", () => {
+  const good = {
+    status: 'done',
+    summary: 'done it',
+    artifacts: ['src/a.ts'],
+    task_id: 'T1',
+    stage: 'executing',
+    exported_interfaces: [{ name: 'f', path: 'src/a.ts', signature: 'f(): void', extra: 1 }],
+    breaking_changes: [{ what: 'x' }, 'y'],
+    requirements_verified: ['REQ-001'],
+    notes: 'a note',
+    written_at: '2026-11-20T09:10:00.000Z',
+    basis_fingerprints: { 'spec.md': 'abc' },
+    worktree_fingerprints: { 'src/a.ts': 'def' },
+    artifact_fingerprints: {},
+  };
+  const values: Record<string, unknown[]> = {
+    status: ['pending', 'anything', 3, null],
+    summary: ['', 1],
+    artifacts: [[], ['a', 'b'], [1], 'a', null],
+    task_id: ['T2', 2],
+    stage: ['planning', false],
+    exported_interfaces: [[], [{ name: 'g', path: 'p' }], [{ name: 'g' }], [{ name: 'g', path: 'p', signature: 1 }], 'x'],
+    breaking_changes: [[], 'x'],
+    requirements_verified: [[], [1]],
+    notes: [['a', 'b'], [1], 3, null],
+    written_at: [1],
+    basis_fingerprints: [{}, { a: 1 }, ['a'], null],
+    worktree_fingerprints: [{ b: 'c' }, 'x'],
+    artifact_fingerprints: [{ c: 'd' }, { c: null }],
+    kept: [{ any: 'thing' }],
+  };
+  const inputs: unknown[] = [null, [], {}, 'x', 3, ...variants(good, values), ...variants({ status: 'done' }, values)];
+
+  it('gives what zod gives, key order included, or leaves the value to zod', () => {
+    assertPlainAsZod(inputs, plainHandoff(), HandoffSchema());
+  });
+
+  it('answers for the handoffs loom writes', () => {
+    for (const name of ['brainstorming.json', 'T1.json']) {
+      const raw = JSON.parse(read(name));
+      assert.ok(plainHandoff()(raw), name);
+      assert.equal(JSON.stringify(plainHandoff()(raw)), JSON.stringify(HandoffSchema().parse(raw)), name);
+    }
+  });
+
+  it('names the file and the key on bad input, as zod alone does', () => {
+    assertBadInputAsZod('specs/s/handoffs/T1.json', ['{"artifacts": "a"}', '{"notes": 3}', '{"basis_fingerprints": {"a": 1}}', '[]'], plainHandoff(), HandoffSchema());
   });
 });

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
-import { PIPELINE_STATE_FILE, PipelineStateSchema, type PipelineState } from '../../../src/core/files/pipelineState';
+import { PIPELINE_STATE_FILE, PipelineStateSchema, plainPipelineState, type PipelineState } from '../../../src/core/files/pipelineState';
+import { assertBadInputAsZod, assertPlainAsZod, variants } from './plainAsZod';
 import { toJsonText } from '../../../src/core/fs/atomicWrite';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
@@ -148,5 +149,84 @@ describe('pipeline.state.json', () => {
   it('reports a history entry without a stage at that entry', () => {
     const text = '{\n  "current_stage": "x",\n  "stage_history": [\n    { "status": "passed" }\n  ]\n}';
     assert.deepEqual(parse(text).diagnostics.map(brief), ['4:5 specs/s/pipeline.state.json: "stage_history.0.stage": Invalid input: expected string, received undefined']);
+  });
+});
+
+describe("plainPipelineState (the status run's check without zod)", () => {
+  const entry = {
+    stage: 'brainstorming',
+    entered_at: '2026-11-20T09:00:00.000Z',
+    exited_at: '2026-11-20T09:10:00.000Z',
+    status: 'passed',
+    reason: 'ok',
+    approval: 'user_confirmed',
+    approved_at: '2026-11-20T09:10:00.000Z',
+    approval_fingerprints: { 'spec.md': 'abc' },
+    superseded_approvals: [{ approved_at: 'x', approval_fingerprints: { a: 'b' }, superseded_at: 'y', reason: 'z', more: 1 }],
+    retry_from: 'planning',
+    validator: null,
+    recovery_from: 'executing',
+    terminal: false,
+    kept: 1,
+  };
+  const entryValues: Record<string, unknown[]> = {
+    stage: ['planning', '', 3],
+    status: ['failed', 'nonsense'],
+    approval: ['someone', null],
+    approval_fingerprints: [{ a: 1 }, 'x'],
+    superseded_approvals: [[], [{}], [{ reason: 3 }], 'x'],
+    validator: ['convergence', 3],
+    terminal: [true, 'yes'],
+  };
+  const good = {
+    spec_dir: 'specs/2026-11-20+user-login',
+    pipeline_type: 'feature',
+    current_stage: 'planning',
+    loom_version: '3.0.0',
+    started_at: 'a',
+    updated_at: 'b',
+    current_stage_started_at: 'c',
+    stage_history: [entry],
+    metadata: { anything: [1, { a: null }] },
+    dynamic_steps: [{ id: 'x' }, 'y'],
+    failure_reason: 'broke',
+    extra: { kept: true },
+  };
+  const values: Record<string, unknown[]> = {
+    spec_dir: [3],
+    pipeline_type: ['bugfix', ''],
+    current_stage: ['executing', '', null],
+    loom_version: [3],
+    stage_history: [[], 'x', [null]],
+    metadata: [{}, [], null],
+    dynamic_steps: [[], 'x'],
+    failure_reason: [false],
+  };
+  const inputs: unknown[] = [
+    null,
+    [],
+    {},
+    ...variants(good, values),
+    ...variants({ current_stage: 'x' }, values),
+    ...variants(entry, entryValues).map((e) => ({ current_stage: 'x', stage_history: [entry, e] })),
+  ];
+
+  it('gives what zod gives, key order included, or leaves the value to zod', () => {
+    assertPlainAsZod(inputs, plainPipelineState(), PipelineStateSchema());
+  });
+
+  it('answers for the state loom writes', () => {
+    const raw = JSON.parse(stateText);
+    assert.ok(plainPipelineState()(raw));
+    assert.equal(JSON.stringify(plainPipelineState()(raw)), JSON.stringify(PipelineStateSchema().parse(raw)));
+  });
+
+  it('names the file and the key on bad input, as zod alone does', () => {
+    assertBadInputAsZod(
+      'specs/s/pipeline.state.json',
+      ['{"current_stage": 3}', '{"current_stage": "x", "stage_history": [{"status": "passed"}]}', '{"current_stage": "x", "metadata": []}'],
+      plainPipelineState(),
+      PipelineStateSchema(),
+    );
   });
 });

@@ -29,3 +29,17 @@ export function assertBadInputAsZod(file: string, texts: readonly string[], plai
     assert.ok(viaPlain.diagnostics[0].message.startsWith(file), viaPlain.diagnostics[0].message);
   }
 }
+
+/**
+ * Inputs around `base`: for each key and each of its `values`, the key set to the value, the key
+ * left out, and the key first with the others in reverse order (zod gives the declared order).
+ */
+export function variants(base: Record<string, unknown>, values: Record<string, unknown[]>): Record<string, unknown>[] {
+  return Object.entries(values).flatMap(([key, list]) =>
+    list.flatMap((value) => {
+      const without: Record<string, unknown> = { ...base };
+      delete without[key];
+      return [{ ...base, [key]: value }, without, { [key]: value, ...Object.fromEntries(Object.entries(base).reverse()) }];
+    }),
+  );
+}

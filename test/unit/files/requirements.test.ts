@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseJsonDocument } from '../../../src/core/diagnostics/jsonDocument';
-import { assertBadInputAsZod, assertPlainAsZod } from './plainAsZod';
+import { assertBadInputAsZod, assertPlainAsZod, variants } from './plainAsZod';
 import { normalizeRequirements, plainRequirementsFile, REQUIREMENTS_FILE, RequirementsFileSchema } from '../../../src/core/files/requirements';
 
 const specDir = resolve(__dirname, '../../fixtures/files/repo/specs/2026-11-20+user-login');
@@ -189,14 +189,6 @@ describe("plainRequirementsFile (the status run's check without zod)", () => {
     behaviors: [[], 'x', [null]],
     note: [{ a: 1 }],
   };
-  const variants = (base: Record<string, unknown>, values: Record<string, unknown[]>) =>
-    Object.entries(values).flatMap(([key, list]) =>
-      list.flatMap((value) => {
-        const without: Record<string, unknown> = { ...base };
-        delete without[key];
-        return [{ ...base, [key]: value }, without, { [key]: value, ...Object.fromEntries(Object.entries(base).reverse()) }];
-      }),
-    );
   const entries = [...variants(goodEntry, entryValues), ...variants(goodBehavior, behaviorValues).map((b) => ({ ...goodEntry, behaviors: [goodBehavior, b] }))];
   const inputs: unknown[] = [null, [], {}, { requirements: 'x' }, { requirements: [] }, { requirements: {} }, { requirements: [goodEntry] }, { requirements: { 'REQ-001': goodEntry }, extra: 1 }];
   for (const entry of entries) {
