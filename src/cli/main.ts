@@ -41,9 +41,15 @@ export const usage = () => t('cli.usage', { version: VERSION });
 
 export type { CliIo } from './io';
 
+/** `text` and a line break after it: written apart, as `status --json`'s megabytes would be copied to add one. */
+const writeLine = (stream: NodeJS.WriteStream, text: string) => {
+  stream.write(text);
+  if (!text.endsWith('\n')) stream.write('\n');
+};
+
 const defaultIo: CliIo = {
-  out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+  out: (t) => writeLine(process.stdout, t),
+  err: (t) => writeLine(process.stderr, t),
 };
 
 /** A file the command needs exists but cannot be read: answering anyway would be silently wrong. */

@@ -246,7 +246,9 @@ export function evaluationEntry<T>(version: string, dir: string, context: string
   for (const [path, input] of recorded.inputs) {
     if (input.kind === 'file') {
       if (Math.max(input.mtimeMs, input.ctimeMs) >= recorded.startedAt - RACY_MS) return undefined;
-      stamps.set([input.size, input.mtimeMs, input.ctimeMs], files++ * 3);
+      stamps[files * 3] = input.size;
+      stamps[files * 3 + 1] = input.mtimeMs;
+      stamps[files++ * 3 + 2] = input.ctimeMs;
       stored.push([storedName(dir, path)]);
       continue;
     }

@@ -41,6 +41,9 @@ export const FOLDERS_READ = [TASKS_DIR, TASK_STATES_DIR, HANDOFFS_DIR, 'findings
 /** The folders whose entries loadSpec lists without reading them. */
 export const FOLDERS_LISTED = ['evidence'] as const;
 
+/** A task file's parse as the parse cache keeps it (JSON: its key lines as pairs), or as parsed. */
+type KeptTaskFile = { [K in keyof TaskFile]: K extends 'keyLines' ? TaskFile['keyLines'] | [string, number][] : TaskFile[K] };
+
 /** What one file's parse left: its value (absent when unusable) and its problems. */
 type Parsed<T> = { value?: T; diagnostics: Diagnostic[] };
 
@@ -129,10 +132,12 @@ export function loadSpec(
     if (!TASK_FILE_PATTERN.test(name)) continue;
     const r = parsed(`${TASKS_DIR}/${name}`, (text) => {
       const p = parseTaskFile(rel(`${TASKS_DIR}/${name}`), name.replace(/\.md$/i, ''), text); // loom's taskIdFromFilename: the name without `.md`, its case kept
-      // Kept as JSON: the key lines as pairs, made a Map again below.
-      return { value: { ...p.task, keyLines: [...p.task.keyLines] }, diagnostics: p.diagnostics };
+      // Kept as JSON in the parse cache: the key lines as pairs, made a Map again below (without a cache, kept as they are).
+      const value: KeptTaskFile = entries ? { ...p.task, keyLines: [...p.task.keyLines] } : p.task;
+      return { value, diagnostics: p.diagnostics };
     });
-    if (r?.value) tasks.set(r.value.id, { ...r.value, keyLines: new Map(r.value.keyLines) });
+    const task = r?.value;
+    if (task) tasks.set(task.id, task.keyLines instanceof Map ? (task as TaskFile) : { ...task, keyLines: new Map(task.keyLines) });
   }
 
   const taskStates = new Map<string, TaskState>();
