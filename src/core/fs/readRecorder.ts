@@ -97,9 +97,12 @@ function listsNames(options: unknown): boolean {
  */
 function readText(path: string): string {
   const recording = active!;
+  const known = recording.inputs.get(path);
   const ahead = readAhead?.files.get(path);
-  if (ahead !== undefined) {
-    if (!recording.inputs.has(path)) recording.inputs.set(path, { kind: 'file', size: ahead.size, mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs });
+  // Not when something here looked at the file first: a stamp taken after the other thread's read
+  // would keep the older text as if it were the newer one.
+  if (ahead !== undefined && (known === undefined || (known.kind === 'file' && known.size === ahead.size && known.mtimeMs === ahead.mtimeMs && known.ctimeMs === ahead.ctimeMs))) {
+    if (!known) recording.inputs.set(path, { kind: 'file', size: ahead.size, mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs });
     return ahead.text;
   }
   let fd: number;

@@ -42,6 +42,21 @@ describe('the recorder, with files and folders read ahead', () => {
     assert.equal(unchangedInput(join(spec, 'tasks/T1.md'), own.inputs.get(join(spec, 'tasks/T1.md'))!), true);
   });
 
+  it('reads the file here when something here looked at it first: a stamp taken after the other thread’s read does not go with its text', () => {
+    const path = join(spec, 'spec.md');
+    const recorded = recordReads(() =>
+      withReadAhead(aheadOf(), () => {
+        statSync(path);
+        return readFileSync(path, 'utf8');
+      }),
+    );
+    assert.equal(recorded.value, '# now');
+    assert.equal(unchangedInput(path, recorded.inputs.get(path)!), true);
+    // Read twice under the same stamp, it is the text read ahead both times.
+    const twice = recordReads(() => withReadAhead(aheadOf(), () => [readFileSync(path, 'utf8'), readFileSync(path, 'utf8')]));
+    assert.deepEqual(twice.value, ['# then', '# then']);
+  });
+
   it('answers a listing of names, and of entries with their kinds, with the folder’s times and names as they were read ahead', () => {
     writeFileSync(join(spec, 'tasks/T2.md'), 'T2'); // added after the other thread listed the folder
     const recorded = recordReads(() => withReadAhead(aheadOf(), () => ({ names: readdirSync(join(spec, 'tasks')), entries: folderEntries(spec) })));
