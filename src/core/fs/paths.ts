@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 /**
  * A path `resolve` would return unchanged (most paths here come from `join`): no `.`, `..` or
@@ -7,6 +7,13 @@ import { relative, sep } from 'node:path';
  * spent 90 ms of the host's thread in it.
  */
 export const isNormalAbsolute = (p: string) => process.platform !== 'win32' && p.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(p);
+
+/**
+ * `join(dir, name)` for a folder's entry: `name` is entry names (as readdir gives them, never `.`
+ * or `..`) joined by `/`. On POSIX that is the same string without join's normalizing, which a
+ * status run paid fifty thousand times (a third of its allocations' worth of strings per file).
+ */
+export const entryPath = (dir: string, name: string): string => (sep === '/' && dir.length > 1 && !dir.endsWith('/') ? `${dir}/${name}` : join(dir, name));
 
 /** Repository-relative path with forward slashes, the form loom's files and our diagnostics use. */
 export function repoRelative(repoRoot: string, absolute: string): string {

@@ -13,7 +13,7 @@ import { parseTaskFile, TASKS_DIR, type TaskFile } from '../files/taskFile';
 import { plainTaskState, TASK_STATES_DIR, TaskStateSchema, type TaskState } from '../files/taskState';
 import { normalizeTraceability, plainTraceabilityFile, TRACEABILITY_FILE, TraceabilityFileSchema } from '../files/traceability';
 import { SPEC_ROOTS, TASK_FILE_PATTERN } from '../files/vocabulary';
-import { repoRelative } from '../fs/paths';
+import { entryPath, repoRelative } from '../fs/paths';
 import { folderEntries } from '../fs/readRecorder';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
 import { SpecFileTooLargeError } from '../errors';
@@ -66,7 +66,7 @@ export function loadSpec(
   for (const entry of folderEntries(dir)) files.add(entry.folder ? `${entry.name}/` : entry.name);
   const sub = (folder: string) => {
     if (!files.has(`${folder}/`)) return [];
-    const names = listDir(join(dir, folder));
+    const names = listDir(entryPath(dir, folder));
     for (const n of names) files.add(`${folder}/${n}`);
     return names;
   };
@@ -76,7 +76,7 @@ export function loadSpec(
 
   /** One file's parse, from the cache when its stamp is unchanged; undefined when it cannot be read. */
   const parsed = <T>(name: string, parse: (text: string) => Parsed<T>): Parsed<T> | undefined => {
-    const path = join(dir, name);
+    const path = entryPath(dir, name);
     let stamp: FileStamp | undefined;
     if (entries || options.maxFileBytes !== undefined) {
       const st = statSync(path, { throwIfNoEntry: false });
