@@ -28,7 +28,11 @@ export interface RecordedReads<T> {
 /** What one path holds now, without following it further than `stat` does. */
 export function inputAt(path: string): RecordedInput {
   const st = original.statSync(path, { throwIfNoEntry: false });
-  if (!st) return { kind: 'missing' };
+  return st ? inputOf(st) : { kind: 'missing' };
+}
+
+/** What a stat of a path or of an open file found there. */
+function inputOf(st: fs.Stats): RecordedInput {
   if (st.isFile()) return { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
   return st.isDirectory() ? { kind: 'dir', mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : { kind: 'other' };
 }
@@ -109,18 +113,15 @@ function readText(path: string): string {
   try {
     fd = original.openSync(path, 'r');
   } catch (e) {
-    if (!recording.inputs.has(path)) recording.inputs.set(path, inputAt(path));
+    if (!known) recording.inputs.set(path, inputAt(path));
     throw e;
   }
   try {
     let size = Infinity;
-    if (!recording.inputs.has(path)) {
+    if (!known) {
       const st = fs.fstatSync(fd);
       if (st.isFile()) size = st.size;
-      recording.inputs.set(
-        path,
-        st.isFile() ? { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : st.isDirectory() ? { kind: 'dir', mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : { kind: 'other' },
-      );
+      recording.inputs.set(path, inputOf(st));
     }
     return readOpenFile(fd, size);
   } finally {
@@ -201,10 +202,11 @@ function listRecorded(path: string, list: () => string[] | fs.Dirent[], names: b
  */
 export function folderEntries(path: string): { name: string; folder: boolean }[] {
   const ahead = active && !active.inputs.has(path) ? readAhead?.folders.get(path) : undefined;
-  if (active && ahead) {
-    active.inputs.set(path, { kind: 'dir', mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs, names: [...ahead.names].sort() });
+  if (ahead) {
+    // Recorded as any listing answered from it; which names are folders, the other thread says.
     const subfolders = new Set(ahead.subfolders);
-    return ahead.names.map((name) => ({ name, folder: subfolders.has(name) }));
+    const names = listRecorded(path, () => fs.readdirSync(path), true) as string[];
+    return names.map((name) => ({ name, folder: subfolders.has(name) }));
   }
   // fs's own function, looked up now: the recording's while recording.
   return fs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, folder: e.isDirectory() }));
