@@ -69,5 +69,7 @@ export const ConvergenceReportSchema = lazySchema((z) =>
 );
 export type ConvergenceReport = z.infer<ReturnType<typeof ConvergenceReportSchema>>;
 
+/** The folder of a spec directory whose `*.json` files are findings files. */
+export const FINDINGS_DIR = 'findings';
 export const ARTIFACT_ANALYSIS_FILE = 'artifact-analysis.json';
 export const CONVERGENCE_REPORT_FILE = 'convergence-report.json';

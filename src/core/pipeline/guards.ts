@@ -7,6 +7,7 @@ import { staleHandoffs } from '../specdir/handoffStaleness';
 import { staleApprovals } from '../specdir/staleness';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
+import { FOLDERS_LISTED, FOLDERS_READ } from '../specdir/loadSpec';
 import { findWorktree } from '../specdir/worktree';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { blockingDescription, blockingFindings, overrideFor, storedOverrides } from '../validators/artifactAnalysis';
@@ -50,6 +51,9 @@ const pass: GuardOutcome = { ok: true, reasons: [] };
 const fail = (reasons: string | string[], file?: string): GuardOutcome => ({ ok: false, reasons: Array.isArray(reasons) ? reasons : [reasons], file });
 
 type Impl<N extends GuardName> = (params: Extract<GuardCall, { type: N }>['params'], ctx: GuardContext) => GuardOutcome;
+/** The folders whose entries loadSpec lists into a snapshot's `files`: one of them with no entry there is empty. */
+const LISTED_BY_LOADER: ReadonlySet<string> = new Set([...FOLDERS_READ, ...FOLDERS_LISTED]);
+
 /** The meaning of every named guard; tests may swap in their own (counting, say). */
 export type GuardRegistry = { [N in GuardName]: Impl<N> };
 
@@ -59,7 +63,7 @@ function specFileExists(s: SpecSnapshot, path: string): boolean {
     if (s.files.has(path)) {
       for (const f of s.files) if (f.startsWith(path)) return true;
       // Folders the loader does not list are checked on disk.
-      return !['tasks', 'task-states', 'handoffs', 'findings', 'evidence'].includes(folder) && existsSync(join(s.dir, folder));
+      return !LISTED_BY_LOADER.has(folder) && existsSync(join(s.dir, folder));
     }
     return false;
   }

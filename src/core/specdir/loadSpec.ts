@@ -4,7 +4,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { parseJsonDocument } from '../diagnostics/jsonDocument';
 import { locateJson } from '../diagnostics/jsonLocator';
 import { positionAt } from '../diagnostics/textPosition';
-import { ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE, ConvergenceReportSchema, FindingsFileSchema } from '../files/findings';
+import { ARTIFACT_ANALYSIS_FILE, ArtifactAnalysisSchema, CONVERGENCE_REPORT_FILE, ConvergenceReportSchema, FINDINGS_DIR, FindingsFileSchema } from '../files/findings';
 import { HANDOFFS_DIR, HandoffSchema, plainHandoff, type Handoff } from '../files/handoff';
 import { PIPELINE_STATE_FILE, PipelineStateSchema, plainPipelineState } from '../files/pipelineState';
 import { parseReport, REPORT_FILES, type Report } from '../files/report';
@@ -37,7 +37,7 @@ const listDir = (path: string): string[] => {
 };
 
 /** The folders of a spec directory whose files loadSpec reads (besides the directory's own files). */
-export const FOLDERS_READ = [TASKS_DIR, TASK_STATES_DIR, HANDOFFS_DIR, 'findings'] as const;
+export const FOLDERS_READ = [TASKS_DIR, TASK_STATES_DIR, HANDOFFS_DIR, FINDINGS_DIR] as const;
 /** The folders whose entries loadSpec lists without reading them. */
 export const FOLDERS_LISTED = ['evidence'] as const;
 
@@ -172,8 +172,8 @@ export function loadSpec(
     if (r.value) handoffs.set(name.slice(0, -5), r.value);
   }
 
-  for (const name of sub('findings')) {
-    if (name.endsWith('.json')) json(`findings/${name}`, FindingsFileSchema());
+  for (const name of sub(FINDINGS_DIR)) {
+    if (name.endsWith('.json')) json(`${FINDINGS_DIR}/${name}`, FindingsFileSchema());
   }
   for (const folder of FOLDERS_LISTED) sub(folder);
 
