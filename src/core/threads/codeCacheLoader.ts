@@ -103,7 +103,7 @@ export function loadWithCodeCache(bundle: string, folder: string | undefined, op
       file = undefined;
     }
     cachedData = file ? readCache(file) : undefined;
-    if (!cachedData && file && options.seed) cachedData = readCache(join(dirname(bundle), basename(file))); // seedCacheFile(bundle)
+    if (!cachedData && file && options.seed) cachedData = readCache(seedCacheFile(bundle));
   }
   const script = new Script(wrapped ? source : Module.wrap(source), { filename: bundle, cachedData });
   const m = new Module(bundle);
