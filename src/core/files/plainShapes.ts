@@ -1,7 +1,8 @@
 /*
  * Checks of a JSON value plainly in the shape loom writes, for the files a status run reads by the
- * thousand (requirements.json, traceability.json, task states, handoffs, pipeline.state.json): each gives what the file's zod
- * schema would, or NOT_PLAIN, and the value then goes to the schema, which checks and words it.
+ * thousand (requirements.json, traceability.json, task states, handoffs, pipeline.state.json):
+ * each gives what the file's zod schema would, or NOT_PLAIN, and the value then goes to the
+ * schema, which checks and words it.
  * zod's generic checks, in the fresh process of each run, cost about as much as reading the files.
  */
 

@@ -11,7 +11,7 @@ export const isNormalAbsolute = (p: string) => process.platform !== 'win32' && p
 /**
  * `join(dir, name)` for a folder's entry: `name` is entry names (as readdir gives them, never `.`
  * or `..`) joined by `/`. On POSIX that is the same string without join's normalizing, which a
- * status run paid fifty thousand times (a third of its allocations' worth of strings per file).
+ * status run paid fifty thousand times (35 of the 465 MB its main thread allocated).
  */
 export const entryPath = (dir: string, name: string): string => (sep === '/' && dir.length > 1 && !dir.endsWith('/') ? `${dir}/${name}` : join(dir, name));
 

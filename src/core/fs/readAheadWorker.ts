@@ -7,7 +7,7 @@ import { readOpenFile } from './readOpenFile';
 // The read-ahead thread of a first `loom-vscode status` (readAhead.ts), bundled as
 // dist/readAheadWorker.js (scripts/build.mjs): reads the files of the specs the main thread is
 // about to read, a few specs ahead of it, and sends each spec's texts with their stamps. It loads
-// nothing but node:fs, so it starts in milliseconds; the main thread is left the parsing.
+// nothing but node:fs (no bundle to compile before it reads); the main thread is left the parsing.
 
 const request = workerData as ReadAheadRequest;
 /** How far past the main thread's spec the thread goes on when the main thread caught up with it. */

@@ -32,7 +32,6 @@ function hasReviewFixes(entry: SpecEntry): boolean {
 }
 
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
-
 export interface ParticipantCommand {
   readonly name: string;
   handle(participant: LoomChatParticipant, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
