@@ -264,8 +264,8 @@ export class LoomChatParticipant implements vscode.Disposable {
 
   /**
    * The spec a turn is about: named in the prompt, else (for a "write") the one whose drafts the
-   * conversation just previewed, else selected in the Loom view, else the active editor's, else
-   * the only spec at the command's stage.
+   * conversation just previewed, else the one in focus (selected in the Loom view in sight, else
+   * the active editor's), else the only spec at the command's stage.
    */
   resolveSpec(request: vscode.ChatRequest, context: vscode.ChatContext): SpecEntry | undefined {
     const entries = this.ctx.registry.entries();
@@ -283,12 +283,8 @@ export class LoomChatParticipant implements vscode.Disposable {
       const found = previewed ? this.ctx.registry.entry(previewed) : undefined;
       if (found) return found;
     }
-    const selected = this.ctx.view.selectedSpecDir;
-    const fromTree = selected ? this.ctx.registry.entry(selected) : undefined;
-    if (fromTree) return fromTree;
-    const doc = vscode.window.activeTextEditor?.document;
-    const fromEditor = doc ? this.ctx.registry.entryFor(doc.uri) : undefined;
-    if (fromEditor) return fromEditor;
+    const focused = this.ctx.view.specInFocus();
+    if (focused) return focused;
     const command = isAuthoringCommand(request.command) ? AUTHORING[request.command] : undefined;
     const atStage = command ? entries.filter((e) => e.spec.stage === command.stage) : [];
     return atStage.length === 1 ? atStage[0] : entries.length === 1 ? entries[0] : undefined;

@@ -115,12 +115,8 @@ async function resolveSpec(ctx: CommandContext, dir: string | undefined, uri: vs
     const found = ctx.registry.entryFor(uri);
     if (found) return found;
   }
-  const selected = ctx.view.treeView.visible ? ctx.view.selectedSpecDir : undefined;
-  const fromTree = selected ? ctx.registry.entry(selected) : undefined;
-  if (fromTree) return fromTree;
-  const doc = vscode.window.activeTextEditor?.document;
-  const fromEditor = doc ? ctx.registry.entryFor(doc.uri) : undefined;
-  if (fromEditor) return fromEditor;
+  const focused = ctx.view.specInFocus();
+  if (focused) return focused;
 
   const entries = ctx.registry.entries().sort((a, b) => b.spec.snapshot.name.localeCompare(a.spec.snapshot.name));
   if (entries.length === 0) {

@@ -57,8 +57,9 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
   folderSpecs.reloadNow(created.dir);
-  void ctx.view.reveal(created.dir);
-  void vscode.window.showTextDocument(vscode.Uri.file(join(created.dir, 'spec.md')), { preview: false });
+  // Awaited: when the command is done, the new spec is the one in focus (selected, its spec.md
+  // open), so the @loom /brainstorm it offers, or a command run next, is about it.
+  await Promise.all([ctx.view.reveal(created.dir), vscode.window.showTextDocument(vscode.Uri.file(join(created.dir, 'spec.md')), { preview: false })]);
   notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir), [
     { title: vscode.l10n.t('Draft with @loom /brainstorm'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /brainstorm ', isPartialQuery: true }) },
   ]);

@@ -37,12 +37,8 @@ export async function specForTool(ctx: CommandContext, input: SpecInput): Promis
     }
     return { entry: found };
   }
-  const selected = ctx.view.treeView.visible ? ctx.view.selectedSpecDir : undefined;
-  const fromTree = selected ? ctx.registry.entry(selected) : undefined;
-  if (fromTree) return { entry: fromTree };
-  const doc = vscode.window.activeTextEditor?.document;
-  const fromEditor = doc ? ctx.registry.entryFor(doc.uri) : undefined;
-  if (fromEditor) return { entry: fromEditor };
+  const focused = ctx.view.specInFocus();
+  if (focused) return { entry: focused };
   const entries = ctx.registry.entries().sort((a, b) => b.spec.snapshot.name.localeCompare(a.spec.snapshot.name));
   if (entries.length === 0) throw new LoomError(vscode.l10n.t('There are no loom specs in this workspace yet.'));
   return entries.length === 1 ? { entry: entries[0] } : { candidates: entries };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
-import type { SpecRegistry } from '../specs/specRegistry';
+import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { WorkspaceTrust } from '../trust';
 import { specDirOfNode, type LoomNode } from './nodes';
 import { SpecTreeProvider, type SpecFilter } from './specTreeProvider';
@@ -54,6 +54,20 @@ export class SpecsView extends Disposable {
       if (dir && this.registry.peek(dir)) return dir;
     }
     return undefined;
+  }
+
+  /**
+   * The spec the user is looking at, for a command, a tool or an @loom turn that names none: the
+   * row selected in the tree while the tree is in sight, else the active editor's spec. A
+   * selection left in a hidden tree is not taken: the user has since looked elsewhere (a new
+   * feature's spec.md, say), and every surface has to agree on which spec that is.
+   */
+  specInFocus(): SpecEntry | undefined {
+    const selected = this.treeView.visible ? this.selectedSpecDir : undefined;
+    const fromTree = selected ? this.registry.entry(selected) : undefined;
+    if (fromTree) return fromTree;
+    const doc = vscode.window.activeTextEditor?.document;
+    return doc ? this.registry.entryFor(doc.uri) : undefined;
   }
 
   setFilter(filter: SpecFilter): void {

@@ -9,7 +9,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { loom, readJson, settle } = require('../helpers');
+const { loom, readJson, settle, waitFor } = require('../helpers');
 const { authorRequests, chat } = require('./chat');
 
 const FIXTURE = process.env.LOOM_TEST_AUTHORING_FIXTURE;
@@ -40,6 +40,27 @@ suite('Loom: Run Pipeline', () => {
     assert.match(run.message, /answer it in @loom \/brainstorm.*Three ways to do it/);
     assert.strictEqual(fs.readFileSync(path.join(dir, 'spec.md'), 'utf8'), before);
     assert.strictEqual(stage(), 'brainstorming');
+  });
+
+  test('New Feature leaves the new spec in focus; with the Loom view hidden, @loom takes the active editor’s spec, not a row left selected there', async () => {
+    assert.strictEqual(api.view.specInFocus()?.dir, dir, 'New Feature is done once its spec is selected and open');
+    const notes = api.registry
+      .entries()
+      .map((e) => e.dir)
+      .find((d) => d.endsWith('+notes'));
+    await vscode.commands.executeCommand('workbench.view.extension.loom');
+    await api.view.reveal(notes);
+    await waitFor('the tree selection', () => api.view.selectedSpecDir === notes);
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await waitFor('the view to be hidden', () => !api.view.treeView.visible);
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(dir, 'spec.md')));
+    const asked = await chat(api, '@loom /brainstorm which approach would you take?');
+    assert.strictEqual(asked.metadata.dir, dir);
+    assert.match(asked.metadata.reply, /Three ways to do it/);
+    // In sight again, the tree selects the new feature, as New Feature left it.
+    await vscode.commands.executeCommand('workbench.view.extension.loom');
+    await api.view.reveal(dir);
+    await waitFor('the tree selection', () => api.view.selectedSpecDir === dir);
   });
 
   test('drafted in @loom, the run stops at brainstorming’s human-approval gate without asking the model again', async () => {
