@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { generateRepository } from '../../../bench/generateRepository';
-import { median } from '../../../bench/median';
+import { median, spread } from '../../../bench/median';
 import { benchStatusCold } from '../../../bench/statusScanBench';
 
 const work = mkdtempSync(join(tmpdir(), 'loom-bench-cold-'));
@@ -13,6 +13,11 @@ after(() => rmSync(work, { recursive: true, force: true }));
 test('a median of an even count is the mean of the two middle values', () => {
   assert.equal(median([5, 1, 3]), 3);
   assert.equal(median([4, 1, 3, 2]), 2.5);
+});
+
+test("a spread is the samples' lowest and highest value, whole milliseconds", () => {
+  assert.equal(spread([828.4, 1832.6, 1236.9]), '828-1833');
+  assert.equal(spread([]), 'NaN');
 });
 
 // The line `npm run bench` prints for the first run on an empty cache folder: against the floor,
