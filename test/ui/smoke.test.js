@@ -51,6 +51,11 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
     await quickInput.locator('.quick-input-title', { hasText: /Leave brainstorming of tags/ }).waitFor(WAIT);
     await quickInput.locator('.monaco-list-row', { hasText: 'Advance' }).first().waitFor(WAIT);
     await shot('3-confirmation');
+    // The palette, closing, hands the keyboard back to the tree; when that lands after the
+    // confirmation opened, Enter would go to the tree row. A person sees where the cursor is and
+    // clicks into the box first; the highlighted item stays "Advance".
+    const box = quickInput.locator('input');
+    if (!(await box.evaluate((el) => el === document.activeElement))) await box.click();
     await page.keyboard.press('Enter');
 
     // On disk, in the toast and in the tree.
