@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sameStamp } from './fileStamp';
 import { isNormalAbsolute } from './paths';
 import type { FolderReadAhead } from './readAheadProtocol';
 import { readOpenFile } from './readOpenFile';
@@ -105,7 +106,7 @@ function readText(path: string): string {
   const ahead = readAhead?.files.get(path);
   // Not when something here looked at the file first: a stamp taken after the other thread's read
   // would keep the older text as if it were the newer one.
-  if (ahead !== undefined && (known === undefined || (known.kind === 'file' && known.size === ahead.size && known.mtimeMs === ahead.mtimeMs && known.ctimeMs === ahead.ctimeMs))) {
+  if (ahead !== undefined && (known === undefined || (known.kind === 'file' && sameStamp(known, ahead)))) {
     if (!known) recording.inputs.set(path, { kind: 'file', size: ahead.size, mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs });
     return ahead.text;
   }

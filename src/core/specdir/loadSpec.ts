@@ -17,7 +17,8 @@ import { entryPath, repoRelative } from '../fs/paths';
 import { folderEntries } from '../fs/readRecorder';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
 import { SpecFileTooLargeError } from '../errors';
-import type { FileStamp, SpecCache } from './specCache';
+import type { FileStamp } from '../fs/fileStamp';
+import type { SpecCache } from './specCache';
 import type { FileCondition, SpecSnapshot } from './specSnapshot';
 
 const readText = (path: string): string | undefined => {

@@ -1,19 +1,10 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sameStamp, type FileStamp } from '../fs/fileStamp';
 import { unrecorded } from '../fs/readRecorder';
 import { DelayedWrites } from './delayedWrites';
 import { displayLanguage } from '../messages';
 import { nodeCrypto } from '../nodeModules';
-
-/**
- * What identifies one version of a file without reading it: its size and modification time
- * (the change time too, so that a file restored with its old mtime is not mistaken for the old one).
- */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
 
 /**
  * The parses of one spec directory's files, each valid for the stamp it was recorded with. A
@@ -54,8 +45,6 @@ interface CacheFile {
   dir: string;
   files: Record<string, [number, number, number, unknown]>;
 }
-
-const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 
 /**
  * One spec's entries while it is read: hits come from what was recorded, misses are recorded.
