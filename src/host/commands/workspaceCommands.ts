@@ -17,8 +17,8 @@ async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscod
     return found;
   }
   if (folders.length <= 1) return folders[0];
-  const selected = ctx.view.selectedSpecDir ? ctx.registry.entry(ctx.view.selectedSpecDir)?.folder : undefined;
-  return selected ?? vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Where should the new feature live?') });
+  // The folder of the spec in focus: a selection left in a hidden tree is not taken, as for every command.
+  return ctx.view.specInFocus()?.folder ?? vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Where should the new feature live?') });
 }
 
 /**
@@ -57,12 +57,15 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
   folderSpecs.reloadNow(created.dir);
-  // Awaited: when the command is done, the new spec is the one in focus (selected, its spec.md
-  // open), so the @loom /brainstorm it offers, or a command run next, is about it.
-  await Promise.all([ctx.view.reveal(created.dir), vscode.window.showTextDocument(vscode.Uri.file(join(created.dir, 'spec.md')), { preview: false })]);
+  // Both awaited: when the command is done, the new spec is the one in focus (selected, its
+  // spec.md open), so the @loom /brainstorm it offers, or a command run next, is about it. The
+  // toast comes with the editor: a view opened for the first time takes seconds to draw.
+  const revealed = ctx.view.reveal(created.dir);
+  await vscode.window.showTextDocument(vscode.Uri.file(join(created.dir, 'spec.md')), { preview: false });
   notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir), [
     { title: vscode.l10n.t('Draft with @loom /brainstorm'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /brainstorm ', isPartialQuery: true }) },
   ]);
+  await revealed;
   return { status: 'done', specDir: created.dir };
 }
 

@@ -76,8 +76,15 @@ export class SpecsView extends Disposable {
     this.updateMessage();
   }
 
+  /**
+   * Selects a spec's row, once the rows are read. Not after the look at every spec, nor after
+   * other specs' changes waiting for their folder to go quiet: on a large repository the first
+   * look takes seconds, and the spec just created (its row already read, by reloadNow) would
+   * keep New Feature's answer waiting for them.
+   */
   async reveal(dir: string): Promise<void> {
-    await this.registry.whenIdle();
+    await this.registry.rowsReady;
+    if (!this.registry.peek(dir)) return;
     try {
       await this.treeView.reveal(this.provider.specNode(dir), { select: true, focus: false, expand: true });
     } catch {

@@ -190,6 +190,42 @@ suite('commands', () => {
     assert.match(row.description, /^brainstorming · 0 of 13 stages done · just now/);
   });
 
+  test("New Feature answers once its own row is shown, without waiting for other specs' changes to settle", async () => {
+    // On a large repository the first look at every spec, or a checkout's changes arriving in
+    // batches, take seconds: the new spec's row is read at once and is all the answer needs.
+    // Here another spec's file keeps changing (each reload of it meets a new write) until the
+    // command answers, or for ten seconds.
+    const folder = api.registry.folderSpecs()[0];
+    const other = specPath('2026-11-18+legacy');
+    const file = path.join(other, 'spec.md');
+    const text = fs.readFileSync(file, 'utf8');
+    let writes = 0;
+    let changing = true;
+    const change = () => {
+      fs.writeFileSync(file, `${text}\n<!-- edit ${++writes} -->\n`);
+      folder.fileChanged(file);
+    };
+    const listener = api.registry.onDidChange((e) => changing && e.changed.includes(other) && change());
+    const stop = setTimeout(() => (changing = false), 10000);
+    try {
+      await api.registry.whenIdle();
+      change();
+      assert.ok(folder.pending, "the other spec's change waits for the folder to go quiet");
+      const result = await vscode.commands.executeCommand('loom.newFeature', { name: 'quiet answer' });
+      assert.strictEqual(result.status, 'done');
+      assert.ok(changing, `New Feature answered while the other spec was still changing (${writes} writes)`);
+      assert.strictEqual(api.view.specInFocus()?.dir, result.specDir, 'the new spec is in focus when the command is done');
+      assert.strictEqual(api.view.selectedSpecDir, result.specDir, 'and its row selected');
+    } finally {
+      changing = false;
+      clearTimeout(stop);
+      listener.dispose();
+      fs.writeFileSync(file, text);
+      folder.fileChanged(file);
+      await api.registry.whenIdle();
+    }
+  });
+
   test('New Feature refuses a name without letters', async () => {
     const result = await vscode.commands.executeCommand('loom.newFeature', { name: '???' });
     assert.strictEqual(result.status, 'failed');

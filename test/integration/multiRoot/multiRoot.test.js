@@ -73,6 +73,29 @@ suite('multi-root', () => {
     assert.match(row.description, /^brainstorming · 0 of 6 stages done · just now · beta$/);
   });
 
+  test('New Feature without a folder takes the folder of the spec in focus, not a row left selected in a hidden view', async () => {
+    const beta = specPath('2026-11-02+beta-feature', 'beta');
+    await api.view.reveal(beta);
+    await waitFor('the tree selection', () => api.view.selectedSpecDir === beta);
+    const inBeta = await vscode.commands.executeCommand('loom.newFeature', { name: 'Delta' });
+    assert.strictEqual(path.dirname(inBeta.specDir), path.join(vscode.workspace.workspaceFolders[1].uri.fsPath, 'specs'), 'the row selected in sight is in beta');
+
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await waitFor('the view to be hidden', () => !api.view.treeView.visible);
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(specPath('2026-11-01+alpha-feature', 'alpha'), 'spec.md')));
+    try {
+      const inAlpha = await vscode.commands.executeCommand('loom.newFeature', { name: 'Epsilon' });
+      assert.strictEqual(inAlpha.status, 'done');
+      assert.strictEqual(
+        path.dirname(inAlpha.specDir),
+        path.join(vscode.workspace.workspaceFolders[0].uri.fsPath, 'specs'),
+        "the active editor's spec is in alpha; Delta, still selected in the hidden view, is in beta",
+      );
+    } finally {
+      await vscode.commands.executeCommand('loom.specs.focus');
+    }
+  });
+
   test('Mark Failed and Recover work in the second folder', async () => {
     const dir = specPath('2026-11-02+beta-feature', 'beta');
     assert.strictEqual((await vscode.commands.executeCommand('loom.markFailed', { specDir: dir, reason: 'stuck' })).to, 'failed');
