@@ -12,8 +12,10 @@ export interface ReadAheadRequest {
   maxFileBytes: number;
   /** How many specs past the main thread's the thread reads, at most: what it read waits in memory until asked for. */
   lead: number;
-  /** Int32 [0]: the spec the main thread is on (-1 before the first); [1]: 1 once the main thread needs no more; [2]: the last spec the thread sent (-1 before the first). */
+  /** Int32 [0]: the spec the main thread is on (-1 before the first); [1]: 1 once the main thread needs no more; [2]: the last spec the thread sent (-1 before the first); [3]: how many specs the thread read. */
   progress: SharedArrayBuffer;
+  /** Who reads each spec (a ClaimQueue over `dirs`): the thread claims one before reading it, the main thread one it reached first, so no spec is read twice. */
+  claims: SharedArrayBuffer;
   port: import('node:worker_threads').MessagePort;
 }
 
@@ -43,3 +45,8 @@ export interface FolderReadAhead {
 export const MAIN_AT = 0;
 export const DONE = 1;
 export const SENT = 2;
+export const READ = 3;
+
+/** The owners in `ReadAheadRequest.claims`. */
+export const MAIN_THREAD = 1;
+export const READ_AHEAD_THREAD = 2;

@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, openSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { workerData } from 'node:worker_threads';
-import { DONE, MAIN_AT, SENT, type FolderReadAhead, type ReadAheadBatch, type ReadAheadRequest } from './readAheadProtocol';
+import { ClaimQueue } from '../threads/claimQueue';
+import { DONE, MAIN_AT, READ, READ_AHEAD_THREAD, SENT, type FolderReadAhead, type ReadAheadBatch, type ReadAheadRequest } from './readAheadProtocol';
 import { readOpenFile } from './readOpenFile';
 
 // The read-ahead thread of a first `loom-vscode status` (readAhead.ts), bundled as
@@ -13,6 +14,7 @@ const request = workerData as ReadAheadRequest;
 /** How far past the main thread's spec the thread goes on when the main thread caught up with it. */
 const CAUGHT_UP_JUMP = 3;
 const progress = new Int32Array(request.progress);
+const claims = new ClaimQueue(request.claims);
 
 /**
  * A folder's times, then its entries (the times first, as the main thread takes them: an entry
@@ -70,7 +72,7 @@ function readSpec(k: number, dir: string): ReadAheadBatch {
 }
 
 for (let k = 0; k < request.dirs.length && Atomics.load(progress, DONE) === 0; k++) {
-  // Never behind the main thread (what it is on, it reads itself), never more than `lead` ahead.
+  // Never behind the main thread (what it reached first, it reads itself), never more than `lead` ahead.
   // Caught up with, it goes a few specs further: one spec ahead, it would be caught again while reading it.
   const mainAt = Atomics.load(progress, MAIN_AT);
   if (k <= mainAt) k = mainAt + CAUGHT_UP_JUMP;
@@ -78,9 +80,13 @@ for (let k = 0; k < request.dirs.length && Atomics.load(progress, DONE) === 0; k
     Atomics.wait(progress, MAIN_AT, at, 50);
   }
   if (k >= request.dirs.length || Atomics.load(progress, DONE) !== 0) break;
+  // The main thread got there first: it reads that spec itself.
+  if (!claims.claim(k, READ_AHEAD_THREAD)) continue;
   const batch = readSpec(k, request.dirs[k]);
   request.port.postMessage(batch, [batch.stamps.buffer as ArrayBuffer]);
-  // Once sent: the main thread looks in the port only for a spec said to be there.
+  Atomics.add(progress, READ, 1);
+  // Once sent: the main thread looks in the port only for a spec said to be there (and may be waiting for it).
   Atomics.store(progress, SENT, k);
+  Atomics.notify(progress, SENT);
 }
 request.port.close();

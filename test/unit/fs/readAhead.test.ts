@@ -5,7 +5,7 @@
  * at the moment the other thread did, so a file changed since shows a newer stamp next time.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -192,6 +192,39 @@ describe('ReadAhead', () => {
         assert.ok([...found.files.keys()].every((p) => p.startsWith(`${dirs[k]}/`)));
       }
       assert.equal(ahead.at(3), undefined, 'a spec already passed is not handed again');
+    } finally {
+      ahead.stop();
+    }
+  });
+
+  it('has each spec read once: the main thread reads what it reached first, and waits for a spec the thread is reading rather than read it again', async () => {
+    // Specs enough to pass the thread's lead: the main thread, reading the specs not handed to it as
+    // the status run does, then keeps catching up with the thread.
+    const many = join(work, 'many');
+    generateRepository(many, 80, 8);
+    const all = findSpecDirs(many);
+    const ahead = ReadAhead.start(all, FOLDERS_READ, FOLDERS_LISTED)!;
+    let handed = 0;
+    let readHere = 0;
+    try {
+      await sentUpTo(ahead, 0);
+      for (let k = 0; k < all.length; k++) {
+        const found = ahead.at(k);
+        if (found) {
+          handed++;
+          assert.ok(
+            [...found.files.keys()].every((p) => p.startsWith(`${all[k]}/`)),
+            `spec ${k} is the one asked for`,
+          );
+          continue;
+        }
+        readHere++;
+        for (const name of readdirSync(all[k])) if (name.endsWith('.md') || name.endsWith('.json')) readFileSync(join(all[k], name), 'utf8');
+        for (const folder of FOLDERS_READ.map((f) => join(all[k], f)).filter((f) => existsSync(f))) for (const name of readdirSync(folder)) readFileSync(join(folder, name), 'utf8');
+      }
+      assert.ok(handed > 0, 'the thread read some specs ahead');
+      assert.equal(handed + readHere, all.length);
+      assert.equal(ahead.specsRead, handed, `the thread read only the ${handed} specs it handed over (${readHere} read by the main thread)`);
     } finally {
       ahead.stop();
     }
