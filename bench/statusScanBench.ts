@@ -7,14 +7,15 @@
  * empty cache folder (a clone, every CI run: no status kept, no code cache of the CLI's bundle),
  * timed as a user waits for it, from the process's start to its exit, against the floor's process
  * and loom's own `status --json` (the CLI `LOOM_CLI` names, run with this Node in the repository)
- * timed the same way. Without LOOM_CLI the line has no loomRatio.
+ * timed the same way. Without LOOM_CLI the line has no loomRatio. `cpuMs=<cold>/<floor>/<loom>`: the
+ * CPU time each used (every thread), medians: on two cores, what bounds the wall time from below.
  *
  * Run alone with `node --import tsx bench/statusScanBench.ts` (BENCH_SPECS=1000 by default).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { generateRepository } from './generateRepository';
 import { median } from './median';
 
@@ -56,13 +57,22 @@ export function benchStatusScan(root: string, cacheDir: string, specs: number, t
   return `bench: status-scan ratio=${(status / floor).toFixed(2)} peakMB=${peakMB.toFixed(0)} statusMs=${status.toFixed(0)} floorMs=${floor.toFixed(0)} specs=${specs} tasks=${tasks}`;
 }
 
-/** How long `node <args>` takes from its start to its exit, its output thrown away (ms). */
-function processMs(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): number {
-  const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+/**
+ * How long `node <args>` takes from its start to its exit, its output thrown away (ms), and the CPU
+ * it used (cpuAtExit.cjs): on two cores a run's wall time cannot go much below half its CPU.
+ */
+function processMs(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): { ms: number; cpuMs: number } {
+  const cpuOut = join(mkdtempSync(join(tmpdir(), 'loom-bench-cpu-')), 'cpu');
+  const env = { ...(options.env ?? process.env), LOOM_BENCH_CPU_OUT: cpuOut };
+  try {
+    const start = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, ['--require', join(__dirname, 'cpuAtExit.cjs'), ...args], { cwd: options.cwd, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return { ms, cpuMs: Number(readFileSync(cpuOut, 'utf8')) };
+  } finally {
+    rmSync(dirname(cpuOut), { recursive: true, force: true });
+  }
 }
 
 /**
@@ -71,10 +81,10 @@ function processMs(args: readonly string[], options: { cwd?: string; env?: NodeJ
  */
 export function benchStatusCold(root: string, work: string, specs: number, tasks: number, loomCli = process.env.LOOM_CLI, runs = Number(process.env.BENCH_COLD_RUNS ?? 5)): string {
   if (loomCli && !existsSync(loomCli)) throw new Error(`LOOM_CLI=${loomCli}: no such file (loom's bin/loom.js)`);
-  const floors: number[] = [];
-  const colds: number[] = [];
-  const warms: number[] = [];
-  const looms: number[] = [];
+  const floors: { ms: number; cpuMs: number }[] = [];
+  const colds: { ms: number; cpuMs: number }[] = [];
+  const warms: { ms: number; cpuMs: number }[] = [];
+  const looms: { ms: number; cpuMs: number }[] = [];
   processMs([join(__dirname, 'statusScan.cjs'), 'floor', root]); // warm the page cache
   for (let i = 0; i < runs; i++) {
     floors.push(processMs([join(__dirname, 'statusScan.cjs'), 'floor', root]));
@@ -88,11 +98,15 @@ export function benchStatusCold(root: string, work: string, specs: number, tasks
     }
     if (loomCli) looms.push(processMs([loomCli, 'status', '--json'], { cwd: root }));
   }
-  const floor = median(floors);
-  const cold = median(colds);
-  const loom = loomCli ? ` loomRatio=${(cold / median(looms)).toFixed(2)}` : '';
-  const loomMs = loomCli ? ` loomMs=${median(looms).toFixed(0)}` : '';
-  return `bench: status-cold ratio=${(cold / floor).toFixed(2)}${loom} coldMs=${cold.toFixed(0)} floorMs=${floor.toFixed(0)}${loomMs} warmMs=${median(warms).toFixed(0)} specs=${specs} tasks=${tasks} runs=${runs}`;
+  const ms = (runs: { ms: number }[]) => median(runs.map((r) => r.ms));
+  const cpu = (runs: { cpuMs: number }[]) => median(runs.map((r) => r.cpuMs)).toFixed(0);
+  const floor = ms(floors);
+  const cold = ms(colds);
+  const loom = loomCli ? ` loomRatio=${(cold / ms(looms)).toFixed(2)}` : '';
+  const loomMs = loomCli ? ` loomMs=${ms(looms).toFixed(0)}` : '';
+  // The CPU each used, in the same order (cold/floor/loom): what two cores can share out.
+  const cpuMs = ` cpuMs=${[colds, floors, ...(loomCli ? [looms] : [])].map(cpu).join('/')}`;
+  return `bench: status-cold ratio=${(cold / floor).toFixed(2)}${loom} coldMs=${cold.toFixed(0)} floorMs=${floor.toFixed(0)}${loomMs} warmMs=${ms(warms).toFixed(0)}${cpuMs} specs=${specs} tasks=${tasks} runs=${runs}`;
 }
 
 if (require.main === module) {

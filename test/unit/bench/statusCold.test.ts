@@ -28,9 +28,12 @@ test('bench: status-cold times the built CLI on an empty cache folder against th
   const root = join(work, 'repo');
   generateRepository(root, 3, 2);
   const alone = benchStatusCold(root, work, 3, 2, undefined, 1);
-  assert.match(alone, /^bench: status-cold ratio=\d+\.\d\d coldMs=\d+ floorMs=\d+ warmMs=\d+ specs=3 tasks=2 runs=1$/);
+  assert.match(alone, /^bench: status-cold ratio=\d+\.\d\d coldMs=\d+ floorMs=\d+ warmMs=\d+ cpuMs=\d+\/\d+ specs=3 tasks=2 runs=1$/);
   const loom = join(work, 'loom.js');
   writeFileSync(loom, "if (process.argv[2] !== 'status' || process.argv[3] !== '--json') process.exit(2);\nconsole.log(JSON.stringify([{ spec_dir: process.cwd() }]));\n");
-  assert.match(benchStatusCold(root, work, 3, 2, loom, 1), /^bench: status-cold ratio=\d+\.\d\d loomRatio=\d+\.\d\d coldMs=\d+ floorMs=\d+ loomMs=\d+ warmMs=\d+ specs=3 tasks=2 runs=1$/);
+  assert.match(
+    benchStatusCold(root, work, 3, 2, loom, 1),
+    /^bench: status-cold ratio=\d+\.\d\d loomRatio=\d+\.\d\d coldMs=\d+ floorMs=\d+ loomMs=\d+ warmMs=\d+ cpuMs=\d+\/\d+\/\d+ specs=3 tasks=2 runs=1$/,
+  );
   assert.throws(() => benchStatusCold(root, work, 3, 2, join(work, 'no-loom.js'), 1), /LOOM_CLI=.*no-loom\.js: no such file/);
 });
