@@ -51,7 +51,8 @@ for (const language of ['en', 'zh'] as const) {
     assert.deepEqual(
       looks.map((m) => m.dir),
       dirs,
-      'every spec is looked at once, in the order asked',
+      // A worker that died says why in its `abandoned` messages: they are in the failure's text.
+      `every spec is looked at once, in the order asked (the other messages: ${JSON.stringify(messages.filter((m) => m.kind !== 'look'))})`,
     );
     for (const m of looks) assert.deepEqual(m.evaluation, lookHere(repo, m.dir, language), m.dir);
     const broken = looks.find((m) => m.dir.endsWith('+broken'))!;
