@@ -74,3 +74,8 @@ export function eventToPromise<T>(event: Event<T>): Promise<T> {
 export function when(done: () => boolean, event: Event<unknown>): Promise<void> {
   return done() ? Promise.resolve() : eventToPromise(filterEvent(event, done)).then(() => undefined);
 }
+
+/** Resolves after `ms` milliseconds. */
+export function delay(ms: number): Promise<void> {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms));
+}

@@ -1,7 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoomConfig } from '../config';
-import { filterEvent, when } from '../events';
+import { delay, filterEvent, when } from '../events';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
 import { cacheCounts, type CacheCounts } from '../../core/specdir/specCache';
@@ -30,7 +30,6 @@ const CHECK_WITHOUT_VIEW_MS = 2000;
 const START_UNASKED_MS = 3000;
 /** The longest the rest of the rows wait for the newest ones to be painted. */
 const FIRST_PAINT_WAIT_MS = 1500;
-const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * The moments of the first reading, each passed once: the newest rows of every folder are read

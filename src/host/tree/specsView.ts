@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { delay } from '../events';
 import { Disposable } from '../lifecycle';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { WorkspaceTrust } from '../trust';
@@ -6,6 +7,8 @@ import { specDirOfNode, type LoomNode } from './nodes';
 import { SpecTreeProvider, type SpecFilter } from './specTreeProvider';
 
 export const SPECS_VIEW_ID = 'loom.specs';
+/** The pauses before a reveal VS Code dropped is made again: about 1.5 s in all. */
+const REVEAL_RETRIES_MS = [50, 100, 200, 400, 800];
 
 /**
  * The "Loom" view: the tree, its message line (read-only, filter) and the context keys the
@@ -81,14 +84,25 @@ export class SpecsView extends Disposable {
    * other specs' changes waiting for their folder to go quiet: on a large repository the first
    * look takes seconds, and the spec just created (its row already read, by reloadNow) would
    * keep New Feature's answer waiting for them.
+   * Made while the refresh that added the row is on its way, VS Code's reveal can fail, or do
+   * nothing: the selection is checked, and the reveal made again a moment later while the row is
+   * not selected (1.5 s at most).
    */
   async reveal(dir: string): Promise<void> {
     await this.registry.rowsReady;
-    if (!this.registry.peek(dir)) return;
-    try {
-      await this.treeView.reveal(this.provider.specNode(dir), { select: true, focus: false, expand: true });
-    } catch {
-      // Hidden by the filter, or the view has never been opened: nothing to reveal then.
+    const entry = this.registry.peek(dir);
+    // Hidden by the filter: nothing to reveal.
+    if (!entry || !this.provider.matches(entry)) return;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.treeView.reveal(this.provider.specNode(dir), { select: true, focus: false, expand: true });
+      } catch {
+        // "Cannot resolve tree item": VS Code fetched the row's group before the row was in it. Tried again below.
+      }
+      if (this.treeView.selection.some((n) => n.kind === 'spec' && n.dir === dir)) return;
+      if (attempt === REVEAL_RETRIES_MS.length) return;
+      await delay(REVEAL_RETRIES_MS[attempt]);
+      if (this.isDisposed || !this.registry.peek(dir)) return;
     }
   }
 
