@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { describeBreakerChoice, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/machine/circuitBreaker';
 import type { UserPrompts } from '../../core/executing/ports';
+import { delay } from '../events';
 import { tokenFromSignal } from '../lm/cancellation';
 import type { PromptPresets } from './promptPresets';
 
@@ -126,7 +127,7 @@ export class HostUserPrompts implements UserPrompts {
     for (;;) {
       const choice = await untilAborted(Promise.resolve(vscode.window.showInformationMessage(vscode.l10n.t('{0}: fix {1} by hand in the worktree, then continue.', this.feature, task), cont)), signal);
       if (choice === cont) return;
-      await untilAborted(new Promise((r) => setTimeout(r, 1000)), signal);
+      await untilAborted(delay(1000), signal);
     }
   }
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { Problem, ProblemsPort } from '../../core/executing/ports';
+import { delay } from '../events';
 
 /** Diagnostics of the files unchanged this long: the language services have settled. */
 const QUIET_MS = 1000;
@@ -88,7 +89,7 @@ export class VsCodeProblems implements ProblemsPort, vscode.Disposable {
       }
       const start = Date.now();
       last = Math.max(last, start - QUIET_MS / 2);
-      while (!signal.aborted && Date.now() - last < QUIET_MS && Date.now() - start < MAX_MS) await new Promise((r) => setTimeout(r, 100));
+      while (!signal.aborted && Date.now() - last < QUIET_MS && Date.now() - start < MAX_MS) await delay(100);
     } finally {
       sub.dispose();
     }
@@ -154,6 +155,6 @@ async function matchesDisk(doc: vscode.TextDocument, signal: AbortSignal): Promi
       return;
     }
     if (doc.isDirty || doc.getText() === disk || doc.getText() === disk.replace(/\r?\n/g, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n')) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await delay(100);
   }
 }
