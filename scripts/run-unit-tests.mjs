@@ -42,7 +42,21 @@ if (process.env.LOOM_TEST_ISOLATION !== 'file') {
     // The root's own files (the webview tests: a browser each) keep a process each, to run side by side.
     if (members.length === 1 || folder === '.') return members;
     const entry = join(groups, `${folder}.test.mjs`);
-    writeFileSync(entry, members.map((m) => `await import(${JSON.stringify(pathToFileURL(resolve(m)).href)});\n`).join(''));
+    // Node runs the root's `after` hooks each time its queue of tests runs dry (lib/internal/
+    // test_runner/test.js, Test.postRun calls root.run()). Imported one after the other, the files
+    // left it dry between two of them: a file's top-level `after` then ran before the later files'
+    // tests, or, when the next file's import settled in that moment, during its own first test
+    // (specLooks' scratch copy went while its worker read it, in the clean-clone CI). So after each
+    // file's tests comes a test that waits for the next file's import: the queue never runs dry
+    // before the last file's tests, and the next file still loads while this one's tests run.
+    const urls = members.map((m) => pathToFileURL(resolve(m)).href);
+    const lines = [`import { test } from 'node:test';`, `let next = import(${JSON.stringify(urls[0])});`];
+    for (let i = 1; i < urls.length; i++) {
+      lines.push(`await next;`, `next = import(${JSON.stringify(urls[i])});`);
+      lines.push(`test(${JSON.stringify(`(${folder}: ${relative(root, members[i])} imported)`)}, () => next.then(() => {}));`);
+    }
+    lines.push(`await next;`);
+    writeFileSync(entry, lines.join('\n') + '\n');
     return entry;
   });
 }
