@@ -83,6 +83,7 @@ async function byHand(work: string): Promise<number> {
       model,
       messages,
       specDir,
+      command,
       pending: [],
       check: (d) => checkDrafts(root, specDir, command, d),
       repairMessage: (p) => buildRepairMessage(templates, p),

@@ -6,6 +6,9 @@
  *     === END FILE ===
  *
  * A marker line of its own, not a Markdown fence: spec.md and task files hold fences themselves.
+ * A correction may take back a file it proposed before with a line of its own,
+ * `=== WITHDRAW: review-feedback.md ===`: later drafts replace earlier ones file by file, so
+ * without it a refused file could never leave the set.
  * Everything outside the blocks is prose for the user. The parser is incremental so the chat can
  * show prose while the model is still writing, and say which file it is drafting.
  */
@@ -17,10 +20,11 @@ export interface Draft {
   complete: boolean;
 }
 
-export type DraftStreamEvent = { type: 'prose'; text: string } | { type: 'fileStart'; path: string } | { type: 'fileEnd'; draft: Draft };
+export type DraftStreamEvent = { type: 'prose'; text: string } | { type: 'fileStart'; path: string } | { type: 'fileEnd'; draft: Draft } | { type: 'withdraw'; path: string };
 
 const START = /^\s*={3,}\s*FILE:\s*(.+?)\s*={3,}\s*$/i;
 const END = /^\s*={3,}\s*END(?:\s+FILE)?\s*={3,}\s*$/i;
+const WITHDRAW = /^\s*={3,}\s*WITHDRAW:\s*(.+?)\s*={3,}\s*$/i;
 
 /**
  * The path as the model wrote it, made spec-relative: quotes, backticks and a leading `./` go,
@@ -43,6 +47,7 @@ export class DraftStream {
   private buffer = '';
   private current?: { path: string; lines: string[] };
   private readonly done: Draft[] = [];
+  private readonly taken: string[] = [];
 
   constructor(private readonly specDir?: string) {}
 
@@ -72,12 +77,24 @@ export class DraftStream {
     return this.done;
   }
 
+  /** Files the reply took back (spec-relative), in the order it named them. */
+  get withdrawn(): readonly string[] {
+    return this.taken;
+  }
+
   private line(line: string, newline: boolean, events: DraftStreamEvent[]): void {
     const start = START.exec(line);
     if (start && !END.test(line)) {
       if (this.current) this.close(false, events);
       this.current = { path: normalizeDraftPath(start[1], this.specDir), lines: [] };
       events.push({ type: 'fileStart', path: this.current.path });
+      return;
+    }
+    const withdraw = this.current ? null : WITHDRAW.exec(line);
+    if (withdraw) {
+      const path = normalizeDraftPath(withdraw[1], this.specDir);
+      this.taken.push(path);
+      events.push({ type: 'withdraw', path });
       return;
     }
     if (this.current) {
@@ -109,10 +126,15 @@ export function parseDrafts(reply: string, specDir?: string): { drafts: Draft[];
   return { drafts: [...stream.drafts], prose };
 }
 
-/** Later drafts of the same file replace earlier ones; order of first appearance is kept. */
-export function mergeDrafts(earlier: readonly Draft[], later: readonly Draft[]): Draft[] {
+/**
+ * Later drafts of the same file replace earlier ones; order of first appearance is kept. A file
+ * the later reply withdrew leaves the set, unless that reply also drafted it again.
+ */
+export function mergeDrafts(earlier: readonly Draft[], later: readonly Draft[], withdrawn: readonly string[] = []): Draft[] {
   const byPath = new Map<string, Draft>();
-  for (const d of [...earlier, ...later]) byPath.set(d.path, d);
+  for (const d of earlier) byPath.set(d.path, d);
+  for (const path of withdrawn) byPath.delete(path);
+  for (const d of later) byPath.set(d.path, d);
   return [...byPath.values()];
 }
 

@@ -29,7 +29,8 @@ export function checkDrafts(repoRoot: string, specDir: string, command: Authorin
   const problems: string[] = [];
   const usable: Draft[] = [];
   for (const d of drafts) {
-    if (!mayWrite(command, d.path)) problems.push(say('draft.notWritable', { path: d.path, command: command.name, files: command.writesText }));
+    const refused = refusedDraft(command, d.path);
+    if (refused !== undefined) problems.push(refused);
     else if (!d.complete) problems.push(say('draft.cutOff', { path: d.path }));
     else usable.push(d);
   }
@@ -44,6 +45,11 @@ export function checkDrafts(repoRoot: string, specDir: string, command: Authorin
     rmSync(scratch, { recursive: true, force: true });
   }
   return [...new Set(problems)];
+}
+
+/** Why the command may not write the file, or undefined when it may (a stage's own outputs only). */
+export function refusedDraft(command: AuthoringCommand, path: string): string | undefined {
+  return mayWrite(command, path) ? undefined : say('draft.notWritable', { path, command: command.name, files: command.writesText });
 }
 
 function scratchSpec(repoRoot: string, specDir: string, drafts: readonly Draft[], scratch: string): SpecPipeline | undefined {

@@ -38,6 +38,7 @@ export const pipelineRunMessages = {
     zh: '模型对 /{command} 的回答没有文件；请在 @loom /{command} 中答复后再次运行。它说：{reply}',
   },
   'run.pipeline.checksFail': { en: 'The checks still fail after {rounds} corrections: {problems}', zh: '经过 {rounds} 次修正检查仍未通过：{problems}' },
+  'run.pipeline.leftOut': { en: 'Left out (never written): {files}', zh: '已略去（不会写入）：{files}' },
   'run.pipeline.draftsWaiting': { en: 'The drafts of {stage} wait for you: write them to continue.', zh: '{stage} 的草稿等待你处理：写入后继续。' },
   'run.pipeline.wrote': { en: 'Wrote {files}', zh: '已写入 {files}' },
   'run.pipeline.moved': { en: 'Moved {from} → {to}', zh: '已移动 {from} → {to}' },

@@ -363,6 +363,7 @@ async function draftStage(
         model,
         messages,
         specDir: snapshot.specDir,
+        command,
         pending: [],
         check: (drafts) => checkDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
         repairMessage: (p) => {
@@ -393,7 +394,12 @@ async function draftStage(
       // A model that asks (brainstorming's approaches) or declines: its words go to the person, who answers in @loom.
       return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name, reply: summary(result.replies.join('\n')) }));
     }
-    if (result.problems.length) return stopped('check-failed', stage, t('run.pipeline.checksFail', { rounds: CORRECTION_ROUNDS, problems: result.problems.join('; ') }));
+    if (result.refused.length) say(t('run.pipeline.leftOut', { files: result.refused.map((r) => r.path).join(', ') }));
+    if (result.problems.length) {
+      // The refused files first: they are the cause a stop must name (a file the stage may not write).
+      const told = [...new Set([...result.refused.map((r) => r.reason), ...result.problems])];
+      return stopped('check-failed', stage, t('run.pipeline.checksFail', { rounds: CORRECTION_ROUNDS, problems: told.join('; ') }));
+    }
     if (ports.mode === 'supervised' && !(await ports.reviewDrafts(stage, result.drafts, result.problems))) {
       return stopped('drafts-declined', stage, t('run.pipeline.draftsWaiting', { stage }));
     }

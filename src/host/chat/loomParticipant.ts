@@ -168,6 +168,7 @@ export class LoomChatParticipant implements vscode.Disposable {
         model: new LanguageModelChatAdapter(request.model, vscode.l10n.t('Loom drafts the files of the {0} stage with this model.', command.stage)),
         messages,
         specDir: snapshot.specDir,
+        command,
         pending: pending?.drafts ?? [],
         check: (drafts) => checkDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
         repairMessage: (problems) => buildRepairMessage(templates, problems),
@@ -215,6 +216,12 @@ export class LoomChatParticipant implements vscode.Disposable {
         break;
       case 'checking':
         stream.progress(vscode.l10n.t("Checking the drafts with loom's validators…"));
+        break;
+      case 'refused':
+        stream.markdown(`\n\n> ${vscode.l10n.t('Left out {0}: {1}. It is never written.', e.path, e.reason)}\n\n`);
+        break;
+      case 'withdraw':
+        stream.markdown(`\n\n> ${vscode.l10n.t('The model withdrew {0}.', e.path)}\n\n`);
         break;
       case 'repair':
         stream.markdown(`\n\n> ${vscode.l10n.t("Loom's checks found {0} problem(s); asking the model to correct them (attempt {1} of 2).", e.problems.length, e.attempt)}\n\n`);

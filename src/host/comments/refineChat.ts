@@ -111,6 +111,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         model: new LanguageModelChatAdapter(request.model, vscode.l10n.t('Loom refines the spec files the comment threads are on with this model.')),
         messages,
         specDir: snapshot.specDir,
+        command,
         pending: [],
         check: (drafts) => checkRefinedDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
         repairMessage: (problems) => buildRepairMessage(templates, problems),

@@ -13,6 +13,7 @@ function turn(s: ReturnType<typeof freshSpec>, model: QueueModel, events: Drafti
     model,
     messages: buildAuthoringMessages({ command: AUTHORING.brainstorm, templates, dir: s.dir, specDir: s.specDir, stage: 'brainstorming', request: 'tags for todos', drafts: pending, history: [] }),
     specDir: s.specDir,
+    command: AUTHORING.brainstorm,
     pending,
     check: (d) => checkDrafts(s.root, s.specDir, AUTHORING.brainstorm, d),
     repairMessage: (p) => buildRepairMessage(templates, p),
@@ -104,6 +105,75 @@ test("prompts follow the spec's language and a repository may override any of th
     );
     assert.equal(messages[1].content, `我们自己的规划提示：${s.specDir} 只写 plan.md, tasks/T1.md … tasks/TN.md, traceability.json`);
     assert.equal(loadAuthoringTemplates(s.root, 'en').overridden.length, 0);
+  } finally {
+    s.cleanup();
+  }
+});
+
+// Issue 44 defect 2: at code-review-request the model drafted review-feedback.md and
+// pipeline.state.json beside its file; its correction held only its own file, yet the refused ones
+// stayed in the set and the run stopped with "The checks still fail after 2 corrections".
+test('a file the command may not write is refused by name and never enters the drafts', async () => {
+  const s = freshSpec();
+  try {
+    const events: DraftingEvent[] = [];
+    const extra = [
+      { path: 'review-feedback.md', content: '# Feedback\n' },
+      { path: 'pipeline.state.json', content: '{"current_stage":"synced"}\n' },
+    ];
+    const model = new QueueModel([`${GOOD.brainstorm.map(block).join('')}${extra.map(block).join('')}`, 'never asked']);
+    const r = await turn(s, model, events);
+    assert.deepEqual(
+      r.drafts.map((d) => d.path),
+      ['spec.md', 'requirements.json'],
+    );
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual(
+      r.refused.map((x) => x.path),
+      ['review-feedback.md', 'pipeline.state.json'],
+    );
+    assert.match(r.refused[1].reason, /pipeline\.state\.json is not a file \/brainstorm may write \(only spec\.md, requirements\.json\)/);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'refused').map((e) => (e as { path: string }).path),
+      ['review-feedback.md', 'pipeline.state.json'],
+    );
+    assert.equal(model.requests.length, 1);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('a reply of refused files only is sent back with the reason, and the correction replaces it', async () => {
+  const s = freshSpec();
+  try {
+    const model = new QueueModel([block({ path: 'pipeline.state.json', content: '{}\n' }), GOOD.brainstorm.map(block).join('')]);
+    const r = await turn(s, model, []);
+    assert.equal(r.repairs, 1);
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual(r.refused, []);
+    assert.deepEqual(
+      r.drafts.map((d) => d.path),
+      ['spec.md', 'requirements.json'],
+    );
+    assert.match(model.requests[1].at(-1)!.content as string, /pipeline\.state\.json is not a file \/brainstorm may write/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('a correction withdraws a file it proposed before with a WITHDRAW line', async () => {
+  const s = freshSpec([GOOD.brainstorm[0]]);
+  try {
+    const badSpec = { path: 'spec.md', content: '# Tags\n\n## REQ-001 only\n', complete: true };
+    const events: DraftingEvent[] = [];
+    const model = new QueueModel([`I take my spec.md back.\n=== WITHDRAW: spec.md ===\n${block(GOOD.brainstorm[1])}`]);
+    const r = await turn(s, model, events, [badSpec]);
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual(
+      r.drafts.map((d) => d.path),
+      ['requirements.json'],
+    );
+    assert.ok(events.some((e) => e.type === 'withdraw' && e.path === 'spec.md'));
   } finally {
     s.cleanup();
   }

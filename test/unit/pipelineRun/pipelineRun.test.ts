@@ -271,3 +271,36 @@ test('an approval the stage’s own files made stale stops the run for the perso
     f.cleanup();
   }
 });
+
+// Issue 44 defect 2: the files a stage may not write are refused by name, never written, and
+// never keep a correct draft from passing.
+test('drafts of files the stage may not write are left out by name; the stage’s own file is written and the run goes on', async () => {
+  const r = greetingAtVerification();
+  try {
+    const spec = specOf(r.root);
+    const reply = `${block({ path: 'review-request.md', content: REVIEW_REQUEST })}${block({ path: 'review-feedback.md', content: '# Feedback\n\nPASS\n' })}${block({ path: 'pipeline.state.json', content: '{"current_stage":"synced"}\n' })}`;
+    const stop = await runPipeline(spec, ports(spec, { model: async () => new QueueModel([reply, block({ path: 'review-request.md', content: REVIEW_REQUEST })]) }));
+    assert.equal(stop.reason, 'review-gate', stop.message);
+    assert.equal(r.read(`${GREETING}/review-request.md`), REVIEW_REQUEST);
+    assert.equal(existsSync(join(r.root, GREETING, 'review-feedback.md')), false);
+    assert.equal(r.json(`${GREETING}/pipeline.state.json`).current_stage, 'review-gate');
+    assert.ok(stop.stages[1].transcript.some((l) => /Left out \(never written\): review-feedback\.md, pipeline\.state\.json/.test(l)));
+  } finally {
+    r.dispose();
+  }
+});
+
+test('a model that only ever drafts files the stage may not write stops the run naming the file and why', async () => {
+  const r = greetingAtVerification();
+  try {
+    const spec = specOf(r.root);
+    const wrong = block({ path: 'review-feedback.md', content: '# Feedback\n\nPASS\n' });
+    const stop = await runPipeline(spec, ports(spec, { model: async () => new QueueModel([wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong]) }));
+    assert.equal(stop.reason, 'check-failed', stop.message);
+    assert.equal(stop.stage, 'code-review-request');
+    assert.match(stop.message, /review-feedback\.md is not a file \/review may write \(only review-request\.md\)/);
+    assert.equal(existsSync(join(r.root, GREETING, 'review-feedback.md')), false);
+  } finally {
+    r.dispose();
+  }
+});

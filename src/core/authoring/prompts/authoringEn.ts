@@ -145,4 +145,5 @@ export const REPAIR_EN = `The files you wrote do not pass loom's checks yet:
 {{problems}}
 
 Write again every file that needs a change, complete, in the same block format. Files you do not
-write again are kept as you proposed them.`;
+write again are kept as you proposed them. To take back a file you proposed, write a line of its
+own: \`=== WITHDRAW: <path> ===\`. A file you may not write was left out and is never written.`;
