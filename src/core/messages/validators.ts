@@ -111,10 +111,17 @@ export const validatorMessages = {
   },
 
   // verification-artifacts
-  'validator.verify.failure': { en: '{name} reports a failure without a known-warning context', zh: '{name} 报告了失败，且没有已知警告的说明' },
+  'validator.verify.failure': {
+    en: '{name} line {line} reports a failure without a known-warning context (loom refuses a report that says FAIL, in any case, unless it also says WARN or known)',
+    zh: '{name} 第 {line} 行报告了失败，且没有已知警告的说明（loom 拒绝含 FAIL 字样的报告，不区分大小写，除非同时写明 WARN 或 known）',
+  },
   'validator.verify.noVerdict': { en: '{name} has no verdict: PASS line', zh: '{name} 没有 verdict: PASS 行' },
   'validator.verify.unmentioned': { en: '{name} says PASS but does not mention {id}', zh: '{name} 结论为 PASS，但没有提到 {id}' },
   'validator.verify.placeholder': { en: '{name} line {line} still holds the placeholder {placeholder}', zh: '{name} 第 {line} 行仍有占位符 {placeholder}' },
+  'validator.verify.loomPlaceholder': {
+    en: '{name} line {line} holds "{placeholder}", which loom\'s placeholder rule (TBD, TODO, implement later, fill in details; case ignored) refuses: reword it',
+    zh: '{name} 第 {line} 行含有 "{placeholder}"，loom 的占位符规则（TBD、TODO、implement later、fill in details，不区分大小写）会拒绝它：请换个说法',
+  },
   'validator.verify.hhmm': { en: 'progress.md still holds the literal HH:mm', zh: 'progress.md 仍含字面的 HH:mm' },
   'validator.verify.untraced': { en: 'traceability.json does not trace {id}', zh: 'traceability.json 没有追踪 {id}' },
   'validator.verify.outsideEvidence': { en: '{behavior}: {ref} is not under evidence/', zh: '{behavior}：{ref} 不在 evidence/ 下' },

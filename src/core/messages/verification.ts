@@ -37,6 +37,7 @@ export const verificationMessages = {
   'verify.check.placeholders': { en: 'Placeholder scan', zh: '占位符扫描' },
   'verify.check.traceability': { en: 'Traceability closed', zh: '追溯闭合' },
   'verify.check.convergence': { en: 'Convergence', zh: '收敛' },
+  'verify.check.report': { en: "Report accepted by loom's check", zh: '报告通过 loom 的检查' },
 
   'verify.note.artifactsPresent': { en: '{files}; test-report.md says PASS with its evidence receipt', zh: '{files}；test-report.md 为 PASS 且证据收据有效' },
   'verify.note.artifactsMissing': { en: 'missing: {files}', zh: '缺少：{files}' },
@@ -73,8 +74,31 @@ export const verificationMessages = {
     en: 'set loom.executing.testCommand in .vscode/settings.json, or add a test script',
     zh: '在 .vscode/settings.json 中设置 loom.executing.testCommand，或添加测试脚本',
   },
-  'verify.fix.placeholder': { en: 'placeholder words left in {file}: {placeholder}', zh: '{file} 中留有占位符：{placeholder}' },
-  'verify.fix.placeholderDirection': { en: 'replace it with the real content', zh: '用真实内容替换它' },
+  'verify.fix.placeholder': {
+    en: 'loom\'s placeholder rule (TBD, TODO, implement later, fill in details, case ignored: verify-artifacts.mjs) matches "{placeholder}" in {file}',
+    zh: 'loom 的占位符规则（TBD、TODO、implement later、fill in details，不区分大小写：verify-artifacts.mjs）匹配到 {file} 中的 "{placeholder}"',
+  },
+  'verify.fix.placeholderDirection': {
+    en: 'reword these lines: loom refuses these words in any case, even as a domain word (write "to-do" or "task" for "todo"), or replace the placeholder with the real content',
+    zh: '改写这些行：loom 不区分大小写地拒绝这些词，即使它是领域用词（例如把 "todo" 写成 "to-do" 或 "task"），或用真实内容替换占位符',
+  },
+  'verify.fix.codePlaceholder': { en: 'placeholder markers left in {file}: {placeholder}', zh: '{file} 中留有占位标记：{placeholder}' },
+  'verify.fix.codePlaceholderDirection': { en: 'replace it with the real content', zh: '用真实内容替换它' },
+  'verify.fix.loomRule': { en: '{file}: {problem}', zh: '{file}：{problem}' },
+  'verify.fix.loomRuleDirection': {
+    en: 'loom 3 refuses to leave verification while this holds (verify-artifacts.mjs); correct {file} and run verification again',
+    zh: '只要这一点成立，loom 3 就拒绝离开验证阶段（verify-artifacts.mjs）；请修正 {file} 后重新运行验证',
+  },
+  'verify.fix.report': { en: "the report Loom wrote would not pass loom's check: {problem}", zh: 'Loom 写出的报告无法通过 loom 的检查：{problem}' },
+  'verify.fix.reportDirection': {
+    en: 'correct what the report is written from (named in the problem), then run verification again',
+    zh: '修正报告所依据的内容（见问题描述），然后重新运行验证',
+  },
+  'verify.note.reportAccepted': {
+    en: "verify-report.md passes loom's report rules (verdict, evidence, every requirement named)",
+    zh: 'verify-report.md 符合 loom 的报告规则（结论、证据、每个需求都被提及）',
+  },
+  'verify.note.reportRefused': { en: 'loom would refuse the report: {problems}', zh: 'loom 会拒绝这份报告：{problems}' },
   'verify.fix.openBehavior': { en: '{behavior} is not closed: {missing}', zh: '{behavior} 未闭合：{missing}' },
   'verify.fix.openBehaviorDirection': {
     en: 'implement and test it (a task, a test file that exists, evidence under evidence/), then record it in traceability.json',

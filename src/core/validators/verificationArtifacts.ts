@@ -27,15 +27,46 @@ function refMissingMessage(id: string, ref: string, test?: Pick<TestRefCheck, 'r
 }
 
 /**
- * The placeholder phrases loom's verify-artifacts.mjs looks for, in any case as it matches them:
- * a report of a to-do app that says "Todo" fails loom's check, so it fails here too (the message
- * says which word, so it can be reworded).
+ * The placeholder phrases loom's verify-artifacts.mjs looks for (PLACEHOLDER_RE), in any case as
+ * it matches them: a report of a to-do app that says "Todo" fails loom's check, so it fails here
+ * too (the message says which word, so it can be reworded).
  */
-const placeholderIn = (line: string) => /\b(TBD|TODO|implement later|fill in details)\b/i.exec(line)?.[0];
+export const LOOM_PLACEHOLDER_RULE = /\b(TBD|TODO|implement later|fill in details)\b/i;
+const placeholderIn = (line: string) => LOOM_PLACEHOLDER_RULE.exec(line)?.[0];
+/** The files verify-artifacts.mjs scans with it: its core file and its full-flow files (not verify-report.md). */
+export const PLACEHOLDER_SCANNED = ['test-report.md', 'spec.md', 'plan.md', 'progress.md'] as const;
 const FAILING = /FAIL|失败|不通过/i;
-/** Words that make a failing line a known, accepted one for loom. */
-const KNOWN_FAILURE = /WARN|预先存在|既有|范围外|BLOCKED|known/i;
+/** Words that make a report's failure a known, accepted one (verify-artifacts.mjs checkReport, loom 3). */
+const KNOWN_FAILURE = /WARN|预先存在|known/i;
 const PASS_VERDICT = /^\s*(?:verdict|结论)\s*[:：]\s*(?:PASS|通过)/im;
+
+/** One rule of loom's checkReport a report breaks, with the 1-based line it concerns. */
+export interface ReportRuleProblem {
+  kind: 'contradicts' | 'missing' | 'stale';
+  message: string;
+  line?: number;
+  requirement?: string;
+}
+
+/**
+ * What loom 3's verify-artifacts.mjs `checkReport` refuses in a report (test-report.md or
+ * verify-report.md): a failure without a known-warning context anywhere in it; and, when it says
+ * PASS, an evidence receipt that does not hold (artifact-checker.js validateReportEvidence) and
+ * a requirement of spec.md it does not name. A report without a verdict line is refused too:
+ * loom's gate reads the verdict (parseVerdict) and a report without one never passes it.
+ */
+export function reportRuleProblems(dir: string, specDirRel: string, name: string, text: string, specIds: readonly string[]): ReportRuleProblem[] {
+  const out: ReportRuleProblem[] = [];
+  const lines = text.split('\n');
+  const failing = lines.findIndex((l) => FAILING.test(l));
+  if (failing >= 0 && !KNOWN_FAILURE.test(text)) out.push({ kind: 'contradicts', message: t('validator.verify.failure', { name, line: failing + 1 }), line: failing + 1 });
+  if (!PASS_VERDICT.test(text)) return [...out, { kind: 'missing', message: t('validator.verify.noVerdict', { name }) }];
+  const verdictLine = lines.findIndex((l) => PASS_VERDICT.test(l)) + 1;
+  for (const problem of evidenceReceiptProblems(dir, name, parseReport(`${specDirRel}/${name}`, text))) out.push({ kind: 'stale', message: problem, line: verdictLine });
+  for (const id of specIds.filter((x) => !new RegExp(`\\b${x}\\b`).test(text)))
+    out.push({ kind: 'missing', message: t('validator.verify.unmentioned', { name, id }), line: verdictLine, requirement: id });
+  return out;
+}
 
 /**
  * Leaving verification, as loom's verify-artifacts.mjs decides it: test-report.md and
@@ -60,24 +91,19 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
       list.add({ kind: 'missing', severity: 'error', artifact: name, message: t('validator.fileMissing', { file: name }), location: { file: name } });
       continue;
     }
-    const failing = text.split('\n').findIndex((l) => FAILING.test(l));
-    if (failing >= 0 && !KNOWN_FAILURE.test(text)) {
-      list.add({ kind: 'contradicts', severity: 'error', artifact: name, message: t('validator.verify.failure', { name }), location: { file: name, line: failing + 1 } });
-    }
-    if (!PASS_VERDICT.test(text)) {
-      list.add({ kind: 'missing', severity: 'error', artifact: name, message: t('validator.verify.noVerdict', { name }), location: { file: name } });
-      continue;
-    }
-    const verdictLine = text.split('\n').findIndex((l) => PASS_VERDICT.test(l)) + 1;
-    for (const problem of evidenceReceiptProblems(s.dir, name, parseReport(`${s.specDir}/${name}`, text))) {
-      list.add({ kind: 'stale', severity: 'error', artifact: name, message: problem, location: { file: name, line: verdictLine } });
-    }
-    for (const id of specIds.filter((x) => !new RegExp(`\\b${x}\\b`).test(text))) {
-      list.add({ kind: 'missing', severity: 'error', requirement_id: id, artifact: name, message: t('validator.verify.unmentioned', { name, id }), location: { file: name, line: verdictLine } });
+    for (const p of reportRuleProblems(s.dir, s.specDir, name, text, specIds)) {
+      list.add({
+        kind: p.kind,
+        severity: 'error',
+        ...(p.requirement ? { requirement_id: p.requirement } : {}),
+        artifact: name,
+        message: p.message,
+        location: { file: name, ...(p.line ? { line: p.line } : {}) },
+      });
     }
   }
 
-  for (const name of ['test-report.md', 'verify-report.md', 'spec.md', 'plan.md', 'progress.md']) {
+  for (const name of PLACEHOLDER_SCANNED) {
     const all = (lines.text(name) ?? '').split('\n');
     const index = all.findIndex((l) => placeholderIn(l) !== undefined);
     if (index >= 0) {
@@ -87,7 +113,7 @@ export function verificationArtifacts(s: SpecSnapshot, options: ValidatorOptions
         kind: 'placeholder',
         severity: 'error',
         artifact: name,
-        message: t('validator.verify.placeholder', { name, line: found, placeholder: phrase ?? '' }),
+        message: t('validator.verify.loomPlaceholder', { name, line: found, placeholder: phrase ?? '' }),
         location: { file: name, line: found },
       });
     }

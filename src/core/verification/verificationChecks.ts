@@ -1,16 +1,20 @@
 import { join } from 'node:path';
+import { REQUIREMENTS_FILE } from '../files/requirements';
+import { TRACEABILITY_FILE } from '../files/traceability';
 import type { FixItem } from '../executing/dispatch/fixInstructions';
 import { findPlaceholder } from '../files/placeholders';
 import { readOptionalText } from '../fs/readOptional';
 import { t, type Language } from '../messages';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { stageWithRole } from '../pipeline/stageRoles';
-import { evidenceReceiptProblems } from '../specdir/evidenceReceipt';
+import type { Finding } from '../files/findings';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
+import type { ValidatorResult } from '../validators/validatorResult';
+import { LOOM_PLACEHOLDER_RULE, PLACEHOLDER_SCANNED, verificationArtifacts } from '../validators/verificationArtifacts';
 import { buildTraceabilityMatrix, type TraceabilityMatrix } from '../trace/traceabilityMatrix';
 import type { CommandResult, VerificationRun } from './verificationRun';
 
-export type CheckId = 'artifacts' | 'build' | 'tests' | 'placeholders' | 'traceability' | 'convergence';
+export type CheckId = 'artifacts' | 'build' | 'tests' | 'placeholders' | 'traceability' | 'convergence' | 'report';
 /** SKIP: nothing to check (no build configured); it never makes the verdict FAIL. */
 export type CheckResult = 'PASS' | 'FAIL' | 'SKIP';
 
@@ -30,11 +34,26 @@ export interface CheckInput {
   language: Language;
   /** The traceability matrix of the snapshot, built once for the checks and the coverage. */
   matrix: TraceabilityMatrix;
+  /**
+   * What loom 3's verify-artifacts.mjs would refuse in the spec's files as they are now (the
+   * verification-artifacts validator, run once): each of its findings fails the check it belongs
+   * to, so a PASS here is one loom's check accepts.
+   */
+  artifacts: ValidatorResult;
 }
 
-/** The files loom's verify-artifacts.mjs scans for placeholder phrases, in any case (a report of a to-do app saying "Todo" fails there too). */
-const SCANNED_ARTIFACTS = ['test-report.md', 'spec.md', 'plan.md', 'progress.md'];
-const ARTIFACT_PLACEHOLDER = /\b(TBD|TODO|implement later|fill in details)\b/i;
+/** The validator's blocking findings on one of `files`, but those of `kinds` left to another check. */
+const loomFindings = (input: CheckInput, files: readonly string[], skipKinds: readonly string[] = []): Finding[] =>
+  (input.artifacts.findings ?? []).filter((f) => (f.severity === 'error' || f.severity === 'blocker') && files.includes(f.artifact ?? '') && !skipKinds.includes(f.kind));
+
+/** A fix item for a rule of loom's that a file breaks. */
+const loomRuleFix = (f: Finding, language: Language): FixItem => ({
+  problem: t('verify.fix.loomRule', { file: f.artifact ?? '-', problem: f.message }, language),
+  file: f.artifact ?? '-',
+  ...(f.location?.line ? { location: String(f.location.line) } : {}),
+  severity: t('verify.report.blocking', {}, language),
+  direction: t('verify.fix.loomRuleDirection', { file: f.artifact ?? '-' }, language),
+});
 /** At most this many placeholders are listed; the rest are counted. */
 const LISTED = 5;
 
@@ -42,10 +61,12 @@ const check = (id: CheckId, result: CheckResult, notes: string, fixes: FixItem[]
 
 /**
  * Stage artifacts present: what the verification stage requires to be entered (its step's
- * `requires`), and test-report.md saying PASS with a valid evidence receipt, as loom's skill reads
- * the earlier report before it claims anything.
+ * `requires`), and test-report.md as loom 3's verify-artifacts.mjs `checkReport` accepts it: a
+ * PASS verdict with a valid evidence receipt, every requirement of spec.md named, no failure
+ * without a known-warning context (its placeholders are the placeholder scan's).
  */
-function artifactsCheck({ snapshot, definition, language }: CheckInput): VerificationCheck {
+function artifactsCheck(input: CheckInput): VerificationCheck {
+  const { snapshot, definition, language } = input;
   const stage = stageWithRole(definition, 'verification');
   const required = stage?.requires.length ? stage.requires : ['spec.md', 'requirements.json', 'traceability.json', 'test-report.md', 'convergence-report.json'];
   const present = (p: string) => snapshot.files.has(p) || snapshot.files.has(p.endsWith('/') ? p : `${p}/`);
@@ -56,14 +77,12 @@ function artifactsCheck({ snapshot, definition, language }: CheckInput): Verific
     severity: t('verify.report.blocking', {}, language),
     direction: t('verify.fix.missingArtifactDirection', {}, language),
   }));
-  const report = snapshot.reports.get('test-report.md');
-  const reasons = report
-    ? [...(report.verdict === 'PASS' ? [] : [`verdict ${report.verdictText ?? report.inferredVerdict ?? '-'}`]), ...evidenceReceiptProblems(snapshot.dir, 'test-report.md', report)]
-    : [];
-  if (report && reasons.length) {
+  const report = missing.includes('test-report.md') ? [] : loomFindings(input, ['test-report.md'], ['placeholder']);
+  for (const f of report) {
     fixes.push({
-      problem: t('verify.fix.testReport', { reasons: reasons.join('; ') }, language),
+      problem: t('verify.fix.testReport', { reasons: f.message }, language),
       file: 'test-report.md',
+      ...(f.location?.line ? { location: String(f.location.line) } : {}),
       severity: t('verify.report.blocking', {}, language),
       direction: t('verify.fix.testReportDirection', {}, language),
     });
@@ -71,7 +90,7 @@ function artifactsCheck({ snapshot, definition, language }: CheckInput): Verific
   if (fixes.length === 0) return check('artifacts', 'PASS', t('verify.note.artifactsPresent', { files: required.join(', ') }, language));
   const notes = [
     ...(missing.length ? [t('verify.note.artifactsMissing', { files: missing.join(', ') }, language)] : []),
-    ...(report && reasons.length ? [t('verify.note.testReportNotPassing', { reasons: reasons.join('; ') }, language)] : []),
+    ...(report.length ? [t('verify.note.testReportNotPassing', { reasons: report.map((f) => f.message).join('; ') }, language)] : []),
   ];
   return check('artifacts', 'FAIL', notes.join('; '), fixes);
 }
@@ -132,30 +151,31 @@ function testsCheck({ run, language }: CheckInput): VerificationCheck {
 }
 
 /**
- * Placeholder scan, as loom's skill asks: the artifacts loom's verify-artifacts.mjs scans (any
- * case), and the files the tasks own in the worktree, with loom's upper-case markers
- * (artifact-checker.js hasPlaceholder: code of a to-do app may say "todo").
+ * Placeholder scan, as loom's skill asks: the artifacts loom's verify-artifacts.mjs scans with its
+ * PLACEHOLDER_RE (any case), and the files the tasks own in the worktree, with loom's upper-case
+ * markers (artifact-checker.js hasPlaceholder: code of a to-do app may say "todo").
  */
 function placeholdersCheck({ snapshot, run, language }: CheckInput): VerificationCheck {
-  const found: { file: string; line: number; placeholder: string }[] = [];
-  for (const name of SCANNED_ARTIFACTS) {
+  const found: { file: string; line: number; placeholder: string; loomRule: boolean }[] = [];
+  for (const name of PLACEHOLDER_SCANNED) {
     const text = readOptionalText(join(snapshot.dir, name));
     if (text === undefined) continue;
     text.split('\n').forEach((line, i) => {
-      const m = ARTIFACT_PLACEHOLDER.exec(line) ?? (name === 'progress.md' && /HH:mm/i.exec(line));
-      if (m) found.push({ file: name, line: i + 1, placeholder: m[0] });
+      const m = LOOM_PLACEHOLDER_RULE.exec(line) ?? (name === 'progress.md' && /HH:mm/i.exec(line));
+      if (m) found.push({ file: name, line: i + 1, placeholder: m[0], loomRule: true });
     });
   }
   const owned = [...new Set([...snapshot.tasks.values()].flatMap((task) => task.owns))].filter((p) => !p.endsWith('/'));
   for (const path of owned) {
     const text = readOptionalText(join(run.cwd, path));
     const p = text === undefined ? undefined : findPlaceholder(text);
-    if (p) found.push({ file: path, line: p.line, placeholder: p.placeholder });
+    if (p) found.push({ file: path, line: p.line, placeholder: p.placeholder, loomRule: false });
   }
-  if (found.length === 0) return check('placeholders', 'PASS', t('verify.note.placeholdersClean', { artifacts: SCANNED_ARTIFACTS.join(', '), count: owned.length }, language));
+  if (found.length === 0) return check('placeholders', 'PASS', t('verify.note.placeholdersClean', { artifacts: PLACEHOLDER_SCANNED.join(', '), count: owned.length }, language));
   const places = found.slice(0, LISTED).map((f) => `${f.file}:${f.line}`);
   const more = found.length > LISTED ? ` (+${found.length - LISTED})` : '';
-  // One fix item per file, with every line of it, so a file full of them reads as one task.
+  // One fix item per file, with every line of it, so a file full of them reads as one task; the
+  // spec's artifacts say it is loom's case-blind rule, so a domain word can be reworded.
   const files = [...new Set(found.map((f) => f.file))];
   return check(
     'placeholders',
@@ -163,40 +183,49 @@ function placeholdersCheck({ snapshot, run, language }: CheckInput): Verificatio
     t('verify.note.placeholdersFound', { count: found.length, places: `${places.join(', ')}${more}` }, language),
     files.map((file) => {
       const mine = found.filter((f) => f.file === file);
+      const words = [...new Set(mine.map((f) => f.placeholder))].join(', ');
+      const loomRule = mine[0].loomRule;
       return {
-        problem: t('verify.fix.placeholder', { placeholder: [...new Set(mine.map((f) => f.placeholder))].join(', '), file }, language),
+        problem: t(loomRule ? 'verify.fix.placeholder' : 'verify.fix.codePlaceholder', { placeholder: words, file }, language),
         file,
         location: mine.map((f) => f.line).join(', '),
         severity: t('verify.report.blocking', {}, language),
-        direction: t('verify.fix.placeholderDirection', {}, language),
+        direction: t(loomRule ? 'verify.fix.placeholderDirection' : 'verify.fix.codePlaceholderDirection', {}, language),
       };
     }),
   );
 }
 
-/** Traceability closed: every behavior with a task, a test file that exists and evidence (loom's closure). */
-function traceabilityCheck({ matrix, language }: CheckInput): VerificationCheck {
+/**
+ * Traceability closed: every behavior with a task, a test file that exists and evidence (loom's
+ * closure), and whatever else loom's validateRequirementsFile and validateTraceabilityFile refuse
+ * (a requirement of spec.md not traced, a requirement's own links, a test or evidence not found).
+ */
+function traceabilityCheck(input: CheckInput): VerificationCheck {
+  const { matrix, language } = input;
   const open = matrix.rows.filter((r) => !r.closed);
+  const openBehaviors = new Set(open.map((r) => r.behavior));
+  // A behavior's own row already says what it lacks; the rest are loom's other refusals.
+  const others = loomFindings(input, [REQUIREMENTS_FILE, TRACEABILITY_FILE]).filter((f) => !(f.behavior_id && openBehaviors.has(f.behavior_id)));
   const { closed, behaviors: total } = matrix.summary;
-  if (open.length === 0 && total > 0) return check('traceability', 'PASS', t('verify.note.traceabilityClosed', { closed, total }, language));
+  if (open.length === 0 && others.length === 0 && total > 0) return check('traceability', 'PASS', t('verify.note.traceabilityClosed', { closed, total }, language));
   const missing = (r: (typeof open)[number]) =>
     [
       ...(r.tasks.length ? [] : [t('verify.fix.missingTask', {}, language)]),
       ...(r.tests.some((x) => x.exists) ? [] : [t('verify.fix.missingTest', {}, language)]),
       ...(r.evidence.some((x) => x.exists) ? [] : [t('verify.fix.missingEvidence', {}, language)]),
     ].join(', ');
-  return check(
-    'traceability',
-    'FAIL',
-    t('verify.note.traceabilityOpen', { closed, total, open: open.map((r) => r.behavior).join(', ') || '-' }, language),
-    open.map((r) => ({
+  const notes = [t('verify.note.traceabilityOpen', { closed, total, open: open.map((r) => r.behavior).join(', ') || '-' }, language), ...others.map((f) => f.message)];
+  return check('traceability', 'FAIL', notes.join('; '), [
+    ...open.map((r) => ({
       problem: t('verify.fix.openBehavior', { behavior: r.behavior, missing: missing(r) }, language),
       file: 'traceability.json',
       location: `${r.requirement}.${r.behavior}`,
       severity: t('verify.report.blocking', {}, language),
       direction: t('verify.fix.openBehaviorDirection', {}, language),
     })),
-  );
+    ...others.map((f) => loomRuleFix(f, language)),
+  ]);
 }
 
 /** Convergence: the converge stage's report says converged. */
@@ -219,7 +248,8 @@ function convergenceCheck({ snapshot, language }: CheckInput): VerificationCheck
 export const VERIFICATION_CHECKS: readonly ((input: CheckInput) => VerificationCheck)[] = [artifactsCheck, buildCheck, testsCheck, placeholdersCheck, traceabilityCheck, convergenceCheck];
 
 /** The checks of a verification run over the spec as it is now. */
-export function verificationChecks(input: Omit<CheckInput, 'matrix'>): { checks: VerificationCheck[]; matrix: TraceabilityMatrix } {
+export function verificationChecks(input: Omit<CheckInput, 'matrix' | 'artifacts'>): { checks: VerificationCheck[]; matrix: TraceabilityMatrix } {
   const matrix = buildTraceabilityMatrix(input.snapshot);
-  return { checks: VERIFICATION_CHECKS.map((c) => c({ ...input, matrix })), matrix };
+  const artifacts = verificationArtifacts(input.snapshot);
+  return { checks: VERIFICATION_CHECKS.map((c) => c({ ...input, matrix, artifacts })), matrix };
 }

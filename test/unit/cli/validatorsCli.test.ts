@@ -166,7 +166,7 @@ describe('loom-vscode verify', () => {
           run.out,
           [
             `${SPEC}: verification-artifacts failed`,
-            `  VA-1 error [contradicts] ${SPEC}/verify-report.md:1 verify-report.md reports a failure without a known-warning context`,
+            `  VA-1 error [contradicts] ${SPEC}/verify-report.md:1 verify-report.md line 1 reports a failure without a known-warning context (loom refuses a report that says FAIL, in any case, unless it also says WARN or known)`,
             `  VA-2 error [missing] ${SPEC}/verify-report.md verify-report.md has no verdict: PASS line`,
             '',
           ].join('\n'),

@@ -63,7 +63,9 @@ describe('verification-artifacts', () => {
   it('a failure without a known-warning context fails, a known one does not', () => {
     assert.deepEqual(
       lines((r) => r.write(`${SPEC}/verify-report.md`, report('Verify report').replace('| REQ-002 | PASS |', '| REQ-002 | FAIL |'))),
-      ['VA-1 error contradicts verify-report.md:4 verify-report.md reports a failure without a known-warning context'],
+      [
+        'VA-1 error contradicts verify-report.md:4 verify-report.md line 4 reports a failure without a known-warning context (loom refuses a report that says FAIL, in any case, unless it also says WARN or known)',
+      ],
     );
     assert.deepEqual(
       lines((r) => r.write(`${SPEC}/verify-report.md`, report('Verify report').replace('| REQ-002 | PASS |', '| REQ-002 | FAIL (known flaky, WARN) |'))),
@@ -78,7 +80,10 @@ describe('verification-artifacts', () => {
         r.write(`${SPEC}/plan.md`, '# Plan\n\nTodo list, T1, T2.\n\nRollout: TBD\n');
         r.write(`${SPEC}/progress.md`, '# progress\n\n| Updated | YYYY-MM-DD HH:mm |\n');
       }),
-      ['VA-1 error placeholder plan.md:3 plan.md line 3 still holds the placeholder Todo', 'VA-2 error placeholder progress.md:3 progress.md still holds the literal HH:mm'],
+      [
+        `VA-1 error placeholder plan.md:3 plan.md line 3 holds "Todo", which loom's placeholder rule (TBD, TODO, implement later, fill in details; case ignored) refuses: reword it`,
+        'VA-2 error placeholder progress.md:3 progress.md still holds the literal HH:mm',
+      ],
     );
   });
 

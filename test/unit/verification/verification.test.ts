@@ -54,6 +54,7 @@ test('PASS: the tests re-run in the repository, their log kept with its sha256, 
         ['placeholders', 'PASS'],
         ['traceability', 'PASS'],
         ['convergence', 'PASS'],
+        ['report', 'PASS'],
       ],
     );
     const text = r.read(`${GREETING}/verify-report.md`);
