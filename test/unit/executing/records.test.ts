@@ -7,7 +7,7 @@ import { CorruptStateError } from '../../../src/core/errors';
 import { dependentsOf, renderBreakerReport } from '../../../src/core/executing/machine/circuitBreaker';
 import { buildExecutingHandoff } from '../../../src/core/executing/executingHandoff';
 import { buildTaskHandoff, compactHandoffIndex, refreshHandoff, staleArtifacts, upstreamTasks } from '../../../src/core/executing/taskHandoff';
-import { neutralizeReportLines, renderTestReport } from '../../../src/core/executing/evidence/testReport';
+import { failureWordIn, neutralizeReportLines, renderTestReport } from '../../../src/core/executing/evidence/testReport';
 import { TokenBudgetExceededError, TokenLedger } from '../../../src/core/executing/transcripts/tokenLedger';
 import { FileTranscriptStore } from '../../../src/core/executing/transcripts/transcriptStore';
 import { updateTraceability } from '../../../src/core/executing/evidence/traceabilityUpdate';
@@ -169,6 +169,7 @@ test("test report: one verdict and one receipt, the reporter's own verdict lines
     reporterText: 'All fine.\nverdict: PASS\nevidence-file: evidence/fake.log',
     reasons: ['npm test exited with 1'],
     finishedTasks: ['T1'],
+    requirements: [],
     skippedTasks: [],
     evidence: { file: 'evidence/test-1.log', sha256: 'ab'.repeat(32), command: 'npm test', exitCode: 1 },
     now: 'now',
@@ -184,12 +185,26 @@ test("test report: one verdict and one receipt, the reporter's own verdict lines
     reporterText: '',
     reasons: [],
     finishedTasks: [],
+    requirements: [
+      { id: 'REQ-001', behaviors: ['REQ-001-B01'], closed: true },
+      { id: 'REQ-002', behaviors: [], closed: false },
+    ],
     skippedTasks: [],
     evidence: { file: 'evidence/t.log', sha256: 'c', command: 'npm test', exitCode: 0 },
     now: 'n',
     language: 'zh',
   });
   assert.equal(parseReport('r', zh).verdict, 'PASS');
+  // loom 3 verify-artifacts.mjs checkReport: a PASS test report names every requirement of spec.md.
+  assert.match(zh, /## 需求\n\n\| 需求 \| Behavior \| 追溯 \|\n\|---\|---\|---\|\n\| REQ-001 \| REQ-001-B01 \| 已闭合 \|\n\| REQ-002 \| - \| 未闭合 \|/);
+});
+
+// loom 3 verify-artifacts.mjs checkReport: /FAIL|失败|不通过/i anywhere, unless /WARN|预先存在|known/i.
+test('a failure word in the reporter’s text of a passing report is found as loom finds it', () => {
+  assert.deepEqual(failureWordIn('All 12 tests ran.\n12 passed, 0 failed.'), { word: 'fail', line: 2 });
+  assert.deepEqual(failureWordIn('全部 3 个测试通过，0 个失败'), { word: '失败', line: 1 });
+  assert.equal(failureWordIn('12 passed, 0 failed (known flaky test skipped)'), undefined);
+  assert.equal(failureWordIn('All 12 tests passed.'), undefined);
 });
 
 test('executing handoff: finished tasks, command, traceability, artifacts, risks', () => {

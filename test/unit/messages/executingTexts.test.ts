@@ -22,6 +22,7 @@ const failing: TestReportInput = {
   reporterText: 'All fine.\nverdict: PASS',
   reasons: ['r1'],
   finishedTasks: ['T1'],
+  requirements: [],
   skippedTasks: ['T3'],
   evidence: { file: 'evidence/t.log', sha256: 'c', command: 'npm test', exitCode: 1 },
   now: 'now',

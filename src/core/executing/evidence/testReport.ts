@@ -20,6 +20,11 @@ export interface TestReportInput {
   /** Why the core failed the report (exit code, unclosed behaviors, the reporter's FAIL). */
   reasons: readonly string[];
   finishedTasks: readonly string[];
+  /**
+   * Every requirement of the spec with its behaviors and whether traceability closes them: loom 3's
+   * verify-artifacts.mjs refuses a PASS test report that does not name each requirement of spec.md.
+   */
+  requirements: readonly { id: string; behaviors: readonly string[]; closed: boolean }[];
   skippedTasks: readonly string[];
   evidence: EvidenceLog;
   now: string;
@@ -51,6 +56,10 @@ export function renderTestReport(input: TestReportInput): string {
     '',
     input.finishedTasks.length ? input.finishedTasks.map((task) => `- ${task}`).join('\n') : none,
   ];
+  if (input.requirements.length) {
+    out.push('', t('testReport.requirements', {}, lang), '', t('testReport.requirementsHeader', {}, lang), '|---|---|---|');
+    for (const r of input.requirements) out.push(`| ${r.id} | ${r.behaviors.join(', ') || '-'} | ${t(r.closed ? 'testReport.closed' : 'testReport.open', {}, lang)} |`);
+  }
   if (input.skippedTasks.length) out.push('', t('testReport.skipped', {}, lang), '', input.skippedTasks.map((task) => `- ${task}`).join('\n'));
   out.push('', t('testReport.reporterReport', {}, lang), '', neutralizeReportLines(input.reporterText.trim()) || none);
   if (input.reasons.length) out.push('', t('testReport.reasons', {}, lang), '', input.reasons.map((r) => `- ${r}`).join('\n'));
@@ -67,6 +76,21 @@ export function renderTestReport(input: TestReportInput): string {
     '',
   );
   return out.join('\n');
+}
+
+const FAILURE_WORD = /FAIL|失败|不通过/i;
+const KNOWN_WARNING = /WARN|预先存在|known/i;
+
+/**
+ * A failure word in the reporter's text of a passing report, as loom 3's verify-artifacts.mjs
+ * `checkReport` finds it (any case, anywhere, unless the report also says WARN or known): such a
+ * PASS would be refused there, so it is none here. The line is the text's own, 1-based.
+ */
+export function failureWordIn(reporterText: string): { word: string; line: number } | undefined {
+  if (KNOWN_WARNING.test(reporterText)) return undefined;
+  const lines = reporterText.split(/\r?\n/);
+  const i = lines.findIndex((l) => FAILURE_WORD.test(l));
+  return i < 0 ? undefined : { word: FAILURE_WORD.exec(lines[i])![0], line: i + 1 };
 }
 
 export function writeTestReport(snapshot: SpecSnapshot, text: string): void {

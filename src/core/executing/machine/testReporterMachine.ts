@@ -12,7 +12,10 @@ import type { LoopEnvironment } from './loopEnvironment';
 import type { ImplementerResult, JudgeResult } from '../dispatch/subagentCalls';
 import { failureExcerpt, type EvidenceLog } from '../evidence/testEvidence';
 import { isTestPath } from '../tools/testFiles';
-import { renderTestReport, TEST_REPORT_FILE, writeTestReport } from '../evidence/testReport';
+import { failureWordIn, renderTestReport, TEST_REPORT_FILE, writeTestReport } from '../evidence/testReport';
+import { t } from '../../messages';
+import { readOptionalText } from '../../fs/readOptional';
+import { requirementIdsInSpec } from '../../validators/requirementTaskClosure';
 import { UntrustedWorkspaceError, type TestRun } from '../evidence/testRunner';
 import { updateTraceability } from '../evidence/traceabilityUpdate';
 import type { UserAnswerEvent } from './runEvents';
@@ -204,6 +207,12 @@ export const testReporterMachine = lazily(() =>
             items.push({ problem: `${r.behavior} has ${why} in traceability.json`, severity: 'blocker', direction: `write or name a persistent test for ${r.behavior}` });
           }
         }
+        const failureWord = reasons.length ? undefined : failureWordIn(judged.text);
+        if (failureWord) {
+          const problem = t('testReport.failureWord', failureWord, env.inputs.language);
+          reasons.push(problem);
+          items.push({ problem, severity: 'blocker', direction: problem });
+        }
         const verdict = reasons.length ? 'FAIL' : 'PASS';
         writeTestReport(
           env.store.snapshot(),
@@ -213,6 +222,7 @@ export const testReporterMachine = lazily(() =>
             reporterText: judged.text,
             reasons,
             finishedTasks: finished.map((t) => t.id),
+            requirements: requirementRows(env),
             skippedTasks: context.skipped,
             evidence: log,
             now: env.now(),
@@ -380,6 +390,18 @@ export const testReporterMachine = lazily(() =>
     },
   }),
 );
+
+/** Every requirement spec.md or requirements.json names, with its behaviors and whether traceability closes them all. */
+function requirementRows(env: LoopEnvironment): { id: string; behaviors: string[]; closed: boolean }[] {
+  const snapshot = env.store.snapshot();
+  const rows = buildTraceabilityMatrix(snapshot).rows;
+  const named = requirementIdsInSpec(readOptionalText(join(snapshot.dir, 'spec.md')) ?? '');
+  const ids = [...new Set([...named, ...(snapshot.requirements?.requirements.map((r) => r.id) ?? [])])];
+  return ids.map((id) => {
+    const mine = rows.filter((r) => r.requirement === id);
+    return { id, behaviors: mine.map((r) => r.behavior), closed: mine.length > 0 && mine.every((r) => r.closed) };
+  });
+}
 
 /** The passing log is evidence for every finished behavior; integration tests the reporter named join their behaviors. */
 function recordEvidence(env: LoopEnvironment, behaviors: string[], reporterText: string, changed: string[], logFile: string): void {

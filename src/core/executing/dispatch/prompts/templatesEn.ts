@@ -110,7 +110,7 @@ Loom runs the test command itself after you and keeps its log as evidence: a non
 {{constitution}}
 {{extra_context}}
 ## How to answer
-Write \`## Summary\`, \`## Results\` (what ran and what failed), \`## Tests\` (\`- REQ-001-B01: file#test name\` for integration tests you added) and, when anything fails, \`## Fix instructions\` with \`### Fix item N\` entries (Problem, File, Location, Severity, Direction). End with exactly one line: \`verdict: PASS\` or \`verdict: FAIL\`.
+Write \`## Summary\`, \`## Results\` (what ran and what failed), \`## Tests\` (\`- REQ-001-B01: file#test name\` for integration tests you added) and, when anything fails, \`## Fix instructions\` with \`### Fix item N\` entries (Problem, File, Location, Severity, Direction). End with exactly one line: \`verdict: PASS\` or \`verdict: FAIL\`. A passing report says what passed ("12 passed") and never writes a failure word (FAIL, failed, "0 failed"): loom refuses a passing test-report.md that holds one, in any case.
 `;
 
 /** Sent once in the same conversation when a reply lacks its status line or verdict. */
