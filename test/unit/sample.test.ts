@@ -13,6 +13,7 @@ import type { SpecPipeline } from '../../src/core/repository/specPipeline';
 import { staleHandoffs } from '../../src/core/specdir/handoffStaleness';
 import { planTaskBatches } from '../../src/core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../../src/core/trace/traceabilityMatrix';
+import { verificationArtifacts } from '../../src/core/validators/verificationArtifacts';
 
 /**
  * The bundled sample workspace (sample/, whose copy `npm start` opens) must stay a correct loom
@@ -139,6 +140,13 @@ describe('sample workspace', () => {
       assert.match(receipt.evidence.file!, /^evidence\//);
       assert.equal(receipt.evidence.sha256, sha256(join(s.snapshot.dir, receipt.evidence.file!)), `${report} records the real sha256`);
     }
+  });
+
+  // Issue 44, defect 6: loom 3's verify-artifacts.mjs matches its placeholder words in any case, so
+  // the showcase says "to-do", never "todo" (its directory name is not written in its files either).
+  sampleIt('todo-crud: its files pass loom 3’s verification artifacts check, placeholder words in any case included', () => {
+    const r = verificationArtifacts(spec(CRUD).snapshot);
+    assert.deepEqual(r.problems, []);
   });
 
   sampleIt('todo-crud: every stage it passed would still let it through, the worktree aside', () => {
