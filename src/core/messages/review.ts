@@ -7,6 +7,10 @@ export const reviewMessages = {
     en: '{file} exists already; it was left untouched. Move it aside to export the threads.',
     zh: '{file} 已存在，未作改动。请先将其移走，再导出讨论。',
   },
+  'review.exportPassBlocked': {
+    en: "A PASS cannot be exported: loom's review gate refuses review-feedback.md holding {markers} (line {lines}; checkReviewFeedbackApproval, any case). Export it as Changes requested, or reword those comments.",
+    zh: '无法导出 PASS：loom 的评审关卡会拒绝含有 {markers} 的 review-feedback.md（第 {lines} 行；checkReviewFeedbackApproval，不区分大小写）。请以"需要修改"导出，或改写这些评论。',
+  },
   'review.notJson': { en: '{file} is not valid JSON ({detail}); fix or restore it, it was left untouched', zh: '{file} 不是有效的 JSON（{detail}）；请修复或恢复它，Loom 未作改动' },
   'review.notThreads': {
     en: '{file} is not a valid set of comment threads ({where}: {detail}); fix or restore it, it was left untouched',

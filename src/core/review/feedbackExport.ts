@@ -6,6 +6,7 @@ import { withRunLock, type SpecLocation } from '../store/runLock';
 import type { ReviewThread } from './reviewComments';
 import { t as text } from '../messages';
 import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
+import { parseReport } from '../files/report';
 
 export { REVIEW_FEEDBACK_FILE };
 
@@ -33,10 +34,17 @@ export function renderReviewFeedback(title: string, threads: readonly ReviewThre
 export function exportReviewFeedback(spec: SpecLocation, title: string, threads: readonly ReviewThread[], verdict: FeedbackVerdict): string {
   const rel = `${spec.specDir}/${REVIEW_FEEDBACK_FILE}`;
   if (!threads.some((t) => t.status === 'open')) throw new LoomError(text('review.noOpenThread', { file: rel }), rel);
+  const feedback = renderReviewFeedback(title, threads, verdict);
+  // loom 3's checkReviewFeedbackApproval refuses a PASS whose text holds a blocking marker (a
+  // comment saying "this test failed"): such a PASS would only look approved, so it is not written.
+  const markers = verdict === 'PASS' ? parseReport(rel, feedback).blockingMarkers : [];
+  if (markers.length) {
+    throw new LoomError(text('review.exportPassBlocked', { markers: [...new Set(markers.map((m) => m.marker))].join(', '), lines: [...new Set(markers.map((m) => m.line))].join(', ') }), rel);
+  }
   return withRunLock(spec, () => {
     const path = join(spec.dir, REVIEW_FEEDBACK_FILE);
     if (readOptionalText(path) !== undefined) throw new LoomError(text('review.exportExists', { file: rel }), rel);
-    writeFileAtomic(path, renderReviewFeedback(title, threads, verdict));
+    writeFileAtomic(path, feedback);
     return rel;
   });
 }

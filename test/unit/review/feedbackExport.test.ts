@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
 import { parseReport } from '../../../src/core/files/report';
@@ -48,6 +48,27 @@ test('after a refine, threads on written files get a reply and are resolved; the
     const [ta, tb] = readReviewComments(at).threads;
     assert.deepEqual([ta.status, ta.comments.at(-1)?.author, ta.comments.at(-1)?.body], ['resolved', 'Loom', 'spec.md: renamed to Sign in']);
     assert.deepEqual([tb.status, tb.comments.length], ['open', 1]);
+  } finally {
+    r.dispose();
+  }
+});
+
+// loom 3 pipeline-engine.js checkReviewFeedbackApproval: a PASS with BLOCKER, FAIL, FAILED,
+// CHANGES_REQUESTED ... anywhere (any case) does not pass the review gate. Exporting one would write
+// a review that only looks approved, so it is refused; Changes requested is exported as it is.
+test('a PASS whose comments hold a blocking marker is refused, naming the marker; nothing is written', () => {
+  const r = new TempRepo();
+  try {
+    r.write(`${SPEC}/spec.md`, '# Login\n');
+    const at = { dir: r.path(SPEC), specDir: SPEC };
+    updateReviewComments(at, (c) => addThread(c, { file: 'src/login.js', line: 3, endLine: 3, quote: 'x', author: 'Mei', body: 'This check failed once on CI; fine now.', now: NOW }));
+    assert.throws(
+      () => exportReviewFeedback(at, 'Login', readReviewComments(at).threads, 'PASS'),
+      /A PASS cannot be exported: loom's review gate refuses review-feedback\.md holding FAILED \(line 5;/,
+    );
+    assert.equal(existsSync(join(r.root, SPEC, 'review-feedback.md')), false);
+    const rel = exportReviewFeedback(at, 'Login', readReviewComments(at).threads, 'CHANGES_REQUESTED');
+    assert.match(readFileSync(join(r.root, rel), 'utf8'), /verdict: CHANGES_REQUESTED\n$/);
   } finally {
     r.dispose();
   }
