@@ -3,8 +3,8 @@ import { ModelUnavailableError, type ChatModel } from '../../core/executing/disp
 import type { ModelTier, SubagentRole } from '../../core/executing/dispatch/modelTier';
 import type { ModelSelector } from '../../core/executing/ports';
 import type { ComponentLog } from '../log';
-import { LanguageModelChatAdapter } from './chatModelAdapter';
 import { pickForTier } from './tierRanking';
+import { vscodeChatModel } from './vscodeChatModel';
 
 export interface ModelSettings {
   /** `loom.models.vendor`; empty: any vendor. */
@@ -43,6 +43,6 @@ export class VsCodeModelSelector implements ModelSelector {
       throw new ModelUnavailableError(`${role} (${tier}): ${hint}`, role, tier);
     }
     this.log.info(`${role} (${tier}) → ${model.vendor}/${model.family} ${model.id} (${model.maxInputTokens} input tokens)`);
-    return new LanguageModelChatAdapter(model, this.justification);
+    return vscodeChatModel(model, this.justification, this.log);
   }
 }
