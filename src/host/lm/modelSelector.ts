@@ -40,7 +40,7 @@ export class VsCodeModelSelector implements ModelSelector {
       const hint = family
         ? `no language model matches ${where} (setting loom.models.${tier}); pick an installed model family or clear the setting`
         : `no language model is available${where ? ` for ${where}` : ''}; install or sign in to a language model provider (for example GitHub Copilot Chat), or change loom.models.vendor`;
-      throw new ModelUnavailableError(`${role} (${tier}): ${hint}`, role, tier);
+      throw new ModelUnavailableError(`${role} (${tier}): ${hint}`, role, tier, hint);
     }
     this.log.info(`${role} (${tier}) → ${model.vendor}/${model.family} ${model.id} (${model.maxInputTokens} input tokens)`);
     return vscodeChatModel(model, this.justification, this.log);

@@ -50,6 +50,10 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'check-failed': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
     'verification-failed': { title: vscode.l10n.t('Open {0}', 'verify-report.md'), run: () => openSpecFile(e, 'verify-report.md') },
     'model-unavailable': { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') },
+    'model-error': again,
+    'missing-input': stop.file
+      ? { title: vscode.l10n.t('Open {0}', stop.file), run: () => openSpecFile(e, stop.file!) }
+      : { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
     'model-refused': {
       title: vscode.l10n.t('Answer in @loom'),
       run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@loom /${commandForStage(stop.stage)?.name ?? ''} `, isPartialQuery: true }),
@@ -60,6 +64,7 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'tasks-stopped': again,
     stopped: again,
     'failed-stage': { title: vscode.l10n.t('Recover…'), run: command('loom.recover') },
+    error: { title: vscode.l10n.t('Open Log'), run: () => runs.showLog() },
     done: undefined,
   };
   return reasons[stop.reason];
@@ -146,6 +151,10 @@ export class PipelineRuns implements vscode.Disposable {
     this.changed.dispose();
   }
 
+  showLog(): void {
+    this.ctx.log.show();
+  }
+
   isRunning(dir: string): boolean {
     return this.running.has(dir);
   }
@@ -219,7 +228,7 @@ export class PipelineRuns implements vscode.Disposable {
       );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      stop = { reason: 'refused', stage: e.spec.stage ?? '-', message, stages: [] };
+      stop = { reason: 'error', stage: e.spec.stage ?? '-', message: vscode.l10n.t('The run stopped on an error: {0}', message), stages: [] };
       log.error(`${e.spec.snapshot.specDir}: run failed: ${message}`);
     } finally {
       release();
