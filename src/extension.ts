@@ -21,6 +21,7 @@ import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
 import { ActiveRunsFile } from './host/pipelineRun/activeRuns';
+import { RunStopsFile } from './core/pipelineRun/runStopRecord';
 import { PipelineRuns } from './host/pipelineRun/pipelineRuns';
 import { registerPipelineRunCommands } from './host/pipelineRun/pipelineRunCommands';
 import { RunChatCommand } from './host/chat/runChatCommand';
@@ -57,6 +58,8 @@ export interface LoomApi {
   lmTools: LoomTools;
   /** The comment threads of spec reviews (review-comments.json). */
   review: ReviewThreads;
+  /** Loom: Run Pipeline's runs: under way, and where each stopped (its status bar item). */
+  runs: PipelineRuns;
   /** The one "Loom" output channel every component logs to. */
   log: Log;
   /** performance.now() marks of loading and activation, for the benchmarks (`npm run bench`). */
@@ -108,7 +111,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const review = new ReviewThreads(registry, config, log);
   const refine = new RefineCommand(ctx, drafts, review);
   view.provider.setReviewCounts(review);
-  const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath));
+  const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath), new RunStopsFile(context.globalStorageUri.fsPath));
   view.provider.setPipelineRuns(runs);
   const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
   const lmTools = new LoomTools(ctx);
@@ -153,7 +156,23 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   registry.startSoon();
   const extensionActivatedAt = performance.now();
   const timings = { ...clock, activatedAt: clock.activatedAt ?? extensionActivatedAt, threadAtActivated: clock.threadAtActivated ?? threadClock(), extensionActivatedAt };
-  return { timings, registry, tree: view.provider, view, diagnostics, statusBar, webviews, drafts, chat, mcpServers, lmTools, review, log, ...(presets ? { testHooks: { prompts: presets } } : {}) };
+  return {
+    timings,
+    registry,
+    tree: view.provider,
+    view,
+    diagnostics,
+    statusBar,
+    webviews,
+    drafts,
+    chat,
+    mcpServers,
+    lmTools,
+    review,
+    runs,
+    log,
+    ...(presets ? { testHooks: { prompts: presets } } : {}),
+  };
 }
 
 export function deactivate(): void {

@@ -26,6 +26,14 @@ export function localTime(iso: string | undefined): string {
   return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${pad(t.getHours())}:${pad(t.getMinutes())}`;
 }
 
+/** A moment as a person says it: `14:02` today, else the local `2026-11-28 14:02`. */
+export function clockTime(iso: string, now = new Date()): string {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  const sameDay = t.getFullYear() === now.getFullYear() && t.getMonth() === now.getMonth() && t.getDate() === now.getDate();
+  return sameDay ? localTime(iso).slice(11) : localTime(iso);
+}
+
 /** Markdown text with its special characters escaped, for tooltips and rendered views. */
 export function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+!|<>]/g, (c) => `\\${c}`);

@@ -245,6 +245,8 @@ export interface DashboardRun {
   /** Why it stopped (a stable code) and the sentence; absent while it runs. */
   reason?: string;
   message?: string;
+  /** When it stopped (ISO), from its stop record: still true after a reload. */
+  since?: string;
   /** The one action that continues it, run by the host (Loom: Continue Pipeline). */
   action?: string;
   stages: DashboardRunStage[];

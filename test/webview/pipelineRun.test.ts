@@ -85,4 +85,18 @@ describe('dashboard: the pipeline run', () => {
     assert.deepEqual(await p.postedOf('openFile'), [{ type: 'openFile', path: `${SPEC}/transcripts/run-brainstorming.md` }]);
     await p.finish();
   });
+
+  it('says since when the run waits for you (its stop record’s time), and a run you stopped as stopped, not as needing you', async () => {
+    const model = stopped();
+    model.run!.since = '2026-12-01T14:02:00.000Z';
+    const p = await harness.open('dashboard', { viewport: { width: 1000, height: 800 }, reply: { type: 'init', model } });
+    const local = new Date(model.run!.since);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const time = `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())} ${pad(local.getHours())}:${pad(local.getMinutes())}`;
+    assert.equal(text(await p.page.locator('#pipeline-run.needs-you h2').textContent()), `Pipeline run · Needs you at brainstorming since ${time}`);
+    await p.send({ type: 'update', model: { ...model, run: { ...model.run!, reason: 'stopped', message: 'Stopped at brainstorming: nothing half-written.', action: 'Run Again' } } });
+    await p.settle();
+    assert.equal(text(await p.page.locator('#pipeline-run h2').textContent()), 'Pipeline run · Stopped at brainstorming');
+    await p.finish();
+  });
 });

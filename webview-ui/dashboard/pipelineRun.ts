@@ -1,6 +1,7 @@
 import type { DashboardModel } from '../../src/shared/dashboardModel';
 import { h } from '../common/dom';
 import { fileLink } from '../common/openFile';
+import { formatTime } from '../common/format';
 import { tv } from '../../src/shared/messages/viewText';
 import { commandButton } from './commands';
 
@@ -31,7 +32,11 @@ export function renderPipelineRun(m: DashboardModel): HTMLElement[] {
     ? tv('view.run.running', { mode: run.mode, stage: run.stage })
     : run.reason === 'done'
       ? tv('view.run.done', { stage: run.stage })
-      : tv('view.run.needsYou', { stage: run.stage });
+      : run.reason === 'stopped'
+        ? tv('view.run.stoppedAt', { stage: run.stage })
+        : run.since
+          ? tv('view.run.needsYouSince', { stage: run.stage, time: formatTime(run.since) })
+          : tv('view.run.needsYou', { stage: run.stage });
   const action = run.running
     ? commandButton(m.specDir, { command: 'stopPipeline' }, tv('view.next.stopPipeline'), { key: 'run-stop', secondary: true })
     : run.action

@@ -24,6 +24,7 @@ import { memoryMessages } from './memory';
 import { verificationMessages } from './verification';
 import { pipelineRunMessages } from './pipelineRun';
 import { worktreeMessages } from './worktree';
+import { modelMessages } from './models';
 import { portMessages } from './port';
 import { viewMessages } from '../../shared/messages/viewMessages';
 import { lazily } from '../../shared/lazily';
@@ -64,6 +65,7 @@ export const CATALOG = lazily(() => ({
   ...pipelineRunMessages,
   ...worktreeMessages,
   ...portMessages,
+  ...modelMessages,
 })) satisfies () => Readonly<Record<string, MessageEntry>>;
 
 type Catalog = ReturnType<typeof CATALOG>;

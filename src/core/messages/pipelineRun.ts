@@ -44,6 +44,20 @@ export const pipelineRunMessages = {
   'run.pipeline.moved': { en: 'Moved {from} → {to}', zh: '已移动 {from} → {to}' },
   'run.pipeline.fresh': { en: '{stage} was done already (its handoff is fresh): moving on.', zh: '{stage} 已完成（其交接文件仍有效）：继续前进。' },
   'run.pipeline.testReport': { en: 'The tasks ran, but test-report.md says {verdict}.', zh: '任务已运行，但 test-report.md 的结论是 {verdict}。' },
+  'run.pipeline.readyForApproval': {
+    en: '{stage} is ready for your approval: its files are written ({files}) and pass its checks. {stage} is a human-approval gate: approve it to move on to {to}.',
+    zh: '{stage} 已可由你批准：其文件已写好（{files}）并通过检查。{stage} 是人工批准关卡：批准后进入 {to}。',
+  },
+  'run.pipeline.outputsReady': { en: '{stage}’s files are written and pass its checks: moving on without asking the model.', zh: '{stage} 的文件已写好并通过检查：不询问模型，继续前进。' },
+  'run.pipeline.missingInput': {
+    en: '{stage} needs {file} first, which the model drafting {stage} may not write: {reasons}. Fix it, then run the pipeline again.',
+    zh: '{stage} 需要先有 {file}，而起草 {stage} 的模型不能写它：{reasons}。修正后再次运行流水线。',
+  },
+  'run.pipeline.noModel': { en: 'No language model could draft {stage}: {reason}', zh: '没有可用于起草 {stage} 的语言模型：{reason}' },
+  'run.pipeline.modelError': {
+    en: 'The model could not be reached at {stage} ({detail}); nothing was written. Run the pipeline again in a moment.',
+    zh: '在 {stage} 无法连接模型（{detail}）；没有写入任何文件。请稍后再次运行流水线。',
+  },
   'run.pipeline.approvalGate': { en: '{stage} is a human-approval gate: approve it to move on to {to}.', zh: '{stage} 是人工批准关卡：批准后进入 {to}。' },
   'run.pipeline.asked': {
     en: 'Asked the model: {messages} message(s), about {tokens} tokens; {files} file(s) proposed',

@@ -7,6 +7,7 @@ import { draftBase, writeDrafts } from '../authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
 import type { AuthoringCommand, AuthoringCommandName } from '../authoring/stageCommands';
 import { ModelRequestError, ModelUnavailableError, type ChatMessage, type ChatModel } from '../executing/dispatch/chatModel';
+import { isTransientModelError } from '../executing/dispatch/transientModelError';
 import type { ExecutingOutcome } from '../executing/machine/runTypes';
 import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
@@ -20,6 +21,7 @@ import { staleHandoffs } from '../specdir/handoffStaleness';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { reviewHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import type { VerificationResult } from '../verification/verificationResult';
+import { stageNeed } from './personFirst';
 import { writeStageTranscript } from './stageTranscript';
 import { stageWork, type StageWork } from './stageWork';
 import { estimateTokens } from './tokens';
@@ -41,12 +43,18 @@ export type StopReason =
   | 'verification-failed'
   | 'model-unavailable'
   | 'model-refused'
+  /** The model could not be reached (a rate limit, the network), still after its retries. */
+  | 'model-error'
+  /** A file the stage's drafting may not write is missing or wrong: the person's to fix, before any model is asked. */
+  | 'missing-input'
   | 'drafts-declined'
   | 'declined'
   | 'refused'
   | 'tasks-stopped'
   | 'stopped'
   | 'failed-stage'
+  /** The run itself failed (an error it could not get past): the log says what. */
+  | 'error'
   | 'done';
 
 /** What the run did at one stage: for the dashboard and the transcript. */
@@ -69,6 +77,8 @@ export interface RunStop {
   reason: StopReason;
   stage: string;
   message: string;
+  /** The spec-relative file the person is asked for (`missing-input`): the action opens it. */
+  file?: string;
   stages: StageRecord[];
 }
 
@@ -115,7 +125,7 @@ const CORRECTION_ROUNDS = 2;
 /** More moves than a pipeline has stages means something loops: the run stops and says so. */
 const MAX_STEPS = 40;
 
-const stopped = (reason: StopReason, stage: string, message: string): Omit<RunStop, 'stages'> => ({ reason, stage, message });
+const stopped = (reason: StopReason, stage: string, message: string, file?: string): Omit<RunStop, 'stages'> => ({ reason, stage, message, ...(file ? { file } : {}) });
 
 /** The refusal's sentence with what is still unmet. */
 const refusalText = (a: Refused) => {
@@ -230,6 +240,7 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
       break;
   }
   if (work.kind === 'move') return moveOn(spec, ports, stage, say);
+  if (work.kind === 'draft') return personThenModel(spec, ports, work.command, stage, record, say);
   // A stage already done (its handoff written and fresh) is not done again: the move is tried first.
   if (freshHandoff(spec.snapshot, stage)) {
     say(t('run.pipeline.fresh', { stage }));
@@ -237,8 +248,6 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
     if (!isNotReady(first)) return first;
   }
   switch (work.kind) {
-    case 'draft':
-      return draftStage(spec, ports, work.command, stage, record, say);
     case 'check': {
       record.rounds = 1;
       const a = await request(spec, { type: 'checkStage' });
@@ -275,6 +284,40 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
       return moveOn(spec, ports, stage, say);
     }
   }
+}
+
+/**
+ * A drafting stage asks for what is really missing before it asks for a model: a gate whose files
+ * are written waits for the person's approval, a stale approval for its renewal, a file the model
+ * may not write for the person; files that already pass are moved on, not drafted again. Only
+ * what the stage's own drafting can supply goes to the model.
+ */
+async function personThenModel(
+  spec: SpecPipeline,
+  ports: RunPorts,
+  command: AuthoringCommand<AuthoringCommandName>,
+  stage: string,
+  record: StageRecord,
+  say: (l: string) => void,
+): Promise<Omit<RunStop, 'stages'> | undefined> {
+  const need = stageNeed(spec, stage, command);
+  switch (need.kind) {
+    case 'approval':
+      return stopped('approval-gate', stage, t('run.pipeline.readyForApproval', { stage, to: need.to, files: need.outputs.join(', ') || '-' }));
+    case 'input':
+      return stopped('missing-input', stage, t('run.pipeline.missingInput', { stage, file: need.file, reasons: need.reasons.join('; ') }), need.file);
+    case 'stale-approval':
+    case 'move': {
+      // The actor decides and words it (a stale approval's refusal, the interactive stage's question).
+      say(freshHandoff(spec.snapshot, stage) ? t('run.pipeline.fresh', { stage }) : t('run.pipeline.outputsReady', { stage }));
+      const first = await move(spec, ports, stage, say, true);
+      if (!isNotReady(first)) return first;
+      break;
+    }
+    case 'draft':
+      break;
+  }
+  return draftStage(spec, ports, command, stage, record, say);
 }
 
 type Answered = Extract<ReviewOutcome, { kind: 'answered' }> | { kind: 'stop'; stop: Omit<RunStop, 'stages'> };
@@ -344,6 +387,8 @@ async function draftStage(
   try {
     model = await ports.model();
   } catch (e) {
+    // No role here: drafting a stage has no implementer or reviewer, so the reason is said without them.
+    if (e instanceof ModelUnavailableError) return stopped('model-unavailable', stage, t('run.pipeline.noModel', { stage, reason: e.reason ?? e.message }));
     return stopped('model-unavailable', stage, e instanceof Error ? e.message : String(e));
   }
   let problems: string[] = [];
@@ -379,7 +424,9 @@ async function draftStage(
       });
     } catch (e) {
       if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
-      if (e instanceof ModelUnavailableError) return stopped('model-unavailable', stage, e.message);
+      if (e instanceof ModelUnavailableError) return stopped('model-unavailable', stage, t('run.pipeline.noModel', { stage, reason: e.reason ?? e.message }));
+      // Still failing after its retries for a passing reason: not a refusal, a model that could not be reached.
+      if (isTransientModelError(e)) return stopped('model-error', stage, t('run.pipeline.modelError', { stage, detail: (e as Error).message }));
       if (e instanceof ModelRequestError) return stopped('model-refused', stage, t('run.pipeline.modelRefused', { code: e.code, detail: e.message }));
       throw e;
     }

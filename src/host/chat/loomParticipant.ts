@@ -16,7 +16,7 @@ import type { CommandContext, CommandOutcome } from '../commands/createCommand';
 import { hasRole } from '../../core/pipeline/stageRoles';
 import { reviewHasFixes } from '../../core/review/reviewToAnswer';
 import { signalFromToken } from '../lm/cancellation';
-import { LanguageModelChatAdapter } from '../lm/chatModelAdapter';
+import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import { historyMessages, type LoomChatMetadata } from './chatHistory';
 import { writePending } from './draftCommands';
@@ -165,7 +165,7 @@ export class LoomChatParticipant implements vscode.Disposable {
       });
       stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));
       const result = await runDraftingTurn({
-        model: new LanguageModelChatAdapter(request.model, vscode.l10n.t('Loom drafts the files of the {0} stage with this model.', command.stage)),
+        model: vscodeChatModel(request.model, vscode.l10n.t('Loom drafts the files of the {0} stage with this model.', command.stage), this.ctx.log.component('lm')),
         messages,
         specDir: snapshot.specDir,
         command,

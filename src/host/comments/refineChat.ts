@@ -20,7 +20,7 @@ import type { LoomChatParticipant, ParticipantCommand } from '../chat/loomPartic
 import type { PendingDrafts, PendingDraftStore } from '../chat/pendingDrafts';
 import { Disposable } from '../lifecycle';
 import { signalFromToken } from '../lm/cancellation';
-import { LanguageModelChatAdapter } from '../lm/chatModelAdapter';
+import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ReviewThreads } from './reviewThreads';
 
@@ -108,7 +108,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
       ];
       stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));
       const result = await runDraftingTurn({
-        model: new LanguageModelChatAdapter(request.model, vscode.l10n.t('Loom refines the spec files the comment threads are on with this model.')),
+        model: vscodeChatModel(request.model, vscode.l10n.t('Loom refines the spec files the comment threads are on with this model.'), this.ctx.log.component('lm')),
         messages,
         specDir: snapshot.specDir,
         command,

@@ -3,8 +3,8 @@ import { ModelUnavailableError, type ChatModel } from '../../core/executing/disp
 import type { ModelTier, SubagentRole } from '../../core/executing/dispatch/modelTier';
 import type { ModelSelector } from '../../core/executing/ports';
 import type { ComponentLog } from '../log';
-import { LanguageModelChatAdapter } from './chatModelAdapter';
 import { pickForTier } from './tierRanking';
+import { vscodeChatModel } from './vscodeChatModel';
 
 export interface ModelSettings {
   /** `loom.models.vendor`; empty: any vendor. */
@@ -40,9 +40,9 @@ export class VsCodeModelSelector implements ModelSelector {
       const hint = family
         ? `no language model matches ${where} (setting loom.models.${tier}); pick an installed model family or clear the setting`
         : `no language model is available${where ? ` for ${where}` : ''}; install or sign in to a language model provider (for example GitHub Copilot Chat), or change loom.models.vendor`;
-      throw new ModelUnavailableError(`${role} (${tier}): ${hint}`, role, tier);
+      throw new ModelUnavailableError(`${role} (${tier}): ${hint}`, role, tier, hint);
     }
     this.log.info(`${role} (${tier}) → ${model.vendor}/${model.family} ${model.id} (${model.maxInputTokens} input tokens)`);
-    return new LanguageModelChatAdapter(model, this.justification);
+    return vscodeChatModel(model, this.justification, this.log);
   }
 }

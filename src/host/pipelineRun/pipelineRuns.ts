@@ -6,9 +6,10 @@ import { SpecLockedError } from '../../core/errors';
 import { acquirePipelineLease, pipelineHeldElsewhere } from '../../core/executing/runLease';
 import { request } from '../../core/port/request';
 import { runPipeline, type ReviewOutcome, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
+import { currentStop, stateFacts, waitsForPerson, type RunStopRecord, type RunStopsFile } from '../../core/pipelineRun/runStopRecord';
 import { askPerson, confirmQuestion, type Action } from '../commands/answers';
 import { notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
-import { splitSpecName } from '../format';
+import { clockTime, md, splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { DashboardRun } from '../../shared/dashboardModel';
@@ -50,6 +51,10 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'check-failed': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
     'verification-failed': { title: vscode.l10n.t('Open {0}', 'verify-report.md'), run: () => openSpecFile(e, 'verify-report.md') },
     'model-unavailable': { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') },
+    'model-error': again,
+    'missing-input': stop.file
+      ? { title: vscode.l10n.t('Open {0}', stop.file), run: () => openSpecFile(e, stop.file!) }
+      : { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
     'model-refused': {
       title: vscode.l10n.t('Answer in @loom'),
       run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@loom /${commandForStage(stop.stage)?.name ?? ''} `, isPartialQuery: true }),
@@ -60,25 +65,34 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'tasks-stopped': again,
     stopped: again,
     'failed-stage': { title: vscode.l10n.t('Recover…'), run: command('loom.recover') },
+    error: { title: vscode.l10n.t('Open Log'), run: () => runs.showLog() },
     done: undefined,
   };
   return reasons[stop.reason];
+}
+
+/** A spec whose run stopped and waits for the person: since when, where, why. */
+export interface WaitingRun {
+  dir: string;
+  at: string;
+  stage: string;
+  reason: StopReason;
+  message: string;
 }
 
 /**
  * Loom: Run Pipeline's runs, one per spec at most: each drives its spec through the core's run
  * (src/core/pipelineRun) with this window's ports (the model of vscode.lm, the person's
  * answers, the executing command's subagents), shows where it is in the status bar, and says
- * why it stopped with the one action that continues it.
+ * why it stopped with the one action that continues it. Where a run stopped is kept (its stop
+ * record), and every view reads it only while the spec's files still say what they said then.
  */
 export class PipelineRuns implements vscode.Disposable {
   private readonly running = new Map<string, { controller: AbortController; mode: RunMode; stage: string; lines: { stage: string; line: string }[] }>();
-  /** The mode each spec's last run had, and the action that continues it. */
-  private readonly continuing = new Map<string, { mode: RunMode; action?: Action }>();
-  /** The last stop of each spec: the dashboard's "Needs you". */
-  readonly lastStops = new Map<string, RunStop>();
-  private readonly status = vscode.window.createStatusBarItem('loom.pipelineRun', vscode.StatusBarAlignment.Left, 99);
+  /** The status bar item: the run under way, else the newest stop that waits for the person. */
+  readonly status = vscode.window.createStatusBarItem('loom.pipelineRun', vscode.StatusBarAlignment.Left, 99);
   private readonly changed = new vscode.EventEmitter<string>();
+  private readonly subscriptions: vscode.Disposable[] = [];
   private disposed = false;
   readonly onDidChange = this.changed.event;
 
@@ -86,9 +100,35 @@ export class PipelineRuns implements vscode.Disposable {
     private readonly ctx: CommandContext,
     /** The runs under way: a window reload resumes them from loom's files. */
     private readonly active: ActiveRunsFile,
+    /** Where each spec's last run stopped: survives a reload. */
+    private readonly stops: RunStopsFile,
   ) {
     this.status.name = vscode.l10n.t('Loom Pipeline Run');
     dashboardRuns.provider = (dir) => this.dashboard(dir);
+    // A stop holds while the spec's files say the same: any change (git, loom's CLI, an approval) may end it.
+    this.subscriptions.push(ctx.registry.onDidChange(() => this.show()));
+    void ctx.registry.ready.then(() => !this.disposed && this.show());
+  }
+
+  /** The spec's last stop, if its files still say what they said when it stopped. */
+  private currentStop(dir: string): RunStopRecord | undefined {
+    const record = this.stops.get(dir);
+    if (!record) return undefined;
+    const e = this.ctx.registry.peek(dir);
+    return e ? currentStop(record, stateFacts(e.spec.stage, e.spec.snapshot)) : undefined;
+  }
+
+  /** The spec's run waits for the person: stopped (not finished, not stopped by them) and still where it stopped. */
+  waiting(dir: string): WaitingRun | undefined {
+    if (this.running.has(dir)) return undefined;
+    const r = this.currentStop(dir);
+    if (!r || !waitsForPerson(r.stop.reason)) return undefined;
+    return { dir, at: r.at, stage: r.stop.stage, reason: r.stop.reason, message: r.stop.message };
+  }
+
+  /** Every spec whose run waits for the person, the newest stop first. */
+  allWaiting(): WaitingRun[] {
+    return this.stops.list().flatMap((r) => this.waiting(r.dir) ?? []);
   }
 
   /** The dashboard's view of the spec's run: live while it runs, else where it stopped. */
@@ -106,16 +146,20 @@ export class PipelineRuns implements vscode.Disposable {
       }));
       return { running: true, mode: live.mode, stage: live.stage, stages };
     }
-    const stop = this.lastStops.get(dir);
-    const next = this.continuing.get(dir);
-    if (!stop || !next) return undefined;
+    // Derived from the spec's files as they are now: a stop they no longer say is not shown.
+    const record = this.currentStop(dir);
+    const e = this.ctx.registry.entry(dir);
+    if (!record || !e) return undefined;
+    const { stop } = record;
+    const action = continueAction(this, e, stop, record.mode);
     return {
       running: false,
-      mode: next.mode,
+      mode: record.mode,
       stage: stop.stage,
       reason: stop.reason,
       message: stop.message,
-      ...(next.action ? { action: next.action.title } : {}),
+      since: record.at,
+      ...(action ? { action: action.title } : {}),
       stages: stop.stages.map((s) => ({
         stage: s.stage,
         work: s.work,
@@ -131,7 +175,9 @@ export class PipelineRuns implements vscode.Disposable {
 
   /** Loom: Continue Pipeline: the one action that continues the spec's stopped run (the dashboard's "Needs you"). */
   continue(dir: string): CommandOutcome {
-    const action = this.continuing.get(dir)?.action;
+    const record = this.currentStop(dir);
+    const e = this.ctx.registry.entry(dir);
+    const action = record && e ? continueAction(this, e, record.stop, record.mode) : undefined;
     if (!action) return { status: 'refused', message: vscode.l10n.t('No pipeline run of this spec waits for you.'), reasons: [] };
     action.run();
     return { status: 'done', specDir: dir };
@@ -142,8 +188,13 @@ export class PipelineRuns implements vscode.Disposable {
     this.disposed = true;
     dashboardRuns.provider = undefined;
     for (const r of this.running.values()) r.controller.abort();
+    for (const s of this.subscriptions) s.dispose();
     this.status.dispose();
     this.changed.dispose();
+  }
+
+  showLog(): void {
+    this.ctx.log.show();
   }
 
   isRunning(dir: string): boolean {
@@ -164,16 +215,39 @@ export class PipelineRuns implements vscode.Disposable {
 
   private show(): void {
     void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, this.running.size > 0);
+    if (this.disposed) return;
     const [first] = [...this.running.entries()];
     if (!first) {
-      this.status.hide();
+      this.showWaiting();
       return;
     }
     const [dir, r] = first;
     const feature = splitSpecName(this.ctx.registry.entry(dir)?.spec.snapshot.name ?? dir).feature;
     this.status.text = `$(sync~spin) ${vscode.l10n.t('Loom: {0} · {1}', feature, r.stage)}`;
+    this.status.accessibilityInformation = undefined;
     this.status.tooltip = vscode.l10n.t('Loom is running the pipeline of {0} ({1}). Click to stop it.', feature, r.mode === 'autopilot' ? vscode.l10n.t('Autopilot') : vscode.l10n.t('Supervised'));
     this.status.command = { title: vscode.l10n.t('Stop Pipeline'), command: 'loom.stopPipeline', arguments: [{ specDir: dir }] };
+    this.status.show();
+  }
+
+  /** No run under way: the newest stop that waits for the person, with its one action a click away. */
+  private showWaiting(): void {
+    const waiting = this.allWaiting();
+    const [w] = waiting;
+    if (!w) {
+      this.status.hide();
+      return;
+    }
+    const feature = splitSpecName(this.ctx.registry.peek(w.dir)?.spec.snapshot.name ?? w.dir).feature;
+    const since = clockTime(w.at);
+    this.status.text = `$(bell) ${vscode.l10n.t('Loom: {0} needs you · {1}', feature, w.stage)}`;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown(`**${md(vscode.l10n.t('{0} waits for you at {1} since {2}', feature, w.stage, since))}**\n\n${md(w.message)}\n\n`);
+    if (waiting.length > 1) tooltip.appendMarkdown(`${md(vscode.l10n.t('{0} more spec(s) wait for you: see the Loom view.', waiting.length - 1))}\n\n`);
+    tooltip.appendMarkdown(md(vscode.l10n.t('Click to continue')));
+    this.status.tooltip = tooltip;
+    this.status.accessibilityInformation = { label: vscode.l10n.t('Loom: {0} waits for you at {1} since {2}: {3}', feature, w.stage, since, w.message), role: 'button' };
+    this.status.command = { title: vscode.l10n.t('Continue Pipeline'), command: 'loom.continuePipeline', arguments: [{ specDir: w.dir }] };
     this.status.show();
   }
 
@@ -198,7 +272,6 @@ export class PipelineRuns implements vscode.Disposable {
     const controller = new AbortController();
     const run = { controller, mode, stage: e.spec.stage ?? '-', lines: [] as { stage: string; line: string }[] };
     this.running.set(e.dir, run);
-    this.lastStops.delete(e.dir);
     this.show();
     this.changed.fire(e.dir);
     const log = this.ctx.log.component('pipelineRun');
@@ -219,7 +292,7 @@ export class PipelineRuns implements vscode.Disposable {
       );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      stop = { reason: 'refused', stage: e.spec.stage ?? '-', message, stages: [] };
+      stop = { reason: 'error', stage: e.spec.stage ?? '-', message: vscode.l10n.t('The run stopped on an error: {0}', message), stages: [] };
       log.error(`${e.spec.snapshot.specDir}: run failed: ${message}`);
     } finally {
       release();
@@ -231,15 +304,28 @@ export class PipelineRuns implements vscode.Disposable {
       }
     }
     if (this.disposed) return { status: 'cancelled' };
-    this.lastStops.set(e.dir, stop);
+    this.keepStop(e, stop, mode);
     const action = continueAction(this, e, stop, mode);
-    this.continuing.set(e.dir, { mode, ...(action ? { action } : {}) });
     this.ctx.registry.reloadNow(e.dir);
+    this.show();
     this.changed.fire(e.dir);
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
     const text = stop.reason === 'done' ? vscode.l10n.t('{0}: {1}', feature, stop.message) : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
     notify(stop.reason === 'done' || stop.reason === 'stopped' ? 'info' : 'warning', text, action ? [action] : []);
     return { status: 'done', specDir: e.dir, outcome: stop.reason, to: stop.stage, message: stop.message };
+  }
+
+  /** The stop recorded with the state it is about, so a reload still shows it and a change of the state ends it. */
+  private keepStop(e: SpecEntry, stop: RunStop, mode: RunMode): void {
+    e.spec.reload();
+    const facts = stateFacts(e.spec.stage, e.spec.snapshot);
+    try {
+      if (facts) this.stops.put({ dir: e.dir, mode, at: new Date().toISOString(), state: facts, stop });
+      else this.stops.forget(e.dir);
+    } catch (err) {
+      // The notification still says it; only a later window will not.
+      this.ctx.log.component('pipelineRun').warn(`the stop of ${e.spec.snapshot.specDir} was not kept: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /** Stop Pipeline: the run ends at once; a running Run Tasks is stopped through the actor. */

@@ -68,6 +68,8 @@ export const viewMessages = {
   'view.run.title': { en: 'Pipeline run', zh: '流水线运行' },
   'view.run.running': { en: 'Running ({mode}) at {stage}', zh: '正在运行（{mode}），当前 {stage}' },
   'view.run.needsYou': { en: 'Needs you at {stage}', zh: '在 {stage} 需要你' },
+  'view.run.needsYouSince': { en: 'Needs you at {stage} since {time}', zh: '自 {time} 起在 {stage} 等待你' },
+  'view.run.stoppedAt': { en: 'Stopped at {stage}', zh: '已在 {stage} 停止' },
   'view.run.done': { en: 'Done at {stage}', zh: '已在 {stage} 完成' },
   'view.run.stage': { en: '{stage} · {seconds} s · {rounds, plural, one {# round} other {# rounds}} · ~{tokens} tokens', zh: '{stage} · {seconds} 秒 · {rounds} 轮 · 约 {tokens} token' },
   'view.run.wrote': { en: 'Wrote: {files}', zh: '写入：{files}' },

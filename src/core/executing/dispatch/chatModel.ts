@@ -48,6 +48,8 @@ export class ModelUnavailableError extends LoomError {
     message: string,
     readonly role?: string,
     readonly tier?: string,
+    /** Why, without the role and tier: what a surface with no subagents (drafting a stage) says. */
+    readonly reason?: string,
   ) {
     super(message);
   }
