@@ -65,6 +65,7 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'tasks-stopped': again,
     stopped: again,
     'failed-stage': { title: vscode.l10n.t('Recover…'), run: command('loom.recover') },
+    'unreadable-state': { title: vscode.l10n.t('Open {0}', 'pipeline.state.json'), run: command('loom.openStateFile') },
     error: { title: vscode.l10n.t('Open Log'), run: () => runs.showLog() },
     done: undefined,
   };
@@ -310,7 +311,12 @@ export class PipelineRuns implements vscode.Disposable {
     this.show();
     this.changed.fire(e.dir);
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
-    const text = stop.reason === 'done' ? vscode.l10n.t('{0}: {1}', feature, stop.message) : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
+    const text =
+      stop.reason === 'done'
+        ? vscode.l10n.t('{0}: {1}', feature, stop.message)
+        : e.spec.stage === null
+          ? vscode.l10n.t('{0} needs you: {1}', feature, stop.message)
+          : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
     notify(stop.reason === 'done' || stop.reason === 'stopped' ? 'info' : 'warning', text, action ? [action] : []);
     return { status: 'done', specDir: e.dir, outcome: stop.reason, to: stop.stage, message: stop.message };
   }
