@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Draft } from '../../core/authoring/draftBlocks';
 import { commandForStage } from '../../core/authoring/stageCommands';
 import type { ExecutingOutcome } from '../../core/executing/machine/runTypes';
-import { SpecLockedError } from '../../core/errors';
+import { LoomError, SpecLockedError } from '../../core/errors';
 import { acquirePipelineLease, pipelineHeldElsewhere } from '../../core/executing/runLease';
 import { request } from '../../core/port/request';
 import { runPipeline, type ReviewOutcome, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
@@ -293,7 +293,11 @@ export class PipelineRuns implements vscode.Disposable {
       );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      stop = { reason: 'error', stage: e.spec.stage ?? '-', message: vscode.l10n.t('The run stopped on an error: {0}', message), stages: [] };
+      // A typed error of the core names its cause (a dirty repository, a lock): a refusal. Anything else is a fault of the run, with its log.
+      stop =
+        err instanceof LoomError
+          ? { reason: 'refused', stage: e.spec.stage ?? '-', message, stages: [] }
+          : { reason: 'error', stage: e.spec.stage ?? '-', message: vscode.l10n.t('The run stopped on an error: {0}', message), stages: [] };
       log.error(`${e.spec.snapshot.specDir}: run failed: ${message}`);
     } finally {
       release();

@@ -90,7 +90,12 @@ suite('Loom: where a stopped run leaves you', () => {
     const view = api.webviews.get('dashboard', dir);
     const state = JSON.parse(original);
     // As `git checkout` of another commit leaves it: the same spec, another state.
-    await writeUntil('the row to drop the stop', stateFile, `${JSON.stringify({ ...state, updated_at: '2026-11-28T06:10:00.000Z' }, null, 2)}\n`, async () => !WAITING.test(await description(api, dir)));
+    await writeUntil(
+      'the row to drop the stop',
+      stateFile,
+      `${JSON.stringify({ ...state, updated_at: '2026-11-28T06:10:00.000Z' }, null, 2)}\n`,
+      async () => !WAITING.test(await description(api, dir)),
+    );
     await waitFor('the status bar to drop the stop', () => !/stop-notices/.test(api.runs.status.text) || !api.runs.status.text.includes('needs you'));
     await waitFor('the dashboard to drop the stop', () => dashboardModel(view)?.run === undefined, 15000);
 
@@ -104,5 +109,30 @@ suite('Loom: where a stopped run leaves you', () => {
     assert.ok(!api.runs.status.text.includes('stop-notices'), api.runs.status.text);
 
     await writeUntil('the state read again', stateFile, original, async () => WAITING.test(await description(api, dir)));
+  });
+
+  test('a rate limit from the provider is asked again after a pause, and the run goes on', async () => {
+    const approved = await vscode.commands.executeCommand('loom.approve', { specDir: dir, confirm: true });
+    assert.strictEqual(approved.status, 'done', approved.message);
+    assert.ok(!WAITING.test(await description(api, dir)), 'approved: the stop is over');
+    const before = (await vscode.commands.executeCommand('loomTest.requests')).length;
+    await vscode.commands.executeCommand('loomTest.setMode', 'rate-limited:1');
+    const started = Date.now();
+    let run;
+    try {
+      run = await vscode.commands.executeCommand('loom.runPipeline', { specDir: dir, mode: 'autopilot' });
+    } finally {
+      await vscode.commands.executeCommand('loomTest.setMode', 'pass');
+    }
+    // The expansion was drafted on the second try and written; its requirements.json made brainstorming's approval stale.
+    assert.deepStrictEqual([run.outcome, run.to], ['stale-approval', 'detail-expansion'], run.message);
+    const asked = (await vscode.commands.executeCommand('loomTest.requests')).slice(before).map((r) => [r.command, r.mode]);
+    assert.deepStrictEqual(asked, [
+      ['expand', 'rate-limited'],
+      ['expand', 'pass'],
+    ]);
+    assert.ok(Date.now() - started >= 2000, 'the second try came after the first pause (2 s)');
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'requirements.json'), 'utf8'), fixture('requirements.expanded.json'));
+    original = undefined;
   });
 });
