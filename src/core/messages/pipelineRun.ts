@@ -5,6 +5,10 @@ export const pipelineRunMessages = {
   'run.pipeline.stopped': { en: 'Stopped at {stage}: nothing half-written.', zh: '已在 {stage} 停止：没有写到一半的文件。' },
   'run.pipeline.budget': { en: 'The run’s token budget is spent ({used} of {budget} estimated tokens).', zh: '本次运行的 token 预算已用完（估算 {used} / {budget}）。' },
   'run.pipeline.loops': { en: 'The run made {steps} moves without reaching a stop; it stops here.', zh: '运行已移动 {steps} 次仍未到达停止点，在此停止。' },
+  'run.pipeline.unreadableState': {
+    en: '{file} cannot be read, so the stage is unknown: fix it where it stops parsing, then run the pipeline again.',
+    zh: '{file} 无法读取，因此阶段未知：请在其无法解析处修正，然后再次运行流水线。',
+  },
   'run.pipeline.unknownStage': { en: 'The spec is at {stage}: only a person can recover it.', zh: '该规格处于 {stage}：只能由人来恢复。' },
   'run.pipeline.reviewGate': {
     en: 'At the review gate ({stage}): the reviewer’s review-feedback.md and your approval continue it.',

@@ -53,6 +53,8 @@ export type StopReason =
   | 'tasks-stopped'
   | 'stopped'
   | 'failed-stage'
+  /** pipeline.state.json cannot be read: the stage is unknown until a person fixes it. */
+  | 'unreadable-state'
   /** The run itself failed (an error it could not get past): the log says what. */
   | 'error'
   | 'done';
@@ -219,6 +221,8 @@ function freshHandoff(snapshot: SpecSnapshot, stage: string): boolean {
 async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
   switch (work.kind) {
     case 'unknown':
+      // No stage at all: the state file does not parse, and only fixing it (not Recover) helps.
+      if (spec.stage === null) return stopped('unreadable-state', stage, t('run.pipeline.unreadableState', { file: 'pipeline.state.json' }), 'pipeline.state.json');
       return stopped('failed-stage', stage, t('run.pipeline.unknownStage', { stage }));
     case 'reviewGate': {
       // BLOCKERs (or open code threads) no round answered yet: fixed now, as loom's receiving-code-review does between rounds; the gate stays shut.

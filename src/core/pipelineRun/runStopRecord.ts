@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { RunMode, RunStop, StopReason } from './pipelineRun';
@@ -44,30 +44,33 @@ export function currentStop(record: RunStopRecord | undefined, now: StateFacts |
 /** Stops the person is asked to act on: not the end of the pipeline, nor a Stop they pressed themselves. */
 export const waitsForPerson = (reason: StopReason): boolean => reason !== 'done' && reason !== 'stopped';
 
-const STAGE_RECORD = z.object({
-  stage: z.string(),
-  work: z.string(),
-  startedAt: z.string(),
-  ms: z.number(),
-  rounds: z.number(),
-  tokens: z.number(),
-  wrote: z.array(z.string()),
-  transcript: z.array(z.string()),
-  file: z.string().optional(),
-});
-
-const RECORD = z.object({
-  dir: z.string(),
-  mode: z.enum(['supervised', 'autopilot']),
-  at: z.string(),
-  state: z.object({ stage: z.string(), updatedAt: z.string().nullable() }),
-  stop: z.object({
-    reason: z.string(),
+// zod is loaded on the first read, not with the extension (lazySchema).
+const RECORD = lazySchema((z) => {
+  const stageRecord = z.object({
     stage: z.string(),
-    message: z.string(),
+    work: z.string(),
+    startedAt: z.string(),
+    ms: z.number(),
+    rounds: z.number(),
+    tokens: z.number(),
+    wrote: z.array(z.string()),
+    transcript: z.array(z.string()),
     file: z.string().optional(),
-    stages: z.array(STAGE_RECORD),
-  }),
+  });
+
+  return z.object({
+    dir: z.string(),
+    mode: z.enum(['supervised', 'autopilot']),
+    at: z.string(),
+    state: z.object({ stage: z.string(), updatedAt: z.string().nullable() }),
+    stop: z.object({
+      reason: z.string(),
+      stage: z.string(),
+      message: z.string(),
+      file: z.string().optional(),
+      stages: z.array(stageRecord),
+    }),
+  });
 });
 
 /** The most records kept: the newest, one per spec. */
@@ -97,7 +100,7 @@ export class RunStopsFile {
       return this.records;
     }
     for (const r of Array.isArray(raw) ? raw : []) {
-      const parsed = RECORD.safeParse(r);
+      const parsed = RECORD().safeParse(r);
       if (parsed.success) this.records.set(parsed.data.dir, parsed.data as RunStopRecord);
     }
     return this.records;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Draft } from '../../core/authoring/draftBlocks';
 import { commandForStage } from '../../core/authoring/stageCommands';
 import type { ExecutingOutcome } from '../../core/executing/machine/runTypes';
-import { SpecLockedError } from '../../core/errors';
+import { LoomError, SpecLockedError } from '../../core/errors';
 import { acquirePipelineLease, pipelineHeldElsewhere } from '../../core/executing/runLease';
 import { request } from '../../core/port/request';
 import { runPipeline, type ReviewOutcome, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
@@ -65,6 +65,7 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'tasks-stopped': again,
     stopped: again,
     'failed-stage': { title: vscode.l10n.t('Recover…'), run: command('loom.recover') },
+    'unreadable-state': { title: vscode.l10n.t('Open {0}', 'pipeline.state.json'), run: command('loom.openStateFile') },
     error: { title: vscode.l10n.t('Open Log'), run: () => runs.showLog() },
     done: undefined,
   };
@@ -292,7 +293,11 @@ export class PipelineRuns implements vscode.Disposable {
       );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      stop = { reason: 'error', stage: e.spec.stage ?? '-', message: vscode.l10n.t('The run stopped on an error: {0}', message), stages: [] };
+      // A typed error of the core names its cause (a dirty repository, a lock): a refusal. Anything else is a fault of the run, with its log.
+      stop =
+        err instanceof LoomError
+          ? { reason: 'refused', stage: e.spec.stage ?? '-', message, stages: [] }
+          : { reason: 'error', stage: e.spec.stage ?? '-', message: vscode.l10n.t('The run stopped on an error: {0}', message), stages: [] };
       log.error(`${e.spec.snapshot.specDir}: run failed: ${message}`);
     } finally {
       release();
@@ -310,7 +315,12 @@ export class PipelineRuns implements vscode.Disposable {
     this.show();
     this.changed.fire(e.dir);
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
-    const text = stop.reason === 'done' ? vscode.l10n.t('{0}: {1}', feature, stop.message) : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
+    const text =
+      stop.reason === 'done'
+        ? vscode.l10n.t('{0}: {1}', feature, stop.message)
+        : e.spec.stage === null
+          ? vscode.l10n.t('{0} needs you: {1}', feature, stop.message)
+          : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
     notify(stop.reason === 'done' || stop.reason === 'stopped' ? 'info' : 'warning', text, action ? [action] : []);
     return { status: 'done', specDir: e.dir, outcome: stop.reason, to: stop.stage, message: stop.message };
   }

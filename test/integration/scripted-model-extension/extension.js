@@ -45,6 +45,12 @@ function activate(context) {
     async provideLanguageModelChatResponse(_model, messages, _options, progress, token) {
       if (token.isCancellationRequested) return;
       const next = reply(messages.map(plain));
+      if (next.rateLimited) {
+        // As Copilot's provider fails when the model's rate limit is used up.
+        const e = new Error("Sorry, you have exhausted this model's rate limit. Please wait a moment before trying again.");
+        e.name = 'ChatRateLimited';
+        throw e;
+      }
       if (next.hang) {
         // Answers only when cancelled (Loom: Stop Tasks), or after a minute.
         await new Promise((resolve) => {

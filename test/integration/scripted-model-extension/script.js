@@ -90,7 +90,15 @@ function reply(messages) {
   const prompt = prompts.length ? prompts[prompts.length - 1].text : '';
   const last = messages[messages.length - 1];
   const afterTools = last && last.role === 'user' && last.toolResults > 0;
-  const authoring = authoringReply(prompt, state.mode);
+  // `rate-limited:N`: the next N drafting requests fail as a provider's rate limit does; then the mode is `pass` again.
+  const limited = /^rate-limited:(\d+)$/.exec(state.mode);
+  const authoring = authoringReply(prompt, limited ? 'pass' : state.mode);
+  if (authoring && limited) {
+    const left = Number(limited[1]) - 1;
+    state.mode = left > 0 ? `rate-limited:${left}` : 'pass';
+    requests.push({ role: 'author', command: authoring.command, messages: messages.length, turns: [], mode: 'rate-limited' });
+    return { text: '', toolCalls: [], rateLimited: true };
+  }
   // `hang-drafting`: a drafting request never answers (until cancelled: Loom: Stop Pipeline).
   if (authoring && state.mode === 'hang-drafting') {
     requests.push({ role: 'author', command: authoring.command, messages: messages.length, turns: [], mode: state.mode });

@@ -111,6 +111,22 @@ test('a file the stage’s drafting may not write stops the run for the person, 
   }
 });
 
+test('a state that does not parse stops the run for the person at the file, not with Recover, and no model is asked', async () => {
+  const s = sampleCopy();
+  try {
+    writeFileSync(join(s.dir, 'pipeline.state.json'), '{ "current_stage": "brainst');
+    const spec = new LoomRepository(s.root).get(TAGS)!;
+    const p = ports(async () => assert.fail('no model is asked for'));
+    const stop = await runPipeline(spec, p);
+    assert.equal(stop.reason, 'unreadable-state', stop.message);
+    assert.equal(stop.file, 'pipeline.state.json');
+    assert.match(stop.message, /^pipeline\.state\.json cannot be read, so the stage is unknown/);
+    assert.equal(p.modelAsked, 0);
+  } finally {
+    s.cleanup();
+  }
+});
+
 test('files a person wrote that pass the checks are moved on, not drafted again; the next stage’s missing model is said without role jargon', async () => {
   // loom's own workflow (no .loom/workflow.yaml): brainstorming is interactive, not a human-approval gate.
   const f = freshSpec(GOOD.brainstorm);
