@@ -98,6 +98,8 @@ export const GUARDS: GuardRegistry = {
       return fail(path.endsWith('/') && snapshot.files.has(path) ? t('guard.folderEmpty', { path }) : t('guard.fileMissing', { path }), path);
     }
     if (noPlaceholders && !path.endsWith('/')) {
+      // Read for its words: a spec read on demand reads it as a file too, so that a corrupt one is named.
+      snapshot.readInputs?.([path]);
       let text = '';
       try {
         text = readFileSync(join(snapshot.dir, path), 'utf8');
@@ -239,16 +241,9 @@ export const GUARDS: GuardRegistry = {
   // A file the transition reads that exists but cannot be read (cut-off JSON, a task state with
   // an unknown status) would be read as absent or empty by the other guards: never "ready".
   inputsReadable: ({ paths }, { snapshot: s }) => {
-    const unreadable = unreadableInputs(s, paths);
-    return unreadable.length
-      ? {
-          ...fail(
-            unreadable.map((d) => t('guard.unreadableInput', { file: d.file.slice(s.specDir.length + 1), line: d.line, detail: withoutFile(d.message, d.file) })),
-            unreadable[0].file.slice(s.specDir.length + 1),
-          ),
-          code: 'unreadable-input',
-        }
-      : pass;
+    // A spec read on demand (status) reads them now: the check is about every one of them.
+    s.readInputs?.(paths);
+    return unreadableAmongRead(s, paths);
   },
 
   validatorPasses: ({ name, stage }, ctx) => {
@@ -289,6 +284,24 @@ export const GUARDS: GuardRegistry = {
   // Not a fact of the spec: the caller's word, as loom's advance takes compressionConfirmed.
   compressionConfirmed: ({ stage }) => ({ ok: false, reasons: [t('guard.compressionRequired', { stage })], needsCompression: true, code: 'compression-required' }),
 };
+
+/**
+ * inputsReadable's verdict on the files under `paths` the spec has read so far: all of them for a
+ * spec read in full; for one read on demand, those the checks made until one did not hold read
+ * (firstBlocker), no file read for it.
+ */
+export function unreadableAmongRead(s: SpecSnapshot, paths: readonly string[]): GuardOutcome {
+  const unreadable = unreadableInputs(s, paths);
+  return unreadable.length
+    ? {
+        ...fail(
+          unreadable.map((d) => t('guard.unreadableInput', { file: d.file.slice(s.specDir.length + 1), line: d.line, detail: withoutFile(d.message, d.file) })),
+          unreadable[0].file.slice(s.specDir.length + 1),
+        ),
+        code: 'unreadable-input',
+      }
+    : pass;
+}
 
 /** The loader's messages start with the file's path; the reason names it already. */
 const withoutFile = (message: string, file: string) => (message.startsWith(file) ? message.slice(file.length).replace(/^:?\s*/, '') : message);
