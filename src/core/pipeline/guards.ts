@@ -67,7 +67,10 @@ function specFileExists(s: SpecSnapshot, path: string): boolean {
     }
     return false;
   }
-  return s.files.has(path) || (path.includes('/') && existsSync(join(s.dir, path)));
+  if (s.files.has(path)) return true;
+  // In a folder the loader listed, a name not among its entries is not there: no need to look on disk.
+  const folder = path.includes('/') ? path.slice(0, path.indexOf('/')) : undefined;
+  return folder !== undefined && !(LISTED_BY_LOADER.has(folder) && s.files.has(`${folder}/`)) && existsSync(join(s.dir, path));
 }
 
 /** A report not loaded with the snapshot (any gate_verdict file loom may name), read from disk. */
@@ -98,8 +101,6 @@ export const GUARDS: GuardRegistry = {
       return fail(path.endsWith('/') && snapshot.files.has(path) ? t('guard.folderEmpty', { path }) : t('guard.fileMissing', { path }), path);
     }
     if (noPlaceholders && !path.endsWith('/')) {
-      // Read for its words: a spec read on demand reads it as a file too, so that a corrupt one is named.
-      snapshot.readInputs?.([path]);
       let text = '';
       try {
         text = readFileSync(join(snapshot.dir, path), 'utf8');
