@@ -2,7 +2,7 @@
  * `npm run bench`: each benchmark measures a ratio within one run and prints one line
  * `bench: <name> ratio=<r> ...`. Settings, from the environment: BENCH_SPECS (1,000 specs of 20
  * tasks), LOOM_CLI (loom's bin/loom.js, to time loom's own `status --json` beside ours),
- * BENCH_COLD_RUNS (5), BENCH_MATRIX_RUNS (5), BENCH_VSCODE_ROUNDS (5), BENCH_VERBOSE=1 (every
+ * BENCH_SCAN_RUNS (7), BENCH_COLD_RUNS (5), BENCH_MATRIX_RUNS (5), BENCH_VSCODE_ROUNDS (5), BENCH_VERBOSE=1 (every
  * window's figures on stderr), BENCH_CPUPROFILE / BENCH_HEAPPROFILE / BENCH_HEAPSNAPSHOT (a folder).
  */
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { generateRepository } from './generateRepository';
 import { benchFixModeTokens } from './fixModeTokens';
 import { benchPipelineRun } from './pipelineRun';
 import { benchMatrixRender } from './matrixRender';
-import { benchStatusCold, benchStatusScan } from './statusScanBench';
+import { benchStatusCold, benchStatusScan, statusFloorLine } from './statusScanBench';
 import { benchEditor } from './vscodeBench';
 import { benchParallelBatch } from './parallelBatch';
 
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     const small = join(work, 'small');
     generateRepository(large, SPECS, TASKS);
     generateRepository(small, 10, TASKS);
+    console.log(statusFloorLine());
     console.log(benchStatusScan(large, join(work, 'cache'), SPECS, TASKS));
     console.log(benchStatusCold(large, work, SPECS, TASKS));
     incremental(large, small);

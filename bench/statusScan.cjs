@@ -1,46 +1,44 @@
-// Child process of the benchmark (plain JavaScript, so no TypeScript loader skews it): measures
-// in a fresh process either the floor (read every file of the spec directories and JSON.parse
-// the JSON ones) or `status --json` through the bundled CLI, and prints the time and the peak
-// memory as one JSON line.
+// The floor of bench: status-scan and status-cold (plain JavaScript, so no TypeScript loader skews
+// it): in a fresh process, reads and parses the files `loom-vscode status --json` needs for its
+// answer on the generated repository (bench/generateRepository.ts: every spec at executing, its move
+// to converge blocked by its missing handoffs/executing.json), and nothing else:
+//   - lists specs/, each spec directory, and its tasks/ (the task list), task-states/ and handoffs/;
+//   - reads and JSON.parses pipeline.state.json, task-states/*.state.json and handoffs/*.json
+//     (the state, the task states, the handoffs whose freshness the move checks);
+//   - reads test-report.md and traceability.json (outputs of executing the move checks for
+//     placeholders) and .loom/workflow.yaml (the pipeline).
+// That is what loom's own `status` reads (state, task states, handoffs), plus the two outputs.
 'use strict';
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const [mode, root] = process.argv.slice(2);
+/** What the floor reads, as the bench line prints it. */
+const FLOOR_READS =
+  'specs/*/{pipeline.state.json,task-states/*.json,handoffs/*.json} parsed; specs/*/{test-report.md,traceability.json},.loom/workflow.yaml read; specs/*/{,tasks/,task-states/,handoffs/} listed';
 
-function floor() {
+function floor(root) {
   let bytes = 0;
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else {
-        const text = readFileSync(p, 'utf8');
-        bytes += text.length;
-        if (e.name.endsWith('.json')) JSON.parse(text);
-      }
-    }
+  const read = (path, parse) => {
+    const text = readFileSync(path, 'utf8');
+    bytes += text.length;
+    if (parse) JSON.parse(text);
   };
-  walk(join(root, 'specs'));
-  walk(join(root, '.loom'));
+  read(join(root, '.loom', 'workflow.yaml'), false);
+  const specs = join(root, 'specs');
+  for (const spec of readdirSync(specs, { withFileTypes: true })) {
+    if (!spec.isDirectory()) continue;
+    const dir = join(specs, spec.name);
+    readdirSync(dir, { withFileTypes: true });
+    readdirSync(join(dir, 'tasks'));
+    read(join(dir, 'pipeline.state.json'), true);
+    for (const name of readdirSync(join(dir, 'task-states'))) read(join(dir, 'task-states', name), true);
+    for (const name of readdirSync(join(dir, 'handoffs'))) read(join(dir, 'handoffs', name), true);
+    read(join(dir, 'test-report.md'), false);
+    read(join(dir, 'traceability.json'), false);
+  }
   return bytes;
 }
 
-// Loaded as bin/loom-vscode.js loads it (with V8's code cache), so this is what a user waits for.
-async function status() {
-  const { cli, saveCache } = require(join(__dirname, '..', 'bin', 'loadCli.js')).loadCli(join(__dirname, '..', 'dist', 'cli.js'));
-  let size = 0;
-  const code = await cli.main(['status', '--json', '--cwd', root], { out: (t) => (size += t.length), err: (t) => process.stderr.write(t) });
-  if (code !== 0) throw new Error(`status exited ${code}`);
-  saveCache();
-  return size;
-}
+module.exports = { FLOOR_READS };
 
-(async () => {
-  const start = process.hrtime.bigint();
-  const result = mode === 'floor' ? floor() : await status();
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  const cpu = process.cpuUsage();
-  // cpuMs (user + system, the whole process) varies less than ms on a busy machine.
-  process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, result, peakMB: process.resourceUsage().maxRSS / 1024 })}\n`);
-})();
+if (require.main === module) floor(process.argv[2]);

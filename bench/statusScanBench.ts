@@ -1,14 +1,18 @@
 /**
- * `bench: status-scan ratio=<ours ÷ floor>`: `loom-vscode status --json` over a generated
- * repository with its cache filled, each run in a fresh process (bench/statusScan.cjs), against the
- * floor of merely reading every file of the spec directories and JSON-parsing the JSON ones.
+ * The status lines of `npm run bench`, each process timed as a user waits for it, from its start to
+ * its exit, medians of alternating rounds so that a noisy neighbour hurts every side alike:
  *
- * `bench: status-cold ratio=<cold ÷ floor> loomRatio=<cold ÷ loom's status>`: the first run on an
- * empty cache folder (a clone, every CI run: no status kept, no code cache of the CLI's bundle),
- * timed as a user waits for it, from the process's start to its exit, against the floor's process
- * and loom's own `status --json` (the CLI `LOOM_CLI` names, run with this Node in the repository)
- * timed the same way. Without LOOM_CLI the line has no loomRatio. `cpuMs=<cold>/<floor>/<loom>`: the
- * CPU time each used (every thread), medians: on two cores, what bounds the wall time from below.
+ * `bench: status-floor reads=…`: what the floor reads (bench/statusScan.cjs): the files
+ * `loom-vscode status --json` needs for its answer on the generated repository, and nothing else.
+ *
+ * `bench: status-scan ratio=<warm ÷ floor> loomRatio=<warm ÷ loom>`: `status --json` with its cache
+ * filled by an earlier run (the statuses it keeps), against the floor's process and loom's own
+ * `status --json` (the CLI `LOOM_CLI` names, run with this Node in the repository). Without
+ * LOOM_CLI the line has no loomRatio.
+ *
+ * `bench: status-cold ratio=<cold ÷ floor> loomRatio=<cold ÷ loom>`: the first run on an empty cache
+ * folder (a clone, every CI run), against the same two. `cpuMs=<cold>/<floor>/<loom>`: the CPU time
+ * each used (every thread), medians.
  *
  * Run alone with `node --import tsx bench/statusScanBench.ts` (BENCH_SPECS=1000 by default).
  */
@@ -20,59 +24,70 @@ import { generateRepository } from './generateRepository';
 import { median } from './median';
 
 const BIN = resolve(__dirname, '..', 'bin', 'loom-vscode.js');
+const FLOOR = join(__dirname, 'statusScan.cjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the floor's own list, plain JavaScript
+const { FLOOR_READS } = require('./statusScan.cjs') as { FLOOR_READS: string };
 
-/** What statusScan.cjs prints: wall time, CPU time (user + system, steadier on a busy machine) and peak memory. */
-interface ChildResult {
+/** One process's run: its wall time, and the CPU (every thread) and peak memory it wrote at its exit (cpuAtExit.cjs). */
+interface ProcessRun {
   ms: number;
   cpuMs: number;
   peakMB: number;
 }
 
-function child(mode: 'floor' | 'status', root: string, cacheDir?: string): ChildResult {
-  const env = { ...process.env, ...(cacheDir ? { LOOM_VSCODE_CACHE_DIR: cacheDir } : {}) };
-  const r = spawnSync(process.execPath, [join(__dirname, 'statusScan.cjs'), mode, root], { encoding: 'utf8', maxBuffer: 1 << 26, env });
-  if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!);
-}
-
 /**
- * Medians of seven runs each, alternating, so that a noisy neighbour hurts both sides alike.
- * `status --json` keeps its statuses in `cacheDir`: the first run fills it, the others reuse
- * what did not change (everything).
+ * How long `node <args>` takes from its start to its exit, its output thrown away (ms), with the
+ * CPU it used and its peak memory: on two cores a run's wall time cannot go much below half its CPU.
  */
-export function benchStatusScan(root: string, cacheDir: string, specs: number, tasks: number): string {
-  child('floor', root); // warm the page cache
-  child('status', root, cacheDir); // fill the cache (and the CLI's code cache)
-  const floors: number[] = [];
-  const statuses: number[] = [];
-  let peakMB = 0;
-  for (let i = 0; i < 7; i++) {
-    floors.push(child('floor', root).ms);
-    const s = child('status', root, cacheDir);
-    statuses.push(s.ms);
-    peakMB = Math.max(peakMB, s.peakMB);
-  }
-  const floor = median(floors);
-  const status = median(statuses);
-  return `bench: status-scan ratio=${(status / floor).toFixed(2)} peakMB=${peakMB.toFixed(0)} statusMs=${status.toFixed(0)} floorMs=${floor.toFixed(0)} specs=${specs} tasks=${tasks}`;
-}
-
-/**
- * How long `node <args>` takes from its start to its exit, its output thrown away (ms), and the CPU
- * it used (cpuAtExit.cjs): on two cores a run's wall time cannot go much below half its CPU.
- */
-function processMs(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): { ms: number; cpuMs: number } {
-  const cpuOut = join(mkdtempSync(join(tmpdir(), 'loom-bench-cpu-')), 'cpu');
-  const env = { ...(options.env ?? process.env), LOOM_BENCH_CPU_OUT: cpuOut };
+function processMs(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ProcessRun {
+  const out = join(mkdtempSync(join(tmpdir(), 'loom-bench-cpu-')), 'cpu');
+  const env = { ...(options.env ?? process.env), LOOM_BENCH_CPU_OUT: out };
   try {
     const start = process.hrtime.bigint();
     const r = spawnSync(process.execPath, ['--require', join(__dirname, 'cpuAtExit.cjs'), ...args], { cwd: options.cwd, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-    return { ms, cpuMs: Number(readFileSync(cpuOut, 'utf8')) };
+    return { ms, ...(JSON.parse(readFileSync(out, 'utf8')) as { cpuMs: number; peakMB: number }) };
   } finally {
-    rmSync(dirname(cpuOut), { recursive: true, force: true });
+    rmSync(dirname(out), { recursive: true, force: true });
   }
+}
+
+const ms = (runs: readonly ProcessRun[]) => median(runs.map((r) => r.ms));
+const cpu = (runs: readonly ProcessRun[]) => median(runs.map((r) => r.cpuMs)).toFixed(0);
+
+function checkLoom(loomCli: string | undefined): void {
+  if (loomCli && !existsSync(loomCli)) throw new Error(`LOOM_CLI=${loomCli}: no such file (loom's bin/loom.js)`);
+}
+
+const ours = (root: string, cacheDir: string) => processMs([BIN, 'status', '--json', '--cwd', root], { env: { ...process.env, LOOM_VSCODE_CACHE: '', LOOM_VSCODE_CACHE_DIR: cacheDir } });
+const floorOf = (root: string) => processMs([FLOOR, root]);
+const loomOf = (root: string, loomCli: string) => processMs([loomCli, 'status', '--json'], { cwd: root });
+
+/** `bench: status-floor reads=…`: what the floor of the two status lines reads. */
+export const statusFloorLine = () => `bench: status-floor reads=${FLOOR_READS}`;
+
+/**
+ * Medians of `runs` rounds of the floor, `status --json` on the cache an earlier run filled, and
+ * loom's status when `loomCli` names it, one after the other.
+ */
+export function benchStatusScan(root: string, cacheDir: string, specs: number, tasks: number, loomCli = process.env.LOOM_CLI, runs = Number(process.env.BENCH_SCAN_RUNS ?? 7)): string {
+  checkLoom(loomCli);
+  floorOf(root); // warm the page cache
+  ours(root, cacheDir); // fill the cache (and the CLI's code cache)
+  const floors: ProcessRun[] = [];
+  const warms: ProcessRun[] = [];
+  const looms: ProcessRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    floors.push(floorOf(root));
+    warms.push(ours(root, cacheDir));
+    if (loomCli) looms.push(loomOf(root, loomCli));
+  }
+  const warm = ms(warms);
+  const loom = loomCli ? ` loomRatio=${(warm / ms(looms)).toFixed(2)}` : '';
+  const loomMs = loomCli ? ` loomMs=${ms(looms).toFixed(0)}` : '';
+  const peakMB = Math.max(...warms.map((r) => r.peakMB));
+  return `bench: status-scan ratio=${(warm / ms(floors)).toFixed(2)}${loom} statusMs=${warm.toFixed(0)} floorMs=${ms(floors).toFixed(0)}${loomMs} cpuMs=${[warms, floors, ...(loomCli ? [looms] : [])].map(cpu).join('/')} peakMB=${peakMB.toFixed(0)} specs=${specs} tasks=${tasks} runs=${runs}`;
 }
 
 /**
@@ -80,26 +95,23 @@ function processMs(args: readonly string[], options: { cwd?: string; env?: NodeJ
  * what it left (`warmMs`), and loom's status when `loomCli` names it, one after the other.
  */
 export function benchStatusCold(root: string, work: string, specs: number, tasks: number, loomCli = process.env.LOOM_CLI, runs = Number(process.env.BENCH_COLD_RUNS ?? 5)): string {
-  if (loomCli && !existsSync(loomCli)) throw new Error(`LOOM_CLI=${loomCli}: no such file (loom's bin/loom.js)`);
-  const floors: { ms: number; cpuMs: number }[] = [];
-  const colds: { ms: number; cpuMs: number }[] = [];
-  const warms: { ms: number; cpuMs: number }[] = [];
-  const looms: { ms: number; cpuMs: number }[] = [];
-  processMs([join(__dirname, 'statusScan.cjs'), 'floor', root]); // warm the page cache
+  checkLoom(loomCli);
+  const floors: ProcessRun[] = [];
+  const colds: ProcessRun[] = [];
+  const warms: ProcessRun[] = [];
+  const looms: ProcessRun[] = [];
+  floorOf(root); // warm the page cache
   for (let i = 0; i < runs; i++) {
-    floors.push(processMs([join(__dirname, 'statusScan.cjs'), 'floor', root]));
+    floors.push(floorOf(root));
     const cache = mkdtempSync(join(work, 'cold-cache-'));
-    const env = { ...process.env, LOOM_VSCODE_CACHE: '', LOOM_VSCODE_CACHE_DIR: cache };
     try {
-      colds.push(processMs([BIN, 'status', '--json', '--cwd', root], { env }));
-      warms.push(processMs([BIN, 'status', '--json', '--cwd', root], { env }));
+      colds.push(ours(root, cache));
+      warms.push(ours(root, cache));
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
-    if (loomCli) looms.push(processMs([loomCli, 'status', '--json'], { cwd: root }));
+    if (loomCli) looms.push(loomOf(root, loomCli));
   }
-  const ms = (runs: { ms: number }[]) => median(runs.map((r) => r.ms));
-  const cpu = (runs: { cpuMs: number }[]) => median(runs.map((r) => r.cpuMs)).toFixed(0);
   const floor = ms(floors);
   const cold = ms(colds);
   const loom = loomCli ? ` loomRatio=${(cold / ms(looms)).toFixed(2)}` : '';
@@ -114,6 +126,7 @@ if (require.main === module) {
   const work = mkdtempSync(join(tmpdir(), 'loom-bench-'));
   try {
     generateRepository(join(work, 'large'), specs, 20);
+    console.log(statusFloorLine());
     console.log(benchStatusScan(join(work, 'large'), join(work, 'cache'), specs, 20));
     console.log(benchStatusCold(join(work, 'large'), work, specs, 20));
   } finally {

@@ -66,10 +66,6 @@ const entries = [
   ...vendorEntries,
   // The worker thread loom_search_text runs in, loaded from beside dist/extension.js and dist/cli.js.
   { entryPoints: ['src/core/executing/tools/textSearchWorker.ts'], outfile: 'dist/textSearchWorker.js' },
-  // The helper threads of `loom-vscode status` on many specs (src/core/repository/specStatusCache.ts), loaded from beside dist/cli.js.
-  { entryPoints: ['src/core/repository/statusScanWorker.ts'], outfile: 'dist/statusScanWorker.js' },
-  // The thread that reads a first status run's files ahead of the main thread (src/core/fs/readAhead.ts).
-  { entryPoints: ['src/core/fs/readAheadWorker.ts'], outfile: 'dist/readAheadWorker.js' },
   // The worker process the extension host looks at every spec in (src/core/repository/specLooks.ts).
   { entryPoints: ['src/core/repository/specLookWorker.ts'], outfile: 'dist/specLookWorker.js', wrapped: true },
   // What that worker process starts with: its bundle, with V8's code cache (src/core/threads/codeCacheLoader.ts).

@@ -28,6 +28,7 @@ const VALUE_FLAGS = new Set([
   '--task',
   '--summary',
   '--artifacts',
+  '--detail',
 ]);
 const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--compression-confirmed', '--validate', '--help', '-h', '--version', '--refresh', '--run']);
 

@@ -10,7 +10,7 @@ import { WorktreeError } from '../core/git/worktreeError';
 import { createSpec } from '../core/repository/createSpec';
 import { onlyCompressionMissing } from '../core/pipeline/refusals';
 import { LoomRepository } from '../core/repository/loomRepository';
-import type { SpecPipeline } from '../core/repository/specPipeline';
+import type { SpecPipeline, StatusDetail } from '../core/repository/specPipeline';
 import { specProblems } from '../core/repository/specDiagnostics';
 import { ORDERED_OVERLAP, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
 import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
@@ -20,7 +20,7 @@ import { verificationArtifacts } from '../core/validators/verificationArtifacts'
 import { displayLanguage, LANGUAGES, setDisplayLanguage, t } from '../core/messages';
 import { cliLanguage, isLanguage } from './language';
 import { cliParseCache, cliStatusCache } from './specCacheDir';
-import { scanStatuses } from '../core/repository/specStatusCache';
+import { scanStatuses, specStatus } from '../core/repository/specStatusCache';
 import type { SpecCache } from '../core/specdir/specCache';
 import { fingerprintCount, handoffAsk, reportVerdict, taskAsk, VerdictFileMissing } from './stateCommands';
 import { changedOrThrow, NotChanged, printNotChanged } from './answers';
@@ -65,7 +65,7 @@ class UnreadableInputError extends Error {
 const COMMON = ['--cwd', '--json', '--help', '--version', '--lang'];
 const FLAGS: Readonly<Record<string, readonly string[]>> = {
   new: ['--name', '--spec-root', '--type'],
-  status: ['--spec-dir'],
+  status: ['--spec-dir', '--detail'],
   advance: ['--spec-dir', '--to', '--confirm', '--compression-confirmed', '--reason'],
   fail: ['--spec-dir', '--reason'],
   recover: ['--spec-dir', '--to', '--reason'],
@@ -133,6 +133,13 @@ function readableLedgers(s: SpecPipeline): void {
 
 const json = (io: CliIo, value: unknown) => io.out(JSON.stringify(value, null, 2));
 
+/** `--detail summary` (the default) or `full`. */
+function statusDetail(args: ParsedArgs): StatusDetail {
+  const value = flagValue(args, '--detail') ?? 'summary';
+  if (value !== 'summary' && value !== 'full') throw new UsageError(t('cli.usage.badDetail', { value }));
+  return value;
+}
+
 async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const asJson = args.flags.has('--json');
   // `status` keeps whole statuses (cliStatusCache), not each file's parse.
@@ -152,9 +159,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       return 0;
     }
     case 'status': {
+      const detail = statusDetail(args);
       const every = !args.flags.has('--spec-dir');
-      const cache = every ? cliStatusCache(VERSION, repo.root, displayLanguage()) : undefined;
-      const statuses = every ? await scanStatuses(repo, cache?.statuses) : [spec(repo, args).status()];
+      const cache = every ? cliStatusCache(VERSION, repo.root, displayLanguage(), detail) : undefined;
+      const statuses = every ? scanStatuses(repo, cache?.statuses, detail) : [specStatus(repo, spec(repo, args).snapshot.dir, detail)];
       if (asJson) json(io, every ? statuses.map(statusJson) : statusJson(statuses[0]));
       else io.out(statuses.length ? formatStatuses(statuses) : t('cli.status.noSpecs', { root: repo.root, roots: repo.specRoots.join(', ') }));
       // Written once the answer is out (one file, and only when a status changed).

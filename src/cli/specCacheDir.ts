@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SpecStatus } from '../core/repository/specPipeline';
+import type { SpecStatus, StatusDetail } from '../core/repository/specPipeline';
 import { CompactCacheStore } from '../core/specdir/compactCacheStore';
 import { EvaluationCache } from '../core/specdir/evaluationCache';
 import { cacheKey, directoryCacheStore, SpecCache } from '../core/specdir/specCache';
@@ -30,10 +30,11 @@ export interface CliStatusCache {
  * every spec: the statuses of spec directories that are gone are dropped as it writes. Undefined
  * when `LOOM_VSCODE_CACHE=0` turns the caches off.
  */
-export function cliStatusCache(version: string, root: string, language: string, env: NodeJS.ProcessEnv = process.env): CliStatusCache | undefined {
+export function cliStatusCache(version: string, root: string, language: string, detail: StatusDetail = 'summary', env: NodeJS.ProcessEnv = process.env): CliStatusCache | undefined {
   const folder = userCacheFolder(env);
   if (!folder) return undefined;
-  const store = new CompactCacheStore(join(folder, 'status', `${cacheKey(`${root}\0${language}`)}.txt`));
+  // One file per detail too: a full status and a summary are two answers about the same spec.
+  const store = new CompactCacheStore(join(folder, 'status', `${cacheKey(`${root}\0${language}${detail === 'full' ? '\0full' : ''}`)}.txt`));
   return { statuses: new EvaluationCache<SpecStatus>(store, builtVersion(version), { kind: 'status' }), save: () => store.save({ prune: true }) };
 }
 

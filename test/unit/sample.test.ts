@@ -188,7 +188,9 @@ describe('sample workspace', () => {
       ],
     );
 
-    const [toConverge] = s.status().next;
+    // Every check of the move (status's summary names the missing outputs, loom's first blocker).
+    const [toConverge] = s.status('full').next;
+    assert.deepEqual(s.status().next[0].unmet, ['test-report.md does not exist', 'handoffs/executing.json does not exist']);
     assert.equal(toConverge.to, 'converge');
     assert.equal(toConverge.ready, false);
     assert.ok(toConverge.unmet.includes('test-report.md does not exist'));

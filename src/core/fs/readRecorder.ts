@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sameStamp } from './fileStamp';
 import { isNormalAbsolute } from './paths';
-import type { FolderReadAhead } from './readAheadProtocol';
 import { readOpenFile } from './readOpenFile';
 
 /**
@@ -96,20 +94,12 @@ function listsNames(options: unknown): boolean {
  * its bytes are read (as `note` takes it before the read: a file written meanwhile shows a newer
  * stamp next time, never an older one), not by a second lookup of its path. A status run reads
  * fifty thousand files this way: the path's stat and the Buffer per file that readFileSync makes
- * were a third of the time spent reading them. A file read ahead on another thread
- * (`withReadAhead`) is answered from there, with the stamp taken the same way.
+ * were a third of the time spent reading them.
  * Errors are readFileSync's own (ENOENT from the open, EISDIR from the read).
  */
 function readText(path: string): string {
   const recording = active!;
   const known = recording.inputs.get(path);
-  const ahead = readAhead?.files.get(path);
-  // Not when something here looked at the file first: a stamp taken after the other thread's read
-  // would keep the older text as if it were the newer one.
-  if (ahead !== undefined && (known === undefined || (known.kind === 'file' && sameStamp(known, ahead)))) {
-    if (!known) recording.inputs.set(path, { kind: 'file', size: ahead.size, mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs });
-    return ahead.text;
-  }
   let fd: number;
   try {
     fd = original.openSync(path, 'r');
@@ -130,85 +120,28 @@ function readText(path: string): string {
   }
 }
 
-/** A file another thread read, with the stamp it had before its bytes were read. */
-export interface FileReadAhead {
-  text: string;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
-/** What another thread read of one spec directory before this one got to it, by absolute path (readAhead.ts). */
-export interface SpecReadAhead {
-  files: ReadonlyMap<string, FileReadAhead>;
-  folders: ReadonlyMap<string, FolderReadAhead>;
-}
-
-let readAhead: SpecReadAhead | undefined;
-
-/**
- * Runs `compute` with `ahead` answering the recorded reads of its files and listings of its
- * folders, as if each had been made when the other thread made it: the record is the same (a
- * file's stamp from before its read, a folder's times from before its listing), so a file or
- * folder changed since shows newer times next time.
- */
-export function withReadAhead<T>(ahead: SpecReadAhead | undefined, compute: () => T): T {
-  const before = readAhead;
-  readAhead = ahead;
-  try {
-    return compute();
-  } finally {
-    readAhead = before;
-  }
-}
-
-/** `readdirSync`'s options, when it asks for the names alone, as strings: a listing read ahead can answer it. */
-function asksForNames(options: unknown): boolean {
-  if (options === undefined || options === 'utf8' || options === 'utf-8') return true;
-  if (!options || typeof options !== 'object') return false;
-  const { encoding, withFileTypes, ...rest } = options as { encoding?: unknown; withFileTypes?: unknown };
-  return (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8') && !withFileTypes && Object.keys(rest).length === 0;
-}
-
 /**
  * A recorded listing: the folder's times are taken first, then the caller's own listing gives its
- * names (not a second listing of the folder, as `note` makes for a probe such as opendirSync). A
- * folder read ahead on another thread gives both, as it found them, when nothing here looked at
- * it before (its times and names then go together); its names answer a listing of names alone.
+ * names (not a second listing of the folder, as `note` makes for a probe such as opendirSync).
  */
-function listRecorded(path: string, list: () => string[] | fs.Dirent[], names: boolean): string[] | fs.Dirent[] {
+function listRecorded(path: string, list: () => string[] | fs.Dirent[]): string[] | fs.Dirent[] {
   const recording = active!;
   const known = recording.inputs.get(path);
   if (known && known.kind === 'dir' && known.names) return list();
-  const ahead = known ? undefined : readAhead?.folders.get(path);
-  const before: RecordedInput = known ?? (ahead ? { kind: 'dir', mtimeMs: ahead.mtimeMs, ctimeMs: ahead.ctimeMs } : inputAt(path));
+  const before: RecordedInput = known ?? inputAt(path);
   let result: string[] | fs.Dirent[];
-  if (names && ahead) result = [...ahead.names];
-  else {
-    try {
-      result = list();
-    } catch (e) {
-      recording.inputs.set(path, before);
-      throw e;
-    }
+  try {
+    result = list();
+  } catch (e) {
+    recording.inputs.set(path, before);
+    throw e;
   }
   recording.inputs.set(path, before.kind === 'dir' ? { ...before, names: result.map((e) => (typeof e === 'string' ? e : e.name)).sort() } : before);
   return result;
 }
 
-/**
- * A folder's entries, each with whether it is a folder (as `readdirSync` with file types says):
- * from the listing read ahead on another thread where there is one and nothing here looked at
- * the folder before, recorded as a listing; otherwise listed here (recorded when recording).
- */
+/** A folder's entries, each with whether it is a folder (as `readdirSync` with file types says); recorded when recording. */
 export function folderEntries(path: string): { name: string; folder: boolean }[] {
-  const ahead = active && !active.inputs.has(path) ? readAhead?.folders.get(path) : undefined;
-  if (ahead) {
-    // Recorded as any listing answered from it; which names are folders, the other thread says.
-    const subfolders = new Set(ahead.subfolders);
-    const names = listRecorded(path, () => fs.readdirSync(path), true) as string[];
-    return names.map((name) => ({ name, folder: subfolders.has(name) }));
-  }
   // fs's own function, looked up now: the recording's while recording.
   return fs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, folder: e.isDirectory() }));
 }
@@ -235,7 +168,7 @@ export function recordReads<T>(compute: () => T): RecordedReads<T> {
         const path = pathOf(args[0]);
         if (path !== undefined) return readText(path);
       } else if (active && name === 'readdirSync' && listsNames(args[1]) && (typeof args[0] === 'string' || args[0] instanceof URL)) {
-        return listRecorded(pathOf(args[0])!, () => fn.apply(this, args) as string[] | fs.Dirent[], asksForNames(args[1]));
+        return listRecorded(pathOf(args[0])!, () => fn.apply(this, args) as string[] | fs.Dirent[]);
       } else note(args[0], listed);
       return fn.apply(this, args);
     }, fn);

@@ -10,7 +10,13 @@ Usage: loom-vscode <command> [--cwd <repo>] [--json] [--lang en|zh]
 Commands:
   new      --name N [--spec-root R] [--type T]
                                           start a feature: specs/<YYYY-MM-DD>+<name>/ at the first stage
-  status   [--spec-dir D]                 where every spec stands and what blocks its next step
+  status   [--spec-dir D] [--detail summary|full]
+                                          where every spec stands and what blocks its next step,
+                                          reading only the files that answer needs (each move is
+                                          checked as loom's advance checks it, up to what blocks it
+                                          first); a file it needs that cannot be read is named and
+                                          the move is not ready. Every file's problems are validate's;
+                                          --detail full adds them, with every check of every move
   advance  --spec-dir D [--to S] [--confirm] [--compression-confirmed] [--reason R]
                                           move to the next stage when its preconditions hold;
                                           --compression-confirmed says you compressed the closed
@@ -64,7 +70,11 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
 命令：
   new      --name N [--spec-root R] [--type T]
                                           开始一个功能：在第一个阶段创建 specs/<YYYY-MM-DD>+<name>/
-  status   [--spec-dir D]                 每个规格所处的阶段，以及阻止其下一步的原因
+  status   [--spec-dir D] [--detail summary|full]
+                                          每个规格所处的阶段，以及阻止其下一步的原因；只读取回答所需的
+                                          文件（每个去向按 loom 的 advance 的检查顺序，查到第一个阻止它的
+                                          原因为止）；所需文件无法读取时会点名，该去向不会是就绪。每个文件
+                                          的问题由 validate 报告；--detail full 会附上它们，并做每个去向的全部检查
   advance  --spec-dir D [--to S] [--confirm] [--compression-confirmed] [--reason R]
                                           前置条件满足时进入下一阶段；--compression-confirmed
                                           表示你已压缩已结束阶段的上下文，loom 3 在步骤的 outputs
@@ -117,6 +127,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.usage.unexpectedArgument': { en: 'unexpected argument {arg}', zh: '多余的参数 {arg}' },
   'cli.usage.flagNotTaken': { en: '{command} does not take {flag}', zh: '{command} 不接受 {flag}' },
   'cli.usage.needsFlag': { en: '{command} needs {flag}', zh: '{command} 需要 {flag}' },
+  'cli.usage.badDetail': { en: '--detail must be summary or full, not {value}', zh: '--detail 只能是 summary 或 full，不能是 {value}' },
   'cli.usage.cwdMissing': { en: '--cwd {path} does not exist', zh: '--cwd {path} 不存在' },
   'cli.usage.cwdNotDirectory': { en: '--cwd {path} is not a directory', zh: '--cwd {path} 不是目录' },
   'cli.usage.notSpecDir': {

@@ -67,7 +67,10 @@ function specFileExists(s: SpecSnapshot, path: string): boolean {
     }
     return false;
   }
-  return s.files.has(path) || (path.includes('/') && existsSync(join(s.dir, path)));
+  if (s.files.has(path)) return true;
+  // In a folder the loader listed, a name not among its entries is not there: no need to look on disk.
+  const folder = path.includes('/') ? path.slice(0, path.indexOf('/')) : undefined;
+  return folder !== undefined && !(LISTED_BY_LOADER.has(folder) && s.files.has(`${folder}/`)) && existsSync(join(s.dir, path));
 }
 
 /** A report not loaded with the snapshot (any gate_verdict file loom may name), read from disk. */
@@ -239,16 +242,9 @@ export const GUARDS: GuardRegistry = {
   // A file the transition reads that exists but cannot be read (cut-off JSON, a task state with
   // an unknown status) would be read as absent or empty by the other guards: never "ready".
   inputsReadable: ({ paths }, { snapshot: s }) => {
-    const unreadable = unreadableInputs(s, paths);
-    return unreadable.length
-      ? {
-          ...fail(
-            unreadable.map((d) => t('guard.unreadableInput', { file: d.file.slice(s.specDir.length + 1), line: d.line, detail: withoutFile(d.message, d.file) })),
-            unreadable[0].file.slice(s.specDir.length + 1),
-          ),
-          code: 'unreadable-input',
-        }
-      : pass;
+    // A spec read on demand (status) reads them now: the check is about every one of them.
+    s.readInputs?.(paths);
+    return unreadableAmongRead(s, paths);
   },
 
   validatorPasses: ({ name, stage }, ctx) => {
@@ -289,6 +285,24 @@ export const GUARDS: GuardRegistry = {
   // Not a fact of the spec: the caller's word, as loom's advance takes compressionConfirmed.
   compressionConfirmed: ({ stage }) => ({ ok: false, reasons: [t('guard.compressionRequired', { stage })], needsCompression: true, code: 'compression-required' }),
 };
+
+/**
+ * inputsReadable's verdict on the files under `paths` the spec has read so far: all of them for a
+ * spec read in full; for one read on demand, those the checks made until one did not hold read
+ * (firstBlocker), no file read for it.
+ */
+export function unreadableAmongRead(s: SpecSnapshot, paths: readonly string[]): GuardOutcome {
+  const unreadable = unreadableInputs(s, paths);
+  return unreadable.length
+    ? {
+        ...fail(
+          unreadable.map((d) => t('guard.unreadableInput', { file: d.file.slice(s.specDir.length + 1), line: d.line, detail: withoutFile(d.message, d.file) })),
+          unreadable[0].file.slice(s.specDir.length + 1),
+        ),
+        code: 'unreadable-input',
+      }
+    : pass;
+}
 
 /** The loader's messages start with the file's path; the reason names it already. */
 const withoutFile = (message: string, file: string) => (message.startsWith(file) ? message.slice(file.length).replace(/^:?\s*/, '') : message);

@@ -7,7 +7,7 @@ import { diagnostic, hasErrors } from '../diagnostics/diagnostic';
 import { t } from '../messages';
 import { buildPipelineDefinition, unreadablePipeline, type PipelineDefinition } from '../pipeline/pipelineDefinition';
 import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipelineSchema';
-import { findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../specdir/loadSpec';
+import { findSpecDirs, isDirectory, loadSpec, readSpecOnDemand, SPEC_ROOTS } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
@@ -198,6 +198,17 @@ export class LoomRepository {
   readDetached(dir: string, options: { maxFileBytes?: number } = {}): SpecPipeline {
     if (!this.workflowLoaded) this.loadWorkflow();
     const snapshot = loadSpec(this.root, dir, this.pipelineOptions.cache, options);
+    return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
+  }
+
+  /**
+   * A spec read on demand (readSpecOnDemand), not kept by the repository: its listing and state
+   * now, each other file when something asks for it. For `status`, which reads what its answer
+   * needs. The caller disposes it.
+   */
+  readOnDemand(dir: string): SpecPipeline {
+    if (!this.workflowLoaded) this.loadWorkflow();
+    const snapshot = readSpecOnDemand(this.root, dir);
     return new SpecPipeline(snapshot, this.definitionOf(snapshot), this.pipelineOptions);
   }
 

@@ -76,10 +76,22 @@ interface Facts {
   verdicts: GuardVerdicts;
   stage: string | null;
   stageSource: SpecStatus['stage_source'];
-  diagnostics: Diagnostic[];
+  /** What the pipeline says of the spec's files (its state names no stage of it, the workflow does not read). */
+  pipelineDiagnostics: Diagnostic[];
+  /** The files' problems with the pipeline's, for the files' list they were made from (a spec read on demand reads more later). */
+  diagnostics?: { files: Diagnostic[]; all: Diagnostic[] };
   next?: TransitionCheck[];
+  /** The moves as loom's advance checks them, up to what blocks each first (firstBlocker). */
+  blockers?: TransitionCheck[];
   staleApprovals?: StaleApproval[];
 }
+
+/**
+ * How much `status` tells: `summary` (the default), what the answer needs, each move checked up to
+ * what blocks it first and the problems of the files that read; `full`, every check of every move
+ * and the problems of every file of the spec (what `validate` lists of its files).
+ */
+export type StatusDetail = 'summary' | 'full';
 
 /**
  * Why a spec's pipeline is unknown, in one sentence: workflow.yaml does not read (its errors are
@@ -181,7 +193,7 @@ export class SpecPipeline {
     const unreadable = (this.definition.problems?.length ?? 0) > 0;
     // A pipeline that cannot be read puts the spec at no known stage (its steps are what loom follows).
     const stage = unreadable ? null : stageOnDisk(this.definition, snapshot);
-    const diagnostics = [...snapshot.diagnostics, ...pipelineDiagnostics(this.definition, snapshot.specDir)];
+    const diagnostics = pipelineDiagnostics(this.definition, snapshot.specDir);
     if (snapshot.state && stage !== null && machineStateOf(this.definition, stage) !== stage) {
       diagnostics.push(
         diagnostic(
@@ -198,7 +210,7 @@ export class SpecPipeline {
       verdicts: new GuardVerdicts(snapshot, this.options.guards, rulesOf(this.options.rules)),
       stage,
       stageSource: unreadable ? 'unknown' : snapshot.state ? 'state' : snapshot.stateCondition === 'invalid' ? 'unknown' : 'inferred',
-      diagnostics,
+      pipelineDiagnostics: diagnostics,
     };
   }
 
@@ -215,8 +227,11 @@ export class SpecPipeline {
     return this.facts.stageSource;
   }
 
+  /** The problems of the spec's files (those read so far, for a spec read on demand) and of its pipeline. */
   get diagnostics(): Diagnostic[] {
-    return this.facts.diagnostics;
+    const files = this.facts.snapshot.diagnostics;
+    if (this.facts.diagnostics?.files !== files) this.facts.diagnostics = { files, all: [...files, ...this.facts.pipelineDiagnostics] };
+    return this.facts.diagnostics.all;
   }
 
   /** The guards' verdicts on the current facts. */
@@ -301,19 +316,37 @@ export class SpecPipeline {
     return (this.facts.next ??= nextTransitions(this.definition, stage, this.facts.verdicts));
   }
 
-  status(): SpecStatus {
+  /**
+   * The moves open from the current stage as loom's advance checks them, each up to what blocks it
+   * first (firstBlocker): what `status` says, reading no file a check past that reads.
+   */
+  blockers(): TransitionCheck[] {
+    const { stage } = this.facts;
+    if (stage === null || machineStateOf(this.definition, stage) !== stage) return [];
+    return (this.facts.blockers ??= nextTransitions(this.definition, stage, this.facts.verdicts, 'first-blocker'));
+  }
+
+  /**
+   * Where the spec stands: its stage, its tasks, each move with what blocks it, and the problems of
+   * the files that took (StatusDetail). Read on demand (readSpecOnDemand), the spec's other files
+   * are not read: their problems are `validate`'s, or `full`'s.
+   */
+  status(detail: StatusDetail = 'summary'): SpecStatus {
     const { snapshot } = this;
-    const ids = specTaskIds(snapshot);
+    if (detail === 'full') snapshot.readAll?.();
+    // The task states first: the answer reads them anyway, and a move that reads them then names one that cannot be read.
+    const tasks = specTaskIds(snapshot).map((id) => {
+      const s = snapshot.taskStates.get(id);
+      return { id, status: s?.status ?? 'pending', retry_count: s?.retry_count ?? 0 };
+    });
+    const next = detail === 'full' ? this.next() : this.blockers();
     return {
       spec_dir: snapshot.specDir,
       pipeline_type: this.definition.type,
       stage: this.stage,
       stage_source: this.stageSource,
-      tasks: ids.map((id) => {
-        const s = snapshot.taskStates.get(id);
-        return { id, status: s?.status ?? 'pending', retry_count: s?.retry_count ?? 0 };
-      }),
-      next: this.next().map((c) => ({
+      tasks,
+      next: next.map((c) => ({
         to: c.to,
         kind: c.kind,
         interactive: c.interactive,

@@ -43,5 +43,16 @@ export interface SpecSnapshot {
   convergenceReportCondition: FileCondition;
   /** Pid of a live `.loom-run.lock` holder other than us, if any. */
   lock?: { pid: number; stale: boolean; raw: string };
+  /**
+   * The problems of the spec's files: of every file for a spec read in full (loadSpec), of the
+   * files read so far for one read on demand (readSpecOnDemand, `status`).
+   */
   diagnostics: Diagnostic[];
+  /**
+   * A spec read on demand reads the files under `paths` now (spec-relative, a folder ends in `/`),
+   * so that their problems are among `diagnostics`; a spec read in full has them already.
+   */
+  readInputs?(paths: readonly string[]): void;
+  /** A spec read on demand reads every file it has not read yet (`status --detail full`). */
+  readAll?(): void;
 }

@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { WORKFLOW_FILE } from '../../core/files/workflow';
-import { PIPELINE_STATE_FILE } from '../../core/files/vocabulary';
-import { specOverview, type SpecGroup } from '../../core/specdir/specOverview';
+import { FAILED_STAGE, PIPELINE_STATE_FILE } from '../../core/files/vocabulary';
+import { findSpecDirs } from '../../core/specdir/loadSpec';
+import { stagePlaces } from '../../core/specdir/stageStatus';
 import { unreadableFiles, type UnreadableFile } from '../../core/specdir/unreadableFiles';
 import type { SpecPipeline } from '../../core/repository/specPipeline';
 import { statusJson } from '../../cli/format';
@@ -15,8 +16,16 @@ import { defineTool } from '../tool';
 const DEFAULT_STATUS_LIMIT = 10;
 const CONSTITUTION = '.loom/rules/constitution.md';
 
-/** Whether a spec is still moving, as every view files it: not at its pipeline's end (loom's active_only), not failed. */
-const isActive = (group: SpecGroup): boolean => group === 'in-progress' || group === 'attention';
+/**
+ * Whether a spec is still moving, as loom's active_only counts it: not at its pipeline's end, not
+ * failed; a spec whose stage is unknown needs attention, so it counts. Read off its stage alone.
+ */
+function isActive(spec: SpecPipeline): boolean {
+  const failed = spec.stage === FAILED_STAGE;
+  const placed = stagePlaces(spec.definition, spec.stage, spec.snapshot.state);
+  const lost = spec.stage === null || (!failed && placed.position < 0);
+  return lost || (!failed && !placed.finished);
+}
 
 /**
  * What an agent must be told of a spec without asking for more: each of its files that cannot be
@@ -47,35 +56,46 @@ function healthIssues(root: string, workflowProblems: readonly { message: string
 export const getProjectStatus = defineTool({
   name: 'loom_get_project_status',
   group: 'pipeline',
-  description: 'Every spec of the repository: its stage, its tasks, and the health issues of the repository (missing workflow, unrendered placeholders).',
+  description:
+    'Every spec of the repository: its stage, its tasks, and the health issues of the repository (missing workflow, unrendered placeholders). Reads only what that answer needs: a file it needs that cannot be read is named (file_problems); every other file’s problems are loom_validate’s. detail "full" adds each spec’s moves with every check and the problems of all its files.',
   input: z.object({
     project_root: z.string().optional().describe('Project root (must be the repository this server serves)'),
     limit: z.number().int().positive().optional().describe('At most this many pipelines (default 10)'),
     active_only: z.boolean().optional().describe('Only pipelines that have not completed or failed'),
-    detail: z.enum(['summary', 'full']).optional().describe('summary (default): one row per spec; full: each spec’s status with its next steps and diagnostics'),
+    detail: z
+      .enum(['summary', 'full'])
+      .optional()
+      .describe('summary (default): one row per spec, from the files it needs; full: each spec’s status with its next steps, every check of each, and the diagnostics of all its files'),
   }),
   writes: [],
   run: (args, ctx) => {
     checkProjectRoot(ctx, args.project_root);
     const repo = openRepository(ctx);
-    const rows = repo.scan((s) => {
+    // Each spec read on demand: its state, task states and handoffs (what loom's status reads), the rest for `full` only.
+    const rows = findSpecDirs(repo.root, repo.specRoots).map((dir) => {
+      const s = repo.readOnDemand(dir);
+      const full = args.detail === 'full' ? statusJson(s.status('full')) : undefined;
+      const taskStates = [...s.snapshot.taskStates.values()];
+      const handoffs = s.snapshot.handoffs.size;
+      // Once the row's files are read: the problems of those (all of them, for `full`).
       const unreadable = unreadableFiles(s.snapshot);
+      s.dispose();
       return {
-        active: isActive(specOverview(s.snapshot, s.definition, s.stage).group),
+        active: isActive(s),
         health: specHealth(s, unreadable),
         summary: {
           spec_dir: s.snapshot.specDir,
           stage: s.stage,
           pipeline_type: s.pipelineType,
           tasks_total: tasksSummary(s).total,
-          tasks_done: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'done').length,
-          tasks_blocked: [...s.snapshot.taskStates.values()].filter((t) => t.status === 'blocked').length,
-          handoffs_total: s.snapshot.handoffs.size,
+          tasks_done: taskStates.filter((t) => t.status === 'done').length,
+          tasks_blocked: taskStates.filter((t) => t.status === 'blocked').length,
+          handoffs_total: handoffs,
           updated_at: s.snapshot.state?.updated_at ?? null,
           // Said by default, so that `stage: null` is not taken for a spec with no stage yet.
           ...(unreadable.length ? { file_problems: unreadable.map((f) => ({ file: `${s.snapshot.specDir}/${f.file}`, line: f.line, message: f.message })) } : {}),
         },
-        full: args.detail === 'full' ? statusJson(s.status()) : undefined,
+        full,
       };
     });
     const chosen = args.active_only ? rows.filter((r) => r.active) : rows;

@@ -190,10 +190,13 @@ describe('status', () => {
     assert.ok(s.tasks.every((t: any) => t.status === 'pending' && t.retry_count === 0));
   });
 
-  test('next lists every unmet precondition of the following stage', async () => {
+  test('next names what blocks the move first, as loom’s advance checks it; --detail full every unmet precondition', async () => {
     const s = parsed(await cli('status', '--cwd', repo, '--spec-dir', PROFILE, '--json'));
     assert.equal(s.stage, 'planning');
-    assert.deepEqual(s.next, [
+    // The stage's outputs, all of them, as loom's checkStageOutputs names them together; the next stage's requires come later.
+    assert.deepEqual(s.next, [{ to: 'analyze-artifacts', interactive: true, ready: false, unmet: ['plan.md does not exist', 'tasks/ does not exist', 'traceability.json does not exist'] }]);
+    const full = parsed(await cli('status', '--cwd', repo, '--spec-dir', PROFILE, '--json', '--detail', 'full'));
+    assert.deepEqual(full.next, [
       {
         to: 'analyze-artifacts',
         interactive: true,

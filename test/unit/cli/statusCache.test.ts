@@ -184,14 +184,15 @@ test('the team’s rule on open threads, set since in .vscode/settings.json, sho
     }),
   );
   const unmet = (out: string) => JSON.stringify((JSON.parse(out) as { spec_dir: string }[]).find((s) => s.spec_dir === LOGIN));
+  // Every check of the move: login's first blocker is its tasks, which comes before the rule's check.
   try {
-    const before = await status(true);
+    const before = await status(true, '--detail', 'full');
     assert.ok(!unmet(before.out).includes('Which run is this?'), 'no rule, no unmet condition for the thread');
     mkdirSync(join(repo, '.vscode'), { recursive: true });
     writeFileSync(settings, JSON.stringify({ 'loom.review.blockOnOpenThreads': true }));
-    const after = await status(true);
+    const after = await status(true, '--detail', 'full');
     assert.ok(unmet(after.out).includes('Which run is this?'), 'the open thread is an unmet condition once the team sets the rule');
-    assert.deepEqual(after, await status(false));
+    assert.deepEqual(after, await status(false, '--detail', 'full'));
   } finally {
     rmSync(threads, { force: true });
     rmSync(join(repo, '.vscode'), { recursive: true, force: true });

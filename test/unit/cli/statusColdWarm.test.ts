@@ -2,8 +2,8 @@
  * `loom-vscode status --json` prints the same bytes whether its cache folder is empty (a first run
  * on a clone, every run in CI), filled by an earlier run, or turned off, on the sample and on a
  * generated repository, and again after files changed between runs (a task state, a task file, a
- * ledger, the workflow, a spec removed and one added); and the built CLI does on a repository large
- * enough for it to share the specs out to helper threads.
+ * ledger, the workflow, a spec removed and one added), with `--detail full` as without; and the
+ * built CLI does on a larger repository.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -31,14 +31,14 @@ after(() => {
 });
 
 /** `status --json` on `repo` with its cache in `cacheDir` (`undefined`: the cache turned off): the exit code and the bytes printed. */
-async function status(repo: string, cacheDir: string | undefined): Promise<{ code: number; out: string }> {
+async function status(repo: string, cacheDir: string | undefined, detail: 'summary' | 'full' = 'summary'): Promise<{ code: number; out: string }> {
   if (cacheDir === undefined) process.env.LOOM_VSCODE_CACHE = '0';
   else {
     delete process.env.LOOM_VSCODE_CACHE;
     process.env.LOOM_VSCODE_CACHE_DIR = cacheDir;
   }
   let out = '';
-  const code = await main(['status', '--json', '--cwd', repo, '--lang', 'en'], { out: (t) => (out += t), err: () => undefined });
+  const code = await main(['status', '--json', '--cwd', repo, '--lang', 'en', '--detail', detail], { out: (t) => (out += t), err: () => undefined });
   return { code, out };
 }
 
@@ -49,20 +49,30 @@ async function status(repo: string, cacheDir: string | undefined): Promise<{ cod
  */
 async function sameColdAndWarm(repo: string, change: () => void): Promise<void> {
   const cache = join(work, `cache-${Math.random().toString(36).slice(2)}`);
-  const before = await status(repo, undefined);
-  assert.equal(JSON.parse(before.out).length > 0, true);
-  assert.deepEqual(await status(repo, cache), before, 'cold');
-  assert.deepEqual(await status(repo, cache), before, 'warm');
-  assert.deepEqual(await status(repo, cache), before, 'warm again');
+  const details = ['summary', 'full'] as const;
+  const before = new Map<string, { code: number; out: string }>();
+  for (const detail of details) {
+    const uncached = await status(repo, undefined, detail);
+    before.set(detail, uncached);
+    assert.equal(JSON.parse(uncached.out).length > 0, true);
+    assert.deepEqual(await status(repo, cache, detail), uncached, `cold (${detail})`);
+    assert.deepEqual(await status(repo, cache, detail), uncached, `warm (${detail})`);
+    assert.deepEqual(await status(repo, cache, detail), uncached, `warm again (${detail})`);
+  }
   change();
-  const changed = await status(repo, undefined);
-  assert.notDeepEqual(changed.out, before.out, 'the change shows');
-  assert.deepEqual(await status(repo, cache), changed, 'right after the change');
+  for (const detail of details) {
+    const changed = await status(repo, undefined, detail);
+    assert.notDeepEqual(changed.out, before.get(detail)!.out, `the change shows (${detail})`);
+    assert.deepEqual(await status(repo, cache, detail), changed, `right after the change (${detail})`);
+  }
   await age();
-  assert.deepEqual(await status(repo, cache), changed, 'once the changed files aged');
-  assert.deepEqual(await status(repo, cache), changed, 'from the cache');
-  // And a cold run on the changed repository.
-  assert.deepEqual(await status(repo, join(work, `cold-${Math.random().toString(36).slice(2)}`)), changed, 'cold after the change');
+  for (const detail of details) {
+    const changed = await status(repo, undefined, detail);
+    assert.deepEqual(await status(repo, cache, detail), changed, `once the changed files aged (${detail})`);
+    assert.deepEqual(await status(repo, cache, detail), changed, `from the cache (${detail})`);
+    // And a cold run on the changed repository.
+    assert.deepEqual(await status(repo, join(work, `cold-${Math.random().toString(36).slice(2)}`), detail), changed, `cold after the change (${detail})`);
+  }
 }
 
 function editJson(file: string, edit: (value: Record<string, unknown>) => void): void {
@@ -103,9 +113,9 @@ test('on a generated repository: the same bytes cold, warm and uncached, before 
   });
 });
 
-test('the built CLI on 600 specs, shared out to helper threads: the same bytes cold, warm and uncached', async () => {
+test('the built CLI on 600 specs: the same bytes cold, warm and uncached', async () => {
   const bin = resolve(__dirname, '../../../bin/loom-vscode.js');
-  assert.ok(existsSync(resolve(__dirname, '../../../dist/statusScanWorker.js')), 'dist/statusScanWorker.js is missing: run "npm run build" first (npm test does)');
+  assert.ok(existsSync(resolve(__dirname, '../../../dist/cli.js')), 'dist/cli.js is missing: run "npm run build" first (npm test does)');
   const repo = join(work, 'large');
   generateRepository(repo, 600, 2);
   await age();

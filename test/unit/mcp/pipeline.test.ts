@@ -135,6 +135,38 @@ describe('loom-vscode mcp: stage changes without elicitation', () => {
   });
 });
 
+describe('loom-vscode mcp: loom_get_project_status reads what its answer needs', () => {
+  let repo: TempRepo;
+  let c: LoomClient;
+  serveFixture((r, client) => ((repo = r), (c = client)));
+
+  it('a corrupt file no answer of it needs is not a file problem; detail "full" lists every file’s problems', async () => {
+    // Cut off where nothing build's move reads it (build → ship checks no file): loom_validate's to report.
+    repo.write(`${BUILD}/requirements.json`, '{\n  "requirements": [\n');
+    const summary = await c.call('loom_get_project_status');
+    const row = summary.pipelines.find((p: { spec_dir: string }) => p.spec_dir === BUILD);
+    assert.deepEqual([row.stage, row.tasks_total, row.file_problems], ['build', 3, undefined]);
+    assert.ok(!summary.health_issues.some((h: string) => h.includes('requirements.json')), JSON.stringify(summary.health_issues));
+    const full = await c.call('loom_get_project_status', { detail: 'full' });
+    const status = full.pipelines.find((p: { spec_dir: string }) => p.spec_dir === BUILD);
+    assert.equal(status.stage, 'build');
+    assert.deepEqual(
+      status.diagnostics.map((d: { file: string; line: number; severity: string }) => [d.file, d.line, d.severity]),
+      [[`${BUILD}/requirements.json`, 3, 'error']],
+    );
+    const validate = await c.call('loom_validate', { spec_dir: BUILD });
+    assert.ok(JSON.stringify(validate).includes(`${BUILD}/requirements.json`), JSON.stringify(validate));
+  });
+
+  it('says in its description that every other file’s problems are loom_validate’s', async () => {
+    await c.call('loom_load_tool_group', { group: 'pipeline' });
+    const { tools } = await c.client.listTools();
+    const tool = tools.find((t) => t.name === 'loom_get_project_status')!;
+    assert.match(tool.description ?? '', /Reads only what that answer needs/);
+    assert.match(tool.description ?? '', /loom_validate/);
+  });
+});
+
 describe('loom-vscode mcp: the person confirms through elicitation', () => {
   let repo: TempRepo;
   let c: LoomClient;
