@@ -4,13 +4,10 @@ import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-// Where the callers keep their caches: bin/loadCli.js (plain JavaScript) takes it from this bundle.
-export { userCacheFolder } from '../userCacheFolder';
-
 // Runs a bundle with V8's code cache kept in a folder, as VS Code does for extensions: it is
 // compiled once per build and Node version, and later starts skip parsing and compiling it.
-// Bundled as dist/codeCacheLoader.js, beside the bundles it loads, for three callers:
-// - bin/loadCli.js requires it for the CLI (dist/cli.js), and saves once the command ran;
+// Bundled as dist/codeCacheLoader.js, beside the bundles it loads, for two callers (the CLI loads
+// its bundle without one: it saved no measurable time of a status run, docs/performance.md):
 // - the extension's entry (src/extensionEntry.ts, which bundles it) loads the extension with it
 //   (dist/extensionMain.js), and saves right after the bundle's top level ran;
 // - the look's worker process starts with it (its bundle as first argument, the folder as
