@@ -1,8 +1,6 @@
 // Bundles the CLI (plain Node), the extension host (vscode external) and the webviews with esbuild.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { asciiBundle } from './asciiBundle.mjs';
@@ -84,28 +82,8 @@ for (const { wrapped, ...entry } of entries) {
   if (map) writeFileSync(map.path, wrapped ? moveDownALine(sourceMap) : sourceMap);
 }
 await buildWebviews();
-seedCliCodeCache();
-
-/**
- * V8's code cache of dist/cli.js, made by running `loom-vscode status` once on the sample and kept
- * beside the bundle (seedCacheFile in src/core/threads/codeCacheLoader.ts): the CLI's first run
- * with an empty cache folder (a clone, every CI run) then skips compiling the bundle, 0.1-0.2 s of
- * CPU of a first status on 1,000 specs (docs/performance.md). Without it, that run compiles.
- */
-function seedCliCodeCache() {
-  for (const old of readdirSync('dist')) if (old.startsWith('cli-') && old.endsWith('.v8')) rmSync(join('dist', old));
-  const folder = mkdtempSync(join(tmpdir(), 'loom-cli-seed-'));
-  try {
-    const env = { ...process.env, LOOM_VSCODE_CACHE_DIR: folder };
-    delete env.LOOM_VSCODE_CACHE;
-    const run = spawnSync(process.execPath, ['bin/loom-vscode.js', 'status', '--json', '--cwd', 'sample'], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-    const made = readdirSync(folder).filter((name) => name.startsWith('cli-') && name.endsWith('.v8'));
-    if (run.status !== 0 || made.length !== 1) console.warn(`build: no code cache for dist/cli.js (status exited ${run.status}): ${run.stderr}`);
-    else copyFileSync(join(folder, made[0]), join('dist', made[0]));
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
+// Code caches of the CLI from earlier builds (it loads without one now).
+for (const old of readdirSync('dist')) if (old.startsWith('cli-') && old.endsWith('.v8')) rmSync(join('dist', old));
 
 /** The bundle inside WRAPPER, which takes a line of its own (the source map moves down a line); its source map comment stays last. */
 function wrapModule(code) {

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { lazily } from '../../shared/lazily';
 import { lazySchema } from '../../shared/lazySchema';
 import bundledSchema from '../../../schemas/pipeline.schema.json';
 
@@ -37,8 +36,13 @@ export const PipelineSchemaFileSchema = lazySchema((z) =>
 );
 export type PipelineSchemaFile = z.infer<ReturnType<typeof PipelineSchemaFileSchema>>;
 
-/** loom's pipeline definition as shipped in `schemas/pipeline.schema.json`. */
-export const bundledPipelineSchema = lazily((): PipelineSchemaFile => PipelineSchemaFileSchema().parse(bundledSchema));
+/**
+ * loom's pipeline definition as shipped in `schemas/pipeline.schema.json`: our own file, in the
+ * shape PipelineSchemaFileSchema gives it, defaults and all (test/unit/pipeline/pipelineSchema.test.ts
+ * parses it and compares), so it is taken as it is. Parsing it loaded zod on every CLI start,
+ * where a status of files in loom's shape needs no zod at all.
+ */
+export const bundledPipelineSchema = (): PipelineSchemaFile => bundledSchema as PipelineSchemaFile;
 
 export type Precondition = z.infer<ReturnType<typeof PreconditionSchema>>;
 export type StageOutput = z.infer<ReturnType<typeof OutputSchema>>;

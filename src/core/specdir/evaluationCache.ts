@@ -61,7 +61,7 @@ const stampsHash = (stamps: Float64Array, count: number) =>
     .digest('hex');
 
 /** An evaluation with everything it read (recordEvaluation), which evaluationEntry turns into the text the cache keeps. */
-export interface RecordedEvaluation<T> {
+interface RecordedEvaluation<T> {
   value: T;
   inputs: Map<string, RecordedInput>;
   /** When the evaluation began (epoch ms): a file changed a moment before it may change again unseen (RACY_MS). */
@@ -84,7 +84,7 @@ export const extraInputsAt = (paths: readonly string[]): ReadonlyMap<string, Rec
  * Runs `evaluate` (synchronously), recording everything it reads (recordReads), and `extraInputs`.
  * `evaluate` calls `dependsOnMore()` when its result depends on more than files.
  */
-export function recordEvaluation<T>(evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = [], now: () => number = Date.now): RecordedEvaluation<T> {
+function recordEvaluation<T>(evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = [], now: () => number = Date.now): RecordedEvaluation<T> {
   const startedAt = now();
   const extras = Array.isArray(extraInputs) ? extraInputsAt(extraInputs) : (extraInputs as ReadonlyMap<string, RecordedInput>);
   let kept = true;
@@ -158,18 +158,10 @@ export class EvaluationCache<T> {
   /** `get` without looking for a kept evaluation first (the caller found none with `stored`). */
   evaluate(dir: string, context: string, evaluate: (dependsOnMore: () => void) => T, extraInputs: ExtraInputs = []): T {
     const recorded = recordEvaluation(evaluate, extraInputs, this.options.now);
-    this.keepEntry(dir, evaluationEntry(this.version, dir, context, recorded));
-    return recorded.value;
-  }
-
-  /**
-   * Keeps an evaluation made elsewhere (a helper thread of `loom-vscode status`), as
-   * evaluationEntry made it there for this cache's version (undefined: not to be kept), as if it
-   * had been evaluated here: counted as a miss.
-   */
-  keepEntry(dir: string, entry: string | undefined): void {
     this.counts.misses++;
+    const entry = evaluationEntry(this.version, dir, context, recorded);
     if (entry !== undefined) this.writes.put(this.key(dir), entry);
+    return recorded.value;
   }
 
   /**
@@ -235,10 +227,9 @@ export class EvaluationCache<T> {
 /**
  * The text an evaluation is kept as (an evaluation file: its header, a line break, its result), or
  * undefined when it is not to be kept: it depends on more than files, or read a file changed a
- * moment before it began. Made by whichever thread evaluated (a helper of `loom-vscode status`
- * makes it there, beside its other work); `version` names the build, as EvaluationCache's does.
+ * moment before it began. `version` names the build, as EvaluationCache's does.
  */
-export function evaluationEntry<T>(version: string, dir: string, context: string, recorded: RecordedEvaluation<T>): string | undefined {
+function evaluationEntry<T>(version: string, dir: string, context: string, recorded: RecordedEvaluation<T>): string | undefined {
   if (!recorded.kept) return undefined;
   const stored: StoredInput[] = [];
   const stamps = new Float64Array(recorded.inputs.size * 3);

@@ -95,7 +95,7 @@ function groupOf(path: string): Group | undefined {
  */
 class SpecReading {
   readonly specDir: string;
-  readonly files = new Set<string>();
+  readonly files = new SpecFiles();
   private readonly entries?: SpecFileCache;
   private readonly problems = new Map<Group, Diagnostic[]>();
   private readonly done = new Map<Group, unknown>();
@@ -108,13 +108,19 @@ class SpecReading {
     readonly dir: string,
     private readonly cache: SpecCache | undefined,
     private readonly maxFileBytes: number | undefined,
-    /** Folders listed: every one the groups read (a summary reads only the state file, and lists none). */
-    folders: boolean,
+    /**
+     * Folders listed: `all` up front (a spec read in full), `needed` the ones whose entries every
+     * answer needs (the tasks, task states, handoffs) up front and the others the first time a name
+     * in them is asked for (a spec read on demand), `none` (a summary reads only the state file).
+     */
+    folders: 'all' | 'needed' | 'none',
   ) {
     this.specDir = repoRelative(repoRoot, dir);
     for (const entry of folderEntries(dir)) this.files.add(entry.folder ? `${entry.name}/` : entry.name);
     // Listed up front, in the order the groups once listed them (a Set keeps the order names came in).
-    if (folders) for (const folder of [...FOLDERS_READ, ...FOLDERS_LISTED]) this.list(folder);
+    const later: readonly string[] = folders === 'needed' ? [FINDINGS_DIR, ...FOLDERS_LISTED] : [];
+    if (folders !== 'none') for (const folder of [...FOLDERS_READ, ...FOLDERS_LISTED]) if (!later.includes(folder)) this.list(folder);
+    for (const folder of later) this.files.later(folder, () => this.list(folder));
     this.entries = cache?.open(dir);
   }
 
@@ -141,6 +147,7 @@ class SpecReading {
 
   /** The entries of a folder the groups read, as listed. */
   namesIn(folder: string): string[] {
+    this.files.listed(folder);
     return this.names.get(folder) ?? [];
   }
 
@@ -349,6 +356,69 @@ class SpecReading {
 }
 
 /**
+ * A spec's listing, spec-relative (folders end in `/`), whose folders given to `later` are listed
+ * the first time a name inside one is asked for, or the whole listing is: a spec read on demand
+ * lists its evidence/ only when a check looks in it. Every other reader sees a plain Set.
+ */
+class SpecFiles extends Set<string> {
+  private readonly pending = new Map<string, () => void>();
+
+  later(folder: string, list: () => void): void {
+    this.pending.set(folder, list);
+  }
+
+  /** Lists `folder` now, if it waits to be. */
+  listed(folder: string): void {
+    const list = this.pending.get(folder);
+    if (!list) return;
+    this.pending.delete(folder);
+    list();
+  }
+
+  private listAll(): void {
+    for (const folder of [...this.pending.keys()]) this.listed(folder);
+  }
+
+  override has(path: string): boolean {
+    if (this.pending.size) {
+      const cut = path.indexOf('/');
+      // A name inside the folder, not the folder itself (the directory's own listing has that).
+      if (cut > 0 && cut < path.length - 1) this.listed(path.slice(0, cut));
+    }
+    return super.has(path);
+  }
+
+  override get size(): number {
+    this.listAll();
+    return super.size;
+  }
+
+  override values(): SetIterator<string> {
+    this.listAll();
+    return super.values();
+  }
+
+  override keys(): SetIterator<string> {
+    this.listAll();
+    return super.keys();
+  }
+
+  override entries(): SetIterator<[string, string]> {
+    this.listAll();
+    return super.entries();
+  }
+
+  override forEach(callback: (value: string, key: string, set: Set<string>) => void, thisArg?: unknown): void {
+    this.listAll();
+    super.forEach(callback, thisArg);
+  }
+
+  override [Symbol.iterator](): SetIterator<string> {
+    return this.values();
+  }
+}
+
+/**
  * Reads every loom file of one spec directory. Never throws for bad content: problems become
  * diagnostics. With a cache, a file whose size and modification time are those recorded is not
  * read again: its recorded parse (value and diagnostics alike) is used.
@@ -360,7 +430,7 @@ export function loadSpec(
   /** `maxFileBytes`: throw SpecFileTooLargeError rather than parse a larger file (a reader with a small heap). */
   options: { summary?: boolean; maxFileBytes?: number } = {},
 ): SpecSnapshot {
-  const reading = new SpecReading(repoRoot, dir, cache, options.maxFileBytes, !options.summary);
+  const reading = new SpecReading(repoRoot, dir, cache, options.maxFileBytes, options.summary ? 'none' : 'all');
   const state = reading.state();
   if (options.summary) {
     reading.commit();
@@ -406,7 +476,7 @@ export function loadSpec(
  * come from the listing: the tasks are known without their files being read.
  */
 export function readSpecOnDemand(repoRoot: string, dir: string): SpecSnapshot {
-  const reading = new SpecReading(repoRoot, dir, undefined, undefined, true);
+  const reading = new SpecReading(repoRoot, dir, undefined, undefined, 'needed');
   const state = reading.state();
   const requirements = () => reading.requirements();
   const traceability = () => reading.traceability();

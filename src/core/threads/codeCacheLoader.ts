@@ -4,13 +4,10 @@ import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-// Where the callers keep their caches: bin/loadCli.js (plain JavaScript) takes it from this bundle.
-export { userCacheFolder } from '../userCacheFolder';
-
 // Runs a bundle with V8's code cache kept in a folder, as VS Code does for extensions: it is
 // compiled once per build and Node version, and later starts skip parsing and compiling it.
-// Bundled as dist/codeCacheLoader.js, beside the bundles it loads, for three callers:
-// - bin/loadCli.js requires it for the CLI (dist/cli.js), and saves once the command ran;
+// Bundled as dist/codeCacheLoader.js, beside the bundles it loads, for two callers (the CLI loads
+// its bundle without one: it saved no measurable time of a status run, docs/performance.md):
 // - the extension's entry (src/extensionEntry.ts, which bundles it) loads the extension with it
 //   (dist/extensionMain.js), and saves right after the bundle's top level ran;
 // - the look's worker process starts with it (its bundle as first argument, the folder as
@@ -76,23 +73,13 @@ function readCache(file: string): Buffer | undefined {
 }
 
 /**
- * The code cache the build made beside `bundle` (scripts/build.mjs runs the CLI once for it): a
- * cache named as one in the bundle's own folder, read when the user's cache folder has none yet
- * (a first run on a clone, every CI run, where `$XDG_CACHE_HOME` is new), so that even that run
- * skips compiling the bundle. V8 rejects it when the runtime is not the build's; the run then
- * compiles the bundle and saves its cache in the user's folder, as without a seed.
- */
-export const seedCacheFile = (bundle: string): string => cacheFile(bundle, dirname(bundle));
-
-/**
  * Runs `bundle` (CommonJS, maybe `wrapped`) with the code cache in `folder`, and returns its
  * exports, whether V8 took the cache (`cached`), and `save()`, which writes the cache when there
  * was none or V8 rejected it (call it once the bundle has run: the cache then holds the functions
  * it compiled). Without a folder, the bundle is compiled and run without a cache. A cache that
- * cannot be read is as no cache. `seed`: with no cache in `folder`, the build's seed cache beside
- * the bundle (seedCacheFile) is tried; when V8 takes it, nothing is saved.
+ * cannot be read is as no cache.
  */
-export function loadWithCodeCache(bundle: string, folder: string | undefined, options: { seed?: boolean } = {}): { exports: unknown; cached: boolean; save: () => void } {
+export function loadWithCodeCache(bundle: string, folder: string | undefined): { exports: unknown; cached: boolean; save: () => void } {
   const { source, wrapped } = readSource(bundle);
   let file: string | undefined;
   let cachedData: Buffer | undefined;
@@ -103,7 +90,6 @@ export function loadWithCodeCache(bundle: string, folder: string | undefined, op
       file = undefined;
     }
     cachedData = file ? readCache(file) : undefined;
-    if (!cachedData && file && options.seed) cachedData = readCache(seedCacheFile(bundle));
   }
   const script = new Script(wrapped ? source : Module.wrap(source), { filename: bundle, cachedData });
   const m = new Module(bundle);

@@ -77,6 +77,8 @@ suite('language-model tools and the MCP server', () => {
       assert.ok(t.description.length > 80, `${t.name} tells the model what it does`);
       assert.strictEqual(t.inputSchema.properties.specDir.type, 'string', `${t.name} takes specDir`);
     }
+    // #loomStatus answers from the files it needs; `detail: "full"` adds every check and every file's problems.
+    assert.deepStrictEqual(ours.find((t) => t.name === 'loom_status').inputSchema.properties.detail.enum, ['summary', 'full']);
     const contributed = require(path.join(extensionPath(), 'package.json')).contributes.languageModelTools;
     assert.deepStrictEqual(
       contributed.map((t) => [t.name, t.toolReferenceName, t.canBeReferencedInPrompt]),
@@ -100,6 +102,8 @@ suite('language-model tools and the MCP server', () => {
       [['detail-expansion', 'forward', true, true]],
     );
     assert.match(data.what_next, /^Ready to move to detail-expansion once the user agrees: .*#loomAdvance/);
+    const full = await invoke('loom_status', { specDir: SPEC_DIR, detail: 'full' });
+    assert.deepStrictEqual(full.data.next, data.next, 'a ready move: every check was made either way');
   });
 
   test('a specDir outside the workspace names no spec, and nothing is read', async () => {

@@ -1080,24 +1080,6 @@ describe('the launcher bin/loom-vscode.js', () => {
     assert.equal(all.find((s: any) => s.spec_dir === LOGIN).stage, 'executing');
   });
 
-  test('starts with the V8 code cache the build kept beside the bundle, writes none of its own while V8 takes it, and answers the same', () => {
-    const seeds = readdirSync(join(PROJECT, 'dist')).filter((n) => /^cli-.*\.v8$/.test(n));
-    assert.equal(seeds.length, 1, 'npm run build keeps one code cache beside dist/cli.js (scripts/build.mjs, seedCliCodeCache)');
-    const repo = copyFixture('basic');
-    const cacheDir = mkdtempSync(join(tmpdir(), 'loom-cli-codecache-'));
-    temps.push(cacheDir);
-    const run = (env: NodeJS.ProcessEnv) =>
-      spawnSync(process.execPath, [BIN, 'status', '--cwd', repo, '--json'], { cwd: tmpdir(), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env } });
-    const first = run({ LOOM_VSCODE_CACHE_DIR: cacheDir });
-    assert.deepEqual(
-      readdirSync(cacheDir).filter((n) => /^cli-.*\.v8$/.test(n)),
-      [],
-      'the seed was taken: no cache of its own',
-    );
-    const uncached = run({ LOOM_VSCODE_CACHE: '0' });
-    assert.deepEqual([uncached.status, uncached.stdout, uncached.stderr], [first.status, first.stdout, first.stderr]);
-  });
-
   test('a relative --cwd resolves against the directory it is run from', () => {
     const repo = copyFixture('basic');
     const r = launch(['status', '--cwd', basename(repo), '--spec-dir', LOGIN, '--json'], dirname(repo));

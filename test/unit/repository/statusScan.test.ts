@@ -56,14 +56,15 @@ for (const [name, root] of [
   });
 }
 
-test('a spec at executing: the answer reads its state, task states, handoffs and the outputs the blocked move checks, not its task files or ledgers', () => {
+test('a spec at executing: the answer reads its state, task states, handoffs and the outputs the blocked move checks, not its task files, ledgers or evidence', () => {
   const store = new CountingStore();
   scanStatuses(new LoomRepository(generated), new EvaluationCache<SpecStatus>(store, 'v1', { kind: 'status', now: later }));
   const dir = findSpecDirs(generated)[0];
   const read = inputsOf(store, dir);
   for (const needed of ['./pipeline.state.json', './task-states/T1.state.json', './task-states/T3.state.json', './handoffs/T1.json', './test-report.md', './traceability.json'])
     assert.ok(read.includes(needed), `${needed} in ${read.join(', ')}`);
-  for (const unneeded of ['./tasks/T1.md', './requirements.json', './plan.md', './spec.md', './evidence/test.log']) assert.ok(!read.includes(unneeded), `${unneeded} not read (${read.join(', ')})`);
+  for (const unneeded of ['./tasks/T1.md', './requirements.json', './plan.md', './spec.md', './evidence', './evidence/test.log'])
+    assert.ok(!read.includes(unneeded), `${unneeded} not read (${read.join(', ')})`);
   // The full status reads every file of the spec.
   const full = new CountingStore();
   scanStatuses(new LoomRepository(generated), new EvaluationCache<SpecStatus>(full, 'v1', { kind: 'status', now: later }), 'full');

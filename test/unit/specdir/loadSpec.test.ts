@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { FIXTURE_REPO, FIXTURE_SPEC, scratchRepos } from './cacheFixtures';
 import type { Diagnostic } from '../../../src/core/diagnostics/diagnostic';
 import { sha256OfFile } from '../../../src/core/fs/sha256';
-import { byTaskNumber, findSpecDirs, isDirectory, loadSpec, SPEC_ROOTS } from '../../../src/core/specdir/loadSpec';
+import { byTaskNumber, findSpecDirs, isDirectory, loadSpec, readSpecOnDemand, SPEC_ROOTS } from '../../../src/core/specdir/loadSpec';
 
 const fixtureRepo = FIXTURE_REPO;
 const SPEC = FIXTURE_SPEC;
@@ -258,6 +258,38 @@ describe('loadSpec edge cases', () => {
     assert.deepEqual(s.diagnostics, []);
     assert.equal(s.taskStates.get('T1')!.status, 'done');
     assert.deepEqual([s.lock!.pid, s.lock!.stale], [process.pid, false]);
+  });
+});
+
+describe('readSpecOnDemand (status)', () => {
+  it('holds what loadSpec holds, each group read when first asked for, its problems from then on', () => {
+    const repo = copyRepo();
+    const dir = join(repo, SPEC);
+    writeFileSync(join(dir, 'requirements.json'), '{ "requirements": [');
+    const full = loadSpec(repo, dir);
+    const lazy = readSpecOnDemand(repo, dir);
+    assert.deepEqual(lazy.diagnostics, [], 'only the state is read yet: its problems are none');
+    // The task ids come from the listing, the files unread.
+    assert.deepEqual([...lazy.tasks.keys()], [...full.tasks.keys()]);
+    assert.deepEqual(lazy.diagnostics, []);
+    assert.equal(lazy.requirementsCondition, 'invalid');
+    assert.deepEqual(lazy.diagnostics.map(brief), full.diagnostics.filter((d) => d.file.endsWith('requirements.json')).map(brief));
+    lazy.readAll!();
+    assert.deepEqual(lazy.diagnostics.map(brief), full.diagnostics.map(brief), 'every problem, in loadSpec’s order');
+    assert.deepEqual([...lazy.taskStates.keys()], [...full.taskStates.keys()]);
+    assert.deepEqual([...lazy.handoffs.keys()], [...full.handoffs.keys()]);
+    assert.deepEqual(lazy.tasks.get('T2'), full.tasks.get('T2'));
+  });
+
+  it('lists evidence/ and findings/ when a name in them is asked for, or the whole listing', () => {
+    const lazy = readSpecOnDemand(fixtureRepo, fixtureSpec);
+    const full = loadSpec(fixtureRepo, fixtureSpec);
+    assert.equal(lazy.files.has('evidence/'), true);
+    assert.equal(lazy.files.has('evidence/test.log'), true);
+    assert.equal(lazy.files.has('evidence/nothing.log'), false);
+    assert.deepEqual(new Set(lazy.files), new Set(full.files));
+    assert.equal(readSpecOnDemand(fixtureRepo, fixtureSpec).files.size, full.files.size);
+    assert.ok([...readSpecOnDemand(fixtureRepo, fixtureSpec).files].includes('findings/round-1.json'));
   });
 });
 

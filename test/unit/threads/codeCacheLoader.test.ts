@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
@@ -102,40 +102,4 @@ test('a bundle that is not ASCII is read as UTF-8, its cache taken the next time
   const written = statSync(join(dir, cache)).mtimeMs;
   assert.deepEqual(runWrapped([dir], file), { verdict: '通过', emoji: 2 });
   assert.equal(statSync(join(dir, cache)).mtimeMs, written);
-});
-
-/** Loads `file` as bin/loadCli.js loads the CLI (a seed beside it allowed), and prints whether V8 took a cache, then saves as the CLI does. */
-function runSeeded(file: string, folder: string): { cached: boolean } {
-  const script = `const l = require(${JSON.stringify(LOADER)}); const r = l.loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(folder)}, { seed: true }); process.stderr.write(JSON.stringify({ cached: r.cached })); r.save();`;
-  const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stderr);
-}
-
-test("the build's seed beside the bundle is used while the user's folder has no cache, and nothing is written there", async () => {
-  const { seedCacheFile } = await import(LOADER);
-  const dir = join(work, 'seeded');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'cli.js');
-  writeFileSync(file, readFileSync(bundle, 'utf8'));
-  // The seed as the build makes it: a run's cache in some folder, put beside the bundle under its name.
-  const made = join(work, 'seed-made');
-  assert.deepEqual(runSeeded(file, made), { cached: false });
-  const [cache] = readdirSync(made);
-  assert.equal(join(dir, cache), seedCacheFile(file), 'the seed is named as a cache in the bundle’s folder');
-  writeFileSync(seedCacheFile(file), readFileSync(join(made, cache)));
-
-  const fresh = join(work, 'seed-fresh');
-  assert.deepEqual(runSeeded(file, fresh), { cached: true });
-  assert.equal(existsSync(fresh), false, 'V8 took the seed: no cache of its own is written');
-});
-
-test('a seed V8 rejects (another runtime, damaged) is as none: the bundle runs and its cache is written in the folder', async () => {
-  const { seedCacheFile } = await import(LOADER);
-  const file = join(work, 'seeded', 'cli.js');
-  writeFileSync(seedCacheFile(file), 'not a code cache');
-  const fresh = join(work, 'seed-rejected');
-  assert.deepEqual(runSeeded(file, fresh), { cached: false });
-  assert.equal(readdirSync(fresh).length, 1);
-  assert.deepEqual(runSeeded(file, fresh), { cached: true }, 'the folder’s own cache is taken next time');
 });
