@@ -23,6 +23,15 @@ export const executingMessages = {
     zh: '它修改了 owns 以外的文件：{files}；[B] 在其 worktree 中手动撤销这些修改',
   },
   'task.stepFailed': { en: '{task} could not go on: {detail}', zh: '{task} 无法继续：{detail}' },
+  // A task's actor failed where no rule expected it (src/core/executing/machine/runFailures.ts).
+  'task.unexpectedStop': {
+    en: '{task} stopped at its {step} step: {detail}. Its work is kept; Run Tasks resumes it from that step',
+    zh: '{task} 停在了{step}步骤：{detail}。它的工作已保留；Run Tasks 会从该步骤继续',
+  },
+  'task.step.implement': { en: 'implementer', zh: '实现' },
+  'task.step.review': { en: 'review', zh: '审查' },
+  'task.step.close': { en: 'tests and checks', zh: '测试与检查' },
+  'task.step.merge': { en: 'merge', zh: '合并' },
   // Review Changes and Rewind (src/core/executing/review/taskChanges.ts).
   'taskChange.noFeatureWorktree': {
     en: '{specDir} has no feature worktree of its own: checkpoints are made only there, never in the main checkout (Create Worktree first)',

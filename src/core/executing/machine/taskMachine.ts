@@ -40,6 +40,7 @@ import type { DoneCheck } from '../events';
 import type { CheckpointRecord } from './taskRunRecord';
 import { t } from '../../messages';
 import { lazily } from '../../../shared/lazily';
+import { closureOf, recordClosure, type TaskClosure } from './taskClosure';
 
 /**
  * One task as a statechart, after loom's loop: pending → implementing (first-implementation) →
@@ -69,7 +70,13 @@ export interface TaskMachineInput {
   holdBreaker: boolean;
 }
 
-export type TaskOutcome = { kind: 'done' } | { kind: 'skipped' } | { kind: 'blocked'; reason: string } | { kind: 'needs-context'; question: string } | { kind: 'replan'; report: CircuitBreakerReport };
+export type TaskOutcome =
+  | { kind: 'done' }
+  | { kind: 'skipped' }
+  /** `resume`: it failed where no rule expected it; running the tasks again resumes it from its step. */
+  | { kind: 'blocked'; reason: string; resume?: true }
+  | { kind: 'needs-context'; question: string }
+  | { kind: 'replan'; report: CircuitBreakerReport };
 
 export interface TaskMachineOutput {
   task: string;
@@ -81,7 +88,7 @@ interface TaskContext extends TaskMachineInput {
   record: TaskRunRecord;
   /** task-started has been reported: a later answer resumes the step rather than the start. */
   started: boolean;
-  /** What the task's tests and evidence are checked against once the review passed. */
+  /** What the task's tests and evidence are checked against once the review passed; in memory only until `keepClosure` records it. */
   closure?: { changed: string[]; tests: Map<string, string[]>; missing: string[]; unchanged: string[]; outside: string[] };
   evidence?: string;
   report?: CircuitBreakerReport;
@@ -99,6 +106,13 @@ const workEnv = (c: TaskContext) => workEnvOf(c.env, c.record);
 const stepInput = ({ context: c }: { context: TaskContext }): TaskStepInput => ({ env: workEnv(c), task: c.task, record: c.record, owns: ownsOf(c) });
 const forThisTask = (c: TaskContext, e: TaskEvent) => 'task' in e && e.task === c.task.id;
 const languageOf = (c: TaskContext) => c.env.inputs.language;
+/** What checkClosure found (nothing before it ran): its guards and their reports read it here. */
+const checksOf = (c: TaskContext) => c.closure ?? { changed: [], tests: new Map<string, string[]>(), missing: [], unchanged: [], outside: [] };
+/** The closure a step after the checks needs: this run's, else the one recorded on disk (or derived again), never assumed. */
+const closureNow = (c: TaskContext): TaskClosure =>
+  c.closure
+    ? { changed: c.closure.changed, tests: c.closure.tests, ...(c.evidence ? { evidence: c.evidence } : {}) }
+    : closureOf(c.record, { task: c.task.id, behaviors: c.task.behavior_ids, worktree: c.env.worktree, specDir: c.env.store.dir });
 
 /** The next step as the record says, with the retry budget already checked. */
 const resumeTargets = [
@@ -164,8 +178,8 @@ export const taskMachine = lazily(() =>
       needsOwnWorktree: ({ context }) => context.record.worktree !== undefined || (context.inParallelBatch && context.env.taskWorktrees && !context.record.checkpoints?.length),
       hasOwnWorktree: ({ context }) => context.record.worktree !== undefined,
       checkpointsOn: ({ context }) => context.env.checkpoints,
-      outsideOwns: ({ context }) => (context.closure?.outside.length ?? 0) > 0,
-      ownsUnchanged: ({ context }) => (context.closure?.unchanged.length ?? 0) > 0,
+      outsideOwns: ({ context }) => checksOf(context).outside.length > 0,
+      ownsUnchanged: ({ context }) => checksOf(context).unchanged.length > 0,
       newProblems: ({ event }) => ((event as unknown as { output: NewProblems[] }).output ?? []).length > 0,
       committedOnOwnBranch: ({ context, event }) => context.record.worktree !== undefined && (event as unknown as { output?: CheckpointRecord }).output !== undefined,
       merged: ({ event }) => (event as unknown as { output: MergeResult }).output.kind === 'merged',
@@ -179,7 +193,7 @@ export const taskMachine = lazily(() =>
       judgeMalformed: ({ event }) => (event as unknown as { output: JudgeResult }).output.kind === 'malformed',
       reviewFailed: ({ event }) => verdictOf(event) === 'FAIL',
       deletedTests: ({ event }) => deletedTestsOf(event).length > 0,
-      testsMissing: ({ context }) => (context.closure?.missing.length ?? 0) > 0,
+      testsMissing: ({ context }) => checksOf(context).missing.length > 0,
       noBehaviors: ({ context }) => context.task.behavior_ids.length === 0,
       cannotRecordEvidence: ({ context }) => evidenceBlocker(context) !== undefined,
       testsFailed: ({ event }) => (event as unknown as { output: { run: TestRun } }).output.run.exitCode !== 0,
@@ -339,15 +353,18 @@ export const taskMachine = lazily(() =>
         };
       }),
       keepEvidence: assign(({ event }) => ({ evidence: (event as unknown as { output: { log: EvidenceLog } }).output.log.file })),
+      /** Every check passed: what completion needs goes into the record before the checkpoint, the merge and the worktree's removal. */
+      keepClosure: assign(({ context }) => ({ record: recordClosure(context.record, closureNow(context)) })),
       writeCompletion: assign(({ context }) => {
-        const { env, task, record, closure } = context;
+        const { env, task, record } = context;
+        const closure = closureNow(context);
         writeHandoff(
           env.store.snapshot(),
           task.id,
           buildTaskHandoff({
             task: task.id,
             summary: record.summary ?? '',
-            artifacts: closure!.changed,
+            artifacts: closure.changed,
             exportedInterfaces: record.exported_interfaces ?? [],
             requirements: task.requirements,
             concerns: record.concerns ?? '',
@@ -364,8 +381,8 @@ export const taskMachine = lazily(() =>
             requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
             behavior: b,
             tasks: [task.id],
-            tests: testsAsRecorded(snapshot.dir, env.worktree, closure!.tests.get(b) ?? []),
-            evidence: context.evidence ? [context.evidence] : [],
+            tests: testsAsRecorded(snapshot.dir, env.worktree, closure.tests.get(b) ?? []),
+            evidence: closure.evidence ? [closure.evidence] : [],
           })),
         );
         return {
@@ -489,19 +506,19 @@ export const taskMachine = lazily(() =>
           {
             guard: 'outsideOwns',
             target: 'breaker',
-            actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'outside-owns' as const, files: context.closure!.outside } }) },
+            actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'outside-owns' as const, files: checksOf(context).outside } }) },
           },
           {
             guard: 'testsMissing',
             target: 'retrying',
             actions: [
-              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'tests-missing' as const, detail: context.closure!.missing.join(', ') }) },
+              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'tests-missing' as const, detail: checksOf(context).missing.join(', ') }) },
               {
                 type: 'recordFailure',
                 params: ({ context }) => ({
-                  items: missingTestFixItems(context.closure!.missing, languageOf(context)),
+                  items: missingTestFixItems(checksOf(context).missing, languageOf(context)),
                   next: 'implement' as const,
-                  result: `FAIL: no test for ${context.closure!.missing.join(', ')}`,
+                  result: `FAIL: no test for ${checksOf(context).missing.join(', ')}`,
                 }),
               },
             ],
@@ -510,13 +527,13 @@ export const taskMachine = lazily(() =>
             guard: 'ownsUnchanged',
             target: 'retrying',
             actions: [
-              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'owns-unchanged' as const, detail: context.closure!.unchanged.join(', ') }) },
+              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'owns-unchanged' as const, detail: checksOf(context).unchanged.join(', ') }) },
               {
                 type: 'recordFailure',
                 params: ({ context }) => ({
-                  items: unchangedOwnsFixItems(context.closure!.unchanged, languageOf(context)),
+                  items: unchangedOwnsFixItems(checksOf(context).unchanged, languageOf(context)),
                   next: 'implement' as const,
-                  result: `FAIL: not changed: ${context.closure!.unchanged.join(', ')}`,
+                  result: `FAIL: not changed: ${checksOf(context).unchanged.join(', ')}`,
                 }),
               },
             ],
@@ -561,7 +578,7 @@ export const taskMachine = lazily(() =>
       checkingProblems: {
         invoke: {
           src: 'readNewProblems',
-          input: (args: { context: TaskContext }) => ({ ...stepInput(args), changed: args.context.closure!.changed }),
+          input: (args: { context: TaskContext }) => ({ ...stepInput(args), changed: closureNow(args.context).changed }),
           onDone: [
             {
               guard: 'newProblems',
@@ -585,7 +602,8 @@ export const taskMachine = lazily(() =>
           ],
         },
       },
-      closed: { always: [{ guard: 'checkpointsOn', target: 'committing' }, { target: 'finishing' }] },
+      // Persisted with the next write (its own branch's checkpoint, waiting for its merge; or done).
+      closed: { entry: 'keepClosure', always: [{ guard: 'checkpointsOn', target: 'committing' }, { target: 'finishing' }] },
       /** The task's checkpoint: one commit on the feature branch, or on its own branch to be merged. */
       committing: {
         invoke: {
