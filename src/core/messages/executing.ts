@@ -84,6 +84,10 @@ export const executingMessages = {
   },
 
   // Why Run Tasks does not start or stops (src/core/repository/specPipeline.ts runTasks).
+  'run.noModel': {
+    en: '{specDir}: no language model can run the tasks ({reason}); nothing was sent or written',
+    zh: '{specDir}：没有可以运行 task 的语言模型（{reason}）；未发送也未写入任何内容',
+  },
   'run.noTaskStage': { en: 'the {pipeline} pipeline has no stage that runs tasks', zh: '{pipeline} 流水线没有运行 task 的阶段' },
   'run.notAtTaskStage': { en: '{specDir} is at {stage}: tasks run at {taskStage}', zh: '{specDir} 处于 {stage}：task 在 {taskStage} 阶段运行' },
   'run.notAtTaskStageUnknown': { en: '{specDir} is at an unknown stage: tasks run at {taskStage}', zh: '{specDir} 所处的阶段未知：task 在 {taskStage} 阶段运行' },

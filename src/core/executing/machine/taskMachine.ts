@@ -41,6 +41,8 @@ import type { CheckpointRecord } from './taskRunRecord';
 import { t } from '../../messages';
 import { lazily } from '../../../shared/lazily';
 import { closureOf, recordClosure, type TaskClosure } from './taskClosure';
+import { isUnexpectedTaskFailure } from './runFailures';
+import { loomReviewToFix } from './loomTaskState';
 
 /**
  * One task as a statechart, after loom's loop: pending → implementing (first-implementation) →
@@ -88,6 +90,10 @@ interface TaskContext extends TaskMachineInput {
   record: TaskRunRecord;
   /** task-started has been reported: a later answer resumes the step rather than the start. */
   started: boolean;
+  /** The task's state file as this actor found it, byte for byte (undefined: it had none). */
+  found?: string;
+  /** No step of this actor has done its work yet: a run that stops now puts `found` back. */
+  untouched: boolean;
   /** What the task's tests and evidence are checked against once the review passed; in memory only until `keepClosure` records it. */
   closure?: { changed: string[]; tests: Map<string, string[]>; missing: string[]; unchanged: string[]; outside: string[] };
   evidence?: string;
@@ -207,13 +213,16 @@ export const taskMachine = lazily(() =>
     },
     actions: {
       restore: assign(({ context }) => {
+        const found = context.env.store.taskStateText(context.task.id);
         const onDisk = context.env.store.taskState(context.task.id);
         const state = onDisk ?? freshTaskState(context.task.id);
-        const record = readTaskRunRecord(onDisk);
+        // A state loom wrote after a failed review: the reviewer's fix items, in fix mode.
+        const fromLoom = loomReviewToFix(onDisk);
+        const record = fromLoom ?? readTaskRunRecord(onDisk);
         // Caught mid-implementation: the worktree may hold half of a fix, so the task is
         // dispatched again with the whole task (first-time mode), its retry count kept.
-        if (onDisk?.status === 'executing' && (record.step ?? 'implement') === 'implement' && record.mode === 'fix') record.mode = 'first';
-        return { state, record };
+        if (!fromLoom && onDisk?.status === 'executing' && (record.step ?? 'implement') === 'implement' && record.mode === 'fix') record.mode = 'first';
+        return { state, record, found, untouched: true };
       }),
       resetReplanned: assign(({ context }) => ({
         // A task that had a worktree of its own starts in a new one; its old base was that worktree's.
@@ -395,10 +404,27 @@ export const taskMachine = lazily(() =>
         };
       }),
       end: assign((_, params: { outcome: TaskOutcome }) => ({ outcome: params.outcome })),
+      stepAnswered: assign({ untouched: false }),
+      /**
+       * The model or the budget stopped the run before any step of this task did its work: its
+       * state file goes back to what it was, so the blocker, fix items and retry count a person
+       * or a reviewer (or loom) wrote there are as they were; the run's own stop says why.
+       */
+      putBackUntouched: ({ context, event }) => {
+        const error = (event as unknown as { error?: unknown }).error;
+        if (!context.untouched || isUnexpectedTaskFailure(error)) return;
+        context.env.store.putBackTask(context.task.id, context.found);
+        const back = context.env.store.taskState(context.task.id);
+        if (back) context.env.emit({ type: 'task-status', task: context.task.id, status: back.status, retryCount: back.retry_count });
+      },
+      /** Whatever stopped the step is the task's actor's failure: the batch decides what it means (runFailures.ts). */
+      rethrow: ({ event }) => {
+        throw (event as unknown as { error?: unknown }).error;
+      },
     },
   }).createMachine({
     id: 'task',
-    context: ({ input }) => ({ ...input, state: freshTaskState(input.task.id), record: {}, started: false }),
+    context: ({ input }) => ({ ...input, state: freshTaskState(input.task.id), record: {}, started: false, untouched: true }),
     invoke: { src: 'claimTask', input: ({ context }) => ({ dir: context.env.store.dir, task: context.task.id }) },
     initial: 'restoring',
     output: ({ context }) => ({ task: context.task.id, outcome: context.outcome ?? { kind: 'done' } }),
@@ -438,11 +464,13 @@ export const taskMachine = lazily(() =>
       resuming: { always: [...resumeTargets] },
       implementing: {
         entry: [{ type: 'enterStep', params: { step: 'implement' } }, { type: 'setStatus', params: { status: 'executing', blocker: null } }, 'persistTask'],
-        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone() },
+        exit: 'stepAnswered',
+        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone(), onError: { actions: ['putBackUntouched', 'rethrow'] } },
       },
       fixing: {
         entry: [{ type: 'enterStep', params: { step: 'implement' } }, { type: 'setStatus', params: { status: 'executing', blocker: null } }, 'persistTask'],
-        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone() },
+        exit: 'stepAnswered',
+        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone(), onError: { actions: ['putBackUntouched', 'rethrow'] } },
       },
       inspecting: {
         invoke: {
@@ -465,10 +493,12 @@ export const taskMachine = lazily(() =>
         },
       },
       reviewing: {
+        exit: 'stepAnswered',
         entry: [{ type: 'enterStep', params: { step: 'review' } }, { type: 'setStatus', params: { status: 'reviewing', blocker: null } }, 'persistTask'],
         invoke: {
           src: 'dispatchReviewer',
           input: stepInput,
+          onError: { actions: ['putBackUntouched', 'rethrow'] },
           onDone: [
             { guard: 'judgeTimedOut', target: 'timedOut', actions: { type: 'openBreaker', params: ({ event }) => ({ reason: timeoutReason(event.output, 'reviewer') }) } },
             // Not the implementer's fault: the review is asked for again, and the failed review counts.
