@@ -53,6 +53,7 @@ const STEPS: [string, string][] = [
   ['T1 implementer, after it wrote its files', 'implementer-tools:T1'],
   ['T3 implementer while T1 waits for its merge (the stranded batch)', 'implementer:T3:T1-merging'],
   ['T1 reviewer', 'reviewer:T1'],
+  ["the write of T1's state as it goes to review, before its rename (its temporary file left)", 'fs:before:task-states/T1.state.json:2'],
   ["T1's tests", 'tests:T1'],
   ["T1's Problems check", 'problems:T1'],
   ["T1's checkpoint, before its commit", 'git:before:*update-ref -m loom: T1 checkpoint*'],

@@ -31,7 +31,7 @@ exec "${real}" "$@"
 }
 
 export interface Crash {
-  /** In-process points (crashRun.ts), or `git:before|after:<pattern>`. */
+  /** In-process points (crashRun.ts, laterStages.ts), `git:before|after:<pattern>`, or `fs:before|after:<path end>[:n]`. */
   at: string;
 }
 
@@ -43,16 +43,17 @@ export interface ChildEnd {
 }
 
 /** Runs Run Tasks in a child process over the repository at `root`, killed at `at` (none: it runs to its end). */
-export function runChild(root: string, at = ''): Promise<ChildEnd> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOOM_CRASH_AT: '', LOOM_CRASH_GIT: '', LOOM_CRASH_GIT_WHEN: '' };
+export function runChild(root: string, at = '', job: 'tasks' | 'verify' | 'answer' | 'sync' = 'tasks'): Promise<ChildEnd> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOOM_CRASH_AT: '', LOOM_CRASH_GIT: '', LOOM_CRASH_GIT_WHEN: '', LOOM_CRASH_FS: '' };
   const git = /^git:(before|after):(.+)$/.exec(at);
   if (git) {
     env.LOOM_CRASH_GIT_WHEN = git[1];
     env.LOOM_CRASH_GIT = git[2];
-  } else env.LOOM_CRASH_AT = at;
+  } else if (at.startsWith('fs:')) env.LOOM_CRASH_FS = at.slice(3);
+  else env.LOOM_CRASH_AT = at;
   env.PATH = `${gitWrapper()}${delimiter}${process.env.PATH ?? ''}`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, root], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, root, job], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -72,8 +73,8 @@ const gitOut = (cwd: string, ...args: string[]) => {
   return r.stdout;
 };
 
-/** Files under `dir` (a few levels down) whose name says a temporary file. */
-function tempFiles(dir: string, depth = 3): string[] {
+/** Files under `dir` (a few levels down) whose name says a temporary file, or a lock moved aside. */
+export function tempFiles(dir: string, depth = 3): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);

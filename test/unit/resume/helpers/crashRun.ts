@@ -10,6 +10,7 @@ import { LoomRepository } from '../../../../src/core/repository/loomRepository';
 import { FakePrompts } from '../../executing/helpers/fakes';
 import { implementerDone, PASS, REPORT_PASS, SPEC } from '../../executing/helpers/executingFixture';
 import { ScriptedModels, type ScriptedReply } from '../../executing/helpers/scriptedChatModel';
+import { die } from './die';
 
 /**
  * One Run Tasks over a spec already on disk, as a window runs it, with a model whose every reply
@@ -26,11 +27,6 @@ import { ScriptedModels, type ScriptedReply } from '../../executing/helpers/scri
  * (`LOOM_CRASH_GIT`, see crashLoop.ts).
  */
 export const WORKTREE = '.worktree/2026-11-25-due-dates';
-
-const die = (): never => {
-  process.kill(process.pid, 'SIGKILL');
-  throw new Error('unreachable');
-};
 
 const taskOf = (messages: readonly ChatMessage[]) => /task (T\d) \(/.exec(messages.find((m) => m.role === 'user')?.content ?? '')?.[1] as 'T1' | 'T2' | 'T3' | undefined;
 
