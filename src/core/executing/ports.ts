@@ -49,6 +49,11 @@ export const noProblems: ProblemsPort = { errors: async () => new Map() };
 /** Maps a role and tier to a model (settings: vendor, family). Throws ModelUnavailableError when none fits. */
 export interface ModelSelector {
   select(role: SubagentRole, tier: ModelTier, signal: AbortSignal): Promise<ChatModel>;
+  /**
+   * Why no model can be used for every tier, or undefined when each has one; asks nothing of a
+   * model (no consent dialog). A run is checked with it before the person is asked to send anything.
+   */
+  check?(signal: AbortSignal): Promise<string | undefined>;
 }
 
 /** The questions only the user can answer. Nothing continues while one is open. */

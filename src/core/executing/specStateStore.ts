@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CorruptStateError } from '../errors';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { taskStateFile, TaskStateSchema, type TaskState } from '../files/taskState';
-import { writePipelineState, writeTaskState } from '../store/stateStore';
+import { putBackTaskState, writePipelineState, writeTaskState } from '../store/stateStore';
 import { loadSpec } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 
@@ -42,6 +42,20 @@ export class SpecStateStore {
     const parsed = TaskStateSchema().safeParse(raw);
     if (!parsed.success) throw new CorruptStateError(`${rel} is not a valid task state: ${parsed.error.issues[0]?.message}; fix or delete it, it was left untouched`, rel);
     return parsed.data;
+  }
+
+  /** The task's state file as it is on disk, byte for byte; undefined when it has none. */
+  taskStateText(task: string): string | undefined {
+    try {
+      return readFileSync(join(this.dir, taskStateFile(task)), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Puts the task's state file back as `text` was (removed when undefined), progress.md with it. */
+  putBackTask(task: string, text: string | undefined): void {
+    putBackTaskState(this.snapshot(), task, text, this.now());
   }
 
   writeTask(state: TaskState): TaskState {

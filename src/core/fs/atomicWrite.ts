@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Writes a file the way loom does: a temporary file beside the target, then a rename. */
@@ -23,3 +23,33 @@ export function writeFileAtomic(path: string, content: string): void {
 
 /** JSON as loom writes it: two-space indentation and a trailing newline. */
 export const toJsonText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** `.<name>.<pid>.<ms>.<random>.tmp`, as writeFileAtomic names its temporary file: the pid is its writer's. */
+const TEMP_NAME = /^\..+\.(\d+)\.\d+\.[a-z0-9]+\.tmp$/;
+
+/**
+ * Removes the temporary files of atomic writes whose writer no longer runs (killed between the
+ * write and the rename), under `dir` and its folders a few levels down; returns what it removed.
+ * A file of a live writer is left alone: it is about to be renamed.
+ */
+export function removeOrphanTempFiles(dir: string, isAlive: (pid: number) => boolean, depth = 3): string[] {
+  const removed: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return removed;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (depth > 0 && e.name !== 'node_modules' && e.name !== '.git') removed.push(...removeOrphanTempFiles(path, isAlive, depth - 1));
+      continue;
+    }
+    const m = TEMP_NAME.exec(e.name);
+    if (!m || !e.isFile() || isAlive(Number(m[1]))) continue;
+    rmSync(path, { force: true });
+    removed.push(path);
+  }
+  return removed;
+}

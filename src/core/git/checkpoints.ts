@@ -161,7 +161,10 @@ export async function commitCheckpoint(req: CheckpointRequest): Promise<Checkpoi
   const parentTree = await treeOf(worktree, parent, signal);
   // Already committed (a run that crashed after its commit): the head is this task's, with this tree.
   if (!replacing && tree === (await treeOf(worktree, head, signal)) && (await isTaskCommit(worktree, head, req.spec, req.task, signal))) {
-    return { commit: head, parent: (await git(worktree, ['rev-parse', `${head}^`], { signal })).trim(), branch, files: await changesOf(worktree, head, signal) };
+    const committedOn = (await git(worktree, ['rev-parse', `${head}^`], { signal })).trim();
+    // Killed between the commit and the index's update: the index still says the files are the parent's.
+    await syncIndex(worktree, committedOn, head, signal);
+    return { commit: head, parent: committedOn, branch, files: await changesOf(worktree, head, signal) };
   }
   if (tree === parentTree) {
     if (!replacing) return undefined;

@@ -23,6 +23,15 @@ export const executingMessages = {
     zh: '它修改了 owns 以外的文件：{files}；[B] 在其 worktree 中手动撤销这些修改',
   },
   'task.stepFailed': { en: '{task} could not go on: {detail}', zh: '{task} 无法继续：{detail}' },
+  // A task's actor failed where no rule expected it (src/core/executing/machine/runFailures.ts).
+  'task.unexpectedStop': {
+    en: '{task} stopped at its {step} step: {detail}. Its work is kept; Run Tasks resumes it from that step',
+    zh: '{task} 停在了{step}步骤：{detail}。它的工作已保留；Run Tasks 会从该步骤继续',
+  },
+  'task.step.implement': { en: 'implementer', zh: '实现' },
+  'task.step.review': { en: 'review', zh: '审查' },
+  'task.step.close': { en: 'tests and checks', zh: '测试与检查' },
+  'task.step.merge': { en: 'merge', zh: '合并' },
   // Review Changes and Rewind (src/core/executing/review/taskChanges.ts).
   'taskChange.noFeatureWorktree': {
     en: '{specDir} has no feature worktree of its own: checkpoints are made only there, never in the main checkout (Create Worktree first)',
@@ -75,6 +84,10 @@ export const executingMessages = {
   },
 
   // Why Run Tasks does not start or stops (src/core/repository/specPipeline.ts runTasks).
+  'run.noModel': {
+    en: '{specDir}: no language model can run the tasks ({reason}); nothing was sent or written',
+    zh: '{specDir}：没有可以运行 task 的语言模型（{reason}）；未发送也未写入任何内容',
+  },
   'run.noTaskStage': { en: 'the {pipeline} pipeline has no stage that runs tasks', zh: '{pipeline} 流水线没有运行 task 的阶段' },
   'run.notAtTaskStage': { en: '{specDir} is at {stage}: tasks run at {taskStage}', zh: '{specDir} 处于 {stage}：task 在 {taskStage} 阶段运行' },
   'run.notAtTaskStageUnknown': { en: '{specDir} is at an unknown stage: tasks run at {taskStage}', zh: '{specDir} 所处的阶段未知：task 在 {taskStage} 阶段运行' },

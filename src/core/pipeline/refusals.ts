@@ -25,6 +25,7 @@ export type RefusalCode =
   | 'no-task-stage'
   | 'not-at-task-stage'
   | 'tasks-cannot-run'
+  | 'no-model'
   | 'not-running'
   | 'worktree-busy'
   | 'no-verification-stage'

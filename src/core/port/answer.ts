@@ -66,7 +66,9 @@ export type Remedy =
   | { kind: 'run-tasks' }
   /** Advance (to `to`: a way the chosen one is not, which holds; the surface names it). */
   | { kind: 'advance'; to?: string }
-  | { kind: 'compress-context' };
+  | { kind: 'compress-context' }
+  /** No language model fits the settings: the model settings (`loom.models.*`), or a provider to install. */
+  | { kind: 'model-settings' };
 
 export interface Refused {
   kind: 'refused';

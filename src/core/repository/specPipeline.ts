@@ -523,6 +523,8 @@ export class SpecPipeline {
    */
   private async runTasks(intent: Extract<Intent, { type: 'runTasks' }>, options: RequestOptions, id: string, now: string): Promise<Answer<'runTasks'>> {
     const { prompts, signal, ...input } = intent.run;
+    const noModel = await this.modelMissing(intent, options, id, now);
+    if (noModel) return noModel;
     const end = this.nextAnswer(id);
     let refused: PipelineEmitted | undefined;
     try {
@@ -572,6 +574,37 @@ export class SpecPipeline {
       end.stop();
       this.reload();
     }
+  }
+
+  /**
+   * Run Tasks the actor would take (start it, or ask the person first) needs a model for every
+   * tier: that is checked before the person is asked, and before anything is written, so a run
+   * that cannot start leaves every file as it was. What the actor refuses for is said first (a
+   * missing approval, a worktree), since that is what the person must do before any model helps.
+   */
+  private async modelMissing(intent: Extract<Intent, { type: 'runTasks' }>, options: RequestOptions, id: string, now: string): Promise<Refused | undefined> {
+    const { prompts: _p, signal, ...input } = intent.run;
+    if (!input.models.check) return undefined;
+    this.reload();
+    const [, actions] = transition(machineFor(this.definition), this.actor.getSnapshot(), {
+      type: 'RUN_TASKS',
+      id,
+      now,
+      ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
+      input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition },
+    });
+    if (emittedAnswer(actions)?.kind === 'refused') return undefined;
+    const reason = await input.models.check(signal);
+    if (reason === undefined) return undefined;
+    return {
+      kind: 'refused',
+      code: 'no-model',
+      codes: ['no-model'],
+      message: t('run.noModel', { specDir: this.snapshot.specDir, reason }),
+      reasons: [reason],
+      remedies: [{ kind: 'model-settings' }],
+      stage: this.stage,
+    };
   }
 
   /**

@@ -2,6 +2,7 @@ import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSy
 import { basename, join } from 'node:path';
 import { SpecLockedError } from '../errors';
 import { nodeCrypto } from '../nodeModules';
+import { removeOrphanTempFiles } from '../fs/atomicWrite';
 
 /**
  * The spec's `.loom-run.lock`, the one implementation the CLI, the host and the executing stage
@@ -139,7 +140,9 @@ export function acquireRunLock(spec: SpecLocation, options: AcquireOptions = {})
     const beingWritten = lock.raw.trim() === '' && youngerThan(path, BEING_WRITTEN_MS);
     // Our own pid with no lock held here: left by a run of this process that ended without release.
     if (!beingWritten && (lock.stale || lock.pid === process.pid)) {
-      removeStale(path, lock.raw);
+      // Its holder died: the temporary files of the writes it was making die with it.
+      if (lock.stale && removeStale(path, lock.raw)) removeOrphanTempFiles(spec.dir, processIsAlive);
+      else removeStale(path, lock.raw);
       continue;
     }
     if (Date.now() < deadline) {
@@ -200,14 +203,15 @@ function tryCreate(path: string, text: string): 'created' | 'exists' {
 
 /**
  * Removes a lock judged stale, but only that one: it is moved aside first and put back when what
- * was moved is not what was judged (someone took the lock between the read and the move).
+ * was moved is not what was judged (someone took the lock between the read and the move). True
+ * when the one judged was removed.
  */
-function removeStale(path: string, judged: string): void {
+function removeStale(path: string, judged: string): boolean {
   const aside = `${path}.${nodeCrypto().randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(path, aside);
   } catch {
-    return; // already gone
+    return false; // already gone
   }
   let moved = '';
   try {
@@ -223,6 +227,7 @@ function removeStale(path: string, judged: string): void {
     }
   }
   rmSync(aside, { force: true });
+  return moved === judged;
 }
 
 function releaseHeld(dir: string, entry: { token: string; depth: number }): void {

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CorruptStateError } from '../errors';
 import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import type { PipelineState } from '../files/pipelineState';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { renderProgress, type StageSymbols } from '../files/progressFile';
-import { taskStateFile, type TaskState } from '../files/taskState';
+import { taskStateFile, TaskStateSchema, type TaskState } from '../files/taskState';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { WRITER_VERSION } from '../pipeline/stateRecord';
 import { withRunLock, type SpecLocation } from './runLock';
@@ -69,6 +69,25 @@ export function writeTaskState(snapshot: SpecSnapshot, taskState: TaskState, now
       states.set(taskState.task_id, taskState);
       writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText(snapshot, snapshot.state, now, { ...sources, taskStates: states }));
     }
+  });
+}
+
+/**
+ * Puts a task's state file back as it was, byte for byte (`text`), or removes it when it had none:
+ * a run that stopped before any step of the task did its work changed nothing a person or a
+ * reviewer wrote there. progress.md is regenerated from it.
+ */
+export function putBackTaskState(snapshot: SpecSnapshot, task: string, text: string | undefined, now: string): void {
+  withRunLock(snapshot, () => {
+    const path = join(snapshot.dir, taskStateFile(task));
+    if (text === undefined) rmSync(path, { force: true });
+    else writeFileAtomic(path, text);
+    if (!snapshot.state) return;
+    const states = new Map(snapshot.taskStates);
+    const parsed = text === undefined ? undefined : TaskStateSchema().safeParse(JSON.parse(text));
+    if (parsed?.success) states.set(task, parsed.data);
+    else states.delete(task);
+    writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText(snapshot, snapshot.state, now, { taskStates: states }));
   });
 }
 

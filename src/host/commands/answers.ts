@@ -35,6 +35,8 @@ export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
     case 'advance':
       return r.to ? { title: vscode.l10n.t('Move to {0}', r.to), run: command('loom.advance', e, { to: r.to }) } : { title: vscode.l10n.t('Advance'), run: command('loom.advance', e) };
     // The extension's own moves confirm the compression themselves: nothing to offer a person.
+    case 'model-settings':
+      return { title: vscode.l10n.t('Open Model Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') };
     case 'compress-context':
       return undefined;
   }

@@ -129,7 +129,9 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     const result = answer.result;
     log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
     const shown = describeOutcome(feature(e), result);
-    notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [{ title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
+    // A task that stopped where no rule expected it: running the tasks again is what clears it.
+    const resume = result.resumeWith === 'run-tasks' ? [{ title: vscode.l10n.t('Run Tasks'), run: () => void vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) }] : [];
+    notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [...resume, { title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
     return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message, finished: result.finished, skipped: result.skipped };
   }
 

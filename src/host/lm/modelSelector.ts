@@ -26,6 +26,23 @@ export class VsCodeModelSelector implements ModelSelector {
   ) {}
 
   async select(role: SubagentRole, tier: ModelTier, signal: AbortSignal): Promise<ChatModel> {
+    const found = await this.find(tier, signal);
+    if ('hint' in found) throw new ModelUnavailableError(`${role} (${tier}): ${found.hint}`, role, tier, found.hint);
+    const { model } = found;
+    this.log.info(`${role} (${tier}) → ${model.vendor}/${model.family} ${model.id} (${model.maxInputTokens} input tokens)`);
+    return vscodeChatModel(model, this.justification, this.log);
+  }
+
+  /** Before a run: what is missing for the first tier without a model (selecting asks no consent). */
+  async check(signal: AbortSignal): Promise<string | undefined> {
+    for (const tier of ['fast', 'standard', 'strongest'] as const) {
+      const found = await this.find(tier, signal);
+      if ('hint' in found) return found.hint;
+    }
+    return undefined;
+  }
+
+  private async find(tier: ModelTier, signal: AbortSignal): Promise<{ model: vscode.LanguageModelChat } | { hint: string }> {
     if (signal.aborted) throw signal.reason;
     const { vendor, families } = this.settings();
     const family = families[tier]?.trim();
@@ -36,13 +53,11 @@ export class VsCodeModelSelector implements ModelSelector {
     if (signal.aborted) throw signal.reason;
     const where = [selector.vendor ? `vendor "${selector.vendor}"` : '', family ? `family "${family}"` : ''].filter(Boolean).join(', ');
     const model = family ? models[0] : pickForTier(models, tier);
-    if (!model) {
-      const hint = family
+    if (model) return { model };
+    return {
+      hint: family
         ? `no language model matches ${where} (setting loom.models.${tier}); pick an installed model family or clear the setting`
-        : `no language model is available${where ? ` for ${where}` : ''}; install or sign in to a language model provider (for example GitHub Copilot Chat), or change loom.models.vendor`;
-      throw new ModelUnavailableError(`${role} (${tier}): ${hint}`, role, tier, hint);
-    }
-    this.log.info(`${role} (${tier}) → ${model.vendor}/${model.family} ${model.id} (${model.maxInputTokens} input tokens)`);
-    return vscodeChatModel(model, this.justification, this.log);
+        : `no language model is available${where ? ` for ${where}` : ''}; install or sign in to a language model provider (for example GitHub Copilot Chat), or change loom.models.vendor`,
+    };
   }
 }

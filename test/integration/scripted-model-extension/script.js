@@ -4,7 +4,7 @@
  * ({ role: 'user' | 'assistant', text, toolResults: number }), returns the next reply
  * ({ text, toolCalls: [{ name, input }] }). The implementer writes the task's files through
  * loom_write_file, then reports DONE; the reviewer and the test reporter say PASS.
- * The parting, waving, batching and typing specs use generated files: `src/<feature><n>.js` for
+ * The parting, waving, batching, resuming and typing specs use generated files: `src/<feature><n>.js` for
  * task T<n>. Typing's file is type-checked (`// @ts-check`): its first version has a type error the
  * TypeScript service reports, its fix (a prompt that names the Problems panel) has none.
  */
@@ -50,7 +50,9 @@ const TESTS = {
 /** The files of task T<n> of the parting and waving specs, and the test line it declares. */
 function generated(feature, task) {
   const n = task.slice(1);
-  const word = { parting: ['See you', 'Take care'], waving: ['Hi', 'Hey', 'Yo'], batching: ['Hello there', 'Howdy', 'Greetings'], typing: ['Typed'] }[feature][n - 1];
+  const word = { parting: ['See you', 'Take care'], waving: ['Hi', 'Hey', 'Yo'], batching: ['Hello there', 'Howdy', 'Greetings'], resuming: ['Welcome', 'Ahoy', 'Cheers'], typing: ['Typed'] }[feature][
+    n - 1
+  ];
   if (!word) return undefined;
   const name = `${feature}${n}`;
   const behavior = `REQ-00${n}-B01`;
@@ -118,7 +120,7 @@ function reply(messages) {
   else if (/You are the test reporter|测试报告/.test(prompt) && !/implementer subagent/.test(prompt)) role = 'test-reporter';
   const task = (/(?:for task|Fix mode for task)\s+(T\d+)/.exec(prompt) || /\b(T\d+)\b/.exec(prompt) || [])[1];
   // A fix-mode prompt names the feature only through its files (src/batching1.js).
-  const feature = (/\b(parting|waving|batching|typing)(?=\d|\b)/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
+  const feature = (/\b(parting|waving|batching|resuming|typing)(?=\d|\b)/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
   // What "done means done" found missing, as the fix-mode prompt words it.
   const notDone = (/not done yet: [^\n]*/.exec(prompt) || [])[0];
   requests.push({
@@ -148,7 +150,7 @@ function reply(messages) {
     if (!afterTools) return { text: 'Searching.', toolCalls: [{ name: 'loom_search_text', input: { query: '(a+)+$', regex: true } }] };
     return { text: '', toolCalls: [], hang: true };
   }
-  if (feature === 'parting' || feature === 'waving' || feature === 'batching' || feature === 'typing') {
+  if (feature === 'parting' || feature === 'waving' || feature === 'batching' || feature === 'resuming' || feature === 'typing') {
     if (state.mode === 'needs-context' && task === 'T1' && !prompt.includes(CONTEXT_ANSWER)) {
       return { text: 'I cannot tell which form the message takes.\n\nSTATUS: NEEDS_CONTEXT: Should the message use the short form?', toolCalls: [] };
     }

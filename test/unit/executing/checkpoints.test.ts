@@ -169,3 +169,15 @@ test('the message: subject and trailers; a partial result says so', () => {
   assert.match(checkpointMessage(SPEC, 'T3', 'X', true), /Loom-Result: partial\n$/);
   assert.equal(trailersOf('T3: x').size, 0);
 });
+
+test('made again after a crash between its commit and the index update, it finds its commit and git status is clean', async () => {
+  const { wt } = featureRepo();
+  write(wt, 'src/due.js', 'x\n');
+  const first = (await commitCheckpoint({ worktree: wt, spec: SPEC, task: 'T1', title: 'Due', files: ['src/due.js'] }))!;
+  // As the index was when the process died: the branch moved, the index did not.
+  git(wt, 'reset', '-q', first.parent, '--', 'src/due.js');
+  assert.notEqual(git(wt, 'status', '--porcelain'), '');
+  const again = await commitCheckpoint({ worktree: wt, spec: SPEC, task: 'T1', title: 'Due', files: ['src/due.js'] });
+  assert.equal(again?.commit, first.commit);
+  assert.equal(git(wt, 'status', '--porcelain'), '');
+});

@@ -142,7 +142,8 @@ test('no model, or a model that refuses: the run stops with a clear message and 
   const refused = await run(h2);
   assert.equal(refused.outcome, 'model-unavailable');
   assert.match(refused.message, /refused the request: blocked by policy/);
-  assert.equal(h2.repo.json(`${SPEC}/task-states/T1.state.json`).retry_count, 0);
+  // Nothing was counted, nor written: T1 had no state, and has none (keepTaskFiles.test.ts).
+  assert.equal(existsSync(h2.repo.path(`${SPEC}/task-states/T1.state.json`)), false);
 });
 
 test('token budget: dispatch stops with a clear message once the budget is used up', async () => {

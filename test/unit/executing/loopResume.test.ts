@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { SpecLockedError, TransitionRefusedError } from '../../../src/core/errors';
-import { claimTask } from '../../../src/core/executing/runLease';
+import { acquireSpecLease, claimTask } from '../../../src/core/executing/runLease';
+import { TempRepo } from '../../helpers/tempRepo';
 import type { ChatMessage } from '../../../src/core/executing/dispatch/chatModel';
 import type { ScriptedReply } from './helpers/scriptedChatModel';
 import { SPEC, harness, implementerDone, PASS, REPORT_PASS, type Harness } from './helpers/executingFixture';
@@ -15,11 +17,18 @@ const track = (h: Harness) => (made.push(h), h);
 test('resume after a crash: finished tasks are never dispatched again, a task in review resumes at its review', async () => {
   const h = track(harness());
   h.models.script('implementer', ...implementerDone('T1'), ...implementerDone('T2'));
-  // The reviewer of T2 has no scripted reply: the model throws, as if the extension host died.
+  // The reviewer of T2 has no scripted reply: the model throws something no rule expects.
   h.models.script('reviewer', PASS);
-  await assert.rejects(h.loop.run(new AbortController().signal), /no reply left/);
+  const stopped = await h.loop.run(new AbortController().signal);
+  // The task is blocked, named with its step, and running the tasks again is what clears it.
+  assert.equal(stopped.outcome, 'blocked');
+  assert.equal(stopped.stoppedAt, 'T2');
+  assert.equal(stopped.resumeWith, 'run-tasks');
+  assert.match(stopped.message, /^T2 stopped at its review step: .*no reply left.*Run Tasks resumes it from that step/);
   assert.equal(h.repo.json(`${SPEC}/task-states/T1.state.json`).status, 'done');
-  assert.equal(h.repo.json(`${SPEC}/task-states/T2.state.json`).status, 'reviewing');
+  const t2 = h.repo.json(`${SPEC}/task-states/T2.state.json`);
+  assert.equal(t2.status, 'blocked');
+  assert.equal(t2.metadata.step, 'review');
 
   // A hard crash also leaves the lock behind, held by a process that is gone.
   writeFileSync(join(h.specDir, '.loom-run.lock'), '999999999\n2026-11-25T10:00:00.000Z\nabc');
@@ -190,4 +199,91 @@ test('a task whose review passed but whose evidence could not be recorded resume
   assert.equal(resumed.outcome, 'completed', resumed.message);
   assert.equal(h.models.requestsOf('reviewer').length, 2, 'T1 was not reviewed a second time');
   assert.ok(h.events.some((e) => e.type === 'task-started' && e.task === 'T1' && e.resumedAt === 'close'));
+});
+
+const WORKTREE = '.worktree/2026-11-25-due-dates';
+
+const gitIn = (cwd: string, ...args: string[]) => {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+
+async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`waited in vain for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * The issue's stranded batch (#44): T1 and T3 in one parallel batch, each in a worktree of its
+ * own; T1 has its checkpoint on its own branch and waits for its merge while T3's implementer
+ * works, and the run ends there. Its state may be one written before the closure was recorded
+ * (taskClosure.ts): the resumed run derives it again, and never reads it from memory.
+ */
+test('a task caught waiting for its merge resumes from disk: merged once, its handoff and ledger complete, no worktree or branch left', async () => {
+  const h = track(harness({ threeTasks: true, worktree: WORKTREE }, { parallel: true }));
+  const feature = h.repo.path(WORKTREE);
+  const controller = new AbortController();
+  h.models.script('implementer', ...Array(3).fill(perTask({ T1: implementerDone('T1'), T3: [{ hang: true }] })));
+  h.models.script('reviewer', PASS);
+  const first = h.loop.run(controller.signal);
+  const t1 = () => (existsSync(h.repo.path(`${SPEC}/task-states/T1.state.json`)) ? h.repo.json(`${SPEC}/task-states/T1.state.json`) : undefined);
+  await until('T1 waiting for its merge', () => t1()?.metadata?.step === 'merge');
+  controller.abort();
+  assert.equal((await first).outcome, 'cancelled');
+
+  const waiting = t1();
+  assert.deepEqual(waiting.metadata.artifacts, ['src/due.js', 'tests/due.test.js'], 'the closure is recorded before the task waits for its merge');
+  assert.ok(waiting.metadata.behavior_tests['REQ-001-B01'].length > 0);
+  assert.match(waiting.metadata.evidence, /^evidence\/T1-tests-/);
+  // As a state written before the closure was recorded.
+  delete waiting.metadata.artifacts;
+  delete waiting.metadata.behavior_tests;
+  delete waiting.metadata.evidence;
+  h.repo.write(`${SPEC}/task-states/T1.state.json`, waiting);
+
+  h.models.script('implementer', ...Array(4).fill(perTask({ T2: implementerDone('T2'), T3: implementerDone('T3') })));
+  h.models.script('reviewer', PASS, PASS);
+  h.models.script('test-reporter', REPORT_PASS);
+  const t1Dispatches = h.models.promptsOf('implementer').filter((p) => p.includes('task T1 (')).length;
+  const resumed = await h.reload().run(new AbortController().signal);
+  assert.equal(resumed.outcome, 'completed', resumed.message);
+  assert.equal(h.models.promptsOf('implementer').filter((p) => p.includes('task T1 (')).length, t1Dispatches, 'T1 was not dispatched again');
+
+  const handoff = h.repo.json(`${SPEC}/handoffs/T1.json`);
+  assert.deepEqual([...handoff.artifacts].sort(), ['src/due.js', 'tests/due.test.js']);
+  const ledger = h.repo.json(`${SPEC}/traceability.json`).requirements['REQ-001'].behaviors['REQ-001-B01'];
+  assert.deepEqual(ledger.tests, [`${WORKTREE}/tests/due.test.js#REQ-001-B01 parses a valid date`]);
+  assert.ok(
+    ledger.evidence.some((e: string) => /^evidence\/T1-tests-/.test(e)),
+    JSON.stringify(ledger.evidence),
+  );
+
+  // One commit per task on the feature branch; no task worktree or branch left.
+  const subjects = gitIn(feature, 'log', '--format=%s', 'HEAD').trim().split('\n');
+  for (const task of ['T1', 'T2', 'T3']) assert.equal(subjects.filter((s) => s.startsWith(`${task}:`)).length, 1, `${task}: ${subjects.join(' | ')}`);
+  assert.equal(gitIn(feature, 'worktree', 'list', '--porcelain').match(/^worktree /gm)?.length, 2);
+  assert.equal(gitIn(feature, 'branch', '--list', 'loom-task/*').trim(), '');
+  assert.equal(existsSync(join(h.specDir, '.loom-run.lock')), false);
+});
+
+test("a task's claim goes with the run's lease, however the run ended", () => {
+  const repo = new TempRepo('loom-lease-');
+  try {
+    const spec = { dir: repo.path('specs/x'), specDir: 'specs/x' };
+    repo.write('specs/x/spec.md', '# x\n');
+    const release = acquireSpecLease(spec, '2026-11-25T10:00:00.000Z');
+    // A claim whose actor failed and so never gave it back.
+    claimTask(spec.dir, 'T1');
+    assert.throws(() => claimTask(spec.dir, 'T1'), /T1 is already being dispatched/);
+    release();
+    const again = acquireSpecLease(spec, '2026-11-25T10:00:01.000Z');
+    claimTask(spec.dir, 'T1')();
+    again();
+  } finally {
+    repo.dispose();
+  }
 });

@@ -56,3 +56,25 @@ test('the lock this process holds, or let go of a moment ago, is its own activit
     r.dispose();
   }
 });
+
+test('taking over a stale lock removes the temporary files its dead holder left mid-write, and nobody else’s', () => {
+  const r = new TempRepo();
+  try {
+    const spec = specIn(r);
+    const dead = 999_999_999;
+    r.write(`${SPEC}/.loom-run.lock`, `${dead}\n2026-11-29T10:00:00.000Z\nrun-abc`);
+    // Killed between writing and renaming (writeFileAtomic's names), in the spec and below it.
+    const left = [`${SPEC}/task-states/.T1.state.json.${dead}.1764400000000.k2j4h1.tmp`, `${SPEC}/.progress.md.${dead}.1764400000001.a1b2c3.tmp`];
+    for (const f of left) r.write(f, '{"half":');
+    // A live writer's file is about to be renamed; a file named like it by a person is theirs.
+    const live = `${SPEC}/handoffs/.T2.json.${process.pid}.1764400000002.zz9zz9.tmp`;
+    r.write(live, '{}');
+    r.write(`${SPEC}/notes.tmp`, 'mine');
+    withRunLock(spec, () => undefined);
+    for (const f of left) assert.equal(existsSync(r.path(f)), false, f);
+    assert.equal(existsSync(r.path(live)), true);
+    assert.equal(existsSync(r.path(`${SPEC}/notes.tmp`)), true);
+  } finally {
+    r.dispose();
+  }
+});

@@ -7,6 +7,7 @@ import { readTaskRunRecord } from './taskRunRecord';
 import type { TaskHeldEvent, UserAnswerEvent } from './runEvents';
 import type { RunStop } from './runTypes';
 import { taskMachine, type TaskMachineOutput, type TaskOutcome } from './taskMachine';
+import { blockOnUnexpected, isUnexpectedTaskFailure } from './runFailures';
 import { lazily } from '../../../shared/lazily';
 
 /**
@@ -65,6 +66,8 @@ export function stopFor(task: string, outcome: TaskOutcome): RunStop | undefined
     case 'skipped':
       return undefined;
     case 'blocked':
+      // A task stopped on a failure no rule expected: its reason already says what clears it.
+      if (outcome.resume) return { outcome: 'blocked', message: outcome.reason, stoppedAt: task, resumeWith: 'run-tasks' };
       return { outcome: 'blocked', message: `${task} is blocked: ${outcome.reason}. Resolve it, then run executing again`, stoppedAt: task };
     case 'needs-context':
       return { outcome: 'needs-context', message: `${task} needs context: ${outcome.question}`, stoppedAt: task };
@@ -74,6 +77,8 @@ export function stopFor(task: string, outcome: TaskOutcome): RunStop | undefined
 }
 
 const current = (c: BatchContext) => c.tasks[c.cursor]?.id;
+
+const unexpectedOutcome = (env: LoopEnvironment, task: string, error: unknown): TaskOutcome => ({ kind: 'blocked', reason: blockOnUnexpected(env, task, error), resume: true });
 
 export const batchMachine = lazily(() =>
   setup({
@@ -99,6 +104,8 @@ export const batchMachine = lazily(() =>
       currentHeld: ({ context }) => context.held.includes(current(context)),
       quiet: ({ context }) => context.live.every((t) => context.held.includes(t)),
       failed: ({ context }) => context.error !== undefined,
+      /** A task's actor failed on something other than the model or the budget (runFailures.ts). */
+      unexpected: ({ event }) => isUnexpectedTaskFailure((event as ErrorActorEvent).error),
       taskIsLive: ({ context, event }) => 'task' in event && context.live.includes(event.task),
     },
     actions: {
@@ -125,7 +132,15 @@ export const batchMachine = lazily(() =>
       noteFailed: assign(({ context, event }) => {
         const failed = event as ErrorActorEvent;
         const task = taskOfActor(failed.actorId);
-        return { error: context.error ?? { error: failed.error }, live: context.live.filter((t) => t !== task), held: context.held.filter((t) => t !== task) };
+        const rest = { live: context.live.filter((t) => t !== task), held: context.held.filter((t) => t !== task) };
+        if (isUnexpectedTaskFailure(failed.error)) return { ...rest, ended: { ...context.ended, [task]: unexpectedOutcome(context.env, task, failed.error) } };
+        return { ...rest, error: context.error ?? { error: failed.error } };
+      }),
+      /** Serially: the task's actor failed unexpectedly; it is blocked and the batch stops at it. */
+      noteUnexpected: assign(({ context, event }) => {
+        const failed = event as ErrorActorEvent;
+        const task = taskOfActor(failed.actorId);
+        return { ended: { ...context.ended, [task]: unexpectedOutcome(context.env, task, failed.error) }, live: [] };
       }),
       noteHeld: assign(({ context, event }) => ({ held: [...context.held, (event as TaskHeldEvent).task] })),
       stopAtCurrent: assign(({ context }) => ({ stop: stopFor(current(context), context.ended[current(context)]) })),
@@ -167,6 +182,8 @@ export const batchMachine = lazily(() =>
                 { guard: 'endedStops', target: '#batch.done', actions: ['noteEnded', 'stopAtCurrent'] },
                 { target: 'next', actions: ['noteEnded', 'advance'] },
               ],
+              // The model or the budget: not taken here, so the batch fails with it and the run says so.
+              'xstate.error.actor.*': { guard: 'unexpected', target: '#batch.done', actions: ['noteUnexpected', 'stopAtCurrent'] },
             },
           },
         },
@@ -191,7 +208,10 @@ export const batchMachine = lazily(() =>
       },
       /** The held breaker whose turn it is: the user chooses, and the task runs on from the choice. */
       awaitingTurn: {
-        on: { 'xstate.done.actor.*': { target: 'settling', actions: 'noteEnded' } },
+        on: {
+          'xstate.done.actor.*': { target: 'settling', actions: 'noteEnded' },
+          'xstate.error.actor.*': { target: 'settling', actions: 'noteFailed' },
+        },
       },
       done: { type: 'final' },
     },

@@ -1,10 +1,10 @@
 import { assign, fromPromise, sendTo, setup, type ErrorActorEvent } from 'xstate';
-import { isPermanentModelError, ModelUnavailableError } from '../dispatch/chatModel';
 import { buildExecutingHandoff } from '../executingHandoff';
 import { describeExecutionMode } from '../executionMode';
 import { writeHandoff } from '../taskHandoff';
 import { readTaskRunRecord } from './taskRunRecord';
 import { TokenBudgetExceededError } from '../transcripts/tokenLedger';
+import { runFailureStop } from './runFailures';
 import { batchMachine, type BatchMachineOutput } from './batchMachine';
 import { InFlightWork } from './inFlightWork';
 import type { ExecutingMachineEvent } from './runEvents';
@@ -67,14 +67,6 @@ const answersTo = <A extends string>(action: A) => ({
 
 const errorOf = (event: unknown) => (event as ErrorActorEvent).error;
 
-/** The failures that end a run with an outcome rather than an error; anything else is the machine's error. */
-function failureStop(error: unknown): RunStop | undefined {
-  if (error instanceof TokenBudgetExceededError) return { outcome: 'budget-exceeded', message: error.message };
-  if (!isPermanentModelError(error)) return undefined;
-  const why = error instanceof ModelUnavailableError ? error.message : t('run.modelRefused', { detail: (error as Error).message });
-  return { outcome: 'model-unavailable', message: t('run.stoppedResumable', { why }) };
-}
-
 export const executingMachine = lazily(() =>
   setup({
     types: {
@@ -98,7 +90,8 @@ export const executingMachine = lazily(() =>
       allBatchesRun: ({ context }) => context.batchIndex >= context.run.batches.length,
       batchStopped: ({ event }) => (event as unknown as { output: BatchMachineOutput }).output.stop !== undefined,
       reporterStopped: ({ event }) => (event as unknown as { output: TestReporterOutput }).output.stop !== undefined,
-      knownFailure: ({ event }) => failureStop(errorOf(event)) !== undefined,
+      /** The failures that end a run with an outcome rather than an error (runFailures.ts); anything else is the machine's error. */
+      knownFailure: ({ event }) => runFailureStop(errorOf(event)) !== undefined,
     },
     actions: {
       announceMode: ({ context }) => {
@@ -119,7 +112,7 @@ export const executingMachine = lazily(() =>
       stopForBudget: assign(({ context }) => ({
         stop: { outcome: 'budget-exceeded' as const, message: new TokenBudgetExceededError(context.run.env.ledger.used(), context.run.tokenBudget!).message },
       })),
-      stopForFailure: assign(({ event }) => ({ stop: failureStop(errorOf(event)) })),
+      stopForFailure: assign(({ event }) => ({ stop: runFailureStop(errorOf(event)) })),
       nextBatch: assign(({ context }) => ({ batchIndex: context.batchIndex + 1 })),
       keepStop: assign(({ event }) => ({ stop: (event as unknown as { output: { stop: RunStop } }).output.stop })),
       keepReport: assign(({ event }) => ({ report: (event as unknown as { output: TestReporterOutput }).output.report })),

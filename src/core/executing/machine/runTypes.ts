@@ -68,6 +68,8 @@ export interface ExecutingResult {
   /** The task (or `test-reporter`) the run stopped at. */
   stoppedAt?: string;
   breaker?: CircuitBreakerReport;
+  /** What clears the stop: a task that failed unexpectedly resumes from its step when the tasks run again. */
+  resumeWith?: 'run-tasks';
   testReport?: { verdict: 'PASS' | 'FAIL'; file: string; evidenceFile?: string };
   tokens: { used: number; budget?: number };
 }

@@ -28,7 +28,9 @@ export function freshTaskState(task: string): TaskState {
 
 /** A failed attempt: the retry is counted, the fix items kept, and the step to go back to noted. */
 export function recordFailure(a: Attempt, items: FixItem[], next: TaskStep, result: string): Attempt {
-  const record: TaskRunRecord = { ...a.record, fix_items: items, mode: items.length ? 'fix' : a.record.mode, step: next };
+  // What its checks found last time no longer holds once it is sent back.
+  const { artifacts: _a, behavior_tests: _t, evidence: _e, ...kept } = a.record;
+  const record: TaskRunRecord = { ...kept, fix_items: items, mode: items.length ? 'fix' : a.record.mode, step: next };
   return { record, state: { ...a.state, retry_count: a.state.retry_count + 1, last_reviewer_result: result.slice(0, 1000) } };
 }
 

@@ -40,6 +40,9 @@ import type { DoneCheck } from '../events';
 import type { CheckpointRecord } from './taskRunRecord';
 import { t } from '../../messages';
 import { lazily } from '../../../shared/lazily';
+import { closureOf, recordClosure, type TaskClosure } from './taskClosure';
+import { isUnexpectedTaskFailure } from './runFailures';
+import { loomReviewToFix } from './loomTaskState';
 
 /**
  * One task as a statechart, after loom's loop: pending → implementing (first-implementation) →
@@ -69,7 +72,13 @@ export interface TaskMachineInput {
   holdBreaker: boolean;
 }
 
-export type TaskOutcome = { kind: 'done' } | { kind: 'skipped' } | { kind: 'blocked'; reason: string } | { kind: 'needs-context'; question: string } | { kind: 'replan'; report: CircuitBreakerReport };
+export type TaskOutcome =
+  | { kind: 'done' }
+  | { kind: 'skipped' }
+  /** `resume`: it failed where no rule expected it; running the tasks again resumes it from its step. */
+  | { kind: 'blocked'; reason: string; resume?: true }
+  | { kind: 'needs-context'; question: string }
+  | { kind: 'replan'; report: CircuitBreakerReport };
 
 export interface TaskMachineOutput {
   task: string;
@@ -81,7 +90,11 @@ interface TaskContext extends TaskMachineInput {
   record: TaskRunRecord;
   /** task-started has been reported: a later answer resumes the step rather than the start. */
   started: boolean;
-  /** What the task's tests and evidence are checked against once the review passed. */
+  /** The task's state file as this actor found it, byte for byte (undefined: it had none). */
+  found?: string;
+  /** No step of this actor has done its work yet: a run that stops now puts `found` back. */
+  untouched: boolean;
+  /** What the task's tests and evidence are checked against once the review passed; in memory only until `keepClosure` records it. */
   closure?: { changed: string[]; tests: Map<string, string[]>; missing: string[]; unchanged: string[]; outside: string[] };
   evidence?: string;
   report?: CircuitBreakerReport;
@@ -99,6 +112,13 @@ const workEnv = (c: TaskContext) => workEnvOf(c.env, c.record);
 const stepInput = ({ context: c }: { context: TaskContext }): TaskStepInput => ({ env: workEnv(c), task: c.task, record: c.record, owns: ownsOf(c) });
 const forThisTask = (c: TaskContext, e: TaskEvent) => 'task' in e && e.task === c.task.id;
 const languageOf = (c: TaskContext) => c.env.inputs.language;
+/** What checkClosure found (nothing before it ran): its guards and their reports read it here. */
+const checksOf = (c: TaskContext) => c.closure ?? { changed: [], tests: new Map<string, string[]>(), missing: [], unchanged: [], outside: [] };
+/** The closure a step after the checks needs: this run's, else the one recorded on disk (or derived again), never assumed. */
+const closureNow = (c: TaskContext): TaskClosure =>
+  c.closure
+    ? { changed: c.closure.changed, tests: c.closure.tests, ...(c.evidence ? { evidence: c.evidence } : {}) }
+    : closureOf(c.record, { task: c.task.id, behaviors: c.task.behavior_ids, worktree: c.env.worktree, specDir: c.env.store.dir });
 
 /** The next step as the record says, with the retry budget already checked. */
 const resumeTargets = [
@@ -164,8 +184,8 @@ export const taskMachine = lazily(() =>
       needsOwnWorktree: ({ context }) => context.record.worktree !== undefined || (context.inParallelBatch && context.env.taskWorktrees && !context.record.checkpoints?.length),
       hasOwnWorktree: ({ context }) => context.record.worktree !== undefined,
       checkpointsOn: ({ context }) => context.env.checkpoints,
-      outsideOwns: ({ context }) => (context.closure?.outside.length ?? 0) > 0,
-      ownsUnchanged: ({ context }) => (context.closure?.unchanged.length ?? 0) > 0,
+      outsideOwns: ({ context }) => checksOf(context).outside.length > 0,
+      ownsUnchanged: ({ context }) => checksOf(context).unchanged.length > 0,
       newProblems: ({ event }) => ((event as unknown as { output: NewProblems[] }).output ?? []).length > 0,
       committedOnOwnBranch: ({ context, event }) => context.record.worktree !== undefined && (event as unknown as { output?: CheckpointRecord }).output !== undefined,
       merged: ({ event }) => (event as unknown as { output: MergeResult }).output.kind === 'merged',
@@ -179,7 +199,7 @@ export const taskMachine = lazily(() =>
       judgeMalformed: ({ event }) => (event as unknown as { output: JudgeResult }).output.kind === 'malformed',
       reviewFailed: ({ event }) => verdictOf(event) === 'FAIL',
       deletedTests: ({ event }) => deletedTestsOf(event).length > 0,
-      testsMissing: ({ context }) => (context.closure?.missing.length ?? 0) > 0,
+      testsMissing: ({ context }) => checksOf(context).missing.length > 0,
       noBehaviors: ({ context }) => context.task.behavior_ids.length === 0,
       cannotRecordEvidence: ({ context }) => evidenceBlocker(context) !== undefined,
       testsFailed: ({ event }) => (event as unknown as { output: { run: TestRun } }).output.run.exitCode !== 0,
@@ -193,13 +213,16 @@ export const taskMachine = lazily(() =>
     },
     actions: {
       restore: assign(({ context }) => {
+        const found = context.env.store.taskStateText(context.task.id);
         const onDisk = context.env.store.taskState(context.task.id);
         const state = onDisk ?? freshTaskState(context.task.id);
-        const record = readTaskRunRecord(onDisk);
+        // A state loom wrote after a failed review: the reviewer's fix items, in fix mode.
+        const fromLoom = loomReviewToFix(onDisk);
+        const record = fromLoom ?? readTaskRunRecord(onDisk);
         // Caught mid-implementation: the worktree may hold half of a fix, so the task is
         // dispatched again with the whole task (first-time mode), its retry count kept.
-        if (onDisk?.status === 'executing' && (record.step ?? 'implement') === 'implement' && record.mode === 'fix') record.mode = 'first';
-        return { state, record };
+        if (!fromLoom && onDisk?.status === 'executing' && (record.step ?? 'implement') === 'implement' && record.mode === 'fix') record.mode = 'first';
+        return { state, record, found, untouched: true };
       }),
       resetReplanned: assign(({ context }) => ({
         // A task that had a worktree of its own starts in a new one; its old base was that worktree's.
@@ -339,15 +362,18 @@ export const taskMachine = lazily(() =>
         };
       }),
       keepEvidence: assign(({ event }) => ({ evidence: (event as unknown as { output: { log: EvidenceLog } }).output.log.file })),
+      /** Every check passed: what completion needs goes into the record before the checkpoint, the merge and the worktree's removal. */
+      keepClosure: assign(({ context }) => ({ record: recordClosure(context.record, closureNow(context)) })),
       writeCompletion: assign(({ context }) => {
-        const { env, task, record, closure } = context;
+        const { env, task, record } = context;
+        const closure = closureNow(context);
         writeHandoff(
           env.store.snapshot(),
           task.id,
           buildTaskHandoff({
             task: task.id,
             summary: record.summary ?? '',
-            artifacts: closure!.changed,
+            artifacts: closure.changed,
             exportedInterfaces: record.exported_interfaces ?? [],
             requirements: task.requirements,
             concerns: record.concerns ?? '',
@@ -364,8 +390,8 @@ export const taskMachine = lazily(() =>
             requirement: requirementOf.get(b) ?? b.replace(/-B\d+$/, ''),
             behavior: b,
             tasks: [task.id],
-            tests: testsAsRecorded(snapshot.dir, env.worktree, closure!.tests.get(b) ?? []),
-            evidence: context.evidence ? [context.evidence] : [],
+            tests: testsAsRecorded(snapshot.dir, env.worktree, closure.tests.get(b) ?? []),
+            evidence: closure.evidence ? [closure.evidence] : [],
           })),
         );
         return {
@@ -378,10 +404,27 @@ export const taskMachine = lazily(() =>
         };
       }),
       end: assign((_, params: { outcome: TaskOutcome }) => ({ outcome: params.outcome })),
+      stepAnswered: assign({ untouched: false }),
+      /**
+       * The model or the budget stopped the run before any step of this task did its work: its
+       * state file goes back to what it was, so the blocker, fix items and retry count a person
+       * or a reviewer (or loom) wrote there are as they were; the run's own stop says why.
+       */
+      putBackUntouched: ({ context, event }) => {
+        const error = (event as unknown as { error?: unknown }).error;
+        if (!context.untouched || isUnexpectedTaskFailure(error)) return;
+        context.env.store.putBackTask(context.task.id, context.found);
+        const back = context.env.store.taskState(context.task.id);
+        if (back) context.env.emit({ type: 'task-status', task: context.task.id, status: back.status, retryCount: back.retry_count });
+      },
+      /** Whatever stopped the step is the task's actor's failure: the batch decides what it means (runFailures.ts). */
+      rethrow: ({ event }) => {
+        throw (event as unknown as { error?: unknown }).error;
+      },
     },
   }).createMachine({
     id: 'task',
-    context: ({ input }) => ({ ...input, state: freshTaskState(input.task.id), record: {}, started: false }),
+    context: ({ input }) => ({ ...input, state: freshTaskState(input.task.id), record: {}, started: false, untouched: true }),
     invoke: { src: 'claimTask', input: ({ context }) => ({ dir: context.env.store.dir, task: context.task.id }) },
     initial: 'restoring',
     output: ({ context }) => ({ task: context.task.id, outcome: context.outcome ?? { kind: 'done' } }),
@@ -421,11 +464,13 @@ export const taskMachine = lazily(() =>
       resuming: { always: [...resumeTargets] },
       implementing: {
         entry: [{ type: 'enterStep', params: { step: 'implement' } }, { type: 'setStatus', params: { status: 'executing', blocker: null } }, 'persistTask'],
-        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone() },
+        exit: 'stepAnswered',
+        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone(), onError: { actions: ['putBackUntouched', 'rethrow'] } },
       },
       fixing: {
         entry: [{ type: 'enterStep', params: { step: 'implement' } }, { type: 'setStatus', params: { status: 'executing', blocker: null } }, 'persistTask'],
-        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone() },
+        exit: 'stepAnswered',
+        invoke: { src: 'dispatchImplementer', input: stepInput, onDone: implementerDone(), onError: { actions: ['putBackUntouched', 'rethrow'] } },
       },
       inspecting: {
         invoke: {
@@ -448,10 +493,12 @@ export const taskMachine = lazily(() =>
         },
       },
       reviewing: {
+        exit: 'stepAnswered',
         entry: [{ type: 'enterStep', params: { step: 'review' } }, { type: 'setStatus', params: { status: 'reviewing', blocker: null } }, 'persistTask'],
         invoke: {
           src: 'dispatchReviewer',
           input: stepInput,
+          onError: { actions: ['putBackUntouched', 'rethrow'] },
           onDone: [
             { guard: 'judgeTimedOut', target: 'timedOut', actions: { type: 'openBreaker', params: ({ event }) => ({ reason: timeoutReason(event.output, 'reviewer') }) } },
             // Not the implementer's fault: the review is asked for again, and the failed review counts.
@@ -489,19 +536,19 @@ export const taskMachine = lazily(() =>
           {
             guard: 'outsideOwns',
             target: 'breaker',
-            actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'outside-owns' as const, files: context.closure!.outside } }) },
+            actions: { type: 'openBreaker', params: ({ context }) => ({ reason: { kind: 'outside-owns' as const, files: checksOf(context).outside } }) },
           },
           {
             guard: 'testsMissing',
             target: 'retrying',
             actions: [
-              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'tests-missing' as const, detail: context.closure!.missing.join(', ') }) },
+              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'tests-missing' as const, detail: checksOf(context).missing.join(', ') }) },
               {
                 type: 'recordFailure',
                 params: ({ context }) => ({
-                  items: missingTestFixItems(context.closure!.missing, languageOf(context)),
+                  items: missingTestFixItems(checksOf(context).missing, languageOf(context)),
                   next: 'implement' as const,
-                  result: `FAIL: no test for ${context.closure!.missing.join(', ')}`,
+                  result: `FAIL: no test for ${checksOf(context).missing.join(', ')}`,
                 }),
               },
             ],
@@ -510,13 +557,13 @@ export const taskMachine = lazily(() =>
             guard: 'ownsUnchanged',
             target: 'retrying',
             actions: [
-              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'owns-unchanged' as const, detail: context.closure!.unchanged.join(', ') }) },
+              { type: 'reportDoneCheck', params: ({ context }) => ({ check: 'owns-unchanged' as const, detail: checksOf(context).unchanged.join(', ') }) },
               {
                 type: 'recordFailure',
                 params: ({ context }) => ({
-                  items: unchangedOwnsFixItems(context.closure!.unchanged, languageOf(context)),
+                  items: unchangedOwnsFixItems(checksOf(context).unchanged, languageOf(context)),
                   next: 'implement' as const,
-                  result: `FAIL: not changed: ${context.closure!.unchanged.join(', ')}`,
+                  result: `FAIL: not changed: ${checksOf(context).unchanged.join(', ')}`,
                 }),
               },
             ],
@@ -561,7 +608,7 @@ export const taskMachine = lazily(() =>
       checkingProblems: {
         invoke: {
           src: 'readNewProblems',
-          input: (args: { context: TaskContext }) => ({ ...stepInput(args), changed: args.context.closure!.changed }),
+          input: (args: { context: TaskContext }) => ({ ...stepInput(args), changed: closureNow(args.context).changed }),
           onDone: [
             {
               guard: 'newProblems',
@@ -585,7 +632,8 @@ export const taskMachine = lazily(() =>
           ],
         },
       },
-      closed: { always: [{ guard: 'checkpointsOn', target: 'committing' }, { target: 'finishing' }] },
+      // Persisted with the next write (its own branch's checkpoint, waiting for its merge; or done).
+      closed: { entry: 'keepClosure', always: [{ guard: 'checkpointsOn', target: 'committing' }, { target: 'finishing' }] },
       /** The task's checkpoint: one commit on the feature branch, or on its own branch to be merged. */
       committing: {
         invoke: {

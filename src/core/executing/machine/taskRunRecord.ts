@@ -59,6 +59,9 @@ export const TaskRunRecordSchema = lazySchema((z) =>
     conflict: lenient(z.object({ head: z.string(), tree: z.string() })),
     problems_before: lenient(z.record(z.string(), z.array(z.string()))),
     diff_owns: lenient(z.boolean()),
+    artifacts: lenient(z.array(z.string())),
+    behavior_tests: lenient(z.record(z.string(), z.array(z.string()))),
+    evidence: lenient(z.string()),
   }),
 );
 
@@ -91,6 +94,10 @@ export interface TaskRunRecord {
   problems_before?: Record<string, string[]>;
   /** Its diff is limited to its owns (a fix after a rejected file, with later tasks' changes around it). */
   diff_owns?: boolean;
+  /** Once its checks passed (taskClosure.ts): the files it changed, each behavior's tests, its test log. */
+  artifacts?: string[];
+  behavior_tests?: Record<string, string[]>;
+  evidence?: string;
 }
 
 /** A task's commit on the feature branch: `T3: <title>` with its trailers (src/core/git/checkpoints.ts). */

@@ -138,6 +138,19 @@ export function executingFixture(options: FixtureOptions = {}): { repo: TempRepo
   return { repo, specDir: join(repo.root, SPEC) };
 }
 
+/** Commits the fixture and checks the feature branch out at `path` (repository-relative), as Create Worktree does; returns its absolute path. */
+export function addFeatureWorktree(repo: TempRepo, path: string): string {
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', ['-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', ...args], { cwd: repo.root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  };
+  repo.write('.gitignore', '.worktree/\n');
+  git('add', '-A');
+  git('commit', '-qm', 'the app with a spec at executing');
+  git('worktree', 'add', '-q', '-b', 'feature/2026-11-25-due-dates', path);
+  return join(repo.root, path);
+}
+
 export interface Harness {
   repo: TempRepo;
   specDir: string;
@@ -162,17 +175,7 @@ export interface TaskRun {
 
 export function harness(options: FixtureOptions = {}, settings: Partial<ExecutingSettings> = {}, extra: Partial<RunTasksInput> = {}): Harness {
   const { repo, specDir } = executingFixture(options);
-  const worktree = options.worktree ? join(repo.root, options.worktree) : repo.root;
-  if (options.worktree) {
-    const git = (...args: string[]) => {
-      const r = spawnSync('git', ['-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', ...args], { cwd: repo.root, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-    };
-    repo.write('.gitignore', '.worktree/\n');
-    git('add', '-A');
-    git('commit', '-qm', 'the app with a spec at executing');
-    git('worktree', 'add', '-q', '-b', 'feature/2026-11-25-due-dates', options.worktree);
-  }
+  const worktree = options.worktree ? addFeatureWorktree(repo, options.worktree) : repo.root;
   const models = new ScriptedModels();
   const prompts = new FakePrompts();
   const tests = new FakeTestRunner();

@@ -37,6 +37,8 @@ export class ScriptedModels implements ModelSelector {
   /** Called when a request starts (for tests that coordinate parallel dispatch). */
   onRequest?: (role: SubagentRole, messages: readonly ChatMessage[]) => void;
   unavailable?: Error;
+  /** What `check` says is missing (the host's VsCodeModelSelector.check); undefined: every tier has a model. */
+  missing?: string;
 
   script(role: SubagentRole, ...replies: ScriptedReply[]): this {
     this.queues.set(role, [...(this.queues.get(role) ?? []), ...replies]);
@@ -56,6 +58,10 @@ export class ScriptedModels implements ModelSelector {
     return this.requestsOf(role)
       .filter((r) => r.messages.length >= 1 && r.messages[r.messages.length - 1].role === 'user')
       .map((r) => (r.messages[r.messages.length - 1] as { content: string }).content);
+  }
+
+  async check(): Promise<string | undefined> {
+    return this.missing;
   }
 
   async select(role: SubagentRole, tier: ModelTier): Promise<ChatModel> {
