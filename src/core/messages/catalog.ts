@@ -30,6 +30,18 @@ import { viewMessages } from '../../shared/messages/viewMessages';
 import { lazily } from '../../shared/lazily';
 import { formatText } from './format';
 import { displayLanguage, type Language } from './language';
+import { hostChatMessages } from './hostChat';
+import { hostCommandsMessages } from './hostCommands';
+import { hostCommentsMessages } from './hostComments';
+import { hostExecutingMessages } from './hostExecuting';
+import { hostFindingsMessages } from './hostFindings';
+import { hostGitMessages } from './hostGit';
+import { hostLmToolsMessages } from './hostLmTools';
+import { hostGeneralMessages } from './hostGeneral';
+import { hostPipelineRunMessages } from './hostPipelineRun';
+import { hostTreeMessages } from './hostTree';
+import { hostWebviewsMessages } from './hostWebviews';
+import { hostEntryMessages } from './hostEntry';
 
 /**
  * Every sentence the core, the CLI and the webviews show, keyed, in English and Chinese. Each area
@@ -66,6 +78,18 @@ export const CATALOG = lazily(() => ({
   ...worktreeMessages,
   ...portMessages,
   ...modelMessages,
+  ...hostChatMessages,
+  ...hostCommandsMessages,
+  ...hostCommentsMessages,
+  ...hostExecutingMessages,
+  ...hostFindingsMessages,
+  ...hostGitMessages,
+  ...hostLmToolsMessages,
+  ...hostGeneralMessages,
+  ...hostPipelineRunMessages,
+  ...hostTreeMessages,
+  ...hostWebviewsMessages,
+  ...hostEntryMessages,
 })) satisfies () => Readonly<Record<string, MessageEntry>>;
 
 type Catalog = ReturnType<typeof CATALOG>;
