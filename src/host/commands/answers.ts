@@ -3,6 +3,7 @@ import type { NeedsConfirmation, Refused, Remedy } from '../../core/port/answer'
 import type { Question } from '../../core/port/question';
 import type { SpecEntry } from '../specs/specRegistry';
 import { notify, openSpecFile, type CommandContext, type CommandOutcome } from './createCommand';
+import { t } from '../../core/messages';
 
 /** A button of a notification or a dialog, and what it does. */
 export interface Action {
@@ -19,24 +20,24 @@ const command =
 export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
   switch (r.kind) {
     case 'open-file':
-      return { title: r.exists ? vscode.l10n.t('Open {0}', r.file) : vscode.l10n.t('Create {0}', r.file), run: () => openSpecFile(e, r.file) };
+      return { title: r.exists ? t('host.commands.open', { file: r.file }) : t('host.commands.create', { file: r.file }), run: () => openSpecFile(e, r.file) };
     case 'reapprove':
-      return { title: vscode.l10n.t('Approve Again…'), run: command('loom.reapprove', e) };
+      return { title: t('host.commands.approveAgain'), run: command('loom.reapprove', e) };
     case 'create-worktree':
-      return { title: vscode.l10n.t('Create Worktree'), run: command('loom.createWorktree', e) };
+      return { title: t('host.commands.createWorktree'), run: command('loom.createWorktree', e) };
     case 'recover':
-      return { title: vscode.l10n.t('Recover…'), run: command('loom.recover', e) };
+      return { title: t('host.commands.recover'), run: command('loom.recover', e) };
     case 'refine-threads':
-      return { title: vscode.l10n.t('Refine with the Model'), run: command('loom.refineSpec', e) };
+      return { title: t('host.commands.refineModel'), run: command('loom.refineSpec', e) };
     case 'stop-tasks':
-      return { title: vscode.l10n.t('Stop Tasks'), run: command('loom.stopTasks', e) };
+      return { title: t('host.commands.stopTasks'), run: command('loom.stopTasks', e) };
     case 'run-tasks':
-      return { title: vscode.l10n.t('Run Tasks'), run: command('loom.runTasks', e) };
+      return { title: t('host.commands.runTasks'), run: command('loom.runTasks', e) };
     case 'advance':
-      return r.to ? { title: vscode.l10n.t('Move to {0}', r.to), run: command('loom.advance', e, { to: r.to }) } : { title: vscode.l10n.t('Advance'), run: command('loom.advance', e) };
+      return r.to ? { title: t('host.commands.move', { to: r.to }), run: command('loom.advance', e, { to: r.to }) } : { title: t('host.commands.advance'), run: command('loom.advance', e) };
     // The extension's own moves confirm the compression themselves: nothing to offer a person.
     case 'model-settings':
-      return { title: vscode.l10n.t('Open Model Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') };
+      return { title: t('host.commands.openModelSettings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') };
     case 'compress-context':
       return undefined;
   }
@@ -72,7 +73,7 @@ export async function confirmQuestion(ctx: CommandContext, q: Question, alternat
       [
         { label: `$(check) ${q.ok}`, detail: q.lines.join('  '), run: undefined as (() => void) | undefined, ok: true },
         ...alternatives.map((x) => ({ label: `$(tools) ${x.title}`, detail: undefined, run: x.run, ok: false })),
-        { label: `$(close) ${vscode.l10n.t('Cancel')}`, detail: undefined, run: undefined, ok: false },
+        { label: `$(close) ${t('host.commands.cancel')}`, detail: undefined, run: undefined, ok: false },
       ],
       { title: q.title, placeHolder: q.title, ignoreFocusOut: true },
     );

@@ -10,6 +10,7 @@ import { isLoomNode, specDirOfNode } from '../tree/nodes';
 import { SpecTreeProvider } from '../tree/specTreeProvider';
 import type { SpecsView } from '../tree/specsView';
 import { UntrustedWorkspaceError, type WorkspaceTrust } from '../trust';
+import { t } from '../../core/messages';
 
 /** What every command can reach. */
 export interface CommandContext {
@@ -108,7 +109,7 @@ async function resolveSpec(ctx: CommandContext, dir: string | undefined, uri: vs
   await ctx.registry.start();
   if (dir) {
     const found = ctx.registry.entry(dir);
-    if (!found) throw new LoomError(vscode.l10n.t('{0} is not a loom spec directory of this workspace.', dir));
+    if (!found) throw new LoomError(t('host.commands.notLoomSpecDirectoryWorkspace', { dir }));
     return found;
   }
   if (uri) {
@@ -120,7 +121,7 @@ async function resolveSpec(ctx: CommandContext, dir: string | undefined, uri: vs
 
   const entries = ctx.registry.entries().sort((a, b) => b.spec.snapshot.name.localeCompare(a.spec.snapshot.name));
   if (entries.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('There are no loom specs in this workspace yet.'));
+    void vscode.window.showInformationMessage(t('host.commands.thereAreNoLoomSpecs'));
     return undefined;
   }
   if (entries.length === 1) return entries[0];
@@ -128,7 +129,7 @@ async function resolveSpec(ctx: CommandContext, dir: string | undefined, uri: vs
   const picked = await vscode.window.showQuickPick(
     entries.map((e) => ({
       label: SpecTreeProvider.pickLabel(e),
-      description: [e.spec.stage ?? vscode.l10n.t('state unreadable'), `${e.overview.progress.done}/${e.overview.progress.total}`, ...(multi ? [e.folder.name] : [])].join(' · '),
+      description: [e.spec.stage ?? t('host.commands.stateUnreadable'), `${e.overview.progress.done}/${e.overview.progress.total}`, ...(multi ? [e.folder.name] : [])].join(' · '),
       entry: e,
     })),
     { placeHolder, matchOnDescription: true },
@@ -177,7 +178,7 @@ function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | 
     return { status: 'refused', message: e.message, reasons: e.reasons };
   }
   if (e instanceof UntrustedWorkspaceError) {
-    notify('warning', e.message, [{ title: vscode.l10n.t('Manage Workspace Trust'), run: () => void vscode.commands.executeCommand('workbench.trust.manage') }]);
+    notify('warning', e.message, [{ title: t('host.chat.manageWorkspaceTrust'), run: () => void vscode.commands.executeCommand('workbench.trust.manage') }]);
     return { status: 'refused', message: e.message, reasons: [] };
   }
   if (e instanceof SpecLockedError) {
@@ -191,7 +192,7 @@ function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | 
       'error',
       e.message,
       file && entry
-        ? [{ title: vscode.l10n.t('Open {0}', file.split('/').pop() ?? file), run: () => void vscode.commands.executeCommand('vscode.open', vscode.Uri.joinPath(entry.folder.uri, file)) }]
+        ? [{ title: t('host.commands.open', { file: file.split('/').pop() ?? file }), run: () => void vscode.commands.executeCommand('vscode.open', vscode.Uri.joinPath(entry.folder.uri, file)) }]
         : [],
     );
     return { status: 'failed', message: e.message };
@@ -202,7 +203,7 @@ function report(ctx: CommandContext, id: string, e: unknown, entry: SpecEntry | 
     return { status: 'failed', message: e.message };
   }
   log.error('unexpected error', e);
-  ctx.log.showError(vscode.l10n.t('Loom: {0} failed: {1}', id, e instanceof Error ? e.message : String(e)));
+  ctx.log.showError(t('host.commands.loomFailed', { id, message: e instanceof Error ? e.message : String(e) }));
   return { status: 'failed', message: e instanceof Error ? e.message : String(e) };
 }
 
@@ -252,7 +253,7 @@ export function createCommand(ctx: CommandContext, id: string, options: CommandO
     guarded(ctx, id, options, async (found) => {
       const { args, dir, uri } = argsOf(arg);
       if (options.spec) {
-        found.entry = await resolveSpec(ctx, dir, uri, options.placeHolder ?? vscode.l10n.t('Which spec?'));
+        found.entry = await resolveSpec(ctx, dir, uri, options.placeHolder ?? t('host.commands.whichSpec'));
         if (!found.entry) return cancelled;
       }
       ctx.log.component('commands').debug(`${id}${found.entry ? ` ${found.entry.spec.snapshot.specDir}` : ''}`);

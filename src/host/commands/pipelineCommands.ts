@@ -49,37 +49,37 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
   const log = ctx.log.component(component);
   if ('alreadyComplete' in answer && answer.alreadyComplete) {
     log.info(`${e.spec.snapshot.specDir}: ${answer.from} was already complete`);
-    notify('info', vscode.l10n.t('{0} is at {1}, the end of its pipeline.', feature(e), answer.from ?? ''));
-    return { status: 'refused', message: vscode.l10n.t('{0} is at the end of its pipeline', e.spec.snapshot.specDir), reasons: [] };
+    notify('info', t('host.commands.atEndPipeline', { feature: feature(e), from: answer.from ?? '' }));
+    return { status: 'refused', message: t('host.commands.atEndPipeline2', { specDir: e.spec.snapshot.specDir }), reasons: [] };
   }
   if ('complete' in answer && answer.complete) {
     log.info(`${e.spec.snapshot.specDir}: ${answer.from} completed`);
-    notify('info', vscode.l10n.t('{0}: {1} completed; the pipeline is done.', feature(e), answer.from ?? ''));
+    notify('info', t('host.commands.completedPipelineDone', { feature: feature(e), from: answer.from ?? '' }));
     return out;
   }
   log.info(`${e.spec.snapshot.specDir}: ${answer.from} → ${answer.to}`);
-  notify('info', vscode.l10n.t('{0}: {1} → {2}', feature(e), answer.from ?? '', answer.to ?? ''));
+  notify('info', t('host.commands.text', { feature: feature(e), from: answer.from ?? '', to: answer.to ?? '' }));
   return out;
 }
 
 async function askReason(prompt: string): Promise<string | undefined> {
   return vscode.window.showInputBox({
     prompt,
-    placeHolder: vscode.l10n.t('The reason is recorded in the stage history'),
+    placeHolder: t('host.commands.reasonRecordedStageHistory'),
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required.')),
+    validateInput: (v) => (v.trim() ? undefined : t('host.commands.reasonRequired')),
   });
 }
 
 /** Loom: Mark Failed: the reason, then the actor's answer. */
 async function markFailed(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Promise<CommandOutcome> {
-  const reason = args.reason?.trim() || (await askReason(vscode.l10n.t('Why does {0} fail at {1}?', feature(e), e.spec.stage ?? '?')))?.trim();
+  const reason = args.reason?.trim() || (await askReason(t('host.commands.whyDoesFailAt', { feature: feature(e), stage: e.spec.stage ?? '?' })))?.trim();
   if (!reason) return cancelled;
   const answer = await request(e.spec, { type: 'fail', reason });
   const out = shown(ctx, e, answer, 'fail')!;
   if (answer.kind !== 'changed') return out;
   ctx.log.component('fail').info(`${e.spec.snapshot.specDir}: ${answer.from} → failed (${reason})`);
-  notify('info', vscode.l10n.t('{0} marked failed at {1}. Use Loom: Recover to continue.', feature(e), answer.from ?? ''));
+  notify('info', t('host.commands.markedFailedAtUseLoom', { feature: feature(e), from: answer.from ?? '' }));
   return out;
 }
 
@@ -92,22 +92,22 @@ async function recover(ctx: CommandContext, e: SpecEntry, args: CommandArgs): Pr
     const picked = await vscode.window.showQuickPick(
       targets.map((c) => ({
         label: `$(debug-restart) ${c.to}`,
-        description: c.ready ? vscode.l10n.t('ready') : vscode.l10n.t('blocked'),
+        description: c.ready ? t('host.commands.ready') : t('host.commands.blocked'),
         detail: c.ready ? transitionDescription(e.spec.stage ?? '', c.to, c.description) : c.unmet.join('; '),
         to: c.to,
       })),
-      { title: vscode.l10n.t('Loom: Recover'), placeHolder: vscode.l10n.t('Which stage should {0} restart from?', feature(e)) },
+      { title: t('host.commands.loomRecover'), placeHolder: t('host.commands.whichStageShouldRestartFrom', { feature: feature(e) }) },
     );
     to = picked?.to;
   }
   if (!to) return cancelled;
-  const reason = args.reason?.trim() || (await askReason(vscode.l10n.t('Why does {0} restart from {1}?', feature(e), to)))?.trim();
+  const reason = args.reason?.trim() || (await askReason(t('host.commands.whyDoesRestartFrom', { feature: feature(e), to })))?.trim();
   if (!reason) return cancelled;
   const answer = await request(e.spec, { type: 'recover', to, reason });
   const out = shown(ctx, e, answer, 'recover')!;
   if (answer.kind !== 'changed') return out;
   ctx.log.component('recover').info(`${e.spec.snapshot.specDir}: failed → ${answer.to} (${reason})`);
-  notify('info', vscode.l10n.t('{0}: failed → {1}', feature(e), answer.to ?? ''));
+  notify('info', t('host.commands.failed', { feature: feature(e), to: answer.to ?? '' }));
   return out;
 }
 
@@ -124,11 +124,11 @@ async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): 
     const picked = await vscode.window.showQuickPick(
       stale.map((a) => ({
         label: `$(warning) ${a.stage}`,
-        description: vscode.l10n.t('approved at {0}', localTime(a.approvedAt)),
-        detail: vscode.l10n.t('Changed since: {0}', a.changed.join(', ')),
+        description: t('host.commands.approvedAt', { localTime: localTime(a.approvedAt) }),
+        detail: t('host.commands.changedSince', { changed: a.changed.join(', ') }),
         approval: a,
       })),
-      { title: vscode.l10n.t('Loom: Approve Again'), placeHolder: vscode.l10n.t('Which approval of {0} should be renewed?', feature(e)) },
+      { title: t('host.commands.loomApproveAgain'), placeHolder: t('host.commands.whichApprovalShouldRenewed', { feature: feature(e) }) },
     );
     chosen = picked?.approval;
     if (!chosen) return cancelled;
@@ -136,20 +136,20 @@ async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): 
   // The person reviews what changed before the approval is renewed; with nothing stale (or a
   // stage that is not), the actor says so.
   if (chosen && !args.confirm) {
-    const title = vscode.l10n.t('Approve {0} of {1} again?', chosen.stage, feature(e));
+    const title = t('host.commands.approveAgain2', { stage: chosen.stage, feature: feature(e) });
     const detail = [
-      vscode.l10n.t('Changed since the approval of {0}: {1}', localTime(chosen.approvedAt), chosen.changed.join(', ')),
-      vscode.l10n.t('The new sha256 of the approved files is recorded; {0} stays at {1}.', feature(e), e.spec.stage ?? '?'),
+      t('host.commands.changedSinceApproval', { localTime: localTime(chosen.approvedAt), changed: chosen.changed.join(', ') }),
+      t('host.commands.newSha256ApprovedFilesRecorded', { feature: feature(e), stage: e.spec.stage ?? '?' }),
     ];
-    const ok = vscode.l10n.t('Approve Again');
-    const open = vscode.l10n.t('Open Changed Files');
+    const ok = t('host.commands.approveAgain3');
+    const open = t('host.commands.openChangedFiles');
     let choice: string | undefined;
     if (ctx.config.confirmation === 'quickPick') {
       const picked = await vscode.window.showQuickPick(
         [
           { label: `$(check) ${ok}`, detail: detail.join('  '), id: ok },
           { label: `$(go-to-file) ${open}`, id: open },
-          { label: `$(close) ${vscode.l10n.t('Cancel')}`, id: '' },
+          { label: `$(close) ${t('host.commands.cancel')}`, id: '' },
         ],
         { title, placeHolder: title, ignoreFocusOut: true },
       );
@@ -168,24 +168,24 @@ async function reapprove(ctx: CommandContext, e: SpecEntry, args: CommandArgs): 
   }
   const answer = await request(e.spec, { type: 'reapprove', stage: chosen?.stage ?? args.approvalStage, reason: args.reason });
   if (answer.kind === 'refused' && answer.code === 'no-stale-approval') {
-    notify('info', vscode.l10n.t('No approval of {0} is stale: nothing to approve again.', feature(e)));
+    notify('info', t('host.commands.noApprovalStaleNothingApprove', { feature: feature(e) }));
     return { status: 'refused', message: answer.message, reasons: [], code: answer.code };
   }
   const out = shown(ctx, e, answer, 'reapprove')!;
   if (answer.kind !== 'changed') return out;
   const { reapproved } = answer;
   ctx.log.component('reapprove').info(`${e.spec.snapshot.specDir}: ${reapproved.stage} approved again (${reapproved.changed.join(', ')} had changed)`);
-  notify('info', vscode.l10n.t('{0}: {1} approved again; the spec stays at {2}.', feature(e), reapproved.stage, answer.state?.current_stage ?? answer.to ?? ''));
+  notify('info', t('host.commands.approvedAgainSpecStaysAt', { feature: feature(e), stage: reapproved.stage, current_stage: answer.state?.current_stage ?? answer.to ?? '' }));
   return { status: 'done', specDir: e.dir, from: reapproved.stage, to: answer.state?.current_stage ?? answer.to ?? undefined };
 }
 
 export function registerPipelineCommands(ctx: CommandContext): vscode.Disposable[] {
   const writes = { spec: true, writes: true };
   return [
-    createCommand(ctx, 'loom.advance', { ...writes, placeHolder: vscode.l10n.t('Which spec should advance?') }, (a, e) => advance(ctx, e!, a, false)),
-    createCommand(ctx, 'loom.approve', { ...writes, placeHolder: vscode.l10n.t('Which spec should be approved?') }, (a, e) => advance(ctx, e!, a, true)),
-    createCommand(ctx, 'loom.markFailed', { ...writes, placeHolder: vscode.l10n.t('Which spec failed?') }, (a, e) => markFailed(ctx, e!, a)),
-    createCommand(ctx, 'loom.recover', { ...writes, placeHolder: vscode.l10n.t('Which spec should recover?') }, (a, e) => recover(ctx, e!, a)),
-    createCommand(ctx, 'loom.reapprove', { ...writes, placeHolder: vscode.l10n.t("Which spec's approval should be renewed?") }, (a, e) => reapprove(ctx, e!, a)),
+    createCommand(ctx, 'loom.advance', { ...writes, placeHolder: t('host.commands.whichSpecShouldAdvance') }, (a, e) => advance(ctx, e!, a, false)),
+    createCommand(ctx, 'loom.approve', { ...writes, placeHolder: t('host.commands.whichSpecShouldApproved') }, (a, e) => advance(ctx, e!, a, true)),
+    createCommand(ctx, 'loom.markFailed', { ...writes, placeHolder: t('host.commands.whichSpecFailed') }, (a, e) => markFailed(ctx, e!, a)),
+    createCommand(ctx, 'loom.recover', { ...writes, placeHolder: t('host.commands.whichSpecShouldRecover') }, (a, e) => recover(ctx, e!, a)),
+    createCommand(ctx, 'loom.reapprove', { ...writes, placeHolder: t('host.commands.whichSpecSApprovalShould') }, (a, e) => reapprove(ctx, e!, a)),
   ];
 }

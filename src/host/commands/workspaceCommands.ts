@@ -7,18 +7,19 @@ import { createSpec, specDate, specSlug } from '../../core/repository/createSpec
 import type { SpecEntry } from '../specs/specRegistry';
 import { stateProblem } from '../tree/treeItems';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
+import { t } from '../../core/messages';
 
 async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (args.folder) {
     const wanted = args.folder;
     const found = folders.find((f) => f.name === wanted || resolve(f.uri.fsPath) === resolve(wanted));
-    if (!found) throw new LoomError(vscode.l10n.t('{0} is not a folder of this workspace.', wanted));
+    if (!found) throw new LoomError(t('host.commands.notFolderWorkspace', { wanted }));
     return found;
   }
   if (folders.length <= 1) return folders[0];
   // The folder of the spec in focus: a selection left in a hidden tree is not taken, as for every command.
-  return ctx.view.specInFocus()?.folder ?? vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Where should the new feature live?') });
+  return ctx.view.specInFocus()?.folder ?? vscode.window.showWorkspaceFolderPick({ placeHolder: t('host.commands.whereShouldNewFeatureLive') });
 }
 
 /**
@@ -30,7 +31,7 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   await ctx.registry.start();
   const folder = await pickFolder(ctx, args);
   if (!folder) {
-    notify('info', vscode.l10n.t('Open a folder first: loom keeps its specs in the repository.'));
+    notify('info', t('host.commands.openFolderFirstLoomKeeps'));
     return cancelled;
   }
   const folderSpecs = ctx.registry.folderSpecs().find((f) => f.folder.uri.toString() === folder.uri.toString());
@@ -39,15 +40,15 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   const name =
     args.name ??
     (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Loom: New Feature'),
-      prompt: vscode.l10n.t('Name of the feature (any language); it becomes the spec directory name.'),
-      placeHolder: vscode.l10n.t('e.g. user login'),
+      title: t('host.chat.loomNewFeature'),
+      prompt: t('host.commands.nameFeatureAnyLanguageBecomes'),
+      placeHolder: t('host.commands.eGUserLogin'),
       ignoreFocusOut: true,
       validateInput: (v) => {
         const slug = specSlug(v);
         if (!v.trim()) return undefined;
-        if (!slug) return vscode.l10n.t('The name needs at least one letter or digit.');
-        return { message: vscode.l10n.t('Creates {0}', `${specRoot}/${specDate(new Date())}+${slug}/`), severity: vscode.InputBoxValidationSeverity.Info };
+        if (!slug) return t('host.commands.nameNeedsAtLeastOne');
+        return { message: t('host.commands.creates', { 0: `${specRoot}/${specDate(new Date())}+${slug}/` }), severity: vscode.InputBoxValidationSeverity.Info };
       },
     }));
   if (!name?.trim()) return cancelled;
@@ -62,8 +63,8 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   // toast comes with the editor: a view opened for the first time takes seconds to draw.
   const revealed = ctx.view.reveal(created.dir);
   await vscode.window.showTextDocument(vscode.Uri.file(join(created.dir, 'spec.md')), { preview: false });
-  notify('info', vscode.l10n.t('Created {0}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.', created.specDir), [
-    { title: vscode.l10n.t('Draft with @loom /brainstorm'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /brainstorm ', isPartialQuery: true }) },
+  notify('info', t('host.commands.createdDescribeFeatureLoomBrainstorm', { specDir: created.specDir }), [
+    { title: t('host.commands.draftLoomBrainstorm'), run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: '@loom /brainstorm ', isPartialQuery: true }) },
   ]);
   await revealed;
   return { status: 'done', specDir: created.dir };
@@ -81,22 +82,22 @@ async function filter(ctx: CommandContext, args: CommandArgs): Promise<CommandOu
   const current = ctx.view.provider.filter;
   const choice = await vscode.window.showQuickPick(
     [
-      { label: `$(search) ${vscode.l10n.t('Filter by text…')}`, id: 'text' },
-      { label: `$(list-filter) ${vscode.l10n.t('Filter by stage…')}`, id: 'stage' },
-      ...(current.text || current.stage ? [{ label: `$(clear-all) ${vscode.l10n.t('Clear filter')}`, id: 'clear' }] : []),
+      { label: `$(search) ${t('host.commands.filterText')}`, id: 'text' },
+      { label: `$(list-filter) ${t('host.commands.filterStage')}`, id: 'stage' },
+      ...(current.text || current.stage ? [{ label: `$(clear-all) ${t('host.commands.clearFilter')}`, id: 'clear' }] : []),
     ],
-    { title: vscode.l10n.t('Loom: Filter Specs') },
+    { title: t('host.commands.loomFilterSpecs') },
   );
   if (!choice) return cancelled;
   if (choice.id === 'clear') ctx.view.setFilter({});
   else if (choice.id === 'text') {
-    const text = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Show specs whose name or stage contains'), value: current.text ?? '' });
+    const text = await vscode.window.showInputBox({ prompt: t('host.commands.showSpecsWhoseNameStage'), value: current.text ?? '' });
     if (text === undefined) return cancelled;
     ctx.view.setFilter({ ...current, text });
   } else {
     const stage = await vscode.window.showQuickPick(
-      [{ label: vscode.l10n.t('Any stage'), stage: undefined as string | undefined }, ...ctx.view.provider.knownStages().map((s) => ({ label: s, stage: s as string | undefined }))],
-      { placeHolder: vscode.l10n.t('Show specs at stage') },
+      [{ label: t('host.commands.anyStage'), stage: undefined as string | undefined }, ...ctx.view.provider.knownStages().map((s) => ({ label: s, stage: s as string | undefined }))],
+      { placeHolder: t('host.commands.showSpecsAtStage') },
     );
     if (!stage) return cancelled;
     ctx.view.setFilter({ ...current, stage: stage.stage });
