@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LoomNode } from './nodes';
+import { t } from '../../core/messages';
 
 /** Where the tree reads how many comment threads are open on a spec and on each of its files. */
 export interface OpenThreadCounts {
@@ -21,7 +22,7 @@ export function withOpenThreads(item: vscode.TreeItem, node: LoomNode, counts: O
   if (node.kind !== 'spec' && !file) return item;
   const n = counts.openCount(node.dir, file);
   if (!n) return item;
-  const note = n === 1 ? vscode.l10n.t('1 open comment thread') : vscode.l10n.t('{0} open comment threads', n);
+  const note = n === 1 ? t('host.tree.1OpenCommentThread') : t('host.tree.openCommentThreads', { n });
   item.description = item.description ? `${String(item.description)} · ${note}` : note;
   if (typeof item.tooltip === 'string') item.tooltip = `${item.tooltip}\n${note}`;
   else if (item.tooltip === undefined && node.kind !== 'spec') item.tooltip = note;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { clockTime } from '../format';
 import type { LoomNode } from './nodes';
+import { t } from '../../core/messages';
 
 /** Where the tree reads which specs Loom: Run Pipeline is driving, and whose run waits for the person (PipelineRuns). */
 export interface RunningPipelines {
@@ -22,12 +23,12 @@ export function withRunningPipeline(item: vscode.TreeItem, node: LoomNode, runs:
   if (!runs.isRunning(node.dir)) {
     const waiting = runs.waiting(node.dir);
     if (!waiting) return item;
-    const note = vscode.l10n.t('waiting for you since {0}', clockTime(waiting.at));
+    const note = t('host.tree.waitingYouSince', { clockTime: clockTime(waiting.at) });
     item.description = item.description ? `${note} · ${String(item.description)}` : note;
     item.iconPath = new vscode.ThemeIcon('bell', new vscode.ThemeColor('notificationsWarningIcon.foreground'));
     return item;
   }
-  const note = vscode.l10n.t('pipeline running');
+  const note = t('host.tree.pipelineRunning');
   item.description = item.description ? `${note} · ${String(item.description)}` : note;
   item.iconPath = new vscode.ThemeIcon('sync~spin');
   return item;

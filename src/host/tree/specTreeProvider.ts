@@ -9,6 +9,7 @@ import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, 
 import { withOpenThreads, type OpenThreadCounts } from './reviewCounts';
 import { withRunningPipeline, type RunningPipelines } from './runningPipelines';
 import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem, tasksItem } from './treeItems';
+import { t } from '../../core/messages';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
 export interface SpecFilter {
@@ -153,7 +154,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
       }
       for (const dir of this.specNodes.keys()) if (!this.registry.peek(dir)) this.specNodes.delete(dir);
       if (visible.length === 0 && this.registry.rows().length > 0) {
-        return [{ kind: 'note', id: 'note:filter-empty', label: vscode.l10n.t('No spec matches the filter.'), severity: 'info' } satisfies NoteNode];
+        return [{ kind: 'note', id: 'note:filter-empty', label: t('host.tree.noSpecMatchesFilter'), severity: 'info' } satisfies NoteNode];
       }
       return GROUPS.filter((g) => visible.some((e) => e.overview.group === g)).map((g) => this.groupNodes.get(g)!);
     }
@@ -228,7 +229,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
     }
     // A spec's row is drawn from what is known (maybe only its summary); rows below it are of a spec read in full.
     const e = node.kind === 'spec' ? this.registry.peek(node.dir) : this.registry.entry(node.dir);
-    if (!e) return new vscode.TreeItem(vscode.l10n.t('(removed)'));
+    if (!e) return new vscode.TreeItem(t('host.tree.removed'));
     switch (node.kind) {
       case 'spec':
         return specItem(node, e, this.registry.folderCount > 1);

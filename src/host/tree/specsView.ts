@@ -5,6 +5,7 @@ import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { WorkspaceTrust } from '../trust';
 import { specDirOfNode, type LoomNode } from './nodes';
 import { SpecTreeProvider, type SpecFilter } from './specTreeProvider';
+import { t } from '../../core/messages';
 
 export const SPECS_VIEW_ID = 'loom.specs';
 /** The pauses before a reveal VS Code dropped is made again: about 1.5 s in all. */
@@ -39,7 +40,7 @@ export class SpecsView extends Disposable {
     // Relative times ("2h ago") are redrawn when the view comes back into sight, not on a timer.
     this._register(this.treeView.onDidChangeVisibility((e) => e.visible && this.registry.isLoaded && this.provider.refresh()));
     this._register(registry.onDidChange(() => this.updateContext()));
-    this.treeView.message = vscode.l10n.t('Reading loom specs…');
+    this.treeView.message = t('host.tree.readingLoomSpecs');
     // The rows are there before the specs are read in full: the "Reading" message goes with them.
     void registry.rowsReady.then(() => {
       this.updateMessage();
@@ -108,9 +109,9 @@ export class SpecsView extends Disposable {
 
   private updateMessage(): void {
     const lines: string[] = [];
-    if (!this.trust.writable) lines.push(vscode.l10n.t('Restricted Mode: Loom is read-only in an untrusted workspace.'));
+    if (!this.trust.writable) lines.push(t('host.tree.restrictedModeLoomReadOnly'));
     const { text, stage } = this.provider.filter;
-    if (text || stage) lines.push(vscode.l10n.t('Filtered by: {0}', [text && `"${text}"`, stage].filter(Boolean).join(', ')));
+    if (text || stage) lines.push(t('host.tree.filtered', { filter: [text && `"${text}"`, stage].filter(Boolean).join(', ') }));
     this.treeView.message = lines.length ? lines.join(' ') : undefined;
   }
 

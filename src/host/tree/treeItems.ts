@@ -13,6 +13,7 @@ import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, 
 import { taskTitleWithoutId } from '../../core/tasks/taskTitle';
 import { checkpointsOf } from '../../core/executing/review/taskChanges';
 import { readableReview } from '../../core/executing/dispatch/fixInstructions';
+import { t } from '../../core/messages';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 
@@ -37,13 +38,13 @@ const WARNING: [string, string] = ['warning', 'list.warningForeground'];
 export function groupLabel(group: SpecGroup): string {
   switch (group) {
     case 'in-progress':
-      return vscode.l10n.t('In progress');
+      return t('host.tree.progress');
     case 'failed':
-      return vscode.l10n.t('Failed');
+      return t('host.tree.failed');
     case 'done':
-      return vscode.l10n.t('Done');
+      return t('host.tree.done');
     case 'attention':
-      return vscode.l10n.t('Needs attention');
+      return t('host.tree.needsAttention');
   }
 }
 
@@ -58,12 +59,12 @@ export function groupItem(node: GroupNode, count: number): vscode.TreeItem {
 
 /** The stage a spec stands at, in words for a row: `executing`, `failed`, `state unreadable`. */
 export function stageText(e: SpecEntry): string {
-  return e.spec.stage ?? vscode.l10n.t('state unreadable');
+  return e.spec.stage ?? t('host.commands.stateUnreadable');
 }
 
 /** `6 of 13 stages done`, where a row or the status bar is read; nothing while the stage is unknown. */
 export function progressText(e: SpecEntry): string | undefined {
-  return e.spec.stage === null ? undefined : vscode.l10n.t('{0} of {1} stages done', e.overview.progress.done, e.overview.progress.total);
+  return e.spec.stage === null ? undefined : t('host.tree.stagesDone', { done: e.overview.progress.done, total: e.overview.progress.total });
 }
 
 /** `executing · 6 of 13 stages done · 2h ago`, the description of a spec row. */
@@ -72,7 +73,7 @@ export function specDescription(e: SpecEntry, multiRoot: boolean): string {
   const parts = progress ? [stageText(e), progress] : [stageText(e)];
   const ago = relativeTime(e.spec.snapshot.state?.updated_at);
   if (ago) parts.push(ago);
-  if (isStale(e.staleness)) parts.push(`⚠ ${vscode.l10n.t('stale')}`);
+  if (isStale(e.staleness)) parts.push(`⚠ ${t('host.tree.stale')}`);
   if (multiRoot) parts.push(e.folder.name);
   return parts.join(' · ');
 }
@@ -129,38 +130,36 @@ export function specItem(node: SpecNode, e: SpecEntry, multiRoot: boolean): vsco
 export function specTooltip(e: SpecEntry): vscode.MarkdownString {
   const s = e.spec.snapshot;
   const { date } = splitSpecName(s.name);
-  const t = new vscode.MarkdownString(undefined, true);
-  t.appendMarkdown(`**${md(s.name)}**  \n`);
-  t.appendMarkdown(`${md(s.specDir)} — ${md(e.folder.name)}\n\n`);
-  if (date) t.appendMarkdown(`${md(vscode.l10n.t('Created'))}: ${date}  \n`);
-  t.appendMarkdown(`${md(vscode.l10n.t('Stage'))}: \`${stageText(e)}\`${progressText(e) ? ` (${md(progressText(e)!)})` : ''}  \n`);
-  t.appendMarkdown(
-    `${md(vscode.l10n.t('Pipeline'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(vscode.l10n.t('stage inferred from the artifacts (no pipeline.state.json)'))}` : ''}  \n`,
-  );
-  if (s.state?.updated_at) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(s.state.updated_at)}  \n`);
-  if (e.overview.failureReason) t.appendMarkdown(`${md(vscode.l10n.t('Failure'))}: ${md(e.overview.failureReason)}  \n`);
+  const tip = new vscode.MarkdownString(undefined, true);
+  tip.appendMarkdown(`**${md(s.name)}**  \n`);
+  tip.appendMarkdown(`${md(s.specDir)} — ${md(e.folder.name)}\n\n`);
+  if (date) tip.appendMarkdown(`${md(t('host.tree.created'))}: ${date}  \n`);
+  tip.appendMarkdown(`${md(t('host.tree.stage'))}: \`${stageText(e)}\`${progressText(e) ? ` (${md(progressText(e)!)})` : ''}  \n`);
+  tip.appendMarkdown(`${md(t('host.tree.pipeline'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(t('host.tree.stageInferredFromArtifactsNo'))}` : ''}  \n`);
+  if (s.state?.updated_at) tip.appendMarkdown(`${md(t('host.tree.updated'))}: ${localTime(s.state.updated_at)}  \n`);
+  if (e.overview.failureReason) tip.appendMarkdown(`${md(t('host.tree.failure'))}: ${md(e.overview.failureReason)}  \n`);
   if (e.spec.stage === null) {
-    t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE))}\n`);
+    tip.appendMarkdown(`\n$(error) ${md(t('host.tree.couldNotReadFixRestore', { PIPELINE_STATE_FILE }))}\n`);
     const problem = stateProblem(e);
-    if (problem) t.appendMarkdown(`\n${md(vscode.l10n.t('Line {0}: {1}', problem.line, problem.message))}\n`);
+    if (problem) tip.appendMarkdown(`\n${md(t('host.tree.line', { line: problem.line, message: problem.message }))}\n`);
   }
-  for (const f of e.overview.unreadable) t.appendMarkdown(`\n$(error) ${md(vscode.l10n.t('{0} could not be read; fix or restore it.', f.file))}\n`);
+  for (const f of e.overview.unreadable) tip.appendMarkdown(`\n$(error) ${md(t('host.tree.couldNotReadFixRestore', { PIPELINE_STATE_FILE: f.file }))}\n`);
   const next = e.spec.next();
   for (const n of next) {
-    t.appendMarkdown(`\n${n.ready ? '$(arrow-right)' : '$(circle-slash)'} ${md(vscode.l10n.t('Next: {0}', n.to))}${n.ready ? '' : ` — ${md(vscode.l10n.t('blocked'))}`}\n`);
-    for (const r of n.unmet.slice(0, 5)) t.appendMarkdown(`- ${md(r)}\n`);
+    tip.appendMarkdown(`\n${n.ready ? '$(arrow-right)' : '$(circle-slash)'} ${md(t('host.tree.next', { to: n.to }))}${n.ready ? '' : ` — ${md(t('host.commands.blocked'))}`}\n`);
+    for (const r of n.unmet.slice(0, 5)) tip.appendMarkdown(`- ${md(r)}\n`);
   }
-  appendStaleness(t, e);
-  return t;
+  appendStaleness(tip, e);
+  return tip;
 }
 
-function appendStaleness(t: vscode.MarkdownString, e: SpecEntry): void {
+function appendStaleness(tip: vscode.MarkdownString, e: SpecEntry): void {
   const st = e.staleness;
   if (!isStale(st)) return;
-  t.appendMarkdown(`\n$(warning) **${md(vscode.l10n.t('Stale'))}**\n`);
-  for (const a of st.approvals) t.appendMarkdown(`- ${md(vscode.l10n.t('The approval of {0} is stale: {1} changed since; re-approval is needed.', a.stage, a.changed.join(', ')))}\n`);
-  for (const h of st.handoffs) t.appendMarkdown(`- ${md(vscode.l10n.t('{0} is stale: {1} changed since it was written.', h.handoff, h.changed.join(', ')))}\n`);
-  for (const d of st.derived) t.appendMarkdown(`- ${md(vscode.l10n.t('{0} is older than {1}, which it is derived from.', d.output, d.input))}\n`);
+  tip.appendMarkdown(`\n$(warning) **${md(t('host.tree.stale2'))}**\n`);
+  for (const a of st.approvals) tip.appendMarkdown(`- ${md(t('host.tree.approvalStaleChangedSinceRe', { stage: a.stage, changed: a.changed.join(', ') }))}\n`);
+  for (const h of st.handoffs) tip.appendMarkdown(`- ${md(t('host.tree.staleChangedSinceWasWritten', { handoff: h.handoff, changed: h.changed.join(', ') }))}\n`);
+  for (const d of st.derived) tip.appendMarkdown(`- ${md(t('host.tree.olderThanWhichDerivedFrom', { output: d.output, input: d.input }))}\n`);
 }
 
 /** The first error of the spec's pipeline.state.json: where the file stops being readable. */
@@ -184,7 +183,7 @@ export function specNotes(e: SpecEntry): NoteNode[] {
             dir: e.dir,
             file: PIPELINE_STATE_FILE,
             severity: 'error',
-            label: vscode.l10n.t('{0} could not be read; fix or restore it.', PIPELINE_STATE_FILE),
+            label: t('host.tree.couldNotReadFixRestore', { PIPELINE_STATE_FILE }),
           },
     );
   }
@@ -198,7 +197,7 @@ export function specNotes(e: SpecEntry): NoteNode[] {
       file: a.changed[0],
       severity: 'warning',
       staleApproval: a.stage,
-      label: vscode.l10n.t('Re-approval needed: {0} changed after {1} was approved', a.changed.join(', '), a.stage),
+      label: t('host.tree.reApprovalNeededChangedAfter', { changed: a.changed.join(', '), stage: a.stage }),
     });
   }
   for (const h of e.staleness.handoffs) {
@@ -208,7 +207,7 @@ export function specNotes(e: SpecEntry): NoteNode[] {
       dir: e.dir,
       file: h.handoff,
       severity: 'warning',
-      label: vscode.l10n.t('{0} is stale: {1} changed since it was written.', h.handoff, h.changed.join(', ')),
+      label: t('host.tree.staleChangedSinceWasWritten', { handoff: h.handoff, changed: h.changed.join(', ') }),
     });
   }
   return notes;
@@ -224,8 +223,8 @@ function unreadableNote(e: SpecEntry, id: string, f: { file: string; line: numbe
     line: f.line,
     column: f.column,
     severity: 'error',
-    label: vscode.l10n.t('{0} line {1}: fix or restore it', f.file, f.line),
-    tooltip: vscode.l10n.t('Line {0}: {1}', f.line, f.message),
+    label: t('host.tree.lineFixRestore', { file: f.file, line: f.line }),
+    tooltip: t('host.tree.line', { line: f.line, message: f.message }),
   };
 }
 
@@ -237,7 +236,7 @@ export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {
   item.contextValue = node.staleApproval ? 'loomNote:staleApproval' : 'loomNote';
   if (node.file && root) {
     const at = node.line ? new vscode.Range(node.line - 1, (node.column ?? 1) - 1, node.line - 1, (node.column ?? 1) - 1) : undefined;
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: at ? [vscode.Uri.joinPath(root, node.file), { selection: at }] : [vscode.Uri.joinPath(root, node.file)] };
+    item.command = { command: 'vscode.open', title: t('host.tree.open'), arguments: at ? [vscode.Uri.joinPath(root, node.file), { selection: at }] : [vscode.Uri.joinPath(root, node.file)] };
     if (at) item.contextValue = 'loomNote:openAtLine';
   }
   return item;
@@ -245,10 +244,10 @@ export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {
 
 /** The spec's Tasks shortcut: `Tasks · 2 of 5 done`. */
 export function tasksItem(node: TasksNode, e: SpecEntry): vscode.TreeItem {
-  const item = new vscode.TreeItem(vscode.l10n.t('Tasks'), vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(t('host.tree.tasks'), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `tasks:${node.dir}`;
   const done = e.overview.tasks.filter((t) => t.status === 'done').length;
-  item.description = vscode.l10n.t('{0} of {1} done', done, e.overview.tasks.length);
+  item.description = t('host.tree.done2', { done, tasksCount: e.overview.tasks.length });
   item.iconPath = icon('checklist');
   item.contextValue = 'loomTasks';
   return item;
@@ -256,23 +255,23 @@ export function tasksItem(node: TasksNode, e: SpecEntry): vscode.TreeItem {
 
 function visitLine(v: StageHistoryEntry): string {
   const parts = [`${md(v.status)}: ${localTime(v.entered_at)} → ${localTime(v.exited_at)}`];
-  if (v.approval) parts.push(md(vscode.l10n.t('approved at {0}', localTime(v.approved_at))));
-  if (v.reason) parts.push(`${md(vscode.l10n.t('reason'))}: ${md(v.reason)}`);
-  if (v.validator) parts.push(`${md(vscode.l10n.t('validator'))}: ${md(v.validator)}`);
-  if (v.recovery_from) parts.push(md(vscode.l10n.t('recovered from {0}', v.recovery_from)));
+  if (v.approval) parts.push(md(t('host.commands.approvedAt', { localTime: localTime(v.approved_at) })));
+  if (v.reason) parts.push(`${md(t('host.tree.reason'))}: ${md(v.reason)}`);
+  if (v.validator) parts.push(`${md(t('host.tree.validator'))}: ${md(v.validator)}`);
+  if (v.recovery_from) parts.push(md(t('host.tree.recoveredFrom', { recovery_from: v.recovery_from })));
   return parts.join(' · ');
 }
 
 export function stageStatusText(status: StageStatus): string {
   switch (status) {
     case 'waiting':
-      return vscode.l10n.t('waiting');
+      return t('host.tree.waiting');
     case 'running':
-      return vscode.l10n.t('running');
+      return t('host.tree.running');
     case 'done':
-      return vscode.l10n.t('done');
+      return t('host.tree.done3');
     case 'failed':
-      return vscode.l10n.t('failed');
+      return t('host.general.failed');
   }
 }
 
@@ -284,44 +283,44 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   const parts: string[] = [stageStatusText(stage.status)];
   if (stage.current) {
     const since = relativeTime(stage.enteredAt);
-    if (since) parts.push(vscode.l10n.t('since {0}', since));
+    if (since) parts.push(t('host.tree.since', { since }));
     // One word for one thing, as the hover says it: a gate is approved, an interactive stage confirmed.
-    if (stage.humanApproval) parts.push(vscode.l10n.t('needs approval'));
-    else if (stage.confirmation) parts.push(vscode.l10n.t('needs confirmation'));
-  } else if (last?.approval) parts.push(vscode.l10n.t('approved'));
-  if (stage.visits.length > 1) parts.push(vscode.l10n.t('{0} visits', stage.visits.length));
-  if (staleApproval) parts.push(`⚠ ${vscode.l10n.t('approval stale')}`);
+    if (stage.humanApproval) parts.push(t('host.tree.needsApproval'));
+    else if (stage.confirmation) parts.push(t('host.tree.needsConfirmation'));
+  } else if (last?.approval) parts.push(t('host.tree.approved'));
+  if (stage.visits.length > 1) parts.push(t('host.tree.visits', { visitsCount: stage.visits.length }));
+  if (staleApproval) parts.push(`⚠ ${t('host.general.approvalStale')}`);
   item.description = parts.join(' · ');
   item.iconPath = staleApproval ? icon(...WARNING) : icon(...STAGE_ICONS[stage.status]);
   item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}${staleApproval && !stage.current ? ':staleApproval' : ''}`;
 
-  const t = new vscode.MarkdownString(undefined, true);
-  t.appendMarkdown(`**${md(stage.id)}** — ${md(stageStatusText(stage.status))}\n\n`);
-  if (stage.description) t.appendMarkdown(`${md(stage.description)}\n\n`);
-  if (stage.current && stage.enteredAt) t.appendMarkdown(`${md(vscode.l10n.t('Entered'))}: ${localTime(stage.enteredAt)}\n\n`);
-  for (const v of stage.visits) t.appendMarkdown(`- ${visitLine(v)}\n`);
-  if (stage.humanApproval) t.appendMarkdown(`\n$(shield) ${md(vscode.l10n.t('Human-approval gate: leaving it needs your approval'))}\n`);
-  else if (stage.confirmation) t.appendMarkdown(`\n$(person) ${md(vscode.l10n.t('Interactive stage: leaving it needs your confirmation'))}\n`);
-  if (staleApproval) t.appendMarkdown(`\n$(warning) ${md(vscode.l10n.t('The approval of {0} is stale: {1} changed since; re-approval is needed.', stage.id, staleApproval.changed.join(', ')))}\n`);
-  if (stage.status === 'failed' && e.overview.failureReason) t.appendMarkdown(`\n$(error) ${md(e.overview.failureReason)}\n`);
-  item.tooltip = t;
+  const tip = new vscode.MarkdownString(undefined, true);
+  tip.appendMarkdown(`**${md(stage.id)}** — ${md(stageStatusText(stage.status))}\n\n`);
+  if (stage.description) tip.appendMarkdown(`${md(stage.description)}\n\n`);
+  if (stage.current && stage.enteredAt) tip.appendMarkdown(`${md(t('host.tree.entered'))}: ${localTime(stage.enteredAt)}\n\n`);
+  for (const v of stage.visits) tip.appendMarkdown(`- ${visitLine(v)}\n`);
+  if (stage.humanApproval) tip.appendMarkdown(`\n$(shield) ${md(t('host.tree.humanApprovalGateLeavingNeeds'))}\n`);
+  else if (stage.confirmation) tip.appendMarkdown(`\n$(person) ${md(t('host.tree.interactiveStageLeavingNeedsYour'))}\n`);
+  if (staleApproval) tip.appendMarkdown(`\n$(warning) ${md(t('host.tree.approvalStaleChangedSinceRe', { stage: stage.id, changed: staleApproval.changed.join(', ') }))}\n`);
+  if (stage.status === 'failed' && e.overview.failureReason) tip.appendMarkdown(`\n$(error) ${md(e.overview.failureReason)}\n`);
+  item.tooltip = tip;
   return item;
 }
 
 function taskStatusText(status: TaskStatus): string {
   switch (status) {
     case 'pending':
-      return vscode.l10n.t('pending');
+      return t('host.tree.pending');
     case 'executing':
-      return vscode.l10n.t('executing');
+      return t('host.tree.executing');
     case 'reviewing':
-      return vscode.l10n.t('reviewing');
+      return t('host.tree.reviewing');
     case 'done':
-      return vscode.l10n.t('done');
+      return t('host.tree.done3');
     case 'failed':
-      return vscode.l10n.t('failed');
+      return t('host.general.failed');
     case 'blocked':
-      return vscode.l10n.t('blocked');
+      return t('host.commands.blocked');
   }
 }
 
@@ -332,13 +331,13 @@ function taskStatusText(status: TaskStatus): string {
 function reviewMarkdown(label: string, text: string): string {
   const { summary, items } = readableReview(text);
   // Without words of its own, the label heads its fix items: a dash there would read as "none".
-  const head = summary || (items.length === 1 ? vscode.l10n.t('1 fix item') : items.length ? vscode.l10n.t('{0} fix items', items.length) : '');
+  const head = summary || (items.length === 1 ? t('host.tree.1FixItem') : items.length ? t('host.tree.fixItems', { itemsCount: items.length }) : '');
   const lines = [`${md(label)}: ${md(head || text.trim())}  `];
   if (items.length) lines.push('');
   items.forEach((item, i) => {
     const where = item.file ? ` — \`${item.location ? `${item.file}:${item.location}` : item.file}\`` : '';
     lines.push(`${i + 1}. ${item.severity ? `**${md(item.severity)}** ` : ''}${md(item.problem)}${where}`);
-    if (item.direction) lines.push(`   ${md(vscode.l10n.t('Direction'))}: ${md(item.direction)}`);
+    if (item.direction) lines.push(`   ${md(t('host.tree.direction'))}: ${md(item.direction)}`);
   });
   return `${lines.join('\n')}\n${items.length ? '\n' : ''}`;
 }
@@ -348,7 +347,7 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   item.id = `task:${node.dir}:${task.id}`;
   const title = taskTitleWithoutId(task.id, task.title);
   const parts = [taskStatusText(task.status)];
-  if (task.retries > 0) parts.push(task.retries === 1 ? vscode.l10n.t('1 retry') : vscode.l10n.t('{0} retries', task.retries));
+  if (task.retries > 0) parts.push(task.retries === 1 ? t('host.tree.1Retry') : t('host.tree.retries', { retries: task.retries }));
   if (task.status === 'blocked' && task.blocker) parts.push(readableReview(task.blocker).summary || task.blocker);
   if (title) parts.unshift(title);
   item.description = parts.join(' · ');
@@ -356,18 +355,18 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   // A task with a checkpoint offers Review Changes, Reject File and Rewind to Before it.
   const checkpoints = checkpointsOf(e.spec.snapshot.taskStates.get(task.id));
   item.contextValue = `loomTask:${task.status}${checkpoints.length ? ':checkpoint' : ''}`;
-  const t = new vscode.MarkdownString(undefined, true);
-  t.appendMarkdown(`**${md(task.id)}**${title ? ` — ${md(title)}` : ''}\n\n`);
-  t.appendMarkdown(`${md(vscode.l10n.t('Status'))}: ${md(taskStatusText(task.status))}  \n`);
-  t.appendMarkdown(`${md(vscode.l10n.t('Retries'))}: ${task.retries}  \n`);
-  if (task.blocker) t.appendMarkdown(reviewMarkdown(vscode.l10n.t('Blocker'), task.blocker));
-  if (task.lastReviewerResult) t.appendMarkdown(reviewMarkdown(vscode.l10n.t('Last review'), task.lastReviewerResult));
-  if (task.updatedAt) t.appendMarkdown(`${md(vscode.l10n.t('Updated'))}: ${localTime(task.updatedAt)}  \n`);
+  const tip = new vscode.MarkdownString(undefined, true);
+  tip.appendMarkdown(`**${md(task.id)}**${title ? ` — ${md(title)}` : ''}\n\n`);
+  tip.appendMarkdown(`${md(t('host.tree.status'))}: ${md(taskStatusText(task.status))}  \n`);
+  tip.appendMarkdown(`${md(t('host.tree.retries2'))}: ${task.retries}  \n`);
+  if (task.blocker) tip.appendMarkdown(reviewMarkdown(t('host.tree.blocker'), task.blocker));
+  if (task.lastReviewerResult) tip.appendMarkdown(reviewMarkdown(t('host.tree.lastReview'), task.lastReviewerResult));
+  if (task.updatedAt) tip.appendMarkdown(`${md(t('host.tree.updated'))}: ${localTime(task.updatedAt)}  \n`);
   const last = checkpoints.at(-1);
-  if (last) t.appendMarkdown(`${md(vscode.l10n.t('checkpoint {0}', last.commit.slice(0, 8)))}: ${md(last.files.join(', '))}  \n`);
-  item.tooltip = t;
+  if (last) tip.appendMarkdown(`${md(t('host.tree.checkpoint', { commit: last.commit.slice(0, 8) }))}: ${md(last.files.join(', '))}  \n`);
+  item.tooltip = tip;
   if (task.path) {
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(join(e.dir, task.path))] };
+    item.command = { command: 'vscode.open', title: t('host.tree.open'), arguments: [vscode.Uri.file(join(e.dir, task.path))] };
   }
   return item;
 }
@@ -377,14 +376,12 @@ export function artifactItem(node: ArtifactNode, e: SpecEntry, stage: StageOverv
   item.id = `artifact:${node.dir}:${node.stage}:${node.path}`;
   const uri = vscode.Uri.file(join(e.dir, node.path));
   const stale = [
-    ...e.staleness.derived.filter((d) => d.output === node.path).map((d) => vscode.l10n.t('older than {0}', d.input)),
-    ...e.staleness.handoffs.filter((h) => h.handoff === node.path).map(() => vscode.l10n.t('stale handoff')),
+    ...e.staleness.derived.filter((d) => d.output === node.path).map((d) => t('host.tree.olderThan', { input: d.input })),
+    ...e.staleness.handoffs.filter((h) => h.handoff === node.path).map(() => t('host.tree.staleHandoff')),
   ];
   if (exists) {
     item.resourceUri = uri;
-    item.command = node.path.endsWith('/')
-      ? { command: 'revealInExplorer', title: vscode.l10n.t('Reveal'), arguments: [uri] }
-      : { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
+    item.command = node.path.endsWith('/') ? { command: 'revealInExplorer', title: t('host.tree.reveal'), arguments: [uri] } : { command: 'vscode.open', title: t('host.tree.open'), arguments: [uri] };
     item.contextValue = 'loomArtifact';
     if (stale.length) {
       item.description = `⚠ ${stale.join(', ')}`;
@@ -395,10 +392,10 @@ export function artifactItem(node: ArtifactNode, e: SpecEntry, stage: StageOverv
     item.tooltip = stale.length ? `${node.path}\n⚠ ${stale.join('\n⚠ ')}` : node.path;
   } else {
     const due = stage && stage.status !== 'waiting';
-    item.description = due ? vscode.l10n.t('missing') : vscode.l10n.t('not yet written');
+    item.description = due ? t('host.tree.missing') : t('host.tree.notYetWritten');
     item.iconPath = due ? icon(...WARNING) : icon('circle-large-outline', 'disabledForeground');
     item.contextValue = 'loomArtifact:missing';
-    item.tooltip = due ? vscode.l10n.t('{0} is a required output of {1} and does not exist.', node.path, node.stage) : vscode.l10n.t('{0} will be written by {1}.', node.path, node.stage);
+    item.tooltip = due ? t('host.tree.requiredOutputDoesNotExist', { path: node.path, stage: node.stage }) : t('host.tree.willWritten', { path: node.path, stage: node.stage });
   }
   return item;
 }
