@@ -4,11 +4,12 @@ import { LoomError } from '../../core/errors';
 import { LoomRepository } from '../../core/repository/loomRepository';
 import { createArgumentCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
+import { t } from '../../core/messages';
 
 /** Writes accepted drafts, forgets them, and lets the registry see the files at once. */
 export async function writePending(ctx: CommandContext, store: PendingDraftStore, p: PendingDrafts): Promise<WrittenDrafts> {
   const spec = ctx.registry.entry(p.dir)?.spec ?? new LoomRepository(p.repoRoot).get(p.specDir);
-  if (!spec) throw new LoomError(vscode.l10n.t('{0} is no longer a spec directory; nothing was written.', p.specDir), p.specDir);
+  if (!spec) throw new LoomError(t('host.chat.noLongerSpecDirectoryNothing', { specDir: p.specDir }), p.specDir);
   const result = writeDrafts(spec, p.command, p.drafts, p.base, p.summary, new Date().toISOString());
   store.delete(p);
   ctx.log.component('chat').info(`/${p.command.name} wrote ${filesWritten(result).join(', ')} in ${p.specDir}`);
@@ -26,29 +27,24 @@ const idOf = (arg: unknown): string | undefined => (arg && typeof arg === 'objec
 export function registerDraftCommands(ctx: CommandContext, store: PendingDraftStore): vscode.Disposable[] {
   return [
     vscode.workspace.registerTextDocumentContentProvider(PendingDraftStore.scheme, store),
-    createArgumentCommand(
-      ctx,
-      'loom.writeDrafts',
-      { writes: true, untrusted: vscode.l10n.t('Loom does not write files in Restricted Mode. Trust this workspace to write the drafts.') },
-      async (arg?: unknown): Promise<CommandOutcome> => {
-        const pending = store.byId(idOf(arg) ?? '');
-        if (!pending) {
-          const message = vscode.l10n.t('These drafts are no longer pending: they were written, or replaced by a newer proposal.');
-          notify('info', message);
-          return { status: 'refused', message, reasons: [] };
-        }
-        const result = await writePending(ctx, store, pending);
-        const message = vscode.l10n.t('Wrote {0} in {1}.', filesWritten(result).join(', '), pending.specDir);
-        notify('info', message, [{ title: vscode.l10n.t('Loom: Advance'), run: () => void vscode.commands.executeCommand('loom.advance', { specDir: pending.dir }) }]);
-        return { status: 'done', specDir: pending.specDir, message, finished: result.written };
-      },
-    ),
+    createArgumentCommand(ctx, 'loom.writeDrafts', { writes: true, untrusted: t('host.chat.loomDoesNotWriteFiles') }, async (arg?: unknown): Promise<CommandOutcome> => {
+      const pending = store.byId(idOf(arg) ?? '');
+      if (!pending) {
+        const message = t('host.chat.theseDraftsAreNoLonger');
+        notify('info', message);
+        return { status: 'refused', message, reasons: [] };
+      }
+      const result = await writePending(ctx, store, pending);
+      const message = t('host.chat.wrote', { filesWritten: filesWritten(result).join(', '), specDir: pending.specDir });
+      notify('info', message, [{ title: t('host.chat.loomAdvance'), run: () => void vscode.commands.executeCommand('loom.advance', { specDir: pending.dir }) }]);
+      return { status: 'done', specDir: pending.specDir, message, finished: result.written };
+    }),
     createArgumentCommand(ctx, 'loom.showDraftDiff', { writes: false }, async (arg?: unknown): Promise<CommandOutcome> => {
       const raw = (arg && typeof arg === 'object' ? arg : {}) as { id?: unknown; path?: unknown };
       const pending = store.byId(typeof raw.id === 'string' ? raw.id : '');
       const draft = pending?.drafts.find((d) => d.path === raw.path);
       if (!pending || !draft) {
-        const message = vscode.l10n.t('This draft is no longer pending: it was written or replaced.');
+        const message = t('host.chat.draftNoLongerPendingWas');
         notify('info', message);
         return { status: 'refused', message, reasons: [] };
       }
@@ -61,7 +57,7 @@ export function registerDraftCommands(ctx: CommandContext, store: PendingDraftSt
       }
       // A new file is compared with an empty document, so the whole draft reads as added.
       const left = exists ? file : store.emptyUri(draft.path);
-      await vscode.commands.executeCommand('vscode.diff', left, store.uri(pending, draft.path), vscode.l10n.t('{0} ↔ draft of @loom /{1}', draft.path, pending.command.name), { preview: true });
+      await vscode.commands.executeCommand('vscode.diff', left, store.uri(pending, draft.path), t('host.chat.draftLoom', { path: draft.path, name: pending.command.name }), { preview: true });
       return { status: 'done', specDir: pending.specDir };
     }),
   ];

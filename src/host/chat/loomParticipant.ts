@@ -21,6 +21,7 @@ import type { SpecEntry } from '../specs/specRegistry';
 import { historyMessages, type LoomChatMetadata } from './chatHistory';
 import { writePending } from './draftCommands';
 import type { PendingDraftStore } from './pendingDrafts';
+import { t } from '../../core/messages';
 
 export const PARTICIPANT_ID = 'loom.chat';
 
@@ -75,7 +76,7 @@ export class LoomChatParticipant implements vscode.Disposable {
       provideFollowups: (result) => {
         const meta = result.metadata as LoomChatMetadata | undefined;
         if (!meta?.pending || !meta.command) return [];
-        return [{ prompt: 'write', label: vscode.l10n.t('Write the files'), command: meta.command }];
+        return [{ prompt: 'write', label: t('host.chat.writeFiles'), command: meta.command }];
       },
     };
     return participant;
@@ -83,14 +84,14 @@ export class LoomChatParticipant implements vscode.Disposable {
 
   /** Loom: Answer Review from the chat: the fixes run with their progress in a notification; the outcome said here. */
   private async answerReview(entry: SpecEntry, meta: LoomChatMetadata, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
-    stream.progress(vscode.l10n.t('The review has BLOCKERs: the implementer fixes them in fix mode, then the tests are re-run…'));
+    stream.progress(t('host.chat.reviewHasBlockersImplementerFixes'));
     const o = (await vscode.commands.executeCommand('loom.answerReview', { specDir: entry.dir })) as CommandOutcome | undefined;
     if (!o || o.status === 'cancelled') return { metadata: meta };
     if (o.status !== 'done') return { metadata: meta, errorDetails: { message: o.message } };
     stream.markdown(o.message ?? '');
     if (o.outcome === 'answered') {
       stream.reference(vscode.Uri.joinPath(vscode.Uri.file(entry.dir), 'review-response.md'));
-      stream.button({ command: 'loom.advance', arguments: [{ specDir: entry.dir }], title: vscode.l10n.t('Loom: Advance') });
+      stream.button({ command: 'loom.advance', arguments: [{ specDir: entry.dir }], title: t('host.chat.loomAdvance') });
     }
     return { metadata: { ...meta, ...(o.outcome === 'answered' ? { wrote: o.finished ?? [] } : {}) } };
   }
@@ -98,8 +99,8 @@ export class LoomChatParticipant implements vscode.Disposable {
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.ctx.registry.start();
     if (!this.ctx.trust.writable) {
-      stream.markdown(vscode.l10n.t('Loom works on spec files only in a trusted workspace. Trust this workspace to use @loom.'));
-      stream.button({ command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') });
+      stream.markdown(t('host.chat.loomWorksSpecFilesOnly'));
+      stream.button({ command: 'workbench.trust.manage', title: t('host.chat.manageWorkspaceTrust') });
       return {};
     }
     const own = this.commands.find((c) => c.name === request.command);
@@ -117,17 +118,16 @@ export class LoomChatParticipant implements vscode.Disposable {
       try {
         const result = await writePending(this.ctx, this.store, pending);
         stream.markdown(
-          vscode.l10n.t(
-            'Wrote {0} in `{1}`.',
-            filesWritten(result)
+          t('host.chat.wrote2', {
+            filesWritten: filesWritten(result)
               .map((f) => `\`${f}\``)
               .join(', '),
-            pending.specDir,
-          ),
+            specDir: pending.specDir,
+          }),
         );
         for (const f of result.written) stream.reference(vscode.Uri.joinPath(vscode.Uri.file(entry.dir), ...f.split('/')));
-        stream.markdown(`\n\n${vscode.l10n.t('The pipeline has not moved: advance when you have read them.')}`);
-        stream.button({ command: 'loom.advance', arguments: [{ specDir: entry.dir }], title: vscode.l10n.t('Loom: Advance') });
+        stream.markdown(`\n\n${t('host.chat.pipelineHasNotMovedAdvance')}`);
+        stream.button({ command: 'loom.advance', arguments: [{ specDir: entry.dir }], title: t('host.chat.loomAdvance') });
         return { metadata: { ...meta, wrote: result.written } };
       } catch (e) {
         // The chat shows errorDetails itself; saying it again in markdown would repeat it.
@@ -137,9 +137,7 @@ export class LoomChatParticipant implements vscode.Disposable {
 
     const snapshot = entry.spec.snapshot;
     if (entry.spec.stage !== command.stage) {
-      stream.markdown(
-        `> ${vscode.l10n.t('`{0}` is at **{1}**; /{2} drafts the files of **{3}**. Nothing is written until you say so.', snapshot.specDir, entry.spec.stage ?? '?', command.name, command.stage)}\n\n`,
-      );
+      stream.markdown(`> ${t('host.chat.atDraftsFilesNothingWritten', { specDir: snapshot.specDir, stage: entry.spec.stage ?? '?', name: command.name, stage2: command.stage })}\n\n`);
     }
     const bridge = signalFromToken(token);
     try {
@@ -147,9 +145,9 @@ export class LoomChatParticipant implements vscode.Disposable {
       const templates = loadAuthoringTemplates(snapshot.repoRoot, detectLanguage(specText ?? request.prompt));
       let diff: string | undefined;
       if (command.diff) {
-        stream.progress(vscode.l10n.t("Reading the feature's changes…"));
+        stream.progress(t('host.chat.readingFeatureSChanges'));
         const d = await featureDiff(snapshot, bridge.signal);
-        if (d.error) stream.markdown(`> ${vscode.l10n.t('No diff for the prompt: {0}', d.error)}\n\n`);
+        if (d.error) stream.markdown(`> ${t('host.chat.noDiffPrompt', { error: d.error })}\n\n`);
         diff = featureDiffForPrompt(d);
       }
       const messages = buildAuthoringMessages({
@@ -163,9 +161,9 @@ export class LoomChatParticipant implements vscode.Disposable {
         diff,
         history: historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
       });
-      stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));
+      stream.progress(t('host.chat.asking', { name: request.model.name }));
       const result = await runDraftingTurn({
-        model: vscodeChatModel(request.model, vscode.l10n.t('Loom drafts the files of the {0} stage with this model.', command.stage), this.ctx.log.component('lm')),
+        model: vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm')),
         messages,
         specDir: snapshot.specDir,
         command,
@@ -178,7 +176,7 @@ export class LoomChatParticipant implements vscode.Disposable {
       const prose = parseDrafts(result.replies[0]).prose.trim();
       if (!result.proposed) {
         if (!result.replies.join('').trim()) {
-          return { metadata: meta, errorDetails: { message: vscode.l10n.t('The model returned an empty answer. Try again, or pick another model in the chat view.') } };
+          return { metadata: meta, errorDetails: { message: t('host.chat.modelReturnedEmptyAnswerTry') } };
         }
         return { metadata: { ...meta, reply: result.replies.join('\n') } };
       }
@@ -196,10 +194,9 @@ export class LoomChatParticipant implements vscode.Disposable {
       return { metadata: { ...meta, pending: saved.id, reply: `${prose}\n\n${result.drafts.map(renderDraft).join('\n')}` } };
     } catch (e) {
       if (token.isCancellationRequested) return { metadata: meta };
-      const message =
-        e instanceof ModelRequestError ? vscode.l10n.t('The model refused or failed ({0}): {1}', e.code, e.message) : e instanceof LoomError || e instanceof Error ? e.message : String(e);
+      const message = e instanceof ModelRequestError ? t('host.chat.modelRefusedFailed', { code: e.code, message: e.message }) : e instanceof LoomError || e instanceof Error ? e.message : String(e);
       this.ctx.log.component('chat').error(`/${command.name} on ${snapshot.specDir}: ${message}`);
-      return { metadata: meta, errorDetails: { message: `${vscode.l10n.t('Loom could not finish /{0}.', command.name)} ${message}` } };
+      return { metadata: meta, errorDetails: { message: `${t('host.chat.loomCouldNotFinish', { name: command.name })} ${message}` } };
     } finally {
       bridge.dispose();
     }
@@ -212,19 +209,19 @@ export class LoomChatParticipant implements vscode.Disposable {
         if (e.text.trim() || e.text.includes('\n')) stream.markdown(e.text);
         break;
       case 'fileStart':
-        stream.progress(vscode.l10n.t('Drafting {0}…', e.path));
+        stream.progress(t('host.chat.drafting', { path: e.path }));
         break;
       case 'checking':
-        stream.progress(vscode.l10n.t("Checking the drafts with loom's validators…"));
+        stream.progress(t('host.chat.checkingDraftsLoomSValidators'));
         break;
       case 'refused':
-        stream.markdown(`\n\n> ${vscode.l10n.t('Left out {0}: {1}. It is never written.', e.path, e.reason)}\n\n`);
+        stream.markdown(`\n\n> ${t('host.chat.leftOutNeverWritten', { path: e.path, reason: e.reason })}\n\n`);
         break;
       case 'withdraw':
-        stream.markdown(`\n\n> ${vscode.l10n.t('The model withdrew {0}.', e.path)}\n\n`);
+        stream.markdown(`\n\n> ${t('host.chat.modelWithdrew', { path: e.path })}\n\n`);
         break;
       case 'repair':
-        stream.markdown(`\n\n> ${vscode.l10n.t("Loom's checks found {0} problem(s); asking the model to correct them (attempt {1} of 2).", e.problems.length, e.attempt)}\n\n`);
+        stream.markdown(`\n\n> ${t('host.chat.loomSChecksFoundProblem', { problemsCount: e.problems.length, attempt: e.attempt })}\n\n`);
         break;
     }
   }
@@ -237,36 +234,32 @@ export class LoomChatParticipant implements vscode.Disposable {
     problems: readonly string[],
     command: AuthoringCommand,
   ): void {
-    stream.markdown(`\n\n---\n\n### ${vscode.l10n.t('Files to write')}\n\n`);
+    stream.markdown(`\n\n---\n\n### ${t('host.chat.filesWrite')}\n\n`);
     for (const change of changes) {
       const draft = drafts.find((d) => d.path === change.path)!;
       const what =
         change.kind === 'new'
-          ? vscode.l10n.t('new, {0} lines', change.added)
+          ? t('host.chat.newLines', { added: change.added })
           : change.kind === 'changed'
-            ? vscode.l10n.t('changed, +{0} −{1} lines', change.added, change.removed)
-            : vscode.l10n.t('unchanged');
+            ? t('host.chat.changedLines', { added: change.added, removed: change.removed })
+            : t('host.chat.unchanged');
       stream.markdown(`**${change.path}** — ${what}\n\n`);
       if (change.kind !== 'unchanged') {
         const lines = draft.content.split('\n');
         const shown = lines.length > PREVIEW_LINES ? `${lines.slice(0, PREVIEW_LINES).join('\n')}\n` : draft.content;
         const f = fence(shown);
         stream.markdown(`${f}${languageOf(change.path)}\n${shown.replace(/\n$/, '')}\n${f}\n`);
-        if (lines.length > PREVIEW_LINES) stream.markdown(`_${vscode.l10n.t('… {0} more lines: Show diff shows the whole file.', lines.length - PREVIEW_LINES)}_\n\n`);
-        stream.button({ command: 'loom.showDraftDiff', arguments: [{ id, path: change.path }], title: vscode.l10n.t('Show diff: {0}', change.path) });
+        if (lines.length > PREVIEW_LINES) stream.markdown(`_${t('host.chat.moreLinesShowDiffShows', { 0: lines.length - PREVIEW_LINES })}_\n\n`);
+        stream.button({ command: 'loom.showDraftDiff', arguments: [{ id, path: change.path }], title: t('host.chat.showDiff', { path: change.path }) });
       }
     }
     if (problems.length) {
-      stream.markdown(
-        `\n\n**${vscode.l10n.t("Loom's checks still find {0} problem(s) after two corrections:", problems.length)}**\n\n${problems.map((p) => `- ${p}`).join('\n')}\n\n${vscode.l10n.t('You can write the files and fix these by hand, or say what to change.')}\n\n`,
-      );
+      stream.markdown(`\n\n**${t('host.chat.loomSChecksStillFind', { problemsCount: problems.length })}**\n\n${problems.map((p) => `- ${p}`).join('\n')}\n\n${t('host.chat.youCanWriteFilesFix')}\n\n`);
     } else {
-      stream.markdown(
-        `\n\n${command.name === 'refine' ? vscode.l10n.t('These files pass the checks of the stages that made them.') : vscode.l10n.t("These files pass loom's checks for leaving {0}.", command.stage)} `,
-      );
+      stream.markdown(`\n\n${command.name === 'refine' ? t('host.chat.theseFilesPassChecksStages') : t('host.chat.theseFilesPassLoomS', { stage: command.stage })} `);
     }
-    stream.markdown(vscode.l10n.t('Reply **write** to write them, or say what to change.'));
-    stream.button({ command: 'loom.writeDrafts', arguments: [{ id }], title: problems.length ? vscode.l10n.t('Write files anyway') : vscode.l10n.t('Write files') });
+    stream.markdown(t('host.chat.replyWriteWriteThemSay'));
+    stream.button({ command: 'loom.writeDrafts', arguments: [{ id }], title: problems.length ? t('host.chat.writeFilesAnyway') : t('host.chat.writeFiles2') });
   }
 
   /**
@@ -300,25 +293,19 @@ export class LoomChatParticipant implements vscode.Disposable {
   private noSpec(stream: vscode.ChatResponseStream, command: AuthoringCommand): vscode.ChatResult {
     const atStage = this.ctx.registry.entries().filter((e) => e.spec.stage === command.stage);
     if (command.name === 'brainstorm' && !atStage.length) {
-      stream.markdown(vscode.l10n.t('No feature is waiting in brainstorming. Start one with Loom: New Feature, then ask again.'));
-      stream.button({ command: 'loom.newFeature', title: vscode.l10n.t('Loom: New Feature') });
+      stream.markdown(t('host.chat.noFeatureWaitingBrainstormingStart'));
+      stream.button({ command: 'loom.newFeature', title: t('host.chat.loomNewFeature') });
       return {};
     }
-    stream.markdown(
-      vscode.l10n.t(
-        'Which feature? Select it in the Loom view or name it in your message, for example `@loom /{0} {1}`.',
-        command.name,
-        atStage[0]?.spec.snapshot.name.replace(/^.*\+/, '') ?? 'login',
-      ),
-    );
-    if (atStage.length) stream.markdown(`\n\n${vscode.l10n.t('At {0}:', command.stage)}\n${atStage.map((e) => `- \`${e.spec.snapshot.specDir}\``).join('\n')}`);
+    stream.markdown(t('host.chat.whichFeatureSelectLoomView', { name: command.name, replace: atStage[0]?.spec.snapshot.name.replace(/^.*\+/, '') ?? 'login' }));
+    if (atStage.length) stream.markdown(`\n\n${t('host.chat.at', { stage: command.stage })}\n${atStage.map((e) => `- \`${e.spec.snapshot.specDir}\``).join('\n')}`);
     return {};
   }
 
   private help(stream: vscode.ChatResponseStream, entry: SpecEntry | undefined): vscode.ChatResult {
-    const where = entry ? vscode.l10n.t('`{0}` is at **{1}**, which no @loom command drafts.', entry.spec.snapshot.specDir, entry.spec.stage ?? '?') : '';
+    const where = entry ? t('host.chat.atWhichNoLoomCommand', { specDir: entry.spec.snapshot.specDir, stage: entry.spec.stage ?? '?' }) : '';
     stream.markdown(
-      `${where}\n\n${vscode.l10n.t("@loom drafts the files of loom's interactive stages:")}\n\n` +
+      `${where}\n\n${t('host.chat.loomDraftsFilesLoomS')}\n\n` +
         `- \`/brainstorm\` — spec.md, requirements.json\n- \`/expand\` — requirements.json (15 behavior categories, test plans)\n` +
         `- \`/plan\` — plan.md, tasks/TN.md, traceability.json\n- \`/review\` — review-request.md\n- \`/respond\` — review-response.md`,
     );

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Draft } from '../../core/authoring/draftBlocks';
 import type { DraftBase, WrittenDrafts } from '../../core/authoring/draftWrite';
 import type { AuthoringCommand } from '../../core/authoring/stageCommands';
+import { t } from '../../core/messages';
 
 /** Drafts shown in the chat and not written yet: one set per spec and command. */
 export interface PendingDrafts {
@@ -82,7 +83,7 @@ export class PendingDraftStore implements vscode.TextDocumentContentProvider {
     if (id === 'empty') return '';
     const p = this.byId(id);
     const draft = p?.drafts.find((d) => d.path === rest.join('/'));
-    return draft?.content ?? vscode.l10n.t('This draft is no longer pending: it was written or replaced.');
+    return draft?.content ?? t('host.chat.draftNoLongerPendingWas');
   }
 
   /** Called by the one writer of drafts, once they are on disk. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LoomChatParticipant, ParticipantCommand } from './loomParticipant';
+import { t } from '../../core/messages';
 
 /**
  * `@loom /run [autopilot|supervised]`: Loom: Run Pipeline from the chat, on the spec the chat is
@@ -12,19 +13,19 @@ export class RunChatCommand implements ParticipantCommand {
   async handle(participant: LoomChatParticipant, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
     const entry = participant.resolveSpec(request, context);
     if (!entry) {
-      stream.markdown(vscode.l10n.t('Which spec should run? Name its directory, or open one of its files.'));
+      stream.markdown(t('host.chat.whichSpecShouldRunName'));
       return {};
     }
     const word = /\b(autopilot|supervised)\b/i.exec(request.prompt)?.[1]?.toLowerCase();
-    stream.progress(vscode.l10n.t('Running the pipeline of {0}…', entry.spec.snapshot.specDir));
+    stream.progress(t('host.chat.runningPipeline', { specDir: entry.spec.snapshot.specDir }));
     const outcome = (await vscode.commands.executeCommand('loom.runPipeline', { specDir: entry.dir, ...(word ? { mode: word } : {}) })) as
       { status: string; to?: string; outcome?: string; message?: string } | undefined;
     if (outcome?.status !== 'done') {
-      stream.markdown(outcome && 'message' in outcome && outcome.message ? outcome.message : vscode.l10n.t('The run did not start.'));
+      stream.markdown(outcome && 'message' in outcome && outcome.message ? outcome.message : t('host.chat.runDidNotStart'));
       return {};
     }
-    stream.markdown(vscode.l10n.t('The run stopped at **{0}** ({1}): {2}', outcome.to ?? '-', outcome.outcome ?? '-', outcome.message ?? ''));
-    stream.button({ command: 'loom.openDashboard', arguments: [{ specDir: entry.dir }], title: vscode.l10n.t('Open Dashboard') });
+    stream.markdown(t('host.chat.runStoppedAt', { to: outcome.to ?? '-', outcome: outcome.outcome ?? '-', message: outcome.message ?? '' }));
+    stream.button({ command: 'loom.openDashboard', arguments: [{ specDir: entry.dir }], title: t('host.chat.openDashboard') });
     return { metadata: { command: this.name, dir: entry.dir } };
   }
 }
