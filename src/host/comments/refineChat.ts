@@ -23,6 +23,7 @@ import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ReviewThreads } from './reviewThreads';
+import { t } from '../../core/messages';
 
 /** What a refine proposal answers: its threads, the model's line for each, the size of each change. */
 interface RefineProposal {
@@ -67,7 +68,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
   ): Promise<vscode.ChatResult> {
     const entry = participant.resolveSpec(request, context);
     if (!entry) {
-      stream.markdown(vscode.l10n.t('Which feature? Select it in the Loom view or name it in your message, for example `@loom /{0} {1}`.', 'refine', 'login'));
+      stream.markdown(t('host.chat.whichFeatureSelectLoomView', { name: 'refine', replace: 'login' }));
       return {};
     }
     const meta: LoomChatMetadata = { command: this.name, dir: entry.dir, ...(entry.spec.stage ? { stage: entry.spec.stage } : {}) };
@@ -87,9 +88,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
     // The feature's code is reviewed into review-feedback.md, not refined here: only spec files.
     const open = all.filter((t) => t.status === 'open' && !isCodeThread(t) && (named.length ? named.includes(t.id) : files.length ? files.includes(t.file) : true));
     if (!open.length) {
-      stream.markdown(
-        vscode.l10n.t('`{0}` has no open comment thread to refine. Add comments in the editor (the + in the gutter of spec.md, plan.md or a task), then ask again.', entry.spec.snapshot.specDir),
-      );
+      stream.markdown(t('host.comments.hasNoOpenCommentThread', { specDir: entry.spec.snapshot.specDir }));
       return { metadata: meta };
     }
     const snapshot = entry.spec.snapshot;
@@ -98,7 +97,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
     const language = detectLanguage(open.flatMap((t) => t.comments.map((c) => c.body)).join('\n') + request.prompt);
     const templates = loadAuthoringTemplates(snapshot.repoRoot, language);
     const stageOf = (f: string) => stageOfFile(entry.spec.definition, f);
-    stream.markdown(`> ${vscode.l10n.t('{0} open thread(s) on {1}. Nothing is written until you say so.', open.length, threadFiles.join(', '))}\n\n`);
+    stream.markdown(`> ${t('host.comments.openThreadSNothingWritten', { openCount: open.length, threadFiles: threadFiles.join(', ') })}\n\n`);
     const bridge = signalFromToken(token);
     try {
       const request_ = request.prompt.replace(THREAD_REF, '').replace(snapshot.specDir, '').trim();
@@ -106,9 +105,9 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         ...historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
         ...buildRefineMessages({ repoRoot: snapshot.repoRoot, language, dir: snapshot.dir, specDir: snapshot.specDir, threads: open, stageOf, request: request_ }),
       ];
-      stream.progress(vscode.l10n.t('Asking {0}…', request.model.name));
+      stream.progress(t('host.chat.asking', { name: request.model.name }));
       const result = await runDraftingTurn({
-        model: vscodeChatModel(request.model, vscode.l10n.t('Loom refines the spec files the comment threads are on with this model.'), this.ctx.log.component('lm')),
+        model: vscodeChatModel(request.model, t('host.comments.loomRefinesSpecFilesComment'), this.ctx.log.component('lm')),
         messages,
         specDir: snapshot.specDir,
         command,
@@ -119,8 +118,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         signal: bridge.signal,
       });
       if (!result.proposed) {
-        if (!result.replies.join('').trim())
-          return { metadata: meta, errorDetails: { message: vscode.l10n.t('The model returned an empty answer. Try again, or pick another model in the chat view.') } };
+        if (!result.replies.join('').trim()) return { metadata: meta, errorDetails: { message: t('host.chat.modelReturnedEmptyAnswerTry') } };
         return { metadata: { ...meta, reply: result.replies.join('\n') } };
       }
       const prose = result.replies.map((r) => parseDrafts(r).prose).join('\n');
@@ -140,15 +138,15 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
       participant.preview(stream, saved.id, changes, result.drafts, result.problems, command);
       const changed = changes.filter((c) => c.kind !== 'unchanged');
       if (changed.length > 1) {
-        stream.markdown(`\n\n${vscode.l10n.t('Or accept one file at a time (reply **write {0}**):', changed[0].path)}\n\n`);
-        for (const c of changed) stream.button({ command: 'loom.acceptRefinedFile', arguments: [{ id: saved.id, path: c.path }], title: vscode.l10n.t('Accept {0}', c.path) });
+        stream.markdown(`\n\n${t('host.comments.acceptOneFileAtTime', { path: changed[0].path })}\n\n`);
+        for (const c of changed) stream.button({ command: 'loom.acceptRefinedFile', arguments: [{ id: saved.id, path: c.path }], title: t('host.comments.accept', { path: c.path }) });
       }
       return { metadata: { ...meta, pending: saved.id, reply: result.replies.join('\n') } };
     } catch (e) {
       if (token.isCancellationRequested) return { metadata: meta };
-      const message = e instanceof ModelRequestError ? vscode.l10n.t('The model refused or failed ({0}): {1}', e.code, e.message) : e instanceof Error ? e.message : String(e);
+      const message = e instanceof ModelRequestError ? t('host.chat.modelRefusedFailed', { code: e.code, message: e.message }) : e instanceof Error ? e.message : String(e);
       this.ctx.log.component('review').error(`/refine on ${snapshot.specDir}: ${message}`);
-      return { metadata: meta, errorDetails: { message: `${vscode.l10n.t('Loom could not finish /{0}.', 'refine')} ${message}` } };
+      return { metadata: meta, errorDetails: { message: `${t('host.chat.loomCouldNotFinish', { name: 'refine' })} ${message}` } };
     } finally {
       bridge.dispose();
     }
@@ -177,11 +175,9 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
   private async write(stream: vscode.ChatResponseStream, entry: SpecEntry, pending: PendingDrafts, paths: string[], meta: LoomChatMetadata): Promise<vscode.ChatResult> {
     try {
       const written = await this.writeFiles(pending, paths);
-      stream.markdown(vscode.l10n.t('Wrote {0} in `{1}`.', written.map((f) => `\`${f}\``).join(', ') || '-', pending.specDir));
+      stream.markdown(t('host.chat.wrote2', { filesWritten: written.map((f) => `\`${f}\``).join(', ') || '-', specDir: pending.specDir }));
       for (const f of written) stream.reference(vscode.Uri.joinPath(vscode.Uri.file(entry.dir), ...f.split('/')));
-      stream.markdown(
-        `\n\n${vscode.l10n.t('Each thread on these files has a reply saying what changed and is resolved. The pipeline has not moved; an approved file that changed needs approval again.')}`,
-      );
+      stream.markdown(`\n\n${t('host.comments.eachThreadTheseFilesHas')}`);
       return { metadata: { ...meta, wrote: written } };
     } catch (e) {
       return { metadata: meta, errorDetails: { message: e instanceof LoomError || e instanceof Error ? e.message : String(e) } };
@@ -207,7 +203,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         now: new Date().toISOString(),
         changed: (file, answer) => {
           const d = delta.get(file);
-          const size = d ? vscode.l10n.t('{0} changed, +{1} −{2} lines.', file, d.added, d.removed) : vscode.l10n.t('{0} changed.', file);
+          const size = d ? t('host.comments.changedLines', { file, added: d.added, removed: d.removed }) : t('host.comments.changed', { file });
           return answer ? `${size} ${answer}` : size;
         },
       });

@@ -10,6 +10,7 @@ import type { SpecEntry } from '../specs/specRegistry';
 import type { RefineCommand } from './refineChat';
 import { LoomComment } from './reviewComment';
 import type { ReviewThreads } from './reviewThreads';
+import { t } from '../../core/messages';
 
 const now = () => new Date().toISOString();
 const done: CommandOutcome = { status: 'done' };
@@ -22,26 +23,26 @@ const done: CommandOutcome = { status: 'done' };
 export function registerReviewCommands(ctx: CommandContext, threads: ReviewThreads, refine: RefineCommand, drafts: PendingDraftStore): vscode.Disposable[] {
   /** Comment edits write the spec's review-comments.json: refused in Restricted Mode, errors shown. */
   const command = <A>(id: string, run: (arg: A) => void | Promise<void>) =>
-    createArgumentCommand(ctx, id, { writes: true, untrusted: vscode.l10n.t('Loom does not write comment threads in Restricted Mode. Trust this workspace to comment.') }, async (arg: A) => {
+    createArgumentCommand(ctx, id, { writes: true, untrusted: t('host.comments.loomDoesNotWriteComment') }, async (arg: A) => {
       await run(arg);
       return done;
     });
 
   const entryOf = (dir: string): SpecEntry => {
     const entry = ctx.registry.entry(dir);
-    if (!entry) throw new LoomError(vscode.l10n.t('The spec of this thread is no longer in the workspace.'));
+    if (!entry) throw new LoomError(t('host.comments.specThreadNoLongerWorkspace'));
     return entry;
   };
   const shown = (thread: vscode.CommentThread) => {
     const s = threads.shownFor(thread);
-    if (!s) throw new LoomError(vscode.l10n.t('This comment thread is no longer in review-comments.json.'));
+    if (!s) throw new LoomError(t('host.comments.commentThreadNoLongerReview'));
     return { ...s, entry: entryOf(s.dir) };
   };
 
   /** A first comment: the editor made an empty thread on the lines; it becomes a stored one. */
   const create = async (reply: vscode.CommentReply) => {
     const where = threads.locate(reply.thread.uri);
-    if (!where) throw new LoomError(vscode.l10n.t('Loom takes comments on the spec files a stage produces only.'));
+    if (!where) throw new LoomError(t('host.comments.loomTakesCommentsSpecFiles'));
     const range = reply.thread.range ?? new vscode.Range(0, 0, 0, 0);
     const doc = await vscode.workspace.openTextDocument(reply.thread.uri);
     const line = range.start.line + 1;
@@ -56,14 +57,12 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
   const refineIn = async (entry: SpecEntry, scope: string): Promise<CommandOutcome> => {
     const models = await vscode.lm.selectChatModels();
     if (!models.length) {
-      const message = vscode.l10n.t(
-        'Refine needs a language model, and none is available. Install or sign in to a chat model provider (GitHub Copilot, for example); the comments still work as notes.',
-      );
+      const message = t('host.comments.refineNeedsLanguageModelNone');
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
     if (!threads.openCount(entry.dir)) {
-      const message = vscode.l10n.t('{0} has no open comment thread to refine.', entry.spec.snapshot.specDir);
+      const message = t('host.comments.hasNoOpenCommentThread2', { specDir: entry.spec.snapshot.specDir });
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
@@ -108,16 +107,16 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
     createArgumentCommand(ctx, 'loom.refineThread', { writes: false }, async (thread: vscode.CommentThread): Promise<CommandOutcome> => {
       const s = threads.shownFor(thread);
       const entry = s && ctx.registry.entry(s.dir);
-      return entry ? refineIn(entry, `#${s.threadId}`) : { status: 'refused', message: vscode.l10n.t('This comment thread is no longer in review-comments.json.'), reasons: [] };
+      return entry ? refineIn(entry, `#${s.threadId}`) : { status: 'refused', message: t('host.comments.commentThreadNoLongerReview'), reasons: [] };
     }),
     command('loom.acceptRefinedFile', async (arg: { id?: string; path?: string }) => {
       const pending = drafts.byId(arg?.id ?? '');
       if (!pending || !pending.drafts.some((d) => d.path === arg.path)) {
-        notify('info', vscode.l10n.t('This draft is no longer pending: it was written or replaced.'));
+        notify('info', t('host.chat.draftNoLongerPendingWas'));
         return;
       }
       const written = await refine.writeFiles(pending, [arg.path!]);
-      notify('info', vscode.l10n.t('Wrote {0} in {1}.', written.join(', '), pending.specDir));
+      notify('info', t('host.chat.wrote', { filesWritten: written.join(', '), specDir: pending.specDir }));
     }),
     createCommand(ctx, 'loom.refineFile', { spec: true, writes: true }, async (_args, entry) => {
       const uri = vscode.window.activeTextEditor?.document.uri;
@@ -131,20 +130,20 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
       // The points of a code review: the threads on the feature's code, left at the review gate.
       const open = threads.open(entry!.dir).filter(isCodeThread);
       if (!open.length) {
-        const message = vscode.l10n.t('{0} has no open comment thread on the feature code to export. At the review gate, comment on the changed files, then export.', entry!.spec.snapshot.specDir);
+        const message = t('host.comments.hasNoOpenCommentThread3', { specDir: entry!.spec.snapshot.specDir });
         notify('info', message);
         return { status: 'refused', message, reasons: [] };
       }
       const choices: { label: string; verdict: FeedbackVerdict }[] = [
-        { label: vscode.l10n.t('Pass, with these points to answer'), verdict: 'PASS' },
-        { label: vscode.l10n.t('Changes requested'), verdict: 'CHANGES_REQUESTED' },
+        { label: t('host.comments.passThesePointsAnswer'), verdict: 'PASS' },
+        { label: t('host.comments.changesRequested'), verdict: 'CHANGES_REQUESTED' },
       ];
-      const pick = (await vscode.window.showQuickPick(choices, { placeHolder: vscode.l10n.t('Export {0} open thread(s) into review-feedback.md: your verdict?', open.length) }))?.verdict;
+      const pick = (await vscode.window.showQuickPick(choices, { placeHolder: t('host.comments.exportOpenThreadSInto', { openCount: open.length }) }))?.verdict;
       if (!pick) return { status: 'cancelled' };
       const title = entry!.spec.snapshot.name.replace(/^.*\+/, '');
       const rel = exportReviewFeedback({ dir: entry!.dir, specDir: entry!.spec.snapshot.specDir }, title, open, pick);
       ctx.registry.reloadNow(entry!.dir);
-      notify('info', vscode.l10n.t('Wrote {0}.', rel));
+      notify('info', t('host.comments.wrote', { rel }));
       return { status: 'done', specDir: entry!.spec.snapshot.specDir, uri: rel };
     }),
   ];

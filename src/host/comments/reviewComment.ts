@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ReviewComment } from '../../core/review/reviewComments';
+import { t } from '../../core/messages';
 
 /** One comment as the editor shows it, remembering which thread and stored comment it is. */
 export class LoomComment implements vscode.Comment {
@@ -20,7 +21,7 @@ export class LoomComment implements vscode.Comment {
     this.body = new vscode.MarkdownString(stored.body);
     this.author = { name: stored.author };
     this.timestamp = new Date(stored.edited_at ?? stored.created_at);
-    if (stored.edited_at) this.label = vscode.l10n.t('edited');
+    if (stored.edited_at) this.label = t('host.comments.edited');
   }
 
   beginEdit(): void {

@@ -15,6 +15,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { LoomComment } from './reviewComment';
+import { t } from '../../core/messages';
 
 export const REVIEW_CONTROLLER_ID = 'loom.review';
 
@@ -27,10 +28,10 @@ const openSignature = (c: ReviewComments | undefined) =>
     : '';
 
 /** The thread's title line: resolved, outdated, or who opened it. */
-function threadLabel(t: ReviewThread, outdated: boolean): string {
-  if (outdated) return vscode.l10n.t('Outdated: the quoted text changed');
-  if (t.status === 'resolved') return vscode.l10n.t('Resolved');
-  return vscode.l10n.t('Open, started by {0}', t.comments[0]?.author ?? '?');
+function threadLabel(thread: ReviewThread, outdated: boolean): string {
+  if (outdated) return t('host.comments.outdatedQuotedTextChanged');
+  if (thread.status === 'resolved') return t('host.comments.resolved');
+  return t('host.comments.openStarted', { author: thread.comments[0]?.author ?? '?' });
 }
 
 /** Where the feature's code is: its worktree, or the repository when it has none. */
@@ -66,8 +67,8 @@ export class ReviewThreads extends Disposable {
     private readonly log: Log,
   ) {
     super();
-    this.controller = this._register(vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, vscode.l10n.t('Loom review')));
-    this.controller.options = { prompt: vscode.l10n.t('Comment on this part of the spec'), placeHolder: vscode.l10n.t('What is wrong here, and what should it say?') };
+    this.controller = this._register(vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, t('host.comments.loomReview')));
+    this.controller.options = { prompt: t('host.comments.commentPartSpec'), placeHolder: t('host.comments.whatWrongHereWhatShould') };
     this.controller.commentingRangeProvider = {
       provideCommentingRanges: (doc) => (this.locate(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
     };
@@ -256,6 +257,6 @@ export class ReviewThreads extends Disposable {
     this.log.component('review').error(message);
     if (this.warned.has(dir)) return;
     this.warned.add(dir);
-    void vscode.window.showWarningMessage(vscode.l10n.t('Loom cannot read the comment threads: {0}', message));
+    void vscode.window.showWarningMessage(t('host.comments.loomCannotReadCommentThreads', { message }));
   }
 }
