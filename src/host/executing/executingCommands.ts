@@ -14,6 +14,7 @@ import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
 import { RunningLoops, type RunningLoop } from './runningLoops';
 import { VsCodeProblems } from './problemsPort';
+import { t } from '../../core/messages';
 
 export interface ExecutingHost {
   /** Where transcripts go: the extension's workspace storage, else its global storage. Never the spec directory. */
@@ -49,11 +50,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   const running = new RunningLoops();
   const log = ctx.log.component('executing');
   const logger: Logger = { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) };
-  const models = new VsCodeModelSelector(
-    () => ({ vendor: ctx.config.modelVendor, families: ctx.config.modelFamilies }),
-    ctx.log.component('lm'),
-    vscode.l10n.t('Loom runs the tasks of your spec: the task, spec excerpts and code are sent to the model.'),
-  );
+  const models = new VsCodeModelSelector(() => ({ vendor: ctx.config.modelVendor, families: ctx.config.modelFamilies }), ctx.log.component('lm'), t('host.executing.loomRunsTasksYourSpec'));
   const transcripts = new FileTranscriptStore(host.storageDir);
   // Done means done: the Problems panel's errors on a task's files, once the language services settled.
   const problems = new VsCodeProblems();
@@ -120,7 +117,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     const answer = await withRunProgress(
       e,
       entry,
-      vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
+      t('host.executing.loomRunningTasks', { feature: feature(e) }),
       (p) => (current = p),
       () => request(e.spec, intent, { confirm }),
     );
@@ -130,8 +127,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
     const shown = describeOutcome(feature(e), result);
     // A task that stopped where no rule expected it: running the tasks again is what clears it.
-    const resume = result.resumeWith === 'run-tasks' ? [{ title: vscode.l10n.t('Run Tasks'), run: () => void vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) }] : [];
-    notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [...resume, { title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
+    const resume = result.resumeWith === 'run-tasks' ? [{ title: t('host.commands.runTasks'), run: () => void vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) }] : [];
+    notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [...resume, { title: t('host.executing.openLog'), run: () => ctx.log.show() }]);
     return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message, finished: result.finished, skipped: result.skipped };
   }
 
@@ -149,7 +146,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     const answer = await withRunProgress(
       e,
       entry,
-      vscode.l10n.t('Loom: answering the review of {0}', feature(e)),
+      t('host.executing.loomAnsweringReview', { feature: feature(e) }),
       (p) => (current = p),
       () => request(e.spec, intent),
     );
@@ -158,26 +155,20 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     const { response, result } = answer;
     if (!response) {
       // The fix run stopped first (a breaker, the budget, a model that refuses, Stop): said as Run Tasks says it.
-      const shown = result ? describeOutcome(feature(e), result) : { kind: 'warning' as const, text: vscode.l10n.t('{0}: the review was not answered.', feature(e)) };
-      notify(shown.kind === 'info' ? 'warning' : shown.kind, shown.text, [{ title: vscode.l10n.t('Open Log'), run: () => ctx.log.show() }]);
+      const shown = result ? describeOutcome(feature(e), result) : { kind: 'warning' as const, text: t('host.executing.reviewWasNotAnswered', { feature: feature(e) }) };
+      notify(shown.kind === 'info' ? 'warning' : shown.kind, shown.text, [{ title: t('host.executing.openLog'), run: () => ctx.log.show() }]);
       return { status: 'done', specDir: e.dir, outcome: result?.outcome ?? 'cancelled', message: result?.message ?? shown.text, finished: result?.finished ?? [] };
     }
     const fixed = response.points.filter((p) => p.answer === 'fixed').length;
     const text =
       response.verdict !== 'PASS'
-        ? vscode.l10n.t('{0}: the review is not answered yet (a fix or the tests did not pass); see {1}.', feature(e), response.file)
+        ? t('host.executing.reviewNotAnsweredYetFix', { feature: feature(e), file: response.file })
         : response.handoff
-          ? vscode.l10n.t('{0}: {1} of {2} review points fixed, the tests re-run; wrote {3}.', feature(e), fixed, response.points.length, response.file)
+          ? t('host.executing.reviewPointsFixedTestsRe', { feature: feature(e), fixed, pointsCount: response.points.length, file: response.file })
           : // Answered at the review gate: no handoff, because loom passes that gate only on the reviewer's PASS and the person's approval.
-            vscode.l10n.t(
-              "{0}: {1} of {2} review points fixed, the tests re-run; wrote {3}. The review gate stays shut: the reviewer's new verdict in review-feedback.md and your approval continue it.",
-              feature(e),
-              fixed,
-              response.points.length,
-              response.file,
-            );
+            t('host.executing.reviewPointsFixedTestsRe2', { feature: feature(e), fixed, pointsCount: response.points.length, file: response.file });
     log.info(`${e.spec.snapshot.specDir}: review answered (${response.verdict}), ${fixed} fixed, tests ${response.tests ? `${response.tests.command} → ${response.tests.exitCode}` : 'none'}`);
-    notify(response.verdict === 'PASS' ? 'info' : 'warning', text, [{ title: vscode.l10n.t('Open {0}', response.file), run: () => openSpecFile(e, response.file) }]);
+    notify(response.verdict === 'PASS' ? 'info' : 'warning', text, [{ title: t('host.commands.open', { file: response.file }), run: () => openSpecFile(e, response.file) }]);
     const wrote = [response.file, ...(response.handoff ? [response.handoff] : []), ...(response.tests ? [response.tests.log] : [])];
     return { status: 'done', specDir: e.dir, outcome: response.verdict === 'PASS' ? 'answered' : 'answer-failed', message: text, finished: wrote };
   }
@@ -191,14 +182,14 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       else if (all.length > 1) {
         const picked = await vscode.window.showQuickPick(
           all.map((l) => ({ label: ctx.registry.entry(l.specDir)?.spec.snapshot.name ?? l.specDir, loop: l })),
-          { placeHolder: vscode.l10n.t('Which run should stop?') },
+          { placeHolder: t('host.executing.whichRunShouldStop') },
         );
         target = picked?.loop;
         if (!target) return { status: 'cancelled' };
       }
     }
     if (!target) {
-      notify('info', vscode.l10n.t('No tasks are running.'));
+      notify('info', t('host.executing.noTasksAreRunning'));
       return { status: 'refused', message: 'no tasks are running', reasons: [] };
     }
     const spec = ctx.registry.entry(target.specDir)?.spec;
@@ -217,7 +208,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     const dir = ctx.registry.entry(args.specDir)?.dir ?? args.specDir;
     const loop = running.get(dir);
     if (!loop || !loop.prompts.answerBreaker(args.taskId, choice)) {
-      const message = vscode.l10n.t('No run of this spec is waiting for a choice on {0}; nothing was recorded. Run the tasks to be asked again.', args.taskId);
+      const message = t('host.executing.noRunSpecWaitingChoice', { taskId: args.taskId });
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
@@ -228,8 +219,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   return [
     running,
     problems,
-    createCommand(ctx, 'loom.runTasks', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose tasks should run?') }, (a, e) => runTasks(e!, a)),
-    createCommand(ctx, 'loom.answerReview', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose review should Loom answer?') }, (_a, e) => answerReview(e!)),
+    createCommand(ctx, 'loom.runTasks', { spec: true, writes: true, placeHolder: t('host.executing.whoseTasksShouldRun') }, (a, e) => runTasks(e!, a)),
+    createCommand(ctx, 'loom.answerReview', { spec: true, writes: true, placeHolder: t('host.executing.whoseReviewShouldLoomAnswer') }, (_a, e) => answerReview(e!)),
     createCommand(ctx, 'loom.stopTasks', { spec: false, writes: false }, (a) => stopTasks(a)),
     createCommand(ctx, 'loom.executing.breakerChoice', { spec: false, writes: true }, (a) => breakerChoice(a)),
   ];

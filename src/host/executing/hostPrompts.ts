@@ -4,6 +4,7 @@ import type { UserPrompts } from '../../core/executing/ports';
 import { delay } from '../events';
 import { tokenFromSignal } from '../lm/cancellation';
 import type { PromptPresets } from './promptPresets';
+import { t } from '../../core/messages';
 
 const lang = (): 'en' | 'zh' => (vscode.env.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
 
@@ -57,9 +58,9 @@ export class HostUserPrompts implements UserPrompts {
     try {
       const answer = await vscode.window.showInputBox(
         {
-          title: vscode.l10n.t('{0}: {1} needs context', this.feature, task),
+          title: t('host.executing.needsContext', { feature: this.feature, task }),
           prompt: question,
-          placeHolder: vscode.l10n.t('Your answer is sent to the implementer with the task'),
+          placeHolder: t('host.executing.yourAnswerSentImplementerTask'),
           ignoreFocusOut: true,
         },
         bridge.token,
@@ -78,12 +79,12 @@ export class HostUserPrompts implements UserPrompts {
       .filter((line) => line.trim() && !/^\[[ABC]\]/.test(line) && !line.startsWith('##'))
       .join('  ');
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice: BreakerChoice }>();
-    pick.title = vscode.l10n.t('{0}: circuit breaker open at {1} {2}', this.feature, report.task, report.title);
-    pick.placeholder = vscode.l10n.t('Loom will not continue on its own: choose how to go on');
+    pick.title = t('host.executing.circuitBreakerOpenAt', { feature: this.feature, task: report.task, title: report.title });
+    pick.placeholder = t('host.executing.loomWillNotContinueOwn');
     pick.ignoreFocusOut = true;
     pick.items = report.choices.map((c) => ({
       label: `[${c}] ${describeBreakerChoice(c, l)}`,
-      description: c === 'C' && report.dependents.length ? vscode.l10n.t('also holds back {0}', report.dependents.join(', ')) : undefined,
+      description: c === 'C' && report.dependents.length ? t('host.executing.alsoHoldsBack', { dependents: report.dependents.join(', ') }) : undefined,
       detail: summary,
       choice: c,
     }));
@@ -114,18 +115,18 @@ export class HostUserPrompts implements UserPrompts {
   async confirmSkip(task: string, dependents: readonly string[], signal: AbortSignal): Promise<boolean> {
     const preset = this.presets?.take('confirmSkip');
     if (preset !== undefined) return preset;
-    const skip = vscode.l10n.t('Skip {0}', task);
-    const detail = dependents.length ? vscode.l10n.t('These tasks depend on {0} and will not run either: {1}', task, dependents.join(', ')) : vscode.l10n.t('No other task depends on {0}.', task);
-    const choice = await untilAborted(Promise.resolve(vscode.window.showWarningMessage(vscode.l10n.t('Skip {0} of {1}?', task, this.feature), { modal: true, detail }, skip)), signal);
+    const skip = t('host.executing.skip', { task });
+    const detail = dependents.length ? t('host.executing.theseTasksDependWillNot', { task, dependents: dependents.join(', ') }) : t('host.executing.noOtherTaskDepends', { task });
+    const choice = await untilAborted(Promise.resolve(vscode.window.showWarningMessage(t('host.executing.skip2', { task, feature: this.feature }), { modal: true, detail }, skip)), signal);
     return choice === skip;
   }
 
   async waitForManualFix(task: string, signal: AbortSignal): Promise<void> {
     if (this.presets?.take('manualFix')) return;
-    const cont = vscode.l10n.t('Continue');
+    const cont = t('host.executing.continue');
     // A dismissed notification is asked again: the loop only goes on when the user says so.
     for (;;) {
-      const choice = await untilAborted(Promise.resolve(vscode.window.showInformationMessage(vscode.l10n.t('{0}: fix {1} by hand in the worktree, then continue.', this.feature, task), cont)), signal);
+      const choice = await untilAborted(Promise.resolve(vscode.window.showInformationMessage(t('host.executing.fixHandWorktreeThenContinue', { feature: this.feature, task }), cont)), signal);
       if (choice === cont) return;
       await untilAborted(delay(1000), signal);
     }

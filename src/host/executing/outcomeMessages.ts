@@ -1,23 +1,23 @@
-import * as vscode from 'vscode';
 import type { ExecutingEvent, ExecutingResult } from '../../core/executing';
+import { t } from '../../core/messages';
 
 /** What the user reads when a run ends: one place maps every outcome to a message. */
 export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {
   switch (r.outcome) {
     case 'completed':
-      return { kind: 'info', text: vscode.l10n.t('{0}: all tasks done ({1}). {2}', feature, r.finished.join(', ') || '-', r.message) };
+      return { kind: 'info', text: t('host.executing.allTasksDone', { feature, 1: r.finished.join(', ') || '-', message: r.message }) };
     case 'blocked':
-      return { kind: 'warning', text: vscode.l10n.t('{0}: {1} is blocked. {2}', feature, r.stoppedAt ?? '-', r.message) };
+      return { kind: 'warning', text: t('host.executing.blocked', { feature, stoppedAt: r.stoppedAt ?? '-', message: r.message }) };
     case 'needs-context':
-      return { kind: 'warning', text: vscode.l10n.t('{0}: {1} needs context that was not given. Run the tasks again to answer. {2}', feature, r.stoppedAt ?? '-', r.message) };
+      return { kind: 'warning', text: t('host.executing.needsContextWasNotGiven', { feature, stoppedAt: r.stoppedAt ?? '-', message: r.message }) };
     case 'replan':
-      return { kind: 'warning', text: vscode.l10n.t('{0}: {1} is to be split and re-planned. Edit the plan and tasks, then run the tasks again. {2}', feature, r.stoppedAt ?? '-', r.message) };
+      return { kind: 'warning', text: t('host.executing.splitRePlannedEditPlan', { feature, stoppedAt: r.stoppedAt ?? '-', message: r.message }) };
     case 'cancelled':
-      return { kind: 'info', text: vscode.l10n.t('{0}: stopped. Running the tasks again resumes where it stopped.', feature) };
+      return { kind: 'info', text: t('host.executing.stoppedRunningTasksAgainResumes', { feature }) };
     case 'budget-exceeded':
-      return { kind: 'warning', text: vscode.l10n.t('{0}: the token budget is used up ({1} tokens). Raise loom.executing.tokenBudget to go on. {2}', feature, String(r.tokens.used), r.message) };
+      return { kind: 'warning', text: t('host.executing.tokenBudgetUsedUpTokens', { feature, used: String(r.tokens.used), message: r.message }) };
     case 'model-unavailable':
-      return { kind: 'error', text: vscode.l10n.t('{0}: no language model could be used. {1}', feature, r.message) };
+      return { kind: 'error', text: t('host.executing.noLanguageModelCouldUsed', { feature, message: r.message }) };
   }
 }
 
@@ -25,13 +25,13 @@ export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'i
 function doneCheckText(check: Extract<ExecutingEvent, { type: 'done-check' }>['check']): string {
   switch (check) {
     case 'tests-missing':
-      return vscode.l10n.t('a behavior has no test');
+      return t('host.executing.behaviorHasNoTest');
     case 'owns-unchanged':
-      return vscode.l10n.t('a file it owns was not changed');
+      return t('host.executing.fileOwnsWasNotChanged');
     case 'tests-failed':
-      return vscode.l10n.t('its tests failed');
+      return t('host.executing.testsFailed');
     case 'new-problems':
-      return vscode.l10n.t('new errors in the Problems panel');
+      return t('host.executing.newErrorsProblemsPanel');
   }
 }
 
@@ -41,23 +41,23 @@ export function progressLine(e: ExecutingEvent): string | undefined {
     case 'mode':
       return e.description;
     case 'task-started':
-      return vscode.l10n.t('{0}: starting', e.task);
+      return t('host.executing.starting', { task: e.task });
     case 'role-started':
-      return vscode.l10n.t('{0}: {1} ({2}, {3})', e.task, e.role, e.mode, e.model);
+      return t('host.executing.text', { task: e.task, role: e.role, mode: e.mode, model: e.model });
     case 'tool-call':
-      return vscode.l10n.t('{0}: {1} calls {2}', e.task, e.role, e.tool);
+      return t('host.executing.calls', { task: e.task, role: e.role, tool: e.tool });
     case 'verdict':
-      return vscode.l10n.t('{0}: reviewer says {1}', e.task, e.verdict);
+      return t('host.executing.reviewerSays', { task: e.task, verdict: e.verdict });
     case 'breaker':
-      return vscode.l10n.t('{0}: circuit breaker open, waiting for your choice', e.report.task);
+      return t('host.executing.circuitBreakerOpenWaitingYour', { task: e.report.task });
     case 'test-report':
-      return vscode.l10n.t('test report: {0}', e.verdict);
+      return t('host.executing.testReport', { verdict: e.verdict });
     case 'done-check':
-      return vscode.l10n.t('{0}: passed its review but is not done ({1}): back to its implementer', e.task, doneCheckText(e.check));
+      return t('host.executing.passedReviewButNotDone', { task: e.task, doneCheckText: doneCheckText(e.check) });
     case 'task-worktree':
-      return vscode.l10n.t('{0}: working in its own worktree ({1})', e.task, e.branch);
+      return t('host.executing.workingOwnWorktree', { task: e.task, branch: e.branch });
     case 'checkpoint':
-      return vscode.l10n.t('{0}: checkpoint {1} ({2} files)', e.task, e.commit.slice(0, 8), String(e.files.length));
+      return t('host.executing.checkpointFiles', { task: e.task, commit: e.commit.slice(0, 8), filesCount: String(e.files.length) });
     default:
       return undefined;
   }

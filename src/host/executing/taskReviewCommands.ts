@@ -9,6 +9,7 @@ import { askPerson, presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 const SCHEME = 'loom-checkpoint';
 
@@ -28,7 +29,7 @@ async function pickTask(e: SpecEntry, args: CommandArgs, placeHolder: string): P
   if (args.taskId) return args.taskId;
   const ids = tasksWithCheckpoints(e);
   if (ids.length === 0) {
-    notify('info', vscode.l10n.t('No task of {0} has a checkpoint yet: a checkpoint is made when a task is done in the feature worktree.', feature(e)));
+    notify('info', t('host.executing.noTaskHasCheckpointYet', { feature: feature(e) }));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
@@ -54,12 +55,12 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
   };
 
   async function reviewChanges(args: CommandArgs, e: SpecEntry): Promise<CommandOutcome> {
-    const task = await pickTask(e, args, vscode.l10n.t('Whose changes?'));
+    const task = await pickTask(e, args, t('host.executing.whoseChanges'));
     if (!task) return { status: 'cancelled' };
     const checkpoints = checkpointsOf(e.spec.snapshot.taskStates.get(task));
     const worktree = findWorktree(e.spec.snapshot);
     if (!checkpoints.length || !worktree) {
-      const message = vscode.l10n.t('{0} has no checkpoint yet: a checkpoint is made when the task is done in the feature worktree.', task);
+      const message = t('host.executing.hasNoCheckpointYetCheckpoint', { task });
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
@@ -69,33 +70,31 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
     for (const cp of checkpoints) for (const f of cp.files) latest.set(f, cp.commit);
     const resources = [...latest].map(([file, commit]) => [vscode.Uri.file(`${worktree}/${file}`), checkpointUri(worktree, before, file), checkpointUri(worktree, commit, file)]);
     // VS Code adds the number of files to the title itself.
-    const title = vscode.l10n.t('{0}: changes of {1}', feature(e), task);
+    const title = t('host.executing.changes', { feature: feature(e), task });
     await vscode.commands.executeCommand('vscode.changes', title, resources);
     // Accept is nothing to do; Reject and Rewind are offered beside the diff, not in its way.
-    const reject = vscode.l10n.t('Reject a File…');
-    const rewind = vscode.l10n.t('Rewind to Before {0}', task);
-    void vscode.window
-      .showInformationMessage(vscode.l10n.t('Reviewing the changes of {0}: keep them as they are, or reject a file to send {0} back to its implementer.', task), reject, rewind)
-      .then((choice) => {
-        if (choice === reject) void vscode.commands.executeCommand('loom.rejectFile', { specDir: e.dir, taskId: task });
-        if (choice === rewind) void vscode.commands.executeCommand('loom.rewindTask', { specDir: e.dir, taskId: task });
-      });
+    const reject = t('host.executing.rejectFile');
+    const rewind = t('host.executing.rewindBefore', { task });
+    void vscode.window.showInformationMessage(t('host.executing.reviewingChangesKeepThemAs', { task }), reject, rewind).then((choice) => {
+      if (choice === reject) void vscode.commands.executeCommand('loom.rejectFile', { specDir: e.dir, taskId: task });
+      if (choice === rewind) void vscode.commands.executeCommand('loom.rewindTask', { specDir: e.dir, taskId: task });
+    });
     return { status: 'done', specDir: e.dir, message: [...latest.keys()].join(', ') };
   }
 
   async function rejectFile(args: CommandArgs, e: SpecEntry): Promise<CommandOutcome> {
-    const task = await pickTask(e, args, vscode.l10n.t('A file of which task?'));
+    const task = await pickTask(e, args, t('host.executing.fileWhichTask'));
     if (!task) return { status: 'cancelled' };
     let file = args.file;
     if (!file) {
       const files = [...new Set(checkpointsOf(e.spec.snapshot.taskStates.get(task)).flatMap((c) => c.files))];
-      file = await vscode.window.showQuickPick(files, { placeHolder: vscode.l10n.t('Which file of {0} do you reject?', task) });
+      file = await vscode.window.showQuickPick(files, { placeHolder: t('host.executing.whichFileDoYouReject', { task }) });
       if (!file) return { status: 'cancelled' };
     }
     const words =
       args.words ??
       (await vscode.window.showInputBox({
-        prompt: vscode.l10n.t('What should {0} do differently in {1}? Your words go to its implementer as the fix instruction.', task, file),
+        prompt: t('host.executing.whatShouldDoDifferentlyYour', { task, file }),
         ignoreFocusOut: true,
       }));
     if (words === undefined) return { status: 'cancelled' };
@@ -103,15 +102,15 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
     ctx.registry.reloadNow(e.dir);
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
-    const run = vscode.l10n.t('Run Tasks');
+    const run = t('host.commands.runTasks');
     void vscode.window
-      .showInformationMessage(vscode.l10n.t('{0} is back as it was before {1}; {1} goes back to its implementer in fix mode when the tasks run.', file, task), run)
+      .showInformationMessage(t('host.executing.backAsWasBeforeGoes', { file, task }), run)
       .then((choice) => (choice === run ? vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) : undefined));
     return { status: 'done', specDir: e.dir, message: `${task}: ${file}` };
   }
 
   async function rewindTask(args: CommandArgs, e: SpecEntry): Promise<CommandOutcome> {
-    const task = await pickTask(e, args, vscode.l10n.t('Rewind to before which task?'));
+    const task = await pickTask(e, args, t('host.executing.rewindBeforeWhichTask'));
     if (!task) return { status: 'cancelled' };
     let answer = await request(e.spec, { type: 'rewind', task }, args.confirm ? { confirm: true } : {});
     if (answer.kind === 'needs-confirmation') {
@@ -121,25 +120,25 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
     ctx.registry.reloadNow(e.dir);
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
-    notify('info', vscode.l10n.t('{0} is back to before {1}: {2} pending again.', feature(e), task, answer.tasks.join(', ')));
+    notify('info', t('host.executing.backBeforePendingAgain', { feature: feature(e), task, tasks: answer.tasks.join(', ') }));
     return { status: 'done', specDir: e.dir, finished: answer.tasks, message: answer.files.join(', ') };
   }
 
   return [
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
-    createCommand(ctx, 'loom.reviewChanges', { spec: true, writes: false, placeHolder: vscode.l10n.t('Whose changes?') }, (a, e) => reviewChanges(a, e!)),
-    createCommand(ctx, 'loom.rejectFile', { spec: true, writes: true, placeHolder: vscode.l10n.t('Whose changes?') }, (a, e) => rejectFile(a, e!)),
+    createCommand(ctx, 'loom.reviewChanges', { spec: true, writes: false, placeHolder: t('host.executing.whoseChanges') }, (a, e) => reviewChanges(a, e!)),
+    createCommand(ctx, 'loom.rejectFile', { spec: true, writes: true, placeHolder: t('host.executing.whoseChanges') }, (a, e) => rejectFile(a, e!)),
     // From a transcript (its editor title): the changes of the task whose dispatch it is.
     vscode.commands.registerCommand('loom.reviewTranscriptChanges', async (uri?: vscode.Uri) => {
       const q = new URLSearchParams((uri ?? vscode.window.activeTextEditor?.document.uri)?.query ?? '');
       const spec = q.get('spec') ?? '';
       const task = transcripts.list(spec).find((d) => d.dispatchId === q.get('dispatch'))?.task;
       if (!spec || !task) {
-        notify('info', vscode.l10n.t('This transcript is not of a task: it has no changes to review.'));
+        notify('info', t('host.executing.transcriptNotTaskHasNo'));
         return { status: 'refused', message: 'not a task transcript', reasons: [] };
       }
       return vscode.commands.executeCommand('loom.reviewChanges', { specDir: spec, taskId: task });
     }),
-    createCommand(ctx, 'loom.rewindTask', { spec: true, writes: true, placeHolder: vscode.l10n.t('Which spec should go back?') }, (a, e) => rewindTask(a, e!)),
+    createCommand(ctx, 'loom.rewindTask', { spec: true, writes: true, placeHolder: t('host.executing.whichSpecShouldGoBack') }, (a, e) => rewindTask(a, e!)),
   ];
 }

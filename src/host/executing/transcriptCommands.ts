@@ -3,6 +3,7 @@ import { FileTranscriptStore } from '../../core/executing';
 import { describeDispatch, renderTranscriptMarkdown } from '../../core/executing/transcripts/transcriptMarkdown';
 import { splitSpecName } from '../format';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
+import { t } from '../../core/messages';
 
 const SCHEME = 'loom-transcript';
 
@@ -34,7 +35,7 @@ export function registerTranscriptCommands(ctx: CommandContext, storageDir: stri
 
   return [
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
-    createCommand(ctx, 'loom.showTranscripts', { spec: true, writes: false, placeHolder: vscode.l10n.t('Whose transcripts?') }, async (args, e): Promise<CommandOutcome> => {
+    createCommand(ctx, 'loom.showTranscripts', { spec: true, writes: false, placeHolder: t('host.executing.whoseTranscripts') }, async (args, e): Promise<CommandOutcome> => {
       const spec = e!.spec.snapshot.specDir;
       const feature = splitSpecName(e!.spec.snapshot.name).feature;
       const dispatches = store
@@ -42,9 +43,7 @@ export function registerTranscriptCommands(ctx: CommandContext, storageDir: stri
         .filter((d) => !args.taskId || d.task === args.taskId)
         .reverse();
       if (dispatches.length === 0) {
-        const message = args.taskId
-          ? vscode.l10n.t('{0} of {1} has no transcripts yet: they are written when its tasks run.', args.taskId, feature)
-          : vscode.l10n.t('{0} has no transcripts yet: they are written when its tasks run.', feature);
+        const message = args.taskId ? t('host.executing.hasNoTranscriptsYetThey', { taskId: args.taskId, feature }) : t('host.executing.hasNoTranscriptsYetThey2', { feature });
         notify('info', message);
         return { status: 'refused', message, reasons: [] };
       }
@@ -52,10 +51,10 @@ export function registerTranscriptCommands(ctx: CommandContext, storageDir: stri
         dispatches.map((d) => ({
           label: describeDispatch(d),
           description: new Date(d.startedAt).toLocaleString(vscode.env.language),
-          detail: vscode.l10n.t('{0} entries · {1}', String(d.entries), d.dispatchId),
+          detail: t('host.executing.entries', { entries: String(d.entries), dispatchId: d.dispatchId }),
           dispatch: d,
         })),
-        { placeHolder: vscode.l10n.t('Which transcript of {0}? (newest first)', feature), matchOnDetail: true },
+        { placeHolder: t('host.executing.whichTranscriptNewestFirst', { feature }), matchOnDetail: true },
       );
       if (!picked) return { status: 'cancelled' };
       const uri = transcriptUri(spec, picked.dispatch.dispatchId, `${feature} ${picked.label}`);
