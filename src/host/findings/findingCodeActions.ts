@@ -5,19 +5,20 @@ import { isFindingEntry, type LoomDiagnostics } from '../diagnostics';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 function fixTitle(fix: FindingFix): string {
   if (fix.type === 'task-list') {
-    return fix.op === 'add' ? vscode.l10n.t("Add {0} to {1}'s {2}", fix.value, fix.task, fix.key) : vscode.l10n.t("Remove {0} from {1}'s {2}", fix.value, fix.task, fix.key);
+    return fix.op === 'add' ? t('host.findings.addS', { value: fix.value, task: fix.task, key: fix.key }) : t('host.findings.removeFromS', { value: fix.value, task: fix.task, key: fix.key });
   }
   const change = fix.change;
   switch (change.op) {
     case 'add-requirement':
-      return vscode.l10n.t('Add {0} to traceability.json', change.requirement);
+      return t('host.findings.addTraceabilityJson', { requirement: change.requirement });
     case 'add-tasks':
-      return vscode.l10n.t('Add {0} to the tasks of {1} in traceability.json', change.tasks.join(', '), change.behavior ?? change.requirement);
+      return t('host.findings.addTasksTraceabilityJson', { tasks: change.tasks.join(', '), behavior: change.behavior ?? change.requirement });
     case 'remove-tasks':
-      return vscode.l10n.t('Remove {0} from the tasks of {1} in traceability.json', change.tasks.join(', '), change.behavior ?? change.requirement);
+      return t('host.findings.removeFromTasksTraceabilityJson', { tasks: change.tasks.join(', '), behavior: change.behavior ?? change.requirement });
   }
 }
 
@@ -94,10 +95,10 @@ export class FindingCodeActions extends Disposable implements vscode.CodeActionP
   }
 
   private overrideAction(entry: SpecEntry, found: FindingDiagnostic, d: vscode.Diagnostic): vscode.CodeAction {
-    const action = new vscode.CodeAction(vscode.l10n.t('Override this finding…'), vscode.CodeActionKind.QuickFix);
+    const action = new vscode.CodeAction(t('host.findings.overrideFinding'), vscode.CodeActionKind.QuickFix);
     action.command = {
       command: 'loom.overrideFinding',
-      title: vscode.l10n.t('Override this finding…'),
+      title: t('host.findings.overrideFinding'),
       arguments: [{ specDir: entry.dir, findingId: found.finding.id, message: found.finding.message }],
     };
     action.diagnostics = [d];

@@ -7,6 +7,7 @@ import { cancelled, createCommand, notify, type CommandArgs, type CommandContext
 import type { PromptPresets } from '../executing/promptPresets';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
 
@@ -15,7 +16,13 @@ function refused(message: string): CommandOutcome {
   return { status: 'refused', message, reasons: [] };
 }
 
-const showProblems = { title: vscode.l10n.t('Show Problems'), run: () => void vscode.commands.executeCommand('workbench.actions.view.problems') };
+// Worded when shown, not when the bundle loads: the catalog is made on its first lookup.
+const showProblems = {
+  get title() {
+    return t('host.findings.showProblems');
+  },
+  run: () => void vscode.commands.executeCommand('workbench.actions.view.problems'),
+};
 
 /**
  * Loom: Check Stage: the validators of the spec's current stage, run as the CLI runs them
@@ -30,7 +37,7 @@ async function checkStageCommand(ctx: CommandContext, e: SpecEntry): Promise<Com
   const stage = result.stage ?? '?';
   const names = result.validators.map((v) => v.name);
   if (names.length === 0) {
-    const message = vscode.l10n.t('{0}: the workflow declares no validators for {1}; nothing to check.', feature(e), stage);
+    const message = t('host.findings.workflowDeclaresNoValidatorsNothing', { feature: feature(e), stage });
     notify('info', message);
     return { status: 'done', specDir: e.dir, outcome: 'none', message };
   }
@@ -44,12 +51,15 @@ async function checkStageCommand(ctx: CommandContext, e: SpecEntry): Promise<Com
   const escalate = result.validators.some((v) => v.escalate);
   let message: string;
   if (result.passed) {
-    message = vscode.l10n.t('{0}: the checks of {1} pass ({2}).', feature(e), stage, names.join(', '));
+    message = t('host.findings.checksPass', { feature: feature(e), stage, names: names.join(', ') });
     notify('info', message);
   } else {
-    message = result.blocking === 1 ? vscode.l10n.t('{0}: one blocking finding at {1}.', feature(e), stage) : vscode.l10n.t('{0}: {1} blocking findings at {2}.', feature(e), result.blocking, stage);
-    if (appended.length) message += ` ${vscode.l10n.t('Tasks appended for the next round: {0}.', appended.join(', '))}`;
-    if (escalate) message += ` ${vscode.l10n.t('That was the last convergence round: fail the spec, or close the gaps by hand.')}`;
+    message =
+      result.blocking === 1
+        ? t('host.findings.oneBlockingFindingAt', { feature: feature(e), stage })
+        : t('host.findings.blockingFindingsAt', { feature: feature(e), blocking: result.blocking, stage });
+    if (appended.length) message += ` ${t('host.findings.tasksAppendedNextRound', { appended: appended.join(', ') })}`;
+    if (escalate) message += ` ${t('host.findings.wasLastConvergenceRoundFail')}`;
     notify('warning', message, [showProblems]);
   }
   return { status: 'done', specDir: e.dir, outcome: result.passed ? 'pass' : 'blocked', message };
@@ -73,14 +83,13 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
   let finding: Finding | undefined;
   if (args.findingId !== undefined || args.message !== undefined) {
     finding = namedFinding(report.findings, args);
-    if (!finding)
-      return refused(vscode.l10n.t('{0}: {1} has no finding {2} any more; the findings changed. Run Loom: Check Stage and try again.', feature(e), ARTIFACT_ANALYSIS_PASS, args.findingId ?? ''));
-    if (finding.severity === 'blocker') return refused(vscode.l10n.t('{0} is a blocker: fix it; blockers cannot be overridden.', finding.id));
-    if (finding.severity !== 'error') return refused(vscode.l10n.t('{0} is a {1} and does not block: there is nothing to override.', finding.id, finding.severity));
+    if (!finding) return refused(t('host.findings.hasNoFindingAnyMore', { feature: feature(e), ARTIFACT_ANALYSIS_PASS, findingId: args.findingId ?? '' }));
+    if (finding.severity === 'blocker') return refused(t('host.findings.blockerFixBlockersCannotOverridden', { id: finding.id }));
+    if (finding.severity !== 'error') return refused(t('host.findings.doesNotBlockThereNothing', { id: finding.id, severity: finding.severity }));
   } else {
     const candidates = openBlockingFindings(report).filter((f) => f.severity === 'error');
     if (candidates.length === 0) {
-      const message = vscode.l10n.t('{0} has no error finding to override (blockers cannot be overridden).', feature(e));
+      const message = t('host.findings.hasNoErrorFindingOverride', { feature: feature(e) });
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
@@ -91,7 +100,7 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
         detail: f.message,
         finding: f,
       })),
-      { title: vscode.l10n.t('Loom: Override Finding'), placeHolder: vscode.l10n.t('Which error finding of {0} do you accept?', feature(e)), matchOnDetail: true },
+      { title: t('host.findings.loomOverrideFinding'), placeHolder: t('host.findings.whichErrorFindingDoYou', { feature: feature(e) }), matchOnDetail: true },
     );
     finding = picked?.finding;
   }
@@ -102,23 +111,19 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
     args.reason ??
     preset ??
     (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Override {0}', finding.id),
-      prompt: vscode.l10n.t('Why do you accept "{0}"?', finding.message),
-      placeHolder: vscode.l10n.t('The reason is recorded with the override in artifact-analysis.overrides.json'),
+      title: t('host.findings.override', { id: finding.id }),
+      prompt: t('host.findings.whyDoYouAccept', { message: finding.message }),
+      placeHolder: t('host.findings.reasonRecordedOverrideArtifactAnalysis'),
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required: it is recorded with the override.')),
+      validateInput: (v) => (v.trim() ? undefined : t('host.findings.reasonRequiredRecordedOverride')),
     }));
   if (reason === undefined) return cancelled;
-  if (!reason.trim()) return refused(vscode.l10n.t('Overriding {0} needs a reason; nothing was recorded.', finding.id));
+  if (!reason.trim()) return refused(t('host.findings.overridingNeedsReasonNothingWas', { id: finding.id }));
 
   writeArtifactAnalysis(e.spec.snapshot, { override: { findingId: finding.id, reason, by: overrideAuthor('Loom: Override Finding') } });
   ctx.log.component('overrideFinding').info(`${e.spec.snapshot.specDir}: ${finding.id} overridden (${finding.message}): ${reason.trim()}`);
   ctx.registry.reloadNow(e.dir);
-  const message = vscode.l10n.t(
-    "{0}: {1} overridden; the reason is recorded in artifact-analysis.overrides.json. It still blocks: loom's run --advance re-runs the analysis and reads no override, so fix the artifact.",
-    feature(e),
-    finding.id,
-  );
+  const message = t('host.findings.overriddenReasonRecordedArtifactAnalysis', { feature: feature(e), id: finding.id });
   notify('info', message);
   return { status: 'done', specDir: e.dir, outcome: finding.id, message };
 }
@@ -126,7 +131,7 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
 export function registerFindingCommands(ctx: CommandContext, presets?: PromptPresets): vscode.Disposable[] {
   const writes = { spec: true, writes: true };
   return [
-    createCommand(ctx, 'loom.checkStage', { ...writes, placeHolder: vscode.l10n.t('Which spec should be checked?') }, (_a, e) => checkStageCommand(ctx, e!)),
-    createCommand(ctx, 'loom.overrideFinding', { ...writes, placeHolder: vscode.l10n.t('Which spec has the finding?') }, (a, e) => overrideFinding(ctx, e!, a, presets)),
+    createCommand(ctx, 'loom.checkStage', { ...writes, placeHolder: t('host.findings.whichSpecShouldChecked') }, (_a, e) => checkStageCommand(ctx, e!)),
+    createCommand(ctx, 'loom.overrideFinding', { ...writes, placeHolder: t('host.findings.whichSpecHasFinding') }, (a, e) => overrideFinding(ctx, e!, a, presets)),
   ];
 }
