@@ -8,6 +8,7 @@ import { loomTool } from './loomTool';
 import { toolConfirmation } from './toolConfirmation';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
 import type { SpecEntry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 export interface AdvanceInput extends SpecInput {
   to?: string;
@@ -24,18 +25,16 @@ const intentOf = (input: AdvanceInput) => ({ type: 'advance' as const, to: input
 export function moveAnswer(ctx: CommandContext, e: SpecEntry, tool: string, a: Answer<'advance' | 'approve'>, confirmed: boolean): vscode.LanguageModelToolResult {
   if (a.kind === 'refused') throw new TransitionRefusedError(a.message, a.reasons, { codes: a.codes, file: a.file, check: a.check });
   if (a.kind === 'needs-confirmation') {
-    throw new TransitionRefusedError(
-      vscode.l10n.t('{0} cannot move from {1} to {2}', featureOf(e), a.step.from, a.step.to),
-      [vscode.l10n.t('the user has not confirmed this step; call the tool again so that VS Code asks them')],
-      { codes: ['confirmation-required'] },
-    );
+    throw new TransitionRefusedError(t('host.lmTools.cannotMoveFrom', { featureOf: featureOf(e), from: a.step.from, to: a.step.to }), [t('host.lmTools.userHasNotConfirmedStep')], {
+      codes: ['confirmation-required'],
+    });
   }
   ctx.log.component(`lm:${tool}`).info(`${e.spec.snapshot.specDir}: ${a.from} → ${a.to}${confirmed ? ' (confirmed by the user)' : ''}`);
   const done = { specDir: specLabel(ctx, e), from: a.from, to: a.to, stage: e.spec.stage };
-  if ('alreadyComplete' in a && a.alreadyComplete) return answer(vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), a.from ?? ''), done);
-  if ('complete' in a && a.complete) return answer(vscode.l10n.t('{0}: {1} completed; the pipeline is done.', featureOf(e), a.from ?? ''), done);
-  if (a.intent === 'approve') return answer(vscode.l10n.t('{0}: {1} approved → {2}', featureOf(e), a.from ?? '', a.to ?? ''), done);
-  return answer(vscode.l10n.t('{0}: {1} → {2}', featureOf(e), a.from ?? '', a.to ?? ''), done);
+  if ('alreadyComplete' in a && a.alreadyComplete) return answer(t('host.commands.atEndPipeline', { feature: featureOf(e), from: a.from ?? '' }), done);
+  if ('complete' in a && a.complete) return answer(t('host.commands.completedPipelineDone', { feature: featureOf(e), from: a.from ?? '' }), done);
+  if (a.intent === 'approve') return answer(t('host.lmTools.approved', { featureOf: featureOf(e), from: a.from ?? '', to: a.to ?? '' }), done);
+  return answer(t('host.commands.text', { feature: featureOf(e), from: a.from ?? '', to: a.to ?? '' }), done);
 }
 
 /**
@@ -54,10 +53,10 @@ export function advanceTool(ctx: CommandContext, confirmed: ConfirmedSteps): vsc
       const preview = e.spec.preview(intentOf(input));
       if (preview.kind !== 'needs-confirmation') {
         confirmed.forget(TOOL, e.dir);
-        return { invocationMessage: vscode.l10n.t('Checking where {0} can go from {1}', featureOf(e), e.spec.stage ?? '?') };
+        return { invocationMessage: t('host.lmTools.checkingWhereCanGoFrom', { featureOf: featureOf(e), stage: e.spec.stage ?? '?' }) };
       }
       confirmed.ask(TOOL, e.dir, preview.step);
-      return { invocationMessage: vscode.l10n.t('Moving {0} from {1} to {2}', featureOf(e), preview.step.from, preview.step.to), confirmationMessages: toolConfirmation(preview) };
+      return { invocationMessage: t('host.lmTools.movingFrom', { featureOf: featureOf(e), from: preview.step.from, to: preview.step.to }), confirmationMessages: toolConfirmation(preview) };
     },
     invoke: async (input) => {
       const choice = await specForTool(ctx, input);

@@ -6,6 +6,7 @@ import type { ConfirmedSteps } from './confirmedSteps';
 import { loomTool } from './loomTool';
 import { toolConfirmation } from './toolConfirmation';
 import { featureOf, specForTool, whichSpec, type SpecInput } from './toolSpec';
+import { t } from '../../core/messages';
 
 export interface ApproveInput extends SpecInput {
   reason?: string;
@@ -31,10 +32,10 @@ export function approveGateTool(ctx: CommandContext, confirmed: ConfirmedSteps):
       const preview = e.spec.preview(intentOf(input));
       if (preview.kind !== 'needs-confirmation') {
         confirmed.forget(TOOL, e.dir);
-        return { invocationMessage: vscode.l10n.t('Checking the gate of {0}', featureOf(e)) };
+        return { invocationMessage: t('host.lmTools.checkingGate', { featureOf: featureOf(e) }) };
       }
       confirmed.ask(TOOL, e.dir, preview.step);
-      return { invocationMessage: vscode.l10n.t('Approving {0} of {1}', preview.step.from, featureOf(e)), confirmationMessages: toolConfirmation(preview) };
+      return { invocationMessage: t('host.lmTools.approving', { from: preview.step.from, featureOf: featureOf(e) }), confirmationMessages: toolConfirmation(preview) };
     },
     invoke: async (input) => {
       const choice = await specForTool(ctx, input);

@@ -3,6 +3,7 @@ import { LoomError, TransitionRefusedError } from '../../core/errors';
 import type { CommandContext } from '../commands/createCommand';
 import { UntrustedWorkspaceError } from '../trust';
 import { answer, type SpecInput } from './toolSpec';
+import { t } from '../../core/messages';
 
 /** One of Loom's language-model tools: its name in package.json's `languageModelTools` and what it does. */
 export interface LoomToolDefinition<T extends SpecInput> {
@@ -28,7 +29,7 @@ export function loomTool<T extends SpecInput>(ctx: CommandContext, def: LoomTool
       log.info(`${e.message}${e.reasons.map((r) => `\n  - ${r}`).join('')}`);
       // `codes` are the actor's stable words, the same every surface gives.
       const codes = e.details.codes ?? [];
-      return answer(vscode.l10n.t('Refused, nothing was written: {0}', e.message), e.reasons.length || codes.length ? { reasons: e.reasons, ...(codes.length ? { codes } : {}) } : undefined);
+      return answer(t('host.lmTools.refusedNothingWasWritten', { message: e.message }), e.reasons.length || codes.length ? { reasons: e.reasons, ...(codes.length ? { codes } : {}) } : undefined);
     }
     log.warn(e.message);
     return answer(e.message, e instanceof LoomError && e.file ? { file: e.file } : undefined);

@@ -8,25 +8,26 @@ import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
 import { chooseTransition } from '../../core/pipeline/chooseTransition';
 import { answer, featureOf, specForTool, specLabel, type SpecInput } from './toolSpec';
+import { t } from '../../core/messages';
 
 /** One sentence saying what the model (or the person) does next, read off the actor's verdicts. */
 function whatNext(e: SpecEntry, spec: SpecPipeline = e.spec): string {
   const stage = spec.stage;
-  if (stage === null) return vscode.l10n.t('pipeline.state.json cannot be read, so the stage is unknown: fix or restore the file (it is never overwritten).');
-  if (stage === FAILED_STAGE) return vscode.l10n.t('The spec has failed: the user recovers it to a stage with Loom: Recover.');
+  if (stage === null) return t('host.lmTools.pipelineStateJsonCannotRead');
+  if (stage === FAILED_STAGE) return t('host.lmTools.specHasFailedUserRecovers');
   const stale = spec.staleApprovals();
-  if (stale.length) return vscode.l10n.t('{0} changed after {1} was approved: the user reviews the change and runs Loom: Approve Again.', stale[0].changed.join(', '), stale[0].stage);
+  if (stale.length) return t('host.lmTools.changedAfterWasApprovedUser', { changed: stale[0].changed.join(', '), stage: stale[0].stage });
   // The way Advance would take, chosen as the spec's actor chooses it; what blocks it, as `status` says.
   const way = chooseTransition(spec.definition, stage, {}, spec.verdicts);
   const check = way && spec.blockers().find((c) => c.to === way.to);
-  if (!check) return vscode.l10n.t('{0} is at {1}, the end of its pipeline.', featureOf(e), stage);
+  if (!check) return t('host.commands.atEndPipeline', { feature: featureOf(e), from: stage });
   return stepSentence(check);
 }
 
 function stepSentence(check: TransitionCheck): string {
-  if (!check.ready) return vscode.l10n.t('Before it can move to {0}: {1}', check.to, check.unmet.join('; '));
-  if (check.interactive) return vscode.l10n.t('Ready to move to {0} once the user agrees: show the user the outputs, then call #loomAdvance (VS Code asks the user to confirm).', check.to);
-  return vscode.l10n.t('Ready to move to {0}: call #loomAdvance.', check.to);
+  if (!check.ready) return t('host.lmTools.beforeCanMove', { to: check.to, unmet: check.unmet.join('; ') });
+  if (check.interactive) return t('host.lmTools.readyMoveOnceUserAgrees', { to: check.to });
+  return t('host.lmTools.readyMoveCallLoomadvance', { to: check.to });
 }
 
 /**
@@ -69,9 +70,9 @@ export function statusTool(ctx: CommandContext): vscode.LanguageModelTool<Status
     invoke: async (input) => {
       const choice = await specForTool(ctx, input);
       const detail: StatusDetail = input.detail === 'full' ? 'full' : 'summary';
-      if ('entry' in choice) return answer(vscode.l10n.t('{0} is at {1}.', featureOf(choice.entry), choice.entry.spec.stage ?? '?'), specStatus(ctx, choice.entry, detail));
+      if ('entry' in choice) return answer(t('host.lmTools.at', { featureOf: featureOf(choice.entry), stage: choice.entry.spec.stage ?? '?' }), specStatus(ctx, choice.entry, detail));
       return answer(
-        vscode.l10n.t('{0} loom specs; call again with specDir for the details of one.', String(choice.candidates.length)),
+        t('host.lmTools.loomSpecsCallAgainSpecdir', { candidatesCount: String(choice.candidates.length) }),
         choice.candidates.map((e) => ({ specDir: specLabel(ctx, e), stage: e.spec.stage, progress: `${e.overview.progress.done}/${e.overview.progress.total}`, what_next: whatNext(e) })),
       );
     },

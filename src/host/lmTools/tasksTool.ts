@@ -4,6 +4,7 @@ import type { CommandContext } from '../commands/createCommand';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
+import { t } from '../../core/messages';
 
 /** `#loomTasks`: the tasks in parallel batches, as `loom-vscode tasks --validate` plans and checks them. */
 export function tasksTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {
@@ -20,7 +21,7 @@ export function tasksTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInp
       // A task file that does not parse is planned without its owns and depends_on: its problem goes with the plan.
       const problems = [...spec.diagnostics.filter((d) => taskFiles.has(d.file) && d.severity === 'error'), ...taskOwnershipDiagnostics(tasks), ...taskDependencyDiagnostics(tasks, plan)];
       const states = new Map(spec.status().tasks.map((t) => [t.id, t]));
-      return answer(vscode.l10n.t('{0}: {1} tasks in {2} batches.', featureOf(choice.entry), String(plan.tasks.length), String(plan.batches.length)), {
+      return answer(t('host.lmTools.tasksBatches', { featureOf: featureOf(choice.entry), tasksCount: String(plan.tasks.length), batchesCount: String(plan.batches.length) }), {
         specDir: specLabel(ctx, choice.entry),
         tasks: plan.tasks.map((t) => ({ ...t, status: states.get(t.id)?.status ?? 'pending', retry_count: states.get(t.id)?.retry_count ?? 0 })),
         batches: plan.batches,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { NeedsConfirmation } from '../../core/port/answer';
+import { t } from '../../core/messages';
 
 /**
  * The actor's question as VS Code's tool confirmation shows it: its title, and its lines (the
@@ -7,6 +8,6 @@ import type { NeedsConfirmation } from '../../core/port/answer';
  * or still open), then what continuing means.
  */
 export function toolConfirmation(a: NeedsConfirmation): vscode.LanguageModelToolConfirmationMessages {
-  const lines = [...a.question.lines, vscode.l10n.t('The agent asked for this step; continuing records it in the stage history as confirmed by you.')];
+  const lines = [...a.question.lines, t('host.lmTools.agentAskedStepContinuingRecords')];
   return { title: a.question.title, message: new vscode.MarkdownString(lines.map((l) => l.replace(/[\\`*_[\]]/g, (c) => `\\${c}`)).join('\n\n')) };
 }

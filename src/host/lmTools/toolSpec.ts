@@ -3,6 +3,7 @@ import { LoomError } from '../../core/errors';
 import type { CommandContext } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 /** What every tool's input may name. */
 export interface SpecInput {
@@ -33,21 +34,21 @@ export async function specForTool(ctx: CommandContext, input: SpecInput): Promis
     const found = ctx.registry.entry(dir);
     if (!found) {
       const known = ctx.registry.entries().map((e) => specLabel(ctx, e));
-      throw new LoomError(vscode.l10n.t('{0} is not a loom spec directory of this workspace; its specs are: {1}', dir, known.join(', ') || '-'));
+      throw new LoomError(t('host.lmTools.notLoomSpecDirectoryWorkspace', { dir, 1: known.join(', ') || '-' }));
     }
     return { entry: found };
   }
   const focused = ctx.view.specInFocus();
   if (focused) return { entry: focused };
   const entries = ctx.registry.entries().sort((a, b) => b.spec.snapshot.name.localeCompare(a.spec.snapshot.name));
-  if (entries.length === 0) throw new LoomError(vscode.l10n.t('There are no loom specs in this workspace yet.'));
+  if (entries.length === 0) throw new LoomError(t('host.commands.thereAreNoLoomSpecs'));
   return entries.length === 1 ? { entry: entries[0] } : { candidates: entries };
 }
 
 /** A tool that needs one spec and was not told which: the model is asked to say. */
 export function whichSpec(ctx: CommandContext, candidates: SpecEntry[]): vscode.LanguageModelToolResult {
   return answer(
-    vscode.l10n.t('This workspace has several loom specs: call the tool again with specDir set to one of them.'),
+    t('host.lmTools.workspaceHasSeveralLoomSpecs'),
     candidates.map((e) => ({ specDir: specLabel(ctx, e), stage: e.spec.stage })),
   );
 }

@@ -7,6 +7,7 @@ import { traceJson } from '../../core/trace/traceJson';
 import type { CommandContext } from '../commands/createCommand';
 import { loomTool } from './loomTool';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
+import { t } from '../../core/messages';
 
 /** `#loomTrace`: the traceability matrix, as `loom-vscode trace` builds it. */
 export function traceTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {
@@ -22,13 +23,9 @@ export function traceTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInp
         ...(snapshot.requirementsCondition === 'invalid' ? [`${snapshot.specDir}/${REQUIREMENTS_FILE}`] : []),
         ...(snapshot.traceabilityCondition === 'invalid' ? [`${snapshot.specDir}/${TRACEABILITY_FILE}`] : []),
       ];
-      if (unreadable.length)
-        throw new LoomError(
-          vscode.l10n.t('The traceability of {0} cannot be built: {1} cannot be read. Fix the file first; Loom never overwrites it.', snapshot.specDir, unreadable.join(', ')),
-          unreadable[0],
-        );
+      if (unreadable.length) throw new LoomError(t('host.lmTools.traceabilityCannotBuiltCannotRead', { specDir: snapshot.specDir, unreadable: unreadable.join(', ') }), unreadable[0]);
       const m = buildTraceabilityMatrix(snapshot);
-      return answer(vscode.l10n.t('{0}: {1} of {2} behaviors closed.', featureOf(choice.entry), String(m.summary.closed), String(m.summary.behaviors)), {
+      return answer(t('host.lmTools.behaviorsClosed', { featureOf: featureOf(choice.entry), closed: String(m.summary.closed), behaviors: String(m.summary.behaviors) }), {
         specDir: specLabel(ctx, choice.entry),
         ...traceJson(m),
       });

@@ -4,6 +4,7 @@ import type { CommandContext } from '../commands/createCommand';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
 import { answer, specForTool, type SpecInput } from './toolSpec';
+import { t } from '../../core/messages';
 
 /** `#loomValidate`: every problem in loom's files of one spec, or of the whole workspace, as `loom-vscode validate` finds them. */
 export function validateTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {
@@ -21,7 +22,7 @@ export function validateTool(ctx: CommandContext): vscode.LanguageModelTool<Spec
         found = [...ctx.registry.folderSpecs().flatMap((f) => f.repository.workflowProblems), ...ctx.registry.entries().flatMap((e) => specDiagnostics(e.spec))];
       }
       const result = diagnosticsForModel(found);
-      const summary = result.total === 0 ? vscode.l10n.t('No problems found.') : vscode.l10n.t('{0} problems, {1} of them errors.', String(result.total), String(result.errors));
+      const summary = result.total === 0 ? t('host.lmTools.noProblemsFound') : t('host.lmTools.problemsThemErrors', { total: String(result.total), errors: String(result.errors) });
       return answer(summary, result);
     },
   });
