@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { RunMode } from '../../core/pipelineRun/pipelineRun';
 import { createCommand, type CommandContext } from '../commands/createCommand';
 import type { PipelineRuns } from './pipelineRuns';
+import { t } from '../../core/messages';
 
 /** `loom.pipelineRun.mode`: the mode a run starts in, or `ask` for the choice at each start. */
 const MODE_SETTING = 'pipelineRun.mode';
@@ -13,10 +14,10 @@ async function chooseMode(given: string | undefined): Promise<RunMode | undefine
   if (setting === 'supervised' || setting === 'autopilot') return setting;
   const picked = await vscode.window.showQuickPick(
     [
-      { label: vscode.l10n.t('Supervised'), detail: vscode.l10n.t("Shows each stage's drafts and waits for Write."), mode: 'supervised' as const },
-      { label: vscode.l10n.t('Autopilot'), detail: vscode.l10n.t('Writes what passes the checks; stops at every gate a person decides.'), mode: 'autopilot' as const },
+      { label: t('host.pipelineRun.supervised'), detail: t('host.pipelineRun.showsEachStageSDrafts'), mode: 'supervised' as const },
+      { label: t('host.pipelineRun.autopilot'), detail: t('host.pipelineRun.writesWhatPassesChecksStops'), mode: 'autopilot' as const },
     ],
-    { placeHolder: vscode.l10n.t('How should Loom run the pipeline?') },
+    { placeHolder: t('host.pipelineRun.howShouldLoomRunPipeline') },
   );
   return picked?.mode;
 }
@@ -25,12 +26,12 @@ async function chooseMode(given: string | undefined): Promise<RunMode | undefine
 export function registerPipelineRunCommands(ctx: CommandContext, runs: PipelineRuns): vscode.Disposable[] {
   return [
     runs,
-    createCommand(ctx, 'loom.runPipeline', { spec: true, writes: true, placeHolder: vscode.l10n.t('Run the pipeline of which spec?') }, async (a, e) => {
+    createCommand(ctx, 'loom.runPipeline', { spec: true, writes: true, placeHolder: t('host.pipelineRun.runPipelineWhichSpec') }, async (a, e) => {
       const mode = await chooseMode(a.mode);
       if (!mode) return { status: 'cancelled' };
       return runs.start(e!, mode);
     }),
-    createCommand(ctx, 'loom.continuePipeline', { spec: true, writes: true, placeHolder: vscode.l10n.t('Continue the pipeline run of which spec?') }, (_a, e) => runs.continue(e!.dir)),
-    createCommand(ctx, 'loom.stopPipeline', { spec: true, writes: false, placeHolder: vscode.l10n.t('Stop the pipeline run of which spec?') }, (_a, e) => runs.stop(e!.dir)),
+    createCommand(ctx, 'loom.continuePipeline', { spec: true, writes: true, placeHolder: t('host.pipelineRun.continuePipelineRunWhichSpec') }, (_a, e) => runs.continue(e!.dir)),
+    createCommand(ctx, 'loom.stopPipeline', { spec: true, writes: false, placeHolder: t('host.pipelineRun.stopPipelineRunWhichSpec') }, (_a, e) => runs.stop(e!.dir)),
   ];
 }

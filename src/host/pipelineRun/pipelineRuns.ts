@@ -17,6 +17,7 @@ import type { ActiveRunsFile } from './activeRuns';
 import { dashboardRuns } from './dashboardRuns';
 import { syncAnswered } from './syncCommand';
 import { runVerification } from './verifyCommand';
+import { t } from '../../core/messages';
 
 /** The context key the tree's and the palette's Stop Pipeline read. */
 const RUNNING_CONTEXT = 'loom.pipelineRunning';
@@ -27,46 +28,46 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     (id: string, args: Record<string, unknown> = {}) =>
     () =>
       void vscode.commands.executeCommand(id, { specDir: e.dir, ...args });
-  const again = { title: vscode.l10n.t('Run Again'), run: () => void runs.start(e, mode) };
+  const again = { title: t('host.pipelineRun.runAgain'), run: () => void runs.start(e, mode) };
   const reasons: Record<StopReason, Action | undefined> = {
     'approval-gate': {
-      title: vscode.l10n.t('Approve and Continue'),
+      title: t('host.pipelineRun.approveContinue'),
       run: () =>
         void (vscode.commands.executeCommand('loom.approve', { specDir: e.dir }) as Thenable<CommandOutcome | undefined>).then((o) => {
           if (o?.status === 'done') void runs.start(e, mode);
         }),
     },
     'stale-approval': {
-      title: vscode.l10n.t('Approve Again and Continue'),
+      title: t('host.pipelineRun.approveAgainContinue'),
       run: () =>
         void (vscode.commands.executeCommand('loom.reapprove', { specDir: e.dir }) as Thenable<CommandOutcome | undefined>).then((o) => {
           if (o?.status === 'done') void runs.start(e, mode);
         }),
     },
-    'review-gate': { title: vscode.l10n.t('Open {0}', 'review-feedback.md'), run: () => openSpecFile(e, 'review-feedback.md') },
-    'review-response': { title: vscode.l10n.t('Answer Review'), run: command('loom.answerReview') },
-    breaker: { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
-    'needs-context': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
-    budget: { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.executing.tokenBudget') },
-    'check-failed': { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
-    'verification-failed': { title: vscode.l10n.t('Open {0}', 'verify-report.md'), run: () => openSpecFile(e, 'verify-report.md') },
-    'model-unavailable': { title: vscode.l10n.t('Open Settings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') },
+    'review-gate': { title: t('host.commands.open', { file: 'review-feedback.md' }), run: () => openSpecFile(e, 'review-feedback.md') },
+    'review-response': { title: t('host.pipelineRun.answerReview'), run: command('loom.answerReview') },
+    breaker: { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
+    'needs-context': { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
+    budget: { title: t('host.pipelineRun.openSettings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.executing.tokenBudget') },
+    'check-failed': { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
+    'verification-failed': { title: t('host.commands.open', { file: 'verify-report.md' }), run: () => openSpecFile(e, 'verify-report.md') },
+    'model-unavailable': { title: t('host.pipelineRun.openSettings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') },
     'model-error': again,
     'missing-input': stop.file
-      ? { title: vscode.l10n.t('Open {0}', stop.file), run: () => openSpecFile(e, stop.file!) }
-      : { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
+      ? { title: t('host.commands.open', { file: stop.file }), run: () => openSpecFile(e, stop.file!) }
+      : { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
     'model-refused': {
-      title: vscode.l10n.t('Answer in @loom'),
+      title: t('host.pipelineRun.answerLoom'),
       run: () => void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@loom /${commandForStage(stop.stage)?.name ?? ''} `, isPartialQuery: true }),
     },
     'drafts-declined': again,
     declined: again,
-    refused: { title: vscode.l10n.t('Open Dashboard'), run: command('loom.openDashboard') },
+    refused: { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
     'tasks-stopped': again,
     stopped: again,
-    'failed-stage': { title: vscode.l10n.t('Recover…'), run: command('loom.recover') },
-    'unreadable-state': { title: vscode.l10n.t('Open {0}', 'pipeline.state.json'), run: command('loom.openStateFile') },
-    error: { title: vscode.l10n.t('Open Log'), run: () => runs.showLog() },
+    'failed-stage': { title: t('host.commands.recover'), run: command('loom.recover') },
+    'unreadable-state': { title: t('host.commands.open', { file: 'pipeline.state.json' }), run: command('loom.openStateFile') },
+    error: { title: t('host.executing.openLog'), run: () => runs.showLog() },
     done: undefined,
   };
   return reasons[stop.reason];
@@ -104,7 +105,7 @@ export class PipelineRuns implements vscode.Disposable {
     /** Where each spec's last run stopped: survives a reload. */
     private readonly stops: RunStopsFile,
   ) {
-    this.status.name = vscode.l10n.t('Loom Pipeline Run');
+    this.status.name = t('host.pipelineRun.loomPipelineRun');
     dashboardRuns.provider = (dir) => this.dashboard(dir);
     // A stop holds while the spec's files say the same: any change (git, loom's CLI, an approval) may end it.
     this.subscriptions.push(ctx.registry.onDidChange(() => this.show()));
@@ -179,7 +180,7 @@ export class PipelineRuns implements vscode.Disposable {
     const record = this.currentStop(dir);
     const e = this.ctx.registry.entry(dir);
     const action = record && e ? continueAction(this, e, record.stop, record.mode) : undefined;
-    if (!action) return { status: 'refused', message: vscode.l10n.t('No pipeline run of this spec waits for you.'), reasons: [] };
+    if (!action) return { status: 'refused', message: t('host.pipelineRun.noPipelineRunSpecWaits'), reasons: [] };
     action.run();
     return { status: 'done', specDir: dir };
   }
@@ -224,10 +225,10 @@ export class PipelineRuns implements vscode.Disposable {
     }
     const [dir, r] = first;
     const feature = splitSpecName(this.ctx.registry.entry(dir)?.spec.snapshot.name ?? dir).feature;
-    this.status.text = `$(sync~spin) ${vscode.l10n.t('Loom: {0} · {1}', feature, r.stage)}`;
+    this.status.text = `$(sync~spin) ${t('host.pipelineRun.loom', { feature, stage: r.stage })}`;
     this.status.accessibilityInformation = undefined;
-    this.status.tooltip = vscode.l10n.t('Loom is running the pipeline of {0} ({1}). Click to stop it.', feature, r.mode === 'autopilot' ? vscode.l10n.t('Autopilot') : vscode.l10n.t('Supervised'));
-    this.status.command = { title: vscode.l10n.t('Stop Pipeline'), command: 'loom.stopPipeline', arguments: [{ specDir: dir }] };
+    this.status.tooltip = t('host.pipelineRun.loomRunningPipelineClickStop', { feature, t: r.mode === 'autopilot' ? t('host.pipelineRun.autopilot') : t('host.pipelineRun.supervised') });
+    this.status.command = { title: t('host.pipelineRun.stopPipeline'), command: 'loom.stopPipeline', arguments: [{ specDir: dir }] };
     this.status.show();
   }
 
@@ -241,14 +242,14 @@ export class PipelineRuns implements vscode.Disposable {
     }
     const feature = splitSpecName(this.ctx.registry.peek(w.dir)?.spec.snapshot.name ?? w.dir).feature;
     const since = clockTime(w.at);
-    this.status.text = `$(bell) ${vscode.l10n.t('Loom: {0} needs you · {1}', feature, w.stage)}`;
+    this.status.text = `$(bell) ${t('host.pipelineRun.loomNeedsYou', { feature, stage: w.stage })}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${md(vscode.l10n.t('{0} waits for you at {1} since {2}', feature, w.stage, since))}**\n\n${md(w.message)}\n\n`);
-    if (waiting.length > 1) tooltip.appendMarkdown(`${md(vscode.l10n.t('{0} more spec(s) wait for you: see the Loom view.', waiting.length - 1))}\n\n`);
-    tooltip.appendMarkdown(md(vscode.l10n.t('Click to continue')));
+    tooltip.appendMarkdown(`**${md(t('host.pipelineRun.waitsYouAtSince', { feature, stage: w.stage, since }))}**\n\n${md(w.message)}\n\n`);
+    if (waiting.length > 1) tooltip.appendMarkdown(`${md(t('host.pipelineRun.moreSpecSWaitYou', { 0: waiting.length - 1 }))}\n\n`);
+    tooltip.appendMarkdown(md(t('host.pipelineRun.clickContinue')));
     this.status.tooltip = tooltip;
-    this.status.accessibilityInformation = { label: vscode.l10n.t('Loom: {0} waits for you at {1} since {2}: {3}', feature, w.stage, since, w.message), role: 'button' };
-    this.status.command = { title: vscode.l10n.t('Continue Pipeline'), command: 'loom.continuePipeline', arguments: [{ specDir: w.dir }] };
+    this.status.accessibilityInformation = { label: t('host.pipelineRun.loomWaitsYouAtSince', { feature, stage: w.stage, since, message: w.message }), role: 'button' };
+    this.status.command = { title: t('host.pipelineRun.continuePipeline'), command: 'loom.continuePipeline', arguments: [{ specDir: w.dir }] };
     this.status.show();
   }
 
@@ -256,7 +257,7 @@ export class PipelineRuns implements vscode.Disposable {
   async start(e: SpecEntry, mode: RunMode): Promise<CommandOutcome> {
     const feature = splitSpecName(e.spec.snapshot.name).feature;
     if (this.running.has(e.dir)) {
-      const message = vscode.l10n.t('The pipeline of {0} is already running.', feature);
+      const message = t('host.pipelineRun.pipelineAlreadyRunning', { feature });
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
@@ -297,7 +298,7 @@ export class PipelineRuns implements vscode.Disposable {
       stop =
         err instanceof LoomError
           ? { reason: 'refused', stage: e.spec.stage ?? '-', message, stages: [] }
-          : { reason: 'error', stage: e.spec.stage ?? '-', message: vscode.l10n.t('The run stopped on an error: {0}', message), stages: [] };
+          : { reason: 'error', stage: e.spec.stage ?? '-', message: t('host.pipelineRun.runStoppedError', { message }), stages: [] };
       log.error(`${e.spec.snapshot.specDir}: run failed: ${message}`);
     } finally {
       release();
@@ -317,10 +318,10 @@ export class PipelineRuns implements vscode.Disposable {
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
     const text =
       stop.reason === 'done'
-        ? vscode.l10n.t('{0}: {1}', feature, stop.message)
+        ? t('host.pipelineRun.text', { feature, message: stop.message })
         : e.spec.stage === null
-          ? vscode.l10n.t('{0} needs you: {1}', feature, stop.message)
-          : vscode.l10n.t('{0} needs you at {1}: {2}', feature, stop.stage, stop.message);
+          ? t('host.pipelineRun.needsYou', { feature, message: stop.message })
+          : t('host.pipelineRun.needsYouAt', { feature, stage: stop.stage, message: stop.message });
     notify(stop.reason === 'done' || stop.reason === 'stopped' ? 'info' : 'warning', text, action ? [action] : []);
     return { status: 'done', specDir: e.dir, outcome: stop.reason, to: stop.stage, message: stop.message };
   }
@@ -341,7 +342,7 @@ export class PipelineRuns implements vscode.Disposable {
   /** Stop Pipeline: the run ends at once; a running Run Tasks is stopped through the actor. */
   async stop(dir: string): Promise<CommandOutcome> {
     const r = this.running.get(dir);
-    if (!r) return { status: 'refused', message: vscode.l10n.t('No pipeline run is under way for this spec.'), reasons: [] };
+    if (!r) return { status: 'refused', message: t('host.pipelineRun.noPipelineRunUnderWay'), reasons: [] };
     r.controller.abort();
     // Run Tasks under way stops through the actor too; where none runs, the actor says so and nothing changes.
     const e = this.ctx.registry.entry(dir);
@@ -354,7 +355,7 @@ export class PipelineRuns implements vscode.Disposable {
     const selector = new VsCodeModelSelector(
       () => ({ vendor: ctx.config.modelVendor, families: ctx.config.modelFamilies }),
       ctx.log.component('pipelineRun'),
-      vscode.l10n.t('Loom drafts the files of each stage of the pipeline run with this model.'),
+      t('host.pipelineRun.loomDraftsFilesEachStage'),
     );
     return {
       mode,
@@ -366,7 +367,7 @@ export class PipelineRuns implements vscode.Disposable {
       confirm: (q) => askPerson(ctx, e, q),
       runTasks: async (): Promise<TasksOutcome> => {
         const o = (await vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir, ...(mode === 'autopilot' ? { confirm: true } : {}) })) as CommandOutcome | undefined;
-        if (!o || o.status === 'cancelled') return { kind: 'declined', message: vscode.l10n.t('Run Tasks was not confirmed.') };
+        if (!o || o.status === 'cancelled') return { kind: 'declined', message: t('host.pipelineRun.runTasksWasNotConfirmed') };
         if (o.status === 'refused' || o.status === 'failed') return { kind: 'refused', message: o.message };
         return { kind: 'ran', outcome: (o.outcome ?? 'completed') as ExecutingOutcome, message: o.message ?? '', finished: o.finished ?? [] };
       },
@@ -374,7 +375,7 @@ export class PipelineRuns implements vscode.Disposable {
       verify: () => runVerification(ctx, e, signal),
       answerReview: async (): Promise<ReviewOutcome> => {
         const o = (await vscode.commands.executeCommand('loom.answerReview', { specDir: e.dir })) as CommandOutcome | undefined;
-        if (!o || o.status === 'cancelled') return { kind: 'refused', message: vscode.l10n.t('The review was not answered.') };
+        if (!o || o.status === 'cancelled') return { kind: 'refused', message: t('host.pipelineRun.reviewWasNotAnswered') };
         if (o.status === 'refused' || o.status === 'failed') return { kind: 'refused', message: o.message };
         if (o.outcome === 'answered' || o.outcome === 'answer-failed') return { kind: 'answered', passed: o.outcome === 'answered', message: o.message ?? '', wrote: o.finished ?? [] };
         return { kind: 'stopped', outcome: (o.outcome ?? 'cancelled') as ExecutingOutcome, message: o.message ?? '' };
@@ -395,5 +396,5 @@ async function reviewDrafts(ctx: CommandContext, e: SpecEntry, stage: string, dr
   await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
   const feature = splitSpecName(e.spec.snapshot.name).feature;
   const lines = [drafts.map((d) => d.path).join(', '), ...problems.map((p) => `- ${p}`)];
-  return confirmQuestion(ctx, { title: vscode.l10n.t('{0}: write the drafts of {1}?', feature, stage), lines, ok: vscode.l10n.t('Write') });
+  return confirmQuestion(ctx, { title: t('host.pipelineRun.writeDrafts', { feature, stage }), lines, ok: t('host.pipelineRun.write') });
 }

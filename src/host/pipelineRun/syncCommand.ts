@@ -7,6 +7,7 @@ import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 /** The GitHub Pull Requests extension, and its command that opens the Create Pull Request view. */
 const GITHUB_PR_EXTENSION = 'GitHub.vscode-pull-request-github';
@@ -47,7 +48,7 @@ export async function handOnBranch(plan: HandOnPlan, log: (line: string) => void
   const root = vscode.Uri.file(plan.worktree ?? '');
   const git = plan.worktree ? await gitApi() : undefined;
   const repo = git ? ((await git.openRepository?.(root)) ?? git.getRepository(root)) : undefined;
-  if (!repo) return { pushed: false, reason: plan.worktree ? vscode.l10n.t('VS Code’s git extension is not available') : vscode.l10n.t('the feature has no worktree') };
+  if (!repo) return { pushed: false, reason: plan.worktree ? t('host.pipelineRun.vSCodeSGitExtension') : t('host.pipelineRun.featureHasNoWorktree') };
   try {
     await repo.push(plan.remote, plan.branch, true);
   } catch (e) {
@@ -65,8 +66,8 @@ export async function handOnBranch(plan: HandOnPlan, log: (line: string) => void
 /** The commands that still need running, shown where the person can copy them. */
 async function showCommands(plan: HandOnPlan, commands: readonly string[], why: string): Promise<void> {
   await vscode.env.clipboard.writeText(commands.join('\n'));
-  const copied = vscode.l10n.t('{0}. The commands are on the clipboard: {1}', why, commands.join(' ; '));
-  notify('info', copied, [{ title: vscode.l10n.t('Open Terminal'), run: () => vscode.window.createTerminal({ cwd: plan.worktree, name: 'Loom: hand on' }).show() }]);
+  const copied = t('host.pipelineRun.commandsAreClipboard', { why, commands: commands.join(' ; ') });
+  notify('info', copied, [{ title: t('host.pipelineRun.openTerminal'), run: () => vscode.window.createTerminal({ cwd: plan.worktree, name: 'Loom: hand on' }).show() }]);
 }
 
 /**
@@ -89,13 +90,13 @@ export async function syncAnswered(ctx: CommandContext, e: SpecEntry, answer: An
   log.info(`${snapshot.specDir}: ${added.length} of ${found} memory entries added to ${file}`);
   const plan = handOnPlan(snapshot, specLanguage(snapshot));
   const outcome = await handOnBranch(plan, (l) => log.warn(l));
-  const memory = vscode.l10n.t('{0}: {1} new memory entries in {2}', feature, added.length, file);
-  if (!outcome.pushed) await showCommands(plan, plan.commands, `${memory}; ${vscode.l10n.t('the branch was not pushed: {0}', outcome.reason)}`);
-  else if (outcome.pullRequest === 'commands') await showCommands(plan, plan.commands.slice(1), `${memory}; ${vscode.l10n.t('pushed {0}', plan.branch)}`);
-  else notify('info', `${memory}; ${vscode.l10n.t('pushed {0}', plan.branch)}`);
+  const memory = t('host.pipelineRun.newMemoryEntries', { feature, addedCount: added.length, file });
+  if (!outcome.pushed) await showCommands(plan, plan.commands, `${memory}; ${t('host.pipelineRun.branchWasNotPushed', { reason: outcome.reason })}`);
+  else if (outcome.pullRequest === 'commands') await showCommands(plan, plan.commands.slice(1), `${memory}; ${t('host.pipelineRun.pushed', { branch: plan.branch })}`);
+  else notify('info', `${memory}; ${t('host.pipelineRun.pushed', { branch: plan.branch })}`);
   return { status: 'done', specDir: e.dir, outcome: outcome.pushed ? 'pushed' : 'commands', message: plan.commands.join('\n') };
 }
 
 export function registerSyncCommand(ctx: CommandContext): vscode.Disposable[] {
-  return [createCommand(ctx, 'loom.syncFeature', { spec: true, writes: true, placeHolder: vscode.l10n.t('Sync which spec?') }, (_a, e) => syncSpec(ctx, e!))];
+  return [createCommand(ctx, 'loom.syncFeature', { spec: true, writes: true, placeHolder: t('host.pipelineRun.syncWhichSpec') }, (_a, e) => syncSpec(ctx, e!))];
 }

@@ -6,6 +6,7 @@ import { presentRefused } from '../commands/answers';
 import { createCommand, notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 /**
  * Verification by Loom, as an intent of the spec's actor: the project's build and type checks and
@@ -16,7 +17,7 @@ import type { SpecEntry } from '../specs/specRegistry';
 export async function runVerification(ctx: CommandContext, e: SpecEntry, signal?: AbortSignal): Promise<Answer<'verify'>> {
   const feature = splitSpecName(e.spec.snapshot.name).feature;
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loom: verifying {0} (build, type checks, tests)', feature), cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: t('host.pipelineRun.loomVerifyingBuildTypeChecks', { feature }), cancellable: true },
     async (_progress, token) => {
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
@@ -39,12 +40,12 @@ export function presentVerification(ctx: CommandContext, e: SpecEntry, v: Verifi
   const feature = splitSpecName(e.spec.snapshot.name).feature;
   ctx.registry.reloadNow(e.dir);
   ctx.log.component('verification').info(`${e.spec.snapshot.specDir}: verification ${v.verdict} in ${v.cwd}; ${v.fixItems.length} fix item(s)`);
-  const open = { title: vscode.l10n.t('Open {0}', v.report), run: () => openSpecFile(e, v.report) };
+  const open = { title: t('host.commands.open', { file: v.report }), run: () => openSpecFile(e, v.report) };
   if (v.verdict === 'PASS') {
-    notify('info', vscode.l10n.t('{0}: verification PASS; wrote {1} and {2}.', feature, v.report, v.handoff ?? '-'), [open]);
+    notify('info', t('host.pipelineRun.verificationPassWrote', { feature, report: v.report, handoff: v.handoff ?? '-' }), [open]);
   } else {
     const first = v.fixItems[0]?.problem ?? '';
-    notify('warning', vscode.l10n.t('{0}: verification FAIL ({1} fix items): {2}', feature, v.fixItems.length, first), [open]);
+    notify('warning', t('host.pipelineRun.verificationFailFixItems', { feature, fixItemsCount: v.fixItems.length, first }), [open]);
   }
   return { status: 'done', specDir: e.dir, outcome: v.verdict, message: v.fixItems.map((f) => f.problem).join('; ') };
 }
@@ -64,5 +65,5 @@ async function verify(ctx: CommandContext, e: SpecEntry): Promise<CommandOutcome
 }
 
 export function registerVerifyCommand(ctx: CommandContext): vscode.Disposable[] {
-  return [createCommand(ctx, 'loom.verify', { spec: true, writes: true, placeHolder: vscode.l10n.t('Verify which spec?') }, (_a, e) => verify(ctx, e!))];
+  return [createCommand(ctx, 'loom.verify', { spec: true, writes: true, placeHolder: t('host.pipelineRun.verifyWhichSpec') }, (_a, e) => verify(ctx, e!))];
 }
