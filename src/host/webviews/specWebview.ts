@@ -6,7 +6,7 @@ import { nodeCrypto } from '../../core/nodeModules';
 import type { HostMessage, ViewKind, ViewModel, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/protocolSchema';
 import { renderWebviewHtml, WEBVIEW_BUNDLES } from '../../shared/webviewHtml';
-import { displayLanguage } from '../../core/messages';
+import { displayLanguage, t } from '../../core/messages';
 import { splitSpecName } from '../format';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog } from '../log';
@@ -99,7 +99,7 @@ export class SpecWebview extends Disposable {
 
   private title(entry: SpecEntry | undefined): string {
     const feature = splitSpecName(entry?.spec.snapshot.name ?? this.dir.split(/[\\/]/).pop() ?? '').feature;
-    return this.kind === 'dashboard' ? vscode.l10n.t('Loom: {0}', feature) : vscode.l10n.t('Traceability: {0}', feature);
+    return this.kind === 'dashboard' ? t('host.webviews.loom', { feature }) : t('host.webviews.traceability', { feature });
   }
 
   /** Handles one message from the page: validated first, invalid ones are logged and ignored. */
@@ -125,7 +125,7 @@ export class SpecWebview extends Disposable {
       await this.handle(this, message);
     } catch (e) {
       this.log.error(`${message.type} failed`, e);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Loom: {0} failed: {1}', message.type, e instanceof Error ? e.message : String(e)));
+      void vscode.window.showErrorMessage(t('host.commands.loomFailed', { id: message.type, message: e instanceof Error ? e.message : String(e) }));
     }
   }
 
@@ -140,7 +140,7 @@ export class SpecWebview extends Disposable {
     if (!this.pageReady || this.isDisposed) return;
     const entry = this.entry;
     if (!entry) {
-      this.post({ type: 'unavailable', message: vscode.l10n.t('This spec no longer exists.') });
+      this.post({ type: 'unavailable', message: t('host.webviews.specNoLongerExists') });
       return;
     }
     this.panel.title = this.title(entry);
@@ -149,7 +149,7 @@ export class SpecWebview extends Disposable {
       model = this.model(entry);
     } catch (e) {
       this.log.error(`${this.kind} ${this.dir}: the model could not be built`, e);
-      this.post({ type: 'unavailable', message: vscode.l10n.t('This spec could not be read: see the Loom log.') });
+      this.post({ type: 'unavailable', message: t('host.webviews.specCouldNotReadSee') });
       return;
     }
     this.post({ type, model, language: displayLanguage() } as HostMessage);

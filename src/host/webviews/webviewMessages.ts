@@ -9,6 +9,7 @@ import type { ComponentLog } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { MessageHandler, SpecWebview } from './specWebview';
 import type { WebviewPanels } from './webviewPanels';
+import { t } from '../../core/messages';
 
 /**
  * What the dashboard's breaker buttons run: registered with Loom's other commands
@@ -50,7 +51,7 @@ export function webviewMessageHandler(registry: SpecRegistry, panels: WebviewPan
     const folder = view.entry?.folder;
     const abs = folder ? insideFolder(folder.uri.fsPath, specDir) : undefined;
     const entry = abs ? registry.entry(abs) : undefined;
-    if (!entry) throw new Error(vscode.l10n.t('{0} is not a loom spec directory of this workspace.', specDir));
+    if (!entry) throw new Error(t('host.commands.notLoomSpecDirectoryWorkspace', { dir: specDir }));
     return entry;
   };
 
@@ -80,7 +81,7 @@ async function openFile(view: SpecWebview, message: OpenFileMessage, log: Compon
   try {
     await vscode.workspace.fs.stat(uri);
   } catch {
-    notify('warning', vscode.l10n.t('{0} does not exist.', message.path));
+    notify('warning', t('host.webviews.doesNotExist', { path: message.path }));
     return;
   }
   if (!message.line && !message.testName) {
@@ -97,7 +98,7 @@ async function runCommand(entry: SpecEntry, message: RunCommandMessage): Promise
   if (message.command === 'breakerChoice') {
     const commands = await vscode.commands.getCommands(true);
     if (!commands.includes(BREAKER_CHOICE_COMMAND)) {
-      notify('warning', vscode.l10n.t('The executing engine is not running for this spec.'));
+      notify('warning', t('host.webviews.executingEngineNotRunningSpec'));
       return;
     }
     await vscode.commands.executeCommand(BREAKER_CHOICE_COMMAND, { specDir: entry.dir, taskId: message.args.taskId, choice: message.args.choice });
@@ -121,7 +122,7 @@ async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log:
   const last = memory.get<string>(LAST_EXPORT_FOLDER);
   const start = last ? vscode.Uri.parse(last) : entry.folder.uri;
   const target = await vscode.window.showSaveDialog({
-    title: vscode.l10n.t('Export the traceability matrix'),
+    title: t('host.webviews.exportTraceabilityMatrix'),
     defaultUri: vscode.Uri.joinPath(start, name),
     filters: csv ? { CSV: ['csv'] } : { Markdown: ['md'] },
   });
@@ -133,7 +134,7 @@ async function exportMatrix(entry: SpecEntry, message: ExportMatrixMessage, log:
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   const rows = selectRows(model, message.behaviors).length;
   log.info(`exported ${rows} row(s) of ${entry.spec.snapshot.specDir} to ${target.fsPath}`);
-  notify('info', vscode.l10n.t('Exported {0} rows to {1}.', rows, vscode.workspace.asRelativePath(target)), [
-    { title: vscode.l10n.t('Open'), run: () => void vscode.commands.executeCommand('vscode.open', target) },
+  notify('info', t('host.webviews.exportedRows', { rows, asRelativePath: vscode.workspace.asRelativePath(target) }), [
+    { title: t('host.tree.open'), run: () => void vscode.commands.executeCommand('vscode.open', target) },
   ]);
 }
