@@ -4,6 +4,7 @@ import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
+import { t } from '../../core/messages';
 
 /**
  * Loom: Create Worktree, the git-worktree stage: the feature branch and its worktree (made or
@@ -14,7 +15,7 @@ async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<Comman
   const answer = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: vscode.l10n.t('Loom: creating the worktree of {0}', feature),
+      title: t('host.git.loomCreatingWorktree', { feature }),
       cancellable: true,
     },
     async (_progress, token) => {
@@ -34,14 +35,12 @@ async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<Comman
   ctx.registry.reloadNow(e.dir);
   ctx.log.component('worktree').info(`${e.spec.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
   const message = worktree.created
-    ? vscode.l10n.t('{0}: created branch {1} with its worktree at {2}.', feature, worktree.branch, worktree.path)
-    : vscode.l10n.t('{0}: using the existing worktree of {1} at {2}.', feature, worktree.branch, worktree.path);
-  notify('info', message, [
-    { title: vscode.l10n.t('Open in New Window'), run: () => void vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(worktree.path), { forceNewWindow: true }) },
-  ]);
+    ? t('host.git.createdBranchWorktreeAt', { feature, branch: worktree.branch, path: worktree.path })
+    : t('host.git.usingExistingWorktreeAt', { feature, branch: worktree.branch, path: worktree.path });
+  notify('info', message, [{ title: t('host.git.openNewWindow'), run: () => void vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(worktree.path), { forceNewWindow: true }) }]);
   return { status: 'done', specDir: e.dir, uri: vscode.Uri.file(worktree.path).toString() };
 }
 
 export function registerWorktreeCommands(ctx: CommandContext): vscode.Disposable[] {
-  return [createCommand(ctx, 'loom.createWorktree', { spec: true, writes: true, placeHolder: vscode.l10n.t('Which spec needs a worktree?') }, (_a, e) => createWorktree(ctx, e!))];
+  return [createCommand(ctx, 'loom.createWorktree', { spec: true, writes: true, placeHolder: t('host.git.whichSpecNeedsWorktree') }, (_a, e) => createWorktree(ctx, e!))];
 }
