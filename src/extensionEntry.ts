@@ -8,6 +8,8 @@ import { activatedWithWindow } from './host/activatedWithWindow';
 import { standIn } from './host/standIn';
 import { threadClock } from './host/threadClock';
 import type { LoadClock, LoomApi } from './extension';
+import { hostEntryMessages } from './core/messages/hostEntry';
+import { languageOfLocale } from './shared/messages/language';
 
 // The extension's entry (dist/extension.js): a few lines that load the extension itself
 // (dist/extensionMain.js, 1 MB; the libraries it loads on first use wait in dist/vendor) with
@@ -42,11 +44,19 @@ export function activate(context: vscode.ExtensionContext): LoomApi {
     try {
       late.start();
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Loom could not start: {0}', e instanceof Error ? e.message : String(e)));
+      void vscode.window.showErrorMessage(couldNotStart(e instanceof Error ? e.message : String(e)));
     }
   });
   Object.assign(clock, { deferred: true, activatedAt: performance.now(), threadAtActivated: threadClock() });
   return late.api;
+}
+
+/**
+ * The catalog's sentence, put together here: the catalog and its formatter are in the bundle that
+ * could not start, and this file stays a few lines (its one parameter is a plain `{message}`).
+ */
+function couldNotStart(message: string): string {
+  return hostEntryMessages['host.entry.couldNotStart'][languageOfLocale(vscode.env.language)].replace('{message}', () => message);
 }
 
 /** The commands package.json contributes: each has a stand-in until the extension has started. */

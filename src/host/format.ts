@@ -1,20 +1,20 @@
-import * as vscode from 'vscode';
+import { t } from '../core/messages';
 
 export { splitSpecName } from '../core/specdir/specName';
 
 /** "just now", "5m ago", "2h ago", "3d ago" — short enough for a tree row. */
 export function relativeTime(iso: string | undefined, now = Date.now()): string | undefined {
   if (!iso) return undefined;
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return undefined;
-  const minutes = Math.floor(Math.max(0, now - t) / 60000);
-  if (minutes < 1) return vscode.l10n.t('just now');
-  if (minutes < 60) return vscode.l10n.t('{0}m ago', minutes);
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return undefined;
+  const minutes = Math.floor(Math.max(0, now - time) / 60000);
+  if (minutes < 1) return t('host.general.justNow');
+  if (minutes < 60) return t('host.general.mAgo', { minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return vscode.l10n.t('{0}h ago', hours);
+  if (hours < 24) return t('host.general.hAgo', { hours });
   const days = Math.floor(hours / 24);
-  if (days < 60) return vscode.l10n.t('{0}d ago', days);
-  return new Date(t).toISOString().slice(0, 10);
+  if (days < 60) return t('host.general.dAgo', { days });
+  return new Date(time).toISOString().slice(0, 10);
 }
 
 /** `2026-11-29T10:05:00.000Z` → the user's local `2026-11-29 18:05`. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LogLevelSetting } from './config';
+import { t } from '../core/messages';
 
 const ORDER: readonly LogLevelSetting[] = ['trace', 'debug', 'info', 'warning', 'error'];
 
@@ -47,7 +48,7 @@ export class Log implements vscode.Disposable {
 
   /** A short message for the user; the details are in the log, one click away. Never awaited. */
   showError(message: string): void {
-    const openLog = vscode.l10n.t('Open Log');
+    const openLog = t('host.executing.openLog');
     void vscode.window.showErrorMessage(message, openLog).then((choice) => {
       if (choice === openLog) this.show();
     });

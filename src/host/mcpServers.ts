@@ -6,7 +6,7 @@ import type { LoomConfig } from './config';
 import { Disposable } from './lifecycle';
 import type { SpecRegistry } from './specs/specRegistry';
 import type { WorkspaceTrust } from './trust';
-import { displayLanguage } from '../core/messages';
+import { displayLanguage, t } from '../core/messages';
 
 /** The id of `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'loom.mcpServers';
@@ -59,7 +59,7 @@ export class LoomMcpServers extends Disposable implements vscode.McpServerDefini
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     const folders = this.folders();
     return folders.map((folder) => {
-      const label = folders.length > 1 || (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? vscode.l10n.t('Loom ({0})', folder.name) : 'Loom';
+      const label = folders.length > 1 || (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? t('host.general.loom', { name: folder.name }) : 'Loom';
       // The extension host's own Node: in desktop VS Code process.execPath is Electron, which runs
       // as plain Node with ELECTRON_RUN_AS_NODE=1; code-server's Node ignores the variable.
       const server = new vscode.McpStdioServerDefinition(

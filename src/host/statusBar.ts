@@ -8,6 +8,7 @@ import { Disposable } from './lifecycle';
 import type { SpecEntry, SpecRegistry } from './specs/specRegistry';
 import { progressText, stageText } from './tree/treeItems';
 import type { SpecsView } from './tree/specsView';
+import { t } from '../core/messages';
 
 /**
  * The active spec in the status bar: its stage and progress, a warning when something is stale;
@@ -26,7 +27,7 @@ export class LoomStatusBar extends Disposable {
   ) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('loom.activeSpec', vscode.StatusBarAlignment.Left, 10));
-    this.item.name = vscode.l10n.t('Loom: active spec');
+    this.item.name = t('host.general.loomActiveSpec');
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
     this._register(view.treeView.onDidChangeSelection(() => this.update()));
     // Any spec's change can make another one the most relevant: the choice is a pass over the entries, cheap enough for every change.
@@ -66,7 +67,7 @@ export class LoomStatusBar extends Disposable {
     this.item.backgroundColor = stale ? new vscode.ThemeColor('statusBarItem.warningBackground') : failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${md(splitSpecName(e.spec.snapshot.name).feature)}** — \`${stageText(e)}\`${progressText(e) ? `, ${md(progressText(e)!)}` : ''}\n\n`);
-    if (stale) tooltip.appendMarkdown(`$(warning) ${md(vscode.l10n.t('Something this spec was approved or derived from changed since: see the Loom view.'))}\n\n`);
+    if (stale) tooltip.appendMarkdown(`$(warning) ${md(t('host.general.somethingSpecWasApprovedDerived'))}\n\n`);
     const unreadable = e.spec.stage === null;
     // A spec whose ways on are all blocked is not advanced by a click: Advance says what blocks it.
     const next = unreadable || failed ? [] : e.spec.next();
@@ -74,27 +75,27 @@ export class LoomStatusBar extends Disposable {
     const forward = blocked ? next.find((c) => c.kind === 'forward') : undefined;
     // What to do first, as the refusal's first button says it: tasks left to run before the files they write.
     const firstUnmet = forward ? (unfinishedTasks(e.spec.definition, e.spec.stage, forward)[0] ?? forward.unmet[0]) : undefined;
-    if (firstUnmet) tooltip.appendMarkdown(`$(circle-slash) ${md(vscode.l10n.t('Blocked: {0}', firstUnmet))}\n\n`);
+    if (firstUnmet) tooltip.appendMarkdown(`$(circle-slash) ${md(t('host.general.blocked', { firstUnmet }))}\n\n`);
     tooltip.appendMarkdown(
       md(
         unreadable
-          ? vscode.l10n.t('Click to open pipeline.state.json at the error')
+          ? t('host.general.clickOpenPipelineStateJson')
           : failed
-            ? vscode.l10n.t('Click to recover this spec')
+            ? t('host.general.clickRecoverSpec')
             : blocked
-              ? vscode.l10n.t('Click to see what blocks this spec')
-              : vscode.l10n.t('Click to advance this spec'),
+              ? t('host.general.clickSeeWhatBlocksSpec')
+              : t('host.general.clickAdvanceSpec'),
       ),
     );
     this.item.tooltip = tooltip;
     // Screen readers read this label instead of the text: plain words, no icon names or markdown.
     const feature = splitSpecName(e.spec.snapshot.name).feature;
     const progressLabel = progressText(e);
-    const state = stale ? vscode.l10n.t('approval stale') : unreadable ? vscode.l10n.t('state unreadable') : failed ? vscode.l10n.t('failed') : blocked ? vscode.l10n.t('blocked') : undefined;
-    const label = [vscode.l10n.t('Loom spec {0}, stage {1}', feature, stageText(e)), progressLabel, state].filter(Boolean).join(', ');
+    const state = stale ? t('host.general.approvalStale') : unreadable ? t('host.commands.stateUnreadable') : failed ? t('host.general.failed') : blocked ? t('host.commands.blocked') : undefined;
+    const label = [t('host.general.loomSpecStage', { feature, stageText: stageText(e) }), progressLabel, state].filter(Boolean).join(', ');
     this.item.accessibilityInformation = { label, role: 'button' };
     const command = unreadable ? 'loom.openStateFile' : failed ? 'loom.recover' : 'loom.advance';
-    this.item.command = { command, title: vscode.l10n.t('Advance'), arguments: [{ specDir: e.dir }] };
+    this.item.command = { command, title: t('host.commands.advance'), arguments: [{ specDir: e.dir }] };
     this.item.show();
   }
 }

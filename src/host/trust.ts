@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from './lifecycle';
+import { t } from '../core/messages';
 
 /**
  * Workspace trust. In an untrusted workspace Loom only reads: no state writes, no new specs, no
@@ -21,7 +22,7 @@ export class WorkspaceTrust extends Disposable {
 
 export class UntrustedWorkspaceError extends Error {
   /** `message`: what the refused command would have written, in its own words. */
-  constructor(message = vscode.l10n.t('This workspace is not trusted, so Loom is read-only here: nothing is written. Trust the workspace to advance specs.')) {
+  constructor(message = t('host.general.workspaceNotTrustedSoLoom')) {
     super(message);
   }
 }
