@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG, LANGUAGES, languageOfEnvironment, languageOfLocale, message, render, setDisplayLanguage, t, type MessageKey } from '../../../src/core/messages';
-import { parameterNamesOf } from '../../../src/core/messages/format';
+import { formatText, parameterNamesOf } from '../../../src/core/messages/format';
+import { TABLES } from '../../../src/core/messages/catalog';
 
 test('every key has an English and a Chinese text with the same parameters', () => {
   const keys = Object.keys(CATALOG()) as MessageKey[];
@@ -10,6 +11,21 @@ test('every key has an English and a Chinese text with the same parameters', () 
     const entry = CATALOG()[key];
     for (const language of LANGUAGES) assert.ok(entry[language].trim() !== '', `${key} has no ${language} text`);
     assert.deepEqual(parameterNamesOf(entry.zh, 'zh'), parameterNamesOf(entry.en, 'en'), `${key}: the two texts take different parameters`);
+  }
+});
+
+test('a key lives in exactly one table, and t() words each one from its table', () => {
+  const seen = new Map<string, number>();
+  TABLES.forEach((table, i) => {
+    for (const key of Object.keys(table)) {
+      assert.ok(!seen.has(key), `${key} is in tables ${seen.get(key)} and ${i}`);
+      seen.set(key, i);
+    }
+  });
+  for (const [key, i] of seen) {
+    const entry = (TABLES[i] as Record<string, { en: string; zh: string }>)[key];
+    const params = Object.fromEntries(parameterNamesOf(entry.en, 'en').map((p) => [p, 2]));
+    assert.equal(t(key as MessageKey, params as never, 'zh'), formatText(entry.zh, 'zh', params), key);
   }
 });
 
