@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { specTemplateLanguage } from '../core/authoring/specTemplate';
 import type { Diagnostic } from '../core/diagnostics/diagnostic';
 import { SpecLockedError, TransitionRefusedError } from '../core/errors';
 import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
@@ -17,7 +16,7 @@ import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
 import { overrideAuthor, overrideFor, writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
 import { writeConvergence } from '../core/validators/convergence';
 import { verificationArtifacts } from '../core/validators/verificationArtifacts';
-import { displayLanguage, LANGUAGES, setDisplayLanguage, t } from '../core/messages';
+import { displayLanguage, LANGUAGES, languageOfLocale, setDisplayLanguage, t } from '../core/messages';
 import { cliLanguage, isLanguage } from './language';
 import { cliParseCache, cliStatusCache } from './specCacheDir';
 import { scanStatuses, specStatus } from '../core/repository/specStatusCache';
@@ -152,7 +151,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       // A qa/ spec follows the qa pipeline, as a spec found there without a state file does.
       const pipelineType = flagValue(args, '--type') ?? (specRoot === 'qa' ? 'qa' : repo.defaultPipelineType);
       // The spec.md template follows the terminal's locale (LANG=zh_CN.UTF-8 gets the Chinese one).
-      const language = specTemplateLanguage(process.env.LC_ALL || process.env.LANG);
+      const language = languageOfLocale(process.env.LC_ALL || process.env.LANG);
       const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
       if (asJson) json(io, { spec_dir: created.specDir, pipeline_type: pipelineType, stage: repo.definition(pipelineType).initial });
       else io.out(t('cli.new.started', { specDir: created.specDir, stage: repo.definition(pipelineType).initial, pipeline: pipelineType }));

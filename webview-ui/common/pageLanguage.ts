@@ -1,7 +1,7 @@
-import { setDisplayLanguage } from '../../src/shared/messages/language';
+import { languageOfLocale, setDisplayLanguage } from '../../src/shared/messages/language';
 
 /*
  * Imported first by each view's entry: the page's language is the one the host wrote into
  * `<html lang>`, known before any label is made; `init` and `update` carry it again.
  */
-setDisplayLanguage(document.documentElement.lang.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+setDisplayLanguage(languageOfLocale(document.documentElement.lang));

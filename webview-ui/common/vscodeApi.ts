@@ -2,7 +2,7 @@
  * The webview's side of the VS Code API, typed with the shared protocol. `acquireVsCodeApi` may
  * be called only once per page, so every module goes through this one instance.
  */
-import { setDisplayLanguage } from '../../src/shared/messages/language';
+import { LANGUAGE_TAGS, setDisplayLanguage } from '../../src/shared/messages/language';
 import type { HostMessage, PersistedViewState, ViewKind, WebviewMessage } from '../../src/shared/protocol';
 
 interface VsCodeApi<S> {
@@ -41,7 +41,7 @@ export function onHostMessage<V extends ViewKind>(view: V, handler: (message: Ho
       // The page's own labels follow the host's language; an older host without one reads English.
       const language = data.language === 'zh' ? 'zh' : 'en';
       setDisplayLanguage(language);
-      document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+      document.documentElement.lang = LANGUAGE_TAGS[language];
       handler(data as HostMessage<V>);
     }
   });

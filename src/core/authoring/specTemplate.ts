@@ -63,11 +63,6 @@ TODO：系统从外部可观察到的行为：输入、输出、错误。
 `,
 };
 
-/** `language` is a locale such as VS Code's `env.language` (`zh-cn`, `en`); any Chinese locale gets the Chinese template. */
-export function specTemplateLanguage(locale: string | undefined): PromptLanguage {
-  return locale?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-}
-
 export function specTemplate(title: string, specName: string, pipelineType: string, language: PromptLanguage): string {
   return TEMPLATES[language](title.trim(), specName, pipelineType);
 }

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { starterText } from '../../core/authoring/starterFiles';
-import { specTemplateLanguage } from '../../core/authoring/specTemplate';
 import { CorruptStateError, LoomError, SpecLockedError, TransitionRefusedError } from '../../core/errors';
 import { specLanguage } from '../../core/specdir/specLanguage';
 import type { LoomConfig } from '../config';
@@ -10,7 +9,7 @@ import { isLoomNode, specDirOfNode } from '../tree/nodes';
 import { SpecTreeProvider } from '../tree/specTreeProvider';
 import type { SpecsView } from '../tree/specsView';
 import { UntrustedWorkspaceError, type WorkspaceTrust } from '../trust';
-import { t } from '../../core/messages';
+import { displayLanguage, t } from '../../core/messages';
 
 /** What every command can reach. */
 export interface CommandContext {
@@ -156,7 +155,7 @@ export function openSpecFile(e: SpecEntry, file: string): void {
 async function openStarter(e: SpecEntry, file: string, untitled: vscode.Uri): Promise<void> {
   const { snapshot } = e.spec;
   // A new spec.md is in the user's language, as New Feature writes it; the other files follow the spec's.
-  const language = file === 'spec.md' ? specTemplateLanguage(vscode.env.language) : specLanguage(snapshot);
+  const language = file === 'spec.md' ? displayLanguage() : specLanguage(snapshot);
   const text = starterText(file, { name: snapshot.name, pipelineType: e.spec.pipelineType }, language);
   const doc = await vscode.workspace.openTextDocument(untitled);
   const editor = await vscode.window.showTextDocument(doc);

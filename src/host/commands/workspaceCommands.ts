@@ -1,13 +1,12 @@
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { specTemplateLanguage } from '../../core/authoring/specTemplate';
 import { LoomError } from '../../core/errors';
 import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
 import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
 import type { SpecEntry } from '../specs/specRegistry';
 import { stateProblem } from '../tree/treeItems';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
-import { t } from '../../core/messages';
+import { displayLanguage, t } from '../../core/messages';
 
 async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -54,7 +53,7 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   if (!name?.trim()) return cancelled;
   const repo = folderSpecs.repository;
   const pipelineType = repo.defaultPipelineType;
-  const language = specTemplateLanguage(vscode.env.language);
+  const language = displayLanguage();
   const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
   folderSpecs.reloadNow(created.dir);

@@ -4,9 +4,7 @@ import type { UserPrompts } from '../../core/executing/ports';
 import { delay } from '../events';
 import { tokenFromSignal } from '../lm/cancellation';
 import type { PromptPresets } from './promptPresets';
-import { t } from '../../core/messages';
-
-const lang = (): 'en' | 'zh' => (vscode.env.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+import { displayLanguage, t } from '../../core/messages';
 
 /** Rejects with the abort reason once the signal aborts; the question is then withdrawn. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -72,7 +70,7 @@ export class HostUserPrompts implements UserPrompts {
   }
 
   chooseBreakerAction(report: CircuitBreakerReport, signal: AbortSignal): Promise<BreakerChoice> {
-    const l = lang();
+    const l = displayLanguage();
     const text = renderBreakerReport(report, l);
     const summary = text
       .split('\n')

@@ -50,6 +50,8 @@ test('the display language is the default, and a message renders in either langu
 test('languages of locales and of the environment (LC_ALL over LC_MESSAGES over LANG)', () => {
   assert.equal(languageOfLocale('zh-cn'), 'zh');
   assert.equal(languageOfLocale('zh_CN.UTF-8'), 'zh');
+  assert.equal(languageOfLocale('zh-TW'), 'zh');
+  assert.equal(languageOfLocale('de'), 'en');
   assert.equal(languageOfLocale('en-US'), 'en');
   assert.equal(languageOfLocale(undefined), 'en');
   assert.equal(languageOfEnvironment({ LANG: 'zh_CN.UTF-8' }), 'zh');

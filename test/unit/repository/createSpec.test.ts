@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { createSpec, specDate, specSlug } from '../../../src/core/repository/createSpec';
-import { specTemplateLanguage } from '../../../src/core/authoring/specTemplate';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { LoomError } from '../../../src/core/errors';
 import { PipelineStateSchema } from '../../../src/core/files/pipelineState';
@@ -108,14 +107,6 @@ test('createSpec writes the spec.md template in the language it is given', () =>
   } finally {
     r.dispose();
   }
-});
-
-test('specTemplateLanguage: any Chinese locale gets Chinese, everything else English', () => {
-  assert.equal(specTemplateLanguage('zh-cn'), 'zh');
-  assert.equal(specTemplateLanguage('zh-TW'), 'zh');
-  assert.equal(specTemplateLanguage('en'), 'en');
-  assert.equal(specTemplateLanguage('de'), 'en');
-  assert.equal(specTemplateLanguage(undefined), 'en');
 });
 
 test("createSpec writes loom_version as loom's PipelineEngine._readVersion does: the repository's package.json version, else 2.0.0", () => {
