@@ -91,11 +91,11 @@ export class LoomStatusBar extends Disposable {
     // Screen readers read this label instead of the text: plain words, no icon names or markdown.
     const feature = splitSpecName(e.spec.snapshot.name).feature;
     const progressLabel = progressText(e);
-    const state = stale ? t('host.general.approvalStale') : unreadable ? t('host.commands.stateUnreadable') : failed ? t('host.general.failed') : blocked ? t('host.commands.blocked') : undefined;
+    const state = stale ? t('host.general.approvalStale') : unreadable ? t('host.commands.stateUnreadable') : failed ? t('view.step.failed') : blocked ? t('host.commands.blocked') : undefined;
     const label = [t('host.general.loomSpecStage', { feature, stageText: stageText(e) }), progressLabel, state].filter(Boolean).join(', ');
     this.item.accessibilityInformation = { label, role: 'button' };
     const command = unreadable ? 'loom.openStateFile' : failed ? 'loom.recover' : 'loom.advance';
-    this.item.command = { command, title: t('host.commands.advance'), arguments: [{ specDir: e.dir }] };
+    this.item.command = { command, title: t('ask.advance.ok'), arguments: [{ specDir: e.dir }] };
     this.item.show();
   }
 }

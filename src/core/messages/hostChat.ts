@@ -33,7 +33,6 @@ export const hostChatMessages = {
     en: 'The model returned an empty answer. Try again, or pick another model in the chat view.',
     zh: '模型返回了空回答。请重试，或在聊天视图中选择其他模型。',
   },
-  'host.chat.modelRefusedFailed': { en: 'The model refused or failed ({code}): {message}', zh: '模型拒绝或失败（{code}）：{message}' },
   'host.chat.loomCouldNotFinish': { en: 'Loom could not finish /{name}.', zh: 'Loom 未能完成 /{name}。' },
   'host.chat.drafting': { en: 'Drafting {path}…', zh: '正在起草 {path}……' },
   'host.chat.checkingDraftsLoomSValidators': { en: "Checking the drafts with loom's validators…", zh: '正在用 loom 的校验器检查草稿……' },

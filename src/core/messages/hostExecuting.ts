@@ -83,7 +83,6 @@ export const hostExecutingMessages = {
     zh: '{task} 还没有检查点：task 在功能 worktree 中完成时才会创建检查点。',
   },
   'host.executing.changes': { en: '{feature}: changes of {task}', zh: '{feature}：{task} 的修改' },
-  'host.executing.rejectFile': { en: 'Reject a File…', zh: '拒绝某个文件…' },
   'host.executing.rewindBefore': { en: 'Rewind to Before {task}', zh: '回退到 {task} 之前' },
   'host.executing.reviewingChangesKeepThemAs': {
     en: 'Reviewing the changes of {task}: keep them as they are, or reject a file to send {task} back to its implementer.',

@@ -14,7 +14,6 @@ export const hostGeneralMessages = {
   'host.general.clickSeeWhatBlocksSpec': { en: 'Click to see what blocks this spec', zh: '点击查看阻止此规格的原因' },
   'host.general.clickAdvanceSpec': { en: 'Click to advance this spec', zh: '点击推进此规格' },
   'host.general.approvalStale': { en: 'approval stale', zh: '批准已过期' },
-  'host.general.failed': { en: 'failed', zh: '失败' },
   'host.general.loomSpecStage': { en: 'Loom spec {feature}, stage {stageText}', zh: 'Loom 规格 {feature}，阶段 {stageText}' },
   'host.general.workspaceNotTrustedSoLoom': {
     en: 'This workspace is not trusted, so Loom is read-only here: nothing is written. Trust the workspace to advance specs.',

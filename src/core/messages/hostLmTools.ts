@@ -2,7 +2,6 @@ import type { MessageTable } from './catalogTypes';
 
 /** What the extension's host shows in src/host/lmTools, in English and Chinese. */
 export const hostLmToolsMessages = {
-  'host.lmTools.cannotMoveFrom': { en: '{featureOf} cannot move from {from} to {to}', zh: '{featureOf} 无法从 {from} 推进到 {to}' },
   'host.lmTools.userHasNotConfirmedStep': {
     en: 'the user has not confirmed this step; call the tool again so that VS Code asks them',
     zh: '用户尚未确认这一步；请再次调用该工具，让 VS Code 询问用户',
@@ -48,6 +47,5 @@ export const hostLmToolsMessages = {
     zh: '无法构建 {specDir} 的追踪矩阵：无法读取 {unreadable}。请先修复该文件；Loom 绝不会覆盖它。',
   },
   'host.lmTools.behaviorsClosed': { en: '{featureOf}: {closed} of {behaviors} behaviors closed.', zh: '{featureOf}：{behaviors} 个行为中已闭合 {closed} 个。' },
-  'host.lmTools.noProblemsFound': { en: 'No problems found.', zh: '未发现问题。' },
   'host.lmTools.problemsThemErrors': { en: '{total} problems, {errors} of them errors.', zh: '{total} 个问题，其中 {errors} 个是错误。' },
 } as const satisfies MessageTable;

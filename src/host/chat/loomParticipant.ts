@@ -194,7 +194,7 @@ export class LoomChatParticipant implements vscode.Disposable {
       return { metadata: { ...meta, pending: saved.id, reply: `${prose}\n\n${result.drafts.map(renderDraft).join('\n')}` } };
     } catch (e) {
       if (token.isCancellationRequested) return { metadata: meta };
-      const message = e instanceof ModelRequestError ? t('host.chat.modelRefusedFailed', { code: e.code, message: e.message }) : e instanceof LoomError || e instanceof Error ? e.message : String(e);
+      const message = e instanceof ModelRequestError ? t('run.pipeline.modelRefused', { code: e.code, detail: e.message }) : e instanceof LoomError || e instanceof Error ? e.message : String(e);
       this.ctx.log.component('chat').error(`/${command.name} on ${snapshot.specDir}: ${message}`);
       return { metadata: meta, errorDetails: { message: `${t('host.chat.loomCouldNotFinish', { name: command.name })} ${message}` } };
     } finally {

@@ -32,9 +32,9 @@ export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
     case 'stop-tasks':
       return { title: t('host.commands.stopTasks'), run: command('loom.stopTasks', e) };
     case 'run-tasks':
-      return { title: t('host.commands.runTasks'), run: command('loom.runTasks', e) };
+      return { title: t('ask.runTasks.ok'), run: command('loom.runTasks', e) };
     case 'advance':
-      return r.to ? { title: t('host.commands.move', { to: r.to }), run: command('loom.advance', e, { to: r.to }) } : { title: t('host.commands.advance'), run: command('loom.advance', e) };
+      return r.to ? { title: t('view.next.moveTo', { stage: r.to }), run: command('loom.advance', e, { to: r.to }) } : { title: t('ask.advance.ok'), run: command('loom.advance', e) };
     // The extension's own moves confirm the compression themselves: nothing to offer a person.
     case 'model-settings':
       return { title: t('host.commands.openModelSettings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') };

@@ -49,8 +49,8 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
   const log = ctx.log.component(component);
   if ('alreadyComplete' in answer && answer.alreadyComplete) {
     log.info(`${e.spec.snapshot.specDir}: ${answer.from} was already complete`);
-    notify('info', t('host.commands.atEndPipeline', { feature: feature(e), from: answer.from ?? '' }));
-    return { status: 'refused', message: t('host.commands.atEndPipeline2', { specDir: e.spec.snapshot.specDir }), reasons: [] };
+    notify('info', t('refusal.pipelineEnd', { specDir: feature(e), stage: answer.from ?? '', pipeline: e.spec.pipelineType }));
+    return { status: 'refused', message: t('refusal.pipelineEnd', { specDir: e.spec.snapshot.specDir, stage: answer.from ?? '', pipeline: e.spec.pipelineType }), reasons: [] };
   }
   if ('complete' in answer && answer.complete) {
     log.info(`${e.spec.snapshot.specDir}: ${answer.from} completed`);

@@ -144,7 +144,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
       return { metadata: { ...meta, pending: saved.id, reply: result.replies.join('\n') } };
     } catch (e) {
       if (token.isCancellationRequested) return { metadata: meta };
-      const message = e instanceof ModelRequestError ? t('host.chat.modelRefusedFailed', { code: e.code, message: e.message }) : e instanceof Error ? e.message : String(e);
+      const message = e instanceof ModelRequestError ? t('run.pipeline.modelRefused', { code: e.code, detail: e.message }) : e instanceof Error ? e.message : String(e);
       this.ctx.log.component('review').error(`/refine on ${snapshot.specDir}: ${message}`);
       return { metadata: meta, errorDetails: { message: `${t('host.chat.loomCouldNotFinish', { name: 'refine' })} ${message}` } };
     } finally {

@@ -127,7 +127,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
     const shown = describeOutcome(feature(e), result);
     // A task that stopped where no rule expected it: running the tasks again is what clears it.
-    const resume = result.resumeWith === 'run-tasks' ? [{ title: t('host.commands.runTasks'), run: () => void vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) }] : [];
+    const resume = result.resumeWith === 'run-tasks' ? [{ title: t('ask.runTasks.ok'), run: () => void vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) }] : [];
     notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [...resume, { title: t('host.executing.openLog'), run: () => ctx.log.show() }]);
     return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message, finished: result.finished, skipped: result.skipped };
   }

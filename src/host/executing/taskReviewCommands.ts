@@ -73,7 +73,7 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
     const title = t('host.executing.changes', { feature: feature(e), task });
     await vscode.commands.executeCommand('vscode.changes', title, resources);
     // Accept is nothing to do; Reject and Rewind are offered beside the diff, not in its way.
-    const reject = t('host.executing.rejectFile');
+    const reject = t('view.tasks.reject');
     const rewind = t('host.executing.rewindBefore', { task });
     void vscode.window.showInformationMessage(t('host.executing.reviewingChangesKeepThemAs', { task }), reject, rewind).then((choice) => {
       if (choice === reject) void vscode.commands.executeCommand('loom.rejectFile', { specDir: e.dir, taskId: task });
@@ -102,7 +102,7 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
     ctx.registry.reloadNow(e.dir);
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
-    const run = t('host.commands.runTasks');
+    const run = t('ask.runTasks.ok');
     void vscode.window
       .showInformationMessage(t('host.executing.backAsWasBeforeGoes', { file, task }), run)
       .then((choice) => (choice === run ? vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) : undefined));

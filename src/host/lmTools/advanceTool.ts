@@ -25,13 +25,13 @@ const intentOf = (input: AdvanceInput) => ({ type: 'advance' as const, to: input
 export function moveAnswer(ctx: CommandContext, e: SpecEntry, tool: string, a: Answer<'advance' | 'approve'>, confirmed: boolean): vscode.LanguageModelToolResult {
   if (a.kind === 'refused') throw new TransitionRefusedError(a.message, a.reasons, { codes: a.codes, file: a.file, check: a.check });
   if (a.kind === 'needs-confirmation') {
-    throw new TransitionRefusedError(t('host.lmTools.cannotMoveFrom', { featureOf: featureOf(e), from: a.step.from, to: a.step.to }), [t('host.lmTools.userHasNotConfirmedStep')], {
+    throw new TransitionRefusedError(t('refusal.cannotMove', { specDir: featureOf(e), from: a.step.from, to: a.step.to }), [t('host.lmTools.userHasNotConfirmedStep')], {
       codes: ['confirmation-required'],
     });
   }
   ctx.log.component(`lm:${tool}`).info(`${e.spec.snapshot.specDir}: ${a.from} → ${a.to}${confirmed ? ' (confirmed by the user)' : ''}`);
   const done = { specDir: specLabel(ctx, e), from: a.from, to: a.to, stage: e.spec.stage };
-  if ('alreadyComplete' in a && a.alreadyComplete) return answer(t('host.commands.atEndPipeline', { feature: featureOf(e), from: a.from ?? '' }), done);
+  if ('alreadyComplete' in a && a.alreadyComplete) return answer(t('refusal.pipelineEnd', { specDir: featureOf(e), stage: a.from ?? '', pipeline: e.spec.pipelineType }), done);
   if ('complete' in a && a.complete) return answer(t('host.commands.completedPipelineDone', { feature: featureOf(e), from: a.from ?? '' }), done);
   if (a.intent === 'approve') return answer(t('host.lmTools.approved', { featureOf: featureOf(e), from: a.from ?? '', to: a.to ?? '' }), done);
   return answer(t('host.commands.text', { feature: featureOf(e), from: a.from ?? '', to: a.to ?? '' }), done);

@@ -20,7 +20,7 @@ function whatNext(e: SpecEntry, spec: SpecPipeline = e.spec): string {
   // The way Advance would take, chosen as the spec's actor chooses it; what blocks it, as `status` says.
   const way = chooseTransition(spec.definition, stage, {}, spec.verdicts);
   const check = way && spec.blockers().find((c) => c.to === way.to);
-  if (!check) return t('host.commands.atEndPipeline', { feature: featureOf(e), from: stage });
+  if (!check) return t('refusal.pipelineEnd', { specDir: featureOf(e), stage, pipeline: e.spec.pipelineType });
   return stepSentence(check);
 }
 

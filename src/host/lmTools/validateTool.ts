@@ -22,7 +22,7 @@ export function validateTool(ctx: CommandContext): vscode.LanguageModelTool<Spec
         found = [...ctx.registry.folderSpecs().flatMap((f) => f.repository.workflowProblems), ...ctx.registry.entries().flatMap((e) => specDiagnostics(e.spec))];
       }
       const result = diagnosticsForModel(found);
-      const summary = result.total === 0 ? t('host.lmTools.noProblemsFound') : t('host.lmTools.problemsThemErrors', { total: String(result.total), errors: String(result.errors) });
+      const summary = result.total === 0 ? t('cli.validate.clean') : t('host.lmTools.problemsThemErrors', { total: String(result.total), errors: String(result.errors) });
       return answer(summary, result);
     },
   });

@@ -38,7 +38,7 @@ const WARNING: [string, string] = ['warning', 'list.warningForeground'];
 export function groupLabel(group: SpecGroup): string {
   switch (group) {
     case 'in-progress':
-      return t('host.tree.progress');
+      return t('view.matrix.status.in_progress');
     case 'failed':
       return t('host.tree.failed');
     case 'done':
@@ -135,7 +135,7 @@ export function specTooltip(e: SpecEntry): vscode.MarkdownString {
   tip.appendMarkdown(`${md(s.specDir)} — ${md(e.folder.name)}\n\n`);
   if (date) tip.appendMarkdown(`${md(t('host.tree.created'))}: ${date}  \n`);
   tip.appendMarkdown(`${md(t('host.tree.stage'))}: \`${stageText(e)}\`${progressText(e) ? ` (${md(progressText(e)!)})` : ''}  \n`);
-  tip.appendMarkdown(`${md(t('host.tree.pipeline'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(t('host.tree.stageInferredFromArtifactsNo'))}` : ''}  \n`);
+  tip.appendMarkdown(`${md(t('view.stepper.title'))}: ${md(e.spec.pipelineType)}${e.spec.stageSource === 'inferred' ? ` — ${md(t('host.tree.stageInferredFromArtifactsNo'))}` : ''}  \n`);
   if (s.state?.updated_at) tip.appendMarkdown(`${md(t('host.tree.updated'))}: ${localTime(s.state.updated_at)}  \n`);
   if (e.overview.failureReason) tip.appendMarkdown(`${md(t('host.tree.failure'))}: ${md(e.overview.failureReason)}  \n`);
   if (e.spec.stage === null) {
@@ -159,7 +159,7 @@ function appendStaleness(tip: vscode.MarkdownString, e: SpecEntry): void {
   tip.appendMarkdown(`\n$(warning) **${md(t('host.tree.stale2'))}**\n`);
   for (const a of st.approvals) tip.appendMarkdown(`- ${md(t('host.tree.approvalStaleChangedSinceRe', { stage: a.stage, changed: a.changed.join(', ') }))}\n`);
   for (const h of st.handoffs) tip.appendMarkdown(`- ${md(t('host.tree.staleChangedSinceWasWritten', { handoff: h.handoff, changed: h.changed.join(', ') }))}\n`);
-  for (const d of st.derived) tip.appendMarkdown(`- ${md(t('host.tree.olderThanWhichDerivedFrom', { output: d.output, input: d.input }))}\n`);
+  for (const d of st.derived) tip.appendMarkdown(`- ${md(t('ask.staleDerived', { output: d.output, input: d.input }))}\n`);
 }
 
 /** The first error of the spec's pipeline.state.json: where the file stops being readable. */
@@ -244,7 +244,7 @@ export function noteItem(node: NoteNode, root?: vscode.Uri): vscode.TreeItem {
 
 /** The spec's Tasks shortcut: `Tasks · 2 of 5 done`. */
 export function tasksItem(node: TasksNode, e: SpecEntry): vscode.TreeItem {
-  const item = new vscode.TreeItem(t('host.tree.tasks'), vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(t('view.matrix.col.tasks'), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `tasks:${node.dir}`;
   const done = e.overview.tasks.filter((t) => t.status === 'done').length;
   item.description = t('host.tree.done2', { done, tasksCount: e.overview.tasks.length });
@@ -271,7 +271,7 @@ export function stageStatusText(status: StageStatus): string {
     case 'done':
       return t('host.tree.done3');
     case 'failed':
-      return t('host.general.failed');
+      return t('view.step.failed');
   }
 }
 
@@ -318,7 +318,7 @@ function taskStatusText(status: TaskStatus): string {
     case 'done':
       return t('host.tree.done3');
     case 'failed':
-      return t('host.general.failed');
+      return t('view.step.failed');
     case 'blocked':
       return t('host.commands.blocked');
   }
@@ -337,7 +337,7 @@ function reviewMarkdown(label: string, text: string): string {
   items.forEach((item, i) => {
     const where = item.file ? ` — \`${item.location ? `${item.file}:${item.location}` : item.file}\`` : '';
     lines.push(`${i + 1}. ${item.severity ? `**${md(item.severity)}** ` : ''}${md(item.problem)}${where}`);
-    if (item.direction) lines.push(`   ${md(t('host.tree.direction'))}: ${md(item.direction)}`);
+    if (item.direction) lines.push(`   ${md(t('verify.report.direction'))}: ${md(item.direction)}`);
   });
   return `${lines.join('\n')}\n${items.length ? '\n' : ''}`;
 }
@@ -357,9 +357,9 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   item.contextValue = `loomTask:${task.status}${checkpoints.length ? ':checkpoint' : ''}`;
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown(`**${md(task.id)}**${title ? ` — ${md(title)}` : ''}\n\n`);
-  tip.appendMarkdown(`${md(t('host.tree.status'))}: ${md(taskStatusText(task.status))}  \n`);
+  tip.appendMarkdown(`${md(t('view.tasks.col.status'))}: ${md(taskStatusText(task.status))}  \n`);
   tip.appendMarkdown(`${md(t('host.tree.retries2'))}: ${task.retries}  \n`);
-  if (task.blocker) tip.appendMarkdown(reviewMarkdown(t('host.tree.blocker'), task.blocker));
+  if (task.blocker) tip.appendMarkdown(reviewMarkdown(t('view.tasks.col.blocker'), task.blocker));
   if (task.lastReviewerResult) tip.appendMarkdown(reviewMarkdown(t('host.tree.lastReview'), task.lastReviewerResult));
   if (task.updatedAt) tip.appendMarkdown(`${md(t('host.tree.updated'))}: ${localTime(task.updatedAt)}  \n`);
   const last = checkpoints.at(-1);
