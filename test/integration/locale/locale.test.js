@@ -1,7 +1,7 @@
 'use strict';
 /**
- * VS Code in Simplified Chinese: the core's sentences follow vscode.env.language, so a refusal
- * from Advance or Approve, the Problems panel's entries and the dashboard read in Chinese.
+ * VS Code in Simplified Chinese: the catalog's sentences follow vscode.env.language, so a refusal
+ * from Advance or Approve, the Problems panel's entries, the status bar and the dashboard read in Chinese.
  */
 const assert = require('assert');
 const fs = require('fs');
@@ -90,6 +90,22 @@ suite('VS Code in Chinese (zh-cn)', () => {
       findings.some((x) => /^T\d+ 的状态为 \S+，尚未完成/.test(x.message)),
       findings.map((x) => x.message).join('\n'),
     );
+  });
+
+  // The host's own sentences come from the same catalog as the core's, in VS Code's language.
+  test("the status bar's name, label and button are the host's sentences in Chinese", async () => {
+    const dir = specPath('2026-11-20+user-login');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(dir, 'spec.md')));
+    try {
+      await waitFor('the status bar item', () => api.statusBar.activeSpecDir === dir);
+      const item = api.statusBar.item;
+      assert.strictEqual(item.name, 'Loom: 当前规格');
+      assert.match(item.accessibilityInformation.label, /^Loom 规格 user-login，阶段 executing/);
+      assert.strictEqual(item.command.title, '推进');
+      assert.match(item.tooltip.value, /点击(推进|查看阻止)此规格/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
   });
 
   test('the dashboard gets the host language; its checklist and stage descriptions are Chinese', async () => {
