@@ -46,7 +46,7 @@ export const hostChatMessages = {
   'host.chat.newLines': { en: 'new, {added} lines', zh: '新文件，{added} 行' },
   'host.chat.changedLines': { en: 'changed, +{added} −{removed} lines', zh: '已修改，+{added} −{removed} 行' },
   'host.chat.unchanged': { en: 'unchanged', zh: '未变化' },
-  'host.chat.moreLinesShowDiffShows': { en: '… {0} more lines: Show diff shows the whole file.', zh: '…… 还有 {0} 行：「查看 diff」可显示完整文件。' },
+  'host.chat.moreLinesShowDiffShows': { en: '… {count} more lines: Show diff shows the whole file.', zh: '…… 还有 {count} 行：「查看 diff」可显示完整文件。' },
   'host.chat.showDiff': { en: 'Show diff: {path}', zh: '查看 diff：{path}' },
   'host.chat.loomSChecksStillFind': { en: "Loom's checks still find {problemsCount} problem(s) after two corrections:", zh: '两次修正后 loom 的检查仍发现 {problemsCount} 个问题：' },
   'host.chat.youCanWriteFilesFix': { en: 'You can write the files and fix these by hand, or say what to change.', zh: '你可以写入这些文件后手动修正，或者说明要改什么。' },

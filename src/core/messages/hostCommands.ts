@@ -53,7 +53,7 @@ export const hostCommandsMessages = {
   'host.commands.nameFeatureAnyLanguageBecomes': { en: 'Name of the feature (any language); it becomes the spec directory name.', zh: '功能名称（任意语言），将成为规格目录名。' },
   'host.commands.eGUserLogin': { en: 'e.g. user login', zh: '例如：用户登录' },
   'host.commands.nameNeedsAtLeastOne': { en: 'The name needs at least one letter or digit.', zh: '名称至少需要包含一个字母或数字。' },
-  'host.commands.creates': { en: 'Creates {0}', zh: '将创建 {0}' },
+  'host.commands.creates': { en: 'Creates {folder}', zh: '将创建 {folder}' },
   'host.commands.createdDescribeFeatureLoomBrainstorm': {
     en: 'Created {specDir}. Describe the feature with @loom /brainstorm in the Chat view, or in spec.md, then use Loom: Advance.',
     zh: '已创建 {specDir}。请在聊天视图中用 @loom /brainstorm 描述该功能（或直接写 spec.md），然后使用 Loom: 推进。',

@@ -41,7 +41,7 @@ export const hostExecutingMessages = {
   'host.executing.skip2': { en: 'Skip {task} of {feature}?', zh: '跳过 {feature} 的 {task}？' },
   'host.executing.continue': { en: 'Continue', zh: '继续' },
   'host.executing.fixHandWorktreeThenContinue': { en: '{feature}: fix {task} by hand in the worktree, then continue.', zh: '{feature}：请在工作树中手动修复 {task}，然后继续。' },
-  'host.executing.allTasksDone': { en: '{feature}: all tasks done ({1}). {message}', zh: '{feature}：所有任务已完成（{1}）。{message}' },
+  'host.executing.allTasksDone': { en: '{feature}: all tasks done ({finished}). {message}', zh: '{feature}：所有任务已完成（{finished}）。{message}' },
   'host.executing.blocked': { en: '{feature}: {stoppedAt} is blocked. {message}', zh: '{feature}：{stoppedAt} 被阻塞。{message}' },
   'host.executing.needsContextWasNotGiven': {
     en: '{feature}: {stoppedAt} needs context that was not given. Run the tasks again to answer. {message}',

@@ -23,7 +23,7 @@ export const hostPipelineRunMessages = {
   'host.pipelineRun.stopPipeline': { en: 'Stop Pipeline', zh: '停止流水线' },
   'host.pipelineRun.loomNeedsYou': { en: 'Loom: {feature} needs you · {stage}', zh: 'Loom：{feature} 需要你 · {stage}' },
   'host.pipelineRun.waitsYouAtSince': { en: '{feature} waits for you at {stage} since {since}', zh: '{feature} 自 {since} 起在 {stage} 等待你' },
-  'host.pipelineRun.moreSpecSWaitYou': { en: '{0} more spec(s) wait for you: see the Loom view.', zh: '另有 {0} 个规格在等待你：请查看 Loom 视图。' },
+  'host.pipelineRun.moreSpecSWaitYou': { en: '{count} more spec(s) wait for you: see the Loom view.', zh: '另有 {count} 个规格在等待你：请查看 Loom 视图。' },
   'host.pipelineRun.clickContinue': { en: 'Click to continue', zh: '点击继续' },
   'host.pipelineRun.loomWaitsYouAtSince': { en: 'Loom: {feature} waits for you at {stage} since {since}: {message}', zh: 'Loom：{feature} 自 {since} 起在 {stage} 等待你：{message}' },
   'host.pipelineRun.continuePipeline': { en: 'Continue Pipeline', zh: '继续流水线' },

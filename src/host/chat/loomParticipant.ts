@@ -249,7 +249,7 @@ export class LoomChatParticipant implements vscode.Disposable {
         const shown = lines.length > PREVIEW_LINES ? `${lines.slice(0, PREVIEW_LINES).join('\n')}\n` : draft.content;
         const f = fence(shown);
         stream.markdown(`${f}${languageOf(change.path)}\n${shown.replace(/\n$/, '')}\n${f}\n`);
-        if (lines.length > PREVIEW_LINES) stream.markdown(`_${t('host.chat.moreLinesShowDiffShows', { 0: lines.length - PREVIEW_LINES })}_\n\n`);
+        if (lines.length > PREVIEW_LINES) stream.markdown(`_${t('host.chat.moreLinesShowDiffShows', { count: lines.length - PREVIEW_LINES })}_\n\n`);
         stream.button({ command: 'loom.showDraftDiff', arguments: [{ id, path: change.path }], title: t('host.chat.showDiff', { path: change.path }) });
       }
     }

@@ -47,7 +47,7 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
         const slug = specSlug(v);
         if (!v.trim()) return undefined;
         if (!slug) return t('host.commands.nameNeedsAtLeastOne');
-        return { message: t('host.commands.creates', { 0: `${specRoot}/${specDate(new Date())}+${slug}/` }), severity: vscode.InputBoxValidationSeverity.Info };
+        return { message: t('host.commands.creates', { folder: `${specRoot}/${specDate(new Date())}+${slug}/` }), severity: vscode.InputBoxValidationSeverity.Info };
       },
     }));
   if (!name?.trim()) return cancelled;

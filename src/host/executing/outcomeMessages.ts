@@ -5,7 +5,7 @@ import { t } from '../../core/messages';
 export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {
   switch (r.outcome) {
     case 'completed':
-      return { kind: 'info', text: t('host.executing.allTasksDone', { feature, 1: r.finished.join(', ') || '-', message: r.message }) };
+      return { kind: 'info', text: t('host.executing.allTasksDone', { feature, finished: r.finished.join(', ') || '-', message: r.message }) };
     case 'blocked':
       return { kind: 'warning', text: t('host.executing.blocked', { feature, stoppedAt: r.stoppedAt ?? '-', message: r.message }) };
     case 'needs-context':

@@ -34,7 +34,7 @@ export async function specForTool(ctx: CommandContext, input: SpecInput): Promis
     const found = ctx.registry.entry(dir);
     if (!found) {
       const known = ctx.registry.entries().map((e) => specLabel(ctx, e));
-      throw new LoomError(t('host.lmTools.notLoomSpecDirectoryWorkspace', { dir, 1: known.join(', ') || '-' }));
+      throw new LoomError(t('host.lmTools.notLoomSpecDirectoryWorkspace', { dir, specs: known.join(', ') || '-' }));
     }
     return { entry: found };
   }

@@ -245,7 +245,7 @@ export class PipelineRuns implements vscode.Disposable {
     this.status.text = `$(bell) ${t('host.pipelineRun.loomNeedsYou', { feature, stage: w.stage })}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${md(t('host.pipelineRun.waitsYouAtSince', { feature, stage: w.stage, since }))}**\n\n${md(w.message)}\n\n`);
-    if (waiting.length > 1) tooltip.appendMarkdown(`${md(t('host.pipelineRun.moreSpecSWaitYou', { 0: waiting.length - 1 }))}\n\n`);
+    if (waiting.length > 1) tooltip.appendMarkdown(`${md(t('host.pipelineRun.moreSpecSWaitYou', { count: waiting.length - 1 }))}\n\n`);
     tooltip.appendMarkdown(md(t('host.pipelineRun.clickContinue')));
     this.status.tooltip = tooltip;
     this.status.accessibilityInformation = { label: t('host.pipelineRun.loomWaitsYouAtSince', { feature, stage: w.stage, since, message: w.message }), role: 'button' };
