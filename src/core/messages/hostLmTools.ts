@@ -37,7 +37,10 @@ export const hostLmToolsMessages = {
     en: 'The agent asked for this step; continuing records it in the stage history as confirmed by you.',
     zh: '这一步由智能体发起；继续后，阶段历史会记录为经你确认。',
   },
-  'host.lmTools.notLoomSpecDirectoryWorkspace': { en: '{dir} is not a loom spec directory of this workspace; its specs are: {specs}', zh: '{dir} 不是此工作区的 loom 规格目录；此工作区的规格有：{specs}' },
+  'host.lmTools.notLoomSpecDirectoryWorkspace': {
+    en: '{dir} is not a loom spec directory of this workspace; its specs are: {specs}',
+    zh: '{dir} 不是此工作区的 loom 规格目录；此工作区的规格有：{specs}',
+  },
   'host.lmTools.workspaceHasSeveralLoomSpecs': {
     en: 'This workspace has several loom specs: call the tool again with specDir set to one of them.',
     zh: '此工作区有多个 loom 规格：请把 specDir 设为其中之一后再次调用该工具。',
