@@ -17,9 +17,11 @@ export interface ParsedDocument<T> {
  * Parses one JSON file against a zod schema. Problems become diagnostics that point at the
  * syntax error or at the key that holds the offending value; nothing throws. `plain`, where a
  * file is read by the thousand (a status run), answers for a value plainly in the shape loom
- * writes as the schema would, without zod; anything it leaves (undefined) goes to the schema.
+ * writes as the schema would, without zod; anything it leaves (undefined) goes to the schema,
+ * which may then be given as the function that builds it (a lazySchema): a status on files in
+ * loom's shape then neither loads zod nor builds a schema.
  */
-export function parseJsonDocument<S extends z.ZodType>(file: string, source: string, schema: S, plain?: (raw: unknown) => z.output<S> | undefined): ParsedDocument<z.output<S>> {
+export function parseJsonDocument<S extends z.ZodType>(file: string, source: string, schemaOf: S | (() => S), plain?: (raw: unknown) => z.output<S> | undefined): ParsedDocument<z.output<S>> {
   // Editors hide a byte-order mark, so positions are counted without it.
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   let raw: unknown;
@@ -34,6 +36,7 @@ export function parseJsonDocument<S extends z.ZodType>(file: string, source: str
   // A `__proto__` key is left to the schema, as it always was, and warned about (prototypeKeys).
   const fast = plain && !text.includes('"__proto__"') ? plain(raw) : undefined;
   if (fast !== undefined) return { value: fast, raw, diagnostics: [] };
+  const schema = typeof schemaOf === 'function' ? schemaOf() : schemaOf;
   const result = schema.safeParse(raw);
   if (result.success) return { value: result.data, raw, diagnostics: prototypeKeys(file, text) };
   const located = locateJson(text);

@@ -6,7 +6,9 @@ import { join, relative, sep } from 'node:path';
  * which in the extension host made `relative` a tenth of a millisecond: a reload's thousand rows
  * spent 90 ms of the host's thread in it.
  */
-export const isNormalAbsolute = (p: string) => process.platform !== 'win32' && p.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(p);
+export const isNormalAbsolute = (p: string) =>
+  // What /\/\.{0,2}(?:\/|$)/ finds, by plain searches: a status run asks it of every path it reads (60,000), and the expression was 1.5% of its time.
+  process.platform !== 'win32' && p.startsWith('/') && !p.includes('//') && !p.includes('/./') && !p.includes('/../') && !p.endsWith('/') && !p.endsWith('/.') && !p.endsWith('/..');
 
 /**
  * `join(dir, name)` for a folder's entry: `name` is entry names (as readdir gives them, never `.`

@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import { isNormalAbsolute } from '../fs/paths';
 import { fileStamp, inputAt, recordReads, unchangedInput, type RecordedInput } from '../fs/readRecorder';
-import { nodeCrypto } from '../nodeModules';
+import { hexDigest } from '../nodeModules';
 import { DelayedWrites } from './delayedWrites';
 import { cacheKey, type SpecCacheStore } from './specCache';
 
@@ -51,14 +51,10 @@ interface EvaluationHeader {
  * the one this build reads; what can go wrong is the text itself (a disk, a hand, another tool),
  * and a checksum tells that for a fraction of what checking the shape of a thousand results cost a reload.
  */
-const checksum = (text: string) => nodeCrypto().createHash('sha1').update(text).digest('hex');
+const checksum = (text: string) => hexDigest('sha1', text);
 
 /** The hash of files' stamps, three 64-bit floats each (size, mtimeMs, ctimeMs), as `stamps` keeps it. */
-const stampsHash = (stamps: Float64Array, count: number) =>
-  nodeCrypto()
-    .createHash('sha1')
-    .update(new Uint8Array(stamps.buffer, stamps.byteOffset, count * 3 * Float64Array.BYTES_PER_ELEMENT))
-    .digest('hex');
+const stampsHash = (stamps: Float64Array, count: number) => hexDigest('sha1', new Uint8Array(stamps.buffer, stamps.byteOffset, count * 3 * Float64Array.BYTES_PER_ELEMENT));
 
 /** An evaluation with everything it read (recordEvaluation), which evaluationEntry turns into the text the cache keeps. */
 interface RecordedEvaluation<T> {

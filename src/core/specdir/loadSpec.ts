@@ -223,23 +223,23 @@ class SpecReading {
   }
 
   state(): Ledger<PipelineState> {
-    return this.group('state', (p) => this.json<PipelineState>(PIPELINE_STATE_FILE, p, PipelineStateSchema(), undefined, plainPipelineState()));
+    return this.group('state', (p) => this.json<PipelineState>(PIPELINE_STATE_FILE, p, PipelineStateSchema, undefined, plainPipelineState()));
   }
 
   requirements(): Ledger<RequirementsFile> {
-    return this.group('requirements', (p) => this.json<RequirementsFile>(REQUIREMENTS_FILE, p, RequirementsFileSchema(), undefined, plainRequirementsFile));
+    return this.group('requirements', (p) => this.json<RequirementsFile>(REQUIREMENTS_FILE, p, RequirementsFileSchema, undefined, plainRequirementsFile));
   }
 
   traceability(): Ledger<TraceabilityFile> {
-    return this.group('traceability', (p) => this.json<TraceabilityFile>(TRACEABILITY_FILE, p, TraceabilityFileSchema(), undefined, plainTraceabilityFile));
+    return this.group('traceability', (p) => this.json<TraceabilityFile>(TRACEABILITY_FILE, p, TraceabilityFileSchema, undefined, plainTraceabilityFile));
   }
 
   analysis(): Ledger<ArtifactAnalysis> {
-    return this.group('analysis', (p) => this.json<ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, p, ArtifactAnalysisSchema()));
+    return this.group('analysis', (p) => this.json<ArtifactAnalysis>(ARTIFACT_ANALYSIS_FILE, p, ArtifactAnalysisSchema));
   }
 
   convergence(): Ledger<ConvergenceReport> {
-    return this.group('convergence', (p) => this.json<ConvergenceReport>(CONVERGENCE_REPORT_FILE, p, ConvergenceReportSchema()));
+    return this.group('convergence', (p) => this.json<ConvergenceReport>(CONVERGENCE_REPORT_FILE, p, ConvergenceReportSchema));
   }
 
   /** The task files' names (`T3.md`) in task order, as listed: the tasks are known without reading them. */
@@ -281,7 +281,7 @@ class SpecReading {
         const r = this.json<TaskState>(
           file,
           p,
-          TaskStateSchema(),
+          TaskStateSchema,
           (value, text) =>
             value.task_id === expected
               ? []
@@ -307,7 +307,7 @@ class SpecReading {
       const handoffs = new Map<string, Handoff>();
       for (const name of [...this.namesIn(HANDOFFS_DIR)].sort()) {
         if (!name.endsWith('.json')) continue;
-        const r = this.json<Handoff>(`${HANDOFFS_DIR}/${name}`, p, HandoffSchema(), undefined, plainHandoff());
+        const r = this.json<Handoff>(`${HANDOFFS_DIR}/${name}`, p, HandoffSchema, undefined, plainHandoff());
         if (r.value) handoffs.set(name.slice(0, -5), r.value);
       }
       return handoffs;
@@ -317,7 +317,7 @@ class SpecReading {
   /** The findings files, read for their problems alone (the views read them on their own). */
   findings(): void {
     this.group('findings', (p) => {
-      for (const name of this.namesIn(FINDINGS_DIR)) if (name.endsWith('.json')) this.json(`${FINDINGS_DIR}/${name}`, p, FindingsFileSchema());
+      for (const name of this.namesIn(FINDINGS_DIR)) if (name.endsWith('.json')) this.json(`${FINDINGS_DIR}/${name}`, p, FindingsFileSchema);
     });
   }
 

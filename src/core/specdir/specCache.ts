@@ -4,7 +4,7 @@ import { sameStamp, type FileStamp } from '../fs/fileStamp';
 import { unrecorded } from '../fs/readRecorder';
 import { DelayedWrites } from './delayedWrites';
 import { displayLanguage } from '../messages';
-import { nodeCrypto } from '../nodeModules';
+import { hexDigest } from '../nodeModules';
 
 /**
  * The parses of one spec directory's files, each valid for the stamp it was recorded with. A
@@ -224,7 +224,7 @@ function parseCacheFile(text: string, version: string, dir: string): Map<string,
 }
 
 /** The cache file of a spec directory: a hash of its absolute path, so any path makes a valid file name. */
-export const cacheKey = (dir: string) => nodeCrypto().createHash('sha1').update(dir).digest('hex');
+export const cacheKey = (dir: string) => hexDigest('sha1', dir);
 
 /** A store of one file per spec in `root`, each written atomically (temporary file, then rename). */
 export function directoryCacheStore(root: string): SpecCacheStore {
