@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { TransitionRefusedError } from '../../core/errors';
+import { TransitionRefusedError } from '../../core/port/errors';
 import type { Answer } from '../../core/port/answer';
 import { request } from '../../core/port/request';
 import type { CommandContext } from '../commands/createCommand';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LoomError, TransitionRefusedError } from '../../core/errors';
+import { LoomError, TransitionRefusedError } from '../../core/port/errors';
 import type { CommandContext } from '../commands/createCommand';
 import { UntrustedWorkspaceError } from '../trust';
 import { answer, type SpecInput } from './toolSpec';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
+import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/port/reports';
 import type { CommandContext } from '../commands/createCommand';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LoomError } from '../../core/errors';
+import { LoomError } from '../../core/port/errors';
 import type { CommandContext } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { specDiagnostics } from '../../core/repository/specDiagnostics';
+import { specDiagnostics } from '../../core/port/reports';
 import type { CommandContext } from '../commands/createCommand';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
