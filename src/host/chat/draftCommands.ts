@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/authoring/draftWrite';
-import { LoomError } from '../../core/errors';
-import { LoomRepository } from '../../core/repository/loomRepository';
+import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/port/authoring';
+import { LoomError } from '../../core/port/errors';
+import { LoomRepository } from '../../core/port/specs';
 import { createArgumentCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
 

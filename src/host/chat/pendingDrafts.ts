@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import type { Draft } from '../../core/authoring/draftBlocks';
-import type { DraftBase, WrittenDrafts } from '../../core/authoring/draftWrite';
-import type { AuthoringCommand } from '../../core/authoring/stageCommands';
+import type { Draft, DraftBase, WrittenDrafts, AuthoringCommand } from '../../core/port/authoring';
 
 /** Drafts shown in the chat and not written yet: one set per spec and command. */
 export interface PendingDrafts {
