@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import { mostRelevantSpec } from '../core/specdir/relevantSpec';
-import { isStale } from '../core/specdir/staleness';
-import { unfinishedTasks } from '../core/views/remedies';
+import { mostRelevantSpec, isStale, unfinishedTasks } from '../core/port/views';
 import type { LoomConfig } from './config';
 import { md, splitSpecName } from './format';
 import { Disposable } from './lifecycle';

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { starterText } from '../../core/authoring/starterFiles';
-import { specTemplateLanguage } from '../../core/authoring/specTemplate';
-import { CorruptStateError, LoomError, SpecLockedError, TransitionRefusedError } from '../../core/errors';
-import { specLanguage } from '../../core/specdir/specLanguage';
+import { starterText } from '../../core/port/authoring';
+import { specTemplateLanguage, specLanguage } from '../../core/port/messages';
+import { CorruptStateError, LoomError, SpecLockedError, TransitionRefusedError } from '../../core/port/errors';
 import type { LoomConfig } from '../config';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';

@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { specTemplateLanguage } from '../../core/authoring/specTemplate';
-import { LoomError } from '../../core/errors';
-import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
-import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
+import { specTemplateLanguage } from '../../core/port/messages';
+import { LoomError } from '../../core/port/errors';
+import { PIPELINE_STATE_FILE } from '../../core/port/vocabulary';
+import { createSpec, specDate, specSlug } from '../../core/port/specs';
 import type { SpecEntry } from '../specs/specRegistry';
 import { stateProblem } from '../tree/treeItems';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';

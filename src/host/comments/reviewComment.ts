@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ReviewComment } from '../../core/review/reviewComments';
+import type { ReviewComment } from '../../core/port/review';
 
 /** One comment as the editor shows it, remembering which thread and stored comment it is. */
 export class LoomComment implements vscode.Comment {

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { FileTranscriptStore, type ExecutingEvent, type Logger } from '../../core/executing';
+import { FileTranscriptStore, type ExecutingEvent, type Logger, isBreakerChoice } from '../../core/port/executing';
 import type { Question } from '../../core/port/question';
 import { request, type RequestOptions } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
-import { isBreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { describeBreakerChoice, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/machine/circuitBreaker';
-import type { UserPrompts } from '../../core/executing/ports';
+import { describeBreakerChoice, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport, type UserPrompts } from '../../core/port/executing';
 import { delay } from '../events';
 import { tokenFromSignal } from '../lm/cancellation';
 import type { PromptPresets } from './promptPresets';

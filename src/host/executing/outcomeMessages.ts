@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ExecutingEvent, ExecutingResult } from '../../core/executing';
+import type { ExecutingEvent, ExecutingResult } from '../../core/port/executing';
 
 /** What the user reads when a run ends: one place maps every outcome to a message. */
 export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {

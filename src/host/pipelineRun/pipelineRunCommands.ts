@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RunMode } from '../../core/pipelineRun/pipelineRun';
+import type { RunMode } from '../../core/port/pipelineRun';
 import { createCommand, type CommandContext } from '../commands/createCommand';
 import type { PipelineRuns } from './pipelineRuns';
 

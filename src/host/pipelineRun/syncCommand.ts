@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Answer } from '../../core/port/answer';
 import { request } from '../../core/port/request';
-import { handOnPlan, type HandOnPlan } from '../../core/pipelineRun/branchHandOn';
-import { specLanguage } from '../../core/specdir/specLanguage';
+import { handOnPlan, type HandOnPlan } from '../../core/port/sync';
+import { specLanguage } from '../../core/port/messages';
 import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { request } from '../../core/port/request';
 import type { Answer } from '../../core/port/answer';
-import type { VerificationResult } from '../../core/verification/verificationResult';
+import type { VerificationResult } from '../../core/port/files';
 import { presentRefused } from '../commands/answers';
 import { createCommand, notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { hasRole, stageWithRole } from '../../core/pipeline/stageRoles';
-import { FAILED_STAGE } from '../../core/files/vocabulary';
-import type { SpecGroup } from '../../core/specdir/specOverview';
+import { hasRole, stageWithRole, type SpecGroup } from '../../core/port/views';
+import { FAILED_STAGE } from '../../core/port/vocabulary';
 import { Disposable } from '../lifecycle';
 import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';

@@ -1,7 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { findTestLine } from '../../core/views/testLocation';
-import { buildMatrixModel } from '../../core/views/matrixModel';
+import { findTestLine, buildMatrixModel } from '../../core/port/views';
 import { matrixToCsv, matrixToMarkdown, selectRows } from '../../shared/matrixExport';
 import type { ExportMatrixMessage, OpenFileMessage, RunCommandMessage, WebviewMessage } from '../../shared/protocol';
 import { notify } from '../commands/createCommand';
