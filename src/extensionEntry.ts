@@ -2,8 +2,8 @@
 import { bundleStartedAt, threadAtStart } from './host/activationClock';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { loadWithCodeCache } from './core/threads/codeCacheLoader';
-import { userCacheFolder } from './core/userCacheFolder';
+import { loadWithCodeCache } from './core/port/codeCache';
+import { userCacheFolder } from './core/port/userCache';
 import { activatedWithWindow } from './host/activatedWithWindow';
 import { standIn } from './host/standIn';
 import { threadClock } from './host/threadClock';
