@@ -1,6 +1,8 @@
 // ESLint over the sources, tests and scripts: typescript-eslint's recommended rules and the layers
 // of the code (README "Development"). Import cycles are checked by dependency-cruiser
-// (.dependency-cruiser.cjs), because import-x's no-cycle skips type-only imports.
+// (.dependency-cruiser.cjs), because import-x's no-cycle skips type-only imports; so is the port
+// (the surfaces import src/core only through src/core/port), which dependency-cruiser checks on
+// resolved paths, re-exports and type-only imports included.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';

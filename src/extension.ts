@@ -21,7 +21,7 @@ import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
 import { ActiveRunsFile } from './host/pipelineRun/activeRuns';
-import { RunStopsFile } from './core/pipelineRun/runStopRecord';
+import { RunStopsFile } from './core/port/pipelineRun';
 import { PipelineRuns } from './host/pipelineRun/pipelineRuns';
 import { registerPipelineRunCommands } from './host/pipelineRun/pipelineRunCommands';
 import { RunChatCommand } from './host/chat/runChatCommand';

@@ -2,13 +2,13 @@
 import { bundleStartedAt, threadAtStart } from './host/activationClock';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { loadWithCodeCache } from './core/threads/codeCacheLoader';
-import { userCacheFolder } from './core/userCacheFolder';
+import { loadWithCodeCache } from './core/port/codeCache';
+import { userCacheFolder } from './core/port/userCache';
 import { activatedWithWindow } from './host/activatedWithWindow';
 import { standIn } from './host/standIn';
 import { threadClock } from './host/threadClock';
 import type { LoadClock, LoomApi } from './extension';
-import { hostEntryMessages } from './core/messages/hostEntry';
+import { hostEntryMessages } from './core/port/entry';
 import { languageOfLocale } from './shared/messages/language';
 
 // The extension's entry (dist/extension.js): a few lines that load the extension itself

@@ -1,10 +1,9 @@
-import type { Diagnostic } from '../core/diagnostics/diagnostic';
-import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
-import { t } from '../core/messages';
+import { type Diagnostic, onlyCompressionMissing, type RefusalCode } from '../core/port/reports';
+import { PIPELINE_STATE_FILE } from '../core/port/vocabulary';
+import { t } from '../core/port/messages';
 import type { Answer, Changed, NeedsConfirmation, Refused } from '../core/port/answer';
 import type { IntentType } from '../core/port/intent';
-import { onlyCompressionMissing, type RefusalCode } from '../core/pipeline/refusals';
-import type { SpecPipeline } from '../core/repository/specPipeline';
+import type { SpecPipeline } from '../core/port/specs';
 import { formatDiagnostic } from './format';
 import type { CliIo } from './io';
 

@@ -1,4 +1,4 @@
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 
 /** A small, strict argument parser: unknown flags are usage errors (exit 2), never ignored. */
 export class UsageError extends Error {}

@@ -1,10 +1,8 @@
 import { basename } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics/diagnostic';
-import type { Finding } from '../core/files/findings';
-import type { SpecStatus } from '../core/repository/specPipeline';
-import type { TaskBatchPlan } from '../core/tasks/taskBatches';
-import { t } from '../core/messages';
-import type { TraceabilityMatrix } from '../core/trace/traceabilityMatrix';
+import type { Diagnostic, TaskBatchPlan, TraceabilityMatrix } from '../core/port/reports';
+import type { Finding } from '../core/port/files';
+import type { SpecStatus } from '../core/port/specs';
+import { t } from '../core/port/messages';
 
 /**
  * `file:line:column: severity: message`, with the path once: a message that starts with its own

@@ -1,4 +1,4 @@
-import { languageOfEnvironment, LANGUAGES, type Language } from '../core/messages';
+import { languageOfEnvironment, LANGUAGES, type Language } from '../core/port/messages';
 
 /**
  * The language the CLI answers in: `--lang en|zh`, else the terminal's locale (LC_ALL, then

@@ -1,33 +1,32 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics/diagnostic';
-import { SpecLockedError, TransitionRefusedError } from '../core/errors';
-import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
-import { REQUIREMENTS_FILE } from '../core/files/requirements';
-import { TRACEABILITY_FILE } from '../core/files/traceability';
-import { WorktreeError } from '../core/git/worktreeError';
-import { createSpec } from '../core/repository/createSpec';
-import { onlyCompressionMissing } from '../core/pipeline/refusals';
-import { LoomRepository } from '../core/repository/loomRepository';
-import type { SpecPipeline, StatusDetail } from '../core/repository/specPipeline';
-import { specProblems } from '../core/repository/specDiagnostics';
-import { ORDERED_OVERLAP, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../core/tasks/taskBatches';
-import { buildTraceabilityMatrix } from '../core/trace/traceabilityMatrix';
-import { overrideAuthor, overrideFor, writeArtifactAnalysis } from '../core/validators/artifactAnalysis';
-import { writeConvergence } from '../core/validators/convergence';
-import { verificationArtifacts } from '../core/validators/verificationArtifacts';
-import { displayLanguage, LANGUAGES, languageOfLocale, setDisplayLanguage, t } from '../core/messages';
+import {
+  type Diagnostic,
+  onlyCompressionMissing,
+  specProblems,
+  ORDERED_OVERLAP,
+  planTaskBatches,
+  taskDependencyDiagnostics,
+  taskOwnershipDiagnostics,
+  buildTraceabilityMatrix,
+  traceJson,
+} from '../core/port/reports';
+import { SpecLockedError, TransitionRefusedError, WorktreeError } from '../core/port/errors';
+import { PIPELINE_STATE_FILE } from '../core/port/vocabulary';
+import { REQUIREMENTS_FILE, TRACEABILITY_FILE } from '../core/port/files';
+import { createSpec, LoomRepository, type SpecPipeline, type StatusDetail } from '../core/port/specs';
+import { overrideAuthor, overrideFor, writeArtifactAnalysis, writeConvergence, verificationArtifacts } from '../core/port/validators';
+import { displayLanguage, LANGUAGES, languageOfLocale, setDisplayLanguage, t } from '../core/port/messages';
 import { cliLanguage, isLanguage } from './language';
 import { cliParseCache, cliStatusCache } from './specCacheDir';
-import { scanStatuses, specStatus } from '../core/repository/specStatusCache';
-import type { SpecCache } from '../core/specdir/specCache';
+import { scanStatuses, specStatus } from '../core/port/tools';
+import type { SpecCache } from '../core/port/specCache';
 import { fingerprintCount, handoffAsk, reportVerdict, taskAsk, VerdictFileMissing } from './stateCommands';
 import { changedOrThrow, NotChanged, printNotChanged } from './answers';
 import type { CliIo } from './io';
 import { request } from '../core/port/request';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTrace, statusJson, tasksJson } from './format';
-import { traceJson } from '../core/trace/traceJson';
 import { specFromArg } from './specDirArg';
 import { verifyRun } from './verifyCommand';
 import { syncFeature } from './syncCommand';

@@ -1,10 +1,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SpecStatus, StatusDetail } from '../core/repository/specPipeline';
-import { CompactCacheStore } from '../core/specdir/compactCacheStore';
-import { EvaluationCache } from '../core/specdir/evaluationCache';
-import { cacheKey, directoryCacheStore, SpecCache } from '../core/specdir/specCache';
-import { userCacheFolder } from '../core/userCacheFolder';
+import type { SpecStatus, StatusDetail } from '../core/port/specs';
+import { CompactCacheStore } from '../core/port/tools';
+import { EvaluationCache, cacheKey, directoryCacheStore, SpecCache } from '../core/port/specCache';
+import { userCacheFolder } from '../core/port/userCache';
 
 /**
  * The CLI's per-spec parse cache, in the user's cache folder (userCacheFolder: never in the

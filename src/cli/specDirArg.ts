@@ -1,9 +1,6 @@
 import { relative, sep } from 'node:path';
-import { matchSpecDir } from '../core/repository/specDirName';
-import type { LoomRepository } from '../core/repository/loomRepository';
-import type { SpecPipeline } from '../core/repository/specPipeline';
-import { findSpecDirs } from '../core/specdir/loadSpec';
-import { t } from '../core/messages';
+import { matchSpecDir, type LoomRepository, type SpecPipeline, findSpecDirs } from '../core/port/specs';
+import { t } from '../core/port/messages';
 import { UsageError } from './args';
 
 /**

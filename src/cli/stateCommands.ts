@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Handoff } from '../core/files/handoff';
-import { parseReport } from '../core/files/report';
-import { HANDOFF_STATUSES, TASK_ID_PATTERN, TASK_STATUSES } from '../core/files/vocabulary';
-import { t } from '../core/messages';
-import type { HandoffAsk } from '../core/port/intent';
-import type { SpecPipeline } from '../core/repository/specPipeline';
+import type { Handoff, HandoffAsk } from '../core/port/intent';
+import { parseReport } from '../core/port/files';
+import { HANDOFF_STATUSES, TASK_ID_PATTERN, TASK_STATUSES } from '../core/port/vocabulary';
+import { t } from '../core/port/messages';
+import type { SpecPipeline } from '../core/port/specs';
 import { flagValue, requireFlag, UsageError, type ParsedArgs } from './args';
 /**
  * Headless counterparts of loom's `run --task T --task-status S`, `run --verdict` and `handoff

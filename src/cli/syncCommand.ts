@@ -1,8 +1,7 @@
-import { t } from '../core/messages';
-import { handOnPlan } from '../core/pipelineRun/branchHandOn';
+import { t, specLanguage } from '../core/port/messages';
+import { handOnPlan } from '../core/port/sync';
 import { request } from '../core/port/request';
-import type { SpecPipeline } from '../core/repository/specPipeline';
-import { specLanguage } from '../core/specdir/specLanguage';
+import type { SpecPipeline } from '../core/port/specs';
 import { changedOrThrow } from './answers';
 import type { CliIo } from './io';
 

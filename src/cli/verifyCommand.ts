@@ -1,8 +1,8 @@
-import { t } from '../core/messages';
-import { readWorkspaceString } from '../core/pipeline/teamRules';
+import { t } from '../core/port/messages';
+import { readWorkspaceString } from '../core/port/tools';
 import { request } from '../core/port/request';
-import type { SpecPipeline } from '../core/repository/specPipeline';
-import type { VerificationResult } from '../core/verification/verificationResult';
+import type { SpecPipeline } from '../core/port/specs';
+import type { VerificationResult } from '../core/port/files';
 import { changedOrThrow } from './answers';
 import type { CliIo } from './io';
 

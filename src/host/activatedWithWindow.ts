@@ -1,6 +1,6 @@
 import { existsSync, opendirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PIPELINE_STATE_FILE, SPEC_ROOTS, WORKFLOW_FILE } from '../core/files/vocabulary';
+import { PIPELINE_STATE_FILE, SPEC_ROOTS, WORKFLOW_FILE } from '../core/port/vocabulary';
 
 /**
  * Whether VS Code activated Loom because the window opened on a loom repository: one of the

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import type { Diagnostic } from '../core/diagnostics/diagnostic';
-import { evaluateSpec, evaluationProblems } from '../core/repository/specEvaluation';
-import type { FindingDiagnostic } from '../core/validators/stageFindings';
+import type { Diagnostic } from '../core/port/reports';
+import { evaluateSpec, evaluationProblems, type FindingDiagnostic } from '../core/port/views';
 import { lazily } from '../shared/lazily';
 import { Disposable, toDisposable } from './lifecycle';
 import type { ComponentLog, Log } from './log';

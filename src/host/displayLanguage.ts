@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { languageOfLocale, setDisplayLanguage } from '../core/messages';
+import { languageOfLocale, setDisplayLanguage } from '../core/port/messages';
 
 /*
  * Imported once by extension.ts for this effect: the catalog words every sentence of the host and

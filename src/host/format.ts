@@ -1,6 +1,6 @@
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 
-export { splitSpecName } from '../core/specdir/specName';
+export { splitSpecName } from '../core/port/files';
 
 /** "just now", "5m ago", "2h ago", "3d ago" — short enough for a tree row. */
 export function relativeTime(iso: string | undefined, now = Date.now()): string | undefined {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LogLevelSetting } from './config';
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 
 const ORDER: readonly LogLevelSetting[] = ['trace', 'debug', 'info', 'warning', 'error'];
 

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { WORKFLOW_FILE } from '../core/files/workflow';
+import { WORKFLOW_FILE } from '../core/port/vocabulary';
 import type { LoomConfig } from './config';
 import { Disposable } from './lifecycle';
 import type { SpecRegistry } from './specs/specRegistry';
 import type { WorkspaceTrust } from './trust';
-import { displayLanguage, t } from '../core/messages';
+import { displayLanguage, t } from '../core/port/messages';
 
 /** The id of `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'loom.mcpServers';

@@ -1,14 +1,12 @@
 import * as vscode from 'vscode';
-import { mostRelevantSpec } from '../core/specdir/relevantSpec';
-import { isStale } from '../core/specdir/staleness';
-import { unfinishedTasks } from '../core/views/remedies';
+import { mostRelevantSpec, isStale, unfinishedTasks } from '../core/port/views';
 import type { LoomConfig } from './config';
 import { md, splitSpecName } from './format';
 import { Disposable } from './lifecycle';
 import type { SpecEntry, SpecRegistry } from './specs/specRegistry';
 import { progressText, stageText } from './tree/treeItems';
 import type { SpecsView } from './tree/specsView';
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 
 /**
  * The active spec in the status bar: its stage and progress, a warning when something is stale;

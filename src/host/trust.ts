@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from './lifecycle';
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 
 /**
  * Workspace trust. In an untrusted workspace Loom only reads: no state writes, no new specs, no

@@ -1,8 +1,7 @@
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 import type { NeedsConfirmation, Refused } from '../core/port/answer';
-import { onlyCompressionMissing } from '../core/pipeline/refusals';
-import type { SpecPipeline } from '../core/repository/specPipeline';
-import { specTaskIds } from '../core/specdir/loadSpec';
+import { onlyCompressionMissing } from '../core/port/reports';
+import { type SpecPipeline, specTaskIds } from '../core/port/specs';
 import { ToolRefusal, type RefusalCode as ToolCode, type ToolResult } from './results';
 
 /** How a person confirms when the client cannot ask them: the three places a stage may be confirmed from. */

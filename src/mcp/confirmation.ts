@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 
 export type ConfirmationAnswer = { answer: 'accepted' } | { answer: 'declined'; why: string } | { answer: 'unavailable' };
 export type PersonConfirmation = (message: string) => Promise<ConfirmationAnswer>;

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 import { ToolRefusal } from './results';
 
 const escapes = (root: string, path: string) => {

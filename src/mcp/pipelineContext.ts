@@ -1,7 +1,5 @@
-import type { StageDefinition } from '../core/pipeline/pipelineDefinition';
-import { stageOf } from '../core/pipeline/pipelineDefinition';
-import type { SpecPipeline } from '../core/repository/specPipeline';
-import { specTaskIds } from '../core/specdir/loadSpec';
+import { type StageDefinition, stageOf } from '../core/port/reports';
+import { type SpecPipeline, specTaskIds } from '../core/port/specs';
 
 export const DEFAULT_HANDOFF_LIMIT = 5;
 

@@ -1,10 +1,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Workflow } from '../core/files/workflow';
-import { buildPipelineDefinition } from '../core/pipeline/pipelineDefinition';
-import { bundledPipelineSchema } from '../core/pipeline/pipelineSchema';
-import { t } from '../core/messages';
+import type { Workflow } from '../core/port/files';
+import { buildPipelineDefinition, bundledPipelineSchema } from '../core/port/tools';
+import { t } from '../core/port/messages';
 
 /**
  * loom's pipeline selector (src/core/pipeline-selector.js) without its optional model call:

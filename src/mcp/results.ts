@@ -1,6 +1,6 @@
-import { CorruptArtifactError, CorruptStateError, LoomError, OverrideRefusedError, SpecLockedError, TransitionRefusedError } from '../core/errors';
-import { t } from '../core/messages';
-import type { TransitionCheck } from '../core/pipeline/transitionCheck';
+import { CorruptArtifactError, CorruptStateError, LoomError, OverrideRefusedError, SpecLockedError, TransitionRefusedError } from '../core/port/errors';
+import { t } from '../core/port/messages';
+import type { TransitionCheck } from '../core/port/reports';
 
 /** What a tool answers: one JSON object, with `error` and usually `hint` when it refused (loom's convention). */
 export type ToolResult = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 import { LOOM_TOOLS } from './catalog';
 import { elicitationConfirmation } from './confirmation';
 import { refusalResult, resultOfError, type ToolResult } from './results';

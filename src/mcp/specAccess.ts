@@ -1,12 +1,8 @@
 import { resolve } from 'node:path';
-import { PIPELINE_STATE_FILE } from '../core/files/pipelineState';
-import { LoomRepository } from '../core/repository/loomRepository';
-import type { SpecPipeline } from '../core/repository/specPipeline';
-import { loadSpec, specTaskIds } from '../core/specdir/loadSpec';
-import type { SpecSnapshot } from '../core/specdir/specSnapshot';
-import { withRunLock } from '../core/store/runLock';
+import { PIPELINE_STATE_FILE } from '../core/port/vocabulary';
+import { LoomRepository, type SpecPipeline, loadSpec, specTaskIds, type SpecSnapshot, withRunLock } from '../core/port/specs';
 import { insideRepository } from './paths';
-import { t } from '../core/messages';
+import { t } from '../core/port/messages';
 import { ToolRefusal } from './results';
 import type { ToolContext } from './tool';
 

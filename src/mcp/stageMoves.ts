@@ -1,7 +1,7 @@
 import type { Answer, NeedsConfirmation } from '../core/port/answer';
 import { request } from '../core/port/request';
-import type { SpecPipeline } from '../core/repository/specPipeline';
-import { t } from '../core/messages';
+import type { SpecPipeline } from '../core/port/specs';
+import { t } from '../core/port/messages';
 import { confirmationNeeded, howToConfirm, questionText, refusalOf } from './answers';
 import { ToolRefusal, type ToolResult } from './results';
 import type { ToolContext } from './tool';

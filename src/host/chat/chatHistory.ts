@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatMessage } from '../../core/executing/dispatch/chatModel';
+import type { ChatMessage } from '../../core/port/executing';
 
 /** What the participant keeps in each answer's metadata, so later turns can give it to the model. */
 export interface LoomChatMetadata {

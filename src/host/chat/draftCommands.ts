@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/authoring/draftWrite';
-import { LoomError } from '../../core/errors';
-import { LoomRepository } from '../../core/repository/loomRepository';
+import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/port/authoring';
+import { LoomError } from '../../core/port/errors';
+import { LoomRepository } from '../../core/port/specs';
 import { createArgumentCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** Writes accepted drafts, forgets them, and lets the registry see the files at once. */
 export async function writePending(ctx: CommandContext, store: PendingDraftStore, p: PendingDrafts): Promise<WrittenDrafts> {

@@ -1,27 +1,42 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../../core/authoring/authoringPrompts';
-import { acceptedSpec, isAcceptance, specNamedIn } from '../../core/authoring/chatIntent';
-import { parseDrafts, renderDraft } from '../../core/authoring/draftBlocks';
-import { checkDrafts } from '../../core/authoring/draftCheck';
-import { runDraftingTurn, type DraftingEvent } from '../../core/authoring/draftingTurn';
-import { describeChanges, draftBase, filesWritten, type DraftChange } from '../../core/authoring/draftWrite';
-import { featureDiff, featureDiffForPrompt } from '../../core/authoring/featureDiff';
-import { AUTHORING, commandForStage, isAuthoringCommand, type AuthoringCommand } from '../../core/authoring/stageCommands';
-import { ModelRequestError } from '../../core/executing/dispatch/chatModel';
-import { detectLanguage } from '../../core/executing/dispatch/prompts/promptTemplates';
-import { LoomError } from '../../core/errors';
-import { readOptionalText } from '../../core/fs/readOptional';
+import {
+  buildAuthoringMessages,
+  buildRepairMessage,
+  loadAuthoringTemplates,
+  acceptedSpec,
+  isAcceptance,
+  specNamedIn,
+  parseDrafts,
+  renderDraft,
+  checkDrafts,
+  runDraftingTurn,
+  type DraftingEvent,
+  describeChanges,
+  draftBase,
+  filesWritten,
+  type DraftChange,
+  featureDiff,
+  featureDiffForPrompt,
+  AUTHORING,
+  commandForStage,
+  isAuthoringCommand,
+  type AuthoringCommand,
+  detectLanguage,
+  reviewHasFixes,
+} from '../../core/port/authoring';
+import { ModelRequestError } from '../../core/port/executing';
+import { LoomError } from '../../core/port/errors';
+import { readOptionalText } from '../../core/port/files';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
-import { hasRole } from '../../core/pipeline/stageRoles';
-import { reviewHasFixes } from '../../core/review/reviewToAnswer';
+import { hasRole } from '../../core/port/views';
 import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import { historyMessages, type LoomChatMetadata } from './chatHistory';
 import { writePending } from './draftCommands';
 import type { PendingDraftStore } from './pendingDrafts';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 export const PARTICIPANT_ID = 'loom.chat';
 

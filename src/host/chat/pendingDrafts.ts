@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
-import type { Draft } from '../../core/authoring/draftBlocks';
-import type { DraftBase, WrittenDrafts } from '../../core/authoring/draftWrite';
-import type { AuthoringCommand } from '../../core/authoring/stageCommands';
-import { t } from '../../core/messages';
+import type { Draft, DraftBase, WrittenDrafts, AuthoringCommand } from '../../core/port/authoring';
+import { t } from '../../core/port/messages';
 
 /** Drafts shown in the chat and not written yet: one set per spec and command. */
 export interface PendingDrafts {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LoomChatParticipant, ParticipantCommand } from './loomParticipant';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /**
  * `@loom /run [autopilot|supervised]`: Loom: Run Pipeline from the chat, on the spec the chat is

@@ -3,7 +3,7 @@ import type { NeedsConfirmation, Refused, Remedy } from '../../core/port/answer'
 import type { Question } from '../../core/port/question';
 import type { SpecEntry } from '../specs/specRegistry';
 import { notify, openSpecFile, type CommandContext, type CommandOutcome } from './createCommand';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** A button of a notification or a dialog, and what it does. */
 export interface Action {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { starterText } from '../../core/authoring/starterFiles';
-import { CorruptStateError, LoomError, SpecLockedError, TransitionRefusedError } from '../../core/errors';
-import { specLanguage } from '../../core/specdir/specLanguage';
+import { starterText } from '../../core/port/authoring';
+import { CorruptStateError, LoomError, SpecLockedError, TransitionRefusedError } from '../../core/port/errors';
+import { specLanguage, displayLanguage, t } from '../../core/port/messages';
 import type { LoomConfig } from '../config';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
@@ -9,7 +9,6 @@ import { isLoomNode, specDirOfNode } from '../tree/nodes';
 import { SpecTreeProvider } from '../tree/specTreeProvider';
 import type { SpecsView } from '../tree/specsView';
 import { UntrustedWorkspaceError, type WorkspaceTrust } from '../trust';
-import { displayLanguage, t } from '../../core/messages';
 
 /** What every command can reach. */
 export interface CommandContext {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t, transitionDescription } from '../../core/messages';
+import { t, transitionDescription } from '../../core/port/messages';
 import type { Answer } from '../../core/port/answer';
 import { request } from '../../core/port/request';
 import { localTime, splitSpecName } from '../format';

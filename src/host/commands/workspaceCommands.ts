@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { LoomError } from '../../core/errors';
-import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
-import { createSpec, specDate, specSlug } from '../../core/repository/createSpec';
+import { LoomError } from '../../core/port/errors';
+import { PIPELINE_STATE_FILE } from '../../core/port/vocabulary';
+import { createSpec, specDate, specSlug } from '../../core/port/specs';
 import type { SpecEntry } from '../specs/specRegistry';
 import { stateProblem } from '../tree/treeItems';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from './createCommand';
-import { displayLanguage, t } from '../../core/messages';
+import { displayLanguage, t } from '../../core/port/messages';
 
 async function pickFolder(ctx: CommandContext, args: CommandArgs): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];

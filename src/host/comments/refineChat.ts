@@ -1,18 +1,19 @@
 import * as vscode from 'vscode';
-import { parseDrafts } from '../../core/authoring/draftBlocks';
-import { describeChanges, draftBase, filesWritten, type DraftChange } from '../../core/authoring/draftWrite';
-import { isAcceptance } from '../../core/authoring/chatIntent';
-import { runDraftingTurn } from '../../core/authoring/draftingTurn';
-import { buildRepairMessage, loadAuthoringTemplates } from '../../core/authoring/authoringPrompts';
-import { ModelRequestError } from '../../core/executing/dispatch/chatModel';
-import { detectLanguage } from '../../core/executing/dispatch/prompts/promptTemplates';
-import { LoomError } from '../../core/errors';
-import { isCodeThread } from '../../core/review/codeReview';
-import { resolveRefinedThreads } from '../../core/review/refineOutcome';
-import { checkRefinedDrafts, refineCommand } from '../../core/review/refineCommand';
-import { buildRefineMessages, threadAnswers } from '../../core/review/refinePrompt';
-import { stageOfFile } from '../../core/review/reviewableFiles';
-import type { ReviewThread } from '../../core/review/reviewComments';
+import {
+  parseDrafts,
+  describeChanges,
+  draftBase,
+  filesWritten,
+  type DraftChange,
+  isAcceptance,
+  runDraftingTurn,
+  buildRepairMessage,
+  loadAuthoringTemplates,
+  detectLanguage,
+} from '../../core/port/authoring';
+import { ModelRequestError } from '../../core/port/executing';
+import { LoomError } from '../../core/port/errors';
+import { isCodeThread, resolveRefinedThreads, checkRefinedDrafts, refineCommand, buildRefineMessages, threadAnswers, stageOfFile, type ReviewThread } from '../../core/port/review';
 import type { CommandContext } from '../commands/createCommand';
 import { historyMessages, type LoomChatMetadata } from '../chat/chatHistory';
 import { writePending } from '../chat/draftCommands';
@@ -23,7 +24,7 @@ import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ReviewThreads } from './reviewThreads';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** What a refine proposal answers: its threads, the model's line for each, the size of each change. */
 interface RefineProposal {

@@ -1,16 +1,13 @@
 import * as vscode from 'vscode';
-import { LoomError } from '../../core/errors';
-import { exportReviewFeedback, type FeedbackVerdict } from '../../core/review/feedbackExport';
-import { addThread, deleteComment, deleteThread, editComment, replyToThread, setThreadStatus } from '../../core/review/threadEdits';
-import { quoteLines } from '../../core/review/anchoring';
-import { isCodeThread } from '../../core/review/codeReview';
+import { LoomError } from '../../core/port/errors';
+import { exportReviewFeedback, type FeedbackVerdict, addThread, deleteComment, deleteThread, editComment, replyToThread, setThreadStatus, quoteLines, isCodeThread } from '../../core/port/review';
 import { createArgumentCommand, createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { PendingDraftStore } from '../chat/pendingDrafts';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { RefineCommand } from './refineChat';
 import { LoomComment } from './reviewComment';
 import type { ReviewThreads } from './reviewThreads';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 const now = () => new Date().toISOString();
 const done: CommandOutcome = { status: 'done' };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ReviewComment } from '../../core/review/reviewComments';
-import { t } from '../../core/messages';
+import type { ReviewComment } from '../../core/port/review';
+import { t } from '../../core/port/messages';
 
 /** One comment as the editor shows it, remembering which thread and stored comment it is. */
 export class LoomComment implements vscode.Comment {

@@ -1,21 +1,29 @@
 import { userInfo } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { LoomError } from '../../core/errors';
-import { readOptionalText } from '../../core/fs/readOptional';
-import { anchorThread, quoteLines } from '../../core/review/anchoring';
-import { isCodeThread, reviewGateOf } from '../../core/review/codeReview';
-import { findWorktree } from '../../core/specdir/worktree';
-import { isReviewableFile } from '../../core/review/reviewableFiles';
-import { openThreads, REVIEW_COMMENTS_FILE, type ReviewComments, type ReviewThread } from '../../core/review/reviewComments';
-import { readReviewComments, updateReviewComments } from '../../core/review/reviewStore';
-import { moveThread } from '../../core/review/threadEdits';
+import { LoomError } from '../../core/port/errors';
+import { readOptionalText } from '../../core/port/files';
+import {
+  anchorThread,
+  quoteLines,
+  isCodeThread,
+  reviewGateOf,
+  isReviewableFile,
+  openThreads,
+  REVIEW_COMMENTS_FILE,
+  type ReviewComments,
+  type ReviewThread,
+  readReviewComments,
+  updateReviewComments,
+  moveThread,
+} from '../../core/port/review';
+import { findWorktree } from '../../core/port/specs';
 import type { LoomConfig } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { LoomComment } from './reviewComment';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 export const REVIEW_CONTROLLER_ID = 'loom.review';
 

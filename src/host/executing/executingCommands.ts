@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { FileTranscriptStore, type ExecutingEvent, type Logger } from '../../core/executing';
+import { FileTranscriptStore, type ExecutingEvent, type Logger, isBreakerChoice } from '../../core/port/executing';
 import type { Question } from '../../core/port/question';
 import { request, type RequestOptions } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
-import { isBreakerChoice } from '../../core/executing/machine/circuitBreaker';
 import { splitSpecName } from '../format';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -14,7 +13,7 @@ import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
 import { RunningLoops, type RunningLoop } from './runningLoops';
 import { VsCodeProblems } from './problemsPort';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 export interface ExecutingHost {
   /** Where transcripts go: the extension's workspace storage, else its global storage. Never the spec directory. */

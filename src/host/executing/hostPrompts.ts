@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import { describeBreakerChoice, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport } from '../../core/executing/machine/circuitBreaker';
-import type { UserPrompts } from '../../core/executing/ports';
+import { describeBreakerChoice, renderBreakerReport, type BreakerChoice, type CircuitBreakerReport, type UserPrompts } from '../../core/port/executing';
 import { delay } from '../events';
 import { tokenFromSignal } from '../lm/cancellation';
 import type { PromptPresets } from './promptPresets';
-import { displayLanguage, t } from '../../core/messages';
+import { displayLanguage, t } from '../../core/port/messages';
 
 /** Rejects with the abort reason once the signal aborts; the question is then withdrawn. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -1,5 +1,5 @@
-import type { ExecutingEvent, ExecutingResult } from '../../core/executing';
-import { t } from '../../core/messages';
+import type { ExecutingEvent, ExecutingResult } from '../../core/port/executing';
+import { t } from '../../core/port/messages';
 
 /** What the user reads when a run ends: one place maps every outcome to a message. */
 export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { Problem, ProblemsPort } from '../../core/executing/ports';
+import type { Problem, ProblemsPort } from '../../core/port/executing';
 import { delay } from '../events';
 
 /** Diagnostics of the files unchanged this long: the language services have settled. */

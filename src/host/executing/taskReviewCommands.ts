@@ -1,15 +1,14 @@
 import * as vscode from 'vscode';
-import { fileAt } from '../../core/git/checkpoints';
-import { FileTranscriptStore } from '../../core/executing';
-import { checkpointsOf } from '../../core/executing/review/taskChanges';
+import { fileAt } from '../../core/port/files';
+import { FileTranscriptStore } from '../../core/port/executing';
+import { checkpointsOf, taskTitleWithoutId } from '../../core/port/views';
 import { request } from '../../core/port/request';
-import { findWorktree } from '../../core/specdir/worktree';
-import { taskTitleWithoutId } from '../../core/tasks/taskTitle';
+import { findWorktree } from '../../core/port/specs';
 import { askPerson, presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 const SCHEME = 'loom-checkpoint';
 

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { FileTranscriptStore } from '../../core/executing';
-import { describeDispatch, renderTranscriptMarkdown } from '../../core/executing/transcripts/transcriptMarkdown';
+import { FileTranscriptStore, describeDispatch, renderTranscriptMarkdown } from '../../core/port/executing';
 import { splitSpecName } from '../format';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 const SCHEME = 'loom-transcript';
 

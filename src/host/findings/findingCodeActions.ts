@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { findingFixEdits, type FindingFix } from '../../core/validators/findingFix';
-import type { FindingDiagnostic } from '../../core/validators/stageFindings';
+import { findingFixEdits, type FindingFix } from '../../core/port/validators';
+import type { FindingDiagnostic } from '../../core/port/views';
 import { isFindingEntry, type LoomDiagnostics } from '../diagnostics';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 function fixTitle(fix: FindingFix): string {
   if (fix.type === 'task-list') {

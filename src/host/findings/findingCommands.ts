@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import type { Finding } from '../../core/files/findings';
-import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, overrideAuthor, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
+import type { Finding } from '../../core/port/files';
+import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, overrideAuthor, writeArtifactAnalysis } from '../../core/port/validators';
 import { request } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { PromptPresets } from '../executing/promptPresets';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
 

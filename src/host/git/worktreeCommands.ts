@@ -4,7 +4,7 @@ import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /**
  * Loom: Create Worktree, the git-worktree stage: the feature branch and its worktree (made or

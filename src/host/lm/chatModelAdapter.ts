@@ -1,14 +1,6 @@
 import * as vscode from 'vscode';
-import {
-  ModelRequestError,
-  type ChatMessage,
-  type ChatModel,
-  type ChatRequestOptions,
-  type ChatResponsePart,
-  type ModelRequestErrorCode,
-  type ToolSpec,
-} from '../../core/executing/dispatch/chatModel';
-import { t } from '../../core/messages';
+import { ModelRequestError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ChatResponsePart, type ModelRequestErrorCode, type ToolSpec } from '../../core/port/executing';
+import { t } from '../../core/port/messages';
 import { tokenFromSignal } from './cancellation';
 
 const CODES: ReadonlySet<string> = new Set(['NoPermissions', 'NotFound', 'Blocked']);

@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import { ModelUnavailableError, type ChatModel } from '../../core/executing/dispatch/chatModel';
-import type { ModelTier, SubagentRole } from '../../core/executing/dispatch/modelTier';
-import type { ModelSelector } from '../../core/executing/ports';
+import { ModelUnavailableError, type ChatModel, type ModelTier, type SubagentRole, type ModelSelector } from '../../core/port/executing';
 import type { ComponentLog } from '../log';
 import { pickForTier } from './tierRanking';
 import { vscodeChatModel } from './vscodeChatModel';

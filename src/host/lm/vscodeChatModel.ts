@@ -1,7 +1,6 @@
 import type * as vscode from 'vscode';
-import type { ChatModel } from '../../core/executing/dispatch/chatModel';
-import { RetryingChatModel } from '../../core/executing/dispatch/retryingChatModel';
-import { t } from '../../core/messages';
+import { type ChatModel, RetryingChatModel } from '../../core/port/executing';
+import { t } from '../../core/port/messages';
 import type { ComponentLog } from '../log';
 import { LanguageModelChatAdapter } from './chatModelAdapter';
 

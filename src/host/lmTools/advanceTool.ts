@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { TransitionRefusedError } from '../../core/errors';
+import { TransitionRefusedError } from '../../core/port/errors';
 import type { Answer } from '../../core/port/answer';
 import { request } from '../../core/port/request';
 import type { CommandContext } from '../commands/createCommand';
@@ -8,7 +8,7 @@ import { loomTool } from './loomTool';
 import { toolConfirmation } from './toolConfirmation';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
 import type { SpecEntry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 export interface AdvanceInput extends SpecInput {
   to?: string;

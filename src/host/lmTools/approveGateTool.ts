@@ -6,7 +6,7 @@ import type { ConfirmedSteps } from './confirmedSteps';
 import { loomTool } from './loomTool';
 import { toolConfirmation } from './toolConfirmation';
 import { featureOf, specForTool, whichSpec, type SpecInput } from './toolSpec';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 export interface ApproveInput extends SpecInput {
   reason?: string;

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../core/diagnostics/diagnostic';
+import type { Diagnostic } from '../../core/port/reports';
 
 /** More problems than this would crowd the model's context; the count says how many were left out. */
 export const MAX_DIAGNOSTICS = 100;

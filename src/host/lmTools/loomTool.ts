@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { LoomError, TransitionRefusedError } from '../../core/errors';
+import { LoomError, TransitionRefusedError } from '../../core/port/errors';
 import type { CommandContext } from '../commands/createCommand';
 import { UntrustedWorkspaceError } from '../trust';
 import { answer, type SpecInput } from './toolSpec';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** One of Loom's language-model tools: its name in package.json's `languageModelTools` and what it does. */
 export interface LoomToolDefinition<T extends SpecInput> {

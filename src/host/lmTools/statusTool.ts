@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { FAILED_STAGE } from '../../core/files/vocabulary';
-import type { TransitionCheck } from '../../core/pipeline/transitionCheck';
+import { FAILED_STAGE } from '../../core/port/vocabulary';
+import type { TransitionCheck } from '../../core/port/reports';
 import type { CommandContext } from '../commands/createCommand';
-import type { SpecPipeline, StatusDetail } from '../../core/repository/specPipeline';
+import type { SpecPipeline, StatusDetail } from '../../core/port/specs';
 import type { SpecEntry } from '../specs/specRegistry';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
-import { chooseTransition } from '../../core/pipeline/chooseTransition';
+import { chooseTransition } from '../../core/port/views';
 import { answer, featureOf, specForTool, specLabel, type SpecInput } from './toolSpec';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** One sentence saying what the model (or the person) does next, read off the actor's verdicts. */
 function whatNext(e: SpecEntry, spec: SpecPipeline = e.spec): string {

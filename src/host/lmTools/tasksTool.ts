@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
+import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/port/reports';
 import type { CommandContext } from '../commands/createCommand';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** `#loomTasks`: the tasks in parallel batches, as `loom-vscode tasks --validate` plans and checks them. */
 export function tasksTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { NeedsConfirmation } from '../../core/port/answer';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /**
  * The actor's question as VS Code's tool confirmation shows it: its title, and its lines (the

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { LoomError } from '../../core/errors';
+import { LoomError } from '../../core/port/errors';
 import type { CommandContext } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** What every tool's input may name. */
 export interface SpecInput {

@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
-import { LoomError } from '../../core/errors';
-import { REQUIREMENTS_FILE } from '../../core/files/requirements';
-import { TRACEABILITY_FILE } from '../../core/files/traceability';
-import { buildTraceabilityMatrix } from '../../core/trace/traceabilityMatrix';
-import { traceJson } from '../../core/trace/traceJson';
+import { LoomError } from '../../core/port/errors';
+import { REQUIREMENTS_FILE, TRACEABILITY_FILE } from '../../core/port/files';
+import { buildTraceabilityMatrix, traceJson } from '../../core/port/reports';
 import type { CommandContext } from '../commands/createCommand';
 import { loomTool } from './loomTool';
 import { answer, featureOf, specForTool, specLabel, whichSpec, type SpecInput } from './toolSpec';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** `#loomTrace`: the traceability matrix, as `loom-vscode trace` builds it. */
 export function traceTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {

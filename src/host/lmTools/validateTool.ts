@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { specDiagnostics } from '../../core/repository/specDiagnostics';
+import { specDiagnostics } from '../../core/port/reports';
 import type { CommandContext } from '../commands/createCommand';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
 import { answer, specForTool, type SpecInput } from './toolSpec';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** `#loomValidate`: every problem in loom's files of one spec, or of the whole workspace, as `loom-vscode validate` finds them. */
 export function validateTool(ctx: CommandContext): vscode.LanguageModelTool<SpecInput> {

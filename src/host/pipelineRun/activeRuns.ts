@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { toJsonText, writeFileAtomic } from '../../core/fs/atomicWrite';
+import { toJsonText, writeFileAtomic } from '../../core/port/files';
 
 /** A pipeline run under way: its spec directory (absolute) and its mode. */
 export interface ActiveRun {

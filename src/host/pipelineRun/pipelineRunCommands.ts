@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { RunMode } from '../../core/pipelineRun/pipelineRun';
+import type { RunMode } from '../../core/port/pipelineRun';
 import { createCommand, type CommandContext } from '../commands/createCommand';
 import type { PipelineRuns } from './pipelineRuns';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** `loom.pipelineRun.mode`: the mode a run starts in, or `ask` for the choice at each start. */
 const MODE_SETTING = 'pipelineRun.mode';

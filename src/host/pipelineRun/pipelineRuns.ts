@@ -1,12 +1,24 @@
 import * as vscode from 'vscode';
-import type { Draft } from '../../core/authoring/draftBlocks';
-import { commandForStage } from '../../core/authoring/stageCommands';
-import type { ExecutingOutcome } from '../../core/executing/machine/runTypes';
-import { LoomError, SpecLockedError } from '../../core/errors';
-import { acquirePipelineLease, pipelineHeldElsewhere } from '../../core/executing/runLease';
+import { type Draft, commandForStage } from '../../core/port/authoring';
+import type { ExecutingOutcome } from '../../core/port/executing';
+import { LoomError, SpecLockedError } from '../../core/port/errors';
+import {
+  acquirePipelineLease,
+  pipelineHeldElsewhere,
+  runPipeline,
+  type ReviewOutcome,
+  type RunMode,
+  type RunPorts,
+  type RunStop,
+  type StopReason,
+  type TasksOutcome,
+  currentStop,
+  stateFacts,
+  waitsForPerson,
+  type RunStopRecord,
+  type RunStopsFile,
+} from '../../core/port/pipelineRun';
 import { request } from '../../core/port/request';
-import { runPipeline, type ReviewOutcome, type RunMode, type RunPorts, type RunStop, type StopReason, type TasksOutcome } from '../../core/pipelineRun/pipelineRun';
-import { currentStop, stateFacts, waitsForPerson, type RunStopRecord, type RunStopsFile } from '../../core/pipelineRun/runStopRecord';
 import { askPerson, confirmQuestion, type Action } from '../commands/answers';
 import { notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { clockTime, md, splitSpecName } from '../format';
@@ -17,7 +29,7 @@ import type { ActiveRunsFile } from './activeRuns';
 import { dashboardRuns } from './dashboardRuns';
 import { syncAnswered } from './syncCommand';
 import { runVerification } from './verifyCommand';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** The context key the tree's and the palette's Stop Pipeline read. */
 const RUNNING_CONTEXT = 'loom.pipelineRunning';

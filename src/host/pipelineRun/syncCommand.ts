@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import type { Answer } from '../../core/port/answer';
 import { request } from '../../core/port/request';
-import { handOnPlan, type HandOnPlan } from '../../core/pipelineRun/branchHandOn';
-import { specLanguage } from '../../core/specdir/specLanguage';
+import { handOnPlan, type HandOnPlan } from '../../core/port/sync';
+import { specLanguage, t } from '../../core/port/messages';
 import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
 
 /** The GitHub Pull Requests extension, and its command that opens the Create Pull Request view. */
 const GITHUB_PR_EXTENSION = 'GitHub.vscode-pull-request-github';

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { request } from '../../core/port/request';
 import type { Answer } from '../../core/port/answer';
-import type { VerificationResult } from '../../core/verification/verificationResult';
+import type { VerificationResult } from '../../core/port/files';
 import { presentRefused } from '../commands/answers';
 import { createCommand, notify, openSpecFile, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /**
  * Verification by Loom, as an intent of the spec's actor: the project's build and type checks and

@@ -1,11 +1,9 @@
 import type * as vscode from 'vscode';
-import type { LoomRepository } from '../../core/repository/loomRepository';
-import type { SpecEvaluation } from '../../core/repository/specEvaluation';
-import { lookAtSpec, type LookFailure } from '../../core/repository/specLook';
-import type { SpecLookRequest } from '../../core/repository/specLookProtocol';
-import type { EvaluationCache } from '../../core/specdir/evaluationCache';
-import type { CacheCounts } from '../../core/specdir/specCache';
-import { displayLanguage } from '../../core/messages';
+import type { LoomRepository } from '../../core/port/specs';
+import type { SpecEvaluation } from '../../core/port/views';
+import { lookAtSpec, type LookFailure, type SpecLookRequest } from '../../core/port/looks';
+import type { EvaluationCache, CacheCounts } from '../../core/port/specCache';
+import { displayLanguage } from '../../core/port/messages';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog } from '../log';
 import { FoundLooks } from './foundLooks';

@@ -1,12 +1,9 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { InspectionEvent } from 'xstate';
-import { LoomRepository } from '../../core/repository/loomRepository';
-import type { SpecEvaluation } from '../../core/repository/specEvaluation';
-import { describeInspection } from '../../core/pipeline/machineInspection';
-import type { EvaluationCache } from '../../core/specdir/evaluationCache';
-import { findSpecDirs } from '../../core/specdir/loadSpec';
-import type { CacheCounts, SpecCache } from '../../core/specdir/specCache';
+import { LoomRepository, findSpecDirs } from '../../core/port/specs';
+import { type SpecEvaluation, describeInspection } from '../../core/port/views';
+import type { EvaluationCache, CacheCounts, SpecCache } from '../../core/port/specCache';
 import { when } from '../events';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog } from '../log';

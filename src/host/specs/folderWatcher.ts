@@ -1,7 +1,7 @@
 import { join, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { WORKFLOW_FILE } from '../../core/files/workflow';
-import { isOwnLockActivity } from '../../core/store/runLock';
+import { WORKFLOW_FILE } from '../../core/port/vocabulary';
+import { isOwnLockActivity } from '../../core/port/specs';
 import { debounceEvent, when } from '../events';
 import { Disposable, toDisposable } from '../lifecycle';
 

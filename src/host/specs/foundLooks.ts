@@ -1,4 +1,4 @@
-import type { SpecEvaluation } from '../../core/repository/specEvaluation';
+import type { SpecEvaluation } from '../../core/port/views';
 import { TimeSlice } from './timeSlice';
 
 /**

@@ -1,7 +1,5 @@
-import type { LookFailure } from '../../core/repository/specLook';
-import type { SpecLookRequest } from '../../core/repository/specLookProtocol';
-import { lookInWorker, type SpecLookRun } from '../../core/repository/specLooks';
-import type { CacheCounts } from '../../core/specdir/specCache';
+import { type LookFailure, type SpecLookRequest, lookInWorker, type SpecLookRun } from '../../core/port/looks';
+import type { CacheCounts } from '../../core/port/specCache';
 import type { ComponentLog } from '../log';
 import type { FoundLooks } from './foundLooks';
 

@@ -1,10 +1,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import type { SpecEvaluation } from '../../core/repository/specEvaluation';
-import { EvaluationCache } from '../../core/specdir/evaluationCache';
-import { directoryCacheStore, SpecCache } from '../../core/specdir/specCache';
-import { userCacheFolder } from '../../core/userCacheFolder';
+import type { SpecEvaluation } from '../../core/port/views';
+import { EvaluationCache, directoryCacheStore, SpecCache } from '../../core/port/specCache';
+import { userCacheFolder } from '../../core/port/userCache';
 import type { SpecLooks } from './folderSpecs';
 
 /** The extension's per-spec caches, and how the look's worker process uses them. */

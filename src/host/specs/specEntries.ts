@@ -1,12 +1,9 @@
 import { statSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import * as vscode from 'vscode';
-import type { LoomRepository } from '../../core/repository/loomRepository';
-import type { SpecEvaluation } from '../../core/repository/specEvaluation';
-import type { SpecPipeline } from '../../core/repository/specPipeline';
-import type { EvaluationCache } from '../../core/specdir/evaluationCache';
-import { specOverview, type SpecOverview } from '../../core/specdir/specOverview';
-import { specStaleness, type SpecStaleness } from '../../core/specdir/staleness';
+import type { LoomRepository, SpecPipeline } from '../../core/port/specs';
+import { type SpecEvaluation, specOverview, type SpecOverview, specStaleness, type SpecStaleness } from '../../core/port/views';
+import type { EvaluationCache } from '../../core/port/specCache';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { ComponentLog } from '../log';
 

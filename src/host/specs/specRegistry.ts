@@ -4,7 +4,7 @@ import type { LoomConfig } from '../config';
 import { delay, filterEvent, when } from '../events';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { ComponentLog, Log } from '../log';
-import { cacheCounts, type CacheCounts } from '../../core/specdir/specCache';
+import { cacheCounts, type CacheCounts } from '../../core/port/specCache';
 import { FolderSpecs, type CheckedSpec, type FolderChange, type LookTimings, type SpecEntry } from './folderSpecs';
 import type { SpecCaches } from './specCacheStorage';
 

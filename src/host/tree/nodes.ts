@@ -1,4 +1,4 @@
-import type { SpecGroup } from '../../core/specdir/specOverview';
+import type { SpecGroup } from '../../core/port/views';
 
 /** The rows of the Loom tree: group → spec → stage → task / artifact, plus notes and a spec's Tasks shortcut. */
 export type LoomNode = GroupNode | SpecNode | StageNode | TaskNode | ArtifactNode | NoteNode | TasksNode;

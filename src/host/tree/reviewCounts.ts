@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LoomNode } from './nodes';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** Where the tree reads how many comment threads are open on a spec and on each of its files. */
 export interface OpenThreadCounts {

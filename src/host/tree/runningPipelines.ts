@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { clockTime } from '../format';
 import type { LoomNode } from './nodes';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** Where the tree reads which specs Loom: Run Pipeline is driving, and whose run waits for the person (PipelineRuns). */
 export interface RunningPipelines {

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { hasRole, stageWithRole } from '../../core/pipeline/stageRoles';
-import { FAILED_STAGE } from '../../core/files/vocabulary';
-import type { SpecGroup } from '../../core/specdir/specOverview';
+import { hasRole, stageWithRole, type SpecGroup } from '../../core/port/views';
+import { FAILED_STAGE } from '../../core/port/vocabulary';
 import { Disposable } from '../lifecycle';
 import { splitSpecName } from '../format';
 import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specRegistry';
@@ -9,7 +8,7 @@ import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, 
 import { withOpenThreads, type OpenThreadCounts } from './reviewCounts';
 import { withRunningPipeline, type RunningPipelines } from './runningPipelines';
 import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem, tasksItem } from './treeItems';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
 export interface SpecFilter {

@@ -5,7 +5,7 @@ import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { WorkspaceTrust } from '../trust';
 import { specDirOfNode, type LoomNode } from './nodes';
 import { SpecTreeProvider, type SpecFilter } from './specTreeProvider';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 export const SPECS_VIEW_ID = 'loom.specs';
 /** The pauses before a reveal VS Code dropped is made again: about 1.5 s in all. */

@@ -1,19 +1,24 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { StageHistoryEntry } from '../../core/files/pipelineState';
-import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
-import { FAILED_STAGE, type TaskStatus } from '../../core/files/vocabulary';
-import type { SpecGroup, StageOverview, StageStatus, TaskOverview } from '../../core/specdir/specOverview';
-import { isStale, renewableApprovals } from '../../core/specdir/staleness';
-import { hasRole } from '../../core/pipeline/stageRoles';
-import { WORKTREE_PATH_KEY } from '../../core/pipeline/machineEffects';
+import type { StageHistoryEntry } from '../../core/port/files';
+import { PIPELINE_STATE_FILE, FAILED_STAGE, type TaskStatus } from '../../core/port/vocabulary';
+import {
+  type SpecGroup,
+  type StageOverview,
+  type StageStatus,
+  type TaskOverview,
+  isStale,
+  renewableApprovals,
+  hasRole,
+  WORKTREE_PATH_KEY,
+  taskTitleWithoutId,
+  checkpointsOf,
+  readableReview,
+} from '../../core/port/views';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
-import { taskTitleWithoutId } from '../../core/tasks/taskTitle';
-import { checkpointsOf } from '../../core/executing/review/taskChanges';
-import { readableReview } from '../../core/executing/dispatch/fixInstructions';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import { buildDashboardModel } from '../../core/views/dashboardModel';
+import { buildDashboardModel, buildMatrixModel } from '../../core/port/views';
 import { dashboardRuns } from '../pipelineRun/dashboardRuns';
-import { buildMatrixModel } from '../../core/views/matrixModel';
-import { nodeCrypto } from '../../core/nodeModules';
+import { nodeCrypto } from '../../core/port/files';
 import type { HostMessage, ViewKind, ViewModel, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/protocolSchema';
 import { renderWebviewHtml, WEBVIEW_BUNDLES } from '../../shared/webviewHtml';
-import { displayLanguage, t } from '../../core/messages';
+import { displayLanguage, t } from '../../core/port/messages';
 import { splitSpecName } from '../format';
 import { Disposable } from '../lifecycle';
 import type { ComponentLog } from '../log';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createCommand, type CommandContext } from '../commands/createCommand';
 import type { WebviewPanels } from './webviewPanels';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /** Loom: Open Dashboard and Loom: Show Traceability Matrix, each for one spec. */
 export function registerViewCommands(ctx: CommandContext, panels: WebviewPanels): vscode.Disposable[] {

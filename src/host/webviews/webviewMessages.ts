@@ -1,7 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { findTestLine } from '../../core/views/testLocation';
-import { buildMatrixModel } from '../../core/views/matrixModel';
+import { findTestLine, buildMatrixModel } from '../../core/port/views';
 import { matrixToCsv, matrixToMarkdown, selectRows } from '../../shared/matrixExport';
 import type { ExportMatrixMessage, OpenFileMessage, RunCommandMessage, WebviewMessage } from '../../shared/protocol';
 import { notify } from '../commands/createCommand';
@@ -9,7 +8,7 @@ import type { ComponentLog } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { MessageHandler, SpecWebview } from './specWebview';
 import type { WebviewPanels } from './webviewPanels';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 
 /**
  * What the dashboard's breaker buttons run: registered with Loom's other commands

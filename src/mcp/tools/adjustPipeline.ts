@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { WorkflowStepSchema, type WorkflowStep } from '../../core/files/workflow';
-import { TASK_ID_PATTERN } from '../../core/files/vocabulary';
+import { WorkflowStepSchema, type WorkflowStep } from '../../core/port/files';
+import { TASK_ID_PATTERN } from '../../core/port/vocabulary';
 import { request } from '../../core/port/request';
-import { currentSteps } from '../../core/repository/currentSteps';
-import type { SpecPipeline } from '../../core/repository/specPipeline';
-import { t } from '../../core/messages';
+import { currentSteps, type SpecPipeline } from '../../core/port/specs';
+import { t } from '../../core/port/messages';
 import { questionText, refusalOf } from '../answers';
 import { ToolRefusal } from '../results';
 import { specOf } from '../specAccess';

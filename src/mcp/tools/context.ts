@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CONTEXT_DOCS, sectionsOf, tokensOf } from '../contextDocument';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 import { ToolRefusal } from '../results';
 import { checkProjectRoot } from '../specAccess';
 import { defineTool } from '../tool';

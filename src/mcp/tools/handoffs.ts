@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { Handoff } from '../../core/files/handoff';
-import { HANDOFF_STATUSES, TASK_ID_PATTERN } from '../../core/files/vocabulary';
-import { stageOf } from '../../core/pipeline/pipelineDefinition';
+import type { Handoff } from '../../core/port/intent';
+import { HANDOFF_STATUSES, TASK_ID_PATTERN } from '../../core/port/vocabulary';
+import { stageOf } from '../../core/port/reports';
 import { request } from '../../core/port/request';
-import type { SpecPipeline } from '../../core/repository/specPipeline';
+import type { SpecPipeline } from '../../core/port/specs';
 import { refusalOf } from '../answers';
 import { insideRepository } from '../paths';
 import { pipelineContext } from '../pipelineContext';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 import { ToolRefusal, type ToolResult } from '../results';
 import { specOf } from '../specAccess';
 import { defineTool, type ToolContext } from '../tool';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { addMemoryEntry, MEMORY_STORE_FILE, MEMORY_TYPES, readMemoryStore } from '../../core/memory/memoryStore';
+import { addMemoryEntry, MEMORY_TYPES, readMemoryStore } from '../../core/port/tools';
+import { MEMORY_STORE_FILE } from '../../core/port/files';
 import { checkProjectRoot } from '../specAccess';
 import { defineTool } from '../tool';
 

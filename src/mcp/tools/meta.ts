@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GROUP_GUIDE } from '../groups';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 import { ToolRefusal } from '../results';
 import { TOOL_GROUPS } from '../session';
 import { checkProjectRoot } from '../specAccess';

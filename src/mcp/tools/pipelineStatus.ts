@@ -1,14 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { WORKFLOW_FILE } from '../../core/files/workflow';
-import { FAILED_STAGE, PIPELINE_STATE_FILE } from '../../core/files/vocabulary';
-import { findSpecDirs } from '../../core/specdir/loadSpec';
-import { stagePlaces } from '../../core/specdir/stageStatus';
-import { unreadableFiles, type UnreadableFile } from '../../core/specdir/unreadableFiles';
-import type { SpecPipeline } from '../../core/repository/specPipeline';
+import { WORKFLOW_FILE, FAILED_STAGE, PIPELINE_STATE_FILE } from '../../core/port/vocabulary';
+import { findSpecDirs, unreadableFiles, type UnreadableFile, type SpecPipeline } from '../../core/port/specs';
+import { stagePlaces } from '../../core/port/reports';
 import { statusJson } from '../../cli/format';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 import { pipelineContext, tasksSummary } from '../pipelineContext';
 import { changeableSpec, checkProjectRoot, openRepository } from '../specAccess';
 import { defineTool } from '../tool';

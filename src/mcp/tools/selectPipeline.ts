@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { PIPELINE_STATE_FILE } from '../../core/files/pipelineState';
-import { parseWorkflow, WORKFLOW_FILE, type Workflow } from '../../core/files/workflow';
+import { PIPELINE_STATE_FILE, WORKFLOW_FILE } from '../../core/port/vocabulary';
+import { parseWorkflow, type Workflow } from '../../core/port/files';
 import type { Refused } from '../../core/port/answer';
 import { request } from '../../core/port/request';
-import type { SpecPipeline } from '../../core/repository/specPipeline';
+import type { SpecPipeline } from '../../core/port/specs';
 import { selectPipeline } from '../pipelineSelection';
-import { t } from '../../core/messages';
+import { t } from '../../core/port/messages';
 import { questionText, refusalOf } from '../answers';
 import { ToolRefusal } from '../results';
 import { specOf } from '../specAccess';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TASK_ID_PATTERN, TASK_STATUSES } from '../../core/files/vocabulary';
+import { TASK_ID_PATTERN, TASK_STATUSES } from '../../core/port/vocabulary';
 import { request } from '../../core/port/request';
 import { refusalOf } from '../answers';
 import { specOf } from '../specAccess';

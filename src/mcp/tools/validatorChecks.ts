@@ -1,17 +1,22 @@
 import { z } from 'zod';
-import { convergenceRound } from '../../core/validators/convergence';
-import { detailExpansionPass } from '../../core/validators/detailExpansion';
-import { planningArtifacts, planOverviewFindings } from '../../core/validators/planningArtifacts';
-import { SpecLines } from '../../core/validators/findingSupport';
-import { planTemplateProblems } from '../../core/validators/planTemplate';
-import { blockingFindings, blockingProblem, overrideFor, writeArtifactAnalysis } from '../../core/validators/artifactAnalysis';
-import { writeConvergence } from '../../core/validators/convergence';
-import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/validators/omissionHunt';
-import { verificationArtifacts } from '../../core/validators/verificationArtifacts';
-import type { ValidatorResult } from '../../core/validators/validatorResult';
-import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/tasks/taskBatches';
-import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../../core/files/findings';
-import { t } from '../../core/messages';
+import {
+  convergenceRound,
+  detailExpansionPass,
+  planningArtifacts,
+  planOverviewFindings,
+  SpecLines,
+  blockingFindings,
+  blockingProblem,
+  overrideFor,
+  writeArtifactAnalysis,
+  writeConvergence,
+  verificationArtifacts,
+  type ValidatorResult,
+} from '../../core/port/validators';
+import { planTemplateProblems, OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/port/tools';
+import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/port/reports';
+import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../../core/port/files';
+import { t } from '../../core/port/messages';
 import { ToolRefusal } from '../results';
 import { specOf, writeUnderLock } from '../specAccess';
 import { defineTool } from '../tool';

@@ -1,0 +1,3 @@
+// Sync: how the feature branch hands on to the base branch (the palette's and the CLI's Sync).
+export type { HandOnPlan } from '../pipelineRun/branchHandOn';
+export { handOnPlan } from '../pipelineRun/branchHandOn';
