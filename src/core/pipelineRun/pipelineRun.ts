@@ -22,6 +22,7 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { reviewHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import type { VerificationResult } from '../verification/verificationResult';
 import { stageNeed } from './personFirst';
+import { stopped, tasksStop } from './tasksStop';
 import { writeStageTranscript } from './stageTranscript';
 import { stageWork, type StageWork } from './stageWork';
 import { estimateTokens } from './tokens';
@@ -115,8 +116,15 @@ export interface RunPorts {
   onEvent?(stage: string, line: string): void;
 }
 
-/** How Run Tasks ended, as the surface's executing command tells it. */
-export type TasksOutcome = { kind: 'refused'; message: string } | { kind: 'declined'; message: string } | { kind: 'ran'; outcome: ExecutingOutcome; message: string; finished: string[] };
+/**
+ * How Run Tasks ended, as the surface's executing command tells it: refused (`code`: the actor's,
+ * `no-model` when no model can run the tasks), not confirmed, or ran to an outcome (`resumeWith`:
+ * a task stopped on an error where no rule expected one, and running the tasks again resumes it).
+ */
+export type TasksOutcome =
+  | { kind: 'refused'; message: string; code?: string }
+  | { kind: 'declined'; message: string }
+  | { kind: 'ran'; outcome: ExecutingOutcome; message: string; finished: string[]; resumeWith?: 'run-tasks' };
 
 /** How answering the review ended: refused, its fix run stopped (as Run Tasks stops), or the response written with its verdict. */
 export type ReviewOutcome =
@@ -127,34 +135,11 @@ const CORRECTION_ROUNDS = 2;
 /** More moves than a pipeline has stages means something loops: the run stops and says so. */
 const MAX_STEPS = 40;
 
-const stopped = (reason: StopReason, stage: string, message: string, file?: string): Omit<RunStop, 'stages'> => ({ reason, stage, message, ...(file ? { file } : {}) });
-
 /** The refusal's sentence with what is still unmet. */
 const refusalText = (a: Refused) => {
   const reasons = a.check?.unmet.length ? a.check.unmet : a.reasons;
   return reasons.length ? `${a.message}: ${reasons.join('; ')}` : a.message;
 };
-
-/** The stop a finished Run Tasks means, if any: a test report that does not pass is a check still failing. */
-function tasksStop(r: Extract<TasksOutcome, { kind: 'ran' }>, snapshot: SpecSnapshot, stage: string): Omit<RunStop, 'stages'> | undefined {
-  switch (r.outcome) {
-    case 'completed': {
-      const report = snapshot.reports.get('test-report.md');
-      return report && report.verdict !== 'PASS' ? stopped('check-failed', stage, t('run.pipeline.testReport', { verdict: report.verdict ?? '-' })) : undefined;
-    }
-    case 'replan':
-    case 'blocked':
-      return stopped('breaker', stage, r.message);
-    case 'needs-context':
-      return stopped('needs-context', stage, r.message);
-    case 'budget-exceeded':
-      return stopped('budget', stage, r.message);
-    case 'model-unavailable':
-      return stopped('model-unavailable', stage, r.message);
-    case 'cancelled':
-      return stopped('tasks-stopped', stage, r.message);
-  }
-}
 
 /** The subagents' tokens the executing loop recorded (pipeline.state.json `metadata.token_usage`). */
 function recordedTokens(snapshot: SpecSnapshot): number {
@@ -358,8 +343,7 @@ async function tasksStage(spec: SpecPipeline, ports: RunPorts, stage: string, re
   const r = await ports.runTasks();
   spec.reload();
   record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
-  if (r.kind === 'refused') return stopped('refused', stage, r.message);
-  if (r.kind === 'declined') return stopped('declined', stage, r.message);
+  if (r.kind !== 'ran') return tasksStop(r, spec.snapshot, stage);
   record.wrote.push(...r.finished.map((id) => `task-states/${id}.state.json`), ...(spec.snapshot.reports.has('test-report.md') ? ['test-report.md'] : []));
   say(r.message);
   return tasksStop(r, spec.snapshot, stage) ?? moveOn(spec, ports, stage, say);
