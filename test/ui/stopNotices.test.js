@@ -32,7 +32,7 @@ const webview = (page) => page.frameLocator('iframe.webview.ready').last().frame
 test('a stopped run: the notification, the tree row, the status bar and the dashboard say where and since when', { timeout: 300_000 }, async (t) => {
   await withWorkbench(t, SAMPLE, { 'loom.pipelineRun.mode': 'autopilot' }, async (page, { shot }) => {
     // Room for the row's whole description: no chat beside the editor, a wider side bar.
-    await runCommand(page, 'View: Close Secondary Side Bar');
+    await runCommand(page, 'View: Toggle Secondary Side Bar Visibility');
     const view = await openLoomView(page);
     const sidebar = await page.locator('.part.sidebar').boundingBox();
     await page.mouse.move(sidebar.x + sidebar.width + 1, sidebar.y + 200);

@@ -63,10 +63,10 @@ suite('Executing: where Run Tasks on its own stopped', () => {
 
     await vscode.commands.executeCommand('loom.openDashboard', { specDir: HALTING });
     const view = await waitFor('the dashboard', () => api.webviews.get('dashboard', HALTING));
-    const model = await waitFor('the dashboard’s run', () => dashboardModel(view)?.run, 15000);
-    assert.strictEqual(model.run.reason, 'model-unavailable');
-    assert.strictEqual(model.run.since, waiting.at);
-    assert.strictEqual(model.run.action, 'Open Settings');
+    const run = await waitFor('the dashboard’s run', () => dashboardModel(view)?.run, 15000);
+    assert.strictEqual(run.reason, 'model-unavailable');
+    assert.strictEqual(run.since, waiting.at);
+    assert.strictEqual(run.action, 'Open Settings');
 
     fs.writeFileSync(process.env.LOOM_TEST_STATE, JSON.stringify({ dir: HALTING, at: waiting.at, row: WAITING.exec(row)[0] }));
   });

@@ -38,8 +38,8 @@ suite('Executing, after a reload: the stop is still shown', () => {
 
     await vscode.commands.executeCommand('loom.openDashboard', { specDir: left.dir });
     const view = await waitFor('the dashboard', () => api.webviews.get('dashboard', left.dir));
-    const model = await waitFor('the dashboard’s run', () => dashboardModel(view)?.run, 15000);
-    assert.strictEqual(model.run.reason, 'model-unavailable');
-    assert.strictEqual(model.run.since, left.at);
+    const run = await waitFor('the dashboard’s run', () => dashboardModel(view)?.run, 15000);
+    assert.strictEqual(run.reason, 'model-unavailable');
+    assert.strictEqual(run.since, left.at);
   });
 });
