@@ -13,7 +13,7 @@
  * requirements in CJK, which needs fonts-noto-cjk (test/vscode/setup.sh).
  *
  * Screenshots: test-results/ui-stop-notices.png (the whole window: row, status bar, run panel,
- * notification) and ui-stop-notices-cjk.png (the dashboard further down, where the sample's Chinese is).
+ * notification) and ui-stop-notices-cjk.png (the same with the sample's Chinese spec.md open).
  */
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -66,12 +66,13 @@ test('a stopped run: the notification, the tree row, the status bar and the dash
     assert.match(await panel.innerText(), new RegExp(`Needs you at brainstorming since (\\d{4}-\\d\\d-\\d\\d )?${since}`));
     await panel.locator('[data-reason="approval-gate"]').waitFor(WAIT);
     await shot('stop-notices');
-    // The sample's Chinese further down the dashboard: rendered only with a CJK font (look at the picture).
-    const chinese = webview(page)
-      .getByText(/[\u4e00-\u9fff]/)
-      .first();
-    await chinese.waitFor(WAIT);
-    await chinese.scrollIntoViewIfNeeded();
+    // The notices are English here; the sample's spec.md beside them is Chinese, rendered only with a CJK font (look at the picture).
+    await page.keyboard.press('Control+P');
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.locator('input').fill('specs/2026-11-28+tags/spec.md');
+    await quickInput.locator('.monaco-list-row.focused', { hasText: 'spec.md' }).first().waitFor(WAIT);
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: '待办事项标签' }).first().waitFor(WAIT);
     await shot('stop-notices-cjk');
   });
 });
