@@ -134,7 +134,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerSyncCommand(ctx),
     ...registerPipelineRunCommands(ctx, runs),
     ...registerFindingCommands(ctx, presets),
-    ...registerExecutingCommands(ctx, { storageDir, presets }),
+    ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),
     ...registerTranscriptCommands(ctx, storageDir),
     ...registerTaskReviewCommands(ctx, storageDir),
     ...registerViewCommands(ctx, webviews),

@@ -11,10 +11,10 @@ const path = require('path');
 const Mocha = require('mocha');
 
 /**
- * Loads every `*.test.js` file in `testsDir` (not recursive, sorted by name) and runs them.
+ * Loads every `*.test.js` file in `testsDir` (not recursive, sorted by name) that `only` keeps and runs them.
  * Resolves when all pass; rejects when any fails (VS Code then exits with a non-zero code).
  */
-function runMochaTests(testsDir, options = {}) {
+function runMochaTests(testsDir, options = {}, only = () => true) {
   const mocha = new Mocha({
     ui: 'tdd',
     reporter: 'spec',
@@ -26,7 +26,7 @@ function runMochaTests(testsDir, options = {}) {
 
   const files = fs
     .readdirSync(testsDir)
-    .filter((f) => f.endsWith('.test.js'))
+    .filter((f) => f.endsWith('.test.js') && only(f))
     .sort();
   if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${testsDir}`));
   for (const f of files) mocha.addFile(path.join(testsDir, f));

@@ -59,13 +59,15 @@ const SUITES = [
   },
   {
     // Create Worktree and Run Tasks on a throwaway git repository, through vscode.lm against the
-    // scripted "loom-test" model of the test extension loaded beside Loom.
+    // scripted "loom-test" model of the test extension loaded beside Loom; then a reload.
     name: 'executing',
     workspace: 'test/fixtures/workspace-executing',
     tests: 'test/integration/executing',
     extensions: ['test/integration/scripted-model-extension'],
     env: {},
     copy: true,
+    // The second window (a reload) checks that a stopped run still says where and since when.
+    windows: 2,
   },
   {
     // @loom in the chat view: /brainstorm, /expand and /plan drafted by the scripted model (picked

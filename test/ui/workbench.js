@@ -97,7 +97,8 @@ async function withWorkbench(t, source, settings, drive) {
   };
 
   try {
-    await page.goto(started.url);
+    // On a busy machine the workbench's first load can take longer than playwright's 30 s.
+    await page.goto(started.url, { timeout: 120_000 });
     await page.locator('.monaco-workbench').waitFor(WAIT);
     await drive(page, { workspace, shot, crop });
   } catch (e) {

@@ -197,7 +197,8 @@ async function main() {
     });
 
     const stopProfile = await startRendererProfile(page);
-    await page.goto(url);
+    // On a busy machine the workbench's first load can take longer than playwright's 30 s.
+    await page.goto(url, { timeout: 120000 });
     let timer;
     const result = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS)))]);
     clearTimeout(timer);

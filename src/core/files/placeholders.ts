@@ -21,3 +21,18 @@ export function findPlaceholder(text: string): { placeholder: string; line: numb
   }
   return undefined;
 }
+
+/**
+ * Someone's words quoted in a file loom checks (a reviewer's point in review-response.md), written
+ * so that loom's placeholder rule does not take the file for unfinished: a marker in capitals in
+ * lower case (loom's marker rule is case-sensitive so that "todo list" stays ordinary prose), a
+ * phrase with its words joined by hyphens, a template variable's name in lower case. Undefined
+ * when nothing had to change.
+ */
+export function quotedWithoutPlaceholders(text: string): string | undefined {
+  const out = text
+    .replace(new RegExp(MARKER.source, 'g'), (m) => m.toLowerCase())
+    .replace(new RegExp(PHRASE.source, 'gi'), (m) => m.replace(/\s+/g, '-'))
+    .replace(new RegExp(TEMPLATE_VARIABLE.source, 'g'), (m) => m.toLowerCase());
+  return out === text ? undefined : out;
+}

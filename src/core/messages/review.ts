@@ -96,4 +96,8 @@ export const reviewMessages = {
     zh: '不是 BLOCKER：Loom 只修复阻断项；是否采纳建议由人决定（可用 @loom /respond 答复）',
   },
   'answerReview.response.discussionWhy': { en: 'left for the person to answer with the reviewer', zh: '留待与审查者讨论答复' },
+  'answerReview.response.placeholderQuoted': {
+    en: "The reviewer's words that loom's placeholder rule reads as an unfinished file (its markers in capitals, its placeholder phrases, a template variable) are quoted in lower case or hyphenated, so that loom can leave this stage.",
+    zh: '审查者原话中会被 loom 占位符规则视为未完成文件的词（大写标记、占位短语、模板变量）在此以小写或连字符引用，以便 loom 能离开本阶段。',
+  },
 } as const satisfies MessageTable;

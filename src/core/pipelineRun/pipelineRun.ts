@@ -22,67 +22,16 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { reviewHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import type { VerificationResult } from '../verification/verificationResult';
 import { stageNeed } from './personFirst';
+import { stopped, tasksStop } from './tasksStop';
 import { writeStageTranscript } from './stageTranscript';
 import { stageWork, type StageWork } from './stageWork';
 import { estimateTokens } from './tokens';
+import type { RunStop, TasksOutcome, StageRecord } from './runStop';
+
+export type { RunStop, StopReason, TasksOutcome, StageRecord } from './runStop';
 
 /** Supervised shows each stage's drafts and waits for Write; Autopilot writes what passes the checks. */
 export type RunMode = 'supervised' | 'autopilot';
-
-/** Why a run stopped: each has the one action that continues it (the surfaces render it). */
-export type StopReason =
-  | 'approval-gate'
-  /** An approval already given went stale (its files changed since): only the person renews it. */
-  | 'stale-approval'
-  | 'review-gate'
-  | 'review-response'
-  | 'breaker'
-  | 'needs-context'
-  | 'budget'
-  | 'check-failed'
-  | 'verification-failed'
-  | 'model-unavailable'
-  | 'model-refused'
-  /** The model could not be reached (a rate limit, the network), still after its retries. */
-  | 'model-error'
-  /** A file the stage's drafting may not write is missing or wrong: the person's to fix, before any model is asked. */
-  | 'missing-input'
-  | 'drafts-declined'
-  | 'declined'
-  | 'refused'
-  | 'tasks-stopped'
-  | 'stopped'
-  | 'failed-stage'
-  /** pipeline.state.json cannot be read: the stage is unknown until a person fixes it. */
-  | 'unreadable-state'
-  /** The run itself failed (an error it could not get past): the log says what. */
-  | 'error'
-  | 'done';
-
-/** What the run did at one stage: for the dashboard and the transcript. */
-export interface StageRecord {
-  stage: string;
-  work: StageWork['kind'];
-  startedAt: string;
-  ms: number;
-  /** Drafting rounds (the first and its corrections), or runner rounds. */
-  rounds: number;
-  /** Estimated tokens of the stage's model requests (one per 4 characters) and of its subagents. */
-  tokens: number;
-  wrote: string[];
-  transcript: string[];
-  /** The spec-relative file the stage's transcript was written to (stageTranscript.ts). */
-  file?: string;
-}
-
-export interface RunStop {
-  reason: StopReason;
-  stage: string;
-  message: string;
-  /** The spec-relative file the person is asked for (`missing-input`): the action opens it. */
-  file?: string;
-  stages: StageRecord[];
-}
 
 /** What a run needs from its surface: the model, the person, and the runners that take host ports. */
 export interface RunPorts {
@@ -115,9 +64,6 @@ export interface RunPorts {
   onEvent?(stage: string, line: string): void;
 }
 
-/** How Run Tasks ended, as the surface's executing command tells it. */
-export type TasksOutcome = { kind: 'refused'; message: string } | { kind: 'declined'; message: string } | { kind: 'ran'; outcome: ExecutingOutcome; message: string; finished: string[] };
-
 /** How answering the review ended: refused, its fix run stopped (as Run Tasks stops), or the response written with its verdict. */
 export type ReviewOutcome =
   { kind: 'refused'; message: string } | { kind: 'stopped'; outcome: ExecutingOutcome; message: string } | { kind: 'answered'; passed: boolean; message: string; wrote: string[] };
@@ -127,34 +73,11 @@ const CORRECTION_ROUNDS = 2;
 /** More moves than a pipeline has stages means something loops: the run stops and says so. */
 const MAX_STEPS = 40;
 
-const stopped = (reason: StopReason, stage: string, message: string, file?: string): Omit<RunStop, 'stages'> => ({ reason, stage, message, ...(file ? { file } : {}) });
-
 /** The refusal's sentence with what is still unmet. */
 const refusalText = (a: Refused) => {
   const reasons = a.check?.unmet.length ? a.check.unmet : a.reasons;
   return reasons.length ? `${a.message}: ${reasons.join('; ')}` : a.message;
 };
-
-/** The stop a finished Run Tasks means, if any: a test report that does not pass is a check still failing. */
-function tasksStop(r: Extract<TasksOutcome, { kind: 'ran' }>, snapshot: SpecSnapshot, stage: string): Omit<RunStop, 'stages'> | undefined {
-  switch (r.outcome) {
-    case 'completed': {
-      const report = snapshot.reports.get('test-report.md');
-      return report && report.verdict !== 'PASS' ? stopped('check-failed', stage, t('run.pipeline.testReport', { verdict: report.verdict ?? '-' })) : undefined;
-    }
-    case 'replan':
-    case 'blocked':
-      return stopped('breaker', stage, r.message);
-    case 'needs-context':
-      return stopped('needs-context', stage, r.message);
-    case 'budget-exceeded':
-      return stopped('budget', stage, r.message);
-    case 'model-unavailable':
-      return stopped('model-unavailable', stage, r.message);
-    case 'cancelled':
-      return stopped('tasks-stopped', stage, r.message);
-  }
-}
 
 /** The subagents' tokens the executing loop recorded (pipeline.state.json `metadata.token_usage`). */
 function recordedTokens(snapshot: SpecSnapshot): number {
@@ -358,8 +281,7 @@ async function tasksStage(spec: SpecPipeline, ports: RunPorts, stage: string, re
   const r = await ports.runTasks();
   spec.reload();
   record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
-  if (r.kind === 'refused') return stopped('refused', stage, r.message);
-  if (r.kind === 'declined') return stopped('declined', stage, r.message);
+  if (r.kind !== 'ran') return tasksStop(r, spec.snapshot, stage);
   record.wrote.push(...r.finished.map((id) => `task-states/${id}.state.json`), ...(spec.snapshot.reports.has('test-report.md') ? ['test-report.md'] : []));
   say(r.message);
   return tasksStop(r, spec.snapshot, stage) ?? moveOn(spec, ports, stage, say);

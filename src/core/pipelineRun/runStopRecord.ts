@@ -6,7 +6,7 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { RunMode, RunStop, StopReason } from './pipelineRun';
 
 /**
- * Where a pipeline run stopped, kept so a window reloaded (or another one) still tells the person
+ * Where a pipeline run (or Run Tasks started on its own) stopped, kept so a window reloaded (or another one) still tells the person
  * where they are and since when: "waiting for you since 14:02". A stop is a claim about the spec's
  * files as they were: it holds only while pipeline.state.json still says the same (its stage and
  * `updated_at`). A `git checkout` that moved the state back, an approval given since, a state
@@ -16,6 +16,8 @@ export interface RunStopRecord {
   /** The spec directory, absolute. */
   dir: string;
   mode: RunMode;
+  /** Which run stopped: Run Tasks started on its own (the palette, the tree); absent: Run Pipeline. Its one action runs the same again. */
+  by?: 'run-tasks';
   /** When the run stopped (ISO). */
   at: string;
   /** pipeline.state.json when the run stopped. */
@@ -61,6 +63,7 @@ const RECORD = lazySchema((z) => {
   return z.object({
     dir: z.string(),
     mode: z.enum(['supervised', 'autopilot']),
+    by: z.literal('run-tasks').optional(),
     at: z.string(),
     state: z.object({ stage: z.string(), updatedAt: z.string().nullable() }),
     stop: z.object({

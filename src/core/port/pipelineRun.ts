@@ -5,3 +5,4 @@ export type { ReviewOutcome, RunMode, RunPorts, RunStop, StopReason, TasksOutcom
 export { runPipeline } from '../pipelineRun/pipelineRun';
 export type { RunStopRecord } from '../pipelineRun/runStopRecord';
 export { RunStopsFile, currentStop, stateFacts, waitsForPerson } from '../pipelineRun/runStopRecord';
+export { tasksRunStop } from '../pipelineRun/tasksStop';

@@ -1,5 +1,6 @@
 import { readTaskRunRecord } from '../executing/machine/taskRunRecord';
 import { t, type Language, type MessageKey } from '../messages';
+import { quotedWithoutPlaceholders } from '../files/placeholders';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { CommandResult } from '../verification/verificationRun';
 import type { FeedbackPoint } from './feedbackPoints';
@@ -84,14 +85,23 @@ export function renderReviewResponse(input: {
   /** Answered at the review gate: the sentence that says the reviewer's new verdict and the approval continue. */
   atGate?: string;
 }): string {
-  const { points, tests, language: l } = input;
+  const { tests, language: l } = input;
   const say = (key: MessageKey, params: Record<string, string | number> = {}) => (t as (k: MessageKey, p: Record<string, string | number>, l: Language) => string)(key, params, l);
+  // The reviewer's own words are quoted; loom's advance (checkStageOutputs) refuses a review-response.md holding a placeholder marker.
+  let requoted = false;
+  const points = input.points.map((p) => {
+    const point = quotedWithoutPlaceholders(p.point);
+    if (point === undefined) return p;
+    requoted = true;
+    return { ...p, point };
+  });
   const fixed = points.filter((p) => p.answer === 'fixed');
   const declined = points.filter((p) => p.answer === 'declined');
   const discussion = points.filter((p) => p.answer === 'discussion');
   const passed = tests !== undefined && tests.exitCode === 0;
   const lines = [`# ${say('answerReview.response.title', { feature: input.feature })}`, '', ANSWERED_BY_LINE, say('answerReview.response.by', { writer: input.writer, now: input.now }), ''];
   if (input.atGate) lines.push(say('answerReview.response.atGate', { stage: input.atGate }), '');
+  if (requoted) lines.push(say('answerReview.response.placeholderQuoted'), '');
   lines.push(`## ${say('answerReview.response.fixed')}`, '', `### ${say('answerReview.response.blockers')}`, '');
   if (fixed.length) {
     lines.push(`| # | ${say('answerReview.response.col.point')} | ${say('answerReview.response.col.fix')} | ${say('answerReview.response.col.verified')} |`, '|---|---|---|---|');

@@ -54,7 +54,7 @@ export interface CommandArgs {
 
 /** What a command did; tests read it, users see messages. */
 export type CommandOutcome =
-  | { status: 'done'; specDir?: string; from?: string; to?: string; uri?: string; outcome?: string; message?: string; finished?: string[]; skipped?: string[] }
+  | { status: 'done'; specDir?: string; from?: string; to?: string; uri?: string; outcome?: string; message?: string; finished?: string[]; skipped?: string[]; resumeWith?: 'run-tasks' }
   | { status: 'refused'; message: string; reasons: string[]; code?: string }
   | { status: 'cancelled' }
   | { status: 'failed'; message: string };

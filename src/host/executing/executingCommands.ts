@@ -13,6 +13,9 @@ import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
 import { RunningLoops, type RunningLoop } from './runningLoops';
 import { VsCodeProblems } from './problemsPort';
+import { tasksRunStop } from '../../core/port/pipelineRun';
+import type { TasksRunStops } from '../pipelineRun/pipelineRuns';
+import type { Answer, Refused } from '../../core/port/answer';
 import { t } from '../../core/port/messages';
 
 export interface ExecutingHost {
@@ -20,6 +23,8 @@ export interface ExecutingHost {
   storageDir: string;
   /** Answers queued by the integration tests; undefined outside ExtensionMode.Test. */
   presets?: PromptPresets;
+  /** Where Run Tasks started on its own keeps its stop, as Run Pipeline keeps its own (PipelineRuns). */
+  stops?: TasksRunStops;
 }
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
@@ -105,30 +110,58 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     // The actor decides whether the tasks may run (the stage, a run going on, the plan approved,
     // the worktree, the task graph) and asks the person before anything goes to a model.
     let confirm: RequestOptions['confirm'] = args.confirm ? true : undefined;
+    /** A refusal said; no model at all is a stop of the run (kept, with Open Settings), anything else only a refusal. */
+    const refused = (a: Refused) => {
+      if (a.code === 'no-model') host.stops?.tasksEnded(e, tasksRunStop({ kind: 'refused', message: a.message, code: a.code }, e.spec.snapshot, e.spec.stage ?? '-'));
+      else host.stops?.tasksEnded(e, undefined);
+      return presentRefused(ctx, e, a, 'executing');
+    };
     if (!confirm) {
       const asked = await request(e.spec, intent);
-      if (asked.kind === 'refused') return presentRefused(ctx, e, asked, 'executing');
+      if (asked.kind === 'refused') return refused(asked);
       if (asked.kind !== 'needs-confirmation') return { status: 'failed', message: 'the tasks ran without being asked' };
       if (!(await consent(asked.question, host.presets))) return { status: 'cancelled' };
       confirm = asked.step;
     }
     // The spec's actor runs them: the executing statechart is the child of its executing stage.
-    const answer = await withRunProgress(
-      e,
-      entry,
-      t('host.executing.loomRunningTasks', { feature: feature(e) }),
-      (p) => (current = p),
-      () => request(e.spec, intent, { confirm }),
-    );
-    if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
-    if (answer.kind !== 'changed') return { status: 'cancelled' };
+    host.stops?.tasksStarted(e.dir);
+    let answer: Answer<'runTasks'>;
+    try {
+      answer = await withRunProgress(
+        e,
+        entry,
+        t('host.executing.loomRunningTasks', { feature: feature(e) }),
+        (p) => (current = p),
+        () => request(e.spec, intent, { confirm }),
+      );
+    } catch (err) {
+      // A run that failed where nothing expected it still says where it stopped, as Run Pipeline's does.
+      const message = t('host.pipelineRun.runStoppedError', { message: err instanceof Error ? err.message : String(err) });
+      host.stops?.tasksEnded(e, { reason: 'error', stage: e.spec.stage ?? '-', message, stages: [] });
+      throw err;
+    }
+    if (answer.kind === 'refused') return refused(answer);
+    if (answer.kind !== 'changed') {
+      host.stops?.tasksEnded(e, undefined);
+      return { status: 'cancelled' };
+    }
     const result = answer.result;
+    e.spec.reload();
+    host.stops?.tasksEnded(e, tasksRunStop({ kind: 'ran', ...result }, e.spec.snapshot, e.spec.stage ?? '-'));
     log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
     const shown = describeOutcome(feature(e), result);
     // A task that stopped where no rule expected it: running the tasks again is what clears it.
     const resume = result.resumeWith === 'run-tasks' ? [{ title: t('ask.runTasks.ok'), run: () => void vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir }) }] : [];
     notify(shown.kind, shown.text, shown.kind === 'info' ? [] : [...resume, { title: t('host.executing.openLog'), run: () => ctx.log.show() }]);
-    return { status: 'done', specDir: e.dir, outcome: result.outcome, message: result.message, finished: result.finished, skipped: result.skipped };
+    return {
+      status: 'done',
+      specDir: e.dir,
+      outcome: result.outcome,
+      message: result.message,
+      finished: result.finished,
+      skipped: result.skipped,
+      ...(result.resumeWith ? { resumeWith: result.resumeWith } : {}),
+    };
   }
 
   /**

@@ -34,13 +34,13 @@ import { t } from '../../core/port/messages';
 /** The context key the tree's and the palette's Stop Pipeline read. */
 const RUNNING_CONTEXT = 'loom.pipelineRunning';
 
-/** The one action that continues a run stopped for this reason (none for a finished one). */
-function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: RunMode): Action | undefined {
+/** The one action that continues a run stopped for this reason (none for a finished one); running it again is the same command again (`by`). */
+function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: RunMode, by?: RunStopRecord['by']): Action | undefined {
   const command =
     (id: string, args: Record<string, unknown> = {}) =>
     () =>
       void vscode.commands.executeCommand(id, { specDir: e.dir, ...args });
-  const again = { title: t('host.pipelineRun.runAgain'), run: () => void runs.start(e, mode) };
+  const again = by === 'run-tasks' ? { title: t('ask.runTasks.ok'), run: command('loom.runTasks') } : { title: t('host.pipelineRun.runAgain'), run: () => void runs.start(e, mode) };
   const reasons: Record<StopReason, Action | undefined> = {
     'approval-gate': {
       title: t('host.pipelineRun.approveContinue'),
@@ -85,6 +85,12 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
   return reasons[stop.reason];
 }
 
+/** What Run Tasks tells the stop records when it runs on its own (PipelineRuns keeps them). */
+export interface TasksRunStops {
+  tasksStarted(dir: string): void;
+  tasksEnded(e: SpecEntry, stop: RunStop | undefined): void;
+}
+
 /** A spec whose run stopped and waits for the person: since when, where, why. */
 export interface WaitingRun {
   dir: string;
@@ -101,8 +107,10 @@ export interface WaitingRun {
  * why it stopped with the one action that continues it. Where a run stopped is kept (its stop
  * record), and every view reads it only while the spec's files still say what they said then.
  */
-export class PipelineRuns implements vscode.Disposable {
+export class PipelineRuns implements vscode.Disposable, TasksRunStops {
   private readonly running = new Map<string, { controller: AbortController; mode: RunMode; stage: string; lines: { stage: string; line: string }[] }>();
+  /** Specs whose Run Tasks, started on its own, is under way: their earlier stop is not shown meanwhile. */
+  private readonly tasksRunning = new Set<string>();
   /** The status bar item: the run under way, else the newest stop that waits for the person. */
   readonly status = vscode.window.createStatusBarItem('loom.pipelineRun', vscode.StatusBarAlignment.Left, 99);
   private readonly changed = new vscode.EventEmitter<string>();
@@ -134,7 +142,7 @@ export class PipelineRuns implements vscode.Disposable {
 
   /** The spec's run waits for the person: stopped (not finished, not stopped by them) and still where it stopped. */
   waiting(dir: string): WaitingRun | undefined {
-    if (this.running.has(dir)) return undefined;
+    if (this.running.has(dir) || this.tasksRunning.has(dir)) return undefined;
     const r = this.currentStop(dir);
     if (!r || !waitsForPerson(r.stop.reason)) return undefined;
     return { dir, at: r.at, stage: r.stop.stage, reason: r.stop.reason, message: r.stop.message };
@@ -160,12 +168,13 @@ export class PipelineRuns implements vscode.Disposable {
       }));
       return { running: true, mode: live.mode, stage: live.stage, stages };
     }
+    if (this.tasksRunning.has(dir)) return undefined;
     // Derived from the spec's files as they are now: a stop they no longer say is not shown.
     const record = this.currentStop(dir);
     const e = this.ctx.registry.entry(dir);
     if (!record || !e) return undefined;
     const { stop } = record;
-    const action = continueAction(this, e, stop, record.mode);
+    const action = continueAction(this, e, stop, record.mode, record.by);
     return {
       running: false,
       mode: record.mode,
@@ -191,7 +200,7 @@ export class PipelineRuns implements vscode.Disposable {
   continue(dir: string): CommandOutcome {
     const record = this.currentStop(dir);
     const e = this.ctx.registry.entry(dir);
-    const action = record && e ? continueAction(this, e, record.stop, record.mode) : undefined;
+    const action = record && e ? continueAction(this, e, record.stop, record.mode, record.by) : undefined;
     if (!action) return { status: 'refused', message: t('host.pipelineRun.noPipelineRunSpecWaits'), reasons: [] };
     action.run();
     return { status: 'done', specDir: dir };
@@ -338,12 +347,35 @@ export class PipelineRuns implements vscode.Disposable {
     return { status: 'done', specDir: e.dir, outcome: stop.reason, to: stop.stage, message: stop.message };
   }
 
+  /** Run Tasks started on its own is under way on the spec (not Run Pipeline's, which keeps its own stop). */
+  tasksStarted(dir: string): void {
+    if (this.running.has(dir) || this.disposed) return;
+    this.tasksRunning.add(dir);
+    this.show();
+    this.changed.fire(dir);
+  }
+
+  /**
+   * Run Tasks started on its own ended: its stop is kept as Run Pipeline's is (the same record,
+   * the same views, the same "since"), and its one action runs the tasks again. `stop` undefined:
+   * it ended before it ran (refused, not confirmed) and the earlier stop stays as it was.
+   */
+  tasksEnded(e: SpecEntry, stop: RunStop | undefined): void {
+    const ours = this.tasksRunning.delete(e.dir);
+    if (this.running.has(e.dir) || this.disposed) return;
+    if (stop) this.keepStop(e, stop, 'supervised', 'run-tasks');
+    if (!stop && !ours) return;
+    this.ctx.registry.reloadNow(e.dir);
+    this.show();
+    this.changed.fire(e.dir);
+  }
+
   /** The stop recorded with the state it is about, so a reload still shows it and a change of the state ends it. */
-  private keepStop(e: SpecEntry, stop: RunStop, mode: RunMode): void {
+  private keepStop(e: SpecEntry, stop: RunStop, mode: RunMode, by?: RunStopRecord['by']): void {
     e.spec.reload();
     const facts = stateFacts(e.spec.stage, e.spec.snapshot);
     try {
-      if (facts) this.stops.put({ dir: e.dir, mode, at: new Date().toISOString(), state: facts, stop });
+      if (facts) this.stops.put({ dir: e.dir, mode, ...(by ? { by } : {}), at: new Date().toISOString(), state: facts, stop });
       else this.stops.forget(e.dir);
     } catch (err) {
       // The notification still says it; only a later window will not.
@@ -380,8 +412,15 @@ export class PipelineRuns implements vscode.Disposable {
       runTasks: async (): Promise<TasksOutcome> => {
         const o = (await vscode.commands.executeCommand('loom.runTasks', { specDir: e.dir, ...(mode === 'autopilot' ? { confirm: true } : {}) })) as CommandOutcome | undefined;
         if (!o || o.status === 'cancelled') return { kind: 'declined', message: t('host.pipelineRun.runTasksWasNotConfirmed') };
-        if (o.status === 'refused' || o.status === 'failed') return { kind: 'refused', message: o.message };
-        return { kind: 'ran', outcome: (o.outcome ?? 'completed') as ExecutingOutcome, message: o.message ?? '', finished: o.finished ?? [] };
+        if (o.status === 'refused') return { kind: 'refused', message: o.message, ...(o.code ? { code: o.code } : {}) };
+        if (o.status === 'failed') return { kind: 'refused', message: o.message };
+        return {
+          kind: 'ran',
+          outcome: (o.outcome ?? 'completed') as ExecutingOutcome,
+          message: o.message ?? '',
+          finished: o.finished ?? [],
+          ...(o.resumeWith ? { resumeWith: o.resumeWith } : {}),
+        };
       },
       createWorktree: () => request(e.spec, { type: 'createWorktree', location: ctx.config.worktreeLocation, signal }),
       verify: () => runVerification(ctx, e, signal),

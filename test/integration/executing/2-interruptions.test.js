@@ -16,6 +16,8 @@ const { loom, waitFor, readJson, specRow } = require('../helpers');
 const WS = process.env.LOOM_TEST_WORKSPACE;
 const PARTING = path.join(WS, 'specs', '2026-11-29+parting');
 const WAVING = path.join(WS, 'specs', '2026-11-29+waving');
+/** The tree row of a spec whose run waits for the person. */
+const WAITING = /^waiting for you since (\d\d:\d\d|\d{4}-\d\d-\d\d \d\d:\d\d)/;
 /** The answer the scripted implementer waits for in needs-context mode (script.js). */
 const CONTEXT_ANSWER = 'use-the-short-form-42';
 
@@ -119,6 +121,11 @@ suite('Executing: Stop Tasks, NEEDS_CONTEXT, breaker choices B and C', () => {
     assert.strictEqual(fs.existsSync(path.join(PARTING, '.loom-run.lock')), false, 'the run lease is released');
     const again = await vscode.commands.executeCommand('loom.stopTasks', { specDir: PARTING });
     assert.strictEqual(again.status, 'refused', 'nothing is running any more');
+
+    // Stopped on its own (not from Run Pipeline), the run still says where it stopped and since when (#44).
+    const waiting = await waitFor('the stop of Run Tasks to be kept', () => api.runs.waiting(PARTING));
+    assert.strictEqual(waiting.reason, 'tasks-stopped');
+    assert.match(String((await specRow(api, 'parting')).description), WAITING);
   });
 
   test('NEEDS_CONTEXT asks the user; the answer reaches the implementer and the stopped run resumes to the end', async () => {
@@ -139,6 +146,9 @@ suite('Executing: Stop Tasks, NEEDS_CONTEXT, breaker choices B and C', () => {
     assert.strictEqual(api.testHooks.prompts.take('context'), undefined, 'the answer was used');
     assert.strictEqual(taskState(PARTING, 'T1').status, 'done');
     assert.strictEqual(taskState(PARTING, 'T2').status, 'done');
+    // The tasks done: the stop Stop Tasks left is over, as a finished pipeline run ends its own.
+    assert.strictEqual(api.runs.waiting(PARTING), undefined);
+    assert.doesNotMatch(String((await specRow(api, 'parting')).description), WAITING);
   });
 
   test('breaker choice B waits for the manual fix and reviews again; choice C skips after confirmation and holds back the dependents', async () => {

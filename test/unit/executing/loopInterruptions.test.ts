@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { ModelRequestError, ModelUnavailableError } from '../../../src/core/executing/dispatch/chatModel';
+import { RetryingChatModel } from '../../../src/core/executing/dispatch/retryingChatModel';
 import { SPEC, failWith, harness, implementerDone, implementerFixed, PASS, REPORT_PASS, type Harness } from './helpers/executingFixture';
 
 const made: Harness[] = [];
@@ -120,11 +121,15 @@ test('malformed output: no status line (asked once more, then a counted failure)
   assert.ok(h.events.some((e) => e.type === 'verdict' && e.verdict === 'malformed'));
 });
 
-test('a stream that breaks midway is asked once more; a second break stops the run, resumable', async () => {
+test('a stream that breaks midway is asked again by the model’s own retries (here one), none on top; past them the run stops, resumable', async () => {
   const h = track(harness());
+  // As every surface gets its models (vscodeChatModel): the retrying wrapper, here one retry without a pause.
+  const select = h.models.select.bind(h.models);
+  h.models.select = async (role, tier) => new RetryingChatModel(await select(role, tier), { policy: { retries: 1, baseDelayMs: 0 } });
   h.models.script('implementer', { breakAfter: 'Writing…' }, ...implementerDone('T1'), ...implementerDone('T2'));
   h.models.script('reviewer', PASS, { breakAfter: 'verd' }, { breakAfter: 'verd' });
-  await assert.rejects(run(h), (e: unknown) => e instanceof ModelRequestError && e.code === 'Unknown');
+  await assert.rejects(run(h), (e: unknown) => e instanceof ModelRequestError && e.code === 'Unknown' && /after 2 tries/.test(e.message));
+  assert.equal(h.models.requestsOf('reviewer').length, 3, 'T1’s review, then T2’s asked twice: nothing asked on top of the model’s retries');
   assert.equal(h.repo.json(`${SPEC}/task-states/T1.state.json`).status, 'done');
   assert.equal(h.repo.json(`${SPEC}/task-states/T2.state.json`).status, 'reviewing');
   assert.equal(existsSync(h.repo.path(`${SPEC}/.loom-run.lock`)), false);

@@ -30,6 +30,12 @@ export interface ToolSpec {
 export interface ChatRequestOptions {
   tools?: readonly ToolSpec[];
   signal: AbortSignal;
+  /**
+   * The caller uses the reply only once it is whole (collectReply): a reply that broke off midway
+   * may then be asked again, its parts never handed on (RetryingChatModel). A surface that shows
+   * the reply as it streams leaves it unset.
+   */
+  whole?: boolean;
 }
 
 export interface ChatModel {

@@ -1,5 +1,5 @@
 import { LoomError } from '../../errors';
-import { collectReply, ModelRequestError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './chatModel';
+import { collectReply, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './chatModel';
 import type { SubagentRole } from './modelTier';
 import type { Clock, Logger } from '../ports';
 import type { TokenLedger } from '../transcripts/tokenLedger';
@@ -140,16 +140,12 @@ export class Dispatcher {
     }
   }
 
-  /** A stream that breaks midway is asked once more; a second break, or a refusal, stops the dispatch. */
-  private async request(req: DispatchRequest, messages: readonly ChatMessage[], tools: readonly ToolSpec[] | undefined, signal: AbortSignal) {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await collectReply(req.model.sendRequest(messages, { tools, signal }), signal);
-      } catch (e) {
-        if (signal.aborted || !(e instanceof ModelRequestError) || e.code !== 'Unknown' || attempt >= 1) throw e;
-        this.options.logger.warn(`${req.task} ${req.role}: ${e.message}; asking once more`);
-      }
-    }
+  /**
+   * The reply, taken whole. Asking again is the model's own (RetryingChatModel, with its backoff
+   * and its bound, a reply that broke off midway included): a failure here already had its tries.
+   */
+  private request(req: DispatchRequest, messages: readonly ChatMessage[], tools: readonly ToolSpec[] | undefined, signal: AbortSignal) {
+    return collectReply(req.model.sendRequest(messages, { tools, signal, whole: true }), signal);
   }
 
   private async countMessages(model: ChatModel, messages: readonly ChatMessage[], signal: AbortSignal): Promise<number> {

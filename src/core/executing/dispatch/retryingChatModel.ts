@@ -56,8 +56,10 @@ function pause(ms: number, signal: AbortSignal, clock: Clock): Promise<void> {
  * Any ChatModel, asked again after a pause when it fails for a reason that goes away by itself
  * (a rate limit, the network: transientModelError.ts), a bounded number of times; then the
  * failure is given up with how often it was tried. Stop (the request's signal) ends a pause at
- * once. A reply that broke off after some of it was streamed is not asked again here: its parts
- * are already with the caller, who decides (the executing loop's dispatcher asks once more).
+ * once. This is the one place a model request is asked again (the executing loop's dispatcher
+ * asks nothing again itself). A reply that broke off after some of it was streamed is asked again
+ * only for a caller that takes it whole (`whole`); otherwise its parts are already with the
+ * caller, and the failure is the caller's.
  */
 export class RetryingChatModel implements ChatModel {
   private readonly policy: RetryPolicy;
@@ -87,11 +89,17 @@ export class RetryingChatModel implements ChatModel {
   async *sendRequest(messages: readonly ChatMessage[], options: ChatRequestOptions): AsyncIterable<ChatResponsePart> {
     for (let attempt = 1; ; attempt++) {
       let streamed = false;
+      // A caller that takes the reply whole gets it at its end: a break midway is then one more failed try, nothing of it handed on.
+      const held: ChatResponsePart[] = [];
       try {
         for await (const part of this.model.sendRequest(messages, options)) {
-          streamed = true;
-          yield part;
+          if (options.whole) held.push(part);
+          else {
+            streamed = true;
+            yield part;
+          }
         }
+        yield* held;
         return;
       } catch (e) {
         if (streamed) throw e;
