@@ -1,4 +1,4 @@
-import { and, assign, emit, fromPromise, sendTo, setup, spawnChild, type SnapshotFrom } from 'xstate';
+import { and, assign, emit, fromPromise, sendTo, setup, spawnChild } from 'xstate';
 import { executingMachine } from '../executing/machine/executingMachine';
 import type { ExecutingResult } from '../executing/machine/runTypes';
 import type { FeatureWorktree } from '../git/featureWorktree';
@@ -435,4 +435,3 @@ function tasksStage(def: PipelineDefinition, stage: string) {
 }
 
 export type PipelineMachine = ReturnType<typeof createPipelineMachine>;
-export type PipelineMachineSnapshot = SnapshotFrom<PipelineMachine>;
