@@ -38,13 +38,8 @@ interface WorktreeJob {
 /** Makes or reuses the feature worktree (git); loaded when first used, as simple-git serves nothing else. */
 const worktreeJob = fromPromise<FeatureWorktree, WorktreeJob>(async ({ input, signal }) => {
   const { ensureFeatureWorktree } = await import('../git/featureWorktree.js');
-  const both = new AbortController();
-  for (const s of [signal, input.signal]) {
-    if (!s) continue;
-    if (s.aborted) both.abort();
-    else s.addEventListener('abort', () => both.abort(), { once: true });
-  }
-  return ensureFeatureWorktree({ repoRoot: input.repoRoot, specName: input.specName, specDir: input.dir, location: input.location, signal: both.signal });
+  const both = input.signal ? AbortSignal.any([signal, input.signal]) : signal;
+  return ensureFeatureWorktree({ repoRoot: input.repoRoot, specName: input.specName, specDir: input.dir, location: input.location, signal: both });
 });
 
 /**
