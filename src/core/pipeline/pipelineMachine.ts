@@ -35,7 +35,7 @@ interface WorktreeJob {
   signal?: AbortSignal;
 }
 
-/** Makes or reuses the feature worktree (git); loaded when first used, as simple-git serves nothing else. */
+/** Makes or reuses the feature worktree (git); loaded when first used, as only this stage needs it. */
 const worktreeJob = fromPromise<FeatureWorktree, WorktreeJob>(async ({ input, signal }) => {
   const { ensureFeatureWorktree } = await import('../git/featureWorktree.js');
   const both = input.signal ? AbortSignal.any([signal, input.signal]) : signal;
