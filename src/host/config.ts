@@ -21,6 +21,7 @@ export interface LoomSettings {
   worktreeLocation: string;
   inspectMachines: boolean;
   reviewAuthor: string;
+  /** Only its change event lives here: the value is the team's rule, read per folder (FolderSpecs), as each folder's settings may differ. */
   blockOnOpenThreads: boolean;
 }
 
@@ -137,10 +138,5 @@ export class LoomConfig extends Disposable {
   /** The name written on review comments; empty means the OS account's name. */
   get reviewAuthor(): string {
     return (this.raw.get<string>('review.author', '') ?? '').trim();
-  }
-
-  /** Advance out of an interactive stage refuses while comment threads on its outputs are open. */
-  get blockOnOpenThreads(): boolean {
-    return this.raw.get<boolean>('review.blockOnOpenThreads', false) === true;
   }
 }

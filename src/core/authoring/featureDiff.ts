@@ -1,4 +1,4 @@
-import { childProcess } from '../nodeModules';
+import { git } from '../git/gitCommand';
 import { findWorktree } from '../specdir/worktree';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 
@@ -11,14 +11,8 @@ export interface FeatureDiff {
   error?: string;
 }
 
-function git(cwd: string, args: readonly string[], signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    childProcess().execFile('git', args, { cwd, signal, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`git ${args[0]} failed in ${cwd}: ${(stderr || error.message).trim().split('\n')[0]}`));
-      else resolve(stdout);
-    });
-  });
-}
+/** A diff past this is no review a model can do (git's output was capped here before). */
+const MAX_DIFF_CHARS = 32 * 1024 * 1024;
 
 /**
  * What the feature changed, for /review and /respond: in the feature worktree (the repository
@@ -28,17 +22,19 @@ function git(cwd: string, args: readonly string[], signal: AbortSignal): Promise
 export async function featureDiff(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>, signal: AbortSignal): Promise<FeatureDiff> {
   const worktree = findWorktree(snapshot) ?? snapshot.repoRoot;
   try {
-    const mainHead = (await git(snapshot.repoRoot, ['rev-parse', 'HEAD'], signal)).trim();
-    const base = worktree === snapshot.repoRoot ? mainHead : (await git(worktree, ['merge-base', 'HEAD', mainHead], signal)).trim();
-    const stat = await git(worktree, ['diff', '--stat', '--no-color', base], signal);
-    const diff = await git(worktree, ['diff', '--no-color', '--no-ext-diff', base], signal);
+    const mainHead = (await git(snapshot.repoRoot, ['rev-parse', 'HEAD'], { signal })).trim();
+    const base = worktree === snapshot.repoRoot ? mainHead : (await git(worktree, ['merge-base', 'HEAD', mainHead], { signal })).trim();
+    const stat = await git(worktree, ['diff', '--stat', '--no-color', base], { signal });
+    const diff = await git(worktree, ['diff', '--no-color', '--no-ext-diff', base], { signal });
+    if (diff.length > MAX_DIFF_CHARS) throw new Error(`git diff in ${worktree} printed more than 32 MiB, more than a prompt holds`);
     return {
       text: stat.trim() ? `${stat}\n${diff}` : '',
       base: `${base.slice(0, 12)} (${worktree === snapshot.repoRoot ? 'HEAD of the repository' : 'where the feature branch left the main checkout'})`,
     };
   } catch (e) {
     if (signal.aborted) throw e;
-    return { text: '', base: '', error: e instanceof Error ? e.message : String(e) };
+    // git's first line says why (`fatal: not a git repository`); the rest is its advice.
+    return { text: '', base: '', error: (e instanceof Error ? e.message : String(e)).split('\n')[0] };
   }
 }
 

@@ -1,4 +1,5 @@
 import { LoomError } from '../errors';
+import type { SimpleGitOptions } from 'simple-git';
 import { childProcess } from '../nodeModules';
 
 /** git said no: the command, the folder it ran in and git's own words. */
@@ -29,17 +30,84 @@ export interface GitOutput {
 }
 
 /**
+ * simple-git guards against options slipped in from outside (an `--upload-pack`, a `core.pager`
+ * set through the environment). Loom's arguments are its own and the environment is the user's
+ * (an EDITOR, a PAGER, a GIT_CONFIG_GLOBAL), so every guard is off; a new one fails to compile here.
+ */
+const OWN_ARGUMENTS: Required<SimpleGitOptions['unsafe']> = {
+  allowUnsafeAlias: true,
+  allowUnsafeAskPass: true,
+  allowUnsafeConfigEnvCount: true,
+  allowUnsafeConfigPaths: true,
+  allowUnsafeCredentialHelper: true,
+  allowUnsafeDiffExternal: true,
+  allowUnsafeDiffTextConv: true,
+  allowUnsafeEditor: true,
+  allowUnsafeFilter: true,
+  allowUnsafeFsMonitor: true,
+  allowUnsafeGitProxy: true,
+  allowUnsafeGpgProgram: true,
+  allowUnsafeHooksPath: true,
+  allowUnsafeMergeDriver: true,
+  allowUnsafePack: true,
+  allowUnsafePager: true,
+  allowUnsafeProtocolOverride: true,
+  allowUnsafeSshCommand: true,
+  allowUnsafeTemplateDir: true,
+  // Only the tests name another binary, always a plain path.
+  allowUnsafeCustomBinary: false,
+};
+
+/**
  * One git command in `cwd`, its paths taken literally (a file named `:x` or `*` is that file) and
  * never quoted in the output; cancelled with `signal`. Resolves with what git printed, whatever
  * its exit code: a caller that reads a non-zero code as an answer (merge-tree's conflicts) says
- * so; the others use `git`.
+ * so; the others use `git`. Run by simple-git, loaded on first use (it costs the extension's
+ * activation ~10 ms otherwise).
  */
-export function gitOutput(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
+export async function gitOutput(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
+  if (options.signal?.aborted) throw options.signal.reason;
+  if (options.input !== undefined) return gitWithInput(cwd, args, options);
+  const { simpleGit } = await import('simple-git');
+  let result: { exitCode: number; stdErr: Buffer[] } | undefined;
+  let stdout: string;
+  try {
+    const client = simpleGit({
+      baseDir: cwd,
+      binary: options.binary ?? 'git',
+      config: ['core.quotepath=off'],
+      abort: options.signal,
+      unsafe: OWN_ARGUMENTS,
+      // A non-zero exit is git's answer, given to the caller with its code; only a command that
+      // did not run (cancelled, not started) is an error.
+      errors: (error, r) => {
+        result = r;
+        return r.exitCode > 0 && !options.signal?.aborted ? undefined : error;
+      },
+    });
+    client.env({ ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env });
+    stdout = await client.raw(['--literal-pathspecs', ...args]);
+  } catch (e) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new GitError(`git ${args[0]} could not start in ${cwd}: ${firstLine(e)}`);
+  }
+  return { code: result?.exitCode ?? 0, stdout, stderr: Buffer.concat(result?.stdErr ?? []).toString('utf8') };
+}
+
+/** simple-git's error says the cause on its first line (`Error: spawn git ENOENT`), a stack after it. */
+const firstLine = (e: unknown) =>
+  (e instanceof Error ? e.message : String(e))
+    .trim()
+    .split('\n')[0]
+    .replace(/^Error: /, '');
+
+/**
+ * The one bypass of simple-git: it cannot write to a command's standard input, and two commands
+ * read theirs: commit-tree's message (taken byte for byte; `-m` would add a newline) and
+ * update-index's `-z --stdin` path list (longer than a command line may be).
+ */
+function gitWithInput(cwd: string, args: readonly string[], options: GitOptions): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(options.signal.reason);
-      return;
-    }
     const child = childProcess().spawn(options.binary ?? 'git', ['-c', 'core.quotepath=off', '--literal-pathspecs', ...args], {
       cwd,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env },
@@ -59,7 +127,7 @@ export function gitOutput(cwd: string, args: readonly string[], options: GitOpti
       resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
+    child.stdin.end(options.input);
   });
 }
 

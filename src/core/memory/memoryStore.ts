@@ -12,7 +12,6 @@ import { t } from '../messages';
 
 export const MEMORY_STORE_FILE = '.loom/memory/store.json';
 export const MEMORY_TYPES = ['决策', '踩坑', '偏好', '状态', 'adr'] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
 /** loom's memory-store keeps the newest 50 entries. */
 export const MAX_MEMORY_ENTRIES = 50;
 

@@ -45,7 +45,7 @@ export const subagentTextMessages = {
     zh: '修复错误本身，不要放宽类型或关闭检查；只有其修改的文件没有新的错误时 task 才算完成',
   },
   'fixItem.line': { en: 'line {line}', zh: '第 {line} 行' },
-  // Review Changes: the person rejected one file of a finished task (src/core/executing/review/rejectFile.ts).
+  // Review Changes: the person rejected one file of a finished task (rejectionFixItem, src/core/executing/review/taskChanges.ts).
   'fixItem.rejected': { en: 'the user rejected your change to {file}: {words}', zh: '用户拒绝了你对 {file} 的修改：{words}' },
   'fixItem.rejected.noWords': { en: 'the user rejected your change to {file}', zh: '用户拒绝了你对 {file} 的修改' },
   'fixItem.rejected.direction': {

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MINUTES, type Workflow, type WorkflowStep } from '../files/workflow';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MINUTES, type Workflow, type WorkflowDefaults, type WorkflowStep } from '../files/workflow';
 import { FAILED_STAGE, REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
 import { specRelative } from '../fs/paths';
 import { guard, guardKey, type GuardCall } from './guardCall';
@@ -149,18 +149,16 @@ function readable(from: StageDefinition | undefined, to: StageDefinition, guards
   return paths.size ? [guard('inputsReadable', { paths: [...paths].sort() }), ...guards] : guards;
 }
 
-/**
- * Builds the pipeline for one spec from loom's pipeline.schema.json and the repository's
- * workflow.yaml: the steps of `pipelineType` when the workflow declares them, else (no
- * workflow.yaml; the repository refuses a workflow without the type) the full pipeline of the
- * schema. Everything the machine, the tree and Advance know comes from here.
- */
-export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Workflow | undefined, pipelineType: string): PipelineDefinition {
-  const steps = workflow?.pipelines?.[pipelineType]?.steps;
-  const has = (obj: object, k: string) => Object.hasOwn(obj, k);
-  const schemaState = (id: string): PipelineStateDefinition | undefined => (has(schema.states, id) ? schema.states[id] : undefined);
-  const defaults = workflow?.defaults ?? {};
+const schemaStateOf = (schema: PipelineSchemaFile, id: string): PipelineStateDefinition | undefined => (Object.hasOwn(schema.states, id) ? schema.states[id] : undefined);
 
+/** The steps in order and the step each goes forward to: workflow.yaml's list, else the schema's own order. */
+interface StepOrder {
+  order: string[];
+  stepById: Map<string, WorkflowStep>;
+  forward: Map<string, string | undefined>;
+}
+
+function stepOrder(schema: PipelineSchemaFile, steps: readonly WorkflowStep[] | undefined): StepOrder {
   let order: string[];
   const stepById = new Map<string, WorkflowStep>();
   const forward = new Map<string, string | undefined>();
@@ -176,95 +174,125 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   } else {
     order = schemaOrder(schema);
     order.forEach((id, i) => {
-      const allowed = schemaState(id)?.allowedTransitions ?? [];
+      const allowed = schemaStateOf(schema, id)?.allowedTransitions ?? [];
       forward.set(
         id,
         allowed.find((t) => t !== FAILED_STAGE && order.indexOf(t) > i),
       );
     });
   }
+  return { order, stepById, forward };
+}
 
+/**
+ * One stage: its checks to enter and to leave, blocking or advice, from the schema's state and the
+ * workflow's step. The schema's prose preconditions may name checks on leaving another stage: they
+ * are added to `exitFromText`, for stagesOf to place.
+ */
+function stageFrom(schema: PipelineSchemaFile, defaults: WorkflowDefaults, { stepById, forward }: StepOrder, id: string, exitFromText: Map<string, GuardCall[]>): StageDefinition {
+  const s = schemaStateOf(schema, id);
+  const step = stepById.get(id);
+  const enter: GuardCall[] = [];
+  const schemaEnter: GuardCall[] = [];
+  const manual: string[] = [];
+  for (const p of s?.preconditions ?? []) {
+    const compiled = compilePrecondition(p);
+    schemaEnter.push(...compiled.enter);
+    manual.push(...compiled.manual);
+    for (const [stage, guards] of compiled.exit) exitFromText.set(stage, [...(exitFromText.get(stage) ?? []), ...guards]);
+  }
+  const requires = (step?.requires ?? []).map(specRelative);
+  for (const path of requires) enter.push(guard('fileExists', { path }));
+
+  // loom's checkStageOutputs: the step's outputs exist and hold no placeholder. The schema's
+  // outputs are the extension's, checked for existence only.
+  const stepOutputs = (step?.outputs ?? []).map(specRelative).filter((p) => p !== 'progress.md');
+  const schemaOutputs = requiredOutputs(s?.outputs ?? []).filter((p) => !stepOutputs.includes(p));
+  const exit: GuardCall[] = stepOutputs.map((path) => guard('fileExists', { path, noPlaceholders: true }));
+  const schemaExit: GuardCall[] = schemaOutputs.map((path) => guard('fileExists', { path }));
+  if (step?.gate_verdict) {
+    const path = specRelative(step.gate_verdict);
+    exit.push(guard('fileExists', { path }));
+    exit.push(guard('reportPasses', { path }));
+    if (step.evidence_required === true) exit.push(guard('evidenceReceiptValid', { path, required: true }));
+  }
+  const validators = [...new Set([...(step?.validators ?? []), ...(IMPLICIT_VALIDATORS.get(id) ?? [])])];
+  for (const name of validators) exit.push(guard('validatorPasses', { name, stage: id }));
+
+  const humanApproval = step?.gate === 'human-approval';
+  const approvalRequires = (step?.approval_requires ?? []).map(specRelative);
+  if (humanApproval) {
+    for (const path of approvalRequires) exit.push(guard('fileExists', { path, noPlaceholders: true }));
+    if (approvalRequires.includes(REVIEW_FEEDBACK_FILE)) exit.push(guard('reviewFeedbackPasses', {}));
+  }
+  const skill = step?.skill ?? s?.skill;
   // The checks loom's engine makes for the step as workflow.yaml declares it block; the schema's
   // prose preconditions and outputs are the extension's own, shown as advice, unless the step (or
   // the defaults) says `strict_checks: true`. Without a workflow step there is no loom rule to agree
   // with, and the schema's checks are the pipeline's only ones: they block.
-  const strict = (step: WorkflowStep | undefined) => !step || step.strict_checks === true || (defaults as { strict_checks?: unknown }).strict_checks === true;
+  const blocking = !step || step.strict_checks === true || (defaults as { strict_checks?: unknown }).strict_checks === true;
+  return {
+    id,
+    description: s?.description,
+    skill,
+    confirmation: humanApproval || (s?.interactive ?? false),
+    humanApproval,
+    strict: blocking,
+    enter: dedupe(blocking ? [...schemaEnter, ...enter] : enter),
+    enterAdvice: blocking ? [] : dedupe(schemaEnter.filter((g) => !enter.some((e) => guardKey(e) === guardKey(g)))),
+    exit: blocking ? [...exit, ...schemaExit] : exit,
+    exitAdvice: blocking ? [] : schemaExit,
+    outputs: [...stepOutputs, ...schemaOutputs],
+    requires,
+    manualChecks: blocking ? manual : [],
+    manualAdvice: blocking ? [] : manual,
+    validators,
+    approvalRequires,
+    approvalArtifacts: [...requires, ...approvalRequires, ...stepOutputs],
+    maxRetries: step?.config?.max_retries ?? defaults.max_retries ?? DEFAULT_MAX_RETRIES,
+    timeoutMinutes: step?.config?.timeout_minutes ?? defaults.timeout_minutes ?? DEFAULT_TIMEOUT_MINUTES,
+    terminal: forward.get(id) === undefined,
+    // loom compares the output as written, so `specs/<date+feature>/handoffs/x.json` does not count.
+    compressionRequired: (step?.outputs ?? []).includes(`handoffs/${id}.json`),
+  };
+}
+
+/** The stages, with what other stages' prose asks of leaving them, and the role each plays. */
+function stagesOf(schema: PipelineSchemaFile, defaults: WorkflowDefaults, steps: StepOrder): StageDefinition[] {
   const exitFromText = new Map<string, GuardCall[]>();
-  const stages: StageDefinition[] = order.map((id) => {
-    const s = schemaState(id);
-    const step = stepById.get(id);
-    const enter: GuardCall[] = [];
-    const schemaEnter: GuardCall[] = [];
-    const manual: string[] = [];
-    for (const p of s?.preconditions ?? []) {
-      const compiled = compilePrecondition(p);
-      schemaEnter.push(...compiled.enter);
-      manual.push(...compiled.manual);
-      for (const [stage, guards] of compiled.exit) exitFromText.set(stage, [...(exitFromText.get(stage) ?? []), ...guards]);
-    }
-    const requires = (step?.requires ?? []).map(specRelative);
-    for (const path of requires) enter.push(guard('fileExists', { path }));
-
-    // loom's checkStageOutputs: the step's outputs exist and hold no placeholder. The schema's
-    // outputs are the extension's, checked for existence only.
-    const stepOutputs = (step?.outputs ?? []).map(specRelative).filter((p) => p !== 'progress.md');
-    const schemaOutputs = requiredOutputs(s?.outputs ?? []).filter((p) => !stepOutputs.includes(p));
-    const exit: GuardCall[] = stepOutputs.map((path) => guard('fileExists', { path, noPlaceholders: true }));
-    const schemaExit: GuardCall[] = schemaOutputs.map((path) => guard('fileExists', { path }));
-    if (step?.gate_verdict) {
-      const path = specRelative(step.gate_verdict);
-      exit.push(guard('fileExists', { path }));
-      exit.push(guard('reportPasses', { path }));
-      if (step.evidence_required === true) exit.push(guard('evidenceReceiptValid', { path, required: true }));
-    }
-    const validators = [...new Set([...(step?.validators ?? []), ...(IMPLICIT_VALIDATORS.get(id) ?? [])])];
-    for (const name of validators) exit.push(guard('validatorPasses', { name, stage: id }));
-
-    const humanApproval = step?.gate === 'human-approval';
-    const approvalRequires = (step?.approval_requires ?? []).map(specRelative);
-    if (humanApproval) {
-      for (const path of approvalRequires) exit.push(guard('fileExists', { path, noPlaceholders: true }));
-      if (approvalRequires.includes(REVIEW_FEEDBACK_FILE)) exit.push(guard('reviewFeedbackPasses', {}));
-    }
-    const skill = step?.skill ?? s?.skill;
-    const blocking = strict(step);
-    return {
-      id,
-      description: s?.description,
-      skill,
-      confirmation: humanApproval || (s?.interactive ?? false),
-      humanApproval,
-      strict: blocking,
-      enter: dedupe(blocking ? [...schemaEnter, ...enter] : enter),
-      enterAdvice: blocking ? [] : dedupe(schemaEnter.filter((g) => !enter.some((e) => guardKey(e) === guardKey(g)))),
-      exit: blocking ? [...exit, ...schemaExit] : exit,
-      exitAdvice: blocking ? [] : schemaExit,
-      outputs: [...stepOutputs, ...schemaOutputs],
-      requires,
-      manualChecks: blocking ? manual : [],
-      manualAdvice: blocking ? [] : manual,
-      validators,
-      approvalRequires,
-      approvalArtifacts: [...requires, ...approvalRequires, ...stepOutputs],
-      maxRetries: step?.config?.max_retries ?? defaults.max_retries ?? DEFAULT_MAX_RETRIES,
-      timeoutMinutes: step?.config?.timeout_minutes ?? defaults.timeout_minutes ?? DEFAULT_TIMEOUT_MINUTES,
-      terminal: forward.get(id) === undefined,
-      // loom compares the output as written, so `specs/<date+feature>/handoffs/x.json` does not count.
-      compressionRequired: (step?.outputs ?? []).includes(`handoffs/${id}.json`),
-    };
-  });
+  const stages = steps.order.map((id) => stageFrom(schema, defaults, steps, id, exitFromText));
   for (const stage of stages) {
     const fromText = exitFromText.get(stage.id) ?? [];
     if (stage.strict) stage.exit = dedupe([...stage.exit, ...fromText]);
     else stage.exitAdvice = dedupe([...stage.exitAdvice, ...fromText]).filter((g) => !stage.exit.some((e) => guardKey(e) === guardKey(g)));
-    const next = forward.get(stage.id);
-    const nextRequires = next ? (stepById.get(next)?.requires ?? []).map(specRelative) : [];
+    const next = steps.forward.get(stage.id);
+    const nextRequires = next ? (steps.stepById.get(next)?.requires ?? []).map(specRelative) : [];
     stage.approvalArtifacts = [...new Set([...stage.approvalArtifacts, ...nextRequires])];
     // Once its checks are all known: a review gate is recognised by what leaving it waits for.
     const role = roleOf(stage);
     if (role) stage.role = role;
   }
 
+  return stages;
+}
+
+/**
+ * Builds the pipeline for one spec from loom's pipeline.schema.json and the repository's
+ * workflow.yaml: the steps of `pipelineType` when the workflow declares them, else (no
+ * workflow.yaml; the repository refuses a workflow without the type) the full pipeline of the
+ * schema. Everything the machine, the tree and Advance know comes from here.
+ */
+export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Workflow | undefined, pipelineType: string): PipelineDefinition {
+  const steps = workflow?.pipelines?.[pipelineType]?.steps;
+  const order = stepOrder(schema, steps);
+  const stages = stagesOf(schema, workflow?.defaults ?? {}, order);
+  const { transitions, recoveryTargets } = transitionsOf(schema, stages, order.forward);
+  return { type: pipelineType, source: steps?.length ? 'workflow' : 'schema', stages, transitions, initial: stages[0]?.id ?? 'brainstorming', recoveryTargets };
+}
+
+/** The ways between the stages: forward, back as the schema allows, to `failed`, and out of it. */
+function transitionsOf(schema: PipelineSchemaFile, stages: StageDefinition[], forward: ReadonlyMap<string, string | undefined>): { transitions: TransitionDefinition[]; recoveryTargets: string[] } {
+  const schemaState = (id: string) => schemaStateOf(schema, id);
   const byId = new Map(stages.map((s) => [s.id, s]));
   const described = (from: string, to: string) => schema.transitions.find((t) => t.from === from && t.to === to);
   const transitions: TransitionDefinition[] = [];
@@ -356,7 +384,7 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
     });
   }
 
-  return { type: pipelineType, source: steps?.length ? 'workflow' : 'schema', stages, transitions, initial: stages[0]?.id ?? 'brainstorming', recoveryTargets };
+  return { transitions, recoveryTargets };
 }
 
 /** The pipeline of a spec whose workflow.yaml cannot be read: no stages, so no change can be made, and the reason. */

@@ -1,4 +1,4 @@
-import { and, assign, emit, fromPromise, sendTo, setup, spawnChild, type SnapshotFrom } from 'xstate';
+import { and, assign, emit, fromPromise, sendTo, setup, spawnChild } from 'xstate';
 import { executingMachine } from '../executing/machine/executingMachine';
 import type { ExecutingResult } from '../executing/machine/runTypes';
 import type { FeatureWorktree } from '../git/featureWorktree';
@@ -35,16 +35,11 @@ interface WorktreeJob {
   signal?: AbortSignal;
 }
 
-/** Makes or reuses the feature worktree (git); loaded when first used, as simple-git serves nothing else. */
+/** Makes or reuses the feature worktree (git); loaded when first used, as only this stage needs it. */
 const worktreeJob = fromPromise<FeatureWorktree, WorktreeJob>(async ({ input, signal }) => {
   const { ensureFeatureWorktree } = await import('../git/featureWorktree.js');
-  const both = new AbortController();
-  for (const s of [signal, input.signal]) {
-    if (!s) continue;
-    if (s.aborted) both.abort();
-    else s.addEventListener('abort', () => both.abort(), { once: true });
-  }
-  return ensureFeatureWorktree({ repoRoot: input.repoRoot, specName: input.specName, specDir: input.dir, location: input.location, signal: both.signal });
+  const both = input.signal ? AbortSignal.any([signal, input.signal]) : signal;
+  return ensureFeatureWorktree({ repoRoot: input.repoRoot, specName: input.specName, specDir: input.dir, location: input.location, signal: both });
 });
 
 /**
@@ -435,4 +430,3 @@ function tasksStage(def: PipelineDefinition, stage: string) {
 }
 
 export type PipelineMachine = ReturnType<typeof createPipelineMachine>;
-export type PipelineMachineSnapshot = SnapshotFrom<PipelineMachine>;

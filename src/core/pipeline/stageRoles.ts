@@ -5,7 +5,9 @@ import type { GuardCall } from './guardCall';
  * The special stages of loom's pipeline, recognised once, from the step's data: the skill loom
  * runs there (pipeline.schema.json and workflow.yaml name it), what its gate waits for, else the
  * stage id loom's own engine keys on. The tree, the dashboard, Advance, the executing stage and
- * the handoff writer all ask here; nothing else tests a stage's id for what it does.
+ * the handoff writer all ask here for what a stage does. The one other table keyed by stage id is
+ * the `@loom` drafting commands (authoring/stageCommands.ts): each names the interactive stage
+ * whose files it drafts, as loom's skills name theirs, and a stage no command names has none.
  */
 export type StageRole =
   /** Writes plan.md and the task files (loom's planning). */

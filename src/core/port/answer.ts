@@ -112,5 +112,3 @@ export interface NeedsConfirmation {
 
 /** What the actor would answer (SpecPipeline.preview): it would change the spec, or its refusal or question. */
 export type Preview = { kind: 'would-change' } | Refused | NeedsConfirmation;
-
-export const isChanged = <T extends IntentType>(a: Answer<T>): a is Changed<T> => a.kind === 'changed';

@@ -87,15 +87,6 @@ function computeStaleApprovals(s: SpecSnapshot): StaleApproval[] {
 }
 
 /**
- * Approvals that block advancing now: loom 3's `advance` refuses while any recorded approval is
- * stale, whatever stage it belongs to (passing a human-approval gate does not look, which the
- * pipeline definition decides by leaving the check off gate transitions).
- */
-export function approvalsBlockingAdvance(stale: readonly StaleApproval[], _def?: PipelineDefinition, _stage?: string | null): StaleApproval[] {
-  return [...stale];
-}
-
-/**
  * Approvals that Approve Again can renew: every stale one. loom's own `--approve` only passes the
  * current gate and never clears an old entry, so renewing rewrites the stale entries' fingerprints
  * in place (stateRecord.renewApprovals), the one state loom then accepts too.

@@ -66,13 +66,6 @@ export interface TaskBatchPlan {
   unknown_dependencies: UnknownDependency[];
 }
 
-/** Equal, or one is a directory prefix of the other (`src/a` covers `src/a/b.ts` but not `src/ab.ts`). */
-export function pathsOverlap(a: string, b: string): boolean {
-  const x = normalizeOwnedPath(a);
-  const y = normalizeOwnedPath(b);
-  return x === y || ancestorsOrSelf(x).includes(y) || ancestorsOrSelf(y).includes(x);
-}
-
 /** `src/a/b.ts` → `''` (the root), `src`, `src/a`, `src/a/b.ts`: every normalised path it overlaps as the narrower side. */
 function ancestorsOrSelf(path: string): string[] {
   const out = [''];

@@ -4,20 +4,18 @@ import { join } from 'node:path';
 import { lazySchema } from '../../shared/lazySchema';
 import { CorruptArtifactError, OverrideRefusedError } from '../errors';
 import { ARTIFACT_ANALYSIS_FILE, FindingOverrideSchema, type Finding, type FindingOverride } from '../files/findings';
-import { findPlaceholder } from '../files/placeholders';
-import { REQUIREMENTS_FILE } from '../files/requirements';
-import { normalizeTaskRef } from '../files/taskFile';
-import { TRACEABILITY_FILE } from '../files/traceability';
-import { categoriesImpliedBy } from '../files/vocabulary';
 import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
 import { displayLanguage, t as text, type Language } from '../messages';
 import { withRunLock } from '../store/runLock';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { planTaskBatches } from '../tasks/taskBatches';
-import { addToTask, removeFromTask, removeTraceTasks, type FindingFix } from './findingFix';
-import { FindingList, isBlocking, percent, sameApartFromTime, SpecLines, traceRequirementFix, traceTasksFix } from './findingSupport';
-import { requirementIdsInSpec } from './requirementTaskClosure';
+import type { FindingFix } from './findingFix';
+import { FindingList, isBlocking, sameApartFromTime, SpecLines } from './findingSupport';
 import type { ValidatorResult } from './validatorResult';
+import { analysisCoverage, type AnalysisCoverage } from './analysis/analysisCoverage';
+import { analysisFacts, type AnalysisFacts } from './analysis/analysisFacts';
+import { criticalTypesHaveTheirCategory, noDuplicateBehaviors, noPlaceholders, requiredFilesPresent, requirementsFullySpecified, specAndRequirementsAgree } from './analysis/specRules';
+import { everyBehaviorHasATask, everyRequirementHasATask, planAndTasksAgree, taskGraphIsPlannable, tasksNameOnlyWhatWasAsked } from './analysis/taskRules';
+import { traceabilityTracesEverything } from './analysis/traceabilityRules';
 
 export const ARTIFACT_ANALYSIS_PASS = 'artifact-analysis-pass';
 
@@ -32,13 +30,7 @@ export const FINDINGS_FILE_LANGUAGE: Language = 'en';
 export interface ArtifactAnalysisReport {
   stage: 'analyze-artifacts';
   status: 'pass' | 'blocked';
-  coverage: {
-    requirement_coverage: string;
-    behavior_coverage: string;
-    required_category_coverage: string;
-    traceability_req_coverage: string;
-    traceability_behavior_coverage: string;
-  };
+  coverage: AnalysisCoverage;
   findings: Finding[];
   /** Blocker and error findings, overridden or not (loom's count). */
   blocker_count: number;
@@ -46,13 +38,6 @@ export interface ArtifactAnalysisReport {
   /** Not written to artifact-analysis.json: kept in artifact-analysis.overrides.json. */
   overrides?: FindingOverride[];
 }
-
-/** Declared types whose category must have a behavior before the plan is approved. */
-const CRITICAL_TYPES = ['performance', 'security', 'observable'];
-
-const taskFile = (id: string) => `tasks/${id}.md`;
-/** `T1.md` for `specs/x/tasks/T1.md`: the file name as it is on disk. */
-const taskFileName = (file: string) => file.slice(file.lastIndexOf('/') + 1);
 
 /**
  * Loom's analyze-artifacts (skills/loom-analyze-artifacts/scripts/analyze-artifacts.mjs), a
@@ -77,434 +62,41 @@ export function analyzeArtifacts(s: SpecSnapshot, now = new Date().toISOString()
 }
 
 /**
+ * The rules of the analysis, each with its own findings. Their order numbers the findings (F-1,
+ * F-2 …), which overrides name and approvals fingerprint: a new rule goes at the end.
+ */
+const ANALYSIS_RULES: readonly ((facts: AnalysisFacts) => void)[] = [
+  requiredFilesPresent,
+  specAndRequirementsAgree,
+  planAndTasksAgree,
+  tasksNameOnlyWhatWasAsked,
+  everyRequirementHasATask,
+  everyBehaviorHasATask,
+  taskGraphIsPlannable,
+  traceabilityTracesEverything,
+  criticalTypesHaveTheirCategory,
+  noPlaceholders,
+  noDuplicateBehaviors,
+  requirementsFullySpecified,
+];
+
+/**
  * The analysis, and the fixes of its findings that need no judgment (kept out of the report).
  * Worded in `language`: FINDINGS_FILE_LANGUAGE for the file, the display language for the user.
  */
 function analyze(s: SpecSnapshot, now: string, language: Language): { report: ArtifactAnalysisReport; fixes: ReadonlyMap<string, FindingFix> } {
   const list = new FindingList('F');
-  const lines = new SpecLines(s);
-  const add = list.add.bind(list);
-
-  const specText = lines.text('spec.md');
-  if (specText === undefined) add({ kind: 'missing', severity: 'blocker', artifact: 'spec.md', message: text('analysis.specMissing', {}, language), location: { file: 'spec.md' } });
-  if (!s.requirements) {
-    const missing = s.requirementsCondition === 'missing';
-    add({
-      kind: missing ? 'missing' : 'format',
-      severity: missing ? 'blocker' : 'error',
-      artifact: REQUIREMENTS_FILE,
-      location: { file: REQUIREMENTS_FILE },
-      message: missing ? text('analysis.requirementsMissing', {}, language) : text('analysis.requirementsUnreadable', {}, language),
-    });
-  }
-  if (!s.traceability) {
-    const missing = s.traceabilityCondition === 'missing';
-    add({
-      kind: missing ? 'missing' : 'format',
-      severity: missing ? 'blocker' : 'error',
-      artifact: TRACEABILITY_FILE,
-      location: { file: TRACEABILITY_FILE },
-      message: missing ? text('analysis.traceabilityMissing', {}, language) : text('analysis.traceabilityUnreadable', {}, language),
-    });
-  }
-
-  const requirements = s.requirements?.requirements ?? [];
-  const specIds = specText === undefined ? [] : requirementIdsInSpec(specText);
-  const specSet = new Set(specIds);
-  const reqById = new Map(requirements.map((r) => [r.id, r]));
-  const knownReqs = new Set([...specIds, ...reqById.keys()]);
-  const behaviors = requirements.flatMap((r) => r.behaviors.map((b) => ({ req: r.id, b })));
-  const behaviorIds = new Set(behaviors.map((x) => x.b.id));
-  const tasks = [...s.tasks.values()];
-  const taskLine = (id: string, key: string) => s.tasks.get(id)?.keyLines.get(key) ?? 1;
-
-  // spec.md and requirements.json must name the same requirements.
-  if (s.requirements && specText !== undefined) {
-    for (const id of specIds.filter((x) => !reqById.has(x))) {
-      add({
-        kind: 'missing',
-        severity: 'blocker',
-        requirement_id: id,
-        artifact: REQUIREMENTS_FILE,
-        message: text('analysis.undeclared', { id }, language),
-        location: lines.at('spec.md', lines.lineOf('spec.md', id)),
-        suggested_fix: { action: 'update_requirement', details: text('analysis.addRequirement', { id }, language) },
-      });
-    }
-    for (const r of requirements.filter((x) => !specSet.has(x.id))) {
-      add({
-        kind: 'unrequested',
-        severity: 'error',
-        requirement_id: r.id,
-        artifact: REQUIREMENTS_FILE,
-        message: text('analysis.unnamed', { id: r.id }, language),
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
-        suggested_fix: { action: 'update_requirement', details: text('analysis.removeOrDescribe', { id: r.id }, language) },
-      });
-    }
-  }
-
-  // plan.md and tasks/ must agree.
-  const plan = lines.text('plan.md');
-  if (plan === undefined) {
-    add({ kind: 'missing', severity: 'blocker', artifact: 'plan.md', message: text('analysis.planMissing', {}, language), location: { file: 'plan.md' } });
-  } else {
-    for (const t of tasks) {
-      // loom's analyze-artifacts.mjs (orphan_task): plan.md must contain the task's file name as it is on disk.
-      const name = taskFileName(t.file);
-      if (!plan.includes(name)) {
-        add({
-          kind: 'unrequested',
-          severity: 'error',
-          task_id: t.id,
-          artifact: 'plan.md',
-          message: text('analysis.unlistedTask', { task: t.id, name }, language),
-          location: { file: taskFile(t.id), line: 1 },
-          suggested_fix: { details: text('analysis.listOrRemove', { task: t.id, name, file: taskFile(t.id) }, language) },
-        });
-      }
-    }
-    for (const id of [...new Set([...plan.matchAll(/\bT(\d+)\b/g)].map((m) => `T${m[1]}`))]) {
-      if (!s.tasks.has(id)) {
-        add({
-          kind: 'missing',
-          severity: 'blocker',
-          task_id: id,
-          artifact: 'plan.md',
-          message: text('analysis.planTaskMissing', { task: id, file: taskFile(id) }, language),
-          location: lines.at('plan.md', lines.lineOf('plan.md', id)),
-          suggested_fix: { action: 'create_task', details: text('analysis.createFile', { file: taskFile(id) }, language) },
-        });
-      }
-    }
-  }
-
-  // Tasks may only name what was asked for.
-  for (const t of tasks) {
-    for (const id of t.behavior_ids.filter((x) => !behaviorIds.has(x))) {
-      add(
-        {
-          kind: 'unrequested',
-          severity: 'blocker',
-          task_id: t.id,
-          behavior_id: id,
-          artifact: taskFile(t.id),
-          message: text('analysis.unknownBehavior', { task: t.id, id }, language),
-          location: { file: taskFile(t.id), line: taskLine(t.id, 'behavior_ids') },
-          suggested_fix: { action: 'update_task', details: text('analysis.removeBehaviorId', { task: t.id, id }, language) },
-        },
-        removeFromTask(t.id, 'behavior_ids', id),
-      );
-    }
-    for (const id of t.requirements.filter((x) => !knownReqs.has(x))) {
-      add(
-        {
-          kind: 'unrequested',
-          severity: 'blocker',
-          task_id: t.id,
-          requirement_id: id,
-          artifact: taskFile(t.id),
-          message: text('analysis.unknownRequirement', { task: t.id, id }, language),
-          location: { file: taskFile(t.id), line: taskLine(t.id, 'requirements') },
-          suggested_fix: { action: 'update_task', details: text('analysis.removeRequirementRef', { task: t.id, id }, language) },
-        },
-        removeFromTask(t.id, 'requirements', id),
-      );
-    }
-  }
-
-  // Every requirement and behavior needs a task.
-  const tasksOfReq = (id: string) => tasks.filter((t) => t.requirements.includes(id)).map((t) => t.id);
-  for (const id of knownReqs) {
-    if (tasksOfReq(id).length > 0) continue;
-    const where = specSet.has(id) ? lines.at('spec.md', lines.lineOf('spec.md', id)) : lines.at(REQUIREMENTS_FILE, lines.requirementLine(id));
-    add(
-      {
-        kind: 'missing',
-        severity: 'blocker',
-        requirement_id: id,
-        artifact: 'tasks/',
-        message: text('analysis.requirementUntasked', { id }, language),
-        location: where,
-        suggested_fix: { action: 'update_task', details: tasks[0] ? text('analysis.addRequirementOrCreate', { id, task: tasks[0].id }, language) : text('analysis.createTaskFor', { id }, language) },
-      },
-      tasks[0] ? addToTask(tasks[0].id, 'requirements', id) : undefined,
-    );
-  }
-  const mapped = new Set(tasks.flatMap((t) => t.behavior_ids));
-  const traceByReq = new Map((s.traceability?.requirements ?? []).map((e) => [e.id, e]));
-  for (const { req, b } of behaviors) {
-    // loom's analyze-artifacts.mjs knows no applicability: every behavior needs a task.
-    if (mapped.has(b.id)) continue;
-    const traced = traceByReq.get(req)?.behaviors;
-    const candidate = tasksOfReq(req)[0] ?? (traced && Object.hasOwn(traced, b.id) ? traced[b.id].tasks.map(normalizeTaskRef)[0] : undefined);
-    add(
-      {
-        kind: 'missing',
-        severity: 'blocker',
-        requirement_id: req,
-        behavior_id: b.id,
-        artifact: 'tasks/',
-        message: text('analysis.behaviorUntasked', { id: b.id }, language),
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
-        suggested_fix: candidate
-          ? { action: 'update_task', details: text('analysis.addBehaviorId', { id: b.id, task: candidate }, language) }
-          : { action: 'create_task', details: text('analysis.createTaskImplementing', { id: b.id }, language) },
-      },
-      candidate && s.tasks.has(candidate) ? addToTask(candidate, 'behavior_ids', b.id) : undefined,
-    );
-  }
-
-  // The task graph must be plannable.
-  const batches = planTaskBatches(tasks);
-  if (batches.cycle?.length) {
-    const first = batches.cycle[0];
-    add({
-      kind: 'contradicts',
-      severity: 'blocker',
-      task_id: first,
-      artifact: 'tasks/',
-      message: text('analysis.cycle', { tasks: batches.cycle.join(', ') }, language),
-      location: { file: taskFile(first), line: taskLine(first, 'depends_on') },
-      suggested_fix: { action: 'update_task', details: text('analysis.breakCycle', { tasks: batches.cycle.join(', ') }, language) },
-    });
-  }
-  for (const u of batches.unknown_dependencies) {
-    add(
-      {
-        kind: 'missing',
-        severity: 'error',
-        task_id: u.task,
-        artifact: taskFile(u.task),
-        message: text('analysis.unknownDependency', { task: u.task, dependency: u.depends_on }, language),
-        location: { file: taskFile(u.task), line: taskLine(u.task, 'depends_on') },
-        suggested_fix: { action: 'update_task', details: text('analysis.removeDependency', { task: u.task, dependency: u.depends_on }, language) },
-      },
-      removeFromTask(u.task, 'depends_on', u.depends_on),
-    );
-  }
-  for (const c of batches.conflicts) {
-    add({
-      kind: 'contradicts',
-      severity: 'error',
-      task_id: c.a,
-      artifact: taskFile(c.a),
-      message: text('analysis.conflict', { a: c.a, b: c.b, paths: c.paths.join(', ') }, language),
-      location: { file: taskFile(c.a), line: taskLine(c.a, 'owns') },
-      suggested_fix: { action: 'update_task', details: text('analysis.serialize', { a: c.a, b: c.b }, language) },
-    });
-  }
-
-  // traceability.json must trace every requirement and behavior, to tasks that exist.
-  if (s.traceability) {
-    for (const id of knownReqs) {
-      const entry = traceByReq.get(id);
-      if (!entry) {
-        add(
-          {
-            kind: 'missing',
-            severity: 'blocker',
-            requirement_id: id,
-            artifact: TRACEABILITY_FILE,
-            message: text('analysis.untraced', { id }, language),
-            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-            suggested_fix: { action: 'update_traceability', details: text('analysis.traceWithTasks', { id }, language) },
-          },
-          traceRequirementFix(s, id),
-        );
-        continue;
-      }
-      if (entry.tasks.length === 0) {
-        add(
-          {
-            kind: 'missing',
-            severity: 'error',
-            requirement_id: id,
-            artifact: TRACEABILITY_FILE,
-            message: text('analysis.tracedToNoTask', { id }, language),
-            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id)),
-            suggested_fix: {
-              action: 'update_traceability',
-              details: tasksOfReq(id).length ? text('analysis.addTasksTo', { tasks: tasksOfReq(id).join(', '), id }, language) : text('analysis.addItsTasks', { id }, language),
-            },
-          },
-          traceTasksFix(s, id),
-        );
-      }
-      const traced = entry.behaviors ?? {};
-      for (const b of reqById.get(id)?.behaviors ?? []) {
-        const own = Object.hasOwn(traced, b.id) ? traced[b.id] : undefined;
-        if (!own || own.tasks.length === 0) {
-          add(
-            {
-              kind: 'missing',
-              severity: 'error',
-              requirement_id: id,
-              behavior_id: b.id,
-              artifact: TRACEABILITY_FILE,
-              message: own ? text('analysis.tracedToNoTask', { id: b.id }, language) : text('analysis.untraced', { id: b.id }, language),
-              location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, own ? b.id : undefined)),
-              suggested_fix: { action: 'update_traceability', details: text('analysis.traceToImplementer', { id: b.id }, language) },
-            },
-            traceTasksFix(s, id, b.id),
-          );
-        }
-      }
-      for (const bid of Object.keys(traced).filter((x) => reqById.has(id) && !(reqById.get(id)?.behaviors ?? []).some((b) => b.id === x))) {
-        add({
-          kind: 'unrequested',
-          severity: 'error',
-          requirement_id: id,
-          artifact: TRACEABILITY_FILE,
-          message: text('analysis.foreignBehavior', { behavior: bid, id }, language),
-          location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, bid)),
-          suggested_fix: { action: 'update_traceability', details: text('analysis.removeFromTrace', { id: bid }, language) },
-        });
-      }
-      const refs = [...entry.tasks.map((t) => ({ t, b: undefined as string | undefined })), ...Object.entries(traced).flatMap(([bid, bt]) => bt.tasks.map((t) => ({ t, b: bid })))];
-      for (const { t, b } of refs) {
-        const ref = normalizeTaskRef(t);
-        if (!/^T\d+$/i.test(ref) || s.tasks.has(ref.toUpperCase())) continue;
-        add(
-          {
-            kind: 'missing',
-            severity: 'error',
-            requirement_id: id,
-            ...(b ? { behavior_id: b } : {}),
-            artifact: TRACEABILITY_FILE,
-            message: text('analysis.traceTaskMissing', { id: b ?? id, task: t, file: taskFile(ref.toUpperCase()) }, language),
-            location: lines.at(TRACEABILITY_FILE, lines.traceLine(id, b)),
-            suggested_fix: { action: 'update_traceability', details: text('analysis.removeTraceTask', { task: t, id: b ?? id }, language) },
-          },
-          removeTraceTasks(id, b, [t]),
-        );
-      }
-    }
-    for (const e of s.traceability.requirements.filter((x) => !knownReqs.has(x.id))) {
-      add({
-        kind: 'unrequested',
-        severity: 'error',
-        requirement_id: e.id,
-        artifact: TRACEABILITY_FILE,
-        message: text('analysis.unrequestedTrace', { id: e.id }, language),
-        location: lines.at(TRACEABILITY_FILE, lines.traceLine(e.id)),
-        suggested_fix: { action: 'update_traceability', details: text('analysis.removeFromTrace', { id: e.id }, language) },
-      });
-    }
-  }
-
-  // Declared critical types need a behavior of their category.
-  for (const r of requirements) {
-    const present = new Set(r.behaviors.map((b) => b.category));
-    for (const category of categoriesImpliedBy((r.types ?? []).filter((t) => CRITICAL_TYPES.includes(t.trim().toLowerCase())))) {
-      if (present.has(category)) continue;
-      add({
-        kind: 'missing',
-        severity: 'error',
-        requirement_id: r.id,
-        artifact: REQUIREMENTS_FILE,
-        message: text('analysis.noCategory', { id: r.id, declared: category === 'observability' ? 'observable' : category, category }, language),
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
-        suggested_fix: { action: 'update_requirement', details: text('analysis.addCategory', { id: r.id, category }, language) },
-      });
-    }
-  }
-
-  // Ambiguity: placeholders left in the planning artifacts.
-  for (const file of ['spec.md', 'plan.md', ...tasks.map((t) => taskFile(t.id))]) {
-    const found = findPlaceholder(lines.text(file) ?? '');
-    if (found) {
-      add({
-        kind: 'placeholder',
-        severity: 'error',
-        artifact: file,
-        message: text('analysis.placeholder', { file, line: found.line, placeholder: found.placeholder }, language),
-        location: { file, line: found.line },
-        ...(file.startsWith('tasks/') ? { task_id: file.slice(6, -3) } : {}),
-      });
-    }
-  }
-
-  // Warnings: duplicates and partial under-specification.
-  const seen = new Map<string, string>();
-  for (const { req, b } of behaviors) {
-    const key = `${req}\u0000${b.description.trim().toLowerCase()}`;
-    const twin = seen.get(key);
-    if (twin) {
-      add({
-        kind: 'contradicts',
-        severity: 'warning',
-        requirement_id: req,
-        behavior_id: b.id,
-        artifact: REQUIREMENTS_FILE,
-        message: text('analysis.sameDescription', { id: b.id, twin }, language),
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(req, b.id)),
-        suggested_fix: { action: 'update_requirement', details: text('analysis.mergeOrDistinguish', { id: b.id, twin }, language) },
-      });
-    } else seen.set(key, b.id);
-  }
-  const counts = new Map<string, number>();
-  for (const { b } of behaviors) counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
-  for (const [id, n] of counts) {
-    if (n > 1)
-      add({
-        kind: 'contradicts',
-        severity: 'warning',
-        behavior_id: id,
-        artifact: REQUIREMENTS_FILE,
-        message: text('analysis.declaredTwice', { id, count: n }, language),
-        location: { file: REQUIREMENTS_FILE },
-      });
-  }
-  for (const r of requirements) {
-    if (r.acceptance.length === 0) {
-      add({
-        kind: 'partial',
-        severity: 'warning',
-        requirement_id: r.id,
-        artifact: REQUIREMENTS_FILE,
-        message: text('analysis.noAcceptance', { id: r.id }, language),
-        location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id)),
-        suggested_fix: { action: 'update_requirement', details: text('analysis.stateDone', { id: r.id }, language) },
-      });
-    }
-    for (const b of r.behaviors) {
-      if (b.test_plan && (!Array.isArray(b.test_plan.expected) || b.test_plan.expected.length === 0)) {
-        add({
-          kind: 'partial',
-          severity: 'warning',
-          requirement_id: r.id,
-          behavior_id: b.id,
-          artifact: REQUIREMENTS_FILE,
-          message: text('analysis.expectsNothing', { id: b.id }, language),
-          location: lines.at(REQUIREMENTS_FILE, lines.requirementLine(r.id, b.id)),
-          suggested_fix: { action: 'update_requirement', details: text('analysis.fillExpected', { id: b.id }, language) },
-        });
-      }
-    }
-  }
-
-  // Coverage figures.
-  const allReqs = [...knownReqs];
-  const required = requirements.flatMap((r) => {
-    const present = new Set(r.behaviors.map((b) => b.category));
-    return [...new Set([...(r.required_categories ?? []), ...categoriesImpliedBy(r.types ?? [])])].map((c) => present.has(c));
+  const facts = analysisFacts(s, new SpecLines(s), list, language);
+  for (const rule of ANALYSIS_RULES) rule(facts);
+  const report = withStatus({
+    stage: 'analyze-artifacts',
+    status: 'pass',
+    coverage: analysisCoverage(facts),
+    findings: list.findings,
+    blocker_count: 0,
+    created_at: now,
+    overrides: storedOverrides(s),
   });
-  const tracedToTask = (req: string, bid: string) => {
-    const traced = traceByReq.get(req)?.behaviors;
-    return Boolean(traced && Object.hasOwn(traced, bid) && traced[bid].tasks.length > 0);
-  };
-  // Every behavior counts, not-applicable ones too, as in loom's figures.
-  const coverage = {
-    requirement_coverage: percent(specIds.filter((id) => reqById.has(id)).length, specIds.length),
-    behavior_coverage: percent(behaviors.filter(({ b }) => mapped.has(b.id)).length, behaviors.length),
-    required_category_coverage: percent(required.filter(Boolean).length, required.length),
-    traceability_req_coverage: percent(allReqs.filter((id) => traceByReq.has(id)).length, allReqs.length),
-    traceability_behavior_coverage: percent(behaviors.filter(({ req, b }) => tracedToTask(req, b.id)).length, behaviors.length),
-  };
-
-  const previous = storedOverrides(s);
-  const report = withStatus({ stage: 'analyze-artifacts', status: 'pass', coverage, findings: list.findings, blocker_count: 0, created_at: now, overrides: previous });
   return { report, fixes: list.fixes };
 }
 

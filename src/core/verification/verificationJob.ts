@@ -31,12 +31,7 @@ const DEFAULT_TIMEOUT_MINUTES = 30;
  */
 export const verificationJob = fromPromise<VerificationJobOutput, VerificationJobInput>(async ({ input, signal }) => {
   const { facts, definition, verify } = input;
-  const both = new AbortController();
-  for (const s of [signal, verify.signal]) {
-    if (!s) continue;
-    if (s.aborted) both.abort(s.reason);
-    else s.addEventListener('abort', () => both.abort(s.reason), { once: true });
-  }
+  const both = verify.signal ? AbortSignal.any([signal, verify.signal]) : signal;
   const worktree = findWorktree(facts);
   const cwd = worktree ?? facts.repoRoot;
   const run = await runVerificationCommands({
@@ -46,7 +41,7 @@ export const verificationJob = fromPromise<VerificationJobOutput, VerificationJo
     commands: verificationCommands(cwd, facts.repoRoot, verify.testCommand),
     runner: verify.runner ?? new NodeTestRunner(),
     timeoutMinutes: stageWithRole(definition, 'verification')?.timeoutMinutes ?? DEFAULT_TIMEOUT_MINUTES,
-    signal: both.signal,
+    signal: both,
     now: () => new Date().toISOString(),
   });
   return { run, writer: verify.writer };

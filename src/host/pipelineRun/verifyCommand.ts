@@ -19,14 +19,14 @@ export async function runVerification(ctx: CommandContext, e: SpecEntry, signal?
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: t('host.pipelineRun.loomVerifyingBuildTypeChecks', { feature }), cancellable: true },
     async (_progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      signal?.addEventListener('abort', () => controller.abort(), { once: true });
+      const cancelled = new AbortController();
+      const sub = token.onCancellationRequested(() => cancelled.abort());
+      const stop = signal ? AbortSignal.any([cancelled.signal, signal]) : cancelled.signal;
       try {
         const testCommand = ctx.config.testCommand;
         return await request(e.spec, {
           type: 'verify',
-          verify: { trusted: ctx.trust.writable, writer: 'Loom for VS Code', signal: controller.signal, ...(testCommand ? { testCommand } : {}) },
+          verify: { trusted: ctx.trust.writable, writer: 'Loom for VS Code', signal: stop, ...(testCommand ? { testCommand } : {}) },
         });
       } finally {
         sub.dispose();

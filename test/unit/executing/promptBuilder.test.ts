@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { buildFixPrompt, buildImplementerPrompt, buildReviewerPrompt, buildTestReporterPrompt, renderRequirementLines, type PromptContext } from '../../../src/core/executing/dispatch/promptBuilder';
-import { bundledPromptTemplates, detectLanguage, loadPromptTemplates, renderTemplate } from '../../../src/core/executing/dispatch/prompts/promptTemplates';
+import { detectLanguage, loadPromptTemplates, renderTemplate } from '../../../src/core/executing/dispatch/prompts/promptTemplates';
 import { relevantSpecSections } from '../../../src/core/executing/dispatch/specSections';
 import { readExecutingInputs, promptContextOf, promptTaskOf } from '../../../src/core/executing/dispatch/executingInputs';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
@@ -82,7 +82,7 @@ test('a repository overrides a template with .loom/prompts/<name>.md, language-s
   assert.equal(loadPromptTemplates(repo.root, 'en')['implementer-fix-prompt'], 'FIX {{task_id}}\n{{fix_instructions}}');
   assert.equal(loadPromptTemplates(repo.root, 'zh')['implementer-fix-prompt'], '修复 {{task_id}}');
   assert.deepEqual(loadPromptTemplates(repo.root, 'en').overridden, ['.loom/prompts/implementer-fix-prompt.md']);
-  assert.equal(loadPromptTemplates(repo.root, 'en')['implementer-prompt'], bundledPromptTemplates('en')['implementer-prompt']);
+  assert.equal(loadPromptTemplates(repo.root, 'en')['implementer-prompt'], loadPromptTemplates(undefined, 'en')['implementer-prompt']);
   const ctx: PromptContext = { specName: 's', language: 'en', templates: loadPromptTemplates(repo.root, 'en'), specText: '', subagentContext: '', constitution: '', requirements: [] };
   assert.equal(buildFixPrompt(ctx, { id: 'T9', owns: [], requirements: [], behavior_ids: [] }, [{ problem: 'x' }]), 'FIX T9\n## Fix instructions\n\n### Fix item 1\n- Problem: x');
 });

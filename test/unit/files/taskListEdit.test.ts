@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { LoomError } from '../../../src/core/errors';
 import { parseTaskFile } from '../../../src/core/files/taskFile';
 import { taskListEdits, type TaskListChange } from '../../../src/core/files/taskListEdit';
-import { applyTextEdits } from '../../../src/core/files/textEdit';
+import { applyTextEdits } from '../../helpers/textEdits';
 
 const FILE = 'specs/2026-11-29+login/tasks/T3.md';
 

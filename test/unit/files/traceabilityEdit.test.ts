@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoomError } from '../../../src/core/errors';
-import { applyTextEdits } from '../../../src/core/files/textEdit';
+import { applyTextEdits } from '../../helpers/textEdits';
 import { normalizeTraceability, TraceabilityFileSchema } from '../../../src/core/files/traceability';
 import { traceabilityEdits, type TraceabilityChange } from '../../../src/core/files/traceabilityEdit';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { approvalsBlockingAdvance, isStale, specStaleness, staleApprovals, staleDerivations, stalenessDiagnostics } from '../../../src/core/specdir/staleness';
+import { isStale, specStaleness, staleApprovals, staleDerivations, stalenessDiagnostics } from '../../../src/core/specdir/staleness';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 function load(r: TempRepo) {
@@ -44,21 +44,6 @@ test('staleApprovals reports changed and deleted files; every approval of a stag
     const fresh = { 'spec.md': r.sha256(`${SPEC}/spec.md`), 'plan.md': r.sha256(`${SPEC}/plan.md`) };
     r.write(`${SPEC}/pipeline.state.json`, state('executing', { stage_history: [approvedAt('planning', old), approvedAt('planning', fresh, '2026-11-29T09:50:00.000Z')] }));
     assert.deepEqual(staleApprovals(load(r).snapshot), [{ stage: 'planning', approvedAt: '2026-11-29T09:30:00.000Z', historyIndex: 0, historyIndices: [0], changed: ['spec.md'] }]);
-  } finally {
-    r.dispose();
-  }
-});
-
-test('approvalsBlockingAdvance: every stale approval blocks, as loom 3 advance refuses on any', () => {
-  const r = new TempRepo();
-  try {
-    plannedSpec(r);
-    r.write(`${SPEC}/pipeline.state.json`, state('executing'));
-    const spec = load(r);
-    const stale = [{ stage: 'planning', historyIndex: 0, historyIndices: [0], changed: ['spec.md'] }];
-    assert.equal(approvalsBlockingAdvance(stale, spec.definition, 'executing').length, 1);
-    assert.equal(approvalsBlockingAdvance(stale, spec.definition, 'brainstorming').length, 1);
-    assert.equal(approvalsBlockingAdvance([], spec.definition, null).length, 0);
   } finally {
     r.dispose();
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTaskFile } from '../../../src/core/files/taskFile';
-import { findOwnsConflicts, pathsOverlap, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics, type BatchableTask } from '../../../src/core/tasks/taskBatches';
+import { findOwnsConflicts, planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics, type BatchableTask } from '../../../src/core/tasks/taskBatches';
 
 const task = (id: string, lists: Partial<Omit<BatchableTask, 'id'>> = {}): BatchableTask => ({
   id,
@@ -13,7 +13,10 @@ const task = (id: string, lists: Partial<Omit<BatchableTask, 'id'>> = {}): Batch
 /** A real task file, so key lines come from the parser. */
 const taskFile = (id: string, frontmatter: string) => parseTaskFile(`specs/s/tasks/${id}.md`, id, `---\n${frontmatter}\n---\n# ${id}\n\nDoes a thing.\n`).task;
 
-describe('pathsOverlap', () => {
+/** Whether two tasks owning one path each are told they conflict. */
+const pathsOverlap = (a: string, b: string) => findOwnsConflicts([task('T1', { owns: [a] }), task('T2', { owns: [b] })]).length > 0;
+
+describe('owned paths overlap', () => {
   it('matches equal paths and directory prefixes only', () => {
     assert.equal(pathsOverlap('src/a.ts', 'src/a.ts'), true);
     assert.equal(pathsOverlap('src/a/', 'src/a/b.ts'), true);

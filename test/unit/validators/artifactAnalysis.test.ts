@@ -6,7 +6,7 @@ import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { evaluateGuard } from '../../../src/core/pipeline/guards';
 import { analyzeArtifacts, artifactAnalysisPass, recordOverride, writeArtifactAnalysis } from '../../../src/core/validators/artifactAnalysis';
 import { state } from '../../helpers/tempRepo';
-import { applyTextEdits } from '../../../src/core/files/textEdit';
+import { applyTextEdits } from '../../helpers/textEdits';
 import { findingFixEdits } from '../../../src/core/validators/findingFix';
 import { line, load, NOW, plannedSpec, SPEC, taskText, withRepo, type TempRepo } from './validatorFixture';
 import { advance } from '../../helpers/intents';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { applyTextEdits } from '../../../src/core/files/textEdit';
+import { applyTextEdits } from '../../helpers/textEdits';
 import { findingFixEdits } from '../../../src/core/validators/findingFix';
 import { requirementTaskClosure } from '../../../src/core/validators/requirementTaskClosure';
 import { taskStateClosure } from '../../../src/core/validators/taskStateClosure';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { applyTextEdits } from '../../../src/core/files/textEdit';
+import { applyTextEdits } from '../../helpers/textEdits';
 import { findingFixEdits, type FindingFix } from '../../../src/core/validators/findingFix';
 import { planningArtifacts } from '../../../src/core/validators/planningArtifacts';
 import type { ValidatorResult } from '../../../src/core/validators/validatorResult';

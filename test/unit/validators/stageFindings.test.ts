@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { SpecLockedError } from '../../../src/core/errors';
 import { parseTaskFile } from '../../../src/core/files/taskFile';
-import { applyTextEdits } from '../../../src/core/files/textEdit';
+import { applyTextEdits } from '../../helpers/textEdits';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { specDiagnostics } from '../../../src/core/repository/specDiagnostics';
 import { artifactAnalysisPass, writeArtifactAnalysis } from '../../../src/core/validators/artifactAnalysis';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { verificationArtifacts } from '../../../src/core/validators/verificationArtifacts';
-import { applyTextEdits } from '../../../src/core/files/textEdit';
+import { applyTextEdits } from '../../helpers/textEdits';
 import { findingFixEdits } from '../../../src/core/validators/findingFix';
 import { line, load, plannedSpec, sha256, SPEC, withRepo, type TempRepo } from './validatorFixture';
 

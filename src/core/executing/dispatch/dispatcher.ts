@@ -73,21 +73,21 @@ export class Dispatcher {
 
   async dispatch(req: DispatchRequest): Promise<DispatchResult> {
     const { clock } = this.options;
-    const controller = new AbortController();
+    const timeout = new AbortController();
     let timedOut = false;
-    const onCallerAbort = () => controller.abort(req.signal.reason);
     if (req.signal.aborted) throw req.signal.reason;
-    req.signal.addEventListener('abort', onCallerAbort, { once: true });
+    const signal = AbortSignal.any([req.signal, timeout.signal]);
+    // The run's clock, not AbortSignal.timeout: tests move time by hand.
     const timer = clock.setTimeout(
       () => {
         timedOut = true;
-        controller.abort(new DispatchTimeoutError(req.task, req.role, req.timeoutMinutes));
+        timeout.abort(new DispatchTimeoutError(req.task, req.role, req.timeoutMinutes));
       },
       Math.max(1, Math.round(req.timeoutMinutes * 60_000)),
     );
     const dispatchId = `${clock.now().toISOString().replace(/[:.]/g, '-')}-${req.task}-${req.role}-${++sequence}`;
     try {
-      return await this.converse(req, dispatchId, controller.signal);
+      return await this.converse(req, dispatchId, signal);
     } catch (e) {
       if (timedOut) {
         const err = new DispatchTimeoutError(req.task, req.role, req.timeoutMinutes);
@@ -98,7 +98,6 @@ export class Dispatcher {
       throw e;
     } finally {
       clock.clearTimeout(timer);
-      req.signal.removeEventListener('abort', onCallerAbort);
     }
   }
 

@@ -23,15 +23,10 @@ export type TaskChangeJobOutput = { plan: TaskChangePlan; applied: false } | { p
 
 /** Reads the plan from git, and, where it may go on, lets git do its part. */
 export const taskChangeJob = fromPromise<TaskChangeJobOutput, TaskChangeJobInput>(async ({ input, signal }) => {
-  const both = new AbortController();
-  for (const s of [signal, input.signal]) {
-    if (!s) continue;
-    if (s.aborted) both.abort();
-    else s.addEventListener('abort', () => both.abort(), { once: true });
-  }
-  const plan = await planTaskChange(input.facts, input.change, both.signal);
+  const both = input.signal ? AbortSignal.any([signal, input.signal]) : signal;
+  const plan = await planTaskChange(input.facts, input.change, both);
   if (plan.kind === 'rewind' && !input.confirmed) return { plan, applied: false };
-  const { base } = await applyTaskChange(plan, both.signal);
+  const { base } = await applyTaskChange(plan, both);
   return { plan, applied: true, ...(base ? { base } : {}) };
 });
 

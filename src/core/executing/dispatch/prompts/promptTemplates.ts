@@ -69,8 +69,6 @@ export function loadTemplateSet<N extends string>(
   return { templates, overridden };
 }
 
-export const bundledPromptTemplates = (language: PromptLanguage): PromptTemplates => loadPromptTemplates(undefined, language);
-
 /**
  * Fills `{{name}}` placeholders in one pass, so a value that itself contains `{{x}}` (a spec
  * quoting a template) is never expanded. Unknown placeholders become empty.
