@@ -6,7 +6,7 @@ import { FAILED_STAGE } from '../files/vocabulary';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { GUARDS, holds } from './guards';
 import type { GuardCall, GuardName } from './guardCall';
-import { chooseTransition } from './chooseTransition';
+import { advancePassesGate, chooseTransition } from './chooseTransition';
 import { answerWhenNotTaken, runTasksCheck } from './machineAnswers';
 import { effects } from './machineEffects';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
@@ -116,10 +116,11 @@ export function createPipelineMachine(def: PipelineDefinition) {
         if (event.type !== 'ADVANCE' && event.type !== 'APPROVE') return false;
         const from = diskStage(context.facts);
         if (from === null) return false;
+        if (event.type === 'ADVANCE' && advancePassesGate(def, from, event.to)) return false;
         const way = chooseTransition(def, from, event.type === 'APPROVE' ? { approve: true } : { to: event.to }, context.verdicts);
         return way?.to === params.to && way.kind === params.kind;
       },
-      completes: ({ event }, params: { stage: string }) => event.type === 'ADVANCE' && completesPipeline(def, params.stage, event.to),
+      completes: ({ event }, params: { stage: string }) => event.type === 'ADVANCE' && completesPipeline(def, params.stage, event.to) && !advancePassesGate(def, params.stage, event.to),
       completed: ({ context }) => context.state !== undefined && isCompleted(context.state),
       hasReason: ({ event }) => event.type === 'FAIL' && event.reason.trim() !== '',
       reapprovable: ({ context, event }, params: { stage: string }) => event.type === 'REAPPROVE' && fx.reapprovalOf(context, params.stage, event.stage) !== undefined,

@@ -13,7 +13,6 @@ import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedg
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { readOptionalText } from '../fs/readOptional';
 import { t } from '../messages';
-import { stageOf } from '../pipeline/pipelineDefinition';
 import type { Answer, NeedsConfirmation, Refused } from '../port/answer';
 import { request } from '../port/request';
 import type { SpecPipeline } from '../repository/specPipeline';
@@ -478,13 +477,12 @@ type NotReady = { notReady: string[] };
 const isNotReady = (m: Omit<RunStop, 'stages'> | undefined | NotReady): m is NotReady => m !== undefined && 'notReady' in m;
 
 /**
- * The move out of the stage, through the actor. A human-approval gate stops the run (never
- * passed by itself); another question (an interactive stage) is the person's in Supervised and
+ * The move out of the stage, through the actor. A human-approval gate stops the run (the actor
+ * refuses Advance there); another question (an interactive stage) is the person's in Supervised and
  * the run's word in Autopilot. `probe`: a refusal for unmet preconditions answers `not-ready`
  * (the stage's work is still to do) instead of stopping.
  */
 async function move(spec: SpecPipeline, ports: RunPorts, stage: string, say: (l: string) => void, probe = false): Promise<Omit<RunStop, 'stages'> | undefined | NotReady> {
-  const gate = stageOf(spec.definition, stage);
   let confirm: NeedsConfirmation['step'] | undefined;
   for (let asked = 0; asked < 2; asked++) {
     const a = await request(spec, { type: 'advance', compressionConfirmed: true }, confirm ? { confirm } : {});
@@ -498,10 +496,10 @@ async function move(spec: SpecPipeline, ports: RunPorts, stage: string, say: (l:
       // A stale approval is a gate again: the person approves it anew, never the run.
       if (a.codes.includes('stale-approval')) return stopped('stale-approval', stage, refusalText(a));
       if (probe && a.check?.unmet.length) return { notReady: [...a.check.unmet] };
+      // The actor never lets Advance pass a human-approval gate: the run stops there for the person's approval.
+      if (a.code === 'human-approval-gate' && !a.check?.unmet.length) return stopped('approval-gate', stage, t('run.pipeline.approvalGate', { stage, to: a.check?.to ?? stage }));
       return stopped('refused', stage, refusalText(a));
     }
-    // Never passes a gate by itself: a human approval is the person's, always.
-    if (gate?.humanApproval) return stopped('approval-gate', stage, t('run.pipeline.approvalGate', { stage, to: a.step.to }));
     if (ports.mode === 'supervised' && !(await ports.confirm(a))) return stopped('declined', stage, a.question.title);
     confirm = a.step;
   }

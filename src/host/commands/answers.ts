@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../../core/messages';
 import type { NeedsConfirmation, Refused, Remedy } from '../../core/port/answer';
 import type { Question } from '../../core/port/question';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -32,6 +33,8 @@ export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
       return { title: vscode.l10n.t('Stop Tasks'), run: command('loom.stopTasks', e) };
     case 'run-tasks':
       return { title: vscode.l10n.t('Run Tasks'), run: command('loom.runTasks', e) };
+    case 'approve':
+      return { title: t('remedy.approve'), run: command('loom.approve', e) };
     case 'advance':
       return r.to ? { title: vscode.l10n.t('Move to {0}', r.to), run: command('loom.advance', e, { to: r.to }) } : { title: vscode.l10n.t('Advance'), run: command('loom.advance', e) };
     // The extension's own moves confirm the compression themselves: nothing to offer a person.
