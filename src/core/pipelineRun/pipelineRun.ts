@@ -18,7 +18,8 @@ import { request } from '../port/request';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { reviewHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { reviewFixesToAnswer } from '../pipeline/specOffers';
 import type { VerificationResult } from '../verification/verificationResult';
 import { stageNeed } from './personFirst';
 import { writeStageTranscript } from './stageTranscript';
@@ -225,7 +226,7 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
       return stopped('failed-stage', stage, t('run.pipeline.unknownStage', { stage }));
     case 'reviewGate': {
       // BLOCKERs (or open code threads) no round answered yet: fixed now, as loom's receiving-code-review does between rounds; the gate stays shut.
-      if (ports.answerReview && reviewHasFixes(spec.snapshot)) return answerAtGate(spec, ports, stage, record, say);
+      if (ports.answerReview && reviewFixesToAnswer(spec.definition, spec.snapshot, stage)) return answerAtGate(spec, ports, stage, record, say);
       // Feedback already there that the gate will not pass (a BLOCKER, a FAIL verdict): say what, not just "approve".
       const approval = spec.snapshot.files.has('review-feedback.md') ? spec.preview({ type: 'approve' }) : undefined;
       if (approval?.kind === 'refused' && approval.check?.unmet.length) return stopped('review-gate', stage, t('run.pipeline.reviewBlocked', { stage, reasons: approval.check.unmet.join('; ') }));

@@ -13,8 +13,7 @@ import { detectLanguage } from '../../core/executing/dispatch/prompts/promptTemp
 import { LoomError } from '../../core/errors';
 import { readOptionalText } from '../../core/fs/readOptional';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
-import { hasRole } from '../../core/pipeline/stageRoles';
-import { reviewHasFixes } from '../../core/review/reviewToAnswer';
+import { reviewFixesToAnswer } from '../../core/port/offers';
 import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -24,12 +23,8 @@ import type { PendingDraftStore } from './pendingDrafts';
 
 export const PARTICIPANT_ID = 'loom.chat';
 
-/** Whether the spec is where the review is answered and the review asks for fixes (its BLOCKERs, its open code threads). */
-function hasReviewFixes(entry: SpecEntry): boolean {
-  // The review gate too: loom passes it only on a PASS, so the BLOCKERs of a round are fixed there, between rounds.
-  if (!hasRole(entry.spec.definition, entry.spec.stage, 'reviewResponse') && !hasRole(entry.spec.definition, entry.spec.stage, 'reviewGate')) return false;
-  return reviewHasFixes(entry.spec.snapshot);
-}
+/** Whether the actor would send the review's fixes (its BLOCKERs, its open code threads) to the implementer: its own rule. */
+const hasReviewFixes = (entry: SpecEntry) => reviewFixesToAnswer(entry.spec.definition, entry.spec.snapshot, entry.spec.stage);
 
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 export interface ParticipantCommand {
