@@ -84,6 +84,11 @@ export const portMessages = {
   'port.artifactEscapes': { en: 'artifact "{path}" escapes the repository; nothing was written', zh: '产物“{path}”超出了仓库范围；未写入任何内容' },
   // The button of the refusal of Advance at a human-approval gate (the palette's Loom: Approve).
   'remedy.approve': { en: 'Approve', zh: '批准' },
+  // #loomStatus's next step at a human-approval gate whose work is done (src/host/lmTools/statusTool.ts).
+  'tool.next.approveGate': {
+    en: 'Ready to move to {to} once the user approves {stage}, a human-approval gate: show the user the outputs, then call #loomApproveGate (VS Code asks the user to confirm); #loomAdvance does not pass it.',
+    zh: '用户批准人工批准关卡 {stage} 后即可进入 {to}：向用户展示产出，然后调用 #loomApproveGate（VS Code 会请用户确认）；#loomAdvance 不会越过它。',
+  },
   'cli.approveHint': {
     en: 'A person approves it: review its outputs, then run: loom-vscode approve --spec-dir {specDir}',
     zh: '这需要本人批准：审阅其产出后运行：loom-vscode approve --spec-dir {specDir}',
