@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
-import type { Draft } from '../authoring/draftBlocks';
+import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { checkDrafts } from '../authoring/draftCheck';
 import { runDraftingTurn } from '../authoring/draftingTurn';
 import { draftBase, writeDrafts } from '../authoring/draftWrite';
@@ -455,8 +455,7 @@ async function draftStage(
       return stopped('drafts-declined', stage, t('run.pipeline.draftsWaiting', { stage }));
     }
     if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
-    const prose = result.replies[0].split(/\n\s*\n/)[0] ?? '';
-    const written = writeDrafts(spec, command, result.drafts, draftBase(snapshot.dir, result.drafts), prose.slice(0, 200), new Date().toISOString());
+    const written = writeDrafts(spec, command, result.drafts, draftBase(snapshot.dir, result.drafts), replySummary(result.replies), new Date().toISOString());
     record.wrote.push(...written.written, ...(written.handoff ? [written.handoff] : []));
     say(t('run.pipeline.wrote', { files: written.written.join(', ') || '-' }));
     const moved: Omit<RunStop, 'stages'> | undefined | NotReady = await move(spec, ports, stage, say, true);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../../core/authoring/authoringPrompts';
 import { acceptedSpec, isAcceptance, specNamedIn } from '../../core/authoring/chatIntent';
-import { parseDrafts, renderDraft } from '../../core/authoring/draftBlocks';
+import { parseDrafts, renderDraft, replySummary } from '../../core/authoring/draftBlocks';
 import { checkDrafts } from '../../core/authoring/draftCheck';
 import { runDraftingTurn, type DraftingEvent } from '../../core/authoring/draftingTurn';
 import { describeChanges, draftBase, filesWritten, type DraftChange } from '../../core/authoring/draftWrite';
@@ -184,7 +184,7 @@ export class LoomChatParticipant implements vscode.Disposable {
         command,
         drafts: result.drafts,
         base: draftBase(snapshot.dir, result.drafts),
-        summary: prose.split(/\n\s*\n/)[0] ?? '',
+        summary: replySummary(result.replies),
         problems: result.problems,
       });
       this.preview(stream, saved.id, describeChanges(snapshot.dir, result.drafts), result.drafts, result.problems, command);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseDrafts } from '../../core/authoring/draftBlocks';
+import { parseDrafts, replySummary } from '../../core/authoring/draftBlocks';
 import { describeChanges, draftBase, filesWritten, type DraftChange } from '../../core/authoring/draftWrite';
 import { isAcceptance } from '../../core/authoring/chatIntent';
 import { runDraftingTurn } from '../../core/authoring/draftingTurn';
@@ -131,7 +131,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         command,
         drafts: result.drafts,
         base: draftBase(snapshot.dir, result.drafts),
-        summary: prose.trim().split(/\n\s*\n/)[0] ?? '',
+        summary: replySummary(result.replies),
         problems: result.problems,
       });
       const changes = describeChanges(snapshot.dir, result.drafts);
