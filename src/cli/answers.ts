@@ -16,6 +16,8 @@ export class NotChanged extends Error {
     readonly answer: Refused | NeedsConfirmation,
     /** The diagnostics that say where a file stops being readable. */
     readonly details: readonly Diagnostic[],
+    /** The spec asked about, for a remedy said as a command. */
+    readonly specDir: string,
   ) {
     super(answer.kind === 'refused' ? answer.message : answer.question.title);
   }
@@ -28,7 +30,7 @@ export function changedOrThrow<T extends IntentType>(answer: Answer<T>, spec: Sp
   // Where the input stops being readable: the workflow's own problems, else the state file's.
   const unreadable = answer.kind === 'refused' && answer.code === 'state-unreadable';
   const details = !unreadable ? [] : spec.definition.problems?.length ? spec.definition.problems.slice(1) : spec.diagnostics.filter((d) => d.file === stateFile);
-  throw new NotChanged(answer, details);
+  throw new NotChanged(answer, details, spec.snapshot.specDir);
 }
 
 /**
@@ -54,6 +56,8 @@ export function printNotChanged(e: NotChanged, io: CliIo, asJson: boolean): numb
   }
   // Only the caller's word on compression is missing: loom 3's compression_required refusal.
   const compressionOnly = onlyCompressionMissing(a, a.reasons);
+  // The remedy of a gate Advance does not pass, said as this CLI's command (loom's "Use: loom run --approve").
+  const hint = a.remedies.some((r) => r.kind === 'approve') ? t('cli.approveHint', { specDir: e.specDir }) : undefined;
   if (asJson)
     io.out(
       JSON.stringify(
@@ -63,11 +67,12 @@ export function printNotChanged(e: NotChanged, io: CliIo, asJson: boolean): numb
           codes: a.codes.filter((c) => c !== 'transition-refused'),
           reasons: a.reasons,
           ...(compressionOnly ? { compression_required: true, required_action: 'compress_closed_stage_context' } : {}),
+          ...(hint ? { hint } : {}),
         },
         null,
         2,
       ),
     );
-  io.err(`loom-vscode: ${a.message}${a.reasons.map((r) => `\n  - ${r}`).join('')}`);
+  io.err(`loom-vscode: ${a.message}${a.reasons.map((r) => `\n  - ${r}`).join('')}${hint ? `\n${hint}` : ''}`);
   return 1;
 }

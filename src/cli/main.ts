@@ -65,6 +65,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   new: ['--name', '--spec-root', '--type'],
   status: ['--spec-dir', '--detail'],
   advance: ['--spec-dir', '--to', '--confirm', '--compression-confirmed', '--reason'],
+  approve: ['--spec-dir', '--compression-confirmed', '--reason'],
   fail: ['--spec-dir', '--reason'],
   recover: ['--spec-dir', '--to', '--reason'],
   reapprove: ['--spec-dir', '--stage', '--reason'],
@@ -187,6 +188,17 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       );
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: moved.from, to: moved.to });
       else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: moved.from ?? '', to: moved.to ?? '' }));
+      return 0;
+    }
+    case 'approve': {
+      // loom's `run --approve`: the person at the terminal approving is their word on the gate.
+      const s = spec(repo, args);
+      const approved = changedOrThrow(
+        await request(s, { type: 'approve', compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') }, { confirm: true }),
+        s,
+      );
+      if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: approved.from, to: approved.to });
+      else io.out(t('cli.moved', { specDir: s.snapshot.specDir, from: approved.from ?? '', to: approved.to ?? '' }));
       return 0;
     }
     case 'fail': {

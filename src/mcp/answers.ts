@@ -37,6 +37,7 @@ function toolCodeOf(a: Refused): ToolCode {
       return 'unknown-current-stage';
     case 'spec-failed':
     case 'no-gate':
+    case 'human-approval-gate':
     case 'unknown-task':
     case 'unknown-stage':
     case 'invalid-handoff':
@@ -71,11 +72,13 @@ export function refusalOf(a: Refused, spec: SpecPipeline, tool: string): ToolRef
   const hint =
     code === 'spec-failed'
       ? t('mcp.advance.specFailedHint', { specDir: spec.snapshot.specDir })
-      : code === 'unknown-task'
-        ? tasks.length
-          ? t('mcp.task.knownHint', { tasks: tasks.join(', ') })
-          : t('mcp.task.noneHint')
-        : HINTS[code]?.();
+      : code === 'human-approval-gate'
+        ? t('mcp.gate.approveHint', { specDir: spec.snapshot.specDir })
+        : code === 'unknown-task'
+          ? tasks.length
+            ? t('mcp.task.knownHint', { tasks: tasks.join(', ') })
+            : t('mcp.task.noneHint')
+          : HINTS[code]?.();
   const extra: ToolResult = {
     reasons: a.reasons,
     codes: a.codes,
@@ -83,6 +86,8 @@ export function refusalOf(a: Refused, spec: SpecPipeline, tool: string): ToolRef
     // Paths as this server names them: relative to the repository.
     ...(a.file ? { file: `${spec.snapshot.specDir}/${a.file}` } : {}),
     ...(a.check ? { unmet: a.check.unmet, confirmations: a.check.confirmations } : {}),
+    // A gate waits for the person's approval, as loom_get_pipeline_context says (needs_confirmation).
+    ...(a.code === 'human-approval-gate' ? { needs_confirmation: true } : {}),
   };
   if (a.code === 'state-unreadable') {
     const file = `${spec.snapshot.specDir}/pipeline.state.json`;

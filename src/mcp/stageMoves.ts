@@ -2,7 +2,7 @@ import type { Answer, NeedsConfirmation } from '../core/port/answer';
 import { request } from '../core/port/request';
 import type { SpecPipeline } from '../core/port/specs';
 import { t } from '../core/port/messages';
-import { confirmationNeeded, howToConfirm, questionText, refusalOf } from './answers';
+import { confirmationNeeded, questionText, refusalOf } from './answers';
 import { ToolRefusal, type ToolResult } from './results';
 import type { ToolContext } from './tool';
 
@@ -27,8 +27,8 @@ function notMoved(a: Answer<'advance' | 'approve'>, spec: SpecPipeline, tool: st
 }
 
 /**
- * loom_advance_pipeline, through the spec's actor: the same answer as Advance. A human-approval
- * gate is refused (loom: "use approve"); at an interactive stage the actor asks for the person's
+ * loom_advance_pipeline, through the spec's actor: the same answer as Advance. The actor refuses
+ * a human-approval gate (loom: "use approve"); at an interactive stage the actor asks for the person's
  * word, which the client asks them for (elicitation) where it can; otherwise the agent is told
  * to ask. Where loom 3 asks for it, the move needs `compression_confirmed`.
  */
@@ -36,15 +36,8 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
   const intent = { type: 'advance' as const, compressionConfirmed: options.compressionConfirmed === true };
   const first = await request(spec, { ...intent, reason: `via MCP: ${tool}` }, { now: ctx.now() });
   if (first.kind === 'changed') return moved(spec, first, 'no confirmation needed');
+  // A human-approval gate is the actor's refusal (Advance never passes it), rendered as any other.
   if (first.kind === 'refused') throw refusalOf(first, spec, tool);
-  // loom's advance never passes a human-approval gate: that is approve's, with the person's word.
-  if (first.facts.gate === 'human-approval') {
-    throw new ToolRefusal('human-approval-gate', t('mcp.advance.humanApprovalGate', { stage: first.step.from }), howToConfirm(spec), {
-      current_stage: spec.stage,
-      needs_confirmation: true,
-      codes: ['confirmation-required'],
-    });
-  }
   const asked = await ctx.confirm(questionText(first));
   if (asked.answer === 'unavailable') throw confirmationNeeded(first, spec);
   if (asked.answer === 'declined')

@@ -161,7 +161,7 @@ export interface TokenUsage {
 }
 
 export interface DashboardActions {
-  /** A forward (or retry) transition exists from the current stage. */
+  /** A way Advance takes exists from the current stage (never a human-approval gate's way forward: Approve's). */
   advance: boolean;
   /** The current stage is an approval gate or needs the user's confirmation. */
   approve: boolean;
@@ -174,6 +174,8 @@ export interface DashboardActions {
   reapprove: string[];
   /** The stage verifies (loom's verification skill): Loom: Verify runs the project's checks and tests. */
   verify?: boolean;
+  /** Loom: Answer Review would be taken: the review's fixes, or its response, are to do here. */
+  answerReview?: boolean;
 }
 
 /** An open comment thread of the spec's review (review-comments.json). */

@@ -89,6 +89,8 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'rewindTask'; args: { taskId: string } }
   /** Verification by Loom: the project's build, type checks and tests re-run, verify-report.md written (Loom: Verify). */
   | { command: 'verify'; args?: undefined }
+  /** The review's BLOCKERs fixed and review-response.md written (Loom: Answer Review). */
+  | { command: 'answerReview'; args?: undefined }
   /** Loom: Run Pipeline and Loom: Stop Pipeline, for this spec. */
   | { command: 'runPipeline'; args?: undefined }
   | { command: 'stopPipeline'; args?: undefined }

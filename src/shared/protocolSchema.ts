@@ -40,6 +40,7 @@ export const WebviewMessageSchema = lazySchema((z) => {
     z.strictObject({ ...run, command: z.literal('checkStage'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('refineSpec'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('verify'), args: z.undefined().optional() }),
+    z.strictObject({ ...run, command: z.literal('answerReview'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('runPipeline'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('stopPipeline'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('continuePipeline'), args: z.undefined().optional() }),

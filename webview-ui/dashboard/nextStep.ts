@@ -71,6 +71,7 @@ export function renderNextStep(m: DashboardModel): HTMLElement {
         })
       : null,
     a.verify ? commandButton(m.specDir, { command: 'verify' }, tv('view.next.verify'), { key: 'verify', title: tv('view.next.verifyTitle') }) : null,
+    a.answerReview ? commandButton(m.specDir, { command: 'answerReview' }, tv('view.next.answerReview'), { key: 'answer-review' }) : null,
     a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, tv('view.next.markFailed'), { key: 'mark-failed', secondary: true }) : null,
     // A stale approval of a gate already passed blocks every way on until it is renewed.
     ...a.reapprove.map((stage) =>

@@ -115,6 +115,18 @@ export class DraftStream {
   }
 }
 
+/**
+ * The summary a drafting stage's handoff takes from the model's replies: the first paragraph of
+ * their prose, the file blocks aside. One rule for `@loom`, Refine and Run Pipeline.
+ */
+export function replySummary(replies: readonly string[]): string {
+  const prose = replies
+    .map((r) => parseDrafts(r).prose)
+    .join('\n')
+    .trim();
+  return prose.split(/\n\s*\n/)[0] ?? '';
+}
+
 /** Every file block of a whole reply, and its prose. */
 export function parseDrafts(reply: string, specDir?: string): { drafts: Draft[]; prose: string } {
   const stream = new DraftStream(specDir);

@@ -22,6 +22,10 @@ Commands:
                                           --compression-confirmed says you compressed the closed
                                           stage's context, which loom 3 asks for where the step's
                                           outputs include handoffs/<stage>.json
+                                          (never past a human-approval gate: that is approve's)
+  approve  --spec-dir D [--compression-confirmed] [--reason R]
+                                          pass the gate of the current stage (loom's run --approve):
+                                          a human-approval gate records the approved files' sha256
   fail     --spec-dir D --reason R        mark the spec failed, recording the reason
   recover  --spec-dir D --to S [--reason R]  leave failed for a stage the pipeline allows
   reapprove --spec-dir D [--stage S] [--reason R]
@@ -78,7 +82,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   advance  --spec-dir D [--to S] [--confirm] [--compression-confirmed] [--reason R]
                                           前置条件满足时进入下一阶段；--compression-confirmed
                                           表示你已压缩已结束阶段的上下文，loom 3 在步骤的 outputs
-                                          含 handoffs/<stage>.json 时要求这一点
+                                          含 handoffs/<stage>.json 时要求这一点（从不越过人工批准关卡：那是 approve 的事）
+  approve  --spec-dir D [--compression-confirmed] [--reason R]
+                                          通过当前阶段的关卡（loom 的 run --approve）：人工批准关卡
+                                          会记录所批准文件的 sha256
   fail     --spec-dir D --reason R        将规格标记为失败，并记录原因
   recover  --spec-dir D --to S [--reason R]  从失败状态恢复到流水线允许的阶段
   reapprove --spec-dir D [--stage S] [--reason R]

@@ -13,7 +13,6 @@ export const hostPipelineRunMessages = {
   'host.pipelineRun.runAgain': { en: 'Run Again', zh: '再次运行' },
   'host.pipelineRun.approveContinue': { en: 'Approve and Continue', zh: '批准并继续' },
   'host.pipelineRun.approveAgainContinue': { en: 'Approve Again and Continue', zh: '再次批准并继续' },
-  'host.pipelineRun.answerReview': { en: 'Answer Review', zh: '答复审查' },
   'host.pipelineRun.openSettings': { en: 'Open Settings', zh: '打开设置' },
   'host.pipelineRun.answerLoom': { en: 'Answer in @loom', zh: '在 @loom 中答复' },
   'host.pipelineRun.loomPipelineRun': { en: 'Loom Pipeline Run', zh: 'Loom 流水线运行' },

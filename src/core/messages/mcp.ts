@@ -54,9 +54,9 @@ export const mcpMessages = {
     en: 'recover it first: Loom: Recover in VS Code, or `loom-vscode recover --spec-dir {specDir} --to <stage>`',
     zh: '请先恢复它：在 VS Code 中使用“Loom: 恢复”，或运行 `loom-vscode recover --spec-dir {specDir} --to <stage>`',
   },
-  'mcp.advance.humanApprovalGate': {
-    en: '{stage} is a human-approval gate: use approve, after the user has reviewed it; nothing was changed',
-    zh: '{stage} 是人工批准关卡：请在用户审阅后用 loom_approve_gate 批准；未做任何更改',
+  'mcp.gate.approveHint': {
+    en: 'show the user what the stage produced; once they have agreed, call loom_approve_gate. They can also approve it themselves: Loom: Approve in VS Code, or `loom-vscode approve --spec-dir {specDir}`',
+    zh: '请向用户展示该阶段的产出；用户同意后，调用 loom_approve_gate。用户也可以自己批准：在 VS Code 中使用“Loom: 批准”，或运行 `loom-vscode approve --spec-dir {specDir}`',
   },
   'mcp.advance.needsConfirmation': {
     en: "{specDir}: leaving {stage} needs the user's confirmation; nothing was changed",

@@ -82,6 +82,17 @@ export const portMessages = {
   'port.handoffInvalid': { en: 'the handoff is not one loom can read: {detail}; nothing was written', zh: '这个 handoff 无法被 loom 读取：{detail}；未写入任何内容' },
   'port.nothingToRefresh': { en: '{file} does not exist, so there is nothing to refresh; write it first', zh: '{file} 不存在，无可刷新；请先写入它' },
   'port.artifactEscapes': { en: 'artifact "{path}" escapes the repository; nothing was written', zh: '产物“{path}”超出了仓库范围；未写入任何内容' },
+  // The button of the refusal of Advance at a human-approval gate (the palette's Loom: Approve).
+  'remedy.approve': { en: 'Approve', zh: '批准' },
+  // #loomStatus's next step at a human-approval gate whose work is done (src/host/lmTools/statusTool.ts).
+  'tool.next.approveGate': {
+    en: 'Ready to move to {to} once the user approves {stage}, a human-approval gate: show the user the outputs, then call #loomApproveGate (VS Code asks the user to confirm); #loomAdvance does not pass it.',
+    zh: '用户批准人工批准关卡 {stage} 后即可进入 {to}：向用户展示产出，然后调用 #loomApproveGate（VS Code 会请用户确认）；#loomAdvance 不会越过它。',
+  },
+  'cli.approveHint': {
+    en: 'A person approves it: review its outputs, then run: loom-vscode approve --spec-dir {specDir}',
+    zh: '这需要本人批准：审阅其产出后运行：loom-vscode approve --spec-dir {specDir}',
+  },
   'cli.confirmHint': {
     en: 'A person confirms it: check it, then run the same command again with --confirm.',
     zh: '这需要本人确认：检查无误后，加上 --confirm 再次运行同一命令。',

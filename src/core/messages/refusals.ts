@@ -16,6 +16,10 @@ export const refusalMessages = {
     zh: 'convergence-pass：第 {round} 轮需要再来一轮（已追加 {tasks}）；请回到 executing',
   },
   'refusal.specFailed': { en: '{specDir} has failed; recover it to a stage first ({targets})', zh: '{specDir} 已失败；请先将其恢复到某个阶段（{targets}）' },
+  'refusal.humanApprovalGate': {
+    en: '{specDir} is at {stage}, a human-approval gate: Advance does not pass it; approve it once its outputs are reviewed',
+    zh: '{specDir} 处于 {stage}，这是人工批准关卡：推进不会越过它；审阅其产出后请批准',
+  },
   'refusal.noGate': { en: '{specDir} has no gate to approve at {stage}', zh: '{specDir} 在 {stage} 没有可批准的关卡' },
   'refusal.cannotComplete': { en: '{specDir} cannot complete {stage}', zh: '{specDir} 无法完成 {stage}' },
   'refusal.pipelineEnd': { en: '{specDir} is at {stage}, the end of the {pipeline} pipeline', zh: '{specDir} 处于 {stage}，已是 {pipeline} 流水线的终点' },

@@ -36,3 +36,14 @@ export function leavesForward(def: PipelineDefinition, from: string, ask: MoveAs
   if (ask.approve || !ask.to) return true;
   return waysOn(def, from).some((t) => t.kind === 'forward' && t.to === ask.to);
 }
+
+/**
+ * Whether Advance would pass a human-approval gate: the way forward from it, or completing it.
+ * Advance never does, on any surface (loom's `run --advance` refuses: "is a human-approval gate.
+ * Use: loom run --approve", PipelineEngine.advance); only Approve passes it. A way back named
+ * from the gate does not pass it.
+ */
+export function advancePassesGate(def: PipelineDefinition, from: string, to: string | undefined): boolean {
+  if (!stageOf(def, from)?.humanApproval) return false;
+  return to === undefined || to === from || waysOn(def, from).some((t) => t.kind === 'forward' && t.to === to);
+}

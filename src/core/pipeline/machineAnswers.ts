@@ -36,6 +36,7 @@ function remediesOf(def: PipelineDefinition, facts: SpecSnapshot, stage: string 
   if (codes.includes('open-threads')) out.push({ kind: 'refine-threads' });
   if (codes.includes('tasks-running')) out.push({ kind: 'stop-tasks' });
   if (codes.includes('no-gate')) out.push({ kind: 'advance' });
+  if (codes.includes('human-approval-gate')) out.push({ kind: 'approve' });
   if (codes.includes('compression-required')) out.push({ kind: 'compress-context' });
   const check = r.check;
   // With tasks left to run, running them helps first: they write test-report.md and the handoff themselves.

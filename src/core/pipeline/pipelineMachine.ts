@@ -6,7 +6,7 @@ import { FAILED_STAGE } from '../files/vocabulary';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { GUARDS, holds } from './guards';
 import type { GuardCall, GuardName } from './guardCall';
-import { chooseTransition } from './chooseTransition';
+import { advancePassesGate, chooseTransition } from './chooseTransition';
 import { answerWhenNotTaken, runTasksCheck } from './machineAnswers';
 import { effects } from './machineEffects';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
@@ -14,9 +14,10 @@ import { completesPipeline, completionTransition } from './refusals';
 import { isCompleted } from './stateRecord';
 import { TASK_CHANGE_JOB, taskChangeJob, type TaskChangeJobInput } from '../executing/review/taskChangeJob';
 import { EXECUTING_RUN, machineStateOf, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
-import { hasRole, stageWithRole } from './stageRoles';
+import { hasRole } from './stageRoles';
 import { fixRunOutput, reviewResponseStage } from './reviewResponseStage';
-import { isReviewProblem, reviewAnswered, reviewHasFixes, reviewToAnswer } from '../review/reviewToAnswer';
+import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { reviewFixesToAnswer, reviewResponseOnly } from './specOffers';
 import { reviewTestsJob } from '../review/reviewTestsJob';
 import { verificationJob, type VerificationJobInput } from '../verification/verificationJob';
 
@@ -111,10 +112,11 @@ export function createPipelineMachine(def: PipelineDefinition) {
         if (event.type !== 'ADVANCE' && event.type !== 'APPROVE') return false;
         const from = diskStage(context.facts);
         if (from === null) return false;
+        if (event.type === 'ADVANCE' && advancePassesGate(def, from, event.to)) return false;
         const way = chooseTransition(def, from, event.type === 'APPROVE' ? { approve: true } : { to: event.to }, context.verdicts);
         return way?.to === params.to && way.kind === params.kind;
       },
-      completes: ({ event }, params: { stage: string }) => event.type === 'ADVANCE' && completesPipeline(def, params.stage, event.to),
+      completes: ({ event }, params: { stage: string }) => event.type === 'ADVANCE' && completesPipeline(def, params.stage, event.to) && !advancePassesGate(def, params.stage, event.to),
       completed: ({ context }) => context.state !== undefined && isCompleted(context.state),
       hasReason: ({ event }) => event.type === 'FAIL' && event.reason.trim() !== '',
       reapprovable: ({ context, event }, params: { stage: string }) => event.type === 'REAPPROVE' && fx.reapprovalOf(context, params.stage, event.stage) !== undefined,
@@ -140,20 +142,15 @@ export function createPipelineMachine(def: PipelineDefinition) {
       atVerification: ({ context }) => hasRole(def, diskStage(context.facts), 'verification'),
       /** Synced by Loom runs at the stage whose role is to sync (loom's index-update), whatever the pipeline calls it. */
       atSync: ({ context }) => hasRole(def, diskStage(context.facts), 'sync'),
-      /** The review is answered at the stage whose role is to answer it (loom's receiving-code-review). */
-      atReviewResponse: ({ context }) => hasRole(def, diskStage(context.facts), 'reviewResponse'),
-      /** Between review rounds the review's BLOCKERs are fixed at the gate that waits for the review. */
-      atReviewGate: ({ context }) => hasRole(def, diskStage(context.facts), 'reviewGate'),
-      /** review-feedback.md is there and reads as a review, the code threads read, and what it asks to fix has a worktree and a stage that runs tasks. */
-      reviewAnswerable: ({ context }) => {
-        const review = reviewToAnswer(context.facts);
-        return !isReviewProblem(review) && (review.fixes.length === 0 || stageWithRole(def, 'tasks') !== undefined);
-      },
-      /** Not answered already (its handoff fresh): a second answer would send fixed BLOCKERs back to the implementer. */
-      reviewNotAnswered: ({ context }) => !reviewAnswered(context.facts, stageWithRole(def, 'reviewResponse')?.id ?? ''),
+      /**
+       * The review's fixes go back to the implementer (loom's receiving-code-review): at the stage that
+       * answers it or at the gate between rounds; never twice for one feedback (its handoff fresh).
+       */
+      reviewFixesToAnswer: ({ context }) => reviewFixesToAnswer(def, context.facts, diskStage(context.facts)),
+      /** A review with nothing to fix, not answered yet, at the stage that answers it: the tests re-run and the response. */
+      reviewResponseOnly: ({ context }) => reviewResponseOnly(def, context.facts, diskStage(context.facts)),
       /** Answering re-runs the project's tests: only where the workspace is trusted. */
       answerTrusted: ({ event }) => event.type === 'ANSWER_REVIEW' && event.input.settings.trusted,
-      hasReviewFixes: ({ context }) => reviewHasFixes(context.facts),
       fixRunCompleted: ({ event }) => fixRunOutput(event).outcome === 'completed',
       /** It runs the project's commands: only where the workspace is trusted. */
       verificationTrusted: ({ event }) => event.type === 'VERIFY' && event.verify.trusted,

@@ -5,7 +5,7 @@ import { guard } from './guardCall';
 import type { GuardVerdicts } from './guardVerdicts';
 import { stageOf, transitionsFrom, type PipelineDefinition, type StageDefinition, type TransitionDefinition } from './pipelineDefinition';
 import { checkTransition, type TransitionCheck } from './transitionCheck';
-import { chooseTransition, waysOn } from './chooseTransition';
+import { advancePassesGate, chooseTransition, waysOn } from './chooseTransition';
 
 /**
  * What kind of refusal, for a surface that words it its own way or offers a remedy: the guards'
@@ -18,6 +18,7 @@ export type RefusalCode =
   | 'spec-failed'
   | 'state-unreadable'
   | 'no-gate'
+  | 'human-approval-gate'
   | 'pipeline-end'
   | 'not-allowed'
   | 'no-stale-approval'
@@ -96,6 +97,12 @@ export function advanceRefusal(
   if (from === FAILED_STAGE) return refusal(t('refusal.specFailed', { specDir, targets: def.recoveryTargets.join(', ') }), [], undefined, 'spec-failed');
   const stage = stageOf(def, from);
   if (ask.approve && !stage?.confirmation) return refusal(t('refusal.noGate', { specDir, stage: from }), [], undefined, 'no-gate');
+  if (!ask.approve && advancePassesGate(def, from, ask.to)) {
+    // With what Approve would still need, so a surface tells a gate whose work is done from one still to do.
+    const way = chooseTransition(def, from, { approve: true }, verdicts);
+    const check = way && checkTransition(def, way, verdicts, true, ask.compressionConfirmed);
+    return refusal(t('refusal.humanApprovalGate', { specDir, stage: from }), check?.unmet ?? [], check, 'human-approval-gate');
+  }
   if (stage && completesPipeline(def, from, ask.to)) {
     const check = checkTransition(def, completionTransition(stage), verdicts, ask.confirm, ask.compressionConfirmed);
     return moveRefusal(t('refusal.cannotComplete', { specDir, stage: from }), check, ask.confirm);

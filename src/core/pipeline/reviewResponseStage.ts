@@ -24,8 +24,8 @@ export function reviewResponseStage(def: PipelineDefinition, stage: string, at: 
   const notTaken = { type: 'answerNotTaken' as const, params: { stage } };
   const whileRunning = { type: 'answerNotTaken' as const, params: { stage, running: true } };
   // At the review gate only the BLOCKERs and code threads no round answered yet are fixed (the gate stays shut: the reviewer's new verdict and the approval open it).
-  const checks = at === 'reviewGate' ? ['atReviewGate', 'reviewAnswerable', 'answerTrusted'] : ['atReviewResponse', 'reviewAnswerable', 'reviewNotAnswered', 'answerTrusted'];
-  const withoutFixes = at === 'reviewGate' ? [] : [{ guard: and(checks as never), target: 'testing', actions: 'startAnswer' as const }];
+  // The rules are specOffers.ts's, so what a surface offers is what the actor takes.
+  const withoutFixes = at === 'reviewGate' ? [] : [{ guard: and(['reviewResponseOnly', 'answerTrusted'] as never), target: 'testing', actions: 'startAnswer' as const }];
   const busy = {
     ANSWER_REVIEW: { actions: whileRunning },
     RUN_TASKS: { actions: whileRunning },
@@ -40,7 +40,7 @@ export function reviewResponseStage(def: PipelineDefinition, stage: string, at: 
       idle: {
         on: {
           ANSWER_REVIEW: [
-            { guard: and([...checks, 'hasReviewFixes'] as never), target: 'fixing', actions: ['startAnswer' as const, 'writeReviewFixes' as const] },
+            { guard: and(['reviewFixesToAnswer', 'answerTrusted'] as never), target: 'fixing', actions: ['startAnswer' as const, 'writeReviewFixes' as const] },
             ...withoutFixes,
             { actions: notTaken },
           ],

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
-import type { Draft } from '../authoring/draftBlocks';
+import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { checkDrafts } from '../authoring/draftCheck';
 import { runDraftingTurn } from '../authoring/draftingTurn';
 import { draftBase, writeDrafts } from '../authoring/draftWrite';
@@ -13,13 +13,13 @@ import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedg
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { readOptionalText } from '../fs/readOptional';
 import { t } from '../messages';
-import { stageOf } from '../pipeline/pipelineDefinition';
 import type { Answer, NeedsConfirmation, Refused } from '../port/answer';
 import { request } from '../port/request';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { reviewHasFixes, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { reviewFixesToAnswer } from '../pipeline/specOffers';
 import type { VerificationResult } from '../verification/verificationResult';
 import { stageNeed } from './personFirst';
 import { stopped, tasksStop } from './tasksStop';
@@ -149,7 +149,7 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
       return stopped('failed-stage', stage, t('run.pipeline.unknownStage', { stage }));
     case 'reviewGate': {
       // BLOCKERs (or open code threads) no round answered yet: fixed now, as loom's receiving-code-review does between rounds; the gate stays shut.
-      if (ports.answerReview && reviewHasFixes(spec.snapshot)) return answerAtGate(spec, ports, stage, record, say);
+      if (ports.answerReview && reviewFixesToAnswer(spec.definition, spec.snapshot, stage)) return answerAtGate(spec, ports, stage, record, say);
       // Feedback already there that the gate will not pass (a BLOCKER, a FAIL verdict): say what, not just "approve".
       const approval = spec.snapshot.files.has('review-feedback.md') ? spec.preview({ type: 'approve' }) : undefined;
       if (approval?.kind === 'refused' && approval.check?.unmet.length) return stopped('review-gate', stage, t('run.pipeline.reviewBlocked', { stage, reasons: approval.check.unmet.join('; ') }));
@@ -377,8 +377,7 @@ async function draftStage(
       return stopped('drafts-declined', stage, t('run.pipeline.draftsWaiting', { stage }));
     }
     if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
-    const prose = result.replies[0].split(/\n\s*\n/)[0] ?? '';
-    const written = writeDrafts(spec, command, result.drafts, draftBase(snapshot.dir, result.drafts), prose.slice(0, 200), new Date().toISOString());
+    const written = writeDrafts(spec, command, result.drafts, draftBase(snapshot.dir, result.drafts), replySummary(result.replies), new Date().toISOString());
     record.wrote.push(...written.written, ...(written.handoff ? [written.handoff] : []));
     say(t('run.pipeline.wrote', { files: written.written.join(', ') || '-' }));
     const moved: Omit<RunStop, 'stages'> | undefined | NotReady = await move(spec, ports, stage, say, true);
@@ -400,13 +399,12 @@ type NotReady = { notReady: string[] };
 const isNotReady = (m: Omit<RunStop, 'stages'> | undefined | NotReady): m is NotReady => m !== undefined && 'notReady' in m;
 
 /**
- * The move out of the stage, through the actor. A human-approval gate stops the run (never
- * passed by itself); another question (an interactive stage) is the person's in Supervised and
+ * The move out of the stage, through the actor. A human-approval gate stops the run (the actor
+ * refuses Advance there); another question (an interactive stage) is the person's in Supervised and
  * the run's word in Autopilot. `probe`: a refusal for unmet preconditions answers `not-ready`
  * (the stage's work is still to do) instead of stopping.
  */
 async function move(spec: SpecPipeline, ports: RunPorts, stage: string, say: (l: string) => void, probe = false): Promise<Omit<RunStop, 'stages'> | undefined | NotReady> {
-  const gate = stageOf(spec.definition, stage);
   let confirm: NeedsConfirmation['step'] | undefined;
   for (let asked = 0; asked < 2; asked++) {
     const a = await request(spec, { type: 'advance', compressionConfirmed: true }, confirm ? { confirm } : {});
@@ -420,10 +418,10 @@ async function move(spec: SpecPipeline, ports: RunPorts, stage: string, say: (l:
       // A stale approval is a gate again: the person approves it anew, never the run.
       if (a.codes.includes('stale-approval')) return stopped('stale-approval', stage, refusalText(a));
       if (probe && a.check?.unmet.length) return { notReady: [...a.check.unmet] };
+      // The actor never lets Advance pass a human-approval gate: the run stops there for the person's approval.
+      if (a.code === 'human-approval-gate' && !a.check?.unmet.length) return stopped('approval-gate', stage, t('run.pipeline.approvalGate', { stage, to: a.check?.to ?? stage }));
       return stopped('refused', stage, refusalText(a));
     }
-    // Never passes a gate by itself: a human approval is the person's, always.
-    if (gate?.humanApproval) return stopped('approval-gate', stage, t('run.pipeline.approvalGate', { stage, to: a.step.to }));
     if (ports.mode === 'supervised' && !(await ports.confirm(a))) return stopped('declined', stage, a.question.title);
     confirm = a.step;
   }

@@ -66,6 +66,8 @@ export type Remedy =
   | { kind: 'run-tasks' }
   /** Advance (to `to`: a way the chosen one is not, which holds; the surface names it). */
   | { kind: 'advance'; to?: string }
+  /** Approve: the gate Advance does not pass (a human-approval gate) is passed by Approve, with the person's word. */
+  | { kind: 'approve' }
   | { kind: 'compress-context' }
   /** No language model fits the settings: the model settings (`loom.models.*`), or a provider to install. */
   | { kind: 'model-settings' };

@@ -15,3 +15,4 @@ export { AUTHORING, commandForStage, isAuthoringCommand } from '../authoring/sta
 export { starterText } from '../authoring/starterFiles';
 export { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
 export { reviewHasFixes } from '../review/reviewToAnswer';
+export { replySummary } from '../authoring/draftBlocks';

@@ -20,7 +20,7 @@ import { DEFAULT_MAX_RETRIES } from '../files/workflow';
 import { FAILED_STAGE } from '../files/vocabulary';
 import { convergenceRound } from '../pipeline/guards';
 import { MAX_CONVERGENCE_ROUNDS, stageOf, transitionsFrom, type PipelineDefinition } from '../pipeline/pipelineDefinition';
-import { hasRole, stageWithRole } from '../pipeline/stageRoles';
+import { stageWithRole } from '../pipeline/stageRoles';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import { byTaskNumber, specTaskIds } from '../specdir/loadSpec';
@@ -32,6 +32,7 @@ import type { TaskState } from '../files/taskState';
 import { planTaskBatches } from '../tasks/taskBatches';
 import { stageCheckValidatorNames } from '../validators/stageFindings';
 import { describeGuard } from './guardLabels';
+import { specOffers } from '../pipeline/specOffers';
 import { readOptionalText } from '../fs/readOptional';
 import { anchorThread } from '../review/anchoring';
 import { openThreads } from '../review/reviewComments';
@@ -186,18 +187,21 @@ function unreadElsewhere(unreadable: readonly UnreadableFile[], read: readonly s
   return others.length ? t(others.length === 1 ? 'check.inputsReadableElsewhere' : 'check.inputsReadableElsewhereSeveral', { files }) : undefined;
 }
 
+/** The buttons: what the spec offers (specOffers, as every surface renders it), and the dashboard's own. */
 function actions(spec: SpecPipeline): DashboardModel['actions'] {
   const { definition: def, stage } = spec;
   const current = stage === null || stage === FAILED_STAGE ? undefined : stageOf(def, stage);
   const from = current ? transitionsFrom(def, current.id) : [];
+  const offers = specOffers(spec);
   return {
-    advance: from.some((t) => t.kind === 'forward' || t.kind === 'retry'),
-    approve: current !== undefined && (current.humanApproval || current.confirmation) && from.some((t) => t.kind === 'forward'),
+    advance: offers.advance,
+    approve: offers.approve,
     markFailed: from.some((t) => t.kind === 'fail'),
     checkStage: stageCheckValidatorNames(spec),
     recoverTo: stage === FAILED_STAGE ? [...def.recoveryTargets] : [],
-    reapprove: stage === null ? [] : spec.staleApprovals().map((a) => a.stage),
-    ...(current !== undefined && hasRole(def, current.id, 'verification') ? { verify: true } : {}),
+    reapprove: offers.approveAgain,
+    ...(offers.verify ? { verify: true } : {}),
+    ...(offers.answerReview ? { answerReview: true } : {}),
   };
 }
 

@@ -23,13 +23,13 @@ import {
   isAuthoringCommand,
   type AuthoringCommand,
   detectLanguage,
-  reviewHasFixes,
+  replySummary,
 } from '../../core/port/authoring';
 import { ModelRequestError } from '../../core/port/executing';
 import { LoomError } from '../../core/port/errors';
 import { readOptionalText } from '../../core/port/files';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
-import { hasRole } from '../../core/port/views';
+import { reviewFixesToAnswer } from '../../core/port/offers';
 import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -40,12 +40,8 @@ import { t } from '../../core/port/messages';
 
 export const PARTICIPANT_ID = 'loom.chat';
 
-/** Whether the spec is where the review is answered and the review asks for fixes (its BLOCKERs, its open code threads). */
-function hasReviewFixes(entry: SpecEntry): boolean {
-  // The review gate too: loom passes it only on a PASS, so the BLOCKERs of a round are fixed there, between rounds.
-  if (!hasRole(entry.spec.definition, entry.spec.stage, 'reviewResponse') && !hasRole(entry.spec.definition, entry.spec.stage, 'reviewGate')) return false;
-  return reviewHasFixes(entry.spec.snapshot);
-}
+/** Whether the actor would send the review's fixes (its BLOCKERs, its open code threads) to the implementer: its own rule. */
+const hasReviewFixes = (entry: SpecEntry) => reviewFixesToAnswer(entry.spec.definition, entry.spec.snapshot, entry.spec.stage);
 
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 export interface ParticipantCommand {
@@ -202,7 +198,7 @@ export class LoomChatParticipant implements vscode.Disposable {
         command,
         drafts: result.drafts,
         base: draftBase(snapshot.dir, result.drafts),
-        summary: prose.split(/\n\s*\n/)[0] ?? '',
+        summary: replySummary(result.replies),
         problems: result.problems,
       });
       this.preview(stream, saved.id, describeChanges(snapshot.dir, result.drafts), result.drafts, result.problems, command);

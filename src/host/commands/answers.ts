@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
+import { t } from '../../core/port/messages';
 import type { NeedsConfirmation, Refused, Remedy } from '../../core/port/answer';
 import type { Question } from '../../core/port/question';
 import type { SpecEntry } from '../specs/specRegistry';
 import { notify, openSpecFile, type CommandContext, type CommandOutcome } from './createCommand';
-import { t } from '../../core/port/messages';
 
 /** A button of a notification or a dialog, and what it does. */
 export interface Action {
@@ -33,6 +33,8 @@ export function remedyAction(e: SpecEntry, r: Remedy): Action | undefined {
       return { title: t('host.commands.stopTasks'), run: command('loom.stopTasks', e) };
     case 'run-tasks':
       return { title: t('ask.runTasks.ok'), run: command('loom.runTasks', e) };
+    case 'approve':
+      return { title: t('remedy.approve'), run: command('loom.approve', e) };
     case 'advance':
       return r.to ? { title: t('view.next.moveTo', { stage: r.to }), run: command('loom.advance', e, { to: r.to }) } : { title: t('ask.advance.ok'), run: command('loom.advance', e) };
     // The extension's own moves confirm the compression themselves: nothing to offer a person.

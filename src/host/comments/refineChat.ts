@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import {
+  replySummary,
   parseDrafts,
   describeChanges,
   draftBase,
@@ -130,7 +131,7 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         command,
         drafts: result.drafts,
         base: draftBase(snapshot.dir, result.drafts),
-        summary: prose.trim().split(/\n\s*\n/)[0] ?? '',
+        summary: replySummary(result.replies),
         problems: result.problems,
       });
       const changes = describeChanges(snapshot.dir, result.drafts);

@@ -7,8 +7,9 @@ import type { SpecEntry } from '../specs/specRegistry';
 import { diagnosticsForModel } from './diagnosticsAnswer';
 import { loomTool } from './loomTool';
 import { chooseTransition } from '../../core/port/views';
-import { answer, featureOf, specForTool, specLabel, type SpecInput } from './toolSpec';
 import { t } from '../../core/port/messages';
+import { specOffers } from '../../core/port/offers';
+import { answer, featureOf, specForTool, specLabel, type SpecInput } from './toolSpec';
 
 /** One sentence saying what the model (or the person) does next, read off the actor's verdicts. */
 function whatNext(e: SpecEntry, spec: SpecPipeline = e.spec): string {
@@ -21,6 +22,9 @@ function whatNext(e: SpecEntry, spec: SpecPipeline = e.spec): string {
   const way = chooseTransition(spec.definition, stage, {}, spec.verdicts);
   const check = way && spec.blockers().find((c) => c.to === way.to);
   if (!check) return t('refusal.pipelineEnd', { specDir: featureOf(e), stage, pipeline: e.spec.pipelineType });
+  // A human-approval gate is Approve's, never Advance's (the actor refuses Advance there).
+  const offers = specOffers(spec);
+  if (check.ready && offers.approve && !offers.advance) return t('tool.next.approveGate', { to: check.to, stage });
   return stepSentence(check);
 }
 

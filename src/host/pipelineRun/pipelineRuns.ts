@@ -57,7 +57,7 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
         }),
     },
     'review-gate': { title: t('host.commands.open', { file: 'review-feedback.md' }), run: () => openSpecFile(e, 'review-feedback.md') },
-    'review-response': { title: t('host.pipelineRun.answerReview'), run: command('loom.answerReview') },
+    'review-response': { title: t('view.next.answerReview'), run: command('loom.answerReview') },
     breaker: { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
     'needs-context': { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
     budget: { title: t('host.pipelineRun.openSettings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.executing.tokenBudget') },

@@ -2,19 +2,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { StageHistoryEntry } from '../../core/port/files';
 import { PIPELINE_STATE_FILE, FAILED_STAGE, type TaskStatus } from '../../core/port/vocabulary';
-import {
-  type SpecGroup,
-  type StageOverview,
-  type StageStatus,
-  type TaskOverview,
-  isStale,
-  renewableApprovals,
-  hasRole,
-  WORKTREE_PATH_KEY,
-  taskTitleWithoutId,
-  checkpointsOf,
-  readableReview,
-} from '../../core/port/views';
+import { type SpecGroup, type StageOverview, type StageStatus, type TaskOverview, isStale, hasRole, taskTitleWithoutId, checkpointsOf, readableReview } from '../../core/port/views';
+import { specOffers, type SpecOffers } from '../../core/port/offers';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
@@ -86,11 +75,12 @@ export function specDescription(e: SpecEntry, multiRoot: boolean): string {
 /** What the spec's context menu and inline buttons offer, as `loomSpec:<state>[:approve][:stale]`. */
 export function specContext(e: SpecEntry): string {
   const stage = e.spec.stage;
-  const current = e.overview.stages.find((s) => s.current);
   const state = stage === null ? 'corrupt' : stage === FAILED_STAGE ? 'failed' : e.overview.group === 'done' ? 'done' : 'running';
+  // What the spec offers is the core's (specOffers), as the dashboard and @loom show it.
+  const offers = specOffers(e.spec);
   // `:staleApproval`: an approval of a gate already passed went stale (Approve Again).
-  const staleApproval = renewableApprovals(e.staleness.approvals, stage).length > 0;
-  return `loomSpec:${state}${current?.confirmation ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}${staleApproval ? ':staleApproval' : ''}${stageContext(e)}`;
+  const staleApproval = offers.approveAgain.length > 0;
+  return `loomSpec:${state}${offers.approve ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}${staleApproval ? ':staleApproval' : ''}${stageContext(e, offers)}`;
 }
 
 /**
@@ -98,19 +88,14 @@ export function specContext(e: SpecEntry): string {
  * `:executing` at the stage where tasks run (Run Tasks, Stop Tasks), `:worktree` where Create
  * Worktree helps (the git-worktree stage, or executing with no worktree recorded).
  */
-function stageContext(e: SpecEntry): string {
+function stageContext(e: SpecEntry, offers: SpecOffers): string {
   const stage = e.spec.stage;
   if (!stage) return '';
-  const executing = hasRole(e.spec.definition, stage, 'tasks');
-  const metadata = e.spec.snapshot.state?.metadata ?? {};
-  const worktree = hasRole(e.spec.definition, stage, 'worktree') || (executing && !(Object.hasOwn(metadata, WORKTREE_PATH_KEY) && metadata[WORKTREE_PATH_KEY]));
+  // `:worktree` where Create Worktree helps: the git-worktree stage, or executing where the actor finds no worktree.
   // `:verification` where Loom: Verify runs the project's checks and tests.
-  const verification = hasRole(e.spec.definition, stage, 'verification');
-  const sync = hasRole(e.spec.definition, stage, 'sync');
-  // `:reviewResponse` where Loom: Answer Review fixes the review's BLOCKERs, `:reviewGate` where it fixes them between review rounds.
-  const respond = hasRole(e.spec.definition, stage, 'reviewResponse');
-  const gate = hasRole(e.spec.definition, stage, 'reviewGate');
-  return `${executing ? ':executing' : ''}${worktree ? ':worktree' : ''}${verification ? ':verification' : ''}${respond ? ':reviewResponse' : ''}${gate ? ':reviewGate' : ''}${sync ? ':sync' : ''}`;
+  // `:reviewResponse` / `:reviewGate` where Loom: Answer Review would be taken (the review's BLOCKERs, or its response, to do).
+  const answer = offers.answerReview ? (hasRole(e.spec.definition, stage, 'reviewGate') ? ':reviewGate' : ':reviewResponse') : '';
+  return `${offers.runTasks ? ':executing' : ''}${offers.createWorktree ? ':worktree' : ''}${offers.verify ? ':verification' : ''}${answer}${offers.sync ? ':sync' : ''}`;
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {

@@ -29,6 +29,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   rejectFile: 'loom.rejectFile',
   rewindTask: 'loom.rewindTask',
   verify: 'loom.verify',
+  answerReview: 'loom.answerReview',
   runPipeline: 'loom.runPipeline',
   stopPipeline: 'loom.stopPipeline',
   continuePipeline: 'loom.continuePipeline',

@@ -62,6 +62,7 @@ export const viewMessages = {
   'view.next.checkStageTitle': { en: 'Run {validators} and write their reports', zh: '运行 {validators} 并写入它们的报告' },
   'view.next.markFailed': { en: 'Mark Failed', zh: '标记为失败' },
   'view.next.verify': { en: 'Verify', zh: '验证' },
+  'view.next.answerReview': { en: 'Answer Review', zh: '答复审查' },
   'view.next.runPipeline': { en: 'Run Pipeline', zh: '运行流水线' },
   'view.next.runPipelineTitle': { en: 'Loom does each stage in turn and stops where you decide', zh: 'Loom 依次完成每个阶段，并在需要你决定处停下' },
   'view.next.stopPipeline': { en: 'Stop', zh: '停止' },

@@ -10,7 +10,7 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { loom, readJson, settle, specRow } = require('../helpers');
-const { advanceConfirmed, authorRequests, chat } = require('./chat');
+const { advanceConfirmed, approveConfirmed, authorRequests, chat } = require('./chat');
 
 const FIXTURE = process.env.LOOM_TEST_AUTHORING_FIXTURE;
 const fixture = (name) => fs.readFileSync(path.join(FIXTURE, name), 'utf8');
@@ -82,9 +82,12 @@ suite('@loom chat participant', () => {
     assert.strictEqual(stage(), 'brainstorming', '@loom never advances the pipeline itself');
   });
 
-  test('Loom: Advance leaves brainstorming after the user confirms', async () => {
+  test('Loom: Approve leaves brainstorming after the user confirms; Advance never passes the human-approval gate', async () => {
     await settle(api);
-    const result = await advanceConfirmed(dir);
+    // The actor refuses Advance at a human-approval gate (loom's run --advance: "Use: loom run --approve").
+    const refused = await vscode.commands.executeCommand('loom.advance', { specDir: dir });
+    assert.deepStrictEqual([refused.status, refused.code], ['refused', 'human-approval-gate'], JSON.stringify(refused));
+    const result = await approveConfirmed(dir);
     assert.deepStrictEqual([result.status, result.from, result.to], ['done', 'brainstorming', 'detail-expansion']);
     assert.strictEqual(readJson(path.join(dir, 'pipeline.state.json')).stage_history.at(-1).approval, 'user_confirmed');
   });
@@ -134,7 +137,7 @@ suite('@loom chat participant', () => {
     const written = await chat(api, '@loom /plan looks good');
     assert.deepStrictEqual(written.metadata.wrote, ['plan.md', 'tasks/T1.md', 'tasks/T2.md', 'traceability.json']);
     await settle(api);
-    const toAnalysis = await advanceConfirmed(dir);
+    const toAnalysis = await approveConfirmed(dir);
     assert.deepStrictEqual([toAnalysis.status, toAnalysis.to], ['done', 'analyze-artifacts']);
     await settle(api);
     // The analysis is the stage's own deterministic work: Loom: Check Stage writes its report and handoff.

@@ -14,7 +14,7 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { folderPath, loom, readJson, settle, waitFor } = require('../helpers');
-const { advanceConfirmed, authorRequests, chat } = require('./chat');
+const { advanceConfirmed, approveConfirmed, authorRequests, chat } = require('./chat');
 
 const FIXTURE = process.env.LOOM_TEST_AUTHORING_FIXTURE;
 const REVIEW_FIXTURE = path.join(FIXTURE, '..', 'authoring-review');
@@ -170,7 +170,8 @@ suite('@loom /review and /respond', () => {
       30000,
     );
     await settle(api);
-    const toResponse = await advanceConfirmed(dir);
+    // review-gate is a human-approval gate: Approve passes it, Advance never does.
+    const toResponse = await approveConfirmed(dir);
     assert.deepStrictEqual([toResponse.status, toResponse.from, toResponse.to], ['done', 'review-gate', 'code-review-response'], JSON.stringify(toResponse));
     assert.strictEqual(readJson(path.join(dir, 'pipeline.state.json')).stage_history.at(-1).approval, 'user_confirmed');
   });

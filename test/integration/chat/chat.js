@@ -21,4 +21,7 @@ const authorRequests = async () => (await vscode.commands.executeCommand('loomTe
 /** Loom: Advance, accepting its quick-pick confirmation as a user would. */
 const advanceConfirmed = (dir) => confirmInQuickPick(() => vscode.commands.executeCommand('loom.advance', { specDir: dir }));
 
-module.exports = { MODEL, chat, authorRequests, advanceConfirmed };
+/** Loom: Approve, accepting its quick-pick confirmation: a human-approval gate is passed by Approve only. */
+const approveConfirmed = (dir) => confirmInQuickPick(() => vscode.commands.executeCommand('loom.approve', { specDir: dir }));
+
+module.exports = { MODEL, chat, authorRequests, advanceConfirmed, approveConfirmed };

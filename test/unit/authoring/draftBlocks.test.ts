@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { DraftStream, mergeDrafts, normalizeDraftPath, parseDrafts, renderDraft } from '../../../src/core/authoring/draftBlocks';
+import { DraftStream, mergeDrafts, normalizeDraftPath, parseDrafts, renderDraft, replySummary } from '../../../src/core/authoring/draftBlocks';
 
 test('parseDrafts separates prose from file blocks, keeping content (fences included) unchanged', () => {
   const reply = 'I chose A.\n=== FILE: spec.md ===\n# T\n\n```js\nx()\n```\n=== END FILE ===\nCheck REQ-002.\n';
@@ -46,4 +46,12 @@ test('mergeDrafts: a later draft of a file replaces the earlier one, others stay
 test('renderDraft round-trips through parseDrafts', () => {
   const d = { path: 'plan.md', content: '# P\n', complete: true };
   assert.deepEqual(parseDrafts(renderDraft(d)).drafts, [d]);
+});
+
+test("a handoff's summary is the first paragraph of the replies' prose, whoever drafted (@loom, Refine, Run Pipeline)", () => {
+  // Run Pipeline took the raw reply's first paragraph, file block and all, where @loom took the prose.
+  const reply = '=== FILE: spec.md ===\n# Spec\n=== END FILE ===\n\nWrote the spec.\n\nMore detail.';
+  assert.equal(replySummary([reply]), 'Wrote the spec.');
+  assert.equal(replySummary(['  \n\nFirst said.\n\nSecond.', 'A repair.']), 'First said.');
+  assert.equal(replySummary(['=== FILE: spec.md ===\n# Spec\n=== END FILE ===\n']), '');
 });

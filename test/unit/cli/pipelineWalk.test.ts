@@ -106,6 +106,8 @@ function ok(run: Run): Run {
 
 const json = (run: Run) => JSON.parse(run.out);
 const advance = (...extra: string[]) => json(ok(cli('advance', '--spec-dir', spec, '--json', ...extra)));
+/** loom's run --approve: the person at the terminal passes the gate. */
+const approve = (...extra: string[]) => json(ok(cli('approve', '--spec-dir', spec, '--json', ...extra)));
 const status = () => json(ok(cli('status', '--spec-dir', spec, '--json')));
 
 const specPath = (p: string) => join(specAbs, p);
@@ -405,12 +407,15 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     write('spec.md', authored('spec.md'));
     write('requirements.json', requirementsAtBrainstorming());
 
-    // The approval gate needs the user's word.
-    const unconfirmed = cli('advance', '--spec-dir', spec);
-    assert.equal(unconfirmed.code, 1);
-    assert.match(unconfirmed.err, /confirm/);
+    // Advance never passes a human-approval gate, even with the person's word up front: loom's
+    // run --advance refuses it ("Use: loom run --approve", PipelineEngine.advance), and so does advance.
+    const atGate = cli('advance', '--spec-dir', spec, '--confirm', '--json');
+    assert.equal(atGate.code, 1);
+    assert.deepEqual(json(atGate).codes, ['human-approval-gate']);
+    assert.match(atGate.err, new RegExp(`loom-vscode approve --spec-dir ${spec.replace('+', '\\+')}`));
+    assert.equal(state().current_stage, 'brainstorming', 'nothing was written');
 
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'brainstorming', to: 'detail-expansion' });
+    assert.deepEqual(approve(), { spec_dir: spec, from: 'brainstorming', to: 'detail-expansion' });
     const entry = history()[0];
     assert.equal(entry.stage, 'brainstorming');
     assert.equal(entry.status, 'passed');
@@ -454,12 +459,12 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     write('tasks/T2.md', authored('tasks/T2.md'));
 
     const before = read('pipeline.state.json');
-    const refused = cli('advance', '--spec-dir', spec, '--confirm');
+    const refused = cli('approve', '--spec-dir', spec);
     assert.equal(refused.code, 1);
     assert.match(refused.err, /cannot move from planning to analyze-artifacts/);
     assert.match(refused.err, /traceability\.json does not exist/);
     assert.match(refused.err, /handoffs\/planning\.json does not exist/);
-    assert.equal(read('pipeline.state.json'), before, 'a refused advance writes nothing');
+    assert.equal(read('pipeline.state.json'), before, 'a refused approval writes nothing');
 
     const blocked = status().next[0];
     assert.equal(blocked.ready, false);
@@ -481,7 +486,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.match(validated.err, /T2 and T1 overlap on src\/due\.js: depends_on makes them run one after the other/);
     assert.match(ok(cli('tasks', '--spec-dir', spec)).out, /Batch 1: T1\nBatch 2: T2/);
 
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'planning', to: 'analyze-artifacts' });
+    assert.deepEqual(approve(), { spec_dir: spec, from: 'planning', to: 'analyze-artifacts' });
     const approval = history().at(-1)!;
     assert.equal(approval.approval, 'user_confirmed');
     const prints = approval.approval_fingerprints as Record<string, string>;
@@ -697,7 +702,7 @@ describe('pipeline walk: one feature from brainstorming to synced, without loom'
     assert.match(waiting.err, /review-feedback\.md does not exist/);
 
     write('review-feedback.md', authored('review-feedback.md'));
-    assert.deepEqual(advance('--confirm'), { spec_dir: spec, from: 'review-gate', to: 'code-review-response' });
+    assert.deepEqual(approve(), { spec_dir: spec, from: 'review-gate', to: 'code-review-response' });
     const gate = history().at(-1)!;
     assert.equal(gate.approval, 'user_confirmed');
     const gatePrints = gate.approval_fingerprints as Record<string, string>;

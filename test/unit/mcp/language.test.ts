@@ -72,10 +72,10 @@ describe('loom-vscode mcp: refusals in the display language, with the same Engli
 
   it('a human-approval gate, and an interactive stage when the client cannot ask the person', async () => {
     const gate = await refusedInBoth('loom_advance_pipeline', { spec_dir: GATE }, 'human-approval-gate');
-    assert.match(gate.zh.error, /^review 是人工批准关卡：.*；未做任何更改$/);
+    assert.match(gate.zh.error, /处于 review，这是人工批准关卡：推进不会越过它/);
     assert.match(gate.zh.hint, /loom_approve_gate/);
-    assert.match(gate.zh.hint, /“Loom: 推进”/);
-    assert.match(gate.zh.hint, new RegExp(`loom-vscode advance --spec-dir ${GATE.replace('+', '\\+')} --confirm`));
+    assert.match(gate.zh.hint, /“Loom: 批准”/);
+    assert.match(gate.zh.hint, new RegExp(`loom-vscode approve --spec-dir ${GATE.replace('+', '\\+')}`));
     assert.equal(gate.zh.needs_confirmation, true, 'the other keys stay as they are');
 
     const idea = await refusedInBoth('loom_advance_pipeline', { spec_dir: IDEA }, 'confirmation-needed');

@@ -36,11 +36,12 @@ describe('loom-vscode mcp: stage changes without elicitation', () => {
   it('refuses to advance a human-approval gate: use approve, after the user agreed', async () => {
     const before = repo.sha256(`${GATE}/pipeline.state.json`);
     const r = await c.call('loom_advance_pipeline', { spec_dir: GATE });
-    assert.match(r.error, /review is a human-approval gate: use approve/);
-    assert.match(r.hint, /ask the user/);
+    // The actor's refusal (Advance never passes a human-approval gate), with this server's hint to approve.
+    assert.equal(r.code, 'human-approval-gate');
+    assert.match(r.error, /is at review, a human-approval gate: Advance does not pass it/);
     assert.match(r.hint, /loom_approve_gate/);
-    assert.match(r.hint, /Loom: Advance in VS Code/);
-    assert.match(r.hint, new RegExp(`loom-vscode advance --spec-dir ${GATE.replace('+', '\\+')} --confirm`));
+    assert.match(r.hint, /Loom: Approve in VS Code/);
+    assert.match(r.hint, new RegExp(`loom-vscode approve --spec-dir ${GATE.replace('+', '\\+')}`));
     assert.equal(repo.sha256(`${GATE}/pipeline.state.json`), before);
   });
 

@@ -8,7 +8,7 @@ import { writePipelineState } from '../../../src/core/store/stateStore';
 import type { PipelineState } from '../../../src/core/files/pipelineState';
 import { applyStageChange } from '../../../src/core/pipeline/stateRecord';
 import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
-import { advance, fail, reapprove, recover } from '../../helpers/intents';
+import { advance, approve, fail, reapprove, recover } from '../../helpers/intents';
 
 const NOW = '2026-11-29T10:00:00.000Z';
 const LATER = '2026-11-29T12:00:00.000Z';
@@ -340,7 +340,12 @@ test("human-approval gates record loom's approval fingerprints; validators of ot
   assert.deepEqual(next.confirmations, ['planning is left only once you confirm it is done']);
   // The schema's "worktree exists" for executing is the extension's own check: advice (loom's approve does not look).
   assert.deepEqual(next.advice, ['no feature worktree was found (run the git-worktree stage, or confirm it exists)']);
-  advance(repo.load().get(SPEC)!, { confirm: true, now: NOW });
+  // Advance never passes a human-approval gate (loom's PipelineEngine.advance: "Use: loom run --approve"); Approve does.
+  assert.throws(
+    () => advance(repo.load().get(SPEC)!, { confirm: true, now: NOW }),
+    (e: TransitionRefusedError) => e.details.codes?.[0] === 'human-approval-gate',
+  );
+  approve(repo.load().get(SPEC)!, { now: NOW });
   const entry = r.json(`${SPEC}/pipeline.state.json`).stage_history[0];
   // What loom's approve() fingerprints: the gate's files and the key spec files, not traceability.json.
   assert.deepEqual(entry.approval_fingerprints, {
