@@ -1,5 +1,6 @@
 // `npm run package` (after `npm run build`): packs the extension into loom-vscode.vsix with
-// @vscode/vsce, prints its size and fails when it reaches 2 MB.
+// @vscode/vsce, prints its size and fails when it reaches 2.5 MB (2 MB before the package carried
+// dist/cli.js and dist/cli-zod.js, which the MCP server VS Code starts runs: src/host/mcpServers.ts).
 //
 // --no-dependencies: esbuild bundles every runtime dependency (xstate, simple-git, ...) into
 // dist/extensionMain.js, or those loaded on first use (zod, yaml, gray-matter, ...) into
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = 'loom-vscode.vsix';
-const LIMIT_KB = 2048;
+const LIMIT_KB = 2560;
 
 if (!existsSync(join(ROOT, 'dist', 'extension.js'))) {
   console.error('package: dist/extension.js is missing; run `npm run build` first (npm run package does).');

@@ -20,12 +20,14 @@ test('the package ships every file the extension loads, and no source map of the
       .map((l) => l.trim())
       .filter(Boolean),
   );
-  // The entry, the bundle it loads, the loader, the two workers, and each library the bundle loads from dist/vendor (src/core/threads/vendorLoader.ts).
+  // The entry, the bundle it loads, the CLI the MCP server definition starts (src/host/mcpServers.ts) with its zod, the loader, the two workers, and each library the bundle loads from dist/vendor (src/core/threads/vendorLoader.ts).
   const vendor = [...readFileSync(main, 'latin1').matchAll(/loadVendor\("([\w-]+)"\)/g)].map((m) => `dist/vendor/${m[1]}.js`);
   assert.ok(vendor.length >= 5, vendor.join(', '));
   for (const file of [
     'dist/extension.js',
     'dist/extensionMain.js',
+    'dist/cli.js',
+    'dist/cli-zod.js',
     'dist/codeCacheLoader.js',
     'dist/specLookWorker.js',
     'dist/textSearchWorker.js',
