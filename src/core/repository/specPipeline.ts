@@ -23,6 +23,7 @@ import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
+import { withRequestReads } from '../fs/requestReads';
 import { superviseRun } from '../executing/machine/runSupervision';
 import { heldElsewhere, readRunLock, RUN_LOCK_FILE, withRunLock } from '../store/runLock';
 import { loomVersionOf, refreshLoomHandoff, writeHandoffRecord, writePipelineState, writeTaskState, type ProgressSources } from '../store/stateStore';
@@ -452,8 +453,10 @@ export class SpecPipeline {
   private underLock(send: () => void): void {
     this.deferred = { changed: false };
     try {
-      withRunLock(this.snapshot, send, { waitMs: this.options.lockWaitMs });
-      this.reload();
+      withRequestReads(() => {
+        withRunLock(this.snapshot, send, { waitMs: this.options.lockWaitMs });
+        this.reload();
+      });
     } finally {
       const { changed } = this.deferred;
       this.deferred = undefined;
