@@ -398,12 +398,15 @@ export class SpecPipeline {
     try {
       const decided = this.decideLocked(eventOf(asked, options, id, now), op);
       if ('locked' in decided) return decided.locked as Answer<I['type']>;
-      // Refused (or answered at once): the views hear of it now; else when the job's effect answered.
-      if (decided.heard) return this.answered(decided, id) as Answer<I['type']>;
-      return answerOf(await end.answer, this.snapshot.specDir, intent.type) as Answer<I['type']>;
+      // Refused (or answered at once): the views heard of it already; else they hear when the job's effect answered.
+      if (decided.heard) return this.answered(decided, intent.type) as Answer<I['type']>;
+      try {
+        return answerOf(await end.answer, this.snapshot.specDir, intent.type) as Answer<I['type']>;
+      } finally {
+        this.reload();
+      }
     } finally {
       end.stop();
-      this.reload();
     }
   }
 
@@ -577,10 +580,12 @@ export class SpecPipeline {
     const op = INTENT_OPERATIONS[asked.type];
     const end = this.nextAnswer(id);
     let decided: { heard?: PipelineEmitted; hint?: string } | { locked: Refused } = {};
+    let started = false;
     try {
       const ended = await superviseRun<PipelineEmitted>(this.snapshot, { prompts, signal, clock, onEvent: this.following(onEvent) }, ({ onEvent, work }) => {
         decided = this.decideLocked(eventOf(asked, options, id, now, { ...this.place, work, onEvent }), op);
         if ('locked' in decided || decided.heard) return undefined;
+        started = true;
         const actor = this.actor;
         return {
           answer: (answer) => actor.send({ type: 'TASK_ANSWER', answer }),
@@ -602,7 +607,8 @@ export class SpecPipeline {
       return answerOf(ended, this.snapshot.specDir, asked.type);
     } finally {
       end.stop();
-      this.reload();
+      // What the run wrote: the views hear of it once more, as it ended.
+      if (started) this.reload();
     }
   }
 
