@@ -83,7 +83,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   }
 
   /** A run under way in a cancellable notification (Cancel stops it), known to Stop Tasks and the breaker's choice meanwhile. */
-  async function withRunProgress<T>(e: SpecEntry, entry: RunningLoop, title: string, shown: (p: vscode.Progress<{ message?: string }>) => void, work: () => Promise<T>): Promise<T> {
+  async function withRunProgress<T>(entry: RunningLoop, title: string, shown: (p: vscode.Progress<{ message?: string }>) => void, work: () => Promise<T>): Promise<T> {
     running.add(entry);
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
@@ -97,7 +97,6 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       });
     } finally {
       running.remove(entry);
-      ctx.registry.reloadNow(e.dir);
     }
   }
 
@@ -118,7 +117,6 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     }
     // The spec's actor runs them: the executing statechart is the child of its executing stage.
     const answer = await withRunProgress(
-      e,
       entry,
       vscode.l10n.t('Loom: running the tasks of {0}', feature(e)),
       (p) => (current = p),
@@ -147,7 +145,6 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     let current: vscode.Progress<{ message?: string }> | undefined;
     const intent = { type: 'answerReview' as const, answer: { writer: 'Loom: Answer Review', run: runInput(e, prompts, entry.controller.signal, () => current) } };
     const answer = await withRunProgress(
-      e,
       entry,
       vscode.l10n.t('Loom: answering the review of {0}', feature(e)),
       (p) => (current = p),

@@ -100,7 +100,6 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
       }));
     if (words === undefined) return { status: 'cancelled' };
     const answer = await request(e.spec, { type: 'rejectFile', task, file, words });
-    ctx.registry.reloadNow(e.dir);
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
     const run = vscode.l10n.t('Run Tasks');
@@ -118,7 +117,6 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
       if (!(await askPerson(ctx, e, answer))) return { status: 'cancelled' };
       answer = await request(e.spec, { type: 'rewind', task }, { confirm: answer.step });
     }
-    ctx.registry.reloadNow(e.dir);
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
     notify('info', vscode.l10n.t('{0} is back to before {1}: {2} pending again.', feature(e), task, answer.tasks.join(', ')));

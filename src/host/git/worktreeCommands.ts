@@ -31,7 +31,6 @@ async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<Comman
   if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'worktree');
   if (answer.kind !== 'changed') return { status: 'cancelled' };
   const { worktree } = answer;
-  ctx.registry.reloadNow(e.dir);
   ctx.log.component('worktree').info(`${e.spec.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
   const message = worktree.created
     ? vscode.l10n.t('{0}: created branch {1} with its worktree at {2}.', feature, worktree.branch, worktree.path)
