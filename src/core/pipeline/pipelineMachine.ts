@@ -52,8 +52,10 @@ const worktreeJob = fromPromise<FeatureWorktree, WorktreeJob>(async ({ input, si
  * `failed`, each transition guarded by the named preconditions, which read the guards' verdicts
  * on the spec's facts. It is the one place that decides: every intent of every surface is an
  * event to the spec's actor (src/core/port/request.ts), every answer is the actor's own, emitted
- * as an `answer` event (changed, refused with its reasons, or a question for a person), and every
- * write is one of its effects (machineEffects.ts) through the state store. Stages added to
+ * as an `answer` event (changed, refused with its reasons, or a question for a person), and what
+ * a request changes is written by its effects (machineEffects.ts), with the request's `now`, mostly
+ * through the state store; the stage reports loom's `run --advance` writes first are written by the
+ * request itself before it sends the event (SpecPipeline.writeStageReports). Stages added to
  * pipeline.schema.json or workflow.yaml appear here without code changes.
  */
 export function createPipelineMachine(def: PipelineDefinition) {
