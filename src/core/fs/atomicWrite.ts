@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { wroteFile } from './requestReads';
 
 /** Writes a file the way loom does: a temporary file beside the target, then a rename. */
 export function writeFileAtomic(path: string, content: string): void {
@@ -15,6 +16,7 @@ export function writeFileAtomic(path: string, content: string): void {
       closeSync(fd);
     }
     renameSync(tmp, path);
+    wroteFile(path, content);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readTextOnce } from '../fs/requestReads';
 import { join } from 'node:path';
 import { findPlaceholder } from '../files/placeholders';
 import { parseReport, type Report } from '../files/report';
@@ -78,7 +79,7 @@ function reportOf(s: SpecSnapshot, path: string): Report | undefined {
   const loaded = s.reports.get(path);
   if (loaded || !path.endsWith('.md')) return loaded;
   try {
-    return parseReport(`${s.specDir}/${path}`, readFileSync(join(s.dir, path), 'utf8'));
+    return parseReport(`${s.specDir}/${path}`, readTextOnce(join(s.dir, path)));
   } catch {
     return undefined;
   }
@@ -103,7 +104,7 @@ export const GUARDS: GuardRegistry = {
     if (noPlaceholders && !path.endsWith('/')) {
       let text = '';
       try {
-        text = readFileSync(join(snapshot.dir, path), 'utf8');
+        text = readTextOnce(join(snapshot.dir, path));
       } catch {
         // A folder named like a file: loom only reads files.
       }

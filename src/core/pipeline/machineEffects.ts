@@ -245,7 +245,7 @@ export function effects(def: PipelineDefinition) {
      */
     recordWorktree(context: PipelineContext, event: PipelineEvent, self: Sender) {
       const worktree = (event as unknown as { output: FeatureWorktree }).output;
-      const now = new Date().toISOString();
+      const now = context.jobAt?.worktree ?? new Date().toISOString();
       done(self, context.worktreeRequest, () => {
         const state = context.store.updateState(
           context.facts,
@@ -269,7 +269,7 @@ export function effects(def: PipelineDefinition) {
      */
     recordVerification(context: PipelineContext, event: PipelineEvent, self: Sender) {
       const { run, writer } = (event as unknown as { output: VerificationJobOutput }).output;
-      const now = new Date().toISOString();
+      const now = context.jobAt?.verify ?? new Date().toISOString();
       done(self, context.verifyRequest, () => {
         const stage = stageWithRole(def, 'verification')!.id;
         const verification = withRunLock(context.facts, () => {
@@ -409,7 +409,7 @@ export function effects(def: PipelineDefinition) {
     recordReviewAnswer(context: PipelineContext, event: PipelineEvent, self: Sender) {
       const { tests } = (event as unknown as { output: { tests?: CommandResult } }).output;
       const answering = context.answering!;
-      const now = new Date().toISOString();
+      const now = answering.now ?? new Date().toISOString();
       done(self, answering.request, () => {
         const stage = stageWithRole(def, 'reviewResponse')?.id ?? '';
         // Between review rounds (at the gate): the fixes answered, the round recorded, and the gate left shut.
@@ -495,7 +495,7 @@ export function effects(def: PipelineDefinition) {
         if (out.plan.kind === 'rewind') self.send({ type: 'ANSWERED', id, answer: rewindQuestion(def, context.facts, stage, out.plan) });
         return;
       }
-      const now = new Date().toISOString();
+      const now = context.jobAt?.taskChange ?? new Date().toISOString();
       done(self, id, () => {
         const { plan } = out;
         for (const state of taskStatesAfter(context.facts, plan, out.applied ? out.base : undefined)) context.store.writeTaskState(context.facts, { ...state, updated_at: now }, now);

@@ -54,8 +54,10 @@ export interface PipelineContext {
   taskChangeRequest?: string;
   /** The request a verification running answers. */
   verifyRequest?: string;
-  /** The review being answered: the request it answers, what it fixes, and how its fix run ended. */
-  answering?: { request: string; fixes: number; writer: string; input: Omit<ExecutingMachineInput, 'ready'>; signal?: AbortSignal; result?: ExecutingResult };
+  /** The review being answered: the request it answers and its time, what it fixes, and how its fix run ended. */
+  answering?: { request: string; now?: string; fixes: number; writer: string; input: Omit<ExecutingMachineInput, 'ready'>; signal?: AbortSignal; result?: ExecutingResult };
+  /** The time of the request a job under way answers (Create Worktree, Verify, Rewind and Reject File): what its effect records, as every other effect records its request's. */
+  jobAt?: { worktree?: string; verify?: string; taskChange?: string };
 }
 
 /** Every event a request sends carries the request's id, which its answer carries back. */

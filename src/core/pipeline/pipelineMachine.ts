@@ -48,8 +48,10 @@ const worktreeJob = fromPromise<FeatureWorktree, WorktreeJob>(async ({ input, si
  * `failed`, each transition guarded by the named preconditions, which read the guards' verdicts
  * on the spec's facts. It is the one place that decides: every intent of every surface is an
  * event to the spec's actor (src/core/port/request.ts), every answer is the actor's own, emitted
- * as an `answer` event (changed, refused with its reasons, or a question for a person), and every
- * write is one of its effects (machineEffects.ts) through the state store. Stages added to
+ * as an `answer` event (changed, refused with its reasons, or a question for a person), and what
+ * a request changes is written by its effects (machineEffects.ts), with the request's `now`, mostly
+ * through the state store; the stage reports loom's `run --advance` writes first are written by the
+ * request itself before it sends the event (SpecPipeline.writeStageReports). Stages added to
  * pipeline.schema.json or workflow.yaml appear here without code changes.
  */
 export function createPipelineMachine(def: PipelineDefinition) {
@@ -101,7 +103,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       context: {} as PipelineContext,
       events: {} as PipelineEvent,
       emitted: {} as PipelineEmitted,
-      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest' | 'taskChangeRequest' | 'verifyRequest' | 'answering'>,
+      input: {} as Omit<PipelineContext, 'lastRun' | 'runRequest' | 'worktreeRequest' | 'taskChangeRequest' | 'verifyRequest' | 'answering' | 'jobAt'>,
     },
     actors: { executingRun: executingMachine(), worktreeJob, taskChangeJob, verificationJob, reviewTestsJob },
     guards: {
@@ -171,7 +173,9 @@ export function createPipelineMachine(def: PipelineDefinition) {
       startAnswer: assign(({ context, event }) => {
         const e = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
         const review = reviewToAnswer(context.facts);
-        return { answering: { request: e.id ?? '', fixes: isReviewProblem(review) ? 0 : review.fixes.length, writer: e.writer, input: e.input, ...(e.signal ? { signal: e.signal } : {}) } };
+        return {
+          answering: { request: e.id ?? '', now: e.now, fixes: isReviewProblem(review) ? 0 : review.fixes.length, writer: e.writer, input: e.input, ...(e.signal ? { signal: e.signal } : {}) },
+        };
       }),
       /** Each task the review sends back, pending in fix mode with its fix items: written before the fix run reads them. */
       writeReviewFixes: ({ context, event }) => fx.writeReviewFixes(context, event),
@@ -186,8 +190,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
       answerFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.answering?.request, error: (event as unknown as { error: unknown }).error }),
       recordReviewAnswer: ({ context, event, self }) => fx.recordReviewAnswer(context, event, self),
       endAnswer: assign({ answering: undefined }),
-      startVerification: assign(({ event }) => ({ verifyRequest: (event as { id?: string }).id ?? '' })),
-      endVerification: assign({ verifyRequest: undefined }),
+      startVerification: assign(({ context, event }) => ({ verifyRequest: (event as { id?: string }).id ?? '', jobAt: { ...context.jobAt, verify: (event as { now?: string }).now } })),
+      endVerification: assign(({ context }) => ({ verifyRequest: undefined, jobAt: { ...context.jobAt, verify: undefined } })),
       /** The commands could not run (stopped, a shell that would not start): the request hears why, and nothing was written. */
       verificationFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.verifyRequest, error: (event as unknown as { error: unknown }).error }),
       alreadyComplete: emit(({ context, event }, params: { stage: string }) => ({
@@ -221,12 +225,12 @@ export function createPipelineMachine(def: PipelineDefinition) {
         id: (event as { id?: string }).id,
         answer: { kind: 'changed' as const, intent: 'stopTasks' as const, from: diskStage(context.facts), to: diskStage(context.facts) },
       })),
-      startWorktree: assign(({ event }) => ({ worktreeRequest: (event as { id?: string }).id ?? '' })),
-      endWorktree: assign({ worktreeRequest: undefined }),
+      startWorktree: assign(({ context, event }) => ({ worktreeRequest: (event as { id?: string }).id ?? '', jobAt: { ...context.jobAt, worktree: (event as { now?: string }).now } })),
+      endWorktree: assign(({ context }) => ({ worktreeRequest: undefined, jobAt: { ...context.jobAt, worktree: undefined } })),
       /** The worktree could not be made (git refused, cancelled): the request hears git's error; the next may try again. */
       worktreeFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.worktreeRequest, error: (event as unknown as { error: unknown }).error }),
-      startTaskChange: assign(({ event }) => ({ taskChangeRequest: (event as { id?: string }).id ?? '' })),
-      endTaskChange: assign({ taskChangeRequest: undefined }),
+      startTaskChange: assign(({ context, event }) => ({ taskChangeRequest: (event as { id?: string }).id ?? '', jobAt: { ...context.jobAt, taskChange: (event as { now?: string }).now } })),
+      endTaskChange: assign(({ context }) => ({ taskChangeRequest: undefined, jobAt: { ...context.jobAt, taskChange: undefined } })),
       /** Git refused (a change that would be lost, a rewritten branch) or the plan could not be read: the request hears why; nothing was written. */
       taskChangeFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.taskChangeRequest, error: (event as unknown as { error: unknown }).error }),
       recordTaskChange: ({ context, event, self }) => fx.recordTaskChange(context, event, self),

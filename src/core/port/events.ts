@@ -1,16 +1,32 @@
+import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
 import type { PipelineEvent } from '../pipeline/machineTypes';
 import type { Intent, RequestOptions } from './intent';
 
-/** The intents answered when their work ends, sent to the actor by the request itself. */
-export type LongIntent = 'runTasks' | 'createWorktree' | 'verify' | 'answerReview';
+/** The intents answered when their work ends (INTENT_OPERATIONS says `long`). */
+export type LongIntent = 'runTasks' | 'createWorktree' | 'verify' | 'answerReview' | 'rewind' | 'rejectFile';
 
 /**
- * The event an intent is to the spec's actor (Run Tasks, Create Worktree and Verify are sent by
- * the request itself, with what only it holds: the run's ports, git's cancellation, the commands' runner).
+ * What only the request holds for a run (Run Tasks, Answer Review): where the spec is, its
+ * pipeline, and the supervision's ports (absent when the request only asks what the actor would do).
  */
-export function eventOf(intent: Exclude<Intent, { type: LongIntent }>, options: RequestOptions, id: string, now: string): PipelineEvent {
+export type RunPorts = Pick<ExecutingMachineInput, 'repoRoot' | 'specDir' | 'definition' | 'work' | 'onEvent'>;
+
+/** The event an intent is to the spec's actor; a run's event carries the ports the request holds for it. */
+export function eventOf(intent: Intent, options: RequestOptions, id: string, now: string, ports?: RunPorts): PipelineEvent {
   const confirm = options.confirm !== undefined ? { confirm: options.confirm } : {};
   switch (intent.type) {
+    case 'runTasks': {
+      const { prompts: _prompts, signal: _signal, ...input } = intent.run;
+      return { type: 'RUN_TASKS', id, now, ...confirm, input: { ...input, ...ports! } };
+    }
+    case 'answerReview': {
+      const { prompts: _prompts, signal, ...input } = intent.answer.run;
+      return { type: 'ANSWER_REVIEW', id, now, writer: intent.answer.writer, signal, input: { ...input, ...ports! } };
+    }
+    case 'createWorktree':
+      return { type: 'CREATE_WORKTREE', id, now, location: intent.location ?? '', ...(intent.signal ? { signal: intent.signal } : {}) };
+    case 'verify':
+      return { type: 'VERIFY', id, now, verify: intent.verify };
     case 'advance':
       return { type: 'ADVANCE', id, now, to: intent.to, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm };
     case 'approve':

@@ -16,13 +16,16 @@ import { newPipelineState } from '../pipeline/stateRecord';
 import { DEFAULT_TEAM_RULES, type TeamRules } from '../pipeline/teamRules';
 import { nextTransitions, type TransitionCheck } from '../pipeline/transitionCheck';
 import type { Answer, NeedsConfirmation, Preview, Refused } from '../port/answer';
-import { eventOf, type LongIntent } from '../port/events';
+import { eventOf, type LongIntent, type RunPorts } from '../port/events';
+import { INTENT_OPERATIONS, type IntentOperation } from '../port/intentTable';
+import type { ExecutingEvent } from '../executing/events';
 import { currentSteps } from './currentSteps';
 import type { Intent, RequestOptions } from '../port/intent';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
+import { withRequestReads } from '../fs/requestReads';
 import { superviseRun } from '../executing/machine/runSupervision';
 import { heldElsewhere, readRunLock, RUN_LOCK_FILE, withRunLock } from '../store/runLock';
 import { loomVersionOf, refreshLoomHandoff, writeHandoffRecord, writePipelineState, writeTaskState, type ProgressSources } from '../store/stateStore';
@@ -144,6 +147,9 @@ function lockedAnswer(spec: SpecPipeline, e: SpecLockedError): Refused {
     holder: { pid: e.pid },
   };
 }
+
+/** The intents whose work is a run of the executing machinery. */
+type RunIntent = Extract<Intent, { type: 'runTasks' | 'answerReview' }>;
 
 const rulesOf = (rules: SpecPipelineOptions['rules']): TeamRules => (typeof rules === 'function' ? rules() : (rules ?? DEFAULT_TEAM_RULES));
 
@@ -370,22 +376,48 @@ export class SpecPipeline {
 
   /**
    * The one way in: an intent of any surface, sent to the spec's actor, which answers it (see
-   * src/core/port/request.ts). A change is one step under the spec's run lock: the files read
-   * afresh, the stage reports loom's `run --advance` writes first written, the event sent, the
-   * actor's emitted answer taken. Run Tasks answers when its run ends; Create Worktree once git
-   * made the worktree and the state recorded it.
+   * src/core/port/request.ts). One body for every intent, as the git extension runs every verb
+   * through `run(operation)`: INTENT_OPERATIONS says which intents run a job, supervise a run or
+   * write the stage reports first. Each is decided in one step under the spec's run lock (a lock
+   * another process holds is the answer): the spec read once, the stage reports loom's
+   * `run --advance` writes first written, the event sent, the actor's emitted answer taken. A job
+   * or a run answers when it ends. The views hear of the request once, when it is answered.
    */
   async request<I extends Intent>(intent: I, options: RequestOptions = {}): Promise<Answer<I['type']>> {
+    const op = INTENT_OPERATIONS[intent.type];
     const now = options.now ?? new Date().toISOString();
     const id = `r${++requests}`;
-    // The steps it follows now are the spec's own: worked out here when the caller did not give them.
-    const asked: Intent = intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
-    if (asked.type === 'runTasks') return (await this.runTasks(asked, options, id, now)) as Answer<I['type']>;
-    if (asked.type === 'createWorktree') return (await this.createWorktree(asked, id, now)) as Answer<I['type']>;
-    if (asked.type === 'rewind' || asked.type === 'rejectFile') return (await this.changeTask(eventOf(asked, options, id, now), id)) as Answer<I['type']>;
-    if (asked.type === 'answerReview') return (await this.answerReview(asked, id, now)) as Answer<I['type']>;
-    if (asked.type === 'verify') return (await this.changeTask({ type: 'VERIFY', id, now, verify: asked.verify }, id)) as Answer<I['type']>;
-    return this.decide(eventOf(asked, options, id, now), id) as Answer<I['type']>;
+    const asked = this.withCurrentSteps(intent);
+    if (op.model) {
+      const noModel = await this.modelMissing(asked as RunIntent, options, id, now);
+      if (noModel) return noModel;
+    }
+    if (op.run) return (await this.supervise(asked as RunIntent, options, id, now)) as Answer<I['type']>;
+    if (!op.long) return this.decide(eventOf(asked, options, id, now), op) as Answer<I['type']>;
+    const end = this.nextAnswer(id);
+    try {
+      const decided = this.decideLocked(eventOf(asked, options, id, now), op);
+      if ('locked' in decided) return decided.locked as Answer<I['type']>;
+      // Refused (or answered at once): the views heard of it already; else they hear when the job's effect answered.
+      if (decided.heard) return this.answered(decided, intent.type) as Answer<I['type']>;
+      try {
+        return answerOf(await end.answer, this.snapshot.specDir, intent.type) as Answer<I['type']>;
+      } finally {
+        this.reload();
+      }
+    } finally {
+      end.stop();
+    }
+  }
+
+  /** The steps a spec follows now are its own: worked out here when the caller of Adjust Steps did not give them. */
+  private withCurrentSteps<I extends Intent>(intent: I): I {
+    return intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
+  }
+
+  /** Where the spec is and its pipeline, for an event that starts a run. */
+  private get place(): RunPorts {
+    return { repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition };
   }
 
   /**
@@ -400,69 +432,90 @@ export class SpecPipeline {
     // Another live process holds the spec: the request would be refused for it, so the preview is.
     const lock = this.snapshot.lock;
     if (lock && !lock.stale && lock.pid !== process.pid) return lockedAnswer(this, heldElsewhere(this.snapshot, lock));
-    const id = `p${++requests}`;
-    const event = eventOf(intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent, options, id, options.now ?? new Date().toISOString());
+    return this.wouldAnswer(eventOf(this.withCurrentSteps(intent), options, `p${++requests}`, options.now ?? new Date().toISOString())) ?? { kind: 'would-change' };
+  }
+
+  /** The refusal or question the actor would emit for `event` on the facts as they are; undefined when it would take it. */
+  private wouldAnswer(event: PipelineEvent): Refused | NeedsConfirmation | undefined {
     const [, actions] = transition(machineFor(this.definition), this.actor.getSnapshot(), event);
-    return emittedAnswer(actions) ?? { kind: 'would-change' };
+    return emittedAnswer(actions);
   }
 
   /**
-   * `request`, for an intent the actor answers at once (all but Run Tasks and Create Worktree),
-   * for a caller that holds the run lock itself and must write in one step (accepted drafts and
-   * the handoffs they rework).
+   * `request`, for an intent the actor answers at once (all but the long ones), for a caller that
+   * holds the run lock itself and must write in one step (accepted drafts and the handoffs they rework).
    */
   requestNow<I extends Exclude<Intent, { type: LongIntent }>>(intent: I, options: RequestOptions = {}): Answer<I['type']> {
     const id = `r${++requests}`;
-    const asked: Exclude<Intent, { type: LongIntent }> = intent.type === 'adjustSteps' && !intent.current ? { ...intent, current: currentSteps(this) } : intent;
-    return this.decide(eventOf(asked, options, id, options.now ?? new Date().toISOString()), id) as Answer<I['type']>;
+    return this.decide(eventOf(this.withCurrentSteps(intent), options, id, options.now ?? new Date().toISOString()), INTENT_OPERATIONS[intent.type]) as Answer<I['type']>;
   }
 
-  /** Sends one event under the run lock and takes the answer the actor emits for it. */
-  private decide(event: PipelineEvent, id: string): Answer {
+  /** An intent answered at once: decided under the run lock, its answer taken (a lock held elsewhere is the answer). */
+  private decide(event: PipelineEvent, op: IntentOperation): Answer {
+    const decided = this.decideLocked(event, op);
+    return 'locked' in decided ? decided.locked : this.answered(decided, event.type);
+  }
+
+  /** The emitted answer, with what the stage reports written first say where it is a refusal. */
+  private answered(decided: { heard?: PipelineEmitted; hint?: string }, event: string): Answer {
+    const answer = answerOf(decided.heard, this.snapshot.specDir, event);
+    // A convergence round that appended tasks says so where the refusal is shown.
+    return decided.hint && answer.kind === 'refused' ? { ...answer, reasons: [...answer.reasons, decided.hint] } : answer;
+  }
+
+  /**
+   * The one decision of a request: under the run lock, the spec read once, the stage reports
+   * written first where loom writes them, the event sent and the actor's emitted answer heard
+   * (none yet: a job or a run the actor started answers when it ends). The views hear of it at
+   * once when it was answered; a job's or a run's request tells them when it ends.
+   */
+  private decideLocked(event: PipelineEvent, op: IntentOperation): { heard?: PipelineEmitted; hint?: string } | { locked: Refused } {
+    let hint: string | undefined;
+    let heard: PipelineEmitted | undefined;
+    let changed: boolean;
     try {
-      return this.decideLocked(event, id);
+      changed = this.underLock(() => {
+        heard = this.hear((event as { id?: string }).id, () => {
+          this.reload();
+          if (op.stageReports && (event.type === 'ADVANCE' || event.type === 'APPROVE')) {
+            const written = this.writeStageReports(event);
+            if (written) {
+              hint = written.hint;
+              this.reload();
+            }
+          }
+          this.actor.send(event);
+        });
+      });
     } catch (e) {
       // Held by another process: the spec is not changed, and the answer says by whom.
-      if (e instanceof SpecLockedError) return lockedAnswer(this, e);
+      if (e instanceof SpecLockedError) return { locked: lockedAnswer(this, e) };
       throw e;
     }
+    if (changed && (heard || !op.long)) this.notify();
+    return { heard, hint };
   }
 
-  private decideLocked(event: PipelineEvent, id: string): Answer {
-    let hint: string | undefined;
-    const heard = this.hear(id, () =>
-      this.underLock(() => {
-        this.reload();
-        if (event.type === 'ADVANCE' || event.type === 'APPROVE') {
-          const written = this.writeStageReports(event);
-          if (written) {
-            hint = written.hint;
-            this.reload();
-          }
-        }
-        this.actor.send(event);
-      }),
-    );
-    const answer = answerOf(heard, this.snapshot.specDir, event.type);
-    // A convergence round that appended tasks says so where the refusal is shown.
-    return hint && answer.kind === 'refused' ? { ...answer, reasons: [...answer.reasons, hint] } : answer;
-  }
-
-  /** Runs `send` holding the run lock, then reads back what was written; the views hear of it once, at the end. */
-  private underLock(send: () => void): void {
+  /**
+   * Runs `send` holding the run lock, each file read once (requestReads), then takes what was
+   * written; whether the facts changed is returned, for the request to tell the views once.
+   */
+  private underLock(send: () => void): boolean {
+    const outer = this.deferred;
     this.deferred = { changed: false };
     try {
-      withRunLock(this.snapshot, send, { waitMs: this.options.lockWaitMs });
-      this.reload();
+      withRequestReads(() => {
+        withRunLock(this.snapshot, send, { waitMs: this.options.lockWaitMs });
+        this.reload();
+      });
+      return this.deferred.changed;
     } finally {
-      const { changed } = this.deferred;
-      this.deferred = undefined;
-      if (changed) this.notify();
+      this.deferred = outer;
     }
   }
 
   /** The answer the actor emits for request `id` while `send` runs (undefined when it emitted none yet). */
-  private hear(id: string, send: () => void): PipelineEmitted | undefined {
+  private hear(id: string | undefined, send: () => void): PipelineEmitted | undefined {
     let heard: PipelineEmitted | undefined;
     const sub = this.actor.on('answer', (e) => {
       if (e.id === id) heard ??= e;
@@ -515,65 +568,63 @@ export class SpecPipeline {
   }
 
   /**
-   * Run Tasks: the executing statechart as the child of the stage that runs tasks. The actor
+   * Run Tasks and Answer Review: the executing statechart as the child of the stage. The actor
    * decides under the run lock (the stage, a run already going, the preconditions, the person's
-   * agreement to send the tasks to a model); once it started the run, the spec's run lease is
-   * held until the run ends, the person's questions go to `prompts` and their answers back to
-   * the run, and the answer is the run's result.
+   * agreement to send the tasks to a model; for a review, review-feedback.md, the worktree,
+   * trust); once it started the run, the spec's run lease is held until the run ends, the person's
+   * questions go to `prompts` and their answers back to the run, the views follow what the run
+   * writes, and the answer is the actor's when the run ended.
    */
-  private async runTasks(intent: Extract<Intent, { type: 'runTasks' }>, options: RequestOptions, id: string, now: string): Promise<Answer<'runTasks'>> {
-    const { prompts, signal, ...input } = intent.run;
-    const noModel = await this.modelMissing(intent, options, id, now);
-    if (noModel) return noModel;
+  private async supervise(asked: RunIntent, options: RequestOptions, id: string, now: string): Promise<Answer> {
+    const { prompts, signal, clock, onEvent } = asked.type === 'runTasks' ? asked.run : asked.answer.run;
+    const op = INTENT_OPERATIONS[asked.type];
     const end = this.nextAnswer(id);
-    let refused: PipelineEmitted | undefined;
+    let decided: { heard?: PipelineEmitted; hint?: string } | { locked: Refused } = {};
+    let started = false;
     try {
-      const result = await superviseRun(this.snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
-        refused = this.hear(id, () =>
-          this.underLock(() => {
-            this.reload();
-            this.actor.send({
-              type: 'RUN_TASKS',
-              id,
-              now,
-              ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
-              input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition, work, onEvent },
-            });
-          }),
-        );
-        if (refused) return undefined;
+      const ended = await superviseRun<PipelineEmitted>(this.snapshot, { prompts, signal, clock, onEvent: this.following(onEvent) }, ({ onEvent, work }) => {
+        decided = this.decideLocked(eventOf(asked, options, id, now, { ...this.place, work, onEvent }), op);
+        if ('locked' in decided || decided.heard) return undefined;
+        started = true;
         const actor = this.actor;
         return {
           answer: (answer) => actor.send({ type: 'TASK_ANSWER', answer }),
           stop: () => actor.send({ type: 'STOP_TASKS' }),
-          ended: end.answer.then((e) => {
-            if (e.error !== undefined) throw e.error;
-            const a = e.answer as Answer<'runTasks'>;
-            if (a.kind !== 'changed') throw new TransitionRefusedError(t('run.leftWhileRunning', { specDir: this.snapshot.specDir, stage: this.stage ?? '?' }), []);
-            return a.result;
-          }),
+          ended: asked.type === 'runTasks' ? end.answer.then((e) => this.runEnded(e)) : end.answer,
         };
       });
-      if (result === undefined) return answerOf(refused, this.snapshot.specDir, 'RUN_TASKS') as Answer<'runTasks'>;
-      if ('locked' in result) {
-        // Driven elsewhere: what the actor says of the run is the answer (its own run going on, a
-        // precondition); if it would start one, the lock is why it does not.
-        this.reload();
-        const [, actions] = transition(machineFor(this.definition), this.actor.getSnapshot(), {
-          type: 'RUN_TASKS',
-          id,
-          now,
-          ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
-          input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition },
-        });
-        return (emittedAnswer(actions) ?? lockedAnswer(this, result.locked)) as Answer<'runTasks'>;
+      if (ended === undefined) {
+        // Refused (or answered at once): no run was started. Read through a cast: it was set in the callback.
+        const at = decided as { heard?: PipelineEmitted; hint?: string } | { locked: Refused };
+        return 'locked' in at ? at.locked : this.answered(at, asked.type);
       }
-      const at = this.stage;
-      return { kind: 'changed', intent: 'runTasks', from: at, to: at, result };
+      // Driven elsewhere: what the actor says of the run is the answer (its own run going on, a
+      // precondition); if it would start one, the lock is why it does not.
+      if ('locked' in ended) {
+        this.reload();
+        return this.wouldAnswer(eventOf(asked, options, id, now, this.place)) ?? lockedAnswer(this, ended.locked);
+      }
+      return answerOf(ended, this.snapshot.specDir, asked.type);
     } finally {
       end.stop();
-      this.reload();
+      // What the run wrote: the views hear of it once more, as it ended.
+      if (started) this.reload();
     }
+  }
+
+  /** How a run of Run Tasks ended: its result, or why not (an error; the spec left the stage while it ran). */
+  private runEnded(e: PipelineEmitted): PipelineEmitted {
+    if (e.error !== undefined) throw e.error;
+    if (e.answer?.kind !== 'changed') throw new TransitionRefusedError(t('run.leftWhileRunning', { specDir: this.snapshot.specDir, stage: this.stage ?? '?' }), []);
+    return e;
+  }
+
+  /** The run's events, and the spec read again after those that wrote (a task's state, a checkpoint, the test report): the views follow the run. */
+  private following(onEvent: ((e: ExecutingEvent) => void) | undefined): (e: ExecutingEvent) => void {
+    return (e) => {
+      onEvent?.(e);
+      if (e.type === 'task-status' || e.type === 'checkpoint' || e.type === 'test-report') this.reload();
+    };
   }
 
   /**
@@ -582,19 +633,11 @@ export class SpecPipeline {
    * that cannot start leaves every file as it was. What the actor refuses for is said first (a
    * missing approval, a worktree), since that is what the person must do before any model helps.
    */
-  private async modelMissing(intent: Extract<Intent, { type: 'runTasks' }>, options: RequestOptions, id: string, now: string): Promise<Refused | undefined> {
-    const { prompts: _p, signal, ...input } = intent.run;
-    if (!input.models.check) return undefined;
+  private async modelMissing(intent: RunIntent, options: RequestOptions, id: string, now: string): Promise<Refused | undefined> {
+    if (intent.type !== 'runTasks' || !intent.run.models.check) return undefined;
     this.reload();
-    const [, actions] = transition(machineFor(this.definition), this.actor.getSnapshot(), {
-      type: 'RUN_TASKS',
-      id,
-      now,
-      ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
-      input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition },
-    });
-    if (emittedAnswer(actions)?.kind === 'refused') return undefined;
-    const reason = await input.models.check(signal);
+    if (this.wouldAnswer(eventOf(intent, options, id, now, this.place))?.kind === 'refused') return undefined;
+    const reason = await intent.run.models.check(intent.run.signal);
     if (reason === undefined) return undefined;
     return {
       kind: 'refused',
@@ -605,91 +648,6 @@ export class SpecPipeline {
       remedies: [{ kind: 'model-settings' }],
       stage: this.stage,
     };
-  }
-
-  /**
-   * Answer Review: the actor decides under the run lock (the stage, review-feedback.md readable,
-   * the worktree, trust); once it started, the spec's run lease is held until the fixes ran and the
-   * tests were re-run, the person's questions (the breaker's choice) go to `prompts` and their
-   * answers back to the fix run, and the answer is the actor's: the response written, or where
-   * the fix run stopped.
-   */
-  private async answerReview(intent: Extract<Intent, { type: 'answerReview' }>, id: string, now: string): Promise<Answer<'answerReview'>> {
-    const { prompts, signal, ...input } = intent.answer.run;
-    const end = this.nextAnswer(id);
-    let heard: PipelineEmitted | undefined;
-    try {
-      const ended = await superviseRun<PipelineEmitted>(this.snapshot, { prompts, signal, clock: input.clock, onEvent: input.onEvent }, ({ onEvent, work }) => {
-        heard = this.hear(id, () =>
-          this.underLock(() => {
-            this.reload();
-            this.actor.send({
-              type: 'ANSWER_REVIEW',
-              id,
-              now,
-              writer: intent.answer.writer,
-              signal,
-              input: { ...input, repoRoot: this.snapshot.repoRoot, specDir: this.snapshot.dir, definition: this.definition, work, onEvent },
-            });
-          }),
-        );
-        // Refused (or answered at once): no run to supervise.
-        if (heard) return undefined;
-        const actor = this.actor;
-        return { answer: (answer) => actor.send({ type: 'TASK_ANSWER', answer }), stop: () => actor.send({ type: 'STOP_TASKS' }), ended: end.answer };
-      });
-      if (ended === undefined) return answerOf(heard, this.snapshot.specDir, 'ANSWER_REVIEW') as Answer<'answerReview'>;
-      if ('locked' in ended) return lockedAnswer(this, ended.locked);
-      return answerOf(ended, this.snapshot.specDir, 'ANSWER_REVIEW') as Answer<'answerReview'>;
-    } finally {
-      end.stop();
-      this.reload();
-    }
-  }
-
-  /** Create Worktree: git makes or reuses the feature branch and its worktree; the actor records it. */
-  private async createWorktree(intent: Extract<Intent, { type: 'createWorktree' }>, id: string, now: string): Promise<Answer<'createWorktree'>> {
-    const end = this.nextAnswer(id);
-    try {
-      const heard = this.hear(id, () =>
-        this.underLock(() => {
-          this.reload();
-          this.actor.send({ type: 'CREATE_WORKTREE', id, now, location: intent.location ?? '', ...(intent.signal ? { signal: intent.signal } : {}) });
-        }),
-      );
-      const answered = heard ?? (await end.answer);
-      return answerOf(answered, this.snapshot.specDir, 'CREATE_WORKTREE') as Answer<'createWorktree'>;
-    } finally {
-      end.stop();
-      this.reload();
-    }
-  }
-
-  /**
-   * Rewind, Reject File and Verify: jobs the actor runs beside the stage. The event is decided
-   * under the run lock (a spec another process holds is answered as such); a refusal is heard at
-   * once, else the answer comes when the job's effect has written what it found.
-   */
-  private async changeTask(event: PipelineEvent, id: string): Promise<Answer> {
-    const end = this.nextAnswer(id);
-    try {
-      let heard: PipelineEmitted | undefined;
-      try {
-        heard = this.hear(id, () =>
-          this.underLock(() => {
-            this.reload();
-            this.actor.send(event);
-          }),
-        );
-      } catch (e) {
-        if (e instanceof SpecLockedError) return lockedAnswer(this, e);
-        throw e;
-      }
-      return answerOf(heard ?? (await end.answer), this.snapshot.specDir, event.type);
-    } finally {
-      end.stop();
-      this.reload();
-    }
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readFileOnce } from '../fs/requestReads';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nodeCrypto } from '../nodeModules';
 import { REVIEW_COMMENTS_FILE } from '../review/reviewComments';
@@ -57,7 +58,7 @@ export function fingerprintPath(path: string): string | undefined {
     return undefined;
   }
   try {
-    if (isFile) return sha256(readFileSync(path));
+    if (isFile) return sha256(readFileOnce(path));
     const rows: string[] = [];
     const walk = (dir: string, prefix: string) => {
       const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
@@ -65,7 +66,7 @@ export function fingerprintPath(path: string): string | undefined {
         const child = resolve(dir, entry.name);
         const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (entry.isDirectory()) walk(child, rel);
-        else rows.push(`${rel}\0${sha256(readFileSync(child))}`);
+        else rows.push(`${rel}\0${sha256(readFileOnce(child))}`);
       }
     };
     walk(path, '');

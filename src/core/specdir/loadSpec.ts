@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { parseJsonDocument } from '../diagnostics/jsonDocument';
@@ -24,6 +24,7 @@ import { normalizeTraceability, plainTraceabilityFile, TRACEABILITY_FILE, Tracea
 import { SPEC_ROOTS, TASK_FILE_PATTERN } from '../files/vocabulary';
 import { entryPath, repoRelative } from '../fs/paths';
 import { folderEntries } from '../fs/readRecorder';
+import { readTextOnce } from '../fs/requestReads';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
 import { SpecFileTooLargeError } from '../errors';
 import type { FileStamp } from '../fs/fileStamp';
@@ -32,7 +33,7 @@ import type { FileCondition, SpecSnapshot } from './specSnapshot';
 
 const readText = (path: string): string | undefined => {
   try {
-    return readFileSync(path, 'utf8');
+    return readTextOnce(path);
   } catch {
     return undefined;
   }

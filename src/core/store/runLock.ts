@@ -1,3 +1,4 @@
+import { readTextOnce, wroteFile } from '../fs/requestReads';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { SpecLockedError } from '../errors';
@@ -47,7 +48,7 @@ export function readRunLock(dir: string): RunLockInfo | undefined {
   const path = join(dir, RUN_LOCK_FILE);
   let raw: string;
   try {
-    raw = readFileSync(path, 'utf8');
+    raw = readTextOnce(path);
   } catch {
     return undefined;
   }
@@ -198,6 +199,8 @@ function tryCreate(path: string, text: string): 'created' | 'exists' {
   } finally {
     closeSync(fd);
   }
+  // A request reads the lock it holds as written (requestReads: the stamp still tells a lock taken over).
+  wroteFile(path, text);
   return 'created';
 }
 
@@ -237,7 +240,7 @@ function releaseHeld(dir: string, entry: { token: string; depth: number }): void
   const path = join(dir, RUN_LOCK_FILE);
   let token: string | undefined;
   try {
-    token = parseLock(readFileSync(path, 'utf8')).token;
+    token = parseLock(readTextOnce(path)).token;
   } catch {
     return;
   }

@@ -16,7 +16,6 @@ const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
 function shown(ctx: CommandContext, e: SpecEntry, a: Answer, component: string): CommandOutcome | undefined {
   if (a.kind === 'refused') return presentRefused(ctx, e, a, component);
   if (a.kind !== 'changed') return undefined;
-  ctx.registry.reloadNow(e.dir);
   return { status: 'done', specDir: e.dir, from: a.from ?? undefined, to: a.to ?? undefined };
 }
 

@@ -84,7 +84,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
   }
 
   /** A run under way in a cancellable notification (Cancel stops it), known to Stop Tasks and the breaker's choice meanwhile. */
-  async function withRunProgress<T>(e: SpecEntry, entry: RunningLoop, title: string, shown: (p: vscode.Progress<{ message?: string }>) => void, work: () => Promise<T>): Promise<T> {
+  async function withRunProgress<T>(entry: RunningLoop, title: string, shown: (p: vscode.Progress<{ message?: string }>) => void, work: () => Promise<T>): Promise<T> {
     running.add(entry);
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
@@ -98,7 +98,6 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       });
     } finally {
       running.remove(entry);
-      ctx.registry.reloadNow(e.dir);
     }
   }
 
@@ -128,7 +127,6 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     let answer: Answer<'runTasks'>;
     try {
       answer = await withRunProgress(
-        e,
         entry,
         t('host.executing.loomRunningTasks', { feature: feature(e) }),
         (p) => (current = p),
@@ -176,7 +174,6 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
     let current: vscode.Progress<{ message?: string }> | undefined;
     const intent = { type: 'answerReview' as const, answer: { writer: 'Loom: Answer Review', run: runInput(e, prompts, entry.controller.signal, () => current) } };
     const answer = await withRunProgress(
-      e,
       entry,
       t('host.executing.loomAnsweringReview', { feature: feature(e) }),
       (p) => (current = p),

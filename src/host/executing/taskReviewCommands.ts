@@ -98,7 +98,6 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
       }));
     if (words === undefined) return { status: 'cancelled' };
     const answer = await request(e.spec, { type: 'rejectFile', task, file, words });
-    ctx.registry.reloadNow(e.dir);
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
     const run = t('ask.runTasks.ok');
@@ -116,7 +115,6 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
       if (!(await askPerson(ctx, e, answer))) return { status: 'cancelled' };
       answer = await request(e.spec, { type: 'rewind', task }, { confirm: answer.step });
     }
-    ctx.registry.reloadNow(e.dir);
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'executing');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
     notify('info', t('host.executing.backBeforePendingAgain', { feature: feature(e), task, tasks: answer.tasks.join(', ') }));

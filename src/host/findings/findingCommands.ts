@@ -41,7 +41,6 @@ async function checkStageCommand(ctx: CommandContext, e: SpecEntry): Promise<Com
     notify('info', message);
     return { status: 'done', specDir: e.dir, outcome: 'none', message };
   }
-  ctx.registry.reloadNow(e.dir);
   const log = ctx.log.component('checkStage');
   log.info(
     `${e.spec.snapshot.specDir} at ${stage}: ${result.validators.map((v) => `${v.name} ${v.passed ? 'passed' : `failed (${v.blocking} blocking)`}${v.report && v.written ? `, wrote ${v.report}` : ''}`).join('; ')}`,

@@ -32,7 +32,6 @@ async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<Comman
   if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'worktree');
   if (answer.kind !== 'changed') return { status: 'cancelled' };
   const { worktree } = answer;
-  ctx.registry.reloadNow(e.dir);
   ctx.log.component('worktree').info(`${e.spec.snapshot.specDir}: ${worktree.created ? 'created' : 'reusing'} ${worktree.branch} at ${worktree.path}`);
   const message = worktree.created
     ? t('host.git.createdBranchWorktreeAt', { feature, branch: worktree.branch, path: worktree.path })

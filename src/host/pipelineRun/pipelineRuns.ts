@@ -309,8 +309,6 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
           run.lines.push({ stage, line });
           log.info(`${e.spec.snapshot.specDir} [${stage}] ${line}`);
           this.show();
-          // The dashboard shows the run as it goes.
-          this.ctx.registry.reloadNow(e.dir);
         }),
       );
     } catch (err) {
@@ -326,14 +324,12 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
       this.running.delete(e.dir);
       if (!this.disposed) {
         this.active.forget(e.dir);
-        this.ctx.registry.reloadNow(e.dir);
         this.show();
       }
     }
     if (this.disposed) return { status: 'cancelled' };
     this.keepStop(e, stop, mode);
     const action = continueAction(this, e, stop, mode);
-    this.ctx.registry.reloadNow(e.dir);
     this.show();
     this.changed.fire(e.dir);
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);

@@ -38,7 +38,6 @@ export async function runVerification(ctx: CommandContext, e: SpecEntry, signal?
 /** What the person sees of a verification: the verdict, the report to open, and the first fix when it failed. */
 export function presentVerification(ctx: CommandContext, e: SpecEntry, v: VerificationResult): CommandOutcome {
   const feature = splitSpecName(e.spec.snapshot.name).feature;
-  ctx.registry.reloadNow(e.dir);
   ctx.log.component('verification').info(`${e.spec.snapshot.specDir}: verification ${v.verdict} in ${v.cwd}; ${v.fixItems.length} fix item(s)`);
   const open = { title: t('host.commands.open', { file: v.report }), run: () => openSpecFile(e, v.report) };
   if (v.verdict === 'PASS') {

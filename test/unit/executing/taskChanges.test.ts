@@ -52,8 +52,11 @@ test('each done task is a checkpoint: T1: <title> with Loom-Spec and Loom-Task o
 
 test('Reject File: the file goes back to its state before the task, the task goes back to the implementer in fix mode with the words, and its next checkpoint carries the fix', async () => {
   const { h, wt } = await ranTwoTasks();
-  const answer = await request(specOf(h), { type: 'rejectFile', task: 'T1', file: 'src/due.js', words: 'use Date.parse, not a regular expression' });
+  // The time recorded is the request's, as every effect records its request's (before: the clock when git was done).
+  const asked = '2031-01-02T03:04:05.000Z';
+  const answer = await request(specOf(h), { type: 'rejectFile', task: 'T1', file: 'src/due.js', words: 'use Date.parse, not a regular expression' }, { now: asked });
   assert.equal(answer.kind, 'changed');
+  assert.equal(h.repo.json(`${SPEC}/task-states/T1.state.json`).updated_at, asked);
   assert.equal(existsSync(`${wt}/src/due.js`), false, 'T1 added the file: rejecting it removes it');
   assert.equal(existsSync(`${wt}/tests/due.test.js`), true, 'the files not rejected stay');
   const t1 = h.repo.json(`${SPEC}/task-states/T1.state.json`);

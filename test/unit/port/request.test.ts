@@ -218,3 +218,52 @@ test('a spec starts on chosen steps once, with a word; a second start is refused
     r.dispose();
   }
 });
+
+/** Another live process holding the spec's run lock, for the time of `work`. */
+async function lockedByAnother(r: TempRepo, work: () => Promise<void>) {
+  const { spawn } = await import('node:child_process');
+  const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    r.write(`${SPEC}/.loom-run.lock`, String(sleeper.pid));
+    await work();
+  } finally {
+    await new Promise((done) => {
+      sleeper.once('exit', done);
+      sleeper.kill();
+    });
+  }
+}
+
+test('every intent turns a run lock held elsewhere into a refusal that names the holder, Create Worktree too', async () => {
+  const r = new TempRepo();
+  r.write(`${SPEC}/pipeline.state.json`, state('git-worktree'));
+  await lockedByAnother(r, async () => {
+    const s = spec(r);
+    for (const intent of [{ type: 'createWorktree' as const }, { type: 'fail' as const, reason: 'x' }, { type: 'rewind' as const, task: 'T1' }]) {
+      // Before the funnel, Create Worktree threw the lock's error where the others answered.
+      const answer = await request(s, intent, { now: NOW });
+      assert.equal(answer.kind, 'refused', intent.type);
+      assert.equal(answer.kind === 'refused' && answer.code, 'spec-locked', intent.type);
+      assert.ok(answer.kind === 'refused' && answer.holder?.pid, intent.type);
+    }
+  });
+  assert.equal(r.json(`${SPEC}/pipeline.state.json`).current_stage, 'git-worktree');
+  r.dispose();
+});
+
+test('the views hear of a request once, when it is answered, a job refused too', async () => {
+  const r = atBrainstorming();
+  const s = spec(r);
+  let heard = 0;
+  s.onDidChange(() => heard++);
+  const answer = await request(s, { type: 'advance' }, { confirm: true, now: NOW });
+  assert.equal(answer.kind, 'changed');
+  assert.equal(heard, 1);
+  assert.equal(s.stage, 'detail-expansion');
+  // Verify is a job: refused here (not the stage that verifies), it was heard twice before the funnel.
+  heard = 0;
+  const refused = await request(s, { type: 'verify', verify: { trusted: true, writer: 'test' } }, { now: NOW });
+  assert.equal(refused.kind, 'refused');
+  assert.equal(heard, 1);
+  r.dispose();
+});

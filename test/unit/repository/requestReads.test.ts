@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs, { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+
+const SAMPLE = resolve(__dirname, '..', '..', '..', 'sample');
+const TAGS = 'specs/2026-11-28+tags';
+
+/** Every readFileSync of a file under `root` while `work` runs, by root-relative path. */
+async function readsDuring(root: string, work: () => Promise<unknown>): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const original = fs.readFileSync;
+  fs.readFileSync = function (this: unknown, path: fs.PathOrFileDescriptor, ...rest: unknown[]) {
+    const rel = relative(root, String(path));
+    if (!rel.startsWith('..')) counts.set(rel, (counts.get(rel) ?? 0) + 1);
+    return (original as (...a: unknown[]) => unknown).call(this, path, ...rest);
+  } as typeof fs.readFileSync;
+  try {
+    await work();
+  } finally {
+    fs.readFileSync = original;
+  }
+  return counts;
+}
+
+test('one Advance on the bundled sample reads each file of the spec at most once', async () => {
+  // A copy: Advance writes, and the sample stays as committed (sample.test.ts).
+  const root = mkdtempSync(join(tmpdir(), 'loom-reads-'));
+  try {
+    cpSync(SAMPLE, root, { recursive: true });
+    const spec = new LoomRepository(root).load().get(TAGS)!;
+    let answer: Awaited<ReturnType<typeof spec.request>> | undefined;
+    // The spec read before, decided, written and read back: before the funnel, requirements.json
+    // was read four times (the facts, the guard's look for placeholders, the approval's
+    // fingerprint, the facts again after the write) and the state file and spec.md twice.
+    const reads = await readsDuring(root, async () => (answer = await spec.request({ type: 'advance' }, { confirm: true, now: '2026-12-01T00:00:00.000Z' })));
+    assert.equal(answer?.kind, 'changed');
+    assert.equal(spec.stage, 'detail-expansion', 'the spec took what the request wrote');
+    const twice = [...reads].filter(([, n]) => n > 1);
+    assert.deepEqual(twice, [], `read more than once: ${twice.map(([f, n]) => `${f} (${n})`).join(', ')}`);
+    assert.ok(reads.get(`${TAGS}/requirements.json`), 'the approved files were read (their fingerprints)');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
