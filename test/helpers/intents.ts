@@ -77,3 +77,16 @@ export function writeHandoff(spec: SpecPipeline, handoff: HandoffAsk, now?: stri
   const a = changed<Changed<'writeHandoff'>>(spec.requestNow({ type: 'writeHandoff', handoff }, opts(now)));
   return { file: a.file, handoff: a.handoff, refreshed: a.refreshed };
 }
+
+/**
+ * The next stage whichever way the spec's actor lets it go: Advance, or Approve where the stage is
+ * a human-approval gate (the actor refuses Advance there, as loom's `run --advance` does).
+ */
+export function moveOn(spec: () => SpecPipeline, o: { compressionConfirmed?: boolean; now?: string } = {}): Move {
+  try {
+    return advance(spec(), { ...o, confirm: true });
+  } catch (e) {
+    if (!(e instanceof TransitionRefusedError) || !e.details.codes?.includes('human-approval-gate')) throw e;
+    return approve(spec(), o);
+  }
+}

@@ -25,7 +25,7 @@ async function readsDuring(root: string, work: () => Promise<unknown>): Promise<
   return counts;
 }
 
-test('one Advance on the bundled sample reads each file of the spec at most once', async () => {
+test('one move on the bundled sample (tags: Approve, brainstorming being a human-approval gate) reads each file of the spec at most once', async () => {
   // A copy: Advance writes, and the sample stays as committed (sample.test.ts).
   const root = mkdtempSync(join(tmpdir(), 'loom-reads-'));
   try {
@@ -35,7 +35,7 @@ test('one Advance on the bundled sample reads each file of the spec at most once
     // The spec read before, decided, written and read back: before the funnel, requirements.json
     // was read four times (the facts, the guard's look for placeholders, the approval's
     // fingerprint, the facts again after the write) and the state file and spec.md twice.
-    const reads = await readsDuring(root, async () => (answer = await spec.request({ type: 'advance' }, { confirm: true, now: '2026-12-01T00:00:00.000Z' })));
+    const reads = await readsDuring(root, async () => (answer = await spec.request({ type: 'approve' }, { confirm: true, now: '2026-12-01T00:00:00.000Z' })));
     assert.equal(answer?.kind, 'changed');
     assert.equal(spec.stage, 'detail-expansion', 'the spec took what the request wrote');
     const twice = [...reads].filter(([, n]) => n > 1);

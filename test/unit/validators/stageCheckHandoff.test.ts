@@ -5,7 +5,7 @@ import test from 'node:test';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { checkStage } from '../../helpers/intents';
 import { freshSpec, GOOD } from '../authoring/authoringFixture';
-import { advance } from '../../helpers/intents';
+import { moveOn } from '../../helpers/intents';
 import { state } from '../../helpers/tempRepo';
 
 for (const language of ['en', 'zh'] as const)
@@ -24,7 +24,8 @@ for (const language of ['en', 'zh'] as const)
       mkdirSync(join(s.root, '.loom'));
       cpSync(join(__dirname, '..', '..', 'fixtures', 'workspace-chat', '.loom', 'workflow.yaml'), join(s.root, '.loom', 'workflow.yaml'));
       const spec = () => new LoomRepository(s.root).load().get(s.specDir)!;
-      for (let i = 0; i < 3; i++) advance(spec(), { confirm: true, compressionConfirmed: true });
+      // Brainstorming and planning are human-approval gates in this workflow: Approve passes them, Advance never does.
+      for (let i = 0; i < 3; i++) moveOn(spec, { compressionConfirmed: true });
       assert.equal(spec().stage, 'analyze-artifacts');
       // The step declares only handoffs/analyze-artifacts.json (loom's checkStageOutputs); the schema's artifact-analysis.json is advice.
       assert.deepEqual(spec().next()[0].unmet, ['handoffs/analyze-artifacts.json does not exist']);
@@ -36,7 +37,7 @@ for (const language of ['en', 'zh'] as const)
       assert.deepEqual([handoff.stage, handoff.status, handoff.artifacts, handoff.written_at], ['analyze-artifacts', 'done', ['artifact-analysis.json'], '2026-11-30T12:00:00.000Z']);
       assert.equal(handoff.summary, language === 'en' ? 'artifact-analysis.json passed Loom: Check Stage' : 'artifact-analysis.json 已通过 Loom: Check Stage');
       assert.equal(existsSync(join(s.dir, '.loom-run.lock')), false);
-      assert.deepEqual(advance(spec(), { confirm: true, compressionConfirmed: true }).to, 'approved');
+      assert.deepEqual(moveOn(spec, { compressionConfirmed: true }).to, 'approved');
     } finally {
       s.cleanup();
     }
