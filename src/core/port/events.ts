@@ -51,6 +51,12 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
       return { type: 'CHECK_STAGE', id, now };
     case 'sync':
       return { type: 'SYNC', id, now };
+    case 'analyzeArtifacts':
+      return { type: 'WRITE_REPORT', id, now, report: { kind: 'artifactAnalysis', ...(intent.override ? { override: intent.override } : {}) } };
+    case 'converge':
+      return { type: 'WRITE_REPORT', id, now, report: { kind: 'convergence', ...(intent.round !== undefined ? { round: intent.round } : {}) } };
+    case 'huntOmissions':
+      return { type: 'WRITE_REPORT', id, now, report: { kind: 'omissionHunt' } };
     case 'rewind':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'rewind', task: intent.task }, signal: intent.signal, ...confirm };
     case 'rejectFile':
