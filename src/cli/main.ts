@@ -152,7 +152,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const pipelineType = flagValue(args, '--type') ?? (specRoot === 'qa' ? 'qa' : repo.defaultPipelineType);
       // The spec.md template follows the terminal's locale (LANG=zh_CN.UTF-8 gets the Chinese one).
       const language = languageOfLocale(process.env.LC_ALL || process.env.LANG);
-      const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
+      const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, definition: repo.definition(pipelineType), language });
       if (asJson) json(io, { spec_dir: created.specDir, pipeline_type: pipelineType, stage: repo.definition(pipelineType).initial });
       else io.out(t('cli.new.started', { specDir: created.specDir, stage: repo.definition(pipelineType).initial, pipeline: pipelineType }));
       return 0;

@@ -1,6 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { HANDOFFS_DIR, WritableHandoffSchema } from '../files/handoff';
-import type { PipelineState } from '../files/pipelineState';
+import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import type { TaskState } from '../files/taskState';
 import { TASK_ID_PATTERN, TASK_STATUSES, type TaskStatus } from '../files/vocabulary';
 import { taskStateFile } from '../files/taskState';
@@ -353,6 +353,35 @@ export function effects(def: PipelineDefinition) {
         const state: PipelineState = { ...context.freshState(first, event.now), spec_dir: context.facts.dir, current_stage_started_at: event.now, dynamic_steps: [...event.steps] };
         context.store.writeState(context.facts, state, event.now);
         return { answer: { kind: 'changed', intent: 'startPipeline', from: null, to: first, state }, state };
+      });
+    },
+
+    /**
+     * A new spec's first state, as loom's init writes it (PipelineStateStore.init): at the stage
+     * given, `spec_dir` absolute, progress.md from it. Refused where the spec has a state already.
+     */
+    initState(context: PipelineContext, event: PipelineEvent, self: Sender) {
+      if (event.type !== 'INIT_STATE') return;
+      done(self, event.id, () => {
+        const facts = context.facts;
+        if (facts.stateCondition !== 'missing') {
+          const file = `${facts.specDir}/${PIPELINE_STATE_FILE}`;
+          return {
+            answer: {
+              kind: 'refused',
+              code: 'state-exists',
+              codes: ['state-exists'],
+              message: t('port.stateExists', { file }),
+              reasons: [],
+              remedies: [],
+              stage: here(context),
+              file: PIPELINE_STATE_FILE,
+            },
+          };
+        }
+        const state: PipelineState = { ...context.freshState(event.stage, event.now), spec_dir: resolve(facts.dir) };
+        context.store.writeState(facts, state, event.now);
+        return { answer: { kind: 'changed', intent: 'initState', from: null, to: event.stage, state }, state };
       });
     },
 

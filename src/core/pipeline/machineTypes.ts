@@ -86,6 +86,8 @@ export type PipelineEvent =
   | ({ type: 'CREATE_WORKTREE'; location: string; signal?: AbortSignal } & Asked)
   | ({ type: 'ADJUST_STEPS'; current: readonly WorkflowStep[]; remaining: readonly WorkflowStep[] } & Asked & Confirmed)
   | ({ type: 'START_PIPELINE'; steps: readonly ChosenStep[]; why: readonly string[] } & Asked & Confirmed)
+  /** A new spec's first state, whatever its pipeline says (it may not read yet): taken at the machine's root. */
+  | ({ type: 'INIT_STATE'; stage: string } & Asked)
   | ({ type: 'SET_TASK_STATE'; task: string; status: string; blocker?: string } & Asked)
   | ({ type: 'WRITE_HANDOFF'; handoff: HandoffAsk } & Asked)
   | ({ type: 'CHECK_STAGE' } & Asked)

@@ -166,6 +166,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       adjustSteps: ({ context, event, self }) => fx.adjustSteps(context, event, self),
       setTaskState: ({ context, event, self }) => fx.setTaskState(context, event, self),
       startPipeline: ({ context, event, self }) => fx.startPipeline(context, event, self),
+      initState: ({ context, event, self }) => fx.initState(context, event, self),
       writeHandoff: ({ context, event, self }) => fx.writeHandoff(context, event, self),
       checkStage: ({ context, event, self }) => fx.checkStage(context, event, self),
       writeReport: ({ context, event, self }) => fx.writeReport(context, event, self),
@@ -345,6 +346,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
       ANSWERED: { actions: ['takeAnswer', 'emitAnswer'] },
       // loom writes these reports whenever asked, at any stage, a failed or unreadable one too: no stage takes the event for itself.
       WRITE_REPORT: { actions: 'writeReport' },
+      // A new spec's first state: at its root, since the stage it names may be one no pipeline reads yet.
+      INIT_STATE: { actions: 'initState' },
       STOP_TASKS: { actions: { type: 'answerNotTaken', params: ({ context }: { context: PipelineContext }) => ({ stage: diskStage(context.facts) ?? UNREADABLE }) } as never },
       [`xstate.done.actor.${WORKTREE_JOB}`]: { actions: ['recordWorktree', 'endWorktree'] },
       [`xstate.error.actor.${WORKTREE_JOB}`]: { actions: ['worktreeFailed', 'endWorktree'] },

@@ -36,6 +36,7 @@ export interface ChangeResults {
   createWorktree: { worktree: FeatureWorktree; recorded: boolean };
   adjustSteps: { steps: WorkflowStep[] };
   startPipeline: Record<string, never>;
+  initState: Record<string, never>;
   setTaskState: { task: TaskState };
   writeHandoff: { file: string; handoff: Handoff; refreshed: boolean };
   checkStage: { check: StageCheckResult };

@@ -43,6 +43,8 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
       return { type: 'ADJUST_STEPS', id, now, current: intent.current ?? [], remaining: intent.remaining, ...confirm };
     case 'startPipeline':
       return { type: 'START_PIPELINE', id, now, steps: intent.steps, why: intent.why ?? [], ...confirm };
+    case 'initState':
+      return { type: 'INIT_STATE', id, now, stage: intent.stage };
     case 'setTaskState':
       return { type: 'SET_TASK_STATE', id, now, task: intent.task, status: intent.status, blocker: intent.blocker };
     case 'writeHandoff':

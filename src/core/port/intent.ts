@@ -31,6 +31,8 @@ export type Intent =
   | { type: 'adjustSteps'; remaining: readonly WorkflowStep[]; current?: readonly WorkflowStep[] }
   /** Starts a spec that has no pipeline.state.json yet on the steps chosen for it (loom's `run --auto`, loom_select_pipeline). */
   | { type: 'startPipeline'; steps: readonly ChosenStep[]; why?: string[] }
+  /** The first state of a spec just made (New Feature, loom's `init`): at `stage` of its own pipeline, no steps chosen, nothing to confirm. */
+  | { type: 'initState'; stage: string }
   /** loom's `run --task T --task-status S` / `loom_update_task_state`. */
   | { type: 'setTaskState'; task: string; status: string; blocker?: string }
   /** loom's `handoff write` / `loom_write_handoff`: one stage or task handoff. */

@@ -32,6 +32,7 @@ export const INTENT_OPERATIONS: Readonly<Record<IntentType, IntentOperation>> = 
   stopTasks: now,
   adjustSteps: now,
   startPipeline: now,
+  initState: now,
   setTaskState: now,
   writeHandoff: now,
   checkStage: now,

@@ -36,10 +36,10 @@ const MAY_CALL_REPORTS = new Set(['src/core/pipeline/machineEffects.ts', 'src/co
 const WRITERS = new Set(['writePipelineState', 'writeTaskState', 'writeHandoffRecord', 'writeLoomHandoff', 'writeHandoffFile', 'refreshLoomHandoff', 'initPipelineState']);
 
 /**
- * Who may call them: the actor's store port, the executing run (the actor's child, its task states
- * and handoffs), and the birth of a new spec, which has no actor before its first state exists.
+ * Who may call them: the actor's store port and the executing run (the actor's child, its task
+ * states and handoffs). A new spec's first state is its actor's effect too (initState).
  */
-const MAY_CALL_STORE = new Set(['src/core/repository/specPipeline.ts', 'src/core/executing/specStateStore.ts', 'src/core/executing/taskHandoff.ts', 'src/core/repository/createSpec.ts']);
+const MAY_CALL_STORE = new Set(['src/core/repository/specPipeline.ts', 'src/core/executing/specStateStore.ts', 'src/core/executing/taskHandoff.ts']);
 
 /** Calls that write a file, whatever module they come from. */
 const FILE_WRITES = new Set(['writeFileAtomic', 'writeFileSync', 'writeFile', 'appendFileSync', 'appendFile', 'renameSync', 'rename', 'copyFileSync', 'cpSync', 'createWriteStream']);
