@@ -15,7 +15,7 @@ import { SpecLockedError, TransitionRefusedError, WorktreeError } from '../core/
 import { PIPELINE_STATE_FILE } from '../core/port/vocabulary';
 import { REQUIREMENTS_FILE, TRACEABILITY_FILE } from '../core/port/files';
 import { createSpec, LoomRepository, type SpecPipeline, type StatusDetail } from '../core/port/specs';
-import { overrideAuthor, overrideFor, writeArtifactAnalysis, writeConvergence, verificationArtifacts } from '../core/port/validators';
+import { overrideAuthor, overrideFor, verificationArtifacts } from '../core/port/validators';
 import { displayLanguage, LANGUAGES, languageOfLocale, setDisplayLanguage, t } from '../core/port/messages';
 import { cliLanguage, isLanguage } from './language';
 import { cliParseCache, cliStatusCache } from './specCacheDir';
@@ -152,7 +152,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const pipelineType = flagValue(args, '--type') ?? (specRoot === 'qa' ? 'qa' : repo.defaultPipelineType);
       // The spec.md template follows the terminal's locale (LANG=zh_CN.UTF-8 gets the Chinese one).
       const language = languageOfLocale(process.env.LC_ALL || process.env.LANG);
-      const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
+      const created = createSpec(repo.root, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, definition: repo.definition(pipelineType), language });
       if (asJson) json(io, { spec_dir: created.specDir, pipeline_type: pipelineType, stage: repo.definition(pipelineType).initial });
       else io.out(t('cli.new.started', { specDir: created.specDir, stage: repo.definition(pipelineType).initial, pipeline: pipelineType }));
       return 0;
@@ -293,7 +293,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       const reason = flagValue(args, '--reason');
       if (findingId === undefined && reason !== undefined) throw new UsageError(t('cli.usage.reasonOnlyWithOverride'));
       if (findingId !== undefined && !reason?.trim()) throw new UsageError(t('cli.usage.overrideNeedsReason'));
-      const { report } = writeArtifactAnalysis(s.snapshot, findingId ? { override: { findingId, reason: reason!, by: overrideAuthor('loom-vscode analyze --override') } } : {});
+      const override = findingId ? { findingId, reason: reason!, by: overrideAuthor('loom-vscode analyze --override') } : undefined;
+      const { report } = changedOrThrow(await request(s, { type: 'analyzeArtifacts', ...(override ? { override } : {}) }), s);
       if (asJson) json(io, report);
       else {
         const overridden = new Map(report.findings.flatMap((f) => (overrideFor(report, f) ? [[f.id, overrideFor(report, f)!] as const] : [])));
@@ -309,7 +310,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     case 'converge': {
       const s = spec(repo, args);
-      const outcome = writeConvergence(s.snapshot);
+      const { outcome } = changedOrThrow(await request(s, { type: 'converge' }), s);
       const { report } = outcome;
       if (asJson) json(io, report);
       else {

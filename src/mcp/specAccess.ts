@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { PIPELINE_STATE_FILE } from '../core/port/vocabulary';
-import { LoomRepository, type SpecPipeline, loadSpec, specTaskIds, type SpecSnapshot, withRunLock } from '../core/port/specs';
+import { LoomRepository, type SpecPipeline, specTaskIds } from '../core/port/specs';
 import { insideRepository } from './paths';
 import { t } from '../core/port/messages';
 import { ToolRefusal } from './results';
@@ -60,23 +60,4 @@ export function changeableSpec(ctx: ToolContext, specDir: string | undefined): {
     throw new ToolRefusal('unknown-current-stage', t('input.unknownStage', { file, pipeline: spec.pipelineType }), t('mcp.hint.stages', { stages }), { file, problems });
   }
   return found;
-}
-
-/**
- * A write of one spec file under the spec's run lock, from a snapshot read inside the lock, so
- * that two agents writing at once both land; a file already on disk that does not parse is
- * reported by name and left as it is.
- */
-export function writeUnderLock<T>(ctx: ToolContext, spec: SpecPipeline, file: string | undefined, write: (fresh: SpecSnapshot) => T): T {
-  return withRunLock(
-    spec.snapshot,
-    () => {
-      const fresh = loadSpec(spec.snapshot.repoRoot, spec.snapshot.dir);
-      const path = `${fresh.specDir}/${file}`;
-      const broken = file === undefined ? [] : fresh.diagnostics.filter((d) => d.file === path && d.severity === 'error');
-      if (broken.length) throw new ToolRefusal('corrupt-file', t('mcp.file.unreadable', { file: path, problems: broken.map((d) => d.message).join('; ') }), t('mcp.hint.fixFile'), { file: path });
-      return write(fresh);
-    },
-    { waitMs: ctx.lockWaitMs },
-  );
 }

@@ -1,6 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { HANDOFFS_DIR, WritableHandoffSchema } from '../files/handoff';
-import type { PipelineState } from '../files/pipelineState';
+import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import type { TaskState } from '../files/taskState';
 import { TASK_ID_PATTERN, TASK_STATUSES, type TaskStatus } from '../files/vocabulary';
 import { taskStateFile } from '../files/taskState';
@@ -31,7 +31,9 @@ import { checkStage } from '../validators/stageCheck';
 import { takeBackTraceability } from '../executing/evidence/traceabilityUpdate';
 import { rewindQuestion, type TaskChangeJobOutput } from '../executing/review/taskChangeJob';
 import { taskStatesAfter } from '../executing/review/taskChanges';
-import { CONVERGENCE_PASS } from '../validators/convergence';
+import { CONVERGENCE_PASS, convergenceRound, writeConvergence } from '../validators/convergence';
+import { writeArtifactAnalysis } from '../validators/artifactAnalysis';
+import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../validators/omissionHunt';
 import { approvalFingerprints } from './approvalArtifacts';
 import { guard } from './guardCall';
 import { stageOnDisk, type PipelineContext, type PipelineEvent } from './machineTypes';
@@ -354,6 +356,35 @@ export function effects(def: PipelineDefinition) {
       });
     },
 
+    /**
+     * A new spec's first state, as loom's init writes it (PipelineStateStore.init): at the stage
+     * given, `spec_dir` absolute, progress.md from it. Refused where the spec has a state already.
+     */
+    initState(context: PipelineContext, event: PipelineEvent, self: Sender) {
+      if (event.type !== 'INIT_STATE') return;
+      done(self, event.id, () => {
+        const facts = context.facts;
+        if (facts.stateCondition !== 'missing') {
+          const file = `${facts.specDir}/${PIPELINE_STATE_FILE}`;
+          return {
+            answer: {
+              kind: 'refused',
+              code: 'state-exists',
+              codes: ['state-exists'],
+              message: t('port.stateExists', { file }),
+              reasons: [],
+              remedies: [],
+              stage: here(context),
+              file: PIPELINE_STATE_FILE,
+            },
+          };
+        }
+        const state: PipelineState = { ...context.freshState(event.stage, event.now), spec_dir: resolve(facts.dir) };
+        context.store.writeState(facts, state, event.now);
+        return { answer: { kind: 'changed', intent: 'initState', from: null, to: event.stage, state }, state };
+      });
+    },
+
     /** loom's `handoff write`: one handoff with its fingerprints; `refresh` keeps what it says. */
     writeHandoff(context: PipelineContext, event: PipelineEvent, self: Sender) {
       if (event.type !== 'WRITE_HANDOFF') return;
@@ -479,6 +510,43 @@ export function effects(def: PipelineDefinition) {
         const stage = here(context);
         const check = checkStage({ snapshot: context.facts, definition: def, stage }, event.now, (name, handoff) => context.store.writeHandoff(context.facts, name, handoff, event.now));
         return { answer: { kind: 'changed', intent: 'checkStage', from: stage, to: stage, check } };
+      });
+    },
+
+    /**
+     * A validator's report (analyze-artifacts, converge, the omission hunt), written as loom's
+     * scripts write it, from the facts read under the request's lock, stamped with its `now`.
+     */
+    writeReport(context: PipelineContext, event: PipelineEvent, self: Sender) {
+      if (event.type !== 'WRITE_REPORT') return;
+      const facts = context.facts;
+      const now = event.now;
+      const at = here(context);
+      const refuse = (message: string, code: RefusalCode, file?: string): Answer => ({
+        kind: 'refused',
+        code,
+        codes: [code],
+        message,
+        reasons: [],
+        remedies: [],
+        stage: at,
+        ...(file ? { file } : {}),
+      });
+      done(self, event.id, () => {
+        const ask = event.report;
+        if (ask.kind === 'artifactAnalysis') {
+          const { report, written } = writeArtifactAnalysis(facts, { now, ...(ask.override ? { override: ask.override } : {}) });
+          return { answer: { kind: 'changed', intent: 'analyzeArtifacts', from: at, to: at, report, written } };
+        }
+        if (ask.kind === 'convergence') {
+          const next = convergenceRound(facts) + 1;
+          // The round comes from pipeline.state.json; a different one means the caller lost count.
+          if (ask.round !== undefined && ask.round !== next) return { answer: refuse(t('mcp.converge.wrongRound', { round: ask.round, specDir: facts.specDir, next }), 'wrong-round') };
+          return { answer: { kind: 'changed', intent: 'converge', from: at, to: at, outcome: writeConvergence(facts, { now }) } };
+        }
+        const broken = unreadableFile(facts, OMISSION_HUNTER_FILE);
+        if (broken) return { answer: refuse(broken.message, broken.code, broken.file) };
+        return { answer: { kind: 'changed', intent: 'huntOmissions', from: at, to: at, report: writeOmissionHunt(facts, now) } };
       });
     },
 

@@ -6,7 +6,7 @@ import type { PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { WorkflowStep } from '../files/workflow';
 import type { Answer } from '../port/answer';
-import type { ChosenStep, Confirmation, HandoffAsk, VerifyInput } from '../port/intent';
+import type { AnalysisOverrideAsk, ChosenStep, Confirmation, HandoffAsk, VerifyInput } from '../port/intent';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { GuardVerdicts } from './guardVerdicts';
 import type { Handoff } from '../files/handoff';
@@ -86,9 +86,13 @@ export type PipelineEvent =
   | ({ type: 'CREATE_WORKTREE'; location: string; signal?: AbortSignal } & Asked)
   | ({ type: 'ADJUST_STEPS'; current: readonly WorkflowStep[]; remaining: readonly WorkflowStep[] } & Asked & Confirmed)
   | ({ type: 'START_PIPELINE'; steps: readonly ChosenStep[]; why: readonly string[] } & Asked & Confirmed)
+  /** A new spec's first state, whatever its pipeline says (it may not read yet): taken at the machine's root. */
+  | ({ type: 'INIT_STATE'; stage: string } & Asked)
   | ({ type: 'SET_TASK_STATE'; task: string; status: string; blocker?: string } & Asked)
   | ({ type: 'WRITE_HANDOFF'; handoff: HandoffAsk } & Asked)
   | ({ type: 'CHECK_STAGE' } & Asked)
+  /** A validator's report written at any stage (loom's analyze-artifacts, converge, omission hunt run whenever asked). */
+  | ({ type: 'WRITE_REPORT'; report: ReportAsk } & Asked)
   /** Code review answered by Loom: the fixes run by the executing machinery, the tests re-run, review-response.md written. */
   | ({ type: 'ANSWER_REVIEW'; input: Omit<ExecutingMachineInput, 'ready'>; writer: string; signal?: AbortSignal } & Asked)
   /** Synced by Loom: the feature's memory written at the stage that syncs. */
@@ -99,6 +103,9 @@ export type PipelineEvent =
   | { type: 'ANSWERED'; id?: string; answer?: Answer; error?: unknown; state?: PipelineState }
   /** Rewind or Reject File (src/core/executing/review): git's part in a job, then the task states written. */
   | ({ type: 'TASK_CHANGE'; change: TaskChange; signal?: AbortSignal } & Asked & Confirmed);
+
+/** Which report WRITE_REPORT writes, with what its intent gave. */
+export type ReportAsk = { kind: 'artifactAnalysis'; override?: AnalysisOverrideAsk } | { kind: 'convergence'; round?: number } | { kind: 'omissionHunt' };
 
 /** What the actor emits: the answer to one request. */
 export type PipelineEmitted = { type: 'answer'; id?: string; answer?: Answer; error?: unknown };

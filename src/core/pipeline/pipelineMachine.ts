@@ -166,8 +166,10 @@ export function createPipelineMachine(def: PipelineDefinition) {
       adjustSteps: ({ context, event, self }) => fx.adjustSteps(context, event, self),
       setTaskState: ({ context, event, self }) => fx.setTaskState(context, event, self),
       startPipeline: ({ context, event, self }) => fx.startPipeline(context, event, self),
+      initState: ({ context, event, self }) => fx.initState(context, event, self),
       writeHandoff: ({ context, event, self }) => fx.writeHandoff(context, event, self),
       checkStage: ({ context, event, self }) => fx.checkStage(context, event, self),
+      writeReport: ({ context, event, self }) => fx.writeReport(context, event, self),
       recordVerification: ({ context, event, self }) => fx.recordVerification(context, event, self),
       syncMemory: ({ context, event, self }) => fx.syncMemory(context, event, self),
       startAnswer: assign(({ context, event }) => {
@@ -342,6 +344,10 @@ export function createPipelineMachine(def: PipelineDefinition) {
     initial: stageOf(def, def.initial) ? def.initial : UNREADABLE,
     on: {
       ANSWERED: { actions: ['takeAnswer', 'emitAnswer'] },
+      // loom writes these reports whenever asked, at any stage, a failed or unreadable one too: no stage takes the event for itself.
+      WRITE_REPORT: { actions: 'writeReport' },
+      // A new spec's first state: at its root, since the stage it names may be one no pipeline reads yet.
+      INIT_STATE: { actions: 'initState' },
       STOP_TASKS: { actions: { type: 'answerNotTaken', params: ({ context }: { context: PipelineContext }) => ({ stage: diskStage(context.facts) ?? UNREADABLE }) } as never },
       [`xstate.done.actor.${WORKTREE_JOB}`]: { actions: ['recordWorktree', 'endWorktree'] },
       [`xstate.error.actor.${WORKTREE_JOB}`]: { actions: ['worktreeFailed', 'endWorktree'] },

@@ -14,6 +14,8 @@ import { advancePassesGate, chooseTransition, waysOn } from './chooseTransition'
 export type RefusalCode =
   | TransitionCheck['codes'][number]
   | 'transition-refused'
+  /** converge was asked for a round that is not the next. */
+  | 'wrong-round'
   | 'compression-required'
   | 'spec-failed'
   | 'state-unreadable'

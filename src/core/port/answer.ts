@@ -11,6 +11,9 @@ import type { StageCheckResult } from '../validators/stageCheck';
 import type { VerificationResult } from '../verification/verificationResult';
 import type { FeatureMemorySync } from '../memory/featureMemory';
 import type { ReviewAnswer } from '../review/reviewResponse';
+import type { ArtifactAnalysisReport } from '../validators/artifactAnalysis';
+import type { ConvergenceOutcome } from '../validators/convergence';
+import type { OmissionHuntReport } from '../validators/omissionHunt';
 import type { IntentType } from './intent';
 import type { Question, StepFacts } from './question';
 
@@ -33,9 +36,14 @@ export interface ChangeResults {
   createWorktree: { worktree: FeatureWorktree; recorded: boolean };
   adjustSteps: { steps: WorkflowStep[] };
   startPipeline: Record<string, never>;
+  initState: Record<string, never>;
   setTaskState: { task: TaskState };
   writeHandoff: { file: string; handoff: Handoff; refreshed: boolean };
   checkStage: { check: StageCheckResult };
+  /** `written`: false when the report said the same apart from its time, and was left as it was. */
+  analyzeArtifacts: { report: ArtifactAnalysisReport; written: boolean };
+  converge: { outcome: ConvergenceOutcome };
+  huntOmissions: { report: OmissionHuntReport };
   rewind: { task: string; tasks: string[]; files: string[]; target: string };
   rejectFile: { task: string; file: string };
   verify: { verification: VerificationResult };

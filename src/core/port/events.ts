@@ -43,6 +43,8 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
       return { type: 'ADJUST_STEPS', id, now, current: intent.current ?? [], remaining: intent.remaining, ...confirm };
     case 'startPipeline':
       return { type: 'START_PIPELINE', id, now, steps: intent.steps, why: intent.why ?? [], ...confirm };
+    case 'initState':
+      return { type: 'INIT_STATE', id, now, stage: intent.stage };
     case 'setTaskState':
       return { type: 'SET_TASK_STATE', id, now, task: intent.task, status: intent.status, blocker: intent.blocker };
     case 'writeHandoff':
@@ -51,6 +53,12 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
       return { type: 'CHECK_STAGE', id, now };
     case 'sync':
       return { type: 'SYNC', id, now };
+    case 'analyzeArtifacts':
+      return { type: 'WRITE_REPORT', id, now, report: { kind: 'artifactAnalysis', ...(intent.override ? { override: intent.override } : {}) } };
+    case 'converge':
+      return { type: 'WRITE_REPORT', id, now, report: { kind: 'convergence', ...(intent.round !== undefined ? { round: intent.round } : {}) } };
+    case 'huntOmissions':
+      return { type: 'WRITE_REPORT', id, now, report: { kind: 'omissionHunt' } };
     case 'rewind':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'rewind', task: intent.task }, signal: intent.signal, ...confirm };
     case 'rejectFile':

@@ -31,12 +31,20 @@ export type Intent =
   | { type: 'adjustSteps'; remaining: readonly WorkflowStep[]; current?: readonly WorkflowStep[] }
   /** Starts a spec that has no pipeline.state.json yet on the steps chosen for it (loom's `run --auto`, loom_select_pipeline). */
   | { type: 'startPipeline'; steps: readonly ChosenStep[]; why?: string[] }
+  /** The first state of a spec just made (New Feature, loom's `init`): at `stage` of its own pipeline, no steps chosen, nothing to confirm. */
+  | { type: 'initState'; stage: string }
   /** loom's `run --task T --task-status S` / `loom_update_task_state`. */
   | { type: 'setTaskState'; task: string; status: string; blocker?: string }
   /** loom's `handoff write` / `loom_write_handoff`: one stage or task handoff. */
   | { type: 'writeHandoff'; handoff: HandoffAsk }
   /** Runs the current stage's validators, writing the reports loom writes (Check Stage). */
   | { type: 'checkStage' }
+  /** loom's analyze-artifacts: artifact-analysis.json written; `override` records a person's override of one finding beside it. */
+  | { type: 'analyzeArtifacts'; override?: AnalysisOverrideAsk }
+  /** loom's converge: convergence-report.json for the next round (refused when `round` is given and is not it), tasks appended for the gaps. */
+  | { type: 'converge'; round?: number }
+  /** loom's omission hunt: findings/omission-hunter.json. */
+  | { type: 'huntOmissions' }
   /** Rewind to Before TN: the feature branch back to the commit before TN's checkpoint, TN and later tasks back to pending (asks first). */
   | { type: 'rewind'; task: string; signal?: AbortSignal }
   /** Review Changes' Reject: one file of TN back to its state before TN, and TN back to the implementer in fix mode with the person's words. */
@@ -84,6 +92,13 @@ export interface AnswerReviewInput {
   run: RunTasksInput;
   /** Named in review-response.md and the handoff (`Loom: Answer Review`). */
   writer: string;
+}
+
+/** A person's override of one artifact-analysis finding, with why and who. */
+export interface AnalysisOverrideAsk {
+  findingId: string;
+  reason: string;
+  by?: string;
 }
 
 /** A step chosen for a spec, written into `dynamic_steps` as it is given (loom reads a bare id too). */

@@ -8,5 +8,5 @@ export { bundledPipelineSchema } from '../pipeline/pipelineSchema';
 export { readWorkspaceString } from '../pipeline/teamRules';
 export { scanStatuses, specStatus } from '../repository/specStatusCache';
 export { CompactCacheStore } from '../specdir/compactCacheStore';
-export { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../validators/omissionHunt';
+export { OMISSION_HUNTER_FILE } from '../validators/omissionHunt';
 export { planTemplateProblems } from '../validators/planTemplate';

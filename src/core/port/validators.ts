@@ -1,7 +1,7 @@
 // loom's validators as the surfaces run them (Analyze Artifacts, convergence, the omission hunt,
 // the planning and verification checks of the CLI and MCP tools) and the findings' quick fixes.
-export { ARTIFACT_ANALYSIS_PASS, analyzeArtifacts, blockingFindings, blockingProblem, openBlockingFindings, overrideAuthor, overrideFor, writeArtifactAnalysis } from '../validators/artifactAnalysis';
-export { convergenceRound, writeConvergence } from '../validators/convergence';
+export { ARTIFACT_ANALYSIS_PASS, analyzeArtifacts, blockingFindings, blockingProblem, openBlockingFindings, overrideAuthor, overrideFor } from '../validators/artifactAnalysis';
+export { convergenceRound } from '../validators/convergence';
 export { detailExpansionPass } from '../validators/detailExpansion';
 export type { FindingFix } from '../validators/findingFix';
 export { findingFixEdits } from '../validators/findingFix';

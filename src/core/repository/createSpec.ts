@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { specTemplate } from '../authoring/specTemplate';
 import type { PromptLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { LoomError } from '../errors';
 import { writeFileAtomic } from '../fs/atomicWrite';
-import { newPipelineState } from '../pipeline/stateRecord';
-import { initPipelineState, loomVersionOf } from '../store/stateStore';
+import { loadSpec } from '../specdir/loadSpec';
+import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
+import { LoomRepository } from './loomRepository';
+import { SpecPipeline } from './specPipeline';
 
 /** The longest slug kept, in characters: spec names end up in branch names and paths. */
 const MAX_SLUG = 60;
@@ -43,6 +45,8 @@ export interface CreateSpecOptions {
   stage?: string;
   /** The language of the spec.md template (default `en`). */
   language?: PromptLanguage;
+  /** The pipeline of `pipelineType`, when the caller has it; read from the repository otherwise. */
+  definition?: PipelineDefinition;
 }
 
 export interface CreatedSpec {
@@ -74,11 +78,17 @@ export function createSpec(repoRoot: string, name: string, now: Date, options: C
   }
   const iso = now.toISOString();
   const pipelineType = options.pipelineType ?? 'feature';
-  // The directory was just made by us, so no one else writes here yet; the state still goes through the store below.
+  // The directory was just made by us, so no one else writes here yet.
   writeFileAtomic(join(dir, 'spec.md'), specTemplate(name, dirName, pipelineType, options.language ?? 'en'));
-  // loom_version as loom writes it: the repository's package.json version (pipeline-engine.js
-  // `_readVersion`); spec_dir absolute, as loom's PipelineStateStore.init writes it.
-  const state = newPipelineState(resolve(dir), pipelineType, options.stage ?? 'brainstorming', iso, loomVersionOf(repoRoot));
-  initPipelineState({ dir, specDir, name: dirName }, state, iso);
+  // The first state is the new spec's actor's effect, as every state after it (loom's init writes
+  // loom_version from the repository's package.json and spec_dir absolute).
+  const definition = options.definition ?? new LoomRepository(repoRoot).definition(pipelineType);
+  const spec = new SpecPipeline(loadSpec(repoRoot, dir), definition);
+  try {
+    const answer = spec.requestNow({ type: 'initState', stage: options.stage ?? 'brainstorming' }, { now: iso });
+    if (answer.kind !== 'changed') throw new LoomError(answer.kind === 'refused' ? answer.message : `${specDir}: the first state was not written`, specDir);
+  } finally {
+    spec.dispose();
+  }
   return { dir, specDir };
 }

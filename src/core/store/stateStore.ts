@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CorruptStateError } from '../errors';
 import { HANDOFFS_DIR, type Handoff } from '../files/handoff';
 import type { PipelineState } from '../files/pipelineState';
@@ -142,17 +142,5 @@ export function writeHandoffRecord(snapshot: SpecSnapshot, name: string, written
       writeFileAtomic(join(snapshot.dir, 'progress.md'), progressText({ ...snapshot, handoffs }, snapshot.state, now, sources));
     }
     return handoff;
-  });
-}
-
-/**
- * Writes the first state record of a new spec directory and its progress.md, as loom's init does:
- * `spec_dir` is the absolute spec directory, as loom 3's PipelineStateStore.init writes it (the
- * engine resolves it first). A relative one, as earlier versions wrote, is still read.
- */
-export function initPipelineState(spec: { dir: string; specDir: string; name: string }, state: PipelineState, now: string): void {
-  withRunLock(spec, () => {
-    writeFileAtomic(join(spec.dir, PIPELINE_STATE_FILE), toJsonText({ ...state, spec_dir: resolve(spec.dir) }));
-    writeFileAtomic(join(spec.dir, 'progress.md'), renderProgress({ specName: spec.name, state, tasks: [], handoffs: new Map(), now }));
   });
 }

@@ -54,7 +54,7 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   const repo = folderSpecs.repository;
   const pipelineType = repo.defaultPipelineType;
   const language = displayLanguage();
-  const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, language });
+  const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, definition: repo.definition(pipelineType), language });
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
   folderSpecs.reloadNow(created.dir);
   // Both awaited: when the command is done, the new spec is the one in focus (selected, its

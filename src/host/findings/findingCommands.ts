@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Finding } from '../../core/port/files';
-import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, overrideAuthor, writeArtifactAnalysis } from '../../core/port/validators';
+import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, openBlockingFindings, overrideAuthor } from '../../core/port/validators';
 import { request } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
 import { cancelled, createCommand, notify, type CommandArgs, type CommandContext, type CommandOutcome } from '../commands/createCommand';
@@ -119,9 +119,9 @@ async function overrideFinding(ctx: CommandContext, e: SpecEntry, args: CommandA
   if (reason === undefined) return cancelled;
   if (!reason.trim()) return refused(t('host.findings.overridingNeedsReasonNothingWas', { id: finding.id }));
 
-  writeArtifactAnalysis(e.spec.snapshot, { override: { findingId: finding.id, reason, by: overrideAuthor('Loom: Override Finding') } });
+  const answer = await request(e.spec, { type: 'analyzeArtifacts', override: { findingId: finding.id, reason, by: overrideAuthor('Loom: Override Finding') } });
+  if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'overrideFinding');
   ctx.log.component('overrideFinding').info(`${e.spec.snapshot.specDir}: ${finding.id} overridden (${finding.message}): ${reason.trim()}`);
-  ctx.registry.reloadNow(e.dir);
   const message = t('host.findings.overriddenReasonRecordedArtifactAnalysis', { feature: feature(e), id: finding.id });
   notify('info', message);
   return { status: 'done', specDir: e.dir, outcome: finding.id, message };

@@ -8,18 +8,25 @@ import {
   blockingFindings,
   blockingProblem,
   overrideFor,
-  writeArtifactAnalysis,
-  writeConvergence,
   verificationArtifacts,
   type ValidatorResult,
 } from '../../core/port/validators';
-import { planTemplateProblems, OMISSION_HUNTER_FILE, writeOmissionHunt } from '../../core/port/tools';
+import { planTemplateProblems, OMISSION_HUNTER_FILE } from '../../core/port/tools';
+import { request, type Answer } from '../../core/port/request';
+import type { SpecPipeline } from '../../core/port/specs';
 import { planTaskBatches, taskDependencyDiagnostics, taskOwnershipDiagnostics } from '../../core/port/reports';
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../../core/port/files';
 import { t } from '../../core/port/messages';
 import { ToolRefusal } from '../results';
-import { specOf, writeUnderLock } from '../specAccess';
+import { refusalOf } from '../answers';
+import { specOf } from '../specAccess';
 import { defineTool } from '../tool';
+
+/** The report the spec's actor wrote for the tool, or the tool's refusal. */
+function written<T extends 'analyzeArtifacts' | 'converge' | 'huntOmissions'>(answer: Answer<T>, spec: SpecPipeline, tool: string) {
+  if (answer.kind !== 'changed') throw refusalOf(answer as never, spec, tool);
+  return answer;
+}
 
 const specInput = z.object({ spec_dir: z.string().optional().describe('Spec directory (optional if attached)') });
 
@@ -77,12 +84,19 @@ export const analyzeArtifacts = defineTool({
     'analyze-artifacts: the cross-artifact analysis of spec, requirements, plan, tasks and traceability; writes artifact-analysis.json. A blocker or an error blocks the approved gate, as loom decides (an override recorded by the extension changes only how a finding is shown).',
   input: specInput,
   writes: [ARTIFACT_ANALYSIS_FILE],
-  run: (args, ctx) => {
+  run: async (args, ctx) => {
     const { spec } = specOf(ctx, args.spec_dir);
-    const { report, written } = writeUnderLock(ctx, spec, undefined, (fresh) => writeArtifactAnalysis(fresh, { now: ctx.now() }));
+    const { report, written: wrote } = written(await request(spec, { type: 'analyzeArtifacts' }, { now: ctx.now() }), spec, 'loom_analyze_artifacts');
     // As loom's runAnalyzeArtifacts: every blocker and error fails, overridden or not (loom reads no override).
     const open = blockingFindings(report);
-    return { ok: open.length === 0, error: null, errors: open.map((f) => blockingProblem(f, overrideFor(report, f))), report, path: `${spec.snapshot.specDir}/${ARTIFACT_ANALYSIS_FILE}`, written };
+    return {
+      ok: open.length === 0,
+      error: null,
+      errors: open.map((f) => blockingProblem(f, overrideFor(report, f))),
+      report,
+      path: `${spec.snapshot.specDir}/${ARTIFACT_ANALYSIS_FILE}`,
+      written: wrote,
+    };
   },
 });
 
@@ -96,15 +110,13 @@ export const converge = defineTool({
     round: z.number().int().positive().optional().describe('The round you expect (default: the next one)'),
   }),
   writes: [CONVERGENCE_REPORT_FILE, 'tasks/TN.md (appended tasks)', 'plan.md'],
-  run: (args, ctx) => {
+  run: async (args, ctx) => {
     const { spec } = specOf(ctx, args.spec_dir);
-    const outcome = writeUnderLock(ctx, spec, undefined, (fresh) => {
-      const next = convergenceRound(fresh) + 1;
-      // The round comes from pipeline.state.json; a different one means the agent lost count.
-      if (args.round !== undefined && args.round !== next)
-        throw new ToolRefusal('wrong-round', t('mcp.converge.wrongRound', { round: args.round, specDir: fresh.specDir, next }), t('mcp.converge.wrongRoundHint', { next }));
-      return writeConvergence(fresh, { now: ctx.now() });
-    });
+    const answer = await request(spec, { type: 'converge', ...(args.round !== undefined ? { round: args.round } : {}) }, { now: ctx.now() });
+    // The actor refuses a round that is not the next one (the agent lost count): the hint names it.
+    if (answer.kind === 'refused' && answer.code === 'wrong-round')
+      throw new ToolRefusal('wrong-round', answer.message, t('mcp.converge.wrongRoundHint', { next: convergenceRound(spec.snapshot) + 1 }));
+    const { outcome } = written(answer, spec, 'loom_converge');
     const { report } = outcome;
     return {
       ok: report.status === 'converged',
@@ -136,9 +148,9 @@ export const omissionHunt = defineTool({
     'converge: the adversarial review of what is missing: every behavior’s tests and evidence exist; forbidden-behavior, concurrency, atomicity and observability behaviors are flagged for a person. Writes findings/omission-hunter.json; a blocker sends the spec back to converge.',
   input: specInput,
   writes: [OMISSION_HUNTER_FILE],
-  run: (args, ctx) => {
+  run: async (args, ctx) => {
     const { spec } = specOf(ctx, args.spec_dir);
-    const report = writeUnderLock(ctx, spec, OMISSION_HUNTER_FILE, (fresh) => writeOmissionHunt(fresh, ctx.now()));
+    const { report } = written(await request(spec, { type: 'huntOmissions' }, { now: ctx.now() }), spec, 'loom_omission_hunt');
     const label = (severity: string) => (severity === 'blocker' ? 'ERROR' : severity === 'info' ? 'INFO' : 'WARN');
     return {
       ok: report.blocker_count === 0,

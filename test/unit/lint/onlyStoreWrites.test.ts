@@ -6,29 +6,49 @@ import ts from 'typescript';
 
 /**
  * Only the state store writes loom's lifecycle files (pipeline.state.json, task-states/,
- * handoffs/, progress.md), and only the spec's actor asks it to: every write of every surface
- * goes through the actor's effects (src/core/pipeline/machineEffects.ts, through the store port
- * of src/core/repository/specPipeline.ts) or its child, the executing run. A module that writes
- * them any other way, or calls the store's writers from outside those, fails this test.
+ * handoffs/, progress.md), only the validators' report writers write the reports
+ * (artifact-analysis.json and its overrides, convergence-report.json, findings/omission-hunter.json),
+ * and only the spec's actor asks either: every write of every surface goes through the actor's
+ * effects (src/core/pipeline/machineEffects.ts, through the store port of
+ * src/core/repository/specPipeline.ts) or its child, the executing run. A module that writes
+ * them any other way, calls or re-exports the writers from outside those, fails this test.
  */
 
 const PROJECT = resolve(__dirname, '../../..');
 const STORE = 'src/core/store/stateStore.ts';
 
+/** The modules that write the validators' reports, each its own (the test's first rule lets them write those files). */
+const REPORT_WRITERS = new Map([
+  ['src/core/validators/artifactAnalysis.ts', 'writeArtifactAnalysis'],
+  ['src/core/validators/convergence.ts', 'writeConvergence'],
+  ['src/core/validators/omissionHunt.ts', 'writeOmissionHunt'],
+]);
+
+/**
+ * Who may call the report writers: the actor's effects (analyzeArtifacts, converge, huntOmissions;
+ * Check Stage through stageCheck.ts, which only its effect calls), and the request body of
+ * specPipeline.ts, which writes the stage's reports under the request's lock before the actor
+ * decides an Advance, as loom's `run --advance` does.
+ */
+const MAY_CALL_REPORTS = new Set(['src/core/pipeline/machineEffects.ts', 'src/core/validators/stageCheck.ts', 'src/core/repository/specPipeline.ts']);
+
 /** The store's functions that write loom's files. */
 const WRITERS = new Set(['writePipelineState', 'writeTaskState', 'writeHandoffRecord', 'writeLoomHandoff', 'writeHandoffFile', 'refreshLoomHandoff', 'initPipelineState']);
 
 /**
- * Who may call them: the actor's store port, the executing run (the actor's child, its task states
- * and handoffs), and the birth of a new spec, which has no actor before its first state exists.
+ * Who may call them: the actor's store port and the executing run (the actor's child, its task
+ * states and handoffs). A new spec's first state is its actor's effect too (initState).
  */
-const MAY_CALL_STORE = new Set(['src/core/repository/specPipeline.ts', 'src/core/executing/specStateStore.ts', 'src/core/executing/taskHandoff.ts', 'src/core/repository/createSpec.ts']);
+const MAY_CALL_STORE = new Set(['src/core/repository/specPipeline.ts', 'src/core/executing/specStateStore.ts', 'src/core/executing/taskHandoff.ts']);
 
 /** Calls that write a file, whatever module they come from. */
 const FILE_WRITES = new Set(['writeFileAtomic', 'writeFileSync', 'writeFile', 'appendFileSync', 'appendFile', 'renameSync', 'rename', 'copyFileSync', 'cpSync', 'createWriteStream']);
 
 /** What names one of loom's lifecycle files in a path expression. */
 const LOOM_FILE = /pipeline\.state\.json|PIPELINE_STATE_FILE|progress\.md|task-states|TASK_STATES_DIR|taskStateFile|handoffs\/|HANDOFFS_DIR/;
+
+/** What names one of the validators' reports in a path expression. */
+const REPORT_FILE = /artifact-analysis|ARTIFACT_ANALYSIS_FILE|ANALYSIS_OVERRIDES_FILE|convergence-report|CONVERGENCE_REPORT_FILE|omission-hunter|OMISSION_HUNTER_FILE/;
 
 export interface Violation {
   file: string;
@@ -42,18 +62,39 @@ export function violations(file: string, source: string): Violation[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const out: Violation[] = [];
   const storeImports = new Set<string>();
+  const reportImports = new Set<string>();
+  const lineOf = (node: ts.Node) => sf.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+  const reportWriters = new Set(REPORT_WRITERS.values());
   for (const s of sf.statements) {
-    if (!ts.isImportDeclaration(s) || !ts.isStringLiteral(s.moduleSpecifier) || !/\/store\/stateStore$/.test(s.moduleSpecifier.text)) continue;
+    if (!(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) || !s.moduleSpecifier || !ts.isStringLiteral(s.moduleSpecifier)) continue;
+    const from = s.moduleSpecifier.text;
+    // A port that hands a report writer on lets any surface write the report: only the actor may hold it.
+    if (ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause)) {
+      for (const el of s.exportClause.elements)
+        if (reportWriters.has((el.propertyName ?? el.name).text)) out.push({ file, line: lineOf(el), what: `hands on the report writer ${(el.propertyName ?? el.name).text}` });
+      continue;
+    }
+    if (!ts.isImportDeclaration(s)) continue;
     const named = s.importClause?.namedBindings;
-    if (named && ts.isNamedImports(named)) for (const el of named.elements) if (WRITERS.has((el.propertyName ?? el.name).text)) storeImports.add(el.name.text);
+    if (!named || !ts.isNamedImports(named)) continue;
+    for (const el of named.elements) {
+      const original = (el.propertyName ?? el.name).text;
+      if (/\/store\/stateStore$/.test(from) && WRITERS.has(original)) storeImports.add(el.name.text);
+      // Through any module (a port re-exports): the name is the writer's.
+      if (reportWriters.has(original)) reportImports.add(el.name.text);
+    }
   }
+  const mayWriteReports = REPORT_WRITERS.has(file);
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
       const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
-      const line = sf.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+      const line = lineOf(node);
+      const target = node.arguments[0]?.getText(sf);
       if (name && storeImports.has(name) && !MAY_CALL_STORE.has(file)) out.push({ file, line, what: `calls the state store's ${name} outside the spec's actor` });
-      if (name && FILE_WRITES.has(name) && node.arguments[0] && LOOM_FILE.test(node.arguments[0].getText(sf))) out.push({ file, line, what: `writes ${node.arguments[0].getText(sf)} itself` });
+      if (name && reportImports.has(name) && !MAY_CALL_REPORTS.has(file)) out.push({ file, line, what: `calls the report writer ${name} outside the spec's actor` });
+      if (name && FILE_WRITES.has(name) && target && LOOM_FILE.test(target)) out.push({ file, line, what: `writes ${target} itself` });
+      if (name && FILE_WRITES.has(name) && target && !mayWriteReports && REPORT_FILE.test(target)) out.push({ file, line, what: `writes ${target} itself` });
     }
     ts.forEachChild(node, visit);
   };
@@ -96,5 +137,34 @@ test('the check finds a surface that writes pipeline.state.json itself, or calls
   assert.deepEqual(
     violations('src/core/repository/specPipeline.ts', cli).map((v) => v.line),
     [4],
+  );
+});
+
+test('the check finds a surface that writes a validator report itself, calls its writer around the actor, or hands the writer on', () => {
+  const mcp = [
+    "import { writeFileAtomic } from '../core/fs/atomicWrite';",
+    "import { writeConvergence as converge } from '../core/port/validators';",
+    "export { writeOmissionHunt } from '../core/validators/omissionHunt';",
+    'export function sneak(dir: string, snap: never) {',
+    "  writeFileAtomic(join(dir, ARTIFACT_ANALYSIS_FILE), '{}');",
+    '  converge(snap);',
+    '}',
+  ].join('\n');
+  assert.deepEqual(
+    violations('src/mcp/tools/sneak.ts', mcp).map((v) => [v.line, v.what]),
+    [
+      [3, 'hands on the report writer writeOmissionHunt'],
+      [5, 'writes join(dir, ARTIFACT_ANALYSIS_FILE) itself'],
+      [6, "calls the report writer converge outside the spec's actor"],
+    ],
+  );
+  // The actor's effects call the writer; the writer's own module writes its report.
+  assert.deepEqual(
+    violations('src/core/pipeline/machineEffects.ts', mcp).map((v) => v.line),
+    [3, 5],
+  );
+  assert.deepEqual(
+    violations('src/core/validators/artifactAnalysis.ts', mcp).map((v) => v.line),
+    [3, 6],
   );
 });

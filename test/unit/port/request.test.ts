@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { request } from '../../../src/core/port/request';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
-import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
+import { plannedSpec, SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
 const NOW = '2026-11-29T10:00:00.000Z';
 
@@ -266,4 +266,36 @@ test('the views hear of a request once, when it is answered, a job refused too',
   assert.equal(refused.kind, 'refused');
   assert.equal(heard, 1);
   r.dispose();
+});
+
+test("the validators' reports are the actor's effects: written under the request's lock with its now, at a failed stage too; a wrong round or a lock held elsewhere writes nothing", async () => {
+  const r = atBrainstorming(plannedSpec);
+  try {
+    const s = spec(r);
+    let heard = 0;
+    s.onDidChange(() => heard++);
+    const analyzed = await request(s, { type: 'analyzeArtifacts' }, { now: NOW });
+    assert.ok(analyzed.kind === 'changed' && analyzed.written, JSON.stringify(analyzed));
+    assert.equal(r.json(`${SPEC}/artifact-analysis.json`).created_at, NOW);
+    assert.equal(heard, 1, 'the views hear of the request once');
+
+    // loom's converge counts rounds from pipeline.state.json: round 3 is not the next one.
+    const wrong = await request(s, { type: 'converge', round: 3 }, { now: NOW });
+    assert.ok(wrong.kind === 'refused' && wrong.code === 'wrong-round', JSON.stringify(wrong));
+    assert.equal(existsSync(r.path(`${SPEC}/convergence-report.json`)), false);
+
+    // Another live process holds the spec: the hunt is refused for it, and nothing is written.
+    writeFileSync(join(r.path(SPEC), '.loom-run.lock'), `${process.ppid}\n2026-11-29T09:00:00.000Z\nabc`);
+    const locked = await request(s, { type: 'huntOmissions' }, { now: NOW });
+    assert.ok(locked.kind === 'refused' && locked.code === 'spec-locked', JSON.stringify(locked));
+    assert.equal(existsSync(r.path(`${SPEC}/findings/omission-hunter.json`)), false);
+
+    // loom writes them whenever asked, whatever the stage: a failed spec too.
+    rmSync(join(r.path(SPEC), '.loom-run.lock'));
+    r.write(`${SPEC}/pipeline.state.json`, state('failed'));
+    const hunted = await request(s, { type: 'huntOmissions' }, { now: NOW });
+    assert.ok(hunted.kind === 'changed' && hunted.report.created_at === NOW, JSON.stringify(hunted));
+  } finally {
+    r.dispose();
+  }
 });
