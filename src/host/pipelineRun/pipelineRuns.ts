@@ -324,12 +324,16 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
       this.running.delete(e.dir);
       if (!this.disposed) {
         this.active.forget(e.dir);
+        // The run wrote drafts beside its requests, which do not notify: the spec is read again once.
+        this.ctx.registry.reloadNow(e.dir);
         this.show();
       }
     }
     if (this.disposed) return { status: 'cancelled' };
     this.keepStop(e, stop, mode);
     const action = continueAction(this, e, stop, mode);
+    // The views derive the stop from the registry's entry, which the kept stop must be read into.
+    this.ctx.registry.reloadNow(e.dir);
     this.show();
     this.changed.fire(e.dir);
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
