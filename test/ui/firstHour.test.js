@@ -131,13 +131,13 @@ test('the first hour in a loom repository: status bar, walkthrough, Tasks, expan
     await crop('matrix', editorPart, { height: 520 });
     await runCommand(page, 'View: Close All Editors');
 
-    // Advance asks before leaving brainstorming, in the dialog the default setting gives (loom.confirmation: modal);
-    // Cancel leaves everything as it was.
+    // Brainstorming is a human-approval gate: Approve (never Advance, which the actor refuses there) asks
+    // before leaving it, in the dialog the default setting gives (loom.confirmation: modal); Cancel leaves everything as it was.
     const tagsState = path.join(workspace, 'specs', '2026-11-28+tags', 'pipeline.state.json');
     const tagsBefore = fs.readFileSync(tagsState, 'utf8');
     await row('tags').click();
     await page.waitForFunction(() => document.querySelector('.customview-tree .monaco-list-row.selected')?.textContent?.includes('tags'), null, WAIT);
-    await runCommand(page, 'Loom: Advance');
+    await runCommand(page, 'Loom: Approve');
     await dialog(page)
       .locator('.dialog-message-text', { hasText: /Approve brainstorming of tags and move it to detail-expansion\?|Leave brainstorming of tags/ })
       .waitFor(WAIT);
