@@ -197,7 +197,7 @@ test('New Feature in an empty loom repository: spec.md from the template, opened
   });
 });
 
-test('New Feature → Advance on the untouched template is refused at its placeholder → filled in, it moves on; sample/ is never written', { timeout: 300_000 }, async (t) => {
+test('New Feature → Approve on the untouched template is refused at its placeholder → filled in, it moves on; sample/ is never written', { timeout: 300_000 }, async (t) => {
   await withWorkbench(t, SAMPLE, {}, async (page, { workspace, shot, crop }) => {
     const view = await openLoomView(page);
     await treeRow(page, view, 'tags').waitFor(WAIT);
@@ -217,11 +217,12 @@ test('New Feature → Advance on the untouched template is refused at its placeh
     await crop('new-feature', page.locator('.part.editor'), { height: 520 });
     await runCommand(page, 'Notifications: Clear All Notifications');
 
-    // Advance on the untouched template: refused, naming the placeholder; nothing written.
+    // Brainstorming is a human-approval gate, so its way on is Approve (Advance is refused there).
+    // Approve on the untouched template: refused, naming the placeholder; nothing written.
     const specText = fs.readFileSync(path.join(dir, 'spec.md'), 'utf8');
     const todoLine = specText.split('\n').findIndex((l) => l.startsWith('TODO: ')) + 1;
     const stateBefore = fs.readFileSync(path.join(dir, 'pipeline.state.json'), 'utf8');
-    await runCommand(page, 'Loom: Advance');
+    await runCommand(page, 'Loom: Approve');
     const refusal = page.locator('.notification-toast', { hasText: 'csv-export cannot move from brainstorming to detail-expansion' }).first();
     await refusal.waitFor(WAIT);
     assert.match(await refusal.innerText(), new RegExp(`spec\\.md line ${todoLine} still holds the placeholder TODO`));
@@ -234,8 +235,8 @@ test('New Feature → Advance on the untouched template is refused at its placeh
     await page.keyboard.press('Control+S');
     await waitUntil(() => !fs.readFileSync(path.join(dir, 'spec.md'), 'utf8').includes('TODO'), 'spec.md saved without a placeholder');
 
-    // Advance again: requirements.json is missing, and the refusal offers to create it, as a skeleton.
-    await runCommand(page, 'Loom: Advance');
+    // Approve again: requirements.json is missing, and the refusal offers to create it, as a skeleton.
+    await runCommand(page, 'Loom: Approve');
     const missing = page.locator('.notification-toast', { hasText: 'requirements.json does not exist' }).first();
     await missing.waitFor(WAIT);
     await missing.locator('.monaco-button', { hasText: 'Create requirements.json' }).click();
@@ -257,14 +258,14 @@ test('New Feature → Advance on the untouched template is refused at its placeh
     assert.equal(requirements.requirements[0].behaviors[0].category, 'happy-path');
     await runCommand(page, 'Notifications: Clear All Notifications');
 
-    // Filled in: Advance asks (brainstorming is a human-approval gate), and the spec moves on.
-    await runCommand(page, 'Loom: Advance');
+    // Filled in: Approve asks, and the spec moves on.
+    await runCommand(page, 'Loom: Approve');
     await dialog(page)
-      .locator('.dialog-message-text', { hasText: /brainstorming of csv-export and move it to detail-expansion\?/ })
+      .locator('.dialog-message-text', { hasText: /Approve brainstorming of csv-export and move it to detail-expansion\?/ })
       .waitFor(WAIT);
     await shot('fh-13-advance-filled');
     await dialog(page)
-      .locator('.monaco-button', { hasText: /^Advance$/ })
+      .locator('.monaco-button', { hasText: /^Approve$/ })
       .click();
     await page.locator('.notification-toast', { hasText: 'csv-export: brainstorming → detail-expansion' }).first().waitFor(WAIT);
     const state = JSON.parse(fs.readFileSync(path.join(dir, 'pipeline.state.json'), 'utf8'));

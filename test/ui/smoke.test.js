@@ -31,7 +31,7 @@ const SPECS = ['todo-crud', 'due-dates', 'tags'];
 
 for (const f of fs.existsSync(RESULTS) ? fs.readdirSync(RESULTS) : []) if (/^ui-(\d|failure|code-server|welcome|review)/.test(f)) fs.rmSync(path.join(RESULTS, f)); // this file's old output
 
-test('Loom view, Advance from the palette, confirmation, state on disk', { timeout: 180_000 }, async (t) => {
+test('Loom view, Advance from the palette refused at the gate, its Approve button, confirmation, state on disk', { timeout: 180_000 }, async (t) => {
   // A quick pick confirmation can be driven from the keyboard like the rest of the workbench.
   await withWorkbench(t, SAMPLE, { 'loom.confirmation': 'quickPick' }, async (page, { workspace, shot }) => {
     const view = await openLoomView(page);
@@ -41,32 +41,40 @@ test('Loom view, Advance from the palette, confirmation, state on disk', { timeo
     for (const label of SPECS) assert.equal(await row(label).locator('.label-name').innerText(), label);
     assert.match(await row('tags').innerText(), /brainstorming/);
 
-    // Select `tags`, then Loom: Advance from the command palette.
+    // Select `tags`, then Loom: Advance from the command palette. Brainstorming is a human-approval
+    // gate, which Advance never passes (loom 3's `run --advance` refuses it too): the refusal says so
+    // and offers Approve as its button.
     await row('tags').click();
     await page.waitForFunction(() => document.querySelector('.customview-tree .monaco-list-row.selected')?.textContent?.includes('tags'), null, WAIT);
     const quickInput = page.locator('.quick-input-widget');
+    const stateFile = path.join(workspace, TAGS_DIR, 'pipeline.state.json');
+    const stateBefore = fs.readFileSync(stateFile, 'utf8');
     await runCommand(page, 'Loom: Advance', undefined, () => shot('2-palette'));
+    const refusal = page.locator('.notification-toast', { hasText: 'tags is at brainstorming, a human-approval gate: Advance does not pass it' }).first();
+    await refusal.waitFor(WAIT);
+    await shot('3-gate-refusal');
+    assert.equal(fs.readFileSync(stateFile, 'utf8'), stateBefore, 'a refusal writes nothing');
+    await refusal.locator('.monaco-button', { hasText: /^Approve$/ }).click();
 
-    // The confirmation (loom.confirmation = quickPick): its first item is "Advance".
-    await quickInput.locator('.quick-input-title', { hasText: /Leave brainstorming of tags/ }).waitFor(WAIT);
-    await quickInput.locator('.monaco-list-row', { hasText: 'Advance' }).first().waitFor(WAIT);
+    // The confirmation (loom.confirmation = quickPick): its first item is "Approve".
+    await quickInput.locator('.quick-input-title', { hasText: /Approve brainstorming of tags and move it to detail-expansion\?/ }).waitFor(WAIT);
+    await quickInput.locator('.monaco-list-row', { hasText: 'Approve' }).first().waitFor(WAIT);
     await shot('3-confirmation');
-    // The palette, closing, hands the keyboard back to the tree; when that lands after the
-    // confirmation opened, Enter would go to the tree row. A person sees where the cursor is and
-    // clicks into the box first; the highlighted item stays "Advance".
+    // A notification's button, closing, may hand the keyboard back to the workbench; when that lands
+    // after the confirmation opened, Enter would go elsewhere. A person sees where the cursor is and
+    // clicks into the box first; the highlighted item stays "Approve".
     const box = quickInput.locator('input');
     if (!(await box.evaluate((el) => el === document.activeElement))) await box.click();
     await page.keyboard.press('Enter');
 
     // On disk, in the toast and in the tree.
-    const stateFile = path.join(workspace, TAGS_DIR, 'pipeline.state.json');
     const toast = page.locator('.notification-toast', { hasText: 'tags: brainstorming → detail-expansion' });
     await toast.first().waitFor(WAIT);
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
     assert.equal(state.current_stage, 'detail-expansion');
     assert.deepEqual(
-      state.stage_history.map((h) => [h.stage, h.status]),
-      [['brainstorming', 'passed']],
+      state.stage_history.map((h) => [h.stage, h.status, h.approval]),
+      [['brainstorming', 'passed', 'user_confirmed']],
     );
     await page.waitForFunction(
       () => [...document.querySelectorAll('.customview-tree .monaco-list-row')].some((r) => r.querySelector('.label-name')?.textContent === 'tags' && r.textContent.includes('detail-expansion')),
