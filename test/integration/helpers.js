@@ -183,4 +183,48 @@ function git(cwd, ...args) {
   return r.stdout.trim();
 }
 
-module.exports = { EXTENSION_ID, loom, waitFor, writeUntil, confirmInQuickPick, settle, rows, specRow, stageRows, folderPath, specPath, readJson, git };
+/**
+ * The executing suites' start: the workspace made a git repository when run alone (LOOM_TEST_GREP;
+ * otherwise the first suite made it), the spec's feature worktree created from that clean HEAD, then
+ * subagent mode with parallel dispatch, so a spec's independent tasks form one parallel batch.
+ * Returns the worktree's path; `parallelSubagentsOff` puts the settings back.
+ */
+async function parallelSubagentWorkspace(ws, specDir) {
+  if (!fs.existsSync(path.join(ws, '.git'))) {
+    git(ws, 'init', '-q', '-b', 'main');
+    git(ws, 'add', '-A');
+    git(ws, '-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'the fixture');
+  }
+  await loom();
+  // The worktree first: it starts from a clean HEAD, and the settings below are an uncommitted change.
+  const made = await vscode.commands.executeCommand('loom.createWorktree', { specDir });
+  assert.strictEqual(made.status, 'done', JSON.stringify(made));
+  const config = vscode.workspace.getConfiguration('loom');
+  await config.update('executing.parallel', true, vscode.ConfigurationTarget.Workspace);
+  await config.update('executing.mode', 'subagent', vscode.ConfigurationTarget.Workspace);
+  return vscode.Uri.parse(made.uri).fsPath;
+}
+
+async function parallelSubagentsOff() {
+  const config = vscode.workspace.getConfiguration('loom');
+  await config.update('executing.parallel', undefined, vscode.ConfigurationTarget.Workspace);
+  await config.update('executing.mode', undefined, vscode.ConfigurationTarget.Workspace);
+}
+
+module.exports = {
+  EXTENSION_ID,
+  loom,
+  waitFor,
+  writeUntil,
+  confirmInQuickPick,
+  settle,
+  rows,
+  specRow,
+  stageRows,
+  folderPath,
+  specPath,
+  readJson,
+  git,
+  parallelSubagentWorkspace,
+  parallelSubagentsOff,
+};

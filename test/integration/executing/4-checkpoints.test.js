@@ -9,7 +9,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { git, loom, waitFor } = require('../helpers');
+const { git, parallelSubagentWorkspace, parallelSubagentsOff, waitFor } = require('../helpers');
 
 const WS = process.env.LOOM_TEST_WORKSPACE;
 const SPEC = path.join(WS, 'specs', '2026-11-29+batching');
@@ -18,29 +18,13 @@ const taskState = (task) => readJson(path.join(SPEC, 'task-states', `${task}.sta
 
 suite('Executing: checkpoints, Review Changes, Reject File, Rewind', () => {
   let worktree;
-  const config = () => vscode.workspace.getConfiguration('loom');
 
+  // Subagent mode with parallel dispatch: T1 and T2 form one parallel batch.
   suiteSetup(async () => {
-    // Run alone (LOOM_TEST_GREP), the workspace is not yet the throwaway repository the first suite makes.
-    if (!fs.existsSync(path.join(WS, '.git'))) {
-      git(WS, 'init', '-q', '-b', 'main');
-      git(WS, 'add', '-A');
-      git(WS, '-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'the fixture');
-    }
-    await loom();
-    // The worktree first: it starts from a clean HEAD, and the settings below are an uncommitted change.
-    const made = await vscode.commands.executeCommand('loom.createWorktree', { specDir: SPEC });
-    assert.strictEqual(made.status, 'done', JSON.stringify(made));
-    worktree = vscode.Uri.parse(made.uri).fsPath;
-    // Subagent mode with parallel dispatch: T1 and T2 form one parallel batch.
-    await config().update('executing.parallel', true, vscode.ConfigurationTarget.Workspace);
-    await config().update('executing.mode', 'subagent', vscode.ConfigurationTarget.Workspace);
+    worktree = await parallelSubagentWorkspace(WS, SPEC);
   });
 
-  suiteTeardown(async () => {
-    await config().update('executing.parallel', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('executing.mode', undefined, vscode.ConfigurationTarget.Workspace);
-  });
+  suiteTeardown(parallelSubagentsOff);
 
   test('a batch of two parallel tasks in their own worktrees and a dependent third: one checkpoint each, merged in order, task worktrees gone', async () => {
     const mainHead = git(WS, 'rev-parse', 'HEAD');

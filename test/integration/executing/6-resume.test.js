@@ -12,7 +12,7 @@ const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { git, loom } = require('../helpers');
+const { git, parallelSubagentWorkspace, parallelSubagentsOff } = require('../helpers');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const WS = process.env.LOOM_TEST_WORKSPACE;
@@ -49,26 +49,13 @@ function leftovers(dir) {
 
 suite('Executing: a run killed mid-batch resumes', () => {
   let worktree;
-  const config = () => vscode.workspace.getConfiguration('loom');
 
+  // Subagent mode with parallel dispatch: T1 and T2 form one parallel batch.
   suiteSetup(async () => {
-    if (!fs.existsSync(path.join(WS, '.git'))) {
-      git(WS, 'init', '-q', '-b', 'main');
-      git(WS, 'add', '-A');
-      git(WS, '-c', 'user.name=Loom Test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'the fixture');
-    }
-    await loom();
-    const made = await vscode.commands.executeCommand('loom.createWorktree', { specDir: SPEC });
-    assert.strictEqual(made.status, 'done', JSON.stringify(made));
-    worktree = vscode.Uri.parse(made.uri).fsPath;
-    await config().update('executing.parallel', true, vscode.ConfigurationTarget.Workspace);
-    await config().update('executing.mode', 'subagent', vscode.ConfigurationTarget.Workspace);
+    worktree = await parallelSubagentWorkspace(WS, SPEC);
   });
 
-  suiteTeardown(async () => {
-    await config().update('executing.parallel', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('executing.mode', undefined, vscode.ConfigurationTarget.Workspace);
-  });
+  suiteTeardown(parallelSubagentsOff);
 
   test('killed while T1 waits for its merge and T2 works: Run Tasks merges T1 from disk, finishes T2 and T3, one commit each, nothing left behind', async () => {
     const crashed = await crashedWindow(worktree);
