@@ -46,6 +46,11 @@ test('Loom view, Advance from the palette refused at the gate, its Approve butto
     // and offers Approve as its button.
     await row('tags').click();
     await page.waitForFunction(() => document.querySelector('.customview-tree .monaco-list-row.selected')?.textContent?.includes('tags'), null, WAIT);
+    // The row's own buttons are what the actor would take: Approve at this gate, no Advance.
+    const buttons = row('tags').locator('.actions .action-label');
+    await buttons.first().waitFor(WAIT);
+    const titles = await buttons.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    assert.ok(titles.some((x) => /Approve/.test(x)) && !titles.some((x) => /Advance/.test(x)), `the row's buttons: ${titles.join(', ')}`);
     const quickInput = page.locator('.quick-input-widget');
     const stateFile = path.join(workspace, TAGS_DIR, 'pipeline.state.json');
     const stateBefore = fs.readFileSync(stateFile, 'utf8');

@@ -80,7 +80,15 @@ export function specContext(e: SpecEntry): string {
   const offers = specOffers(e.spec);
   // `:staleApproval`: an approval of a gate already passed went stale (Approve Again).
   const staleApproval = offers.approveAgain.length > 0;
-  return `loomSpec:${state}${offers.approve ? ':approve' : ''}${isStale(e.staleness) ? ':stale' : ''}${staleApproval ? ':staleApproval' : ''}${stageContext(e, offers)}`;
+  return `loomSpec:${state}${offers.approve ? ':approve' : ''}${advanceContext(offers)}${isStale(e.staleness) ? ':stale' : ''}${staleApproval ? ':staleApproval' : ''}${stageContext(e, offers)}`;
+}
+
+/**
+ * `:noAdvance` where the actor would refuse Advance (a human-approval gate, whose way on is
+ * Approve's): the menus hide Advance there rather than offer a button that is always refused.
+ */
+function advanceContext(offers: SpecOffers): string {
+  return offers.advance ? '' : ':noAdvance';
 }
 
 /**
@@ -282,7 +290,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   if (staleApproval) parts.push(`⚠ ${t('host.general.approvalStale')}`);
   item.description = parts.join(' · ');
   item.iconPath = staleApproval ? icon(...WARNING) : icon(...STAGE_ICONS[stage.status]);
-  item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}${staleApproval && !stage.current ? ':staleApproval' : ''}`;
+  item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}${stage.current ? advanceContext(specOffers(e.spec)) : ''}${staleApproval && !stage.current ? ':staleApproval' : ''}`;
 
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown(`**${md(stage.id)}** — ${md(stageStatusText(stage.status))}\n\n`);
