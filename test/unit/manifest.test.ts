@@ -65,7 +65,9 @@ test('npm runs only the install scripts it was told to', () => {
 test('engines.node is no older than the Node APIs the code calls', () => {
   // AbortSignal.any (the runs join a person's Stop with a timeout) came in Node 20.3.0.
   const uses = (dir: string): boolean =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true }).some((e) => e.isFile() && e.name.endsWith('.ts') && readFileSync(join(e.parentPath, e.name), 'utf8').includes('AbortSignal.any('));
+    readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true }).some(
+      (e) => e.isFile() && e.name.endsWith('.ts') && readFileSync(join(e.parentPath, e.name), 'utf8').includes('AbortSignal.any('),
+    );
   assert.ok(uses('src'), 'the check still has something to guard');
   const [major, minor] = /^>=(\d+)\.(\d+)/.exec(manifest.engines.node)?.slice(1).map(Number) ?? [0, 0];
   assert.ok(major > 20 || (major === 20 && minor >= 3), `engines.node is ${manifest.engines.node}; AbortSignal.any needs >=20.3`);
