@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CATALOG } from '../../src/core/messages/catalog';
 
 const ROOT = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
@@ -65,4 +66,19 @@ test('package.json wires the view, the commands and the JSON Schemas that exist'
   const schemas = new Set(readdirSync(join(ROOT, 'schemas')));
   for (const v of pkg.contributes.jsonValidation) assert.ok(schemas.has(v.url.replace('./schemas/', '')), v.url);
   assert.ok(pkg.activationEvents.includes('workspaceContains:.loom/workflow.yaml'));
+});
+
+test('one English wording has one Chinese wording across the catalog: a word is translated once', () => {
+  // Where the English word names two things, each keeps its own: "open" the verb of a button, and
+  // "open" the state of a requirement whose loop is not closed.
+  const twoMeanings = new Set(['view.next.open']);
+  const chinese = new Map<string, Map<string, string>>();
+  for (const [key, entry] of Object.entries(CATALOG() as Readonly<Record<string, { en: string; zh: string }>>)) {
+    if (twoMeanings.has(key)) continue;
+    const seen = chinese.get(entry.en) ?? new Map<string, string>();
+    seen.set(entry.zh, key);
+    chinese.set(entry.en, seen);
+  }
+  const differ = [...chinese].filter(([, zh]) => zh.size > 1).map(([en, zh]) => `"${en}": ${[...zh].map(([w, k]) => `${k}=${w}`).join(', ')}`);
+  assert.deepEqual(differ, []);
 });

@@ -7,7 +7,7 @@ import type { MessageTable } from './catalogTypes';
 export const guardMessages = {
   'guard.fileMissing': { en: '{path} does not exist', zh: '{path} 不存在' },
   'guard.fileUnreadable': { en: '{path} could not be read', zh: '无法读取 {path}' },
-  'guard.folderEmpty': { en: '{path} is empty', zh: '{path} 为空' },
+  'guard.folderEmpty': { en: '{path} is empty', zh: '{path} 是空的' },
   'guard.placeholder': { en: '{path} line {line} still holds the placeholder {placeholder}', zh: '{path} 第 {line} 行仍有占位符 {placeholder}' },
   'guard.reportVerdict': { en: '{path} says verdict: {verdict}', zh: '{path} 的结论为：{verdict}' },
   'guard.reportNoVerdict': {

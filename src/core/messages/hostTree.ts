@@ -26,9 +26,7 @@ export const hostTreeMessages = {
   'host.tree.reason': { en: 'reason', zh: '原因' },
   'host.tree.validator': { en: 'validator', zh: '校验器' },
   'host.tree.recoveredFrom': { en: 'recovered from {recovery_from}', zh: '从 {recovery_from} 恢复' },
-  'host.tree.waiting': { en: 'waiting', zh: '等待' },
   'host.tree.running': { en: 'running', zh: '进行中' },
-  'host.tree.done3': { en: 'done', zh: '完成' },
   'host.tree.pending': { en: 'pending', zh: '等待' },
   'host.tree.executing': { en: 'executing', zh: '执行中' },
   'host.tree.reviewing': { en: 'reviewing', zh: '审查中' },
@@ -62,7 +60,5 @@ export const hostTreeMessages = {
   'host.tree.interactiveStageLeavingNeedsYour': { en: 'Interactive stage: leaving it needs your confirmation', zh: '交互阶段：离开此阶段需要你的确认' },
   'host.tree.1Retry': { en: '1 retry', zh: '1 次重试' },
   'host.tree.retries': { en: '{retries} retries', zh: '重试 {retries} 次' },
-  'host.tree.retries2': { en: 'Retries', zh: '重试次数' },
-  'host.tree.lastReview': { en: 'Last review', zh: '最近一次审查' },
   'host.tree.checkpoint': { en: 'checkpoint {commit}', zh: '检查点 {commit}' },
 } as const satisfies MessageTable;

@@ -99,9 +99,6 @@ export const mcpMessages = {
 
   // Changing the steps ahead (src/mcp/tools/adjustPipeline.ts).
   'mcp.adjust.ask': { en: 'An agent asks to change the steps ahead of {specDir} (at {stage}).', zh: '智能体请求更改 {specDir} 接下来的步骤（当前在 {stage}）。' },
-  'mcp.adjust.from': { en: 'From now on: {steps}.', zh: '今后的步骤：{steps}。' },
-  'mcp.adjust.leftOut': { en: 'Left out: {steps}.', zh: '省略的步骤：{steps}。' },
-  'mcp.adjust.nothingLeftOut': { en: 'Nothing is left out.', zh: '没有省略任何步骤。' },
   'mcp.adjust.question': { en: 'Change them?', zh: '是否更改？' },
   'mcp.adjust.declined': {
     en: 'the user did not agree to change the steps of {specDir} ({why}); nothing was changed',
@@ -155,10 +152,6 @@ export const mcpMessages = {
   'mcp.handoff.advanceHint': {
     en: 'the handoff is written; compress the closed stage’s context now, then call loom_advance_pipeline with compression_confirmed=true',
     zh: 'handoff 已写入；请现在压缩已结束阶段的上下文，然后带上 compression_confirmed=true 调用 loom_advance_pipeline',
-  },
-  'mcp.checkpoint.wrongStage': {
-    en: 'checkpoint stage "{stage}" does not match current stage "{current}"; nothing was written',
-    zh: 'checkpoint 的阶段 "{stage}" 与当前阶段 "{current}" 不一致；未写入任何内容',
   },
   'mcp.checkpoint.wrongStageHint': { en: 'checkpoint the current stage (loom_get_pipeline_context)', zh: '请为当前阶段做 checkpoint（见 loom_get_pipeline_context）' },
   'mcp.task.unknown': { en: '{specDir} has no task {task}; nothing was written', zh: '{specDir} 没有 task {task}；未写入任何内容' },

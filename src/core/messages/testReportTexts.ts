@@ -12,8 +12,8 @@ export const testReportTextMessages = {
   'testReport.reporterReport': { en: "## The test reporter's report", zh: '## Test reporter 的报告' },
   'testReport.requirements': { en: '## Requirements', zh: '## 需求' },
   'testReport.requirementsHeader': { en: '| Requirement | Behaviors | Traceability |', zh: '| 需求 | Behavior | 追溯 |' },
-  'testReport.closed': { en: 'closed', zh: '已闭合' },
-  'testReport.open': { en: 'open', zh: '未闭合' },
+  'testReport.closed': { en: 'closed', zh: '闭环' },
+  'testReport.open': { en: 'open', zh: '未闭环' },
   'testReport.failureWord': {
     en: 'the report says "{word}" on line {line} of its text: loom refuses a passing test-report.md with a failure word (FAIL, failed, 失败, 不通过, in any case) unless it is a known warning; say what passed instead (e.g. "12 passed")',
     zh: '报告正文第 {line} 行写了 "{word}"：loom 拒绝含失败字样（FAIL、failed、失败、不通过，不区分大小写）的通过报告，除非是已知警告；请改为说明通过了什么（例如 "12 个通过"）',

@@ -263,11 +263,11 @@ function visitLine(v: StageHistoryEntry): string {
 export function stageStatusText(status: StageStatus): string {
   switch (status) {
     case 'waiting':
-      return t('host.tree.waiting');
+      return t('view.step.waiting');
     case 'running':
       return t('host.tree.running');
     case 'done':
-      return t('host.tree.done3');
+      return t('view.step.done');
     case 'failed':
       return t('view.step.failed');
   }
@@ -314,7 +314,7 @@ function taskStatusText(status: TaskStatus): string {
     case 'reviewing':
       return t('host.tree.reviewing');
     case 'done':
-      return t('host.tree.done3');
+      return t('view.step.done');
     case 'failed':
       return t('view.step.failed');
     case 'blocked':
@@ -356,9 +356,9 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown(`**${md(task.id)}**${title ? ` — ${md(title)}` : ''}\n\n`);
   tip.appendMarkdown(`${md(t('view.tasks.col.status'))}: ${md(taskStatusText(task.status))}  \n`);
-  tip.appendMarkdown(`${md(t('host.tree.retries2'))}: ${task.retries}  \n`);
+  tip.appendMarkdown(`${md(t('view.tasks.col.retries'))}: ${task.retries}  \n`);
   if (task.blocker) tip.appendMarkdown(reviewMarkdown(t('view.tasks.col.blocker'), task.blocker));
-  if (task.lastReviewerResult) tip.appendMarkdown(reviewMarkdown(t('host.tree.lastReview'), task.lastReviewerResult));
+  if (task.lastReviewerResult) tip.appendMarkdown(reviewMarkdown(t('view.tasks.col.lastReview'), task.lastReviewerResult));
   if (task.updatedAt) tip.appendMarkdown(`${md(t('host.tree.updated'))}: ${localTime(task.updatedAt)}  \n`);
   const last = checkpoints.at(-1);
   if (last) tip.appendMarkdown(`${md(t('host.tree.checkpoint', { commit: last.commit.slice(0, 8) }))}: ${md(last.files.join(', '))}  \n`);

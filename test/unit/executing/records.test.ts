@@ -196,7 +196,7 @@ test("test report: one verdict and one receipt, the reporter's own verdict lines
   });
   assert.equal(parseReport('r', zh).verdict, 'PASS');
   // loom 3 verify-artifacts.mjs checkReport: a PASS test report names every requirement of spec.md.
-  assert.match(zh, /## 需求\n\n\| 需求 \| Behavior \| 追溯 \|\n\|---\|---\|---\|\n\| REQ-001 \| REQ-001-B01 \| 已闭合 \|\n\| REQ-002 \| - \| 未闭合 \|/);
+  assert.match(zh, /## 需求\n\n\| 需求 \| Behavior \| 追溯 \|\n\|---\|---\|---\|\n\| REQ-001 \| REQ-001-B01 \| 闭环 \|\n\| REQ-002 \| - \| 未闭环 \|/);
 });
 
 // loom 3 verify-artifacts.mjs checkReport: /FAIL|失败|不通过/i anywhere, unless /WARN|预先存在|known/i.
