@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readTextOnce } from '../fs/requestReads';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SpecSnapshot } from './specSnapshot';
 
@@ -40,9 +41,9 @@ export function findWorktree(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 
   }
   for (const entry of entries) {
     try {
-      const head = readFileSync(join(worktrees, entry, 'HEAD'), 'utf8').trim();
+      const head = readTextOnce(join(worktrees, entry, 'HEAD')).trim();
       if (head !== `ref: refs/heads/${branch}`) continue;
-      const gitdir = readFileSync(join(worktrees, entry, 'gitdir'), 'utf8').trim();
+      const gitdir = readTextOnce(join(worktrees, entry, 'gitdir')).trim();
       const dir = resolve(gitdir, '..');
       if (existsSync(dir)) return dir;
     } catch {

@@ -7,6 +7,7 @@ import type { FileCondition, SpecSnapshot } from '../specdir/specSnapshot';
 import { addTraceRequirement, addTraceTasks, type FindingFix, type TraceabilityFix } from './findingFix';
 import { findingsResult, type ValidatorResult } from './validatorResult';
 import { t } from '../messages';
+import { readTextOnce } from '../fs/requestReads';
 
 /**
  * What the finding-producing validators share: numbering findings as loom does (`F-1`, `F-2` …,
@@ -58,7 +59,8 @@ export class SpecLines {
     if (!this.texts.has(file)) {
       let text: string | undefined;
       try {
-        text = readFileSync(join(this.snapshot.dir, file), 'utf8');
+        // Within a request, the bytes the snapshot and the other guards read (one read per file).
+        text = readTextOnce(join(this.snapshot.dir, file));
       } catch {
         text = undefined;
       }
