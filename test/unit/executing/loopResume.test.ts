@@ -209,10 +209,11 @@ const gitIn = (cwd: string, ...args: string[]) => {
   return r.stdout;
 };
 
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
+// A wait, not a timing: generous, as the shared CI machines can be slow; on failure it says what it saw.
+async function until(what: string, check: () => boolean, ms = 120_000, dbg?: () => string): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > end) throw new Error(`waited in vain for ${what}`);
+    if (Date.now() > end) throw new Error(`waited in vain for ${what}${dbg ? ': ' + dbg() : ''}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -231,7 +232,12 @@ test('a task caught waiting for its merge resumes from disk: merged once, its ha
   h.models.script('reviewer', PASS);
   const first = h.loop.run(controller.signal);
   const t1 = () => (existsSync(h.repo.path(`${SPEC}/task-states/T1.state.json`)) ? h.repo.json(`${SPEC}/task-states/T1.state.json`) : undefined);
-  await until('T1 waiting for its merge', () => t1()?.metadata?.step === 'merge');
+  await until(
+    'T1 waiting for its merge',
+    () => t1()?.metadata?.step === 'merge',
+    undefined,
+    () => `${JSON.stringify(t1())} after ${JSON.stringify(h.events).slice(0, 3000)}`,
+  );
   controller.abort();
   assert.equal((await first).outcome, 'cancelled');
 
