@@ -265,18 +265,29 @@ export function stageStatusText(status: StageStatus): string {
   }
 }
 
+/**
+ * What a stage's row says it is doing: the current stage of a gate waits for the person's approval,
+ * an interactive one for their confirmation (one word for one thing, as the hover says it).
+ */
+function stageStatusWords(stage: StageOverview): string {
+  if (stage.current && stage.status === 'running') {
+    if (stage.humanApproval) return t('host.tree.waitsForApproval');
+    if (stage.confirmation) return t('host.tree.waitsForConfirmation');
+  }
+  return stageStatusText(stage.status);
+}
+
 export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, hasChildren: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(stage.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `stage:${node.dir}:${stage.id}`;
   const staleApproval = e.staleness.approvals.find((a) => a.stage === stage.id);
   const last = stage.visits[stage.visits.length - 1];
-  const parts: string[] = [stageStatusText(stage.status)];
+  // A stage only a person's word moves on waits for them: it is not "running" however long ago it was entered.
+  const status = stageStatusWords(stage);
+  const parts: string[] = [status];
   if (stage.current) {
     const since = relativeTime(stage.enteredAt);
     if (since) parts.push(t('host.tree.since', { since }));
-    // One word for one thing, as the hover says it: a gate is approved, an interactive stage confirmed.
-    if (stage.humanApproval) parts.push(t('host.tree.needsApproval'));
-    else if (stage.confirmation) parts.push(t('host.tree.needsConfirmation'));
   } else if (last?.approval) parts.push(t('host.tree.approved'));
   if (stage.visits.length > 1) parts.push(t('host.tree.visits', { visitsCount: stage.visits.length }));
   if (staleApproval) parts.push(`⚠ ${t('host.general.approvalStale')}`);
@@ -285,7 +296,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}${staleApproval && !stage.current ? ':staleApproval' : ''}`;
 
   const tip = new vscode.MarkdownString(undefined, true);
-  tip.appendMarkdown(`**${md(stage.id)}** — ${md(stageStatusText(stage.status))}\n\n`);
+  tip.appendMarkdown(`**${md(stage.id)}** — ${md(status)}\n\n`);
   if (stage.description) tip.appendMarkdown(`${md(stage.description)}\n\n`);
   if (stage.current && stage.enteredAt) tip.appendMarkdown(`${md(t('host.tree.entered'))}: ${localTime(stage.enteredAt)}\n\n`);
   for (const v of stage.visits) tip.appendMarkdown(`- ${visitLine(v)}\n`);

@@ -64,6 +64,14 @@ suite('tree', () => {
     assert.match(stages[6].description, /^running · since /);
   });
 
+  test('a stage waiting on a person says so: brainstorming waits for your confirmation, never "running" (issue 49)', async () => {
+    const search = await specRow(api, 'search');
+    const brainstorming = (await rows(api, search.node)).find((s) => s.label === 'brainstorming');
+    assert.match(brainstorming.description, /^waiting for your confirmation · since /);
+    assert.doesNotMatch(brainstorming.description, /running/);
+    assert.match(brainstorming.tooltip, /— waiting for your confirmation/);
+  });
+
   test('the tasks under executing show status, retries and blocker; artifacts show as missing or open', async () => {
     const children = await stageRows(api, 'user-login', 'executing');
     const tasks = children.filter((c) => /^T\d+$/.test(c.label));
