@@ -35,4 +35,9 @@ export const personInLoopMessages = {
   'host.tree.waitsForApproval': { en: 'waiting for your approval', zh: '等待你的批准' },
   'host.tree.waitsForConfirmation': { en: 'waiting for your confirmation', zh: '等待你的确认' },
   'guard.notJsonAt': { en: '{file} is not valid JSON at line {line}, column {column}: {reason}', zh: '{file} 第 {line} 行第 {column} 列不是有效的 JSON：{reason}' },
+  // How each surface says the word on compression: the actor's reason names none of them.
+  'cli.compressionHint': {
+    en: 'Once the closed stage’s context is compressed, run it again with --compression-confirmed.',
+    zh: '压缩已结束阶段的上下文后，加上 --compression-confirmed 再运行一次。',
+  },
 } as const satisfies MessageTable;
