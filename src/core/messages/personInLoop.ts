@@ -33,7 +33,6 @@ export const personInLoopMessages = {
   'handOn.pushStep': { en: 'Push the branch and set its upstream:', zh: '推送分支并设置其上游：' },
   'handOn.prStep': { en: 'Open the pull request with the GitHub CLI (gh):', zh: '用 GitHub CLI（gh）创建拉取请求：' },
   'host.tree.waitsForApproval': { en: 'waiting for your approval', zh: '等待你的批准' },
-  'host.tree.waitsForConfirmation': { en: 'waiting for your confirmation', zh: '等待你的确认' },
   'guard.notJsonAt': { en: '{file} is not valid JSON at line {line}, column {column}: {reason}', zh: '{file} 第 {line} 行第 {column} 列不是有效的 JSON：{reason}' },
   // How each surface says the word on compression: the actor's reason names none of them.
   'cli.compressionHint': {

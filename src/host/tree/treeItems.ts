@@ -266,28 +266,24 @@ export function stageStatusText(status: StageStatus): string {
 }
 
 /**
- * What a stage's row says it is doing: the current stage of a gate waits for the person's approval,
- * an interactive one for their confirmation (one word for one thing, as the hover says it).
+ * What a stage's row says it is doing: a human-approval gate the spec is at waits for the person's
+ * approval, however long ago it was entered; it is never "running". (An interactive stage runs:
+ * its work is drafted, by a person with @loom or by Run Pipeline, before it is confirmed.)
  */
-function stageStatusWords(stage: StageOverview): string {
-  if (stage.current && stage.status === 'running') {
-    if (stage.humanApproval) return t('host.tree.waitsForApproval');
-    if (stage.confirmation) return t('host.tree.waitsForConfirmation');
-  }
-  return stageStatusText(stage.status);
-}
+const gateWaits = (stage: StageOverview): boolean => stage.current && stage.status === 'running' && stage.humanApproval;
 
 export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, hasChildren: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(stage.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `stage:${node.dir}:${stage.id}`;
   const staleApproval = e.staleness.approvals.find((a) => a.stage === stage.id);
   const last = stage.visits[stage.visits.length - 1];
-  // A stage only a person's word moves on waits for them: it is not "running" however long ago it was entered.
-  const status = stageStatusWords(stage);
+  const status = gateWaits(stage) ? t('host.tree.waitsForApproval') : stageStatusText(stage.status);
   const parts: string[] = [status];
   if (stage.current) {
     const since = relativeTime(stage.enteredAt);
     if (since) parts.push(t('host.tree.since', { since }));
+    // One word for one thing, as the hover says it: a gate is approved, an interactive stage confirmed.
+    if (stage.confirmation && !stage.humanApproval) parts.push(t('host.tree.needsConfirmation'));
   } else if (last?.approval) parts.push(t('host.tree.approved'));
   if (stage.visits.length > 1) parts.push(t('host.tree.visits', { visitsCount: stage.visits.length }));
   if (staleApproval) parts.push(`⚠ ${t('host.general.approvalStale')}`);

@@ -1,7 +1,9 @@
 'use strict';
 const assert = require('assert');
 const vscode = require('vscode');
-const { loom, rows, specRow, stageRows } = require('../helpers');
+const fs = require('fs');
+const path = require('path');
+const { loom, rows, specRow, stageRows, waitFor, folderPath } = require('../helpers');
 
 suite('tree', () => {
   let api;
@@ -64,12 +66,32 @@ suite('tree', () => {
     assert.match(stages[6].description, /^running · since /);
   });
 
-  test('a stage waiting on a person says so: brainstorming waits for your confirmation, never "running" (issue 49)', async () => {
-    const search = await specRow(api, 'search');
-    const brainstorming = (await rows(api, search.node)).find((s) => s.label === 'brainstorming');
-    assert.match(brainstorming.description, /^waiting for your confirmation · since /);
-    assert.doesNotMatch(brainstorming.description, /running/);
-    assert.match(brainstorming.tooltip, /— waiting for your confirmation/);
+  test('a gate the spec waits at reads "waiting for your approval", never "running" however long ago it was entered (issue 49)', async () => {
+    const dir = path.join(folderPath(), 'specs', '2026-11-30+gate-wait');
+    fs.mkdirSync(dir, { recursive: true });
+    const state = {
+      spec_dir: 'specs/2026-11-30+gate-wait',
+      pipeline_type: 'feature',
+      current_stage: 'approved',
+      loom_version: '2.3.0',
+      started_at: '2026-11-23T08:00:00.000Z',
+      updated_at: '2026-11-23T09:00:00.000Z',
+      current_stage_started_at: '2026-11-23T09:00:00.000Z',
+      stage_history: [],
+      metadata: {},
+    };
+    try {
+      fs.writeFileSync(path.join(dir, 'spec.md'), '# Gate wait\n');
+      fs.writeFileSync(path.join(dir, 'pipeline.state.json'), JSON.stringify(state, null, 2));
+      const spec = await waitFor('the spec at its gate to appear', () => specRow(api, 'gate-wait'), 15000);
+      const approved = (await rows(api, spec.node)).find((s) => s.label === 'approved');
+      assert.match(approved.description, /^waiting for your approval · since /);
+      assert.doesNotMatch(approved.description, /running/);
+      assert.match(approved.tooltip, /— waiting for your approval/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await waitFor('the spec to go', async () => !(await specRow(api, 'gate-wait')), 15000);
+    }
   });
 
   test('the tasks under executing show status, retries and blocker; artifacts show as missing or open', async () => {
