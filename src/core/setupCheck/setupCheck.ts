@@ -166,14 +166,18 @@ const STEPS: readonly Step[] = [
   },
 ];
 
+/** The item each step reports, in STEPS' order. */
+const STEP_IDS: readonly SetupItemId[] = ['trust', 'model', 'consent', 'tiers', 'tools', 'git', 'commit', 'testCommand', 'worktreeLocation'];
+
 /**
- * Checks the setup. `stopAtFirst` (Run Pipeline): the check ends at the first thing missing, and
+ * Checks the setup (`only`: just those items, as a run needs them). `stopAtFirst` (Run Pipeline): the check ends at the first thing missing, and
  * asks nothing after it (no git, no models asked for once the workspace is not trusted).
  */
-export async function checkSetup(env: SetupEnvironment, language: Language, options: { stopAtFirst?: boolean } = {}): Promise<SetupReport> {
+export async function checkSetup(env: SetupEnvironment, language: Language, options: { stopAtFirst?: boolean; only?: readonly SetupItemId[] } = {}): Promise<SetupReport> {
   const found: Found = { models: [], repository: false };
   const items: SetupItem[] = [];
-  for (const step of STEPS) {
+  for (const [i, step] of STEPS.entries()) {
+    if (options.only && !options.only.includes(STEP_IDS[i])) continue;
     const result = await step(env, language, found);
     if (!result) continue;
     items.push(result);
@@ -192,4 +196,36 @@ export function setupStopMessage(missing: SetupItem, language: Language): string
 /** One line per item, for the log and the CLI: ✓, ✗ or ! with the title and what was found, and the fix under a missing one. */
 export function setupLines(report: SetupReport): string[] {
   return report.items.flatMap((i) => [`${i.status === 'ok' ? '✓' : i.status === 'note' ? '!' : '✗'} ${i.title}: ${i.detail}`, ...(i.fix ? [`    → ${i.fix.text}`] : [])]);
+}
+
+/** The part of a stage a run's needs are read from (StageDefinition satisfies it). */
+interface NeedsStage {
+  id: string;
+  outputs: readonly string[];
+  humanApproval: boolean;
+}
+
+const MODEL_ITEMS: readonly SetupItemId[] = ['model', 'consent', 'tiers'];
+
+/**
+ * What a run of Run Pipeline from `stage` needs before its next stop: the stages from there to
+ * the next human-approval gate (where a run always stops), each asking for a model where it has
+ * outputs to draft, for git, a commit and the worktree location where it makes the worktree, for
+ * the test command where it runs tasks or verifies. A run that would stop at once (a gate whose
+ * files are written) needs nothing but trust, so it is never stopped for a model it would not ask.
+ */
+export function runSetupNeeds(stages: readonly NeedsStage[], stage: string | null, roleOf: (id: string) => string | undefined, hasFile: (path: string) => boolean): SetupItemId[] {
+  const needs = new Set<SetupItemId>(['trust']);
+  const from = stages.findIndex((s) => s.id === stage);
+  if (from < 0) return [...needs];
+  for (const s of stages.slice(from)) {
+    const role = roleOf(s.id);
+    // Handoffs are Loom's own record of a stage, written without a model.
+    const toDraft = s.outputs.filter((o) => !o.startsWith('handoffs/') && !o.endsWith('/') && !hasFile(o));
+    if (toDraft.length || role === 'tasks') MODEL_ITEMS.forEach((i) => needs.add(i));
+    if (role === 'worktree') (['git', 'commit', 'worktreeLocation'] as const).forEach((i) => needs.add(i));
+    if (role === 'tasks' || role === 'verification') needs.add('testCommand');
+    if (s.humanApproval) break;
+  }
+  return [...needs];
 }

@@ -1,9 +1,7 @@
 'use strict';
 const assert = require('assert');
 const vscode = require('vscode');
-const fs = require('fs');
-const path = require('path');
-const { loom, rows, specRow, stageRows, waitFor, folderPath } = require('../helpers');
+const { loom, rows, specRow, stageRows } = require('../helpers');
 
 suite('tree', () => {
   let api;
@@ -64,34 +62,6 @@ suite('tree', () => {
     assert.match(stages[0].description, /done · approved/);
     assert.match(stages[0].tooltip, /passed: 2026-11-20/, 'the tooltip lists entered and exited times');
     assert.match(stages[6].description, /^running · since /);
-  });
-
-  test('a gate the spec waits at reads "waiting for your approval", never "running" however long ago it was entered (issue 49)', async () => {
-    const dir = path.join(folderPath(), 'specs', '2026-11-30+gate-wait');
-    fs.mkdirSync(dir, { recursive: true });
-    const state = {
-      spec_dir: 'specs/2026-11-30+gate-wait',
-      pipeline_type: 'feature',
-      current_stage: 'approved',
-      loom_version: '2.3.0',
-      started_at: '2026-11-23T08:00:00.000Z',
-      updated_at: '2026-11-23T09:00:00.000Z',
-      current_stage_started_at: '2026-11-23T09:00:00.000Z',
-      stage_history: [],
-      metadata: {},
-    };
-    try {
-      fs.writeFileSync(path.join(dir, 'spec.md'), '# Gate wait\n');
-      fs.writeFileSync(path.join(dir, 'pipeline.state.json'), JSON.stringify(state, null, 2));
-      const spec = await waitFor('the spec at its gate to appear', () => specRow(api, 'gate-wait'), 15000);
-      const approved = (await rows(api, spec.node)).find((s) => s.label === 'approved');
-      assert.match(approved.description, /^waiting for your approval · since /);
-      assert.doesNotMatch(approved.description, /running/);
-      assert.match(approved.tooltip, /— waiting for your approval/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-      await waitFor('the spec to go', async () => !(await specRow(api, 'gate-wait')), 15000);
-    }
   });
 
   test('the tasks under executing show status, retries and blocker; artifacts show as missing or open', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkSetup, setupLines, setupStopMessage, type SetupEnvironment, type SetupModel } from '../../../src/core/setupCheck/setupCheck';
+import { checkSetup, runSetupNeeds, setupLines, setupStopMessage, type SetupEnvironment, type SetupModel } from '../../../src/core/setupCheck/setupCheck';
 
 const COPILOT: SetupModel = { name: 'GPT-5 mini', vendor: 'copilot', family: 'gpt-5-mini', access: 'allowed' };
 
@@ -168,4 +168,47 @@ test('Run Pipeline’s check stops at the first thing missing and asks nothing a
   const noCommit = await checkSetup(healthy({ git: async () => ({ root: '/work/todo' }) }), 'en', { stopAtFirst: true });
   assert.equal(noCommit.items.at(-1)?.id, 'commit');
   assert.ok(!noCommit.items.some((i) => i.id === 'testCommand'));
+});
+
+const STAGES = [
+  { id: 'brainstorming', outputs: ['spec.md', 'requirements.json'], humanApproval: true },
+  { id: 'planning', outputs: ['plan.md', 'tasks/'], humanApproval: false },
+  { id: 'git-worktree', outputs: [], humanApproval: false },
+  { id: 'executing', outputs: ['test-report.md', 'handoffs/executing.json'], humanApproval: false },
+  { id: 'verification', outputs: ['verify-report.md'], humanApproval: true },
+];
+const ROLES = new Map([
+  ['git-worktree', 'worktree'],
+  ['executing', 'tasks'],
+  ['verification', 'verification'],
+]);
+const roleOf = (id: string) => ROLES.get(id);
+
+test('what a run needs before its next stop: a gate whose files are written needs no model; drafting does; the worktree and the tasks ahead need git and a test command', () => {
+  const written = new Set(['spec.md', 'requirements.json']);
+  assert.deepEqual(
+    runSetupNeeds(STAGES, 'brainstorming', roleOf, (f) => written.has(f)),
+    ['trust'],
+    'the run stops at the gate at once',
+  );
+  assert.deepEqual(
+    runSetupNeeds(STAGES, 'brainstorming', roleOf, () => false),
+    ['trust', 'model', 'consent', 'tiers'],
+  );
+  assert.deepEqual(runSetupNeeds(STAGES, 'planning', roleOf, () => false).sort(), ['commit', 'consent', 'git', 'model', 'testCommand', 'tiers', 'trust', 'worktreeLocation']);
+  assert.deepEqual(
+    runSetupNeeds(STAGES, null, roleOf, () => false),
+    ['trust'],
+  );
+});
+
+test('only what the run needs is checked: no model asked about for a run that stops at its gate at once', async () => {
+  const env = healthy({ chatModels: async () => [] });
+  const report = await checkSetup(env, 'en', { stopAtFirst: true, only: ['trust'] });
+  assert.deepEqual(
+    report.items.map((i) => i.id),
+    ['trust'],
+  );
+  assert.equal(report.missing, undefined);
+  assert.deepEqual(env.asked, ['trust']);
 });
