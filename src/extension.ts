@@ -37,6 +37,7 @@ import { WorkspaceTrust } from './host/trust';
 import { registerViewCommands } from './host/webviews/viewCommands';
 import { webviewMessageHandler } from './host/webviews/webviewMessages';
 import { WebviewPanels } from './host/webviews/webviewPanels';
+import { languageModelToolNames, registerSetupCommands, SetupCheck } from './host/setup/setupCheck';
 import { threadClock, type ThreadClock } from './host/threadClock';
 
 /** What activate() returns: for integration tests and for extensions that build on Loom. */
@@ -117,6 +118,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
+  const setup = new SetupCheck(ctx, { access: context.languageModelAccessInformation, tools: languageModelToolNames(context) });
   context.subscriptions.push(
     config,
     log,
@@ -132,7 +134,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),
-    ...registerPipelineRunCommands(ctx, runs),
+    ...registerPipelineRunCommands(ctx, runs, setup),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),
     ...registerTranscriptCommands(ctx, storageDir),
@@ -148,6 +150,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     lmTools,
     mcpServers,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServers),
+    ...registerSetupCommands(ctx, setup),
   );
   // Runs a window reload interrupted go on from where loom's files say they are.
   if (trust.writable) void runs.resume();

@@ -42,6 +42,8 @@ import { hostPipelineRunMessages } from './hostPipelineRun';
 import { hostTreeMessages } from './hostTree';
 import { hostWebviewsMessages } from './hostWebviews';
 import { hostEntryMessages } from './hostEntry';
+import { personInLoopMessages } from './personInLoop';
+import { setupCheckMessages } from './setupCheck';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -89,6 +91,8 @@ export const TABLES = [
   hostTreeMessages,
   hostWebviewsMessages,
   hostEntryMessages,
+  personInLoopMessages,
+  setupCheckMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;
