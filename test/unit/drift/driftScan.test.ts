@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
@@ -9,48 +9,10 @@ import { driftSubjectOf } from '../../../src/core/drift/driftSubjects';
 import { BASELINE_KEY } from '../../../src/core/drift/baseline';
 import { SPEC, state } from '../../helpers/tempRepo';
 import { git, write } from '../executing/helpers/gitRepos';
+import { commit, json, syncedRepo, TASK, WORKFLOW } from './helpers/driftRepos';
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-const WORKFLOW = 'pipelines:\n  feature:\n    steps:\n      - { id: executing, next: synced }\n      - { id: synced }\n';
-const TASK = '---\nowns: [src/login.ts]\nreads: []\ndepends_on: []\nrequirements: [REQ-001]\nbehavior_ids: [REQ-001-B01]\n---\n# T1 Login\n';
-const TRACE = {
-  requirements: {
-    'REQ-001': { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: ['test/login.test.ts#logs in'], evidence: [] } } },
-  },
-};
-
-const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-function commit(root: string, message: string, files: Record<string, string | null> = {}): string {
-  for (const [p, text] of Object.entries(files)) {
-    if (text === null) unlinkSync(join(root, p));
-    else write(root, p, text);
-  }
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '--allow-empty', '-m', message);
-  return git(root, 'rev-parse', 'HEAD').trim();
-}
-
-/** A repository whose spec is synced at its second commit; `recorded`: its baseline is in the state (else only git's history says). */
-function syncedRepo(recorded = true): { root: string; baseline: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'loom-drift-')));
-  made.push(root);
-  git(root, 'init', '-q', '-b', 'main');
-  commit(root, 'plan', {
-    '.loom/workflow.yaml': WORKFLOW,
-    [`${SPEC}/pipeline.state.json`]: json(state('executing')),
-    [`${SPEC}/tasks/T1.md`]: TASK,
-    [`${SPEC}/traceability.json`]: json(TRACE),
-    'src/login.ts': 'v1\n',
-    'src/other.ts': 'o1\n',
-    'test/login.test.ts': "test('logs in', () => {});\n",
-  });
-  const baseline = commit(root, 'T1: login', { 'src/login.ts': 'v2\n' });
-  const synced = recorded ? state('synced', { metadata: { [BASELINE_KEY]: { commit: baseline, recorded_at: '2026-12-01T00:00:00Z', source: 'synced' } } }) : state('synced');
-  commit(root, 'synced', { [`${SPEC}/pipeline.state.json`]: json(synced) });
-  return { root, baseline };
-}
 
 async function drift(root: string): Promise<DriftReport['specs'][number]> {
   const repo = new LoomRepository(root).load();
@@ -60,7 +22,7 @@ async function drift(root: string): Promise<DriftReport['specs'][number]> {
 }
 
 test('a commit after the baseline that changes an owned file drifts; an unrelated one does not', async () => {
-  const { root, baseline } = syncedRepo();
+  const { root, baseline } = syncedRepo(made);
   commit(root, 'unrelated', { 'src/other.ts': 'o2\n', 'README.md': 'hi\n' });
   let d = await drift(root);
   assert.equal(d.status, 'clean');
@@ -79,7 +41,7 @@ test('a commit after the baseline that changes an owned file drifts; an unrelate
 });
 
 test('a renamed owned file is followed: the rename and the later change under the new name', async () => {
-  const { root } = syncedRepo();
+  const { root } = syncedRepo(made);
   git(root, 'mv', 'src/login.ts', 'src/auth.ts');
   const moved = commit(root, 'rename');
   const changed = commit(root, 'change auth', { 'src/auth.ts': 'v2\nmore\n' });
@@ -92,7 +54,7 @@ test('a renamed owned file is followed: the rename and the later change under th
 });
 
 test('a deleted test file names the behavior it tested', async () => {
-  const { root } = syncedRepo();
+  const { root } = syncedRepo(made);
   const c = commit(root, 'drop test', { 'test/login.test.ts': null });
   const d = await drift(root);
   assert.equal(d.status, 'drifted');
@@ -101,7 +63,7 @@ test('a deleted test file names the behavior it tested', async () => {
 });
 
 test("the spec's own later commits (its Loom-Spec trailer) do not count; another spec's do", async () => {
-  const { root } = syncedRepo();
+  const { root } = syncedRepo(made);
   commit(root, `T2: more login\n\nLoom-Spec: ${SPEC}\nLoom-Task: T2`, { 'src/login.ts': 'v3\n' });
   assert.equal((await drift(root)).status, 'clean');
   const other = commit(root, 'T1: other\n\nLoom-Spec: specs/2026-12-01+other\nLoom-Task: T1', { 'src/login.ts': 'v4\n' });
@@ -114,7 +76,7 @@ test("the spec's own later commits (its Loom-Spec trailer) do not count; another
 });
 
 test("a merge commit is handled: the branch's commit is named, the merge itself brings nothing", async () => {
-  const { root } = syncedRepo();
+  const { root } = syncedRepo(made);
   git(root, 'checkout', '-q', '-b', 'topic');
   const onBranch = commit(root, 'branch change', { 'src/login.ts': 'branch\n' });
   git(root, 'checkout', '-q', 'main');
@@ -143,7 +105,7 @@ test('a commit made before the baseline on a branch merged after it does not cou
 });
 
 test('without a recorded baseline, it is inferred from the commit that moved pipeline.state.json to synced', async () => {
-  const { root } = syncedRepo(false);
+  const { root } = syncedRepo(made, false);
   const movedAt = git(root, 'rev-parse', 'HEAD').trim();
   commit(root, 'tweak login', { 'src/login.ts': 'v3\n' });
   const d = await drift(root);
@@ -152,7 +114,7 @@ test('without a recorded baseline, it is inferred from the commit that moved pip
 });
 
 test('a shallow clone without the commit of the move to synced is reported as shallow, never guessed', async () => {
-  const { root } = syncedRepo(false);
+  const { root } = syncedRepo(made, false);
   commit(root, 'later', { 'src/login.ts': 'v3\n' });
   const clone = realpathSync(mkdtempSync(join(tmpdir(), 'loom-drift-shallow-')));
   made.push(clone);
@@ -163,7 +125,7 @@ test('a shallow clone without the commit of the move to synced is reported as sh
 });
 
 test('a recorded baseline git does not have is said (history rewritten), and a spec not synced is not scanned', async () => {
-  const { root } = syncedRepo();
+  const { root } = syncedRepo(made);
   write(root, `${SPEC}/pipeline.state.json`, json(state('synced', { metadata: { [BASELINE_KEY]: { commit: 'a'.repeat(40), recorded_at: 'x', source: 'synced' } } })));
   assert.equal((await drift(root)).status, 'unknown-baseline');
   write(root, `${SPEC}/pipeline.state.json`, json(state('executing')));
