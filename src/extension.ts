@@ -39,6 +39,7 @@ import { webviewMessageHandler } from './host/webviews/webviewMessages';
 import { WebviewPanels } from './host/webviews/webviewPanels';
 import { languageModelToolNames, registerSetupCommands, SetupCheck } from './host/setup/setupCheck';
 import { threadClock, type ThreadClock } from './host/threadClock';
+import { SpecDrifts } from './host/drift/specDrifts';
 
 /** What activate() returns: for integration tests and for extensions that build on Loom. */
 export interface LoomApi {
@@ -61,6 +62,8 @@ export interface LoomApi {
   review: ReviewThreads;
   /** Loom: Run Pipeline's runs: under way, and where each stopped (its status bar item). */
   runs: PipelineRuns;
+  /** The drift of synced specs, read again when git's HEAD moves. */
+  drifts: SpecDrifts;
   /** The one "Loom" output channel every component logs to. */
   log: Log;
   /** performance.now() marks of loading and activation, for the benchmarks (`npm run bench`). */
@@ -114,6 +117,8 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   view.provider.setReviewCounts(review);
   const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath), new RunStopsFile(context.globalStorageUri.fsPath));
   view.provider.setPipelineRuns(runs);
+  const drifts = new SpecDrifts(registry, log.component('drift'));
+  view.provider.setDriftMarks(drifts);
   const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
@@ -149,6 +154,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     chat.register(context.extensionUri),
     lmTools,
     mcpServers,
+    drifts,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServers),
     ...registerSetupCommands(ctx, setup),
   );
@@ -173,6 +179,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     lmTools,
     review,
     runs,
+    drifts,
     log,
     ...(presets ? { testHooks: { prompts: presets } } : {}),
   };
