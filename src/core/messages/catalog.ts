@@ -42,6 +42,7 @@ import { hostPipelineRunMessages } from './hostPipelineRun';
 import { hostTreeMessages } from './hostTree';
 import { hostWebviewsMessages } from './hostWebviews';
 import { hostEntryMessages } from './hostEntry';
+import { agentHostMessages } from './agentHost';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -89,6 +90,7 @@ export const TABLES = [
   hostTreeMessages,
   hostWebviewsMessages,
   hostEntryMessages,
+  agentHostMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;
