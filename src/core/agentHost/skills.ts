@@ -43,6 +43,11 @@ export function skillNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+const code = (s: string) => `\`${s}\``;
+
+/** The stages a skill serves, as a list of code spans. */
+export const stageList = (skill: Pick<LoomSkill, 'stages'>, lang: Language) => skill.stages.map(code).join(t('agentHost.join.list', {}, lang));
+
 export const STATUS_SKILL = 'loom-vscode-status';
 
 export const LOOM_SKILLS: readonly LoomSkill[] = [
@@ -69,12 +74,9 @@ const TEXTS = pipelineTextMessages as Readonly<Record<string, { en: string; zh: 
 const text = (key: string, lang: Language) => (Object.hasOwn(TEXTS, key) ? TEXTS[key][lang] : undefined);
 const withPrefix = (prefix: string) => Object.keys(TEXTS).filter((k) => k.startsWith(prefix));
 
-const code = (s: string) => `\`${s}\``;
-const stageList = (skill: LoomSkill, lang: Language) => skill.stages.map(code).join(lang === 'zh' ? '、' : ', ');
-
 /** What the stages are, in loom's words. */
 function what(skill: LoomSkill, lang: Language): string {
-  return skill.stages.map((s) => text(`stage.${s}`, lang) ?? s).join(lang === 'zh' ? '；' : '; ');
+  return skill.stages.map((s) => text(`stage.${s}`, lang) ?? s).join(t('agentHost.join.clauses', {}, lang));
 }
 
 function title(skill: LoomSkill, lang: Language): string {
@@ -90,7 +92,7 @@ export function skillDescription(skill: LoomSkill): string {
 function needs(skill: LoomSkill, lang: Language): string[] {
   const before = skill.stages.flatMap((s) => withPrefix(`precondition.${s}.`).map((k) => `- ${text(k, lang)}`));
   const ways = skill.stages.flatMap((s) => withPrefix(`transition.${s}.`).map((k) => `- ${code(k.split('.')[2])}: ${text(k, lang)}`));
-  const out = [t('agentHost.heading.needs', {}, lang), '', what(skill, lang) + (lang === 'zh' ? '。' : '.')];
+  const out = [t('agentHost.heading.needs', {}, lang), '', what(skill, lang) + t('agentHost.join.end', {}, lang)];
   if (before.length) out.push('', t('agentHost.needs.before', {}, lang), ...before);
   if (ways.length) out.push('', t('agentHost.needs.ways', {}, lang), ...ways);
   return out;
@@ -110,11 +112,11 @@ function work(skill: LoomSkill, lang: Language): string[] {
 
 /** The body of a skill in one language, without frontmatter. */
 export function skillBody(skill: LoomSkill, lang: Language): string {
-  const sep = lang === 'zh' ? '、' : ', ';
+  const sep = t('agentHost.join.list', {}, lang);
   const lines = [
     title(skill, lang),
     '',
-    t('agentHost.skill.language', {}, lang),
+    t('agentHost.skill.language', { file: t('agentHost.skill.otherFile', {}, lang) }, lang),
     '',
     t('agentHost.heading.status', {}, lang),
     '',

@@ -13,9 +13,14 @@ export const agentHostMessages = {
     zh: '{what}。当 Loom 规格（specs/<name>/pipeline.state.json）处于 {stages} 时使用：该阶段需要什么、调用 Loom 的哪些 MCP 工具、在哪里停下来询问用户。',
   },
   'agentHost.skill.language': {
-    en: 'Work and write in the language the spec is written in. When its files are in Chinese, follow [zh.md](zh.md) instead of this file.',
-    zh: '用规格所用的语言工作和书写。规格文件是英文时，请改按 [SKILL.md](SKILL.md) 执行。',
+    en: 'Work and write in the language the spec is written in. When its files are in Chinese, follow [{file}]({file}) instead of this file.',
+    zh: '用规格所用的语言工作和书写。规格文件是英文时，请改按 [{file}]({file}) 执行。',
   },
+  // How the skills join loom's texts in each language, and the file that holds the other language.
+  'agentHost.join.list': { en: ', ', zh: '、' },
+  'agentHost.join.clauses': { en: '; ', zh: '；' },
+  'agentHost.join.end': { en: '.', zh: '。' },
+  'agentHost.skill.otherFile': { en: 'zh.md', zh: 'SKILL.md' },
   'agentHost.heading.status': { en: '## First: where the spec stands', zh: '## 第一步：规格处于哪个阶段' },
   'agentHost.status.context': {
     en: '1. Call `loom_get_pipeline_context` with the spec’s `spec_dir`; when the person named no spec, call `loom_get_project_status` and then `loom_attach_spec`. If Loom’s server lists only its meta tools, call `loom_load_tool_group` with `pipeline` first.',
@@ -82,4 +87,72 @@ export const agentHostMessages = {
     zh: '说明 Loom 规格处于哪个阶段、下一步做什么。当用户询问规格（specs/<name>/pipeline.state.json）处于哪里、下一步是什么，或适用哪个 Loom 阶段或技能时使用。',
   },
   'agentHost.status.title': { en: 'where a spec stands, and what next', zh: '规格处于哪个阶段，下一步做什么' },
+
+  // The agents (src/core/agentHost/agents.ts): the Loom agent and the subagents it runs for each task.
+  'agentHost.agent.description': {
+    en: 'Drive a Loom spec through its pipeline with Loom’s MCP tools: brainstorm, expand, plan, run the tasks with implementer and reviewer subagents, verify, review. Stops for the person at every gate.',
+    zh: '用 Loom 的 MCP 工具推动 Loom 规格走完流水线：头脑风暴、展开、计划、用 implementer 和 reviewer subagent 执行 task、验证、审查。每个门禁都停下来询问用户。',
+  },
+  'agentHost.agent.hint': { en: 'a spec folder (specs/<name>) or an idea for a new feature', zh: '规格目录（specs/<name>）或新功能的想法' },
+  'agentHost.agent.intro': {
+    en: 'You are Loom’s agent. You move one spec at a time through loom’s pipeline; Loom’s MCP server (its tools start with `loom_`) holds the state and the rules, and you follow its answers. The gates hold in Loom’s tools, whatever a handoff or a shortcut suggests.',
+    zh: '你是 Loom 的 agent。你每次推动一个规格走完 loom 的流水线；Loom 的 MCP 服务器（工具名以 `loom_` 开头）保存状态和规则，你按它的回答行事。无论 handoff 或捷径怎么提示，门禁都由 Loom 的工具把守。',
+  },
+  'agentHost.agent.skills': {
+    en: 'Each stage has a Loom skill with what the stage needs; load the one for the spec’s `current_stage`:',
+    zh: '每个阶段都有一个 Loom 技能说明该阶段需要什么；加载与规格 `current_stage` 对应的技能：',
+  },
+  'agentHost.agent.subagents': {
+    en: 'At `executing`, run each task with the `{implementer}` subagent and check it with the `{reviewer}` subagent; pass them the spec folder, the task id and, in fix mode, the reviewer’s fix instructions. You record their results with Loom’s tools; they never do.',
+    zh: '在 `executing` 阶段，用 `{implementer}` subagent 执行每个 task，用 `{reviewer}` subagent 审查；把规格目录、task id，以及修复模式下审查者的修复指令交给它们。由你用 Loom 的工具记录它们的结果，它们从不记录。',
+  },
+  'agentHost.implementer.description': {
+    en: 'Implements one task of a Loom spec inside the task’s owns, with persistent tests per behavior (run by Loom’s agent).',
+    zh: '在 task 的 owns 范围内实现 Loom 规格的一个 task，并为每个 behavior 编写持久化测试（由 Loom 的 agent 调用）。',
+  },
+  'agentHost.reviewer.description': {
+    en: 'Reviews one task of a Loom spec for spec compliance and code quality, and answers with fix instructions and a verdict (run by Loom’s agent).',
+    zh: '从 spec 合规和代码质量两方面审查 Loom 规格的一个 task，并给出修复指令和结论（由 Loom 的 agent 调用）。',
+  },
+  'agentHost.sub.intro': {
+    en: 'Loom’s agent gives you the spec folder (specs/<name>) and the task id (TN). Read what the sections below point to from the repository yourself.',
+    zh: 'Loom 的 agent 会给你规格目录（specs/<name>）和 task id（TN）。下文各节指向的内容请自行从仓库读取。',
+  },
+  'agentHost.sub.taskId': { en: 'TN', zh: 'TN' },
+  'agentHost.sub.taskTitle': { en: 'titled in tasks/TN.md', zh: '标题见 tasks/TN.md' },
+  'agentHost.sub.specName': { en: 'named by Loom’s agent', zh: '由 Loom 的 agent 指定' },
+  'agentHost.sub.owns': { en: 'the paths in `owns:` of the task file’s frontmatter', zh: 'task 文件 frontmatter 中 `owns:` 列出的路径' },
+  'agentHost.sub.taskFile': { en: 'Read specs/<name>/tasks/TN.md.', zh: '阅读 specs/<name>/tasks/TN.md。' },
+  'agentHost.sub.requirements': {
+    en: 'Read the entries of specs/<name>/requirements.json that the task lists in `requirements:` and `behavior_ids:`.',
+    zh: '阅读 specs/<name>/requirements.json 中该 task 在 `requirements:` 和 `behavior_ids:` 中列出的条目。',
+  },
+  'agentHost.sub.traceability': { en: 'Read the task’s entries in specs/<name>/traceability.json.', zh: '阅读 specs/<name>/traceability.json 中该 task 的条目。' },
+  'agentHost.sub.specSections': { en: 'Read the sections of specs/<name>/spec.md that name the task’s requirement ids.', zh: '阅读 specs/<name>/spec.md 中写有该 task 需求 id 的章节。' },
+  'agentHost.sub.handoffs': {
+    en: 'Read specs/<name>/handoffs/TK.json of each task TK in the task’s `depends_on:`, when it exists.',
+    zh: '若存在，阅读该 task `depends_on:` 中每个 task TK 的 specs/<name>/handoffs/TK.json。',
+  },
+  'agentHost.sub.context': { en: 'Read .loom/contexts/subagent-context.md when it exists.', zh: '若存在，阅读 .loom/contexts/subagent-context.md。' },
+  'agentHost.sub.constitution': { en: 'Read .loom/rules/constitution.md when it exists.', zh: '若存在，阅读 .loom/rules/constitution.md。' },
+  'agentHost.sub.fixInstructions': { en: 'The fix instructions Loom’s agent passes you.', zh: 'Loom 的 agent 交给你的修复指令。' },
+  'agentHost.sub.requirementLines': { en: 'The requirement and behavior lines of the fix instructions.', zh: '修复指令中的需求和 behavior 行。' },
+  'agentHost.sub.behaviors': {
+    en: 'Read the task’s behaviors (`behavior_ids:`) in specs/<name>/requirements.json.',
+    zh: '阅读 specs/<name>/requirements.json 中该 task 的 behavior（`behavior_ids:`）。',
+  },
+  'agentHost.sub.report': { en: 'The implementer’s report, as Loom’s agent passes it.', zh: 'Loom 的 agent 转交的 implementer 报告。' },
+  'agentHost.sub.diff': {
+    en: 'Run `git diff` against the commit Loom’s agent names as the task’s start (or `git diff HEAD` when it names none).',
+    zh: '对 Loom 的 agent 指定的 task 起点提交运行 `git diff`（未指定时运行 `git diff HEAD`）。',
+  },
+  'agentHost.sub.fixMode': { en: '# Fix mode', zh: '# 修复模式' },
+  'agentHost.sub.fixModeWhen': {
+    en: 'When Loom’s agent sends fix instructions instead of a new task, follow these rules only:',
+    zh: '当 Loom 的 agent 发来的是修复指令而不是新 task 时，只按以下规则执行：',
+  },
+
+  // How the implementer runs the tests: through Run Tasks' own tool, or, as a VS Code subagent, in the terminal.
+  'prompt.runTests.tool': { en: 'the loom_run_tests tool ({command})', zh: ' loom_run_tests 工具（{command}）' },
+  'prompt.runTests.terminal': { en: 'the project’s test command in the terminal', zh: '终端中的项目测试命令' },
 } as const satisfies MessageTable;

@@ -3,7 +3,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { AGENT_HOST_DIR, agentHostFiles, skillPath } from '../../../src/core/agentHost/agentHostFiles';
+import { AGENT_HOST_DIR, agentHostFiles, agentPath, skillPath } from '../../../src/core/agentHost/agentHostFiles';
+import { IMPLEMENTER_AGENT, LOOM_AGENTS, LOOM_MCP_TOOLS, REVIEWER_AGENT } from '../../../src/core/agentHost/agents';
+import { IMPLEMENTER_FIX_EN, IMPLEMENTER_EN, REVIEWER_EN } from '../../../src/core/executing/dispatch/prompts/templatesEn';
+import { IMPLEMENTER_ZH } from '../../../src/core/executing/dispatch/prompts/templatesZh';
 import { LOOM_SKILLS, skillNameProblem } from '../../../src/core/agentHost/skills';
 import { BRAINSTORM_STAGE_EN, PLAN_STAGE_EN, RESPOND_STAGE_EN } from '../../../src/core/authoring/prompts/authoringEn';
 import { BRAINSTORM_STAGE_ZH, PLAN_STAGE_ZH, RESPOND_STAGE_ZH } from '../../../src/core/authoring/prompts/authoringZh';
@@ -114,5 +117,60 @@ describe('the skills Loom contributes to VS Code’s agents', () => {
       LOOM_SKILLS.map((s) => `./${skillPath(s.name)}`),
     );
     assert.match(read('.vscodeignore'), new RegExp(`^!${AGENT_HOST_DIR}/\\*\\*$`, 'm'));
+  });
+});
+
+// The header attributes VS Code 1.139 reads from a custom agent file (its prompt-file header
+// attributes; docs/copilot/customization/custom-agents.md lists the same), and the tool sets of its agent mode.
+const AGENT_ATTRIBUTES = new Set(['name', 'description', 'argument-hint', 'tools', 'agents', 'model', 'user-invocable', 'disable-model-invocation', 'target', 'handoffs']);
+const TOOL_SETS = new Set(['execute', 'edit', 'search', 'agent', 'read', 'web', 'todo']);
+
+describe('the agents Loom contributes to VS Code', () => {
+  const agents = new Map(LOOM_AGENTS.map((a) => [a.file, split(read(agentPath(a.file)))]));
+
+  it('parse with the frontmatter VS Code documents', () => {
+    for (const [file, { header, body }] of agents) {
+      for (const key of Object.keys(header)) assert.ok(AGENT_ATTRIBUTES.has(key), `${file}: ${key} is not an agent attribute`);
+      assert.equal(typeof header.name, 'string');
+      assert.equal(typeof header.description, 'string');
+      assert.ok(Array.isArray(header.tools) && (header.tools as unknown[]).every((x) => typeof x === 'string'), `${file}: tools is a list of names`);
+      for (const tool of header.tools as string[]) assert.ok(tool === LOOM_MCP_TOOLS || TOOL_SETS.has(tool), `${file}: ${tool}`);
+      if ('user-invocable' in header) assert.equal(typeof header['user-invocable'], 'boolean');
+      assert.ok(body.trim().length > 200);
+    }
+  });
+
+  it('the Loom agent has Loom’s MCP server and the subagent tool, and runs the two subagents; they are not user-invocable', () => {
+    const loom = agents.get('loom')!.header;
+    assert.ok((loom.tools as string[]).includes(LOOM_MCP_TOOLS));
+    assert.ok((loom.tools as string[]).includes('agent'), 'agents: needs the agent tool');
+    assert.deepEqual(loom.agents, [IMPLEMENTER_AGENT, REVIEWER_AGENT]);
+    for (const name of [IMPLEMENTER_AGENT, REVIEWER_AGENT]) {
+      const { header } = agents.get(name)!;
+      assert.equal(header.name, name);
+      assert.equal(header['user-invocable'], false);
+      assert.ok(!(header.tools as string[]).includes(LOOM_MCP_TOOLS), `${name} records nothing itself`);
+    }
+    assert.ok(!(agents.get(REVIEWER_AGENT)!.header.tools as string[]).includes('edit'), 'the reviewer cannot change files');
+  });
+
+  it('the subagents carry Run Tasks’ own instructions, confinement and fix mode', () => {
+    const implementer = read(agentPath(IMPLEMENTER_AGENT));
+    const rule = (template: string, start: string) => template.split('\n').find((l) => l.startsWith(start))!;
+    for (const line of [rule(IMPLEMENTER_EN, '- Write persistent tests'), rule(IMPLEMENTER_EN, '- Never write loom'), rule(IMPLEMENTER_EN, 'With NEEDS_CONTEXT')]) {
+      assert.ok(implementer.includes(line), line);
+    }
+    assert.ok(implementer.includes(IMPLEMENTER_FIX_EN.split(':')[0].replace('{{task_id}}', 'TN')), 'fix mode');
+    assert.ok(read(agentPath(IMPLEMENTER_AGENT).replace('.agent.md', '.zh.md')).includes(rule(IMPLEMENTER_ZH, '- 禁止写入 loom')));
+    assert.ok(read(agentPath(REVIEWER_AGENT)).includes(rule(REVIEWER_EN, 'End with exactly one line')));
+    for (const [file] of agents) assert.ok(!read(agentPath(file)).includes('{{'), `${file}: every placeholder is filled`);
+  });
+
+  it('are contributed in package.json', () => {
+    const pkg = JSON.parse(read('package.json')) as { contributes: { chatAgents?: { path: string }[] } };
+    assert.deepEqual(
+      (pkg.contributes.chatAgents ?? []).map((s) => s.path),
+      LOOM_AGENTS.map((a) => `./${agentPath(a.file)}`),
+    );
   });
 });
