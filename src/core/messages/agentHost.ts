@@ -44,8 +44,8 @@ export const agentHostMessages = {
     zh: '- 运行 {tools}，修复它们报告的问题直到通过。没有运行过的检查，不要说它已通过。',
   },
   'agentHost.check.advance': {
-    en: '- When the checks pass, record the stage and move on with `loom_stage_checkpoint` (with `advance: true`) or `loom_advance_pipeline`. When Loom refuses, read its `error` and `hint`, fix the cause and call again; never work around a refusal.',
-    zh: '- 检查通过后，用 `loom_stage_checkpoint`（带 `advance: true`）或 `loom_advance_pipeline` 记录本阶段并前进。Loom 拒绝时，阅读其 `error` 和 `hint`，修复原因后再次调用；绝不绕过拒绝。',
+    en: '- When the checks pass, record the stage with `loom_stage_checkpoint`, then move on with `loom_advance_pipeline` (when Loom answers `compression_required`, compress the closed stage’s context first and call again with `compression_confirmed: true`). When Loom refuses, read its `error` and `hint`, fix the cause and call again; never work around a refusal.',
+    zh: '- 检查通过后，用 `loom_stage_checkpoint` 记录本阶段，再用 `loom_advance_pipeline` 前进（Loom 回答 `compression_required` 时，先压缩已结束阶段的上下文，再带 `compression_confirmed: true` 重新调用）。Loom 拒绝时，阅读其 `error` 和 `hint`，修复原因后再次调用；绝不绕过拒绝。',
   },
   'agentHost.heading.gate': { en: '## Gates need the person', zh: '## 门禁需要用户本人' },
   'agentHost.gate.body': {
