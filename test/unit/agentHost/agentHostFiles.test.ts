@@ -174,3 +174,20 @@ describe('the agents Loom contributes to VS Code', () => {
     );
   });
 });
+
+// VS Code hides a language-model tool from `#` references and the tool picker unless it can be
+// referenced in a prompt, under its toolReferenceName; the README names them as `#name`.
+describe('the language-model tools', () => {
+  it('can each be referenced in a prompt by a name of its own, which the README gives', () => {
+    const pkg = JSON.parse(read('package.json')) as { contributes: { languageModelTools: { name: string; toolReferenceName?: string; canBeReferencedInPrompt?: boolean }[] } };
+    const tools = pkg.contributes.languageModelTools;
+    assert.ok(tools.length >= 6);
+    const readme = read('README.md');
+    for (const tool of tools) {
+      assert.equal(tool.canBeReferencedInPrompt, true, tool.name);
+      assert.match(tool.toolReferenceName ?? '', /^[A-Za-z][A-Za-z0-9]*$/, tool.name);
+      assert.ok(readme.includes(`\`#${tool.toolReferenceName}\``), `README names #${tool.toolReferenceName}`);
+    }
+    assert.equal(new Set(tools.map((x) => x.toolReferenceName)).size, tools.length);
+  });
+});
