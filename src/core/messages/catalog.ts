@@ -45,6 +45,7 @@ import { hostEntryMessages } from './hostEntry';
 import { personInLoopMessages } from './personInLoop';
 import { setupCheckMessages } from './setupCheck';
 import { driftMessages } from './drift';
+import { agentHostMessages } from './agentHost';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -95,6 +96,7 @@ export const TABLES = [
   personInLoopMessages,
   setupCheckMessages,
   driftMessages,
+  agentHostMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;
