@@ -73,7 +73,7 @@ test("the facts from outside the spec's folder are read once per request too: th
     fs.writeFileSync(join(root, '.git', 'worktrees', 'due', 'HEAD'), `ref: refs/heads/${featureBranchName('2026-11-25+due-dates')}\n`);
     fs.writeFileSync(join(root, '.git', 'worktrees', 'due', 'gitdir'), `${join(checkout, '.git')}\n`);
     fs.writeFileSync(join(root, 'review-feedback.md'), '# review\n');
-    const snapshot = { repoRoot: root, name: '2026-11-25+due-dates', state: null };
+    const snapshot = { repoRoot: root, name: '2026-11-25+due-dates', state: undefined };
     // The guards, the remedies and the offers each ask; within one request git's records are read once.
     const reads = await readsDuring(root, async () =>
       withRequestReads(() => {
