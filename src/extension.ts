@@ -37,7 +37,9 @@ import { WorkspaceTrust } from './host/trust';
 import { registerViewCommands } from './host/webviews/viewCommands';
 import { webviewMessageHandler } from './host/webviews/webviewMessages';
 import { WebviewPanels } from './host/webviews/webviewPanels';
+import { languageModelToolNames, registerSetupCommands, SetupCheck } from './host/setup/setupCheck';
 import { threadClock, type ThreadClock } from './host/threadClock';
+import { SpecDrifts } from './host/drift/specDrifts';
 
 /** What activate() returns: for integration tests and for extensions that build on Loom. */
 export interface LoomApi {
@@ -60,6 +62,8 @@ export interface LoomApi {
   review: ReviewThreads;
   /** Loom: Run Pipeline's runs: under way, and where each stopped (its status bar item). */
   runs: PipelineRuns;
+  /** The drift of synced specs, read again when git's HEAD moves. */
+  drifts: SpecDrifts;
   /** The one "Loom" output channel every component logs to. */
   log: Log;
   /** performance.now() marks of loading and activation, for the benchmarks (`npm run bench`). */
@@ -113,10 +117,13 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   view.provider.setReviewCounts(review);
   const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath), new RunStopsFile(context.globalStorageUri.fsPath));
   view.provider.setPipelineRuns(runs);
+  const drifts = new SpecDrifts(registry, log.component('drift'));
+  view.provider.setDriftMarks(drifts);
   const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
+  const setup = new SetupCheck(ctx, { access: context.languageModelAccessInformation, tools: languageModelToolNames(context) });
   context.subscriptions.push(
     config,
     log,
@@ -132,7 +139,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),
-    ...registerPipelineRunCommands(ctx, runs),
+    ...registerPipelineRunCommands(ctx, runs, setup),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),
     ...registerTranscriptCommands(ctx, storageDir),
@@ -147,7 +154,9 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     chat.register(context.extensionUri),
     lmTools,
     mcpServers,
+    drifts,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServers),
+    ...registerSetupCommands(ctx, setup),
   );
   // Runs a window reload interrupted go on from where loom's files say they are.
   if (trust.writable) void runs.resume();
@@ -170,6 +179,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     lmTools,
     review,
     runs,
+    drifts,
     log,
     ...(presets ? { testHooks: { prompts: presets } } : {}),
   };

@@ -57,7 +57,12 @@ export function printNotChanged(e: NotChanged, io: CliIo, asJson: boolean): numb
   // Only the caller's word on compression is missing: loom 3's compression_required refusal.
   const compressionOnly = onlyCompressionMissing(a, a.reasons);
   // The remedy of a gate Advance does not pass, said as this CLI's command (loom's "Use: loom run --approve").
-  const hint = a.remedies.some((r) => r.kind === 'approve') ? t('cli.approveHint', { specDir: e.specDir }) : undefined;
+  // The word on compression is this CLI's flag; the actor's reason names no surface's way of giving it.
+  const hint = a.remedies.some((r) => r.kind === 'approve')
+    ? t('cli.approveHint', { specDir: e.specDir })
+    : a.remedies.some((r) => r.kind === 'compress-context')
+      ? t('cli.compressionHint')
+      : undefined;
   if (asJson)
     io.out(
       JSON.stringify(

@@ -30,6 +30,7 @@ import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTr
 import { specFromArg } from './specDirArg';
 import { verifyRun } from './verifyCommand';
 import { syncFeature } from './syncCommand';
+import { driftCommand } from './driftCommand';
 
 const VERSION = '0.1.0';
 const CLI_LOCK_WAIT_MS = 5_000;
@@ -81,6 +82,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   worktree: ['--spec-dir', '--location'],
   mcp: [],
   sync: ['--spec-dir', '--remote'],
+  drift: ['--spec-dir'],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
@@ -139,7 +141,7 @@ function statusDetail(args: ParsedArgs): StatusDetail {
   return value;
 }
 
-async function run(args: ParsedArgs, io: CliIo): Promise<number> {
+async function run(args: ParsedArgs, io: CliIo, env: Readonly<Record<string, string | undefined>>): Promise<number> {
   const asJson = args.flags.has('--json');
   // `status` keeps whole statuses (cliStatusCache), not each file's parse.
   const repo = openRepository(args, args.command === 'status' ? undefined : cliParseCache(VERSION));
@@ -345,6 +347,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     case 'sync':
       return syncFeature(spec(repo, args), io, asJson, flagValue(args, '--remote'));
+    case 'drift':
+      return driftCommand(repo, args.flags.has('--spec-dir') ? spec(repo, args) : undefined, io, asJson, env);
     case 'mcp':
       // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.
       await (await import('./mcpCommand.js')).runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
@@ -395,7 +399,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo, env: 
 
   const asJson = args.flags.has('--json');
   try {
-    return await run(args, io);
+    return await run(args, io, env);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`loom-vscode: ${e.message}\n${hint}`);

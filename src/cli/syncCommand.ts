@@ -1,5 +1,5 @@
 import { t, specLanguage } from '../core/port/messages';
-import { handOnPlan } from '../core/port/sync';
+import { handOnLines, handOnMissing, handOnPlan, handOnReadiness, memoryTypeLabel } from '../core/port/sync';
 import { request } from '../core/port/request';
 import type { SpecPipeline } from '../core/port/specs';
 import { changedOrThrow } from './answers';
@@ -15,17 +15,36 @@ import type { CliIo } from './io';
 export async function syncFeature(s: SpecPipeline, io: CliIo, asJson: boolean, remote: string | undefined): Promise<number> {
   const { memory } = changedOrThrow(await request(s, { type: 'sync' }), s);
   const { snapshot } = s;
-  const plan = handOnPlan(snapshot, specLanguage(snapshot), remote);
+  const language = specLanguage(snapshot);
+  const plan = handOnPlan(snapshot, language, remote);
+  // The commands alone would fail on a branch or a remote that is not there: what to make first is said before them.
+  const readiness = await handOnReadiness(plan, plan.worktree ?? snapshot.repoRoot);
   if (asJson) {
-    io.out(JSON.stringify({ spec_dir: snapshot.specDir, memory, branch: plan.branch, worktree: plan.worktree ?? null, commands: plan.commands }, null, 2));
+    const missing = handOnMissing(plan, readiness, language);
+    io.out(
+      JSON.stringify(
+        {
+          spec_dir: snapshot.specDir,
+          memory,
+          branch: plan.branch,
+          worktree: plan.worktree ?? null,
+          commands: plan.commands,
+          branch_exists: readiness.branchExists,
+          remote_exists: readiness.remoteExists,
+          missing,
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   io.out(
     [
       t('memory.sync.added', { specDir: snapshot.specDir, added: memory.added.length, found: memory.found, file: memory.file }),
-      ...memory.added.map((e) => `  + [${e.type}] ${e.content}`),
+      ...memory.added.map((e) => `  + [${memoryTypeLabel(e.type, language)}] ${e.content}`),
       t('handOn.commands'),
-      ...plan.commands.map((c) => `  ${c}`),
+      ...handOnLines(plan, readiness, language),
     ].join('\n'),
   );
   return 0;

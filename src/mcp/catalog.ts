@@ -11,6 +11,7 @@ import { updateTaskState } from './tools/taskState';
 import { analyzeArtifacts, converge, detailExpansionCheck, omissionHunt, validatePlan, verifyArtifacts } from './tools/validatorChecks';
 import { checkStage, tasks, trace, validate } from './tools/views';
 import type { LoomTool } from './tool';
+import { getDrift } from './tools/drift';
 
 /**
  * Every tool the server offers, with loom's names and input property names (LOOM-MCP.md), then
@@ -51,4 +52,5 @@ export const LOOM_TOOLS: readonly LoomTool[] = [
   tasks,
   validate,
   checkStage,
+  getDrift,
 ];

@@ -16,6 +16,7 @@ import { renderHandoffs } from './handoffs';
 import { renderHeader } from './header';
 import { renderNextStep } from './nextStep';
 import { renderPipelineRun } from './pipelineRun';
+import { keepOnePrimary } from './primaryAction';
 import { renderReviewThreads } from './reviewThreads';
 import { renderStepper } from './stepper';
 import { renderBreakers, renderTasks } from './tasks';
@@ -66,6 +67,7 @@ function render(): void {
     renderFindings(m),
     renderTokens(m),
   );
+  keepOnePrimary(app, m);
   window.scrollTo(0, scrollY);
   if (focusedKey) app.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusedKey)}"]`)?.focus({ preventScroll: true });
 }

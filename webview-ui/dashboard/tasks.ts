@@ -125,7 +125,12 @@ export function renderTasks(m: DashboardModel, selected: string | undefined, onS
       h(
         'td',
         { className: 'nowrap' },
-        t.batch ? tv('view.tasks.batch', { index: t.batch.index, type: t.batch.type }) : h('span', { className: 'muted', attrs: { title: tv('view.tasks.unschedulable') } }, '—'),
+        t.batch
+          ? // A batch of one task is neither parallel nor serial: it is just the next task (as `tasks` says it).
+            m.tasks.filter((o) => o.batch?.index === t.batch!.index).length === 1
+            ? tv('view.tasks.batchOfOne', { index: t.batch.index })
+            : tv('view.tasks.batch', { index: t.batch.index, type: t.batch.type })
+          : h('span', { className: 'muted', attrs: { title: tv('view.tasks.unschedulable') } }, '—'),
       ),
       h('td', { className: 'nowrap' }, t.checkpoint ? changeButtons(m, t) : h('span', { className: 'muted' }, '—')),
     ),

@@ -2,13 +2,15 @@ import { REQUIREMENTS_FILE } from '../files/requirements';
 import type { PromptLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { toJsonText } from '../fs/atomicWrite';
 import { splitSpecName } from '../specdir/specName';
+import { personFileStarter } from './personFileStarters';
 import { specTemplate } from './specTemplate';
 
 /**
  * What a spec file that does not exist yet starts as when the user asks to create it (the
  * refusal's "Create requirements.json", a missing output in the tree): a file of the right shape
  * with its places to fill marked `TODO`, the placeholder loom's checkStageOutputs refuses, so
- * that it cannot pass a gate untouched. Files without a known shape start empty.
+ * that it cannot pass a gate untouched (personFileStarters: plan.md, the review files, the reports).
+ * Files without a known shape start empty.
  */
 export function starterText(file: string, spec: { name: string; pipelineType: string }, language: PromptLanguage): string | undefined {
   switch (file) {
@@ -17,7 +19,7 @@ export function starterText(file: string, spec: { name: string; pipelineType: st
     case REQUIREMENTS_FILE:
       return requirementsSkeleton(language);
     default:
-      return undefined;
+      return personFileStarter(file, spec.name, language);
   }
 }
 

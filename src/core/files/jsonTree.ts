@@ -125,6 +125,9 @@ export function scanJson(text: string): ScannedJson {
     }
     if (expect === 'key') return fail(at, `expected a string but found ${found(at)}`);
     if (expect === 'colon') return fail(at, `expected ':' after property name but found ${found(at)}`);
+    // A second colon (`"behaviors": : [`) is the slip a person makes most: said as what it is.
+    if (expect === 'value' && text[at] === ':' && container?.type === 'object')
+      return fail(at, `a second ':' after the property name "${container.members[container.members.length - 1]?.key ?? ''}"; a value was expected`);
     if (expect === 'value') return fail(at, `unexpected ${found(at)}`);
     if (container?.type === 'object') return fail(at, `expected ',' or '}' after property value but found ${found(at)}`);
     if (container?.type === 'array') return fail(at, `expected ',' or ']' after array item but found ${found(at)}`);

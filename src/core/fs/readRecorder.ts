@@ -136,14 +136,22 @@ function listRecorded(path: string, list: () => string[] | fs.Dirent[]): string[
     recording.inputs.set(path, before);
     throw e;
   }
-  recording.inputs.set(path, before.kind === 'dir' ? { ...before, names: result.map((e) => (typeof e === 'string' ? e : e.name)).sort() } : before);
+  recording.inputs.set(path, before.kind === 'dir' ? { ...before, names: entryNames(result).sort() } : before);
   return result;
 }
+
+/** A listing's names, in a new array (a listing by name is copied, not mapped). */
+const entryNames = (listed: string[] | fs.Dirent[]): string[] => (listed.length && typeof listed[0] !== 'string' ? (listed as fs.Dirent[]).map((e) => e.name) : (listed as string[]).slice());
 
 /** A folder's entries, each with whether it is a folder (as `readdirSync` with file types says); recorded when recording. */
 export function folderEntries(path: string): { name: string; folder: boolean }[] {
   // fs's own function, looked up now: the recording's while recording.
   return fs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, folder: e.isDirectory() }));
+}
+
+/** A folder's entry names (as `readdirSync` lists them); recorded when recording. */
+export function folderNames(path: string): string[] {
+  return fs.readdirSync(path);
 }
 
 /**

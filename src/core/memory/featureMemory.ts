@@ -9,13 +9,17 @@ import { addMemoryEntries, MEMORY_STORE_FILE, type MemoryEntry, type NewMemoryEn
 const DECISION_HEADING = /决策|决定|取舍|decision|\badr\b|trade-?offs?/i;
 /** Headings whose items are pitfalls met on the way (踩坑, Pitfalls, Lessons learned, Gotchas). */
 const PITFALL_HEADING = /踩坑|教训|pitfalls?|gotchas?|lessons?/i;
+/** Headings whose first item (or the one marked chosen) is the approach decided on (spec.md's options). */
+const OPTIONS_HEADING = /options considered|方案对比|方案选择|备选方案|alternatives/i;
+/** The option a spec marks as the one taken: "(chosen)", "（采用）". */
+const CHOSEN = /\((?:chosen|selected|picked)\)|（(?:采用|选定|选择)）|\bchosen\b/i;
 /** The artifacts loom's index-update skill reads the feature's conclusions from, in that order. */
 const SOURCES = ['spec.md', 'plan.md', 'review-response.md', 'progress.md'];
 /** An entry says one thing: a longer item is cut where loom's memory view would wrap it away. */
 const MAX_CONTENT = 400;
 
 interface Item {
-  kind: 'decision' | 'pitfall';
+  kind: 'decision' | 'pitfall' | 'option';
   text: string;
   file: string;
 }
@@ -34,7 +38,7 @@ function itemsOf(file: string, text: string): Item[] {
       const depth = heading[1].length;
       // A sub-heading stays in its section; a heading of the same or a higher level ends it.
       if (kind && depth > level) continue;
-      kind = DECISION_HEADING.test(heading[2]) ? 'decision' : PITFALL_HEADING.test(heading[2]) ? 'pitfall' : undefined;
+      kind = DECISION_HEADING.test(heading[2]) ? 'decision' : PITFALL_HEADING.test(heading[2]) ? 'pitfall' : OPTIONS_HEADING.test(heading[2]) ? 'option' : undefined;
       level = depth;
       continue;
     }
@@ -68,18 +72,36 @@ export function featureMemoryEntries(snapshot: SpecSnapshot, language: Language)
   for (const file of SOURCES) {
     const text = readOptionalText(join(snapshot.dir, file));
     if (!text) continue;
-    for (const item of itemsOf(file, text)) {
+    const items = itemsOf(file, text);
+    for (const item of items) {
+      if (item.kind === 'option') continue;
       const content = clean(item.text);
       if (content) entries.push({ type: item.kind === 'decision' ? '决策' : '踩坑', content: `${feature}: ${content}`, tags, context: `${context}/${item.file}` });
     }
+    // The approach a spec chose among its options is a decision too: the one marked chosen, else the first.
+    const options = items.filter((i) => i.kind === 'option');
+    const chosen = options.find((o) => CHOSEN.test(o.text)) ?? options[0];
+    const option = chosen && clean(chosen.text.replace(/\*\*/g, ''));
+    if (option) entries.push({ type: '决策', content: clean(t('memory.sync.chosenOption', { feature, option }, language)), tags, context: `${context}/${file}` });
   }
   for (const [id, state] of [...snapshot.taskStates].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
     const retries = state.retry_count ?? 0;
     if (retries === 0 && !state.blocker) continue;
     // A task file's heading is `# T1: Greet by name`: the id is said once.
     const title = (snapshot.tasks.get(id)?.title ?? id).replace(/^T\d+[a-z]?\s*[:：]\s*/i, '') || id;
-    const content = t('memory.sync.taskPitfall', { feature, task: id, title, retries, blocker: state.blocker ?? '-' }, language);
-    entries.push({ type: '踩坑', content: clean(content), tags, context: `${context}/task-states/${id}.state.json` });
+    const where = { tags, context: `${context}/task-states/${id}.state.json` };
+    // Said only as far as the state knows it: a review that passed in the end says nothing more than the retries.
+    const review = state.last_reviewer_result?.trim();
+    if (retries > 0) {
+      const said = { feature, task: id, title, retries };
+      const content = !review
+        ? t('memory.sync.taskRetried', said, language)
+        : /^pass$/i.test(review)
+          ? t('memory.sync.taskRetriedPassed', said, language)
+          : t('memory.sync.taskRetriedReview', { ...said, review }, language);
+      entries.push({ type: '踩坑', content: clean(content), ...where });
+    }
+    if (state.blocker?.trim()) entries.push({ type: '踩坑', content: clean(t('memory.sync.taskBlocked', { feature, task: id, title, blocker: state.blocker.trim() }, language)), ...where });
   }
   // One entry per thing said: the same item in spec.md and plan.md is remembered once.
   return entries.filter((e, i) => entries.findIndex((o) => o.type === e.type && o.content === e.content) === i);
@@ -99,4 +121,21 @@ export interface FeatureMemorySync {
 export function syncFeatureMemory(snapshot: SpecSnapshot, language: Language, now: string, waitMs: number): FeatureMemorySync {
   const entries = featureMemoryEntries(snapshot, language);
   return { file: MEMORY_STORE_FILE, added: addMemoryEntries(snapshot.repoRoot, entries, now, waitMs, alreadyRemembered), found: entries.length };
+}
+
+const TYPE_LABELS = new Map([
+  ['决策', 'memory.type.decision'],
+  ['踩坑', 'memory.type.pitfall'],
+  ['偏好', 'memory.type.preference'],
+  ['状态', 'memory.type.status'],
+  ['adr', 'memory.type.adr'],
+] as const);
+
+/**
+ * An entry's type as the person reads it, in the spec's language. The store keeps loom's own type
+ * words (决策, 踩坑: loom_add_memory's enum, what loom's memory summary filters on), whatever the language.
+ */
+export function memoryTypeLabel(type: string, language: Language): string {
+  const key = TYPE_LABELS.get(type as never);
+  return key ? t(key, {}, language) : type;
 }

@@ -42,6 +42,10 @@ import { hostPipelineRunMessages } from './hostPipelineRun';
 import { hostTreeMessages } from './hostTree';
 import { hostWebviewsMessages } from './hostWebviews';
 import { hostEntryMessages } from './hostEntry';
+import { personInLoopMessages } from './personInLoop';
+import { setupCheckMessages } from './setupCheck';
+import { driftMessages } from './drift';
+import { agentHostMessages } from './agentHost';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -89,6 +93,10 @@ export const TABLES = [
   hostTreeMessages,
   hostWebviewsMessages,
   hostEntryMessages,
+  personInLoopMessages,
+  setupCheckMessages,
+  driftMessages,
+  agentHostMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;

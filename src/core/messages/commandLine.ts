@@ -58,6 +58,11 @@ Commands:
   sync     --spec-dir D [--remote R]      the synced stage: the feature's decisions and pitfalls into
                                           .loom/memory/store.json, and the commands that push the branch
                                           and open its pull request
+  drift    [--spec-dir D]                 whether each synced spec is still true to its code: files its
+                                          tasks own, its tests and evidence changed since its baseline
+                                          commit (one git log pass); exit 1 when one drifted, 2 when a
+                                          baseline is not in the history (shallow clone); GITHUB_ACTIONS
+                                          gets ::warning annotations
   mcp                                     loom's MCP tools over stdio for an agent (Claude Code, Codex,
                                           Cursor, Copilot); LOOM_LAZY_TOOLS=0 lists every tool at once
 
@@ -116,6 +121,9 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
                                           worktree（新建或复用），记录在 pipeline.state.json 中
   sync     --spec-dir D [--remote R]      synced 阶段：把本功能的决策与踩坑写入 .loom/memory/store.json，
                                           并给出推送分支、创建拉取请求的命令
+  drift    [--spec-dir D]                 每个 synced 规格是否仍与代码一致：其任务负责的文件、测试与
+                                          证据在基线提交之后是否变更（一次 git log）；有漂移时退出码 1，
+                                          历史中没有基线（浅克隆）时为 2；GITHUB_ACTIONS 下输出 ::warning 注释
   mcp                                     通过 stdio 为智能体（Claude Code、Codex、Cursor、Copilot）
                                           提供 loom 的 MCP 工具；LOOM_LAZY_TOOLS=0 一次列出全部工具
 

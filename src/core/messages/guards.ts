@@ -16,8 +16,8 @@ export const guardMessages = {
   },
   'guard.receiptMissing': { en: '{path} does not exist, so it has no evidence receipt', zh: '{path} 不存在，因此没有证据回执' },
   'guard.compressionRequired': {
-    en: "{stage} requires context compression before moving on (loom 3: its step's outputs include handoffs/{stage}.json): confirm the stage is closed with --compression-confirmed (an agent compresses the closed stage's context first; over MCP, compression_confirmed: true)",
-    zh: '离开 {stage} 之前需要压缩上下文（loom 3：该步骤的 outputs 含 handoffs/{stage}.json）：用 --compression-confirmed 确认该阶段已结束（智能体需先压缩已结束阶段的上下文；MCP：compression_confirmed: true）',
+    en: "{stage} requires context compression before moving on (loom 3: its step's outputs include handoffs/{stage}.json): confirm the stage is closed once its context is compressed",
+    zh: '离开 {stage} 之前需要压缩上下文（loom 3：该步骤的 outputs 含 handoffs/{stage}.json）：压缩该阶段的上下文后确认它已结束',
   },
   'guard.analysisMissing': { en: '{file} does not exist (run the artifact analysis first)', zh: '{file} 不存在（请先运行制品分析）' },
   'guard.analysisBlockers': {

@@ -7,6 +7,7 @@ import { evidenceReceiptProblems } from '../specdir/evidenceReceipt';
 import { staleHandoffs } from '../specdir/handoffStaleness';
 import { staleApprovals } from '../specdir/staleness';
 import { PIPELINE_STATE_FILE } from '../files/pipelineState';
+import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { FOLDERS_LISTED, FOLDERS_READ } from '../specdir/loadSpec';
 import { findWorktree } from '../specdir/worktree';
@@ -297,12 +298,23 @@ export function unreadableAmongRead(s: SpecSnapshot, paths: readonly string[]): 
   return unreadable.length
     ? {
         ...fail(
-          unreadable.map((d) => t('guard.unreadableInput', { file: d.file.slice(s.specDir.length + 1), line: d.line, detail: withoutFile(d.message, d.file) })),
+          unreadable.map((d) => unreadableReason(d, d.file.slice(s.specDir.length + 1))),
           unreadable[0].file.slice(s.specDir.length + 1),
         ),
         code: 'unreadable-input',
       }
     : pass;
+}
+
+/**
+ * One unreadable input in a sentence: a JSON syntax error says where (line and column) and what
+ * the parser found wrong there, as the Problems panel does, not "line 16: is not valid JSON".
+ */
+function unreadableReason(d: Diagnostic, file: string): string {
+  // The loader words a syntax error as files.notJson with the parser's reason last: taken back from the same sentence.
+  const prefix = t('files.notJson', { file: d.file, reason: '' });
+  if (d.code === 'json-syntax' && d.message.startsWith(prefix)) return t('guard.notJsonAt', { file, line: d.line, column: d.column, reason: d.message.slice(prefix.length) });
+  return t('guard.unreadableInput', { file, line: d.line, detail: withoutFile(d.message, d.file) });
 }
 
 /** The loader's messages start with the file's path; the reason names it already. */

@@ -124,8 +124,11 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       const pre = runTasksCheck(def, facts, event.input.worktree);
       if (!pre.ok) {
         const errors = pre.diagnostics.filter((d) => d.severity === 'error');
-        const first = errors[0]?.file.startsWith(`${specDir}/`) ? errors[0].file.slice(specDir.length + 1) : undefined;
-        return refuse(
+        // A missing worktree is fixed by making it, not by opening the state file it was looked up in.
+        const noWorktree = errors.some((d) => d.code === 'no-worktree');
+        const fileError = errors.find((d) => d.code !== 'no-worktree');
+        const first = fileError?.file.startsWith(`${specDir}/`) ? fileError.file.slice(specDir.length + 1) : undefined;
+        const answer = refuse(
           refusal(
             t('port.tasksCannotRun', { specDir }),
             ['tasks-cannot-run'],
@@ -133,6 +136,7 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
             first,
           ),
         );
+        return noWorktree ? { ...answer, remedies: [{ kind: 'create-worktree' }, ...answer.remedies] } : answer;
       }
       const step = { from: stage, to: stage };
       const base = stepFacts(def, facts, { from: stage, to: stage, approve: false, confirmations: [] });

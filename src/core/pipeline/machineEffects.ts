@@ -42,6 +42,7 @@ import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelin
 import { chooseReapproval, isRefusal, type RefusalCode } from './refusals';
 import { hasRole, stageWithRole } from './stageRoles';
 import { applyStageChange, completeStage, renewApprovals } from './stateRecord';
+import { withBaseline } from '../drift/baseline';
 
 /** What an effect tells the machine when it is done: the answer, the state it wrote, or the error it met. */
 type Sender = { send: (event: PipelineEvent) => void };
@@ -212,8 +213,11 @@ export function effects(def: PipelineDefinition) {
           validator: event.type === 'FAIL' ? event.validator : retryBy ? CONVERGENCE_PASS : undefined,
           fromConvergence: hasRole(def, params.from, 'convergence'),
         });
-        context.store.writeState(context.facts, state, event.now);
-        return { answer: { kind: 'changed', intent: intentOf[event.type], from: params.from, to: params.to, state }, state };
+        // Reaching the stage that syncs: the commit the code is at is what the spec is true to (drift's baseline).
+        const codeCommit = (event.type === 'ADVANCE' || event.type === 'APPROVE') && hasRole(def, params.to, 'sync') ? event.codeCommit : undefined;
+        const written = codeCommit ? withBaseline(state, { commit: codeCommit, recorded_at: event.now, source: 'synced' }) : state;
+        context.store.writeState(context.facts, written, event.now);
+        return { answer: { kind: 'changed', intent: intentOf[event.type], from: params.from, to: params.to, state: written }, state: written };
       });
     },
 

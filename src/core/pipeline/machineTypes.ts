@@ -62,14 +62,16 @@ export interface PipelineContext {
 
 /** Every event a request sends carries the request's id, which its answer carries back. */
 type Asked = { id?: string; now: string };
+/** The commit the code is at, recorded as the drift baseline when the move reaches the stage that syncs. */
+type CodeAt = { codeCommit?: string };
 /** The person's word on the step, as the surface got it (see Confirmation). */
 type Confirmed = { confirm?: Confirmation };
 
 export type PipelineEvent =
   /** `compressionConfirmed`: the caller compressed the closed stage's context (loom 3's --compression-confirmed). */
-  | ({ type: 'ADVANCE'; to?: string; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed)
+  | ({ type: 'ADVANCE'; to?: string; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed & CodeAt)
   /** Passes the current stage's gate and advances. */
-  | ({ type: 'APPROVE'; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed)
+  | ({ type: 'APPROVE'; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed & CodeAt)
   /** Renews a stale approval of a gate already passed; the stage stays. */
   | ({ type: 'REAPPROVE'; stage?: string; reason?: string } & Asked)
   | ({ type: 'FAIL'; reason: string; validator?: string } & Asked)

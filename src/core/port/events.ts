@@ -11,6 +11,8 @@ export type LongIntent = 'runTasks' | 'createWorktree' | 'verify' | 'answerRevie
  */
 export type RunPorts = Pick<ExecutingMachineInput, 'repoRoot' | 'specDir' | 'definition' | 'work' | 'onEvent'>;
 
+const codeAt = (options: RequestOptions) => (options.codeCommit ? { codeCommit: options.codeCommit } : {});
+
 /** The event an intent is to the spec's actor; a run's event carries the ports the request holds for it. */
 export function eventOf(intent: Intent, options: RequestOptions, id: string, now: string, ports?: RunPorts): PipelineEvent {
   const confirm = options.confirm !== undefined ? { confirm: options.confirm } : {};
@@ -28,9 +30,9 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
     case 'verify':
       return { type: 'VERIFY', id, now, verify: intent.verify };
     case 'advance':
-      return { type: 'ADVANCE', id, now, to: intent.to, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm };
+      return { type: 'ADVANCE', id, now, to: intent.to, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...codeAt(options) };
     case 'approve':
-      return { type: 'APPROVE', id, now, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm };
+      return { type: 'APPROVE', id, now, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...codeAt(options) };
     case 'reapprove':
       return { type: 'REAPPROVE', id, now, stage: intent.stage, reason: intent.reason };
     case 'fail':

@@ -149,6 +149,11 @@ export interface RequestOptions {
   confirm?: Confirmation;
   /** The time recorded with the change; now by default. */
   now?: string;
+  /**
+   * The commit the spec's code is at, recorded as its drift baseline when the move reaches the
+   * stage that syncs; `request` looks it up itself when the move may reach it.
+   */
+  codeCommit?: string;
 }
 
 export type { Handoff };

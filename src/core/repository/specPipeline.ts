@@ -20,6 +20,7 @@ import { eventOf, type LongIntent, type RunPorts } from '../port/events';
 import { INTENT_OPERATIONS, type IntentOperation } from '../port/intentTable';
 import type { ExecutingEvent } from '../executing/events';
 import { currentSteps } from './currentSteps';
+import { codeCommitOf } from '../drift/baseline';
 import type { Intent, RequestOptions } from '../port/intent';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
@@ -388,6 +389,7 @@ export class SpecPipeline {
     const now = options.now ?? new Date().toISOString();
     const id = `r${++requests}`;
     const asked = this.withCurrentSteps(intent);
+    if (options.codeCommit === undefined && this.mayReachSync(intent)) options = { ...options, codeCommit: await codeCommitOf(this.snapshot) };
     if (op.model) {
       const noModel = await this.modelMissing(asked as RunIntent, options, id, now);
       if (noModel) return noModel;
@@ -408,6 +410,13 @@ export class SpecPipeline {
     } finally {
       end.stop();
     }
+  }
+
+  /** A move from here may reach the stage that syncs, whose drift baseline is the commit the code is at then. */
+  private mayReachSync(intent: Intent): boolean {
+    if (intent.type !== 'advance' && intent.type !== 'approve') return false;
+    const from = this.stage;
+    return this.definition.transitions.some((x) => x.from === from && hasRole(this.definition, x.to, 'sync'));
   }
 
   /** The steps a spec follows now are its own: worked out here when the caller of Adjust Steps did not give them. */

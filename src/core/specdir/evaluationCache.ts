@@ -228,6 +228,7 @@ export class EvaluationCache<T> {
 function evaluationEntry<T>(version: string, dir: string, context: string, recorded: RecordedEvaluation<T>): string | undefined {
   if (!recorded.kept) return undefined;
   const stored: StoredInput[] = [];
+  const normalDir = isNormalAbsolute(dir);
   const stamps = new Float64Array(recorded.inputs.size * 3);
   let files = 0;
   for (const [path, input] of recorded.inputs) {
@@ -236,12 +237,12 @@ function evaluationEntry<T>(version: string, dir: string, context: string, recor
       stamps[files * 3] = input.size;
       stamps[files * 3 + 1] = input.mtimeMs;
       stamps[files++ * 3 + 2] = input.ctimeMs;
-      stored.push([storedName(dir, path)]);
+      stored.push([storedName(dir, path, normalDir)]);
       continue;
     }
     // A folder changed a moment ago may change again within the same tick: its names are listed again next time.
     const racy = input.kind === 'dir' && Math.max(input.mtimeMs ?? Infinity, input.ctimeMs ?? Infinity) >= recorded.startedAt - RACY_MS;
-    stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input));
+    stored.push(toStored(dir, path, racy ? { kind: 'dir', names: input.names } : input, normalDir));
   }
   // JSON never holds a raw line break: the first one ends the header.
   const text = JSON.stringify(recorded.value);
@@ -274,8 +275,8 @@ function notListed(path: string, listed: ReadonlyMap<string, readonly string[]>)
 }
 
 /** Paths inside the spec directory are kept relative to it (shorter); others absolute. A file's stamp goes to the header's `stamps`. */
-function toStored(dir: string, path: string, input: Exclude<RecordedInput, { kind: 'file' }>): StoredInput {
-  const name = storedName(dir, path);
+function toStored(dir: string, path: string, input: Exclude<RecordedInput, { kind: 'file' }>, normalDir: boolean): StoredInput {
+  const name = storedName(dir, path, normalDir);
   switch (input.kind) {
     case 'dir':
       if (!input.names) return [name, 'dir'];
@@ -285,12 +286,12 @@ function toStored(dir: string, path: string, input: Exclude<RecordedInput, { kin
   }
 }
 
-/** `.`, `./<path inside dir>` with forward slashes, or the absolute path. */
-function storedName(dir: string, path: string): string {
+/** `.`, `./<path inside dir>` with forward slashes, or the absolute path. `normalDir`: isNormalAbsolute(dir), asked once per spec. */
+function storedName(dir: string, path: string, normalDir: boolean): string {
   if (path === dir) return '.';
   // The recorded paths are absolute and normal (readRecorder): one inside `dir` begins with it,
   // which is what `relative` would find, at a fraction of its cost (fifty per spec).
-  if (path.startsWith(dir) && path[dir.length] === sep && isNormalAbsolute(dir)) {
+  if (normalDir && path.startsWith(dir) && path[dir.length] === sep) {
     const rest = path.slice(dir.length + 1);
     return `./${sep === '/' ? rest : rest.split(sep).join('/')}`;
   }

@@ -23,7 +23,7 @@ import { plainTaskState, TASK_STATES_DIR, TaskStateSchema, type TaskState } from
 import { normalizeTraceability, plainTraceabilityFile, TRACEABILITY_FILE, TraceabilityFileSchema, type TraceabilityFile } from '../files/traceability';
 import { SPEC_ROOTS, TASK_FILE_PATTERN } from '../files/vocabulary';
 import { entryPath, repoRelative } from '../fs/paths';
-import { folderEntries } from '../fs/readRecorder';
+import { folderEntries, folderNames } from '../fs/readRecorder';
 import { readTextOnce } from '../fs/requestReads';
 import { readRunLock, RUN_LOCK_FILE } from '../store/runLock';
 import { SpecFileTooLargeError } from '../errors';
@@ -42,6 +42,14 @@ const readText = (path: string): string | undefined => {
 const listDir = (path: string): { name: string; folder: boolean }[] => {
   try {
     return folderEntries(path);
+  } catch {
+    return [];
+  }
+};
+
+const listNames = (path: string): string[] => {
+  try {
+    return folderNames(path);
   } catch {
     return [];
   }
@@ -132,16 +140,16 @@ class SpecReading {
 
   private list(folder: string): void {
     if (!this.files.has(`${folder}/`)) return;
-    const entries = listDir(entryPath(this.dir, folder));
-    const names = entries.map((e) => e.name);
-    for (const e of entries) {
-      this.files.add(`${folder}/${e.name}`);
-      if (e.folder) this.subfolders.add(`${folder}/${e.name}`);
-    }
+    // Only a task file's name on a folder matters (it is no task): the other folders are listed by
+    // name alone, without the Dirent Node makes for each entry of a listing with file types.
+    const entries = folder === TASKS_DIR ? listDir(entryPath(this.dir, folder)) : undefined;
+    const names = entries ? entries.map((e) => e.name) : listNames(entryPath(this.dir, folder));
+    for (const name of names) this.files.add(`${folder}/${name}`);
+    if (entries) for (const e of entries) if (e.folder) this.subfolders.add(`${folder}/${e.name}`);
     this.names.set(folder, names);
   }
 
-  /** Whether a spec-relative path was listed as a folder. */
+  /** Whether a spec-relative path in tasks/ was listed as a folder. */
   isFolder(path: string): boolean {
     return this.subfolders.has(path);
   }
@@ -581,8 +589,13 @@ class ListedTasks implements ReadonlyMap<string, TaskFile> {
   }
 
   has(id: string): boolean {
-    return this.ids.includes(id);
+    const ids = this.ids;
+    // A Set of the ids they are now: `status` asks it of every task state (twenty a spec), and a search of the list each time was O(n²).
+    if (this.idSet?.of !== ids) this.idSet = { of: ids, set: new Set(ids) };
+    return this.idSet.set.has(id);
   }
+
+  private idSet?: { of: readonly string[]; set: Set<string> };
 
   get(id: string): TaskFile | undefined {
     return this.has(id) ? this.read.get(id) : undefined;

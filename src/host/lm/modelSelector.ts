@@ -33,9 +33,14 @@ export class VsCodeModelSelector implements ModelSelector {
 
   /** Before a run: what is missing for the first tier without a model (selecting asks no consent). */
   async check(signal: AbortSignal): Promise<string | undefined> {
+    return (await this.tierProblem(signal))?.hint;
+  }
+
+  /** The first tier without a model, and what is missing for it (Check Setup names the tier's setting). */
+  async tierProblem(signal: AbortSignal): Promise<{ tier: ModelTier; hint: string } | undefined> {
     for (const tier of ['fast', 'standard', 'strongest'] as const) {
       const found = await this.find(tier, signal);
-      if ('hint' in found) return found.hint;
+      if ('hint' in found) return { tier, hint: found.hint };
     }
     return undefined;
   }

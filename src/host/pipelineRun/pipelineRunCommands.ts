@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { RunMode } from '../../core/port/pipelineRun';
 import { createCommand, type CommandContext } from '../commands/createCommand';
 import type { PipelineRuns } from './pipelineRuns';
+import type { SetupCheck } from '../setup/setupCheck';
 import { t } from '../../core/port/messages';
 
 /** `loom.pipelineRun.mode`: the mode a run starts in, or `ask` for the choice at each start. */
@@ -23,10 +24,13 @@ async function chooseMode(given: string | undefined): Promise<RunMode | undefine
 }
 
 /** Loom: Run Pipeline and Loom: Stop Pipeline (palette, tree, dashboard). */
-export function registerPipelineRunCommands(ctx: CommandContext, runs: PipelineRuns): vscode.Disposable[] {
+export function registerPipelineRunCommands(ctx: CommandContext, runs: PipelineRuns, setup?: SetupCheck): vscode.Disposable[] {
   return [
     runs,
     createCommand(ctx, 'loom.runPipeline', { spec: true, writes: true, placeHolder: t('host.pipelineRun.runPipelineWhichSpec') }, async (a, e) => {
+      // Check Setup's items this run needs before its next stop: it does not start without the first one missing.
+      const missing = setup && !runs.isRunning(e!.dir) ? await setup.missingForRun(e!, new AbortController().signal) : undefined;
+      if (missing) return setup!.refuseRun(missing);
       const mode = await chooseMode(a.mode);
       if (!mode) return { status: 'cancelled' };
       return runs.start(e!, mode);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Answer } from '../../core/port/answer';
 import { request } from '../../core/port/request';
-import { handOnPlan, type HandOnPlan } from '../../core/port/sync';
+import { handOnMissing, handOnPlan, handOnReadiness, type HandOnPlan } from '../../core/port/sync';
 import { specLanguage, t } from '../../core/port/messages';
 import { presentRefused } from '../commands/answers';
 import { createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
@@ -66,7 +66,7 @@ export async function handOnBranch(plan: HandOnPlan, log: (line: string) => void
 async function showCommands(plan: HandOnPlan, commands: readonly string[], why: string): Promise<void> {
   await vscode.env.clipboard.writeText(commands.join('\n'));
   const copied = t('host.pipelineRun.commandsAreClipboard', { why, commands: commands.join(' ; ') });
-  notify('info', copied, [{ title: t('host.pipelineRun.openTerminal'), run: () => vscode.window.createTerminal({ cwd: plan.worktree, name: 'Loom: hand on' }).show() }]);
+  notify('info', copied, [{ title: t('host.pipelineRun.openTerminal'), run: () => vscode.window.createTerminal({ cwd: plan.worktree, name: `Loom: ${plan.branch}` }).show() }]);
 }
 
 /**
@@ -90,8 +90,11 @@ export async function syncAnswered(ctx: CommandContext, e: SpecEntry, answer: An
   const plan = handOnPlan(snapshot, specLanguage(snapshot));
   const outcome = await handOnBranch(plan, (l) => log.warn(l));
   const memory = t('host.pipelineRun.newMemoryEntries', { feature, addedCount: added.length, file });
-  if (!outcome.pushed) await showCommands(plan, plan.commands, `${memory}; ${t('host.pipelineRun.branchWasNotPushed', { reason: outcome.reason })}`);
-  else if (outcome.pullRequest === 'commands') await showCommands(plan, plan.commands.slice(1), `${memory}; ${t('host.pipelineRun.pushed', { branch: plan.branch })}`);
+  if (!outcome.pushed) {
+    // What must be made before the commands can work (the branch, the remote) is said with them.
+    const missing = handOnMissing(plan, await handOnReadiness(plan, plan.worktree ?? snapshot.repoRoot), specLanguage(snapshot));
+    await showCommands(plan, plan.commands, [`${memory}; ${t('host.pipelineRun.branchWasNotPushed', { reason: outcome.reason })}`, ...missing.map((m) => m.replace(/\.$/, ''))].join('. '));
+  } else if (outcome.pullRequest === 'commands') await showCommands(plan, plan.commands.slice(1), `${memory}; ${t('host.pipelineRun.pushed', { branch: plan.branch })}`);
   else notify('info', `${memory}; ${t('host.pipelineRun.pushed', { branch: plan.branch })}`);
   return { status: 'done', specDir: e.dir, outcome: outcome.pushed ? 'pushed' : 'commands', message: plan.commands.join('\n') };
 }

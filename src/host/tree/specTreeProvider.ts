@@ -7,6 +7,7 @@ import type { SpecEntry, SpecRegistry, SpecsChangeEvent } from '../specs/specReg
 import type { ArtifactNode, GroupNode, LoomNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
 import { withOpenThreads, type OpenThreadCounts } from './reviewCounts';
 import { withRunningPipeline, type RunningPipelines } from './runningPipelines';
+import { withDrift, type DriftMarks } from './driftMark';
 import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem, tasksItem } from './treeItems';
 import { t } from '../../core/port/messages';
 
@@ -50,6 +51,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   private readonly expanded = new Set<string>();
   private reviewCounts?: OpenThreadCounts;
   private pipelineRuns?: RunningPipelines;
+  private driftMarks?: DriftMarks;
 
   constructor(private readonly registry: SpecRegistry) {
     super();
@@ -75,6 +77,12 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   setPipelineRuns(runs: RunningPipelines): void {
     this.pipelineRuns = runs;
     this._register(runs.onDidChange((dir) => this.shown.has(dir) && this._onDidChangeTreeData.fire(this.specNode(dir))));
+  }
+
+  /** The drift of synced specs, marked on their rows; a change redraws that spec's row. */
+  setDriftMarks(marks: DriftMarks): void {
+    this.driftMarks = marks;
+    this._register(marks.onDidChange((dir) => this.shown.has(dir) && this._onDidChangeTreeData.fire(this.specNode(dir))));
   }
 
   get filter(): SpecFilter {
@@ -215,7 +223,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(node: LoomNode): vscode.TreeItem {
-    const item = withRunningPipeline(withOpenThreads(this.treeItem(node), node, this.reviewCounts), node, this.pipelineRuns);
+    const item = withDrift(withRunningPipeline(withOpenThreads(this.treeItem(node), node, this.reviewCounts), node, this.pipelineRuns), node, this.driftMarks);
     if (item.id && item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed && this.expanded.has(item.id)) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
     return item;
   }

@@ -273,18 +273,25 @@ export function stageStatusText(status: StageStatus): string {
   }
 }
 
+/**
+ * What a stage's row says it is doing: a human-approval gate the spec is at waits for the person's
+ * approval, however long ago it was entered; it is never "running". (An interactive stage runs:
+ * its work is drafted, by a person with @loom or by Run Pipeline, before it is confirmed.)
+ */
+const gateWaits = (stage: StageOverview): boolean => stage.current && stage.status === 'running' && stage.humanApproval;
+
 export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, hasChildren: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(stage.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `stage:${node.dir}:${stage.id}`;
   const staleApproval = e.staleness.approvals.find((a) => a.stage === stage.id);
   const last = stage.visits[stage.visits.length - 1];
-  const parts: string[] = [stageStatusText(stage.status)];
+  const status = gateWaits(stage) ? t('host.tree.waitsForApproval') : stageStatusText(stage.status);
+  const parts: string[] = [status];
   if (stage.current) {
     const since = relativeTime(stage.enteredAt);
     if (since) parts.push(t('host.tree.since', { since }));
     // One word for one thing, as the hover says it: a gate is approved, an interactive stage confirmed.
-    if (stage.humanApproval) parts.push(t('host.tree.needsApproval'));
-    else if (stage.confirmation) parts.push(t('host.tree.needsConfirmation'));
+    if (stage.confirmation && !stage.humanApproval) parts.push(t('host.tree.needsConfirmation'));
   } else if (last?.approval) parts.push(t('host.tree.approved'));
   if (stage.visits.length > 1) parts.push(t('host.tree.visits', { visitsCount: stage.visits.length }));
   if (staleApproval) parts.push(`⚠ ${t('host.general.approvalStale')}`);
@@ -293,7 +300,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}${stage.current ? advanceContext(specOffers(e.spec)) : ''}${staleApproval && !stage.current ? ':staleApproval' : ''}`;
 
   const tip = new vscode.MarkdownString(undefined, true);
-  tip.appendMarkdown(`**${md(stage.id)}** — ${md(stageStatusText(stage.status))}\n\n`);
+  tip.appendMarkdown(`**${md(stage.id)}** — ${md(status)}\n\n`);
   if (stage.description) tip.appendMarkdown(`${md(stage.description)}\n\n`);
   if (stage.current && stage.enteredAt) tip.appendMarkdown(`${md(t('host.tree.entered'))}: ${localTime(stage.enteredAt)}\n\n`);
   for (const v of stage.visits) tip.appendMarkdown(`- ${visitLine(v)}\n`);

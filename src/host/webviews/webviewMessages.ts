@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { findTestLine, buildMatrixModel } from '../../core/port/views';
 import { matrixToCsv, matrixToMarkdown, selectRows } from '../../shared/matrixExport';
 import type { ExportMatrixMessage, OpenFileMessage, RunCommandMessage, WebviewMessage } from '../../shared/protocol';
-import { notify } from '../commands/createCommand';
+import { notify, openSpecFile } from '../commands/createCommand';
 import type { ComponentLog } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { MessageHandler, SpecWebview } from './specWebview';
@@ -81,6 +81,13 @@ async function openFile(view: SpecWebview, message: OpenFileMessage, log: Compon
   try {
     await vscode.workspace.fs.stat(uri);
   } catch {
+    // A spec's own file not written yet opens as its starter (in the spec's language), as the refusal's Create does.
+    const entry = view.entry;
+    const inSpec = entry ? relative(entry.dir, abs) : '';
+    if (entry && inSpec && !inSpec.startsWith('..') && !isAbsolute(inSpec)) {
+      openSpecFile(entry, inSpec.split('\\').join('/'));
+      return;
+    }
     notify('warning', t('host.webviews.doesNotExist', { path: message.path }));
     return;
   }

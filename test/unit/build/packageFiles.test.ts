@@ -8,6 +8,13 @@ import { test } from 'node:test';
 // What `npm run package` ships (.vscodeignore) against what the built extension loads (npm test builds first).
 const ROOT = resolve(__dirname, '../../..');
 
+function contributedFiles(): string[] {
+  const { contributes } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: Record<string, { path: string }[] | undefined> };
+  const files = [...(contributes.chatSkills ?? []), ...(contributes.chatAgents ?? [])].map((c) => c.path.replace(/^\.\//, ''));
+  assert.ok(files.length >= 12, files.join(', '));
+  return files;
+}
+
 test('the package ships every file the extension loads, and no source map of them', () => {
   const main = join(ROOT, 'dist/extensionMain.js');
   assert.ok(existsSync(main), 'dist/extensionMain.js is missing: run "npm run build" first (npm test does)');
@@ -34,6 +41,8 @@ test('the package ships every file the extension loads, and no source map of the
     ...vendor,
     'dist/webview/dashboard.js',
     'dist/webview/matrix.js',
+    // The skills and agents VS Code's agents read from the package (contributes.chatSkills / chatAgents).
+    ...contributedFiles(),
   ]) {
     assert.ok(shipped.has(file), `${file} is not in the package`);
   }

@@ -42,6 +42,7 @@ const LOOM_INPUTS: Record<string, string[]> = {
   loom_tasks: ['spec_dir'],
   loom_validate: ['spec_dir'],
   loom_check_stage: ['spec_dir'],
+  loom_get_drift: ['project_root', 'spec_dir'],
 };
 
 describe('loom-vscode mcp: lazy tool groups', () => {

@@ -39,7 +39,8 @@ test('a feature’s decisions and pitfalls become memory entries, tagged with th
         ['决策', 'greeting: Greeting text lives in `src/greet.js`, not in config', `${GREETING}/plan.md`],
         ['决策', 'greeting: Names are not trimmed (callers trim them)', `${GREETING}/plan.md`],
         ['踩坑', 'greeting: `node --test` inherits NODE_TEST_CONTEXT from a parent runner', `${GREETING}/review-response.md`],
-        ['踩坑', 'greeting: task T1 (Greet by name) needed 2 retries; blocker: the test runner hung', `${GREETING}/task-states/T1.state.json`],
+        ['踩坑', 'greeting: task T1 (Greet by name) needed 2 retries before its review passed', `${GREETING}/task-states/T1.state.json`],
+        ['踩坑', 'greeting: task T1 (Greet by name) was blocked: the test runner hung', `${GREETING}/task-states/T1.state.json`],
       ],
     );
     assert.deepEqual(entries[0].tags, ['greeting', 'loom-sync']);
@@ -54,14 +55,14 @@ test('the sync writes through loom_add_memory’s writer: existing entries kept,
     addMemoryEntry(r.root, { type: '偏好', content: 'tabs, not spaces', context: null }, '2026-12-01T00:00:00.000Z', 1000);
     const snapshot = new LoomRepository(r.root).get(GREETING)!.snapshot;
     const first = syncFeatureMemory(snapshot, 'en', NOW, 1000);
-    assert.equal(first.added.length, 4);
+    assert.equal(first.added.length, 5);
     const store = readMemoryStore(r.root);
-    assert.equal(store.entries.length, 5);
-    assert.equal(store.entries[4].content, 'tabs, not spaces');
-    assert.ok(store.entries.slice(0, 4).every((e) => e.created_at === NOW && /^[0-9a-f]{8}$/.test(e.id)));
+    assert.equal(store.entries.length, 6);
+    assert.equal(store.entries[5].content, 'tabs, not spaces');
+    assert.ok(store.entries.slice(0, 5).every((e) => e.created_at === NOW && /^[0-9a-f]{8}$/.test(e.id)));
     const again = syncFeatureMemory(snapshot, 'en', NOW, 1000);
     assert.equal(again.added.length, 0);
-    assert.equal(readMemoryStore(r.root).entries.length, 5);
+    assert.equal(readMemoryStore(r.root).entries.length, 6);
   } finally {
     r.dispose();
   }
@@ -73,11 +74,11 @@ test('Sync is the actor’s intent: at the stage that syncs it writes the memory
     const spec = new LoomRepository(r.root).get(GREETING)!;
     const first = await request(spec, { type: 'sync' });
     assert.equal(first.kind, 'changed');
-    assert.equal(first.kind === 'changed' && first.memory.added.length, 4);
+    assert.equal(first.kind === 'changed' && first.memory.added.length, 5);
     assert.equal(first.kind === 'changed' && first.memory.file, '.loom/memory/store.json');
     const again = await request(spec, { type: 'sync' });
     assert.equal(again.kind === 'changed' && again.memory.added.length, 0);
-    assert.equal(readMemoryStore(r.root).entries.length, 4);
+    assert.equal(readMemoryStore(r.root).entries.length, 5);
 
     // At code-review-response, with its answer written, the actor refuses and offers the move on to synced.
     r.write(`${GREETING}/pipeline.state.json`, { ...(r.json(`${GREETING}/pipeline.state.json`) as object), current_stage: 'code-review-response' });
@@ -150,7 +151,7 @@ test('loom-vscode sync: the memory update and the commands at the synced stage; 
   try {
     assert.equal(await main(['sync', '--spec-dir', GREETING, '--json', '--cwd', r.root], io), 0);
     const result = JSON.parse(out.join('\n'));
-    assert.equal(result.memory.added.length, 4);
+    assert.equal(result.memory.added.length, 5);
     assert.equal(result.branch, 'feature/2026-12-01-greeting');
     assert.equal(result.commands.length, 2);
     r.write(`${GREETING}/pipeline.state.json`, { ...(r.json(`${GREETING}/pipeline.state.json`) as object), current_stage: 'verification' });
@@ -158,6 +159,36 @@ test('loom-vscode sync: the memory update and the commands at the synced stage; 
     assert.equal(await main(['sync', '--spec-dir', GREETING, '--cwd', r.root], io), 1);
     assert.match(err.join('\n'), /is at verification; Loom syncs a feature at synced\. Nothing was written/);
     assert.deepEqual(readMemoryStore(r.root).entries, []);
+  } finally {
+    r.dispose();
+  }
+});
+
+test('what a new user met (issue 49): one retry is "1 retry", no "blocker: -", the chosen option is a decision, and the CLI says what the type means in the spec’s language', async () => {
+  const r = syncedGreeting();
+  const out: string[] = [];
+  const io = { out: (s: string) => out.push(s), err: (s: string) => out.push(s) };
+  try {
+    r.write(`${GREETING}/task-states/T1.state.json`, { ...(r.json(`${GREETING}/task-states/T1.state.json`) as object), retry_count: 1, blocker: null, last_reviewer_result: 'PASS' });
+    r.write(
+      `${GREETING}/spec.md`,
+      '# Greeting\n\n## Options considered\n\n1. A template engine. Too much for one line.\n2. **A template literal in `src/greet.js` (chosen).** No dependency.\n\n## REQ-001 Greet by name\n\nThe service greets a person by name.\n',
+    );
+    const snapshot = new LoomRepository(r.root).get(GREETING)!.snapshot;
+    const contents = featureMemoryEntries(snapshot, 'en').map((e) => `[${e.type}] ${e.content}`);
+    assert.ok(contents.includes('[决策] greeting: chose A template literal in `src/greet.js` (chosen). No dependency.'), contents.join('\n'));
+    assert.ok(contents.includes('[踩坑] greeting: task T1 (Greet by name) needed 1 retry before its review passed'), contents.join('\n'));
+    assert.ok(!contents.some((c) => /blocker: -|1 retries/.test(c)), contents.join('\n'));
+
+    // The greeting repository has neither the feature branch nor a remote: the commands come with what to make first.
+    assert.equal(await main(['sync', '--spec-dir', GREETING, '--cwd', r.root], io), 0);
+    const text = out.join('\n');
+    assert.match(text, /\+ \[pitfall\] greeting: task T1/);
+    assert.doesNotMatch(text, /\[踩坑\]/);
+    assert.match(text, /The branch feature\/2026-12-01-greeting does not exist yet: the git-worktree stage makes it \(Loom: Create Worktree\)/);
+    assert.match(text, /The repository has no remote "origin": add it first with `git remote add origin <url>`/);
+    assert.match(text, /Push the branch and set its upstream:\n {2}git -C \S+ push --set-upstream origin feature\/2026-12-01-greeting/);
+    assert.match(text, /Open the pull request with the GitHub CLI \(gh\):\n {2}cd \S+ && gh pr create/);
   } finally {
     r.dispose();
   }

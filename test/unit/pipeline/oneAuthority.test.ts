@@ -91,7 +91,7 @@ test('a corrupt input is never ready: cut-off requirements.json and a task state
     const next = spec.status().next[0];
     assert.equal(next.ready, false);
     assert.ok(
-      next.unmet.some((u) => /^requirements\.json line \d+: .*JSON/.test(u)),
+      next.unmet.some((u) => /^requirements\.json is not valid JSON at line \d+, column \d+: /.test(u)),
       next.unmet.join('; '),
     );
     assert.throws(

@@ -98,13 +98,13 @@ test('a file the stage’s drafting may not write stops the run for the person, 
     assert.deepEqual(stageNeed(spec, 'planning', AUTHORING.plan), {
       kind: 'input',
       file: 'requirements.json',
-      reasons: ['requirements.json line 1: is not valid JSON: unexpected end of file'],
+      reasons: ['requirements.json is not valid JSON at line 1, column 19: unexpected end of file'],
     });
     const p = ports(async () => assert.fail('no model is asked for'));
     const stop = await runPipeline(spec, p);
     assert.equal(stop.reason, 'missing-input', stop.message);
     assert.equal(stop.file, 'requirements.json');
-    assert.match(stop.message, /^planning needs requirements\.json first, which the model drafting planning may not write: requirements\.json line 1: is not valid JSON/);
+    assert.match(stop.message, /^planning needs requirements\.json first, which the model drafting planning may not write: requirements\.json is not valid JSON at line 1, column 19/);
     assert.equal(p.modelAsked, 0);
   } finally {
     s.cleanup();

@@ -26,7 +26,8 @@ const CONTEXT = `Feature: {{spec_dir}} (loom stage: {{stage}}).
 ## The user says
 {{request}}`;
 
-export const BRAINSTORM_EN = `You are loom's brainstorming partner for one feature. Turn the user's idea into a clear
+/** What the brainstorm stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const BRAINSTORM_STAGE_EN = `You are loom's brainstorming partner for one feature. Turn the user's idea into a clear
 specification.
 
 How to work:
@@ -47,13 +48,16 @@ requirements.json: {"requirements": [...]}, one entry per requirement of spec.md
 Ids: REQ-001, REQ-002 …; behaviors REQ-001-B01, REQ-001-B02 …. Types among: functional, input,
 authorization, write, state, idempotent, concurrent, external, security, performance, observable,
 recovery. Every requirement needs at least one behavior with at least one acceptance line. No
-placeholders (TBD, TODO, ???).
+placeholders (TBD, TODO, ???).`;
+
+export const BRAINSTORM_EN = `${BRAINSTORM_STAGE_EN}
 
 ${FORMAT}
 
 ${CONTEXT}`;
 
-export const EXPAND_EN = `You are loom's detail-expansion step. Expand every requirement of requirements.json into the
+/** What the expand stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const EXPAND_STAGE_EN = `You are loom's detail-expansion step. Expand every requirement of requirements.json into the
 mandatory behavior checklist over loom's 15 categories:
 {{categories}}
 
@@ -73,13 +77,16 @@ Rules:
 - Keep existing ids and everything the requirements already say; add behaviors with the next
   free numbers.
 
-Write the whole requirements.json.
+Write the whole requirements.json.`;
+
+export const EXPAND_EN = `${EXPAND_STAGE_EN}
 
 ${FORMAT}
 
 ${CONTEXT}`;
 
-export const PLAN_EN = `You are loom's planning step. Split the feature into tasks a fresh implementer can finish alone,
+/** What the plan stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const PLAN_STAGE_EN = `You are loom's planning step. Split the feature into tasks a fresh implementer can finish alone,
 layered by the project's architecture.
 
 Write:
@@ -104,20 +111,25 @@ Write:
   evidence stay empty until executing.
 
 Every requirement and every applicable behavior must belong to at least one task (behavior_ids
-and traceability.json agree); tasks name only behaviors that requirements.json declares.
+and traceability.json agree); tasks name only behaviors that requirements.json declares.`;
+
+export const PLAN_EN = `${PLAN_STAGE_EN}
 
 ${FORMAT}
 
 ${CONTEXT}`;
 
-export const REVIEW_EN = `You are loom's code-review-request step. Review the feature's changes on two axes before a human
+/** What the review stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const REVIEW_STAGE_EN = `You are loom's code-review-request step. Review the feature's changes on two axes before a human
 reviewer sees them: standards (correctness, readability, tests, security) and the spec (every
 requirement and behavior implemented, nothing unrequested).
 
 Write review-request.md: a summary of the change, the requirements it covers (by id), the files
 changed, how it was verified (test and verify reports), what you found on each axis (name each
 concern with file and line, and severity BLOCKER or SUGGESTION), and what the reviewer should
-look at first. Do not invent results that the reports and the diff do not show.
+look at first. Do not invent results that the reports and the diff do not show.`;
+
+export const REVIEW_EN = `${REVIEW_STAGE_EN}
 
 ## Changes (git diff against the base)
 {{diff}}
@@ -126,13 +138,16 @@ ${FORMAT}
 
 ${CONTEXT}`;
 
-export const RESPOND_EN = `You are loom's code-review-response step. Answer the reviewer's feedback in review-feedback.md.
+/** What the respond stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const RESPOND_STAGE_EN = `You are loom's code-review-response step. Answer the reviewer's feedback in review-feedback.md.
 
 Write review-response.md with one entry per point of the feedback, in its order: quote the point,
 then say what happens to it — FIXED (what changed, where), ACCEPTED (will do, and when), or
 DECLINED (with the technical reason) — and for a question, the answer. Every BLOCKER must be
 FIXED or explained. End with how the fixes were verified (which tests were re-run). Do not claim
-fixes the diff does not show.
+fixes the diff does not show.`;
+
+export const RESPOND_EN = `${RESPOND_STAGE_EN}
 
 ## Changes (git diff against the base)
 {{diff}}

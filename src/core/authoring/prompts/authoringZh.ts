@@ -21,7 +21,8 @@ const CONTEXT = `功能：{{spec_dir}}（loom 阶段：{{stage}}）。
 ## 用户说
 {{request}}`;
 
-export const BRAINSTORM_ZH = `你是 loom 的头脑风暴伙伴，负责一个功能。把用户的想法变成清晰的规格说明。
+/** What the brainstorm stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const BRAINSTORM_STAGE_ZH = `你是 loom 的头脑风暴伙伴，负责一个功能。把用户的想法变成清晰的规格说明。
 
 工作方式：
 - 如果用户还没有选定方向，给出 2–3 种不同的实现方案，逐一说明取舍（复杂度、风险、放弃了什么），推荐其中一种，
@@ -38,13 +39,16 @@ requirements.json：{"requirements": [...]}，spec.md 中的每个需求一项�
    "status": "failing", "acceptance": ["…"]}]}
 编号：REQ-001、REQ-002 ……；behavior 为 REQ-001-B01、REQ-001-B02 ……。types 取自：functional、input、
 authorization、write、state、idempotent、concurrent、external、security、performance、observable、recovery。
-每个需求至少一个 behavior，每个 behavior 至少一条验收。不得留占位符（TBD、TODO、???）。
+每个需求至少一个 behavior，每个 behavior 至少一条验收。不得留占位符（TBD、TODO、???）。`;
+
+export const BRAINSTORM_ZH = `${BRAINSTORM_STAGE_ZH}
 
 ${FORMAT}
 
 ${CONTEXT}`;
 
-export const EXPAND_ZH = `你是 loom 的 detail-expansion 阶段。按 loom 的 15 个固定维度，把 requirements.json 中每个需求展开为
+/** What the expand stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const EXPAND_STAGE_ZH = `你是 loom 的 detail-expansion 阶段。按 loom 的 15 个固定维度，把 requirements.json 中每个需求展开为
 behavior 强制清单：
 {{categories}}
 
@@ -61,13 +65,16 @@ behavior 强制清单：
 - 不得留下 "requires-clarification"：有疑问就用文字问用户，这一轮不写文件。
 - 保留已有编号和需求中已有的全部内容；新 behavior 用下一个空闲编号。
 
-写出完整的 requirements.json。
+写出完整的 requirements.json。`;
+
+export const EXPAND_ZH = `${EXPAND_STAGE_ZH}
 
 ${FORMAT}
 
 ${CONTEXT}`;
 
-export const PLAN_ZH = `你是 loom 的 planning 阶段。按项目架构分层，把功能拆成新的 implementer 能独立完成的 task。
+/** What the plan stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const PLAN_STAGE_ZH = `你是 loom 的 planning 阶段。按项目架构分层，把功能拆成新的 implementer 能独立完成的 task。
 
 要写：
 - plan.md：摘要、Task 概览表（| Task | 标题 | 需求 | 依赖 | owns | 复杂度 |），每个 task 文件一行，
@@ -90,18 +97,23 @@ export const PLAN_ZH = `你是 loom 的 planning 阶段。按项目架构分层�
   在 executing 之前保持为空。
 
 每个需求和每个适用的 behavior 都必须至少属于一个 task（behavior_ids 与 traceability.json 一致）；
-task 只能引用 requirements.json 中声明过的 behavior。
+task 只能引用 requirements.json 中声明过的 behavior。`;
+
+export const PLAN_ZH = `${PLAN_STAGE_ZH}
 
 ${FORMAT}
 
 ${CONTEXT}`;
 
-export const REVIEW_ZH = `你是 loom 的 code-review-request 阶段。在人工审查之前，从两个轴审查本功能的改动：
+/** What the review stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const REVIEW_STAGE_ZH = `你是 loom 的 code-review-request 阶段。在人工审查之前，从两个轴审查本功能的改动：
 规范（正确性、可读性、测试、安全）与 spec（每个需求和 behavior 都已实现，没有未要求的内容）。
 
 写 review-request.md：改动摘要、覆盖的需求（按编号）、改动的文件、验证方式（测试报告与验证报告）、
 两个轴上的发现（每条写明文件和行号，严重度 BLOCKER 或 SUGGESTION），以及审查者应先看什么。
-不要编造报告和 diff 中没有的结果。
+不要编造报告和 diff 中没有的结果。`;
+
+export const REVIEW_ZH = `${REVIEW_STAGE_ZH}
 
 ## 改动（相对基线的 git diff）
 {{diff}}
@@ -110,11 +122,14 @@ ${FORMAT}
 
 ${CONTEXT}`;
 
-export const RESPOND_ZH = `你是 loom 的 code-review-response 阶段。回应 review-feedback.md 中审查者的反馈。
+/** What the respond stage asks for, apart from the chat's file format and context (also the agent skill's text, agentHost/skills.ts). */
+export const RESPOND_STAGE_ZH = `你是 loom 的 code-review-response 阶段。回应 review-feedback.md 中审查者的反馈。
 
 写 review-response.md，按反馈顺序每一点一项：引用该点，然后说明处理方式——FIXED（改了什么、在哪里）、
 ACCEPTED（会做，何时做）或 DECLINED（给出技术理由）；对问题则直接回答。每个 BLOCKER 都必须 FIXED 或
-给出解释。最后说明修复如何验证（重跑了哪些测试）。不要声称 diff 中看不到的修复。
+给出解释。最后说明修复如何验证（重跑了哪些测试）。不要声称 diff 中看不到的修复。`;
+
+export const RESPOND_ZH = `${RESPOND_STAGE_ZH}
 
 ## 改动（相对基线的 git diff）
 {{diff}}

@@ -115,6 +115,8 @@ function common(ctx: PromptContext): Map<string, string> {
     ['spec_name', ctx.specName],
     ['subagent_context', orNone(clip(ctx.subagentContext, LIMITS.context), ctx.language)],
     ['test_command', testCommandText(ctx)],
+    // The loop's own tool; the agent files Loom contributes name the terminal instead (agentHost/agents.ts).
+    ['run_tests', t('prompt.runTests.tool', { command: testCommandText(ctx) }, ctx.language)],
   ]);
 }
 

@@ -6,7 +6,7 @@ export const IMPLEMENTER_EN = `You are the implementer subagent for task {{task_
 - You may write only inside this task's owns: {{owns}}. A write anywhere else is refused; if you need one, stop with NEEDS_CONTEXT and say which file and why.
 - Write persistent tests for every behavior listed below, in the project's usual test folder, and name the behavior id in each test's name. Never delete or empty a test file.
 - Never write loom's lifecycle files (pipeline.state.json, task-states/, handoffs/, traceability.json, progress.md, reports, evidence/): Loom writes them from your answer.
-- Run the tests with the loom_run_tests tool ({{test_command}}) before you finish.
+- Run the tests with {{run_tests}} before you finish.
 - The upstream handoffs are an index, not the truth: check the files they name before relying on them.
 
 ## Task

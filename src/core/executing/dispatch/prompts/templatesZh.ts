@@ -6,7 +6,7 @@ export const IMPLEMENTER_ZH = `你是 loom 规格 {{spec_name}} 中任务 {{task
 - 只能在本任务的 owns 范围内写入：{{owns}}。写入其他位置会被拒绝；如果确实需要，以 NEEDS_CONTEXT 结束并说明是哪个文件、为什么。
 - 为下方列出的每个 behavior 编写持久化测试，放在项目惯用的测试目录，并在测试名中写出 behavior id。禁止删除或清空测试文件。
 - 禁止写入 loom 的生命周期文件（pipeline.state.json、task-states/、handoffs/、traceability.json、progress.md、各类报告、evidence/）：这些由 Loom 根据你的回答写入。
-- 结束前用 loom_run_tests 工具运行测试（{{test_command}}）。
+- 结束前用{{run_tests}}运行测试。
 - 上游 handoff 只是索引，不代表源码事实：依赖它之前先核对它列出的文件。
 
 ## 任务

@@ -1,0 +1,27 @@
+import { findSpecDirs } from '../specdir/loadSpec';
+import type { LoomRepository } from '../repository/loomRepository';
+import type { SpecPipeline } from '../repository/specPipeline';
+import { stageWithRole } from '../pipeline/stageRoles';
+import { driftSubjectOf } from './driftSubjects';
+import { scanDrift, type DriftReport } from './driftScan';
+
+/** Whether a spec is at the stage of its pipeline that syncs (read from its state file alone). */
+const isSynced = (spec: SpecPipeline) => {
+  const sync = stageWithRole(spec.definition, 'sync');
+  return sync !== undefined && spec.stage === sync.id;
+};
+
+/**
+ * The drift of the repository's synced specs (or of `only`), in one git pass: what the CLI, MCP
+ * and the editor's read model answer. Without `only`, each spec's state file is read first and
+ * only a synced spec is read further (its tasks and traceability name its files).
+ */
+export function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
+  const specs =
+    options.only ??
+    findSpecDirs(repo.root, repo.specRoots)
+      .map((dir) => repo.summary(dir))
+      .filter(isSynced)
+      .map((s) => repo.readDetached(s.snapshot.dir));
+  return scanDrift(repo.root, specs.map(driftSubjectOf), { signal: options.signal });
+}

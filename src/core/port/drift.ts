@@ -1,0 +1,5 @@
+// Drift: whether a synced spec is still true to its code (one git pass for every spec), for every surface.
+export type { DriftReport, SpecDrift, DriftedFile, DriftCommit, DriftBaseline, DriftStatus } from '../drift/driftScan';
+export type { RecordedBaseline, BaselineSource } from '../drift/baseline';
+export { repositoryDrift } from '../drift/repositoryDrift';
+export { driftSummary, driftFileLine, goneTestLine, shortCommit } from '../drift/driftText';
