@@ -31,6 +31,8 @@ export function statusJson(s: SpecStatus) {
       interactive: n.interactive,
       ready: n.ready,
       unmet: [...n.unmet],
+      // Leaving a human-approval gate: `approve` takes it, `advance` is refused there.
+      ...(n.approval_gate ? { approval_gate: true } : {}),
       ...(n.compression_required ? { compression_required: true } : {}),
       ...(n.advice?.length ? { advice: [...n.advice] } : {}),
     })),
@@ -69,8 +71,17 @@ export function formatStatus(s: SpecStatus): string {
     // A failed spec leaves through `recover --to`, never `advance`: say so where it is offered.
     // The flags a ready move needs are named on its line; a blocked one has other things to do first.
     const flags = needsFlags(n);
-    const key = !n.ready ? 'cli.status.next.blocked' : n.kind === 'recover' ? 'cli.status.next.readyRecover' : flags.length ? 'cli.status.next.readyNeeds' : 'cli.status.next.ready';
-    lines.push(t(key, { to: n.to, kind: n.kind, flags: flags.join(' ') }));
+    // A human-approval gate is passed by `approve`, never `advance --confirm`: the line names the command.
+    const key = !n.ready
+      ? 'cli.status.next.blocked'
+      : n.kind === 'recover'
+        ? 'cli.status.next.readyRecover'
+        : n.approval_gate
+          ? 'cli.status.next.readyApprove'
+          : flags.length
+            ? 'cli.status.next.readyNeeds'
+            : 'cli.status.next.ready';
+    lines.push(t(key, { to: n.to, kind: n.kind, flags: flags.join(' '), specDir: s.spec_dir }));
     for (const u of n.unmet) lines.push(`      - ${u}`);
     // The extension's checks beyond loom's: said, not blocking.
     for (const a of n.advice ?? []) lines.push(`      ~ ${a} (advice)`);
@@ -80,7 +91,7 @@ export function formatStatus(s: SpecStatus): string {
 }
 
 const needsFlags = (n: SpecStatus['next'][number]): string[] =>
-  n.ready && n.kind !== 'recover' ? [...(n.interactive ? ['--confirm'] : []), ...(n.compression_required ? ['--compression-confirmed'] : [])] : [];
+  n.ready && n.kind !== 'recover' && !n.approval_gate ? [...(n.interactive ? ['--confirm'] : []), ...(n.compression_required ? ['--compression-confirmed'] : [])] : [];
 
 /**
  * Every spec's status, and once under them, when a ready move needs it, what --compression-confirmed

@@ -214,6 +214,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.status.activeTask': { en: '{task} {status}', zh: '{task} {status}' },
   'cli.status.activeTaskRetried': { en: '{task} {status} (retry {retries})', zh: '{task} {status}（第 {retries} 次重试）' },
   'cli.status.next.ready': { en: '  → {to} ({kind}): ready', zh: '  → {to}（{kind}）：就绪' },
+  'cli.status.next.readyApprove': {
+    en: '  → {to} ({kind}): ready for your approval (a human-approval gate): loom-vscode approve --spec-dir {specDir}',
+    zh: '  → {to}（{kind}）：等待你的批准（人工批准关卡）：loom-vscode approve --spec-dir {specDir}',
+  },
   'cli.status.next.readyNeeds': { en: '  → {to} ({kind}): ready, needs {flags}', zh: '  → {to}（{kind}）：就绪，需要 {flags}' },
   'cli.status.next.readyRecover': { en: '  → {to} ({kind}): ready, via recover --to {to}', zh: '  → {to}（{kind}）：就绪，使用 recover --to {to}' },
   'cli.status.next.blocked': { en: '  → {to} ({kind}): blocked', zh: '  → {to}（{kind}）：受阻' },

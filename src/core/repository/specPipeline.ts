@@ -5,7 +5,7 @@ import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState'
 import { WORKFLOW_FILE } from '../files/workflow';
 import { t } from '../messages';
 import { FAILED_STAGE } from '../files/vocabulary';
-import { leavesForward } from '../pipeline/chooseTransition';
+import { advancePassesGate, leavesForward } from '../pipeline/chooseTransition';
 import type { GuardRegistry } from '../pipeline/guards';
 import { GuardVerdicts } from '../pipeline/guardVerdicts';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
@@ -51,7 +51,8 @@ export interface SpecStatus {
   tasks: TaskStatusSummary[];
   /** `advice`: what the extension's own checks beyond loom's find unmet; shown, never blocking. */
   /** `compression_required`: loom 3 moves on only with the caller's word that it compressed the closed stage's context. */
-  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[]; compression_required?: true; advice?: string[] }[];
+  /** `approval_gate`: the move leaves a human-approval gate, which Approve takes (never Advance). */
+  next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[]; approval_gate?: true; compression_required?: true; advice?: string[] }[];
   diagnostics: Diagnostic[];
 }
 
@@ -360,6 +361,7 @@ export class SpecPipeline {
         ready: c.ready,
         unmet: c.unmet,
         confirmations: c.confirmations,
+        ...(this.stage !== null && c.kind === 'forward' && advancePassesGate(this.definition, this.stage, c.to) ? { approval_gate: true as const } : {}),
         ...(c.compression.length ? { compression_required: true as const } : {}),
         ...(c.advice.length ? { advice: c.advice } : {}),
       })),

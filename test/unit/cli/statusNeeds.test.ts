@@ -82,7 +82,7 @@ test('a corrupt file the next move reads makes it not ready and is named, with i
     const s = JSON.parse((await cli('status', '--spec-dir', REVIEW, '--json')).out);
     assert.equal(s.next[0].ready, false);
     assert.ok(
-      s.next[0].unmet.some((u: string) => u.startsWith('handoffs/code-review-request.json line 4')),
+      s.next[0].unmet.some((u: string) => u.startsWith('handoffs/code-review-request.json is not valid JSON at line 4')),
       JSON.stringify(s.next[0].unmet),
     );
     assert.deepEqual(
@@ -115,7 +115,7 @@ test('at executing: what blocks the move first, a corrupt task state the answer 
     assert.equal(s.next[0].ready, false);
     assert.ok(s.next[0].unmet.includes('handoffs/executing.json does not exist'), JSON.stringify(s.next[0].unmet));
     assert.ok(
-      s.next[0].unmet.some((u: string) => u.startsWith('task-states/T2.state.json line 1')),
+      s.next[0].unmet.some((u: string) => u.startsWith('task-states/T2.state.json is not valid JSON at line 1')),
       JSON.stringify(s.next[0].unmet),
     );
     assert.deepEqual(

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatStatuses, formatTasks, formatTrace } from '../../../src/cli/format';
+import { resolve } from 'node:path';
+import { formatStatuses, formatTasks, formatTrace, statusJson } from '../../../src/cli/format';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import type { SpecStatus } from '../../../src/core/repository/specPipeline';
 import type { TaskBatchPlan } from '../../../src/core/tasks/taskBatches';
 import type { TraceabilityMatrix } from '../../../src/core/trace/traceabilityMatrix';
@@ -31,6 +33,30 @@ test('status names --compression-confirmed on the ready moves that need it, and 
   assert.equal(text.split('--compression-confirmed is your word that the stage is closed').length - 1, 1, 'said once, under every spec');
   assert.doesNotMatch(text, /compress the closed stage's context/, "the agent's wording stays with MCP");
   assert.ok(text.endsWith('(an agent compresses the stage’s context first).'));
+});
+
+test('a ready move out of a human-approval gate names `approve`, never `--confirm` (Advance is refused there, as loom 3 refuses run --advance)', () => {
+  const text = formatStatuses([status('specs/tags', [move('detail-expansion', { approval_gate: true })])]);
+  assert.match(text, /^ {2}→ detail-expansion \(forward\): ready for your approval \(a human-approval gate\): loom-vscode approve --spec-dir specs\/tags$/m);
+  assert.doesNotMatch(text, /--confirm/);
+  assert.equal(statusJson(status('specs/tags', [move('detail-expansion', { approval_gate: true })])).next[0].approval_gate, true);
+});
+
+test("the sample's tags, at brainstorming (a human-approval gate in its workflow.yaml): its move on is marked approval_gate; todo-crud's are not", () => {
+  const specs = new LoomRepository(resolve(__dirname, '..', '..', '..', 'sample')).load();
+  assert.deepEqual(
+    specs
+      .get('specs/2026-11-28+tags')!
+      .status()
+      .next.map((n) => [n.to, n.approval_gate ?? false]),
+    [['detail-expansion', true]],
+  );
+  assert.ok(
+    specs
+      .get('specs/2026-11-20+todo-crud')!
+      .status()
+      .next.every((n) => !n.approval_gate),
+  );
 });
 
 test('status says nothing of compression when no ready move needs it', () => {
