@@ -24,6 +24,7 @@ import type { SpecCache } from '../core/port/specCache';
 import { fingerprintCount, handoffAsk, reportVerdict, taskAsk, VerdictFileMissing } from './stateCommands';
 import { changedOrThrow, NotChanged, printNotChanged } from './answers';
 import type { CliIo } from './io';
+import { cliApprover } from './approver';
 import { request } from '../core/port/request';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTrace, statusJson, tasksJson } from './format';
@@ -48,6 +49,7 @@ const writeLine = (stream: NodeJS.WriteStream, text: string) => {
 const defaultIo: CliIo = {
   out: (t) => writeLine(process.stdout, t),
   err: (t) => writeLine(process.stderr, t),
+  terminal: process.stdin.isTTY === true,
 };
 
 /** A file the command needs exists but cannot be read: answering anyway would be silently wrong. */
@@ -182,7 +184,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
           s,
           { type: 'advance', to: flagValue(args, '--to'), compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') },
           // The person at the terminal gave their word up front.
-          args.flags.has('--confirm') ? { confirm: true } : {},
+          args.flags.has('--confirm') ? { confirm: true, approver: cliApprover(io) } : {},
         ),
         s,
       );
@@ -194,7 +196,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       // loom's `run --approve`: the person at the terminal approving is their word on the gate.
       const s = spec(repo, args);
       const approved = changedOrThrow(
-        await request(s, { type: 'approve', compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') }, { confirm: true }),
+        await request(s, { type: 'approve', compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') }, { confirm: true, approver: cliApprover(io) }),
         s,
       );
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: approved.from, to: approved.to });

@@ -14,6 +14,7 @@ export type RunPorts = Pick<ExecutingMachineInput, 'repoRoot' | 'specDir' | 'def
 /** The event an intent is to the spec's actor; a run's event carries the ports the request holds for it. */
 export function eventOf(intent: Intent, options: RequestOptions, id: string, now: string, ports?: RunPorts): PipelineEvent {
   const confirm = options.confirm !== undefined ? { confirm: options.confirm } : {};
+  const approver = options.approver ? { approver: options.approver } : {};
   switch (intent.type) {
     case 'runTasks': {
       const { prompts: _prompts, signal: _signal, ...input } = intent.run;
@@ -28,9 +29,9 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
     case 'verify':
       return { type: 'VERIFY', id, now, verify: intent.verify };
     case 'advance':
-      return { type: 'ADVANCE', id, now, to: intent.to, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm };
+      return { type: 'ADVANCE', id, now, to: intent.to, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...approver };
     case 'approve':
-      return { type: 'APPROVE', id, now, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm };
+      return { type: 'APPROVE', id, now, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...approver };
     case 'reapprove':
       return { type: 'REAPPROVE', id, now, stage: intent.stage, reason: intent.reason };
     case 'fail':

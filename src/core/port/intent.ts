@@ -145,8 +145,23 @@ export type Confirmation = true | { from: string; to: string; by?: ConfirmedBy }
  */
 export type ConfirmedBy = 'person' | 'agent';
 
+/**
+ * Through what a person's word (or an agent's report of it) reached the actor, as the stage
+ * history records it (`approved_by.through`): the palette and Loom's views, an MCP client's
+ * elicitation, VS Code's tool confirmation, a terminal, or an agent's word over MCP.
+ */
+export type ApprovalChannel = 'palette' | 'elicitation' | 'tool-confirmation' | 'cli' | 'mcp-agent-word';
+
+/** Who gave the word on a move and through what, as the surface knows it. */
+export interface Approver {
+  by: ConfirmedBy;
+  through: ApprovalChannel;
+}
+
 export interface RequestOptions {
   confirm?: Confirmation;
+  /** Who gave `confirm`, and through what: recorded with an approval, and read by `loom.approvals.requirePerson`. */
+  approver?: Approver;
   /** The time recorded with the change; now by default. */
   now?: string;
 }
