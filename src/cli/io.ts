@@ -7,4 +7,6 @@ export interface CliIo {
    * (a script, CI, an agent's shell) `loom.approvals.requirePerson` refuses it.
    */
   terminal?: boolean;
+  /** All of stdin, for a command that reads it (`stop-hook`); process.stdin by default. */
+  readInput?: () => Promise<string>;
 }

@@ -25,6 +25,7 @@ import { fingerprintCount, handoffAsk, reportVerdict, taskAsk, VerdictFileMissin
 import { changedOrThrow, NotChanged, printNotChanged } from './answers';
 import type { CliIo } from './io';
 import { cliApprover } from './approver';
+import { stopHook } from './stopHookCommand';
 import { request } from '../core/port/request';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTrace, statusJson, tasksJson } from './format';
@@ -83,6 +84,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   worktree: ['--spec-dir', '--location'],
   mcp: [],
   sync: ['--spec-dir', '--remote'],
+  'stop-hook': [],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
@@ -351,6 +353,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.
       await (await import('./mcpCommand.js')).runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
       return 0;
+    case 'stop-hook':
+      return stopHook(repo, io);
     default:
       throw new UsageError(t('cli.usage.unknownCommand', { command: args.command ?? '' }));
   }

@@ -173,6 +173,16 @@ export const agentHostMessages = {
   'agentHost.tree.approvedByAgent': { en: 'on an agent’s word, through {through}', zh: '凭 agent 转述审批，经由 {through}' },
   'agentHost.tree.approvedOnAgentWord': { en: 'approved on an agent’s word', zh: '凭 agent 转述已审批' },
 
+  // The plugin's Stop and SubagentStop hooks (src/core/agentHost/stopCheck.ts): why the agent is kept working.
+  'agentHost.stop.taskUnderWay': {
+    en: '{specDir}: task {task} is {status}, not done: finish it (its review and its tests pass), then record it with loom_update_task_state and loom_write_handoff',
+    zh: '{specDir}：task {task} 处于 {status}，尚未完成：完成它（审查和测试通过），再用 loom_update_task_state 和 loom_write_handoff 记录',
+  },
+  'agentHost.stop.tasksLeft': {
+    en: '{specDir}: the tasks {tasks} are still pending in a run that has begun: go on with the next one, or tell the person why not',
+    zh: '{specDir}：已开始的执行中仍有 task {tasks} 待处理：继续下一个，或告诉用户为什么不继续',
+  },
+
   // How the implementer runs the tests: through Run Tasks' own tool, or, as a VS Code subagent, in the terminal.
   'prompt.runTests.tool': { en: 'the loom_run_tests tool ({command})', zh: ' loom_run_tests 工具（{command}）' },
   'prompt.runTests.terminal': { en: 'the project’s test command in the terminal', zh: '终端中的项目测试命令' },
