@@ -183,6 +183,12 @@ export const agentHostMessages = {
     zh: '{specDir}：已开始的执行中仍有 task {tasks} 待处理：继续下一个，或告诉用户为什么不继续',
   },
 
+  // Loom: Write .mcp.json (src/host/commands/mcpJsonCommand.ts).
+  'agentHost.mcpJson.unreadable': { en: '{file} cannot be read ({detail}); fix it by hand, nothing was written', zh: '{file} 无法读取（{detail}）；请手动修复，未写入任何内容' },
+  'agentHost.mcpJson.written': { en: 'Loom’s MCP server is in {file}: loom-vscode mcp', zh: 'Loom 的 MCP 服务器已写入 {file}：loom-vscode mcp' },
+  'agentHost.mcpJson.unchanged': { en: '{file} already starts Loom’s MCP server', zh: '{file} 已经会启动 Loom 的 MCP 服务器' },
+  'agentHost.mcpJson.whichFolder': { en: 'Which folder’s .mcp.json?', zh: '写入哪个文件夹的 .mcp.json？' },
+
   // How the implementer runs the tests: through Run Tasks' own tool, or, as a VS Code subagent, in the terminal.
   'prompt.runTests.tool': { en: 'the loom_run_tests tool ({command})', zh: ' loom_run_tests 工具（{command}）' },
   'prompt.runTests.terminal': { en: 'the project’s test command in the terminal', zh: '终端中的项目测试命令' },
