@@ -1,5 +1,5 @@
-import { stopVerdict } from '../core/agentHost/stopCheck';
-import type { LoomRepository } from '../core/repository/loomRepository';
+import { stopVerdict } from '../core/port/agentHost';
+import type { LoomRepository } from '../core/port/specs';
 import type { CliIo } from './io';
 
 /** The hook's JSON on stdin (VS Code, Claude Code and the Copilot CLI send one); nothing when a terminal is attached. */

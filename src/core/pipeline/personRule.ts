@@ -1,12 +1,7 @@
-import type { ApprovalChannel, ConfirmedBy } from '../port/intent';
+import type { ConfirmedBy } from '../port/intent';
+import type { ApprovedBy } from './approver';
 import type { PipelineEvent } from './machineTypes';
 import type { TeamRules } from './teamRules';
-
-/** Who approved a move and through what, as the stage history keeps it beside loom's `approval`. */
-export interface ApprovedBy {
-  by: ConfirmedBy;
-  through?: ApprovalChannel;
-}
 
 /**
  * The word on a move is only an agent's report that the person agreed: given by an agent

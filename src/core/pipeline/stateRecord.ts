@@ -1,7 +1,7 @@
 import type { PipelineState, StageHistoryEntry } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { TransitionKind } from './pipelineDefinition';
-import type { ApprovedBy } from './personRule';
+import type { ApprovedBy } from './approver';
 
 /**
  * The `loom_version` new state files get when the repository names none: loom's own default

@@ -3,6 +3,7 @@ import type { Handoff } from '../files/handoff';
 import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
 import type { UserPrompts } from '../executing/ports';
 import type { TestRunner } from '../executing/evidence/testRunner';
+import type { ApprovalChannel } from '../pipeline/approver';
 
 /**
  * What a person or an agent asks of a spec, whatever the surface they ask through (the palette,
@@ -145,12 +146,7 @@ export type Confirmation = true | { from: string; to: string; by?: ConfirmedBy }
  */
 export type ConfirmedBy = 'person' | 'agent';
 
-/**
- * Through what a person's word (or an agent's report of it) reached the actor, as the stage
- * history records it (`approved_by.through`): the palette and Loom's views, an MCP client's
- * elicitation, VS Code's tool confirmation, a terminal, or an agent's word over MCP.
- */
-export type ApprovalChannel = 'palette' | 'elicitation' | 'tool-confirmation' | 'cli' | 'mcp-agent-word';
+export type { ApprovalChannel } from '../pipeline/approver';
 
 /** Who gave the word on a move and through what, as the surface knows it. */
 export interface Approver {
