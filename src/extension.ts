@@ -9,6 +9,7 @@ import { registerReviewCommands } from './host/comments/reviewCommands';
 import { ReviewThreads } from './host/comments/reviewThreads';
 import { registerPipelineCommands } from './host/commands/pipelineCommands';
 import { registerWorkspaceCommands } from './host/commands/workspaceCommands';
+import { registerMcpJsonCommand } from './host/commands/mcpJsonCommand';
 import { LoomConfig } from './host/config';
 import { LoomDiagnostics } from './host/diagnostics';
 import { registerExecutingCommands } from './host/executing/executingCommands';
@@ -136,6 +137,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     webviews,
     ...registerPipelineCommands(ctx),
     ...registerWorkspaceCommands(ctx),
+    ...registerMcpJsonCommand(ctx),
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),

@@ -24,6 +24,8 @@ import type { SpecCache } from '../core/port/specCache';
 import { fingerprintCount, handoffAsk, reportVerdict, taskAsk, VerdictFileMissing } from './stateCommands';
 import { changedOrThrow, NotChanged, printNotChanged } from './answers';
 import type { CliIo } from './io';
+import { cliApprover } from './approver';
+import { stopHook } from './stopHookCommand';
 import { request } from '../core/port/request';
 import { checkFlags, flagValue, parseArgs, requireFlag, UsageError, type ParsedArgs } from './args';
 import { formatDiagnostic, formatFindings, formatStatuses, formatTasks, formatTrace, statusJson, tasksJson } from './format';
@@ -49,6 +51,7 @@ const writeLine = (stream: NodeJS.WriteStream, text: string) => {
 const defaultIo: CliIo = {
   out: (t) => writeLine(process.stdout, t),
   err: (t) => writeLine(process.stderr, t),
+  terminal: process.stdin.isTTY === true,
 };
 
 /** A file the command needs exists but cannot be read: answering anyway would be silently wrong. */
@@ -83,6 +86,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   mcp: [],
   sync: ['--spec-dir', '--remote'],
   drift: ['--spec-dir'],
+  'stop-hook': [],
 };
 
 /** The repository named by --cwd. Nothing is read yet: one-shot commands read only what they need. */
@@ -184,7 +188,7 @@ async function run(args: ParsedArgs, io: CliIo, env: Readonly<Record<string, str
           s,
           { type: 'advance', to: flagValue(args, '--to'), compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') },
           // The person at the terminal gave their word up front.
-          args.flags.has('--confirm') ? { confirm: true } : {},
+          args.flags.has('--confirm') ? { confirm: true, approver: cliApprover(io) } : {},
         ),
         s,
       );
@@ -196,7 +200,7 @@ async function run(args: ParsedArgs, io: CliIo, env: Readonly<Record<string, str
       // loom's `run --approve`: the person at the terminal approving is their word on the gate.
       const s = spec(repo, args);
       const approved = changedOrThrow(
-        await request(s, { type: 'approve', compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') }, { confirm: true }),
+        await request(s, { type: 'approve', compressionConfirmed: args.flags.has('--compression-confirmed'), reason: flagValue(args, '--reason') }, { confirm: true, approver: cliApprover(io) }),
         s,
       );
       if (asJson) json(io, { spec_dir: s.snapshot.specDir, from: approved.from, to: approved.to });
@@ -353,6 +357,8 @@ async function run(args: ParsedArgs, io: CliIo, env: Readonly<Record<string, str
       // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.
       await (await import('./mcpCommand.js')).runMcpServer(repo.root, VERSION, CLI_LOCK_WAIT_MS);
       return 0;
+    case 'stop-hook':
+      return stopHook(repo, io);
     default:
       throw new UsageError(t('cli.usage.unknownCommand', { command: args.command ?? '' }));
   }

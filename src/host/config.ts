@@ -23,6 +23,8 @@ export interface LoomSettings {
   reviewAuthor: string;
   /** Only its change event lives here: the value is the team's rule, read per folder (FolderSpecs), as each folder's settings may differ. */
   blockOnOpenThreads: boolean;
+  /** As blockOnOpenThreads: `loom.approvals.requirePerson`, read per folder; only its change event lives here. */
+  requirePerson: boolean;
 }
 
 const SECTION = 'loom';
@@ -52,6 +54,7 @@ export class LoomConfig extends Disposable {
     ['inspectMachines', ['debug.inspectMachines']],
     ['reviewAuthor', ['review.author']],
     ['blockOnOpenThreads', ['review.blockOnOpenThreads']],
+    ['requirePerson', ['approvals.requirePerson']],
   ];
 
   constructor() {

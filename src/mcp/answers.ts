@@ -44,6 +44,7 @@ function toolCodeOf(a: Refused): ToolCode {
     case 'stage-mismatch':
     case 'state-exists':
     case 'unreadable-input':
+    case 'person-required':
       return a.code;
     case 'invalid-request':
       return 'invalid-arguments';
@@ -56,6 +57,7 @@ const HINTS: Partial<Record<ToolCode, () => string>> = {
   'corrupt-file': () => t('mcp.hint.fixFile'),
   'transition-refused': () => t('mcp.error.transitionHint'),
   'no-gate': () => t('mcp.approve.noGateHint'),
+  'person-required': () => t('agentHost.refusal.mcpHint'),
   'invalid-handoff': () => t('mcp.handoff.invalidHint'),
   'state-exists': () => t('mcp.select.stateExistsHint'),
   'stage-mismatch': () => t('mcp.checkpoint.wrongStageHint'),

@@ -12,6 +12,8 @@ export type ToolResult = Record<string, unknown>;
 export type RefusalCode =
   // The core's errors (resultOfError).
   | 'transition-refused'
+  /** loom.approvals.requirePerson: the agent's word is not the person's (ours; loom has no such rule). */
+  | 'person-required'
   | 'spec-locked'
   | 'corrupt-file'
   | 'override-refused'

@@ -42,7 +42,11 @@ export async function advanceOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
   if (asked.answer === 'unavailable') throw confirmationNeeded(first, spec);
   if (asked.answer === 'declined')
     throw new ToolRefusal('user-declined', t('mcp.advance.notConfirmed', { specDir: spec.snapshot.specDir, stage: first.step.from, why: asked.why }), t('mcp.hint.askUser'));
-  const second = await request(spec, { ...intent, reason: `via MCP: ${tool}, confirmed by the user through the MCP client` }, { confirm: first.step, now: ctx.now() });
+  const second = await request(
+    spec,
+    { ...intent, reason: `via MCP: ${tool}, confirmed by the user through the MCP client` },
+    { confirm: first.step, approver: { by: 'person', through: 'elicitation' }, now: ctx.now() },
+  );
   if (second.kind === 'changed') return moved(spec, second, 'the user, through the MCP client');
   throw notMoved(second, spec, tool);
 }
@@ -71,7 +75,9 @@ export async function approveOverMcp(spec: SpecPipeline, ctx: ToolContext, tool:
     throw new ToolRefusal('user-declined', t('mcp.approve.notApproved', { specDir: spec.snapshot.specDir, stage: first.step.from, why: asked.why }), t('mcp.hint.askUser'));
   const byPerson = asked.answer === 'accepted';
   const reason = byPerson ? `via MCP: ${tool}, approved by the user through the MCP client` : `via MCP: ${tool}, after the agent reported the user's agreement`;
-  const second = await request(spec, { ...intent, reason }, { confirm: { ...first.step, by: byPerson ? 'person' : 'agent' }, now: ctx.now() });
+  // Without elicitation the call is the agent's word; the actor refuses it under loom.approvals.requirePerson.
+  const approver = byPerson ? ({ by: 'person', through: 'elicitation' } as const) : ({ by: 'agent', through: 'mcp-agent-word' } as const);
+  const second = await request(spec, { ...intent, reason }, { confirm: { ...first.step, by: approver.by }, approver, now: ctx.now() });
   if (second.kind === 'changed') return moved(spec, second, byPerson ? 'the user, through the MCP client' : 'the agent, reporting the user’s agreement');
   throw notMoved(second, spec, tool);
 }

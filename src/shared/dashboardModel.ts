@@ -16,6 +16,8 @@ export interface StageVisit {
   exitedAt?: string;
   reason?: string;
   approved?: boolean;
+  /** Who approved and through what (the history's `approved_by`): the person, or an agent's word; the palette, an elicitation, a tool confirmation, the CLI. */
+  approvedBy?: { by: 'person' | 'agent'; through?: string };
   validator?: string;
   retryFrom?: string;
   recoveryFrom?: string;

@@ -21,6 +21,13 @@ function visitLine(v: StageVisit): HTMLElement {
     v.reason ? h('span', { className: 'reason' }, ` — ${v.reason}`) : null,
     v.validator ? h('span', { className: 'muted' }, tv('view.visit.validator', { validator: v.validator })) : null,
     v.recoveryFrom ? h('span', { className: 'muted' }, tv('view.visit.recovered', { stage: v.recoveryFrom })) : null,
+    v.approvedBy
+      ? h(
+          'span',
+          { className: 'muted approved-by', attrs: { 'data-by': v.approvedBy.by } },
+          tv(v.approvedBy.by === 'person' ? 'view.visit.approvedByPerson' : 'view.visit.approvedByAgent', { through: v.approvedBy.through ?? '?' }),
+        )
+      : null,
   );
 }
 
@@ -30,7 +37,7 @@ function visitLine(v: StageVisit): HTMLElement {
  */
 export function renderStepper(m: DashboardModel): HTMLElement {
   const steps = m.steps.map((s, i) => {
-    const notable = s.visits.filter((v) => v.status !== 'passed' || v.reason);
+    const notable = s.visits.filter((v) => v.status !== 'passed' || v.reason || v.approvedBy);
     const rounds =
       s.role === 'convergence' && m.convergence
         ? h(

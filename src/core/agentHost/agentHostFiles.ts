@@ -19,5 +19,32 @@ export function agentHostFiles(): Map<string, string> {
   const out = new Map<string, string>();
   for (const skill of LOOM_SKILLS) for (const [file, text] of skillFiles(skill)) out.set(`${SKILLS_DIR}/${skill.name}/${file}`, text);
   for (const agent of LOOM_AGENTS) for (const [file, text] of agentFiles(agent)) out.set(`${AGENTS_DIR}/${file}`, text);
+  for (const [file, value] of Object.entries(pluginFiles())) out.set(`${AGENT_HOST_DIR}/${file}`, `${JSON.stringify(value, null, 2)}\n`);
   return out;
+}
+
+/** The command the plugin's server and hooks start: `loom-vscode` on the PATH (`npm install -g loom-vscode`, or the extension's bin). */
+export const LOOM_COMMAND = 'loom-vscode';
+
+/**
+ * The plugin around the same skills and agents (VS Code's agent plugins, the Copilot CLI, Claude
+ * Code): its manifest, Loom's MCP server for the folder the agent works in, and the Stop and
+ * SubagentStop hooks that keep an agent working while Loom says a task is not done
+ * (`loom-vscode stop-hook`, src/cli/stopHookCommand.ts).
+ */
+export function pluginFiles(): Record<string, unknown> {
+  const hook = [{ type: 'command', command: `${LOOM_COMMAND} stop-hook`, timeout: 30 }];
+  return {
+    'plugin.json': {
+      name: 'loom',
+      description:
+        "Loom's pipeline for loom specs: a skill per stage, the Loom agent with implementer and reviewer subagents, Loom's MCP server, and hooks that keep an agent working while a task is not done.",
+      skills: 'skills',
+      agents: 'agents',
+      hooks: 'hooks.json',
+      mcpServers: '.mcp.json',
+    },
+    '.mcp.json': { mcpServers: { loom: { command: LOOM_COMMAND, args: ['mcp'] } } },
+    'hooks.json': { hooks: { Stop: hook, SubagentStop: hook } },
+  };
 }

@@ -49,8 +49,8 @@ export const agentHostMessages = {
   },
   'agentHost.heading.gate': { en: '## Gates need the person', zh: '## 门禁需要用户本人' },
   'agentHost.gate.body': {
-    en: 'When `is_gate` is true, or Loom answers that the step needs approval, stop. Show the person what they are approving (the files, and what changed) and ask them. Call `loom_approve_gate` only after the person said yes in this conversation, never on your own judgement; when the client asks the person itself, leave the answer to them.',
-    zh: '当 `is_gate` 为 true，或 Loom 回答该步骤需要审批时，停下来。向用户展示要审批的内容（文件及其改动）并询问用户。只有在用户于本次对话中明确同意后才调用 `loom_approve_gate`，绝不凭自己的判断；客户端自己询问用户时，把回答留给用户。',
+    en: 'When `is_gate` is true, or Loom answers that the step needs approval, stop. Show the person what they are approving (the files, and what changed) and ask them. Call `loom_approve_gate` only after the person said yes in this conversation, never on your own judgement; when the client asks the person itself, leave the answer to them. A team can make Loom hold to this: with `loom.approvals.requirePerson` on, Loom refuses an approval that is only your word.',
+    zh: '当 `is_gate` 为 true，或 Loom 回答该步骤需要审批时，停下来。向用户展示要审批的内容（文件及其改动）并询问用户。只有在用户于本次对话中明确同意后才调用 `loom_approve_gate`，绝不凭自己的判断；客户端自己询问用户时，把回答留给用户。团队可以让 Loom 强制这一点：开启 `loom.approvals.requirePerson` 后，Loom 会拒绝仅凭你的转述的审批。',
   },
   'agentHost.heading.never': { en: '## Never', zh: '## 绝不' },
   'agentHost.never.stateFiles': {
@@ -151,6 +151,43 @@ export const agentHostMessages = {
     en: 'When Loom’s agent sends fix instructions instead of a new task, follow these rules only:',
     zh: '当 Loom 的 agent 发来的是修复指令而不是新 task 时，只按以下规则执行：',
   },
+
+  // The team's rule loom.approvals.requirePerson, as the actor refuses an agent's word (src/core/pipeline/personRule.ts).
+  'agentHost.refusal.personRequired': {
+    en: '{specDir} cannot leave {stage} on an agent’s word: the team requires the person’s own approval (loom.approvals.requirePerson)',
+    zh: '{specDir} 不能凭 agent 的转述离开 {stage}：团队要求由用户本人审批（loom.approvals.requirePerson）',
+  },
+  'agentHost.refusal.through': { en: 'the word came through {through}, which no person answered', zh: '该确认来自 {through}，没有用户本人作答' },
+  'agentHost.refusal.agentWord': { en: 'the word is the agent’s report that the person agreed', zh: '该确认只是 agent 转述用户已同意' },
+  'agentHost.refusal.howToApprove': {
+    en: 'the person approves it: Loom: Approve or Advance in VS Code, the MCP client’s own question (elicitation), VS Code’s tool confirmation, or loom-vscode approve in a terminal',
+    zh: '请用户本人审批：VS Code 中的 Loom: Approve 或 Advance、MCP 客户端自身的提问（elicitation）、VS Code 的工具确认，或在终端中运行 loom-vscode approve',
+  },
+  'agentHost.refusal.mcpHint': {
+    en: 'stop and ask the person to approve it themselves; do not call again until they did',
+    zh: '请停下来，请用户本人审批；在用户审批之前不要再次调用',
+  },
+
+  // Who approved a stage, in the Loom view (src/host/tree/approvedBy.ts); the channel stays its stable English name.
+  'agentHost.tree.approvedByPerson': { en: 'by the person, through {through}', zh: '由用户本人审批，经由 {through}' },
+  'agentHost.tree.approvedByAgent': { en: 'on an agent’s word, through {through}', zh: '凭 agent 转述审批，经由 {through}' },
+  'agentHost.tree.approvedOnAgentWord': { en: 'approved on an agent’s word', zh: '凭 agent 转述已审批' },
+
+  // The plugin's Stop and SubagentStop hooks (src/core/agentHost/stopCheck.ts): why the agent is kept working.
+  'agentHost.stop.taskUnderWay': {
+    en: '{specDir}: task {task} is {status}, not done: finish it (its review and its tests pass), then record it with loom_update_task_state and loom_write_handoff',
+    zh: '{specDir}：task {task} 处于 {status}，尚未完成：完成它（审查和测试通过），再用 loom_update_task_state 和 loom_write_handoff 记录',
+  },
+  'agentHost.stop.tasksLeft': {
+    en: '{specDir}: the tasks {tasks} are still pending in a run that has begun: go on with the next one, or tell the person why not',
+    zh: '{specDir}：已开始的执行中仍有 task {tasks} 待处理：继续下一个，或告诉用户为什么不继续',
+  },
+
+  // Loom: Write .mcp.json (src/host/commands/mcpJsonCommand.ts).
+  'agentHost.mcpJson.unreadable': { en: '{file} cannot be read ({detail}); fix it by hand, nothing was written', zh: '{file} 无法读取（{detail}）；请手动修复，未写入任何内容' },
+  'agentHost.mcpJson.written': { en: 'Loom’s MCP server is in {file}: loom-vscode mcp', zh: 'Loom 的 MCP 服务器已写入 {file}：loom-vscode mcp' },
+  'agentHost.mcpJson.unchanged': { en: '{file} already starts Loom’s MCP server', zh: '{file} 已经会启动 Loom 的 MCP 服务器' },
+  'agentHost.mcpJson.whichFolder': { en: 'Which folder’s .mcp.json?', zh: '写入哪个文件夹的 .mcp.json？' },
 
   // How the implementer runs the tests: through Run Tasks' own tool, or, as a VS Code subagent, in the terminal.
   'prompt.runTests.tool': { en: 'the loom_run_tests tool ({command})', zh: ' loom_run_tests 工具（{command}）' },

@@ -65,6 +65,8 @@ Commands:
                                           gets ::warning annotations
   mcp                                     loom's MCP tools over stdio for an agent (Claude Code, Codex,
                                           Cursor, Copilot); LOOM_LAZY_TOOLS=0 lists every tool at once
+  stop-hook                               the plugin's Stop hook: reads the hook's JSON on stdin and keeps
+                                          the agent working while a task Loom records is not done
 
 --spec-dir is relative to the repository (specs/<name> or qa/<name>) or absolute.
 --lang chooses the language of the output (default: LC_ALL, LC_MESSAGES or LANG); --json keeps its
@@ -126,6 +128,8 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
                                           历史中没有基线（浅克隆）时为 2；GITHUB_ACTIONS 下输出 ::warning 注释
   mcp                                     通过 stdio 为智能体（Claude Code、Codex、Cursor、Copilot）
                                           提供 loom 的 MCP 工具；LOOM_LAZY_TOOLS=0 一次列出全部工具
+  stop-hook                               插件的 Stop hook：从 stdin 读取 hook 的 JSON，在 Loom 记录的
+                                          task 未完成时让智能体继续工作
 
 --spec-dir 相对于仓库（specs/<name> 或 qa/<name>），或为绝对路径。
 --lang 选择输出语言（默认取 LC_ALL、LC_MESSAGES 或 LANG）；--json 在两种语言下都保留英文的键和代码。

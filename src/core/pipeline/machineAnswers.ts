@@ -12,6 +12,7 @@ import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 import { advanceRefusal, chooseReapproval, failRefusal, isRefusal, recoverRefusal, type Refusal, type RefusalCode } from './refusals';
 import { renewableApprovals, staleApprovals } from '../specdir/staleness';
 import { effects } from './machineEffects';
+import { personRequired } from './personRule';
 import { nextTransitions, type TransitionCheck } from './transitionCheck';
 import { unfinishedTasks } from '../views/remedies';
 import { isReviewProblem, reviewAnswered, reviewToAnswer } from '../review/reviewToAnswer';
@@ -95,10 +96,23 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       const approve = event.type === 'APPROVE';
       const r = advanceRefusal(def, specDir, stage, { to: approve ? undefined : event.to, confirm: confirmed, compressionConfirmed: event.compressionConfirmed === true, approve }, context.verdicts);
       if (onlyWordMissing(r.check)) {
+        // The word came, but only as an agent's report, and the team requires the person's own (personRule.ts).
+        if (personRequired(context.verdicts.rules, event)) {
+          const through = event.type === 'ADVANCE' || event.type === 'APPROVE' ? event.approver?.through : undefined;
+          return refuse(
+            refusal(
+              t('agentHost.refusal.personRequired', { specDir, stage }),
+              ['person-required'],
+              [through ? t('agentHost.refusal.through', { through }) : t('agentHost.refusal.agentWord'), t('agentHost.refusal.howToApprove')],
+            ),
+          );
+        }
         const to = r.check.to;
         const step = { from: stage, to };
         const f = stepFacts(def, facts, { from: stage, to, approve, confirmations: r.check.confirmations });
-        const asked = needsWord({ ...f, gate: stageOf(def, stage)?.humanApproval ? 'human-approval' : stageOf(def, stage)?.confirmation ? 'confirmation' : undefined }, step, approve);
+        // loom takes an agent's report of the person's word for a gate, unless the team requires the person (loom.approvals.requirePerson).
+        const agentMayReport = approve && context.verdicts.rules.requirePerson !== true;
+        const asked = needsWord({ ...f, gate: stageOf(def, stage)?.humanApproval ? 'human-approval' : stageOf(def, stage)?.confirmation ? 'confirmation' : undefined }, step, agentMayReport);
         // A worktree that is not there is better made than confirmed away.
         const noWorktree = r.check.verdicts.some((v) => v.call.type === 'worktreeExists' && !v.outcome.ok);
         return noWorktree ? { ...asked, remedies: [{ kind: 'create-worktree' }] } : asked;

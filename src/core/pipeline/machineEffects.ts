@@ -43,6 +43,7 @@ import { chooseReapproval, isRefusal, type RefusalCode } from './refusals';
 import { hasRole, stageWithRole } from './stageRoles';
 import { applyStageChange, completeStage, renewApprovals } from './stateRecord';
 import { withBaseline } from '../drift/baseline';
+import { approvedByOf } from './personRule';
 
 /** What an effect tells the machine when it is done: the answer, the state it wrote, or the error it met. */
 type Sender = { send: (event: PipelineEvent) => void };
@@ -208,6 +209,7 @@ export function effects(def: PipelineDefinition) {
           now: event.now,
           reason: event.reason?.trim() || (retryBy ? context.verdicts.outcome(retryBy).reasons.join('; ') : undefined),
           confirmed: byPerson,
+          approvedBy: byPerson ? approvedByOf(event) : undefined,
           approvalFingerprints: prints,
           // Going back from converge is what loom does when convergence-pass fails.
           validator: event.type === 'FAIL' ? event.validator : retryBy ? CONVERGENCE_PASS : undefined,
@@ -226,7 +228,8 @@ export function effects(def: PipelineDefinition) {
       if (event.type !== 'ADVANCE') return;
       done(self, event.id, () => {
         const stage = stageOf(def, stageId);
-        const state = completeStage(base(context, stageId, event.now), event.now, confirmed && (stage?.confirmation ?? false));
+        const byPerson = confirmed && (stage?.confirmation ?? false);
+        const state = completeStage(base(context, stageId, event.now), event.now, byPerson, byPerson ? approvedByOf(event) : undefined);
         context.store.writeState(context.facts, state, event.now);
         return { answer: { kind: 'changed', intent: 'advance', from: stageId, to: stageId, state, complete: true }, state };
       });

@@ -6,7 +6,7 @@ import type { PipelineState } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { WorkflowStep } from '../files/workflow';
 import type { Answer } from '../port/answer';
-import type { AnalysisOverrideAsk, ChosenStep, Confirmation, HandoffAsk, VerifyInput } from '../port/intent';
+import type { AnalysisOverrideAsk, Approver, ChosenStep, Confirmation, HandoffAsk, VerifyInput } from '../port/intent';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { GuardVerdicts } from './guardVerdicts';
 import type { Handoff } from '../files/handoff';
@@ -65,7 +65,7 @@ type Asked = { id?: string; now: string };
 /** The commit the code is at, recorded as the drift baseline when the move reaches the stage that syncs. */
 type CodeAt = { codeCommit?: string };
 /** The person's word on the step, as the surface got it (see Confirmation). */
-type Confirmed = { confirm?: Confirmation };
+type Confirmed = { confirm?: Confirmation; approver?: Approver };
 
 export type PipelineEvent =
   /** `compressionConfirmed`: the caller compressed the closed stage's context (loom 3's --compression-confirmed). */

@@ -8,6 +8,7 @@ import { GUARDS, holds } from './guards';
 import type { GuardCall, GuardName } from './guardCall';
 import { advancePassesGate, chooseTransition } from './chooseTransition';
 import { answerWhenNotTaken, runTasksCheck } from './machineAnswers';
+import { personRequired } from './personRule';
 import { effects } from './machineEffects';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
 import { completesPipeline, completionTransition } from './refusals';
@@ -80,6 +81,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
   const confirms = (context: PipelineContext, event: PipelineEvent): boolean => {
     if (event.type === 'RECOVER') return true;
     if (event.type !== 'ADVANCE' && event.type !== 'APPROVE') return false;
+    // The team's rule (loom.approvals.requirePerson): an agent's report of the person's word is no word.
+    if (personRequired(context.verdicts.rules, event)) return false;
     const word = event.confirm;
     if (word === true) return true;
     if (!word) return false;

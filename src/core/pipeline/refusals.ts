@@ -21,6 +21,8 @@ export type RefusalCode =
   | 'state-unreadable'
   | 'no-gate'
   | 'human-approval-gate'
+  /** The team's loom.approvals.requirePerson refused an agent's word for the person's. */
+  | 'person-required'
   | 'pipeline-end'
   | 'not-allowed'
   | 'no-stale-approval'

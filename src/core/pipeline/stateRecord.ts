@@ -1,6 +1,7 @@
 import type { PipelineState, StageHistoryEntry } from '../files/pipelineState';
 import { FAILED_STAGE } from '../files/vocabulary';
 import type { TransitionKind } from './pipelineDefinition';
+import type { ApprovedBy } from './approver';
 
 /**
  * The `loom_version` new state files get when the repository names none: loom's own default
@@ -16,6 +17,11 @@ export interface StageChange {
   reason?: string;
   /** The user confirmed an interactive stage or an approval gate. */
   confirmed?: boolean;
+  /**
+   * Who confirmed and through what, kept as `approved_by` beside loom's `approval` (loom 3 keeps an
+   * unknown key of a history entry as it is and reads none of it).
+   */
+  approvedBy?: ApprovedBy;
   /** sha256 of the approved artifacts, recorded (even when empty) on human-approval gates. */
   approvalFingerprints?: Record<string, string>;
   /** The validator whose failure made the spec fail or go back. */
@@ -77,6 +83,7 @@ export function applyStageChange(state: PipelineState, change: StageChange): Pip
     entry.approval = 'user_confirmed';
     if (change.approvalFingerprints) entry.approval_fingerprints = change.approvalFingerprints;
     entry.approved_at = change.now;
+    if (change.approvedBy) entry.approved_by = { ...change.approvedBy };
   }
   if (change.kind === 'recover') entry.recovery_from = change.from;
 
@@ -132,7 +139,7 @@ export const isCompleted = (state: PipelineState) => state.metadata.completed ==
  * with `terminal: true`, and `metadata.completed`, `completed_stage`, `completed_at`. The stage
  * itself does not change. Completing an already completed stage returns the record unchanged.
  */
-export function completeStage(state: PipelineState, now: string, confirmed = false): PipelineState {
+export function completeStage(state: PipelineState, now: string, confirmed = false, approvedBy?: ApprovedBy): PipelineState {
   if (isCompleted(state)) return state;
   const entry: StageHistoryEntry = {
     stage: state.current_stage,
@@ -144,6 +151,7 @@ export function completeStage(state: PipelineState, now: string, confirmed = fal
   if (confirmed) {
     entry.approval = 'user_confirmed';
     entry.approved_at = now;
+    if (approvedBy) entry.approved_by = { ...approvedBy };
   }
   return {
     ...state,

@@ -15,14 +15,20 @@ const jsoncParser = lazily(() => require('jsonc-parser/lib/esm/main.js') as type
 export interface TeamRules {
   /** `loom.review.blockOnOpenThreads`: an interactive stage is not left while review threads on its outputs are open. */
   blockOnOpenThreads: boolean;
+  /**
+   * `loom.approvals.requirePerson`: an approval or a confirmation counts only as the person's own
+   * answer (VS Code's palette or tool confirmation, an MCP client's elicitation, a terminal), never
+   * as an agent's report that the person agreed.
+   */
+  requirePerson?: boolean;
 }
 
-export const DEFAULT_TEAM_RULES: TeamRules = Object.freeze({ blockOnOpenThreads: false });
+export const DEFAULT_TEAM_RULES: TeamRules = Object.freeze({ blockOnOpenThreads: false, requirePerson: false });
 
 /** Where VS Code keeps a workspace folder's settings, and so where the team's rules are written. */
 export const WORKSPACE_SETTINGS_FILE = '.vscode/settings.json';
 
-const SETTING = { blockOnOpenThreads: 'loom.review.blockOnOpenThreads' } as const;
+const SETTING = { blockOnOpenThreads: 'loom.review.blockOnOpenThreads', requirePerson: 'loom.approvals.requirePerson' } as const;
 
 /** A setting as VS Code reads it: the dotted key (`"loom.review.blockOnOpenThreads": true`), else nested objects. */
 function settingOf(settings: unknown, dotted: string): unknown {
@@ -59,8 +65,8 @@ function workspaceSettings(repoRoot: string): unknown {
  * ignores it.
  */
 export function readTeamRules(repoRoot: string): TeamRules {
-  const block = settingOf(workspaceSettings(repoRoot), SETTING.blockOnOpenThreads);
-  return { blockOnOpenThreads: block === true };
+  const settings = workspaceSettings(repoRoot);
+  return { blockOnOpenThreads: settingOf(settings, SETTING.blockOnOpenThreads) === true, requirePerson: settingOf(settings, SETTING.requirePerson) === true };
 }
 
 /**

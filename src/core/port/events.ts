@@ -16,6 +16,7 @@ const codeAt = (options: RequestOptions) => (options.codeCommit ? { codeCommit: 
 /** The event an intent is to the spec's actor; a run's event carries the ports the request holds for it. */
 export function eventOf(intent: Intent, options: RequestOptions, id: string, now: string, ports?: RunPorts): PipelineEvent {
   const confirm = options.confirm !== undefined ? { confirm: options.confirm } : {};
+  const approver = options.approver ? { approver: options.approver } : {};
   switch (intent.type) {
     case 'runTasks': {
       const { prompts: _prompts, signal: _signal, ...input } = intent.run;
@@ -30,9 +31,9 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
     case 'verify':
       return { type: 'VERIFY', id, now, verify: intent.verify };
     case 'advance':
-      return { type: 'ADVANCE', id, now, to: intent.to, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...codeAt(options) };
+      return { type: 'ADVANCE', id, now, to: intent.to, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...codeAt(options), ...approver };
     case 'approve':
-      return { type: 'APPROVE', id, now, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...codeAt(options) };
+      return { type: 'APPROVE', id, now, compressionConfirmed: intent.compressionConfirmed === true, reason: intent.reason, ...confirm, ...codeAt(options), ...approver };
     case 'reapprove':
       return { type: 'REAPPROVE', id, now, stage: intent.stage, reason: intent.reason };
     case 'fail':

@@ -3,6 +3,7 @@ import type { Handoff } from '../files/handoff';
 import type { ExecutingMachineInput } from '../executing/machine/executingMachine';
 import type { UserPrompts } from '../executing/ports';
 import type { TestRunner } from '../executing/evidence/testRunner';
+import type { ApprovalChannel } from '../pipeline/approver';
 
 /**
  * What a person or an agent asks of a spec, whatever the surface they ask through (the palette,
@@ -145,8 +146,18 @@ export type Confirmation = true | { from: string; to: string; by?: ConfirmedBy }
  */
 export type ConfirmedBy = 'person' | 'agent';
 
+export type { ApprovalChannel } from '../pipeline/approver';
+
+/** Who gave the word on a move and through what, as the surface knows it. */
+export interface Approver {
+  by: ConfirmedBy;
+  through: ApprovalChannel;
+}
+
 export interface RequestOptions {
   confirm?: Confirmation;
+  /** Who gave `confirm`, and through what: recorded with an approval, and read by `loom.approvals.requirePerson`. */
+  approver?: Approver;
   /** The time recorded with the change; now by default. */
   now?: string;
   /**

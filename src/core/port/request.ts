@@ -13,4 +13,4 @@ export function request<I extends Intent>(spec: SpecPipeline, intent: I, options
 }
 
 export type { Answer, Changed, NeedsConfirmation, Refused, Remedy } from './answer';
-export type { Confirmation, Intent, IntentType, RequestOptions } from './intent';
+export type { ApprovalChannel, Approver, Confirmation, Intent, IntentType, RequestOptions } from './intent';

@@ -91,12 +91,20 @@ export function buildDashboardModel(spec: SpecPipeline): DashboardModel {
   };
 }
 
+/** The history's `approved_by`, when it is in the shape Loom writes (personRule.ts); anything else is left out. */
+function approvedByOf(h: StageHistoryEntry): { approvedBy?: NonNullable<StageVisit['approvedBy']> } {
+  const a = h.approved_by as { by?: unknown; through?: unknown } | undefined;
+  if (h.approval !== 'user_confirmed' || !a || typeof a !== 'object' || (a.by !== 'person' && a.by !== 'agent')) return {};
+  return { approvedBy: { by: a.by, ...(typeof a.through === 'string' ? { through: a.through } : {}) } };
+}
+
 const visit = (h: StageHistoryEntry): StageVisit => ({
   status: h.status,
   ...(h.entered_at ? { enteredAt: h.entered_at } : {}),
   ...(h.exited_at ? { exitedAt: h.exited_at } : {}),
   ...(h.reason ? { reason: h.reason } : {}),
   ...(h.approval === 'user_confirmed' ? { approved: true } : {}),
+  ...approvedByOf(h),
   ...(h.validator ? { validator: h.validator } : {}),
   ...(h.retry_from ? { retryFrom: h.retry_from } : {}),
   ...(h.recovery_from ? { recoveryFrom: h.recovery_from } : {}),

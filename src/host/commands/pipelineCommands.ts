@@ -32,10 +32,12 @@ async function advance(ctx: CommandContext, e: SpecEntry, args: CommandArgs, app
   // so Advance, Approve, the dashboard and the chat's Advance button confirm it themselves.
   const intent = approve ? { type: 'approve' as const, compressionConfirmed: true, reason: args.reason } : { type: 'advance' as const, to: args.to, compressionConfirmed: true, reason: args.reason };
   const component = approve ? 'approve' : 'advance';
-  let answer = await request(e.spec, intent, args.confirm ? { confirm: true } : {});
+  // The person's word, from the palette, the Loom view or the dashboard: recorded with the approval.
+  const approver = { by: 'person', through: 'palette' } as const;
+  let answer = await request(e.spec, intent, args.confirm ? { confirm: true, approver } : {});
   if (answer.kind === 'needs-confirmation') {
     if (!(await askPerson(ctx, e, answer))) return cancelled;
-    answer = await request(e.spec, intent, { confirm: answer.step });
+    answer = await request(e.spec, intent, { confirm: answer.step, approver });
   }
   if (answer.kind === 'needs-confirmation') {
     // The spec moved while the person was asked: nothing was done, and they are told where it is now.

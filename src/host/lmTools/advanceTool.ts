@@ -63,7 +63,8 @@ export function advanceTool(ctx: CommandContext, confirmed: ConfirmedSteps): vsc
       if (!('entry' in choice)) return whichSpec(ctx, choice.candidates);
       const e = choice.entry;
       const step = confirmed.take(TOOL, e.dir);
-      const a = await request(e.spec, intentOf(input), step ? { confirm: step } : {});
+      // The step the person confirmed in VS Code's tool confirmation, recorded as such.
+      const a = await request(e.spec, intentOf(input), step ? { confirm: step, approver: { by: 'person', through: 'tool-confirmation' } } : {});
       return moveAnswer(ctx, e, TOOL, a, step !== undefined);
     },
   });

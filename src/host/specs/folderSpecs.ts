@@ -61,7 +61,10 @@ export class FolderSpecs extends Disposable {
     };
     // The extension host never blocks waiting for another process's lock: it reports the holder.
     // The team's rules as VS Code reads them for this folder (its .vscode/settings.json among them), read at each change of a spec.
-    const rules = () => ({ blockOnOpenThreads: vscode.workspace.getConfiguration('loom', folder.uri).get<boolean>('review.blockOnOpenThreads') === true });
+    const rules = () => {
+      const settings = vscode.workspace.getConfiguration('loom', folder.uri);
+      return { blockOnOpenThreads: settings.get<boolean>('review.blockOnOpenThreads') === true, requirePerson: settings.get<boolean>('approvals.requirePerson') === true };
+    };
     this.repository = new LoomRepository(folder.uri.fsPath, { specRoots, pipeline: { inspect, lockWaitMs: 0 }, cache: caches.parses, summaryCache: caches.summaries, rules });
     const entries = (this.entries = this._register(new SpecEntries(folder, this.repository, log, onChange, evaluations)));
     this.watcher = this._register(

@@ -105,7 +105,7 @@ export class SpecRegistry extends Disposable {
     this._register(
       config.onDidChange((keys) => {
         // The team's rule changes what the actor's guards say of every spec: each is read again.
-        if (keys.has('specRoots') || keys.has('blockOnOpenThreads')) this.restart();
+        if (keys.has('specRoots') || keys.has('blockOnOpenThreads') || keys.has('requirePerson')) this.restart();
       }),
     );
     // A file saved in the editor (a quick fix applied, say) reloads its spec even when the file

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { StageHistoryEntry } from '../../core/port/files';
+import { approvedByText, onAgentWord } from './approvedBy';
 import { PIPELINE_STATE_FILE, FAILED_STAGE, type TaskStatus } from '../../core/port/vocabulary';
 import { type SpecGroup, type StageOverview, type StageStatus, type TaskOverview, isStale, hasRole, taskTitleWithoutId, checkpointsOf, readableReview } from '../../core/port/views';
 import { specOffers, type SpecOffers } from '../../core/port/offers';
@@ -254,6 +255,8 @@ export function tasksItem(node: TasksNode, e: SpecEntry): vscode.TreeItem {
 function visitLine(v: StageHistoryEntry): string {
   const parts = [`${md(v.status)}: ${localTime(v.entered_at)} → ${localTime(v.exited_at)}`];
   if (v.approval) parts.push(md(t('host.commands.approvedAt', { localTime: localTime(v.approved_at) })));
+  const by = approvedByText(v);
+  if (by) parts.push(md(by));
   if (v.reason) parts.push(`${md(t('host.tree.reason'))}: ${md(v.reason)}`);
   if (v.validator) parts.push(`${md(t('host.tree.validator'))}: ${md(v.validator)}`);
   if (v.recovery_from) parts.push(md(t('host.tree.recoveredFrom', { recovery_from: v.recovery_from })));
@@ -292,7 +295,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
     if (since) parts.push(t('host.tree.since', { since }));
     // One word for one thing, as the hover says it: a gate is approved, an interactive stage confirmed.
     if (stage.confirmation && !stage.humanApproval) parts.push(t('host.tree.needsConfirmation'));
-  } else if (last?.approval) parts.push(t('host.tree.approved'));
+  } else if (last?.approval) parts.push(onAgentWord(last) ? t('agentHost.tree.approvedOnAgentWord') : t('host.tree.approved'));
   if (stage.visits.length > 1) parts.push(t('host.tree.visits', { visitsCount: stage.visits.length }));
   if (staleApproval) parts.push(`⚠ ${t('host.general.approvalStale')}`);
   item.description = parts.join(' · ');

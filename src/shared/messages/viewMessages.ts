@@ -96,6 +96,9 @@ export const viewMessages = {
   'view.visit.passed': { en: 'passed', zh: '通过' },
   'view.visit.validator': { en: ' (validator {validator})', zh: '（验证器 {validator}）' },
   'view.visit.recovered': { en: ' (recovered from {stage})', zh: '（从 {stage} 恢复）' },
+  // Who approved a stage and through what (approved_by): the channel stays its stable English name.
+  'view.visit.approvedByPerson': { en: ' · approved by the person ({through})', zh: ' · 由用户本人审批（{through}）' },
+  'view.visit.approvedByAgent': { en: ' · approved on an agent’s word ({through})', zh: ' · 凭 agent 转述审批（{through}）' },
   'view.stepper.approval': { en: 'approval', zh: '审批' },
   'view.stepper.approvalTitle': { en: 'Leaving this stage needs your approval', zh: '离开此阶段需要你的批准' },
   'view.stepper.round': { en: 'round {round} of {max}', zh: '第 {round} 轮，共 {max} 轮' },

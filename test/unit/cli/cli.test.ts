@@ -323,6 +323,8 @@ describe('advance', () => {
         status: 'passed',
         approval: 'user_confirmed',
         approved_at: state.updated_at,
+        // Run with no terminal attached: the word is recorded as not a person's own (loom.approvals.requirePerson).
+        approved_by: { by: 'agent', through: 'cli' },
       },
     ]);
     assert.deepEqual(state.metadata, {});

@@ -17,7 +17,7 @@ function repoWith(settings?: string): { root: string; done: () => void } {
 test("the team's rule is read from .vscode/settings.json as VS Code reads it: comments and trailing commas allowed", () => {
   const r = repoWith('{\n  // the team asks for answered reviews\n  "loom.review.blockOnOpenThreads": true,\n}\n');
   try {
-    assert.deepEqual(readTeamRules(r.root), { blockOnOpenThreads: true });
+    assert.deepEqual(readTeamRules(r.root), { blockOnOpenThreads: true, requirePerson: false });
   } finally {
     r.done();
   }
@@ -34,6 +34,23 @@ test('nested objects are read too; no file, no rule, or a value of the wrong typ
     const r = repoWith(text);
     try {
       assert.equal(readTeamRules(r.root).blockOnOpenThreads, expected, String(text));
+    } finally {
+      r.done();
+    }
+  }
+});
+
+test('loom.approvals.requirePerson is read the same way, beside the other rule', () => {
+  for (const [text, expected] of [
+    ['{\n  // people approve\n  "loom.approvals.requirePerson": true,\n}', true],
+    ['{ "loom": { "approvals": { "requirePerson": true } } }', true],
+    ['{ "loom.approvals.requirePerson": "true" }', false],
+    ['{ "loom.review.blockOnOpenThreads": true }', false],
+    [undefined, false],
+  ] as const) {
+    const r = repoWith(text);
+    try {
+      assert.equal(readTeamRules(r.root).requirePerson, expected, String(text));
     } finally {
       r.done();
     }
