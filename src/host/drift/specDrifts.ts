@@ -71,7 +71,13 @@ export class SpecDrifts extends Disposable {
     if (this.watched.has(folder.root)) return;
     this.watched.add(folder.root);
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.root), '.git/{HEAD,logs/HEAD}')));
-    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on(() => this._onHeadMoved.fire(folder)));
+    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete])
+      this._register(
+        on((uri) => {
+          this.log.debug(`${uri.fsPath} changed: drift of ${folder.root} is read again`);
+          this._onHeadMoved.fire(folder);
+        }),
+      );
   }
 
   private baselineMoved(folder: FolderSpecs, dir: string): boolean {
@@ -113,6 +119,7 @@ export class SpecDrifts extends Disposable {
       this.log.warn(`drift of ${folder.root} could not be read: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
+    this.log.debug(`drift of ${folder.root}: ${specs.map((d) => `${d.specDir} ${d.status}`).join(', ') || 'no synced spec'}`);
     entries.forEach((e, i) => {
       this.baselines.set(e.dir, baselineKey(e));
       before.delete(e.dir);
