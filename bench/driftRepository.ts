@@ -49,7 +49,11 @@ export function generateDriftRepository(root: string, specs: number, commits: nu
   const change = (mark: number) => {
     const a = Math.floor(next() * files);
     const b = Math.floor(next() * files);
-    return modify(source(a), `export const v = ${mark};\n`) + modify(source(b), `export const w = ${mark};\n`) + (mark % 50 === 0 ? modify(testFile(Math.floor(next() * specs)), `test('x', () => ${mark});\n`) : '');
+    return (
+      modify(source(a), `export const v = ${mark};\n`) +
+      modify(source(b), `export const w = ${mark};\n`) +
+      (mark % 50 === 0 ? modify(testFile(Math.floor(next() * specs)), `test('x', () => ${mark});\n`) : '')
+    );
   };
   // The first half: the code, the specs' tasks and traces, then a commit per change.
   let out = '';
@@ -60,7 +64,11 @@ export function generateDriftRepository(root: string, specs: number, commits: nu
     initial += modify(`${specDir(i)}/tasks/T1.md`, `---\nowns: [${source(2 * i)}, ${source(2 * i + 1)}]\nreads: []\ndepends_on: []\n---\n# T1\n`);
     initial += modify(
       `${specDir(i)}/traceability.json`,
-      JSON.stringify({ requirements: { 'REQ-001': { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [`${testFile(i)}#s${i}`], evidence: [] } } } } }, null, 2),
+      JSON.stringify(
+        { requirements: { 'REQ-001': { tasks: ['T1'], tests: [], evidence: [], behaviors: { 'REQ-001-B01': { tasks: ['T1'], tests: [`${testFile(i)}#s${i}`], evidence: [] } } } } },
+        null,
+        2,
+      ),
     );
   }
   out += commitText(1, 'init', initial);

@@ -27,15 +27,27 @@ function timed(run: () => { status: number | null; stderr: string }, ok: (status
   return ms;
 }
 
-export async function benchDriftScan(specs = Number(process.env.BENCH_DRIFT_SPECS ?? 1000), commits = Number(process.env.BENCH_DRIFT_COMMITS ?? 10000), runs = Number(process.env.BENCH_DRIFT_RUNS ?? 5)): Promise<string> {
+export async function benchDriftScan(
+  specs = Number(process.env.BENCH_DRIFT_SPECS ?? 1000),
+  commits = Number(process.env.BENCH_DRIFT_COMMITS ?? 10000),
+  runs = Number(process.env.BENCH_DRIFT_RUNS ?? 5),
+): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'loom-bench-drift-'));
   try {
     const generatedAt = process.hrtime.bigint();
     const { base } = generateDriftRepository(root, specs, commits);
     const generateMs = Number(process.hrtime.bigint() - generatedAt) / 1e6;
-    const bare = () => timed(() => spawnSync('git', ['log', '--name-status', 'HEAD', '--not', base], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' }), (s) => s === 0);
+    const bare = () =>
+      timed(
+        () => spawnSync('git', ['log', '--name-status', 'HEAD', '--not', base], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' }),
+        (s) => s === 0,
+      );
     // Exit 1: specs drifted, which they do here.
-    const drift = () => timed(() => spawnSync(process.execPath, [BIN, 'drift', '--json', '--cwd', root], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' }), (s) => s === 1);
+    const drift = () =>
+      timed(
+        () => spawnSync(process.execPath, [BIN, 'drift', '--json', '--cwd', root], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' }),
+        (s) => s === 1,
+      );
     bare();
     drift(); // warm the page cache and the CLI's code cache
     const bares: number[] = [];
