@@ -2,7 +2,7 @@
  * `npm run bench`: each benchmark measures a ratio within one run and prints one line
  * `bench: <name> ratio=<r> ...`. Settings, from the environment: BENCH_SPECS (1,000 specs of 20
  * tasks), LOOM_CLI (loom's bin/loom.js, to time loom's own `status --json` beside ours),
- * BENCH_SCAN_RUNS (7), BENCH_COLD_RUNS (5), BENCH_MATRIX_RUNS (5), BENCH_VSCODE_ROUNDS (5), BENCH_VERBOSE=1 (every
+ * BENCH_SCAN_RUNS (7), BENCH_DRIFT_SPECS (1000), BENCH_DRIFT_COMMITS (10000), BENCH_DRIFT_RUNS (5), BENCH_COLD_RUNS (5), BENCH_MATRIX_RUNS (5), BENCH_VSCODE_ROUNDS (5), BENCH_VERBOSE=1 (every
  * window's figures on stderr), BENCH_CPUPROFILE / BENCH_HEAPPROFILE / BENCH_HEAPSNAPSHOT (a folder).
  */
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { benchMatrixRender } from './matrixRender';
 import { benchStatusCold, benchStatusScan, statusFloorLine } from './statusScanBench';
 import { benchEditor } from './vscodeBench';
 import { benchParallelBatch } from './parallelBatch';
+import { benchDriftScan } from './driftScanBench';
 
 const SPECS = Number(process.env.BENCH_SPECS ?? 1000);
 const TASKS = 20;
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   console.log(await benchPipelineRun());
   for (const line of await benchEditor(SPECS)) console.log(line);
   console.log(await benchParallelBatch());
+  console.log(await benchDriftScan());
 }
 
 main().catch((e) => {

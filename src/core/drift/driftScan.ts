@@ -13,7 +13,8 @@ export interface DriftSubject {
   /** The id of that stage in the spec's pipeline (`synced`): what the inferred baseline looks for. */
   syncStage: string;
   recorded?: RecordedBaseline;
-  files: readonly SpokenFile[];
+  /** Its files, or how to read them: read while git's log runs, a spec at a time. */
+  files: readonly SpokenFile[] | (() => readonly SpokenFile[]);
 }
 
 /** The commit drift counts from: recorded (by the move to synced, an acceptance, a reconcile), or inferred from git's history. */
@@ -244,10 +245,24 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
   const baselines = [...new Set(gathering.map((g) => g.baseline))];
   const base = baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
   const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
-  const r = await gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal });
+  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal });
+  // The specs' files are read while git walks the history, yielding now and then so that its output is taken as it comes.
+  const files = await filesWhileWaiting(gathering.map((g) => g.subject));
+  const r = await log;
   if (r.code !== 0) throw new GitError(`git log failed in ${repoRoot}: ${r.stderr.trim()}`, r.code, r.stderr);
-  applyLog(parseLog(r.stdout), facts.head, gathering);
+  applyLog(parseLog(r.stdout), facts.head, gathering, files);
   return { head: facts.head, shallow: facts.shallow, specs: results };
+}
+
+/** Each subject's files, read a few specs at a time between turns of the event loop. */
+async function filesWhileWaiting(subjects: readonly DriftSubject[]): Promise<(readonly SpokenFile[])[]> {
+  const out: (readonly SpokenFile[])[] = [];
+  for (let i = 0; i < subjects.length; i++) {
+    const f = subjects[i].files;
+    out.push(typeof f === 'function' ? f() : f);
+    if (i % 25 === 24) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return out;
 }
 
 /** The commit every baseline descends from (`merge-base --octopus`); undefined when they share none. */
@@ -301,7 +316,7 @@ interface Track {
   origin: SpokenFile;
 }
 
-function applyLog(commits: LoggedCommit[], head: string, gathering: Gathering[]): void {
+function applyLog(commits: LoggedCommit[], head: string, gathering: Gathering[], files: readonly (readonly SpokenFile[])[]): void {
   const ancestry = new Ancestry(commits);
   const fromHead = ancestry.reach(head);
   const after = new Map<Gathering, (i: number) => boolean>();
@@ -315,7 +330,9 @@ function applyLog(commits: LoggedCommit[], head: string, gathering: Gathering[])
     if (list) list.push(t);
     else tracks.set(path, [t]);
   };
-  for (const g of gathering) for (const f of g.subject.files) follow(f.path, { g, origin: f });
+  gathering.forEach((g, i) => {
+    for (const f of files[i]) follow(f.path, { g, origin: f });
+  });
 
   // Oldest first, so that a rename is followed before the later changes under the new name.
   for (let i = commits.length - 1; i >= 0; i--) {

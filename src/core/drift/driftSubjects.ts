@@ -14,6 +14,7 @@ export function driftSubjectOf(spec: SpecPipeline): DriftSubject {
     synced,
     syncStage: sync?.id ?? 'synced',
     ...(synced && recordedBaseline(snapshot.state) ? { recorded: recordedBaseline(snapshot.state) } : {}),
-    files: synced ? spokenFiles(snapshot) : [],
+    // Read when drift asks (while git's log runs): a spec read on demand reads its tasks and traceability then.
+    files: synced ? () => spokenFiles(spec.snapshot) : [],
   };
 }

@@ -14,14 +14,13 @@ const isSynced = (spec: SpecPipeline) => {
 /**
  * The drift of the repository's synced specs (or of `only`), in one git pass: what the CLI, MCP
  * and the editor's read model answer. Without `only`, each spec's state file is read first and
- * only a synced spec is read further (its tasks and traceability name its files).
+ * only a synced spec's tasks and traceability are read (they name its files), while git's log runs.
  */
 export function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
   const specs =
     options.only ??
     findSpecDirs(repo.root, repo.specRoots)
-      .map((dir) => repo.summary(dir))
-      .filter(isSynced)
-      .map((s) => repo.readDetached(s.snapshot.dir));
+      .map((dir) => repo.readOnDemand(dir))
+      .filter(isSynced);
   return scanDrift(repo.root, specs.map(driftSubjectOf), { signal: options.signal });
 }

@@ -32,14 +32,23 @@ export class SpecDrifts extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
   /** A spec's drift changed (its absolute directory). */
   readonly onDidChange = this._onDidChange.event;
-  private readonly _onHeadMoved = this._register(new vscode.EventEmitter<FolderSpecs>());
+  private readonly _onHeadMoved = this._register(new vscode.EventEmitter<string>());
 
   constructor(
-    registry: SpecRegistry,
+    private readonly registry: SpecRegistry,
     private readonly log: ComponentLog,
   ) {
     super();
-    this._register(debounceEvent(this._onHeadMoved.event, HEAD_QUIET_MS)((folder) => void this.read(folder)));
+    // The folder as the registry has it when HEAD moved: a restart of the registry (the spec roots, a team rule changed) makes new ones.
+    this._register(
+      debounceEvent(
+        this._onHeadMoved.event,
+        HEAD_QUIET_MS,
+      )((root) => {
+        const folder = this.registry.folderSpecs().find((f) => f.root === root);
+        if (folder) void this.read(folder);
+      }),
+    );
     this._register(
       registry.onDidChange((e) => {
         for (const folder of registry.folderSpecs()) {
@@ -71,7 +80,13 @@ export class SpecDrifts extends Disposable {
     if (this.watched.has(folder.root)) return;
     this.watched.add(folder.root);
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.root), '.git/{HEAD,logs/HEAD}')));
-    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(on(() => this._onHeadMoved.fire(folder)));
+    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete])
+      this._register(
+        on((uri) => {
+          this.log.debug(`${uri.fsPath} changed: drift of ${folder.root} is read again`);
+          this._onHeadMoved.fire(folder.root);
+        }),
+      );
   }
 
   private baselineMoved(folder: FolderSpecs, dir: string): boolean {
@@ -92,7 +107,9 @@ export class SpecDrifts extends Disposable {
       try {
         do {
           state.again = false;
-          await this.readOnce(folder);
+          // The registry's folder of this root now (a restart makes new ones).
+          const current = this.registry.folderSpecs().find((f) => f.root === folder.root);
+          if (current) await this.readOnce(current);
         } while (state.again);
       } finally {
         this.reading.delete(folder.root);
@@ -113,6 +130,7 @@ export class SpecDrifts extends Disposable {
       this.log.warn(`drift of ${folder.root} could not be read: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
+    this.log.debug(`drift of ${folder.root}: ${specs.map((d) => `${d.specDir} ${d.status}`).join(', ') || 'no synced spec'}`);
     entries.forEach((e, i) => {
       this.baselines.set(e.dir, baselineKey(e));
       before.delete(e.dir);

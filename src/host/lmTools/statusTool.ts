@@ -10,6 +10,7 @@ import { chooseTransition } from '../../core/port/views';
 import { t } from '../../core/port/messages';
 import { specOffers } from '../../core/port/offers';
 import { answer, featureOf, specForTool, specLabel, type SpecInput } from './toolSpec';
+import { driftForModel } from './driftForModel';
 
 /** One sentence saying what the model (or the person) does next, read off the actor's verdicts. */
 function whatNext(e: SpecEntry, spec: SpecPipeline = e.spec): string {
@@ -74,7 +75,11 @@ export function statusTool(ctx: CommandContext): vscode.LanguageModelTool<Status
     invoke: async (input) => {
       const choice = await specForTool(ctx, input);
       const detail: StatusDetail = input.detail === 'full' ? 'full' : 'summary';
-      if ('entry' in choice) return answer(t('host.lmTools.at', { featureOf: featureOf(choice.entry), stage: choice.entry.spec.stage ?? '?' }), specStatus(ctx, choice.entry, detail));
+      if ('entry' in choice)
+        return answer(t('host.lmTools.at', { featureOf: featureOf(choice.entry), stage: choice.entry.spec.stage ?? '?' }), {
+          ...specStatus(ctx, choice.entry, detail),
+          ...(await driftForModel(choice.entry)),
+        });
       return answer(
         t('host.lmTools.loomSpecsCallAgainSpecdir', { candidatesCount: String(choice.candidates.length) }),
         choice.candidates.map((e) => ({ specDir: specLabel(ctx, e), stage: e.spec.stage, progress: `${e.overview.progress.done}/${e.overview.progress.total}`, what_next: whatNext(e) })),

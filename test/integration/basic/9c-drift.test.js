@@ -35,7 +35,10 @@ suite('drift after synced', () => {
     fs.writeFileSync(task, '---\nowns: [src/pay.ts]\nreads: []\ndepends_on: []\n---\n# T1 Pay\n');
     git(root, 'init', '-q', '-b', 'main');
     const baseline = commit(root, 'payments synced');
-    await waitFor('payments to be read as true to its code', async () => api.drifts.drift(specPath('2026-11-10+payments'))?.status === 'clean', 30000);
+    const dir = specPath('2026-11-10+payments');
+    await waitFor('payments to be read as true to its code', async () => api.drifts.drift(dir)?.status === 'clean', 30000).catch((e) => {
+      throw new Error(`${e.message}: ${JSON.stringify(api.drifts.drift(dir))} stage ${api.registry.entry(dir)?.spec.stage}`);
+    });
     let row = await specRow(api, 'payments');
     assert.ok(!row.description.includes('changed since'), row.description);
 
