@@ -44,6 +44,7 @@ import { hostWebviewsMessages } from './hostWebviews';
 import { hostEntryMessages } from './hostEntry';
 import { personInLoopMessages } from './personInLoop';
 import { setupCheckMessages } from './setupCheck';
+import { creditsMessages } from './credits';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -93,6 +94,7 @@ export const TABLES = [
   hostEntryMessages,
   personInLoopMessages,
   setupCheckMessages,
+  creditsMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;

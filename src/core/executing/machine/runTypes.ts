@@ -22,6 +22,10 @@ export interface ExecutingSettings {
   mode?: ExecutionModeSetting;
   /** Per-spec token budget (input + output); dispatch stops when it is used up. */
   tokenBudget?: number;
+  /** `loom.budget.credits`: AI credits the spec may spend; a request that would pass it is not made. */
+  creditBudget?: number;
+  /** `loom.credits.prices`: the person's prices over Loom's table. */
+  creditPrices?: unknown;
   /** Rounds of tool calls one dispatch may make. */
   maxToolRounds?: number;
   /** Time limit of one test command run; the stage's timeout_minutes when unset. */
