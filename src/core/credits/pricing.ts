@@ -115,3 +115,22 @@ export function creditsOf(spend: TokenSpend, price: ModelPrice): number {
 export function formatCredits(credits: number): string {
   return credits >= 1 || credits === 0 ? credits.toFixed(2) : credits.toFixed(4);
 }
+
+/** What a spec's runs cost, as `status --json` reports it: read from the token ledger kept in pipeline.state.json. */
+export interface SpecCredits {
+  total: number;
+  /** Models without a price, whose tokens are not in the total. */
+  unpriced_models: string[];
+  source: string;
+}
+
+/** The credits a spec's state records (`metadata.token_usage.credits`), or undefined when no run priced a request. */
+export function recordedCredits(metadata: Record<string, unknown> | undefined): SpecCredits | undefined {
+  const usage = metadata?.token_usage;
+  const credits = usage && typeof usage === 'object' ? (usage as Record<string, unknown>).credits : undefined;
+  if (!credits || typeof credits !== 'object') return undefined;
+  const c = credits as Record<string, unknown>;
+  const total = typeof c.total === 'number' && Number.isFinite(c.total) ? c.total : 0;
+  const unpriced = c.unpriced && typeof c.unpriced === 'object' ? (c.unpriced as Record<string, unknown>).models : undefined;
+  return { total, unpriced_models: Array.isArray(unpriced) ? unpriced.filter((m): m is string => typeof m === 'string') : [], source: typeof c.source === 'string' ? c.source : '' };
+}

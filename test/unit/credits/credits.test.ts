@@ -4,6 +4,10 @@ import { COPILOT_PRICES, creditsOf, findPrice, withOverrides } from '../../../sr
 import { runFailureStop } from '../../../src/core/executing/machine/runFailures';
 import { CreditBudgetExceededError, TokenLedger } from '../../../src/core/executing/transcripts/tokenLedger';
 import { harness, implementerDone, PASS, REPORT_PASS, SPEC, type Harness } from '../executing/helpers/executingFixture';
+import { main } from '../../../src/cli/main';
+import { buildDashboardModel } from '../../../src/core/views/dashboardModel';
+import { LoomRepository } from '../../../src/core/repository/loomRepository';
+import { SPEC as LOGIN, state, TempRepo } from '../../helpers/tempRepo';
 
 const NOW = '2026-12-07T10:00:00.000Z';
 const made: Harness[] = [];
@@ -99,4 +103,32 @@ test('a run’s credits are kept in pipeline.state.json with its tokens, per tas
   assert.ok(usage.credits.tasks.T1 > 0 && usage.credits.tasks.T2 > 0, JSON.stringify(usage.credits.tasks));
   assert.deepEqual(usage.credits.unpriced.models, []);
   assert.equal(new TokenLedger(usage).creditsUsed(), tokens);
+});
+
+test('status --json and the dashboard report the credits the state records, naming a model without a price', async () => {
+  const r = new TempRepo();
+  const out: string[] = [];
+  try {
+    const ledger = new TokenLedger();
+    ledger.add({ stage: 'executing', role: 'implementer', task: 'T1', input: 1_000_000, output: 100_000, model: { id: 'gpt-5-mini' } });
+    ledger.add({ stage: 'executing', role: 'reviewer', task: 'T1', input: 5, output: 5, model: { id: 'o9' } });
+    r.write(`${LOGIN}/pipeline.state.json`, state('executing', { metadata: { token_usage: ledger.toJSON(NOW) } }));
+    assert.equal(await main(['status', '--cwd', r.root, '--spec-dir', LOGIN, '--json'], { out: (s) => out.push(s), err: () => undefined }), 0);
+    const status = JSON.parse(out.join('\n'));
+    assert.deepEqual({ ...status.credits, source: undefined }, { total: 45, unpriced_models: ['o9'], source: undefined });
+    assert.match(status.credits.source, /models-and-pricing/);
+    const model = buildDashboardModel(new LoomRepository(r.root).load().get(LOGIN)!);
+    assert.equal(model.tokenUsage?.credits?.total, 45);
+    assert.deepEqual(model.tokenUsage?.credits?.tasks, [{ id: 'T1', credits: 45 }]);
+    assert.deepEqual(model.tokenUsage?.credits?.unpricedModels, ['o9']);
+
+    // A ledger from before credits: nothing is said about credits.
+    r.write(`${LOGIN}/pipeline.state.json`, state('executing', { metadata: { token_usage: { total: { input: 1, output: 1 } } } }));
+    out.length = 0;
+    await main(['status', '--cwd', r.root, '--spec-dir', LOGIN, '--json'], { out: (s) => out.push(s), err: () => undefined });
+    assert.equal(JSON.parse(out.join('\n')).credits, undefined);
+    assert.equal(buildDashboardModel(new LoomRepository(r.root).load().get(LOGIN)!).tokenUsage?.credits, undefined);
+  } finally {
+    r.dispose();
+  }
 });
