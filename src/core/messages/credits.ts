@@ -8,4 +8,6 @@ export const creditsMessages = {
   },
   'credits.nearLimit': { en: '{used} of the {budget} credits budget used (80 % or more)', zh: '已用 {used} / {budget} credits 预算（达到或超过 80%）' },
   'credits.unpriced': { en: '{models}: no price known, shown in tokens ({tokens})', zh: '{models}：没有已知价格，以 token 显示（{tokens}）' },
+  'credits.budgetStopStart': { en: 'the credits budget would be passed', zh: '将超出 credits 预算' },
+  'host.executing.creditsSoFar': { en: '{credits} AI credits so far.', zh: '目前共 {credits} AI credits。' },
 } as const satisfies MessageTable;

@@ -5,6 +5,7 @@ import { runFailureStop } from '../../../src/core/executing/machine/runFailures'
 import { CreditBudgetExceededError, TokenLedger } from '../../../src/core/executing/transcripts/tokenLedger';
 import { harness, implementerDone, PASS, REPORT_PASS, SPEC, type Harness } from '../executing/helpers/executingFixture';
 import { main } from '../../../src/cli/main';
+import { describeOutcome } from '../../../src/host/executing/outcomeMessages';
 import { buildDashboardModel } from '../../../src/core/views/dashboardModel';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { SPEC as LOGIN, state, TempRepo } from '../../helpers/tempRepo';
@@ -131,4 +132,17 @@ test('status --json and the dashboard report the credits the state records, nami
   } finally {
     r.dispose();
   }
+});
+
+test('the run’s notice says what it cost so far, names a model without a price, and a credits stop in its own words', () => {
+  const base = { mode: 'direct' as const, triggers: [], finished: ['T1'], skipped: [], tokens: { used: 1200 } };
+  const done = describeOutcome('due-dates', { ...base, outcome: 'completed', message: 'all done', credits: { used: 12.345, unpriced: [] } });
+  assert.match(done.text, / 12\.35 AI credits so far\.$/);
+  const unpriced = describeOutcome('due-dates', { ...base, outcome: 'completed', message: 'all done', credits: { used: 0, unpriced: ['O9 Preview'] } });
+  assert.match(unpriced.text, /0\.00 AI credits so far\. O9 Preview: no price known, shown in tokens \(1200\)\.$/);
+  const stop = new CreditBudgetExceededError(9.5, 10, 0.75);
+  const stopped = describeOutcome('due-dates', { ...base, outcome: 'budget-exceeded', message: stop.message, credits: { used: 9.5, unpriced: [] } });
+  assert.equal(stopped.kind, 'warning');
+  assert.match(stopped.text, /^due-dates: the credits budget would be passed: 9\.50 of 10\.00 credits used, and the next request is estimated at 0\.7500 credits/);
+  assert.doesNotMatch(stopped.text, /token budget/);
 });

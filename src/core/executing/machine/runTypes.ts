@@ -76,10 +76,12 @@ export interface ExecutingResult {
   resumeWith?: 'run-tasks';
   testReport?: { verdict: 'PASS' | 'FAIL'; file: string; evidenceFile?: string };
   tokens: { used: number; budget?: number };
+  /** The spec's AI credits so far (issue 49), and the models whose requests had no price. */
+  credits?: { used: number; unpriced: string[] };
 }
 
 /** Why a run ends early, before the mode, the task lists and the tokens are added. */
-export type RunStop = Omit<ExecutingResult, 'mode' | 'triggers' | 'finished' | 'skipped' | 'tokens'>;
+export type RunStop = Omit<ExecutingResult, 'mode' | 'triggers' | 'finished' | 'skipped' | 'tokens' | 'credits'>;
 
 /** The run refused to start; the diagnostics say why, in the files concerned. */
 export class ExecutingRefusedError extends LoomError {

@@ -151,6 +151,11 @@ export class TokenLedger {
     return this.creditTotal;
   }
 
+  /** The credits so far and the models without a price, as a run's result reports them. */
+  creditSummary(): { used: number; unpriced: string[] } {
+    return { used: this.creditTotal, unpriced: [...this.unpriced.models] };
+  }
+
   /** What sending `input` tokens to `model` costs before its reply: undefined for a model without a price. */
   estimateCredits(model: ModelRef, input: number): number | undefined {
     const found = findPrice(this.prices, model);
