@@ -37,6 +37,8 @@ export function statusJson(s: SpecStatus) {
       ...(n.advice?.length ? { advice: [...n.advice] } : {}),
     })),
     diagnostics: s.diagnostics,
+    // AI credits of the spec's runs, where a run priced its requests (issue 49).
+    ...(s.credits ? { credits: { total: Number(s.credits.total.toFixed(4)), unpriced_models: [...s.credits.unpriced_models], source: s.credits.source } } : {}),
   };
 }
 

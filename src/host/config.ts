@@ -123,6 +123,17 @@ export class LoomConfig extends Disposable {
     return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
   }
 
+  /** `loom.budget.credits`: AI credits a spec's run may spend; 0 means none. */
+  get creditBudget(): number {
+    const v = this.raw.get<number>('budget.credits', 0);
+    return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+  }
+
+  /** `loom.credits.prices`: the person's prices over Loom's table (validated where they are read). */
+  get creditPrices(): unknown {
+    return this.raw.get<unknown>('credits.prices', {});
+  }
+
   /** The project's test command; empty means Loom detects it from the worktree. */
   get testCommand(): string {
     return (this.raw.get<string>('executing.testCommand', '') ?? '').trim();

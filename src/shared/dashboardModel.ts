@@ -160,6 +160,8 @@ export interface TokenUsage {
   stages: ({ id: string } & TokenCount)[];
   roles: ({ id: string } & TokenCount)[];
   updatedAt?: string;
+  /** The same requests in AI credits where the model's price is known; the others stay in tokens, named. */
+  credits?: { total: number; tasks: { id: string; credits: number }[]; unpricedModels: string[]; unpricedTokens: number; source: string };
 }
 
 export interface DashboardActions {

@@ -10,7 +10,7 @@ import type { DashboardModel } from '../../src/shared/dashboardModel';
 export function primaryKey(m: DashboardModel): string | undefined {
   const run = m.run;
   if (run && !run.running && run.action) return 'run-continue';
-  const breaker = m.tasks.find((t) => t.breaker && !t.breaker.updatedAt && t.breaker.choices.length);
+  const breaker = m.tasks.find((t) => t.breaker && !t.breaker.chosen && t.breaker.choices.length);
   if (breaker?.breaker) return `breaker-${breaker.id}-${breaker.breaker.choices[0].choice}`;
   const a = m.actions;
   if (a.reapprove.length) return `reapprove-${a.reapprove[0]}`;

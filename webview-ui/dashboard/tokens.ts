@@ -35,6 +35,7 @@ export function renderTokens(m: DashboardModel): HTMLElement | null {
     h('h2', { attrs: { id: 'tokens-title' } }, tv('view.tokens.title'), h('span', { className: 'muted small' }, tv('view.tokens.inAll', { count: fmt(u.total.input + u.total.output) }))),
     // VS Code reports no provider usage: say what the figures are, so nobody reads them as a bill.
     h('p', { className: 'muted small' }, tv('view.tokens.estimate')),
+    ...renderCredits(u.credits),
     // Every dispatch counted here has its full transcript in the extension's storage.
     h('div', { className: 'actions' }, commandButton(m.specDir, { command: 'showTranscripts' }, tv('view.tokens.transcripts'), { key: 'show-transcripts', secondary: true })),
     h(
@@ -45,4 +46,24 @@ export function renderTokens(m: DashboardModel): HTMLElement | null {
       u.roles.length ? table(tv('view.tokens.perRole'), u.roles) : null,
     ),
   );
+}
+
+const credits = (n: number) => (n >= 1 || n === 0 ? n.toFixed(2) : n.toFixed(4));
+
+/** What the requests cost in AI credits, per task, with where the prices come from; a model without a price is named, in tokens. */
+function renderCredits(c: NonNullable<DashboardModel['tokenUsage']>['credits']): HTMLElement[] {
+  if (!c) return [];
+  const parts: (HTMLElement | null)[] = [
+    h(
+      'p',
+      { className: 'credits', attrs: { id: 'credits' } },
+      h('strong', null, tv('view.tokens.credits', { credits: credits(c.total) })),
+      c.tasks.length ? ` · ${c.tasks.map((t) => `${t.id} ${credits(t.credits)}`).join(' · ')}` : '',
+    ),
+    c.unpricedModels.length
+      ? h('p', { className: 'muted small', attrs: { id: 'credits-unpriced' } }, tv('view.tokens.unpriced', { models: c.unpricedModels.join(', '), tokens: fmt(c.unpricedTokens) }))
+      : null,
+    h('p', { className: 'muted small' }, tv('view.tokens.creditsSource', { source: c.source })),
+  ];
+  return parts.filter((e): e is HTMLElement => e !== null);
 }

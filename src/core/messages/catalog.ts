@@ -46,6 +46,7 @@ import { personInLoopMessages } from './personInLoop';
 import { setupCheckMessages } from './setupCheck';
 import { driftMessages } from './drift';
 import { agentHostMessages } from './agentHost';
+import { creditsMessages } from './credits';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -97,6 +98,7 @@ export const TABLES = [
   setupCheckMessages,
   driftMessages,
   agentHostMessages,
+  creditsMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;

@@ -74,5 +74,6 @@ export const setupCheckMessages = {
   'setup.request.ok': { en: '{model} answered in {ms} ms: {input} input and {output} output tokens', zh: '{model} 在 {ms} 毫秒内回答：输入 {input} 个 token，输出 {output} 个 token' },
   'setup.request.failed': { en: '{model} did not answer: {reason}', zh: '{model} 没有回答：{reason}' },
   'setup.request.prompt': { en: 'Reply with the single word: ready', zh: '只回复一个词：ready' },
+  'setup.request.cost': { en: 'It cost {credits} AI credits.', zh: '花费 {credits} AI credits。' },
   'host.setup.fix': { en: 'Fix: {what}', zh: '修复：{what}' },
 } as const satisfies MessageTable;

@@ -1,3 +1,4 @@
+import { recordedCredits, type SpecCredits } from '../credits/pricing';
 import { createActor, transition, type Actor, type InspectionEvent } from 'xstate';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { SpecLockedError, TransitionRefusedError } from '../errors';
@@ -42,6 +43,11 @@ export interface TaskStatusSummary {
 }
 
 /** What `loom-vscode status --json` prints for one spec. */
+const withCredits = (metadata: Record<string, unknown> | undefined) => {
+  const credits = recordedCredits(metadata);
+  return credits ? { credits } : {};
+};
+
 export interface SpecStatus {
   spec_dir: string;
   pipeline_type: string;
@@ -54,6 +60,8 @@ export interface SpecStatus {
   /** `approval_gate`: the move leaves a human-approval gate, which Approve takes (never Advance). */
   next: { to: string; kind: string; interactive: boolean; ready: boolean; unmet: string[]; confirmations: string[]; approval_gate?: true; compression_required?: true; advice?: string[] }[];
   diagnostics: Diagnostic[];
+  /** What its runs cost in AI credits, once a run priced its requests (issue 49). */
+  credits?: SpecCredits;
 }
 
 export interface SpecPipelineOptions {
@@ -366,6 +374,7 @@ export class SpecPipeline {
         ...(c.advice.length ? { advice: c.advice } : {}),
       })),
       diagnostics: this.diagnostics,
+      ...withCredits(snapshot.state?.metadata),
     };
   }
 

@@ -291,6 +291,20 @@ function tokenUsage(snapshot: SpecSnapshot): { tokenUsage?: TokenUsage } {
       stages: list(u.stages),
       roles: list(u.roles),
       ...(updatedAt ? { updatedAt } : {}),
+      // Credits once a run priced its requests (issue 49); a ledger from before has none to show.
+      ...(u.credits && saved && typeof saved === 'object' && Object.hasOwn(saved, 'credits')
+        ? {
+            credits: {
+              total: u.credits.total,
+              tasks: Object.entries(u.credits.tasks)
+                .map(([id, credits]) => ({ id, credits }))
+                .sort((a, b) => byTaskNumber(a.id, b.id)),
+              unpricedModels: u.credits.unpriced.models,
+              unpricedTokens: u.credits.unpriced.input + u.credits.unpriced.output,
+              source: u.credits.source,
+            },
+          }
+        : {}),
     },
   };
 }

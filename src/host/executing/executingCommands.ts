@@ -74,6 +74,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
         parallel: ctx.config.parallelDispatch,
         mode: ctx.config.executionMode,
         tokenBudget: ctx.config.tokenBudget || undefined,
+        creditBudget: ctx.config.creditBudget || undefined,
+        creditPrices: ctx.config.creditPrices,
       },
       onEvent: (ev: ExecutingEvent) => {
         log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);

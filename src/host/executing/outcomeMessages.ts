@@ -1,8 +1,21 @@
 import type { ExecutingEvent, ExecutingResult } from '../../core/port/executing';
 import { t } from '../../core/port/messages';
+import { formatCredits } from '../../core/port/credits';
 
 /** What the user reads when a run ends: one place maps every outcome to a message. */
 export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {
+  const said = outcomeText(feature, r);
+  // What the run cost so far, as Copilot bills it; a model without a price is named, in tokens.
+  const credits = r.credits && (r.credits.used > 0 || r.credits.unpriced.length) ? creditsLine(r.credits, r.tokens.used) : undefined;
+  return credits ? { ...said, text: `${said.text} ${credits}` } : said;
+}
+
+function creditsLine(c: { used: number; unpriced: string[] }, tokens: number): string {
+  const used = t('host.executing.creditsSoFar', { credits: formatCredits(c.used) });
+  return c.unpriced.length ? `${used} ${t('credits.unpriced', { models: c.unpriced.join(', '), tokens: String(tokens) })}.` : used;
+}
+
+function outcomeText(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {
   switch (r.outcome) {
     case 'completed':
       return { kind: 'info', text: t('host.executing.allTasksDone', { feature, finished: r.finished.join(', ') || '-', message: r.message }) };
@@ -15,6 +28,8 @@ export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'i
     case 'cancelled':
       return { kind: 'info', text: t('host.executing.stoppedRunningTasksAgainResumes', { feature }) };
     case 'budget-exceeded':
+      // The credits budget's stop says itself what it used and what the next request would cost.
+      if (r.message.startsWith(t('credits.budgetStopStart'))) return { kind: 'warning', text: `${feature}: ${r.message}` };
       return { kind: 'warning', text: t('host.executing.tokenBudgetUsedUpTokens', { feature, used: String(r.tokens.used), message: r.message }) };
     case 'model-unavailable':
       return { kind: 'error', text: t('host.executing.noLanguageModelCouldUsed', { feature, message: r.message }) };

@@ -14,6 +14,7 @@ import {
   type SetupModel,
   type SetupReport,
 } from '../../core/port/setupCheck';
+import { COPILOT_PRICES, creditsOf, findPrice, formatCredits, withOverrides } from '../../core/port/credits';
 import { createArgumentCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -119,7 +120,7 @@ const FIXES: Readonly<Record<SetupFixKind, () => Thenable<unknown>>> = {
 };
 
 /** One small request to the model the check picked, with its tokens: the consent asked, the model shown to answer. */
-async function testRequest(model: SetupModel, justification: string, token: vscode.CancellationToken): Promise<string> {
+async function testRequest(model: SetupModel, justification: string, prices: unknown, token: vscode.CancellationToken): Promise<string> {
   const [chat] = await vscode.lm.selectChatModels({ vendor: model.vendor, family: model.family });
   if (!chat) return t('setup.request.failed', { model: model.name, reason: t('setup.model.missing', { where: '' }) });
   const prompt = [vscode.LanguageModelChatMessage.User(t('setup.request.prompt'))];
@@ -130,7 +131,12 @@ async function testRequest(model: SetupModel, justification: string, token: vsco
     let text = '';
     for await (const part of response.text) text += part;
     const output = await chat.countTokens(text, token);
-    return t('setup.request.ok', { model: model.name, ms: Date.now() - started, input, output });
+    const said = t('setup.request.ok', { model: model.name, ms: Date.now() - started, input, output });
+    // Its cost as Copilot bills it, where the model's price is known; else it stays in tokens, and says so.
+    const price = findPrice(withOverrides(COPILOT_PRICES, prices), { id: chat.id, family: chat.family, name: chat.name, vendor: chat.vendor });
+    return price
+      ? `${said} ${t('setup.request.cost', { credits: formatCredits(creditsOf({ input, output }, price.price)) })}`
+      : `${said} ${t('credits.unpriced', { models: model.name, tokens: String(input + output) })}.`;
   } catch (e) {
     return t('setup.request.failed', { model: model.name, reason: e instanceof Error ? e.message : String(e) });
   }
@@ -168,7 +174,7 @@ export function registerSetupCommands(ctx: CommandContext, setup: SetupCheck): v
           run: async () => {
             const cts = new vscode.CancellationTokenSource();
             try {
-              const said = await testRequest(model, t('setup.request.title', { model: model.name }), cts.token);
+              const said = await testRequest(model, t('setup.request.title', { model: model.name }), ctx.config.creditPrices, cts.token);
               log.info(said);
               notify('info', said);
             } finally {

@@ -262,4 +262,7 @@ export const viewMessages = {
     zh: 'traceability.json 在 {requirement} 下追溯了 {behavior}，但该需求未声明它',
   },
   'view.matrix.orphan.behaviorWithoutTask': { en: '{behavior} is not mapped to any task', zh: '{behavior} 未映射到任何任务' },
+  'view.tokens.credits': { en: '{credits} AI credits in all', zh: '共 {credits} AI credits' },
+  'view.tokens.creditsSource': { en: 'Priced from {source}; 1 credit = US$0.01.', zh: '价格来自 {source}；1 credit = 0.01 美元。' },
+  'view.tokens.unpriced': { en: '{models}: no price known, counted in tokens only ({tokens} tokens).', zh: '{models}：没有已知价格，只以 token 计（{tokens} 个 token）。' },
 } as const satisfies MessageTable;

@@ -1,3 +1,5 @@
+import { formatCredits } from '../../credits/pricing';
+import { t } from '../../messages';
 import { LoomError } from '../../errors';
 import { collectReply, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './chatModel';
 import type { SubagentRole } from './modelTier';
@@ -58,6 +60,8 @@ export interface DispatcherOptions {
   transcripts: TranscriptStore;
   ledger: TokenLedger;
   tokenBudget?: number;
+  /** `loom.budget.credits`: AI credits the spec may spend; a request that would pass it is not made. */
+  creditBudget?: number;
   clock: Clock;
   logger: Logger;
   maxToolRounds: number;
@@ -114,9 +118,10 @@ export class Dispatcher {
       ledger.checkBudget(this.options.tokenBudget);
       const input = await this.countMessages(req.model, messages, signal);
       if (round === 0) promptTokens = await this.countMessages(req.model, [messages[messages.length - 1]], signal);
+      this.checkCredits(req.model, input);
       const reply = await this.request(req, messages, tools, signal);
       const output = await req.model.countTokens(reply.text + (reply.toolCalls.length ? JSON.stringify(reply.toolCalls) : ''), signal);
-      ledger.add({ stage: this.options.stage, role: req.role, task: req.task, input, output });
+      ledger.add({ stage: this.options.stage, role: req.role, task: req.task, input, output, model: { id: req.model.id, family: req.model.family, vendor: req.model.vendor } });
       inputTokens += input;
       outputTokens += output;
       const assistant: ChatMessage = { role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) };
@@ -136,6 +141,23 @@ export class Dispatcher {
         this.record(req, dispatchId, 'tool-result', { callId: call.callId, name: call.name, outcome: result.outcome, content: result.content });
         messages.push({ role: 'tool', callId: call.callId, name: call.name, content: result.content });
       }
+    }
+  }
+
+  private warnedNearLimit = false;
+
+  /**
+   * The credits budget, before a request is made: stopped when its input alone (the estimate
+   * before the reply) would pass it; said once in the log when 80 % of it is used.
+   */
+  private checkCredits(model: ChatModel, input: number): void {
+    const budget = this.options.creditBudget;
+    if (budget === undefined || budget <= 0) return;
+    const { ledger } = this.options;
+    ledger.checkCredits(budget, ledger.estimateCredits({ id: model.id, family: model.family, vendor: model.vendor }, input) ?? 0);
+    if (!this.warnedNearLimit && ledger.creditsUsed() >= 0.8 * budget) {
+      this.warnedNearLimit = true;
+      this.options.logger.warn(t('credits.nearLimit', { used: formatCredits(ledger.creditsUsed()), budget: formatCredits(budget) }));
     }
   }
 

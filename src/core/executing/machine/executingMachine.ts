@@ -54,7 +54,7 @@ function resultOf(c: ExecutingContext): ExecutingResult {
   const finished = env.inputs.tasks.filter((t) => states.get(t.id)?.status === 'done').map((t) => t.id);
   const skipped = env.inputs.tasks.filter((t) => readTaskRunRecord(states.get(t.id)).skipped).map((t) => t.id);
   const stop = c.stop ?? { outcome: 'cancelled', message: t('run.cancelled') };
-  return { ...stop, mode: choice.mode, triggers: choice.triggers, finished, skipped, tokens: { used: env.ledger.used(), budget: tokenBudget } };
+  return { ...stop, mode: choice.mode, triggers: choice.triggers, finished, skipped, tokens: { used: env.ledger.used(), budget: tokenBudget }, credits: env.ledger.creditSummary() };
 }
 
 /** The user's answers go to whichever child is asking (the batch, or the test reporter). */

@@ -1,3 +1,4 @@
+import { COPILOT_PRICES, withOverrides } from '../../credits/pricing';
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { loadSpec } from '../../specdir/loadSpec';
@@ -51,6 +52,7 @@ export function prepareRun(input: ExecutingRunInput & RunReady, work: InFlightWo
     filesUnder: (folder) => listFiles(worktree, folder),
   });
   const ledger = new TokenLedger(snapshot.state?.metadata?.[TOKEN_USAGE_KEY]);
+  ledger.usePrices(withOverrides(COPILOT_PRICES, settings.creditPrices));
   const emit: ExecutingEventListener = (e) => {
     try {
       input.onEvent?.(e);
@@ -72,6 +74,7 @@ export function prepareRun(input: ExecutingRunInput & RunReady, work: InFlightWo
       transcripts: input.transcripts,
       ledger,
       tokenBudget: settings.tokenBudget,
+      creditBudget: settings.creditBudget,
       clock,
       logger,
       maxToolRounds: settings.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,

@@ -22,6 +22,10 @@ export interface ExecutingSettings {
   mode?: ExecutionModeSetting;
   /** Per-spec token budget (input + output); dispatch stops when it is used up. */
   tokenBudget?: number;
+  /** `loom.budget.credits`: AI credits the spec may spend; a request that would pass it is not made. */
+  creditBudget?: number;
+  /** `loom.credits.prices`: the person's prices over Loom's table. */
+  creditPrices?: unknown;
   /** Rounds of tool calls one dispatch may make. */
   maxToolRounds?: number;
   /** Time limit of one test command run; the stage's timeout_minutes when unset. */
@@ -72,10 +76,12 @@ export interface ExecutingResult {
   resumeWith?: 'run-tasks';
   testReport?: { verdict: 'PASS' | 'FAIL'; file: string; evidenceFile?: string };
   tokens: { used: number; budget?: number };
+  /** The spec's AI credits so far (issue 49), and the models whose requests had no price. */
+  credits?: { used: number; unpriced: string[] };
 }
 
 /** Why a run ends early, before the mode, the task lists and the tokens are added. */
-export type RunStop = Omit<ExecutingResult, 'mode' | 'triggers' | 'finished' | 'skipped' | 'tokens'>;
+export type RunStop = Omit<ExecutingResult, 'mode' | 'triggers' | 'finished' | 'skipped' | 'tokens' | 'credits'>;
 
 /** The run refused to start; the diagnostics say why, in the files concerned. */
 export class ExecutingRefusedError extends LoomError {

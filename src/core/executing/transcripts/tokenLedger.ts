@@ -1,4 +1,6 @@
+import { COPILOT_PRICES, creditsOf, findPrice, formatCredits, type ModelRef, type PriceTable } from '../../credits/pricing';
 import { LoomError } from '../../errors';
+import { t } from '../../messages';
 import type { SubagentRole } from '../dispatch/modelTier';
 
 /**
@@ -21,7 +23,21 @@ export interface TokenUsage {
   stages: Record<string, TokenCount>;
   roles: Record<string, TokenCount>;
   tasks: Record<string, TaskTokens>;
+  /** The same requests in AI credits, where the model's price is known (issue 49). */
+  credits?: CreditUsage;
   updated_at?: string;
+}
+
+/** Credits per total, stage, role and task; the requests to models without a price, in tokens. */
+export interface CreditUsage {
+  total: number;
+  stages: Record<string, number>;
+  roles: Record<string, number>;
+  tasks: Record<string, number>;
+  /** Models the price table does not know, and their tokens: shown in tokens, never as 0 credits. */
+  unpriced: { models: string[]; input: number; output: number };
+  /** Where the prices were read, and when. */
+  source: string;
 }
 
 export const TOKEN_USAGE_KEY = 'token_usage';
@@ -33,6 +49,21 @@ export class TokenBudgetExceededError extends LoomError {
     readonly budget: number,
   ) {
     super(`the token budget of this spec is used up: ${used} tokens counted, budget ${budget}; raise the budget setting to continue (finished work is kept)`);
+  }
+}
+
+/**
+ * The credits budget (`loom.budget.credits`) would be passed by the next request: the run stops
+ * before it, saying how far it got and what the next request was estimated to cost.
+ */
+export class CreditBudgetExceededError extends TokenBudgetExceededError {
+  constructor(
+    readonly creditsUsed: number,
+    readonly creditBudget: number,
+    readonly nextEstimate: number,
+  ) {
+    super(0, 0);
+    this.message = t('credits.budgetStop', { used: formatCredits(creditsUsed), budget: formatCredits(creditBudget), next: formatCredits(nextEstimate) });
   }
 }
 
@@ -50,9 +81,20 @@ export class TokenLedger {
   private readonly stages = new Map<string, TokenCount>();
   private readonly roles = new Map<string, TokenCount>();
   private readonly tasks = new Map<string, { count: TokenCount; roles: Map<string, TokenCount> }>();
+  private creditTotal = 0;
+  private readonly credits = { stages: new Map<string, number>(), roles: new Map<string, number>(), tasks: new Map<string, number>() };
+  private readonly unpriced = { models: new Set<string>(), input: 0, output: 0 };
+  private prices: PriceTable = COPILOT_PRICES;
 
   constructor(saved?: unknown) {
     const o = (saved && typeof saved === 'object' ? saved : {}) as Record<string, unknown>;
+    const c = (o.credits && typeof o.credits === 'object' ? o.credits : {}) as Record<string, unknown>;
+    this.creditTotal = num(c.total);
+    for (const [what, map] of Object.entries(this.credits)) for (const [k, v] of entriesOf(c[what])) map.set(k, num(v));
+    const u = (c.unpriced && typeof c.unpriced === 'object' ? c.unpriced : {}) as Record<string, unknown>;
+    for (const m of Array.isArray(u.models) ? u.models : []) if (typeof m === 'string') this.unpriced.models.add(m);
+    this.unpriced.input = num(u.input);
+    this.unpriced.output = num(u.output);
     this.total = count(o.total);
     for (const [k, v] of entriesOf(o.stages)) this.stages.set(k, count(v));
     for (const [k, v] of entriesOf(o.roles)) this.roles.set(k, count(v));
@@ -64,11 +106,17 @@ export class TokenLedger {
     }
   }
 
-  add(entry: { stage: string; role: SubagentRole; task?: string; input: number; output: number }): void {
+  /** The prices credits are counted with (the table, with the person's overrides). */
+  usePrices(prices: PriceTable): void {
+    this.prices = prices;
+  }
+
+  add(entry: { stage: string; role: SubagentRole; task?: string; input: number; output: number; model?: ModelRef; cached?: number }): void {
     const bump = (c: TokenCount) => {
       c.input += entry.input;
       c.output += entry.output;
     };
+    if (entry.model) this.addCredits(entry as typeof entry & { model: ModelRef });
     bump(this.total);
     bump(getOr(this.stages, entry.stage, zero));
     bump(getOr(this.roles, entry.role, zero));
@@ -79,8 +127,48 @@ export class TokenLedger {
     }
   }
 
+  private addCredits(entry: { stage: string; role: string; task?: string; input: number; output: number; model: ModelRef; cached?: number }): void {
+    const found = findPrice(this.prices, entry.model);
+    if (!found) {
+      this.unpriced.models.add(entry.model.name ?? entry.model.family ?? entry.model.id);
+      this.unpriced.input += entry.input;
+      this.unpriced.output += entry.output;
+      return;
+    }
+    const credits = creditsOf(entry, found.price);
+    const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + credits);
+    this.creditTotal += credits;
+    bump(this.credits.stages, entry.stage);
+    bump(this.credits.roles, entry.role);
+    if (entry.task) bump(this.credits.tasks, entry.task);
+  }
+
   used(): number {
     return this.total.input + this.total.output;
+  }
+
+  creditsUsed(): number {
+    return this.creditTotal;
+  }
+
+  /** The credits so far and the models without a price, as a run's result reports them. */
+  creditSummary(): { used: number; unpriced: string[] } {
+    return { used: this.creditTotal, unpriced: [...this.unpriced.models] };
+  }
+
+  /** What sending `input` tokens to `model` costs before its reply: undefined for a model without a price. */
+  estimateCredits(model: ModelRef, input: number): number | undefined {
+    const found = findPrice(this.prices, model);
+    return found ? creditsOf({ input, output: 0 }, found.price) : undefined;
+  }
+
+  /**
+   * Stops before a request that would pass the credits budget: `next` is its estimated cost. A
+   * request that reaches the budget exactly is made; one credit's fraction more is not.
+   */
+  checkCredits(budget: number | undefined, next = 0): void {
+    if (budget === undefined || budget <= 0) return;
+    if (this.creditTotal + next > budget || this.creditTotal >= budget) throw new CreditBudgetExceededError(this.creditTotal, budget, next);
   }
 
   ofTask(task: string): TokenCount {
@@ -100,6 +188,14 @@ export class TokenLedger {
       stages: obj(this.stages, (c) => ({ ...c })),
       roles: obj(this.roles, (c) => ({ ...c })),
       tasks: obj(this.tasks, (t) => ({ ...t.count, roles: obj(t.roles, (c) => ({ ...c })) })),
+      credits: {
+        total: this.creditTotal,
+        stages: obj(this.credits.stages, (c) => c),
+        roles: obj(this.credits.roles, (c) => c),
+        tasks: obj(this.credits.tasks, (c) => c),
+        unpriced: { models: [...this.unpriced.models], input: this.unpriced.input, output: this.unpriced.output },
+        source: `${this.prices.source}, ${this.prices.date}`,
+      },
       updated_at: now,
     };
   }
