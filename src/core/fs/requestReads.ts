@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { sameStamp, type FileStamp } from './fileStamp';
+import { readTextRecorded } from './readRecorder';
 
 /** A file as one request last saw it: the version (stamp) and its bytes. */
 type Seen = { stamp: FileStamp; bytes: Buffer };
@@ -42,7 +43,7 @@ export function readFileOnce(path: string): Buffer {
 }
 
 /** A file's text (UTF-8), as readFileOnce reads it. */
-export const readTextOnce = (path: string): string => (seen ? readFileOnce(path).toString('utf8') : readFileSync(path, 'utf8'));
+export const readTextOnce = (path: string): string => (seen ? readFileOnce(path).toString('utf8') : readTextRecorded(path));
 
 /** The request wrote `content` to `path` (renamed into place): reading it back takes no read. */
 export function wroteFile(path: string, content: string): void {

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { inputAt, namesIn, recordReads } from '../../../src/core/fs/readRecorder';
+import { inputAt, namesIn, readTextRecorded, recordReads } from '../../../src/core/fs/readRecorder';
+import { readTextOnce } from '../../../src/core/fs/requestReads';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-read-recorder-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,6 +28,24 @@ describe('recordReads', () => {
       assert.deepEqual(recorded.inputs.get(join(dir, name)), inputAt(join(dir, name)), name);
     });
     assert.equal(recorded.unrecorded, false);
+  });
+
+  it('readTextRecorded (what readTextOnce reads through) records its read while recording, throws readFileSync’s errors, and reads plainly outside', () => {
+    writeFileSync(join(dir, 'direct.json'), '{"a":1}');
+    const missing = join(dir, 'direct-missing.json');
+    const recorded = recordReads(() => {
+      let code: string | undefined;
+      try {
+        readTextRecorded(missing);
+      } catch (e) {
+        code = (e as NodeJS.ErrnoException).code;
+      }
+      return [readTextOnce(join(dir, 'direct.json')), code];
+    });
+    assert.deepEqual(recorded.value, ['{"a":1}', 'ENOENT']);
+    assert.deepEqual(recorded.inputs.get(join(dir, 'direct.json')), inputAt(join(dir, 'direct.json')));
+    assert.deepEqual(recorded.inputs.get(missing), { kind: 'missing' });
+    assert.equal(readTextRecorded(join(dir, 'direct.json')), '{"a":1}');
   });
 
   it('throws what readFileSync throws, and records a missing file and a folder read as a file', () => {
