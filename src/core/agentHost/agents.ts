@@ -2,7 +2,7 @@ import { IMPLEMENTER_EN, IMPLEMENTER_FIX_EN, REVIEWER_EN } from '../executing/di
 import { IMPLEMENTER_FIX_ZH, IMPLEMENTER_ZH, REVIEWER_ZH } from '../executing/dispatch/prompts/templatesZh';
 import { renderTemplate } from '../executing/dispatch/prompts/promptTemplates';
 import { t, type Language } from '../messages';
-import { frontmatter, LOOM_SKILLS, stageList, STATUS_SKILL } from './skills';
+import { frontmatter, gateAndNever, LOOM_SKILLS, stageList, STATUS_SKILL } from './skills';
 
 /**
  * The custom agents Loom contributes to VS Code (`contributes.chatAgents`): the Loom agent, whose
@@ -76,15 +76,7 @@ function loomBody(lang: Language): string {
     '',
     t('agentHost.check.advance', {}, lang),
     '',
-    t('agentHost.heading.gate', {}, lang),
-    '',
-    t('agentHost.gate.body', {}, lang),
-    '',
-    t('agentHost.heading.never', {}, lang),
-    '',
-    t('agentHost.never.stateFiles', {}, lang),
-    t('agentHost.never.skip', {}, lang),
-    t('agentHost.never.approve', {}, lang),
+    ...gateAndNever(lang),
   ].join('\n');
 }
 

@@ -111,6 +111,21 @@ function work(skill: LoomSkill, lang: Language): string[] {
 }
 
 /** The body of a skill in one language, without frontmatter. */
+/** What every skill and the Loom agent end with, worded once: stop at each gate, and what never to do. */
+export function gateAndNever(lang: Language): string[] {
+  return [
+    t('agentHost.heading.gate', {}, lang),
+    '',
+    t('agentHost.gate.body', {}, lang),
+    '',
+    t('agentHost.heading.never', {}, lang),
+    '',
+    t('agentHost.never.stateFiles', {}, lang),
+    t('agentHost.never.skip', {}, lang),
+    t('agentHost.never.approve', {}, lang),
+  ];
+}
+
 export function skillBody(skill: LoomSkill, lang: Language): string {
   const sep = t('agentHost.join.list', {}, lang);
   const lines = [
@@ -129,15 +144,7 @@ export function skillBody(skill: LoomSkill, lang: Language): string {
     ...(skill.stages.length
       ? [t('agentHost.heading.check', {}, lang), '', t('agentHost.check.run', { tools: skill.checks.map(code).join(sep) }, lang), t('agentHost.check.advance', {}, lang), '']
       : []),
-    t('agentHost.heading.gate', {}, lang),
-    '',
-    t('agentHost.gate.body', {}, lang),
-    '',
-    t('agentHost.heading.never', {}, lang),
-    '',
-    t('agentHost.never.stateFiles', {}, lang),
-    t('agentHost.never.skip', {}, lang),
-    t('agentHost.never.approve', {}, lang),
+    ...gateAndNever(lang),
   ];
   return `${lines.join('\n')}\n`;
 }
