@@ -28,12 +28,15 @@ export const LOOM_COMMAND = 'loom-vscode';
 
 /**
  * The plugin around the same skills and agents (VS Code's agent plugins, the Copilot CLI, Claude
- * Code): its manifest, Loom's MCP server for the folder the agent works in, and the Stop and
- * SubagentStop hooks that keep an agent working while Loom says a task is not done
- * (`loom-vscode stop-hook`, src/cli/stopHookCommand.ts).
+ * Code): its manifest, Loom's MCP server for the folder the agent works in, and the hooks that
+ * keep an agent working while Loom says a task is not done: SessionStart notes the errors already
+ * there, Stop and SubagentStop check the records, the tests and new errors (`loom-vscode
+ * stop-hook`, src/cli/stopHookCommand.ts).
  */
 export function pluginFiles(): Record<string, unknown> {
-  const hook = [{ type: 'command', command: `${LOOM_COMMAND} stop-hook`, timeout: 30 }];
+  // A stop runs the project's tests (stopWork.ts), which Loom cuts off at 240 s: the hook waits a little longer.
+  const hook = [{ type: 'command', command: `${LOOM_COMMAND} stop-hook`, timeout: 300 }];
+  const start = [{ type: 'command', command: `${LOOM_COMMAND} stop-hook`, timeout: 30 }];
   return {
     'plugin.json': {
       name: 'loom',
@@ -45,6 +48,6 @@ export function pluginFiles(): Record<string, unknown> {
       mcpServers: '.mcp.json',
     },
     '.mcp.json': { mcpServers: { loom: { command: LOOM_COMMAND, args: ['mcp'] } } },
-    'hooks.json': { hooks: { Stop: hook, SubagentStop: hook } },
+    'hooks.json': { hooks: { SessionStart: start, Stop: hook, SubagentStop: hook } },
   };
 }
