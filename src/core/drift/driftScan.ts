@@ -367,7 +367,8 @@ function record(t: Track, c: LoggedCommit, kind: FileChangeKind, renamedTo: stri
     f.change = 'renamed';
     f.renamedTo = renamedTo;
   } else if (f.change !== 'renamed' || kind === 'deleted') f.change = kind;
-  if (!f.commits.includes(c.hash)) f.commits.push(c.hash);
+  // Commits come oldest first, so one already counted for this file is the last one.
+  if (f.commits[f.commits.length - 1] !== c.hash) f.commits.push(c.hash);
   let dc = g.commits.get(c.hash);
   if (!dc) g.commits.set(c.hash, (dc = { commit: c.hash, subject: c.subject, author: c.author, date: c.date, files: [] }));
   if (!dc.files.includes(origin.path)) dc.files.push(origin.path);
