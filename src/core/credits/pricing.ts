@@ -140,8 +140,7 @@ export function withOverrides(table: PriceTable, overrides: unknown): PriceTable
 export function findPrice(table: PriceTable, model: ModelRef): { name: string; price: ModelPrice; source: string } | undefined {
   if (model.price) return { name: model.name ?? model.family ?? model.id, price: model.price, source: VSCODE_PRICE_SOURCE };
   const wanted = [model.name, model.family, model.id].filter((x): x is string => !!x).map(key);
-  for (const [name, price] of table.models)
-    if (wanted.includes(key(name))) return { name, price, source: table.overridden?.has(name) ? SETTINGS_PRICE_SOURCE : `${table.source}, ${table.date}` };
+  for (const [name, price] of table.models) if (wanted.includes(key(name))) return { name, price, source: table.overridden?.has(name) ? SETTINGS_PRICE_SOURCE : `${table.source}, ${table.date}` };
   return undefined;
 }
 
@@ -159,9 +158,15 @@ export function formatCredits(credits: number): string {
 /** What a spec's runs cost, as `status --json` reports it: read from the token ledger kept in pipeline.state.json. */
 export interface SpecCredits {
   total: number;
-  /** Models without a price, whose tokens are not in the total. */
+  /** Per stage: the executing stage's subagents, each stage's drafting. */
+  stages: Record<string, number>;
+  /** Models without a price, whose tokens are not in the total but counted here. */
   unpriced_models: string[];
+  unpriced_tokens: { input: number; output: number };
+  /** The table's source and date. */
   source: string;
+  /** Each priced model and where its price came from: VS Code, the setting, or the table. */
+  prices: Record<string, string>;
 }
 
 /** The credits a spec's state records (`metadata.token_usage.credits`), or undefined when no run priced a request. */
@@ -170,7 +175,16 @@ export function recordedCredits(metadata: Record<string, unknown> | undefined): 
   const credits = usage && typeof usage === 'object' ? (usage as Record<string, unknown>).credits : undefined;
   if (!credits || typeof credits !== 'object') return undefined;
   const c = credits as Record<string, unknown>;
-  const total = typeof c.total === 'number' && Number.isFinite(c.total) ? c.total : 0;
-  const unpriced = c.unpriced && typeof c.unpriced === 'object' ? (c.unpriced as Record<string, unknown>).models : undefined;
-  return { total, unpriced_models: Array.isArray(unpriced) ? unpriced.filter((m): m is string => typeof m === 'string') : [], source: typeof c.source === 'string' ? c.source : '' };
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+  const record = <T>(v: unknown, keep: (x: unknown) => x is T): Record<string, T> =>
+    Object.fromEntries(v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).filter((e): e is [string, T] => keep(e[1])) : []);
+  const unpriced = (c.unpriced && typeof c.unpriced === 'object' ? c.unpriced : {}) as Record<string, unknown>;
+  return {
+    total: num(c.total),
+    stages: record(c.stages, (x): x is number => typeof x === 'number' && Number.isFinite(x)),
+    unpriced_models: Array.isArray(unpriced.models) ? unpriced.models.filter((m): m is string => typeof m === 'string') : [],
+    unpriced_tokens: { input: num(unpriced.input), output: num(unpriced.output) },
+    source: typeof c.source === 'string' ? c.source : '',
+    prices: record(c.prices, (x): x is string => typeof x === 'string'),
+  };
 }

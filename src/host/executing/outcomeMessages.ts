@@ -10,9 +10,10 @@ export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'i
   return credits ? { ...said, text: `${said.text} ${credits}` } : said;
 }
 
-function creditsLine(c: { used: number; unpriced: string[] }, tokens: number): string {
+function creditsLine(c: { used: number; unpriced: string[]; unpricedTokens?: number }, tokens: number): string {
   const used = t('host.executing.creditsSoFar', { credits: formatCredits(c.used) });
-  return c.unpriced.length ? `${used} ${t('credits.unpriced', { models: c.unpriced.join(', '), tokens: String(tokens) })}.` : used;
+  // The unpriced models' own tokens, not the run's: the priced ones are in the credits already.
+  return c.unpriced.length ? `${used} ${t('credits.unpriced', { models: c.unpriced.join(', '), tokens: String(c.unpricedTokens ?? tokens) })}.` : used;
 }
 
 function outcomeText(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {
@@ -84,5 +85,7 @@ export function progressLine(e: ExecutingEvent): string | undefined {
 export function estimateLine(task: string, role: string, e: { input: number; output: number; credits?: number; model: string }): string {
   const input = String(e.input);
   const output = String(e.output);
-  return e.credits !== undefined ? t('credits.estimate', { task, role, credits: formatCredits(e.credits), input, output }) : t('credits.estimateUnpriced', { task, role, input, output, model: e.model });
+  return e.credits !== undefined
+    ? t('credits.estimate', { task, role, credits: formatCredits(e.credits), input, output })
+    : t('credits.estimateUnpriced', { task, role, input, output, model: e.model });
 }

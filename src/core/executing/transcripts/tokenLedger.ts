@@ -184,8 +184,8 @@ export class TokenLedger {
   }
 
   /** The credits so far and the models without a price, as a run's result reports them. */
-  creditSummary(): { used: number; unpriced: string[] } {
-    return { used: this.creditTotal, unpriced: [...this.unpriced.models] };
+  creditSummary(): { used: number; unpriced: string[]; unpricedTokens: number } {
+    return { used: this.creditTotal, unpriced: [...this.unpriced.models], unpricedTokens: this.unpriced.input + this.unpriced.output };
   }
 
   /** What sending `input` tokens to `model` costs, `output` tokens answered: undefined for a model without a price. */
