@@ -161,7 +161,17 @@ export interface TokenUsage {
   roles: ({ id: string } & TokenCount)[];
   updatedAt?: string;
   /** The same requests in AI credits where the model's price is known; the others stay in tokens, named. */
-  credits?: { total: number; tasks: { id: string; credits: number }[]; unpricedModels: string[]; unpricedTokens: number; source: string };
+  credits?: {
+    total: number;
+    tasks: { id: string; credits: number }[];
+    /** Per stage: the executing stage's subagents and each stage's drafting. */
+    stages?: { id: string; credits: number }[];
+    unpricedModels: string[];
+    unpricedTokens: number;
+    source: string;
+    /** Each priced model and where its price came from (VS Code, the setting, the table). */
+    prices?: { model: string; source: string }[];
+  };
 }
 
 export interface DashboardActions {
