@@ -21,6 +21,7 @@ import { registerTaskReviewCommands } from './host/executing/taskReviewCommands'
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
+import { registerDriftCommands } from './host/drift/driftCommands';
 import { ActiveRunsFile } from './host/pipelineRun/activeRuns';
 import { RunStopsFile } from './core/port/pipelineRun';
 import { PipelineRuns } from './host/pipelineRun/pipelineRuns';
@@ -141,6 +142,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),
+    ...registerDriftCommands(ctx),
     ...registerPipelineRunCommands(ctx, runs, setup),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),

@@ -3,7 +3,7 @@ import type { LoomRepository } from '../repository/loomRepository';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { stageWithRole } from '../pipeline/stageRoles';
 import { driftSubjectOf } from './driftSubjects';
-import { scanDrift, type DriftReport } from './driftScan';
+import { scanDrift, type DriftReport, type SpecDrift } from './driftScan';
 
 /** Whether a spec is at the stage of its pipeline that syncs (read from its state file alone). */
 const isSynced = (spec: SpecPipeline) => {
@@ -16,11 +16,12 @@ const isSynced = (spec: SpecPipeline) => {
  * and the editor's read model answer. Without `only`, each spec's state file is read first and
  * only a synced spec's tasks and traceability are read (they name its files), while git's log runs.
  */
-export function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
-  const specs =
-    options.only ??
-    findSpecDirs(repo.root, repo.specRoots)
-      .map((dir) => repo.readOnDemand(dir))
-      .filter(isSynced);
-  return scanDrift(repo.root, specs.map(driftSubjectOf), { signal: options.signal });
+export async function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
+  const all = options.only ?? findSpecDirs(repo.root, repo.specRoots).map((dir) => repo.readOnDemand(dir));
+  const report = await scanDrift(repo.root, all.filter(isSynced).map(driftSubjectOf), { signal: options.signal });
+  // A state file that cannot be read may be a synced spec's: said, never taken for "not synced".
+  const unreadable = all.filter((s) => s.snapshot.stateCondition === 'invalid');
+  return unreadable.length
+    ? { ...report, specs: [...report.specs, ...unreadable.map((s): SpecDrift => ({ specDir: s.snapshot.specDir, status: 'unreadable', files: [], commits: [], goneTests: [] }))] }
+    : report;
 }

@@ -3,3 +3,4 @@ export type { DriftReport, SpecDrift, DriftedFile, DriftCommit, DriftBaseline, D
 export type { RecordedBaseline, BaselineSource } from '../drift/baseline';
 export { repositoryDrift } from '../drift/repositoryDrift';
 export { driftSummary, driftFileLine, goneTestLine, shortCommit } from '../drift/driftText';
+export { personOf } from '../drift/baselineMove';
