@@ -142,7 +142,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),
-    ...registerDriftCommands(ctx),
+    ...registerDriftCommands(ctx, drifts),
     ...registerPipelineRunCommands(ctx, runs, setup),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),

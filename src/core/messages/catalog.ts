@@ -48,6 +48,7 @@ import { driftMessages } from './drift';
 import { agentHostMessages } from './agentHost';
 import { creditsMessages } from './credits';
 import { driftReconcileMessages } from './driftReconcile';
+import { driftViewMessages } from '../../shared/messages/driftViewMessages';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -101,6 +102,7 @@ export const TABLES = [
   agentHostMessages,
   creditsMessages,
   driftReconcileMessages,
+  driftViewMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;

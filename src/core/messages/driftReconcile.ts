@@ -40,6 +40,9 @@ export const driftReconcileMessages = {
   },
   'host.drift.acceptReasonNeeded': { en: 'Say why: the reason is recorded with the baseline.', zh: '请说明理由：理由会与基线一起记录。' },
   'host.drift.acceptWhichSpec': { en: 'Which synced spec is accurate as the code is now?', zh: '哪个已同步的规格与现在的代码一致？' },
+  'host.drift.diffWhichFile': { en: 'Which file of {specDir} changed since its baseline?', zh: '{specDir} 基线以来变更的哪个文件？' },
+  'host.drift.notDrifted': { en: '{specDir} has no drift in {file} to show.', zh: '{specDir} 的 {file} 没有可显示的漂移。' },
+  'host.drift.diffTitle': { en: '{file} (baseline {commit} ↔ working tree)', zh: '{file}（基线 {commit} ↔ 工作区）' },
   'cli.drift.acceptNeedsSpec': {
     en: 'drift --accept needs --spec-dir D and --reason "why the code is what the spec means"',
     zh: 'drift --accept 需要 --spec-dir D 和 --reason "为何代码就是规格的本意"',

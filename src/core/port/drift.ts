@@ -4,3 +4,4 @@ export type { RecordedBaseline, BaselineSource } from '../drift/baseline';
 export { repositoryDrift } from '../drift/repositoryDrift';
 export { driftSummary, driftFileLine, goneTestLine, shortCommit } from '../drift/driftText';
 export { personOf } from '../drift/baselineMove';
+export { dashboardDrift } from '../drift/driftView';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { personOf } from '../../core/port/drift';
 import { t } from '../../core/port/messages';
@@ -5,6 +6,8 @@ import { request } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
 import { cancelled, createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { SpecEntry } from '../specs/specRegistry';
+import { checkpointUri } from '../executing/taskReviewCommands';
+import type { SpecDrifts } from './specDrifts';
 
 /**
  * Loom: Accept Spec as Accurate: the person says the code as it is now is what the spec means;
@@ -33,6 +36,45 @@ export async function acceptSpecAsAccurate(ctx: CommandContext, e: SpecEntry, gi
   return { status: 'done', specDir: e.dir, message };
 }
 
-export function registerDriftCommands(ctx: CommandContext): vscode.Disposable[] {
-  return [createCommand(ctx, 'loom.acceptSpecAsAccurate', { spec: true, writes: true, placeHolder: t('host.drift.acceptWhichSpec') }, (a, e) => acceptSpecAsAccurate(ctx, e!, a.reason))];
+/**
+ * Show Drift Diff: one file a drifted spec speaks for, in VS Code's diff from the spec's baseline
+ * commit (through the checkpoint documents, `git show` of that commit) to the working tree; a
+ * renamed file is shown under its new name, a deleted one against nothing. The file must be one the
+ * spec's drift names: the dashboard's message is not trusted for anything else.
+ */
+export async function showDriftDiff(drifts: SpecDrifts, e: SpecEntry, file: string | undefined): Promise<CommandOutcome> {
+  await drifts.whenRead();
+  const d = drifts.drift(e.dir);
+  const specDir = e.spec.snapshot.specDir;
+  const files = d?.status === 'drifted' ? d.files : [];
+  const chosen =
+    file ??
+    (await vscode.window.showQuickPick(
+      files.map((f) => f.path),
+      { placeHolder: t('host.drift.diffWhichFile', { specDir }) },
+    ));
+  if (chosen === undefined) return cancelled;
+  const f = files.find((x) => x.path === chosen);
+  if (!d?.baseline || !f) {
+    const message = t('host.drift.notDrifted', { specDir, file: chosen });
+    notify('info', message);
+    return { status: 'refused', message, reasons: [] };
+  }
+  const root = e.spec.snapshot.repoRoot;
+  const now = f.renamedTo ?? f.path;
+  const left = checkpointUri(root, d.baseline.commit, f.path);
+  // A file gone from the working tree is compared with nothing, so the whole of it reads as removed.
+  const right = f.change === 'deleted' ? checkpointUri(root, EMPTY_TREE, f.path) : vscode.Uri.file(join(root, ...now.split('/')));
+  await vscode.commands.executeCommand('vscode.diff', left, right, t('host.drift.diffTitle', { file: now, commit: d.baseline.commit.slice(0, 7) }), { preview: true });
+  return { status: 'done', specDir: e.dir, message: now, uri: left.toString() };
+}
+
+/** git's empty tree: no file is at it, so its document is empty. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+export function registerDriftCommands(ctx: CommandContext, drifts: SpecDrifts): vscode.Disposable[] {
+  return [
+    createCommand(ctx, 'loom.acceptSpecAsAccurate', { spec: true, writes: true, placeHolder: t('host.drift.acceptWhichSpec') }, (a, e) => acceptSpecAsAccurate(ctx, e!, a.reason)),
+    createCommand(ctx, 'loom.showDriftDiff', { spec: true, writes: false }, (a, e) => showDriftDiff(drifts, e!, a.file)),
+  ];
 }
