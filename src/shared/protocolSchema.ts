@@ -45,6 +45,7 @@ export const WebviewMessageSchema = lazySchema((z) => {
     z.strictObject({ ...run, command: z.literal('stopPipeline'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('continuePipeline'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('acceptAsAccurate'), args: z.undefined().optional() }),
+    z.strictObject({ ...run, command: z.literal('reconcileSpec'), args: z.undefined().optional() }),
     z.strictObject({ ...run, command: z.literal('showDriftDiff'), args: z.strictObject({ file: relativePath() }) }),
     z.strictObject({ ...run, command: z.literal('recover'), args: z.strictObject({ to: stageId }) }),
     z.strictObject({ ...run, command: z.literal('reapprove'), args: z.strictObject({ stage: stageId }) }),

@@ -37,7 +37,7 @@ const drifted: SpecDrift = {
   goneTests: [{ file: 'test/login.test.ts', behaviors: ['REQ-001-B01'], commit: C2 }],
 };
 
-it('a drifted spec lists its files since the baseline, each with Show diff, its commits, and Accept as Accurate', async () => {
+it('a drifted spec lists its files since the baseline, each with Show diff, its commits, Reconcile and Accept as Accurate', async () => {
   const p = await harness.open('dashboard', { reply: { type: 'init', model: { ...dashboardModel({ stage: 'synced' }), drift: dashboardDrift(drifted) } } });
   const section = p.page.locator('#drift');
   assert.equal(await section.getAttribute('data-status'), 'drifted');
@@ -56,11 +56,13 @@ it('a drifted spec lists its files since the baseline, each with Show diff, its 
   assert.match(text(await section.locator('.gone-tests').textContent()), /test\/login\.test\.ts is gone: REQ-001-B01 no longer have their test/);
   assert.deepEqual(await section.locator('.drift-commits li').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { commit: string } }).dataset.commit)), [C2, C1]);
   await rows.nth(1).locator('vscode-button[data-command=showDriftDiff]').click();
+  await section.locator('vscode-button[data-command=reconcileSpec]').click();
   await section.locator('vscode-button[data-command=acceptAsAccurate]').click();
   // A renamed file opens under its new name; the diff names the file as the spec does.
   await rows.nth(0).locator('a.file-link').click();
   assert.deepEqual(await p.postedOf('runCommand'), [
     { type: 'runCommand', specDir: SPEC, command: 'showDriftDiff', args: { file: 'src/session.ts' } },
+    { type: 'runCommand', specDir: SPEC, command: 'reconcileSpec' },
     { type: 'runCommand', specDir: SPEC, command: 'acceptAsAccurate' },
   ]);
   assert.deepEqual(await p.postedOf('openFile'), [{ type: 'openFile', path: 'src/login.ts' }]);

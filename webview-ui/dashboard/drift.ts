@@ -111,6 +111,7 @@ export function renderDrift(m: DashboardModel): HTMLElement | null {
       ? h(
           'div',
           { className: 'actions' },
+          commandButton(m.specDir, { command: 'reconcileSpec' }, tvDrift('view.drift.reconcile'), { key: 'drift-reconcile', secondary: true, title: tvDrift('view.drift.reconcileTitle') }),
           commandButton(m.specDir, { command: 'acceptAsAccurate' }, tvDrift('view.drift.accept'), { key: 'drift-accept', secondary: true, title: tvDrift('view.drift.acceptTitle') }),
         )
       : null,

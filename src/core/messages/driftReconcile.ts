@@ -43,6 +43,25 @@ export const driftReconcileMessages = {
   'host.drift.diffWhichFile': { en: 'Which file of {specDir} changed since its baseline?', zh: '{specDir} 基线以来变更的哪个文件？' },
   'host.drift.notDrifted': { en: '{specDir} has no drift in {file} to show.', zh: '{specDir} 的 {file} 没有可显示的漂移。' },
   'host.drift.diffTitle': { en: '{file} (baseline {commit} ↔ working tree)', zh: '{file}（基线 {commit} ↔ 工作区）' },
+  'reconcile.requirementDropped': {
+    en: 'requirements.json drops {id}: a reconcile keeps every requirement id (its behaviors marked superseded when the code no longer has them)',
+    zh: 'requirements.json 删除了 {id}：调和必须保留每个需求 id（代码不再具备的行为标记为 superseded）',
+  },
+  'reconcile.behaviorDropped': {
+    en: 'requirements.json drops the behavior {id}: keep it with "status": "superseded" when the code no longer has it, never delete it',
+    zh: 'requirements.json 删除了行为 {id}：代码不再具备时请保留并设为 "status": "superseded"，不要删除',
+  },
+  'host.drift.reconciled': {
+    en: 'Wrote {files} in {specDir}, and moved its baseline to HEAD: the spec says again what the code does.',
+    zh: '已在 {specDir} 写入 {files}，并把基线移到 HEAD：规格重新与代码一致。',
+  },
+  'host.drift.nothingToReconcile': { en: '{specDir} has nothing to reconcile: {summary}.', zh: '{specDir} 无需调和：{summary}。' },
+  'host.drift.readingDiff': { en: 'Reading what the code did since the baseline…', zh: '正在读取基线以来的代码变化…' },
+  'host.drift.modelPurpose': { en: 'Loom reconciles a synced spec with its code', zh: 'Loom 将已同步的规格与代码调和' },
+  'host.drift.reconcileNeedsModel': {
+    en: 'Reconcile needs a language model, and none is available: install or sign in to a chat model provider (or Accept as Accurate instead).',
+    zh: '调和需要语言模型，但当前没有可用模型：请安装或登录聊天模型提供方（或改用“确认准确”）。',
+  },
   'cli.drift.acceptNeedsSpec': {
     en: 'drift --accept needs --spec-dir D and --reason "why the code is what the spec means"',
     zh: 'drift --accept 需要 --spec-dir D 和 --reason "为何代码就是规格的本意"',

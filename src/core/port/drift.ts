@@ -5,3 +5,4 @@ export { repositoryDrift } from '../drift/repositoryDrift';
 export { driftSummary, driftFileLine, goneTestLine, shortCommit } from '../drift/driftText';
 export { personOf } from '../drift/baselineMove';
 export { dashboardDrift } from '../drift/driftView';
+export { buildReconcileMessages, checkReconcileDrafts, driftDiff, reconcileCommand, writeReconcile } from '../drift/reconcile';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { personOf } from '../../core/port/drift';
+import { driftSummary, personOf } from '../../core/port/drift';
 import { t } from '../../core/port/messages';
 import { request } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
@@ -69,6 +69,29 @@ export async function showDriftDiff(drifts: SpecDrifts, e: SpecEntry, file: stri
   return { status: 'done', specDir: e.dir, message: now, uri: left.toString() };
 }
 
+/**
+ * Loom: Reconcile Spec with the Code: opens the chat on `@loom /reconcile` for the spec, with the
+ * model the person picks there (the proposal is previewed and written from the chat). Without any
+ * model, Accept as Accurate is what remains, and the message says so.
+ */
+export async function reconcileIn(drifts: SpecDrifts, e: SpecEntry): Promise<CommandOutcome> {
+  const specDir = e.spec.snapshot.specDir;
+  await drifts.whenRead();
+  const d = drifts.drift(e.dir);
+  if (d?.status !== 'drifted') {
+    const message = t('host.drift.nothingToReconcile', { specDir, summary: d ? driftSummary(d) : (e.spec.stage ?? '?') });
+    notify('info', message);
+    return { status: 'refused', message, reasons: [] };
+  }
+  if (!(await vscode.lm.selectChatModels()).length) {
+    const message = t('host.drift.reconcileNeedsModel');
+    notify('info', message, [{ title: t('view.drift.accept'), run: () => void vscode.commands.executeCommand('loom.acceptSpecAsAccurate', { specDir: e.dir }) }]);
+    return { status: 'refused', message, reasons: [] };
+  }
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@loom /reconcile ${specDir}`, isPartialQuery: false });
+  return { status: 'done', specDir: e.dir };
+}
+
 /** git's empty tree: no file is at it, so its document is empty. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -76,5 +99,6 @@ export function registerDriftCommands(ctx: CommandContext, drifts: SpecDrifts): 
   return [
     createCommand(ctx, 'loom.acceptSpecAsAccurate', { spec: true, writes: true, placeHolder: t('host.drift.acceptWhichSpec') }, (a, e) => acceptSpecAsAccurate(ctx, e!, a.reason)),
     createCommand(ctx, 'loom.showDriftDiff', { spec: true, writes: false }, (a, e) => showDriftDiff(drifts, e!, a.file)),
+    createCommand(ctx, 'loom.reconcileSpec', { spec: true, writes: true, placeHolder: t('host.drift.acceptWhichSpec') }, (_a, e) => reconcileIn(drifts, e!)),
   ];
 }

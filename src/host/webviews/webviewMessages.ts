@@ -34,6 +34,7 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   stopPipeline: 'loom.stopPipeline',
   continuePipeline: 'loom.continuePipeline',
   acceptAsAccurate: 'loom.acceptSpecAsAccurate',
+  reconcileSpec: 'loom.reconcileSpec',
   showDriftDiff: 'loom.showDriftDiff',
 };
 

@@ -22,6 +22,11 @@ export const driftViewMessages = {
   'view.drift.showDiff': { en: 'Show diff', zh: '显示差异' },
   'view.drift.showDiffTitle': { en: '{file} from the baseline {commit} to the working tree', zh: '{file}：从基线 {commit} 到工作区' },
   'view.drift.goneTest': { en: '{file} is gone: {behaviors} no longer have their test', zh: '{file} 已不存在：{behaviors} 失去了测试' },
+  'view.drift.reconcile': { en: 'Reconcile with the Model', zh: '用模型调和' },
+  'view.drift.reconcileTitle': {
+    en: 'The model proposes the smallest amendment of the spec (ids kept, a lost behavior superseded), checked and shown before anything is written',
+    zh: '由模型提出对规格最小的修订（保留 id，失去的行为标记为 superseded），写入前会检查并展示',
+  },
   'view.drift.accept': { en: 'Accept as Accurate', zh: '确认准确' },
   'view.drift.acceptTitle': {
     en: 'The code as it is now is what the spec means: move the baseline to HEAD, with your name and reason',
