@@ -58,7 +58,9 @@ export type DriftStatus =
   /** A shallow clone does not hold the baseline (or the commit of the move to synced): said, never guessed. */
   | 'shallow'
   /** The baseline is not a commit of this repository (history rewritten). */
-  | 'unknown-baseline';
+  | 'unknown-baseline'
+  /** The spec's pipeline.state.json cannot be read: whether it is synced, and its baseline, are unknown (it is never written). */
+  | 'unreadable';
 
 export interface SpecDrift {
   specDir: string;

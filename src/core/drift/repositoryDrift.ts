@@ -8,7 +8,7 @@ import type { SpecPipeline } from '../repository/specPipeline';
 import { stageWithRole } from '../pipeline/stageRoles';
 import { recordedBaseline } from './baseline';
 import { driftSubjectOf } from './driftSubjects';
-import { scanDrift, type DriftReport, type DriftSubject } from './driftScan';
+import { scanDrift, type DriftReport, type DriftSubject, type SpecDrift } from './driftScan';
 import { spokenFiles } from './spokenFiles';
 
 /** Whether a spec is at the stage of its pipeline that syncs (read from its state file alone). */
@@ -24,7 +24,7 @@ const isSynced = (spec: SpecPipeline) => {
  * `__proto__` key, a shape only the schema decides), or no state at all, is read in full here, as
  * the editor reads it, so the answer is the same either way. Undefined: not synced.
  */
-function subjectOf(repo: LoomRepository, dir: string): DriftSubject | undefined {
+function subjectOf(repo: LoomRepository, dir: string, noteUnreadable: (spec: SpecPipeline) => void): DriftSubject | undefined {
   const text = readOptionalText(join(dir, PIPELINE_STATE_FILE));
   let state: ReturnType<ReturnType<typeof plainPipelineState>>;
   try {
@@ -34,6 +34,7 @@ function subjectOf(repo: LoomRepository, dir: string): DriftSubject | undefined 
   }
   if (!state) {
     const spec = repo.readOnDemand(dir);
+    noteUnreadable(spec);
     return isSynced(spec) ? driftSubjectOf(spec) : undefined;
   }
   const definition = repo.definitionForState(state, dir);
@@ -54,11 +55,21 @@ function subjectOf(repo: LoomRepository, dir: string): DriftSubject | undefined 
  * and the editor's read model answer. Without `only`, each spec's state file is read first and
  * only a synced spec's tasks and traceability are read (they name its files), while git's log runs.
  */
-export function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
-  const subjects = options.only
-    ? options.only.map(driftSubjectOf)
-    : findSpecDirs(repo.root, repo.specRoots)
-        .map((dir) => subjectOf(repo, dir))
-        .filter((s): s is DriftSubject => s !== undefined);
-  return scanDrift(repo.root, subjects, { signal: options.signal });
+export async function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
+  // A state file that cannot be read may be a synced spec's: said, never taken for "not synced".
+  const unreadable: SpecDrift[] = [];
+  const noteUnreadable = (s: SpecPipeline) => {
+    if (s.snapshot.stateCondition === 'invalid') unreadable.push({ specDir: s.snapshot.specDir, status: 'unreadable', files: [], commits: [], goneTests: [] });
+  };
+  let subjects: DriftSubject[];
+  if (options.only) {
+    options.only.forEach(noteUnreadable);
+    subjects = options.only.filter(isSynced).map(driftSubjectOf);
+  } else {
+    subjects = findSpecDirs(repo.root, repo.specRoots)
+      .map((dir) => subjectOf(repo, dir, noteUnreadable))
+      .filter((s): s is DriftSubject => s !== undefined);
+  }
+  const report = await scanDrift(repo.root, subjects, { signal: options.signal });
+  return unreadable.length ? { ...report, specs: [...report.specs, ...unreadable] } : report;
 }

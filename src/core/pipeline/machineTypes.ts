@@ -99,6 +99,8 @@ export type PipelineEvent =
   | ({ type: 'ANSWER_REVIEW'; input: Omit<ExecutingMachineInput, 'ready'>; writer: string; signal?: AbortSignal } & Asked)
   /** Synced by Loom: the feature's memory written at the stage that syncs. */
   | ({ type: 'SYNC' } & Asked)
+  /** Accept as Accurate, or a reconcile written: the drift baseline moved to the commit the code is at (src/core/drift/baselineMove.ts). */
+  | ({ type: 'MOVE_BASELINE'; source: 'accepted' | 'reconciled'; by: string; reason: string } & Asked & CodeAt & Pick<Confirmed, 'approver'>)
   /** Verification by Loom: the project's commands run as a job beside the stage, then the report and handoff are written. */
   | ({ type: 'VERIFY'; verify: VerifyInput } & Asked)
   /** An effect of the machine finished its writes: its answer (or the error it met) goes out. */

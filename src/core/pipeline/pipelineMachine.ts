@@ -21,6 +21,7 @@ import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import { reviewFixesToAnswer, reviewResponseOnly } from './specOffers';
 import { reviewTestsJob } from '../review/reviewTestsJob';
 import { verificationJob, type VerificationJobInput } from '../verification/verificationJob';
+import { moveBaseline } from '../drift/baselineMove';
 
 export type { StateStorePort } from './machineTypes';
 export { EXECUTING_RUN, machineStateOf, stageOfValue, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
@@ -175,6 +176,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       writeReport: ({ context, event, self }) => fx.writeReport(context, event, self),
       recordVerification: ({ context, event, self }) => fx.recordVerification(context, event, self),
       syncMemory: ({ context, event, self }) => fx.syncMemory(context, event, self),
+      moveBaseline: ({ context, event, self }) => moveBaseline(context, event, self),
       startAnswer: assign(({ context, event }) => {
         const e = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
         const review = reviewToAnswer(context.facts);
@@ -284,6 +286,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         // A failed spec has no stage whose checks could run: it is recovered first.
         CHECK_STAGE: id === FAILED_STAGE ? notTaken(id) : { actions: 'checkStage' as const },
         SYNC: [{ guard: 'atSync' as const, actions: 'syncMemory' as const }, notTaken(id)],
+        MOVE_BASELINE: [{ guard: 'atSync' as const, actions: 'moveBaseline' as const }, notTaken(id)],
         ANSWER_REVIEW: notTaken(id),
         CREATE_WORKTREE: [
           {
@@ -325,6 +328,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         'VERIFY',
         'SYNC',
         'ANSWER_REVIEW',
+        'MOVE_BASELINE',
       ].map((e) => [e, notTaken(UNREADABLE)]),
     ),
   } as never;

@@ -21,7 +21,7 @@ import { eventOf, type LongIntent, type RunPorts } from '../port/events';
 import { INTENT_OPERATIONS, type IntentOperation } from '../port/intentTable';
 import type { ExecutingEvent } from '../executing/events';
 import { currentSteps } from './currentSteps';
-import { codeCommitOf } from '../drift/baseline';
+import { codeCommitOf, headCommitOf } from '../drift/baseline';
 import type { Intent, RequestOptions } from '../port/intent';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
@@ -401,6 +401,7 @@ export class SpecPipeline {
     const id = `r${++requests}`;
     const asked = this.withCurrentSteps(intent);
     if (options.codeCommit === undefined && this.mayReachSync(intent)) options = { ...options, codeCommit: await codeCommitOf(this.snapshot) };
+    if (options.codeCommit === undefined && intent.type === 'moveBaseline') options = { ...options, codeCommit: await headCommitOf(this.snapshot.repoRoot) };
     if (op.model) {
       const noModel = await this.modelMissing(asked as RunIntent, options, id, now);
       if (noModel) return noModel;

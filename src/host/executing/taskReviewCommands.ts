@@ -13,7 +13,7 @@ import { t } from '../../core/port/messages';
 const SCHEME = 'loom-checkpoint';
 
 /** `loom-checkpoint:/src/due.js?worktree=…&commit=…`: a file as a checkpoint (or the commit before it) has it. */
-function checkpointUri(worktree: string, commit: string, file: string): vscode.Uri {
+export function checkpointUri(worktree: string, commit: string, file: string): vscode.Uri {
   return vscode.Uri.from({ scheme: SCHEME, path: `/${file}`, query: new URLSearchParams({ worktree, commit }).toString() });
 }
 
