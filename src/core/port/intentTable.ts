@@ -46,4 +46,5 @@ export const INTENT_OPERATIONS: Readonly<Record<IntentType, IntentOperation>> = 
   verify: job,
   runTasks: { ...run, model: true },
   answerReview: run,
+  sendThreads: job,
 };
