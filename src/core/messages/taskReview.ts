@@ -30,4 +30,40 @@ export const taskReviewMessages = {
     zh: '{task} 的修复轮未修改 {file}；其审查已通过。',
   },
   'taskReview.author': { en: 'Loom', zh: 'Loom' },
+  // The host's comment controller and commands (src/host/executing/taskThreads.ts, taskThreadCommands.ts).
+  'host.taskReview.controller': { en: 'Loom: Task Review', zh: 'Loom：Task 审查' },
+  'host.taskReview.prompt': { en: "Comment on the task's change", zh: '对 task 的修改发表评论' },
+  'host.taskReview.placeHolder': { en: 'What is wrong here, and what should the implementer do?', zh: '这里有什么问题？实现者应当怎么做？' },
+  'host.taskReview.open': { en: 'Open · started by {author}', zh: '未解决 · 由 {author} 发起' },
+  'host.taskReview.sent': { en: 'Sent to the implementer · waiting for its fix round', zh: '已发送给实现者 · 等待修复轮' },
+  'host.taskReview.resolved': { en: 'Resolved', zh: '已解决' },
+  'host.taskReview.outdated': { en: 'Outdated: the lines it was on changed', zh: '已过时：所评论的行已修改' },
+  'host.taskReview.cannotRead': { en: 'Loom cannot read the comment threads of a task: {message}', zh: 'Loom 无法读取 task 的评论：{message}' },
+  'host.taskReview.untrusted': {
+    en: "Loom does not write a task's comments in Restricted Mode: trust the workspace first",
+    zh: '受限模式下 Loom 不写入 task 的评论：请先信任此工作区',
+  },
+  'host.taskReview.onlyAfter': {
+    en: "Comments on a task's change go on the side after the task in Review Changes",
+    zh: 'task 修改的评论请写在“查看修改”中 task 之后的一侧',
+  },
+  'host.taskReview.threadGone': { en: 'This comment thread is no longer in its task-reviews file.', zh: '此评论已不在其 task-reviews 文件中。' },
+  'host.taskReview.sentTo': {
+    en: '{count, plural, one {1 comment thread goes} other {{count} comment threads go}} to {task} as its next fix round; Run Tasks runs it, and Loom answers each thread when it is done.',
+    zh: '{count} 条评论将作为 {task} 的下一个修复轮发送；Run Tasks 运行它，完成后 Loom 会逐条回复。',
+  },
+  'host.taskReview.noTarget': {
+    en: "Open a task's changes with Review Changes first (or give the spec and task)",
+    zh: '请先用“查看修改”打开 task 的修改（或指定 spec 和 task）',
+  },
+  'host.taskReview.whichFile': { en: 'Which file of {task} did you review?', zh: '你审阅了 {task} 的哪个文件？' },
+  'host.taskReview.checkpointGone': {
+    en: "{task}'s checkpoint {commit} is no longer in the repository (its branch was deleted or rewritten), so git has nothing to show",
+    zh: '{task} 的检查点 {commit} 已不在仓库中（其分支已被删除或改写），git 无内容可显示',
+  },
+  'host.taskReview.treeReviewed': { en: '{reviewed}/{files} reviewed', zh: '已审阅 {reviewed}/{files}' },
+  'host.taskReview.treeComments': { en: '{count, plural, one {1 comment} other {{count} comments}}', zh: '{count} 条评论' },
+  'host.taskReview.tipReviewed': { en: 'reviewed {at} by {by}', zh: '{by} 于 {at} 审阅' },
+  'host.taskReview.tipChanged': { en: 'changed since reviewed', zh: '审阅后又有修改' },
+  'host.taskReview.tipNotReviewed': { en: 'not reviewed', zh: '未审阅' },
 } as const;
