@@ -117,6 +117,8 @@ export interface DashboardTask {
   breaker?: BreakerReport;
   /** Its latest checkpoint on the feature branch (Review Changes, Reject File, Rewind). */
   checkpoint?: { commit: string; files: string[] };
+  /** Its change's review (task-reviews/TN.json): files marked reviewed of all it changed, those changed since marked, open comment threads. */
+  review?: { files: number; reviewed: number; changed: string[]; openThreads: number; error?: string };
 }
 
 export interface DashboardHandoff {

@@ -31,6 +31,7 @@ import { checkStage } from '../validators/stageCheck';
 import { takeBackTraceability } from '../executing/evidence/traceabilityUpdate';
 import { rewindQuestion, type TaskChangeJobOutput } from '../executing/review/taskChangeJob';
 import { taskStatesAfter } from '../executing/review/taskChanges';
+import { recordThreadsSent } from '../executing/review/taskReviewRound';
 import { CONVERGENCE_PASS, convergenceRound, writeConvergence } from '../validators/convergence';
 import { writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../validators/omissionHunt';
@@ -580,6 +581,10 @@ export function effects(def: PipelineDefinition) {
             plan.tasks.map((id) => ({ id, behaviors: context.facts.tasks.get(id)?.behavior_ids ?? [] })),
           );
           return { answer: { kind: 'changed', intent: 'rewind', from: stage, to: stage, task: plan.task, tasks: plan.tasks, files: plan.files, target: plan.target } };
+        }
+        if (plan.kind === 'sendThreads') {
+          recordThreadsSent(context.facts, plan, now);
+          return { answer: { kind: 'changed', intent: 'sendThreads', from: stage, to: stage, task: plan.task, threads: plan.threads.length } };
         }
         return { answer: { kind: 'changed', intent: 'rejectFile', from: stage, to: stage, task: plan.task, file: plan.file } };
       });

@@ -47,4 +47,5 @@ export const INTENT_OPERATIONS: Readonly<Record<IntentType, IntentOperation>> = 
   runTasks: { ...run, model: true },
   answerReview: run,
   moveBaseline: now,
+  sendThreads: job,
 };
