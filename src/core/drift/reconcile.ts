@@ -52,56 +52,16 @@ export async function driftDiff(repoRoot: string, drift: SpecDrift, signal?: Abo
   return `${commits}\n\n${r.code === 0 ? r.stdout : `(git diff failed: ${r.stderr.trim().split('\n')[0]})`}`;
 }
 
-const RULES: Record<PromptLanguage, string> = {
-  en: `You are loom's reconcile step for a feature whose spec reached synced: its code moved on since
-the spec's baseline commit, and the spec must say again what the code does. Propose the smallest
-amendment of the spec's own files, never a rewrite:
-- Keep every requirement id and every behavior id. Never renumber, never delete one.
-- A behavior the code no longer has: keep it, with "status": "superseded", and say in its
-  description what replaced it. A new behavior the code now has gets the next free id of its
-  requirement.
-- Change only the sentences, acceptance criteria, task owns and traceability entries the diff
-  makes untrue (a renamed file is renamed where it is named; a deleted test is taken out of the
-  traceability of its behavior, and the behavior is said to have no test yet).
-- Leave every other line as it is. Comment threads are kept by Loom; do not mention them.`,
-  zh: `你是 loom 的调和（reconcile）步骤：该功能的规格已到达 synced，但代码在规格的基线提交之后又有变化，
-规格需要重新说明代码的实际行为。请提出对规格自身文件最小的修订，绝不重写：
-- 保留每个需求 id 和每个行为 id。不要重新编号，不要删除。
-- 代码中已不存在的行为：保留它，设为 "status": "superseded"，并在描述中说明被什么取代。代码新有的行为使用其需求下一个空闲 id。
-- 只修改被差异变得不正确的句子、验收标准、任务 owns 和追踪条目（被重命名的文件在其出现处改名；被删除的测试从其行为的追踪中移除，并说明该行为尚无测试）。
-- 其他行保持不变。评论讨论由 Loom 保留，不要提及。`,
-};
-
-const FORMAT: Record<PromptLanguage, string> = {
-  en: `Write each file you amend as a block of its own, with marker lines exactly like these
-(not a Markdown code fence):
-
-=== FILE: requirements.json ===
-…the whole file…
-=== END FILE ===
-
-Paths are relative to the spec directory. Always give the complete file. Propose only the files
-you change. Outside the blocks, say briefly what changed and why. You may write only: {writes}.`,
-  zh: `每个修订的文件单独成块，标记行必须完全如下（不是 Markdown 代码块）：
-
-=== FILE: requirements.json ===
-…整个文件…
-=== END FILE ===
-
-路径相对于规格目录。始终给出完整文件。只提出你修改的文件。块外简要说明改了什么、为什么。只能写：{writes}。`,
-};
-
 /** The turn's prompt: the rules, what changed since the baseline, the spec's files, what the person asked. */
 export function buildReconcileMessages(c: { command: AuthoringCommand; dir: string; specDir: string; drift: SpecDrift; diff: string; request: string; language: PromptLanguage }): ChatMessage[] {
   const b = c.drift.baseline;
-  const en = c.language === 'en';
   const text = [
-    RULES[c.language],
-    FORMAT[c.language].replace('{writes}', c.command.writesText),
-    `${en ? 'Feature' : '功能'}: ${c.specDir}; ${en ? 'baseline' : '基线'} ${b ? shortCommit(b.commit) : '?'}`,
-    `## ${en ? 'What changed since the baseline (commits, then git diff)' : '基线以来的变化（提交，然后 git diff）'}\n${clip(c.diff, MAX_PROMPT_DIFF)}`,
-    `## ${en ? 'The spec files now' : '规格文件现状'}\n${renderSpecFiles(c.dir, c.command.reads, c.language)}`,
-    `## ${en ? 'The person says' : '用户说'}\n${c.request.trim() || (en ? '(nothing more)' : '（无）')}`,
+    t('reconcile.prompt.rules', {}, c.language),
+    t('reconcile.prompt.format', { writes: c.command.writesText }, c.language),
+    t('reconcile.prompt.feature', { specDir: c.specDir, baseline: b ? shortCommit(b.commit) : '?' }, c.language),
+    `## ${t('reconcile.prompt.changed', {}, c.language)}\n${clip(c.diff, MAX_PROMPT_DIFF)}`,
+    `## ${t('reconcile.prompt.specFiles', {}, c.language)}\n${renderSpecFiles(c.dir, c.command.reads, c.language)}`,
+    `## ${t('reconcile.prompt.person', {}, c.language)}\n${c.request.trim() || t('reconcile.prompt.nothingMore', {}, c.language)}`,
   ].join('\n\n');
   return [{ role: 'user', content: text }];
 }

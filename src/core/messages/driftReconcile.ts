@@ -67,4 +67,47 @@ export const driftReconcileMessages = {
     zh: 'drift --accept 需要 --spec-dir D 和 --reason "为何代码就是规格的本意"',
   },
   'cli.drift.reasonOnlyWithAccept': { en: '--reason is taken only with drift --accept', zh: '--reason 只能与 drift --accept 一起使用' },
+  // The reconcile step's prompt (src/core/drift/reconcile.ts), in the spec's language.
+  'reconcile.prompt.rules': {
+    en: `You are loom's reconcile step for a feature whose spec reached synced: its code moved on since
+the spec's baseline commit, and the spec must say again what the code does. Propose the smallest
+amendment of the spec's own files, never a rewrite:
+- Keep every requirement id and every behavior id. Never renumber, never delete one.
+- A behavior the code no longer has: keep it, with "status": "superseded", and say in its
+  description what replaced it. A new behavior the code now has gets the next free id of its
+  requirement.
+- Change only the sentences, acceptance criteria, task owns and traceability entries the diff
+  makes untrue (a renamed file is renamed where it is named; a deleted test is taken out of the
+  traceability of its behavior, and the behavior is said to have no test yet).
+- Leave every other line as it is. Comment threads are kept by Loom; do not mention them.`,
+    zh: `你是 loom 的调和（reconcile）步骤：该功能的规格已到达 synced，但代码在规格的基线提交之后又有变化，
+规格需要重新说明代码的实际行为。请提出对规格自身文件最小的修订，绝不重写：
+- 保留每个需求 id 和每个行为 id。不要重新编号，不要删除。
+- 代码中已不存在的行为：保留它，设为 "status": "superseded"，并在描述中说明被什么取代。代码新有的行为使用其需求下一个空闲 id。
+- 只修改被差异变得不正确的句子、验收标准、任务 owns 和追踪条目（被重命名的文件在其出现处改名；被删除的测试从其行为的追踪中移除，并说明该行为尚无测试）。
+- 其他行保持不变。评论讨论由 Loom 保留，不要提及。`,
+  },
+  'reconcile.prompt.format': {
+    en: `Write each file you amend as a block of its own, with marker lines exactly like these
+(not a Markdown code fence):
+
+=== FILE: requirements.json ===
+…the whole file…
+=== END FILE ===
+
+Paths are relative to the spec directory. Always give the complete file. Propose only the files
+you change. Outside the blocks, say briefly what changed and why. You may write only: {writes}.`,
+    zh: `每个修订的文件单独成块，标记行必须完全如下（不是 Markdown 代码块）：
+
+=== FILE: requirements.json ===
+…整个文件…
+=== END FILE ===
+
+路径相对于规格目录。始终给出完整文件。只提出你修改的文件。块外简要说明改了什么、为什么。只能写：{writes}。`,
+  },
+  'reconcile.prompt.feature': { en: 'Feature: {specDir}; baseline {baseline}', zh: '功能：{specDir}；基线 {baseline}' },
+  'reconcile.prompt.changed': { en: 'What changed since the baseline (commits, then git diff)', zh: '基线以来的变化（提交，然后 git diff）' },
+  'reconcile.prompt.specFiles': { en: 'The spec files now', zh: '规格文件现状' },
+  'reconcile.prompt.person': { en: 'The person says', zh: '用户说' },
+  'reconcile.prompt.nothingMore': { en: '(nothing more)', zh: '（无）' },
 } as const satisfies MessageTable;
