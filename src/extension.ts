@@ -18,9 +18,13 @@ import { registerFindingCommands } from './host/findings/findingCommands';
 import { PromptPresets } from './host/executing/promptPresets';
 import { registerTranscriptCommands } from './host/executing/transcriptCommands';
 import { registerTaskReviewCommands } from './host/executing/taskReviewCommands';
+import { TaskThreads } from './host/executing/taskThreads';
+import { registerTaskThreadCommands } from './host/executing/taskThreadCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
+import { registerDriftCommands } from './host/drift/driftCommands';
+import { ReconcileCommand } from './host/drift/reconcileChat';
 import { ActiveRunsFile } from './host/pipelineRun/activeRuns';
 import { RunStopsFile } from './core/port/pipelineRun';
 import { PipelineRuns } from './host/pipelineRun/pipelineRuns';
@@ -61,6 +65,8 @@ export interface LoomApi {
   lmTools: LoomTools;
   /** The comment threads of spec reviews (review-comments.json). */
   review: ReviewThreads;
+  /** The comment threads on tasks' changes (task-reviews/TN.json). */
+  taskThreads: TaskThreads;
   /** Loom: Run Pipeline's runs: under way, and where each stopped (its status bar item). */
   runs: PipelineRuns;
   /** The drift of synced specs, read again when git's HEAD moves. */
@@ -114,13 +120,14 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const drafts = new PendingDraftStore();
   const review = new ReviewThreads(registry, config, log);
+  const taskThreads = new TaskThreads(registry, config, log);
   const refine = new RefineCommand(ctx, drafts, review);
   view.provider.setReviewCounts(review);
   const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath), new RunStopsFile(context.globalStorageUri.fsPath));
   view.provider.setPipelineRuns(runs);
   const drifts = new SpecDrifts(registry, log.component('drift'));
   view.provider.setDriftMarks(drifts);
-  const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
+  const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand(), new ReconcileCommand(ctx, drafts, drifts)]);
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
@@ -141,11 +148,14 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),
+    ...registerDriftCommands(ctx, drifts),
     ...registerPipelineRunCommands(ctx, runs, setup),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),
     ...registerTranscriptCommands(ctx, storageDir),
     ...registerTaskReviewCommands(ctx, storageDir),
+    taskThreads,
+    ...registerTaskThreadCommands(ctx, taskThreads),
     ...registerViewCommands(ctx, webviews),
     drafts,
     chat,
@@ -180,6 +190,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     mcpServers,
     lmTools,
     review,
+    taskThreads,
     runs,
     drifts,
     log,

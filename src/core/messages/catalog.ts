@@ -47,6 +47,9 @@ import { setupCheckMessages } from './setupCheck';
 import { driftMessages } from './drift';
 import { agentHostMessages } from './agentHost';
 import { creditsMessages } from './credits';
+import { driftReconcileMessages } from './driftReconcile';
+import { driftViewMessages } from '../../shared/messages/driftViewMessages';
+import { taskReviewMessages } from './taskReview';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -99,6 +102,9 @@ export const TABLES = [
   driftMessages,
   agentHostMessages,
   creditsMessages,
+  driftReconcileMessages,
+  driftViewMessages,
+  taskReviewMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;
