@@ -177,7 +177,7 @@ describe('matrix webview', () => {
     assert.equal(await page.locator('.row.behavior', { hasText: 'REQ-500-B10' }).count(), 1, 'the last behavior is reachable');
     // The header of the requirement being scrolled through is pinned: REQ-250-B05 is item 249 * 11 + 5.
     await page.locator('#matrix-grid').evaluate((el: { scrollTop: number }) => {
-      el.scrollTop = (249 * 11 + 5) * 28;
+      el.scrollTop = (249 * 11 + 5) * 44; // ROW_HEIGHT: two lines a row
     });
     await p.settle(100);
     assert.match(text(await page.locator('.pin-wrap .row.group').textContent()), /^REQ-250 /);
@@ -262,6 +262,40 @@ describe('matrix webview', () => {
     await p.settle(50);
     const behavior = (await page.locator('.row.behavior .c-behavior').first().boundingBox())!;
     assert.ok(Math.abs(behavior.x - (await grid.boundingBox())!.x) <= 1, `the behavior cell stays at the left (${behavior.x})`);
+    await p.finish();
+  });
+
+  it('at about 600px (the default width with the Chat view open) a behavior’s description and a row’s task ids can be read', async () => {
+    const model = matrixModel(20);
+    // A behavior done by three tasks: its ids are listed, not cut to "T1…".
+    model.rows[1].tasks = ['T1', 'T2', 'T3'].map((id) => ({ id, path: `${SPEC}/tasks/${id}.md`, exists: true }));
+    const p = await harness.open('matrix', { viewport: { width: 600, height: 700 }, reply: { type: 'init', model } });
+    const page = p.page;
+    // The description's visible part, wrapped onto the row's second line: at least 40 characters of it (it was about ten).
+    const seen = (await page.evaluate(`(() => {
+      const el = document.querySelector('.row.behavior[data-item="1"] .desc');
+      const cell = el.closest('.cell').getBoundingClientRect();
+      const text = el.firstChild;
+      const range = document.createRange();
+      let n = 0;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        const r = range.getBoundingClientRect();
+        if (r.right <= cell.right + 0.5 && r.bottom <= cell.bottom + 0.5 && r.width > 0) n++;
+      }
+      return n;
+    })()`)) as number;
+    assert.ok(seen >= 40, `characters of the description in sight: ${seen}`);
+    const tasks = page.locator('.row.behavior', { hasText: 'REQ-001-B02' }).locator('.cell').nth(3);
+    assert.equal(text(await tasks.textContent()), 'T1 T2 T3');
+    // Every id in sight inside its cell: none cut, none hidden on a line the row does not show.
+    const cell = (await tasks.boundingBox())!;
+    for (const link of await tasks.locator('.file-link').all()) {
+      const b = (await link.boundingBox())!;
+      assert.ok(b.x + b.width <= cell.x + cell.width + 1 && b.y + b.height <= cell.y + cell.height + 1, `${await link.textContent()} is in its cell`);
+    }
+    assert.deepEqual(await cutTexts(page, '.header-row .cell, .row.behavior .c-category, .row.behavior .c-status, .row.behavior .c-closed'), []);
     await p.finish();
   });
 

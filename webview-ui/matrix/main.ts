@@ -103,7 +103,7 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
     grid.selection = { behavior: typeof restore.selected === 'string' ? restore.selected : undefined, column: Number(restore.column) || 0 };
   }
   renderNotices(next);
-  grid.setColumns(next.vocabulary.categories);
+  grid.setColumns(next.vocabulary.categories, next.vocabulary.tasks);
   // An update keeps the scroll position the user has now; init restores the saved one.
   const scrollTop = restore ? Number(restore.scrollTop) || 0 : grid.scrollTop;
   applyFilter();

@@ -8,7 +8,8 @@ import { WindowedList } from './windowedList';
 import { tv } from '../../src/shared/messages/viewText';
 
 /** Fixed heights: the windowed list computes positions from them, the CSS reads them as variables. */
-export const ROW_HEIGHT = 28;
+/** Two lines of text: a behavior's id over its description, a cell's links wrapped rather than cut. */
+export const ROW_HEIGHT = 44;
 export const HEADER_HEIGHT = 30;
 
 export interface GridSelection {
@@ -77,8 +78,8 @@ export class MatrixGrid {
    * The column widths, from every category of the ledger (not only those a filter shows, so that
    * filtering does not make the columns jump), measured in the grid's own font.
    */
-  setColumns(categories: readonly string[]): void {
-    const { columns, minWidth } = columnTemplate(categories, canvasTextWidth(this.element));
+  setColumns(categories: readonly string[], taskIds: readonly string[] = []): void {
+    const { columns, minWidth } = columnTemplate(categories, canvasTextWidth(this.element), taskIds);
     this.element.style.setProperty('--columns', columns);
     this.element.style.setProperty('--grid-min', minWidth);
   }

@@ -23,16 +23,20 @@ const CELL_PADDING = 17;
 /**
  * The grid's column widths, fitted to what the columns can hold, whatever is shown: the header
  * of each column in full, the category column its longest category of the whole ledger (so a filter
- * does not narrow it), status its longest label, Closed "✓ closed"; the link columns at least
- * their header, sharing what is left with the behavior column, which stays in sight (sticky) when
- * the grid scrolls sideways. Widths are measured (`width`), not guessed from character counts.
+ * does not narrow it), status its longest label, Closed "✓ closed", Tasks two of the ledger's
+ * longest task ids side by side (a row's ids wrap onto its second line rather than end in "T1…");
+ * the link columns at least their header, sharing what is left with the behavior column, which
+ * stays in sight (sticky) when the grid scrolls sideways and is wide enough for its id on one
+ * line and its description on the next (issue 49: at 600px it was cut to ten characters). Widths
+ * are measured (`width`), not guessed from character counts.
  */
-export function columnTemplate(categories: readonly string[], width: TextWidth): { columns: string; minWidth: string } {
+export function columnTemplate(categories: readonly string[], width: TextWidth, taskIds: readonly string[] = []): { columns: string; minWidth: string } {
   const fit = (key: ColumnKey, values: readonly string[] = []) => Math.ceil(Math.max(width(columnLabel(key), true), ...values.map((v) => width(v, false)))) + CELL_PADDING;
-  const behavior = 160;
+  const behavior = BEHAVIOR_MIN;
   const category = fit('category', categories);
   const status = fit('status', STATUSES.map(statusLabel));
-  const tasks = fit('tasks');
+  const longestTask = taskIds.reduce((a, b) => (width(b, false) > width(a, false) ? b : a), '');
+  const tasks = fit('tasks', longestTask ? [`${longestTask}  ${longestTask}`] : []);
   const [tests, evidence] = [fit('tests'), fit('evidence')].map((w) => Math.max(w, 90));
   const closed = fit('closed', [tv('view.matrix.closed'), tv('view.matrix.open'), tv('view.matrix.closedNa')]);
   return {
@@ -40,6 +44,9 @@ export function columnTemplate(categories: readonly string[], width: TextWidth):
     minWidth: `${behavior + category + status + tasks + tests + evidence + closed}px`,
   };
 }
+
+/** The behavior column's least width: with two lines, its id and about fifty characters of its description. */
+const BEHAVIOR_MIN = 220;
 
 /** What a link inside a row opens; `data-link` on the anchor names it. */
 export type LinkRef = { column: 'source' } | { column: 'tasks' | 'tests' | 'evidence'; index: number };
@@ -57,21 +64,26 @@ const missing = (label: string, title: string) => h('span', { className: 'ref-mi
 /** Shown where a link is missing altogether: marked in words as well as colour. */
 const empty = (what: string) => h('span', { className: 'ref-empty' }, h('span', { className: 'mark', attrs: { 'aria-hidden': 'true' } }, '✗ '), what);
 
+/** Refs with a space between them: where the cell's second line may begin, and words to a screen reader. */
+const spaced = (refs: Child[]): Child[] => refs.flatMap((r, i) => (i ? [' ', r] : [r]));
+
 function taskRefs(tasks: readonly MatrixTaskRef[]): Child[] {
   if (tasks.length === 0) return [empty(tv('view.matrix.noTask'))];
-  return tasks.map((t, i) => (t.exists && t.path ? link(`tasks:${i}`, t.id, t.path) : missing(t.id, tv('view.matrix.taskMissing', { task: t.id }))));
+  return spaced(tasks.map((t, i) => (t.exists && t.path ? link(`tasks:${i}`, t.id, t.path) : missing(t.id, tv('view.matrix.taskMissing', { task: t.id })))));
 }
 
 function fileRefs(refs: readonly MatrixFileRef[], column: 'tests' | 'evidence'): Child[] {
   if (refs.length === 0) return [empty(tv(column === 'tests' ? 'view.matrix.noTest' : 'view.matrix.noEvidence'))];
-  return refs.map((r, i) => {
-    if (r.exists && r.path) return link(`${column}:${i}`, shortRef(r), r.testName ? `${r.path} › ${r.testName}` : r.path);
-    if (r.reason === 'only-in-worktree') {
-      const title = tv('view.matrix.onlyInWorktreeTitle', { ref: r.ref, path: r.path ?? '', through: r.recordAs ?? r.path ?? '' });
-      return h('span', { className: 'ref-missing ref-worktree', attrs: { title } }, shortRef(r), h('span', { className: 'note' }, ` (${tv('view.matrix.onlyInWorktree')})`));
-    }
-    return missing(shortRef(r), tv(r.reason === 'outside-evidence' ? 'view.matrix.outsideEvidence' : 'view.matrix.refMissing', { ref: r.ref }));
-  });
+  return spaced(
+    refs.map((r, i) => {
+      if (r.exists && r.path) return link(`${column}:${i}`, shortRef(r), r.testName ? `${r.path} › ${r.testName}` : r.path);
+      if (r.reason === 'only-in-worktree') {
+        const title = tv('view.matrix.onlyInWorktreeTitle', { ref: r.ref, path: r.path ?? '', through: r.recordAs ?? r.path ?? '' });
+        return h('span', { className: 'ref-missing ref-worktree', attrs: { title } }, shortRef(r), h('span', { className: 'note' }, ` (${tv('view.matrix.onlyInWorktree')})`));
+      }
+      return missing(shortRef(r), tv(r.reason === 'outside-evidence' ? 'view.matrix.outsideEvidence' : 'view.matrix.refMissing', { ref: r.ref }));
+    }),
+  );
 }
 
 /** The file's name (and test) rather than its whole path; the tooltip has the rest. */
@@ -89,6 +101,7 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
   const selected = active?.item === index;
   const gap = (g: MatrixRow['gaps'][number]) => row.gaps.includes(g);
   const cells = [
+    // The id and the description on two lines at most; the rest is in the tooltip.
     cell(index, 0, 'c-behavior', [link('source', row.behavior, `${row.source.path}${row.source.line ? `:${row.source.line}` : ''}`), ' ', h('span', { className: 'desc' }, row.description)], {
       title: row.description,
     }),

@@ -51,7 +51,6 @@ export const hostTreeMessages = {
     zh: '{stage} 的批准已过期：此后 {changed} 已变更，需要重新批准。',
   },
   'host.tree.since': { en: 'since {since}', zh: '始于 {since}' },
-  'host.tree.needsApproval': { en: 'needs approval', zh: '需要批准' },
   'host.tree.needsConfirmation': { en: 'needs confirmation', zh: '需要确认' },
   'host.tree.approved': { en: 'approved', zh: '已批准' },
   'host.tree.visits': { en: '{visitsCount} visits', zh: '经过 {visitsCount} 次' },
