@@ -406,6 +406,8 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
       signal,
       onEvent,
       ...(ctx.config.tokenBudget > 0 ? { budget: ctx.config.tokenBudget } : {}),
+      // Reconciling after the sync is asked for per folder (it sends the spec and the code's diff to a model).
+      ...(vscode.workspace.getConfiguration('loom', e.folder.uri).get<boolean>('drift.reconcileInRun') === true ? { reconcile: true } : {}),
       model: () => selector.select('implementer', 'standard', signal),
       reviewDrafts: (stage, drafts, problems) => reviewDrafts(ctx, e, stage, drafts, problems),
       confirm: (q) => askPerson(ctx, e, q),
