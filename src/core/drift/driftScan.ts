@@ -131,8 +131,14 @@ export function parseLog(text: string): LoggedCommit[] {
   return out;
 }
 
+export interface RepositoryFacts {
+  head?: string;
+  shallow: boolean;
+  boundary: Set<string>;
+}
+
 /** Git's facts about the repository: HEAD, whether it is shallow, and the commits a shallow clone stops at. */
-async function repositoryFacts(repoRoot: string, signal?: AbortSignal): Promise<{ head?: string; shallow: boolean; boundary: Set<string> }> {
+export async function repositoryFacts(repoRoot: string, signal?: AbortSignal): Promise<RepositoryFacts> {
   const r = await gitOutput(repoRoot, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow', '--verify', '--quiet', 'HEAD'], { signal });
   const [isShallow, shallowPath, head] = r.stdout.split('\n').map((l) => l.trim());
   const shallow = isShallow === 'true';
@@ -204,12 +210,13 @@ interface Gathering {
  * from HEAD back to the commit every baseline descends from. Renames are followed, oldest commit
  * first; a merge commit brings no change of its own (its branch's commits are in the log).
  */
-export async function scanDrift(repoRoot: string, subjects: readonly DriftSubject[], options: { signal?: AbortSignal } = {}): Promise<DriftReport> {
+export async function scanDrift(repoRoot: string, subjects: readonly DriftSubject[], options: { signal?: AbortSignal; facts?: Promise<RepositoryFacts> } = {}): Promise<DriftReport> {
   const { signal } = options;
   const synced = subjects.filter((s) => s.synced);
   const results: SpecDrift[] = synced.map((s) => ({ specDir: s.specDir, status: 'no-baseline', files: [], commits: [], goneTests: [] }));
   if (!synced.length) return { shallow: false, specs: results };
-  const facts = await repositoryFacts(repoRoot, signal);
+  // Asked for by the caller before it read the specs' states (git answers while they are read), else now.
+  const facts = await (options.facts ?? repositoryFacts(repoRoot, signal));
   if (!facts.head) return { shallow: facts.shallow, specs: results };
 
   const inferred = await inferBaselines(
@@ -231,7 +238,9 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
     }
     if (res.baseline) wanted.push({ i, commit: res.baseline.commit });
   });
-  const existing = await existingCommits(repoRoot, [...new Set(wanted.map((w) => w.commit))], signal);
+  const distinct = [...new Set(wanted.map((w) => w.commit))];
+  // Which baselines git has, and the commit they all descend from, asked at once (two git processes side by side).
+  const [existing, ancestor] = await Promise.all([existingCommits(repoRoot, distinct, signal), distinct.length > 1 ? commonAncestor(repoRoot, distinct, signal) : Promise.resolve(distinct[0])]);
   const gathering: Gathering[] = [];
   for (const { i, commit } of wanted) {
     const res = results[i];
@@ -245,7 +254,8 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
   if (!gathering.length) return { head: facts.head, shallow: facts.shallow, specs: results };
 
   const baselines = [...new Set(gathering.map((g) => g.baseline))];
-  const base = baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
+  // The ancestor asked for above holds when git has every baseline; else it is asked again of those it has.
+  const base = baselines.length === distinct.length ? ancestor : baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
   const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
   const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal });
   // The specs' files are read while git walks the history, yielding now and then so that its output is taken as it comes.

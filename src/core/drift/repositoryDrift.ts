@@ -3,7 +3,7 @@ import type { LoomRepository } from '../repository/loomRepository';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { stageWithRole } from '../pipeline/stageRoles';
 import { driftSubjectOf } from './driftSubjects';
-import { scanDrift, type DriftReport, type SpecDrift } from './driftScan';
+import { repositoryFacts, scanDrift, type DriftReport, type SpecDrift } from './driftScan';
 
 /** Whether a spec is at the stage of its pipeline that syncs (read from its state file alone). */
 const isSynced = (spec: SpecPipeline) => {
@@ -17,8 +17,11 @@ const isSynced = (spec: SpecPipeline) => {
  * only a synced spec's tasks and traceability are read (they name its files), while git's log runs.
  */
 export async function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
+  // git's facts are asked first: git answers while the specs' states are read.
+  const facts = repositoryFacts(repo.root, options.signal);
+  facts.catch(() => undefined);
   const all = options.only ?? findSpecDirs(repo.root, repo.specRoots).map((dir) => repo.readOnDemand(dir));
-  const report = await scanDrift(repo.root, all.filter(isSynced).map(driftSubjectOf), { signal: options.signal });
+  const report = await scanDrift(repo.root, all.filter(isSynced).map(driftSubjectOf), { signal: options.signal, facts });
   // A state file that cannot be read may be a synced spec's: said, never taken for "not synced".
   const unreadable = all.filter((s) => s.snapshot.stateCondition === 'invalid');
   return unreadable.length
