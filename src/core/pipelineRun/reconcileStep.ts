@@ -1,5 +1,5 @@
 import { buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
-import { replySummary } from '../authoring/draftBlocks';
+import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { runDraftingTurn } from '../authoring/draftingTurn';
 import { draftBase } from '../authoring/draftWrite';
 import { ModelRequestError, ModelUnavailableError, type ChatModel } from '../executing/dispatch/chatModel';
@@ -13,10 +13,17 @@ import { buildReconcileMessages, checkReconcileDrafts, driftDiff, reconcileComma
 import { t } from '../messages';
 import { stageWithRole } from '../pipeline/stageRoles';
 import type { SpecPipeline } from '../repository/specPipeline';
-import type { RunPorts } from './pipelineRun';
 import type { RunStop, StageRecord } from './runStop';
 import { stopped } from './tasksStop';
 import { estimateTokens } from './tokens';
+
+/** What the step takes of the run's ports (RunPorts), named here so the run and the step do not import each other. */
+export interface ReconcilePorts {
+  mode: 'supervised' | 'autopilot';
+  signal: AbortSignal;
+  model(): Promise<ChatModel>;
+  reviewDrafts(stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean>;
+}
 
 /** At most this many correction rounds, as every drafting stage of a run. */
 const CORRECTION_ROUNDS = 2;
@@ -28,7 +35,7 @@ const CORRECTION_ROUNDS = 2;
  * written in Autopilot when it passes; then the baseline moves. A spec true to its code is said
  * so; a stop says why. Undefined: nothing stops the run here.
  */
-export async function reconcileStep(spec: SpecPipeline, ports: RunPorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
+export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
   const sync = stageWithRole(spec.definition, 'sync');
   if (!sync) return undefined;
   spec.reload();
