@@ -18,6 +18,8 @@ import { registerFindingCommands } from './host/findings/findingCommands';
 import { PromptPresets } from './host/executing/promptPresets';
 import { registerTranscriptCommands } from './host/executing/transcriptCommands';
 import { registerTaskReviewCommands } from './host/executing/taskReviewCommands';
+import { TaskThreads } from './host/executing/taskThreads';
+import { registerTaskThreadCommands } from './host/executing/taskThreadCommands';
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
@@ -63,6 +65,8 @@ export interface LoomApi {
   lmTools: LoomTools;
   /** The comment threads of spec reviews (review-comments.json). */
   review: ReviewThreads;
+  /** The comment threads on tasks' changes (task-reviews/TN.json). */
+  taskThreads: TaskThreads;
   /** Loom: Run Pipeline's runs: under way, and where each stopped (its status bar item). */
   runs: PipelineRuns;
   /** The drift of synced specs, read again when git's HEAD moves. */
@@ -116,6 +120,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const drafts = new PendingDraftStore();
   const review = new ReviewThreads(registry, config, log);
+  const taskThreads = new TaskThreads(registry, config, log);
   const refine = new RefineCommand(ctx, drafts, review);
   view.provider.setReviewCounts(review);
   const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath), new RunStopsFile(context.globalStorageUri.fsPath));
@@ -149,6 +154,8 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),
     ...registerTranscriptCommands(ctx, storageDir),
     ...registerTaskReviewCommands(ctx, storageDir),
+    taskThreads,
+    ...registerTaskThreadCommands(ctx, taskThreads),
     ...registerViewCommands(ctx, webviews),
     drafts,
     chat,
@@ -183,6 +190,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     mcpServers,
     lmTools,
     review,
+    taskThreads,
     runs,
     drifts,
     log,

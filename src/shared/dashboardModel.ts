@@ -117,6 +117,8 @@ export interface DashboardTask {
   breaker?: BreakerReport;
   /** Its latest checkpoint on the feature branch (Review Changes, Reject File, Rewind). */
   checkpoint?: { commit: string; files: string[] };
+  /** Its change's review (task-reviews/TN.json): files marked reviewed of all it changed, those changed since marked, open comment threads. */
+  review?: { files: number; reviewed: number; changed: string[]; openThreads: number; error?: string };
 }
 
 export interface DashboardHandoff {
@@ -161,7 +163,17 @@ export interface TokenUsage {
   roles: ({ id: string } & TokenCount)[];
   updatedAt?: string;
   /** The same requests in AI credits where the model's price is known; the others stay in tokens, named. */
-  credits?: { total: number; tasks: { id: string; credits: number }[]; unpricedModels: string[]; unpricedTokens: number; source: string };
+  credits?: {
+    total: number;
+    tasks: { id: string; credits: number }[];
+    /** Per stage: the executing stage's subagents and each stage's drafting. */
+    stages?: { id: string; credits: number }[];
+    unpricedModels: string[];
+    unpricedTokens: number;
+    source: string;
+    /** Each priced model and where its price came from (VS Code, the setting, the table). */
+    prices?: { model: string; source: string }[];
+  };
 }
 
 export interface DashboardActions {

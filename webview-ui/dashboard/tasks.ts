@@ -88,7 +88,17 @@ function changeButtons(m: DashboardModel, t: DashboardTask): HTMLElement {
     commandButton(m.specDir, { command: 'reviewChanges', args: { taskId: t.id } }, tv('view.tasks.review'), { key: `review-${t.id}` }),
     commandButton(m.specDir, { command: 'rejectFile', args: { taskId: t.id } }, tv('view.tasks.reject'), { key: `reject-${t.id}`, secondary: true }),
     commandButton(m.specDir, { command: 'rewindTask', args: { taskId: t.id } }, tv('view.tasks.rewind'), { key: `rewind-${t.id}`, secondary: true }),
+    t.review ? reviewNote(t.review) : null,
   );
+}
+
+/** What of the change was reviewed (Mark as Reviewed, per file) and the comments still open on it. */
+function reviewNote(r: NonNullable<DashboardTask['review']>): HTMLElement {
+  if (r.error) return h('span', { className: 'muted', attrs: { title: r.error } }, '⚠');
+  const parts = [tv('view.tasks.reviewedFiles', { reviewed: r.reviewed, files: r.files })];
+  if (r.changed.length) parts.push(tv('view.tasks.changedSinceReviewed', { files: r.changed.join(', ') }));
+  if (r.openThreads) parts.push(tv('view.tasks.openComments', { count: r.openThreads }));
+  return h('span', { className: 'muted task-review' }, parts.join(' · '));
 }
 
 /** Tasks with their state, batch and ownership; a row can be selected (kept across updates). */

@@ -131,14 +131,28 @@ export function parseLog(text: string): LoggedCommit[] {
   return out;
 }
 
-export interface RepositoryFacts {
-  head?: string;
-  shallow: boolean;
-  boundary: Set<string>;
+/** parseLog over git's output as it comes: each record is parsed once the next one begins. */
+export function logParser(): { feed: (text: string) => void; end: () => LoggedCommit[] } {
+  const commits: LoggedCommit[] = [];
+  let rest = '';
+  return {
+    feed(text) {
+      rest += text;
+      const last = rest.lastIndexOf(RS);
+      if (last <= 0) return;
+      for (const c of parseLog(rest.slice(0, last))) commits.push(c);
+      rest = rest.slice(last);
+    },
+    end() {
+      for (const c of parseLog(rest)) commits.push(c);
+      rest = '';
+      return commits;
+    },
+  };
 }
 
 /** Git's facts about the repository: HEAD, whether it is shallow, and the commits a shallow clone stops at. */
-export async function repositoryFacts(repoRoot: string, signal?: AbortSignal): Promise<RepositoryFacts> {
+async function repositoryFacts(repoRoot: string, signal?: AbortSignal): Promise<{ head?: string; shallow: boolean; boundary: Set<string> }> {
   const r = await gitOutput(repoRoot, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow', '--verify', '--quiet', 'HEAD'], { signal });
   const [isShallow, shallowPath, head] = r.stdout.split('\n').map((l) => l.trim());
   const shallow = isShallow === 'true';
@@ -210,13 +224,12 @@ interface Gathering {
  * from HEAD back to the commit every baseline descends from. Renames are followed, oldest commit
  * first; a merge commit brings no change of its own (its branch's commits are in the log).
  */
-export async function scanDrift(repoRoot: string, subjects: readonly DriftSubject[], options: { signal?: AbortSignal; facts?: Promise<RepositoryFacts> } = {}): Promise<DriftReport> {
+export async function scanDrift(repoRoot: string, subjects: readonly DriftSubject[], options: { signal?: AbortSignal } = {}): Promise<DriftReport> {
   const { signal } = options;
   const synced = subjects.filter((s) => s.synced);
   const results: SpecDrift[] = synced.map((s) => ({ specDir: s.specDir, status: 'no-baseline', files: [], commits: [], goneTests: [] }));
   if (!synced.length) return { shallow: false, specs: results };
-  // Asked for by the caller before it read the specs' states (git answers while they are read), else now.
-  const facts = await (options.facts ?? repositoryFacts(repoRoot, signal));
+  const facts = await repositoryFacts(repoRoot, signal);
   if (!facts.head) return { shallow: facts.shallow, specs: results };
 
   const inferred = await inferBaselines(
@@ -238,9 +251,7 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
     }
     if (res.baseline) wanted.push({ i, commit: res.baseline.commit });
   });
-  const distinct = [...new Set(wanted.map((w) => w.commit))];
-  // Which baselines git has, and the commit they all descend from, asked at once (two git processes side by side).
-  const [existing, ancestor] = await Promise.all([existingCommits(repoRoot, distinct, signal), distinct.length > 1 ? commonAncestor(repoRoot, distinct, signal) : Promise.resolve(distinct[0])]);
+  const existing = await existingCommits(repoRoot, [...new Set(wanted.map((w) => w.commit))], signal);
   const gathering: Gathering[] = [];
   for (const { i, commit } of wanted) {
     const res = results[i];
@@ -254,15 +265,16 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
   if (!gathering.length) return { head: facts.head, shallow: facts.shallow, specs: results };
 
   const baselines = [...new Set(gathering.map((g) => g.baseline))];
-  // The ancestor asked for above holds when git has every baseline; else it is asked again of those it has.
-  const base = baselines.length === distinct.length ? ancestor : baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
+  const base = baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
   const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
-  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal });
-  // The specs' files are read while git walks the history, yielding now and then so that its output is taken as it comes.
+  // Git's output is parsed as it comes, and the specs' files are read while git walks the history,
+  // yielding now and then so that its output is taken: little is left to do when git ends.
+  const parsed = logParser();
+  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal, onStdout: parsed.feed });
   const files = await filesWhileWaiting(gathering.map((g) => g.subject));
   const r = await log;
   if (r.code !== 0) throw new GitError(`git log failed in ${repoRoot}: ${r.stderr.trim()}`, r.code, r.stderr);
-  applyLog(parseLog(r.stdout), facts.head, gathering, files);
+  applyLog(parsed.end(), facts.head, gathering, files);
   return { head: facts.head, shallow: facts.shallow, specs: results };
 }
 
@@ -379,7 +391,8 @@ function record(t: Track, c: LoggedCommit, kind: FileChangeKind, renamedTo: stri
     f.change = 'renamed';
     f.renamedTo = renamedTo;
   } else if (f.change !== 'renamed' || kind === 'deleted') f.change = kind;
-  if (!f.commits.includes(c.hash)) f.commits.push(c.hash);
+  // Commits come oldest first, so one already counted for this file is the last one.
+  if (f.commits[f.commits.length - 1] !== c.hash) f.commits.push(c.hash);
   let dc = g.commits.get(c.hash);
   if (!dc) g.commits.set(c.hash, (dc = { commit: c.hash, subject: c.subject, author: c.author, date: c.date, files: [] }));
   if (!dc.files.includes(origin.path)) dc.files.push(origin.path);

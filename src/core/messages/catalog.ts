@@ -49,6 +49,7 @@ import { agentHostMessages } from './agentHost';
 import { creditsMessages } from './credits';
 import { driftReconcileMessages } from './driftReconcile';
 import { driftViewMessages } from '../../shared/messages/driftViewMessages';
+import { taskReviewMessages } from './taskReview';
 
 /**
  * Every sentence the core, the CLI, the host and the webviews show, keyed, in English and Chinese.
@@ -103,6 +104,7 @@ export const TABLES = [
   creditsMessages,
   driftReconcileMessages,
   driftViewMessages,
+  taskReviewMessages,
 ] as const;
 
 type Union<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Union<Rest> : unknown;

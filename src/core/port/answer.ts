@@ -47,6 +47,7 @@ export interface ChangeResults {
   huntOmissions: { report: OmissionHuntReport };
   rewind: { task: string; tasks: string[]; files: string[]; target: string };
   rejectFile: { task: string; file: string };
+  sendThreads: { task: string; threads: number };
   verify: { verification: VerificationResult };
   sync: { memory: FeatureMemorySync };
   /** `response`: review-response.md as written (none when the fix run stopped first, `result` saying why). */

@@ -3,7 +3,7 @@ import type { PipelineEvent } from '../pipeline/machineTypes';
 import type { Intent, RequestOptions } from './intent';
 
 /** The intents answered when their work ends (INTENT_OPERATIONS says `long`). */
-export type LongIntent = 'runTasks' | 'createWorktree' | 'verify' | 'answerReview' | 'rewind' | 'rejectFile';
+export type LongIntent = 'runTasks' | 'createWorktree' | 'verify' | 'answerReview' | 'rewind' | 'rejectFile' | 'sendThreads';
 
 /**
  * What only the request holds for a run (Run Tasks, Answer Review): where the spec is, its
@@ -68,5 +68,7 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
       return { type: 'MOVE_BASELINE', id, now, source: intent.source, by: intent.by, reason: intent.reason, ...codeAt(options), ...approver };
     case 'rejectFile':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'rejectFile', task: intent.task, file: intent.file, words: intent.words }, signal: intent.signal };
+    case 'sendThreads':
+      return { type: 'TASK_CHANGE', id, now, change: { kind: 'sendThreads', task: intent.task }, signal: intent.signal };
   }
 }

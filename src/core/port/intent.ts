@@ -50,6 +50,8 @@ export type Intent =
   | { type: 'rewind'; task: string; signal?: AbortSignal }
   /** Review Changes' Reject: one file of TN back to its state before TN, and TN back to the implementer in fix mode with the person's words. */
   | { type: 'rejectFile'; task: string; file: string; words?: string; signal?: AbortSignal }
+  /** Send to the Implementer: TN's open comment threads on its change become one fix round (task-reviews/TN.json). */
+  | { type: 'sendThreads'; task: string; signal?: AbortSignal }
   /**
    * Verification by Loom (loom's verification skill): the project's build and type checks and its
    * tests re-run in the feature worktree (else the repository), their logs kept under `evidence/`,

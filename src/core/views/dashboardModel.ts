@@ -44,6 +44,7 @@ import { readFindingsFiles } from './findingsFiles';
 import { stageDescription, t, transitionDescription } from '../messages';
 import { taskTitleWithoutId } from '../tasks/taskTitle';
 import { readableReview } from '../executing/dispatch/fixInstructions';
+import { taskReviewSummary } from '../executing/review/taskReviewSummary';
 
 /**
  * The dashboard's model for one spec. Every fact comes from the core (the stage from
@@ -250,9 +251,16 @@ function tasks(snapshot: SpecSnapshot, def: PipelineDefinition): { tasks: Dashbo
       ...(batch ? { batch } : {}),
       ...(breaker ? { breaker } : {}),
       ...(checkpoint ? { checkpoint: { commit: checkpoint.commit, files: checkpoint.files } } : {}),
+      ...dashboardTaskReview(snapshot, id),
     };
   });
   return { tasks: out, cycle: plan.cycle ?? [] };
+}
+
+/** A task's review, as the dashboard shows it beside Review Changes. */
+function dashboardTaskReview(snapshot: SpecSnapshot, id: string): Pick<DashboardTask, 'review'> {
+  const r = taskReviewSummary(snapshot, id);
+  return r ? { review: { files: r.files.length, reviewed: r.reviewed, changed: r.changed, openThreads: r.openThreads, ...(r.error ? { error: r.error } : {}) } } : {};
 }
 
 /**
@@ -299,6 +307,8 @@ function tokenUsage(snapshot: SpecSnapshot): { tokenUsage?: TokenUsage } {
               tasks: Object.entries(u.credits.tasks)
                 .map(([id, credits]) => ({ id, credits }))
                 .sort((a, b) => byTaskNumber(a.id, b.id)),
+              stages: Object.entries(u.credits.stages).map(([id, credits]) => ({ id, credits })),
+              prices: Object.entries(u.credits.prices ?? {}).map(([model, source]) => ({ model, source })),
               unpricedModels: u.credits.unpriced.models,
               unpricedTokens: u.credits.unpriced.input + u.credits.unpriced.output,
               source: u.credits.source,

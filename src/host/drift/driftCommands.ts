@@ -6,7 +6,7 @@ import { request } from '../../core/port/request';
 import { presentRefused } from '../commands/answers';
 import { cancelled, createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { SpecEntry } from '../specs/specRegistry';
-import { checkpointUri } from '../executing/taskReviewCommands';
+import { checkpointUri } from '../executing/taskThreads';
 import type { SpecDrifts } from './specDrifts';
 
 /**

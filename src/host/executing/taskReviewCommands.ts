@@ -9,13 +9,10 @@ import { createCommand, notify, type CommandArgs, type CommandContext, type Comm
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import { t } from '../../core/port/messages';
+import { revParse, taskCodeRoot } from '../../core/port/taskReview';
+import { CHECKPOINT_SCHEME, checkpointUri } from './taskThreads';
 
-const SCHEME = 'loom-checkpoint';
-
-/** `loom-checkpoint:/src/due.js?worktree=…&commit=…`: a file as a checkpoint (or the commit before it) has it. */
-export function checkpointUri(worktree: string, commit: string, file: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SCHEME, path: `/${file}`, query: new URLSearchParams({ worktree, commit }).toString() });
-}
+const SCHEME = CHECKPOINT_SCHEME;
 
 const feature = (e: SpecEntry) => splitSpecName(e.spec.snapshot.name).feature;
 
@@ -57,17 +54,28 @@ export function registerTaskReviewCommands(ctx: CommandContext, storageDir: stri
     const task = await pickTask(e, args, t('host.executing.whoseChanges'));
     if (!task) return { status: 'cancelled' };
     const checkpoints = checkpointsOf(e.spec.snapshot.taskStates.get(task));
-    const worktree = findWorktree(e.spec.snapshot);
-    if (!checkpoints.length || !worktree) {
+    if (!checkpoints.length) {
       const message = t('host.executing.hasNoCheckpointYetCheckpoint', { task });
       notify('info', message);
       return { status: 'refused', message, reasons: [] };
     }
-    // Before the task's first checkpoint, and each file as its latest checkpoint left it.
+    // A merged feature whose worktree is gone: its commits are read from the repository, as long as git still has them.
+    const worktree = findWorktree(e.spec.snapshot) ?? taskCodeRoot(e.spec.snapshot);
+    const last = checkpoints.at(-1)!.commit;
+    if (!(await revParse(worktree, last).catch(() => undefined))) {
+      const message = t('host.taskReview.checkpointGone', { task, commit: last.slice(0, 8) });
+      notify('info', message);
+      return { status: 'refused', message, reasons: [] };
+    }
+    // Before the task's first checkpoint, and each file as its latest checkpoint left it; the side after takes comments.
     const before = checkpoints[0].parent;
     const latest = new Map<string, string>();
     for (const cp of checkpoints) for (const f of cp.files) latest.set(f, cp.commit);
-    const resources = [...latest].map(([file, commit]) => [vscode.Uri.file(`${worktree}/${file}`), checkpointUri(worktree, before, file), checkpointUri(worktree, commit, file)]);
+    const resources = [...latest].map(([file, commit]) => [
+      vscode.Uri.file(`${worktree}/${file}`),
+      checkpointUri(worktree, before, file, { spec: e.dir, task, side: 'before' }),
+      checkpointUri(worktree, commit, file, { spec: e.dir, task, side: 'after' }),
+    ]);
     // VS Code adds the number of files to the title itself.
     const title = t('host.executing.changes', { feature: feature(e), task });
     await vscode.commands.executeCommand('vscode.changes', title, resources);

@@ -9,6 +9,8 @@ import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
 import { t } from '../../core/port/messages';
+import { taskReviewSummary } from '../../core/port/taskReview';
+import { taskReviewParts, taskReviewTip } from './taskReviewItems';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 
@@ -358,6 +360,8 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   if (task.retries > 0) parts.push(task.retries === 1 ? t('host.tree.1Retry') : t('host.tree.retries', { retries: task.retries }));
   if (task.status === 'blocked' && task.blocker) parts.push(readableReview(task.blocker).summary || task.blocker);
   if (title) parts.unshift(title);
+  const review = taskReviewSummary(e.spec.snapshot, task.id);
+  if (review) parts.push(...taskReviewParts(review));
   item.description = parts.join(' · ');
   item.iconPath = icon(...TASK_ICONS[task.status]);
   // A task with a checkpoint offers Review Changes, Reject File and Rewind to Before it.
@@ -372,6 +376,7 @@ export function taskItem(node: TaskNode, e: SpecEntry, task: TaskOverview): vsco
   if (task.updatedAt) tip.appendMarkdown(`${md(t('host.tree.updated'))}: ${localTime(task.updatedAt)}  \n`);
   const last = checkpoints.at(-1);
   if (last) tip.appendMarkdown(`${md(t('host.tree.checkpoint', { commit: last.commit.slice(0, 8) }))}: ${md(last.files.join(', '))}  \n`);
+  if (review) tip.appendMarkdown(taskReviewTip(review));
   item.tooltip = tip;
   if (task.path) {
     item.command = { command: 'vscode.open', title: t('host.tree.open'), arguments: [vscode.Uri.file(join(e.dir, task.path))] };

@@ -124,6 +124,9 @@ export const viewMessages = {
   'view.tasks.reject': { en: 'Reject a File…', zh: '拒绝某个文件…' },
   'view.tasks.rewind': { en: 'Rewind to Before', zh: '回退到此之前' },
   'view.tasks.checkpoint': { en: 'checkpoint {commit}: {files}', zh: '检查点 {commit}：{files}' },
+  'view.tasks.reviewedFiles': { en: '{reviewed}/{files} reviewed', zh: '已审阅 {reviewed}/{files}' },
+  'view.tasks.changedSinceReviewed': { en: 'changed since reviewed: {files}', zh: '审阅后又有修改：{files}' },
+  'view.tasks.openComments': { en: '{count, plural, one {1 open comment} other {{count} open comments}}', zh: '{count} 条未解决评论' },
   'view.tasks.unschedulable': { en: 'Not schedulable: waits on a cycle or an unknown dependency', zh: '无法调度：等待依赖环或未知依赖' },
   'view.tasks.batch': { en: '#{index} {type}', zh: '#{index} {type, select, parallel {并行} serial {串行} other {{type}}}' },
   'view.tasks.batchOfOne': { en: '#{index}', zh: '#{index}' },
@@ -265,4 +268,6 @@ export const viewMessages = {
   'view.tokens.credits': { en: '{credits} AI credits in all', zh: '共 {credits} AI credits' },
   'view.tokens.creditsSource': { en: 'Priced from {source}; 1 credit = US$0.01.', zh: '价格来自 {source}；1 credit = 0.01 美元。' },
   'view.tokens.unpriced': { en: '{models}: no price known, counted in tokens only ({tokens} tokens).', zh: '{models}：没有已知价格，只以 token 计（{tokens} 个 token）。' },
+  'view.tokens.creditsPerStage': { en: 'Per stage: {stages}', zh: '按阶段：{stages}' },
+  'view.tokens.priceOf': { en: '{model} priced by {source}', zh: '{model} 的价格来自 {source}' },
 } as const satisfies MessageTable;

@@ -123,6 +123,8 @@ function reply(messages) {
   const feature = (/\b(parting|waving|batching|resuming|typing)(?=\d|\b)/.exec(prompt) || /\b(greeting|farewell)\b/.exec(prompt) || [])[1];
   // What "done means done" found missing, as the fix-mode prompt words it.
   const notDone = (/not done yet: [^\n]*/.exec(prompt) || [])[0];
+  // The comment threads a person sent with Send to the Implementer, as the fix prompt words them.
+  const comments = [...prompt.matchAll(/the person commented on (\S+) of your change: ([^\n]*)/g)].map((m) => `${m[1]} ${m[2]}`);
   requests.push({
     role,
     task,
@@ -132,6 +134,7 @@ function reply(messages) {
     mode: state.mode,
     answered: prompt.includes(CONTEXT_ANSWER),
     ...(notDone ? { notDone } : {}),
+    ...(comments.length ? { comments } : {}),
     ...(afterTools ? { toolText: last.toolText } : {}),
   });
 
@@ -158,7 +161,11 @@ function reply(messages) {
     if (!made) return { text: `I do not know task ${task}.\n\nSTATUS: BLOCKED: unknown task`, toolCalls: [] };
     // A file the user rejected is written again the way they asked: its content differs.
     const asked = /rejected your change to (\S+)/.exec(prompt);
-    const files = Object.entries(made.files).map(([path, content]) => [path, asked && asked[1].startsWith(path) ? `${content}// as the user asked\n` : content]);
+    const commented = comments.map((c) => c.replace(/:.*$/, ''));
+    const files = Object.entries(made.files).map(([path, content]) => [
+      path,
+      asked && asked[1].startsWith(path) ? `${content}// as the user asked\n` : commented.includes(path) ? `${content}// as the comment asked\n` : content,
+    ]);
     if (feature === 'typing') files[0][1] = typed(`typing${task.slice(1)}`, 'Typed', /Problems panel/.test(prompt));
     if (!afterTools) return { text: `Writing ${task}.`, toolCalls: files.map(([path, content]) => ({ name: 'loom_write_file', input: { path, content } })) };
     return { text: `## Summary\n${task} implemented.\n\n## Tests\n${made.tests}\n\n## Exported interfaces\n- none\n\nSTATUS: DONE`, toolCalls: [] };

@@ -43,6 +43,18 @@ import { lazily } from '../../../shared/lazily';
 import { closureOf, recordClosure, type TaskClosure } from './taskClosure';
 import { isUnexpectedTaskFailure } from './runFailures';
 import { loomReviewToFix } from './loomTaskState';
+import { answerSentThreads } from '../review/taskReviewRound';
+
+/** After the round's checkpoint: the threads it carried answered with what changed and the implementer's summary. */
+const answerThreadsOfRound = (input: TaskStepInput, env: LoopEnvironment) =>
+  answerSentThreads({ dir: env.store.dir, specDir: env.specDir }, input.task.id, {
+    checkpoints: input.record.checkpoints ?? [],
+    worktree: env.featureWorktree,
+    ...(input.record.summary ? { summary: input.record.summary } : {}),
+    now: env.now(),
+    language: env.inputs.language,
+    signal: env.signal,
+  });
 
 /**
  * One task as a statechart, after loom's loop: pending → implementing (first-implementation) →
@@ -160,6 +172,7 @@ export const taskMachine = lazily(() =>
       keepPartial: taskStep(keepPartial),
       setAside: taskStep(setAside),
       prepareManualFix: taskStep(prepareManualFix),
+      answerThreads: taskStep(answerThreadsOfRound),
     },
     guards: {
       isDone: ({ context }) => context.state.status === 'done',
@@ -641,7 +654,7 @@ export const taskMachine = lazily(() =>
           input: stepInput,
           onDone: [
             { guard: 'committedOnOwnBranch', target: 'awaitingMerge', actions: ['keepTaskCommit', 'persistTask'] },
-            { target: 'finishing', actions: 'keepCheckpoint' },
+            { target: 'answeringThreads', actions: 'keepCheckpoint' },
           ],
           onError: { target: 'blocked', actions: blockedOnFailure },
         },
@@ -657,10 +670,22 @@ export const taskMachine = lazily(() =>
           src: 'mergeTask',
           input: stepInput,
           onDone: [
-            { guard: 'merged', target: 'finishing', actions: 'keepMerged' },
+            { guard: 'merged', target: 'answeringThreads', actions: 'keepMerged' },
             { target: 'breaker', actions: ['keepConflict', { type: 'openBreaker', params: ({ event }) => ({ reason: conflictReason(event.output as MergeResult) }) }] },
           ],
           onError: { target: 'blocked', actions: blockedOnFailure },
+        },
+      },
+      /** The comment threads a person sent to this round (Send to the Implementer) get Loom's reply and are resolved; a failure there never holds the task back. */
+      answeringThreads: {
+        invoke: {
+          src: 'answerThreads',
+          input: stepInput,
+          onDone: 'finishing',
+          onError: {
+            target: 'finishing',
+            actions: ({ context, event }) => context.env.logger.warn(`${context.task.id}: its comment threads were not answered: ${String((event as { error?: unknown }).error)}`),
+          },
         },
       },
       finishing: {

@@ -11,6 +11,8 @@ import { findWorktree } from '../../specdir/worktree';
 import type { FixItem } from '../dispatch/fixInstructions';
 import { GitDiffProvider } from '../evidence/diffProvider';
 import { readTaskRunRecord, type CheckpointRecord, type TaskRunRecord } from '../machine/taskRunRecord';
+import { readTaskReview, taskReviewPath, type TaskThread } from './taskReviewFile';
+import { threadFixItems, threadsToSend } from './taskReviewRound';
 
 /**
  * What a person does to a task's checkpoints after the run (Review Changes, Rewind): reject one
@@ -21,7 +23,7 @@ import { readTaskRunRecord, type CheckpointRecord, type TaskRunRecord } from '..
  * its part (in the feature worktree only, never the main checkout), then the spec's actor writes
  * the task states (machineEffects.ts).
  */
-export type TaskChange = { kind: 'rewind'; task: string } | { kind: 'rejectFile'; task: string; file: string; words?: string };
+export type TaskChange = { kind: 'rewind'; task: string } | { kind: 'rejectFile'; task: string; file: string; words?: string } | { kind: 'sendThreads'; task: string };
 
 export interface RewindPlan {
   kind: 'rewind';
@@ -49,7 +51,17 @@ export interface RejectPlan {
   checkpoint: string;
 }
 
-export type TaskChangePlan = RewindPlan | RejectPlan;
+/** Send to the Implementer: the task's open comment threads, as one fix round (taskReviewRound.ts). */
+export interface SendThreadsPlan {
+  kind: 'sendThreads';
+  task: string;
+  worktree: string;
+  threads: TaskThread[];
+  /** The task's checkpoints when they were sent: the fix round's come after them. */
+  checkpoints: number;
+}
+
+export type TaskChangePlan = RewindPlan | RejectPlan | SendThreadsPlan;
 
 /** The checkpoints a task's state records (none before its first commit). */
 export function checkpointsOf(state: TaskState | undefined): CheckpointRecord[] {
@@ -67,6 +79,7 @@ export async function planTaskChange(facts: SpecSnapshot, change: TaskChange, si
   const state = facts.taskStates.get(change.task);
   if (!facts.tasks.has(change.task) && !state) throw new LoomError(t('taskChange.unknownTask', { task: change.task, specDir: facts.specDir }));
   const checkpoints = checkpointsOf(state);
+  if (change.kind === 'sendThreads') return planSendThreads(facts, change.task, checkpoints.length);
   if (!checkpoints.length) throw new LoomError(t('taskChange.noCheckpoint', { task: change.task }));
   const worktree = featureWorktreeOf(facts);
   if (change.kind === 'rejectFile') {
@@ -100,12 +113,26 @@ export async function planTaskChange(facts: SpecSnapshot, change: TaskChange, si
   return { kind: 'rewind', task: change.task, worktree, target, head, tasks, files, kept };
 }
 
+/**
+ * Which threads go, and whether git still has the change they are on: a rewound task has no
+ * checkpoint left to fix, a merged feature no worktree to fix it in; each is said with its cause.
+ */
+function planSendThreads(facts: SpecSnapshot, task: string, checkpoints: number): SendThreadsPlan {
+  const threads = threadsToSend(readTaskReview(facts, task));
+  if (!threads.length) throw new LoomError(t('taskReview.noOpenThreads', { task }));
+  if (!checkpoints) throw new LoomError(t('taskReview.rewound', { task, count: threads.length, file: `${facts.specDir}/${taskReviewPath(task)}` }));
+  const worktree = findWorktree(facts);
+  if (!worktree || !isLinkedWorktree(worktree)) throw new LoomError(t('taskReview.merged', { task, specDir: facts.specDir }));
+  return { kind: 'sendThreads', task, worktree, threads, checkpoints };
+}
+
 /** Git's part: the branch moved back (`reset --keep`), or the one file put back; returns the rejected task's new diff base. */
 export async function applyTaskChange(plan: TaskChangePlan, signal: AbortSignal): Promise<{ base?: string }> {
   if (plan.kind === 'rewind') {
     await rewindBranch(plan.worktree, plan.target, signal);
     return {};
   }
+  if (plan.kind === 'sendThreads') return { base: await new GitDiffProvider(plan.worktree, { exclude: BORROWED_FOLDERS }).snapshot(signal) };
   await restoreFile(plan.worktree, plan.before, plan.file, signal);
   // The fix's diff starts here, with the file as it was before the task.
   return { base: await new GitDiffProvider(plan.worktree, { exclude: BORROWED_FOLDERS }).snapshot(signal) };
@@ -137,14 +164,19 @@ export function taskStatesAfter(facts: SpecSnapshot, plan: TaskChangePlan, base:
     });
   }
   const s = facts.taskStates.get(plan.task)!;
+  const fixItems = plan.kind === 'sendThreads' ? threadFixItems(plan.threads) : [rejectionFixItem(plan.file, plan.words)];
+  const lastResult =
+    plan.kind === 'sendThreads'
+      ? `REVIEW COMMENTS: ${plan.threads.map((th) => (th.line === th.end_line ? `${th.file}:${th.line}` : `${th.file}:${th.line}-${th.end_line}`)).join(', ')}`
+      : `REJECTED: ${plan.file}`;
   const { completed_at: _done, breaker: _b, skipped: _s, worktree: _w, task_commit: _c, conflict: _x, ...kept } = readTaskRunRecord(s);
   const record: TaskRunRecord = {
     ...kept,
     ...(base ? { base } : {}),
     mode: 'fix',
     step: 'implement',
-    fix_items: [rejectionFixItem(plan.file, plan.words)],
+    fix_items: fixItems,
     diff_owns: true,
   };
-  return [{ ...s, status: 'pending', blocker: null, last_reviewer_result: `REJECTED: ${plan.file}`, metadata: record }];
+  return [{ ...s, status: 'pending', blocker: null, last_reviewer_result: lastResult, metadata: record }];
 }
