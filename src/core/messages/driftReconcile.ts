@@ -62,6 +62,9 @@ export const driftReconcileMessages = {
     en: 'Reconcile needs a language model, and none is available: install or sign in to a chat model provider (or Accept as Accurate instead).',
     zh: '调和需要语言模型，但当前没有可用模型：请安装或登录聊天模型提供方（或改用“确认准确”）。',
   },
+  'run.reconcile.nothing': { en: 'Reconcile: nothing to do, the spec is {summary}.', zh: '调和：无需操作，规格{summary}。' },
+  'run.reconcile.drifted': { en: 'Reconcile: {summary}; the model amends the spec.', zh: '调和：{summary}；由模型修订规格。' },
+  'run.reconcile.wrote': { en: 'Reconcile: wrote {files}; the baseline is now {commit}.', zh: '调和：已写入 {files}；基线现为 {commit}。' },
   'cli.drift.acceptNeedsSpec': {
     en: 'drift --accept needs --spec-dir D and --reason "why the code is what the spec means"',
     zh: 'drift --accept 需要 --spec-dir D 和 --reason "为何代码就是规格的本意"',

@@ -24,6 +24,7 @@ import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import { reviewFixesToAnswer } from '../pipeline/specOffers';
 import type { VerificationResult } from '../verification/verificationResult';
 import { stageNeed } from './personFirst';
+import { reconcileStep } from './reconcileStep';
 import { stopped, tasksStop } from './tasksStop';
 import { writeStageTranscript } from './stageTranscript';
 import { stageWork, type StageWork } from './stageWork';
@@ -60,6 +61,8 @@ export interface RunPorts {
   answerReview?: () => Promise<ReviewOutcome>;
   /** The memory update (the actor's `sync` intent), then the branch handed on; the actor's answer. */
   sync(): Promise<Answer<'sync'>>;
+  /** After the sync, a drifted spec is reconciled with its code (the person asked for it: `loom.drift.reconcileInRun`). */
+  reconcile?: boolean;
   /** Tokens the run may still spend; undefined: no budget. */
   budget?: number;
   /** `loom.budget.credits` (0 or undefined: none) and `loom.credits.prices`: a drafting step that would pass the budget is not sent. */
@@ -167,6 +170,10 @@ async function doStage(spec: SpecPipeline, ports: RunPorts, work: StageWork, sta
       const a = await ports.sync();
       if (a.kind !== 'changed') return stopped('refused', stage, a.kind === 'refused' ? refusalText(a) : a.question.title);
       record.wrote.push(a.memory.file);
+      if (ports.reconcile) {
+        const stop = await reconcileStep(spec, ports, stage, record, say);
+        if (stop) return stop;
+      }
       return stopped('done', stage, t('run.pipeline.done', { stage }));
     }
     default:

@@ -411,6 +411,8 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
       signal,
       onEvent,
       ...(ctx.config.tokenBudget > 0 ? { budget: ctx.config.tokenBudget } : {}),
+      // Reconciling after the sync is asked for per folder (it sends the spec and the code's diff to a model).
+      ...(vscode.workspace.getConfiguration('loom', e.folder.uri).get<boolean>('drift.reconcileInRun') === true ? { reconcile: true } : {}),
       credits: { budget: ctx.config.creditBudget || undefined, prices: ctx.config.creditPrices },
       onNearLimit: (used, budget) => void new NearLimitNotice(vscode.window, vscode.commands.executeCommand, e.dir, splitSpecName(e.spec.snapshot.name).feature).show(used, budget),
       model: () => selector.select('implementer', 'standard', signal),

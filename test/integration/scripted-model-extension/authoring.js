@@ -24,6 +24,7 @@ function authoringReply(prompt, mode) {
   }
   const said = prompt.slice(prompt.lastIndexOf('## The user says'));
   if (/You are loom's reviewer's assistant/.test(prompt)) return refineReply(prompt);
+  if (/You are loom's reconcile step/.test(prompt)) return reconcileReply(prompt);
   if (/You are loom's brainstorming partner/.test(prompt)) {
     if (!/approach A/i.test(said) && mode !== 'decided') {
       return {
@@ -81,6 +82,21 @@ function refineReply(prompt) {
   for (const t of [...onSpec].sort((a, b) => b.end - a.end)) lines.splice(t.end, 0, t.ask.charAt(0).toUpperCase() + t.ask.slice(1));
   const text = `${lines.join('\n').replace(/\n*$/, '\n')}`;
   return { command: 'refine', text: `${onSpec.map((t) => `THREAD ${t.id}: added "${t.ask}" under line ${t.end}`).join('\n')}\n\n${block('spec.md', text)}` };
+}
+
+/**
+ * /reconcile: the requirements.json the prompt holds, with its first requirement's last behavior
+ * superseded (ids kept, as the checks demand), naming the files of the diff since the baseline so
+ * a test sees the diff reached the model.
+ */
+function reconcileReply(prompt) {
+  const files = [...prompt.matchAll(/^diff --git a\/(\S+) b\//gm)].map((m) => m[1]);
+  const ledger = JSON.parse(section(prompt, 'requirements.json'));
+  const list = Array.isArray(ledger.requirements) ? ledger.requirements : Object.values(ledger.requirements);
+  const last = list[0].behaviors[list[0].behaviors.length - 1];
+  last.status = 'superseded';
+  last.description = `${last.description} (superseded: the code of ${files.join(', ')} no longer has it)`;
+  return { command: 'reconcile', text: `The diff changed ${files.join(', ')}; ${last.id} is superseded.\n\n${block('requirements.json', `${JSON.stringify(ledger, null, 2)}\n`)}` };
 }
 
 /** The paths of the `diff --git` headers under the prompt's "## Changes" heading. */

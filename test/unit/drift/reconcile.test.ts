@@ -11,38 +11,17 @@ import { buildReconcileMessages, checkReconcileDrafts, driftDiff, reconcileComma
 import { repositoryDrift } from '../../../src/core/drift/repositoryDrift';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { REVIEW_COMMENTS_FILE } from '../../../src/core/review/reviewComments';
-import { updateReviewComments } from '../../../src/core/review/reviewStore';
-import { addThread, setThreadStatus } from '../../../src/core/review/threadEdits';
-import { requirements, SPEC } from '../../helpers/tempRepo';
+import { SPEC } from '../../helpers/tempRepo';
 import { block, QueueModel } from '../authoring/authoringFixture';
 import { git } from '../executing/helpers/gitRepos';
-import { commit, json, syncedRepo } from './helpers/driftRepos';
+import { driftedSpec, json, ledger } from './helpers/driftRepos';
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const NOW = '2026-12-07T10:00:00.000Z';
 
-/** A synced spec with two behaviors and a resolved thread on its requirements, whose login code then lost its invalid-input check. */
-async function driftedSpec() {
-  const { root, baseline } = syncedRepo(made);
-  commit(root, 'spec ledger', { [`${SPEC}/requirements.json`]: json(requirements(2)), [`${SPEC}/spec.md`]: '# Login\n\n## REQ-001 Log in\n\nUsers log in.\n' });
-  const at = { dir: join(root, SPEC), specDir: SPEC };
-  const thread = updateReviewComments(at, (c) => addThread(c, { file: 'spec.md', line: 3, endLine: 3, quote: '## REQ-001 Log in', author: 'Mei', body: 'Name the lockout.', now: NOW }));
-  updateReviewComments(at, (c) => setThreadStatus(c, thread.id, 'resolved'));
-  commit(root, 'review');
-  const head = commit(root, 'login: no invalid-input check', { 'src/login.ts': 'v3\n' });
-  return { root, baseline, head };
-}
-
-const ledger = (b02: Record<string, unknown> | null) => {
-  const r = requirements(2);
-  const behaviors = r.requirements[0].behaviors;
-  r.requirements[0].behaviors = b02 === null ? [behaviors[0]] : [behaviors[0], { ...behaviors[1], ...b02 }];
-  return json(r);
-};
-
 test('reconcile: the model gets the diff since the baseline and the spec files; a proposal that drops a behavior is sent back; written, ids and threads are kept and the baseline moves', async () => {
-  const { root, baseline, head } = await driftedSpec();
+  const { root, baseline, head } = await driftedSpec(made);
   const repo = new LoomRepository(root).load();
   const spec = repo.get(SPEC)!;
   const drift = (await repositoryDrift(repo, { only: [spec] })).specs[0];
@@ -99,7 +78,7 @@ test('reconcile: the model gets the diff since the baseline and the spec files; 
 });
 
 test('reconcile: a requirement dropped is refused by the checks too, whatever else the proposal does', async () => {
-  const { root } = await driftedSpec();
+  const { root } = await driftedSpec(made);
   const spec = new LoomRepository(root).load().get(SPEC)!;
   const empty = json({ requirements: [] });
   const problems = checkReconcileDrafts(spec.snapshot, reconcileCommand('synced'), [{ path: 'requirements.json', content: empty, complete: true }], readOptionalText);

@@ -2,7 +2,9 @@ import { mkdtempSync, realpathSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASELINE_KEY } from '../../../../src/core/drift/baseline';
-import { SPEC, state } from '../../../helpers/tempRepo';
+import { requirements, SPEC, state } from '../../../helpers/tempRepo';
+import { updateReviewComments } from '../../../../src/core/review/reviewStore';
+import { addThread, setThreadStatus } from '../../../../src/core/review/threadEdits';
 import { git, write } from '../../executing/helpers/gitRepos';
 
 export const WORKFLOW = 'pipelines:\n  feature:\n    steps:\n      - { id: executing, next: synced }\n      - { id: synced }\n';
@@ -43,3 +45,25 @@ export function syncedRepo(made: string[], recorded = true): { root: string; bas
   commit(root, 'synced', { [`${SPEC}/pipeline.state.json`]: json(synced) });
   return { root, baseline };
 }
+
+/** A synced spec with two behaviors and a resolved thread on its requirements, whose login code then lost its invalid-input check. */
+export async function driftedSpec(made: string[]) {
+  const { root, baseline } = syncedRepo(made);
+  commit(root, 'spec ledger', { [`${SPEC}/requirements.json`]: json(requirements(2)), [`${SPEC}/spec.md`]: '# Login\n\n## REQ-001 Log in\n\nUsers log in.\n' });
+  const at = { dir: join(root, SPEC), specDir: SPEC };
+  const thread = updateReviewComments(at, (c) =>
+    addThread(c, { file: 'spec.md', line: 3, endLine: 3, quote: '## REQ-001 Log in', author: 'Mei', body: 'Name the lockout.', now: '2026-12-07T09:00:00.000Z' }),
+  );
+  updateReviewComments(at, (c) => setThreadStatus(c, thread.id, 'resolved'));
+  commit(root, 'review');
+  const head = commit(root, 'login: no invalid-input check', { 'src/login.ts': 'v3\n' });
+  return { root, baseline, head };
+}
+
+/** The requirements ledger of driftedSpec, with its second behavior changed (or dropped: null). */
+export const ledger = (b02: Record<string, unknown> | null) => {
+  const r = requirements(2);
+  const behaviors = r.requirements[0].behaviors;
+  r.requirements[0].behaviors = b02 === null ? [behaviors[0]] : [behaviors[0], { ...behaviors[1], ...b02 }];
+  return json(r);
+};
