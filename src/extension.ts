@@ -23,6 +23,8 @@ import { registerTaskThreadCommands } from './host/executing/taskThreadCommands'
 import { registerWorktreeCommands } from './host/git/worktreeCommands';
 import { registerVerifyCommand } from './host/pipelineRun/verifyCommand';
 import { registerSyncCommand } from './host/pipelineRun/syncCommand';
+import { registerDriftCommands } from './host/drift/driftCommands';
+import { ReconcileCommand } from './host/drift/reconcileChat';
 import { ActiveRunsFile } from './host/pipelineRun/activeRuns';
 import { RunStopsFile } from './core/port/pipelineRun';
 import { PipelineRuns } from './host/pipelineRun/pipelineRuns';
@@ -125,7 +127,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   view.provider.setPipelineRuns(runs);
   const drifts = new SpecDrifts(registry, log.component('drift'));
   view.provider.setDriftMarks(drifts);
-  const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand()]);
+  const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand(), new ReconcileCommand(ctx, drafts, drifts)]);
   const lmTools = new LoomTools(ctx);
   const mcpServers = new LoomMcpServers(registry, config, trust, context.extensionUri.fsPath, String(context.extension.packageJSON.version ?? ''));
   const presets = context.extensionMode === vscode.ExtensionMode.Test ? new PromptPresets() : undefined;
@@ -146,6 +148,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
     ...registerWorktreeCommands(ctx),
     ...registerVerifyCommand(ctx),
     ...registerSyncCommand(ctx),
+    ...registerDriftCommands(ctx, drifts),
     ...registerPipelineRunCommands(ctx, runs, setup),
     ...registerFindingCommands(ctx, presets),
     ...registerExecutingCommands(ctx, { storageDir, presets, stops: runs }),

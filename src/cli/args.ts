@@ -30,7 +30,7 @@ const VALUE_FLAGS = new Set([
   '--artifacts',
   '--detail',
 ]);
-const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--compression-confirmed', '--validate', '--help', '-h', '--version', '--refresh', '--run']);
+const BOOLEAN_FLAGS = new Set(['--json', '--confirm', '--compression-confirmed', '--validate', '--help', '-h', '--version', '--refresh', '--run', '--accept']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags = new Map<string, string | true>();

@@ -19,6 +19,7 @@ function annotation(github: boolean, file: string | undefined, message: string):
 
 function specLines(d: SpecDrift, github: boolean): string[] {
   if (d.status === 'clean') return [t('drift.spec', { specDir: d.specDir, summary: driftSummary(d) })];
+  if (d.status === 'unreadable') return [annotation(github, `${d.specDir}/pipeline.state.json`, t('drift.spec', { specDir: d.specDir, summary: driftSummary(d) }))];
   if (d.status !== 'drifted') return [annotation(github, undefined, t('drift.spec', { specDir: d.specDir, summary: driftSummary(d) }))];
   return [...d.files.map((f) => annotation(github, f.change === 'renamed' ? f.renamedTo : f.path, driftFileLine(d, f))), ...d.goneTests.map((g) => annotation(github, g.file, goneTestLine(d, g)))];
 }
@@ -32,7 +33,7 @@ function specLines(d: SpecDrift, github: boolean): string[] {
 export async function driftCommand(repo: LoomRepository, only: SpecPipeline | undefined, io: CliIo, asJson: boolean, env: Readonly<Record<string, string | undefined>>): Promise<number> {
   const report = await repositoryDrift(repo, only ? { only: [only] } : {});
   const drifted = report.specs.filter((d) => d.status === 'drifted').length;
-  const unknown = report.specs.filter((d) => d.status === 'shallow' || d.status === 'unknown-baseline').length;
+  const unknown = report.specs.filter((d) => d.status === 'shallow' || d.status === 'unknown-baseline' || d.status === 'unreadable').length;
   if (asJson) {
     io.out(JSON.stringify({ head: report.head ?? null, shallow: report.shallow, drifted, specs: report.specs }, null, 2));
   } else if (!report.specs.length) {

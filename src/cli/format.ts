@@ -38,7 +38,19 @@ export function statusJson(s: SpecStatus) {
     })),
     diagnostics: s.diagnostics,
     // AI credits of the spec's runs, where a run priced its requests (issue 49).
-    ...(s.credits ? { credits: { total: Number(s.credits.total.toFixed(4)), unpriced_models: [...s.credits.unpriced_models], source: s.credits.source } } : {}),
+    ...(s.credits
+      ? {
+          credits: {
+            total: Number(s.credits.total.toFixed(4)),
+            stages: Object.fromEntries(Object.entries(s.credits.stages).map(([k, v]) => [k, Number(v.toFixed(4))])),
+            unpriced_models: [...s.credits.unpriced_models],
+            // A model without a price is shown in tokens, and named: its tokens are not in the total.
+            unpriced_tokens: { ...s.credits.unpriced_tokens },
+            source: s.credits.source,
+            prices: { ...s.credits.prices },
+          },
+        }
+      : {}),
   };
 }
 

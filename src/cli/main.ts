@@ -33,6 +33,7 @@ import { specFromArg } from './specDirArg';
 import { verifyRun } from './verifyCommand';
 import { syncFeature } from './syncCommand';
 import { driftCommand } from './driftCommand';
+import { acceptDrift } from './driftAccept';
 
 const VERSION = '0.1.0';
 const CLI_LOCK_WAIT_MS = 5_000;
@@ -85,7 +86,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   worktree: ['--spec-dir', '--location'],
   mcp: [],
   sync: ['--spec-dir', '--remote'],
-  drift: ['--spec-dir'],
+  drift: ['--spec-dir', '--accept', '--reason'],
   'stop-hook': [],
 };
 
@@ -352,6 +353,7 @@ async function run(args: ParsedArgs, io: CliIo, env: Readonly<Record<string, str
     case 'sync':
       return syncFeature(spec(repo, args), io, asJson, flagValue(args, '--remote'));
     case 'drift':
+      if (args.flags.has('--accept') || args.flags.has('--reason')) return acceptDrift(repo, args, io, asJson);
       return driftCommand(repo, args.flags.has('--spec-dir') ? spec(repo, args) : undefined, io, asJson, env);
     case 'mcp':
       // Loaded only here: the MCP SDK and its JSON-schema validator would slow every other command's start.

@@ -163,7 +163,17 @@ export interface TokenUsage {
   roles: ({ id: string } & TokenCount)[];
   updatedAt?: string;
   /** The same requests in AI credits where the model's price is known; the others stay in tokens, named. */
-  credits?: { total: number; tasks: { id: string; credits: number }[]; unpricedModels: string[]; unpricedTokens: number; source: string };
+  credits?: {
+    total: number;
+    tasks: { id: string; credits: number }[];
+    /** Per stage: the executing stage's subagents and each stage's drafting. */
+    stages?: { id: string; credits: number }[];
+    unpricedModels: string[];
+    unpricedTokens: number;
+    source: string;
+    /** Each priced model and where its price came from (VS Code, the setting, the table). */
+    prices?: { model: string; source: string }[];
+  };
 }
 
 export interface DashboardActions {
@@ -230,6 +240,21 @@ export interface DashboardModel {
   lockedBy?: number;
   /** Loom: Run Pipeline on this spec: running, or where it stopped and why ("Needs you"). */
   run?: DashboardRun;
+  /** A synced spec's drift from its code (the core's answer, read when HEAD moves): what changed since its baseline. */
+  drift?: DashboardDrift;
+}
+
+/** A synced spec's drift as the dashboard shows it: the baseline, the commits and files since, each file's diff one click away. */
+export interface DashboardDrift {
+  status: 'clean' | 'drifted' | 'no-baseline' | 'shallow' | 'unknown-baseline' | 'unreadable';
+  /** The one phrase every surface says ("3 files changed since a1b2c3d"). */
+  summary: string;
+  baseline?: { commit: string; source: 'synced' | 'accepted' | 'reconciled' | 'inferred'; recordedAt?: string; by?: string; reason?: string };
+  /** Repository-relative, as the spec names them; `renamedTo` where a rename took one. */
+  files: { path: string; change: 'modified' | 'added' | 'deleted' | 'renamed'; renamedTo?: string; commits: string[]; tasks: string[]; behaviors: string[] }[];
+  /** Newest first. */
+  commits: { commit: string; subject: string; author: string; date: string; files: string[] }[];
+  goneTests: { file: string; behaviors: string[]; commit: string }[];
 }
 
 /** One stage of a pipeline run, as the dashboard shows it. */

@@ -96,6 +96,12 @@ export type RunCommandMessage = { type: 'runCommand'; specDir: string } & (
   | { command: 'stopPipeline'; args?: undefined }
   /** The one action that continues a stopped run ("Needs you"). */
   | { command: 'continuePipeline'; args?: undefined }
+  /** Loom: Accept Spec as Accurate: the drift baseline moved to HEAD, the person's reason asked for. */
+  | { command: 'acceptAsAccurate'; args?: undefined }
+  /** Loom: Reconcile Spec with the Code: `@loom /reconcile` on the spec. */
+  | { command: 'reconcileSpec'; args?: undefined }
+  /** A drifted file in VS Code's diff, from the spec's baseline to the working tree (`file` as the spec names it). */
+  | { command: 'showDriftDiff'; args: { file: string } }
 );
 
 export const EXPORT_FORMATS = ['csv', 'markdown'] as const;

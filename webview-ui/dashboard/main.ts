@@ -18,6 +18,7 @@ import { renderNextStep } from './nextStep';
 import { renderPipelineRun } from './pipelineRun';
 import { keepOnePrimary } from './primaryAction';
 import { renderReviewThreads } from './reviewThreads';
+import { renderDrift } from './drift';
 import { renderStepper } from './stepper';
 import { renderBreakers, renderTasks } from './tasks';
 import { renderTokens } from './tokens';
@@ -64,6 +65,7 @@ function render(): void {
     renderTasks(m, selectedTask, selectTask),
     renderHandoffs(m),
     renderReviewThreads(m),
+    renderDrift(m),
     renderFindings(m),
     renderTokens(m),
   );

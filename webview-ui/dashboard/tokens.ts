@@ -63,7 +63,15 @@ function renderCredits(c: NonNullable<DashboardModel['tokenUsage']>['credits']):
     c.unpricedModels.length
       ? h('p', { className: 'muted small', attrs: { id: 'credits-unpriced' } }, tv('view.tokens.unpriced', { models: c.unpricedModels.join(', '), tokens: fmt(c.unpricedTokens) }))
       : null,
-    h('p', { className: 'muted small' }, tv('view.tokens.creditsSource', { source: c.source })),
+    c.stages?.length
+      ? h('p', { className: 'small', attrs: { id: 'credits-stages' } }, tv('view.tokens.creditsPerStage', { stages: c.stages.map((s) => `${s.id} ${credits(s.credits)}`).join(' · ') }))
+      : null,
+    // Each price's source: VS Code's own where it gave one, else the setting or the table with its date.
+    h(
+      'p',
+      { className: 'muted small', attrs: { id: 'credits-source' } },
+      c.prices?.length ? c.prices.map((p) => tv('view.tokens.priceOf', p)).join('; ') : tv('view.tokens.creditsSource', { source: c.source }),
+    ),
   ];
   return parts.filter((e): e is HTMLElement => e !== null);
 }

@@ -44,6 +44,14 @@ export interface DraftingTurnResult {
   repairs: number;
   /** Files refused in the last reply (earlier refusals the model since withdrew or dropped are not kept). */
   refused: RefusedDraft[];
+  /** Each request of the turn, what was sent and what came back: priced and recorded as the subagents' are. */
+  requests: DraftingRequest[];
+}
+
+/** One request of a drafting turn: the conversation sent, and the reply's text. */
+export interface DraftingRequest {
+  sent: readonly ChatMessage[];
+  reply: string;
 }
 
 interface Reply {
@@ -90,8 +98,9 @@ export async function runDraftingTurn(input: DraftingTurnInput): Promise<Draftin
   const conversation = [...input.messages];
   const first = await streamReply(input, conversation);
   const replies = [first.text];
+  const requests: DraftingRequest[] = [{ sent: [...conversation], reply: first.text }];
   const proposedAny = first.drafts.length + first.refused.length + first.withdrawn.length > 0;
-  if (!proposedAny) return { replies, drafts: [...input.pending], proposed: false, problems: [], repairs: 0, refused: [] };
+  if (!proposedAny) return { replies, drafts: [...input.pending], proposed: false, problems: [], repairs: 0, refused: [], requests };
 
   let drafts = mergeDrafts(input.pending, first.drafts, first.withdrawn);
   let refused = first.refused;
@@ -107,6 +116,7 @@ export async function runDraftingTurn(input: DraftingTurnInput): Promise<Draftin
     conversation.push({ role: 'assistant', content: last }, input.repairMessage(told));
     const next = await streamReply(input, conversation);
     replies.push(next.text);
+    requests.push({ sent: [...conversation], reply: next.text });
     last = next.text;
     drafts = mergeDrafts(drafts, next.drafts, next.withdrawn);
     refused = next.refused;
@@ -114,5 +124,5 @@ export async function runDraftingTurn(input: DraftingTurnInput): Promise<Draftin
     problems = drafts.length ? input.check(drafts) : [];
   }
   if (!drafts.length && refused.length) problems = withRefusals(refused, problems);
-  return { replies, drafts, proposed: true, problems, repairs, refused };
+  return { replies, drafts, proposed: true, problems, repairs, refused, requests };
 }

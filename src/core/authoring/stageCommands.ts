@@ -7,8 +7,8 @@
 export const AUTHORING_COMMANDS = ['brainstorm', 'expand', 'plan', 'review', 'respond'] as const;
 export type AuthoringCommandName = (typeof AUTHORING_COMMANDS)[number];
 
-/** The drafting commands: one per stage, and /refine, which answers comment threads on any of their files. */
-export type DraftingCommandName = AuthoringCommandName | 'refine';
+/** The drafting commands: one per stage, /refine, which answers comment threads on any of their files, and /reconcile, which amends a synced spec to its code (src/core/drift/reconcile.ts). */
+export type DraftingCommandName = AuthoringCommandName | 'refine' | 'reconcile';
 
 export interface AuthoringCommand<N extends DraftingCommandName = DraftingCommandName> {
   name: N;

@@ -1,9 +1,11 @@
 /**
  * What a request costs in GitHub AI credits (1 credit = US$0.01), as Copilot bills it since June
  * 2026: input, cached input and output tokens, each times the model's price per million tokens.
- * VS Code's stable LanguageModelChat has no price (the proposed languageModelPricing API is not
- * stable), so the published prices are kept here, and a person may override or add models
- * (`loom.credits.prices`). A model found in neither is shown in tokens, and says so.
+ * VS Code's stable LanguageModelChat has no price; the proposed languageModelPricing API adds
+ * `inputCost`, `outputCost` and `cacheCost` (credits per million tokens) to it, and where the
+ * running VS Code offers them they are the price (readProviderPrice). Otherwise the published
+ * prices kept here, which a person may override or add to (`loom.credits.prices`). A model found
+ * in none is shown in tokens, and says so.
  */
 
 /** Credits per million tokens. */
@@ -19,6 +21,8 @@ export interface PriceTable {
   date: string;
   /** Keyed by the model's name as the source writes it. */
   models: ReadonlyMap<string, ModelPrice>;
+  /** Models whose price a person gave in `loom.credits.prices`: their source is the setting. */
+  overridden?: ReadonlySet<string>;
 }
 
 /** The tokens of one request (or of a sum of them). */
@@ -35,6 +39,35 @@ export interface ModelRef {
   family?: string;
   name?: string;
   vendor?: string;
+  /** The price the running VS Code gives for the model (languageModelPricing), preferred over the table. */
+  price?: ModelPrice;
+}
+
+/** Where a price came from, as the surfaces name it. */
+export const VSCODE_PRICE_SOURCE = 'VS Code (languageModelPricing)';
+export const SETTINGS_PRICE_SOURCE = 'loom.credits.prices';
+
+/**
+ * The price a model object carries, read as the proposed languageModelPricing API words it
+ * (`inputCost`, `outputCost`, `cacheCost`: credits per million tokens on LanguageModelChat). The
+ * API is proposed, so nothing is assumed: a field that is missing, not a finite number or below
+ * 0 is no price, and a model with neither input nor output cost has none.
+ */
+export function readProviderPrice(model: unknown): ModelPrice | undefined {
+  if (!model || (typeof model !== 'object' && typeof model !== 'function')) return undefined;
+  const field = (name: string): number | undefined => {
+    try {
+      const v = (model as Record<string, unknown>)[name];
+      return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+    } catch {
+      // A getter of a proposal that changed shape must not break a request.
+      return undefined;
+    }
+  };
+  const input = field('inputCost');
+  const output = field('outputCost');
+  if (input === undefined || output === undefined) return undefined;
+  return { input, output, cachedInput: field('cacheCost') ?? input };
 }
 
 /** US dollars per million tokens, the published default tier, as credits: 1 credit = $0.01. */
@@ -86,6 +119,7 @@ const key = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 export function withOverrides(table: PriceTable, overrides: unknown): PriceTable {
   if (!overrides || typeof overrides !== 'object' || Array.isArray(overrides)) return table;
   const models = new Map(table.models);
+  const overridden = new Set(table.overridden ?? []);
   for (const [name, v] of Object.entries(overrides as Record<string, unknown>)) {
     const o = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
     const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : undefined);
@@ -94,14 +128,19 @@ export function withOverrides(table: PriceTable, overrides: unknown): PriceTable
     // A price without its input and output is no price: the model stays as the table has it.
     if (input === undefined || output === undefined) continue;
     models.set(name, { input, output, cachedInput: n(o.cachedInput) ?? n(o.cached) ?? input });
+    overridden.add(name);
   }
-  return { ...table, models };
+  return { ...table, models, overridden };
 }
 
-/** The price of a model: by its name, family or id, written any way (case, dashes, spaces). */
-export function findPrice(table: PriceTable, model: ModelRef): { name: string; price: ModelPrice } | undefined {
+/**
+ * The price of a model: VS Code's own when it gives one, else the table's by the model's name,
+ * family or id, written any way (case, dashes, spaces); with where it came from.
+ */
+export function findPrice(table: PriceTable, model: ModelRef): { name: string; price: ModelPrice; source: string } | undefined {
+  if (model.price) return { name: model.name ?? model.family ?? model.id, price: model.price, source: VSCODE_PRICE_SOURCE };
   const wanted = [model.name, model.family, model.id].filter((x): x is string => !!x).map(key);
-  for (const [name, price] of table.models) if (wanted.includes(key(name))) return { name, price };
+  for (const [name, price] of table.models) if (wanted.includes(key(name))) return { name, price, source: table.overridden?.has(name) ? SETTINGS_PRICE_SOURCE : `${table.source}, ${table.date}` };
   return undefined;
 }
 
@@ -119,9 +158,15 @@ export function formatCredits(credits: number): string {
 /** What a spec's runs cost, as `status --json` reports it: read from the token ledger kept in pipeline.state.json. */
 export interface SpecCredits {
   total: number;
-  /** Models without a price, whose tokens are not in the total. */
+  /** Per stage: the executing stage's subagents, each stage's drafting. */
+  stages: Record<string, number>;
+  /** Models without a price, whose tokens are not in the total but counted here. */
   unpriced_models: string[];
+  unpriced_tokens: { input: number; output: number };
+  /** The table's source and date. */
   source: string;
+  /** Each priced model and where its price came from: VS Code, the setting, or the table. */
+  prices: Record<string, string>;
 }
 
 /** The credits a spec's state records (`metadata.token_usage.credits`), or undefined when no run priced a request. */
@@ -130,7 +175,16 @@ export function recordedCredits(metadata: Record<string, unknown> | undefined): 
   const credits = usage && typeof usage === 'object' ? (usage as Record<string, unknown>).credits : undefined;
   if (!credits || typeof credits !== 'object') return undefined;
   const c = credits as Record<string, unknown>;
-  const total = typeof c.total === 'number' && Number.isFinite(c.total) ? c.total : 0;
-  const unpriced = c.unpriced && typeof c.unpriced === 'object' ? (c.unpriced as Record<string, unknown>).models : undefined;
-  return { total, unpriced_models: Array.isArray(unpriced) ? unpriced.filter((m): m is string => typeof m === 'string') : [], source: typeof c.source === 'string' ? c.source : '' };
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+  const record = <T>(v: unknown, keep: (x: unknown) => x is T): Record<string, T> =>
+    Object.fromEntries(v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).filter((e): e is [string, T] => keep(e[1])) : []);
+  const unpriced = (c.unpriced && typeof c.unpriced === 'object' ? c.unpriced : {}) as Record<string, unknown>;
+  return {
+    total: num(c.total),
+    stages: record(c.stages, (x): x is number => typeof x === 'number' && Number.isFinite(x)),
+    unpriced_models: Array.isArray(unpriced.models) ? unpriced.models.filter((m): m is string => typeof m === 'string') : [],
+    unpriced_tokens: { input: num(unpriced.input), output: num(unpriced.output) },
+    source: typeof c.source === 'string' ? c.source : '',
+    prices: record(c.prices, (x): x is string => typeof x === 'string'),
+  };
 }

@@ -54,3 +54,15 @@ export async function codeCommitOf(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'na
     return undefined;
   }
 }
+
+/**
+ * HEAD of the repository: what drift reads at (scanDrift logs from it), so what a baseline moved
+ * by a person or a reconcile is set to. Undefined outside git or before the first commit.
+ */
+export async function headCommitOf(repoRoot: string, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    return await revParse(repoRoot, 'HEAD', signal);
+  } catch {
+    return undefined;
+  }
+}

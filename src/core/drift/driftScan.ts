@@ -58,7 +58,9 @@ export type DriftStatus =
   /** A shallow clone does not hold the baseline (or the commit of the move to synced): said, never guessed. */
   | 'shallow'
   /** The baseline is not a commit of this repository (history rewritten). */
-  | 'unknown-baseline';
+  | 'unknown-baseline'
+  /** The spec's pipeline.state.json cannot be read: whether it is synced, and its baseline, are unknown (it is never written). */
+  | 'unreadable';
 
 export interface SpecDrift {
   specDir: string;
@@ -127,6 +129,26 @@ export function parseLog(text: string): LoggedCommit[] {
     });
   }
   return out;
+}
+
+/** parseLog over git's output as it comes: each record is parsed once the next one begins. */
+export function logParser(): { feed: (text: string) => void; end: () => LoggedCommit[] } {
+  const commits: LoggedCommit[] = [];
+  let rest = '';
+  return {
+    feed(text) {
+      rest += text;
+      const last = rest.lastIndexOf(RS);
+      if (last <= 0) return;
+      for (const c of parseLog(rest.slice(0, last))) commits.push(c);
+      rest = rest.slice(last);
+    },
+    end() {
+      for (const c of parseLog(rest)) commits.push(c);
+      rest = '';
+      return commits;
+    },
+  };
 }
 
 /** Git's facts about the repository: HEAD, whether it is shallow, and the commits a shallow clone stops at. */
@@ -245,12 +267,14 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
   const baselines = [...new Set(gathering.map((g) => g.baseline))];
   const base = baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
   const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
-  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal });
-  // The specs' files are read while git walks the history, yielding now and then so that its output is taken as it comes.
+  // Git's output is parsed as it comes, and the specs' files are read while git walks the history,
+  // yielding now and then so that its output is taken: little is left to do when git ends.
+  const parsed = logParser();
+  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal, onStdout: parsed.feed });
   const files = await filesWhileWaiting(gathering.map((g) => g.subject));
   const r = await log;
   if (r.code !== 0) throw new GitError(`git log failed in ${repoRoot}: ${r.stderr.trim()}`, r.code, r.stderr);
-  applyLog(parseLog(r.stdout), facts.head, gathering, files);
+  applyLog(parsed.end(), facts.head, gathering, files);
   return { head: facts.head, shallow: facts.shallow, specs: results };
 }
 
@@ -367,7 +391,8 @@ function record(t: Track, c: LoggedCommit, kind: FileChangeKind, renamedTo: stri
     f.change = 'renamed';
     f.renamedTo = renamedTo;
   } else if (f.change !== 'renamed' || kind === 'deleted') f.change = kind;
-  if (!f.commits.includes(c.hash)) f.commits.push(c.hash);
+  // Commits come oldest first, so one already counted for this file is the last one.
+  if (f.commits[f.commits.length - 1] !== c.hash) f.commits.push(c.hash);
   let dc = g.commits.get(c.hash);
   if (!dc) g.commits.set(c.hash, (dc = { commit: c.hash, subject: c.subject, author: c.author, date: c.date, files: [] }));
   if (!dc.files.includes(origin.path)) dc.files.push(origin.path);

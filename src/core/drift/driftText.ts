@@ -22,6 +22,8 @@ export function driftSummary(d: SpecDrift): string {
       return t('drift.summary.unknownBaseline', { baseline: baselineText(d.baseline) });
     case 'no-baseline':
       return t('drift.summary.noBaseline');
+    case 'unreadable':
+      return t('drift.summary.unreadable', { file: 'pipeline.state.json' });
   }
 }
 

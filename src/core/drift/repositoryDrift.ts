@@ -1,9 +1,15 @@
+import { join } from 'node:path';
+import { PIPELINE_STATE_FILE, plainPipelineState } from '../files/pipelineState';
+import { readOptionalText } from '../fs/readOptional';
+import { repoRelative } from '../fs/paths';
 import { findSpecDirs } from '../specdir/loadSpec';
 import type { LoomRepository } from '../repository/loomRepository';
 import type { SpecPipeline } from '../repository/specPipeline';
 import { stageWithRole } from '../pipeline/stageRoles';
+import { recordedBaseline } from './baseline';
 import { driftSubjectOf } from './driftSubjects';
-import { scanDrift, type DriftReport } from './driftScan';
+import { scanDrift, type DriftReport, type DriftSubject, type SpecDrift } from './driftScan';
+import { spokenFiles } from './spokenFiles';
 
 /** Whether a spec is at the stage of its pipeline that syncs (read from its state file alone). */
 const isSynced = (spec: SpecPipeline) => {
@@ -12,15 +18,58 @@ const isSynced = (spec: SpecPipeline) => {
 };
 
 /**
+ * A spec as drift's first pass reads it: its state file alone, which says whether it is synced
+ * and from which commit (so git's log can start before any spec is read in full); its files are
+ * read later, while the log runs. A state file that is not plainly in loom's shape (corrupt, a
+ * `__proto__` key, a shape only the schema decides), or no state at all, is read in full here, as
+ * the editor reads it, so the answer is the same either way. Undefined: not synced.
+ */
+function subjectOf(repo: LoomRepository, dir: string, noteUnreadable: (spec: SpecPipeline) => void): DriftSubject | undefined {
+  const text = readOptionalText(join(dir, PIPELINE_STATE_FILE));
+  let state: ReturnType<ReturnType<typeof plainPipelineState>>;
+  try {
+    state = text !== undefined && !text.includes('"__proto__"') ? plainPipelineState()(JSON.parse(text)) : undefined;
+  } catch {
+    state = undefined;
+  }
+  if (!state) {
+    const spec = repo.readOnDemand(dir);
+    noteUnreadable(spec);
+    return isSynced(spec) ? driftSubjectOf(spec) : undefined;
+  }
+  const definition = repo.definitionForState(state, dir);
+  const sync = stageWithRole(definition, 'sync');
+  if (definition.problems?.length || !sync || state.current_stage !== sync.id) return undefined;
+  const recorded = recordedBaseline(state);
+  return {
+    specDir: repoRelative(repo.root, dir),
+    synced: true,
+    syncStage: sync.id,
+    ...(recorded ? { recorded } : {}),
+    files: () => spokenFiles(repo.readOnDemand(dir).snapshot),
+  };
+}
+
+/**
  * The drift of the repository's synced specs (or of `only`), in one git pass: what the CLI, MCP
  * and the editor's read model answer. Without `only`, each spec's state file is read first and
  * only a synced spec's tasks and traceability are read (they name its files), while git's log runs.
  */
-export function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
-  const specs =
-    options.only ??
-    findSpecDirs(repo.root, repo.specRoots)
-      .map((dir) => repo.readOnDemand(dir))
-      .filter(isSynced);
-  return scanDrift(repo.root, specs.map(driftSubjectOf), { signal: options.signal });
+export async function repositoryDrift(repo: LoomRepository, options: { only?: readonly SpecPipeline[]; signal?: AbortSignal } = {}): Promise<DriftReport> {
+  // A state file that cannot be read may be a synced spec's: said, never taken for "not synced".
+  const unreadable: SpecDrift[] = [];
+  const noteUnreadable = (s: SpecPipeline) => {
+    if (s.snapshot.stateCondition === 'invalid') unreadable.push({ specDir: s.snapshot.specDir, status: 'unreadable', files: [], commits: [], goneTests: [] });
+  };
+  let subjects: DriftSubject[];
+  if (options.only) {
+    options.only.forEach(noteUnreadable);
+    subjects = options.only.filter(isSynced).map(driftSubjectOf);
+  } else {
+    subjects = findSpecDirs(repo.root, repo.specRoots)
+      .map((dir) => subjectOf(repo, dir, noteUnreadable))
+      .filter((s): s is DriftSubject => s !== undefined);
+  }
+  const report = await scanDrift(repo.root, subjects, { signal: options.signal });
+  return unreadable.length ? { ...report, specs: [...report.specs, ...unreadable] } : report;
 }

@@ -3,6 +3,7 @@ import type { CircuitBreakerReport } from './machine/circuitBreaker';
 import type { ExecutionMode, ModeTrigger } from './executionMode';
 import type { ImplementerStatus } from './dispatch/implementerStatus';
 import type { ModelTier, SubagentRole } from './dispatch/modelTier';
+import type { StepEstimate } from './transcripts/tokenLedger';
 
 /**
  * What the run reports as it goes, for the host's progress UI, tree and dashboard; the three
@@ -19,6 +20,10 @@ export type ExecutingEvent =
   | { type: 'prompt-size'; task: string; mode: 'first' | 'fix'; tokens: number }
   | { type: 'tool-call'; task: string; role: SubagentRole; tool: string }
   | { type: 'tokens'; used: number; budget?: number }
+  /** What a subagent's dispatch is estimated to cost, before its first request is sent. */
+  | { type: 'estimate'; task: string; role: SubagentRole; estimate: StepEstimate }
+  /** 80 % of `loom.budget.credits` is used (once per run). */
+  | { type: 'credits-near-limit'; used: number; budget: number }
   | { type: 'breaker'; report: CircuitBreakerReport }
   /** The run waits for BREAKER_CHOICE on this task (or `test-reporter`). */
   | { type: 'breaker-choice'; task: string; report: CircuitBreakerReport }

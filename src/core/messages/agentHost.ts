@@ -182,6 +182,22 @@ export const agentHostMessages = {
     en: '{specDir}: the tasks {tasks} are still pending in a run that has begun: go on with the next one, or tell the person why not',
     zh: '{specDir}：已开始的执行中仍有 task {tasks} 待处理：继续下一个，或告诉用户为什么不继续',
   },
+  'agentHost.stop.testsFail': {
+    en: '{specDir}: the tests fail (`{command}` in {cwd}, exit {code}); a task is done when they pass: fix the code, not the tests, unless a test is wrong\n{output}',
+    zh: '{specDir}：测试失败（在 {cwd} 运行 `{command}`，退出码 {code}）；测试通过 task 才算完成：修改代码而不是测试，除非测试本身有误\n{output}',
+  },
+  'agentHost.stop.testsTimedOut': {
+    en: '{specDir}: `{command}` did not finish in {seconds} s, so Loom could not tell whether the tests pass; run them before you say the task is done',
+    zh: '{specDir}：`{command}` 未在 {seconds} 秒内结束，Loom 无法判断测试是否通过；在说 task 完成之前先运行测试',
+  },
+  'agentHost.stop.testsNotRun': {
+    en: '{specDir}: `{command}` could not be started ({detail}); the tests were not checked',
+    zh: '{specDir}：`{command}` 无法启动（{detail}）；未检查测试',
+  },
+  'agentHost.stop.newErrors': {
+    en: 'Errors in the specs’ files that were not there when this session began (loom-vscode validate lists them all); fix them:\n{errors}',
+    zh: '本次会话开始时不存在的 spec 文件错误（loom-vscode validate 会全部列出）；请修复：\n{errors}',
+  },
 
   // Loom: Write .mcp.json (src/host/commands/mcpJsonCommand.ts).
   'agentHost.mcpJson.unreadable': { en: '{file} cannot be read ({detail}); fix it by hand, nothing was written', zh: '{file} 无法读取（{detail}）；请手动修复，未写入任何内容' },

@@ -47,6 +47,8 @@ import { setupCheckMessages } from './setupCheck';
 import { driftMessages } from './drift';
 import { agentHostMessages } from './agentHost';
 import { creditsMessages } from './credits';
+import { driftReconcileMessages } from './driftReconcile';
+import { driftViewMessages } from '../../shared/messages/driftViewMessages';
 import { taskReviewMessages } from './taskReview';
 
 /**
@@ -100,6 +102,8 @@ export const TABLES = [
   driftMessages,
   agentHostMessages,
   creditsMessages,
+  driftReconcileMessages,
+  driftViewMessages,
   taskReviewMessages,
 ] as const;
 

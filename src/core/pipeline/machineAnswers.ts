@@ -16,6 +16,7 @@ import { personRequired } from './personRule';
 import { nextTransitions, type TransitionCheck } from './transitionCheck';
 import { unfinishedTasks } from '../views/remedies';
 import { isReviewProblem, reviewAnswered, reviewToAnswer } from '../review/reviewToAnswer';
+import { baselineNotMoved } from '../drift/baselineMove';
 
 /** Run Tasks' preconditions on one snapshot, worked out once for the guard and for the refusal. */
 const preconditions = new WeakMap<SpecSnapshot, Map<string, ExecutingPreconditions>>();
@@ -178,6 +179,10 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       // The way on from here is what helps, when it is open: moving on towards the stage that syncs.
       const ready = stage === FAILED_STAGE ? [] : nextTransitions(def, stage, context.verdicts).filter((c) => c.ready && c.kind === 'forward');
       return { ...answer, remedies: [...ready.map((c): Remedy => ({ kind: 'advance', to: c.to })), ...answer.remedies] };
+    }
+    case 'MOVE_BASELINE': {
+      const why = baselineNotMoved(def, specDir, stage);
+      return refuse(refusal(why.message, [why.code]));
     }
     case 'ANSWER_REVIEW': {
       const respond = stageWithRole(def, 'reviewResponse');

@@ -8,7 +8,7 @@ import type { WorkflowStep } from '../files/workflow';
 import type { FeatureWorktree } from '../git/featureWorktree';
 import { t } from '../messages';
 import type { Answer } from '../port/answer';
-import { loadSpec, specTaskIds } from '../specdir/loadSpec';
+import { specTaskIds } from '../specdir/loadSpec';
 import { specLanguage } from '../specdir/specLanguage';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { syncFeatureMemory } from '../memory/featureMemory';
@@ -22,8 +22,7 @@ import { appendReviewRound } from '../review/reviewRounds';
 import { sha256OfFile } from '../fs/sha256';
 import { resolveFixedThreads } from '../review/threadsFixed';
 import type { CommandResult } from '../verification/verificationRun';
-import { writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../store/runLock';
+import type { SpecFile } from '../store/specFiles';
 import type { VerificationJobOutput } from '../verification/verificationJob';
 import { verificationOutcome, VERIFY_REPORT_FILE } from '../verification/verifyReport';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
@@ -68,7 +67,16 @@ function unreadableFile(facts: PipelineContext['facts'], file: string): RequestP
  */
 function writeStageHandoff(context: PipelineContext, fresh: SpecSnapshot, stage: string, h: { summary: string; artifacts: string[]; writer: string; now: string; data?: Record<string, unknown> }) {
   const handoff = WritableHandoffSchema().parse({ ...h.data, stage, task_id: stage, status: 'done', summary: h.summary, artifacts: h.artifacts, written_at: h.now, written_by: h.writer });
-  return context.store.writeHandoff(loadSpec(fresh.repoRoot, fresh.dir), stage, handoff, h.now);
+  return context.store.writeHandoff(context.store.read(fresh), stage, handoff, h.now);
+}
+
+/**
+ * The time of the request a job answers (every effect records its request's `now`, never the
+ * clock's): missing only through a bug, said plainly.
+ */
+function jobNow(at: string | undefined, job: string): string {
+  if (at === undefined) throw new Error(`${job} ended without the time of the request it answers`);
+  return at;
 }
 
 /** How long a sync waits for another writer of loom's memory store (an agent's loom_add_memory). */
@@ -255,8 +263,8 @@ export function effects(def: PipelineDefinition) {
      */
     recordWorktree(context: PipelineContext, event: PipelineEvent, self: Sender) {
       const worktree = (event as unknown as { output: FeatureWorktree }).output;
-      const now = context.jobAt?.worktree ?? new Date().toISOString();
       done(self, context.worktreeRequest, () => {
+        const now = jobNow(context.jobAt?.worktree, 'Create Worktree');
         const state = context.store.updateState(
           context.facts,
           (fresh) => {
@@ -279,30 +287,28 @@ export function effects(def: PipelineDefinition) {
      */
     recordVerification(context: PipelineContext, event: PipelineEvent, self: Sender) {
       const { run, writer } = (event as unknown as { output: VerificationJobOutput }).output;
-      const now = context.jobAt?.verify ?? new Date().toISOString();
       done(self, context.verifyRequest, () => {
+        const now = jobNow(context.jobAt?.verify, 'Verify');
         const stage = stageWithRole(def, 'verification')!.id;
-        const verification = withRunLock(context.facts, () => {
-          const fresh = loadSpec(context.facts.repoRoot, context.facts.dir);
-          const outcome = verificationOutcome({ snapshot: fresh, definition: def, run, now, language: specLanguage(fresh), writer });
-          writeFileAtomic(join(fresh.dir, VERIFY_REPORT_FILE), outcome.text);
-          const handoff =
-            outcome.verdict === 'PASS'
-              ? writeStageHandoff(context, fresh, stage, { summary: outcome.summary, artifacts: [VERIFY_REPORT_FILE, ...(outcome.evidence ? [outcome.evidence.file] : [])], writer, now })
-              : undefined;
-          const { checks, coverage, fixItems, verdict, evidence } = outcome;
-          return {
-            verdict,
-            report: VERIFY_REPORT_FILE,
-            ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}),
-            ...(evidence ? { evidence } : {}),
-            checks,
-            coverage,
-            fixItems,
-            where: run.where,
-            cwd: run.cwd,
-          };
-        });
+        const fresh = context.store.read(context.facts);
+        const outcome = verificationOutcome({ snapshot: fresh, definition: def, run, now, language: specLanguage(fresh), writer });
+        context.store.writeReport(fresh, [{ file: VERIFY_REPORT_FILE, text: outcome.text }]);
+        const handoff =
+          outcome.verdict === 'PASS'
+            ? writeStageHandoff(context, fresh, stage, { summary: outcome.summary, artifacts: [VERIFY_REPORT_FILE, ...(outcome.evidence ? [outcome.evidence.file] : [])], writer, now })
+            : undefined;
+        const { checks, coverage, fixItems, verdict, evidence } = outcome;
+        const verification = {
+          verdict,
+          report: VERIFY_REPORT_FILE,
+          ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}),
+          ...(evidence ? { evidence } : {}),
+          checks,
+          coverage,
+          fixItems,
+          where: run.where,
+          cwd: run.cwd,
+        };
         const at = here(context);
         return { answer: { kind: 'changed', intent: 'verify', from: at, to: at, verification } };
       });
@@ -448,13 +454,13 @@ export function effects(def: PipelineDefinition) {
     recordReviewAnswer(context: PipelineContext, event: PipelineEvent, self: Sender) {
       const { tests } = (event as unknown as { output: { tests?: CommandResult } }).output;
       const answering = context.answering!;
-      const now = answering.now ?? new Date().toISOString();
+      const now = answering.now;
       done(self, answering.request, () => {
         const stage = stageWithRole(def, 'reviewResponse')?.id ?? '';
         // Between review rounds (at the gate): the fixes answered, the round recorded, and the gate left shut.
         const gate = hasRole(def, here(context), 'reviewGate') ? here(context) : undefined;
-        const response = withRunLock(context.facts, () => {
-          const fresh = loadSpec(context.facts.repoRoot, context.facts.dir);
+        const response = (() => {
+          const fresh = context.store.read(context.facts);
           const review = reviewToAnswer(context.facts);
           if (isReviewProblem(review)) throw new LoomError(review.message, `${fresh.specDir}/${review.file}`);
           const language = specLanguage(fresh);
@@ -464,19 +470,21 @@ export function effects(def: PipelineDefinition) {
           const points = gate ? answered : [...review.earlier, ...answered];
           const verdict = fixed === review.fixes.length && (!tests || tests.exitCode === 0) ? 'PASS' : 'FAIL';
           const evidence = tests ? { command: tests.command, exitCode: tests.exitCode, log: tests.log, sha256: tests.sha256 } : undefined;
-          writeFileAtomic(
-            join(fresh.dir, REVIEW_RESPONSE_FILE),
-            renderReviewResponse({
-              feature: featureOf(fresh.name),
-              points,
-              ...(evidence ? { tests: evidence } : {}),
-              verdict,
-              language,
-              writer: answering.writer,
-              now,
-              ...(gate ? { atGate: gate } : {}),
-            }),
-          );
+          context.store.writeReport(fresh, [
+            {
+              file: REVIEW_RESPONSE_FILE,
+              text: renderReviewResponse({
+                feature: featureOf(fresh.name),
+                points,
+                ...(evidence ? { tests: evidence } : {}),
+                verdict,
+                language,
+                writer: answering.writer,
+                now,
+                ...(gate ? { atGate: gate } : {}),
+              }),
+            },
+          ]);
           // A round that did not pass (a fix not done, the tests failing) is not recorded: answering again takes it up again, as at code-review-response.
           if (gate) {
             if (verdict === 'PASS') {
@@ -505,7 +513,7 @@ export function effects(def: PipelineDefinition) {
               : undefined;
           if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
           return { file: REVIEW_RESPONSE_FILE, ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}), points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
-        });
+        })();
         const at = here(context);
         return { answer: { kind: 'changed', intent: 'answerReview', from: at, to: at, fixes: answering.fixes, ...(answering.result ? { result: answering.result } : {}), response } };
       });
@@ -516,7 +524,12 @@ export function effects(def: PipelineDefinition) {
       if (event.type !== 'CHECK_STAGE') return;
       done(self, event.id, () => {
         const stage = here(context);
-        const check = checkStage({ snapshot: context.facts, definition: def, stage }, event.now, (name, handoff) => context.store.writeHandoff(context.facts, name, handoff, event.now));
+        const check = checkStage(
+          { snapshot: context.facts, definition: def, stage },
+          event.now,
+          (name, handoff) => context.store.writeHandoff(context.facts, name, handoff, event.now),
+          (files) => context.store.writeReport(context.facts, files),
+        );
         return { answer: { kind: 'changed', intent: 'checkStage', from: stage, to: stage, check } };
       });
     },
@@ -530,6 +543,7 @@ export function effects(def: PipelineDefinition) {
       const facts = context.facts;
       const now = event.now;
       const at = here(context);
+      const write = (files: readonly SpecFile[]) => context.store.writeReport(facts, files);
       const refuse = (message: string, code: RefusalCode, file?: string): Answer => ({
         kind: 'refused',
         code,
@@ -543,18 +557,18 @@ export function effects(def: PipelineDefinition) {
       done(self, event.id, () => {
         const ask = event.report;
         if (ask.kind === 'artifactAnalysis') {
-          const { report, written } = writeArtifactAnalysis(facts, { now, ...(ask.override ? { override: ask.override } : {}) });
+          const { report, written } = writeArtifactAnalysis(facts, { now, write, ...(ask.override ? { override: ask.override } : {}) });
           return { answer: { kind: 'changed', intent: 'analyzeArtifacts', from: at, to: at, report, written } };
         }
         if (ask.kind === 'convergence') {
           const next = convergenceRound(facts) + 1;
           // The round comes from pipeline.state.json; a different one means the caller lost count.
           if (ask.round !== undefined && ask.round !== next) return { answer: refuse(t('mcp.converge.wrongRound', { round: ask.round, specDir: facts.specDir, next }), 'wrong-round') };
-          return { answer: { kind: 'changed', intent: 'converge', from: at, to: at, outcome: writeConvergence(facts, { now }) } };
+          return { answer: { kind: 'changed', intent: 'converge', from: at, to: at, outcome: writeConvergence(facts, { now, write }) } };
         }
         const broken = unreadableFile(facts, OMISSION_HUNTER_FILE);
         if (broken) return { answer: refuse(broken.message, broken.code, broken.file) };
-        return { answer: { kind: 'changed', intent: 'huntOmissions', from: at, to: at, report: writeOmissionHunt(facts, now) } };
+        return { answer: { kind: 'changed', intent: 'huntOmissions', from: at, to: at, report: writeOmissionHunt(facts, now, write) } };
       });
     },
 
@@ -571,14 +585,16 @@ export function effects(def: PipelineDefinition) {
         if (out.plan.kind === 'rewind') self.send({ type: 'ANSWERED', id, answer: rewindQuestion(def, context.facts, stage, out.plan) });
         return;
       }
-      const now = context.jobAt?.taskChange ?? new Date().toISOString();
       done(self, id, () => {
+        const now = jobNow(context.jobAt?.taskChange, 'Rewind or Reject File');
         const { plan } = out;
-        for (const state of taskStatesAfter(context.facts, plan, out.applied ? out.base : undefined)) context.store.writeTaskState(context.facts, { ...state, updated_at: now }, now);
+        // The facts as git left them when the job ended (it took a while), not as the request found them.
+        const facts = context.store.read(context.facts);
+        for (const state of taskStatesAfter(facts, plan, out.applied ? out.base : undefined)) context.store.writeTaskState(facts, { ...state, updated_at: now }, now);
         if (plan.kind === 'rewind') {
           takeBackTraceability(
-            context.facts,
-            plan.tasks.map((id) => ({ id, behaviors: context.facts.tasks.get(id)?.behavior_ids ?? [] })),
+            facts,
+            plan.tasks.map((id) => ({ id, behaviors: facts.tasks.get(id)?.behavior_ids ?? [] })),
           );
           return { answer: { kind: 'changed', intent: 'rewind', from: stage, to: stage, task: plan.task, tasks: plan.tasks, files: plan.files, target: plan.target } };
         }

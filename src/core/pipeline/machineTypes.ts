@@ -11,6 +11,7 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { GuardVerdicts } from './guardVerdicts';
 import type { Handoff } from '../files/handoff';
 import type { TaskState } from '../files/taskState';
+import type { SpecFile } from '../store/specFiles';
 import type { TaskChange } from '../executing/review/taskChanges';
 import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 import { inferStage } from './stageInference';
@@ -21,8 +22,8 @@ export interface StateStorePort {
   writeState(facts: SpecSnapshot, state: PipelineState, now: string): void;
   /**
    * Reads the spec afresh under its run lock and writes the state `change` makes of it (none:
-   * nothing written); for an effect that ends after the request let go of the lock (a worktree
-   * made by git). Returns what was written.
+   * nothing written); for the effect of a job that took a while (a worktree made by git), whose
+   * request holds the lock until it is written. Returns what was written.
    */
   updateState(facts: SpecSnapshot, change: (fresh: SpecSnapshot) => PipelineState | undefined, now: string): PipelineState | undefined;
   /** Writes one task state and progress.md. */
@@ -31,6 +32,13 @@ export interface StateStorePort {
   writeHandoff(facts: SpecSnapshot, name: string, handoff: Handoff, now: string): Handoff;
   /** Writes a handoff as it is, with the fingerprints it records taken again from the same paths; returns it as written. */
   refreshHandoff(facts: SpecSnapshot, name: string, handoff: Handoff): Handoff;
+  /** Writes the reports (a validator's, verification's, the review's answer) and what a validator writes with them. */
+  writeReport(facts: SpecSnapshot, files: readonly SpecFile[]): void;
+  /**
+   * The spec's files as they are when a job ends (git, the project's commands took a while), read
+   * under the lock the request holds: what the job's effect records is worked out from them.
+   */
+  read(facts: SpecSnapshot): SpecSnapshot;
 }
 
 /** The spec's actor's context, events and emitted answers, and where the files put the spec (pipelineMachine.ts builds the machine). */
@@ -44,6 +52,11 @@ export interface PipelineContext {
   /** A new record for a spec without one, as loom's init writes it. */
   freshState: (stage: string, now: string) => PipelineState;
   store: StateStorePort;
+  /**
+   * Reads the spec's files again and hands them to the actor (FILES_CHANGED), for an effect whose
+   * writes the guards read next (the stage reports before a move); the spec's owner gives it.
+   */
+  followFiles?: () => void;
   /** How the last run of the executing stage ended: its result, or the error it stopped with. */
   lastRun?: { result: ExecutingResult } | { error: unknown };
   /** The request a running run answers when it ends. */
@@ -55,7 +68,7 @@ export interface PipelineContext {
   /** The request a verification running answers. */
   verifyRequest?: string;
   /** The review being answered: the request it answers and its time, what it fixes, and how its fix run ended. */
-  answering?: { request: string; now?: string; fixes: number; writer: string; input: Omit<ExecutingMachineInput, 'ready'>; signal?: AbortSignal; result?: ExecutingResult };
+  answering?: { request: string; now: string; fixes: number; writer: string; input: Omit<ExecutingMachineInput, 'ready'>; signal?: AbortSignal; result?: ExecutingResult };
   /** The time of the request a job under way answers (Create Worktree, Verify, Rewind and Reject File): what its effect records, as every other effect records its request's. */
   jobAt?: { worktree?: string; verify?: string; taskChange?: string };
 }
@@ -64,14 +77,20 @@ export interface PipelineContext {
 type Asked = { id?: string; now: string };
 /** The commit the code is at, recorded as the drift baseline when the move reaches the stage that syncs. */
 type CodeAt = { codeCommit?: string };
+/**
+ * The stage reports loom's `run --advance` writes before it decides are written (the actor's
+ * writeStageReports sends the move again with it), with what a convergence round that did not
+ * converge says; a preview sends it empty, writing none.
+ */
+type ReportsDone = { reportsDone?: { hint?: string } };
 /** The person's word on the step, as the surface got it (see Confirmation). */
 type Confirmed = { confirm?: Confirmation; approver?: Approver };
 
 export type PipelineEvent =
   /** `compressionConfirmed`: the caller compressed the closed stage's context (loom 3's --compression-confirmed). */
-  | ({ type: 'ADVANCE'; to?: string; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed & CodeAt)
+  | ({ type: 'ADVANCE'; to?: string; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed & CodeAt & ReportsDone)
   /** Passes the current stage's gate and advances. */
-  | ({ type: 'APPROVE'; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed & CodeAt)
+  | ({ type: 'APPROVE'; compressionConfirmed?: boolean; reason?: string } & Asked & Confirmed & CodeAt & ReportsDone)
   /** Renews a stale approval of a gate already passed; the stage stays. */
   | ({ type: 'REAPPROVE'; stage?: string; reason?: string } & Asked)
   | ({ type: 'FAIL'; reason: string; validator?: string } & Asked)
@@ -99,6 +118,8 @@ export type PipelineEvent =
   | ({ type: 'ANSWER_REVIEW'; input: Omit<ExecutingMachineInput, 'ready'>; writer: string; signal?: AbortSignal } & Asked)
   /** Synced by Loom: the feature's memory written at the stage that syncs. */
   | ({ type: 'SYNC' } & Asked)
+  /** Accept as Accurate, or a reconcile written: the drift baseline moved to the commit the code is at (src/core/drift/baselineMove.ts). */
+  | ({ type: 'MOVE_BASELINE'; source: 'accepted' | 'reconciled'; by: string; reason: string } & Asked & CodeAt & Pick<Confirmed, 'approver'>)
   /** Verification by Loom: the project's commands run as a job beside the stage, then the report and handoff are written. */
   | ({ type: 'VERIFY'; verify: VerifyInput } & Asked)
   /** An effect of the machine finished its writes: its answer (or the error it met) goes out. */

@@ -10,6 +10,7 @@ import { advancePassesGate, chooseTransition } from './chooseTransition';
 import { answerWhenNotTaken, runTasksCheck } from './machineAnswers';
 import { personRequired } from './personRule';
 import { effects } from './machineEffects';
+import { stageReportDue, withReportsHint, writeStageReports } from './effects/stageReports';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
 import { completesPipeline, completionTransition } from './refusals';
 import { isCompleted } from './stateRecord';
@@ -21,6 +22,7 @@ import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import { reviewFixesToAnswer, reviewResponseOnly } from './specOffers';
 import { reviewTestsJob } from '../review/reviewTestsJob';
 import { verificationJob, type VerificationJobInput } from '../verification/verificationJob';
+import { moveBaseline } from '../drift/baselineMove';
 
 export type { StateStorePort } from './machineTypes';
 export { EXECUTING_RUN, machineStateOf, stageOfValue, stageOnDisk, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEmitted, type PipelineEvent } from './machineTypes';
@@ -50,9 +52,10 @@ const worktreeJob = fromPromise<FeatureWorktree, WorktreeJob>(async ({ input, si
  * on the spec's facts. It is the one place that decides: every intent of every surface is an
  * event to the spec's actor (src/core/port/request.ts), every answer is the actor's own, emitted
  * as an `answer` event (changed, refused with its reasons, or a question for a person), and what
- * a request changes is written by its effects (machineEffects.ts), with the request's `now`, mostly
- * through the state store; the stage reports loom's `run --advance` writes first are written by the
- * request itself before it sends the event (SpecPipeline.writeStageReports). Stages added to
+ * a request changes is written by its effects (machineEffects.ts, effects/), with the request's
+ * `now`, through the state store, under the run lock the request holds; the stage reports loom's
+ * `run --advance` writes before it decides are the move's own first effect (effects/stageReports.ts),
+ * after which the actor follows the files and decides the move. Stages added to
  * pipeline.schema.json or workflow.yaml appear here without code changes.
  */
 export function createPipelineMachine(def: PipelineDefinition) {
@@ -151,6 +154,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
        * The review's fixes go back to the implementer (loom's receiving-code-review): at the stage that
        * answers it or at the gate between rounds; never twice for one feedback (its handoff fresh).
        */
+      /** loom's `run --advance` writes the stage's report before it decides this move (stageReports.ts). */
+      stageReportDue: ({ context, event }) => stageReportDue(def, diskStage(context.facts), event) !== undefined,
       reviewFixesToAnswer: ({ context }) => reviewFixesToAnswer(def, context.facts, diskStage(context.facts)),
       /** A review with nothing to fix, not answered yet, at the stage that answers it: the tests re-run and the response. */
       reviewResponseOnly: ({ context }) => reviewResponseOnly(def, context.facts, diskStage(context.facts)),
@@ -162,6 +167,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       verificationIdle: ({ context }) => context.verifyRequest === undefined,
     },
     actions: {
+      writeStageReports: ({ context, event, self }) => writeStageReports(def, context, event as Extract<PipelineEvent, { type: 'ADVANCE' | 'APPROVE' }>, diskStage(context.facts)!, self),
       recordChange: ({ context, event, self }, params: { from: string; to: string; kind: TransitionKind }) => fx.recordChange(context, event, self, params, confirms(context, event)),
       complete: ({ context, event, self }, params: { stage: string }) => fx.complete(context, event, self, params.stage, confirms(context, event)),
       reapprove: ({ context, event, self }, params: { stage: string }) => fx.reapprove(context, event, self, params.stage),
@@ -175,6 +181,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       writeReport: ({ context, event, self }) => fx.writeReport(context, event, self),
       recordVerification: ({ context, event, self }) => fx.recordVerification(context, event, self),
       syncMemory: ({ context, event, self }) => fx.syncMemory(context, event, self),
+      moveBaseline: ({ context, event, self }) => moveBaseline(context, event, self),
       startAnswer: assign(({ context, event }) => {
         const e = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
         const review = reviewToAnswer(context.facts);
@@ -208,7 +215,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       answerNotTaken: emit(({ context, event }, params: { stage: string; running?: boolean }) => ({
         type: 'answer' as const,
         id: (event as { id?: string }).id,
-        answer: answerWhenNotTaken(def, context, params.stage, event, confirms(context, event), params.running === true),
+        answer: withReportsHint(answerWhenNotTaken(def, context, params.stage, event, confirms(context, event), params.running === true), event),
       })),
       /** An effect is done: the state it wrote becomes the machine's, and its answer goes out. */
       takeAnswer: assign(({ context, event }) => (event.type === 'ANSWERED' && event.state ? { state: event.state } : { state: context.state })),
@@ -245,6 +252,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
   type StateConfig = NonNullable<Parameters<typeof impl.createMachine>[0]['states']>;
   const states: StateConfig = {};
   const notTaken = (stage: string) => ({ actions: { type: 'answerNotTaken' as const, params: { stage } } });
+  // The stage's report first, where loom writes one before deciding a move; the move comes again once it is written.
+  const reportsFirst = { guard: 'stageReportDue' as const, actions: 'writeStageReports' as const };
   for (const id of [...def.stages.map((s) => s.id), FAILED_STAGE]) {
     const outgoing = def.transitions.filter((t) => t.from === id);
     const guarded = (kinds: TransitionKind[]) =>
@@ -268,8 +277,8 @@ export function createPipelineMachine(def: PipelineDefinition) {
     const fail = outgoing.find((t) => t.kind === 'fail');
     states[id] = {
       on: {
-        ADVANCE: [...completion, ...guarded(['forward', 'retry']), notTaken(id)],
-        APPROVE: [...(stage?.confirmation ? guarded(['forward']) : []), notTaken(id)],
+        ADVANCE: [reportsFirst, ...completion, ...guarded(['forward', 'retry']), notTaken(id)],
+        APPROVE: [reportsFirst, ...(stage?.confirmation ? guarded(['forward']) : []), notTaken(id)],
         RECOVER: [...guarded(['recover']), notTaken(id)],
         REAPPROVE: [{ guard: { type: 'reapprovable' as const, params: { stage: id } }, actions: { type: 'reapprove' as const, params: { stage: id } } }, notTaken(id)],
         FAIL: [
@@ -284,6 +293,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         // A failed spec has no stage whose checks could run: it is recovered first.
         CHECK_STAGE: id === FAILED_STAGE ? notTaken(id) : { actions: 'checkStage' as const },
         SYNC: [{ guard: 'atSync' as const, actions: 'syncMemory' as const }, notTaken(id)],
+        MOVE_BASELINE: [{ guard: 'atSync' as const, actions: 'moveBaseline' as const }, notTaken(id)],
         ANSWER_REVIEW: notTaken(id),
         CREATE_WORKTREE: [
           {
@@ -325,6 +335,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         'VERIFY',
         'SYNC',
         'ANSWER_REVIEW',
+        'MOVE_BASELINE',
       ].map((e) => [e, notTaken(UNREADABLE)]),
     ),
   } as never;

@@ -2,14 +2,16 @@ import { join } from 'node:path';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
 import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { checkDrafts } from '../authoring/draftCheck';
-import { runDraftingTurn } from '../authoring/draftingTurn';
+import { runDraftingTurn, type DraftingRequest } from '../authoring/draftingTurn';
+import { estimateDrafting, MessageTokens, recordDrafting, specLedger } from '../credits/draftingCredits';
+import { formatCredits } from '../credits/pricing';
 import { draftBase, writeDrafts } from '../authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
 import type { AuthoringCommand, AuthoringCommandName } from '../authoring/stageCommands';
 import { ModelRequestError, ModelUnavailableError, type ChatMessage, type ChatModel } from '../executing/dispatch/chatModel';
 import { isTransientModelError } from '../executing/dispatch/transientModelError';
 import type { ExecutingOutcome } from '../executing/machine/runTypes';
-import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
+import { CreditBudgetExceededError, TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { readOptionalText } from '../fs/readOptional';
 import { t } from '../messages';
@@ -60,6 +62,10 @@ export interface RunPorts {
   sync(): Promise<Answer<'sync'>>;
   /** Tokens the run may still spend; undefined: no budget. */
   budget?: number;
+  /** `loom.budget.credits` (0 or undefined: none) and `loom.credits.prices`: a drafting step that would pass the budget is not sent. */
+  credits?: { budget?: number; prices?: unknown };
+  /** 80 % of the credits budget is used: said once per run. */
+  onNearLimit?(used: number, budget: number): void;
   /** Each line of the transcript, as it is written (progress, the status bar). */
   onEvent?(stage: string, line: string): void;
 }
@@ -328,6 +334,9 @@ async function draftStage(
     const messages = buildAuthoringMessages({ command, templates, dir: snapshot.dir, specDir: snapshot.specDir, stage, request: ask, drafts: [], diff, history: [] });
     const sent: ChatMessage[] = [...messages];
     say(t('run.pipeline.drafting', { command: command.name, round: round + 1 }));
+    const tokens = new MessageTokens(model, ports.signal);
+    const over = await draftingEstimate(spec, ports, model, messages, tokens, say);
+    if (over) return stopped('budget', stage, over);
     let result;
     try {
       result = await runDraftingTurn({
@@ -359,9 +368,10 @@ async function draftStage(
     // Stopped while the model answered: its cut-off reply is no answer (a provider may end the stream quietly on cancel).
     if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
     record.rounds += 1 + result.repairs;
-    const tokens = estimateTokens([...sent.map((m) => m.content), ...result.replies]);
-    record.tokens += tokens;
-    say(t('run.pipeline.asked', { messages: sent.length, tokens, files: result.drafts.length }));
+    const estimated = estimateTokens([...sent.map((m) => m.content), ...result.replies]);
+    record.tokens += estimated;
+    say(t('run.pipeline.asked', { messages: sent.length, tokens: estimated, files: result.drafts.length }));
+    await keepDraftingSpend(spec, ports, stage, model, result.requests, tokens, record, say);
     say(t('run.pipeline.answered', { reply: summary(result.replies.join('\n')) }));
     if (!result.proposed) {
       // A model that asks (brainstorming's approaches) or declines: its words go to the person, who answers in @loom.
@@ -386,6 +396,56 @@ async function draftStage(
     problems = moved.notReady;
   }
   return stopped('check-failed', stage, t('run.pipeline.checksFail', { rounds: CORRECTION_ROUNDS, problems: problems.join('; ') }));
+}
+
+/** Runs whose 80 % warning was said (once per run). */
+const warnedRuns = new WeakSet<RunPorts>();
+
+/**
+ * The drafting request's estimate, said before it is sent; the credits budget's stop when the
+ * estimate would pass it (its message: how far the spec got and what the step would cost).
+ */
+async function draftingEstimate(spec: SpecPipeline, ports: RunPorts, model: ChatModel, messages: readonly ChatMessage[], tokens: MessageTokens, say: (l: string) => void): Promise<string | undefined> {
+  const ledger = specLedger(spec.snapshot, ports.credits?.prices);
+  const e = await estimateDrafting(ledger, model, messages, tokens);
+  const n = { input: e.input, output: e.output };
+  say(e.credits !== undefined ? t('credits.stageEstimate', { ...n, credits: formatCredits(e.credits) }) : t('credits.stageEstimateUnpriced', { ...n, model: e.model }));
+  const budget = ports.credits?.budget;
+  if (budget === undefined || budget <= 0) return undefined;
+  try {
+    ledger.checkCredits(budget, e.credits ?? 0);
+  } catch (err) {
+    if (err instanceof CreditBudgetExceededError) return err.message;
+    throw err;
+  }
+  if (ledger.nearLimit(budget) && !warnedRuns.has(ports)) {
+    warnedRuns.add(ports);
+    ports.onNearLimit?.(ledger.creditsUsed(), budget);
+  }
+  return undefined;
+}
+
+/** The drafting's requests added to the spec's ledger and said; a write that fails is said, and the run goes on. */
+async function keepDraftingSpend(
+  spec: SpecPipeline,
+  ports: RunPorts,
+  stage: string,
+  model: ChatModel,
+  requests: readonly DraftingRequest[],
+  tokens: MessageTokens,
+  record: StageRecord,
+  say: (l: string) => void,
+): Promise<void> {
+  try {
+    const spend = await recordDrafting(spec.snapshot, stage, model, requests, ports.credits?.prices, tokens, () => new Date().toISOString());
+    // The actor's next write (the move) starts from the state on disk, with these tokens in it.
+    spec.reload();
+    const n = { input: spend.input, output: spend.output };
+    if (spend.credits !== undefined) record.credits = (record.credits ?? 0) + spend.credits;
+    say(spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model }));
+  } catch (e) {
+    say(t('credits.notKept', { detail: e instanceof Error ? e.message : String(e) }));
+  }
 }
 
 /** The move once the stage's work is done: a refusal now stops the run. */

@@ -44,6 +44,8 @@ export interface StageRecord {
   rounds: number;
   /** Estimated tokens of the stage's model requests (one per 4 characters) and of its subagents. */
   tokens: number;
+  /** AI credits of the stage's drafting requests, where the model's price is known. */
+  credits?: number;
   wrote: string[];
   transcript: string[];
   /** The spec-relative file the stage's transcript was written to (stageTranscript.ts). */

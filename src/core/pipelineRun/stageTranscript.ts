@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomicWrite';
+import { formatCredits } from '../credits/pricing';
 import { t } from '../messages';
 import { withRunLock, type SpecLocation } from '../store/runLock';
 
@@ -19,6 +20,7 @@ export interface TranscribedStage {
   ms: number;
   rounds: number;
   tokens: number;
+  credits?: number;
   wrote: readonly string[];
   transcript: readonly string[];
 }
@@ -36,6 +38,7 @@ export function renderStageTranscript(record: TranscribedStage, mode: string, sp
     [t('run.transcript.time'), `${(record.ms / 1000).toFixed(1)} s`],
     [t('run.transcript.rounds'), String(record.rounds)],
     [t('run.transcript.tokens'), String(record.tokens)],
+    ...(record.credits !== undefined ? [[t('run.transcript.credits'), formatCredits(record.credits)]] : []),
     [t('run.transcript.wrote'), record.wrote.join(', ') || '-'],
   ];
   return [

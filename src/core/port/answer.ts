@@ -15,6 +15,7 @@ import type { ArtifactAnalysisReport } from '../validators/artifactAnalysis';
 import type { ConvergenceOutcome } from '../validators/convergence';
 import type { OmissionHuntReport } from '../validators/omissionHunt';
 import type { IntentType } from './intent';
+import type { RecordedBaseline } from '../drift/baseline';
 import type { Question, StepFacts } from './question';
 
 /**
@@ -51,6 +52,7 @@ export interface ChangeResults {
   sync: { memory: FeatureMemorySync };
   /** `response`: review-response.md as written (none when the fix run stopped first, `result` saying why). */
   answerReview: { fixes: number; result?: ExecutingResult; response?: ReviewAnswer };
+  moveBaseline: { baseline: RecordedBaseline };
 }
 
 export type Changed<T extends IntentType = IntentType> = {

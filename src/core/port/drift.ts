@@ -3,3 +3,6 @@ export type { DriftReport, SpecDrift, DriftedFile, DriftCommit, DriftBaseline, D
 export type { RecordedBaseline, BaselineSource } from '../drift/baseline';
 export { repositoryDrift } from '../drift/repositoryDrift';
 export { driftSummary, driftFileLine, goneTestLine, shortCommit } from '../drift/driftText';
+export { personOf } from '../drift/baselineMove';
+export { dashboardDrift } from '../drift/driftView';
+export { buildReconcileMessages, checkReconcileDrafts, driftDiff, reconcileCommand, writeReconcile } from '../drift/reconcile';

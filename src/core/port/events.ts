@@ -64,6 +64,8 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
       return { type: 'WRITE_REPORT', id, now, report: { kind: 'omissionHunt' } };
     case 'rewind':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'rewind', task: intent.task }, signal: intent.signal, ...confirm };
+    case 'moveBaseline':
+      return { type: 'MOVE_BASELINE', id, now, source: intent.source, by: intent.by, reason: intent.reason, ...codeAt(options), ...approver };
     case 'rejectFile':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'rejectFile', task: intent.task, file: intent.file, words: intent.words }, signal: intent.signal };
     case 'sendThreads':

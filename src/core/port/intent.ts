@@ -72,7 +72,12 @@ export type Intent =
    * then the project's tests are re-run as evidence and review-response.md is written. The answer
    * comes when that is done, or where the fix run stopped.
    */
-  | { type: 'answerReview'; answer: AnswerReviewInput };
+  | { type: 'answerReview'; answer: AnswerReviewInput }
+  /**
+   * A synced spec's drift baseline moved to the commit its code is at now (`codeCommit`, looked up
+   * by `request`): a person's Accept as Accurate (who, and why), or a reconcile just written.
+   */
+  | { type: 'moveBaseline'; source: 'accepted' | 'reconciled'; by: string; reason: string };
 
 export type IntentType = Intent['type'];
 

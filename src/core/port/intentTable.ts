@@ -13,7 +13,7 @@ export interface IntentOperation {
   job: boolean;
   /** A run of the executing machinery: the spec's run lease held while it runs, the person's questions relayed. */
   run: boolean;
-  /** loom's `run --advance` writes the stage's validator reports before it decides. */
+  /** loom's `run --advance` writes the stage's validator reports before it decides: the actor's first effect of the move. */
   stageReports: boolean;
   /** Needs a model for every tier: checked before the person is asked and before anything is written. */
   model: boolean;
@@ -46,5 +46,6 @@ export const INTENT_OPERATIONS: Readonly<Record<IntentType, IntentOperation>> = 
   verify: job,
   runTasks: { ...run, model: true },
   answerReview: run,
+  moveBaseline: now,
   sendThreads: job,
 };

@@ -10,6 +10,7 @@ import { bundledPipelineSchema, type PipelineSchemaFile } from '../pipeline/pipe
 import { findSpecDirs, isDirectory, loadSpec, readSpecOnDemand, SPEC_ROOTS } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
+import type { PipelineState } from '../files/pipelineState';
 import { SpecPipeline, type SpecPipelineOptions } from './specPipeline';
 import { readTeamRules, type TeamRules } from '../pipeline/teamRules';
 
@@ -213,8 +214,17 @@ export class LoomRepository {
   }
 
   private definitionOf(snapshot: SpecSnapshot): PipelineDefinition {
-    const type = snapshot.state?.pipeline_type ?? this.defaultType(snapshot.dir);
-    const dynamic = dynamicSteps(snapshot.state);
+    return this.definitionForState(snapshot.state, snapshot.dir);
+  }
+
+  /**
+   * The pipeline a spec in `dir` with this state follows, from its state file alone: what a reader
+   * that needs only the stage (drift's first pass over every spec) asks before the spec is read.
+   */
+  definitionForState(state: PipelineState | undefined, dir: string): PipelineDefinition {
+    if (!this.workflowLoaded) this.loadWorkflow();
+    const type = state?.pipeline_type ?? this.defaultType(dir);
+    const dynamic = dynamicSteps(state);
     // A spec whose steps were chosen for it (loom run --auto) follows them, not its type's pipeline.
     return dynamic ? this.buildDefinition(type, dynamic) : this.definition(type);
   }

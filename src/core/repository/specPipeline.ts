@@ -5,12 +5,10 @@ import { SpecLockedError, TransitionRefusedError } from '../errors';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import { WORKFLOW_FILE } from '../files/workflow';
 import { t } from '../messages';
-import { FAILED_STAGE } from '../files/vocabulary';
-import { advancePassesGate, leavesForward } from '../pipeline/chooseTransition';
+import { advancePassesGate } from '../pipeline/chooseTransition';
 import type { GuardRegistry } from '../pipeline/guards';
 import { GuardVerdicts } from '../pipeline/guardVerdicts';
 import type { PipelineDefinition } from '../pipeline/pipelineDefinition';
-import { stageOf } from '../pipeline/pipelineDefinition';
 import { createPipelineMachine, machineStateOf, stageOnDisk, type PipelineEmitted, type PipelineEvent, type PipelineMachine, type StateStorePort } from '../pipeline/pipelineMachine';
 import { hasRole } from '../pipeline/stageRoles';
 import { newPipelineState } from '../pipeline/stateRecord';
@@ -21,7 +19,7 @@ import { eventOf, type LongIntent, type RunPorts } from '../port/events';
 import { INTENT_OPERATIONS, type IntentOperation } from '../port/intentTable';
 import type { ExecutingEvent } from '../executing/events';
 import { currentSteps } from './currentSteps';
-import { codeCommitOf } from '../drift/baseline';
+import { codeCommitOf, headCommitOf } from '../drift/baseline';
 import type { Intent, RequestOptions } from '../port/intent';
 import { loadSpec, specTaskIds } from '../specdir/loadSpec';
 import type { SpecCache } from '../specdir/specCache';
@@ -29,10 +27,9 @@ import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { withRequestReads } from '../fs/requestReads';
 import { superviseRun } from '../executing/machine/runSupervision';
-import { heldElsewhere, readRunLock, RUN_LOCK_FILE, withRunLock } from '../store/runLock';
+import { writeSpecFiles } from '../store/specFiles';
+import { acquireRunLock, heldElsewhere, readRunLock, RUN_LOCK_FILE, withRunLock } from '../store/runLock';
 import { loomVersionOf, refreshLoomHandoff, writeHandoffRecord, writePipelineState, writeTaskState, type ProgressSources } from '../store/stateStore';
-import { ARTIFACT_ANALYSIS_PASS, writeArtifactAnalysis } from '../validators/artifactAnalysis';
-import { CONVERGENCE_PASS, MAX_CONVERGENCE_ROUNDS as MAX_ROUNDS, writeConvergence } from '../validators/convergence';
 
 export { approvalArtifacts } from '../pipeline/approvalArtifacts';
 
@@ -281,6 +278,8 @@ export class SpecPipeline {
         writeTaskState: (facts, state, now) => writeTaskState(facts, state, now, this.options.progress),
         writeHandoff: (facts, name, handoff, now) => writeHandoffRecord(facts, name, handoff, now, this.options.progress),
         refreshHandoff: (facts, name, handoff) => refreshLoomHandoff(facts, name, handoff),
+        writeReport: (facts, files) => writeSpecFiles(facts, files),
+        read: (facts) => loadSpec(facts.repoRoot, facts.dir, this.options.cache),
       }
     );
   }
@@ -290,7 +289,7 @@ export class SpecPipeline {
     if (this.running) return this.running;
     const machine = machineFor(this.definition);
     const { snapshot, verdicts, stage } = this.facts;
-    const input = { facts: snapshot, verdicts, state: snapshot.state, freshState: this.freshState, store: this.store };
+    const input = { facts: snapshot, verdicts, state: snapshot.state, freshState: this.freshState, store: this.store, followFiles: () => this.reload() };
     const restored = machine.resolveState({ value: machineStateOf(this.definition, stage), context: input });
     const actor = createActor(machine, { snapshot: restored, input, ...(this.options.inspect ? { inspect: (e: InspectionEvent) => this.options.inspect!(e, this.snapshot.specDir) } : {}) });
     // An actor that stopped on an error (a bug, never a refusal: effects answer their own errors)
@@ -390,10 +389,12 @@ export class SpecPipeline {
    * The one way in: an intent of any surface, sent to the spec's actor, which answers it (see
    * src/core/port/request.ts). One body for every intent, as the git extension runs every verb
    * through `run(operation)`: INTENT_OPERATIONS says which intents run a job, supervise a run or
-   * write the stage reports first. Each is decided in one step under the spec's run lock (a lock
-   * another process holds is the answer): the spec read once, the stage reports loom's
-   * `run --advance` writes first written, the event sent, the actor's emitted answer taken. A job
-   * or a run answers when it ends. The views hear of the request once, when it is answered.
+   * have the stage reports written first. Each is decided in one step under the spec's run lock (a
+   * lock another process holds is the answer): the spec read once, the event sent, the actor's
+   * emitted answer taken (the actor writes the stage reports loom's `run --advance` writes first,
+   * as the move's first effect). A job or a run answers when it ends, the lock (a run's lease)
+   * held until then, so that what its effect writes is written under it. The views hear of the
+   * request once, when it is answered.
    */
   async request<I extends Intent>(intent: I, options: RequestOptions = {}): Promise<Answer<I['type']>> {
     const op = INTENT_OPERATIONS[intent.type];
@@ -401,12 +402,22 @@ export class SpecPipeline {
     const id = `r${++requests}`;
     const asked = this.withCurrentSteps(intent);
     if (options.codeCommit === undefined && this.mayReachSync(intent)) options = { ...options, codeCommit: await codeCommitOf(this.snapshot) };
+    if (options.codeCommit === undefined && intent.type === 'moveBaseline') options = { ...options, codeCommit: await headCommitOf(this.snapshot.repoRoot) };
     if (op.model) {
       const noModel = await this.modelMissing(asked as RunIntent, options, id, now);
       if (noModel) return noModel;
     }
     if (op.run) return (await this.supervise(asked as RunIntent, options, id, now)) as Answer<I['type']>;
     if (!op.long) return this.decide(eventOf(asked, options, id, now), op) as Answer<I['type']>;
+    // A job's effect writes what the job did when it ends: the request holds the run lock until
+    // then, so that those writes are made under it, as every other effect's are.
+    let release: () => void;
+    try {
+      release = acquireRunLock(this.snapshot, { waitMs: this.options.lockWaitMs, now });
+    } catch (e) {
+      if (e instanceof SpecLockedError) return lockedAnswer(this, e) as Answer<I['type']>;
+      throw e;
+    }
     const end = this.nextAnswer(id);
     try {
       const decided = this.decideLocked(eventOf(asked, options, id, now), op);
@@ -420,6 +431,7 @@ export class SpecPipeline {
       }
     } finally {
       end.stop();
+      release();
     }
   }
 
@@ -452,7 +464,9 @@ export class SpecPipeline {
     // Another live process holds the spec: the request would be refused for it, so the preview is.
     const lock = this.snapshot.lock;
     if (lock && !lock.stale && lock.pid !== process.pid) return lockedAnswer(this, heldElsewhere(this.snapshot, lock));
-    return this.wouldAnswer(eventOf(this.withCurrentSteps(intent), options, `p${++requests}`, options.now ?? new Date().toISOString())) ?? { kind: 'would-change' };
+    const event = eventOf(this.withCurrentSteps(intent), options, `p${++requests}`, options.now ?? new Date().toISOString());
+    // Nothing is written: the move is decided on the reports as they are.
+    return this.wouldAnswer(event.type === 'ADVANCE' || event.type === 'APPROVE' ? { ...event, reportsDone: {} } : event) ?? { kind: 'would-change' };
   }
 
   /** The refusal or question the actor would emit for `event` on the facts as they are; undefined when it would take it. */
@@ -476,35 +490,26 @@ export class SpecPipeline {
     return 'locked' in decided ? decided.locked : this.answered(decided, event.type);
   }
 
-  /** The emitted answer, with what the stage reports written first say where it is a refusal. */
-  private answered(decided: { heard?: PipelineEmitted; hint?: string }, event: string): Answer {
-    const answer = answerOf(decided.heard, this.snapshot.specDir, event);
-    // A convergence round that appended tasks says so where the refusal is shown.
-    return decided.hint && answer.kind === 'refused' ? { ...answer, reasons: [...answer.reasons, decided.hint] } : answer;
+  /** The emitted answer (a convergence round's findings are the actor's own reasons already). */
+  private answered(decided: { heard?: PipelineEmitted }, event: string): Answer {
+    return answerOf(decided.heard, this.snapshot.specDir, event);
   }
 
   /**
-   * The one decision of a request: under the run lock, the spec read once, the stage reports
-   * written first where loom writes them, the event sent and the actor's emitted answer heard
+   * The one decision of a request: under the run lock, the spec read once, the event sent and
+   * the actor's emitted answer heard
    * (none yet: a job or a run the actor started answers when it ends). The views hear of it at
    * once when it was answered; a job's or a run's request tells them when it ends.
    */
-  private decideLocked(event: PipelineEvent, op: IntentOperation): { heard?: PipelineEmitted; hint?: string } | { locked: Refused } {
-    let hint: string | undefined;
+  private decideLocked(event: PipelineEvent, op: IntentOperation): { heard?: PipelineEmitted } | { locked: Refused } {
     let heard: PipelineEmitted | undefined;
     let changed: boolean;
     try {
       changed = this.underLock(() => {
         heard = this.hear((event as { id?: string }).id, () => {
           this.reload();
-          if (op.stageReports && (event.type === 'ADVANCE' || event.type === 'APPROVE')) {
-            const written = this.writeStageReports(event);
-            if (written) {
-              hint = written.hint;
-              this.reload();
-            }
-          }
-          this.actor.send(event);
+          // The stage reports are the move's first effect (the actor's); a move the table says writes none is marked so.
+          this.actor.send((event.type === 'ADVANCE' || event.type === 'APPROVE') && !op.stageReports ? { ...event, reportsDone: {} } : event);
         });
       });
     } catch (e) {
@@ -513,7 +518,7 @@ export class SpecPipeline {
       throw e;
     }
     if (changed && (heard || !op.long)) this.notify();
-    return { heard, hint };
+    return { heard };
   }
 
   /**
@@ -563,31 +568,6 @@ export class SpecPipeline {
   }
 
   /**
-   * Loom's run --advance runs artifact-analysis-pass and convergence-pass, which write their
-   * reports, before it decides: so does advancing here, only where the stage declares the
-   * validator and is the stage loom runs it at, and only for a move forward (or no way named).
-   * Returns undefined when nothing was written.
-   */
-  private writeStageReports(event: Extract<PipelineEvent, { type: 'ADVANCE' | 'APPROVE' }>): { hint?: string } | undefined {
-    const from = this.stage;
-    if (from === null || from === FAILED_STAGE) return undefined;
-    if (!leavesForward(this.definition, from, event.type === 'APPROVE' ? { approve: true } : { to: event.to })) return undefined;
-    const validators = stageOf(this.definition, from)?.validators ?? [];
-    if (hasRole(this.definition, from, 'analysis') && validators.includes(ARTIFACT_ANALYSIS_PASS)) {
-      writeArtifactAnalysis(this.snapshot, { now: event.now });
-      return {};
-    }
-    if (hasRole(this.definition, from, 'convergence') && validators.includes(CONVERGENCE_PASS)) {
-      const outcome = writeConvergence(this.snapshot, { now: event.now });
-      if (outcome.report.status === 'converged') return {};
-      if (outcome.escalate) return { hint: t('refusal.convergence.escalate', { round: outcome.report.round, max: MAX_ROUNDS }) };
-      const tasks = outcome.appended.map((x) => x.id).join(', ');
-      return { hint: tasks ? t('refusal.convergence.anotherRoundTasks', { round: outcome.report.round, tasks }) : t('refusal.convergence.anotherRound', { round: outcome.report.round }) };
-    }
-    return undefined;
-  }
-
-  /**
    * Run Tasks and Answer Review: the executing statechart as the child of the stage. The actor
    * decides under the run lock (the stage, a run already going, the preconditions, the person's
    * agreement to send the tasks to a model; for a review, review-feedback.md, the worktree,
@@ -599,7 +579,7 @@ export class SpecPipeline {
     const { prompts, signal, clock, onEvent } = asked.type === 'runTasks' ? asked.run : asked.answer.run;
     const op = INTENT_OPERATIONS[asked.type];
     const end = this.nextAnswer(id);
-    let decided: { heard?: PipelineEmitted; hint?: string } | { locked: Refused } = {};
+    let decided: { heard?: PipelineEmitted } | { locked: Refused } = {};
     let started = false;
     try {
       const ended = await superviseRun<PipelineEmitted>(this.snapshot, { prompts, signal, clock, onEvent: this.following(onEvent) }, ({ onEvent, work }) => {
@@ -615,7 +595,7 @@ export class SpecPipeline {
       });
       if (ended === undefined) {
         // Refused (or answered at once): no run was started. Read through a cast: it was set in the callback.
-        const at = decided as { heard?: PipelineEmitted; hint?: string } | { locked: Refused };
+        const at = decided as { heard?: PipelineEmitted } | { locked: Refused };
         return 'locked' in at ? at.locked : this.answered(at, asked.type);
       }
       // Driven elsewhere: what the actor says of the run is the answer (its own run going on, a

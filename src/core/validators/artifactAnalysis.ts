@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { lazySchema } from '../../shared/lazySchema';
 import { CorruptArtifactError, OverrideRefusedError } from '../errors';
 import { ARTIFACT_ANALYSIS_FILE, FindingOverrideSchema, type Finding, type FindingOverride } from '../files/findings';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { toJsonText } from '../fs/atomicWrite';
 import { displayLanguage, t as text, type Language } from '../messages';
-import { withRunLock } from '../store/runLock';
+import { writeSpecFiles, type SpecFileWriter } from '../store/specFiles';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import type { FindingFix } from './findingFix';
 import { FindingList, isBlocking, sameApartFromTime, SpecLines } from './findingSupport';
@@ -213,7 +213,10 @@ export interface WrittenReport<T> {
  * is not rewritten, so that the file's fingerprint (which approvals record) only changes when the
  * findings do.
  */
-export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; override?: { findingId: string; reason: string; by?: string } } = {}): WrittenReport<ArtifactAnalysisReport> {
+export function writeArtifactAnalysis(
+  s: SpecSnapshot,
+  options: { now?: string; override?: { findingId: string; reason: string; by?: string }; write?: SpecFileWriter } = {},
+): WrittenReport<ArtifactAnalysisReport> {
   if (s.artifactAnalysisCondition === 'invalid') {
     throw new CorruptArtifactError(text('analysis.corrupt', { file: `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}` }), `${s.specDir}/${ARTIFACT_ANALYSIS_FILE}`);
   }
@@ -231,10 +234,9 @@ export function writeArtifactAnalysis(s: SpecSnapshot, options: { now?: string; 
   const unchanged = sameApartFromTime(join(s.dir, ARTIFACT_ANALYSIS_FILE), file);
   const withOverrides = (r: ArtifactAnalysisReport): ArtifactAnalysisReport => ({ ...r, ...(kept.length ? { overrides: kept } : {}) });
   if (unchanged && !sideChanged) return { report: withOverrides(unchanged), written: false };
-  withRunLock(s, () => {
-    if (!unchanged) writeFileAtomic(join(s.dir, ARTIFACT_ANALYSIS_FILE), toJsonText(file));
-    if (sideChanged) writeFileAtomic(join(s.dir, ANALYSIS_OVERRIDES_FILE), toJsonText({ overrides: kept }));
-  });
+  // The state store writes them (the actor's store, under the request's lock).
+  const write = options.write ?? ((files) => writeSpecFiles(s, files));
+  write([...(unchanged ? [] : [{ file: ARTIFACT_ANALYSIS_FILE, text: toJsonText(file) }]), ...(sideChanged ? [{ file: ANALYSIS_OVERRIDES_FILE, text: toJsonText({ overrides: kept }) }] : [])]);
   return unchanged ? { report: withOverrides(unchanged), written: false } : { report, written: true };
 }
 

@@ -6,8 +6,8 @@ import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { REQUIREMENTS_FILE } from '../files/requirements';
 import { normalizeTaskRef, TASKS_DIR } from '../files/taskFile';
 import { TRACEABILITY_FILE } from '../files/traceability';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
-import { withRunLock } from '../store/runLock';
+import { toJsonText } from '../fs/atomicWrite';
+import { writeSpecFiles, type SpecFileWriter } from '../store/specFiles';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { buildTraceabilityMatrix } from '../trace/traceabilityMatrix';
 import { testRefChecker } from '../trace/testRefs';
@@ -170,7 +170,7 @@ const inline = (items: readonly string[]) => `[${items.join(', ')}]`;
  * running it twice appends nothing more. Everything is written atomically under the run lock;
  * a corrupt state file, report or ledger is left untouched.
  */
-export function writeConvergence(s: SpecSnapshot, options: { now?: string } = {}): ConvergenceOutcome {
+export function writeConvergence(s: SpecSnapshot, options: { now?: string; write?: SpecFileWriter } = {}): ConvergenceOutcome {
   const corrupt = [
     s.stateCondition === 'invalid' ? PIPELINE_STATE_FILE : undefined,
     s.convergenceReportCondition === 'invalid' ? CONVERGENCE_REPORT_FILE : undefined,
@@ -195,16 +195,19 @@ export function writeConvergence(s: SpecSnapshot, options: { now?: string } = {}
   if (unchanged) return { report: unchanged, written: false, appended, escalate };
   // What converge writes for the implementer reads in the spec's language, as the prompts do.
   const language = specLanguage(s);
-  withRunLock(s, () => {
-    for (const task of appended) writeFileAtomic(join(s.dir, TASKS_DIR, `${task.id}.md`), taskText(s, task, report.round, language));
-    if (appended.length) {
-      writeFileAtomic(join(s.dir, TRACEABILITY_FILE), toJsonText(tracedWith(readFileSync(join(s.dir, TRACEABILITY_FILE), 'utf8'), appended)));
-      const planPath = join(s.dir, 'plan.md');
-      const plan = existsSync(planPath) ? readFileSync(planPath, 'utf8') : '';
-      writeFileAtomic(planPath, planWith(plan, appended, report.round, language));
-    }
-    writeFileAtomic(join(s.dir, CONVERGENCE_REPORT_FILE), toJsonText(report));
-  });
+  const planPath = join(s.dir, 'plan.md');
+  // The state store writes them (the actor's store, under the request's lock), the report last.
+  const write = options.write ?? ((files) => writeSpecFiles(s, files));
+  write([
+    ...appended.map((task) => ({ file: `${TASKS_DIR}/${task.id}.md`, text: taskText(s, task, report.round, language) })),
+    ...(appended.length
+      ? [
+          { file: TRACEABILITY_FILE, text: toJsonText(tracedWith(readFileSync(join(s.dir, TRACEABILITY_FILE), 'utf8'), appended)) },
+          { file: 'plan.md', text: planWith(existsSync(planPath) ? readFileSync(planPath, 'utf8') : '', appended, report.round, language) },
+        ]
+      : []),
+    { file: CONVERGENCE_REPORT_FILE, text: toJsonText(report) },
+  ]);
   return { report, written: true, appended, escalate };
 }
 

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { CorruptArtifactError } from '../errors';
 import type { Finding } from '../files/findings';
-import { toJsonText, writeFileAtomic } from '../fs/atomicWrite';
+import { toJsonText } from '../fs/atomicWrite';
 import { t as text, type Language } from '../messages';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { withRunLock } from '../store/runLock';
+import { writeSpecFiles, type SpecFileWriter } from '../store/specFiles';
 import { FINDINGS_FILE_LANGUAGE } from './artifactAnalysis';
 import { buildTraceabilityMatrix, type BehaviorTraceRow } from '../trace/traceabilityMatrix';
 import { testRefChecker, type TestRefChecker } from '../trace/testRefs';
@@ -79,7 +78,7 @@ export function huntOmissions(s: SpecSnapshot, now = new Date().toISOString(), l
 }
 
 /** Writes findings/omission-hunter.json (in English, like artifact-analysis.json) atomically under the run lock; an unreadable requirements or traceability file is refused, a corrupt report left untouched. */
-export function writeOmissionHunt(s: SpecSnapshot, now = new Date().toISOString()): OmissionHuntReport {
+export function writeOmissionHunt(s: SpecSnapshot, now = new Date().toISOString(), write: SpecFileWriter = (files) => writeSpecFiles(s, files)): OmissionHuntReport {
   for (const [file, condition] of [
     ['requirements.json', s.requirementsCondition],
     ['traceability.json', s.traceabilityCondition],
@@ -90,6 +89,6 @@ export function writeOmissionHunt(s: SpecSnapshot, now = new Date().toISOString(
   const report = `${s.specDir}/${OMISSION_HUNTER_FILE}`;
   if (s.diagnostics.some((d) => d.file === report && d.severity === 'error')) throw new CorruptArtifactError(text('analysis.corrupt', { file: report }), report);
   const hunted = huntOmissions(s, now);
-  withRunLock(s, () => writeFileAtomic(join(s.dir, OMISSION_HUNTER_FILE), toJsonText(hunted)));
+  write([{ file: OMISSION_HUNTER_FILE, text: toJsonText(hunted) }]);
   return hunted;
 }

@@ -1,3 +1,4 @@
+import type { SpecFileWriter } from '../store/specFiles';
 import { ARTIFACT_ANALYSIS_FILE, CONVERGENCE_REPORT_FILE } from '../files/findings';
 import { displayLanguage, t } from '../messages';
 import { analyzeArtifacts, ARTIFACT_ANALYSIS_PASS, blockingFindings, blockingProblem, FINDINGS_FILE_LANGUAGE, overrideFor, writeArtifactAnalysis } from './artifactAnalysis';
@@ -39,12 +40,13 @@ export type HandoffWriter = (name: string, handoff: Handoff) => unknown;
  * Runs the validators of the spec's current stage the way the CLI runs them: artifact-analysis-pass
  * writes artifact-analysis.json (`analyze`), convergence-pass writes convergence-report.json and
  * appends the tasks for its gaps (`converge`), the others only check (`verify` and the closures).
- * Reports are written atomically under the run lock; a corrupt report is left untouched and throws.
+ * Reports are written atomically under the run lock, by `write` (the state store's) when given; a
+ * corrupt report is left untouched and throws.
  */
-export function checkStage(spec: StagedSpec, now: string, writeHandoff: HandoffWriter): StageCheckResult {
+export function checkStage(spec: StagedSpec, now: string, writeHandoff: HandoffWriter, write?: SpecFileWriter): StageCheckResult {
   const outcomes = stageCheckValidatorNames(spec).map((name): StageValidatorOutcome => {
     if (name === ARTIFACT_ANALYSIS_PASS) {
-      const { report, written } = writeArtifactAnalysis(spec.snapshot, { now });
+      const { report, written } = writeArtifactAnalysis(spec.snapshot, { now, ...(write ? { write } : {}) });
       // loom's rule: every blocker and error blocks, overridden or not (an override is only shown).
       const open = blockingFindings(report);
       // The file is in English; the problems are told in the display language.
@@ -53,7 +55,7 @@ export function checkStage(spec: StagedSpec, now: string, writeHandoff: HandoffW
       return { name, passed: open.length === 0, blocking: open.length, problems, report: ARTIFACT_ANALYSIS_FILE, written };
     }
     if (name === CONVERGENCE_PASS) {
-      const { report, written, appended, escalate } = writeConvergence(spec.snapshot, { now });
+      const { report, written, appended, escalate } = writeConvergence(spec.snapshot, { now, ...(write ? { write } : {}) });
       const open = report.findings.filter((f) => f.severity === 'blocker');
       return {
         name,

@@ -307,6 +307,8 @@ function tokenUsage(snapshot: SpecSnapshot): { tokenUsage?: TokenUsage } {
               tasks: Object.entries(u.credits.tasks)
                 .map(([id, credits]) => ({ id, credits }))
                 .sort((a, b) => byTaskNumber(a.id, b.id)),
+              stages: Object.entries(u.credits.stages).map(([id, credits]) => ({ id, credits })),
+              prices: Object.entries(u.credits.prices ?? {}).map(([model, source]) => ({ model, source })),
               unpricedModels: u.credits.unpriced.models,
               unpricedTokens: u.credits.unpriced.input + u.credits.unpriced.output,
               source: u.credits.source,

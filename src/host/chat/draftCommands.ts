@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { filesWritten, writeDrafts, type WrittenDrafts } from '../../core/port/authoring';
 import { LoomError } from '../../core/port/errors';
+import { personOf, writeReconcile } from '../../core/port/drift';
 import { LoomRepository } from '../../core/port/specs';
 import { createArgumentCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
@@ -10,7 +11,12 @@ import { t } from '../../core/port/messages';
 export async function writePending(ctx: CommandContext, store: PendingDraftStore, p: PendingDrafts): Promise<WrittenDrafts> {
   const spec = ctx.registry.entry(p.dir)?.spec ?? new LoomRepository(p.repoRoot).get(p.specDir);
   if (!spec) throw new LoomError(t('host.chat.noLongerSpecDirectoryNothing', { specDir: p.specDir }), p.specDir);
-  const result = writeDrafts(spec, p.command, p.drafts, p.base, p.summary, new Date().toISOString());
+  const now = new Date().toISOString();
+  // A reconcile's write moves the spec's drift baseline too, in the same hold of its run lock.
+  const result =
+    p.command.name === 'reconcile'
+      ? await writeReconcile(spec, p.command, p.drafts, p.base, p.summary, await personOf(p.repoRoot, '@loom /reconcile'), now)
+      : writeDrafts(spec, p.command, p.drafts, p.base, p.summary, now);
   store.delete(p);
   ctx.log.component('chat').info(`/${p.command.name} wrote ${filesWritten(result).join(', ')} in ${p.specDir}`);
   ctx.registry.reloadNow(p.dir);

@@ -12,6 +12,7 @@ import {
   checkDrafts,
   runDraftingTurn,
   type DraftingEvent,
+  type DraftingRequest,
   describeChanges,
   draftBase,
   filesWritten,
@@ -25,7 +26,8 @@ import {
   detectLanguage,
   replySummary,
 } from '../../core/port/authoring';
-import { ModelRequestError } from '../../core/port/executing';
+import { ModelRequestError, type ChatModel } from '../../core/port/executing';
+import { formatCredits, MessageTokens, recordDrafting } from '../../core/port/credits';
 import { LoomError } from '../../core/port/errors';
 import { readOptionalText } from '../../core/port/files';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
@@ -173,8 +175,9 @@ export class LoomChatParticipant implements vscode.Disposable {
         history: historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
       });
       stream.progress(t('host.chat.asking', { name: request.model.name }));
+      const model = vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm'));
       const result = await runDraftingTurn({
-        model: vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm')),
+        model,
         messages,
         specDir: snapshot.specDir,
         command,
@@ -184,6 +187,7 @@ export class LoomChatParticipant implements vscode.Disposable {
         onEvent: (e) => this.show(stream, e),
         signal: bridge.signal,
       });
+      await this.keepSpend(entry, entry.spec.stage ?? command.stage, model, result.requests, stream, bridge.signal);
       const prose = parseDrafts(result.replies[0]).prose.trim();
       if (!result.proposed) {
         if (!result.replies.join('').trim()) {
@@ -210,6 +214,23 @@ export class LoomChatParticipant implements vscode.Disposable {
       return { metadata: meta, errorDetails: { message: `${t('host.chat.loomCouldNotFinish', { name: command.name })} ${message}` } };
     } finally {
       bridge.dispose();
+    }
+  }
+
+  /**
+   * The turn's requests priced and added to the spec's ledger (pipeline.state.json), as Run
+   * Tasks' and Run Pipeline's are, and said under the reply; a write that fails only goes to the log.
+   */
+  private async keepSpend(entry: SpecEntry, stage: string, model: ChatModel, requests: readonly DraftingRequest[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
+    try {
+      const spend = await recordDrafting(entry.spec.snapshot, stage, model, requests, this.ctx.config.creditPrices, new MessageTokens(model, signal), () => new Date().toISOString());
+      entry.spec.reload();
+      const n = { input: spend.input, output: spend.output };
+      stream.markdown(
+        `\n\n> ${spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model })}\n\n`,
+      );
+    } catch (e) {
+      this.ctx.log.component('chat').warn(t('credits.notKept', { detail: e instanceof Error ? e.message : String(e) }));
     }
   }
 

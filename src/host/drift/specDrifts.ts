@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { repositoryDrift, type SpecDrift } from '../../core/port/drift';
+import { dashboardDrift, repositoryDrift, type SpecDrift } from '../../core/port/drift';
+import { dashboardDrifts } from './dashboardDrifts';
 import { stageWithRole } from '../../core/port/views';
 import { debounceEvent } from '../events';
 import { Disposable } from '../lifecycle';
@@ -57,6 +58,10 @@ export class SpecDrifts extends Disposable {
         }
       }),
     );
+    // The dashboard's drift section reads from here.
+    const provider = { of: (dir: string) => this.dashboard(dir), onDidChange: this.onDidChange };
+    dashboardDrifts.provider = provider;
+    this._register({ dispose: () => dashboardDrifts.provider === provider && (dashboardDrifts.provider = undefined) });
     void registry.ready.then(() => {
       for (const folder of registry.folderSpecs()) {
         this.watch(folder);
@@ -68,6 +73,12 @@ export class SpecDrifts extends Disposable {
   /** The drift of a synced spec as last read; undefined for a spec not synced (or not read yet). */
   drift(dir: string): SpecDrift | undefined {
     return this.drifts.get(dir);
+  }
+
+  /** A spec's drift as the dashboard shows it. */
+  private dashboard(dir: string) {
+    const d = this.drifts.get(dir);
+    return d ? dashboardDrift(d) : undefined;
   }
 
   /** Resolves once every reading under way is done (for tests and commands). */

@@ -11,6 +11,7 @@ import type { RunTasksInput } from '../../core/port/intent';
 import { HostUserPrompts } from './hostPrompts';
 import type { PromptPresets } from './promptPresets';
 import { describeOutcome, progressLine } from './outcomeMessages';
+import { NearLimitNotice } from '../credits/nearLimitNotice';
 import { RunningLoops, type RunningLoop } from './runningLoops';
 import { VsCodeProblems } from './problemsPort';
 import { tasksRunStop } from '../../core/port/pipelineRun';
@@ -61,6 +62,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
 
   /** The executing run's ports in this window: models, transcripts, the person's answers, the progress shown. */
   function runInput(e: SpecEntry, prompts: HostUserPrompts, signal: AbortSignal, progress: () => vscode.Progress<{ message?: string }> | undefined): RunTasksInput {
+    // One per run: the 80 % warning is said once in it.
+    const nearLimit = new NearLimitNotice(vscode.window, vscode.commands.executeCommand, e.dir, feature(e));
     return {
       models,
       transcripts,
@@ -81,6 +84,7 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
         log.debug(`${e.spec.snapshot.specDir}: ${JSON.stringify(ev)}`);
         const line = progressLine(ev);
         if (line) progress()?.report({ message: line });
+        if (ev.type === 'credits-near-limit') void nearLimit.show(ev.used, ev.budget);
       },
     };
   }

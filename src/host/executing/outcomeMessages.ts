@@ -10,9 +10,10 @@ export function describeOutcome(feature: string, r: ExecutingResult): { kind: 'i
   return credits ? { ...said, text: `${said.text} ${credits}` } : said;
 }
 
-function creditsLine(c: { used: number; unpriced: string[] }, tokens: number): string {
+function creditsLine(c: { used: number; unpriced: string[]; unpricedTokens?: number }, tokens: number): string {
   const used = t('host.executing.creditsSoFar', { credits: formatCredits(c.used) });
-  return c.unpriced.length ? `${used} ${t('credits.unpriced', { models: c.unpriced.join(', '), tokens: String(tokens) })}.` : used;
+  // The unpriced models' own tokens, not the run's: the priced ones are in the credits already.
+  return c.unpriced.length ? `${used} ${t('credits.unpriced', { models: c.unpriced.join(', '), tokens: String(c.unpricedTokens ?? tokens) })}.` : used;
 }
 
 function outcomeText(feature: string, r: ExecutingResult): { kind: 'info' | 'warning' | 'error'; text: string } {
@@ -71,9 +72,20 @@ export function progressLine(e: ExecutingEvent): string | undefined {
       return t('host.executing.passedReviewButNotDone', { task: e.task, doneCheckText: doneCheckText(e.check) });
     case 'task-worktree':
       return t('host.executing.workingOwnWorktree', { task: e.task, branch: e.branch });
+    case 'estimate':
+      return estimateLine(e.task, e.role, e.estimate);
     case 'checkpoint':
       return t('host.executing.checkpointFiles', { task: e.task, commit: e.commit.slice(0, 8), filesCount: String(e.files.length) });
     default:
       return undefined;
   }
+}
+
+/** A step's estimate before it is sent: in credits, or in tokens for a model without a price (and saying so). */
+export function estimateLine(task: string, role: string, e: { input: number; output: number; credits?: number; model: string }): string {
+  const input = String(e.input);
+  const output = String(e.output);
+  return e.credits !== undefined
+    ? t('credits.estimate', { task, role, credits: formatCredits(e.credits), input, output })
+    : t('credits.estimateUnpriced', { task, role, input, output, model: e.model });
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ModelRequestError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ChatResponsePart, type ModelRequestErrorCode, type ToolSpec } from '../../core/port/executing';
 import { t } from '../../core/port/messages';
+import { readProviderPrice, type ModelPrice } from '../../core/port/credits';
 import { tokenFromSignal } from './cancellation';
 
 const CODES: ReadonlySet<string> = new Set(['NoPermissions', 'NotFound', 'Blocked']);
@@ -67,6 +68,10 @@ export class LanguageModelChatAdapter implements ChatModel {
   }
   get maxInputTokens(): number {
     return this.model.maxInputTokens;
+  }
+  /** VS Code's price for the model where the running VS Code gives one (proposed languageModelPricing); never required. */
+  get price(): ModelPrice | undefined {
+    return readProviderPrice(this.model);
   }
 
   async *sendRequest(messages: readonly ChatMessage[], options: ChatRequestOptions): AsyncIterable<ChatResponsePart> {

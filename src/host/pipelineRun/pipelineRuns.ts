@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { NearLimitNotice } from '../credits/nearLimitNotice';
 import { type Draft, commandForStage } from '../../core/port/authoring';
 import type { ExecutingOutcome } from '../../core/port/executing';
 import { LoomError, SpecLockedError } from '../../core/port/errors';
@@ -60,7 +61,11 @@ function continueAction(runs: PipelineRuns, e: SpecEntry, stop: RunStop, mode: R
     'review-response': { title: t('view.next.answerReview'), run: command('loom.answerReview') },
     breaker: { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
     'needs-context': { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
-    budget: { title: t('host.pipelineRun.openSettings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.executing.tokenBudget') },
+    budget: {
+      title: t('host.pipelineRun.openSettings'),
+      // The credits budget's stop opens its own setting; the token budget's, the token budget.
+      run: () => void vscode.commands.executeCommand('workbench.action.openSettings', stop.message.includes(t('credits.budgetStopStart')) ? 'loom.budget.credits' : 'loom.executing.tokenBudget'),
+    },
     'check-failed': { title: t('host.chat.openDashboard'), run: command('loom.openDashboard') },
     'verification-failed': { title: t('host.commands.open', { file: 'verify-report.md' }), run: () => openSpecFile(e, 'verify-report.md') },
     'model-unavailable': { title: t('host.pipelineRun.openSettings'), run: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'loom.models') },
@@ -406,6 +411,8 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
       signal,
       onEvent,
       ...(ctx.config.tokenBudget > 0 ? { budget: ctx.config.tokenBudget } : {}),
+      credits: { budget: ctx.config.creditBudget || undefined, prices: ctx.config.creditPrices },
+      onNearLimit: (used, budget) => void new NearLimitNotice(vscode.window, vscode.commands.executeCommand, e.dir, splitSpecName(e.spec.snapshot.name).feature).show(used, budget),
       model: () => selector.select('implementer', 'standard', signal),
       reviewDrafts: (stage, drafts, problems) => reviewDrafts(ctx, e, stage, drafts, problems),
       confirm: (q) => askPerson(ctx, e, q),

@@ -14,7 +14,7 @@ import {
   type SetupModel,
   type SetupReport,
 } from '../../core/port/setupCheck';
-import { COPILOT_PRICES, creditsOf, findPrice, formatCredits, withOverrides } from '../../core/port/credits';
+import { COPILOT_PRICES, creditsOf, findPrice, formatCredits, readProviderPrice, withOverrides } from '../../core/port/credits';
 import { createArgumentCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import { VsCodeModelSelector } from '../lm/modelSelector';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -133,9 +133,9 @@ async function testRequest(model: SetupModel, justification: string, prices: unk
     const output = await chat.countTokens(text, token);
     const said = t('setup.request.ok', { model: model.name, ms: Date.now() - started, input, output });
     // Its cost as Copilot bills it, where the model's price is known; else it stays in tokens, and says so.
-    const price = findPrice(withOverrides(COPILOT_PRICES, prices), { id: chat.id, family: chat.family, name: chat.name, vendor: chat.vendor });
+    const price = findPrice(withOverrides(COPILOT_PRICES, prices), { id: chat.id, family: chat.family, name: chat.name, vendor: chat.vendor, price: readProviderPrice(chat) });
     return price
-      ? `${said} ${t('setup.request.cost', { credits: formatCredits(creditsOf({ input, output }, price.price)) })}`
+      ? `${said} ${t('setup.request.cost', { credits: formatCredits(creditsOf({ input, output }, price.price)) })} ${t('credits.priceFrom', { source: price.source })}`
       : `${said} ${t('credits.unpriced', { models: model.name, tokens: String(input + output) })}.`;
   } catch (e) {
     return t('setup.request.failed', { model: model.name, reason: e instanceof Error ? e.message : String(e) });

@@ -18,6 +18,8 @@ export function withDrift(item: vscode.TreeItem, node: LoomNode, marks: DriftMar
   // A spec with no baseline (no git, nothing committed yet) has nothing to say on its row.
   if (!d || d.status === 'clean' || d.status === 'no-baseline') return item;
   const note = `⚠ ${driftSummary(d)}`;
+  // Accept Spec as Accurate (and Reconcile) are offered on a drifted spec's row.
+  if (d.status === 'drifted' && item.contextValue) item.contextValue = `${item.contextValue}:drifted`;
   item.description = item.description ? `${note} · ${String(item.description)}` : note;
   return item;
 }

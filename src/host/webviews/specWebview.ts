@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { buildDashboardModel, buildMatrixModel } from '../../core/port/views';
 import { dashboardRuns } from '../pipelineRun/dashboardRuns';
+import { dashboardDrifts } from '../drift/dashboardDrifts';
 import { nodeCrypto } from '../../core/port/files';
 import type { HostMessage, ViewKind, ViewModel, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/protocolSchema';
@@ -77,6 +78,9 @@ export class SpecWebview extends Disposable {
       }),
     );
     this._register(panel.onDidDispose(() => this.dispose()));
+    // A spec's drift is read when HEAD moves, not when its files change: its dashboard redraws then too.
+    const drift = dashboardDrifts.provider?.onDidChange((changed) => changed === dir && this.refresh('update'));
+    if (drift) this._register(drift);
   }
 
   get entry(): SpecEntry | undefined {
@@ -131,7 +135,8 @@ export class SpecWebview extends Disposable {
   private model(entry: SpecEntry): ViewModel {
     if (this.kind !== 'dashboard') return buildMatrixModel(entry.spec.snapshot);
     const run = dashboardRuns.of(entry.dir);
-    return { ...buildDashboardModel(entry.spec), ...(run ? { run } : {}) };
+    const drift = dashboardDrifts.of(entry.dir);
+    return { ...buildDashboardModel(entry.spec), ...(run ? { run } : {}), ...(drift ? { drift } : {}) };
   }
 
   /** Posts the spec's model (or why there is none) if the page is listening. */

@@ -33,6 +33,9 @@ const PALETTE_COMMANDS: Readonly<Record<Exclude<RunCommandMessage['command'], 'b
   runPipeline: 'loom.runPipeline',
   stopPipeline: 'loom.stopPipeline',
   continuePipeline: 'loom.continuePipeline',
+  acceptAsAccurate: 'loom.acceptSpecAsAccurate',
+  reconcileSpec: 'loom.reconcileSpec',
+  showDriftDiff: 'loom.showDriftDiff',
 };
 
 /** An absolute path inside `root`, or undefined when `rel` would leave it. */
@@ -115,7 +118,14 @@ async function runCommand(entry: SpecEntry, message: RunCommandMessage): Promise
   const to = message.args && 'to' in message.args ? message.args.to : undefined;
   const taskId = message.args && 'taskId' in message.args ? message.args.taskId : undefined;
   const approvalStage = message.args && 'stage' in message.args ? message.args.stage : undefined;
-  await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], { specDir: entry.dir, ...(to ? { to } : {}), ...(taskId ? { taskId } : {}), ...(approvalStage ? { approvalStage } : {}) });
+  const file = message.args && 'file' in message.args ? message.args.file : undefined;
+  await vscode.commands.executeCommand(PALETTE_COMMANDS[message.command], {
+    specDir: entry.dir,
+    ...(to ? { to } : {}),
+    ...(taskId ? { taskId } : {}),
+    ...(approvalStage ? { approvalStage } : {}),
+    ...(file ? { file } : {}),
+  });
 }
 
 /** Where the last export of this workspace went (workspaceState): the next one starts there. */

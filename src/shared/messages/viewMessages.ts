@@ -268,4 +268,6 @@ export const viewMessages = {
   'view.tokens.credits': { en: '{credits} AI credits in all', zh: '共 {credits} AI credits' },
   'view.tokens.creditsSource': { en: 'Priced from {source}; 1 credit = US$0.01.', zh: '价格来自 {source}；1 credit = 0.01 美元。' },
   'view.tokens.unpriced': { en: '{models}: no price known, counted in tokens only ({tokens} tokens).', zh: '{models}：没有已知价格，只以 token 计（{tokens} 个 token）。' },
+  'view.tokens.creditsPerStage': { en: 'Per stage: {stages}', zh: '按阶段：{stages}' },
+  'view.tokens.priceOf': { en: '{model} priced by {source}', zh: '{model} 的价格来自 {source}' },
 } as const satisfies MessageTable;

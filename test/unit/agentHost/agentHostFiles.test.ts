@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { AGENT_HOST_DIR, agentHostFiles, agentPath, skillPath } from '../../../src/core/agentHost/agentHostFiles';
+import { AGENT_HOST_DIR, agentHostFiles, agentPath, HOOKS_PLUGIN_DIR, skillPath } from '../../../src/core/agentHost/agentHostFiles';
 import { IMPLEMENTER_AGENT, LOOM_AGENTS, LOOM_MCP_TOOLS, REVIEWER_AGENT } from '../../../src/core/agentHost/agents';
 import { IMPLEMENTER_FIX_EN, IMPLEMENTER_EN, REVIEWER_EN } from '../../../src/core/executing/dispatch/prompts/templatesEn';
 import { IMPLEMENTER_ZH } from '../../../src/core/executing/dispatch/prompts/templatesZh';
@@ -189,5 +189,24 @@ describe('the language-model tools', () => {
       assert.ok(readme.includes(`\`#${tool.toolReferenceName}\``), `README names #${tool.toolReferenceName}`);
     }
     assert.equal(new Set(tools.map((x) => x.toolReferenceName)).size, tools.length);
+  });
+});
+
+// VS Code loads the plugin the extension registers with chatPlugins beside its chatSkills,
+// chatAgents and MCP definition provider: a plugin with skills, agents or a server too would list
+// each twice. So the registered one is the hooks only, the same hooks as the full plugin, and only
+// when the person turns them on (they need `loom-vscode` on the PATH).
+describe('the plugin the extension registers', () => {
+  it('is the full plugin’s hooks only, behind loom.agentHost.hooks', () => {
+    const pkg = JSON.parse(read('package.json')) as {
+      contributes: { chatPlugins?: { path: string; when?: string }[]; configuration: { properties: Record<string, { default?: unknown }> } };
+    };
+    assert.deepEqual(pkg.contributes.chatPlugins, [{ path: `./${HOOKS_PLUGIN_DIR}`, when: 'config.loom.agentHost.hooks' }]);
+    assert.equal(pkg.contributes.configuration.properties['loom.agentHost.hooks']?.default, false);
+    const manifest = JSON.parse(read(`${HOOKS_PLUGIN_DIR}/plugin.json`)) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(manifest).sort(), ['description', 'hooks', 'name']);
+    const hooks = read(`${HOOKS_PLUGIN_DIR}/${manifest.hooks as string}`);
+    assert.equal(hooks, read(`${AGENT_HOST_DIR}/hooks.json`));
+    assert.deepEqual(Object.keys((JSON.parse(hooks) as { hooks: object }).hooks), ['SessionStart', 'Stop', 'SubagentStop']);
   });
 });

@@ -116,12 +116,23 @@ test('status --json and the dashboard report the credits the state records, nami
     r.write(`${LOGIN}/pipeline.state.json`, state('executing', { metadata: { token_usage: ledger.toJSON(NOW) } }));
     assert.equal(await main(['status', '--cwd', r.root, '--spec-dir', LOGIN, '--json'], { out: (s) => out.push(s), err: () => undefined }), 0);
     const status = JSON.parse(out.join('\n'));
-    assert.deepEqual({ ...status.credits, source: undefined }, { total: 45, unpriced_models: ['o9'], source: undefined });
+    assert.deepEqual(
+      { ...status.credits, source: undefined, prices: undefined },
+      { total: 45, stages: { executing: 45 }, unpriced_models: ['o9'], unpriced_tokens: { input: 5, output: 5 }, source: undefined, prices: undefined },
+      'a model without a price is named and its own tokens said, outside the total',
+    );
     assert.match(status.credits.source, /models-and-pricing/);
+    assert.match(status.credits.prices['GPT-5 mini'], /models-and-pricing.*, \d{4}-\d\d-\d\d$/, 'each priced model says where its price came from');
     const model = buildDashboardModel(new LoomRepository(r.root).load().get(LOGIN)!);
     assert.equal(model.tokenUsage?.credits?.total, 45);
     assert.deepEqual(model.tokenUsage?.credits?.tasks, [{ id: 'T1', credits: 45 }]);
     assert.deepEqual(model.tokenUsage?.credits?.unpricedModels, ['o9']);
+    assert.equal(model.tokenUsage?.credits?.unpricedTokens, 10);
+    assert.deepEqual(model.tokenUsage?.credits?.stages, [{ id: 'executing', credits: 45 }]);
+    assert.deepEqual(
+      model.tokenUsage?.credits?.prices?.map((p) => p.model),
+      ['GPT-5 mini'],
+    );
 
     // A ledger from before credits: nothing is said about credits.
     r.write(`${LOGIN}/pipeline.state.json`, state('executing', { metadata: { token_usage: { total: { input: 1, output: 1 } } } }));
@@ -140,6 +151,9 @@ test('the run’s notice says what it cost so far, names a model without a price
   assert.match(done.text, / 12\.35 AI credits so far\.$/);
   const unpriced = describeOutcome('due-dates', { ...base, outcome: 'completed', message: 'all done', credits: { used: 0, unpriced: ['O9 Preview'] } });
   assert.match(unpriced.text, /0\.00 AI credits so far\. O9 Preview: no price known, shown in tokens \(1200\)\.$/);
+  // The unpriced model's own tokens, where the run says them; not the run's tokens of priced models too.
+  const own = describeOutcome('due-dates', { ...base, outcome: 'completed', message: 'all done', credits: { used: 3, unpriced: ['O9 Preview'], unpricedTokens: 300 } });
+  assert.match(own.text, /3\.00 AI credits so far\. O9 Preview: no price known, shown in tokens \(300\)\.$/);
   const stop = new CreditBudgetExceededError(9.5, 10, 0.75);
   const stopped = describeOutcome('due-dates', { ...base, outcome: 'budget-exceeded', message: stop.message, credits: { used: 9.5, unpriced: [] } });
   assert.equal(stopped.kind, 'warning');

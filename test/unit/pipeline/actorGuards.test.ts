@@ -33,6 +33,8 @@ function actorAt(stage: string, failing: string, writeState = true) {
     writeTaskState: (_f, t) => void written.push(`task:${t.task_id}`),
     writeHandoff: (_f, name, h) => (written.push(`handoff:${name}`), h),
     refreshHandoff: (_f, name, h) => (written.push(`handoff:${name}`), h),
+    writeReport: (_f, files) => void written.push(...files.map((f) => `report:${f.file}`)),
+    read: (f) => f,
   };
   const guards = Object.fromEntries(ALL.map((name) => [name, () => name !== failing]));
   const machine = createPipelineMachine(def).provide({ guards: guards as never, actors: { executingRun: createPipelineMachine(def) as never } });

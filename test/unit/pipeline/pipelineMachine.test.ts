@@ -32,6 +32,8 @@ function memoryStore(): StateStorePort & { written: PipelineState[] } {
     writeTaskState: () => undefined,
     writeHandoff: (_facts, _name, h) => h,
     refreshHandoff: (_facts, _name, h) => h,
+    writeReport: () => undefined,
+    read: (facts) => facts,
   };
 }
 

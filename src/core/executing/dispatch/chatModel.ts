@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../../credits/pricing';
 import { LoomError } from '../../errors';
 import { t } from '../../messages';
 
@@ -43,6 +44,11 @@ export interface ChatModel {
   readonly vendor: string;
   readonly family: string;
   readonly maxInputTokens: number;
+  /**
+   * Credits per million tokens as the running VS Code prices the model (the proposed
+   * languageModelPricing API); absent where it does not, and then the price table is used.
+   */
+  readonly price?: ModelPrice;
   /** Streams the reply. May throw ModelRequestError before or while streaming. */
   sendRequest(messages: readonly ChatMessage[], options: ChatRequestOptions): AsyncIterable<ChatResponsePart>;
   countTokens(text: string, signal: AbortSignal): Promise<number>;

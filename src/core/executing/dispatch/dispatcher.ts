@@ -4,7 +4,7 @@ import { LoomError } from '../../errors';
 import { collectReply, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec } from './chatModel';
 import type { SubagentRole } from './modelTier';
 import type { Clock, Logger } from '../ports';
-import type { TokenLedger } from '../transcripts/tokenLedger';
+import type { StepEstimate, TokenLedger } from '../transcripts/tokenLedger';
 import type { TranscriptEntry, TranscriptStore } from '../transcripts/transcriptStore';
 import type { WorkspaceTools } from '../tools/workspaceTools';
 
@@ -66,9 +66,16 @@ export interface DispatcherOptions {
   logger: Logger;
   maxToolRounds: number;
   onToolCall?: (task: string, role: SubagentRole, call: ToolCall) => void;
+  /** A dispatch's estimate, before its first request is sent (the run's progress says it). */
+  onEstimate?: (task: string, role: SubagentRole, estimate: StepEstimate) => void;
+  /** 80 % of the credits budget is used: said once per run, where the person sees it. */
+  onNearLimit?: (used: number, budget: number) => void;
 }
 
 let sequence = 0;
+
+/** The model as the price table looks it up, with VS Code's own price when it gives one. */
+const modelRef = (m: ChatModel) => ({ id: m.id, family: m.family, vendor: m.vendor, ...(m.price ? { price: m.price } : {}) });
 
 export class Dispatcher {
   private readonly counted = new WeakMap<ChatMessage, number>();
@@ -118,10 +125,10 @@ export class Dispatcher {
       ledger.checkBudget(this.options.tokenBudget);
       const input = await this.countMessages(req.model, messages, signal);
       if (round === 0) promptTokens = await this.countMessages(req.model, [messages[messages.length - 1]], signal);
-      this.checkCredits(req.model, input);
+      this.checkCredits(req, input, round === 0);
       const reply = await this.request(req, messages, tools, signal);
       const output = await req.model.countTokens(reply.text + (reply.toolCalls.length ? JSON.stringify(reply.toolCalls) : ''), signal);
-      ledger.add({ stage: this.options.stage, role: req.role, task: req.task, input, output, model: { id: req.model.id, family: req.model.family, vendor: req.model.vendor } });
+      ledger.add({ stage: this.options.stage, role: req.role, task: req.task, input, output, model: modelRef(req.model) });
       inputTokens += input;
       outputTokens += output;
       const assistant: ChatMessage = { role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) };
@@ -147,17 +154,22 @@ export class Dispatcher {
   private warnedNearLimit = false;
 
   /**
-   * The credits budget, before a request is made: stopped when its input alone (the estimate
-   * before the reply) would pass it; said once in the log when 80 % of it is used.
+   * The credits budget, before a request is made: its estimate (the prompt's tokens and the typical
+   * output of its role on this spec, at the model's price) is said before a dispatch's first
+   * request, and the request is not made when the estimate would pass the budget. At 80 % of the
+   * budget the person is told once per run (this dispatcher is the run's).
    */
-  private checkCredits(model: ChatModel, input: number): void {
+  private checkCredits(req: DispatchRequest, input: number, first: boolean): void {
+    const { ledger } = this.options;
+    const estimate = ledger.estimate(modelRef(req.model), req.role, input);
+    if (first) this.options.onEstimate?.(req.task, req.role, estimate);
     const budget = this.options.creditBudget;
     if (budget === undefined || budget <= 0) return;
-    const { ledger } = this.options;
-    ledger.checkCredits(budget, ledger.estimateCredits({ id: model.id, family: model.family, vendor: model.vendor }, input) ?? 0);
-    if (!this.warnedNearLimit && ledger.creditsUsed() >= 0.8 * budget) {
+    ledger.checkCredits(budget, estimate.credits ?? 0);
+    if (!this.warnedNearLimit && ledger.nearLimit(budget)) {
       this.warnedNearLimit = true;
       this.options.logger.warn(t('credits.nearLimit', { used: formatCredits(ledger.creditsUsed()), budget: formatCredits(budget) }));
+      this.options.onNearLimit?.(ledger.creditsUsed(), budget);
     }
   }
 

@@ -85,6 +85,9 @@ export class RetryingChatModel implements ChatModel {
   get maxInputTokens(): number {
     return this.model.maxInputTokens;
   }
+  get price(): ChatModel['price'] {
+    return this.model.price;
+  }
 
   async *sendRequest(messages: readonly ChatMessage[], options: ChatRequestOptions): AsyncIterable<ChatResponsePart> {
     for (let attempt = 1; ; attempt++) {

@@ -1,6 +1,4 @@
-import { join } from 'node:path';
-import { writeFileAtomic } from '../../fs/atomicWrite';
-import { withRunLock } from '../../store/runLock';
+import { writeSpecFiles } from '../../store/specFiles';
 import type { SpecSnapshot } from '../../specdir/specSnapshot';
 import type { EvidenceLog } from './testEvidence';
 import { t, type Language } from '../../messages';
@@ -94,5 +92,5 @@ export function failureWordIn(reporterText: string): { word: string; line: numbe
 }
 
 export function writeTestReport(snapshot: SpecSnapshot, text: string): void {
-  withRunLock(snapshot, () => writeFileAtomic(join(snapshot.dir, TEST_REPORT_FILE), text));
+  writeSpecFiles(snapshot, [{ file: TEST_REPORT_FILE, text }]);
 }

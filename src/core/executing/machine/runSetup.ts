@@ -79,6 +79,8 @@ export function prepareRun(input: ExecutingRunInput & RunReady, work: InFlightWo
       logger,
       maxToolRounds: settings.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
       onToolCall: (task, role, call) => emit({ type: 'tool-call', task, role, tool: call.name }),
+      onEstimate: (task, role, estimate) => emit({ type: 'estimate', task, role, estimate }),
+      onNearLimit: (used, budget) => emit({ type: 'credits-near-limit', used, budget }),
     }),
     models: input.models,
     featureWorktree: worktree,

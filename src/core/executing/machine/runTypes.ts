@@ -77,7 +77,8 @@ export interface ExecutingResult {
   testReport?: { verdict: 'PASS' | 'FAIL'; file: string; evidenceFile?: string };
   tokens: { used: number; budget?: number };
   /** The spec's AI credits so far (issue 49), and the models whose requests had no price. */
-  credits?: { used: number; unpriced: string[] };
+  /** `unpricedTokens`: the tokens of the models without a price (not in `used`); absent in results from before. */
+  credits?: { used: number; unpriced: string[]; unpricedTokens?: number };
 }
 
 /** Why a run ends early, before the mode, the task lists and the tokens are added. */

@@ -25,6 +25,11 @@ export interface TokenUsage {
   tasks: Record<string, TaskTokens>;
   /** The same requests in AI credits, where the model's price is known (issue 49). */
   credits?: CreditUsage;
+  /**
+   * Requests and their output tokens per role (`drafter` for a stage's drafting): what a step of
+   * that kind typically answers, for the estimate before the next one.
+   */
+  requests?: Record<string, { count: number; output: number }>;
   updated_at?: string;
 }
 
@@ -38,6 +43,21 @@ export interface CreditUsage {
   unpriced: { models: string[]; input: number; output: number };
   /** Where the prices were read, and when. */
   source: string;
+  /** Each priced model and where its price came from (VS Code, the setting, or the table with its date). */
+  prices?: Record<string, string>;
+}
+
+/** A request's role: a subagent's, or `drafter` for a stage's drafting (`@loom`, Run Pipeline). */
+export type RequestRole = SubagentRole | 'drafter';
+
+/** What the next step is estimated to cost before it is sent: its prompt, and the typical output of its kind. */
+export interface StepEstimate {
+  input: number;
+  /** The average output of this role's earlier requests on the spec; 0 when there were none. */
+  output: number;
+  /** Undefined: the model has no price, the estimate is in tokens only. */
+  credits?: number;
+  model: string;
 }
 
 export const TOKEN_USAGE_KEY = 'token_usage';
@@ -63,6 +83,7 @@ export class CreditBudgetExceededError extends TokenBudgetExceededError {
     readonly nextEstimate: number,
   ) {
     super(0, 0);
+    // `used` and `budget` of the token error are tokens; the credits are said in this message.
     this.message = t('credits.budgetStop', { used: formatCredits(creditsUsed), budget: formatCredits(creditBudget), next: formatCredits(nextEstimate) });
   }
 }
@@ -84,6 +105,8 @@ export class TokenLedger {
   private creditTotal = 0;
   private readonly credits = { stages: new Map<string, number>(), roles: new Map<string, number>(), tasks: new Map<string, number>() };
   private readonly unpriced = { models: new Set<string>(), input: 0, output: 0 };
+  private readonly priceSources = new Map<string, string>();
+  private readonly requests = new Map<string, { count: number; output: number }>();
   private prices: PriceTable = COPILOT_PRICES;
 
   constructor(saved?: unknown) {
@@ -95,6 +118,11 @@ export class TokenLedger {
     for (const m of Array.isArray(u.models) ? u.models : []) if (typeof m === 'string') this.unpriced.models.add(m);
     this.unpriced.input = num(u.input);
     this.unpriced.output = num(u.output);
+    for (const [k, v] of entriesOf(c.prices)) if (typeof v === 'string') this.priceSources.set(k, v);
+    for (const [k, v] of entriesOf(o.requests)) {
+      const r = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
+      this.requests.set(k, { count: num(r.count), output: num(r.output) });
+    }
     this.total = count(o.total);
     for (const [k, v] of entriesOf(o.stages)) this.stages.set(k, count(v));
     for (const [k, v] of entriesOf(o.roles)) this.roles.set(k, count(v));
@@ -111,12 +139,15 @@ export class TokenLedger {
     this.prices = prices;
   }
 
-  add(entry: { stage: string; role: SubagentRole; task?: string; input: number; output: number; model?: ModelRef; cached?: number }): void {
+  add(entry: { stage: string; role: RequestRole; task?: string; input: number; output: number; model?: ModelRef; cached?: number }): void {
     const bump = (c: TokenCount) => {
       c.input += entry.input;
       c.output += entry.output;
     };
     if (entry.model) this.addCredits(entry as typeof entry & { model: ModelRef });
+    const r = getOr(this.requests, entry.role, () => ({ count: 0, output: 0 }));
+    r.count++;
+    r.output += entry.output;
     bump(this.total);
     bump(getOr(this.stages, entry.stage, zero));
     bump(getOr(this.roles, entry.role, zero));
@@ -136,6 +167,7 @@ export class TokenLedger {
       return;
     }
     const credits = creditsOf(entry, found.price);
+    this.priceSources.set(found.name, found.source);
     const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + credits);
     this.creditTotal += credits;
     bump(this.credits.stages, entry.stage);
@@ -152,14 +184,32 @@ export class TokenLedger {
   }
 
   /** The credits so far and the models without a price, as a run's result reports them. */
-  creditSummary(): { used: number; unpriced: string[] } {
-    return { used: this.creditTotal, unpriced: [...this.unpriced.models] };
+  creditSummary(): { used: number; unpriced: string[]; unpricedTokens: number } {
+    return { used: this.creditTotal, unpriced: [...this.unpriced.models], unpricedTokens: this.unpriced.input + this.unpriced.output };
   }
 
-  /** What sending `input` tokens to `model` costs before its reply: undefined for a model without a price. */
-  estimateCredits(model: ModelRef, input: number): number | undefined {
+  /** What sending `input` tokens to `model` costs, `output` tokens answered: undefined for a model without a price. */
+  estimateCredits(model: ModelRef, input: number, output = 0): number | undefined {
     const found = findPrice(this.prices, model);
-    return found ? creditsOf({ input, output: 0 }, found.price) : undefined;
+    return found ? creditsOf({ input, output }, found.price) : undefined;
+  }
+
+  /** The output a request of this role typically gets on this spec: the average of the ones recorded, 0 before the first. */
+  typicalOutput(role: RequestRole): number {
+    const r = this.requests.get(role);
+    return r && r.count > 0 ? Math.round(r.output / r.count) : 0;
+  }
+
+  /** The next step's estimate: its prompt's tokens and the typical output of its role, at the model's price. */
+  estimate(model: ModelRef, role: RequestRole, input: number): StepEstimate {
+    const output = this.typicalOutput(role);
+    const credits = this.estimateCredits(model, input, output);
+    return { input, output, model: model.name ?? model.family ?? model.id, ...(credits !== undefined ? { credits } : {}) };
+  }
+
+  /** Whether this spend reaches 80 % of the budget (the warning's threshold). */
+  nearLimit(budget: number | undefined): boolean {
+    return budget !== undefined && budget > 0 && this.creditTotal >= 0.8 * budget;
   }
 
   /**
@@ -195,7 +245,9 @@ export class TokenLedger {
         tasks: obj(this.credits.tasks, (c) => c),
         unpriced: { models: [...this.unpriced.models], input: this.unpriced.input, output: this.unpriced.output },
         source: `${this.prices.source}, ${this.prices.date}`,
+        prices: obj(this.priceSources, (c) => c),
       },
+      requests: obj(this.requests, (r) => ({ ...r })),
       updated_at: now,
     };
   }
