@@ -92,6 +92,15 @@ describe('dashboard webview', () => {
     await p.finish();
   });
 
+  it("says beside Review Changes what of a task's change was reviewed, what changed since, and its open comments", async () => {
+    const model = dashboardModel();
+    model.tasks[0].review = { files: 2, reviewed: 1, changed: ['test/auth/login.test.ts'], openThreads: 1 };
+    const p = await harness.open('dashboard', { reply: { type: 'init', model } });
+    assert.equal(text(await p.page.locator('#tasks tr[data-task=T1] .task-review').textContent()), '1/2 reviewed · changed since reviewed: test/auth/login.test.ts · 1 open comment');
+    assert.equal(await p.page.locator('#tasks tr[data-task=T2] .task-review').count(), 0);
+    await p.finish();
+  });
+
   it('shows the circuit breaker and its A/B/C actions only for a tripped task', async () => {
     const p = await harness.open('dashboard', { reply: { type: 'init', model: dashboardModel({ tripped: true }) } });
     const breaker = p.page.locator('.breaker');

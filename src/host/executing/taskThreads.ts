@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { readdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { fileAt } from '../../core/port/files';
@@ -104,7 +104,21 @@ export class TaskThreads extends Disposable {
       provideCommentingRanges: (doc) => (taskSideOf(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
     };
     this._register(registry.onDidChange((e) => (e.all ? this.renderAll() : [...e.changed, ...e.removed].forEach((d) => void this.render(d)))));
+    this._register(vscode.workspace.onDidSaveTextDocument((doc) => this.fileSaved(doc.uri)));
     void registry.ready.then(() => this.renderAll());
+  }
+
+  /**
+   * A file of a task's change saved by hand: the spec is read again, so a Mark as Reviewed whose
+   * file no longer has its digest clears in the tree and the dashboard at once (the watcher sees
+   * only the spec directory, not the feature worktree).
+   */
+  private fileSaved(uri: vscode.Uri): void {
+    if (uri.scheme !== 'file') return;
+    for (const dir of this.shown.keys()) {
+      const e = this.registry.peek(dir);
+      if (e && uri.fsPath.startsWith(`${taskCodeRoot(e.spec.snapshot)}${sep}`)) this.registry.reloadNow(dir);
+    }
   }
 
   get author(): string {

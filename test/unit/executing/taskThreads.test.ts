@@ -9,6 +9,8 @@ import { addTaskThread, readTaskReview, taskReviewPath, updateTaskReview } from 
 import { clearChangedMarks, fileDigest, markReviewed, reviewedStates } from '../../../src/core/executing/review/taskReviewMarks';
 import { hunksFor, parseZeroContextDiff, threadFixItems } from '../../../src/core/executing/review/taskReviewRound';
 import { renderFixInstructions } from '../../../src/core/executing/dispatch/fixInstructions';
+import { taskReviewSummary } from '../../../src/core/executing/review/taskReviewSummary';
+import { buildDashboardModel } from '../../../src/core/views/dashboardModel';
 import { SPEC, harness, implementerDone, implementerFixed, PASS, REPORT_PASS, type Harness } from './helpers/executingFixture';
 
 const made: Harness[] = [];
@@ -162,4 +164,17 @@ test('Send to the Implementer says why where git cannot: no open thread, a rewou
   git(h.repo.root, 'worktree', 'remove', '--force', wt);
   await assert.rejects(request(specOf(h), { type: 'sendThreads', task: 'T1' }), /T1 cannot get a fix round: the feature worktree of .* is gone \(the feature was merged or its worktree removed\)/);
   assert.equal(h.repo.json(`${SPEC}/task-states/T1.state.json`).status, 'done', 'nothing moved');
+});
+
+test("the dashboard's task row says what of T1's change was reviewed and clears a mark once its file changes again; it survives a reload of the spec", async () => {
+  const { h, wt } = await ranT1();
+  const spec = where(h);
+  updateTaskReview(spec, 'T1', (r) => markReviewed(r, { file: 'src/due.js', sha256: fileDigest(wt, 'src/due.js'), at: NOW, by: 'ana' }));
+  const t1 = () => buildDashboardModel(specOf(h)).tasks.find((t) => t.id === 'T1')!;
+  assert.deepEqual(t1().review, { files: 2, reviewed: 1, changed: [], openThreads: 0 });
+  assert.deepEqual(taskReviewSummary(specOf(h).snapshot, 'T2'), undefined, 'a task without a review file says nothing');
+  writeFileSync(`${wt}/src/due.js`, `${readFileSync(`${wt}/src/due.js`, 'utf8')}// by hand\n`);
+  assert.deepEqual(t1().review, { files: 2, reviewed: 0, changed: ['src/due.js'], openThreads: 0 });
+  writeFileSync(join(spec.dir, taskReviewPath('T1')), '[');
+  assert.match(t1().review?.error ?? '', /task-reviews\/T1\.json is not valid JSON/);
 });
