@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { HANDOFFS_DIR, WritableHandoffSchema } from '../files/handoff';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import type { TaskState } from '../files/taskState';
@@ -13,13 +13,11 @@ import { specLanguage } from '../specdir/specLanguage';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { syncFeatureMemory } from '../memory/featureMemory';
 import { LoomError } from '../errors';
-import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
 import { featureOf } from '../specdir/specName';
 import { reviewFixTaskStates } from '../review/reviewFixes';
 import { answeredPoints, renderReviewResponse, REVIEW_RESPONSE_FILE } from '../review/reviewResponse';
-import { ANSWERED_FEEDBACK_KEY, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
+import { ANSWERED_FEEDBACK_KEY, feedbackSha256Of, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import { appendReviewRound } from '../review/reviewRounds';
-import { sha256OfFile } from '../fs/sha256';
 import { resolveFixedThreads } from '../review/threadsFixed';
 import type { CommandResult } from '../verification/verificationRun';
 import type { SpecFile } from '../store/specFiles';
@@ -488,7 +486,7 @@ export function effects(def: PipelineDefinition) {
           if (gate) {
             if (verdict === 'PASS') {
               appendReviewRound(fresh, {
-                feedback_sha256: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null,
+                feedback_sha256: feedbackSha256Of(fresh) ?? null,
                 threads: review.fixes.flatMap((f) => (f.source.kind === 'thread' ? [f.source.thread.id] : [])),
                 answered_at: now,
                 writer: answering.writer,
@@ -507,7 +505,7 @@ export function effects(def: PipelineDefinition) {
                   writer: answering.writer,
                   now,
                   // What was answered: loom fingerprints no review-feedback.md, so the answer keeps its own.
-                  data: { [ANSWERED_FEEDBACK_KEY]: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null },
+                  data: { [ANSWERED_FEEDBACK_KEY]: feedbackSha256Of(fresh) ?? null },
                 })
               : undefined;
           if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
