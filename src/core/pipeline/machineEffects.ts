@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { HANDOFFS_DIR, WritableHandoffSchema } from '../files/handoff';
 import { PIPELINE_STATE_FILE, type PipelineState } from '../files/pipelineState';
 import type { TaskState } from '../files/taskState';
@@ -10,27 +10,12 @@ import { t } from '../messages';
 import type { Answer } from '../port/answer';
 import { specTaskIds } from '../specdir/loadSpec';
 import { specLanguage } from '../specdir/specLanguage';
-import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { syncFeatureMemory } from '../memory/featureMemory';
-import { LoomError } from '../errors';
-import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
-import { featureOf } from '../specdir/specName';
 import { reviewFixTaskStates } from '../review/reviewFixes';
-import { answeredPoints, renderReviewResponse, REVIEW_RESPONSE_FILE } from '../review/reviewResponse';
-import { ANSWERED_FEEDBACK_KEY, isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
-import { appendReviewRound } from '../review/reviewRounds';
-import { sha256OfFile } from '../fs/sha256';
-import { resolveFixedThreads } from '../review/threadsFixed';
-import type { CommandResult } from '../verification/verificationRun';
+import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import type { SpecFile } from '../store/specFiles';
-import type { VerificationJobOutput } from '../verification/verificationJob';
-import { verificationOutcome, VERIFY_REPORT_FILE } from '../verification/verifyReport';
 import { renewableApprovals, staleApprovals, type StaleApproval } from '../specdir/staleness';
 import { checkStage } from '../validators/stageCheck';
-import { takeBackTraceability } from '../executing/evidence/traceabilityUpdate';
-import { rewindQuestion, type TaskChangeJobOutput } from '../executing/review/taskChangeJob';
-import { taskStatesAfter } from '../executing/review/taskChanges';
-import { recordThreadsSent } from '../executing/review/taskReviewRound';
 import { CONVERGENCE_PASS, convergenceRound, writeConvergence } from '../validators/convergence';
 import { writeArtifactAnalysis } from '../validators/artifactAnalysis';
 import { OMISSION_HUNTER_FILE, writeOmissionHunt } from '../validators/omissionHunt';
@@ -40,13 +25,14 @@ import { stageOnDisk, type PipelineContext, type PipelineEvent } from './machine
 export type { StateStorePort } from './machineTypes';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
 import { chooseReapproval, isRefusal, type RefusalCode } from './refusals';
-import { hasRole, stageWithRole } from './stageRoles';
+import { hasRole } from './stageRoles';
 import { applyStageChange, completeStage, renewApprovals } from './stateRecord';
 import { withBaseline } from '../drift/baseline';
 import { approvedByOf } from './personRule';
-
-/** What an effect tells the machine when it is done: the answer, the state it wrote, or the error it met. */
-type Sender = { send: (event: PipelineEvent) => void };
+import { answerWith, jobNow, type Sender } from './effects/answered';
+import { recordVerification } from './effects/verification';
+import { recordReviewAnswer } from './effects/reviewAnswer';
+import { recordTaskChange } from './effects/taskChange';
 
 /** An intent the actor turns down before writing: why, in one sentence, with a stable code. */
 export interface RequestProblem {
@@ -59,24 +45,6 @@ export interface RequestProblem {
 function unreadableFile(facts: PipelineContext['facts'], file: string): RequestProblem | undefined {
   const broken = facts.diagnostics.filter((d) => d.file === `${facts.specDir}/${file}` && d.severity === 'error');
   return broken.length ? { message: t('port.fileUnreadable', { file: `${facts.specDir}/${file}`, problems: broken.map((d) => d.message).join('; ') }), code: 'corrupt-file', file } : undefined;
-}
-
-/**
- * A stage's handoff written by the work the actor ran there (verification, the review answered),
- * read afresh after the report it names was written, through the store.
- */
-function writeStageHandoff(context: PipelineContext, fresh: SpecSnapshot, stage: string, h: { summary: string; artifacts: string[]; writer: string; now: string; data?: Record<string, unknown> }) {
-  const handoff = WritableHandoffSchema().parse({ ...h.data, stage, task_id: stage, status: 'done', summary: h.summary, artifacts: h.artifacts, written_at: h.now, written_by: h.writer });
-  return context.store.writeHandoff(context.store.read(fresh), stage, handoff, h.now);
-}
-
-/**
- * The time of the request a job answers (every effect records its request's `now`, never the
- * clock's): missing only through a bug, said plainly.
- */
-function jobNow(at: string | undefined, job: string): string {
-  if (at === undefined) throw new Error(`${job} ended without the time of the request it answers`);
-  return at;
 }
 
 /** How long a sync waits for another writer of loom's memory store (an agent's loom_add_memory). */
@@ -94,16 +62,7 @@ const intentOf = { ADVANCE: 'advance', APPROVE: 'approve', FAIL: 'fail', RECOVER
  * into the machine: a failed write is the request's error, and the actor lives on.
  */
 export function effects(def: PipelineDefinition) {
-  const done = (self: Sender, id: string | undefined, work: () => { answer: Answer; state?: PipelineState }) => {
-    let out: { answer: Answer; state?: PipelineState };
-    try {
-      out = work();
-    } catch (error) {
-      self.send({ type: 'ANSWERED', id, error });
-      return;
-    }
-    self.send({ type: 'ANSWERED', id, answer: out.answer, ...(out.state ? { state: out.state } : {}) });
-  };
+  const done = answerWith;
 
   const base = (context: PipelineContext, stage: string, now: string) => context.state ?? context.freshState(stage, now);
   const here = (context: PipelineContext) => stageOnDisk(def, context.facts);
@@ -279,40 +238,7 @@ export function effects(def: PipelineDefinition) {
       });
     },
 
-    /**
-     * Verification ran: verify-report.md is written from the spec as it is now (read afresh under
-     * the run lock: the commands took a while) and what ran, and on PASS the verification
-     * stage's handoff, through the store. A FAIL writes its fix instructions and no handoff, as
-     * loom's skill hands on only a passing verification.
-     */
-    recordVerification(context: PipelineContext, event: PipelineEvent, self: Sender) {
-      const { run, writer } = (event as unknown as { output: VerificationJobOutput }).output;
-      done(self, context.verifyRequest, () => {
-        const now = jobNow(context.jobAt?.verify, 'Verify');
-        const stage = stageWithRole(def, 'verification')!.id;
-        const fresh = context.store.read(context.facts);
-        const outcome = verificationOutcome({ snapshot: fresh, definition: def, run, now, language: specLanguage(fresh), writer });
-        context.store.writeReport(fresh, [{ file: VERIFY_REPORT_FILE, text: outcome.text }]);
-        const handoff =
-          outcome.verdict === 'PASS'
-            ? writeStageHandoff(context, fresh, stage, { summary: outcome.summary, artifacts: [VERIFY_REPORT_FILE, ...(outcome.evidence ? [outcome.evidence.file] : [])], writer, now })
-            : undefined;
-        const { checks, coverage, fixItems, verdict, evidence } = outcome;
-        const verification = {
-          verdict,
-          report: VERIFY_REPORT_FILE,
-          ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}),
-          ...(evidence ? { evidence } : {}),
-          checks,
-          coverage,
-          fixItems,
-          where: run.where,
-          cwd: run.cwd,
-        };
-        const at = here(context);
-        return { answer: { kind: 'changed', intent: 'verify', from: at, to: at, verification } };
-      });
-    },
+    recordVerification: (context: PipelineContext, event: PipelineEvent, self: Sender) => recordVerification(def, context, event, self),
 
     /** The steps from now on, recorded as `dynamic_steps`; the spec stays where it is. */
     adjustSteps(context: PipelineContext, event: PipelineEvent, self: Sender) {
@@ -445,79 +371,7 @@ export function effects(def: PipelineDefinition) {
       for (const state of reviewFixTaskStates(context.facts, review.fixes, event.now)) context.store.writeTaskState(context.facts, state, event.now);
     },
 
-    /**
-     * The review answered, once its fixes ran and the tests were re-run: review-response.md in
-     * loom's template from the spec as it is now (read afresh under the run lock: the run took a
-     * while), each point fixed, declined or left for discussion, the tests' log and sha256 as its
-     * evidence; on PASS the stage's handoff, and the code threads it fixed resolved with a reply.
-     */
-    recordReviewAnswer(context: PipelineContext, event: PipelineEvent, self: Sender) {
-      const { tests } = (event as unknown as { output: { tests?: CommandResult } }).output;
-      const answering = context.answering!;
-      const now = answering.now;
-      done(self, answering.request, () => {
-        const stage = stageWithRole(def, 'reviewResponse')?.id ?? '';
-        // Between review rounds (at the gate): the fixes answered, the round recorded, and the gate left shut.
-        const gate = hasRole(def, here(context), 'reviewGate') ? here(context) : undefined;
-        const response = (() => {
-          const fresh = context.store.read(context.facts);
-          const review = reviewToAnswer(context.facts);
-          if (isReviewProblem(review)) throw new LoomError(review.message, `${fresh.specDir}/${review.file}`);
-          const language = specLanguage(fresh);
-          const answered = answeredPoints(fresh, review.points, review.fixes, language);
-          const fixed = answered.filter((p) => p.answer === 'fixed').length;
-          // At code-review-response the response still lists what the rounds at the gate fixed.
-          const points = gate ? answered : [...review.earlier, ...answered];
-          const verdict = fixed === review.fixes.length && (!tests || tests.exitCode === 0) ? 'PASS' : 'FAIL';
-          const evidence = tests ? { command: tests.command, exitCode: tests.exitCode, log: tests.log, sha256: tests.sha256 } : undefined;
-          context.store.writeReport(fresh, [
-            {
-              file: REVIEW_RESPONSE_FILE,
-              text: renderReviewResponse({
-                feature: featureOf(fresh.name),
-                points,
-                ...(evidence ? { tests: evidence } : {}),
-                verdict,
-                language,
-                writer: answering.writer,
-                now,
-                ...(gate ? { atGate: gate } : {}),
-              }),
-            },
-          ]);
-          // A round that did not pass (a fix not done, the tests failing) is not recorded: answering again takes it up again, as at code-review-response.
-          if (gate) {
-            if (verdict === 'PASS') {
-              appendReviewRound(fresh, {
-                feedback_sha256: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null,
-                threads: review.fixes.flatMap((f) => (f.source.kind === 'thread' ? [f.source.thread.id] : [])),
-                answered_at: now,
-                writer: answering.writer,
-                points: answered.filter((p) => p.answer === 'fixed'),
-              });
-              resolveFixedThreads(fresh, review.fixes, answering.writer, now);
-            }
-            return { file: REVIEW_RESPONSE_FILE, points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
-          }
-          const summary = t('answerReview.handoff.summary', { fixed, points: points.length, command: tests?.command ?? '-', code: tests?.exitCode ?? '-' });
-          const handoff =
-            verdict === 'PASS'
-              ? writeStageHandoff(context, fresh, stage, {
-                  summary,
-                  artifacts: [REVIEW_RESPONSE_FILE, ...(tests ? [tests.log] : [])],
-                  writer: answering.writer,
-                  now,
-                  // What was answered: loom fingerprints no review-feedback.md, so the answer keeps its own.
-                  data: { [ANSWERED_FEEDBACK_KEY]: sha256OfFile(join(fresh.dir, REVIEW_FEEDBACK_FILE)) ?? null },
-                })
-              : undefined;
-          if (verdict === 'PASS') resolveFixedThreads(fresh, review.fixes, answering.writer, now);
-          return { file: REVIEW_RESPONSE_FILE, ...(handoff ? { handoff: `${HANDOFFS_DIR}/${stage}.json` } : {}), points, ...(evidence ? { tests: evidence } : {}), verdict } as const;
-        })();
-        const at = here(context);
-        return { answer: { kind: 'changed', intent: 'answerReview', from: at, to: at, fixes: answering.fixes, ...(answering.result ? { result: answering.result } : {}), response } };
-      });
-    },
+    recordReviewAnswer: (context: PipelineContext, event: PipelineEvent, self: Sender) => recordReviewAnswer(def, context, event, self),
 
     /** Check Stage: the current stage's validators, writing the reports loom writes, and a passing report stage's handoff. */
     checkStage(context: PipelineContext, event: PipelineEvent, self: Sender) {
@@ -572,38 +426,6 @@ export function effects(def: PipelineDefinition) {
       });
     },
 
-    /**
-     * Rewind or Reject File once git did its part (src/core/executing/review): the task states
-     * written (rewound tasks pending; a rejected file's task pending in fix mode), a rewind's
-     * traceability entries taken back. A rewind git has not done yet is the person's question.
-     */
-    recordTaskChange(context: PipelineContext, event: PipelineEvent, self: Sender) {
-      const out = (event as unknown as { output: TaskChangeJobOutput }).output;
-      const id = context.taskChangeRequest;
-      const stage = here(context) ?? '';
-      if (!out.applied) {
-        if (out.plan.kind === 'rewind') self.send({ type: 'ANSWERED', id, answer: rewindQuestion(def, context.facts, stage, out.plan) });
-        return;
-      }
-      done(self, id, () => {
-        const now = jobNow(context.jobAt?.taskChange, 'Rewind or Reject File');
-        const { plan } = out;
-        // The facts as git left them when the job ended (it took a while), not as the request found them.
-        const facts = context.store.read(context.facts);
-        for (const state of taskStatesAfter(facts, plan, out.applied ? out.base : undefined)) context.store.writeTaskState(facts, { ...state, updated_at: now }, now);
-        if (plan.kind === 'rewind') {
-          takeBackTraceability(
-            facts,
-            plan.tasks.map((id) => ({ id, behaviors: facts.tasks.get(id)?.behavior_ids ?? [] })),
-          );
-          return { answer: { kind: 'changed', intent: 'rewind', from: stage, to: stage, task: plan.task, tasks: plan.tasks, files: plan.files, target: plan.target } };
-        }
-        if (plan.kind === 'sendThreads') {
-          recordThreadsSent(context.facts, plan, now);
-          return { answer: { kind: 'changed', intent: 'sendThreads', from: stage, to: stage, task: plan.task, threads: plan.threads.length } };
-        }
-        return { answer: { kind: 'changed', intent: 'rejectFile', from: stage, to: stage, task: plan.task, file: plan.file } };
-      });
-    },
+    recordTaskChange: (context: PipelineContext, event: PipelineEvent, self: Sender) => recordTaskChange(def, context, event, self),
   };
 }

@@ -12,3 +12,4 @@ export { REVIEW_COMMENTS_FILE, openThreads } from '../review/reviewComments';
 export { readReviewComments, updateReviewComments } from '../review/reviewStore';
 export { isReviewableFile, stageOfFile } from '../review/reviewableFiles';
 export { addThread, deleteComment, deleteThread, editComment, moveThread, replyToThread, setThreadStatus } from '../review/threadEdits';
+export { exportSpecFeedback, updateSpecThreads } from '../review/specThreads';

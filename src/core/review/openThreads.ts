@@ -1,5 +1,6 @@
 import { REVIEW_COMMENTS_FILE, type ReviewThread } from './reviewComments';
 import { readReviewComments } from './reviewStore';
+import { snapshotFact } from '../specdir/snapshotFacts';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 
 /** An open review thread as a refusal or a question names it. */
@@ -23,13 +24,23 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
  */
 export function openThreadsOn(snapshot: Pick<SpecSnapshot, 'dir' | 'specDir' | 'files'>, files: readonly string[]): OpenThreadNote[] {
   if (!snapshot.files.has(REVIEW_COMMENTS_FILE) || files.length === 0) return [];
-  let threads;
-  try {
-    threads = readReviewComments(snapshot).threads;
-  } catch {
-    return [];
-  }
+  const threads = reviewThreadsOf(snapshot);
+  if (!threads) return [];
   return threads
     .filter((th) => th.status === 'open' && files.some((f) => f === th.file || (f.endsWith('/') && th.file.startsWith(f))))
     .map((th) => ({ file: th.file, place: threadPlace(th), comment: oneLine(th.comments[0]?.body ?? '') }));
+}
+
+/**
+ * The spec's review threads as this read of the spec holds them (a fact of the snapshot, read
+ * once: snapshotFacts.ts); undefined when review-comments.json does not parse.
+ */
+export function reviewThreadsOf(snapshot: Pick<SpecSnapshot, 'dir' | 'specDir'>): readonly ReviewThread[] | undefined {
+  return snapshotFact(snapshot, 'reviewThreads', () => {
+    try {
+      return readReviewComments(snapshot).threads;
+    } catch {
+      return undefined;
+    }
+  });
 }

@@ -2,6 +2,7 @@ import { readOptionalText } from '../fs/readOptional';
 import { join } from 'node:path';
 import { REVIEW_FEEDBACK_FILE } from '../files/vocabulary';
 import { t } from '../messages';
+import { snapshotFact } from '../specdir/snapshotFacts';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { findWorktree } from '../specdir/worktree';
 import { staleHandoffs } from '../specdir/handoffStaleness';
@@ -48,8 +49,11 @@ export function reviewAnswered(facts: SpecSnapshot, stage: string): boolean {
   const handoff = facts.handoffs.get(stage);
   if (handoff?.status !== 'done' || staleHandoffs(facts).some((h) => h.handoff === `handoffs/${stage}.json`)) return false;
   const answered = (handoff as Record<string, unknown>)[ANSWERED_FEEDBACK_KEY];
-  return answered === undefined || answered === sha256OfFile(join(facts.dir, REVIEW_FEEDBACK_FILE));
+  return answered === undefined || answered === feedbackSha256Of(facts);
 }
+
+/** review-feedback.md's sha256 as this read of the spec found it (a fact of the snapshot, read once: snapshotFacts.ts). */
+export const feedbackSha256Of = (facts: Pick<SpecSnapshot, 'dir'>): string | undefined => snapshotFact(facts, 'feedbackSha256', () => sha256OfFile(join(facts.dir, REVIEW_FEEDBACK_FILE)));
 
 const cache = new WeakMap<SpecSnapshot, ReviewToAnswer | ReviewProblem>();
 
@@ -88,7 +92,7 @@ function readReview(facts: SpecSnapshot): ReviewToAnswer | ReviewProblem {
   } catch (e) {
     return { message: (e as Error).message, file: REVIEW_ROUNDS_FILE, code: 'corrupt-file' };
   }
-  const fixes = notAnsweredYet(reviewFixes(facts, feedback.points, threads), rounds, sha256OfFile(join(facts.dir, REVIEW_FEEDBACK_FILE)) ?? null);
+  const fixes = notAnsweredYet(reviewFixes(facts, feedback.points, threads), rounds, feedbackSha256Of(facts) ?? null);
   const earlier = rounds.rounds.flatMap((r) => r.points.filter((p) => p.answer === 'fixed').map((p) => ({ ...p, at: r.answered_at })));
   const worktree = findWorktree(facts);
   if (fixes.length && !worktree) return { message: t('answerReview.noWorktree', { specDir: facts.specDir }), file: 'pipeline.state.json', code: 'no-worktree' };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readTextOnce } from '../fs/requestReads';
 import { isAbsolute, join, resolve } from 'node:path';
+import { snapshotFact } from './snapshotFacts';
 import type { SpecSnapshot } from './specSnapshot';
 
 /** `2026-11-29+login` → `feature/2026-11-29-login`, the branch loom's git-worktree stage creates. */
@@ -20,9 +21,14 @@ export function featureBranchName(specName: string): string {
 /**
  * Where the feature's worktree is: the path recorded in the state's metadata, else a git
  * worktree of the repository whose HEAD is the feature branch. Read from `.git` directly so the
- * pure core needs no git process.
+ * pure core needs no git process; a fact of the snapshot, found once per read of the spec
+ * (snapshotFacts.ts), so the guards, the refusals and the offers agree.
  */
 export function findWorktree(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>): string | undefined {
+  return snapshotFact(snapshot, 'worktree', () => locateWorktree(snapshot));
+}
+
+function locateWorktree(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>): string | undefined {
   const meta = snapshot.state?.metadata ?? {};
   for (const key of ['worktree_path', 'worktree']) {
     const v = Object.hasOwn(meta, key) ? meta[key] : undefined;

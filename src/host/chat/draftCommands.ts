@@ -7,7 +7,7 @@ import { createArgumentCommand, notify, type CommandContext, type CommandOutcome
 import { PendingDraftStore, type PendingDrafts } from './pendingDrafts';
 import { t } from '../../core/port/messages';
 
-/** Writes accepted drafts, forgets them, and lets the registry see the files at once. */
+/** Writes accepted drafts and forgets them; the views hear of the files from the spec's notification (writeDrafts reads them back through the spec). */
 export async function writePending(ctx: CommandContext, store: PendingDraftStore, p: PendingDrafts): Promise<WrittenDrafts> {
   const spec = ctx.registry.entry(p.dir)?.spec ?? new LoomRepository(p.repoRoot).get(p.specDir);
   if (!spec) throw new LoomError(t('host.chat.noLongerSpecDirectoryNothing', { specDir: p.specDir }), p.specDir);
@@ -19,7 +19,6 @@ export async function writePending(ctx: CommandContext, store: PendingDraftStore
       : writeDrafts(spec, p.command, p.drafts, p.base, p.summary, now);
   store.delete(p);
   ctx.log.component('chat').info(`/${p.command.name} wrote ${filesWritten(result).join(', ')} in ${p.specDir}`);
-  ctx.registry.reloadNow(p.dir);
   store.written(p, result);
   return result;
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { LoomError } from '../../core/port/errors';
-import { exportReviewFeedback, type FeedbackVerdict, addThread, deleteComment, deleteThread, editComment, replyToThread, setThreadStatus, quoteLines, isCodeThread } from '../../core/port/review';
+import { exportSpecFeedback, type FeedbackVerdict, addThread, deleteComment, deleteThread, editComment, replyToThread, setThreadStatus, quoteLines, isCodeThread } from '../../core/port/review';
 import { createArgumentCommand, createCommand, notify, type CommandContext, type CommandOutcome } from '../commands/createCommand';
 import type { PendingDraftStore } from '../chat/pendingDrafts';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -138,8 +138,8 @@ export function registerReviewCommands(ctx: CommandContext, threads: ReviewThrea
       const pick = (await vscode.window.showQuickPick(choices, { placeHolder: t('host.comments.exportOpenThreadSInto', { openCount: open.length }) }))?.verdict;
       if (!pick) return { status: 'cancelled' };
       const title = entry!.spec.snapshot.name.replace(/^.*\+/, '');
-      const rel = exportReviewFeedback({ dir: entry!.dir, specDir: entry!.spec.snapshot.specDir }, title, open, pick);
-      ctx.registry.reloadNow(entry!.dir);
+      // The spec reads its files again: the views hear of review-feedback.md from its one notification.
+      const rel = exportSpecFeedback(entry!.spec, title, open, pick);
       notify('info', t('host.comments.wrote', { rel }));
       return { status: 'done', specDir: entry!.spec.snapshot.specDir, uri: rel };
     }),

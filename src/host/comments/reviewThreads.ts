@@ -14,7 +14,7 @@ import {
   type ReviewComments,
   type ReviewThread,
   readReviewComments,
-  updateReviewComments,
+  updateSpecThreads,
   moveThread,
 } from '../../core/port/review';
 import { findWorktree } from '../../core/port/specs';
@@ -142,10 +142,9 @@ export class ReviewThreads extends Disposable {
   /** Changes a spec's threads through the store, then draws them again. */
   update<T>(entry: Pick<SpecEntry, 'dir' | 'spec'>, edit: (c: ReviewComments) => T): T {
     try {
-      return updateReviewComments({ dir: entry.dir, specDir: entry.spec.snapshot.specDir }, edit);
+      // The spec reads its files again: its one notification redraws the views that list the threads (the dashboard).
+      return updateSpecThreads(entry.spec, edit);
     } finally {
-      // The registry's reload redraws the threads and the views that list them (the dashboard).
-      this.registry.reloadNow(entry.dir);
       this.render(entry.dir);
     }
   }
