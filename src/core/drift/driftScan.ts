@@ -131,26 +131,6 @@ export function parseLog(text: string): LoggedCommit[] {
   return out;
 }
 
-/** parseLog over git's output as it comes: each record is parsed once the next one begins. */
-export function logParser(): { feed: (text: string) => void; end: () => LoggedCommit[] } {
-  const commits: LoggedCommit[] = [];
-  let rest = '';
-  return {
-    feed(text) {
-      rest += text;
-      const last = rest.lastIndexOf(RS);
-      if (last <= 0) return;
-      for (const c of parseLog(rest.slice(0, last))) commits.push(c);
-      rest = rest.slice(last);
-    },
-    end() {
-      for (const c of parseLog(rest)) commits.push(c);
-      rest = '';
-      return commits;
-    },
-  };
-}
-
 /** Git's facts about the repository: HEAD, whether it is shallow, and the commits a shallow clone stops at. */
 async function repositoryFacts(repoRoot: string, signal?: AbortSignal): Promise<{ head?: string; shallow: boolean; boundary: Set<string> }> {
   const r = await gitOutput(repoRoot, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow', '--verify', '--quiet', 'HEAD'], { signal });
@@ -267,14 +247,12 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
   const baselines = [...new Set(gathering.map((g) => g.baseline))];
   const base = baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
   const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
-  // Git's output is parsed as it comes, and the specs' files are read while git walks the history,
-  // yielding now and then so that its output is taken: little is left to do when git ends.
-  const parsed = logParser();
-  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal, onStdout: parsed.feed });
+  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal });
+  // The specs' files are read while git walks the history, yielding now and then so that its output is taken as it comes.
   const files = await filesWhileWaiting(gathering.map((g) => g.subject));
   const r = await log;
   if (r.code !== 0) throw new GitError(`git log failed in ${repoRoot}: ${r.stderr.trim()}`, r.code, r.stderr);
-  applyLog(parsed.end(), facts.head, gathering, files);
+  applyLog(parseLog(r.stdout), facts.head, gathering, files);
   return { head: facts.head, shallow: facts.shallow, specs: results };
 }
 

@@ -21,8 +21,6 @@ export interface GitOptions {
   input?: string;
   /** The git executable; `git` on the PATH by default (tests stand in one of their own). */
   binary?: string;
-  /** Git's output as it comes, for a caller that works on it while git runs (a long log); the whole is still answered. */
-  onStdout?: (text: string) => void;
 }
 
 export interface GitOutput {
@@ -88,13 +86,6 @@ export async function gitOutput(cwd: string, args: readonly string[], options: G
       },
     });
     client.env({ ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env });
-    const onStdout = options.onStdout;
-    if (onStdout) {
-      // A character cut between two chunks is put together before it is handed on.
-      const { StringDecoder } = await import('node:string_decoder');
-      const decoder = new StringDecoder('utf8');
-      client.outputHandler((_command, stdout) => stdout.on('data', (chunk: Buffer) => onStdout(decoder.write(chunk))));
-    }
     stdout = await client.raw(['--literal-pathspecs', ...args]);
   } catch (e) {
     if (options.signal?.aborted) throw options.signal.reason;
