@@ -37,7 +37,8 @@ export function columnTemplate(categories: readonly string[], width: TextWidth, 
   const status = fit('status', STATUSES.map(statusLabel));
   const longestTask = taskIds.reduce((a, b) => (width(b, false) > width(a, false) ? b : a), '');
   const tasks = fit('tasks', longestTask ? [`${longestTask}  ${longestTask}`] : []);
-  const [tests, evidence] = [fit('tests'), fit('evidence')].map((w) => Math.max(w, 90));
+  // Their links wrap onto the row's second line, so 70px holds one; the columns still fit the editor's default width beside a behavior column wide enough to read.
+  const [tests, evidence] = [fit('tests'), fit('evidence')].map((w) => Math.max(w, 70));
   const closed = fit('closed', [tv('view.matrix.closed'), tv('view.matrix.open'), tv('view.matrix.closedNa')]);
   return {
     columns: [`minmax(${behavior}px, 2.4fr)`, `${category}px`, `${status}px`, `minmax(${tasks}px, 0.6fr)`, `minmax(${tests}px, 1.2fr)`, `minmax(${evidence}px, 1.2fr)`, `${closed}px`].join(' '),
