@@ -16,9 +16,10 @@
  *   LOOM_TEST_CODE_SERVER=1   always use code-server;  =0: always desktop (fail if unavailable)
  *   LOOM_TEST_VSCODE_VERSION  desktop VS Code version (default 1.139.1, the one code-server bundles)
  *   LOOM_TEST_SKIP_BUILD=1    do not run `npm run build` first
+ *   LOOM_TEST_JOBS=N          suites run at once (default 2; 1 runs them one after the other in this process)
  *   LOOM_*                    passed on to the extension host (both routes)
  */
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -243,6 +244,75 @@ async function runSuite(suite, vscodeExecutablePath) {
   }
 }
 
+/**
+ * The suites by how long they took beside another suite (2026-12-07, two lanes on two cores with
+ * other work on the machine): chat ~400 s, end-to-end 350, executing 300, basic 150, warm-start
+ * 140, multi-root 120, locale 80, untrusted 70, smoke 40. A suite not listed goes last.
+ */
+const LANE_ORDER = ['chat', 'end-to-end', 'executing', 'basic', 'warm-start', 'multi-root', 'locale', 'untrusted', 'smoke'];
+
+/**
+ * How many suites run at once: LOOM_TEST_JOBS, else two when more than one suite is asked for.
+ * Most of a suite's time is waiting (a window starting, a debounce, a scripted model's turn), so
+ * two windows side by side keep two cores busy and bring CI under its 20 minutes; each suite
+ * has its own profile, workspace copy, extensions folder and free port already.
+ */
+function suiteJobs(count) {
+  const asked = Number(process.env.LOOM_TEST_JOBS);
+  const jobs = Number.isInteger(asked) && asked > 0 ? asked : 2;
+  return Math.min(jobs, count);
+}
+
+/**
+ * Runs the suites `jobs` at a time, each in its own `runTests.js <suite>` process (the build done
+ * once, here), its output lines prefixed with the suite's name so two reports stay readable.
+ * The longest start first (LANE_ORDER), so the lanes end close together. Resolves to the failed names.
+ */
+async function runInLanes(suites, jobs) {
+  const rank = (s) => (LANE_ORDER.includes(s.name) ? LANE_ORDER.indexOf(s.name) : LANE_ORDER.length);
+  const queue = [...suites].sort((a, b) => rank(a) - rank(b));
+  const failed = [];
+  const lane = async () => {
+    for (let suite = queue.shift(); suite; suite = queue.shift()) {
+      const code = await runSuiteProcess(suite.name);
+      if (code !== 0) failed.push(suite.name);
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, lane));
+  return suites.map((s) => s.name).filter((n) => failed.includes(n));
+}
+
+function runSuiteProcess(name) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [__filename, name], {
+      cwd: ROOT,
+      env: { ...process.env, LOOM_TEST_SKIP_BUILD: '1', LOOM_TEST_JOBS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const started = Date.now();
+    const prefix = (stream, out) => {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop();
+        for (const line of lines) out.write(`[${name}] ${line}\n`);
+      });
+      stream.on('end', () => rest && out.write(`[${name}] ${rest}\n`));
+    };
+    prefix(child.stdout, process.stdout);
+    prefix(child.stderr, process.stderr);
+    child.on('error', (e) => {
+      console.error(`[${name}] could not start: ${e.message}`);
+      resolve(1);
+    });
+    child.on('close', (code) => {
+      console.log(`[${name}] ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${Math.round((Date.now() - started) / 1000)} s`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
 async function main() {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((n) => !SUITES.some((s) => s.name === n));
@@ -250,10 +320,15 @@ async function main() {
   const suites = wanted.length ? SUITES.filter((s) => wanted.includes(s.name)) : SUITES;
 
   build();
+  // Installs code-server when it is the route, once, before any lane starts.
   const vscodeExecutablePath = await resolveVSCode();
-
+  const jobs = suiteJobs(suites.length);
   const failed = [];
-  for (const suite of suites) if (!(await runSuite(suite, vscodeExecutablePath))) failed.push(suite.name);
+  if (jobs > 1) {
+    failed.push(...(await runInLanes(suites, jobs)));
+  } else {
+    for (const suite of suites) if (!(await runSuite(suite, vscodeExecutablePath))) failed.push(suite.name);
+  }
 
   if (failed.length) {
     console.error(`\nIntegration tests FAILED: ${failed.join(', ')}`);

@@ -27,7 +27,9 @@
  *   SHIM_EXTENSION_ENV   JSON object of further extension host environment variables
  *   LOOM_TEST_WORKSPACE_TRUST=1  keep workspace trust on: the folder opens untrusted, in Restricted
  *                        Mode (by default code-server runs with --disable-workspace-trust)
- *   SHIM_TIMEOUT_MS      overall timeout for the tests (default 300000)
+ *   SHIM_TIMEOUT_MS      overall timeout for the tests (default 900000: a backstop for a hung window;
+ *                        mocha's own timeouts fail a slow test first. The chat suite takes 4-6 minutes
+ *                        beside another suite on two busy cores)
  *   SHIM_SCREENSHOT      write a PNG of the workbench there when the tests end
  *   SHIM_VERBOSE=1       forward all browser console output, unfiltered
  *   SHIM_KEEP_TMP=1      keep the temporary dir (logs, profiles) even when the tests pass
@@ -39,7 +41,7 @@ const path = require('path');
 const util = require('util');
 const cs = require('./codeServer');
 
-const TIMEOUT_MS = Number(process.env.SHIM_TIMEOUT_MS || 300000);
+const TIMEOUT_MS = Number(process.env.SHIM_TIMEOUT_MS || 900000);
 const ENV_PREFIX = 'LOOM_';
 const EXIT_TIMEOUT = 124;
 const EXIT_INFRA = 3;

@@ -64,7 +64,9 @@ suite('multi-root', () => {
     await waitFor('the diagnostic to go', () => !vscode.languages.getDiagnostics(vscode.Uri.file(file)).some((d) => d.source === 'Loom' && d.severity === vscode.DiagnosticSeverity.Error));
   });
 
-  test("New Feature creates the spec in the folder it is given, with that folder's pipeline", async () => {
+  test("New Feature creates the spec in the folder it is given, with that folder's pipeline", async function () {
+    // New Feature waits for the view's first draw and spec.md's editor: 15 s alone on two busy cores.
+    this.timeout(60000);
     const result = await vscode.commands.executeCommand('loom.newFeature', { name: 'Gamma', folder: 'beta' });
     assert.strictEqual(result.status, 'done');
     assert.strictEqual(path.dirname(result.specDir), path.join(vscode.workspace.workspaceFolders[1].uri.fsPath, 'specs'));
@@ -73,7 +75,8 @@ suite('multi-root', () => {
     assert.match(row.description, /^brainstorming · 0 of 6 stages done · just now · beta$/);
   });
 
-  test('New Feature without a folder takes the folder of the spec in focus, not a row left selected in a hidden view', async () => {
+  test('New Feature without a folder takes the folder of the spec in focus, not a row left selected in a hidden view', async function () {
+    this.timeout(60000);
     const beta = specPath('2026-11-02+beta-feature', 'beta');
     await api.view.reveal(beta);
     await waitFor('the tree selection', () => api.view.selectedSpecDir === beta);
