@@ -154,7 +154,9 @@ test('a review comment through the editor gutter: the + on a line of spec.md, th
     const glyph = { x: at.x + at.width + 8, y: at.y + at.height / 2 };
     const widget = page.locator('.review-widget').first();
     // The + appears under the pointer once the editor has its commenting ranges; click it when it does.
-    for (let attempt = 0; attempt < 20 && !(await widget.isVisible()); attempt++) {
+    // A click toggles the thread, so each click gets 10 s to open it before the next: on a busy
+    // machine the widget comes seconds after the click, and a second click would close it again.
+    for (let attempt = 0; attempt < 8 && !(await widget.isVisible()); attempt++) {
       await page.mouse.move(glyph.x - 30, glyph.y);
       await page.mouse.move(glyph.x, glyph.y);
       await editor
@@ -163,7 +165,7 @@ test('a review comment through the editor gutter: the + on a line of spec.md, th
         .waitFor({ timeout: 3000 })
         .catch(() => {});
       await page.mouse.click(glyph.x, glyph.y);
-      await widget.waitFor({ timeout: 3000 }).catch(() => {});
+      await widget.waitFor({ timeout: 10000 }).catch(() => {});
     }
     const box = widget.locator('.comment-form .monaco-editor').first();
     await box.waitFor(WAIT);
