@@ -9,7 +9,16 @@ import type { GuardCall, GuardName } from './guardCall';
 import { advancePassesGate, chooseTransition } from './chooseTransition';
 import { answerWhenNotTaken, runTasksCheck } from './machineAnswers';
 import { personRequired } from './personRule';
-import { effects } from './machineEffects';
+import { completePipeline, reapprovalOf, reapprove, recordChange } from './effects/stageChange';
+import { adjustSteps, initState, startPipeline, stepsChange } from './effects/steps';
+import { setTaskState, taskStateProblem } from './effects/taskState';
+import { handoffProblem, writeHandoff } from './effects/handoff';
+import { recordWorktree } from './effects/worktree';
+import { checkStage, writeReport } from './effects/validatorReports';
+import { syncMemory } from './effects/memorySync';
+import { recordReviewAnswer, writeReviewFixes } from './effects/reviewAnswer';
+import { recordVerification } from './effects/verification';
+import { recordTaskChange } from './effects/taskChange';
 import { stageReportDue, withReportsHint, writeStageReports } from './effects/stageReports';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
 import { completesPipeline, completionTransition } from './refusals';
@@ -52,7 +61,7 @@ const worktreeJob = fromPromise<FeatureWorktree, WorktreeJob>(async ({ input, si
  * on the spec's facts. It is the one place that decides: every intent of every surface is an
  * event to the spec's actor (src/core/port/request.ts), every answer is the actor's own, emitted
  * as an `answer` event (changed, refused with its reasons, or a question for a person), and what
- * a request changes is written by its effects (machineEffects.ts, effects/), with the request's
+ * a request changes is written by its effects (effects/, one file a family), with the request's
  * `now`, through the state store, under the run lock the request holds; the stage reports loom's
  * `run --advance` writes before it decides are the move's own first effect (effects/stageReports.ts),
  * after which the actor follows the files and decides the move. Stages added to
@@ -102,8 +111,6 @@ export function createPipelineMachine(def: PipelineDefinition) {
     ]),
   ) as Record<GuardName, (args: { context: PipelineContext; event: PipelineEvent }, params: unknown) => boolean>;
 
-  const fx = effects(def);
-
   const impl = setup({
     types: {
       context: {} as PipelineContext,
@@ -127,7 +134,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       completes: ({ event }, params: { stage: string }) => event.type === 'ADVANCE' && completesPipeline(def, params.stage, event.to) && !advancePassesGate(def, params.stage, event.to),
       completed: ({ context }) => context.state !== undefined && isCompleted(context.state),
       hasReason: ({ event }) => event.type === 'FAIL' && event.reason.trim() !== '',
-      reapprovable: ({ context, event }, params: { stage: string }) => event.type === 'REAPPROVE' && fx.reapprovalOf(context, params.stage, event.stage) !== undefined,
+      reapprovable: ({ context, event }, params: { stage: string }) => event.type === 'REAPPROVE' && reapprovalOf(context, params.stage, event.stage) !== undefined,
       diskStageIs: ({ event }, params: { state: string }) => event.type === 'FILES_CHANGED' && machineStateOf(def, diskStage(event.facts)) === params.state,
       /** Run Tasks' preconditions (plan approved, worktree there, task graph sound, files readable). */
       tasksCanRun: ({ context, event }) => event.type === 'RUN_TASKS' && runTasksCheck(def, context.facts, event.input.worktree).ok,
@@ -138,14 +145,14 @@ export function createPipelineMachine(def: PipelineDefinition) {
       taskChangeIdle: ({ context }) => context.taskChangeRequest === undefined,
       hasStateRecord: ({ context }) => context.state !== undefined,
       /** Leaving out a stage a person must pass needs that person's word. */
-      stepsMayChange: ({ context, event }) => event.type === 'ADJUST_STEPS' && fx.stepsChange(context, event).problem === undefined,
+      stepsMayChange: ({ context, event }) => event.type === 'ADJUST_STEPS' && stepsChange(def, context, event).problem === undefined,
       /** Changing the steps needs a person's word; an agent's report of it will do unless a stage a person must pass is left out. */
       stepsConfirmed: ({ context, event }) =>
-        event.type === 'ADJUST_STEPS' && event.confirm !== undefined && (event.confirm === true || event.confirm.by !== 'agent' || fx.stepsChange(context, event).droppedGates.length === 0),
+        event.type === 'ADJUST_STEPS' && event.confirm !== undefined && (event.confirm === true || event.confirm.by !== 'agent' || stepsChange(def, context, event).droppedGates.length === 0),
       /** A spec starts on chosen steps only while it has no state record, and with the person's word (or the agent's report of it). */
       startable: ({ context, event }) => event.type === 'START_PIPELINE' && context.facts.stateCondition === 'missing' && event.steps.length > 0 && event.confirm !== undefined,
-      taskStateValid: ({ context, event }) => event.type === 'SET_TASK_STATE' && fx.taskStateProblem(context, event) === undefined,
-      handoffValid: ({ context, event }) => event.type === 'WRITE_HANDOFF' && fx.handoffProblem(context, event) === undefined,
+      taskStateValid: ({ context, event }) => event.type === 'SET_TASK_STATE' && taskStateProblem(context, event) === undefined,
+      handoffValid: ({ context, event }) => event.type === 'WRITE_HANDOFF' && handoffProblem(def, context, event) === undefined,
       /** Verification runs at the stage that verifies (loom's verification skill), not before the work is there. */
       atVerification: ({ context }) => hasRole(def, diskStage(context.facts), 'verification'),
       /** Synced by Loom runs at the stage whose role is to sync (loom's index-update), whatever the pipeline calls it. */
@@ -168,19 +175,19 @@ export function createPipelineMachine(def: PipelineDefinition) {
     },
     actions: {
       writeStageReports: ({ context, event, self }) => writeStageReports(def, context, event as Extract<PipelineEvent, { type: 'ADVANCE' | 'APPROVE' }>, diskStage(context.facts)!, self),
-      recordChange: ({ context, event, self }, params: { from: string; to: string; kind: TransitionKind }) => fx.recordChange(context, event, self, params, confirms(context, event)),
-      complete: ({ context, event, self }, params: { stage: string }) => fx.complete(context, event, self, params.stage, confirms(context, event)),
-      reapprove: ({ context, event, self }, params: { stage: string }) => fx.reapprove(context, event, self, params.stage),
-      recordWorktree: ({ context, event, self }) => fx.recordWorktree(context, event, self),
-      adjustSteps: ({ context, event, self }) => fx.adjustSteps(context, event, self),
-      setTaskState: ({ context, event, self }) => fx.setTaskState(context, event, self),
-      startPipeline: ({ context, event, self }) => fx.startPipeline(context, event, self),
-      initState: ({ context, event, self }) => fx.initState(context, event, self),
-      writeHandoff: ({ context, event, self }) => fx.writeHandoff(context, event, self),
-      checkStage: ({ context, event, self }) => fx.checkStage(context, event, self),
-      writeReport: ({ context, event, self }) => fx.writeReport(context, event, self),
-      recordVerification: ({ context, event, self }) => fx.recordVerification(context, event, self),
-      syncMemory: ({ context, event, self }) => fx.syncMemory(context, event, self),
+      recordChange: ({ context, event, self }, params: { from: string; to: string; kind: TransitionKind }) => recordChange(def, context, event, self, params, confirms(context, event)),
+      complete: ({ context, event, self }, params: { stage: string }) => completePipeline(def, context, event, self, params.stage, confirms(context, event)),
+      reapprove: ({ context, event, self }, params: { stage: string }) => reapprove(def, context, event, self, params.stage),
+      recordWorktree: ({ context, event, self }) => recordWorktree(def, context, event, self),
+      adjustSteps: ({ context, event, self }) => adjustSteps(def, context, event, self),
+      setTaskState: ({ context, event, self }) => setTaskState(def, context, event, self),
+      startPipeline: ({ context, event, self }) => startPipeline(context, event, self),
+      initState: ({ context, event, self }) => initState(def, context, event, self),
+      writeHandoff: ({ context, event, self }) => writeHandoff(def, context, event, self),
+      checkStage: ({ context, event, self }) => checkStage(def, context, event, self),
+      writeReport: ({ context, event, self }) => writeReport(def, context, event, self),
+      recordVerification: ({ context, event, self }) => recordVerification(def, context, event, self),
+      syncMemory: ({ context, event, self }) => syncMemory(def, context, event, self),
       moveBaseline: ({ context, event, self }) => moveBaseline(context, event, self),
       startAnswer: assign(({ context, event }) => {
         const e = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
@@ -190,7 +197,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
         };
       }),
       /** Each task the review sends back, pending in fix mode with its fix items: written before the fix run reads them. */
-      writeReviewFixes: ({ context, event }) => fx.writeReviewFixes(context, event),
+      writeReviewFixes: ({ context, event }) => writeReviewFixes(context, event),
       keepFixRun: assign(({ context, event }) => ({ answering: { ...context.answering!, result: fixRunOutput(event) } })),
       /** The fix run stopped before the fixes were done (a breaker, the budget, Stop): the request hears how it ended; no response is written. */
       fixRunStopped: ({ context, self }) => {
@@ -200,7 +207,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       },
       /** The fix run or the tests failed on an error (a git error, a shell that would not start): the request hears it; the response is not written. */
       answerFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.answering?.request, error: (event as unknown as { error: unknown }).error }),
-      recordReviewAnswer: ({ context, event, self }) => fx.recordReviewAnswer(context, event, self),
+      recordReviewAnswer: ({ context, event, self }) => recordReviewAnswer(def, context, event, self),
       endAnswer: assign({ answering: undefined }),
       startVerification: assign(({ context, event }) => ({ verifyRequest: (event as { id?: string }).id ?? '', jobAt: { ...context.jobAt, verify: (event as { now?: string }).now } })),
       endVerification: assign(({ context }) => ({ verifyRequest: undefined, jobAt: { ...context.jobAt, verify: undefined } })),
@@ -245,7 +252,7 @@ export function createPipelineMachine(def: PipelineDefinition) {
       endTaskChange: assign(({ context }) => ({ taskChangeRequest: undefined, jobAt: { ...context.jobAt, taskChange: undefined } })),
       /** Git refused (a change that would be lost, a rewritten branch) or the plan could not be read: the request hears why; nothing was written. */
       taskChangeFailed: ({ context, event, self }) => self.send({ type: 'ANSWERED', id: context.taskChangeRequest, error: (event as unknown as { error: unknown }).error }),
-      recordTaskChange: ({ context, event, self }) => fx.recordTaskChange(context, event, self),
+      recordTaskChange: ({ context, event, self }) => recordTaskChange(def, context, event, self),
     },
   });
 
