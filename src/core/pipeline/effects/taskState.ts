@@ -12,8 +12,7 @@ import { unreadableFile, type RequestProblem } from './requestProblem';
 export function taskStateProblem(context: PipelineContext, event: Extract<PipelineEvent, { type: 'SET_TASK_STATE' }>): RequestProblem | undefined {
   const { specDir } = context.facts;
   if (!TASK_ID_PATTERN.test(event.task)) return { message: t('port.badTaskId', { id: event.task }), code: 'invalid-request' };
-  if (!(TASK_STATUSES as readonly string[]).includes(event.status))
-    return { message: t('port.unknownStatus', { status: event.status, statuses: TASK_STATUSES.join(', ') }), code: 'invalid-request' };
+  if (!(TASK_STATUSES as readonly string[]).includes(event.status)) return { message: t('port.unknownStatus', { status: event.status, statuses: TASK_STATUSES.join(', ') }), code: 'invalid-request' };
   const known = specTaskIds(context.facts);
   if (!known.includes(event.task)) return { message: t('port.unknownTask', { specDir, task: event.task, tasks: known.join(', ') || '-' }), code: 'unknown-task' };
   return unreadableFile(context.facts, taskStateFile(event.task));
