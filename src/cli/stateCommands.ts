@@ -5,7 +5,10 @@ import { parseReport } from '../core/port/files';
 import { HANDOFF_STATUSES, TASK_ID_PATTERN, TASK_STATUSES } from '../core/port/vocabulary';
 import { t } from '../core/port/messages';
 import type { SpecPipeline } from '../core/port/specs';
+import { request } from '../core/port/request';
+import { changedOrThrow } from './answers';
 import { flagValue, requireFlag, UsageError, type ParsedArgs } from './args';
+import { json, spec, type CommandCall } from './command';
 /**
  * Headless counterparts of loom's `run --task T --task-status S`, `run --verdict` and `handoff
  * write`, for scripts and agents that drive a spec without VS Code. The writes are intents to the
@@ -74,3 +77,37 @@ export function handoffAsk(args: ParsedArgs): HandoffAsk {
 }
 
 export const fingerprintCount = (h: Handoff) => Object.keys(h.basis_fingerprints ?? {}).length + Object.keys(h.artifact_fingerprints ?? {}).length;
+
+/** `task --spec-dir D --id T --status S [--blocker B]`. */
+export async function task({ repo, args, io, asJson }: CommandCall): Promise<number> {
+  const s = spec(repo, args);
+  const ask = taskAsk(args);
+  const { task } = changedOrThrow(await request(s, { type: 'setTaskState', ...ask }), s);
+  if (asJson) json(io, { spec_dir: s.snapshot.specDir, task });
+  else io.out(t('freshness.task.written', { specDir: s.snapshot.specDir, task: task.task_id, status: task.status }));
+  return 0;
+}
+
+/** `verdict --spec-dir D [--file F]`: the report's verdict, as the exit code too. */
+export function verdict({ repo, args, io, asJson }: CommandCall): number {
+  const s = spec(repo, args);
+  try {
+    const { verdict, code } = reportVerdict(s, flagValue(args, '--file'));
+    if (asJson) json(io, { spec_dir: s.snapshot.specDir, file: flagValue(args, '--file') ?? 'qa-report.md', verdict });
+    else io.out(verdict);
+    return code;
+  } catch (e) {
+    if (!(e instanceof VerdictFileMissing)) throw e;
+    io.err(`loom-vscode: ${e.message}`);
+    return 1;
+  }
+}
+
+/** `handoff --spec-dir D --stage S | --task T [...]`. */
+export async function handoff({ repo, args, io, asJson }: CommandCall): Promise<number> {
+  const s = spec(repo, args);
+  const written = changedOrThrow(await request(s, { type: 'writeHandoff', handoff: handoffAsk(args) }), s);
+  if (asJson) json(io, { spec_dir: s.snapshot.specDir, path: written.file, handoff: written.handoff });
+  else io.out(t(written.refreshed ? 'freshness.handoff.refreshed' : 'freshness.handoff.written', { specDir: s.snapshot.specDir, file: written.file, count: fingerprintCount(written.handoff) }));
+  return 0;
+}

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { t } from '../messages';
 import { featureBranchName } from '../specdir/worktree';
+import { gitOutput, zList, type GitOutput } from './gitCommand';
 import { WorktreeError } from './worktreeError';
 
 export interface FeatureWorktreeRequest {
@@ -38,6 +38,17 @@ function parseWorktreeList(porcelain: string): ListedWorktree[] {
   return out;
 }
 
+/** The paths `git status --porcelain -z` lists: a rename or copy names its new path, then its old one (skipped). */
+function statusPaths(z: string): string[] {
+  const entries = zList(z);
+  const paths: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    paths.push(entries[i].slice(3));
+    if (entries[i][0] === 'R' || entries[i][0] === 'C') i++;
+  }
+  return paths;
+}
+
 const real = (p: string) => {
   try {
     return realpathSync(p);
@@ -68,30 +79,36 @@ export function worktreeTarget(repoRoot: string, specName: string, location: str
  * not have them), and when the branch is checked out in the main working tree.
  */
 export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promise<FeatureWorktree> {
-  // Loaded on first use: simple-git (and its debug logger) cost the extension's activation ~10 ms otherwise.
-  const { simpleGit } = await import('simple-git');
-  const git: SimpleGit = simpleGit({ baseDir: req.repoRoot, abort: req.signal });
   const branch = featureBranchName(req.specName);
   const fail = (e: unknown, command: string): never => {
     if (req.signal.aborted) throw req.signal.reason;
     throw new WorktreeError(t('worktree.gitFailed', { command, detail: (e as Error)?.message?.trim() ?? String(e) }), 'git-failed', e);
   };
+  const answer = (args: string[], cwd = req.repoRoot) => gitOutput(cwd, args, { signal: req.signal });
+  const saidNo = (r: GitOutput) => new Error((r.stderr || r.stdout).trim() || `exit code ${r.code}`);
+  /** A command that must succeed: its output, or the WorktreeError naming it with git's words. */
+  const run = async (args: string[], cwd: string): Promise<string> => {
+    const r = await answer(args, cwd).catch((e) => fail(e, `git ${args.join(' ')}`));
+    return r.code === 0 ? r.stdout : fail(saidNo(r), `git ${args.join(' ')}`);
+  };
 
-  let top: string;
-  try {
-    top = (await git.revparse(['--show-toplevel'])).trim();
-  } catch (e) {
-    if (req.signal.aborted) throw req.signal.reason;
-    throw new WorktreeError(t('worktree.noRepository', { root: req.repoRoot }), 'no-repository', e);
-  }
-  try {
-    await git.revparse(['--verify', 'HEAD']);
-  } catch (e) {
-    if (req.signal.aborted) throw req.signal.reason;
-    throw new WorktreeError(t('worktree.noCommit', { root: top }), 'no-commit', e);
-  }
+  /** A command whose failure is an answer (no repository, no commit): its output, or why it did not run. */
+  const tried = async (args: string[], cwd?: string): Promise<GitOutput | Error> => {
+    try {
+      const r = await answer(args, cwd);
+      return r.code === 0 ? r : saidNo(r);
+    } catch (e) {
+      if (req.signal.aborted) throw req.signal.reason;
+      return e as Error;
+    }
+  };
+  const root = await tried(['rev-parse', '--show-toplevel']);
+  if (root instanceof Error) throw new WorktreeError(t('worktree.noRepository', { root: req.repoRoot }), 'no-repository', root);
+  const top = root.stdout.trim();
+  const head = await tried(['rev-parse', '--verify', 'HEAD'], top);
+  if (head instanceof Error) throw new WorktreeError(t('worktree.noCommit', { root: top }), 'no-commit', head);
 
-  const listed = parseWorktreeList(await git.raw(['worktree', 'list', '--porcelain']).catch((e) => fail(e, 'git worktree list')));
+  const listed = parseWorktreeList(await run(['worktree', 'list', '--porcelain'], top));
   const holder = listed.find((w) => w.branch === `refs/heads/${branch}`);
   if (holder) {
     if (real(holder.path) === real(top)) {
@@ -99,10 +116,11 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
     }
     if (existsSync(holder.path)) return { path: holder.path, branch, created: false };
     // A worktree whose folder was deleted: let git forget it, then create it again.
-    await git.raw(['worktree', 'prune']).catch((e) => fail(e, 'git worktree prune'));
+    await run(['worktree', 'prune'], top);
   }
 
-  const status = await git.status().catch((e) => fail(e, 'git status'));
+  // Untracked files one by one (`-u`), as the worktree would miss each of them.
+  const changed = statusPaths(await run(['status', '--porcelain', '-u', '-z'], top));
   // Loom keeps writing the state files of the specs in the main checkout; they are not code.
   const specRoot = relative(real(top), dirname(real(req.specDir)))
     .split('\\')
@@ -113,7 +131,7 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
     .split('\\')
     .join('/');
   const inWorktrees = (p: string) => !!base && !base.startsWith('..') && !isAbsolute(base) && (p === base || p === `${base}/` || p.startsWith(`${base}/`));
-  const dirty = status.files.map((f) => f.path).filter((p) => !inSpecRoot(p) && !inWorktrees(p));
+  const dirty = changed.filter((p) => !inSpecRoot(p) && !inWorktrees(p));
   if (dirty.length) {
     const first = dirty.slice(0, 5).join(', ');
     const files = dirty.length > 5 ? t('worktree.dirtyMore', { shown: first, count: dirty.length }) : first;
@@ -124,17 +142,15 @@ export async function ensureFeatureWorktree(req: FeatureWorktreeRequest): Promis
   if (existsSync(target) && readdirSync(target).length > 0) {
     throw new WorktreeError(t('worktree.pathTaken', { path: target, branch }), 'path-taken');
   }
-  const branches = await git.branchLocal().catch((e) => fail(e, 'git branch'));
-  const args = branches.all.includes(branch) ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, 'HEAD'];
-  try {
-    await git.raw(args);
-  } catch (e) {
-    if (req.signal.aborted) throw req.signal.reason;
-    const msg = (e as Error)?.message ?? String(e);
-    if (/already (checked out|used by worktree)/i.test(msg)) {
-      throw new WorktreeError(t('worktree.checkedOutElsewhere', { branch, detail: msg.trim() }), 'checked-out-elsewhere', e);
+  const known = await tried(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], top);
+  const args = !(known instanceof Error) ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, 'HEAD'];
+  const added = await answer(args, top).catch((e) => fail(e, `git ${args.join(' ')}`));
+  if (added.code !== 0) {
+    const said = saidNo(added);
+    if (/already (checked out|used by worktree)/i.test(said.message)) {
+      throw new WorktreeError(t('worktree.checkedOutElsewhere', { branch, detail: said.message }), 'checked-out-elsewhere', said);
     }
-    fail(e, `git ${args.join(' ')}`);
+    fail(said, `git ${args.join(' ')}`);
   }
   return { path: target, branch, created: true };
 }

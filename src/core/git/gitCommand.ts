@@ -1,3 +1,9 @@
+/**
+ * The core's one git client: every git command Loom runs (checkpoints, task worktrees, the
+ * feature worktree, diffs, drift, the setup check) goes through `gitOutput`/`git` here, on
+ * simple-git's `raw()`, with the same options, environment and error wording. The one bypass,
+ * for a command's standard input, is `gitWithInput` below.
+ */
 import { LoomError } from '../errors';
 import type { SimpleGitOptions } from 'simple-git';
 import { childProcess } from '../nodeModules';

@@ -11,7 +11,9 @@ import { stageOnDisk, type PipelineContext, type PipelineEvent } from './machine
 import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 import { advanceRefusal, chooseReapproval, failRefusal, isRefusal, recoverRefusal, type Refusal, type RefusalCode } from './refusals';
 import { renewableApprovals, staleApprovals } from '../specdir/staleness';
-import { effects } from './machineEffects';
+import { stepsChange } from './effects/steps';
+import { taskStateProblem } from './effects/taskState';
+import { handoffProblem } from './effects/handoff';
 import { personRequired } from './personRule';
 import { nextTransitions, type TransitionCheck } from './transitionCheck';
 import { unfinishedTasks } from '../views/remedies';
@@ -90,7 +92,6 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
   if (running && event.type !== 'STOP_TASKS') {
     return refuse(refusal(t(event.type === 'RUN_TASKS' ? 'run.alreadyRunning' : 'refusal.tasksRunning', { specDir }), ['tasks-running']));
   }
-  const fx = effects(def);
   switch (event.type) {
     case 'ADVANCE':
     case 'APPROVE': {
@@ -205,7 +206,7 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
       return refuse(refusal(t('answerReview.busy', { specDir }), ['tasks-running']));
     }
     case 'ADJUST_STEPS': {
-      const change = fx.stepsChange(context, event);
+      const change = stepsChange(def, context, event);
       if (change.problem) return refuse(refusal(change.problem, ['invalid-request']));
       if (!context.state) return refuse(refusal(t('port.noStateToRecord', { specDir }), ['no-state-record'], [], 'pipeline.state.json'));
       const base = stepFacts(def, facts, { from: stage, to: stage, approve: false, confirmations: [] });
@@ -223,7 +224,7 @@ export function answerWhenNotTaken(def: PipelineDefinition, context: PipelineCon
     }
     case 'SET_TASK_STATE':
     case 'WRITE_HANDOFF': {
-      const problem = event.type === 'SET_TASK_STATE' ? fx.taskStateProblem(context, event) : fx.handoffProblem(context, event);
+      const problem = event.type === 'SET_TASK_STATE' ? taskStateProblem(context, event) : handoffProblem(def, context, event);
       // A guard swapped in (tests) may refuse what the checks find no fault with: said plainly, never a crash of the actor.
       if (!problem) return refuse(refusal(t('refusal.noAnswer', { specDir, event: event.type }), ['not-allowed']));
       return refuse(refusal(problem.message, [problem.code], [], problem.file));

@@ -290,100 +290,111 @@ export function buildPipelineDefinition(schema: PipelineSchemaFile, workflow: Wo
   return { type: pipelineType, source: steps?.length ? 'workflow' : 'schema', stages, transitions, initial: stages[0]?.id ?? 'brainstorming', recoveryTargets };
 }
 
+/** What every way between two stages is built from: the schema's words on it, and the checks the moves share. */
+interface TransitionParts {
+  described: (from: string, to: string) => PipelineSchemaFile['transitions'][number] | undefined;
+}
+
+/** Passing a gate is loom's --approve, which records fresh fingerprints instead of checking old ones. */
+const approvalsFresh = (stage: StageDefinition) => (stage.humanApproval ? [] : [guard('approvalsFresh', {})]);
+const confirm = (stage: StageDefinition) => (stage.confirmation || stage.manualChecks.length > 0 ? [guard('confirmed', { stage: stage.id })] : []);
+/**
+ * loom's advance asks for it after the stage's own checks, going forward and on the automatic
+ * return from converge; its approve (passing a human-approval gate) and the completion of the
+ * last stage do not.
+ */
+const compressed = (stage: StageDefinition) => (stage.compressionRequired ? [guard('compressionConfirmed', { stage: stage.id })] : []);
+/** The team's rule on open review threads (teamRules.ts) gates leaving a stage a person confirms. */
+const answered = (stage: StageDefinition) => (stage.confirmation ? [guard('threadsAnswered', { stage: stage.id, files: [...new Set([...stage.outputs, ...stage.approvalRequires])] })] : []);
+
+/** The way forward from `stage` to `target`: leaving the one, entering the other, the person's word where it is needed. */
+function forwardTransition({ described }: TransitionParts, stage: StageDefinition, target: StageDefinition): TransitionDefinition {
+  // loom's approve checks no `requires` of the next step (only advance does): past a gate they are advice.
+  const targetEnter = stage.humanApproval && !stage.strict ? [] : target.enter;
+  const guards = readable(
+    stage,
+    target,
+    dedupe([
+      ...stage.exit,
+      ...(stage.humanApproval ? [] : compressed(stage)),
+      ...answered(stage),
+      ...targetEnter,
+      guard('handoffsFresh', {}),
+      ...approvalsFresh(stage),
+      ...confirm(stage),
+      ...(target.manualChecks.length ? confirm(target) : []),
+    ]),
+  );
+  const blockingKeys = new Set(guards.map(guardKey));
+  return {
+    from: stage.id,
+    to: target.id,
+    kind: 'forward',
+    trigger: described(stage.id, target.id)?.trigger,
+    description: described(stage.id, target.id)?.description,
+    guards,
+    advice: dedupe([...stage.exitAdvice, ...(targetEnter === target.enter ? [] : target.enter), ...target.enterAdvice]).filter((g) => !blockingKeys.has(guardKey(g))),
+    manualAdvice: [...stage.manualAdvice, ...target.manualAdvice],
+  };
+}
+
+/**
+ * Going back (converge → executing, verification → executing) as the schema allows. Loom 3's
+ * advance checks approvals and handoffs before anything else, whichever way the spec then
+ * goes, so going back checks them too. From a stage whose convergence-pass fails, the way
+ * back is loom's own retry: the stage's other exit checks hold, rounds are left, and plain
+ * Advance takes it (kind `retry` with `auto`), as `loom run --advance` does at converge.
+ */
+function backTransition({ described }: TransitionParts, stage: StageDefinition, to: StageDefinition): TransitionDefinition {
+  const converges = stage.validators.includes(CONVERGENCE_PASS);
+  const rounds = converges || stage.role === 'convergence' ? [guard('convergenceRoundsLeft', { max: MAX_CONVERGENCE_ROUNDS })] : [];
+  const retry = converges
+    ? [...stage.exit.filter((g) => !(g.type === 'validatorPasses' && g.params.name === CONVERGENCE_PASS)), guard('validatorFails', { name: CONVERGENCE_PASS, stage: stage.id })]
+    : to.enter;
+  return {
+    from: stage.id,
+    to: to.id,
+    kind: 'retry',
+    ...(converges ? { auto: true } : {}),
+    trigger: described(stage.id, to.id)?.trigger,
+    description: described(stage.id, to.id)?.description,
+    guards: readable(
+      stage,
+      to,
+      dedupe([...rounds, ...retry, ...(converges ? compressed(stage) : []), guard('handoffsFresh', {}), guard('approvalsFresh', {}), guard('confirmed', { stage: stage.id })]),
+    ),
+  };
+}
+
 /** The ways between the stages: forward, back as the schema allows, to `failed`, and out of it. */
 function transitionsOf(schema: PipelineSchemaFile, stages: StageDefinition[], forward: ReadonlyMap<string, string | undefined>): { transitions: TransitionDefinition[]; recoveryTargets: string[] } {
-  const schemaState = (id: string) => schemaStateOf(schema, id);
   const byId = new Map(stages.map((s) => [s.id, s]));
-  const described = (from: string, to: string) => schema.transitions.find((t) => t.from === from && t.to === to);
+  const parts: TransitionParts = { described: (from, to) => schema.transitions.find((t) => t.from === from && t.to === to) };
   const transitions: TransitionDefinition[] = [];
-  // Passing a gate is loom's --approve, which records fresh fingerprints instead of checking old ones.
-  const approvalsFresh = (stage: StageDefinition) => (stage.humanApproval ? [] : [guard('approvalsFresh', {})]);
-  const confirm = (stage: StageDefinition) => (stage.confirmation || stage.manualChecks.length > 0 ? [guard('confirmed', { stage: stage.id })] : []);
-  // loom's advance asks for it after the stage's own checks, going forward and on the automatic
-  // return from converge; its approve (passing a human-approval gate) and the completion of the
-  // last stage do not.
-  const compressed = (stage: StageDefinition) => (stage.compressionRequired ? [guard('compressionConfirmed', { stage: stage.id })] : []);
-  // The team's rule on open review threads (teamRules.ts) gates leaving a stage a person confirms.
-  const answered = (stage: StageDefinition) => (stage.confirmation ? [guard('threadsAnswered', { stage: stage.id, files: [...new Set([...stage.outputs, ...stage.approvalRequires])] })] : []);
-
   stages.forEach((stage, index) => {
     const next = forward.get(stage.id);
     const target = next ? byId.get(next) : undefined;
-    if (target) {
-      // loom's approve checks no `requires` of the next step (only advance does): past a gate they are advice.
-      const targetEnter = stage.humanApproval && !stage.strict ? [] : target.enter;
-      const guards = readable(
-        stage,
-        target,
-        dedupe([
-          ...stage.exit,
-          ...(stage.humanApproval ? [] : compressed(stage)),
-          ...answered(stage),
-          ...targetEnter,
-          guard('handoffsFresh', {}),
-          ...approvalsFresh(stage),
-          ...confirm(stage),
-          ...(target.manualChecks.length ? confirm(target) : []),
-        ]),
-      );
-      const blockingKeys = new Set(guards.map(guardKey));
-      transitions.push({
-        from: stage.id,
-        to: target.id,
-        kind: 'forward',
-        trigger: described(stage.id, target.id)?.trigger,
-        description: described(stage.id, target.id)?.description,
-        guards,
-        advice: dedupe([...stage.exitAdvice, ...(targetEnter === target.enter ? [] : target.enter), ...target.enterAdvice]).filter((g) => !blockingKeys.has(guardKey(g))),
-        manualAdvice: [...stage.manualAdvice, ...target.manualAdvice],
-      });
-    }
-    // Going back (converge → executing, verification → executing) as the schema allows. Loom 3's
-    // advance checks approvals and handoffs before anything else, whichever way the spec then
-    // goes, so going back checks them too. From a stage whose convergence-pass fails, the way
-    // back is loom's own retry: the stage's other exit checks hold, rounds are left, and plain
-    // Advance takes it (kind `retry` with `auto`), as `loom run --advance` does at converge.
-    for (const back of schemaState(stage.id)?.allowedTransitions ?? []) {
+    if (target) transitions.push(forwardTransition(parts, stage, target));
+    for (const back of schemaStateOf(schema, stage.id)?.allowedTransitions ?? []) {
       const to = byId.get(back);
-      if (!to || stages.indexOf(to) >= index) continue;
-      const converges = stage.validators.includes(CONVERGENCE_PASS);
-      const rounds = converges || stage.role === 'convergence' ? [guard('convergenceRoundsLeft', { max: MAX_CONVERGENCE_ROUNDS })] : [];
-      const retry = converges
-        ? [...stage.exit.filter((g) => !(g.type === 'validatorPasses' && g.params.name === CONVERGENCE_PASS)), guard('validatorFails', { name: CONVERGENCE_PASS, stage: stage.id })]
-        : to.enter;
-      transitions.push({
-        from: stage.id,
-        to: to.id,
-        kind: 'retry',
-        ...(converges ? { auto: true } : {}),
-        trigger: described(stage.id, to.id)?.trigger,
-        description: described(stage.id, to.id)?.description,
-        guards: readable(
-          stage,
-          to,
-          dedupe([...rounds, ...retry, ...(converges ? compressed(stage) : []), guard('handoffsFresh', {}), guard('approvalsFresh', {}), guard('confirmed', { stage: stage.id })]),
-        ),
-      });
+      if (to && stages.indexOf(to) < index) transitions.push(backTransition(parts, stage, to));
     }
-    if (!stage.terminal) {
-      transitions.push({ from: stage.id, to: FAILED_STAGE, kind: 'fail', trigger: described(stage.id, FAILED_STAGE)?.trigger, guards: [] });
-    }
+    if (!stage.terminal) transitions.push({ from: stage.id, to: FAILED_STAGE, kind: 'fail', trigger: parts.described(stage.id, FAILED_STAGE)?.trigger, guards: [] });
   });
 
-  const schemaRecovery = schemaState(FAILED_STAGE)?.allowedTransitions ?? [];
-  const recoveryTargets = schemaRecovery.filter((id) => byId.has(id));
+  // Out of `failed`: to the stages the schema names, else to the first.
+  const recoveryTargets = (schemaStateOf(schema, FAILED_STAGE)?.allowedTransitions ?? []).filter((id) => byId.has(id));
   if (recoveryTargets.length === 0 && stages[0]) recoveryTargets.push(stages[0].id);
   for (const id of recoveryTargets) {
     transitions.push({
       from: FAILED_STAGE,
       to: id,
       kind: 'recover',
-      trigger: described(FAILED_STAGE, id)?.trigger,
-      description: described(FAILED_STAGE, id)?.description,
+      trigger: parts.described(FAILED_STAGE, id)?.trigger,
+      description: parts.described(FAILED_STAGE, id)?.description,
       guards: readable(undefined, byId.get(id)!, byId.get(id)!.enter),
     });
   }
-
   return { transitions, recoveryTargets };
 }
 

@@ -5,7 +5,7 @@
 export { readableReview } from '../executing/dispatch/fixInstructions';
 export { checkpointsOf } from '../executing/review/taskChanges';
 export { chooseTransition } from '../pipeline/chooseTransition';
-export { WORKTREE_PATH_KEY } from '../pipeline/machineEffects';
+export { WORKTREE_PATH_KEY } from '../pipeline/effects/worktree';
 export { describeInspection } from '../pipeline/machineInspection';
 export { hasRole, stageWithRole } from '../pipeline/stageRoles';
 export type { SpecEvaluation } from '../repository/specEvaluation';

@@ -21,8 +21,9 @@ export interface NewThread {
   now: string;
 }
 
-export function addThread(c: ReviewComments, t: NewThread): ReviewThread {
-  const thread: ReviewThread = {
+/** A new open thread on lines `line..endLine` of `file`, with its first comment; for a spec's threads and a task's alike (taskReviewFile.ts). */
+export function newThread(t: NewThread): ReviewThread {
+  return {
     id: newId('t'),
     file: t.file,
     line: t.line,
@@ -31,8 +32,12 @@ export function addThread(c: ReviewComments, t: NewThread): ReviewThread {
     status: 'open',
     ...(t.code ? { code: true as const } : {}),
     created_at: t.now,
-    comments: [{ id: newId('c'), author: t.author, body: t.body, created_at: t.now }],
+    comments: [newComment(t.author, t.body, t.now)],
   };
+}
+
+export function addThread(c: ReviewComments, t: NewThread): ReviewThread {
+  const thread = newThread(t);
   c.threads.push(thread);
   return thread;
 }
@@ -49,8 +54,11 @@ function findComment(thread: ReviewThread, commentId: string): ReviewComment {
   return comment;
 }
 
+/** A new comment, for a thread of a spec or of a task. */
+export const newComment = (author: string, body: string, now: string): ReviewComment => ({ id: newId('c'), author, body, created_at: now });
+
 export function replyToThread(c: ReviewComments, threadId: string, author: string, body: string, now: string): ReviewComment {
-  const comment = { id: newId('c'), author, body, created_at: now };
+  const comment = newComment(author, body, now);
   findThread(c, threadId).comments.push(comment);
   return comment;
 }

@@ -5,6 +5,7 @@ import { createCommand, notify, type CommandContext, type CommandOutcome } from 
 import { splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import { t } from '../../core/port/messages';
+import { signalFromToken } from '../lm/cancellation';
 
 /**
  * Loom: Create Worktree, the git-worktree stage: the feature branch and its worktree (made or
@@ -19,13 +20,12 @@ async function createWorktree(ctx: CommandContext, e: SpecEntry): Promise<Comman
       cancellable: true,
     },
     async (_progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
+      const stop = signalFromToken(token);
       try {
         // The spec's actor has git make (or reuse) it and records it in the state.
-        return await request(e.spec, { type: 'createWorktree', location: ctx.config.worktreeLocation, signal: controller.signal });
+        return await request(e.spec, { type: 'createWorktree', location: ctx.config.worktreeLocation, signal: stop.signal });
       } finally {
-        sub.dispose();
+        stop.dispose();
       }
     },
   );

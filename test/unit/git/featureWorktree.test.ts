@@ -123,3 +123,18 @@ test('the refusals are worded in the display language; the reason stays the same
   }
   await assert.rejects(ensureFeatureWorktree(request(dirty)), (e: unknown) => e instanceof WorktreeError && /uncommitted changes \(f1\.js, .*, … \(7 files\)\)/.test(e.message));
 });
+
+test('a git command that fails is named with its cause; a renamed or oddly named file counts as a change by its own name', async () => {
+  // `.worktree` a file: git cannot make the worktree's folder under it.
+  const blocked = repo();
+  writeFileSync(join(blocked.root, '.worktree'), 'not a folder\n');
+  await assert.rejects(ensureFeatureWorktree(request(blocked)), (e: unknown) => {
+    assert.ok(e instanceof WorktreeError, String(e));
+    assert.equal(e.reason, 'git-failed');
+    assert.match(e.message, /^git worktree add -b feature\/2026-11-29-login .+ HEAD failed: .+/);
+    return true;
+  });
+  const moved = repo();
+  git(moved.root, 'mv', 'index.js', 'main file ü.js');
+  await assert.rejects(ensureFeatureWorktree(request(moved)), (e: unknown) => e instanceof WorktreeError && e.reason === 'dirty' && /\(main file ü\.js\)/.test(e.message));
+});

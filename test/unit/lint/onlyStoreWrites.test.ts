@@ -9,8 +9,8 @@ import ts from 'typescript';
  * files (pipeline.state.json, task-states/, handoffs/, progress.md) and the reports
  * (artifact-analysis.json and its overrides, convergence-report.json, findings/omission-hunter.json,
  * verify-report.md, review-response.md, test-report.md), and only the spec's actor asks it:
- * every write of every surface goes through the actor's effects (src/core/pipeline/machineEffects.ts
- * and effects/, through the store port of src/core/repository/specPipeline.ts) or its child, the
+ * every write of every surface goes through the actor's effects (src/core/pipeline/effects/,
+ * through the store port of src/core/repository/specPipeline.ts) or its child, the
  * executing run. The validators work out their reports and hand them to the store. A module that
  * writes them any other way (the path in the call, or in the variable the call names), calls or
  * re-exports the writers from outside those, fails this test.
@@ -31,7 +31,7 @@ const REPORT_WRITERS = new Map([
  * Check Stage through stageCheck.ts, which only its effect calls; the stage's reports loom's
  * `run --advance` writes before it decides, the move's first effect).
  */
-const MAY_CALL_REPORTS = new Set(['src/core/pipeline/machineEffects.ts', 'src/core/validators/stageCheck.ts', 'src/core/pipeline/effects/stageReports.ts']);
+const MAY_CALL_REPORTS = new Set(['src/core/pipeline/effects/validatorReports.ts', 'src/core/validators/stageCheck.ts', 'src/core/pipeline/effects/stageReports.ts']);
 
 /** The store's functions that write loom's files. */
 const WRITERS = new Set(['writePipelineState', 'writeTaskState', 'writeHandoffRecord', 'writeLoomHandoff', 'writeHandoffFile', 'refreshLoomHandoff', 'initPipelineState', 'writeSpecFiles']);
@@ -177,7 +177,7 @@ test('the check finds a surface that writes a validator report itself, calls its
   );
   // The actor's effects call the writer; no module but the store writes the report, the writer's own neither.
   assert.deepEqual(
-    violations('src/core/pipeline/machineEffects.ts', mcp).map((v) => v.line),
+    violations('src/core/pipeline/effects/validatorReports.ts', mcp).map((v) => v.line),
     [3, 5],
   );
   assert.deepEqual(
@@ -198,7 +198,7 @@ test("the check finds an effect that writes a job's report itself, or a lifecycl
     '}',
   ].join('\n');
   assert.deepEqual(
-    violations('src/core/pipeline/machineEffects.ts', effect).map((v) => v.line),
+    violations('src/core/pipeline/effects/validatorReports.ts', effect).map((v) => v.line),
     [3, 5],
   );
 });

@@ -21,7 +21,7 @@ import { threadFixItems, threadsToSend } from './taskReviewRound';
  * task (that task and every later one back to pending). The plan is read from git and the task
  * states before anything moves, so the person's question can list what would be undone; git does
  * its part (in the feature worktree only, never the main checkout), then the spec's actor writes
- * the task states (machineEffects.ts).
+ * the task states (effects/taskChange.ts).
  */
 export type TaskChange = { kind: 'rewind'; task: string } | { kind: 'rejectFile'; task: string; file: string; words?: string } | { kind: 'sendThreads'; task: string };
 

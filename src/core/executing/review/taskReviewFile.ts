@@ -5,7 +5,8 @@ import { CorruptArtifactError } from '../../errors';
 import { toJsonText, writeFileAtomic } from '../../fs/atomicWrite';
 import { readOptionalText } from '../../fs/readOptional';
 import { t } from '../../messages';
-import { reviewCommentSchema, threadStatusSchema } from '../../review/reviewComments';
+import { reviewThreadSchema } from '../../review/reviewComments';
+import { newComment, newThread } from '../../review/threadEdits';
 import { withRunLock, type SpecLocation } from '../../store/runLock';
 
 /**
@@ -19,22 +20,16 @@ export const TASK_REVIEWS_DIR = 'task-reviews';
 
 export const taskReviewPath = (task: string) => `${TASK_REVIEWS_DIR}/${task}.json`;
 
+/**
+ * A thread on a task's change: a spec's review thread (reviewComments.ts) whose `file` is
+ * worktree-relative and whose lines are the file as the task's checkpoint left it when the
+ * comment was made, never on the feature's code at the gate (`code`); and, once sent to the
+ * implementer, when and how many checkpoints the task had then (the fix round's come after).
+ */
 export const taskThreadSchema = lazySchema((z) =>
-  z.object({
-    id: z.string().min(1),
-    /** Worktree-relative path of the changed file. */
-    file: z.string().min(1),
-    /** 1-based, inclusive, in the file as the task's checkpoint left it when the comment was made. */
-    line: z.number().int().min(1),
-    end_line: z.number().int().min(1),
-    /** Those lines' text then: what the implementer is shown, and how the thread finds them again. */
-    quote: z.string(),
-    status: threadStatusSchema(),
-    created_at: z.string(),
-    comments: z.array(reviewCommentSchema()),
-    /** Sent to the implementer: when, and how many checkpoints the task had then (the fix round's come after). */
-    sent: z.object({ at: z.string(), checkpoints: z.number().int().min(0) }).optional(),
-  }),
+  reviewThreadSchema()
+    .omit({ code: true })
+    .extend({ sent: z.object({ at: z.string(), checkpoints: z.number().int().min(0) }).optional() }),
 );
 
 export const reviewedMarkSchema = lazySchema((z) =>
@@ -102,27 +97,16 @@ export function updateTaskReview<T>(spec: SpecLocation, task: string, edit: (rev
   });
 }
 
-const newId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
 /** A new open thread on lines `line..endLine` of `file`, with its first comment. */
 export function addTaskThread(review: TaskReview, at: { file: string; line: number; endLine: number; quote: string }, comment: { author: string; body: string }, now: string): TaskThread {
-  const thread: TaskThread = {
-    id: newId(),
-    file: at.file,
-    line: at.line,
-    end_line: Math.max(at.line, at.endLine),
-    quote: at.quote,
-    status: 'open',
-    created_at: now,
-    comments: [{ id: newId(), author: comment.author, body: comment.body, created_at: now }],
-  };
+  const thread: TaskThread = newThread({ ...at, ...comment, now });
   review.threads.push(thread);
   return thread;
 }
 
 export function replyToTaskThread(review: TaskReview, threadId: string, comment: { author: string; body: string }, now: string): void {
   const thread = review.threads.find((th) => th.id === threadId);
-  if (thread) thread.comments.push({ id: newId(), author: comment.author, body: comment.body, created_at: now });
+  if (thread) thread.comments.push(newComment(comment.author, comment.body, now));
 }
 
 export function setTaskThreadStatus(review: TaskReview, threadId: string, status: TaskThread['status']): void {

@@ -8,12 +8,21 @@ import { t } from '../../messages';
 import { featureOf } from '../../specdir/specName';
 import { specLanguage } from '../../specdir/specLanguage';
 import { answeredPoints, renderReviewResponse, REVIEW_RESPONSE_FILE } from '../../review/reviewResponse';
+import { reviewFixTaskStates } from '../../review/reviewFixes';
 import { ANSWERED_FEEDBACK_KEY, feedbackSha256Of, isReviewProblem, reviewToAnswer } from '../../review/reviewToAnswer';
 import { appendReviewRound } from '../../review/reviewRounds';
 import { resolveFixedThreads } from '../../review/threadsFixed';
 import type { CommandResult } from '../../verification/verificationRun';
 import { hasRole, stageWithRole } from '../stageRoles';
 import { writeStageHandoff } from './answered';
+
+/** The tasks the review sends back, pending in fix mode with their fix items, through the store (the fix run reads them next). */
+export function writeReviewFixes(context: PipelineContext, event: PipelineEvent): void {
+  if (event.type !== 'ANSWER_REVIEW') return;
+  const review = reviewToAnswer(context.facts);
+  if (isReviewProblem(review)) return;
+  for (const state of reviewFixTaskStates(context.facts, review.fixes, event.now)) context.store.writeTaskState(context.facts, state, event.now);
+}
 
 /**
  * The review answered, once its fixes ran and the tests were re-run: review-response.md in
