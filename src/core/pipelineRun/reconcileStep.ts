@@ -2,9 +2,8 @@ import { buildRepairMessage, loadAuthoringTemplates } from '../authoring/authori
 import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { runDraftingTurn } from '../authoring/draftingTurn';
 import { draftBase } from '../authoring/draftWrite';
-import { ModelRequestError, ModelUnavailableError, type ChatModel } from '../executing/dispatch/chatModel';
+import { ModelUnavailableError, type ChatModel } from '../executing/dispatch/chatModel';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
-import { isTransientModelError } from '../executing/dispatch/transientModelError';
 import { readOptionalText } from '../fs/readOptional';
 import { driftSubjectOf } from '../drift/driftSubjects';
 import { scanDrift } from '../drift/driftScan';
@@ -14,6 +13,7 @@ import { t } from '../messages';
 import { stageWithRole } from '../pipeline/stageRoles';
 import type { SpecPipeline } from '../repository/specPipeline';
 import type { RunStop, StageRecord } from './runStop';
+import { modelStop } from './modelStop';
 import { stopped } from './tasksStop';
 import { estimateTokens } from './tokens';
 
@@ -38,7 +38,7 @@ const CORRECTION_ROUNDS = 2;
 export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
   const sync = stageWithRole(spec.definition, 'sync');
   if (!sync) return undefined;
-  spec.reload();
+  // The sync before it was a request: the spec took what it wrote already.
   const snapshot = spec.snapshot;
   const drift = (await scanDrift(snapshot.repoRoot, [driftSubjectOf(spec)], { signal: ports.signal })).specs[0];
   if (!drift || drift.status !== 'drifted') {
@@ -74,10 +74,8 @@ export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, s
       maxRepairs: CORRECTION_ROUNDS,
     });
   } catch (e) {
-    if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
-    if (e instanceof ModelUnavailableError) return stopped('model-unavailable', stage, t('run.pipeline.noModel', { stage, reason: e.reason ?? e.message }));
-    if (isTransientModelError(e)) return stopped('model-error', stage, t('run.pipeline.modelError', { stage, detail: (e as Error).message }));
-    if (e instanceof ModelRequestError) return stopped('model-refused', stage, t('run.pipeline.modelRefused', { code: e.code, detail: e.message }));
+    const stop = modelStop(e, ports.signal, stage);
+    if (stop) return stop;
     throw e;
   }
   if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
