@@ -320,16 +320,11 @@ export class SpecPipeline {
   }
 
   /**
-   * Something outside this spec's requests changed its files (loom's CLI, an editor, git): they
-   * are read again and handed to the actor. The extension hears of such changes in one place, the
-   * folder's watcher (host/specs/folderSpecs.ts), which reads the spec through its repository; a
-   * request, `change` and `changeAfter` read what they write themselves and tell the views once.
+   * The funnel's own read of the spec's files (inside a request: each file once, see
+   * requestReads). A request, `change` and `changeAfter` read what they wrote themselves and tell
+   * the views once; a change from outside (loom's CLI, an editor, git) is read through the
+   * repository (LoomRepository.reload, `refresh`), in the extension by the folder's watcher only.
    */
-  reload(): void {
-    this.readFiles();
-  }
-
-  /** The funnel's own read of the spec's files (inside a request: each file once, see requestReads). */
   private readFiles(): void {
     this.refresh(loadSpec(this.snapshot.repoRoot, this.snapshot.dir, this.options.cache));
   }

@@ -223,8 +223,9 @@ export class LoomChatParticipant implements vscode.Disposable {
    */
   private async keepSpend(entry: SpecEntry, stage: string, model: ChatModel, requests: readonly DraftingRequest[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
     try {
-      const spend = await recordDrafting(entry.spec.snapshot, stage, model, requests, this.ctx.config.creditPrices, new MessageTokens(model, signal), () => new Date().toISOString());
-      entry.spec.reload();
+      const spend = await entry.spec.changeAfter(() =>
+        recordDrafting(entry.spec.snapshot, stage, model, requests, this.ctx.config.creditPrices, new MessageTokens(model, signal), () => new Date().toISOString()),
+      );
       const n = { input: spend.input, output: spend.output };
       stream.markdown(
         `\n\n> ${spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model })}\n\n`,

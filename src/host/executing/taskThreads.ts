@@ -117,7 +117,7 @@ export class TaskThreads extends Disposable {
     if (uri.scheme !== 'file') return;
     for (const dir of this.shown.keys()) {
       const e = this.registry.peek(dir);
-      if (e && uri.fsPath.startsWith(`${taskCodeRoot(e.spec.snapshot)}${sep}`)) this.registry.reloadNow(dir);
+      if (e && uri.fsPath.startsWith(`${taskCodeRoot(e.spec.snapshot)}${sep}`)) this.registry.settleNow(dir);
     }
   }
 
@@ -138,12 +138,14 @@ export class TaskThreads extends Disposable {
     return [...(this.shown.get(dir)?.values() ?? [])].filter((s) => s.task === task);
   }
 
-  /** Changes a task's review through the store (run lock, atomic write), then draws its spec's threads again. */
+  /**
+   * Changes a task's review through the store (run lock, atomic write) as a change of the spec
+   * (SpecPipeline.change: the views hear of it from the spec), then draws its spec's threads again.
+   */
   async update<T>(e: SpecEntry, task: string, edit: (r: TaskReview) => T): Promise<T> {
     try {
-      return updateTaskReview({ dir: e.dir, specDir: e.spec.snapshot.specDir }, task, edit);
+      return e.spec.change(() => updateTaskReview({ dir: e.dir, specDir: e.spec.snapshot.specDir }, task, edit));
     } finally {
-      this.registry.reloadNow(e.dir);
       await this.render(e.dir);
     }
   }
