@@ -31,7 +31,7 @@ import { formatCredits, MessageTokens, recordDrafting } from '../../core/port/cr
 import { LoomError } from '../../core/port/errors';
 import { readOptionalText } from '../../core/port/files';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
-import { reviewFixesToAnswer } from '../../core/port/offers';
+import { respondAnswersReview } from './respondRoute';
 import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -42,8 +42,6 @@ import { t } from '../../core/port/messages';
 
 export const PARTICIPANT_ID = 'loom.chat';
 
-/** Whether the actor would send the review's fixes (its BLOCKERs, its open code threads) to the implementer: its own rule. */
-const hasReviewFixes = (entry: SpecEntry) => reviewFixesToAnswer(entry.spec.definition, entry.spec.snapshot, entry.spec.stage);
 
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 export interface ParticipantCommand {
@@ -126,7 +124,7 @@ export class LoomChatParticipant implements vscode.Disposable {
     const meta: LoomChatMetadata = { command: command.name, dir: entry.dir, ...(entry.spec.stage ? { stage: entry.spec.stage } : {}) };
     const pending = this.store.get(entry.dir, command.name);
     // /respond with BLOCKERs to fix: the implementer fixes them (Loom: Answer Review) rather than a draft saying they will be.
-    if (command.name === 'respond' && !pending && hasReviewFixes(entry)) return this.answerReview(entry, meta, stream);
+    if (command.name === 'respond' && !pending && respondAnswersReview(entry.spec)) return this.answerReview(entry, meta, stream);
     if (pending && isAcceptance(request.prompt)) {
       try {
         const result = await writePending(this.ctx, this.store, pending);
