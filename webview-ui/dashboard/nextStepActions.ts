@@ -28,7 +28,11 @@ export function nextStepActions(m: DashboardModel): NextStepAction[] {
       : null,
     a.approve ? { command: { command: 'approve' }, label: tv('view.next.approve'), options: { key: 'approve', secondary: true, disabled: !forward?.ready } } : null,
     a.checkStage.length
-      ? { command: { command: 'checkStage' }, label: tv('view.next.checkStage'), options: { key: 'check-stage', secondary: true, title: tv('view.next.checkStageTitle', { validators: a.checkStage.join(', ') }) } }
+      ? {
+          command: { command: 'checkStage' },
+          label: tv('view.next.checkStage'),
+          options: { key: 'check-stage', secondary: true, title: tv('view.next.checkStageTitle', { validators: a.checkStage.join(', ') }) },
+        }
       : null,
     a.verify ? { command: { command: 'verify' }, label: tv('view.next.verify'), options: { key: 'verify', title: tv('view.next.verifyTitle') } } : null,
     a.answerReview ? { command: { command: 'answerReview' }, label: tv('view.next.answerReview'), options: { key: 'answer-review' } } : null,
