@@ -1,12 +1,15 @@
 import type { DashboardModel } from '../../src/shared/dashboardModel';
+import type { RunCommandMessage } from '../../src/shared/protocol';
 import { tv } from '../../src/shared/messages/viewText';
-import type { commandButton } from './commands';
+
+/** A palette command a button runs through the host (commandButton's), without the spec it is for. */
+export type DashboardCommand = RunCommandMessage extends infer M ? (M extends RunCommandMessage ? Omit<M, 'type' | 'specDir'> : never) : never;
 
 /** One button of the next step: the palette command it runs through the host, and how it shows. */
 export interface NextStepAction {
-  command: Parameters<typeof commandButton>[1];
+  command: DashboardCommand;
   label: string;
-  options: Parameters<typeof commandButton>[3];
+  options: { key: string; secondary?: boolean; disabled?: boolean; title?: string };
 }
 
 /**

@@ -23,6 +23,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { LoomComment } from './reviewComment';
+import { followSpecs, wholeFileComments } from './wholeFileComments';
 import { t } from '../../core/port/messages';
 
 export const REVIEW_CONTROLLER_ID = 'loom.review';
@@ -75,15 +76,17 @@ export class ReviewThreads extends Disposable {
     private readonly log: Log,
   ) {
     super();
-    this.controller = this._register(vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, t('host.comments.loomReview')));
-    this.controller.options = { prompt: t('host.comments.commentPartSpec'), placeHolder: t('host.comments.whatWrongHereWhatShould') };
-    this.controller.commentingRangeProvider = {
-      provideCommentingRanges: (doc) => (this.locate(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
-    };
-    this._register(registry.onDidChange((e) => (e.all ? this.renderAll() : [...e.changed, ...e.removed].forEach((d) => this.render(d)))));
+    const texts = { prompt: t('host.comments.commentPartSpec'), placeHolder: t('host.comments.whatWrongHereWhatShould') };
+    this.controller = this._register(wholeFileComments(REVIEW_CONTROLLER_ID, t('host.comments.loomReview'), texts, (uri) => !!this.locate(uri)));
+    this._register(
+      followSpecs(
+        registry,
+        () => this.renderAll(),
+        (dir) => this.render(dir),
+      ),
+    );
     this._register(vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e.document)));
     this._register(vscode.workspace.onDidSaveTextDocument((doc) => this.keepMoves(doc)));
-    void registry.ready.then(() => this.renderAll());
   }
 
   /**

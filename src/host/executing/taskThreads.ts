@@ -10,6 +10,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { t } from '../../core/port/messages';
+import { followSpecs, wholeFileComments } from '../comments/wholeFileComments';
 
 export const TASK_REVIEW_CONTROLLER_ID = 'loom.taskReview';
 export const CHECKPOINT_SCHEME = 'loom-checkpoint';
@@ -98,14 +99,16 @@ export class TaskThreads extends Disposable {
     private readonly log: Log,
   ) {
     super();
-    this.controller = this._register(vscode.comments.createCommentController(TASK_REVIEW_CONTROLLER_ID, t('host.taskReview.controller')));
-    this.controller.options = { prompt: t('host.taskReview.prompt'), placeHolder: t('host.taskReview.placeHolder') };
-    this.controller.commentingRangeProvider = {
-      provideCommentingRanges: (doc) => (taskSideOf(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
-    };
-    this._register(registry.onDidChange((e) => (e.all ? this.renderAll() : [...e.changed, ...e.removed].forEach((d) => void this.render(d)))));
+    const texts = { prompt: t('host.taskReview.prompt'), placeHolder: t('host.taskReview.placeHolder') };
+    this.controller = this._register(wholeFileComments(TASK_REVIEW_CONTROLLER_ID, t('host.taskReview.controller'), texts, (uri) => !!taskSideOf(uri)));
+    this._register(
+      followSpecs(
+        registry,
+        () => this.renderAll(),
+        (dir) => this.render(dir),
+      ),
+    );
     this._register(vscode.workspace.onDidSaveTextDocument((doc) => this.fileSaved(doc.uri)));
-    void registry.ready.then(() => this.renderAll());
   }
 
   /**

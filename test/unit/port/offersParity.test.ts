@@ -251,7 +251,7 @@ describe('one rule each: every surface agrees on the gate and on Answer Review',
       assert.equal(buttons.has('answerReview'), c.offers.answerReview, `${c.name}: the webview's Answer Review`);
 
       // The tree: the spec row's menus and the current stage row's.
-      const entry = { spec, staleness: NOT_STALE, overview: { group: 'running' as const } };
+      const entry = { spec, staleness: NOT_STALE, overview: { group: 'in-progress' as const } };
       const row = parts(specContext(entry));
       assert.equal(row.has('approve'), c.offers.approve, `${c.name}: the tree's Approve`);
       assert.equal(!row.has('noAdvance'), c.offers.advance, `${c.name}: the tree's Advance`);

@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import type { SpecRegistry } from '../specs/specRegistry';
+
+/**
+ * A comment controller whose threads may start on any line of a document it takes (a spec's file,
+ * the side after a task in Review Changes), with the prompt and placeholder of its reply box.
+ */
+export function wholeFileComments(id: string, label: string, options: vscode.CommentOptions, takes: (uri: vscode.Uri) => boolean): vscode.CommentController {
+  const controller = vscode.comments.createCommentController(id, label);
+  controller.options = options;
+  controller.commentingRangeProvider = {
+    provideCommentingRanges: (doc) => (takes(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
+  };
+  return controller;
+}
+
+/**
+ * Threads stored in the specs' files are drawn again from the spec's notification (every spec at
+ * a rescan, else each spec changed or removed), and all of them once the registry is ready.
+ */
+export function followSpecs(registry: SpecRegistry, renderAll: () => void, render: (dir: string) => unknown): vscode.Disposable {
+  void registry.ready.then(renderAll);
+  return registry.onDidChange((e) => (e.all ? renderAll() : [...e.changed, ...e.removed].forEach((d) => void render(d))));
+}
