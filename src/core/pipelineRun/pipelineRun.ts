@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
 import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { checkDrafts } from '../authoring/draftCheck';
-import { runDraftingTurn, type DraftingRequest } from '../authoring/draftingTurn';
+import type { DraftingRequest } from '../authoring/draftingTurn';
 import { estimateDrafting, MessageTokens, recordDrafting, specLedger } from '../credits/draftingCredits';
 import { formatCredits } from '../credits/pricing';
 import { draftBase, writeDrafts } from '../authoring/draftWrite';
@@ -23,7 +23,7 @@ import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import { reviewFixesToAnswer } from '../pipeline/specOffers';
 import type { VerificationResult } from '../verification/verificationResult';
 import { stageNeed } from './personFirst';
-import { modelStop } from './modelStop';
+import { CORRECTION_ROUNDS, runDraftingStep } from './draftingStep';
 import { reconcileStep } from './reconcileStep';
 import { stopped, tasksStop } from './tasksStop';
 import { writeStageTranscript } from './stageTranscript';
@@ -77,8 +77,6 @@ export interface RunPorts {
 export type ReviewOutcome =
   { kind: 'refused'; message: string } | { kind: 'stopped'; outcome: ExecutingOutcome; message: string } | { kind: 'answered'; passed: boolean; message: string; wrote: string[] };
 
-/** At most this many correction rounds after the first draft: the "at most two". */
-const CORRECTION_ROUNDS = 2;
 /** More moves than a pipeline has stages means something loops: the run stops and says so. */
 const MAX_STEPS = 40;
 
@@ -346,9 +344,8 @@ async function draftStage(
     const tokens = new MessageTokens(model, ports.signal);
     const over = await draftingEstimate(spec, ports, model, messages, tokens, say);
     if (over) return stopped('budget', stage, over);
-    let result;
-    try {
-      result = await runDraftingTurn({
+    const drafted = await runDraftingStep(
+      {
         model,
         messages,
         specDir: snapshot.specDir,
@@ -360,19 +357,13 @@ async function draftStage(
           sent.push(m);
           return m;
         },
-        onEvent: (e) => {
-          if (e.type === 'repair') say(t('run.pipeline.repair', { count: e.problems.length, attempt: e.attempt }));
-        },
-        signal: ports.signal,
-        maxRepairs: CORRECTION_ROUNDS,
-      });
-    } catch (e) {
-      const stop = modelStop(e, ports.signal, stage);
-      if (stop) return stop;
-      throw e;
-    }
-    // Stopped while the model answered: its cut-off reply is no answer (a provider may end the stream quietly on cancel).
-    if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
+      },
+      ports.signal,
+      stage,
+      say,
+    );
+    if ('stop' in drafted) return drafted.stop;
+    const { result } = drafted;
     record.rounds += 1 + result.repairs;
     const estimated = estimateTokens([...sent.map((m) => m.content), ...result.replies]);
     record.tokens += estimated;

@@ -1,6 +1,5 @@
 import { buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
 import { replySummary, type Draft } from '../authoring/draftBlocks';
-import { runDraftingTurn } from '../authoring/draftingTurn';
 import { draftBase } from '../authoring/draftWrite';
 import { ModelUnavailableError, type ChatModel } from '../executing/dispatch/chatModel';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
@@ -13,7 +12,7 @@ import { t } from '../messages';
 import { stageWithRole } from '../pipeline/stageRoles';
 import type { SpecPipeline } from '../repository/specPipeline';
 import type { RunStop, StageRecord } from './runStop';
-import { modelStop } from './modelStop';
+import { CORRECTION_ROUNDS, runDraftingStep } from './draftingStep';
 import { stopped } from './tasksStop';
 import { estimateTokens } from './tokens';
 
@@ -24,9 +23,6 @@ export interface ReconcilePorts {
   model(): Promise<ChatModel>;
   reviewDrafts(stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean>;
 }
-
-/** At most this many correction rounds, as every drafting stage of a run. */
-const CORRECTION_ROUNDS = 2;
 
 /**
  * The run's step after synced, when the person asked for it (RunPorts.reconcile): the spec's
@@ -57,9 +53,8 @@ export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, s
   const language = detectLanguage(readOptionalText(`${snapshot.dir}/spec.md`) ?? '');
   const templates = loadAuthoringTemplates(snapshot.repoRoot, language);
   const messages = buildReconcileMessages({ command, dir: snapshot.dir, specDir: snapshot.specDir, drift, diff, request: '', language });
-  let result;
-  try {
-    result = await runDraftingTurn({
+  const drafted = await runDraftingStep(
+    {
       model,
       messages,
       specDir: snapshot.specDir,
@@ -67,18 +62,13 @@ export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, s
       pending: [],
       check: (drafts) => checkReconcileDrafts(snapshot, command, drafts, readOptionalText),
       repairMessage: (p) => buildRepairMessage(templates, p),
-      onEvent: (e) => {
-        if (e.type === 'repair') say(t('run.pipeline.repair', { count: e.problems.length, attempt: e.attempt }));
-      },
-      signal: ports.signal,
-      maxRepairs: CORRECTION_ROUNDS,
-    });
-  } catch (e) {
-    const stop = modelStop(e, ports.signal, stage);
-    if (stop) return stop;
-    throw e;
-  }
-  if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
+    },
+    ports.signal,
+    stage,
+    say,
+  );
+  if ('stop' in drafted) return drafted.stop;
+  const { result } = drafted;
   record.rounds += 1 + result.repairs;
   record.tokens += estimateTokens([...messages.map((m) => m.content), ...result.replies]);
   if (!result.proposed || !result.drafts.length) return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name, reply: result.replies.join('\n').slice(0, 300) }));
