@@ -1,5 +1,32 @@
 import * as vscode from 'vscode';
+import type { LoomConfig } from '../config';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
 import type { SpecRegistry } from '../specs/specRegistry';
+
+/**
+ * What the spec threads (Loom Review on a spec's files) and the task threads (comments on a
+ * task's change) keep alike: the editor threads drawn, by spec and stored id, each thread's
+ * stored one, the files already warned about, and an event naming the spec whose threads were
+ * drawn again.
+ */
+export abstract class StoredThreads<Shown> extends Disposable {
+  abstract readonly controller: vscode.CommentController;
+  protected readonly shown = new Map<string, Map<string, Shown>>();
+  protected readonly byThread = new WeakMap<vscode.CommentThread, Shown>();
+  protected readonly warned = new Set<string>();
+  protected readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
+  /** Fires with the spec directory whose threads were drawn again (the tree's counts follow it). */
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(
+    protected readonly registry: SpecRegistry,
+    protected readonly config: LoomConfig,
+    protected readonly log: Log,
+  ) {
+    super();
+  }
+}
 
 /**
  * A comment controller whose threads may start on any line of a document it takes (a spec's file,

@@ -6,11 +6,10 @@ import { fileAt } from '../../core/port/files';
 import { checkpointsOf } from '../../core/port/views';
 import { anchorThread, readTaskReview, TASK_REVIEWS_DIR, taskCodeRoot, updateTaskReview, type TaskReview, type TaskThread } from '../../core/port/taskReview';
 import type { LoomConfig } from '../config';
-import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { t } from '../../core/port/messages';
-import { followSpecs, wholeFileComments } from '../comments/wholeFileComments';
+import { followSpecs, StoredThreads, wholeFileComments } from '../comments/wholeFileComments';
 
 export const TASK_REVIEW_CONTROLLER_ID = 'loom.taskReview';
 export const CHECKPOINT_SCHEME = 'loom-checkpoint';
@@ -84,21 +83,11 @@ interface Shown {
  * again from it after every change, so what the editor shows is what is stored. A task rewound
  * (no checkpoint left) keeps its threads in the file; they are drawn again when it has one.
  */
-export class TaskThreads extends Disposable {
+export class TaskThreads extends StoredThreads<Shown> {
   readonly controller: vscode.CommentController;
-  private readonly shown = new Map<string, Map<string, Shown>>();
-  private readonly byThread = new WeakMap<vscode.CommentThread, Shown>();
-  private readonly warned = new Set<string>();
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
-  /** Fires with the spec directory whose task threads were drawn again. */
-  readonly onDidChange = this._onDidChange.event;
 
-  constructor(
-    private readonly registry: SpecRegistry,
-    private readonly config: LoomConfig,
-    private readonly log: Log,
-  ) {
-    super();
+  constructor(registry: SpecRegistry, config: LoomConfig, log: Log) {
+    super(registry, config, log);
     const texts = { prompt: t('host.taskReview.prompt'), placeHolder: t('host.taskReview.placeHolder') };
     this.controller = this._register(wholeFileComments(TASK_REVIEW_CONTROLLER_ID, t('host.taskReview.controller'), texts, (uri) => !!taskSideOf(uri)));
     this._register(
