@@ -42,7 +42,6 @@ import { t } from '../../core/port/messages';
 
 export const PARTICIPANT_ID = 'loom.chat';
 
-
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 export interface ParticipantCommand {
   readonly name: string;
