@@ -337,13 +337,23 @@ export class SpecPipeline {
    * write already wrote included), for a write that decides from them.
    */
   change<T>(write: (current: () => SpecSnapshot) => T): T {
-    let value!: T;
+    let outcome = { error: undefined } as { value: T } | { error: unknown };
     const current = () => {
       this.readFiles();
       return this.snapshot;
     };
-    this.told(this.underLock(() => (value = write(current))));
-    return value;
+    // A write that failed halfway (drafts written, their handoff refused) is read and told too.
+    this.told(
+      this.underLock(() => {
+        try {
+          outcome = { value: write(current) };
+        } catch (error) {
+          outcome = { error };
+        }
+      }),
+    );
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   /**
