@@ -5,14 +5,20 @@ import { test } from 'node:test';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { SPEC, state, TempRepo } from '../../helpers/tempRepo';
 
+/** The spec at brainstorming, and how many times its views were told since. */
+function specAt(r: TempRepo) {
+  r.write(`${SPEC}/pipeline.state.json`, state('brainstorming'));
+  r.write(`${SPEC}/spec.md`, '# Login');
+  const spec = new LoomRepository(r.root).load().get(SPEC)!;
+  let told = 0;
+  spec.onDidChange(() => told++);
+  return { spec, heard: () => told };
+}
+
 test('a change of the spec: its writes are read once after it and the views told once, however many files it wrote', () => {
   const r = new TempRepo();
   try {
-    r.write(`${SPEC}/pipeline.state.json`, state('brainstorming'));
-    r.write(`${SPEC}/spec.md`, '# Login');
-    const spec = new LoomRepository(r.root).load().get(SPEC)!;
-    let heard = 0;
-    spec.onDidChange(() => heard++);
+    const { spec, heard } = specAt(r);
     const seen = spec.change((current) => {
       writeFileSync(join(spec.snapshot.dir, 'notes-a.md'), 'a\n');
       const mid = current().files.has('notes-a.md');
@@ -20,7 +26,7 @@ test('a change of the spec: its writes are read once after it and the views told
       return mid;
     });
     assert.equal(seen, true, 'current() gives the files as they are within the change');
-    assert.equal(heard, 1, 'told once');
+    assert.equal(heard(), 1, 'told once');
     assert.ok(spec.snapshot.files.has('notes-b.md'), 'read after the change');
   } finally {
     r.dispose();
@@ -30,11 +36,7 @@ test('a change of the spec: its writes are read once after it and the views told
 test('a change that fails halfway is read and told all the same, and its error thrown', () => {
   const r = new TempRepo();
   try {
-    r.write(`${SPEC}/pipeline.state.json`, state('brainstorming'));
-    r.write(`${SPEC}/spec.md`, '# Login');
-    const spec = new LoomRepository(r.root).load().get(SPEC)!;
-    let heard = 0;
-    spec.onDidChange(() => heard++);
+    const { spec, heard } = specAt(r);
     assert.throws(
       () =>
         spec.change(() => {
@@ -43,7 +45,7 @@ test('a change that fails halfway is read and told all the same, and its error t
         }),
       /the handoff was refused/,
     );
-    assert.equal(heard, 1);
+    assert.equal(heard(), 1);
     assert.ok(spec.snapshot.files.has('notes.md'));
   } finally {
     r.dispose();
