@@ -1,15 +1,14 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { RunCommandMessage } from '../../src/shared/protocol';
 import { h } from '../common/dom';
+import type { DashboardCommand, NextStepAction } from './nextStepActions';
 import { post } from '../common/vscodeApi';
-
-type Command = RunCommandMessage extends infer M ? (M extends RunCommandMessage ? Omit<M, 'type' | 'specDir'> : never) : never;
 
 /**
  * A button that runs a palette command through the host, which asks the same confirmations as
  * the palette does. `key` identifies it across re-renders, so focus survives a live update.
  */
-export function commandButton(specDir: string, command: Command, label: string, options: { key: string; secondary?: boolean; disabled?: boolean; title?: string }): HTMLElement {
+export function commandButton(specDir: string, command: DashboardCommand, label: string, options: NextStepAction['options']): HTMLElement {
   return h(
     'vscode-button',
     {

@@ -2,6 +2,7 @@ import type { DashboardModel, NextTransition } from '../../src/shared/dashboardM
 import { h } from '../common/dom';
 import { fileLink } from '../common/openFile';
 import { commandButton } from './commands';
+import { nextStepActions } from './nextStepActions';
 import { tv } from '../../src/shared/messages/viewText';
 
 function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
@@ -47,40 +48,11 @@ function transitionCard(m: DashboardModel, t: NextTransition): HTMLElement {
 }
 
 /**
- * The next transition with every precondition and whether it holds, and the palette's actions:
- * Advance, Approve, Check stage (where the stage has validators), Mark Failed and Approve again
- * for each stale approval (the host asks the same confirmations the palette does).
+ * The next transition with every precondition and whether it holds, and the palette's actions
+ * (nextStepActions; the host asks the same confirmations the palette does).
  */
 export function renderNextStep(m: DashboardModel): HTMLElement {
-  const forward = m.next.find((t) => t.kind === 'forward');
-  const a = m.actions;
-  const buttons = [
-    a.advance
-      ? commandButton(m.specDir, { command: 'advance' }, tv('view.next.advance'), {
-          key: 'advance',
-          disabled: !forward?.ready,
-          title: forward?.ready ? tv('view.next.moveTo', { stage: forward.to }) : tv('view.next.notYet'),
-        })
-      : null,
-    a.approve ? commandButton(m.specDir, { command: 'approve' }, tv('view.next.approve'), { key: 'approve', secondary: true, disabled: !forward?.ready }) : null,
-    a.checkStage.length
-      ? commandButton(m.specDir, { command: 'checkStage' }, tv('view.next.checkStage'), {
-          key: 'check-stage',
-          secondary: true,
-          title: tv('view.next.checkStageTitle', { validators: a.checkStage.join(', ') }),
-        })
-      : null,
-    a.verify ? commandButton(m.specDir, { command: 'verify' }, tv('view.next.verify'), { key: 'verify', title: tv('view.next.verifyTitle') }) : null,
-    a.answerReview ? commandButton(m.specDir, { command: 'answerReview' }, tv('view.next.answerReview'), { key: 'answer-review' }) : null,
-    a.markFailed ? commandButton(m.specDir, { command: 'markFailed' }, tv('view.next.markFailed'), { key: 'mark-failed', secondary: true }) : null,
-    // A stale approval of a gate already passed blocks every way on until it is renewed.
-    ...a.reapprove.map((stage) =>
-      commandButton(m.specDir, { command: 'reapprove', args: { stage } }, tv('view.next.reapprove', { stage }), {
-        key: `reapprove-${stage}`,
-        title: tv('view.next.reapproveTitle', { stage }),
-      }),
-    ),
-  ];
+  const buttons = nextStepActions(m).map((b) => commandButton(m.specDir, b.command, b.label, b.options));
   const empty = m.next.length === 0 ? h('p', { className: 'muted' }, tv(m.stage === null ? 'view.next.unknownStage' : 'view.next.end')) : null;
   return h(
     'section',

@@ -63,10 +63,13 @@ function scratchSpec(repoRoot: string, specDir: string, drafts: readonly Draft[]
   const repo = new LoomRepository(scratch).load();
   const before = repo.get(specDir);
   if (!before) return undefined;
-  const rework = handoffRework(before);
-  for (const d of drafts) writeFileAtomic(join(target, d.path), d.content);
-  rework(drafts.map((d) => d.path));
-  return repo.reload(before.snapshot.dir);
+  // One change of the scratch spec: it reads the drafts back itself.
+  before.change((current) => {
+    const rework = handoffRework(before, current);
+    for (const d of drafts) writeFileAtomic(join(target, d.path), d.content);
+    rework(drafts.map((d) => d.path));
+  });
+  return before;
 }
 
 /** Errors the core reports in the drafted files themselves (JSON syntax, schema, frontmatter). */

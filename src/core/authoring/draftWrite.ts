@@ -4,7 +4,6 @@ import { writeFileAtomic } from '../fs/atomicWrite';
 import { readOptionalText } from '../fs/readOptional';
 import { sha256OfFile } from '../fs/sha256';
 import type { SpecPipeline } from '../repository/specPipeline';
-import { withRunLock } from '../store/runLock';
 import { handoffRework } from '../specdir/handoffRefresh';
 import type { Draft } from './draftBlocks';
 import { mayWrite, type AuthoringCommand } from './stageCommands';
@@ -59,7 +58,8 @@ export interface WrittenDrafts {
 }
 
 /**
- * Writes the drafts the user accepted, each atomically, under the spec's run lock, then the
+ * Writes the drafts the user accepted, each atomically, as one change of the spec (under its run
+ * lock, the spec read once after it and the views told once: SpecPipeline.change), then the
  * stage's handoff (status, summary, artifacts, and the fingerprints loom's writeHandoff records),
  * an intent to the spec's actor. The handoffs of earlier stages this rework left stale only
  * through the files written here get their fingerprints taken again, as `loom handoff write`
@@ -67,21 +67,18 @@ export interface WrittenDrafts {
  * overwritten: nothing is written and the error names it.
  */
 export function writeDrafts(spec: SpecPipeline, command: AuthoringCommand, drafts: readonly Draft[], base: DraftBase, summary: string, now: string): WrittenDrafts {
-  spec.reload();
-  const snapshot = spec.snapshot;
-  const specDir = snapshot.specDir;
-  for (const d of drafts) {
-    if (!mayWrite(command, d.path)) throw new LoomError(say('draft.writeNotAllowed', { path: `${specDir}/${d.path}`, command: command.name }), `${specDir}/${d.path}`);
-    const current = sha256OfFile(join(snapshot.dir, d.path)) ?? null;
-    if (Object.hasOwn(base, d.path) && base[d.path] !== current) {
-      throw new LoomError(say('draft.changedSince', { path: `${specDir}/${d.path}`, command: command.name }), `${specDir}/${d.path}`);
+  const { dir, specDir } = spec.snapshot;
+  return spec.change((current) => {
+    for (const d of drafts) {
+      if (!mayWrite(command, d.path)) throw new LoomError(say('draft.writeNotAllowed', { path: `${specDir}/${d.path}`, command: command.name }), `${specDir}/${d.path}`);
+      if (Object.hasOwn(base, d.path) && base[d.path] !== (sha256OfFile(join(dir, d.path)) ?? null)) {
+        throw new LoomError(say('draft.changedSince', { path: `${specDir}/${d.path}`, command: command.name }), `${specDir}/${d.path}`);
+      }
     }
-  }
-  return withRunLock(snapshot, () => {
-    const rework = handoffRework(spec);
+    const rework = handoffRework(spec, current);
     const written: string[] = [];
     for (const d of drafts) {
-      const path = join(snapshot.dir, d.path);
+      const path = join(dir, d.path);
       if (readOptionalText(path) === d.content) continue;
       writeFileAtomic(path, d.content);
       written.push(d.path);

@@ -12,7 +12,6 @@ import { gitOutput } from '../git/gitCommand';
 import { t } from '../messages';
 import type { SpecPipeline } from '../repository/specPipeline';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { withRunLock } from '../store/runLock';
 import { headCommitOf, type RecordedBaseline } from './baseline';
 import type { SpecDrift } from './driftScan';
 import { shortCommit } from './driftText';
@@ -126,7 +125,7 @@ export function checkReconcileDrafts(
 }
 
 /**
- * Writes an accepted reconcile, as one change under the spec's run lock: the drafts (each
+ * Writes an accepted reconcile, as one change of the spec (SpecPipeline.change: under its run lock): the drafts (each
  * atomically; a file changed since the proposal is never overwritten), then the spec's actor
  * moves the drift baseline to HEAD (`reconciled`, by whom, with the model's summary as why).
  */
@@ -140,9 +139,9 @@ export async function writeReconcile(
   now: string,
 ): Promise<WrittenDrafts & { baseline: RecordedBaseline }> {
   const head = await headCommitOf(spec.snapshot.repoRoot);
-  return withRunLock(spec.snapshot, () => {
+  // One change of the spec: the drafts and the move are read back once, and the views told once.
+  return spec.change(() => {
     const written = writeDrafts(spec, command, drafts, base, summary, now);
-    spec.reload();
     const answer = spec.requestNow(
       { type: 'moveBaseline', source: 'reconciled', by, reason: summary.trim() || `@loom /reconcile wrote ${written.written.join(', ')}` },
       { now, ...(head ? { codeCommit: head } : {}) },

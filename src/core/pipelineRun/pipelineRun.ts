@@ -2,14 +2,13 @@ import { join } from 'node:path';
 import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
 import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { checkDrafts } from '../authoring/draftCheck';
-import { runDraftingTurn, type DraftingRequest } from '../authoring/draftingTurn';
+import type { DraftingRequest } from '../authoring/draftingTurn';
 import { estimateDrafting, MessageTokens, recordDrafting, specLedger } from '../credits/draftingCredits';
 import { formatCredits } from '../credits/pricing';
 import { draftBase, writeDrafts } from '../authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
 import type { AuthoringCommand, AuthoringCommandName } from '../authoring/stageCommands';
-import { ModelRequestError, ModelUnavailableError, type ChatMessage, type ChatModel } from '../executing/dispatch/chatModel';
-import { isTransientModelError } from '../executing/dispatch/transientModelError';
+import { ModelUnavailableError, type ChatMessage, type ChatModel } from '../executing/dispatch/chatModel';
 import type { ExecutingOutcome } from '../executing/machine/runTypes';
 import { CreditBudgetExceededError, TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
@@ -24,6 +23,7 @@ import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import { reviewFixesToAnswer } from '../pipeline/specOffers';
 import type { VerificationResult } from '../verification/verificationResult';
 import { stageNeed } from './personFirst';
+import { CORRECTION_ROUNDS, runDraftingStep } from './draftingStep';
 import { reconcileStep } from './reconcileStep';
 import { stopped, tasksStop } from './tasksStop';
 import { writeStageTranscript } from './stageTranscript';
@@ -77,8 +77,6 @@ export interface RunPorts {
 export type ReviewOutcome =
   { kind: 'refused'; message: string } | { kind: 'stopped'; outcome: ExecutingOutcome; message: string } | { kind: 'answered'; passed: boolean; message: string; wrote: string[] };
 
-/** At most this many correction rounds after the first draft: the issue's "at most two". */
-const CORRECTION_ROUNDS = 2;
 /** More moves than a pipeline has stages means something loops: the run stops and says so. */
 const MAX_STEPS = 40;
 
@@ -108,8 +106,10 @@ export async function runPipeline(spec: SpecPipeline, ports: RunPorts): Promise<
   const stages: StageRecord[] = [];
   let used = 0;
   const end = (s: Omit<RunStop, 'stages'>): RunStop => ({ ...s, stages });
+  // No read of the spec per step or per line: each of the run's writes is a request or a change of
+  // the spec (SpecPipeline.change), which reads what it wrote; a change from outside comes
+  // through the watcher.
   for (let step = 0; step < MAX_STEPS; step++) {
-    spec.reload();
     const stage = spec.stage ?? '-';
     if (ports.signal.aborted) return end(stopped('stopped', stage, t('run.pipeline.stopped', { stage })));
     if (ports.budget !== undefined && used >= ports.budget) return end(stopped('budget', stage, t('run.pipeline.budget', { used, budget: ports.budget })));
@@ -266,8 +266,8 @@ type Answered = Extract<ReviewOutcome, { kind: 'answered' }> | { kind: 'stop'; s
 async function answer(spec: SpecPipeline, answerReview: () => Promise<ReviewOutcome>, stage: string, record: StageRecord): Promise<Answered> {
   record.rounds = 1;
   const before = recordedTokens(spec.snapshot);
+  // Answer Review is a request of the spec's actor: the spec read what its run wrote as it ended.
   const r = await answerReview();
-  spec.reload();
   record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
   if (r.kind === 'refused') return { kind: 'stop', stop: stopped('refused', stage, r.message) };
   // A fix run that stopped stops the run for the same reasons Run Tasks does (a breaker, the budget, a model).
@@ -291,8 +291,8 @@ async function answerAtGate(spec: SpecPipeline, ports: RunPorts, stage: string, 
 async function tasksStage(spec: SpecPipeline, ports: RunPorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
   const before = recordedTokens(spec.snapshot);
   record.rounds = 1;
+  // Run Tasks is a request of the spec's actor: the spec read what its run wrote as it ended.
   const r = await ports.runTasks();
-  spec.reload();
   record.tokens += Math.max(0, recordedTokens(spec.snapshot) - before);
   if (r.kind !== 'ran') return tasksStop(r, spec.snapshot, stage);
   record.wrote.push(...r.finished.map((id) => `task-states/${id}.state.json`), ...(spec.snapshot.reports.has('test-report.md') ? ['test-report.md'] : []));
@@ -344,9 +344,8 @@ async function draftStage(
     const tokens = new MessageTokens(model, ports.signal);
     const over = await draftingEstimate(spec, ports, model, messages, tokens, say);
     if (over) return stopped('budget', stage, over);
-    let result;
-    try {
-      result = await runDraftingTurn({
+    const drafted = await runDraftingStep(
+      {
         model,
         messages,
         specDir: snapshot.specDir,
@@ -358,22 +357,13 @@ async function draftStage(
           sent.push(m);
           return m;
         },
-        onEvent: (e) => {
-          if (e.type === 'repair') say(t('run.pipeline.repair', { count: e.problems.length, attempt: e.attempt }));
-        },
-        signal: ports.signal,
-        maxRepairs: CORRECTION_ROUNDS,
-      });
-    } catch (e) {
-      if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
-      if (e instanceof ModelUnavailableError) return stopped('model-unavailable', stage, t('run.pipeline.noModel', { stage, reason: e.reason ?? e.message }));
-      // Still failing after its retries for a passing reason: not a refusal, a model that could not be reached.
-      if (isTransientModelError(e)) return stopped('model-error', stage, t('run.pipeline.modelError', { stage, detail: (e as Error).message }));
-      if (e instanceof ModelRequestError) return stopped('model-refused', stage, t('run.pipeline.modelRefused', { code: e.code, detail: e.message }));
-      throw e;
-    }
-    // Stopped while the model answered: its cut-off reply is no answer (a provider may end the stream quietly on cancel).
-    if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
+      },
+      ports.signal,
+      stage,
+      say,
+    );
+    if ('stop' in drafted) return drafted.stop;
+    const { result } = drafted;
     record.rounds += 1 + result.repairs;
     const estimated = estimateTokens([...sent.map((m) => m.content), ...result.replies]);
     record.tokens += estimated;
@@ -444,9 +434,8 @@ async function keepDraftingSpend(
   say: (l: string) => void,
 ): Promise<void> {
   try {
-    const spend = await recordDrafting(spec.snapshot, stage, model, requests, ports.credits?.prices, tokens, () => new Date().toISOString());
-    // The actor's next write (the move) starts from the state on disk, with these tokens in it.
-    spec.reload();
+    // A change of the spec: the next drafting's estimate reads the ledger with these tokens in it.
+    const spend = await spec.changeAfter(() => recordDrafting(spec.snapshot, stage, model, requests, ports.credits?.prices, tokens, () => new Date().toISOString()));
     const n = { input: spend.input, output: spend.output };
     if (spend.credits !== undefined) record.credits = (record.credits ?? 0) + spend.credits;
     say(spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model }));

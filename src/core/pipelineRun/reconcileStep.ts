@@ -1,10 +1,8 @@
 import { buildRepairMessage, loadAuthoringTemplates } from '../authoring/authoringPrompts';
 import { replySummary, type Draft } from '../authoring/draftBlocks';
-import { runDraftingTurn } from '../authoring/draftingTurn';
 import { draftBase } from '../authoring/draftWrite';
-import { ModelRequestError, ModelUnavailableError, type ChatModel } from '../executing/dispatch/chatModel';
+import { ModelUnavailableError, type ChatModel } from '../executing/dispatch/chatModel';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
-import { isTransientModelError } from '../executing/dispatch/transientModelError';
 import { readOptionalText } from '../fs/readOptional';
 import { driftSubjectOf } from '../drift/driftSubjects';
 import { scanDrift } from '../drift/driftScan';
@@ -14,6 +12,7 @@ import { t } from '../messages';
 import { stageWithRole } from '../pipeline/stageRoles';
 import type { SpecPipeline } from '../repository/specPipeline';
 import type { RunStop, StageRecord } from './runStop';
+import { CORRECTION_ROUNDS, runDraftingStep } from './draftingStep';
 import { stopped } from './tasksStop';
 import { estimateTokens } from './tokens';
 
@@ -25,9 +24,6 @@ export interface ReconcilePorts {
   reviewDrafts(stage: string, drafts: readonly Draft[], problems: readonly string[]): Promise<boolean>;
 }
 
-/** At most this many correction rounds, as every drafting stage of a run. */
-const CORRECTION_ROUNDS = 2;
-
 /**
  * The run's step after synced, when the person asked for it (RunPorts.reconcile): the spec's
  * drift read, and a drifted spec reconciled as `@loom /reconcile` does it: the model's smallest
@@ -38,7 +34,7 @@ const CORRECTION_ROUNDS = 2;
 export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, stage: string, record: StageRecord, say: (l: string) => void): Promise<Omit<RunStop, 'stages'> | undefined> {
   const sync = stageWithRole(spec.definition, 'sync');
   if (!sync) return undefined;
-  spec.reload();
+  // The sync before it was a request: the spec took what it wrote already.
   const snapshot = spec.snapshot;
   const drift = (await scanDrift(snapshot.repoRoot, [driftSubjectOf(spec)], { signal: ports.signal })).specs[0];
   if (!drift || drift.status !== 'drifted') {
@@ -57,9 +53,8 @@ export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, s
   const language = detectLanguage(readOptionalText(`${snapshot.dir}/spec.md`) ?? '');
   const templates = loadAuthoringTemplates(snapshot.repoRoot, language);
   const messages = buildReconcileMessages({ command, dir: snapshot.dir, specDir: snapshot.specDir, drift, diff, request: '', language });
-  let result;
-  try {
-    result = await runDraftingTurn({
+  const drafted = await runDraftingStep(
+    {
       model,
       messages,
       specDir: snapshot.specDir,
@@ -67,20 +62,13 @@ export async function reconcileStep(spec: SpecPipeline, ports: ReconcilePorts, s
       pending: [],
       check: (drafts) => checkReconcileDrafts(snapshot, command, drafts, readOptionalText),
       repairMessage: (p) => buildRepairMessage(templates, p),
-      onEvent: (e) => {
-        if (e.type === 'repair') say(t('run.pipeline.repair', { count: e.problems.length, attempt: e.attempt }));
-      },
-      signal: ports.signal,
-      maxRepairs: CORRECTION_ROUNDS,
-    });
-  } catch (e) {
-    if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
-    if (e instanceof ModelUnavailableError) return stopped('model-unavailable', stage, t('run.pipeline.noModel', { stage, reason: e.reason ?? e.message }));
-    if (isTransientModelError(e)) return stopped('model-error', stage, t('run.pipeline.modelError', { stage, detail: (e as Error).message }));
-    if (e instanceof ModelRequestError) return stopped('model-refused', stage, t('run.pipeline.modelRefused', { code: e.code, detail: e.message }));
-    throw e;
-  }
-  if (ports.signal.aborted) return stopped('stopped', stage, t('run.pipeline.stopped', { stage }));
+    },
+    ports.signal,
+    stage,
+    say,
+  );
+  if ('stop' in drafted) return drafted.stop;
+  const { result } = drafted;
   record.rounds += 1 + result.repairs;
   record.tokens += estimateTokens([...messages.map((m) => m.content), ...result.replies]);
   if (!result.proposed || !result.drafts.length) return stopped('model-refused', stage, t('run.pipeline.noDrafts', { command: command.name, reply: result.replies.join('\n').slice(0, 300) }));

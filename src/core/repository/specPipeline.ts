@@ -289,7 +289,7 @@ export class SpecPipeline {
     if (this.running) return this.running;
     const machine = machineFor(this.definition);
     const { snapshot, verdicts, stage } = this.facts;
-    const input = { facts: snapshot, verdicts, state: snapshot.state, freshState: this.freshState, store: this.store, followFiles: () => this.reload() };
+    const input = { facts: snapshot, verdicts, state: snapshot.state, freshState: this.freshState, store: this.store, followFiles: () => this.readFiles() };
     const restored = machine.resolveState({ value: machineStateOf(this.definition, stage), context: input });
     const actor = createActor(machine, { snapshot: restored, input, ...(this.options.inspect ? { inspect: (e: InspectionEvent) => this.options.inspect!(e, this.snapshot.specDir) } : {}) });
     // An actor that stopped on an error (a bug, never a refusal: effects answer their own errors)
@@ -319,9 +319,61 @@ export class SpecPipeline {
     for (const l of this.listeners) l();
   }
 
-  /** Reads the spec's files again and hands them to the actor. */
-  reload(): void {
+  /**
+   * The funnel's own read of the spec's files (inside a request: each file once, see
+   * requestReads). A request, `change` and `changeAfter` read what they wrote themselves and tell
+   * the views once; a change from outside (loom's CLI, an editor, git) is read through the
+   * repository (LoomRepository.reload, `refresh`), in the extension by the folder's watcher only.
+   */
+  private readFiles(): void {
     this.refresh(loadSpec(this.snapshot.repoRoot, this.snapshot.dir, this.options.cache));
+  }
+
+  /**
+   * A write beside the intents (a spec's review threads, a task's review, accepted drafts, a
+   * stage's transcript), through the funnel as a request's: made holding the spec's run lock, each
+   * file read once for the whole change (requestReads), the spec's files read once after it and
+   * the views told once. `current` gives the spec's files as they are at that moment (what the
+   * write already wrote included), for a write that decides from them.
+   */
+  change<T>(write: (current: () => SpecSnapshot) => T): T {
+    let outcome = { error: undefined } as { value: T } | { error: unknown };
+    const current = () => {
+      this.readFiles();
+      return this.snapshot;
+    };
+    // A write that failed halfway (drafts written, their handoff refused) is read and told too.
+    this.told(
+      this.underLock(() => {
+        try {
+          outcome = { value: write(current) };
+        } catch (error) {
+          outcome = { error };
+        }
+      }),
+    );
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  /**
+   * A write that waits on other work between its reads and its write and takes the run lock for
+   * the write itself (a drafting turn's credits, counted by the model first): once it is done,
+   * the spec reads its files once and the views are told once, as after `change`.
+   */
+  async changeAfter<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.readFiles();
+    }
+  }
+
+  /** The views hear of a change once: now, or at the end of the request this one is part of. */
+  private told(changed: boolean): void {
+    if (!changed) return;
+    if (this.deferred) this.deferred.changed = true;
+    else this.notify();
   }
 
   /** The transitions open from the current stage, each with its unmet preconditions. */
@@ -427,7 +479,8 @@ export class SpecPipeline {
       try {
         return answerOf(await end.answer, this.snapshot.specDir, intent.type) as Answer<I['type']>;
       } finally {
-        this.reload();
+        // What the job's effect wrote: the spec's one read after it, and the views' one notification.
+        this.readFiles();
       }
     } finally {
       end.stop();
@@ -460,7 +513,8 @@ export class SpecPipeline {
    * answer to the request itself may still differ; it is the request that decides.
    */
   preview(intent: Exclude<Intent, { type: LongIntent }>, options: RequestOptions = {}): Preview {
-    this.reload();
+    // A read-only request: its one read of the spec, for the files as they are now.
+    this.readFiles();
     // Another live process holds the spec: the request would be refused for it, so the preview is.
     const lock = this.snapshot.lock;
     if (lock && !lock.stale && lock.pid !== process.pid) return lockedAnswer(this, heldElsewhere(this.snapshot, lock));
@@ -507,7 +561,7 @@ export class SpecPipeline {
     try {
       changed = this.underLock(() => {
         heard = this.hear((event as { id?: string }).id, () => {
-          this.reload();
+          this.readFiles();
           // The stage reports are the move's first effect (the actor's); a move the table says writes none is marked so.
           this.actor.send((event.type === 'ADVANCE' || event.type === 'APPROVE') && !op.stageReports ? { ...event, reportsDone: {} } : event);
         });
@@ -517,7 +571,8 @@ export class SpecPipeline {
       if (e instanceof SpecLockedError) return { locked: lockedAnswer(this, e) };
       throw e;
     }
-    if (changed && (heard || !op.long)) this.notify();
+    // Inside a change (accepted drafts writing their handoff), the views hear at the end of it.
+    if (heard || !op.long) this.told(changed);
     return { heard };
   }
 
@@ -531,7 +586,7 @@ export class SpecPipeline {
     try {
       withRequestReads(() => {
         withRunLock(this.snapshot, send, { waitMs: this.options.lockWaitMs });
-        this.reload();
+        this.readFiles();
       });
       return this.deferred.changed;
     } finally {
@@ -601,14 +656,14 @@ export class SpecPipeline {
       // Driven elsewhere: what the actor says of the run is the answer (its own run going on, a
       // precondition); if it would start one, the lock is why it does not.
       if ('locked' in ended) {
-        this.reload();
+        this.readFiles();
         return this.wouldAnswer(eventOf(asked, options, id, now, this.place)) ?? lockedAnswer(this, ended.locked);
       }
       return answerOf(ended, this.snapshot.specDir, asked.type);
     } finally {
       end.stop();
       // What the run wrote: the views hear of it once more, as it ended.
-      if (started) this.reload();
+      if (started) this.readFiles();
     }
   }
 
@@ -623,7 +678,7 @@ export class SpecPipeline {
   private following(onEvent: ((e: ExecutingEvent) => void) | undefined): (e: ExecutingEvent) => void {
     return (e) => {
       onEvent?.(e);
-      if (e.type === 'task-status' || e.type === 'checkpoint' || e.type === 'test-report') this.reload();
+      if (e.type === 'task-status' || e.type === 'checkpoint' || e.type === 'test-report') this.readFiles();
     };
   }
 
@@ -635,7 +690,7 @@ export class SpecPipeline {
    */
   private async modelMissing(intent: RunIntent, options: RequestOptions, id: string, now: string): Promise<Refused | undefined> {
     if (intent.type !== 'runTasks' || !intent.run.models.check) return undefined;
-    this.reload();
+    // On the facts the spec follows (every request and change tells it, the watcher the rest): the run itself is decided on one read under the lock.
     if (this.wouldAnswer(eventOf(intent, options, id, now, this.place))?.kind === 'refused') return undefined;
     const reason = await intent.run.models.check(intent.run.signal);
     if (reason === undefined) return undefined;

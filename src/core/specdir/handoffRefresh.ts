@@ -11,21 +11,20 @@ import type { SpecSnapshot } from './specSnapshot';
  * would refuse every advance (loom's findStaleHandoffs) until someone ran `handoff --refresh`. A
  * handoff stale for any other reason, or already stale before, is left as it is. The tasks
  * converge appends are not refreshed this way: nobody has reviewed them yet, so the planning
- * handoff and approval stay stale until the person does. Call it with the spec before the
- * write, and the function it returns after it, both under the run lock the write holds, with the
- * spec-relative files written: each handoff is refreshed by the spec's actor (a writeHandoff
- * intent that keeps the paths it fingerprints), and their files (`handoffs/x.json`) come back.
+ * handoff and approval stay stale until the person does. Call it inside the write's change of
+ * the spec (SpecPipeline.change, whose `current` gives the spec's files as they are) before the
+ * write, and the function it returns after it, with the spec-relative files written: each
+ * handoff is refreshed by the spec's actor (a writeHandoff intent that keeps the paths it
+ * fingerprints), and their files (`handoffs/x.json`) come back.
  */
-export function handoffRework(spec: SpecPipeline): (written: readonly string[]) => string[] {
-  spec.reload();
-  const wasStale = new Set(staleHandoffs(spec.snapshot).map((h) => h.handoff));
-  return (written) => refreshReworked(spec, wasStale, written);
+export function handoffRework(spec: SpecPipeline, current: () => SpecSnapshot): (written: readonly string[]) => string[] {
+  const wasStale = new Set(staleHandoffs(current()).map((h) => h.handoff));
+  return (written) => refreshReworked(spec, current, wasStale, written);
 }
 
-function refreshReworked(spec: SpecPipeline, wasStale: ReadonlySet<string>, written: readonly string[]): string[] {
+function refreshReworked(spec: SpecPipeline, current: () => SpecSnapshot, wasStale: ReadonlySet<string>, written: readonly string[]): string[] {
   if (written.length === 0) return [];
-  spec.reload();
-  const after: SpecSnapshot = spec.snapshot;
+  const after = current();
   const covers = (declared: string) => {
     const p = declared.replace(/\\/g, '/').replace(/\/$/, '');
     return written.some((w) => w === p || w.startsWith(`${p}/`));

@@ -31,7 +31,7 @@ import { formatCredits, MessageTokens, recordDrafting } from '../../core/port/cr
 import { LoomError } from '../../core/port/errors';
 import { readOptionalText } from '../../core/port/files';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
-import { reviewFixesToAnswer } from '../../core/port/offers';
+import { respondAnswersReview } from './respondRoute';
 import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
@@ -41,9 +41,6 @@ import type { PendingDraftStore } from './pendingDrafts';
 import { t } from '../../core/port/messages';
 
 export const PARTICIPANT_ID = 'loom.chat';
-
-/** Whether the actor would send the review's fixes (its BLOCKERs, its open code threads) to the implementer: its own rule. */
-const hasReviewFixes = (entry: SpecEntry) => reviewFixesToAnswer(entry.spec.definition, entry.spec.snapshot, entry.spec.stage);
 
 /** A chat command handled outside the stage drafting (/refine), with the participant's preview and spec lookup. */
 export interface ParticipantCommand {
@@ -126,7 +123,7 @@ export class LoomChatParticipant implements vscode.Disposable {
     const meta: LoomChatMetadata = { command: command.name, dir: entry.dir, ...(entry.spec.stage ? { stage: entry.spec.stage } : {}) };
     const pending = this.store.get(entry.dir, command.name);
     // /respond with BLOCKERs to fix: the implementer fixes them (Loom: Answer Review) rather than a draft saying they will be.
-    if (command.name === 'respond' && !pending && hasReviewFixes(entry)) return this.answerReview(entry, meta, stream);
+    if (command.name === 'respond' && !pending && respondAnswersReview(entry.spec)) return this.answerReview(entry, meta, stream);
     if (pending && isAcceptance(request.prompt)) {
       try {
         const result = await writePending(this.ctx, this.store, pending);
@@ -223,8 +220,9 @@ export class LoomChatParticipant implements vscode.Disposable {
    */
   private async keepSpend(entry: SpecEntry, stage: string, model: ChatModel, requests: readonly DraftingRequest[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
     try {
-      const spend = await recordDrafting(entry.spec.snapshot, stage, model, requests, this.ctx.config.creditPrices, new MessageTokens(model, signal), () => new Date().toISOString());
-      entry.spec.reload();
+      const spend = await entry.spec.changeAfter(() =>
+        recordDrafting(entry.spec.snapshot, stage, model, requests, this.ctx.config.creditPrices, new MessageTokens(model, signal), () => new Date().toISOString()),
+      );
       const n = { input: spend.input, output: spend.output };
       stream.markdown(
         `\n\n> ${spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model })}\n\n`,

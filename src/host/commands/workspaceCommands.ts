@@ -56,7 +56,8 @@ async function newFeature(ctx: CommandContext, args: CommandArgs): Promise<Comma
   const language = displayLanguage();
   const created = createSpec(folder.uri.fsPath, name, new Date(), { specRoot, pipelineType, stage: repo.definition(pipelineType).initial, definition: repo.definition(pipelineType), language });
   ctx.log.component('newFeature').info(`created ${created.specDir} in ${folder.name}`);
-  folderSpecs.reloadNow(created.dir);
+  // A new spec: its row is read now, not when the folder goes quiet.
+  folderSpecs.settleNow(created.dir);
   // Both awaited: when the command is done, the new spec is the one in focus (selected, its
   // spec.md open), so the @loom /brainstorm it offers, or a command run next, is about it. The
   // toast comes with the editor: a view opened for the first time takes seconds to draw.

@@ -19,10 +19,10 @@ import {
 } from '../../core/port/review';
 import { findWorktree } from '../../core/port/specs';
 import type { LoomConfig } from '../config';
-import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { LoomComment } from './reviewComment';
+import { followSpecs, StoredThreads, wholeFileComments } from './wholeFileComments';
 import { t } from '../../core/port/messages';
 
 export const REVIEW_CONTROLLER_ID = 'loom.review';
@@ -59,31 +59,23 @@ interface ShownThread {
  * through the core store (under the run lock); the threads are then drawn again from the file, so
  * what the editor shows is always what is stored.
  */
-export class ReviewThreads extends Disposable {
+export class ReviewThreads extends StoredThreads<ShownThread> {
   readonly controller: vscode.CommentController;
-  private readonly shown = new Map<string, Map<string, ShownThread>>();
-  private readonly byThread = new WeakMap<vscode.CommentThread, ShownThread>();
   private readonly counts = new Map<string, ReviewComments>();
-  private readonly warned = new Set<string>();
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
-  /** Fires with the spec directory whose threads changed (the tree's counts follow it). */
-  readonly onDidChange = this._onDidChange.event;
 
-  constructor(
-    private readonly registry: SpecRegistry,
-    private readonly config: LoomConfig,
-    private readonly log: Log,
-  ) {
-    super();
-    this.controller = this._register(vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, t('host.comments.loomReview')));
-    this.controller.options = { prompt: t('host.comments.commentPartSpec'), placeHolder: t('host.comments.whatWrongHereWhatShould') };
-    this.controller.commentingRangeProvider = {
-      provideCommentingRanges: (doc) => (this.locate(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
-    };
-    this._register(registry.onDidChange((e) => (e.all ? this.renderAll() : [...e.changed, ...e.removed].forEach((d) => this.render(d)))));
+  constructor(registry: SpecRegistry, config: LoomConfig, log: Log) {
+    super(registry, config, log);
+    const texts = { prompt: t('host.comments.commentPartSpec'), placeHolder: t('host.comments.whatWrongHereWhatShould') };
+    this.controller = this._register(wholeFileComments(REVIEW_CONTROLLER_ID, t('host.comments.loomReview'), texts, (uri) => !!this.locate(uri)));
+    this._register(
+      followSpecs(
+        registry,
+        () => this.renderAll(),
+        (dir) => this.render(dir),
+      ),
+    );
     this._register(vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e.document)));
     this._register(vscode.workspace.onDidSaveTextDocument((doc) => this.keepMoves(doc)));
-    void registry.ready.then(() => this.renderAll());
   }
 
   /**

@@ -149,8 +149,8 @@ export function registerExecutingCommands(ctx: CommandContext, host: ExecutingHo
       host.stops?.tasksEnded(e, undefined);
       return { status: 'cancelled' };
     }
+    // The request read what the run wrote as it ended: the spec's facts are the run's.
     const result = answer.result;
-    e.spec.reload();
     host.stops?.tasksEnded(e, tasksRunStop({ kind: 'ran', ...result }, e.spec.snapshot, e.spec.stage ?? '-'));
     log.info(`${e.spec.snapshot.specDir}: ${result.outcome}: ${result.message}`);
     const shown = describeOutcome(feature(e), result);

@@ -62,7 +62,7 @@ export function registerTaskThreadCommands(ctx: CommandContext, threads: TaskThr
     const answer = await request(e.spec, { type: 'sendThreads', task });
     if (answer.kind === 'refused') return presentRefused(ctx, e, answer, 'taskReview');
     if (answer.kind !== 'changed') return { status: 'cancelled' };
-    ctx.registry.reloadNow(e.dir);
+    // The request read what it wrote and told the views; the threads are drawn before the message.
     await threads.render(e.dir);
     const run = t('ask.runTasks.ok');
     const count = answer.intent === 'sendThreads' ? answer.threads : 0;

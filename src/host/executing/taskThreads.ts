@@ -6,10 +6,10 @@ import { fileAt } from '../../core/port/files';
 import { checkpointsOf } from '../../core/port/views';
 import { anchorThread, readTaskReview, TASK_REVIEWS_DIR, taskCodeRoot, updateTaskReview, type TaskReview, type TaskThread } from '../../core/port/taskReview';
 import type { LoomConfig } from '../config';
-import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import { t } from '../../core/port/messages';
+import { followSpecs, StoredThreads, wholeFileComments } from '../comments/wholeFileComments';
 
 export const TASK_REVIEW_CONTROLLER_ID = 'loom.taskReview';
 export const CHECKPOINT_SCHEME = 'loom-checkpoint';
@@ -83,29 +83,21 @@ interface Shown {
  * again from it after every change, so what the editor shows is what is stored. A task rewound
  * (no checkpoint left) keeps its threads in the file; they are drawn again when it has one.
  */
-export class TaskThreads extends Disposable {
+export class TaskThreads extends StoredThreads<Shown> {
   readonly controller: vscode.CommentController;
-  private readonly shown = new Map<string, Map<string, Shown>>();
-  private readonly byThread = new WeakMap<vscode.CommentThread, Shown>();
-  private readonly warned = new Set<string>();
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
-  /** Fires with the spec directory whose task threads were drawn again. */
-  readonly onDidChange = this._onDidChange.event;
 
-  constructor(
-    private readonly registry: SpecRegistry,
-    private readonly config: LoomConfig,
-    private readonly log: Log,
-  ) {
-    super();
-    this.controller = this._register(vscode.comments.createCommentController(TASK_REVIEW_CONTROLLER_ID, t('host.taskReview.controller')));
-    this.controller.options = { prompt: t('host.taskReview.prompt'), placeHolder: t('host.taskReview.placeHolder') };
-    this.controller.commentingRangeProvider = {
-      provideCommentingRanges: (doc) => (taskSideOf(doc.uri) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
-    };
-    this._register(registry.onDidChange((e) => (e.all ? this.renderAll() : [...e.changed, ...e.removed].forEach((d) => void this.render(d)))));
+  constructor(registry: SpecRegistry, config: LoomConfig, log: Log) {
+    super(registry, config, log);
+    const texts = { prompt: t('host.taskReview.prompt'), placeHolder: t('host.taskReview.placeHolder') };
+    this.controller = this._register(wholeFileComments(TASK_REVIEW_CONTROLLER_ID, t('host.taskReview.controller'), texts, (uri) => !!taskSideOf(uri)));
+    this._register(
+      followSpecs(
+        registry,
+        () => this.renderAll(),
+        (dir) => this.render(dir),
+      ),
+    );
     this._register(vscode.workspace.onDidSaveTextDocument((doc) => this.fileSaved(doc.uri)));
-    void registry.ready.then(() => this.renderAll());
   }
 
   /**
@@ -117,7 +109,7 @@ export class TaskThreads extends Disposable {
     if (uri.scheme !== 'file') return;
     for (const dir of this.shown.keys()) {
       const e = this.registry.peek(dir);
-      if (e && uri.fsPath.startsWith(`${taskCodeRoot(e.spec.snapshot)}${sep}`)) this.registry.reloadNow(dir);
+      if (e && uri.fsPath.startsWith(`${taskCodeRoot(e.spec.snapshot)}${sep}`)) this.registry.settleNow(dir);
     }
   }
 
@@ -138,12 +130,14 @@ export class TaskThreads extends Disposable {
     return [...(this.shown.get(dir)?.values() ?? [])].filter((s) => s.task === task);
   }
 
-  /** Changes a task's review through the store (run lock, atomic write), then draws its spec's threads again. */
+  /**
+   * Changes a task's review through the store (run lock, atomic write) as a change of the spec
+   * (SpecPipeline.change: the views hear of it from the spec), then draws its spec's threads again.
+   */
   async update<T>(e: SpecEntry, task: string, edit: (r: TaskReview) => T): Promise<T> {
     try {
-      return updateTaskReview({ dir: e.dir, specDir: e.spec.snapshot.specDir }, task, edit);
+      return e.spec.change(() => updateTaskReview({ dir: e.dir, specDir: e.spec.snapshot.specDir }, task, edit));
     } finally {
-      this.registry.reloadNow(e.dir);
       await this.render(e.dir);
     }
   }

@@ -131,7 +131,7 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
     private readonly stops: RunStopsFile,
   ) {
     this.status.name = t('host.pipelineRun.loomPipelineRun');
-    dashboardRuns.provider = (dir) => this.dashboard(dir);
+    dashboardRuns.provider = { of: (dir) => this.dashboard(dir), onDidChange: this.changed.event };
     // A stop holds while the spec's files say the same: any change (git, loom's CLI, an approval) may end it.
     this.subscriptions.push(ctx.registry.onDidChange(() => this.show()));
     void ctx.registry.ready.then(() => !this.disposed && this.show());
@@ -329,16 +329,13 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
       this.running.delete(e.dir);
       if (!this.disposed) {
         this.active.forget(e.dir);
-        // The run wrote drafts beside its requests, which do not notify: the spec is read again once.
-        this.ctx.registry.reloadNow(e.dir);
         this.show();
       }
     }
     if (this.disposed) return { status: 'cancelled' };
     this.keepStop(e, stop, mode);
     const action = continueAction(this, e, stop, mode);
-    // The views derive the stop from the registry's entry, which the kept stop must be read into.
-    this.ctx.registry.reloadNow(e.dir);
+    // The views read the kept stop from here: the tree's row and the dashboard redraw on this event.
     this.show();
     this.changed.fire(e.dir);
     log.info(`${e.spec.snapshot.specDir}: run stopped (${stop.reason}) at ${stop.stage}: ${stop.message}`);
@@ -370,14 +367,13 @@ export class PipelineRuns implements vscode.Disposable, TasksRunStops {
     if (this.running.has(e.dir) || this.disposed) return;
     if (stop) this.keepStop(e, stop, 'supervised', 'run-tasks');
     if (!stop && !ours) return;
-    this.ctx.registry.reloadNow(e.dir);
     this.show();
     this.changed.fire(e.dir);
   }
 
   /** The stop recorded with the state it is about, so a reload still shows it and a change of the state ends it. */
   private keepStop(e: SpecEntry, stop: RunStop, mode: RunMode, by?: RunStopRecord['by']): void {
-    e.spec.reload();
+    // The spec's facts are current: every write of the run was a request or a change of the spec, which read what it wrote.
     const facts = stateFacts(e.spec.stage, e.spec.snapshot);
     try {
       if (facts) this.stops.put({ dir: e.dir, mode, ...(by ? { by } : {}), at: new Date().toISOString(), state: facts, stop });

@@ -77,6 +77,9 @@ export class FolderSpecs extends Disposable {
         debounceMs,
       }),
     );
+    // The one place a spec the extension keeps is read again for a change it did not make (an
+    // editor, loom's CLI, git, a new spec): every request and change of a spec reads what it wrote
+    // itself and tells the views through the spec's notification (SpecPipeline.change).
     this._register(this.watcher.onDidSettle((keys) => (keys.includes(RESCAN) ? entries.rescan() : keys.forEach((dir) => entries.reload(dir, true)))));
     const rows = {
       summarized: () => entries.summarized(),
@@ -194,7 +197,8 @@ export class FolderSpecs extends Disposable {
     // (or the check pass will redraw it); the Problems panel takes what this read found. Unless
     // its files changed and the read was waiting for the folder to go quiet: that is reported.
     const changed = this.watcher.isWaiting(dir);
-    this.reloadNow(dir, changed);
+    this.watcher.readNow(dir);
+    this.entries.reload(dir, changed);
     const read = this.entries.inFull(dir);
     if (read && !changed) this.onReadInFull?.(read);
     return read;
@@ -226,10 +230,9 @@ export class FolderSpecs extends Disposable {
     this.watcher.fileChanged(path);
   }
 
-  /** Reloads one spec now (after our own writes, or when someone needs it in full) and reports it. */
-  reloadNow(dir: string, report = true): void {
-    this.watcher.readNow(dir);
-    this.entries.reload(dir, report);
+  /** A change of one spec the watcher does not see or must not wait for (FolderWatcher.settleNow): read now, and reported. */
+  settleNow(dir: string): void {
+    this.watcher.settleNow(dir);
   }
 
   /** Reads the workflow and every spec again: workflow.yaml changed, a root moved, or the user asked. */

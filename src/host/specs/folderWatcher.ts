@@ -95,6 +95,16 @@ export class FolderWatcher extends Disposable {
     this._onDidWait.fire();
   }
 
+  /**
+   * A change of the spec the watcher does not see, or that must not wait for the folder to go
+   * quiet (a spec this window just made, a file of its feature's worktree saved): settled now, for
+   * this spec alone, through the same `onDidSettle` as every change.
+   */
+  settleNow(dir: string): void {
+    this.readNow(dir);
+    this._onDidSettle.fire([dir]);
+  }
+
   private settle(): void {
     const keys = [...this.waiting];
     if (keys.length === 0) return;

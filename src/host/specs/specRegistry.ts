@@ -379,10 +379,14 @@ export class SpecRegistry extends Disposable {
     return folder ? this.folders.get(folder.uri.toString()) : undefined;
   }
 
-  /** Reloads one spec right away, e.g. after the extension wrote it; the watcher would be slower. */
-  reloadNow(dir: string): void {
+  /**
+   * A change of one spec the folder's watcher does not see or must not wait for (a spec this
+   * window just made, a file of its feature's worktree saved): settled now through the watcher.
+   * Never needed after a request or a change of the spec, which tell the views themselves.
+   */
+  settleNow(dir: string): void {
     for (const f of this.folders.values()) {
-      if (!relative(f.root, dir).startsWith('..')) f.reloadNow(dir);
+      if (!relative(f.root, dir).startsWith('..')) f.settleNow(dir);
     }
   }
 

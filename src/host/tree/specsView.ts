@@ -83,7 +83,7 @@ export class SpecsView extends Disposable {
   /**
    * Selects a spec's row, once the rows are read. Not after the look at every spec, nor after
    * other specs' changes waiting for their folder to go quiet: on a large repository the first
-   * look takes seconds, and the spec just created (its row already read, by reloadNow) would
+   * look takes seconds, and the spec just created (its row already read, by settleNow) would
    * keep New Feature's answer waiting for them.
    * Made while the refresh that added the row is on its way, VS Code's reveal can fail, or do
    * nothing: the selection is checked, and the reveal made again a moment later while the row is

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { StageHistoryEntry } from '../../core/port/files';
 import { approvedByText, onAgentWord } from './approvedBy';
-import { PIPELINE_STATE_FILE, FAILED_STAGE, type TaskStatus } from '../../core/port/vocabulary';
-import { type SpecGroup, type StageOverview, type StageStatus, type TaskOverview, isStale, hasRole, taskTitleWithoutId, checkpointsOf, readableReview } from '../../core/port/views';
-import { specOffers, type SpecOffers } from '../../core/port/offers';
+import { PIPELINE_STATE_FILE, type TaskStatus } from '../../core/port/vocabulary';
+import { type SpecGroup, type StageOverview, type StageStatus, type TaskOverview, isStale, taskTitleWithoutId, checkpointsOf, readableReview } from '../../core/port/views';
+import { specContext, stageRowContext } from './specContext';
 import { localTime, md, relativeTime, splitSpecName } from '../format';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ArtifactNode, GroupNode, NoteNode, SpecNode, StageNode, TaskNode, TasksNode } from './nodes';
@@ -73,40 +73,6 @@ export function specDescription(e: SpecEntry, multiRoot: boolean): string {
   if (isStale(e.staleness)) parts.push(`⚠ ${t('host.tree.stale')}`);
   if (multiRoot) parts.push(e.folder.name);
   return parts.join(' · ');
-}
-
-/** What the spec's context menu and inline buttons offer, as `loomSpec:<state>[:approve][:stale]`. */
-export function specContext(e: SpecEntry): string {
-  const stage = e.spec.stage;
-  const state = stage === null ? 'corrupt' : stage === FAILED_STAGE ? 'failed' : e.overview.group === 'done' ? 'done' : 'running';
-  // What the spec offers is the core's (specOffers), as the dashboard and @loom show it.
-  const offers = specOffers(e.spec);
-  // `:staleApproval`: an approval of a gate already passed went stale (Approve Again).
-  const staleApproval = offers.approveAgain.length > 0;
-  return `loomSpec:${state}${offers.approve ? ':approve' : ''}${advanceContext(offers)}${isStale(e.staleness) ? ':stale' : ''}${staleApproval ? ':staleApproval' : ''}${stageContext(e, offers)}`;
-}
-
-/**
- * `:noAdvance` where the actor would refuse Advance (a human-approval gate, whose way on is
- * Approve's): the menus hide Advance there rather than offer a button that is always refused.
- */
-function advanceContext(offers: SpecOffers): string {
-  return offers.advance ? '' : ':noAdvance';
-}
-
-/**
- * Appended last, so the menus' `viewItem =~ /^loomSpec:running/` patterns keep matching:
- * `:executing` at the stage where tasks run (Run Tasks, Stop Tasks), `:worktree` where Create
- * Worktree helps (the git-worktree stage, or executing with no worktree recorded).
- */
-function stageContext(e: SpecEntry, offers: SpecOffers): string {
-  const stage = e.spec.stage;
-  if (!stage) return '';
-  // `:worktree` where Create Worktree helps: the git-worktree stage, or executing where the actor finds no worktree.
-  // `:verification` where Loom: Verify runs the project's checks and tests.
-  // `:reviewResponse` / `:reviewGate` where Loom: Answer Review would be taken (the review's BLOCKERs, or its response, to do).
-  const answer = offers.answerReview ? (hasRole(e.spec.definition, stage, 'reviewGate') ? ':reviewGate' : ':reviewResponse') : '';
-  return `${offers.runTasks ? ':executing' : ''}${offers.createWorktree ? ':worktree' : ''}${offers.verify ? ':verification' : ''}${answer}${offers.sync ? ':sync' : ''}`;
 }
 
 export function specIcon(e: SpecEntry): vscode.ThemeIcon {
@@ -302,7 +268,7 @@ export function stageItem(node: StageNode, e: SpecEntry, stage: StageOverview, h
   if (staleApproval) parts.push(`⚠ ${t('host.general.approvalStale')}`);
   item.description = parts.join(' · ');
   item.iconPath = staleApproval ? icon(...WARNING) : icon(...STAGE_ICONS[stage.status]);
-  item.contextValue = `loomStage:${stage.status}${stage.current && stage.confirmation ? ':approve' : ''}${stage.current ? advanceContext(specOffers(e.spec)) : ''}${staleApproval && !stage.current ? ':staleApproval' : ''}`;
+  item.contextValue = stageRowContext(e, stage, staleApproval !== undefined);
 
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown(`**${md(stage.id)}** — ${md(status)}\n\n`);

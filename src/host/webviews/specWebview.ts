@@ -81,6 +81,9 @@ export class SpecWebview extends Disposable {
     // A spec's drift is read when HEAD moves, not when its files change: its dashboard redraws then too.
     const drift = dashboardDrifts.provider?.onDidChange((changed) => changed === dir && this.refresh('update'));
     if (drift) this._register(drift);
+    // Where a run stopped is kept beside the spec, not in its files: the dashboard redraws when the runs say so.
+    const runs = dashboardRuns.provider?.onDidChange((changed) => changed === dir && this.refresh('update'));
+    if (runs) this._register(runs);
   }
 
   get entry(): SpecEntry | undefined {

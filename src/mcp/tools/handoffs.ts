@@ -104,8 +104,8 @@ export const stageCheckpoint = defineTool({
   writes: ['handoffs/<stage>.json', 'progress.md'],
   run: async (args, ctx) => {
     const { spec } = specOf(ctx, args.spec_dir);
+    // A request: the spec read what it wrote (the handoff, progress.md), for the context below.
     const { path, handoff } = await writeHandoffOverMcp(spec, args, ctx, 'loom_stage_checkpoint', true);
-    spec.reload();
     const compress = stageOf(spec.definition, args.stage)?.compressionRequired === true;
     // loom 3 deliberately does not advance here: the agent compresses its context first.
     const advance: ToolResult = args.advance

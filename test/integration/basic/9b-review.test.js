@@ -33,7 +33,7 @@ suite('review comments without a model', () => {
     dir = created.specDir;
     fs.writeFileSync(path.join(dir, 'spec.md'), fs.readFileSync(path.join(FIXTURE, 'spec.md')));
     fs.writeFileSync(path.join(dir, 'requirements.json'), fs.readFileSync(path.join(FIXTURE, 'requirements.brainstorm.json')));
-    api.registry.reloadNow(dir);
+    api.registry.settleNow(dir);
     await settle(api);
   });
 

@@ -31,7 +31,7 @@ suite('review comments and @loom /refine', () => {
     dir = created.specDir;
     fs.writeFileSync(path.join(dir, 'spec.md'), fixture('spec.md'));
     fs.writeFileSync(path.join(dir, 'requirements.json'), fixture('requirements.brainstorm.json'));
-    api.registry.reloadNow(dir);
+    api.registry.settleNow(dir);
     await settle(api);
   });
 

@@ -45,7 +45,7 @@ suite('@loom /reconcile', () => {
     fs.writeFileSync(path.join(root, 'src', 'ledger.js'), 'module.exports = {};\n');
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'ledger: no tags');
-    api.registry.reloadNow(dir);
+    api.registry.settleNow(dir);
     await settle(api);
     await waitFor('ledger to drift', () => api.drifts.drift(dir)?.status === 'drifted', 30000);
   });

@@ -118,7 +118,7 @@ suite('Executing: worktree and Run Tasks through vscode.lm', () => {
     assert.deepStrictEqual([...new Set(requests.map((r) => r.role))].sort(), ['implementer', 'reviewer', 'test-reporter']);
 
     // The task handoffs stay fresh although their artifacts live in the worktree.
-    api.registry.reloadNow(SPEC);
+    api.registry.settleNow(SPEC);
     await api.registry.whenIdle();
     const entry = await waitFor('the spec entry', () => api.registry.entry(SPEC));
     assert.deepStrictEqual(entry.staleness.handoffs, []);

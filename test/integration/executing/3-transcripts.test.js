@@ -38,7 +38,7 @@ suite('Executing: transcripts and the tree menus', () => {
   });
 
   test('spec rows at executing say so in their contextValue; a recorded worktree drops :worktree', async () => {
-    api.registry.reloadNow(GREETING);
+    api.registry.settleNow(GREETING);
     await api.registry.whenIdle();
     const greeting = await waitFor('the greeting row', () => specRow(api, 'greeting'));
     assert.match(greeting.contextValue, /^loomSpec:running.*:executing$/);

@@ -59,10 +59,11 @@ test('drift --accept without a reason, or --reason alone, is a usage error and w
 
 test('Accept as Accurate is refused for a spec that is not synced, and for an agent word under loom.approvals.requirePerson', async () => {
   const { root } = syncedRepo(made);
-  const spec = new LoomRepository(root).load().get(SPEC)!;
+  const repo = new LoomRepository(root).load();
+  const spec = repo.get(SPEC)!;
   const s = readState(root);
   writeFileSync(stateFile(root), `${JSON.stringify({ ...s, current_stage: 'executing' }, null, 2)}\n`);
-  spec.reload();
+  repo.reload(spec.snapshot.dir);
   const notSynced = await spec.request({ type: 'moveBaseline', source: 'accepted', by: 'ada', reason: 'fine' });
   assert.equal(notSynced.kind, 'refused');
   assert.equal(notSynced.kind === 'refused' && notSynced.code, 'not-at-sync');

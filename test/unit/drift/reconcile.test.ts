@@ -73,7 +73,7 @@ test('reconcile: the model gets the diff since the baseline and the spec files; 
   assert.notEqual(head, baseline);
   git(root, 'add', '-A');
   git(root, 'commit', '-qm', 'reconciled');
-  spec.reload();
+  repo.reload(spec.snapshot.dir);
   assert.equal((await repositoryDrift(repo, { only: [spec] })).specs[0].status, 'clean');
 });
 

@@ -8,6 +8,9 @@ import { reviewFixesToAnswer, specOffers } from '../../../src/core/port/offers';
 import { request } from '../../../src/core/port/request';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import { state, TempRepo } from '../../helpers/tempRepo';
+import { specContext, stageRowContext } from '../../../src/host/tree/specContext';
+import { respondAnswersReview } from '../../../src/host/chat/respondRoute';
+import { nextStepActions } from '../../../webview-ui/dashboard/nextStepActions';
 import { assertBuilt, BIN, connect, PROJECT } from '../mcp/helpers';
 
 /**
@@ -45,6 +48,8 @@ interface Case {
   /** The first code of Advance's refusal on every surface, or `asks` where the person's word is all that is missing. */
   advance: string;
   offers: { advance: boolean; approve: boolean; answerReview: boolean; createWorktree: boolean };
+  /** `@loom /respond` sends the review's fixes to the implementer (Answer Review) rather than drafting the response. */
+  respond?: boolean;
 }
 
 let repo: TempRepo;
@@ -62,6 +67,7 @@ const CASES: Case[] = [
     metadata: { worktree_path: 'wt' },
     advance: 'human-approval-gate',
     offers: { advance: false, approve: true, answerReview: true, createWorktree: false },
+    respond: true,
   },
   {
     name: 'review-gate-answered',
@@ -123,7 +129,35 @@ const CASES: Case[] = [
   },
 ];
 
+/** Cases for the offers alone (Advance's refusal code there is not the point): Answer Review where the review is answered. */
+const OFFER_CASES: Case[] = [
+  ...CASES,
+  {
+    name: 'response-blocker',
+    stage: 'code-review-response',
+    files: { 'review-request.md': '# Review request\n\nPlease review.\n', 'review-feedback.md': BLOCKER },
+    metadata: { worktree_path: 'wt' },
+    advance: '-',
+    // code-review-response is a stage a person confirms: Approve is its way too.
+    offers: { advance: true, approve: true, answerReview: true, createWorktree: false },
+    respond: true,
+  },
+  {
+    // Nothing to fix and not answered yet: Answer Review re-runs the tests and writes the response; @loom drafts no fix round.
+    name: 'response-pass',
+    stage: 'code-review-response',
+    files: { 'review-request.md': '# Review request\n\nPlease review.\n', 'review-feedback.md': PASS },
+    metadata: { worktree_path: 'wt' },
+    advance: '-',
+    offers: { advance: true, approve: true, answerReview: true, createWorktree: false },
+  },
+];
+
 const specDir = (c: Case) => `specs/2026-12-01+parity-${c.name}`;
+
+/** The `:`-separated parts of a tree item's context value after its kind. */
+const parts = (context: string) => new Set(context.split(':').slice(1));
+const NOT_STALE = { handoffs: [], approvals: [], derived: [] };
 
 function writeCase(c: Case): void {
   const dir = specDir(c);
@@ -159,7 +193,7 @@ describe('one rule each: every surface agrees on the gate and on Answer Review',
     mkdirSync(repo.path('wt-git'), { recursive: true });
     repo.write('.git/worktrees/parity/HEAD', 'ref: refs/heads/feature/2026-12-01-parity-executing-git-worktree\n');
     repo.write('.git/worktrees/parity/gitdir', `${repo.path('wt-git/.git')}\n`);
-    for (const c of CASES) writeCase(c);
+    for (const c of OFFER_CASES) writeCase(c);
   });
   after(() => repo?.dispose());
 
@@ -199,17 +233,39 @@ describe('one rule each: every surface agrees on the gate and on Answer Review',
     }
   });
 
-  it('what a spec offers: the core, the dashboard model (and so the webview), the tree and @loom read one derivation', () => {
-    for (const c of CASES) {
+  it('what a spec offers: the core, the dashboard model, the webview, the tree and @loom render one derivation', () => {
+    for (const c of OFFER_CASES) {
       const spec = load(c);
       const offers = specOffers(spec);
       assert.deepEqual({ advance: offers.advance, approve: offers.approve, answerReview: offers.answerReview, createWorktree: offers.createWorktree }, c.offers, `${c.name}: the core's offers`);
+
       const actions = buildDashboardModel(spec).actions;
       assert.equal(actions.advance, c.offers.advance, `${c.name}: the dashboard's Advance`);
       assert.equal(actions.approve, c.offers.approve, `${c.name}: the dashboard's Approve`);
       assert.equal(actions.answerReview === true, c.offers.answerReview, `${c.name}: the dashboard's Answer Review`);
-      // @loom's /respond and Run Pipeline at the review gate send the fixes where the actor would.
-      if (c.stage === 'review-gate') assert.equal(reviewFixesToAnswer(spec.definition, spec.snapshot, spec.stage), c.offers.answerReview, `${c.name}: @loom and Run Pipeline`);
+
+      // The webview's buttons, from the model the host posts it.
+      const buttons = new Set(nextStepActions(buildDashboardModel(spec)).map((b) => b.command.command));
+      assert.equal(buttons.has('advance'), c.offers.advance, `${c.name}: the webview's Advance`);
+      assert.equal(buttons.has('approve'), c.offers.approve, `${c.name}: the webview's Approve`);
+      assert.equal(buttons.has('answerReview'), c.offers.answerReview, `${c.name}: the webview's Answer Review`);
+
+      // The tree: the spec row's menus and the current stage row's.
+      const entry = { spec, staleness: NOT_STALE, overview: { group: 'in-progress' as const } };
+      const row = parts(specContext(entry));
+      assert.equal(row.has('approve'), c.offers.approve, `${c.name}: the tree's Approve`);
+      assert.equal(!row.has('noAdvance'), c.offers.advance, `${c.name}: the tree's Advance`);
+      assert.equal(row.has('worktree'), c.offers.createWorktree, `${c.name}: the tree's Create Worktree`);
+      assert.equal(row.has('reviewGate') || row.has('reviewResponse'), c.offers.answerReview, `${c.name}: the tree's Answer Review`);
+      if (spec.stage !== 'failed') {
+        const stageRow = parts(stageRowContext(entry, { status: 'running', current: true }, false));
+        assert.equal(stageRow.has('approve'), c.offers.approve, `${c.name}: the stage row's Approve`);
+        assert.equal(!stageRow.has('noAdvance'), c.offers.advance, `${c.name}: the stage row's Advance`);
+      }
+
+      // @loom's /respond and Run Pipeline at the review gate send the fixes where the actor would run the fix round.
+      assert.equal(respondAnswersReview(spec), c.respond === true, `${c.name}: @loom /respond`);
+      assert.equal(reviewFixesToAnswer(spec.definition, spec.snapshot, spec.stage), c.respond === true, `${c.name}: Run Pipeline`);
     }
   });
 
