@@ -36,6 +36,7 @@ import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import { historyMessages, type LoomChatMetadata } from './chatHistory';
+import { budgetStopsTurn } from './chatBudget';
 import { writePending } from './draftCommands';
 import type { PendingDraftStore } from './pendingDrafts';
 import { t } from '../../core/port/messages';
@@ -176,6 +177,7 @@ export class LoomChatParticipant implements vscode.Disposable {
       });
       stream.progress(t('host.chat.asking', { name: request.model.name }));
       const model = vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm'));
+      if (await budgetStopsTurn(this.ctx, entry, command.name, model, messages, stream, bridge.signal)) return { metadata: meta };
       const result = await runDraftingTurn({
         model,
         messages,
