@@ -9,7 +9,7 @@ import type { SpecEntry } from '../specs/specRegistry';
  * `loom.budget.credits` for an `@loom` turn, through the same check as Run Pipeline's drafting
  * (draftingBudget): a turn whose estimate would pass the budget is not sent, and the reply says
  * how far the spec got and what the turn would cost, with the setting one click away. Without a
- * budget nothing is counted (no token counting before every turn).
+ * budget nothing is counted (no token counting before every turn). Returns the stop, if any.
  */
 export async function budgetStopsTurn(
   ctx: CommandContext,
@@ -19,12 +19,12 @@ export async function budgetStopsTurn(
   messages: readonly ChatMessage[],
   stream: vscode.ChatResponseStream,
   signal: AbortSignal,
-): Promise<boolean> {
+): Promise<string | undefined> {
   const budget = ctx.config.creditBudget;
-  if (!(budget > 0)) return false;
+  if (!(budget > 0)) return undefined;
   const { stop } = await draftingBudget(entry.spec.snapshot, ctx.config.creditPrices, budget, model, messages, new MessageTokens(model, signal));
-  if (!stop) return false;
+  if (!stop) return undefined;
   stream.markdown(`> ${t('credits.chatBudgetStop', { command, reason: stop })}\n\n`);
   stream.button({ command: 'workbench.action.openSettings', arguments: ['loom.budget.credits'], title: t('host.pipelineRun.openSettings') });
-  return true;
+  return stop;
 }

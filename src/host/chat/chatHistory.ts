@@ -14,6 +14,8 @@ export interface LoomChatMetadata {
   pending?: string;
   /** Files the turn wrote. */
   wrote?: string[];
+  /** Why the turn was not sent: the credits budget would be passed (chatBudget.ts). */
+  budgetStop?: string;
 }
 
 /**

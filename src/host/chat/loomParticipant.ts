@@ -177,7 +177,8 @@ export class LoomChatParticipant implements vscode.Disposable {
       });
       stream.progress(t('host.chat.asking', { name: request.model.name }));
       const model = vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm'));
-      if (await budgetStopsTurn(this.ctx, entry, command.name, model, messages, stream, bridge.signal)) return { metadata: meta };
+      const budgetStop = await budgetStopsTurn(this.ctx, entry, command.name, model, messages, stream, bridge.signal);
+      if (budgetStop) return { metadata: { ...meta, budgetStop } };
       const result = await runDraftingTurn({
         model,
         messages,
