@@ -19,6 +19,8 @@ const price = (perMillion) => ({ 'loom-test-scripted': { input: perMillion, outp
 suite('loom.budget.credits', () => {
   let api;
   let dir;
+  /** Another spec, whose row the person opened: its stages stay closed while the run goes. */
+  let other;
   const config = () => vscode.workspace.getConfiguration('loom');
   const creditsUsed = () => readJson(path.join(dir, 'pipeline.state.json')).metadata.token_usage.credits.total;
 
@@ -28,6 +30,9 @@ suite('loom.budget.credits', () => {
     const created = await vscode.commands.executeCommand('loom.newFeature', { name: 'budget-watch' });
     assert.strictEqual(created.status, 'done');
     dir = created.specDir;
+    const second = await vscode.commands.executeCommand('loom.newFeature', { name: 'budget-other' });
+    assert.strictEqual(second.status, 'done');
+    other = second.specDir;
     await settle(api);
   });
 
@@ -38,7 +43,7 @@ suite('loom.budget.credits', () => {
   test('a run past 80 % of the budget shows the warning notification before it drafts, once; other specs keep their stages closed', async () => {
     // A first turn at a high price: the spec has spent much, in its ledger.
     await config().update('credits.prices', price(100_000_000), vscode.ConfigurationTarget.Workspace);
-    const asked = await chat(api, '@loom /brainstorm which approach would you take?');
+    const asked = await chat(api, '@loom /brainstorm budget-watch: which approach would you take?');
     assert.match(asked.metadata.reply, /Three ways to do it/);
     const used = creditsUsed();
     assert.ok(used > 0, `the turn was priced (${used})`);
@@ -49,11 +54,8 @@ suite('loom.budget.credits', () => {
     await vscode.commands.executeCommand('workbench.view.extension.loom');
     await vscode.commands.executeCommand('workbench.actions.treeView.loom.specs.collapseAll');
     await waitFor('every row closed', () => !api.tree.expansion.isOpen(`spec:${dir}`));
-    const notes = api.registry
-      .entries()
-      .map((e) => e.dir)
-      .find((d) => d.endsWith('+notes'));
-    await api.view.reveal(notes);
+    await api.view.reveal(other);
+    await waitFor('the other spec’s row opened', () => api.tree.expansion.isOpen(`spec:${other}`));
     const shown = [];
     const { window } = vscode;
     const original = window.showWarningMessage;
@@ -73,9 +75,9 @@ suite('loom.budget.credits', () => {
 
     // The run brought its spec's stage into sight (the spec's row opened); the other spec's stages stayed closed.
     await waitFor('the run’s spec opened in the tree', () => api.tree.expansion.isOpen(`spec:${dir}`), 10000);
-    for (const stage of api.registry.entry(notes).overview.stages) {
-      assert.strictEqual(api.tree.expansion.isOpen(`stage:${notes}:${stage.id}`), false, stage.id);
-      const item = await api.tree.getTreeItem({ kind: 'stage', dir: notes, stage: stage.id });
+    for (const stage of api.registry.entry(other).overview.stages) {
+      assert.strictEqual(api.tree.expansion.isOpen(`stage:${other}:${stage.id}`), false, stage.id);
+      const item = await api.tree.getTreeItem({ kind: 'stage', dir: other, stage: stage.id });
       assert.notStrictEqual(item.collapsibleState, vscode.TreeItemCollapsibleState.Expanded, stage.id);
     }
   });
@@ -83,7 +85,7 @@ suite('loom.budget.credits', () => {
   test('an @loom turn whose estimate would pass the budget is not sent; it says how far the spec got and what the turn would cost', async () => {
     await config().update('budget.credits', Math.floor(creditsUsed()), vscode.ConfigurationTarget.Workspace);
     const before = (await authorRequests()).length;
-    const turn = await chat(api, '@loom /brainstorm which approach would you take?');
+    const turn = await chat(api, '@loom /brainstorm budget-watch: which approach would you take?');
     assert.strictEqual((await authorRequests()).length, before, 'nothing sent to the model');
     assert.match(turn.metadata.budgetStop, /^the credits budget would be passed: [\d.]+ of [\d.]+ credits used, and the next request is estimated at [\d.]+ credits; raise loom\.budget\.credits to continue/);
     assert.strictEqual(turn.metadata.reply, undefined);
