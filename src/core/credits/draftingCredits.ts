@@ -69,7 +69,14 @@ export interface DraftingBudget {
  * the spec's ledger, the stop when it would pass the budget (a request that reaches it exactly
  * is sent), the 80 % mark. `budget` 0 or undefined: no budget.
  */
-export async function draftingBudget(snapshot: SpecSnapshot, prices: unknown, budget: number | undefined, model: ChatModel, messages: readonly ChatMessage[], tokens: MessageTokens): Promise<DraftingBudget> {
+export async function draftingBudget(
+  snapshot: SpecSnapshot,
+  prices: unknown,
+  budget: number | undefined,
+  model: ChatModel,
+  messages: readonly ChatMessage[],
+  tokens: MessageTokens,
+): Promise<DraftingBudget> {
   const ledger = specLedger(snapshot, prices);
   const estimate = await estimateDrafting(ledger, model, messages, tokens);
   if (budget === undefined || budget <= 0) return { estimate };

@@ -87,7 +87,10 @@ suite('loom.budget.credits', () => {
     const before = (await authorRequests()).length;
     const turn = await chat(api, '@loom /brainstorm budget-watch: which approach would you take?');
     assert.strictEqual((await authorRequests()).length, before, 'nothing sent to the model');
-    assert.match(turn.metadata.budgetStop, /^the credits budget would be passed: [\d.]+ of [\d.]+ credits used, and the next request is estimated at [\d.]+ credits; raise loom\.budget\.credits to continue/);
+    assert.match(
+      turn.metadata.budgetStop,
+      /^the credits budget would be passed: [\d.]+ of [\d.]+ credits used, and the next request is estimated at [\d.]+ credits; raise loom\.budget\.credits to continue/,
+    );
     assert.strictEqual(turn.metadata.reply, undefined);
   });
 });

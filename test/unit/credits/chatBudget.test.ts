@@ -42,7 +42,10 @@ test('draftingBudget: the estimate, a stop past the budget (exactly at it is sen
     assert.equal(none.stop, undefined);
     assert.equal((await draftingBudget(snapshot, undefined, 100, model, MESSAGES, tokens())).stop, undefined, 'reaching the budget exactly is sent');
     const over = await draftingBudget(snapshot, undefined, 99, model, MESSAGES, tokens());
-    assert.equal(over.stop, 'the credits budget would be passed: 0.00 of 99.00 credits used, and the next request is estimated at 100.00 credits; raise loom.budget.credits to continue (finished work is kept)');
+    assert.equal(
+      over.stop,
+      'the credits budget would be passed: 0.00 of 99.00 credits used, and the next request is estimated at 100.00 credits; raise loom.budget.credits to continue (finished work is kept)',
+    );
     assert.equal((await draftingBudget(snapshot, undefined, 1000, model, MESSAGES, tokens())).nearLimit, undefined);
   } finally {
     r.dispose();
