@@ -124,7 +124,7 @@ export function activate(context: vscode.ExtensionContext, clock: LoadClock): Lo
   const refine = new RefineCommand(ctx, drafts, review);
   view.provider.setReviewCounts(review);
   const runs = new PipelineRuns(ctx, new ActiveRunsFile(context.globalStorageUri.fsPath), new RunStopsFile(context.globalStorageUri.fsPath));
-  view.provider.setPipelineRuns(runs);
+  view.followPipelineRuns(runs);
   const drifts = new SpecDrifts(registry, log.component('drift'));
   view.provider.setDriftMarks(drifts);
   const chat = new LoomChatParticipant(ctx, drafts, [refine, new RunChatCommand(), new ReconcileCommand(ctx, drafts, drifts)]);

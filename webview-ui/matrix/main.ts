@@ -66,25 +66,34 @@ function applyFilter(): void {
   scheduleSave();
 }
 
-function renderNotices(m: MatrixModel): void {
-  const o = m.orphans;
-  const orphanLines = [
-    ...o.traceTasksUnknown.map((x) => tv('view.matrix.orphan.traceTask', { item: x.behavior ?? x.requirement, task: x.task })),
-    ...o.taskBehaviorsUnknown.map((x) => tv('view.matrix.orphan.taskBehavior', { task: x.task, behavior: x.behavior })),
-    ...o.traceRequirementsUnknown.map((r) => tv('view.matrix.orphan.traceRequirement', { requirement: r })),
-    ...o.traceBehaviorsUnknown.map((x) => tv('view.matrix.orphan.traceBehavior', { behavior: x.behavior, requirement: x.requirement })),
-    ...o.behaviorsWithoutTask.map((b) => tv('view.matrix.orphan.behaviorWithoutTask', { behavior: b })),
+/** The orphans listed under the notice; the rest are counted. */
+const ORPHANS_LISTED = 200;
+
+/** Each orphan's line, in the notice's order, worded only for the first `limit` (a large ledger has thousands). */
+function orphanLines(o: MatrixModel['orphans'], limit: number): { lines: string[]; total: number } {
+  const kinds: (() => string)[][] = [
+    o.traceTasksUnknown.map((x) => () => tv('view.matrix.orphan.traceTask', { item: x.behavior ?? x.requirement, task: x.task })),
+    o.taskBehaviorsUnknown.map((x) => () => tv('view.matrix.orphan.taskBehavior', { task: x.task, behavior: x.behavior })),
+    o.traceRequirementsUnknown.map((r) => () => tv('view.matrix.orphan.traceRequirement', { requirement: r })),
+    o.traceBehaviorsUnknown.map((x) => () => tv('view.matrix.orphan.traceBehavior', { behavior: x.behavior, requirement: x.requirement })),
+    o.behaviorsWithoutTask.map((b) => () => tv('view.matrix.orphan.behaviorWithoutTask', { behavior: b })),
   ];
+  const all = kinds.flat();
+  return { lines: all.slice(0, limit).map((line) => line()), total: all.length };
+}
+
+function renderNotices(m: MatrixModel): void {
+  const { lines, total } = orphanLines(m.orphans, ORPHANS_LISTED);
   replaceChildren(
     notice,
     m.notice ? h('p', { className: 'notice' }, m.notice) : null,
-    orphanLines.length
+    total
       ? h(
           'details',
           { className: 'notice orphans' },
-          h('summary', null, tv('view.matrix.orphans', { count: orphanLines.length })),
-          h('ul', null, ...orphanLines.slice(0, 200).map((l) => h('li', null, l))),
-          orphanLines.length > 200 ? h('p', { className: 'muted' }, tv('view.matrix.orphansMore', { count: orphanLines.length - 200 })) : null,
+          h('summary', null, tv('view.matrix.orphans', { count: total })),
+          h('ul', null, ...lines.map((l) => h('li', null, l))),
+          total > lines.length ? h('p', { className: 'muted' }, tv('view.matrix.orphansMore', { count: total - lines.length })) : null,
         )
       : null,
   );
@@ -95,9 +104,12 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
   model = next;
   if (first) replaceChildren(app, toolbar.element, notice, grid.element);
   toolbar.setTitle(next.specName);
-  toolbar.setOptions('category', tv('view.matrix.allCategories'), next.vocabulary.categories);
-  toolbar.setOptions('status', tv('view.matrix.allStatuses'), next.vocabulary.statuses, statusLabel);
-  toolbar.setOptions('task', tv('view.matrix.allTasks'), next.vocabulary.tasks);
+  const changed = [
+    toolbar.setOptions('category', tv('view.matrix.allCategories'), next.vocabulary.categories),
+    toolbar.setOptions('status', tv('view.matrix.allStatuses'), next.vocabulary.statuses, statusLabel),
+    toolbar.setOptions('task', tv('view.matrix.allTasks'), next.vocabulary.tasks),
+  ];
+  if (changed.some(Boolean)) toolbar.fitControls();
   if (restore) {
     toolbar.filter = sanitizeFilter(restore.filter ?? EMPTY_FILTER);
     grid.selection = { behavior: typeof restore.selected === 'string' ? restore.selected : undefined, column: Number(restore.column) || 0 };
@@ -107,7 +119,8 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
   // An update keeps the scroll position the user has now; init restores the saved one.
   const scrollTop = restore ? Number(restore.scrollTop) || 0 : grid.scrollTop;
   applyFilter();
-  grid.scrollTop = scrollTop;
+  // Setting it renders the rows in view again: only when it moves (not on a first render at the top).
+  if (grid.scrollTop !== scrollTop) grid.scrollTop = scrollTop;
   // Saved at once, not debounced: the serializer needs the spec even if the window reloads right away.
   save();
   app.setAttribute('aria-busy', 'false');

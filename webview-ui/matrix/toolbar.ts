@@ -86,16 +86,20 @@ export class Toolbar {
     replaceChildren(this.title, tv('view.matrix.title'), h('span', { className: 'mono' }, specName));
   }
 
-  /** Fills a select's options (`label` words a value as the grid shows it), keeping the chosen value when it is still offered. */
-  setOptions(key: SelectKey, all: string, values: readonly string[], label: (value: string) => string = (v) => v): void {
+  /**
+   * Fills a select's options (`label` words a value as the grid shows it), keeping the chosen
+   * value when it is still offered. Says whether they changed: the caller fits the controls once
+   * for all three selects (each fit reads the page's layout).
+   */
+  setOptions(key: SelectKey, all: string, values: readonly string[], label: (value: string) => string = (v) => v): boolean {
     const signature = values.join('\n');
-    if (this.options.get(key) === signature) return;
+    if (this.options.get(key) === signature) return false;
     this.options.set(key, signature);
     const el = this.selects[key];
     replaceChildren(el, h('vscode-option', { attrs: { value: '' } }, all), ...values.map((v) => h('vscode-option', { attrs: { value: v } }, label(v))));
     if (!values.includes(this.current[key])) this.current[key] = '';
     this.reflect(key);
-    this.fitControls();
+    return true;
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatModel } from '../executing/dispatch/chatModel';
 import { SpecStateStore } from '../executing/specStateStore';
-import { TOKEN_USAGE_KEY, TokenLedger, type StepEstimate } from '../executing/transcripts/tokenLedger';
+import { CreditBudgetExceededError, TOKEN_USAGE_KEY, TokenLedger, type StepEstimate } from '../executing/transcripts/tokenLedger';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 import { COPILOT_PRICES, withOverrides, type ModelRef } from './pricing';
 
@@ -50,6 +50,43 @@ export class MessageTokens {
 /** What the next drafting request is estimated at: its prompt's tokens and the typical drafting output on this spec. */
 export async function estimateDrafting(ledger: TokenLedger, model: ChatModel, messages: readonly ChatMessage[], tokens: MessageTokens): Promise<StepEstimate> {
   return ledger.estimate(modelRefOf(model), 'drafter', await tokens.ofMessages(messages));
+}
+
+/** What `loom.budget.credits` says of the next drafting request (Run Pipeline's stage, an `@loom` turn). */
+export interface DraftingBudget {
+  estimate: StepEstimate;
+  /**
+   * Set when the request would pass the budget: how far the spec got (credits used of the
+   * budget) and what the request is estimated to cost. The request is not sent.
+   */
+  stop?: string;
+  /** Set when 80 % of the budget is used: the credits so far and the budget. */
+  nearLimit?: { used: number; budget: number };
+}
+
+/**
+ * The one budget check of drafting, for every surface that drafts: the request's estimate from
+ * the spec's ledger, the stop when it would pass the budget (a request that reaches it exactly
+ * is sent), the 80 % mark. `budget` 0 or undefined: no budget.
+ */
+export async function draftingBudget(
+  snapshot: SpecSnapshot,
+  prices: unknown,
+  budget: number | undefined,
+  model: ChatModel,
+  messages: readonly ChatMessage[],
+  tokens: MessageTokens,
+): Promise<DraftingBudget> {
+  const ledger = specLedger(snapshot, prices);
+  const estimate = await estimateDrafting(ledger, model, messages, tokens);
+  if (budget === undefined || budget <= 0) return { estimate };
+  try {
+    ledger.checkCredits(budget, estimate.credits ?? 0);
+  } catch (err) {
+    if (err instanceof CreditBudgetExceededError) return { estimate, stop: err.message };
+    throw err;
+  }
+  return ledger.nearLimit(budget) ? { estimate, nearLimit: { used: ledger.creditsUsed(), budget } } : { estimate };
 }
 
 /** What a drafting turn's requests cost: the credits (undefined: the model has no price) and the tokens. */

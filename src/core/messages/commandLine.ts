@@ -226,7 +226,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input.
   'cli.status.next.readyRecover': { en: '  → {to} ({kind}): ready, via recover --to {to}', zh: '  → {to}（{kind}）：就绪，使用 recover --to {to}' },
   'cli.status.next.blocked': { en: '  → {to} ({kind}): blocked', zh: '  → {to}（{kind}）：受阻' },
 
-  'cli.tasks.batch': { en: 'Batch {index} ({type}): {tasks}', zh: '批次 {index}（{type}）：{tasks}' },
+  'cli.tasks.batch': { en: 'Batch {index} ({type}): {tasks}', zh: '批次 {index}（{type, select, parallel {并行} serial {串行} other {{type}}}）：{tasks}' },
   // A batch of one task is neither parallel nor serial: it is just the next task.
   'cli.tasks.batchOfOne': { en: 'Batch {index}: {task}', zh: '批次 {index}：{task}' },
   'cli.tasks.none': { en: 'No tasks.', zh: '没有任务。' },

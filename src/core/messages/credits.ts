@@ -6,6 +6,13 @@ export const creditsMessages = {
     en: 'the credits budget would be passed: {used} of {budget} credits used, and the next request is estimated at {next} credits; raise loom.budget.credits to continue (finished work is kept)',
     zh: '将超出 credits 预算：已用 {used} / {budget} credits，下一个请求预计 {next} credits；提高 loom.budget.credits 后继续（已完成的工作会保留）',
   },
+  // An @loom turn the budget stops: nothing is sent to the model; the reason says how far the spec got and what the turn would cost.
+  'credits.chatBudgetStop': { en: '@loom did not send /{command} to the model: {reason}.', zh: '@loom 未将 /{command} 发送给模型：{reason}。' },
+  // Said once per conversation and spec, above the turn's reply: the turn is still sent.
+  'credits.chatNearLimit': {
+    en: '{specDir}: {used} of the {budget} AI credits budget used ({percent} %). @loom does not send a turn that would pass it.',
+    zh: '{specDir}：已用 {used} / {budget} AI credits 预算（{percent}%）。@loom 不会发送将超出预算的请求。',
+  },
   'credits.nearLimit': { en: '{used} of the {budget} credits budget used (80 % or more)', zh: '已用 {used} / {budget} credits 预算（达到或超过 80%）' },
   'credits.unpriced': { en: '{models}: no price known, shown in tokens ({tokens})', zh: '{models}：没有已知价格，以 token 显示（{tokens}）' },
   'credits.budgetStopStart': { en: 'the credits budget would be passed', zh: '将超出 credits 预算' },

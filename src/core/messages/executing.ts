@@ -100,7 +100,11 @@ export const executingMessages = {
   // What Run Tasks checks before the loop starts (src/core/executing/preconditions.ts).
   'run.noExecutingStage': { en: 'the {pipeline} pipeline has no executing stage', zh: '{pipeline} 流水线没有 executing 阶段' },
   'run.worktreeMissing': { en: 'the feature worktree {path} does not exist', zh: '功能 worktree {path} 不存在' },
-  'run.noWorktree': { en: 'the feature worktree does not exist (run the git-worktree stage)', zh: '功能 worktree 不存在（请先运行 git-worktree 阶段）' },
+  // Named by what makes it (issue 49): the spec may be past git-worktree already, so "run the stage" is no remedy.
+  'run.noWorktree': {
+    en: 'the feature worktree does not exist: make it with Loom: Create Worktree (or loom-vscode worktree), then run the tasks again',
+    zh: '功能 worktree 不存在：请用 Loom: Create Worktree（或 loom-vscode worktree）创建后再运行任务',
+  },
   'run.fileMissing': { en: '{file} does not exist', zh: '{file} 不存在' },
   'run.fileUnreadable': { en: '{file} could not be read', zh: '{file} 无法读取' },
   'run.noTasks': { en: 'tasks/ holds no task files (T1.md, T2.md, ...)', zh: 'tasks/ 中没有任务文件（T1.md、T2.md……）' },

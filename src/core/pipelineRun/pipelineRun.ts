@@ -3,14 +3,14 @@ import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } fr
 import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { checkDrafts } from '../authoring/draftCheck';
 import type { DraftingRequest } from '../authoring/draftingTurn';
-import { estimateDrafting, MessageTokens, recordDrafting, specLedger } from '../credits/draftingCredits';
+import { draftingBudget, MessageTokens, recordDrafting } from '../credits/draftingCredits';
 import { formatCredits } from '../credits/pricing';
 import { draftBase, writeDrafts } from '../authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
 import type { AuthoringCommand, AuthoringCommandName } from '../authoring/stageCommands';
 import { ModelUnavailableError, type ChatMessage, type ChatModel } from '../executing/dispatch/chatModel';
 import type { ExecutingOutcome } from '../executing/machine/runTypes';
-import { CreditBudgetExceededError, TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
+import { TOKEN_USAGE_KEY, TokenLedger } from '../executing/transcripts/tokenLedger';
 import { detectLanguage } from '../executing/dispatch/prompts/promptTemplates';
 import { readOptionalText } from '../fs/readOptional';
 import { t } from '../messages';
@@ -403,21 +403,13 @@ const warnedRuns = new WeakSet<RunPorts>();
  * estimate would pass it (its message: how far the spec got and what the step would cost).
  */
 async function draftingEstimate(spec: SpecPipeline, ports: RunPorts, model: ChatModel, messages: readonly ChatMessage[], tokens: MessageTokens, say: (l: string) => void): Promise<string | undefined> {
-  const ledger = specLedger(spec.snapshot, ports.credits?.prices);
-  const e = await estimateDrafting(ledger, model, messages, tokens);
+  const { estimate: e, stop, nearLimit } = await draftingBudget(spec.snapshot, ports.credits?.prices, ports.credits?.budget, model, messages, tokens);
   const n = { input: e.input, output: e.output };
   say(e.credits !== undefined ? t('credits.stageEstimate', { ...n, credits: formatCredits(e.credits) }) : t('credits.stageEstimateUnpriced', { ...n, model: e.model }));
-  const budget = ports.credits?.budget;
-  if (budget === undefined || budget <= 0) return undefined;
-  try {
-    ledger.checkCredits(budget, e.credits ?? 0);
-  } catch (err) {
-    if (err instanceof CreditBudgetExceededError) return err.message;
-    throw err;
-  }
-  if (ledger.nearLimit(budget) && !warnedRuns.has(ports)) {
+  if (stop) return stop;
+  if (nearLimit && !warnedRuns.has(ports)) {
     warnedRuns.add(ports);
-    ports.onNearLimit?.(ledger.creditsUsed(), budget);
+    ports.onNearLimit?.(nearLimit.used, nearLimit.budget);
   }
   return undefined;
 }

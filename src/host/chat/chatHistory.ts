@@ -14,6 +14,10 @@ export interface LoomChatMetadata {
   pending?: string;
   /** Files the turn wrote. */
   wrote?: string[];
+  /** Why the turn was not sent: the credits budget would be passed (chatBudget.ts). */
+  budgetStop?: string;
+  /** The answer said the spec is near its credits budget (80 %): said once per conversation and spec (chatBudget.ts). */
+  nearLimitSaid?: true;
 }
 
 /**

@@ -36,6 +36,7 @@ import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import { historyMessages, type LoomChatMetadata } from './chatHistory';
+import { checkTurnBudget } from './chatBudget';
 import { writePending } from './draftCommands';
 import type { PendingDraftStore } from './pendingDrafts';
 import { t } from '../../core/port/messages';
@@ -173,6 +174,10 @@ export class LoomChatParticipant implements vscode.Disposable {
       });
       stream.progress(t('host.chat.asking', { name: request.model.name }));
       const model = vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm'));
+      const budget = await checkTurnBudget(this.ctx, entry, command.name, model, messages, stream, context.history, bridge.signal);
+      if (budget.stop) return { metadata: { ...meta, budgetStop: budget.stop } };
+      // Every answer from here on carries it, so later turns of the conversation do not say it again.
+      if (budget.nearLimitSaid) meta.nearLimitSaid = true;
       const result = await runDraftingTurn({
         model,
         messages,

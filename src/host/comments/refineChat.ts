@@ -17,6 +17,7 @@ import { LoomError } from '../../core/port/errors';
 import { isCodeThread, resolveRefinedThreads, checkRefinedDrafts, refineCommand, buildRefineMessages, threadAnswers, stageOfFile, type ReviewThread } from '../../core/port/review';
 import type { CommandContext } from '../commands/createCommand';
 import { historyMessages, type LoomChatMetadata } from '../chat/chatHistory';
+import { checkTurnBudget } from '../chat/chatBudget';
 import { writePending } from '../chat/draftCommands';
 import type { LoomChatParticipant, ParticipantCommand } from '../chat/loomParticipant';
 import type { PendingDrafts, PendingDraftStore } from '../chat/pendingDrafts';
@@ -108,8 +109,12 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         ...buildRefineMessages({ repoRoot: snapshot.repoRoot, language, dir: snapshot.dir, specDir: snapshot.specDir, threads: open, stageOf, request: request_ }),
       ];
       stream.progress(t('host.chat.asking', { name: request.model.name }));
+      const model = vscodeChatModel(request.model, t('host.comments.loomRefinesSpecFilesComment'), this.ctx.log.component('lm'));
+      const budget = await checkTurnBudget(this.ctx, entry, this.name, model, messages, stream, context.history, bridge.signal);
+      if (budget.stop) return { metadata: { ...meta, budgetStop: budget.stop } };
+      if (budget.nearLimitSaid) meta.nearLimitSaid = true;
       const result = await runDraftingTurn({
-        model: vscodeChatModel(request.model, t('host.comments.loomRefinesSpecFilesComment'), this.ctx.log.component('lm')),
+        model,
         messages,
         specDir: snapshot.specDir,
         command,

@@ -18,6 +18,7 @@ import { t } from '../../core/port/messages';
 import { stageWithRole } from '../../core/port/views';
 import type { CommandContext } from '../commands/createCommand';
 import { historyMessages, type LoomChatMetadata } from '../chat/chatHistory';
+import { checkTurnBudget } from '../chat/chatBudget';
 import { writePending } from '../chat/draftCommands';
 import type { LoomChatParticipant, ParticipantCommand } from '../chat/loomParticipant';
 import type { PendingDraftStore } from '../chat/pendingDrafts';
@@ -93,8 +94,12 @@ export class ReconcileCommand implements ParticipantCommand {
         ...buildReconcileMessages({ command, dir: snapshot.dir, specDir: snapshot.specDir, drift, diff, request: request.prompt.replace(snapshot.specDir, ''), language }),
       ];
       stream.progress(t('host.chat.asking', { name: request.model.name }));
+      const model = vscodeChatModel(request.model, t('host.drift.modelPurpose'), this.ctx.log.component('lm'));
+      const budget = await checkTurnBudget(this.ctx, entry, this.name, model, messages, stream, context.history, bridge.signal);
+      if (budget.stop) return { metadata: { ...meta, budgetStop: budget.stop } };
+      if (budget.nearLimitSaid) meta.nearLimitSaid = true;
       const result = await runDraftingTurn({
-        model: vscodeChatModel(request.model, t('host.drift.modelPurpose'), this.ctx.log.component('lm')),
+        model,
         messages,
         specDir: snapshot.specDir,
         command,

@@ -10,6 +10,7 @@ import { withRunningPipeline, type RunningPipelines } from './runningPipelines';
 import { withDrift, type DriftMarks } from './driftMark';
 import { artifactItem, groupItem, noteItem, specItem, specNotes, specTooltip, stageItem, taskItem, tasksItem } from './treeItems';
 import { t } from '../../core/port/messages';
+import { TreeExpansion, type RowShape } from './treeExpansion';
 
 /** What the list is narrowed to: a text in the spec's name or stage, and/or one stage. */
 export interface SpecFilter {
@@ -44,11 +45,8 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
    */
   private readonly shown = new Map<string, SpecGroup>();
   private filterValue: SpecFilter = {};
-  /**
-   * Ids of the rows the user expanded. VS Code forgets them when the side bar is hidden and shown
-   * again (Ctrl+B) and the tree is redrawn, so getTreeItem gives them back as expanded.
-   */
-  private readonly expanded = new Set<string>();
+  /** The rows the person opened, given back when VS Code redraws the tree (treeExpansion.ts). */
+  private readonly expansion = new TreeExpansion();
   private reviewCounts?: OpenThreadCounts;
   private pipelineRuns?: RunningPipelines;
   private driftMarks?: DriftMarks;
@@ -116,9 +114,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
   /** Called from the view's expand and collapse events. */
   setExpanded(node: LoomNode, expanded: boolean): void {
     const id = nodeId(node);
-    if (!id) return;
-    if (expanded) this.expanded.add(id);
-    else this.expanded.delete(id);
+    if (id) this.expansion.expanded(id, expanded);
   }
 
   matches(e: SpecEntry): boolean {
@@ -224,7 +220,7 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   getTreeItem(node: LoomNode): vscode.TreeItem {
     const item = withDrift(withRunningPipeline(withOpenThreads(this.treeItem(node), node, this.reviewCounts), node, this.pipelineRuns), node, this.driftMarks);
-    if (item.id && item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed && this.expanded.has(item.id)) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    if (item.id) item.collapsibleState = COLLAPSIBLE[this.expansion.shape(item.id, SHAPE[item.collapsibleState ?? vscode.TreeItemCollapsibleState.None])];
     return item;
   }
 
@@ -293,6 +289,17 @@ export class SpecTreeProvider extends Disposable implements vscode.TreeDataProvi
     return date ? `${feature} (${date})` : feature;
   }
 }
+
+const SHAPE: Record<vscode.TreeItemCollapsibleState, RowShape> = {
+  [vscode.TreeItemCollapsibleState.None]: 'leaf',
+  [vscode.TreeItemCollapsibleState.Collapsed]: 'collapsed',
+  [vscode.TreeItemCollapsibleState.Expanded]: 'expanded',
+};
+const COLLAPSIBLE: Record<RowShape, vscode.TreeItemCollapsibleState> = {
+  leaf: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+};
 
 /** The id getTreeItem gives a node, for the rows that can be expanded. */
 function nodeId(node: LoomNode): string | undefined {

@@ -5,6 +5,7 @@ import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
 import type { WorkspaceTrust } from '../trust';
 import { specDirOfNode, type LoomNode } from './nodes';
 import { SpecTreeProvider, type SpecFilter } from './specTreeProvider';
+import type { RunningPipelines } from './runningPipelines';
 import { t } from '../../core/port/messages';
 
 export const SPECS_VIEW_ID = 'loom.specs';
@@ -72,6 +73,34 @@ export class SpecsView extends Disposable {
     if (fromTree) return fromTree;
     const doc = vscode.window.activeTextEditor?.document;
     return doc ? this.registry.entryFor(doc.uri) : undefined;
+  }
+
+  /**
+   * The runs of Loom: Run Pipeline: their specs' rows are marked, and the row of the stage a run
+   * is at is brought into sight (its spec opened, the stage itself left as it was). Other specs'
+   * rows keep the shape the person left them in.
+   */
+  followPipelineRuns(runs: RunningPipelines): void {
+    this.provider.setPipelineRuns(runs);
+    const shown = new Map<string, string>();
+    const follow = (dir: string): void => {
+      if (!runs.isRunning(dir)) {
+        shown.delete(dir);
+        return;
+      }
+      const entry = this.registry.peek(dir);
+      const stage = entry?.spec.stage;
+      // Not a stage row (failed, unreadable), hidden by the filter, already shown, or the view out of sight.
+      if (!entry || !stage || !entry.overview.stages.some((s) => s.id === stage) || !this.provider.matches(entry)) return;
+      if (shown.get(dir) === stage || !this.treeView.visible) return;
+      shown.set(dir, stage);
+      void Promise.resolve(this.treeView.reveal({ kind: 'stage', dir, stage }, { select: false, focus: false, expand: false })).catch(() => {
+        // The row was not in the tree yet (a refresh on its way): the next change of the spec shows it.
+        shown.delete(dir);
+      });
+    };
+    this._register(runs.onDidChange(follow));
+    this._register(this.registry.onDidChange((e) => e.changed.forEach(follow)));
   }
 
   setFilter(filter: SpecFilter): void {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolve } from 'node:path';
 import { formatStatuses, formatTasks, formatTrace, statusJson } from '../../../src/cli/format';
+import { displayLanguage, setDisplayLanguage } from '../../../src/core/messages';
 import { LoomRepository } from '../../../src/core/repository/loomRepository';
 import type { SpecStatus } from '../../../src/core/repository/specPipeline';
 import type { TaskBatchPlan } from '../../../src/core/tasks/taskBatches';
@@ -75,6 +76,14 @@ test('tasks: a batch of one task is just the next task; parallel and serial name
     ],
   } as unknown as TaskBatchPlan;
   assert.equal(formatTasks(plan), ['Batch 1 (parallel): T1, T2', 'Batch 2: T3', 'Batch 3 (serial): T4, T5'].join('\n'));
+  // In Chinese, parallel and serial in Chinese too, as the dashboard says them.
+  const before = displayLanguage();
+  setDisplayLanguage('zh');
+  try {
+    assert.equal(formatTasks(plan), ['批次 1（并行）：T1, T2', '批次 2：T3', '批次 3（串行）：T4, T5'].join('\n'));
+  } finally {
+    setDisplayLanguage(before);
+  }
 });
 
 test('trace: a behavior with no task, test or evidence says none, not 0/0', () => {
