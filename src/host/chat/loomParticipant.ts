@@ -222,8 +222,9 @@ export class LoomChatParticipant implements vscode.Disposable {
   /**
    * The turn's requests priced and added to the spec's ledger (pipeline.state.json), as Run
    * Tasks' and Run Pipeline's are, and said under the reply; a write that fails only goes to the log.
+   * `/refine` and `/reconcile` keep theirs through it too, so every turn counts against the budget.
    */
-  private async keepSpend(entry: SpecEntry, stage: string, model: ChatModel, requests: readonly DraftingRequest[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
+  async keepSpend(entry: SpecEntry, stage: string, model: ChatModel, requests: readonly DraftingRequest[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
     try {
       const spend = await entry.spec.changeAfter(() =>
         recordDrafting(entry.spec.snapshot, stage, model, requests, this.ctx.config.creditPrices, new MessageTokens(model, signal), () => new Date().toISOString()),

@@ -109,6 +109,7 @@ export class ReconcileCommand implements ParticipantCommand {
         onEvent: (e) => participant.show(stream, e),
         signal: bridge.signal,
       });
+      await participant.keepSpend(entry, entry.spec.stage ?? command.stage, model, result.requests, stream, bridge.signal);
       if (!result.proposed) {
         if (!result.replies.join('').trim()) return { metadata: meta, errorDetails: { message: t('host.chat.modelReturnedEmptyAnswerTry') } };
         return { metadata: { ...meta, reply: result.replies.join('\n') } };

@@ -55,8 +55,12 @@ suite('review comments and @loom /refine', () => {
 
   test('/refine proposes spec.md with the thread answered, previews it with Show diff, and writes nothing yet', async () => {
     const before = (await authorRequests()).filter((r) => r.command === 'refine').length;
+    const drafted = () => readJson(path.join(dir, 'pipeline.state.json')).metadata?.token_usage?.requests?.drafter?.count ?? 0;
+    const draftedBefore = drafted();
     const result = await chat(api, `@loom /refine notes`, REPLY_MS);
     assert.strictEqual(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
+    // The turn's request is kept in the spec's ledger as a stage turn's is: it counts against loom.budget.credits.
+    assert.strictEqual(drafted(), draftedBefore + 1, "the /refine request is in the spec's ledger");
     assert.strictEqual(result.metadata.command, 'refine');
     assert.ok(result.metadata.pending, 'a proposal is pending');
     assert.strictEqual((await authorRequests()).filter((r) => r.command === 'refine').length, before + 1, 'one request to the model');
