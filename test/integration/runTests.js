@@ -40,10 +40,13 @@ const DESKTOP_VERSION = process.env.LOOM_TEST_VSCODE_VERSION || '1.139.1';
  * `windows: N` opens the same workspace copy with the same profile N times, one window after the
  * other (a reload); the tests see LOOM_TEST_WINDOW (1..N) and LOOM_TEST_STATE, a file that one
  * window may leave for the next.
+ * `seconds` is about how long the suite takes beside another one (2026-12-07, two lanes on two
+ * cores with other work on the machine): the lanes start the longest first.
  */
 const SUITES = [
   {
     name: 'smoke',
+    seconds: 40,
     workspace: 'test/fixtures/integration-workspace',
     tests: 'test/integration/suite',
     extensions: [],
@@ -52,6 +55,7 @@ const SUITES = [
   {
     // The tree, Advance / Approve / Mark Failed / Recover / New Feature, diagnostics, watcher.
     name: 'basic',
+    seconds: 150,
     workspace: 'test/fixtures/workspace-basic',
     tests: 'test/integration/basic',
     extensions: [],
@@ -62,6 +66,7 @@ const SUITES = [
     // Create Worktree and Run Tasks on a throwaway git repository, through vscode.lm against the
     // scripted "loom-test" model of the test extension loaded beside Loom; then a reload.
     name: 'executing',
+    seconds: 300,
     workspace: 'test/fixtures/workspace-executing',
     tests: 'test/integration/executing',
     extensions: ['test/integration/scripted-model-extension'],
@@ -74,6 +79,7 @@ const SUITES = [
     // @loom in the chat view: /brainstorm, /expand and /plan drafted by the scripted model (picked
     // in the chat view), written on the user's word, and Advance to approved with confirmations.
     name: 'chat',
+    seconds: 400,
     workspace: 'test/fixtures/workspace-chat',
     tests: 'test/integration/chat',
     extensions: ['test/integration/scripted-model-extension'],
@@ -85,6 +91,7 @@ const SUITES = [
     // sample made a git repository: the drafts by the scripted model, the subagents, the tests run
     // for real in the worktree; the gates where it stops, a reload in the middle, Stop Pipeline, Supervised.
     name: 'end-to-end',
+    seconds: 350,
     workspace: 'sample',
     tests: 'test/integration/endToEnd',
     extensions: ['test/integration/scripted-model-extension'],
@@ -95,6 +102,7 @@ const SUITES = [
   },
   {
     name: 'multi-root',
+    seconds: 120,
     workspace: 'test/fixtures/workspace-multi/multi.code-workspace',
     tests: 'test/integration/multiRoot',
     extensions: [],
@@ -105,6 +113,7 @@ const SUITES = [
     // VS Code in Simplified Chinese (`--locale zh-cn`): refusals from Advance and Approve, the
     // Problems panel's entries and the dashboard are worded in Chinese.
     name: 'locale',
+    seconds: 80,
     workspace: 'test/fixtures/workspace-basic',
     tests: 'test/integration/locale',
     extensions: [],
@@ -116,6 +125,7 @@ const SUITES = [
     // Two windows one after the other on the same workspace and profile, as a reload makes: the
     // second takes every spec's look from the evaluation cache and shows the same Problems entries.
     name: 'warm-start',
+    seconds: 140,
     workspace: 'test/fixtures/workspace-basic',
     tests: 'test/integration/warmStart',
     extensions: [],
@@ -127,6 +137,7 @@ const SUITES = [
     // Restricted Mode: workspace trust on and the folder untrusted. The view is read-only and
     // says so; Advance / Mark Failed / New Feature refuse and write nothing.
     name: 'untrusted',
+    seconds: 70,
     workspace: 'test/fixtures/workspace-basic',
     tests: 'test/integration/untrusted',
     extensions: [],
@@ -245,13 +256,6 @@ async function runSuite(suite, vscodeExecutablePath) {
 }
 
 /**
- * The suites by how long they took beside another suite (2026-12-07, two lanes on two cores with
- * other work on the machine): chat ~400 s, end-to-end 350, executing 300, basic 150, warm-start
- * 140, multi-root 120, locale 80, untrusted 70, smoke 40. A suite not listed goes last.
- */
-const LANE_ORDER = ['chat', 'end-to-end', 'executing', 'basic', 'warm-start', 'multi-root', 'locale', 'untrusted', 'smoke'];
-
-/**
  * How many suites run at once: LOOM_TEST_JOBS, else two when more than one suite is asked for.
  * Most of a suite's time is waiting (a window starting, a debounce, a scripted model's turn), so
  * two windows side by side keep two cores busy and bring CI under its 20 minutes; each suite
@@ -266,11 +270,10 @@ function suiteJobs(count) {
 /**
  * Runs the suites `jobs` at a time, each in its own `runTests.js <suite>` process (the build done
  * once, here), its output lines prefixed with the suite's name so two reports stay readable.
- * The longest start first (LANE_ORDER), so the lanes end close together. Resolves to the failed names.
+ * The longest start first (each suite's `seconds`), so the lanes end close together. Resolves to the failed names.
  */
 async function runInLanes(suites, jobs) {
-  const rank = (s) => (LANE_ORDER.includes(s.name) ? LANE_ORDER.indexOf(s.name) : LANE_ORDER.length);
-  const queue = [...suites].sort((a, b) => rank(a) - rank(b));
+  const queue = [...suites].sort((a, b) => (b.seconds ?? 0) - (a.seconds ?? 0));
   const failed = [];
   const lane = async () => {
     for (let suite = queue.shift(); suite; suite = queue.shift()) {
