@@ -93,9 +93,13 @@ interface Run {
   err: string;
 }
 
-/** The built launcher, as a CI script runs it: its own process, the repository given by --cwd. */
+/**
+ * The built launcher, as a CI script runs it: its own process, the repository given by --cwd.
+ * The timeout only catches a hang: `worktree` (git worktree add, a checkout) took over 20 s on a
+ * machine at load 25, and was killed mid-way.
+ */
 function cli(...argv: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, ...argv, '--cwd', repo], { cwd: work, env, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [BIN, ...argv, '--cwd', repo], { cwd: work, env, encoding: 'utf8', timeout: 90_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
