@@ -1,8 +1,10 @@
 import type { ChatMessage, ChatModel } from '../executing/dispatch/chatModel';
-import { SpecStateStore } from '../executing/specStateStore';
-import { CreditBudgetExceededError, TOKEN_USAGE_KEY, TokenLedger, type StepEstimate } from '../executing/transcripts/tokenLedger';
+import { CreditBudgetExceededError, type StepEstimate, type TokenCount, type TokenLedger } from '../executing/transcripts/tokenLedger';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
-import { COPILOT_PRICES, withOverrides, type ModelRef } from './pricing';
+import { t } from '../messages';
+import type { Answer } from '../port/answer';
+import { ledgerOf, type DraftingCount, type DraftingSpend } from './draftingSpend';
+import { formatCredits, type ModelRef } from './pricing';
 
 /**
  * A stage's drafting (`@loom`, Run Pipeline) priced and kept as the subagents' requests are: each
@@ -15,12 +17,7 @@ import { COPILOT_PRICES, withOverrides, type ModelRef } from './pricing';
 export const modelRefOf = (m: ChatModel): ModelRef => ({ id: m.id, family: m.family, vendor: m.vendor, ...(m.price ? { price: m.price } : {}) });
 
 /** The spec's ledger as its state records it, counted at the table with the person's overrides. */
-export function specLedger(snapshot: SpecSnapshot, prices: unknown): TokenLedger {
-  const meta = snapshot.state?.metadata ?? {};
-  const ledger = new TokenLedger(Object.hasOwn(meta, TOKEN_USAGE_KEY) ? meta[TOKEN_USAGE_KEY] : undefined);
-  ledger.usePrices(withOverrides(COPILOT_PRICES, prices));
-  return ledger;
-}
+export const specLedger = (snapshot: SpecSnapshot, prices: unknown): TokenLedger => ledgerOf(snapshot.state?.metadata, prices);
 
 /** Tokens of a conversation as the model counts them; each message once (a repair resends the ones before it). */
 export class MessageTokens {
@@ -89,44 +86,26 @@ export async function draftingBudget(
   return ledger.nearLimit(budget) ? { estimate, nearLimit: { used: ledger.creditsUsed(), budget } } : { estimate };
 }
 
-/** What a drafting turn's requests cost: the credits (undefined: the model has no price) and the tokens. */
-export interface DraftingSpend {
-  input: number;
-  output: number;
-  credits?: number;
-  model: string;
-}
-
-/**
- * Counts each request of a drafting turn and adds it to the spec's ledger in pipeline.state.json
- * (atomic, under the run lock, as every state write). A spec without a state has nothing to add it to.
- */
-export async function recordDrafting(
-  snapshot: SpecSnapshot,
+/** Counts each request of a drafting turn with the model's own countTokens. */
+export async function countDrafting(
   stage: string,
   model: ChatModel,
   requests: readonly { sent: readonly ChatMessage[]; reply: string }[],
-  prices: unknown,
   tokens: MessageTokens,
-  now: () => string,
-): Promise<DraftingSpend> {
-  // Read afresh: Run Tasks or another turn may have added to it since the snapshot was taken.
-  const store = new SpecStateStore(snapshot.repoRoot, snapshot.dir, now);
-  const fresh = store.snapshot();
-  const ledger = specLedger(fresh, prices);
-  const before = ledger.creditsUsed();
-  const ref = modelRefOf(model);
-  const spend: DraftingSpend = { input: 0, output: 0, model: ref.name ?? ref.family ?? ref.id };
-  let priced = true;
-  for (const r of requests) {
-    const input = await tokens.ofMessages(r.sent);
-    const output = await tokens.of(r.reply);
-    if (ledger.estimateCredits(ref, input, output) === undefined) priced = false;
-    ledger.add({ stage, role: 'drafter', input, output, model: ref });
-    spend.input += input;
-    spend.output += output;
-  }
-  if (priced) spend.credits = ledger.creditsUsed() - before;
-  if (fresh.state) store.updateMetadata({ [TOKEN_USAGE_KEY]: ledger.toJSON(now()) });
-  return spend;
+  prices?: unknown,
+): Promise<DraftingCount> {
+  const counted: TokenCount[] = [];
+  for (const r of requests) counted.push({ input: await tokens.ofMessages(r.sent), output: await tokens.of(r.reply) });
+  return { stage, model: modelRefOf(model), requests: counted, ...(prices !== undefined ? { prices } : {}) };
+}
+
+/**
+ * What the actor's answer to `recordSpend` says under the turn: what it cost (its tokens and the
+ * model, for a model without a price), or why the spec's ledger did not take it.
+ */
+export function spendSaid(answer: Answer<'recordSpend'>): { spend: DraftingSpend; said: string } | { notKept: string } {
+  if (answer.kind !== 'changed') return { notKept: t('credits.notKept', { detail: answer.kind === 'refused' ? answer.message : answer.question.title }) };
+  const { spend } = answer;
+  const n = { input: spend.input, output: spend.output };
+  return { spend, said: spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model }) };
 }

@@ -18,6 +18,7 @@ import { syncMemory } from './effects/memorySync';
 import { recordReviewAnswer, writeReviewFixes } from './effects/reviewAnswer';
 import { recordVerification } from './effects/verification';
 import { recordTaskChange } from './effects/taskChange';
+import { recordSpend } from './effects/spend';
 
 /**
  * The machine's actions: the effects that write (effects/, each sending its answer back as
@@ -43,6 +44,7 @@ export function withActions(base: ReturnType<typeof withGuards>, def: PipelineDe
       recordVerification: ({ context, event, self }) => recordVerification(def, context, event, self),
       syncMemory: ({ context, event, self }) => syncMemory(def, context, event, self),
       moveBaseline: ({ context, event, self }) => moveBaseline(context, event, self),
+      recordSpend: ({ context, event, self }) => recordSpend(def, context, event, self),
       startAnswer: assign(({ context, event }) => {
         const e = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
         const review = reviewToAnswer(context.facts);

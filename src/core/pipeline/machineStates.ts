@@ -37,6 +37,7 @@ export function pipelineStates(def: PipelineDefinition): Record<string, unknown>
         'SYNC',
         'ANSWER_REVIEW',
         'MOVE_BASELINE',
+        'RECORD_SPEND',
       ].map((e) => [e, notTaken(UNREADABLE)]),
     ),
   };
@@ -101,6 +102,8 @@ function stageState(def: PipelineDefinition, id: string): Record<string, unknown
       CHECK_STAGE: id === FAILED_STAGE ? notTaken(id) : { actions: 'checkStage' as const },
       SYNC: [{ guard: 'atSync' as const, actions: 'syncMemory' as const }, notTaken(id)],
       MOVE_BASELINE: [{ guard: 'atSync' as const, actions: 'moveBaseline' as const }, notTaken(id)],
+      // What a turn cost is kept at any stage the spec can be at, failed and running tasks included.
+      RECORD_SPEND: { actions: 'recordSpend' as const },
       ANSWER_REVIEW: notTaken(id),
       CREATE_WORKTREE: [
         {

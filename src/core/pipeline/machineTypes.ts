@@ -13,6 +13,7 @@ import type { Handoff } from '../files/handoff';
 import type { TaskState } from '../files/taskState';
 import type { SpecFile } from '../store/specFiles';
 import type { TaskChange } from '../executing/review/taskChanges';
+import type { DraftingCount } from '../credits/draftingSpend';
 import { stageOf, type PipelineDefinition } from './pipelineDefinition';
 import { inferStage } from './stageInference';
 
@@ -120,6 +121,8 @@ export type PipelineEvent =
   | ({ type: 'SYNC' } & Asked)
   /** Accept as Accurate, or a reconcile written: the drift baseline moved to the commit the code is at (src/core/drift/baselineMove.ts). */
   | ({ type: 'MOVE_BASELINE'; source: 'accepted' | 'reconciled'; by: string; reason: string } & Asked & CodeAt & Pick<Confirmed, 'approver'>)
+  /** A drafting turn's spend added to the spec's ledger (src/core/pipeline/effects/spend.ts). */
+  | ({ type: 'RECORD_SPEND'; spend: DraftingCount } & Asked)
   /** Verification by Loom: the project's commands run as a job beside the stage, then the report and handoff are written. */
   | ({ type: 'VERIFY'; verify: VerifyInput } & Asked)
   /** An effect of the machine finished its writes: its answer (or the error it met) goes out. */

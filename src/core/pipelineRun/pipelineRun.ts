@@ -3,7 +3,7 @@ import { buildAuthoringMessages, buildRepairMessage, loadAuthoringTemplates } fr
 import { replySummary, type Draft } from '../authoring/draftBlocks';
 import { checkDrafts } from '../authoring/draftCheck';
 import type { DraftingRequest } from '../authoring/draftingTurn';
-import { draftingBudget, MessageTokens, recordDrafting } from '../credits/draftingCredits';
+import { countDrafting, draftingBudget, MessageTokens, spendSaid } from '../credits/draftingCredits';
 import { formatCredits } from '../credits/pricing';
 import { draftBase, writeDrafts } from '../authoring/draftWrite';
 import { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
@@ -414,7 +414,7 @@ async function draftingEstimate(spec: SpecPipeline, ports: RunPorts, model: Chat
   return undefined;
 }
 
-/** The drafting's requests added to the spec's ledger and said; a write that fails is said, and the run goes on. */
+/** The drafting's requests added to the spec's ledger (an intent of its actor) and said; a spend the actor did not keep is said, and the run goes on. */
 async function keepDraftingSpend(
   spec: SpecPipeline,
   ports: RunPorts,
@@ -426,11 +426,12 @@ async function keepDraftingSpend(
   say: (l: string) => void,
 ): Promise<void> {
   try {
-    // A change of the spec: the next drafting's estimate reads the ledger with these tokens in it.
-    const spend = await spec.changeAfter(() => recordDrafting(spec.snapshot, stage, model, requests, ports.credits?.prices, tokens, () => new Date().toISOString()));
-    const n = { input: spend.input, output: spend.output };
-    if (spend.credits !== undefined) record.credits = (record.credits ?? 0) + spend.credits;
-    say(spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model }));
+    // A request of the spec's actor: the next drafting's estimate reads the ledger with these tokens in it.
+    const spend = await countDrafting(stage, model, requests, tokens, ports.credits?.prices);
+    const kept = spendSaid(await request(spec, { type: 'recordSpend', spend }));
+    if ('notKept' in kept) return say(kept.notKept);
+    if (kept.spend.credits !== undefined) record.credits = (record.credits ?? 0) + kept.spend.credits;
+    say(kept.said);
   } catch (e) {
     say(t('credits.notKept', { detail: e instanceof Error ? e.message : String(e) }));
   }

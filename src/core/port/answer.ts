@@ -16,6 +16,7 @@ import type { ConvergenceOutcome } from '../validators/convergence';
 import type { OmissionHuntReport } from '../validators/omissionHunt';
 import type { IntentType } from './intent';
 import type { RecordedBaseline } from '../drift/baseline';
+import type { DraftingSpend } from '../credits/draftingSpend';
 import type { Question, StepFacts } from './question';
 
 /**
@@ -53,6 +54,8 @@ export interface ChangeResults {
   /** `response`: review-response.md as written (none when the fix run stopped first, `result` saying why). */
   answerReview: { fixes: number; result?: ExecutingResult; response?: ReviewAnswer };
   moveBaseline: { baseline: RecordedBaseline };
+  /** `kept`: false for a spec without a state, whose spend is said but has no ledger to go in. */
+  recordSpend: { spend: DraftingSpend; kept: boolean };
 }
 
 export type Changed<T extends IntentType = IntentType> = {

@@ -7,7 +7,7 @@ export { parseDrafts, renderDraft } from '../authoring/draftBlocks';
 export { checkDrafts } from '../authoring/draftCheck';
 export type { DraftBase, DraftChange, WrittenDrafts } from '../authoring/draftWrite';
 export { describeChanges, draftBase, filesWritten, writeDrafts } from '../authoring/draftWrite';
-export type { DraftingEvent, DraftingRequest } from '../authoring/draftingTurn';
+export type { DraftingEvent, DraftingRequest, DraftingTurnInput, DraftingTurnResult } from '../authoring/draftingTurn';
 export { runDraftingTurn } from '../authoring/draftingTurn';
 export { featureDiff, featureDiffForPrompt } from '../authoring/featureDiff';
 export type { AuthoringCommand } from '../authoring/stageCommands';

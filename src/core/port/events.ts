@@ -68,6 +68,8 @@ export function eventOf(intent: Intent, options: RequestOptions, id: string, now
       return { type: 'MOVE_BASELINE', id, now, source: intent.source, by: intent.by, reason: intent.reason, ...codeAt(options), ...approver };
     case 'rejectFile':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'rejectFile', task: intent.task, file: intent.file, words: intent.words }, signal: intent.signal };
+    case 'recordSpend':
+      return { type: 'RECORD_SPEND', id, now, spend: intent.spend };
     case 'sendThreads':
       return { type: 'TASK_CHANGE', id, now, change: { kind: 'sendThreads', task: intent.task }, signal: intent.signal };
   }

@@ -4,6 +4,7 @@ import type { ExecutingMachineInput } from '../executing/machine/executingMachin
 import type { UserPrompts } from '../executing/ports';
 import type { TestRunner } from '../executing/evidence/testRunner';
 import type { ApprovalChannel } from '../pipeline/approver';
+import type { DraftingCount } from '../credits/draftingSpend';
 
 /**
  * What a person or an agent asks of a spec, whatever the surface they ask through (the palette,
@@ -77,7 +78,14 @@ export type Intent =
    * A synced spec's drift baseline moved to the commit its code is at now (`codeCommit`, looked up
    * by `request`): a person's Accept as Accurate (who, and why), or a reconcile just written.
    */
-  | { type: 'moveBaseline'; source: 'accepted' | 'reconciled'; by: string; reason: string };
+  | { type: 'moveBaseline'; source: 'accepted' | 'reconciled'; by: string; reason: string }
+  /**
+   * A drafting turn's spend kept (`@loom`, /refine, /reconcile, Run Pipeline's stage): its
+   * requests, counted by the model beforehand, added to the spec's ledger in pipeline.state.json
+   * (`metadata.token_usage`, role `drafter`, the stage) so that they count against
+   * `loom.budget.credits`. A spec without a state has none to add them to: said, nothing written.
+   */
+  | { type: 'recordSpend'; spend: DraftingCount };
 
 export type IntentType = Intent['type'];
 

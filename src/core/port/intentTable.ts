@@ -48,4 +48,5 @@ export const INTENT_OPERATIONS: Readonly<Record<IntentType, IntentOperation>> = 
   answerReview: run,
   moveBaseline: now,
   sendThreads: job,
+  recordSpend: now,
 };

@@ -321,7 +321,7 @@ export class SpecPipeline {
 
   /**
    * The funnel's own read of the spec's files (inside a request: each file once, see
-   * requestReads). A request, `change` and `changeAfter` read what they wrote themselves and tell
+   * requestReads). A request and `change` read what they wrote themselves and tell
    * the views once; a change from outside (loom's CLI, an editor, git) is read through the
    * repository (LoomRepository.reload, `refresh`), in the extension by the folder's watcher only.
    */
@@ -354,19 +354,6 @@ export class SpecPipeline {
     );
     if ('error' in outcome) throw outcome.error;
     return outcome.value;
-  }
-
-  /**
-   * A write that waits on other work between its reads and its write and takes the run lock for
-   * the write itself (a drafting turn's credits, counted by the model first): once it is done,
-   * the spec reads its files once and the views are told once, as after `change`.
-   */
-  async changeAfter<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      this.readFiles();
-    }
   }
 
   /** The views hear of a change once: now, or at the end of the request this one is part of. */

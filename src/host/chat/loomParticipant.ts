@@ -10,9 +10,7 @@ import {
   parseDrafts,
   renderDraft,
   checkDrafts,
-  runDraftingTurn,
   type DraftingEvent,
-  type DraftingRequest,
   describeChanges,
   draftBase,
   filesWritten,
@@ -26,8 +24,7 @@ import {
   detectLanguage,
   replySummary,
 } from '../../core/port/authoring';
-import { ModelRequestError, type ChatModel } from '../../core/port/executing';
-import { formatCredits, MessageTokens, recordDrafting } from '../../core/port/credits';
+import { ModelRequestError } from '../../core/port/executing';
 import { LoomError } from '../../core/port/errors';
 import { readOptionalText } from '../../core/port/files';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
@@ -36,7 +33,7 @@ import { signalFromToken } from '../lm/cancellation';
 import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import { historyMessages, type LoomChatMetadata } from './chatHistory';
-import { checkTurnBudget } from './chatBudget';
+import { draftInChat } from './chatDrafting';
 import { writePending } from './draftCommands';
 import type { PendingDraftStore } from './pendingDrafts';
 import { t } from '../../core/port/messages';
@@ -174,22 +171,23 @@ export class LoomChatParticipant implements vscode.Disposable {
       });
       stream.progress(t('host.chat.asking', { name: request.model.name }));
       const model = vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm'));
-      const budget = await checkTurnBudget(this.ctx, entry, command.name, model, messages, stream, context.history, bridge.signal);
-      if (budget.stop) return { metadata: { ...meta, budgetStop: budget.stop } };
-      // Every answer from here on carries it, so later turns of the conversation do not say it again.
-      if (budget.nearLimitSaid) meta.nearLimitSaid = true;
-      const result = await runDraftingTurn({
-        model,
-        messages,
-        specDir: snapshot.specDir,
-        command,
-        pending: pending?.drafts ?? [],
-        check: (drafts) => checkDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
-        repairMessage: (problems) => buildRepairMessage(templates, problems),
-        onEvent: (e) => this.show(stream, e),
-        signal: bridge.signal,
-      });
-      await this.keepSpend(entry, entry.spec.stage ?? command.stage, model, result.requests, stream, bridge.signal);
+      const drafted = await draftInChat(
+        this.ctx,
+        { entry, name: command.name, stream, history: context.history, meta },
+        {
+          model,
+          messages,
+          specDir: snapshot.specDir,
+          command,
+          pending: pending?.drafts ?? [],
+          check: (drafts) => checkDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
+          repairMessage: (problems) => buildRepairMessage(templates, problems),
+          onEvent: (e) => this.show(stream, e),
+          signal: bridge.signal,
+        },
+      );
+      if ('stopped' in drafted) return drafted.stopped;
+      const { result } = drafted;
       const prose = parseDrafts(result.replies[0]).prose.trim();
       if (!result.proposed) {
         if (!result.replies.join('').trim()) {
@@ -216,25 +214,6 @@ export class LoomChatParticipant implements vscode.Disposable {
       return { metadata: meta, errorDetails: { message: `${t('host.chat.loomCouldNotFinish', { name: command.name })} ${message}` } };
     } finally {
       bridge.dispose();
-    }
-  }
-
-  /**
-   * The turn's requests priced and added to the spec's ledger (pipeline.state.json), as Run
-   * Tasks' and Run Pipeline's are, and said under the reply; a write that fails only goes to the log.
-   * `/refine` and `/reconcile` keep theirs through it too, so every turn counts against the budget.
-   */
-  async keepSpend(entry: SpecEntry, stage: string, model: ChatModel, requests: readonly DraftingRequest[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
-    try {
-      const spend = await entry.spec.changeAfter(() =>
-        recordDrafting(entry.spec.snapshot, stage, model, requests, this.ctx.config.creditPrices, new MessageTokens(model, signal), () => new Date().toISOString()),
-      );
-      const n = { input: spend.input, output: spend.output };
-      stream.markdown(
-        `\n\n> ${spend.credits !== undefined ? t('credits.stageSpent', { ...n, credits: formatCredits(spend.credits) }) : t('credits.stageSpentUnpriced', { ...n, model: spend.model })}\n\n`,
-      );
-    } catch (e) {
-      this.ctx.log.component('chat').warn(t('credits.notKept', { detail: e instanceof Error ? e.message : String(e) }));
     }
   }
 

@@ -7,7 +7,6 @@ import {
   filesWritten,
   type DraftChange,
   isAcceptance,
-  runDraftingTurn,
   buildRepairMessage,
   loadAuthoringTemplates,
   detectLanguage,
@@ -17,7 +16,7 @@ import { LoomError } from '../../core/port/errors';
 import { isCodeThread, resolveRefinedThreads, checkRefinedDrafts, refineCommand, buildRefineMessages, threadAnswers, stageOfFile, type ReviewThread } from '../../core/port/review';
 import type { CommandContext } from '../commands/createCommand';
 import { historyMessages, type LoomChatMetadata } from '../chat/chatHistory';
-import { checkTurnBudget } from '../chat/chatBudget';
+import { draftInChat } from '../chat/chatDrafting';
 import { writePending } from '../chat/draftCommands';
 import type { LoomChatParticipant, ParticipantCommand } from '../chat/loomParticipant';
 import type { PendingDrafts, PendingDraftStore } from '../chat/pendingDrafts';
@@ -110,21 +109,23 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
       ];
       stream.progress(t('host.chat.asking', { name: request.model.name }));
       const model = vscodeChatModel(request.model, t('host.comments.loomRefinesSpecFilesComment'), this.ctx.log.component('lm'));
-      const budget = await checkTurnBudget(this.ctx, entry, this.name, model, messages, stream, context.history, bridge.signal);
-      if (budget.stop) return { metadata: { ...meta, budgetStop: budget.stop } };
-      if (budget.nearLimitSaid) meta.nearLimitSaid = true;
-      const result = await runDraftingTurn({
-        model,
-        messages,
-        specDir: snapshot.specDir,
-        command,
-        pending: [],
-        check: (drafts) => checkRefinedDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
-        repairMessage: (problems) => buildRepairMessage(templates, problems),
-        onEvent: (e) => participant.show(stream, e),
-        signal: bridge.signal,
-      });
-      await participant.keepSpend(entry, entry.spec.stage ?? command.stage, model, result.requests, stream, bridge.signal);
+      const drafted = await draftInChat(
+        this.ctx,
+        { entry, name: this.name, stream, history: context.history, meta },
+        {
+          model,
+          messages,
+          specDir: snapshot.specDir,
+          command,
+          pending: [],
+          check: (drafts) => checkRefinedDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
+          repairMessage: (problems) => buildRepairMessage(templates, problems),
+          onEvent: (e) => participant.show(stream, e),
+          signal: bridge.signal,
+        },
+      );
+      if ('stopped' in drafted) return drafted.stopped;
+      const { result } = drafted;
       if (!result.proposed) {
         if (!result.replies.join('').trim()) return { metadata: meta, errorDetails: { message: t('host.chat.modelReturnedEmptyAnswerTry') } };
         return { metadata: { ...meta, reply: result.replies.join('\n') } };

@@ -1,16 +1,5 @@
 import * as vscode from 'vscode';
-import {
-  describeChanges,
-  draftBase,
-  filesWritten,
-  isAcceptance,
-  parseDrafts,
-  replySummary,
-  runDraftingTurn,
-  buildRepairMessage,
-  loadAuthoringTemplates,
-  detectLanguage,
-} from '../../core/port/authoring';
+import { describeChanges, draftBase, filesWritten, isAcceptance, parseDrafts, replySummary, buildRepairMessage, loadAuthoringTemplates, detectLanguage } from '../../core/port/authoring';
 import { buildReconcileMessages, checkReconcileDrafts, driftDiff, driftSummary, reconcileCommand } from '../../core/port/drift';
 import { ModelRequestError } from '../../core/port/executing';
 import { readOptionalText } from '../../core/port/files';
@@ -18,7 +7,7 @@ import { t } from '../../core/port/messages';
 import { stageWithRole } from '../../core/port/views';
 import type { CommandContext } from '../commands/createCommand';
 import { historyMessages, type LoomChatMetadata } from '../chat/chatHistory';
-import { checkTurnBudget } from '../chat/chatBudget';
+import { draftInChat } from '../chat/chatDrafting';
 import { writePending } from '../chat/draftCommands';
 import type { LoomChatParticipant, ParticipantCommand } from '../chat/loomParticipant';
 import type { PendingDraftStore } from '../chat/pendingDrafts';
@@ -95,21 +84,23 @@ export class ReconcileCommand implements ParticipantCommand {
       ];
       stream.progress(t('host.chat.asking', { name: request.model.name }));
       const model = vscodeChatModel(request.model, t('host.drift.modelPurpose'), this.ctx.log.component('lm'));
-      const budget = await checkTurnBudget(this.ctx, entry, this.name, model, messages, stream, context.history, bridge.signal);
-      if (budget.stop) return { metadata: { ...meta, budgetStop: budget.stop } };
-      if (budget.nearLimitSaid) meta.nearLimitSaid = true;
-      const result = await runDraftingTurn({
-        model,
-        messages,
-        specDir: snapshot.specDir,
-        command,
-        pending: pending?.drafts ?? [],
-        check: (drafts) => checkReconcileDrafts(snapshot, command, drafts, readOptionalText),
-        repairMessage: (problems) => buildRepairMessage(templates, problems),
-        onEvent: (e) => participant.show(stream, e),
-        signal: bridge.signal,
-      });
-      await participant.keepSpend(entry, entry.spec.stage ?? command.stage, model, result.requests, stream, bridge.signal);
+      const drafted = await draftInChat(
+        this.ctx,
+        { entry, name: this.name, stream, history: context.history, meta },
+        {
+          model,
+          messages,
+          specDir: snapshot.specDir,
+          command,
+          pending: pending?.drafts ?? [],
+          check: (drafts) => checkReconcileDrafts(snapshot, command, drafts, readOptionalText),
+          repairMessage: (problems) => buildRepairMessage(templates, problems),
+          onEvent: (e) => participant.show(stream, e),
+          signal: bridge.signal,
+        },
+      );
+      if ('stopped' in drafted) return drafted.stopped;
+      const { result } = drafted;
       if (!result.proposed) {
         if (!result.replies.join('').trim()) return { metadata: meta, errorDetails: { message: t('host.chat.modelReturnedEmptyAnswerTry') } };
         return { metadata: { ...meta, reply: result.replies.join('\n') } };
