@@ -54,7 +54,8 @@ describe('matrix webview', () => {
     const p = await harness.open('matrix', { reply: { type: 'init', model } });
     const cell = p.page.locator('.row.behavior', { hasText: row.behavior }).locator('.cell').nth(4);
     const shown = cell.locator('.ref-worktree');
-    assert.equal(text(await shown.textContent()), 'new.test.ts › logs in (only in the feature worktree)');
+    // The file's name over the note; the test's name and where it is are in the tooltip.
+    assert.deepEqual(await shown.locator('.ref-line').allTextContents(), ['new', '(only in the feature worktree)']);
     assert.equal(await cell.locator('a.file-link').count(), 0, 'not a link to a file loom finds');
     assert.match(
       (await shown.getAttribute('title')) ?? '',

@@ -12,9 +12,9 @@ import { PROTOCOL_VERSION, type ExportFormat } from '../../src/shared/protocol';
 import { h, replaceChildren } from '../common/dom';
 import { announceRendered } from '../common/rendered';
 import { onHostMessage, post, saveUi, savedUi } from '../common/vscodeApi';
-import { toItems } from './items';
+import { MatrixItems } from './items';
 import { MatrixGrid } from './matrixGrid';
-import { statusLabel } from './rowView';
+import { statusLabel, testFileNames } from './rowView';
 import { Toolbar } from './toolbar';
 import { tv } from '../../src/shared/messages/viewText';
 
@@ -59,10 +59,12 @@ function save(): void {
 function applyFilter(): void {
   if (!model) return;
   const filter = toolbar.filter;
-  const shown = filterRows(model.rows, filter);
-  shownIds = isFiltered(filter) ? shown.map((r) => r.behavior) : undefined;
+  const filtered = isFiltered(filter);
+  // Unfiltered, the model's rows are shown as they are: nothing is copied or made per row.
+  const shown = filtered ? filterRows(model.rows, filter) : model.rows;
+  shownIds = filtered ? shown.map((r) => r.behavior) : undefined;
   toolbar.setCounts(countRows(shown, model.rows.length));
-  grid.setItems(toItems(model, shown, isFiltered(filter)));
+  grid.setItems(MatrixItems.of(model, shown, filtered));
   scheduleSave();
 }
 
@@ -115,7 +117,7 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
     grid.selection = { behavior: typeof restore.selected === 'string' ? restore.selected : undefined, column: Number(restore.column) || 0 };
   }
   renderNotices(next);
-  grid.setColumns(next.vocabulary.categories, next.vocabulary.tasks);
+  grid.setColumns(next.vocabulary.categories, next.vocabulary.tasks, testFileNames(next.rows));
   // An update keeps the scroll position the user has now; init restores the saved one.
   const scrollTop = restore ? Number(restore.scrollTop) || 0 : grid.scrollTop;
   applyFilter();

@@ -1,9 +1,10 @@
 import type { OpenFileMessage } from '../../src/shared/protocol';
 import type { MatrixRow } from '../../src/shared/matrixModel';
 import { h, replaceChildren } from '../common/dom';
-import type { MatrixItem } from './items';
-import { canvasTextWidth } from '../common/textWidth';
-import { cellId, columnLabel, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
+import { MatrixItems } from './items';
+import { canvasTextWidth, type TextWidth } from '../common/textWidth';
+import { CELL_PADDING, cellId, columnLabel, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
+import type { CellFit } from './testRefs';
 import { WindowedList } from './windowedList';
 import { tv } from '../../src/shared/messages/viewText';
 
@@ -29,10 +30,14 @@ export class MatrixGrid {
   private readonly body: HTMLElement;
   private readonly pinned: HTMLElement;
   private readonly list: WindowedList;
-  private items: MatrixItem[] = [];
+  private items = MatrixItems.EMPTY;
   private active: { item: number; column: number } | undefined;
   private column = 0;
   private selectedBehavior: string | undefined;
+  private textWidth: TextWidth | undefined;
+  /** How the Tests cells are fitted: read from the column's header once, again when it changes width. */
+  private fit: CellFit | undefined;
+  private readonly testsHeader: HTMLElement;
 
   constructor(private readonly on: { open(target: Omit<OpenFileMessage, 'type'>): void; change(): void }) {
     const header = h(
@@ -44,6 +49,7 @@ export class MatrixGrid {
         ...COLUMNS.map((c, i) => h('div', { className: `cell c-${c.key}`, attrs: { role: 'columnheader', 'aria-colindex': i + 1 } }, columnLabel(c.key))),
       ),
     );
+    this.testsHeader = header.querySelector<HTMLElement>('.c-tests')!;
     this.pinned = h('div', { className: 'pin-wrap' });
     this.body = h('div', { className: 'grid-body', attrs: { role: 'rowgroup' } });
     this.element = h(
@@ -69,6 +75,13 @@ export class MatrixGrid {
       renderRow: (i) => this.renderItem(i),
       onRender: (first) => this.pin(first),
     });
+    // The rows in the DOM fit their tests again when the column's width changes (a resize, new columns).
+    new ResizeObserver(() => {
+      if (this.fit && this.fit.room !== this.testsRoom()) {
+        this.fit = undefined;
+        this.list.refresh();
+      }
+    }).observe(this.testsHeader);
     this.element.addEventListener('keydown', (e) => this.onKey(e));
     this.element.addEventListener('click', (e) => this.onClick(e));
     this.element.addEventListener('scroll', () => this.on.change(), { passive: true });
@@ -78,17 +91,31 @@ export class MatrixGrid {
    * The column widths, from every category of the ledger (not only those a filter shows, so that
    * filtering does not make the columns jump), measured in the grid's own font.
    */
-  setColumns(categories: readonly string[], taskIds: readonly string[] = []): void {
-    const { columns, minWidth } = columnTemplate(categories, canvasTextWidth(this.element), taskIds);
+  setColumns(categories: readonly string[], taskIds: readonly string[] = [], testFiles: readonly string[] = []): void {
+    this.textWidth ??= canvasTextWidth(this.element);
+    const { columns, minWidth } = columnTemplate(categories, this.textWidth, taskIds, testFiles);
+    if (this.element.style.getPropertyValue('--columns') === columns) return;
     this.element.style.setProperty('--columns', columns);
     this.element.style.setProperty('--grid-min', minWidth);
+    this.fit = undefined;
+  }
+
+  private testsRoom(): number {
+    return Math.max(0, this.testsHeader.clientWidth - CELL_PADDING);
+  }
+
+  /** Read when the first row is rendered, after the layout the windowed list reads anyway. */
+  private cellFit(): CellFit {
+    this.textWidth ??= canvasTextWidth(this.element);
+    this.fit ??= { width: this.textWidth, room: this.testsRoom() };
+    return this.fit;
   }
 
   /** New rows (filters changed or the host sent an update): the selection follows its behavior. */
-  setItems(items: MatrixItem[]): void {
+  setItems(items: MatrixItems): void {
     this.items = items;
     this.element.setAttribute('aria-rowcount', String(items.length + 1));
-    const index = this.selectedBehavior === undefined ? -1 : items.findIndex((it) => it.kind === 'behavior' && it.row.behavior === this.selectedBehavior);
+    const index = this.selectedBehavior === undefined ? -1 : items.indexOfBehavior(this.selectedBehavior);
     this.active = index >= 0 ? { item: index, column: this.column } : undefined;
     this.list.setCount(items.length);
     this.updateActiveDescendant();
@@ -118,30 +145,30 @@ export class MatrixGrid {
   }
 
   private renderItem(i: number): HTMLElement {
-    const item = this.items[i];
-    return item.kind === 'requirement' ? renderGroupRow(i, item) : renderBehaviorRow(i, item.row, this.active);
+    const item = this.items.at(i)!;
+    return item.kind === 'requirement' ? renderGroupRow(i, item) : renderBehaviorRow(i, item.row, this.active, this.cellFit());
   }
 
   /** Keeps the header of the requirement being scrolled through visible under the column header. */
   private pin(first: number): void {
-    const item = this.items[first];
+    const item = this.items.at(first);
     if (!item || item.kind === 'requirement') {
       this.pinned.replaceChildren();
       return;
     }
-    const group = this.items[item.group];
+    const group = this.items.at(item.group);
     if (group?.kind === 'requirement') replaceChildren(this.pinned, renderGroupRow(item.group, group, true));
   }
 
   private move(toItem: number, column = this.column, direction: 1 | -1 = 1): void {
     // Requirement headers are not selectable: step over them in the direction of travel.
     let i = Math.max(0, Math.min(this.items.length - 1, toItem));
-    while (i >= 0 && i < this.items.length && this.items[i].kind !== 'behavior') i += direction;
+    while (i >= 0 && i < this.items.length && this.items.at(i)?.kind !== 'behavior') i += direction;
     if (i < 0 || i >= this.items.length) {
       i = toItem;
-      while (i >= 0 && i < this.items.length && this.items[i].kind !== 'behavior') i -= direction;
+      while (i >= 0 && i < this.items.length && this.items.at(i)?.kind !== 'behavior') i -= direction;
     }
-    const item = this.items[i];
+    const item = this.items.at(i);
     if (!item || item.kind !== 'behavior') return;
     const before = this.active?.item;
     this.active = { item: i, column };
@@ -203,7 +230,7 @@ export class MatrixGrid {
 
   /** Enter on a cell opens its first link; on a cell without links, where the behavior is declared. */
   private openActive(): void {
-    const item = this.active && this.items[this.active.item];
+    const item = this.active && this.items.at(this.active.item);
     if (!item || item.kind !== 'behavior') return;
     const key = COLUMNS[this.column].key;
     if (key === 'tasks' || key === 'tests' || key === 'evidence') {
@@ -229,7 +256,7 @@ export class MatrixGrid {
     const rowEl = target.closest<HTMLElement>('[data-item]');
     if (!rowEl) return;
     const index = Number(rowEl.dataset.item);
-    const item = this.items[index];
+    const item = this.items.at(index);
     if (!item || item.kind !== 'behavior') return;
     const cellEl = target.closest<HTMLElement>('[aria-colindex]');
     this.move(index, cellEl ? Number(cellEl.getAttribute('aria-colindex')) - 1 : this.column);
