@@ -20,6 +20,12 @@ const cutTexts = (page: import('playwright-core').Page, selector: string): Promi
     `[...document.querySelectorAll(${JSON.stringify(selector)})].filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent + ' (' + c.scrollWidth + ' > ' + c.clientWidth + ')')`,
   );
 
+/** Whether `shown` is `name` cut in its middle: its start, "…", and at least as much of its end. */
+const middleCutOf = (name: string, shown: string) => {
+  const [head, tail, extra] = shown.split('…');
+  return extra === undefined && tail !== undefined && head.length >= 2 && tail.length >= head.length && name.startsWith(head) && name.endsWith(tail);
+};
+
 describe('matrix webview', () => {
   it('says ready, then renders rows grouped by requirement from the init message', async () => {
     const p = await harness.open('matrix');
@@ -297,6 +303,50 @@ describe('matrix webview', () => {
       assert.ok(b.x + b.width <= cell.x + cell.width + 1 && b.y + b.height <= cell.y + cell.height + 1, `${await link.textContent()} is in its cell`);
     }
     assert.deepEqual(await cutTexts(page, '.header-row .cell, .row.behavior .c-category, .row.behavior .c-status, .row.behavior .c-closed'), []);
+    await p.finish();
+  });
+
+  it('a test reads as its file name over its test name, a file name longer than the column cut in its middle, the whole of it on hover', async () => {
+    const model = matrixModel(20);
+    const file = 'tests/due/parseDueDate.test.js';
+    const name = 'REQ-001-B01 合法的 YYYY-MM-DD 被接受并原样保存';
+    model.rows[0].tests = [{ ref: `${file}#${name}`, path: file, testName: name, exists: true }];
+    const long = 'tests/auth/userAuthenticationFlowRegression.spec.ts';
+    model.rows[1].tests = [{ ref: long, path: long, exists: true }];
+    model.rows[2].tests = ['a', 'b', 'c'].map((t) => ({ ref: `${file}#${t}`, path: file, testName: t, exists: true }));
+    model.rows[2].tests[1] = { ref: 'tests/due/clock.test.js', exists: false, reason: 'missing' };
+    const p = await harness.open('matrix', { viewport: { width: 800, height: 700 }, reply: { type: 'init', model } });
+    const page = p.page;
+    const tests = (behavior: string) => page.locator('.row.behavior', { hasText: behavior }).locator('.c-tests');
+    const link = tests('REQ-001-B01').locator('a.file-link');
+    assert.deepEqual(await link.locator('.ref-line').allTextContents(), ['parseDueDate', '合法的 YYYY-MM-DD 被接受并原样保存'], 'the file, then the test without the row’s id');
+    assert.equal(await link.getAttribute('title'), `${file} › ${name}`);
+    assert.equal(await link.getAttribute('aria-label'), `${file} › ${name}`);
+    const cut = (await tests('REQ-001-B02').locator('.ref-file').textContent()) ?? '';
+    assert.ok(middleCutOf('userAuthenticationFlowRegression', cut), `cut in the middle, more of its end kept: ${cut}`);
+    assert.equal(await tests('REQ-001-B02').locator('a').getAttribute('title'), long);
+    // Three tests: a file a line, the second line counting the one it has no room for; the missing one marked in its line.
+    const three = tests('REQ-001-B03');
+    assert.deepEqual((await three.locator('.test-ref').allTextContents()).map(text), ['parseDueDate', '✗ clock +1']);
+    assert.equal(await three.locator('.ref-more').getAttribute('title'), `${file} › c`);
+    // Every line whole in its cell: the file names not cut by the column (cut only where the text says so).
+    for (const behavior of ['REQ-001-B01', 'REQ-001-B02', 'REQ-001-B03']) {
+      const cell = (await tests(behavior).boundingBox())!;
+      for (const el of await tests(behavior).locator('.ref-file').all()) {
+        const b = (await el.boundingBox())!;
+        assert.ok(b.y >= cell.y - 1 && b.y + b.height <= cell.y + cell.height + 1, `${await el.textContent()} is inside its row`);
+      }
+    }
+    assert.deepEqual(await cutTexts(page, '.c-tests .ref-file'), []);
+    const grid = (await page.locator('#matrix-grid').boundingBox())!;
+    const closed = (await page.locator('.header-row .c-closed').boundingBox())!;
+    assert.ok(closed.x + closed.width <= grid.x + grid.width + 1, 'the Tests column’s room leaves Closed in sight');
+    // Narrower (the Chat view open): the file name is cut in its middle to its column, still no letter cut off by the edge.
+    await page.setViewportSize({ width: 600, height: 700 });
+    await p.settle(100);
+    const narrow = (await tests('REQ-001-B01').locator('.ref-file').textContent()) ?? '';
+    assert.ok(middleCutOf('parseDueDate', narrow), `cut in its middle: ${narrow}`);
+    assert.deepEqual(await cutTexts(page, '.c-tests .ref-file'), []);
     await p.finish();
   });
 

@@ -38,6 +38,7 @@ export class MatrixGrid {
   /** How the Tests cells are fitted: read from the column's header once, again when it changes width. */
   private fit: CellFit | undefined;
   private readonly testsHeader: HTMLElement;
+  private columnsFrom: { categories: readonly string[]; taskIds: readonly string[]; testFiles: readonly string[] } | undefined;
 
   constructor(private readonly on: { open(target: Omit<OpenFileMessage, 'type'>): void; change(): void }) {
     const header = h(
@@ -82,6 +83,8 @@ export class MatrixGrid {
         this.list.refresh();
       }
     }).observe(this.testsHeader);
+    // The Tests column's least width depends on the grid's (columnTemplate's room).
+    new ResizeObserver(() => this.layoutColumns()).observe(this.element);
     this.element.addEventListener('keydown', (e) => this.onKey(e));
     this.element.addEventListener('click', (e) => this.onClick(e));
     this.element.addEventListener('scroll', () => this.on.change(), { passive: true });
@@ -92,12 +95,18 @@ export class MatrixGrid {
    * filtering does not make the columns jump), measured in the grid's own font.
    */
   setColumns(categories: readonly string[], taskIds: readonly string[] = [], testFiles: readonly string[] = []): void {
+    this.columnsFrom = { categories, taskIds, testFiles };
+    this.layoutColumns();
+  }
+
+  private layoutColumns(): void {
+    if (!this.columnsFrom || !this.element.isConnected) return;
+    const { categories, taskIds, testFiles } = this.columnsFrom;
     this.textWidth ??= canvasTextWidth(this.element);
-    const { columns, minWidth } = columnTemplate(categories, this.textWidth, taskIds, testFiles);
+    const { columns, minWidth } = columnTemplate(categories, this.textWidth, taskIds, testFiles, this.element.clientWidth);
     if (this.element.style.getPropertyValue('--columns') === columns) return;
     this.element.style.setProperty('--columns', columns);
     this.element.style.setProperty('--grid-min', minWidth);
-    this.fit = undefined;
   }
 
   private testsRoom(): number {

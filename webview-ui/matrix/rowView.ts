@@ -27,7 +27,8 @@ export const CELL_PADDING = 17;
  * does not narrow it) when there is room, and at least its longest part between hyphens, status
  * its longest label, Closed "✓ closed", Tasks two of the ledger's longest task ids side by side
  * (a row's ids wrap onto its second line rather than end in "T1…"), Tests the ledger's longest
- * test file name (`parseDueDate`, up to TESTS_MAX_MIN; a longer one is cut in its middle); the
+ * test file name (`parseDueDate`) as far as `room`, the grid's width, leaves after the other
+ * columns' least (a name longer than the column is cut in its middle); the
  * link columns at least their header, sharing what is left with the behavior column, which
  * stays in sight (sticky) when the grid scrolls sideways and is wide enough for its id on one
  * line and its description on the next (issue 49: at 600px it was cut to ten characters). Widths
@@ -38,6 +39,7 @@ export function columnTemplate(
   width: TextWidth,
   taskIds: readonly string[] = [],
   testFiles: readonly string[] = [],
+  room = Infinity,
 ): { columns: string; minWidth: string } {
   const fit = (key: ColumnKey, values: readonly string[] = []) => Math.ceil(Math.max(width(columnLabel(key), true), ...values.map((v) => width(v, false)))) + CELL_PADDING;
   const behavior = BEHAVIOR_MIN;
@@ -49,9 +51,10 @@ export function columnTemplate(
   const tasks = fit('tasks', longestTask ? [`${longestTask}  ${longestTask}`] : []);
   // Their links wrap onto the row's second line, so 70px holds one; the columns still fit the editor's default width beside a behavior column wide enough to read.
   const [testsLeast, evidence] = [fit('tests'), fit('evidence')].map((w) => Math.max(w, 70));
-  // Tests: a test's file name whole on its line (its test name under it), up to a limit past which the name is cut in its middle.
-  const tests = Math.max(testsLeast, Math.min(TESTS_MAX_MIN, fit('tests', testFiles)));
   const closed = fit('closed', [tv('view.matrix.closed'), tv('view.matrix.open'), tv('view.matrix.closedNa')]);
+  // Tests: the longest file name whole on its line, as far as the grid's room allows beside the other columns' least; shorter, names are cut in their middle.
+  const others = behavior + category + status + tasks + evidence + closed;
+  const tests = Math.max(testsLeast, Math.min(TESTS_MAX_MIN, fit('tests', testFiles), Math.floor(room - others)));
   return {
     columns: [`minmax(${behavior}px, 2.4fr)`, `minmax(${category}px, ${categoryWide}px)`, `${status}px`, `minmax(${tasks}px, 0.6fr)`, `minmax(${tests}px, 1.2fr)`, `minmax(${evidence}px, 1.2fr)`, `${closed}px`].join(' '),
     minWidth: `${behavior + category + status + tasks + tests + evidence + closed}px`,
@@ -61,11 +64,8 @@ export function columnTemplate(
 /** The behavior column's least width: with two lines, its id and about fifty characters of its description. */
 const BEHAVIOR_MIN = 220;
 
-/**
- * The most the Tests column asks for its longest file name: about sixteen characters, which keeps
- * every column in sight at the editor's default width; a longer name is cut in its middle.
- */
-const TESTS_MAX_MIN = 112;
+/** The most the Tests column asks for its longest file name (about thirty characters); a longer one is cut in its middle. */
+const TESTS_MAX_MIN = 220;
 
 /** The file names the Tests column shows (each file once), for fitting the column to the longest. */
 export function testFileNames(rows: readonly MatrixRow[]): string[] {
