@@ -34,7 +34,15 @@ describe('matrix grid lines (MatrixItems)', () => {
     const items = MatrixItems.of(model, [b, a, d, c], false);
     assert.deepEqual(
       lines(items).map((l) => l.split(' <')[0]),
-      ['REQ-001 2/' + [a, c].filter((r) => r.closed).length, `  ${a.behavior}`, `  ${c.behavior}`, `REQ-002 1/${Number(b.closed)}`, `  ${b.behavior}`, `REQ-404 1/${Number(d.closed)}`, `  ${d.behavior}`],
+      [
+        'REQ-001 2/' + [a, c].filter((r) => r.closed).length,
+        `  ${a.behavior}`,
+        `  ${c.behavior}`,
+        `REQ-002 1/${Number(b.closed)}`,
+        `  ${b.behavior}`,
+        `REQ-404 1/${Number(d.closed)}`,
+        `  ${d.behavior}`,
+      ],
     );
     assert.equal(items.indexOfBehavior(d.behavior), 6);
   });

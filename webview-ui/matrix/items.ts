@@ -103,7 +103,7 @@ function requirementOrder(model: MatrixModel, rows: readonly MatrixRow[]): Matri
 /** Where each requirement's rows are, if each requirement's rows are side by side; undefined otherwise. */
 function runs(rows: readonly MatrixRow[]): Map<string, { start: number; end: number }> | undefined {
   const found = new Map<string, { start: number; end: number }>();
-  for (let start = 0; start < rows.length; ) {
+  for (let start = 0; start < rows.length;) {
     const id = rows[start].requirement;
     let end = start + 1;
     while (end < rows.length && rows[end].requirement === id) end++;

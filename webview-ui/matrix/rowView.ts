@@ -44,7 +44,10 @@ export function columnTemplate(
   const fit = (key: ColumnKey, values: readonly string[] = []) => Math.ceil(Math.max(width(columnLabel(key), true), ...values.map((v) => width(v, false)))) + CELL_PADDING;
   const behavior = BEHAVIOR_MIN;
   // A category wraps after its hyphen onto the row's second line ("forbidden-" over "behavior"): its least width is its longest part.
-  const category = fit('category', categories.flatMap((c) => c.match(/[^-]+-?/g) ?? [c]));
+  const category = fit(
+    'category',
+    categories.flatMap((c) => c.match(/[^-]+-?/g) ?? [c]),
+  );
   const categoryWide = fit('category', categories);
   const status = fit('status', STATUSES.map(statusLabel));
   const longestTask = taskIds.reduce((a, b) => (width(b, false) > width(a, false) ? b : a), '');
@@ -56,7 +59,15 @@ export function columnTemplate(
   const others = behavior + category + status + tasks + evidence + closed;
   const tests = Math.max(testsLeast, Math.min(TESTS_MAX_MIN, fit('tests', testFiles), Math.floor(room - others)));
   return {
-    columns: [`minmax(${behavior}px, 2.4fr)`, `minmax(${category}px, ${categoryWide}px)`, `${status}px`, `minmax(${tasks}px, 0.6fr)`, `minmax(${tests}px, 1.2fr)`, `minmax(${evidence}px, 1.2fr)`, `${closed}px`].join(' '),
+    columns: [
+      `minmax(${behavior}px, 2.4fr)`,
+      `minmax(${category}px, ${categoryWide}px)`,
+      `${status}px`,
+      `minmax(${tasks}px, 0.6fr)`,
+      `minmax(${tests}px, 1.2fr)`,
+      `minmax(${evidence}px, 1.2fr)`,
+      `${closed}px`,
+    ].join(' '),
     minWidth: `${behavior + category + status + tasks + tests + evidence + closed}px`,
   };
 }
