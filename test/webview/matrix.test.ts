@@ -315,6 +315,9 @@ describe('matrix webview', () => {
     model.rows[1].tests = [{ ref: long, path: long, exists: true }];
     model.rows[2].tests = ['a', 'b', 'c'].map((t) => ({ ref: `${file}#${t}`, path: file, testName: t, exists: true }));
     model.rows[2].tests[1] = { ref: 'tests/due/clock.test.js', exists: false, reason: 'missing' };
+    const clock = 'tests/due/clock.test.js';
+    model.rows[3].tests = ['REQ-001-B04 today in APP_TZ', 'REQ-001-B04 UTC without APP_TZ'].map((t) => ({ ref: `${clock}#${t}`, path: clock, testName: t, exists: true }));
+    model.rows[4].tests = ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js'].map((f) => ({ ref: `tests/${f}`, path: `tests/${f}`, exists: true }));
     const p = await harness.open('matrix', { viewport: { width: 800, height: 700 }, reply: { type: 'init', model } });
     const page = p.page;
     const tests = (behavior: string) => page.locator('.row.behavior', { hasText: behavior }).locator('.c-tests');
@@ -325,12 +328,21 @@ describe('matrix webview', () => {
     const cut = (await tests('REQ-001-B02').locator('.ref-file').textContent()) ?? '';
     assert.ok(middleCutOf('userAuthenticationFlowRegression', cut), `cut in the middle, more of its end kept: ${cut}`);
     assert.equal(await tests('REQ-001-B02').locator('a').getAttribute('title'), long);
-    // Three tests: a file a line, the second line counting the one it has no room for; the missing one marked in its line.
-    const three = tests('REQ-001-B03');
-    assert.deepEqual((await three.locator('.test-ref').allTextContents()).map(text), ['parseDueDate', '✗ clock +1']);
-    assert.equal(await three.locator('.ref-more').getAttribute('title'), `${file} › c`);
+    // Tests of two files: a file a line, with how many tests of it; the missing one marked in its line.
+    const two = tests('REQ-001-B03');
+    assert.deepEqual((await two.locator('.test-ref').allTextContents()).map(text), ['parseDueDate ×2', '✗ clock']);
+    assert.equal(await two.locator('a').getAttribute('title'), `${file} › a\n${file} › c`);
+    assert.equal(await two.locator('a').getAttribute('data-link'), 'tests:0');
+    // Two tests of one file: the file over the first test's name and a count of the other, both named on hover.
+    const same = tests('REQ-001-B04');
+    assert.deepEqual((await same.locator('a > .ref-line').allTextContents()).map(text), ['clock', 'today in APP_TZ +1']);
+    assert.equal(await same.locator('a').getAttribute('title'), `${clock} › REQ-001-B04 today in APP_TZ\n${clock} › REQ-001-B04 UTC without APP_TZ`);
+    // Four files: two lines, the second counting the tests left out, which its tooltip names.
+    const four = tests('REQ-001-B05');
+    assert.deepEqual((await four.locator('.test-ref').allTextContents()).map(text), ['a', 'b +2']);
+    assert.equal(await four.locator('.ref-more').getAttribute('title'), 'tests/c.test.js\ntests/d.test.js');
     // Every line whole in its cell: the file names not cut by the column (cut only where the text says so).
-    for (const behavior of ['REQ-001-B01', 'REQ-001-B02', 'REQ-001-B03']) {
+    for (const behavior of ['REQ-001-B01', 'REQ-001-B02', 'REQ-001-B03', 'REQ-001-B04', 'REQ-001-B05']) {
       const cell = (await tests(behavior).boundingBox())!;
       for (const el of await tests(behavior).locator('.ref-file').all()) {
         const b = (await el.boundingBox())!;
