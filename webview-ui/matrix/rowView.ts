@@ -2,7 +2,8 @@ import type { MatrixFileRef, MatrixRow, MatrixTaskRef } from '../../src/shared/m
 import { h, type Child } from '../common/dom';
 import type { TextWidth } from '../common/textWidth';
 import type { MatrixItem } from './items';
-import { testLabel, testRefs, type CellFit } from './testRefs';
+import { testLabel } from './testNames';
+import { testRefs, type CellFit } from './testRefs';
 import { tv } from '../../src/shared/messages/viewText';
 
 export const COLUMNS = [{ key: 'behavior' }, { key: 'category' }, { key: 'status' }, { key: 'tasks' }, { key: 'tests' }, { key: 'evidence' }, { key: 'closed' }] as const;

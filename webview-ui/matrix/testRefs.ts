@@ -1,6 +1,7 @@
 import type { MatrixFileRef } from '../../src/shared/matrixModel';
 import { h, type Child } from '../common/dom';
 import type { TextWidth } from '../common/textWidth';
+import { middleEllipsis, testLabel } from './testNames';
 import { tv } from '../../src/shared/messages/viewText';
 
 /** What the Tests cells are fitted to: the text width in the grid's font, and the room in a cell. */
@@ -8,41 +9,6 @@ export interface CellFit {
   width: TextWidth;
   /** The Tests column's width less its padding, in px. */
   room: number;
-}
-
-/**
- * What names a test in a cell: its file without the folder, extension and `.test`/`.spec`
- * (`tests/due/parseDueDate.test.js` → `parseDueDate`), and the test's name without the
- * behavior's id, which the row shows already (loom names tests after their behavior).
- */
-export function testLabel(ref: MatrixFileRef, behavior: string): { file: string; name?: string } {
-  const path = ref.ref.split(/#|::/)[0].trim();
-  const base = path.split(/[\\/]/).pop() || path;
-  const file = base.replace(/\.[^.]+$/, '').replace(/[._-](test|spec)$/i, '') || base;
-  let name = ref.testName?.trim();
-  if (name?.startsWith(behavior)) name = name.slice(behavior.length).replace(/^[\s:：,，\-–—]+/, '') || undefined;
-  return name ? { file, name } : { file };
-}
-
-/**
- * `text` cut in the middle to fit `room`, keeping its start and more of its end, which is what
- * tells test files apart (`parseDueDate`, `parseDueTime` → `pars…Date`, `pars…Time`).
- */
-export function middleEllipsis(text: string, room: number, width: TextWidth): string {
-  if (width(text, false) <= room) return text;
-  const chars = Array.from(text);
-  const cut = (kept: number) => {
-    const head = Math.floor(kept * 0.4);
-    return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (kept - head)).join('')}`;
-  };
-  let lo = 0;
-  let hi = chars.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (width(cut(mid), false) <= room) lo = mid;
-    else hi = mid - 1;
-  }
-  return cut(lo);
 }
 
 const fullTitle = (ref: MatrixFileRef) => (ref.testName ? `${ref.path ?? ref.ref.split(/#|::/)[0]} › ${ref.testName}` : (ref.path ?? ref.ref));
