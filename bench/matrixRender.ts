@@ -4,11 +4,10 @@
  * windowed list keeps it bounded by the viewport).
  *
  * "First render" is what a user waits for: from opening the page, through `ready` and the host's
- * `init` with the model (sent as JSON text when the page asks, parsed in the page), to the first
- * frame painted after the grid is built. What grows with the ledger is then the model's transfer
- * and parsing; the page itself builds only the rows in view (MatrixItems makes the grid's lines on
- * demand). Both sizes run in the same chromium, alternating, best of several runs each, so a busy
- * machine hurts both alike.
+ * `init` with the model (parsed in the page from JSON text), to the first frame painted after the
+ * grid is built. What grows with the ledger is the model's transfer and parsing; the page itself
+ * builds only the rows in view (MatrixItems makes the grid's lines on demand). Both sizes run in
+ * the same chromium, alternating, best of several runs each, so a busy machine hurts both alike.
  */
 import { WebviewHarness } from '../test/webview/support/harness';
 import { matrixModel } from '../test/webview/support/matrixModels';
@@ -16,7 +15,7 @@ import type { MatrixModel } from '../src/shared/matrixModel';
 
 async function firstRender(harness: WebviewHarness, model: MatrixModel): Promise<{ ms: number; domRows: number }> {
   const page = await harness.open('matrix', { reply: { type: 'init', model }, viewport: { width: 1280, height: 800 } });
-  await page.page.waitForFunction(() => (globalThis as unknown as { __loom: { firstPaint?: number } }).__loom.firstPaint !== undefined, undefined, { timeout: 60_000 });
+  await page.page.waitForFunction('window.__loom.firstPaint !== undefined', undefined, { timeout: 60_000 });
   const result = (await page.page.evaluate(`({ ms: window.__loom.firstPaint, domRows: document.querySelectorAll('.grid-body > .row').length })`)) as { ms: number; domRows: number };
   await page.finish();
   return result;

@@ -100,13 +100,9 @@ export class WebviewHarness {
     const theme = THEMES[options.theme ?? 'dark'];
     const page = await this.browser.newPage({ viewport: options.viewport ?? { width: 1200, height: 800 } });
     const vp = new ViewPage(page);
-    // The reply reaches the page as the host's does: asked for when the page says `ready`, and sent
-    // over the wire as JSON text. Written into the page's own script instead (as it was), a model of
-    // thousands of rows was a megabytes-long script for the page to load and compile before its
-    // first line ran, which VS Code's pages never are, and it took most of bench: matrix-render's time.
-    const reply = options.reply && JSON.stringify(options.reply);
-    if (reply) await page.exposeFunction('__loomHostReply', () => reply);
-    const init = { state: options.state, reply: Boolean(reply), themeVars: theme.vars, bodyClass: theme.bodyClass, themeKind: theme.kind };
+    // The reply as JSON text, not an object literal: the script that parsed a model of thousands of
+    // rows as code before the page loaded took most of the matrix benchmark's time.
+    const init = { state: options.state, reply: options.reply && JSON.stringify(options.reply), themeVars: theme.vars, bodyClass: theme.bodyClass, themeKind: theme.kind };
     await page.addInitScript({ content: `const __init = ${JSON.stringify(init)};\n${readFileSync(join(__dirname, 'vscodeStub.js'), 'utf8')}` });
     await page.goto(`${this.origin}/pages/${name}`);
     if (options.reply) await vp.waitRenders(1);
@@ -159,8 +155,7 @@ export class ViewPage {
   }
 
   async waitRenders(count: number): Promise<void> {
-    // A function, not a string: polling a string evaluates it with eval, which the page's CSP forbids.
-    await this.page.waitForFunction((n) => ((globalThis as unknown as { __loom?: { renders: number } }).__loom?.renders ?? 0) >= n, count, { timeout: 15_000 });
+    await this.page.waitForFunction(`window.__loom && window.__loom.renders >= ${count}`, undefined, { timeout: 15_000 });
   }
 
   /** Delivers a host message and waits until the page has rendered it. */

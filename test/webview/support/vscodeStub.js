@@ -1,6 +1,5 @@
 // Injected before the page's own script (page.addInitScript), with `__init` defined in front:
-// { state, reply, themeVars, bodyClass, themeKind }; `reply`: whether the host answers `ready`, which the page
-// then asks the harness for (window.__loomHostReply, exposed by playwright) and gets as JSON text.
+// { state, reply, themeVars, bodyClass, themeKind }; `reply`, the host's answer to `ready`, as JSON text.
 // Stands in for what VS Code gives a webview: acquireVsCodeApi (recording every posted message,
 // keeping setState in memory), the theme variables on <html> and the theme class on <body>.
 (() => {
@@ -12,8 +11,9 @@
     return {
       postMessage(message) {
         loom.posted.push(JSON.parse(JSON.stringify(message)));
-        // Like the host: answer `ready` with the model, which arrives serialized and is parsed here.
-        if (message && message.type === 'ready' && init.reply) void window.__loomHostReply().then((text) => window.postMessage(JSON.parse(text), '*'));
+        // Like the host: answer `ready` with the model.
+        // Parsed when it is sent, as the host's messages arrive serialized.
+        if (message && message.type === 'ready' && init.reply) setTimeout(() => window.postMessage(JSON.parse(init.reply), '*'), 0);
       },
       getState() {
         return loom.state;
