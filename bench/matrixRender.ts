@@ -5,9 +5,10 @@
  *
  * "First render" is what a user waits for: from opening the page, through `ready` and the host's
  * `init` with the model (parsed in the page from JSON text), to the first frame painted after the
- * grid is built. What grows with the ledger is the model's transfer and parsing; the page itself
- * builds only the rows in view (MatrixItems makes the grid's lines on demand). Both sizes run in
- * the same chromium, alternating, best of several runs each, so a busy machine hurts both alike.
+ * grid is built. What grows with the ledger is mostly the model's transfer and parsing (here the
+ * init script that carries it, its JSON.parse and postMessage's copy); the page renders only the
+ * rows in view. Both sizes run in the same chromium, alternating, best of several runs each, so a
+ * busy machine hurts both alike.
  */
 import { WebviewHarness } from '../test/webview/support/harness';
 import { matrixModel } from '../test/webview/support/matrixModels';

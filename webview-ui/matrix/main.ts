@@ -12,7 +12,7 @@ import { PROTOCOL_VERSION, type ExportFormat } from '../../src/shared/protocol';
 import { h, replaceChildren } from '../common/dom';
 import { announceRendered } from '../common/rendered';
 import { onHostMessage, post, saveUi, savedUi } from '../common/vscodeApi';
-import { MatrixItems } from './items';
+import { toItems } from './items';
 import { MatrixGrid } from './matrixGrid';
 import { statusLabel, testFileNames } from './rowView';
 import { Toolbar } from './toolbar';
@@ -59,12 +59,10 @@ function save(): void {
 function applyFilter(): void {
   if (!model) return;
   const filter = toolbar.filter;
-  const filtered = isFiltered(filter);
-  // Unfiltered, the model's rows are shown as they are: nothing is copied or made per row.
-  const shown = filtered ? filterRows(model.rows, filter) : model.rows;
-  shownIds = filtered ? shown.map((r) => r.behavior) : undefined;
+  const shown = filterRows(model.rows, filter);
+  shownIds = isFiltered(filter) ? shown.map((r) => r.behavior) : undefined;
   toolbar.setCounts(countRows(shown, model.rows.length));
-  grid.setItems(MatrixItems.of(model, shown, filtered));
+  grid.setItems(toItems(model, shown, isFiltered(filter)));
   scheduleSave();
 }
 

@@ -1,7 +1,7 @@
 import type { OpenFileMessage } from '../../src/shared/protocol';
 import type { MatrixRow } from '../../src/shared/matrixModel';
 import { h, replaceChildren } from '../common/dom';
-import { MatrixItems } from './items';
+import type { MatrixItem } from './items';
 import { canvasTextWidth, type TextWidth } from '../common/textWidth';
 import { CELL_PADDING, cellId, columnLabel, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
 import type { CellFit } from './testRefs';
@@ -30,7 +30,7 @@ export class MatrixGrid {
   private readonly body: HTMLElement;
   private readonly pinned: HTMLElement;
   private readonly list: WindowedList;
-  private items = MatrixItems.EMPTY;
+  private items: MatrixItem[] = [];
   private active: { item: number; column: number } | undefined;
   private column = 0;
   private selectedBehavior: string | undefined;
@@ -121,10 +121,10 @@ export class MatrixGrid {
   }
 
   /** New rows (filters changed or the host sent an update): the selection follows its behavior. */
-  setItems(items: MatrixItems): void {
+  setItems(items: MatrixItem[]): void {
     this.items = items;
     this.element.setAttribute('aria-rowcount', String(items.length + 1));
-    const index = this.selectedBehavior === undefined ? -1 : items.indexOfBehavior(this.selectedBehavior);
+    const index = this.selectedBehavior === undefined ? -1 : items.findIndex((it) => it.kind === 'behavior' && it.row.behavior === this.selectedBehavior);
     this.active = index >= 0 ? { item: index, column: this.column } : undefined;
     this.list.setCount(items.length);
     this.updateActiveDescendant();
@@ -154,30 +154,30 @@ export class MatrixGrid {
   }
 
   private renderItem(i: number): HTMLElement {
-    const item = this.items.at(i)!;
+    const item = this.items[i];
     return item.kind === 'requirement' ? renderGroupRow(i, item) : renderBehaviorRow(i, item.row, this.active, this.cellFit());
   }
 
   /** Keeps the header of the requirement being scrolled through visible under the column header. */
   private pin(first: number): void {
-    const item = this.items.at(first);
+    const item = this.items[first];
     if (!item || item.kind === 'requirement') {
       this.pinned.replaceChildren();
       return;
     }
-    const group = this.items.at(item.group);
+    const group = this.items[item.group];
     if (group?.kind === 'requirement') replaceChildren(this.pinned, renderGroupRow(item.group, group, true));
   }
 
   private move(toItem: number, column = this.column, direction: 1 | -1 = 1): void {
     // Requirement headers are not selectable: step over them in the direction of travel.
     let i = Math.max(0, Math.min(this.items.length - 1, toItem));
-    while (i >= 0 && i < this.items.length && this.items.at(i)?.kind !== 'behavior') i += direction;
+    while (i >= 0 && i < this.items.length && this.items[i].kind !== 'behavior') i += direction;
     if (i < 0 || i >= this.items.length) {
       i = toItem;
-      while (i >= 0 && i < this.items.length && this.items.at(i)?.kind !== 'behavior') i -= direction;
+      while (i >= 0 && i < this.items.length && this.items[i].kind !== 'behavior') i -= direction;
     }
-    const item = this.items.at(i);
+    const item = this.items[i];
     if (!item || item.kind !== 'behavior') return;
     const before = this.active?.item;
     this.active = { item: i, column };
@@ -239,7 +239,7 @@ export class MatrixGrid {
 
   /** Enter on a cell opens its first link; on a cell without links, where the behavior is declared. */
   private openActive(): void {
-    const item = this.active && this.items.at(this.active.item);
+    const item = this.active && this.items[this.active.item];
     if (!item || item.kind !== 'behavior') return;
     const key = COLUMNS[this.column].key;
     if (key === 'tasks' || key === 'tests' || key === 'evidence') {
@@ -265,7 +265,7 @@ export class MatrixGrid {
     const rowEl = target.closest<HTMLElement>('[data-item]');
     if (!rowEl) return;
     const index = Number(rowEl.dataset.item);
-    const item = this.items.at(index);
+    const item = this.items[index];
     if (!item || item.kind !== 'behavior') return;
     const cellEl = target.closest<HTMLElement>('[aria-colindex]');
     this.move(index, cellEl ? Number(cellEl.getAttribute('aria-colindex')) - 1 : this.column);
