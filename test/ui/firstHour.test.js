@@ -125,6 +125,12 @@ test('the first hour in a loom repository: status bar, walkthrough, Tasks, expan
       const box = await matrix.locator(part).boundingBox();
       assert.ok(box.height < 40, `${part} keeps to one line (${box.height}px)`);
     }
+    // A test reads as its file's name over its test's name, whole path and name on hover (it was cut to "parseDu" / "eDate.…").
+    const test = matrix.locator('.row.behavior', { hasText: 'REQ-001-B01' }).locator('.c-tests a.file-link');
+    assert.deepEqual(await test.locator('.ref-line').allTextContents(), ['parseDueDate', '合法的 YYYY-MM-DD 被接受并原样保存']);
+    assert.equal(await test.getAttribute('title'), 'tests/due/parseDueDate.test.js › REQ-001-B01 合法的 YYYY-MM-DD 被接受并原样保存');
+    const fileLine = await test.locator('.ref-file').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    assert.ok(fileLine.scroll <= fileLine.client, `parseDueDate is not cut by its column (${fileLine.scroll} > ${fileLine.client})`);
     const statusCell = matrix.locator('.row.behavior .c-status').first();
     assert.match(await statusCell.getAttribute('title'), /^status: [a-z_]+$/, 'the raw status on hover');
     await shot('fh-6-matrix');

@@ -20,6 +20,12 @@ const cutTexts = (page: import('playwright-core').Page, selector: string): Promi
     `[...document.querySelectorAll(${JSON.stringify(selector)})].filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent + ' (' + c.scrollWidth + ' > ' + c.clientWidth + ')')`,
   );
 
+/** Whether `shown` is `name` cut in its middle: its start, "…", and at least as much of its end. */
+const middleCutOf = (name: string, shown: string) => {
+  const [head, tail, extra] = shown.split('…');
+  return extra === undefined && tail !== undefined && head.length >= 2 && tail.length >= head.length && name.startsWith(head) && name.endsWith(tail);
+};
+
 describe('matrix webview', () => {
   it('says ready, then renders rows grouped by requirement from the init message', async () => {
     const p = await harness.open('matrix');
@@ -54,7 +60,8 @@ describe('matrix webview', () => {
     const p = await harness.open('matrix', { reply: { type: 'init', model } });
     const cell = p.page.locator('.row.behavior', { hasText: row.behavior }).locator('.cell').nth(4);
     const shown = cell.locator('.ref-worktree');
-    assert.equal(text(await shown.textContent()), 'new.test.ts › logs in (only in the feature worktree)');
+    // The file's name over the note; the test's name and where it is are in the tooltip.
+    assert.deepEqual(await shown.locator('.ref-line').allTextContents(), ['new', '(only in the feature worktree)']);
     assert.equal(await cell.locator('a.file-link').count(), 0, 'not a link to a file loom finds');
     assert.match(
       (await shown.getAttribute('title')) ?? '',
@@ -296,6 +303,62 @@ describe('matrix webview', () => {
       assert.ok(b.x + b.width <= cell.x + cell.width + 1 && b.y + b.height <= cell.y + cell.height + 1, `${await link.textContent()} is in its cell`);
     }
     assert.deepEqual(await cutTexts(page, '.header-row .cell, .row.behavior .c-category, .row.behavior .c-status, .row.behavior .c-closed'), []);
+    await p.finish();
+  });
+
+  it('a test reads as its file name over its test name, a file name longer than the column cut in its middle, the whole of it on hover', async () => {
+    const model = matrixModel(20);
+    const file = 'tests/due/parseDueDate.test.js';
+    const name = 'REQ-001-B01 合法的 YYYY-MM-DD 被接受并原样保存';
+    model.rows[0].tests = [{ ref: `${file}#${name}`, path: file, testName: name, exists: true }];
+    const long = 'tests/auth/userAuthenticationFlowRegression.spec.ts';
+    model.rows[1].tests = [{ ref: long, path: long, exists: true }];
+    model.rows[2].tests = ['a', 'b', 'c'].map((t) => ({ ref: `${file}#${t}`, path: file, testName: t, exists: true }));
+    model.rows[2].tests[1] = { ref: 'tests/due/clock.test.js', exists: false, reason: 'missing' };
+    const clock = 'tests/due/clock.test.js';
+    model.rows[3].tests = ['REQ-001-B04 today in APP_TZ', 'REQ-001-B04 UTC without APP_TZ'].map((t) => ({ ref: `${clock}#${t}`, path: clock, testName: t, exists: true }));
+    model.rows[4].tests = ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js'].map((f) => ({ ref: `tests/${f}`, path: `tests/${f}`, exists: true }));
+    const p = await harness.open('matrix', { viewport: { width: 800, height: 700 }, reply: { type: 'init', model } });
+    const page = p.page;
+    const tests = (behavior: string) => page.locator('.row.behavior', { hasText: behavior }).locator('.c-tests');
+    const link = tests('REQ-001-B01').locator('a.file-link');
+    assert.deepEqual(await link.locator('.ref-line').allTextContents(), ['parseDueDate', '合法的 YYYY-MM-DD 被接受并原样保存'], 'the file, then the test without the row’s id');
+    assert.equal(await link.getAttribute('title'), `${file} › ${name}`);
+    assert.equal(await link.getAttribute('aria-label'), `${file} › ${name}`);
+    const cut = (await tests('REQ-001-B02').locator('.ref-file').textContent()) ?? '';
+    assert.ok(middleCutOf('userAuthenticationFlowRegression', cut), `cut in the middle, more of its end kept: ${cut}`);
+    assert.equal(await tests('REQ-001-B02').locator('a').getAttribute('title'), long);
+    // Tests of two files: a file a line, with how many tests of it; the missing one marked in its line.
+    const two = tests('REQ-001-B03');
+    assert.deepEqual((await two.locator('.test-ref').allTextContents()).map(text), ['parseDueDate ×2', '✗ clock']);
+    assert.equal(await two.locator('a').getAttribute('title'), `${file} › a\n${file} › c`);
+    assert.equal(await two.locator('a').getAttribute('data-link'), 'tests:0');
+    // Two tests of one file: the file over the first test's name and a count of the other, both named on hover.
+    const same = tests('REQ-001-B04');
+    assert.deepEqual((await same.locator('a > .ref-line').allTextContents()).map(text), ['clock', 'today in APP_TZ +1']);
+    assert.equal(await same.locator('a').getAttribute('title'), `${clock} › REQ-001-B04 today in APP_TZ\n${clock} › REQ-001-B04 UTC without APP_TZ`);
+    // Four files: two lines, the second counting the tests left out, which its tooltip names.
+    const four = tests('REQ-001-B05');
+    assert.deepEqual((await four.locator('.test-ref').allTextContents()).map(text), ['a', 'b +2']);
+    assert.equal(await four.locator('.ref-more').getAttribute('title'), 'tests/c.test.js\ntests/d.test.js');
+    // Every line whole in its cell: the file names not cut by the column (cut only where the text says so).
+    for (const behavior of ['REQ-001-B01', 'REQ-001-B02', 'REQ-001-B03', 'REQ-001-B04', 'REQ-001-B05']) {
+      const cell = (await tests(behavior).boundingBox())!;
+      for (const el of await tests(behavior).locator('.ref-file').all()) {
+        const b = (await el.boundingBox())!;
+        assert.ok(b.y >= cell.y - 1 && b.y + b.height <= cell.y + cell.height + 1, `${await el.textContent()} is inside its row`);
+      }
+    }
+    assert.deepEqual(await cutTexts(page, '.c-tests .ref-file'), []);
+    const grid = (await page.locator('#matrix-grid').boundingBox())!;
+    const closed = (await page.locator('.header-row .c-closed').boundingBox())!;
+    assert.ok(closed.x + closed.width <= grid.x + grid.width + 1, 'the Tests column’s room leaves Closed in sight');
+    // Narrower (the Chat view open): the file name is cut in its middle to its column, still no letter cut off by the edge.
+    await page.setViewportSize({ width: 600, height: 700 });
+    await p.settle(100);
+    const narrow = (await tests('REQ-001-B01').locator('.ref-file').textContent()) ?? '';
+    assert.ok(middleCutOf('parseDueDate', narrow), `cut in its middle: ${narrow}`);
+    assert.deepEqual(await cutTexts(page, '.c-tests .ref-file'), []);
     await p.finish();
   });
 

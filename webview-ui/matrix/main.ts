@@ -14,7 +14,7 @@ import { announceRendered } from '../common/rendered';
 import { onHostMessage, post, saveUi, savedUi } from '../common/vscodeApi';
 import { toItems } from './items';
 import { MatrixGrid } from './matrixGrid';
-import { statusLabel } from './rowView';
+import { statusLabel, testFileNames } from './rowView';
 import { Toolbar } from './toolbar';
 import { tv } from '../../src/shared/messages/viewText';
 
@@ -115,7 +115,7 @@ function show(next: MatrixModel, restore: Partial<MatrixUi> | undefined): void {
     grid.selection = { behavior: typeof restore.selected === 'string' ? restore.selected : undefined, column: Number(restore.column) || 0 };
   }
   renderNotices(next);
-  grid.setColumns(next.vocabulary.categories, next.vocabulary.tasks);
+  grid.setColumns(next.vocabulary.categories, next.vocabulary.tasks, testFileNames(next.rows));
   // An update keeps the scroll position the user has now; init restores the saved one.
   const scrollTop = restore ? Number(restore.scrollTop) || 0 : grid.scrollTop;
   applyFilter();

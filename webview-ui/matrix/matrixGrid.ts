@@ -2,8 +2,9 @@ import type { OpenFileMessage } from '../../src/shared/protocol';
 import type { MatrixRow } from '../../src/shared/matrixModel';
 import { h, replaceChildren } from '../common/dom';
 import type { MatrixItem } from './items';
-import { canvasTextWidth } from '../common/textWidth';
-import { cellId, columnLabel, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
+import { canvasTextWidth, type TextWidth } from '../common/textWidth';
+import { CELL_PADDING, cellId, columnLabel, columnTemplate, COLUMNS, parseLinkRef, renderBehaviorRow, renderGroupRow, type LinkRef } from './rowView';
+import type { CellFit } from './testRefs';
 import { WindowedList } from './windowedList';
 import { tv } from '../../src/shared/messages/viewText';
 
@@ -33,6 +34,11 @@ export class MatrixGrid {
   private active: { item: number; column: number } | undefined;
   private column = 0;
   private selectedBehavior: string | undefined;
+  private textWidth: TextWidth | undefined;
+  /** How the Tests cells are fitted: read from the column's header once, again when it changes width. */
+  private fit: CellFit | undefined;
+  private readonly testsHeader: HTMLElement;
+  private columnsFrom: { categories: readonly string[]; taskIds: readonly string[]; testFiles: readonly string[] } | undefined;
 
   constructor(private readonly on: { open(target: Omit<OpenFileMessage, 'type'>): void; change(): void }) {
     const header = h(
@@ -44,6 +50,7 @@ export class MatrixGrid {
         ...COLUMNS.map((c, i) => h('div', { className: `cell c-${c.key}`, attrs: { role: 'columnheader', 'aria-colindex': i + 1 } }, columnLabel(c.key))),
       ),
     );
+    this.testsHeader = header.querySelector<HTMLElement>('.c-tests')!;
     this.pinned = h('div', { className: 'pin-wrap' });
     this.body = h('div', { className: 'grid-body', attrs: { role: 'rowgroup' } });
     this.element = h(
@@ -69,6 +76,15 @@ export class MatrixGrid {
       renderRow: (i) => this.renderItem(i),
       onRender: (first) => this.pin(first),
     });
+    // The rows in the DOM fit their tests again when the column's width changes (a resize, new columns).
+    new ResizeObserver(() => {
+      if (this.fit && this.fit.room !== this.testsRoom()) {
+        this.fit = undefined;
+        this.list.refresh();
+      }
+    }).observe(this.testsHeader);
+    // The Tests column's least width depends on the grid's (columnTemplate's room).
+    new ResizeObserver(() => this.layoutColumns()).observe(this.element);
     this.element.addEventListener('keydown', (e) => this.onKey(e));
     this.element.addEventListener('click', (e) => this.onClick(e));
     this.element.addEventListener('scroll', () => this.on.change(), { passive: true });
@@ -78,10 +94,30 @@ export class MatrixGrid {
    * The column widths, from every category of the ledger (not only those a filter shows, so that
    * filtering does not make the columns jump), measured in the grid's own font.
    */
-  setColumns(categories: readonly string[], taskIds: readonly string[] = []): void {
-    const { columns, minWidth } = columnTemplate(categories, canvasTextWidth(this.element), taskIds);
+  setColumns(categories: readonly string[], taskIds: readonly string[] = [], testFiles: readonly string[] = []): void {
+    this.columnsFrom = { categories, taskIds, testFiles };
+    this.layoutColumns();
+  }
+
+  private layoutColumns(): void {
+    if (!this.columnsFrom || !this.element.isConnected) return;
+    const { categories, taskIds, testFiles } = this.columnsFrom;
+    this.textWidth ??= canvasTextWidth(this.element);
+    const { columns, minWidth } = columnTemplate(categories, this.textWidth, taskIds, testFiles, this.element.clientWidth);
+    if (this.element.style.getPropertyValue('--columns') === columns) return;
     this.element.style.setProperty('--columns', columns);
     this.element.style.setProperty('--grid-min', minWidth);
+  }
+
+  private testsRoom(): number {
+    return Math.max(0, this.testsHeader.clientWidth - CELL_PADDING);
+  }
+
+  /** Read when the first row is rendered, after the layout the windowed list reads anyway. */
+  private cellFit(): CellFit {
+    this.textWidth ??= canvasTextWidth(this.element);
+    this.fit ??= { width: this.textWidth, room: this.testsRoom() };
+    return this.fit;
   }
 
   /** New rows (filters changed or the host sent an update): the selection follows its behavior. */
@@ -119,7 +155,7 @@ export class MatrixGrid {
 
   private renderItem(i: number): HTMLElement {
     const item = this.items[i];
-    return item.kind === 'requirement' ? renderGroupRow(i, item) : renderBehaviorRow(i, item.row, this.active);
+    return item.kind === 'requirement' ? renderGroupRow(i, item) : renderBehaviorRow(i, item.row, this.active, this.cellFit());
   }
 
   /** Keeps the header of the requirement being scrolled through visible under the column header. */

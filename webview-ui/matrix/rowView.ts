@@ -2,6 +2,8 @@ import type { MatrixFileRef, MatrixRow, MatrixTaskRef } from '../../src/shared/m
 import { h, type Child } from '../common/dom';
 import type { TextWidth } from '../common/textWidth';
 import type { MatrixItem } from './items';
+import { testLabel } from './testNames';
+import { testRefs, type CellFit } from './testRefs';
 import { tv } from '../../src/shared/messages/viewText';
 
 export const COLUMNS = [{ key: 'behavior' }, { key: 'category' }, { key: 'status' }, { key: 'tasks' }, { key: 'tests' }, { key: 'evidence' }, { key: 'closed' }] as const;
@@ -18,36 +20,76 @@ const isKnownStatus = (status: string): status is KnownStatus => (STATUSES as re
 export const statusLabel = (status: string) => (isKnownStatus(status) ? tv(`view.matrix.status.${status}`) : status);
 
 /** A cell's padding (8px each side), and a pixel of slack for the rounding of text widths. */
-const CELL_PADDING = 17;
+export const CELL_PADDING = 17;
 
 /**
  * The grid's column widths, fitted to what the columns can hold, whatever is shown: the header
- * of each column in full, the category column its longest category of the whole ledger (so a filter
- * does not narrow it), status its longest label, Closed "✓ closed", Tasks two of the ledger's
- * longest task ids side by side (a row's ids wrap onto its second line rather than end in "T1…");
- * the link columns at least their header, sharing what is left with the behavior column, which
+ * of each column in full, the category column the longest category of the whole ledger (so a filter
+ * does not narrow it) when there is room, and at least its longest part between hyphens, status
+ * its longest label, Closed "✓ closed", Tasks two of the ledger's longest task ids side by side
+ * (a row's ids wrap onto its second line rather than end in "T1…"), Tests the ledger's longest
+ * test file name (`parseDueDate`) as far as `room`, the grid's width, leaves after the other
+ * columns' least (a name longer than the column is cut in its middle); the
+ * link columns at least their header, sharing what is left with the behavior column, which
  * stays in sight (sticky) when the grid scrolls sideways and is wide enough for its id on one
  * line and its description on the next (issue 49: at 600px it was cut to ten characters). Widths
  * are measured (`width`), not guessed from character counts.
  */
-export function columnTemplate(categories: readonly string[], width: TextWidth, taskIds: readonly string[] = []): { columns: string; minWidth: string } {
+export function columnTemplate(
+  categories: readonly string[],
+  width: TextWidth,
+  taskIds: readonly string[] = [],
+  testFiles: readonly string[] = [],
+  room = Infinity,
+): { columns: string; minWidth: string } {
   const fit = (key: ColumnKey, values: readonly string[] = []) => Math.ceil(Math.max(width(columnLabel(key), true), ...values.map((v) => width(v, false)))) + CELL_PADDING;
   const behavior = BEHAVIOR_MIN;
-  const category = fit('category', categories);
+  // A category wraps after its hyphen onto the row's second line ("forbidden-" over "behavior"): its least width is its longest part.
+  const category = fit(
+    'category',
+    categories.flatMap((c) => c.match(/[^-]+-?/g) ?? [c]),
+  );
+  const categoryWide = fit('category', categories);
   const status = fit('status', STATUSES.map(statusLabel));
   const longestTask = taskIds.reduce((a, b) => (width(b, false) > width(a, false) ? b : a), '');
   const tasks = fit('tasks', longestTask ? [`${longestTask}  ${longestTask}`] : []);
   // Their links wrap onto the row's second line, so 70px holds one; the columns still fit the editor's default width beside a behavior column wide enough to read.
-  const [tests, evidence] = [fit('tests'), fit('evidence')].map((w) => Math.max(w, 70));
+  const [testsLeast, evidence] = [fit('tests'), fit('evidence')].map((w) => Math.max(w, 70));
   const closed = fit('closed', [tv('view.matrix.closed'), tv('view.matrix.open'), tv('view.matrix.closedNa')]);
+  // Tests: the longest file name whole on its line, as far as the grid's room allows beside the other columns' least; shorter, names are cut in their middle.
+  const others = behavior + category + status + tasks + evidence + closed;
+  const tests = Math.max(testsLeast, Math.min(TESTS_MAX_MIN, fit('tests', testFiles), Math.floor(room - others)));
   return {
-    columns: [`minmax(${behavior}px, 2.4fr)`, `${category}px`, `${status}px`, `minmax(${tasks}px, 0.6fr)`, `minmax(${tests}px, 1.2fr)`, `minmax(${evidence}px, 1.2fr)`, `${closed}px`].join(' '),
+    columns: [
+      `minmax(${behavior}px, 2.4fr)`,
+      `minmax(${category}px, ${categoryWide}px)`,
+      `${status}px`,
+      `minmax(${tasks}px, 0.6fr)`,
+      `minmax(${tests}px, 1.2fr)`,
+      `minmax(${evidence}px, 1.2fr)`,
+      `${closed}px`,
+    ].join(' '),
     minWidth: `${behavior + category + status + tasks + tests + evidence + closed}px`,
   };
 }
 
 /** The behavior column's least width: with two lines, its id and about fifty characters of its description. */
 const BEHAVIOR_MIN = 220;
+
+/** The most the Tests column asks for its longest file name (about thirty characters); a longer one is cut in its middle. */
+const TESTS_MAX_MIN = 220;
+
+/** The file names the Tests column shows (each file once), for fitting the column to the longest. */
+export function testFileNames(rows: readonly MatrixRow[]): string[] {
+  const files = new Map<string, string>();
+  for (const row of rows) {
+    for (const t of row.tests) {
+      const key = t.path ?? t.ref;
+      if (!files.has(key)) files.set(key, testLabel(t, row.behavior).file);
+    }
+  }
+  return [...new Set(files.values())];
+}
 
 /** What a link inside a row opens; `data-link` on the anchor names it. */
 export type LinkRef = { column: 'source' } | { column: 'tasks' | 'tests' | 'evidence'; index: number };
@@ -98,7 +140,7 @@ function cell(item: number, column: number, className: string, children: Child[]
   return h('div', { className: `cell ${className}`, attrs: { role: 'gridcell', id: cellId(item, column), 'aria-colindex': column + 1, ...attrs } }, ...children);
 }
 
-export function renderBehaviorRow(index: number, row: MatrixRow, active: { item: number; column: number } | undefined): HTMLElement {
+export function renderBehaviorRow(index: number, row: MatrixRow, active: { item: number; column: number } | undefined, fit?: CellFit): HTMLElement {
   const selected = active?.item === index;
   const gap = (g: MatrixRow['gaps'][number]) => row.gaps.includes(g);
   const cells = [
@@ -115,7 +157,7 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
       { title: tv('view.matrix.statusTitle', { status: row.status }) },
     ),
     cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(row.tasks)),
-    cell(index, 4, `c-refs${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, fileRefs(row.tests, 'tests')),
+    cell(index, 4, `c-refs c-tests${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, row.tests.length ? testRefs(row.tests, row.behavior, fit) : fileRefs(row.tests, 'tests')),
     cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(row.evidence, 'evidence')),
     cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [tv(row.closed ? (row.applicability === 'not-applicable' ? 'view.matrix.closedNa' : 'view.matrix.closed') : 'view.matrix.open')], {
       title: tv(row.closed ? (row.applicability === 'not-applicable' ? 'view.matrix.closedNaTitle' : 'view.matrix.closedTitle') : 'view.matrix.openTitle'),
