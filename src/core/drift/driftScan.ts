@@ -368,6 +368,21 @@ class Ancestry {
     });
   }
 
+  /**
+   * The commits after `baseline` as seen from `head`: those `head` reaches and `baseline` does not.
+   * On a line of history, the ones between them in the list (no bitmap, no call through two tests).
+   */
+  after(head: string, baseline: string): (i: number) => boolean {
+    if (this.linear) {
+      const from = this.index.get(head) ?? Infinity;
+      const to = this.index.get(baseline) ?? Infinity;
+      return (i) => i >= from && i < to;
+    }
+    const fromHead = this.reach(head);
+    const reachedByBaseline = this.reach(baseline);
+    return (i) => fromHead(i) && !reachedByBaseline(i);
+  }
+
   /** The commits `hash` reaches (itself included); none when it is not among them. */
   reach(hash: string): (i: number) => boolean {
     const start = this.index.get(hash);
@@ -396,15 +411,11 @@ interface Track {
   g: Gathering;
   /** The file as the spec names it. */
   origin: SpokenFile;
+  /** Whether the commit at an index of the log is after the spec's baseline (its spec's, shared by its files). */
+  after: (i: number) => boolean;
 }
 
 function applyLog(commits: LoggedCommit[], ancestry: Ancestry, head: string, gathering: Gathering[], files: readonly (readonly SpokenFile[])[]): void {
-  const fromHead = ancestry.reach(head);
-  const after = new Map<Gathering, (i: number) => boolean>();
-  for (const g of gathering) {
-    const reachedByBaseline = ancestry.reach(g.baseline);
-    after.set(g, (i) => fromHead(i) && !reachedByBaseline(i));
-  }
   const tracks = new Map<string, Track[]>();
   const follow = (path: string, t: Track) => {
     const list = tracks.get(path);
@@ -412,7 +423,8 @@ function applyLog(commits: LoggedCommit[], ancestry: Ancestry, head: string, gat
     else tracks.set(path, [t]);
   };
   gathering.forEach((g, i) => {
-    for (const f of files[i]) follow(f.path, { g, origin: f });
+    const after = ancestry.after(head, g.baseline);
+    for (const f of files[i]) follow(f.path, { g, origin: f, after });
   });
 
   // Oldest first, so that a rename is followed before the later changes under the new name.
@@ -422,8 +434,10 @@ function applyLog(commits: LoggedCommit[], ancestry: Ancestry, head: string, gat
       const list = tracks.get(path);
       if (!list) continue;
       const kind = CHANGE[status[0]];
-      for (const t of [...list]) {
-        if (!after.get(t.g)!(i)) continue;
+      // The tracks as they were before this change: a rename adds to the new name's list, not to these.
+      for (let k = 0, n = list.length; k < n; k++) {
+        const t = list[k];
+        if (!t.after(i)) continue;
         if (kind === 'renamed' && renamed) follow(renamed, t);
         if (!kind || c.specs.includes(t.g.subject.specDir)) continue;
         record(t, c, kind, kind === 'renamed' ? renamed : undefined);
