@@ -85,7 +85,7 @@ const US = '\x1f';
 /** One header per commit: hash, parents, the spec trailers, author, date, subject (last: it is free text). */
 const LOG_FORMAT = `--format=${RS}%H${US}%P${US}%(trailers:key=${SPEC_TRAILER},valueonly,separator=%x1d)${US}%an${US}%cI${US}%s`;
 
-interface LoggedCommit {
+export interface LoggedCommit {
   hash: string;
   parents: string[];
   specs: string[];
@@ -298,7 +298,7 @@ async function logSince(repoRoot: string, baselines: readonly string[], base: st
 }
 
 /** parseLog over output that comes in pieces: each commit's record is parsed once it is whole (the next one has begun). */
-class LogReader {
+export class LogReader {
   private pending = '';
   private readonly commits: LoggedCommit[] = [];
 
