@@ -272,16 +272,12 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
   logged.catch(() => undefined);
   // The specs' files are read while git walks the history, yielding now and then so that its output is parsed as it comes.
   const files = await filesWhileWaiting(gathering.map((g) => g.subject));
-  let commits = await logged;
-  let ancestry = new Ancestry(commits);
+  let ancestry = await logged;
   if (!ancestry.allDescendFrom(guess, baselines)) {
     const base = await commonAncestor(repoRoot, baselines, signal);
-    if (base !== guess) {
-      commits = await logSince(repoRoot, baselines, base, signal);
-      ancestry = new Ancestry(commits);
-    }
+    if (base !== guess) ancestry = await logSince(repoRoot, baselines, base, signal);
   }
-  applyLog(commits, ancestry, facts.head, gathering, files);
+  applyLog(ancestry, facts.head, gathering, files);
   return { head: facts.head, shallow: facts.shallow, specs: results };
 }
 
@@ -289,7 +285,7 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
  * The commits reachable from HEAD or from a baseline and not from `base` (every commit when
  * undefined), newest first: one `git log -M --name-status`, parsed as its output comes.
  */
-async function logSince(repoRoot: string, baselines: readonly string[], base: string | undefined, signal?: AbortSignal): Promise<LoggedCommit[]> {
+async function logSince(repoRoot: string, baselines: readonly string[], base: string | undefined, signal?: AbortSignal): Promise<Ancestry> {
   const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
   const reader = new LogReader();
   const r = await gitStream(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], (text) => reader.push(text), { signal });
@@ -297,23 +293,40 @@ async function logSince(repoRoot: string, baselines: readonly string[], base: st
   return reader.end();
 }
 
-/** parseLog over output that comes in pieces: each commit's record is parsed once it is whole (the next one has begun). */
+/**
+ * parseLog over output that comes in pieces: each commit's record is parsed once it is whole (the
+ * next one has begun), and indexed as it comes, so that the ancestry is at hand when git ends.
+ */
 export class LogReader {
   private pending = '';
   private readonly commits: LoggedCommit[] = [];
+  private readonly index = new Map<string, number>();
+  /** The commits whose parents are not just the next one listed (a merge, the last before the range's start): all a line of history needs checked. */
+  private readonly unusual: number[] = [];
 
   push(text: string): void {
     this.pending += text;
     const cut = this.pending.lastIndexOf(RS);
     if (cut <= 0) return;
-    for (const c of parseLog(this.pending.slice(0, cut))) this.commits.push(c);
+    this.add(parseLog(this.pending.slice(0, cut)));
     this.pending = this.pending.slice(cut);
   }
 
-  end(): LoggedCommit[] {
-    for (const c of parseLog(this.pending)) this.commits.push(c);
+  private add(commits: readonly LoggedCommit[]): void {
+    for (const c of commits) {
+      const i = this.commits.length;
+      const before = this.commits[i - 1];
+      if (before && (before.parents.length !== 1 || before.parents[0] !== c.hash)) this.unusual.push(i - 1);
+      this.commits.push(c);
+      this.index.set(c.hash, i);
+    }
+  }
+
+  end(): Ancestry {
+    this.add(parseLog(this.pending));
     this.pending = '';
-    return this.commits;
+    if (this.commits.length) this.unusual.push(this.commits.length - 1);
+    return new Ancestry(this.commits, this.index, this.unusual);
   }
 }
 
@@ -337,16 +350,26 @@ async function commonAncestor(repoRoot: string, commits: readonly string[], sign
 
 /** Ancestry inside the logged commits, each commit's reach computed once, as a bitmap over their indices. */
 class Ancestry {
-  private readonly index = new Map<string, number>();
-  private readonly parents: number[][];
+  private parentIndices?: number[][];
   private readonly linear: boolean;
   private readonly memo = new Map<string, Uint8Array>();
 
-  constructor(private readonly commits: readonly LoggedCommit[]) {
-    commits.forEach((c, i) => this.index.set(c.hash, i));
-    this.parents = commits.map((c) => c.parents.map((p) => this.index.get(p)).filter((p): p is number => p !== undefined));
+  constructor(
+    readonly commits: readonly LoggedCommit[],
+    private readonly index: ReadonlyMap<string, number>,
+    unusual: readonly number[],
+  ) {
     // A line of history, newest first: what a commit reaches is every commit after it in the list.
-    this.linear = this.parents.every((ps, i) => ps.length === 0 || (ps.length === 1 && ps[0] === i + 1));
+    // Only the commits whose parents are not just the next one listed can break the line.
+    this.linear = unusual.every((i) => {
+      const inLog = commits[i].parents.filter((p) => index.has(p));
+      return inLog.length === 0 || (inLog.length === 1 && index.get(inLog[0]) === i + 1);
+    });
+  }
+
+  /** Each commit's parents among the logged commits, by index: made when a history with branches first asks. */
+  private get parents(): number[][] {
+    return (this.parentIndices ??= this.commits.map((c) => c.parents.map((p) => this.index.get(p)).filter((p): p is number => p !== undefined)));
   }
 
   /**
@@ -391,12 +414,13 @@ class Ancestry {
     let bits = this.memo.get(hash);
     if (!bits) {
       bits = new Uint8Array(this.commits.length);
+      const parents = this.parents;
       const stack = [start];
       while (stack.length) {
         const i = stack.pop()!;
         if (bits[i]) continue;
         bits[i] = 1;
-        for (const p of this.parents[i]) if (!bits[p]) stack.push(p);
+        for (const p of parents[i]) if (!bits[p]) stack.push(p);
       }
       this.memo.set(hash, bits);
     }
@@ -415,7 +439,8 @@ interface Track {
   after: (i: number) => boolean;
 }
 
-function applyLog(commits: LoggedCommit[], ancestry: Ancestry, head: string, gathering: Gathering[], files: readonly (readonly SpokenFile[])[]): void {
+function applyLog(ancestry: Ancestry, head: string, gathering: Gathering[], files: readonly (readonly SpokenFile[])[]): void {
+  const { commits } = ancestry;
   const tracks = new Map<string, Track[]>();
   const follow = (path: string, t: Track) => {
     const list = tracks.get(path);

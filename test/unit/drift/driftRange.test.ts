@@ -99,7 +99,7 @@ test('a log read in pieces, cut anywhere, parses as the whole', () => {
   for (const size of [1, 2, 3, 7, 64]) {
     const reader = new LogReader();
     for (let i = 0; i < text.length; i += size) reader.push(text.slice(i, i + size));
-    assert.deepEqual(reader.end(), whole, `pieces of ${size}`);
+    assert.deepEqual(reader.end().commits, whole, `pieces of ${size}`);
   }
 });
 
