@@ -3,14 +3,15 @@
  * (`loom-vscode drift --json`, a process as CI runs it: reading the 1,000 specs' states, tasks and
  * traces, then one `git log --name-status -M` pass) against a bare `git log --name-status` over
  * the same range (HEAD back to the oldest baseline), medians of alternating rounds. Target ≤ 1.5.
- * `inProcessMs`: the core's answer alone (repositoryDrift), without Node's start.
+ * `inProcessMs`: the core's answer alone (repositoryDrift), without Node's start. `load`: the load
+ * average when the rounds ended (on a shared two-core machine the ratio moves with it).
  *
  * Run alone with `node --import tsx bench/driftScanBench.ts` (BENCH_DRIFT_SPECS=1000,
  * BENCH_DRIFT_COMMITS=10000, BENCH_DRIFT_RUNS=5).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LoomRepository } from '../src/core/repository/loomRepository';
 import { repositoryDrift } from '../src/core/drift/repositoryDrift';
@@ -63,7 +64,7 @@ export async function benchDriftScan(
     if (report.specs.length !== specs) throw new Error(`drift read ${report.specs.length} synced specs, not ${specs}`);
     const d = median(drifts);
     const b = median(bares);
-    return `bench: drift-scan ratio=${(d / b).toFixed(2)} driftMs=${d.toFixed(0)} gitLogMs=${b.toFixed(0)} inProcessMs=${inProcessMs.toFixed(0)} drifted=${drifted}/${specs} commits=${commits} runs=${runs} generateMs=${generateMs.toFixed(0)}`;
+    return `bench: drift-scan ratio=${(d / b).toFixed(2)} driftMs=${d.toFixed(0)} gitLogMs=${b.toFixed(0)} inProcessMs=${inProcessMs.toFixed(0)} drifted=${drifted}/${specs} commits=${commits} runs=${runs} generateMs=${generateMs.toFixed(0)} load=${loadavg()[0].toFixed(1)}`;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

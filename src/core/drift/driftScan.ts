@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { SPEC_TRAILER } from '../git/checkpoints';
-import { GitError, gitOutput } from '../git/gitCommand';
+import { GitError, gitOutput, gitStream } from '../git/gitCommand';
 import type { BaselineSource, RecordedBaseline } from './baseline';
 import type { SpokenFile } from './spokenFiles';
 
@@ -85,7 +85,7 @@ const US = '\x1f';
 /** One header per commit: hash, parents, the spec trailers, author, date, subject (last: it is free text). */
 const LOG_FORMAT = `--format=${RS}%H${US}%P${US}%(trailers:key=${SPEC_TRAILER},valueonly,separator=%x1d)${US}%an${US}%cI${US}%s`;
 
-interface LoggedCommit {
+export interface LoggedCommit {
   hash: string;
   parents: string[];
   specs: string[];
@@ -132,9 +132,20 @@ export function parseLog(text: string): LoggedCommit[] {
 }
 
 /** Git's facts about the repository: HEAD, whether it is shallow, and the commits a shallow clone stops at. */
-async function repositoryFacts(repoRoot: string, signal?: AbortSignal): Promise<{ head?: string; shallow: boolean; boundary: Set<string> }> {
-  const r = await gitOutput(repoRoot, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow', '--verify', '--quiet', 'HEAD'], { signal });
-  const [isShallow, shallowPath, head] = r.stdout.split('\n').map((l) => l.trim());
+export interface RepositoryFacts {
+  head?: string;
+  shallow: boolean;
+  boundary: Set<string>;
+}
+
+/**
+ * The repository's facts, one `git rev-parse`, started before this returns: a caller may ask for
+ * them before it reads the specs (repositoryDrift), and git answers meanwhile.
+ */
+export async function repositoryFacts(repoRoot: string, signal?: AbortSignal): Promise<RepositoryFacts> {
+  let stdout = '';
+  await gitStream(repoRoot, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow', '--verify', '--quiet', 'HEAD'], (text) => (stdout += text), { signal });
+  const [isShallow, shallowPath, head] = stdout.split('\n').map((l) => l.trim());
   const shallow = isShallow === 'true';
   const boundary = new Set<string>();
   if (shallow && shallowPath) {
@@ -177,15 +188,21 @@ async function inferBaselines(repoRoot: string, subjects: readonly DriftSubject[
   return found;
 }
 
-/** Which of `commits` git has as commits: one `cat-file --batch-check`. */
-async function existingCommits(repoRoot: string, commits: readonly string[], signal?: AbortSignal): Promise<Set<string>> {
-  const r = await gitOutput(repoRoot, ['cat-file', '--batch-check'], { signal, input: commits.map((c) => `${c}\n`).join('') });
-  const ok = new Set<string>();
+/**
+ * Which of `commits` git has as commits, with their commit times: one `git log --no-walk` (a name
+ * that is no commit, or not in the repository, is left out by --ignore-missing; a tag or an
+ * abbreviated name comes back under another name, so it is left out too).
+ */
+async function commitTimes(repoRoot: string, commits: readonly string[], signal?: AbortSignal): Promise<Map<string, number>> {
+  const times = new Map<string, number>();
+  if (!commits.length) return times;
+  const r = await gitOutput(repoRoot, ['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H %ct'], { signal, input: commits.map((c) => `${c}\n`).join('') });
+  const asked = new Set(commits);
   for (const line of r.stdout.split('\n')) {
-    const [sha, type] = line.split(' ');
-    if (type === 'commit') ok.add(sha);
+    const [sha, time] = line.split(' ');
+    if (asked.has(sha)) times.set(sha, Number(time));
   }
-  return ok;
+  return times;
 }
 
 /** Per spec, what the scan gathers. */
@@ -201,15 +218,16 @@ interface Gathering {
  * Whether a spec has drifted: commits after its baseline (reachable from HEAD, not from the
  * baseline) that changed, renamed or deleted a file it speaks for, other than its own task
  * commits (`Loom-Spec:` trailer naming it). One `git log -M --name-status` serves every spec:
- * from HEAD back to the commit every baseline descends from. Renames are followed, oldest commit
+ * from HEAD back to the commit every baseline descends from (a second one only when that is not
+ * the oldest baseline, on a history with branches). Renames are followed, oldest commit
  * first; a merge commit brings no change of its own (its branch's commits are in the log).
  */
-export async function scanDrift(repoRoot: string, subjects: readonly DriftSubject[], options: { signal?: AbortSignal } = {}): Promise<DriftReport> {
+export async function scanDrift(repoRoot: string, subjects: readonly DriftSubject[], options: { signal?: AbortSignal; facts?: Promise<RepositoryFacts> } = {}): Promise<DriftReport> {
   const { signal } = options;
   const synced = subjects.filter((s) => s.synced);
   const results: SpecDrift[] = synced.map((s) => ({ specDir: s.specDir, status: 'no-baseline', files: [], commits: [], goneTests: [] }));
   if (!synced.length) return { shallow: false, specs: results };
-  const facts = await repositoryFacts(repoRoot, signal);
+  const facts = await (options.facts ?? repositoryFacts(repoRoot, signal));
   if (!facts.head) return { shallow: facts.shallow, specs: results };
 
   const inferred = await inferBaselines(
@@ -231,11 +249,11 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
     }
     if (res.baseline) wanted.push({ i, commit: res.baseline.commit });
   });
-  const existing = await existingCommits(repoRoot, [...new Set(wanted.map((w) => w.commit))], signal);
+  const times = await commitTimes(repoRoot, [...new Set(wanted.map((w) => w.commit))], signal);
   const gathering: Gathering[] = [];
   for (const { i, commit } of wanted) {
     const res = results[i];
-    if (!existing.has(commit)) {
+    if (!times.has(commit)) {
       res.status = facts.shallow ? 'shallow' : 'unknown-baseline';
       continue;
     }
@@ -245,15 +263,71 @@ export async function scanDrift(repoRoot: string, subjects: readonly DriftSubjec
   if (!gathering.length) return { head: facts.head, shallow: facts.shallow, specs: results };
 
   const baselines = [...new Set(gathering.map((g) => g.baseline))];
-  const base = baselines.length === 1 ? baselines[0] : await commonAncestor(repoRoot, baselines, signal);
-  const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
-  const log = gitOutput(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], { signal });
-  // The specs' files are read while git walks the history, yielding now and then so that its output is taken as it comes.
+  // The log starts at once from the oldest baseline (by commit time), which on a line of history
+  // is the commit every baseline descends from; its own commits then show whether it is, and only
+  // when not is `merge-base --octopus` asked (its walk cost as much as the rest of the start).
+  const guess = baselines.reduce((a, b) => (times.get(b)! < times.get(a)! ? b : a));
+  const logged = logSince(repoRoot, baselines, guess, signal);
+  // Handled now, awaited below: a failure while the files are read is not an unhandled rejection.
+  logged.catch(() => undefined);
+  // The specs' files are read while git walks the history, yielding now and then so that its output is parsed as it comes.
   const files = await filesWhileWaiting(gathering.map((g) => g.subject));
-  const r = await log;
-  if (r.code !== 0) throw new GitError(`git log failed in ${repoRoot}: ${r.stderr.trim()}`, r.code, r.stderr);
-  applyLog(parseLog(r.stdout), facts.head, gathering, files);
+  let ancestry = await logged;
+  if (!ancestry.allDescendFrom(guess, baselines)) {
+    const base = await commonAncestor(repoRoot, baselines, signal);
+    if (base !== guess) ancestry = await logSince(repoRoot, baselines, base, signal);
+  }
+  applyLog(ancestry, facts.head, gathering, files);
   return { head: facts.head, shallow: facts.shallow, specs: results };
+}
+
+/**
+ * The commits reachable from HEAD or from a baseline and not from `base` (every commit when
+ * undefined), newest first: one `git log -M --name-status`, parsed as its output comes.
+ */
+async function logSince(repoRoot: string, baselines: readonly string[], base: string | undefined, signal?: AbortSignal): Promise<Ancestry> {
+  const tips = ['HEAD', ...baselines.filter((b) => b !== base)];
+  const reader = new LogReader();
+  const r = await gitStream(repoRoot, ['log', '-M', '--name-status', '-z', '--no-color', LOG_FORMAT, ...tips, ...(base ? ['--not', base] : []), '--'], (text) => reader.push(text), { signal });
+  if (r.code !== 0) throw new GitError(`git log failed in ${repoRoot}: ${r.stderr.trim()}`, r.code, r.stderr);
+  return reader.end();
+}
+
+/**
+ * parseLog over output that comes in pieces: each commit's record is parsed once it is whole (the
+ * next one has begun), and indexed as it comes, so that the ancestry is at hand when git ends.
+ */
+export class LogReader {
+  private pending = '';
+  private readonly commits: LoggedCommit[] = [];
+  private readonly index = new Map<string, number>();
+  /** The commits whose parents are not just the next one listed (a merge, the last before the range's start): all a line of history needs checked. */
+  private readonly unusual: number[] = [];
+
+  push(text: string): void {
+    this.pending += text;
+    const cut = this.pending.lastIndexOf(RS);
+    if (cut <= 0) return;
+    this.add(parseLog(this.pending.slice(0, cut)));
+    this.pending = this.pending.slice(cut);
+  }
+
+  private add(commits: readonly LoggedCommit[]): void {
+    for (const c of commits) {
+      const i = this.commits.length;
+      const before = this.commits[i - 1];
+      if (before && (before.parents.length !== 1 || before.parents[0] !== c.hash)) this.unusual.push(i - 1);
+      this.commits.push(c);
+      this.index.set(c.hash, i);
+    }
+  }
+
+  end(): Ancestry {
+    this.add(parseLog(this.pending));
+    this.pending = '';
+    if (this.commits.length) this.unusual.push(this.commits.length - 1);
+    return new Ancestry(this.commits, this.index, this.unusual);
+  }
 }
 
 /** Each subject's files, read a few specs at a time between turns of the event loop. */
@@ -276,16 +350,60 @@ async function commonAncestor(repoRoot: string, commits: readonly string[], sign
 
 /** Ancestry inside the logged commits, each commit's reach computed once, as a bitmap over their indices. */
 class Ancestry {
-  private readonly index = new Map<string, number>();
-  private readonly parents: number[][];
+  private parentIndices?: number[][];
   private readonly linear: boolean;
   private readonly memo = new Map<string, Uint8Array>();
 
-  constructor(private readonly commits: readonly LoggedCommit[]) {
-    commits.forEach((c, i) => this.index.set(c.hash, i));
-    this.parents = commits.map((c) => c.parents.map((p) => this.index.get(p)).filter((p): p is number => p !== undefined));
+  constructor(
+    readonly commits: readonly LoggedCommit[],
+    private readonly index: ReadonlyMap<string, number>,
+    unusual: readonly number[],
+  ) {
     // A line of history, newest first: what a commit reaches is every commit after it in the list.
-    this.linear = this.parents.every((ps, i) => ps.length === 0 || (ps.length === 1 && ps[0] === i + 1));
+    // Only the commits whose parents are not just the next one listed can break the line.
+    this.linear = unusual.every((i) => {
+      const inLog = commits[i].parents.filter((p) => index.has(p));
+      return inLog.length === 0 || (inLog.length === 1 && index.get(inLog[0]) === i + 1);
+    });
+  }
+
+  /** Each commit's parents among the logged commits, by index: made when a history with branches first asks. */
+  private get parents(): number[][] {
+    return (this.parentIndices ??= this.commits.map((c) => c.parents.map((p) => this.index.get(p)).filter((p): p is number => p !== undefined)));
+  }
+
+  /**
+   * Whether every one of `baselines` reaches `base` (a log that stops at `base` then holds every
+   * commit after each of them): `base` itself, or a logged commit it reaches has `base` as a parent.
+   * The log leaves out only what `base` reaches, so a path from a baseline to `base` leaves the
+   * logged commits at `base` itself.
+   */
+  allDescendFrom(base: string, baselines: readonly string[]): boolean {
+    const children: number[] = [];
+    this.commits.forEach((c, i) => {
+      if (c.parents.includes(base)) children.push(i);
+    });
+    return baselines.every((b) => {
+      if (b === base) return true;
+      if (!this.index.has(b)) return false;
+      const reached = this.reach(b);
+      return children.some(reached);
+    });
+  }
+
+  /**
+   * The commits after `baseline` as seen from `head`: those `head` reaches and `baseline` does not.
+   * On a line of history, the ones between them in the list (no bitmap, no call through two tests).
+   */
+  after(head: string, baseline: string): (i: number) => boolean {
+    if (this.linear) {
+      const from = this.index.get(head) ?? Infinity;
+      const to = this.index.get(baseline) ?? Infinity;
+      return (i) => i >= from && i < to;
+    }
+    const fromHead = this.reach(head);
+    const reachedByBaseline = this.reach(baseline);
+    return (i) => fromHead(i) && !reachedByBaseline(i);
   }
 
   /** The commits `hash` reaches (itself included); none when it is not among them. */
@@ -296,12 +414,13 @@ class Ancestry {
     let bits = this.memo.get(hash);
     if (!bits) {
       bits = new Uint8Array(this.commits.length);
+      const parents = this.parents;
       const stack = [start];
       while (stack.length) {
         const i = stack.pop()!;
         if (bits[i]) continue;
         bits[i] = 1;
-        for (const p of this.parents[i]) if (!bits[p]) stack.push(p);
+        for (const p of parents[i]) if (!bits[p]) stack.push(p);
       }
       this.memo.set(hash, bits);
     }
@@ -316,16 +435,12 @@ interface Track {
   g: Gathering;
   /** The file as the spec names it. */
   origin: SpokenFile;
+  /** Whether the commit at an index of the log is after the spec's baseline (its spec's, shared by its files). */
+  after: (i: number) => boolean;
 }
 
-function applyLog(commits: LoggedCommit[], head: string, gathering: Gathering[], files: readonly (readonly SpokenFile[])[]): void {
-  const ancestry = new Ancestry(commits);
-  const fromHead = ancestry.reach(head);
-  const after = new Map<Gathering, (i: number) => boolean>();
-  for (const g of gathering) {
-    const reachedByBaseline = ancestry.reach(g.baseline);
-    after.set(g, (i) => fromHead(i) && !reachedByBaseline(i));
-  }
+function applyLog(ancestry: Ancestry, head: string, gathering: Gathering[], files: readonly (readonly SpokenFile[])[]): void {
+  const { commits } = ancestry;
   const tracks = new Map<string, Track[]>();
   const follow = (path: string, t: Track) => {
     const list = tracks.get(path);
@@ -333,7 +448,8 @@ function applyLog(commits: LoggedCommit[], head: string, gathering: Gathering[],
     else tracks.set(path, [t]);
   };
   gathering.forEach((g, i) => {
-    for (const f of files[i]) follow(f.path, { g, origin: f });
+    const after = ancestry.after(head, g.baseline);
+    for (const f of files[i]) follow(f.path, { g, origin: f, after });
   });
 
   // Oldest first, so that a rename is followed before the later changes under the new name.
@@ -343,8 +459,10 @@ function applyLog(commits: LoggedCommit[], head: string, gathering: Gathering[],
       const list = tracks.get(path);
       if (!list) continue;
       const kind = CHANGE[status[0]];
-      for (const t of [...list]) {
-        if (!after.get(t.g)!(i)) continue;
+      // The tracks as they were before this change: a rename adds to the new name's list, not to these.
+      for (let k = 0, n = list.length; k < n; k++) {
+        const t = list[k];
+        if (!t.after(i)) continue;
         if (kind === 'renamed' && renamed) follow(renamed, t);
         if (!kind || c.specs.includes(t.g.subject.specDir)) continue;
         record(t, c, kind, kind === 'renamed' ? renamed : undefined);

@@ -8,8 +8,8 @@ import type { SpecPipeline } from '../repository/specPipeline';
 import { stageWithRole } from '../pipeline/stageRoles';
 import { recordedBaseline } from './baseline';
 import { driftSubjectOf } from './driftSubjects';
-import { scanDrift, type DriftReport, type DriftSubject, type SpecDrift } from './driftScan';
-import { spokenFiles } from './spokenFiles';
+import { repositoryFacts, scanDrift, type DriftReport, type DriftSubject, type RepositoryFacts, type SpecDrift } from './driftScan';
+import { readSpokenFiles } from './specFiles';
 
 /** Whether a spec is at the stage of its pipeline that syncs (read from its state file alone). */
 const isSynced = (spec: SpecPipeline) => {
@@ -46,7 +46,7 @@ function subjectOf(repo: LoomRepository, dir: string, noteUnreadable: (spec: Spe
     synced: true,
     syncStage: sync.id,
     ...(recorded ? { recorded } : {}),
-    files: () => spokenFiles(repo.readOnDemand(dir).snapshot),
+    files: () => readSpokenFiles(repo.root, dir),
   };
 }
 
@@ -62,14 +62,18 @@ export async function repositoryDrift(repo: LoomRepository, options: { only?: re
     if (s.snapshot.stateCondition === 'invalid') unreadable.push({ specDir: s.snapshot.specDir, status: 'unreadable', files: [], commits: [], goneTests: [] });
   };
   let subjects: DriftSubject[];
+  let facts: Promise<RepositoryFacts> | undefined;
   if (options.only) {
     options.only.forEach(noteUnreadable);
     subjects = options.only.filter(isSynced).map(driftSubjectOf);
   } else {
+    // HEAD, and whether the clone is shallow, are asked of git at once, while the state files are read.
+    facts = repositoryFacts(repo.root, options.signal);
+    facts.catch(() => undefined);
     subjects = findSpecDirs(repo.root, repo.specRoots)
       .map((dir) => subjectOf(repo, dir, noteUnreadable))
       .filter((s): s is DriftSubject => s !== undefined);
   }
-  const report = await scanDrift(repo.root, subjects, { signal: options.signal });
+  const report = await scanDrift(repo.root, subjects, { signal: options.signal, facts });
   return unreadable.length ? { ...report, specs: [...report.specs, ...unreadable] } : report;
 }

@@ -1,8 +1,9 @@
 /**
  * The core's one git client: every git command Loom runs (checkpoints, task worktrees, the
  * feature worktree, diffs, drift, the setup check) goes through `gitOutput`/`git` here, on
- * simple-git's `raw()`, with the same options, environment and error wording. The one bypass,
- * for a command's standard input, is `gitWithInput` below.
+ * simple-git's `raw()`, with the same options, environment and error wording. The bypasses,
+ * for a command's standard input (`gitWithInput`) and for output read as it comes (`gitStream`),
+ * are below.
  */
 import { LoomError } from '../errors';
 import type { SimpleGitOptions } from 'simple-git';
@@ -134,6 +135,44 @@ function gitWithInput(cwd: string, args: readonly string[], options: GitOptions)
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input);
+  });
+}
+
+/**
+ * One git command whose output is handed to `onText` as it comes, decoded (a character split
+ * between two pieces is kept whole): drift parses a log of thousands of commits while git still
+ * walks the history, rather than after, and never holds it whole. Resolves with git's exit code
+ * and its error output; rejects only when git cannot start or `signal` cancels it.
+ */
+export function gitStream(cwd: string, args: readonly string[], onText: (text: string) => void, options: Pick<GitOptions, 'signal' | 'binary'> = {}): Promise<{ code: number; stderr: string }> {
+  if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+  return new Promise((resolve, reject) => {
+    const child = childProcess().spawn(options.binary ?? 'git', ['-c', 'core.quotepath=off', '--literal-pathspecs', ...args], {
+      cwd,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      signal: options.signal,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const err: Buffer[] = [];
+    // What `onText` threw: git is stopped and the promise rejects with it, never an uncaught exception.
+    let failed: { error: unknown } | undefined;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      if (failed) return;
+      try {
+        onText(text);
+      } catch (error) {
+        failed = { error };
+        child.kill();
+      }
+    });
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => reject(options.signal?.aborted ? options.signal.reason : new GitError(`git ${args[0]} could not start in ${cwd}: ${e.message}`)));
+    child.on('close', (code) => {
+      if (options.signal?.aborted) reject(options.signal.reason);
+      else if (failed) reject(failed.error);
+      else resolve({ code: code ?? -1, stderr: Buffer.concat(err).toString('utf8') });
+    });
   });
 }
 
