@@ -65,6 +65,8 @@ export class MatrixGrid {
     );
     this.element.style.setProperty('--row-h', `${ROW_HEIGHT}px`);
     this.element.style.setProperty('--header-h', `${HEADER_HEIGHT}px`);
+    // The word after a missing link (matrix.css `.ref-missing::after`), in the view's language.
+    this.element.style.setProperty('--loom-missing-mark', JSON.stringify(tv('view.matrix.missingMark')));
 
     this.list = new WindowedList({
       viewport: this.element,

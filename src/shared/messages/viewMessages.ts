@@ -207,6 +207,7 @@ export const viewMessages = {
   'view.matrix.taskMissing': { en: 'tasks/{task}.md does not exist', zh: 'tasks/{task}.md 不存在' },
   'view.matrix.outsideEvidence': { en: '{ref} is not inside the spec’s evidence/ folder', zh: '{ref} 不在规格的 evidence/ 目录中' },
   'view.matrix.refMissing': { en: '{ref} does not exist', zh: '{ref} 不存在' },
+  'view.matrix.missingMark': { en: '(missing)', zh: '（缺失）' },
   'view.matrix.onlyInWorktree': { en: 'only in the feature worktree', zh: '仅在功能 worktree 中' },
   'view.matrix.onlyInWorktreeTitle': {
     en: '{ref} is only in the feature worktree ({path}); loom looks for tests in the spec directory and the repository root, so it does not count until traceability.json names it {through} or the feature is merged',
