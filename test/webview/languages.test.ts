@@ -102,7 +102,7 @@ describe('languages', () => {
       assert.deepEqual(headers, zh ? ['行为', '类别', '状态', '任务', '测试', '证据', '闭环'] : ['Behavior', 'Category', 'Status', 'Tasks', 'Tests', 'Evidence', 'Closed']);
       assert.match(text(await p.page.locator('.counts').textContent()), zh ? /^\d+ 个行为 · \d+ 个闭环 · \d+ 个未闭环$/ : /^\d+ behaviors? · \d+ closed · \d+ open$/);
       // A missing test's mark is in the view's language, not English from the style sheet.
-      const mark = await p.page.evaluate(() => getComputedStyle(document.querySelector('.c-tests .ref-missing')!, '::after').content);
+      const mark = await p.page.evaluate(`getComputedStyle(document.querySelector('.c-tests .ref-missing'), '::after').content`);
       assert.equal(mark, zh ? '" （缺失）"' : '" (missing)"');
       await p.settle(150);
       await p.screenshot(`matrix-${language}`);
