@@ -23,7 +23,10 @@ function step(name, command, args, { prefixed = false, env = {} } = {}) {
     const since = Date.now();
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', prefixed ? 'pipe' : 'inherit', prefixed ? 'pipe' : 'inherit'] });
     if (prefixed) {
-      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+      for (const [stream, out] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
         createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`[${name}] ${line}\n`));
       }
     }
