@@ -7,8 +7,8 @@ import { splitTestRef } from './testRef';
 
 /**
  * A test or evidence reference of traceability.json, as the matrix links it. What the page can
- * work out is not sent: whether the file exists (it does unless there is a `reason`) and the test
- * named after `#` or `::` (`matrixTestName`).
+ * work out is not sent: whether it counts (it does unless there is a `reason`) and the test named
+ * after `#` or `::` (`matrixTestName`).
  */
 export interface MatrixFileRef {
   /** The reference exactly as traceability.json writes it. */
@@ -21,7 +21,7 @@ export interface MatrixFileRef {
   /**
    * Why a ref does not count: no such file, evidence outside the spec's `evidence/`, or a test
    * only the feature worktree has (loom looks in the spec directory and the repository root).
-   * Absent when the file exists.
+   * Absent when the ref counts.
    */
   reason?: 'missing' | 'outside-evidence' | 'only-in-worktree';
   /** With `only-in-worktree`: the ref as loom would find it, through the worktree. */
@@ -93,7 +93,7 @@ export interface MatrixModel {
 /** What the rows' links are resolved against. */
 export type MatrixLinks = Pick<MatrixModel, 'requirementsPath' | 'taskFiles' | 'paths'>;
 
-/** A reference's file exists (it may still not count, e.g. evidence outside `evidence/`). */
+/** The reference counts: its file was found where loom looks for it (evidence inside `evidence/`). */
 export const refExists = (ref: MatrixFileRef): boolean => ref.reason === undefined;
 
 /** The repository-relative file of a reference, if one was found. */
