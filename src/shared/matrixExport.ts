@@ -2,23 +2,23 @@
  * The traceability matrix as CSV or Markdown, from the same rows the webview shows. Pure: the
  * host writes the result wherever the user chose.
  */
-import type { MatrixFileRef, MatrixModel, MatrixRow, MatrixTaskRef } from './matrixModel';
+import { refExists, taskFile, type MatrixFileRef, type MatrixModel, type MatrixRow } from './matrixModel';
 
 export const EXPORT_COLUMNS = ['requirement', 'behavior', 'category', 'status', 'description', 'tasks', 'tests', 'evidence', 'closed', 'gaps'] as const;
 
-const taskText = (t: MatrixTaskRef) => (t.exists ? t.id : `${t.id} (no task file)`);
+const taskText = (model: Pick<MatrixModel, 'taskFiles'>, id: string) => (taskFile(model, id) !== undefined ? id : `${id} (no task file)`);
 const REASON_TEXT = { missing: 'missing', 'outside-evidence': 'outside evidence/', 'only-in-worktree': 'only in the feature worktree' } as const;
-const fileText = (f: MatrixFileRef) => (f.exists ? f.ref : `${f.ref} (${REASON_TEXT[f.reason ?? 'missing']})`);
+const fileText = (f: MatrixFileRef) => (refExists(f) ? f.ref : `${f.ref} (${REASON_TEXT[f.reason ?? 'missing']})`);
 
 /** One row as text cells, in EXPORT_COLUMNS order; lists are joined with "; ". */
-export function exportCells(row: MatrixRow, closed: (c: boolean) => string): string[] {
+export function exportCells(model: Pick<MatrixModel, 'taskFiles'>, row: MatrixRow, closed: (c: boolean) => string): string[] {
   return [
     row.requirement,
     row.behavior,
     row.category,
     row.status,
     row.description,
-    row.tasks.map(taskText).join('; '),
+    row.tasks.map((id) => taskText(model, id)).join('; '),
     row.tests.map(fileText).join('; '),
     row.evidence.map(fileText).join('; '),
     closed(row.closed),
@@ -56,7 +56,7 @@ export function matrixToCsv(model: MatrixModel, behaviors?: readonly string[], o
   const lines = [EXPORT_COLUMNS.join(',')];
   for (const row of selectRows(model, behaviors))
     lines.push(
-      exportCells(row, (c) => (c ? 'yes' : 'no'))
+      exportCells(model, row, (c) => (c ? 'yes' : 'no'))
         .map(csvCell)
         .join(','),
     );
@@ -94,7 +94,7 @@ export function matrixToMarkdown(model: MatrixModel, behaviors?: readonly string
     out.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
     for (const row of list)
       out.push(
-        `| ${exportCells(row, (c) => (c ? '✅' : '❌'))
+        `| ${exportCells(model, row, (c) => (c ? '✅' : '❌'))
           .slice(1)
           .map(markdownCell)
           .join(' | ')} |`,

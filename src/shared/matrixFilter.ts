@@ -29,7 +29,7 @@ const haystacks = new WeakMap<MatrixRow, string>();
 function haystack(row: MatrixRow): string {
   let text = haystacks.get(row);
   if (text === undefined) {
-    text = [row.requirement, row.behavior, row.category, row.status, row.description, ...row.tasks.map((t) => t.id), ...row.tests.map((t) => t.ref), ...row.evidence.map((e) => e.ref), ...row.gaps]
+    text = [row.requirement, row.behavior, row.category, row.status, row.description, ...row.tasks, ...row.tests.map((t) => t.ref), ...row.evidence.map((e) => e.ref), ...row.gaps]
       .join('\n')
       .toLowerCase();
     haystacks.set(row, text);
@@ -45,7 +45,7 @@ export function rowMatches(row: MatrixRow, f: MatrixFilter, words = searchWords(
   if (f.gapsOnly && row.closed) return false;
   if (f.category && row.category !== f.category) return false;
   if (f.status && row.status !== f.status) return false;
-  if (f.task && !row.tasks.some((t) => t.id === f.task)) return false;
+  if (f.task && !row.tasks.includes(f.task)) return false;
   if (words.length) {
     const text = haystack(row);
     if (!words.every((w) => text.includes(w))) return false;

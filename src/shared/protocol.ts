@@ -15,7 +15,7 @@ export type { DashboardModel } from './dashboardModel';
 export type { MatrixModel } from './matrixModel';
 
 /** Bumped when a message changes shape; the webview sends it with `ready`. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export const VIEW_KINDS = ['dashboard', 'matrix'] as const;
 export type ViewKind = (typeof VIEW_KINDS)[number];

@@ -17,7 +17,7 @@ const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
 describe('dashboard webview', () => {
   it('says ready, then renders the stepper, the next step, tasks, handoffs, findings and tokens', async () => {
     const p = await harness.open('dashboard');
-    assert.deepEqual(await p.posted(), [{ type: 'ready', view: 'dashboard', protocol: 1 }]);
+    assert.deepEqual(await p.posted(), [{ type: 'ready', view: 'dashboard', protocol: 2 }]);
     await p.send({ type: 'init', model: dashboardModel() });
     const page = p.page;
 
@@ -143,7 +143,7 @@ describe('dashboard webview', () => {
     await p.page.locator('vscode-button[data-key=open-matrix]').click();
     await p.page.locator('#tasks tbody tr[data-task=T1] a.file-link').click();
     assert.deepEqual(await p.posted(), [
-      { type: 'ready', view: 'dashboard', protocol: 1 },
+      { type: 'ready', view: 'dashboard', protocol: 2 },
       { type: 'runCommand', specDir: SPEC, command: 'advance' },
       { type: 'runCommand', specDir: SPEC, command: 'approve' },
       { type: 'runCommand', specDir: SPEC, command: 'markFailed' },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WebviewHarness } from './support/harness';
-import { matrixModel } from './support/matrixModels';
+import { matrixModel, pathIn } from './support/matrixModels';
 
 const SPEC = 'specs/2026-11-29+login';
 let harness: WebviewHarness;
@@ -29,7 +29,7 @@ const middleCutOf = (name: string, shown: string) => {
 describe('matrix webview', () => {
   it('says ready, then renders rows grouped by requirement from the init message', async () => {
     const p = await harness.open('matrix');
-    assert.deepEqual(await p.posted(), [{ type: 'ready', view: 'matrix', protocol: 1 }]);
+    assert.deepEqual(await p.posted(), [{ type: 'ready', view: 'matrix', protocol: 2 }]);
     const model = matrixModel(20);
     await p.send({ type: 'init', model });
     const page = p.page;
@@ -55,7 +55,7 @@ describe('matrix webview', () => {
     const model = matrixModel(3);
     const ref = 'tests/auth/new.test.ts#logs in';
     const row = model.rows[0];
-    row.tests = [{ ref, exists: false, reason: 'only-in-worktree', path: '.worktree/2026-11-29-login/tests/auth/new.test.ts', recordAs: `.worktree/2026-11-29-login/${ref}`, testName: 'logs in' }];
+    row.tests = [{ ref, reason: 'only-in-worktree', path: pathIn(model, '.worktree/2026-11-29-login/tests/auth/new.test.ts'), recordAs: `.worktree/2026-11-29-login/${ref}` }];
     row.closed = false;
     const p = await harness.open('matrix', { reply: { type: 'init', model } });
     const cell = p.page.locator('.row.behavior', { hasText: row.behavior }).locator('.cell').nth(4);
@@ -275,7 +275,7 @@ describe('matrix webview', () => {
   it('at about 600px (the default width with the Chat view open) a behavior’s description and a row’s task ids can be read', async () => {
     const model = matrixModel(20);
     // A behavior done by three tasks: its ids are listed, not cut to "T1…".
-    model.rows[1].tasks = ['T1', 'T2', 'T3'].map((id) => ({ id, path: `${SPEC}/tasks/${id}.md`, exists: true }));
+    model.rows[1].tasks = ['T1', 'T2', 'T3'];
     const p = await harness.open('matrix', { viewport: { width: 600, height: 700 }, reply: { type: 'init', model } });
     const page = p.page;
     // The description's visible part, wrapped onto the row's second line: at least 40 characters of it (it was about ten).
@@ -310,14 +310,14 @@ describe('matrix webview', () => {
     const model = matrixModel(20);
     const file = 'tests/due/parseDueDate.test.js';
     const name = 'REQ-001-B01 合法的 YYYY-MM-DD 被接受并原样保存';
-    model.rows[0].tests = [{ ref: `${file}#${name}`, path: file, testName: name, exists: true }];
+    model.rows[0].tests = [{ ref: `${file}#${name}`, path: pathIn(model, file) }];
     const long = 'tests/auth/userAuthenticationFlowRegression.spec.ts';
-    model.rows[1].tests = [{ ref: long, path: long, exists: true }];
-    model.rows[2].tests = ['a', 'b', 'c'].map((t) => ({ ref: `${file}#${t}`, path: file, testName: t, exists: true }));
-    model.rows[2].tests[1] = { ref: 'tests/due/clock.test.js', exists: false, reason: 'missing' };
+    model.rows[1].tests = [{ ref: long, path: pathIn(model, long) }];
+    model.rows[2].tests = ['a', 'b', 'c'].map((t) => ({ ref: `${file}#${t}`, path: pathIn(model, file) }));
+    model.rows[2].tests[1] = { ref: 'tests/due/clock.test.js', reason: 'missing' };
     const clock = 'tests/due/clock.test.js';
-    model.rows[3].tests = ['REQ-001-B04 today in APP_TZ', 'REQ-001-B04 UTC without APP_TZ'].map((t) => ({ ref: `${clock}#${t}`, path: clock, testName: t, exists: true }));
-    model.rows[4].tests = ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js'].map((f) => ({ ref: `tests/${f}`, path: `tests/${f}`, exists: true }));
+    model.rows[3].tests = ['REQ-001-B04 today in APP_TZ', 'REQ-001-B04 UTC without APP_TZ'].map((t) => ({ ref: `${clock}#${t}`, path: pathIn(model, clock) }));
+    model.rows[4].tests = ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js'].map((f) => ({ ref: `tests/${f}`, path: pathIn(model, `tests/${f}`) }));
     const p = await harness.open('matrix', { viewport: { width: 800, height: 700 }, reply: { type: 'init', model } });
     const page = p.page;
     const tests = (behavior: string) => page.locator('.row.behavior', { hasText: behavior }).locator('.c-tests');

@@ -62,7 +62,7 @@ function applyFilter(): void {
   const shown = filterRows(model.rows, filter);
   shownIds = isFiltered(filter) ? shown.map((r) => r.behavior) : undefined;
   toolbar.setCounts(countRows(shown, model.rows.length));
-  grid.setItems(toItems(model, shown, isFiltered(filter)));
+  grid.setItems(toItems(model, shown, isFiltered(filter)), model);
   scheduleSave();
 }
 

@@ -1,5 +1,5 @@
 import type { OpenFileMessage } from '../../src/shared/protocol';
-import type { MatrixRow } from '../../src/shared/matrixModel';
+import { matrixTestName, refExists, refPath, taskFile, type MatrixLinks, type MatrixRow } from '../../src/shared/matrixModel';
 import { h, replaceChildren } from '../common/dom';
 import type { MatrixItem } from './items';
 import { canvasTextWidth, type TextWidth } from '../common/textWidth';
@@ -31,6 +31,7 @@ export class MatrixGrid {
   private readonly pinned: HTMLElement;
   private readonly list: WindowedList;
   private items: MatrixItem[] = [];
+  private links: MatrixLinks = { requirementsPath: '', taskFiles: {}, paths: [] };
   private active: { item: number; column: number } | undefined;
   private column = 0;
   private selectedBehavior: string | undefined;
@@ -123,8 +124,9 @@ export class MatrixGrid {
   }
 
   /** New rows (filters changed or the host sent an update): the selection follows its behavior. */
-  setItems(items: MatrixItem[]): void {
+  setItems(items: MatrixItem[], links: MatrixLinks): void {
     this.items = items;
+    this.links = links;
     this.element.setAttribute('aria-rowcount', String(items.length + 1));
     const index = this.selectedBehavior === undefined ? -1 : items.findIndex((it) => it.kind === 'behavior' && it.row.behavior === this.selectedBehavior);
     this.active = index >= 0 ? { item: index, column: this.column } : undefined;
@@ -157,7 +159,7 @@ export class MatrixGrid {
 
   private renderItem(i: number): HTMLElement {
     const item = this.items[i];
-    return item.kind === 'requirement' ? renderGroupRow(i, item) : renderBehaviorRow(i, item.row, this.active, this.cellFit());
+    return item.kind === 'requirement' ? renderGroupRow(i, item) : renderBehaviorRow(this.links, i, item.row, this.active, this.cellFit());
   }
 
   /** Keeps the header of the requirement being scrolled through visible under the column header. */
@@ -245,7 +247,7 @@ export class MatrixGrid {
     if (!item || item.kind !== 'behavior') return;
     const key = COLUMNS[this.column].key;
     if (key === 'tasks' || key === 'tests' || key === 'evidence') {
-      const index = (item.row[key] as { exists: boolean }[]).findIndex((r) => r.exists);
+      const index = key === 'tasks' ? item.row.tasks.findIndex((id) => taskFile(this.links, id) !== undefined) : item.row[key].findIndex(refExists);
       if (index >= 0) this.open(item.row, { column: key, index });
       return;
     }
@@ -254,12 +256,20 @@ export class MatrixGrid {
 
   private open(row: MatrixRow, link: LinkRef): void {
     if (link.column === 'source') {
-      this.on.open({ path: row.source.path, ...(row.source.line ? { line: row.source.line } : {}) });
+      this.on.open({ path: this.links.requirementsPath, ...(row.line ? { line: row.line } : {}) });
+      return;
+    }
+    if (link.column === 'tasks') {
+      const id = row.tasks[link.index];
+      const path = id === undefined ? undefined : taskFile(this.links, id);
+      if (path) this.on.open({ path });
       return;
     }
     const ref = row[link.column][link.index];
-    if (!ref?.exists || !ref.path) return;
-    this.on.open({ path: ref.path, ...('testName' in ref && ref.testName ? { testName: ref.testName } : {}) });
+    const path = ref && refExists(ref) ? refPath(this.links, ref) : undefined;
+    if (!path) return;
+    const testName = link.column === 'tests' ? matrixTestName(ref) : undefined;
+    this.on.open({ path, ...(testName ? { testName } : {}) });
   }
 
   private onClick(e: MouseEvent): void {

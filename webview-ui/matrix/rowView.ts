@@ -1,4 +1,4 @@
-import type { MatrixFileRef, MatrixRow, MatrixTaskRef } from '../../src/shared/matrixModel';
+import { refExists, refPath, taskFile, type MatrixFileRef, type MatrixLinks, type MatrixRow } from '../../src/shared/matrixModel';
 import { h, type Child } from '../common/dom';
 import type { TextWidth } from '../common/textWidth';
 import type { MatrixItem } from './items';
@@ -81,7 +81,8 @@ const TESTS_MAX_MIN = 220;
 
 /** The file names the Tests column shows (each file once), for fitting the column to the longest. */
 export function testFileNames(rows: readonly MatrixRow[]): string[] {
-  const files = new Map<string, string>();
+  // Keyed by the file found (its number in the model's paths) or, without one, the ref.
+  const files = new Map<number | string, string>();
   for (const row of rows) {
     for (const t of row.tests) {
       const key = t.path ?? t.ref;
@@ -110,18 +111,25 @@ const empty = (what: string) => h('span', { className: 'ref-empty' }, h('span', 
 /** Refs with a space between them: where the cell's second line may begin, and words to a screen reader. */
 const spaced = (refs: Child[]): Child[] => refs.flatMap((r, i) => (i ? [' ', r] : [r]));
 
-function taskRefs(tasks: readonly MatrixTaskRef[]): Child[] {
+function taskRefs(links: MatrixLinks, tasks: readonly string[]): Child[] {
   if (tasks.length === 0) return [empty(tv('view.matrix.noTask'))];
-  return spaced(tasks.map((t, i) => (t.exists && t.path ? link(`tasks:${i}`, t.id, t.path) : missing(t.id, tv('view.matrix.taskMissing', { task: t.id })))));
+  return spaced(
+    tasks.map((id, i) => {
+      const file = taskFile(links, id);
+      return file ? link(`tasks:${i}`, id, file) : missing(id, tv('view.matrix.taskMissing', { task: id }));
+    }),
+  );
 }
 
-function fileRefs(refs: readonly MatrixFileRef[], column: 'tests' | 'evidence'): Child[] {
+/** Evidence, or a row without tests (a row's tests are testRefs'). */
+function fileRefs(links: MatrixLinks, refs: readonly MatrixFileRef[], column: 'tests' | 'evidence'): Child[] {
   if (refs.length === 0) return [empty(tv(column === 'tests' ? 'view.matrix.noTest' : 'view.matrix.noEvidence'))];
   return spaced(
     refs.map((r, i) => {
-      if (r.exists && r.path) return link(`${column}:${i}`, shortRef(r), r.testName ? `${r.path} › ${r.testName}` : r.path);
+      const path = refPath(links, r);
+      if (refExists(r) && path) return link(`${column}:${i}`, shortRef(r), path);
       if (r.reason === 'only-in-worktree') {
-        const title = tv('view.matrix.onlyInWorktreeTitle', { ref: r.ref, path: r.path ?? '', through: r.recordAs ?? r.path ?? '' });
+        const title = tv('view.matrix.onlyInWorktreeTitle', { ref: r.ref, path: path ?? '', through: r.recordAs ?? path ?? '' });
         return h('span', { className: 'ref-missing ref-worktree', attrs: { title } }, shortRef(r), h('span', { className: 'note' }, ` (${tv('view.matrix.onlyInWorktree')})`));
       }
       return missing(shortRef(r), tv(r.reason === 'outside-evidence' ? 'view.matrix.outsideEvidence' : 'view.matrix.refMissing', { ref: r.ref }));
@@ -129,23 +137,22 @@ function fileRefs(refs: readonly MatrixFileRef[], column: 'tests' | 'evidence'):
   );
 }
 
-/** The file's name (and test) rather than its whole path; the tooltip has the rest. */
+/** The file's name rather than its whole path; the tooltip has the rest. */
 function shortRef(r: MatrixFileRef): string {
   const file = r.ref.split(/#|::/)[0].trim();
-  const name = file.split(/[\\/]/).pop() || file;
-  return r.testName ? `${name} › ${r.testName}` : name;
+  return file.split(/[\\/]/).pop() || file;
 }
 
 function cell(item: number, column: number, className: string, children: Child[], attrs: Record<string, string | number | undefined> = {}): HTMLElement {
   return h('div', { className: `cell ${className}`, attrs: { role: 'gridcell', id: cellId(item, column), 'aria-colindex': column + 1, ...attrs } }, ...children);
 }
 
-export function renderBehaviorRow(index: number, row: MatrixRow, active: { item: number; column: number } | undefined, fit?: CellFit): HTMLElement {
+export function renderBehaviorRow(links: MatrixLinks, index: number, row: MatrixRow, active: { item: number; column: number } | undefined, fit?: CellFit): HTMLElement {
   const selected = active?.item === index;
   const gap = (g: MatrixRow['gaps'][number]) => row.gaps.includes(g);
   const cells = [
     // The id and the description on two lines at most; the rest is in the tooltip.
-    cell(index, 0, 'c-behavior', [link('source', row.behavior, `${row.source.path}${row.source.line ? `:${row.source.line}` : ''}`), ' ', h('span', { className: 'desc' }, row.description)], {
+    cell(index, 0, 'c-behavior', [link('source', row.behavior, `${links.requirementsPath}${row.line ? `:${row.line}` : ''}`), ' ', h('span', { className: 'desc' }, row.description)], {
       title: row.description,
     }),
     cell(index, 1, 'c-category', [row.category]),
@@ -156,9 +163,9 @@ export function renderBehaviorRow(index: number, row: MatrixRow, active: { item:
       [statusLabel(row.status), row.applicability === 'not-applicable' ? h('span', { className: 'chip', attrs: { title: tv('view.matrix.notApplicable') } }, tv('view.matrix.na')) : null],
       { title: tv('view.matrix.statusTitle', { status: row.status }) },
     ),
-    cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(row.tasks)),
-    cell(index, 4, `c-refs c-tests${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, row.tests.length ? testRefs(row.tests, row.behavior, fit) : fileRefs(row.tests, 'tests')),
-    cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(row.evidence, 'evidence')),
+    cell(index, 3, `c-refs${gap('no-task') || gap('unknown-task') ? ' gap' : ''}`, taskRefs(links, row.tasks)),
+    cell(index, 4, `c-refs c-tests${gap('no-test') || gap('missing-test') ? ' gap' : ''}`, row.tests.length ? testRefs(links, row.tests, row.behavior, fit) : fileRefs(links, row.tests, 'tests')),
+    cell(index, 5, `c-refs${gap('no-evidence') || gap('missing-evidence') ? ' gap' : ''}`, fileRefs(links, row.evidence, 'evidence')),
     cell(index, 6, `c-closed ${row.closed ? 'ok' : 'bad'}`, [tv(row.closed ? (row.applicability === 'not-applicable' ? 'view.matrix.closedNa' : 'view.matrix.closed') : 'view.matrix.open')], {
       title: tv(row.closed ? (row.applicability === 'not-applicable' ? 'view.matrix.closedNaTitle' : 'view.matrix.closedTitle') : 'view.matrix.openTitle'),
     }),

@@ -2,7 +2,7 @@
  * How the matrix names a test in the little room of its cell; plain functions without the DOM
  * (the text's width is measured by the caller), so that they are tested in Node.
  */
-import type { MatrixFileRef } from '../../src/shared/matrixModel';
+import { matrixTestName, type MatrixFileRef } from '../../src/shared/matrixModel';
 
 /** The width in px of a text (as `canvasTextWidth` measures it in the grid's font). */
 export type Measure = (text: string, bold: boolean) => number;
@@ -16,7 +16,7 @@ export function testLabel(ref: MatrixFileRef, behavior: string): { file: string;
   const path = ref.ref.split(/#|::/)[0].trim();
   const base = path.split(/[\\/]/).pop() || path;
   const file = base.replace(/\.[^.]+$/, '').replace(/[._-](test|spec)$/i, '') || base;
-  let name = ref.testName?.trim();
+  let name = matrixTestName(ref)?.trim();
   // The id as a word of its own ("REQ-001-B01 …", "REQ-001-B01: …"), not the start of a longer one ("REQ-001-B010").
   const rest = name?.startsWith(behavior) ? name.slice(behavior.length) : undefined;
   if (rest !== undefined && (rest === '' || /^[\s:：,，\-–—]/.test(rest))) name = rest.replace(/^[\s:：,，\-–—]+/, '') || undefined;

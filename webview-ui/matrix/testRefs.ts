@@ -1,4 +1,4 @@
-import type { MatrixFileRef } from '../../src/shared/matrixModel';
+import { matrixTestName, refExists, refPath, type MatrixFileRef, type MatrixLinks } from '../../src/shared/matrixModel';
 import { h, type Child } from '../common/dom';
 import type { TextWidth } from '../common/textWidth';
 import { middleEllipsis, testLabel } from './testNames';
@@ -11,7 +11,11 @@ export interface CellFit {
   room: number;
 }
 
-const fullTitle = (ref: MatrixFileRef) => (ref.testName ? `${ref.path ?? ref.ref.split(/#|::/)[0]} › ${ref.testName}` : (ref.path ?? ref.ref));
+function fullTitle(links: MatrixLinks, ref: MatrixFileRef): string {
+  const path = refPath(links, ref);
+  const name = matrixTestName(ref);
+  return name ? `${path ?? ref.ref.split(/#|::/)[0]} › ${name}` : (path ?? ref.ref);
+}
 
 /** A row's tests of one file (and one standing: found, missing, only in the worktree), with their places in the row's list. */
 interface FileGroup {
@@ -19,11 +23,11 @@ interface FileGroup {
   refs: { ref: MatrixFileRef; index: number; name?: string }[];
 }
 
-function byFile(refs: readonly MatrixFileRef[], behavior: string): FileGroup[] {
+function byFile(links: MatrixLinks, refs: readonly MatrixFileRef[], behavior: string): FileGroup[] {
   const groups = new Map<string, FileGroup>();
   refs.forEach((ref, index) => {
     const { file, name } = testLabel(ref, behavior);
-    const key = `${ref.path ?? ref.ref.split(/#|::/)[0].trim()}\0${ref.exists}\0${ref.reason ?? ''}`;
+    const key = `${refPath(links, ref) ?? ref.ref.split(/#|::/)[0].trim()}\0${ref.reason ?? ''}`;
     const group = groups.get(key) ?? { file, refs: [] };
     group.refs.push({ ref, index, ...(name ? { name } : {}) });
     groups.set(key, group);
@@ -38,14 +42,14 @@ function byFile(refs: readonly MatrixFileRef[], behavior: string): FileGroup[] {
  * line counting the tests it has no room for (`+3`). Each file's tests, full path and name, are
  * its tooltip and its accessible name.
  */
-export function testRefs(refs: readonly MatrixFileRef[], behavior: string, fit: CellFit | undefined): Child[] {
-  const groups = byFile(refs, behavior);
+export function testRefs(links: MatrixLinks, refs: readonly MatrixFileRef[], behavior: string, fit: CellFit | undefined): Child[] {
+  const groups = byFile(links, refs, behavior);
   const single = groups.length === 1;
   const line = (text: string, className: string) => h('span', { className: `ref-line ${className}` }, text);
   const count = (text: string, title?: string) => h('span', { className: 'ref-more', attrs: title ? { title } : {} }, text);
   return groups.slice(0, 2).flatMap((g, i) => {
     const first = g.refs[0];
-    const found = first.ref.exists && first.ref.path;
+    const found = refExists(first.ref) && first.ref.path !== undefined;
     // After the file on its line: how many tests of it, and on the second line of three files or more, how many tests are left out.
     const times = !single && g.refs.length > 1 ? `×${g.refs.length}` : '';
     const hidden = groups.slice(2).flatMap((x) => x.refs);
@@ -56,8 +60,8 @@ export function testRefs(refs: readonly MatrixFileRef[], behavior: string, fit: 
     const room = fit ? fit.room - (mark ? fit.width(mark, false) : 0) - after.reduce((w, t) => w + fit.width(` ${t}`, false), 0) : 0;
     const lines: Child[] = [mark ? h('span', { className: 'mark', attrs: { 'aria-hidden': 'true' } }, mark) : null, line(fit ? middleEllipsis(g.file, room, fit.width) : g.file, 'ref-file')];
     if (times) lines.push(' ', count(times));
-    if (rest) lines.push(' ', count(rest, hidden.map((x) => fullTitle(x.ref)).join('\n')));
-    const titles = g.refs.map((x) => fullTitle(x.ref)).join('\n');
+    if (rest) lines.push(' ', count(rest, hidden.map((x) => fullTitle(links, x.ref)).join('\n')));
+    const titles = g.refs.map((x) => fullTitle(links, x.ref)).join('\n');
     const kind = single ? '' : ' one-line';
     let el: HTMLElement;
     if (found) {
@@ -68,7 +72,8 @@ export function testRefs(refs: readonly MatrixFileRef[], behavior: string, fit: 
       el = h('a', { className: `file-link test-ref${kind}`, attrs: { href: '#', 'data-link': `tests:${first.index}`, title: titles, 'aria-label': titles, tabindex: -1 } }, ...lines);
     } else if (first.ref.reason === 'only-in-worktree') {
       const r = first.ref;
-      const title = tv('view.matrix.onlyInWorktreeTitle', { ref: r.ref, path: r.path ?? '', through: r.recordAs ?? r.path ?? '' });
+      const path = refPath(links, r);
+      const title = tv('view.matrix.onlyInWorktreeTitle', { ref: r.ref, path: path ?? '', through: r.recordAs ?? path ?? '' });
       if (single) lines.push(' ', line(`(${tv('view.matrix.onlyInWorktree')})`, 'ref-name note'));
       el = h('span', { className: `test-ref ref-missing ref-worktree${kind}`, attrs: { title } }, ...lines);
     } else {

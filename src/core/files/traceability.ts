@@ -129,15 +129,7 @@ export function normalizeTraceability(file: TraceabilityFile): TraceabilityLedge
   return { form: 'object', requirements: Object.entries(file.requirements).map(([id, e]) => ({ ...e, id })) };
 }
 
-/** `tests/a.test.ts#name` and `tests/a_test.py::name` both point at a file plus a test name. */
-export function splitTestRef(raw: string): { file: string; name?: string } {
-  const ref = raw.trim();
-  const colons = ref.indexOf('::');
-  const hash = ref.indexOf('#');
-  const cut = [colons, hash].filter((n) => n > 0).sort((a, b) => a - b)[0];
-  if (cut === undefined) return { file: ref };
-  const sep = ref.startsWith('::', cut) ? 2 : 1;
-  return { file: ref.slice(0, cut).trim(), name: ref.slice(cut + sep).trim() || undefined };
-}
+// Shared with the matrix webview, which names a test from its ref.
+export { splitTestRef } from '../../shared/testRef';
 
 export const TRACEABILITY_FILE = 'traceability.json';

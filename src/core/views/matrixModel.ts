@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MatrixFileRef, MatrixGap, MatrixModel, MatrixRow } from '../../shared/matrixModel';
 import { REQUIREMENTS_FILE } from '../files/requirements';
-import { splitTestRef, TRACEABILITY_FILE } from '../files/traceability';
+import { TRACEABILITY_FILE } from '../files/traceability';
 import { BEHAVIOR_CATEGORIES, REQUIREMENT_STATUSES } from '../files/vocabulary';
 import { byTaskNumber } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
@@ -14,9 +14,11 @@ import { buildTraceabilityMatrix, type BehaviorTraceRow, type TraceabilityMatrix
  * names the gaps it already found.
  */
 export function buildMatrixModel(snapshot: SpecSnapshot, matrix: TraceabilityMatrix = buildTraceabilityMatrix(snapshot)): MatrixModel {
-  const requirementsPath = `${snapshot.specDir}/${REQUIREMENTS_FILE}`;
   const lines = snapshot.requirements ? behaviorLines(join(snapshot.dir, REQUIREMENTS_FILE)) : new Map<string, number>();
-  const rows = matrix.rows.map((r) => toRow(r, snapshot, requirementsPath, lines.get(r.behavior)));
+  const taskFiles = new Map<string, string>();
+  for (const [id, task] of snapshot.tasks) if (task.file) taskFiles.set(id, task.file);
+  const paths = new PathTable();
+  const rows = matrix.rows.map((r) => toRow(r, (id) => taskFiles.has(id), paths, lines.get(r.behavior)));
 
   const closedBy = new Map<string, number>();
   const countBy = new Map<string, number>();
@@ -25,7 +27,7 @@ export function buildMatrixModel(snapshot: SpecSnapshot, matrix: TraceabilityMat
     if (r.closed) closedBy.set(r.requirement, (closedBy.get(r.requirement) ?? 0) + 1);
   }
   const tasks = new Set<string>(snapshot.tasks.keys());
-  for (const r of rows) for (const t of r.tasks) tasks.add(t.id);
+  for (const r of rows) for (const t of r.tasks) tasks.add(t);
 
   const o = matrix.orphans;
   return {
@@ -42,6 +44,10 @@ export function buildMatrixModel(snapshot: SpecSnapshot, matrix: TraceabilityMat
       closed: closedBy.get(c.id) ?? 0,
     })),
     rows,
+    requirementsPath: `${snapshot.specDir}/${REQUIREMENTS_FILE}`,
+    // fromEntries defines each id as an own property, whatever it is called.
+    taskFiles: Object.fromEntries(taskFiles),
+    paths: paths.list,
     orphans: {
       taskBehaviorsUnknown: o.task_behaviors_unknown.map((x) => ({ ...x })),
       traceBehaviorsUnknown: o.trace_behaviors_unknown.map((x) => ({ ...x })),
@@ -54,14 +60,26 @@ export function buildMatrixModel(snapshot: SpecSnapshot, matrix: TraceabilityMat
   };
 }
 
-function toRow(r: BehaviorTraceRow, snapshot: SpecSnapshot, requirementsPath: string, line: number | undefined): MatrixRow {
-  const tasks = r.tasks.map((id) => {
-    const file = snapshot.tasks.get(id)?.file;
-    return file ? { id, path: file, exists: true } : { id, exists: false };
-  });
-  const tests = r.tests.map((t) => fileRef(t, splitTestRef(t.ref).name));
-  const evidence = r.evidence.map((e) => fileRef(e));
-  const gaps = matrixGaps(tasks, tests, evidence, r.applicability);
+/** Each file the rows link, numbered once: a ledger's thousands of rows link a few hundred files. */
+class PathTable {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  of(path: string): number {
+    let i = this.index.get(path);
+    if (i === undefined) {
+      i = this.list.push(path) - 1;
+      this.index.set(path, i);
+    }
+    return i;
+  }
+}
+
+function toRow(r: BehaviorTraceRow, hasFile: (task: string) => boolean, paths: PathTable, line: number | undefined): MatrixRow {
+  const tests = r.tests.map((t) => fileRef(t, paths));
+  const evidence = r.evidence.map((e) => fileRef(e, paths));
+  const exists = (t: TraceRef) => t.exists;
+  const gaps = matrixGaps(r.tasks.map(hasFile), r.tests.map(exists), r.evidence.map(exists), r.applicability);
   return {
     requirement: r.requirement,
     behavior: r.behavior,
@@ -69,22 +87,21 @@ function toRow(r: BehaviorTraceRow, snapshot: SpecSnapshot, requirementsPath: st
     status: r.status,
     description: r.description,
     ...(r.applicability ? { applicability: r.applicability } : {}),
-    tasks,
+    tasks: [...r.tasks],
     tests,
     evidence,
     closed: r.closed,
     gaps,
-    source: line ? { path: requirementsPath, line } : { path: requirementsPath },
+    ...(line ? { line } : {}),
   };
 }
 
-function fileRef(t: TraceRef, testName?: string): MatrixFileRef {
+function fileRef(t: TraceRef, paths: PathTable): MatrixFileRef {
   return {
     ref: t.ref,
-    ...(t.path ? { path: t.path } : {}),
-    ...(testName ? { testName } : {}),
-    exists: t.exists,
-    ...(t.reason ? { reason: t.reason } : {}),
+    ...(t.path ? { path: paths.of(t.path) } : {}),
+    // The model says a file exists by giving no reason it does not count.
+    ...(t.exists ? {} : { reason: t.reason ?? 'missing' }),
     ...(t.recordAs ? { recordAs: t.recordAs } : {}),
   };
 }
@@ -121,22 +138,19 @@ export function behaviorLines(path: string): Map<string, number> {
 }
 
 /**
- * What a behavior's row lacks: no link at all, or a link to something that does not exist. A
- * behavior settled as not-applicable lacks no link, only files it names that are missing.
+ * What a behavior's row lacks: no link at all, or a link to something that does not exist (each
+ * list says, link by link, whether it exists). A behavior settled as not-applicable lacks no
+ * link, only files it names that are missing.
  */
-export function matrixGaps(
-  tasks: readonly { exists: boolean }[],
-  tests: readonly { exists: boolean }[],
-  evidence: readonly { exists: boolean }[],
-  applicability?: MatrixRow['applicability'],
-): MatrixGap[] {
+export function matrixGaps(tasks: readonly boolean[], tests: readonly boolean[], evidence: readonly boolean[], applicability?: MatrixRow['applicability']): MatrixGap[] {
   const gaps: MatrixGap[] = [];
   const needsLinks = applicability !== 'not-applicable';
+  const missing = (exists: boolean) => !exists;
   if (needsLinks && tasks.length === 0) gaps.push('no-task');
-  if (tasks.some((t) => !t.exists)) gaps.push('unknown-task');
+  if (tasks.some(missing)) gaps.push('unknown-task');
   if (needsLinks && tests.length === 0) gaps.push('no-test');
-  if (tests.some((t) => !t.exists)) gaps.push('missing-test');
+  if (tests.some(missing)) gaps.push('missing-test');
   if (needsLinks && evidence.length === 0) gaps.push('no-evidence');
-  if (evidence.some((e) => !e.exists)) gaps.push('missing-evidence');
+  if (evidence.some(missing)) gaps.push('missing-evidence');
   return gaps;
 }

@@ -7,8 +7,8 @@ const SPEC = 'specs/2026-11-29+login';
 
 describe('webview → host messages', () => {
   const valid: WebviewMessage[] = [
-    { type: 'ready', view: 'dashboard', protocol: 1 },
-    { type: 'ready', view: 'matrix', protocol: 1 },
+    { type: 'ready', view: 'dashboard', protocol: 2 },
+    { type: 'ready', view: 'matrix', protocol: 2 },
     { type: 'openFile', path: `${SPEC}/tasks/T1.md` },
     { type: 'openFile', path: 'tests/login.test.ts', line: 12, testName: 'logs the user in' },
     { type: 'runCommand', specDir: SPEC, command: 'advance' },
@@ -32,8 +32,8 @@ describe('webview → host messages', () => {
   const invalid: [string, unknown][] = [
     ['not an object', 'ready'],
     ['an unknown type', { type: 'deleteEverything' }],
-    ['another protocol version', { type: 'ready', view: 'matrix', protocol: 2 }],
-    ['an unknown view', { type: 'ready', view: 'settings', protocol: 1 }],
+    ['another protocol version', { type: 'ready', view: 'matrix', protocol: 1 }],
+    ['an unknown view', { type: 'ready', view: 'settings', protocol: 2 }],
     ['an extra key', { type: 'openFile', path: 'a.ts', command: 'rm -rf' }],
     ['an absolute path', { type: 'openFile', path: '/etc/passwd' }],
     ['a Windows drive', { type: 'openFile', path: 'C:/Windows/win.ini' }],

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
 import { behaviorLines, buildMatrixModel } from '../../../src/core/views/matrixModel';
+import { matrixTestName, refExists, refPath, taskFile } from '../../../src/shared/matrixModel';
 import { SPEC, TempRepo } from '../../helpers/tempRepo';
 
 const repos: TempRepo[] = [];
@@ -56,20 +57,30 @@ describe('buildMatrixModel', () => {
 
   it('links every reference to a file that exists, with the test name', () => {
     const b01 = m.rows[0];
-    assert.deepEqual(b01.tasks, [{ id: 'T1', path: `${SPEC}/tasks/T1.md`, exists: true }]);
+    assert.deepEqual(b01.tasks, ['T1']);
+    assert.equal(taskFile(m, 'T1'), `${SPEC}/tasks/T1.md`);
     assert.deepEqual(b01.tests, [
-      { ref: 'tests/login.test.ts::logs in', path: 'tests/login.test.ts', testName: 'logs in', exists: true },
-      { ref: 'tests/gone.test.ts', exists: false, reason: 'missing' },
+      { ref: 'tests/login.test.ts::logs in', path: 0 },
+      { ref: 'tests/gone.test.ts', reason: 'missing' },
     ]);
-    assert.deepEqual(b01.evidence, [{ ref: 'evidence/run.log', path: `${SPEC}/evidence/run.log`, exists: true }]);
+    assert.deepEqual(
+      b01.tests.map((t) => [refExists(t), refPath(m, t), matrixTestName(t)]),
+      [
+        [true, 'tests/login.test.ts', 'logs in'],
+        [false, undefined, undefined],
+      ],
+    );
+    assert.deepEqual(b01.evidence, [{ ref: 'evidence/run.log', path: 1 }]);
+    assert.equal(refPath(m, b01.evidence[0]), `${SPEC}/evidence/run.log`);
     assert.equal(b01.closed, true);
     assert.deepEqual(b01.gaps, ['missing-test'], 'a closed behavior may still name a file that is gone');
   });
 
   it('names every gap of an open behavior', () => {
     const b02 = m.rows[1];
-    assert.deepEqual(b02.tasks, [{ id: 'T9', exists: false }]);
-    assert.deepEqual(b02.evidence, [{ ref: '../outside.log', exists: false, reason: 'outside-evidence' }]);
+    assert.deepEqual(b02.tasks, ['T9']);
+    assert.equal(taskFile(m, 'T9'), undefined, 'T9 has no task file');
+    assert.deepEqual(b02.evidence, [{ ref: '../outside.log', reason: 'outside-evidence' }]);
     // Not applicable: no test is no gap, but the task and the evidence it names that are not there are.
     assert.deepEqual(b02.gaps, ['unknown-task', 'missing-evidence']);
     assert.equal(b02.applicability, 'not-applicable');
@@ -80,10 +91,16 @@ describe('buildMatrixModel', () => {
   it('points each behavior at its line in requirements.json', () => {
     const lines = readFileSync(join(snapshot.dir, 'requirements.json'), 'utf8').split('\n');
     const lineOf = (id: string) => lines.findIndex((l) => l.includes(`"id": "${id}"`)) + 1;
+    assert.equal(m.requirementsPath, `${SPEC}/requirements.json`);
     assert.deepEqual(
-      m.rows.map((r) => r.source),
-      ['REQ-001-B01', 'REQ-001-B02', 'REQ-002-B01'].map((id) => ({ path: `${SPEC}/requirements.json`, line: lineOf(id) })),
+      m.rows.map((r) => r.line),
+      ['REQ-001-B01', 'REQ-001-B02', 'REQ-002-B01'].map(lineOf),
     );
+  });
+
+  it('names each linked file once, for all the rows that link it', () => {
+    assert.deepEqual(m.paths, ['tests/login.test.ts', `${SPEC}/evidence/run.log`]);
+    assert.deepEqual(m.taskFiles, { T1: `${SPEC}/tasks/T1.md`, T2: `${SPEC}/tasks/T2.md` });
   });
 
   it('reports each requirement’s required categories that have no behavior', () => {

@@ -13,21 +13,24 @@ const SPEC = 'specs/2026-11-29+login';
  */
 export function matrixModel(behaviors: number): MatrixModel {
   const rows: MatrixRow[] = [];
+  const paths: string[] = [];
+  const pathOf = (path: string) => (paths.includes(path) ? paths.indexOf(path) : paths.push(path) - 1);
   for (let i = 0; i < behaviors; i++) {
     const req = `REQ-${String(Math.floor(i / 10) + 1).padStart(3, '0')}`;
     const behavior = `${req}-B${String((i % 10) + 1).padStart(2, '0')}`;
     const task = `T${(i % 7) + 1}`;
-    const tasks = i % 11 === 5 ? [] : i % 13 === 7 ? [{ id: 'T99', exists: false }] : [{ id: task, path: `${SPEC}/tasks/${task}.md`, exists: true }];
+    const tasks = i % 11 === 5 ? [] : i % 13 === 7 ? ['T99'] : [task];
     const testFile = `tests/auth/login${i % 4}.test.ts`;
-    const tests =
-      i % 9 === 4
-        ? []
-        : i % 9 === 8
-          ? [{ ref: 'tests/auth/gone.test.ts', exists: false, reason: 'missing' as const }]
-          : [{ ref: `${testFile}#case ${i}`, path: testFile, testName: `case ${i}`, exists: true }];
-    const evidence = i % 5 === 3 ? [] : [{ ref: `evidence/run-${i % 3}.log`, path: `${SPEC}/evidence/run-${i % 3}.log`, exists: true }];
-    const gaps = matrixGaps(tasks, tests, evidence);
-    const closed = tasks.some((t) => t.exists) && tests.some((t) => t.exists) && evidence.length > 0;
+    const tests = i % 9 === 4 ? [] : i % 9 === 8 ? [{ ref: 'tests/auth/gone.test.ts', reason: 'missing' as const }] : [{ ref: `${testFile}#case ${i}`, path: pathOf(testFile) }];
+    const evidence = i % 5 === 3 ? [] : [{ ref: `evidence/run-${i % 3}.log`, path: pathOf(`${SPEC}/evidence/run-${i % 3}.log`) }];
+    const taskExists = tasks.map((t) => t !== 'T99');
+    const testExists = tests.map((t) => !('reason' in t));
+    const gaps = matrixGaps(
+      taskExists,
+      testExists,
+      evidence.map(() => true),
+    );
+    const closed = taskExists.includes(true) && testExists.includes(true) && evidence.length > 0;
     rows.push({
       requirement: req,
       behavior,
@@ -39,7 +42,7 @@ export function matrixModel(behaviors: number): MatrixModel {
       evidence,
       closed,
       gaps,
-      source: { path: `${SPEC}/requirements.json`, line: 10 + i * 12 },
+      line: 10 + i * 12,
     });
   }
   const requirements = [...new Set(rows.map((r) => r.requirement))].map((id, k) => {
@@ -61,6 +64,9 @@ export function matrixModel(behaviors: number): MatrixModel {
     specName: '2026-11-29+login',
     requirements,
     rows,
+    requirementsPath: `${SPEC}/requirements.json`,
+    taskFiles: Object.fromEntries(['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7'].map((t) => [t, `${SPEC}/tasks/${t}.md`])),
+    paths,
     orphans: {
       taskBehaviorsUnknown: [],
       traceBehaviorsUnknown: [],
@@ -71,4 +77,10 @@ export function matrixModel(behaviors: number): MatrixModel {
     summary: { behaviors: rows.length, closed: rows.filter((r) => r.closed).length },
     vocabulary: { categories: CATEGORIES, statuses: STATUSES, tasks: ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T99'] },
   };
+}
+
+/** The number of `path` in the model's table of linked files, added if it is not there yet. */
+export function pathIn(model: MatrixModel, path: string): number {
+  const known = model.paths.indexOf(path);
+  return known >= 0 ? known : model.paths.push(path) - 1;
 }
