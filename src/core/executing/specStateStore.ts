@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptStateError } from '../errors';
-import { PIPELINE_STATE_FILE } from '../files/pipelineState';
 import { taskStateFile, TaskStateSchema, type TaskState } from '../files/taskState';
-import { putBackTaskState, writePipelineState, writeTaskState } from '../store/stateStore';
+import { putBackTaskState, writeTaskState } from '../store/stateStore';
 import { loadSpec } from '../specdir/loadSpec';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 
 /**
- * The loop's only way to lifecycle state: task states through the core's writeTaskState (which
- * regenerates progress.md), pipeline metadata through writePipelineState. Every write starts
- * from the files as they are now, so progress.md shows every task's latest state and a corrupt
- * file is reported, never overwritten.
+ * The loop's only way to its task states, through the core's writeTaskState (which regenerates
+ * progress.md). Every write starts from the files as they are now, so progress.md shows every
+ * task's latest state and a corrupt file is reported, never overwritten. The spec's state
+ * (pipeline.state.json) is only read here: what the run keeps in it is written by the spec's
+ * actor (the run's RunRecorder, pipeline/effects/runRecord.ts).
  */
 export class SpecStateStore {
   constructor(
@@ -72,25 +72,6 @@ export class SpecStateStore {
   metadata(key: string): unknown {
     const meta = this.snapshot().state?.metadata ?? {};
     return Object.hasOwn(meta, key) ? meta[key] : undefined;
-  }
-
-  /** Sets metadata keys of pipeline.state.json (undefined removes a key); the rest of the record is kept. */
-  updateMetadata(patch: Record<string, unknown>): void {
-    const snapshot = this.snapshot();
-    if (!snapshot.state) {
-      if (snapshot.stateCondition === 'invalid') {
-        const file = `${snapshot.specDir}/${PIPELINE_STATE_FILE}`;
-        throw new CorruptStateError(`${file} is corrupt; fix or restore it first (it was left untouched)`, file);
-      }
-      return;
-    }
-    const metadata: Record<string, unknown> = { ...snapshot.state.metadata };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined) delete metadata[k];
-      else metadata[k] = v;
-    }
-    const now = this.now();
-    writePipelineState(snapshot, { ...snapshot.state, metadata, updated_at: now }, now);
   }
 }
 

@@ -2,6 +2,7 @@ import { and, assign, sendTo, spawnChild } from 'xstate';
 import type { ExecutingResult } from '../executing/machine/runTypes';
 import { FAILED_STAGE } from '../files/vocabulary';
 import { runTasksCheck } from './machineAnswers';
+import { runRecorder } from './effects/runRecord';
 import { verificationInput, worktreeInput } from './machineJobs';
 import { EXECUTING_RUN, UNREADABLE, VERIFICATION_JOB, WORKTREE_JOB, type PipelineContext, type PipelineEvent } from './machineTypes';
 import { stageOf, type PipelineDefinition, type TransitionKind } from './pipelineDefinition';
@@ -151,10 +152,11 @@ function tasksStage(def: PipelineDefinition, stage: string) {
           id: EXECUTING_RUN,
           src: 'executingRun' as const,
           input: ({ context, event }: { context: PipelineContext; event: PipelineEvent }) => {
-            const { input } = event as Extract<PipelineEvent, { type: 'RUN_TASKS' }>;
+            const { input, now } = event as Extract<PipelineEvent, { type: 'RUN_TASKS' }>;
             // What the guard found is what the run works with: the preconditions are checked once, here.
             const pre = runTasksCheck(def, context.facts, input.worktree);
-            return { ...input, ready: { stage: pre.stage!, worktree: pre.worktree! } };
+            // What the run keeps in the spec's state is this actor's effect, with the request's time.
+            return { ...input, ready: { stage: pre.stage!, worktree: pre.worktree!, record: runRecorder(context.store, context.facts, now, 'Run Tasks') } };
           },
           onDone: {
             target: 'idle',

@@ -20,7 +20,9 @@ export { EXECUTING_RUN, machineStateOf, stageOfValue, stageOnDisk, UNREADABLE, V
  * a request changes is written by its effects (effects/, one file a family), with the request's
  * `now`, through the state store, under the run lock the request holds; the stage reports loom's
  * `run --advance` writes before it decides are the move's own first effect (effects/stageReports.ts),
- * after which the actor follows the files and decides the move. Stages added to
+ * after which the actor follows the files and decides the move. A run it starts (Run Tasks, Answer
+ * Review's fixes) writes its own task states and handoffs; what it keeps in the spec's state is
+ * the actor's effect too, handed to it as its RunRecorder (effects/runRecord.ts). Stages added to
  * pipeline.schema.json or workflow.yaml appear here without code changes.
  */
 export function createPipelineMachine(def: PipelineDefinition) {

@@ -4,6 +4,7 @@ import { isReviewProblem, reviewToAnswer } from '../review/reviewToAnswer';
 import { REVIEW_TESTS_JOB, type ReviewTestsInput } from '../review/reviewTestsJob';
 import type { PipelineDefinition } from './pipelineDefinition';
 import { stageWithRole } from './stageRoles';
+import { runRecorder } from './effects/runRecord';
 import type { PipelineContext, PipelineEvent } from './machineTypes';
 
 /** The id of the fix run while the review is answered (the executing statechart, as Run Tasks runs it). */
@@ -51,10 +52,12 @@ export function reviewResponseStage(def: PipelineDefinition, stage: string, at: 
           id: REVIEW_FIX_RUN,
           src: 'executingRun' as const,
           input: ({ context, event }: { context: PipelineContext; event: PipelineEvent }) => {
-            const { input } = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
+            const { input, now } = event as Extract<PipelineEvent, { type: 'ANSWER_REVIEW' }>;
             const review = reviewToAnswer(context.facts);
             // The guards found the worktree and the stage that runs tasks (its retry limit and timeout are the fixes' too).
-            return { ...input, ready: { stage: stageWithRole(def, 'tasks')!, worktree: isReviewProblem(review) ? '' : review.worktree! } };
+            const worktree = isReviewProblem(review) ? '' : review.worktree!;
+            // What the fix run keeps in the spec's state is this actor's effect, with the request's time.
+            return { ...input, ready: { stage: stageWithRole(def, 'tasks')!, worktree, record: runRecorder(context.store, context.facts, now, 'Answer Review') } };
           },
           onDone: [
             { guard: 'fixRunCompleted' as const, target: 'testing', actions: 'keepFixRun' as const },

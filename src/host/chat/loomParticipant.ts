@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
   buildAuthoringMessages,
-  buildRepairMessage,
   loadAuthoringTemplates,
   acceptedSpec,
   isAcceptance,
@@ -10,7 +9,6 @@ import {
   parseDrafts,
   renderDraft,
   checkDrafts,
-  type DraftingEvent,
   describeChanges,
   draftBase,
   filesWritten,
@@ -30,7 +28,6 @@ import { readOptionalText } from '../../core/port/files';
 import type { CommandContext, CommandOutcome } from '../commands/createCommand';
 import { respondAnswersReview } from './respondRoute';
 import { signalFromToken } from '../lm/cancellation';
-import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import { historyMessages, type LoomChatMetadata } from './chatHistory';
 import { draftInChat } from './chatDrafting';
@@ -169,20 +166,16 @@ export class LoomChatParticipant implements vscode.Disposable {
         diff,
         history: historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
       });
-      stream.progress(t('host.chat.asking', { name: request.model.name }));
-      const model = vscodeChatModel(request.model, t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }), this.ctx.log.component('lm'));
       const drafted = await draftInChat(
         this.ctx,
-        { entry, name: command.name, stream, history: context.history, meta },
+        { entry, name: command.name, request, stream, history: context.history, meta },
         {
-          model,
+          purpose: t('host.chat.loomDraftsFilesStageModel', { stage: command.stage }),
           messages,
-          specDir: snapshot.specDir,
           command,
           pending: pending?.drafts ?? [],
           check: (drafts) => checkDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
-          repairMessage: (problems) => buildRepairMessage(templates, problems),
-          onEvent: (e) => this.show(stream, e),
+          templates,
           signal: bridge.signal,
         },
       );
@@ -214,30 +207,6 @@ export class LoomChatParticipant implements vscode.Disposable {
       return { metadata: meta, errorDetails: { message: `${t('host.chat.loomCouldNotFinish', { name: command.name })} ${message}` } };
     } finally {
       bridge.dispose();
-    }
-  }
-
-  /** Streaming: the model's words as they come, progress for files and checks. */
-  show(stream: vscode.ChatResponseStream, e: DraftingEvent): void {
-    switch (e.type) {
-      case 'prose':
-        if (e.text.trim() || e.text.includes('\n')) stream.markdown(e.text);
-        break;
-      case 'fileStart':
-        stream.progress(t('host.chat.drafting', { path: e.path }));
-        break;
-      case 'checking':
-        stream.progress(t('host.chat.checkingDraftsLoomSValidators'));
-        break;
-      case 'refused':
-        stream.markdown(`\n\n> ${t('host.chat.leftOutNeverWritten', { path: e.path, reason: e.reason })}\n\n`);
-        break;
-      case 'withdraw':
-        stream.markdown(`\n\n> ${t('host.chat.modelWithdrew', { path: e.path })}\n\n`);
-        break;
-      case 'repair':
-        stream.markdown(`\n\n> ${t('host.chat.loomSChecksFoundProblem', { problemsCount: e.problems.length, attempt: e.attempt })}\n\n`);
-        break;
     }
   }
 

@@ -1,16 +1,5 @@
 import * as vscode from 'vscode';
-import {
-  replySummary,
-  parseDrafts,
-  describeChanges,
-  draftBase,
-  filesWritten,
-  type DraftChange,
-  isAcceptance,
-  buildRepairMessage,
-  loadAuthoringTemplates,
-  detectLanguage,
-} from '../../core/port/authoring';
+import { replySummary, parseDrafts, describeChanges, draftBase, filesWritten, type DraftChange, isAcceptance, loadAuthoringTemplates, detectLanguage } from '../../core/port/authoring';
 import { ModelRequestError } from '../../core/port/executing';
 import { LoomError } from '../../core/port/errors';
 import { isCodeThread, resolveRefinedThreads, checkRefinedDrafts, refineCommand, buildRefineMessages, threadAnswers, stageOfFile, type ReviewThread } from '../../core/port/review';
@@ -22,7 +11,6 @@ import type { LoomChatParticipant, ParticipantCommand } from '../chat/loomPartic
 import type { PendingDrafts, PendingDraftStore } from '../chat/pendingDrafts';
 import { Disposable } from '../lifecycle';
 import { signalFromToken } from '../lm/cancellation';
-import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecEntry } from '../specs/specRegistry';
 import type { ReviewThreads } from './reviewThreads';
 import { t } from '../../core/port/messages';
@@ -107,20 +95,16 @@ export class RefineCommand extends Disposable implements ParticipantCommand {
         ...historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
         ...buildRefineMessages({ repoRoot: snapshot.repoRoot, language, dir: snapshot.dir, specDir: snapshot.specDir, threads: open, stageOf, request: request_ }),
       ];
-      stream.progress(t('host.chat.asking', { name: request.model.name }));
-      const model = vscodeChatModel(request.model, t('host.comments.loomRefinesSpecFilesComment'), this.ctx.log.component('lm'));
       const drafted = await draftInChat(
         this.ctx,
-        { entry, name: this.name, stream, history: context.history, meta },
+        { entry, name: this.name, request, stream, history: context.history, meta },
         {
-          model,
+          purpose: t('host.comments.loomRefinesSpecFilesComment'),
           messages,
-          specDir: snapshot.specDir,
           command,
           pending: [],
           check: (drafts) => checkRefinedDrafts(snapshot.repoRoot, snapshot.specDir, command, drafts),
-          repairMessage: (problems) => buildRepairMessage(templates, problems),
-          onEvent: (e) => participant.show(stream, e),
+          templates,
           signal: bridge.signal,
         },
       );

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeChanges, draftBase, filesWritten, isAcceptance, parseDrafts, replySummary, buildRepairMessage, loadAuthoringTemplates, detectLanguage } from '../../core/port/authoring';
+import { describeChanges, draftBase, filesWritten, isAcceptance, parseDrafts, replySummary, loadAuthoringTemplates, detectLanguage } from '../../core/port/authoring';
 import { buildReconcileMessages, checkReconcileDrafts, driftDiff, driftSummary, reconcileCommand } from '../../core/port/drift';
 import { ModelRequestError } from '../../core/port/executing';
 import { readOptionalText } from '../../core/port/files';
@@ -12,7 +12,6 @@ import { writePending } from '../chat/draftCommands';
 import type { LoomChatParticipant, ParticipantCommand } from '../chat/loomParticipant';
 import type { PendingDraftStore } from '../chat/pendingDrafts';
 import { signalFromToken } from '../lm/cancellation';
-import { vscodeChatModel } from '../lm/vscodeChatModel';
 import type { SpecDrifts } from './specDrifts';
 
 /**
@@ -82,20 +81,16 @@ export class ReconcileCommand implements ParticipantCommand {
         ...historyMessages(context, entry.dir, entry.spec.stage ?? undefined),
         ...buildReconcileMessages({ command, dir: snapshot.dir, specDir: snapshot.specDir, drift, diff, request: request.prompt.replace(snapshot.specDir, ''), language }),
       ];
-      stream.progress(t('host.chat.asking', { name: request.model.name }));
-      const model = vscodeChatModel(request.model, t('host.drift.modelPurpose'), this.ctx.log.component('lm'));
       const drafted = await draftInChat(
         this.ctx,
-        { entry, name: this.name, stream, history: context.history, meta },
+        { entry, name: this.name, request, stream, history: context.history, meta },
         {
-          model,
+          purpose: t('host.drift.modelPurpose'),
           messages,
-          specDir: snapshot.specDir,
           command,
           pending: pending?.drafts ?? [],
           check: (drafts) => checkReconcileDrafts(snapshot, command, drafts, readOptionalText),
-          repairMessage: (problems) => buildRepairMessage(templates, problems),
-          onEvent: (e) => participant.show(stream, e),
+          templates,
           signal: bridge.signal,
         },
       );

@@ -11,9 +11,12 @@ import ts from 'typescript';
  * verify-report.md, review-response.md, test-report.md), and only the spec's actor asks it:
  * every write of every surface goes through the actor's effects (src/core/pipeline/effects/,
  * through the store port of src/core/repository/specPipeline.ts) or its child, the
- * executing run. The validators work out their reports and hand them to the store. A module that
- * writes them any other way (the path in the call, or in the variable the call names), calls or
- * re-exports the writers from outside those, fails this test.
+ * executing run, for the run's own files. pipeline.state.json is the actor's alone: what a run
+ * keeps there (its mode, tokens, breakers, the test reporter's progress) is the actor's effect too
+ * (pipeline/effects/runRecord.ts), through the same store port. The validators work out their
+ * reports and hand them to the store. A module that writes them any other way (the path in the
+ * call, or in the variable the call names), calls or re-exports the writers from outside those,
+ * fails this test.
  */
 
 const PROJECT = resolve(__dirname, '../../..');
@@ -34,11 +37,25 @@ const REPORT_WRITERS = new Map([
 const MAY_CALL_REPORTS = new Set(['src/core/pipeline/effects/validatorReports.ts', 'src/core/validators/stageCheck.ts', 'src/core/pipeline/effects/stageReports.ts']);
 
 /** The store's functions that write loom's files. */
-const WRITERS = new Set(['writePipelineState', 'writeTaskState', 'writeHandoffRecord', 'writeLoomHandoff', 'writeHandoffFile', 'refreshLoomHandoff', 'initPipelineState', 'writeSpecFiles']);
+const WRITERS = new Set([
+  'writePipelineState',
+  'writeTaskState',
+  'putBackTaskState',
+  'writeHandoffRecord',
+  'writeLoomHandoff',
+  'writeHandoffFile',
+  'refreshLoomHandoff',
+  'initPipelineState',
+  'writeSpecFiles',
+]);
+
+/** The store's writers of pipeline.state.json: the actor's own record, which only its store port writes (never the executing run itself). */
+const STATE_WRITERS = new Set(['writePipelineState', 'initPipelineState']);
+const MAY_WRITE_STATE = new Set(['src/core/repository/specPipeline.ts']);
 
 /**
  * Who may call them: the actor's store port and the executing run (the actor's child, its task
- * states, handoffs and test report). A new spec's first state is its actor's effect too
+ * states, handoffs and test report; not the spec's state, STATE_WRITERS). A new spec's first state is its actor's effect too
  * (initState). The validators' own writers hand their reports to the store when no writer is
  * given (only the actor's effects call them, MAY_CALL_REPORTS, and they give the store port's).
  */
@@ -71,7 +88,8 @@ export function violations(file: string, source: string): Violation[] {
   if (STORE.has(file)) return [];
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const out: Violation[] = [];
-  const storeImports = new Set<string>();
+  /** The store's writers as this module names them, with their own names. */
+  const storeImports = new Map<string, string>();
   const reportImports = new Set<string>();
   const lineOf = (node: ts.Node) => sf.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const reportWriters = new Set(REPORT_WRITERS.values());
@@ -89,7 +107,7 @@ export function violations(file: string, source: string): Violation[] {
     if (!named || !ts.isNamedImports(named)) continue;
     for (const el of named.elements) {
       const original = (el.propertyName ?? el.name).text;
-      if (/\/store\/(stateStore|specFiles)$/.test(from) && WRITERS.has(original)) storeImports.add(el.name.text);
+      if (/\/store\/(stateStore|specFiles)$/.test(from) && WRITERS.has(original)) storeImports.set(el.name.text, original);
       // Through any module (a port re-exports): the name is the writer's.
       if (reportWriters.has(original)) reportImports.add(el.name.text);
     }
@@ -108,7 +126,10 @@ export function violations(file: string, source: string): Violation[] {
       const line = lineOf(node);
       const first = node.arguments[0];
       const target = first && (ts.isIdentifier(first) ? `${first.text} = ${values.get(first.text) ?? ''}` : first.getText(sf));
-      if (name && storeImports.has(name) && !MAY_CALL_STORE.has(file)) out.push({ file, line, what: `calls the state store's ${name} outside the spec's actor` });
+      const writer = name === undefined ? undefined : storeImports.get(name);
+      if (writer && !MAY_CALL_STORE.has(file)) out.push({ file, line, what: `calls the state store's ${name} outside the spec's actor` });
+      else if (writer && STATE_WRITERS.has(writer) && !MAY_WRITE_STATE.has(file))
+        out.push({ file, line, what: `writes pipeline.state.json through the store's ${name} around the actor's store port` });
       if (name && reportImports.has(name) && !MAY_CALL_REPORTS.has(file)) out.push({ file, line, what: `calls the report writer ${name} outside the spec's actor` });
       if (name && FILE_WRITES.has(name) && target && LOOM_FILE.test(target)) out.push({ file, line, what: `writes ${target} itself` });
       if (name && FILE_WRITES.has(name) && target && REPORT_FILE.test(target)) out.push({ file, line, what: `writes ${target} itself` });
@@ -201,4 +222,32 @@ test("the check finds an effect that writes a job's report itself, or a lifecycl
     violations('src/core/pipeline/effects/validatorReports.ts', effect).map((v) => v.line),
     [3, 5],
   );
+});
+
+test("the check finds the executing run writing the spec's state itself, as SpecStateStore.updateMetadata did before the run's metadata was the actor's effect", () => {
+  // SpecStateStore.updateMetadata as it was (issue 45): the run's mode, tokens and breakers written around the actor.
+  const run = [
+    "import { putBackTaskState as putBack, writePipelineState, writeTaskState } from '../store/stateStore';",
+    'export class SpecStateStore {',
+    '  updateMetadata(patch: Record<string, unknown>): void {',
+    '    const snapshot = this.snapshot();',
+    '    writePipelineState(snapshot, { ...snapshot.state, metadata: patch }, this.now());',
+    '  }',
+    '  writeTask(next: never) {',
+    '    writeTaskState(this.snapshot(), next, this.now());',
+    "    putBack(this.snapshot(), 'T1', undefined, this.now());",
+    '  }',
+    '}',
+  ].join('\n');
+  assert.deepEqual(
+    violations('src/core/executing/specStateStore.ts', run).map((v) => [v.line, v.what]),
+    [[5, "writes pipeline.state.json through the store's writePipelineState around the actor's store port"]],
+  );
+  // Its own files (task states) are the run's; from a surface every one of those calls is refused.
+  assert.deepEqual(
+    violations('src/host/sneak.ts', run).map((v) => v.line),
+    [5, 8, 9],
+  );
+  // The actor's store port writes the state for every effect, the run's included.
+  assert.deepEqual(violations('src/core/repository/specPipeline.ts', run), []);
 });

@@ -1,5 +1,5 @@
 import type { TaskState } from '../../files/taskState';
-import { CIRCUIT_BREAKER_KEY, describeBreakerReason, type BreakerChoice, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
+import { describeBreakerReason, type BreakerChoice, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
 import type { LoopEnvironment } from './loopEnvironment';
 import { readTaskRunRecord } from './taskRunRecord';
 import { t } from '../../messages';
@@ -22,7 +22,7 @@ export function persistBreakerChoice(env: LoopEnvironment, report: CircuitBreake
   const now = env.now();
   record.breaker = { ...(record.breaker ?? recordFrom(report, now)), choice, chosen_at: now };
   env.store.writeTask({ ...(state ?? { task_id: report.task, retry_count: 0 }), status: 'failed', metadata: record });
-  env.store.updateMetadata({ [CIRCUIT_BREAKER_KEY]: { task: report.task, reason: record.breaker.reason, opened_at: record.breaker.opened_at, choice, chosen_at: now } });
+  env.record({ circuit_breaker: { task: report.task, reason: record.breaker.reason, opened_at: record.breaker.opened_at, choice, chosen_at: now } });
 }
 
 const current = (env: LoopEnvironment, task: string): TaskState => env.store.taskState(task) ?? { task_id: task, status: 'failed', retry_count: 0 };

@@ -52,9 +52,6 @@ export interface CircuitBreakerReport {
   choices: BreakerChoice[];
 }
 
-/** Pipeline metadata key of the newest breaker: `{ task, reason, opened_at, choice?, chosen_at? }`. */
-export const CIRCUIT_BREAKER_KEY = 'circuit_breaker';
-
 export function describeBreakerReason(reason: BreakerReason, language: Language = displayLanguage()): string {
   switch (reason.kind) {
     case 'retries':

@@ -99,7 +99,7 @@ export const executingMachine = lazily(() =>
         const description = describeExecutionMode(choice);
         env.logger.info(`${env.specDir}: ${description}`);
         env.emit({ type: 'mode', mode: choice.mode, triggers: choice.triggers, description });
-        env.store.updateMetadata({ executing_mode: { mode: choice.mode, triggers: choice.triggers, chosen_at: env.now() } });
+        env.record({ executing_mode: { mode: choice.mode, triggers: choice.triggers, chosen_at: env.now() } });
       },
       persistTokens: ({ context }) => context.run.env.persistTokens(),
       keepWorkspace: ({ context, event }) => {

@@ -8,6 +8,7 @@ import type { ExecutionMode } from '../executionMode';
 import type { InFlightWork } from './inFlightWork';
 import type { Logger, ModelSelector, ProblemsPort } from '../ports';
 import type { SpecStateStore } from '../specStateStore';
+import type { RunRecorder } from './runMetadata';
 import type { TestRunner } from '../evidence/testRunner';
 import type { TokenLedger } from '../transcripts/tokenLedger';
 import { ownsAllows } from '../tools/worktreeBoundary';
@@ -18,7 +19,10 @@ import { ownsAllows } from '../tools/worktreeBoundary';
  * cancels exactly its request or child process.
  */
 export interface LoopEnvironment {
+  /** The run's own files (task states, their handoffs, the test report); the spec's state is read here, never written. */
   store: SpecStateStore;
+  /** What the run keeps in the spec's state (its metadata), written by the spec's actor (RunRecorder). */
+  record: RunRecorder;
   /** Repository-relative spec directory. */
   specDir: string;
   /** Where the steps work: the feature worktree, or the worktree of its own a task of a parallel batch has (taskWorkspace.ts). */

@@ -39,7 +39,7 @@ export function prepareRun(input: ExecutingRunInput & RunReady, work: InFlightWo
   const logger = input.logger ?? silentLogger;
   const now = () => clock.now().toISOString();
   // The spec's actor checked the preconditions before it started the run (its guard tasksCanRun).
-  const { stage, worktree } = input.ready;
+  const { stage, worktree, record } = input.ready;
   const snapshot = loadSpec(input.repoRoot, input.specDir);
   const settings = input.settings;
   const store = new SpecStateStore(snapshot.repoRoot, snapshot.dir, now);
@@ -103,7 +103,8 @@ export function prepareRun(input: ExecutingRunInput & RunReady, work: InFlightWo
     logger,
     now,
     emit,
-    persistTokens: () => store.updateMetadata({ [TOKEN_USAGE_KEY]: ledger.toJSON(now()) }),
+    record,
+    persistTokens: () => record({ token_usage: ledger.toJSON(now()) }),
   };
   const batches: TaskBatch[] = choice.mode === 'direct' ? [{ type: 'serial', tasks: inputs.tasks.map((t) => t.id) }] : planTaskBatches(inputs.tasks).batches;
   return { env, choice, batches, parallel: choice.mode === 'subagent' && settings.parallel === true, tokenBudget: settings.tokenBudget };

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic';
 import { LoomError } from '../../errors';
 import type { PipelineDefinition, StageDefinition } from '../../pipeline/pipelineDefinition';
 import type { CircuitBreakerReport } from './circuitBreaker';
+import type { RunRecorder } from './runMetadata';
 import type { DiffProvider } from '../evidence/diffProvider';
 import type { ExecutingEventListener } from '../events';
 import type { ExecutionMode, ExecutionModeSetting, ModeTrigger } from '../executionMode';
@@ -54,9 +55,12 @@ export interface ExecutingRunInput {
   settings: ExecutingSettings;
 }
 
-/** What the spec's actor hands its run once its guard (tasksCanRun) let it start: the stage and the worktree it found. */
+/**
+ * What the spec's actor hands its run once its guard (tasksCanRun) let it start: the stage and the
+ * worktree it found, and how the run's metadata is written into the spec's state (by the actor).
+ */
 export interface RunReady {
-  ready: { stage: StageDefinition; worktree: string };
+  ready: { stage: StageDefinition; worktree: string; record: RunRecorder };
 }
 
 export type ExecutingOutcome = 'completed' | 'blocked' | 'needs-context' | 'replan' | 'cancelled' | 'budget-exceeded' | 'model-unavailable';

@@ -6,7 +6,7 @@ import type { TaskStatus } from '../../files/vocabulary';
 import { sha256OfFile } from '../../fs/sha256';
 import { behaviorTests, missingTestFixItems, testsAsRecorded } from '../evidence/behaviorClosure';
 import { holdForManualFix, holdForReplan, persistBreakerChoice, reopenForReview, skipWithDependents } from './breakerChoice';
-import { CIRCUIT_BREAKER_KEY, describeBreakerReason, type BreakerReason, type CircuitBreakerReport } from './circuitBreaker';
+import { describeBreakerReason, type BreakerReason, type CircuitBreakerReport } from './circuitBreaker';
 import type { WorktreeDiff } from '../evidence/diffProvider';
 import { summarizeFixItems, type FixItem } from '../dispatch/fixInstructions';
 import { changedFiles, type LoopEnvironment } from './loopEnvironment';
@@ -324,7 +324,7 @@ export const taskMachine = lazily(() =>
           metadata: record,
         });
         env.emit({ type: 'task-status', task: task.id, status: 'failed', retryCount: state.retry_count });
-        env.store.updateMetadata({ [CIRCUIT_BREAKER_KEY]: { task: task.id, reason: params.reason, opened_at: breaker.opened_at } });
+        env.record({ circuit_breaker: { task: task.id, reason: params.reason, opened_at: breaker.opened_at } });
         const report = breakerReportOf(env, task, state, breaker);
         env.emit({ type: 'breaker', report });
         return { state, record, report };

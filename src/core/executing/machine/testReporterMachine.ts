@@ -4,7 +4,7 @@ import type { TaskFile } from '../../files/taskFile';
 import { sha256OfFile } from '../../fs/sha256';
 import { buildTraceabilityMatrix } from '../../trace/traceabilityMatrix';
 import { behaviorTests, testsAsRecorded } from '../evidence/behaviorClosure';
-import { CIRCUIT_BREAKER_KEY, type BreakerReason, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
+import { type BreakerReason, type BreakerRecord, type CircuitBreakerReport } from './circuitBreaker';
 import type { WorktreeDiff } from '../evidence/diffProvider';
 import { summarizeFixItems, type FixItem } from '../dispatch/fixInstructions';
 import { parseImplementerReport } from '../dispatch/implementerReport';
@@ -21,7 +21,7 @@ import { updateTraceability } from '../evidence/traceabilityUpdate';
 import type { UserAnswerEvent } from './runEvents';
 import type { RunStop } from './runTypes';
 import { breakerRecordOf, noStatusFixItem } from './taskAttempt';
-import { readTestReporterRecord, writeTestReporterRecord, type TestReporterRecord } from './testReporterRecord';
+import { readTestReporterRecord, TEST_REPORTER_KEY, type TestReporterRecord } from './testReporterRecord';
 import { dispatchReporterFix, dispatchTestReporter, readReporterDiff, reportedBehaviors, runReporterTests, takeReporterBase, TEST_REPORTER, type ReporterStepInput } from './testReporterSteps';
 import { taskStep } from './taskSteps';
 import { lazily } from '../../../shared/lazily';
@@ -126,8 +126,8 @@ export const testReporterMachine = lazily(() =>
       answered: ({ event }) => event.type === 'CONTEXT_PROVIDED' && forReporter(event) && event.context.trim() !== '',
     },
     actions: {
-      restore: assign(({ context }) => ({ record: readTestReporterRecord(context.env) })),
-      save: ({ context }) => writeTestReporterRecord(context.env, context.record),
+      restore: assign(({ context }) => ({ record: readTestReporterRecord(context.env.store.metadata(TEST_REPORTER_KEY)) })),
+      save: ({ context }) => context.env.record({ test_reporter: context.record }),
       reuse: assign(({ context }) => ({ output: { report: reusablePass(context) } })),
       reportOpenBreaker: assign(({ context }) => ({ report: reportOf(context, context.record.breaker!) })),
       start: assign(({ context }) => {
@@ -163,8 +163,7 @@ export const testReporterMachine = lazily(() =>
         const { env } = context;
         const { task_sha256: _none, ...breaker } = breakerRecordOf(params.reason, { fix_items: context.record.fix_items }, env.now(), undefined);
         const record = { ...context.record, breaker };
-        writeTestReporterRecord(env, record);
-        env.store.updateMetadata({ [CIRCUIT_BREAKER_KEY]: { task: TEST_REPORTER, reason: params.reason, opened_at: breaker.opened_at } });
+        env.record({ test_reporter: record, circuit_breaker: { task: TEST_REPORTER, reason: params.reason, opened_at: breaker.opened_at } });
         const report = reportOf(context, breaker);
         env.emit({ type: 'breaker', report });
         return { record, report };
@@ -174,7 +173,7 @@ export const testReporterMachine = lazily(() =>
         if (event.type !== 'BREAKER_CHOICE') return {};
         const now = context.env.now();
         const record = { ...context.record, breaker: { ...context.record.breaker!, choice: event.choice, chosen_at: now } };
-        writeTestReporterRecord(context.env, record);
+        context.env.record({ test_reporter: record });
         return { record };
       }),
       replan: assign(({ context }) => ({
@@ -183,7 +182,7 @@ export const testReporterMachine = lazily(() =>
         },
       })),
       askManualFix: ({ context }) => context.env.emit({ type: 'manual-fix', task: TEST_REPORTER }),
-      reopen: ({ context }) => writeTestReporterRecord(context.env, { retry_count: 0, step: 'report', base: context.record.base, answers: context.record.answers }),
+      reopen: ({ context }) => context.env.record({ test_reporter: { retry_count: 0, step: 'report', base: context.record.base, answers: context.record.answers } }),
       keepVerdict: assign(({ event }) => ({ judged: out<Extract<JudgeResult, { kind: 'verdict' }>>(event) })),
       /** The report: the reporter's verdict, the command's exit code and every finished behavior closed. */
       judge: assign(({ context, event }) => {

@@ -1,7 +1,6 @@
 import { lazySchema } from '../../../shared/lazySchema';
 import type { BreakerRecord } from './circuitBreaker';
 import type { FixItem } from '../dispatch/fixInstructions';
-import type { LoopEnvironment } from './loopEnvironment';
 import type { ContextAnswer } from '../dispatch/promptBuilder';
 
 /**
@@ -52,11 +51,8 @@ export interface TestReporterRecord {
   blocker?: string;
 }
 
-export function readTestReporterRecord(env: LoopEnvironment): TestReporterRecord {
-  const parsed = RecordSchema().safeParse(env.store.metadata(TEST_REPORTER_KEY) ?? {});
+/** The record as `metadata.test_reporter` holds it (`raw`); a fresh one when it has none or does not read. */
+export function readTestReporterRecord(raw: unknown): TestReporterRecord {
+  const parsed = RecordSchema().safeParse(raw ?? {});
   return (parsed.success ? parsed.data : { retry_count: 0 }) as TestReporterRecord;
-}
-
-export function writeTestReporterRecord(env: LoopEnvironment, record: TestReporterRecord): void {
-  env.store.updateMetadata({ [TEST_REPORTER_KEY]: record });
 }

@@ -17,6 +17,7 @@ import type { LoopEnvironment } from '../../../../src/core/executing/machine/loo
 import type { TestRun } from '../../../../src/core/executing/evidence/testRunner';
 import { MemoryTranscriptStore } from '../../../../src/core/executing/transcripts/transcriptStore';
 import { LoomRepository } from '../../../../src/core/repository/loomRepository';
+import { runRecorder } from '../../../../src/core/pipeline/effects/runRecord';
 import type { TempRepo } from '../../../helpers/tempRepo';
 import { SPEC, executingFixture, type FixtureOptions } from './executingFixture';
 import { collectEvents, FakeTestRunner } from './fakes';
@@ -159,13 +160,17 @@ export interface MachineHarness {
   json(path: string): any;
 }
 
+/** The time of the request that started the run: the spec's state records it when the run writes there. */
+export const REQUEST_NOW = '2026-11-25T09:59:00.000Z';
+
 export function machineHarness(options: FixtureOptions = {}, settings: Partial<ExecutingSettings> = {}): MachineHarness {
   const { repo, specDir } = executingFixture(options);
   // The test files the scripted implementers name, so each behavior has its test.
   repo.write('tests/due.test.js', "test('REQ-001-B01 and REQ-001-B02', () => {});\n");
   repo.write('tests/format.test.js', "test('REQ-002-B01', () => {});\n");
   repo.write('tests/reminder.test.js', "test('REQ-003-B01', () => {});\n");
-  const definition = new LoomRepository(repo.root).load().get(SPEC)!.definition;
+  const spec = new LoomRepository(repo.root).load().get(SPEC)!;
+  const definition = spec.definition;
   const { events, listener } = collectEvents();
   let t = Date.parse('2026-11-25T10:00:00.000Z');
   const clock = { now: () => new Date((t += 1000)), setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
@@ -175,8 +180,9 @@ export function machineHarness(options: FixtureOptions = {}, settings: Partial<E
     specDir,
     definition,
     worktree: repo.root,
-    // What the spec's actor hands its run once its guard let the run start.
-    ready: { stage, worktree: repo.root },
+    // What the spec's actor hands its run once its guard let the run start: the run's metadata
+    // is written as the actor writes it, through its store, with the time of the request.
+    ready: { stage, worktree: repo.root, record: runRecorder(spec.actor.getSnapshot().context.store, spec.snapshot, REQUEST_NOW, 'Run Tasks') },
     models: new ScriptedModels(),
     transcripts: new MemoryTranscriptStore(),
     testRunner: new FakeTestRunner(),
