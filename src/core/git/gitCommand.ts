@@ -8,6 +8,7 @@
 import { LoomError } from '../errors';
 import type { SimpleGitOptions } from 'simple-git';
 import { childProcess } from '../nodeModules';
+import { inWorktreeTurn } from './worktreeTurns';
 
 /** git said no: the command, the folder it ran in and git's own words. */
 export class GitError extends LoomError {
@@ -74,7 +75,11 @@ const OWN_ARGUMENTS: Required<SimpleGitOptions['unsafe']> = {
  */
 export async function gitOutput(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
   if (options.signal?.aborted) throw options.signal.reason;
-  if (options.input !== undefined) return gitWithInput(cwd, args, options);
+  return inWorktreeTurn(args, () => (options.input !== undefined ? gitWithInput(cwd, args, options) : gitRaw(cwd, args, options)));
+}
+
+/** One git command through simple-git (gitOutput without a standard input). */
+async function gitRaw(cwd: string, args: readonly string[], options: GitOptions): Promise<GitOutput> {
   const { simpleGit } = await import('simple-git');
   let result: { exitCode: number; stdErr: Buffer[] } | undefined;
   let stdout: string;

@@ -123,3 +123,20 @@ test('after a crash the worktrees of tasks with nothing to resume are removed, l
   assert.match(git(wt, 'worktree', 'list'), /\.tasks\/T2 .*\[loom-task\/[^\]]*\/T2\]/);
   assert.doesNotMatch(git(wt, 'worktree', 'list'), /\.tasks\/T1\b|\/T1\]/);
 });
+
+// The tasks of a parallel batch open and remove their worktrees at the same moment. Git's own
+// worktree commands are not safe side by side in one repository: `worktree add` reads every other
+// worktree's files (a half-made one: "failed to read .git/worktrees/T3/commondir") and `worktree
+// prune` takes a half-made one for a stale entry. Seen in CI at load 20: a batch blocked on it.
+test('twelve tasks opening and removing their worktrees at once each get their own, and nothing is left', async () => {
+  const { wt } = featureRepo();
+  const from = git(wt, 'rev-parse', 'HEAD').trim();
+  const tasks = Array.from({ length: 12 }, (_, i) => `T${i + 1}`);
+  for (let round = 0; round < 4; round++) {
+    const opened = await Promise.all(tasks.map((task) => openTaskWorktree({ featureWorktree: wt, task, from, resume: false })));
+    for (const tw of opened) assert.equal(git(tw.path, 'rev-parse', 'HEAD').trim(), from, `${tw.task} in round ${round + 1}`);
+    await Promise.all(tasks.map((task) => removeTaskWorktree({ featureWorktree: wt, task })));
+    assert.equal(existsSync(`${wt}.tasks`), false, `round ${round + 1} left task worktrees`);
+    assert.doesNotMatch(git(wt, 'worktree', 'list'), /\.tasks/);
+  }
+});
