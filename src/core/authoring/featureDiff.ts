@@ -1,5 +1,5 @@
 import { git } from '../git/gitCommand';
-import { findWorktree } from '../specdir/worktree';
+import { worktreeOnDisk } from '../specdir/worktree';
 import type { SpecSnapshot } from '../specdir/specSnapshot';
 
 export interface FeatureDiff {
@@ -17,10 +17,11 @@ const MAX_DIFF_CHARS = 32 * 1024 * 1024;
 /**
  * What the feature changed, for /review and /respond: in the feature worktree (the repository
  * when there is none), the working tree against the point where the feature branch left the main
- * checkout's HEAD, so commits and uncommitted work both count.
+ * checkout's HEAD, so commits and uncommitted work both count. The worktree is looked for as the
+ * diff is taken, not in the snapshot's facts: the spec may have been read before it was made.
  */
 export async function featureDiff(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>, signal: AbortSignal): Promise<FeatureDiff> {
-  const worktree = findWorktree(snapshot) ?? snapshot.repoRoot;
+  const worktree = worktreeOnDisk(snapshot) ?? snapshot.repoRoot;
   try {
     const mainHead = (await git(snapshot.repoRoot, ['rev-parse', 'HEAD'], { signal })).trim();
     const base = worktree === snapshot.repoRoot ? mainHead : (await git(worktree, ['merge-base', 'HEAD', mainHead], { signal })).trim();

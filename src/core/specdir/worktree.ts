@@ -25,10 +25,15 @@ export function featureBranchName(specName: string): string {
  * (snapshotFacts.ts), so the guards, the refusals and the offers agree.
  */
 export function findWorktree(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>): string | undefined {
-  return snapshotFact(snapshot, 'worktree', () => locateWorktree(snapshot));
+  return snapshotFact(snapshot, 'worktree', () => worktreeOnDisk(snapshot));
 }
 
-function locateWorktree(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>): string | undefined {
+/**
+ * Where the feature's worktree is now, read afresh: for work done at this moment on a spec read
+ * earlier (a diff for /review). A worktree can appear with no file of the spec changing (made
+ * in a terminal, or by another tool), and a snapshot keeps the fact it found first.
+ */
+export function worktreeOnDisk(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' | 'state'>): string | undefined {
   const meta = snapshot.state?.metadata ?? {};
   for (const key of ['worktree_path', 'worktree']) {
     const v = Object.hasOwn(meta, key) ? meta[key] : undefined;

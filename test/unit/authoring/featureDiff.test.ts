@@ -7,6 +7,7 @@ import { checkDrafts } from '../../../src/core/authoring/draftCheck';
 import { featureDiff, featureDiffForPrompt } from '../../../src/core/authoring/featureDiff';
 import { AUTHORING } from '../../../src/core/authoring/stageCommands';
 import { loadSpec } from '../../../src/core/specdir/loadSpec';
+import { featureBranchName, findWorktree } from '../../../src/core/specdir/worktree';
 import { freshSpec } from './authoringFixture';
 
 const git = (cwd: string, ...args: string[]) =>
@@ -35,6 +36,32 @@ test("/review sees the feature's changes since HEAD, committed or not; outside g
     assert.match(featureDiffForPrompt(outside), /^\(no diff: git rev-parse failed in .+\)$/);
     git(s.root, 'checkout', '-q', '--', 'app.js');
     assert.match(featureDiffForPrompt(await featureDiff(loadSpec(s.root, s.dir), signal)), /^\(no changes against [0-9a-f]{12} \(HEAD of the repository\)\)$/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+// Seen in the chat integration suite at load 20: the spec was read (and its worktree looked for,
+// by the tree's offers) before the worktree was made in a terminal, and /review then diffed the
+// main checkout, which had no change: "The prompt holds no diff of the feature".
+test("/review diffs the feature worktree made after the spec was read, not what the spec's snapshot found first", async () => {
+  const s = freshSpec();
+  try {
+    git(s.root, 'init', '-q');
+    writeFileSync(join(s.root, 'app.js'), 'exports.a = 1;\n');
+    git(s.root, 'add', '-A');
+    git(s.root, 'commit', '-qm', 'base');
+    const snapshot = loadSpec(s.root, s.dir);
+    assert.equal(findWorktree(snapshot), undefined, 'no worktree yet');
+    const worktree = `${s.root}-feature`;
+    git(s.root, 'worktree', 'add', '-q', '-b', featureBranchName(snapshot.name), worktree);
+    writeFileSync(join(worktree, 'app.js'), 'exports.a = 3;\n');
+    git(worktree, 'commit', '-qam', 'T1');
+    const diff = await featureDiff(snapshot, new AbortController().signal);
+    assert.equal(diff.error, undefined);
+    assert.match(diff.base, /where the feature branch left the main checkout/);
+    assert.match(diff.text, /\+exports\.a = 3;/);
+    git(s.root, 'worktree', 'remove', '--force', worktree);
   } finally {
     s.cleanup();
   }
