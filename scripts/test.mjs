@@ -56,7 +56,9 @@ const setup = step('setup', 'bash', ['test/vscode/setup.sh'], { prefixed: true }
 /** Stops at a failed step, after the install has ended: apt or npm cut off half way would leave the next run a broken install. */
 const stopIfFailed = async (...results) => {
   const failure = failed(...results);
-  if (failure) finish(failed(failure, await setup));
+  if (!failure) return;
+  await setup;
+  finish(failure);
 };
 
 await stopIfFailed(await step('build', ...npm('build')));
