@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'node:test';
@@ -7,10 +7,25 @@ import { checkDrafts } from '../../../src/core/authoring/draftCheck';
 import { AUTHORING } from '../../../src/core/authoring/stageCommands';
 import { freshSpec, GOOD } from './authoringFixture';
 
-const scratchDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('loom-draft-')).length;
+const scratchDirs = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('loom-draft-')).length;
 
 test("good drafts pass each command's checks, and the spec on disk is left untouched", () => {
-  const before = scratchDirs();
+  // A temporary folder of the test's own: the unit tests' other processes make scratch copies in
+  // the shared one at the same time (a count there failed in CI).
+  const own = mkdtempSync(join(tmpdir(), 'loom-draftcheck-'));
+  const shared = process.env.TMPDIR;
+  process.env.TMPDIR = own;
+  try {
+    checkGoodDrafts();
+    assert.equal(scratchDirs(own), 0, 'the scratch copies are removed');
+  } finally {
+    if (shared === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = shared;
+    rmSync(own, { recursive: true, force: true });
+  }
+});
+
+function checkGoodDrafts(): void {
   const s = freshSpec();
   try {
     assert.deepEqual(checkDrafts(s.root, s.specDir, AUTHORING.brainstorm, GOOD.brainstorm), []);
@@ -32,8 +47,7 @@ test("good drafts pass each command's checks, and the spec on disk is left untou
   } finally {
     p.cleanup();
   }
-  assert.equal(scratchDirs(), before, 'the scratch copies are removed');
-});
+}
 
 test('brainstorm: ids that disagree, broken JSON, paths it may not write and cut-off blocks are each named', () => {
   const s = freshSpec();
