@@ -6,3 +6,4 @@ export { driftSummary, driftFileLine, goneTestLine, shortCommit } from '../drift
 export { personOf } from '../drift/baselineMove';
 export { dashboardDrift } from '../drift/driftView';
 export { buildReconcileMessages, checkReconcileDrafts, driftDiff, reconcileCommand, writeReconcile } from '../drift/reconcile';
+export { headStamp } from '../git/headStamp';

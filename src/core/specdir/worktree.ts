@@ -42,24 +42,35 @@ export function worktreeOnDisk(snapshot: Pick<SpecSnapshot, 'repoRoot' | 'name' 
       if (existsSync(p)) return p;
     }
   }
-  const branch = featureBranchName(snapshot.name);
-  const worktrees = join(snapshot.repoRoot, '.git', 'worktrees');
+  return gitWorktrees(snapshot.repoRoot).get(featureBranchName(snapshot.name));
+}
+
+/**
+ * The repository's worktrees as git records them (`.git/worktrees/<name>/HEAD` and `gitdir`):
+ * the branch each has checked out, with its folder, for the folders that are there. Read from
+ * `.git` directly so the pure core needs no git process; empty outside git.
+ */
+export function gitWorktrees(repoRoot: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const worktrees = join(repoRoot, '.git', 'worktrees');
   let entries: string[];
   try {
     entries = readdirSync(worktrees);
   } catch {
-    return undefined;
+    return found;
   }
   for (const entry of entries) {
     try {
       const head = readTextOnce(join(worktrees, entry, 'HEAD')).trim();
-      if (head !== `ref: refs/heads/${branch}`) continue;
+      if (!head.startsWith('ref: refs/heads/')) continue;
       const gitdir = readTextOnce(join(worktrees, entry, 'gitdir')).trim();
       const dir = resolve(gitdir, '..');
-      if (existsSync(dir)) return dir;
+      const branch = head.slice('ref: refs/heads/'.length);
+      // A branch is checked out in one worktree (git refuses a second without --force): the first found.
+      if (existsSync(dir) && !found.has(branch)) found.set(branch, dir);
     } catch {
       // A half-removed worktree entry is simply not a worktree.
     }
   }
-  return undefined;
+  return found;
 }

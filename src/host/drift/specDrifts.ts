@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { dashboardDrift, repositoryDrift, type SpecDrift } from '../../core/port/drift';
+import { dashboardDrift, headStamp, repositoryDrift, type SpecDrift } from '../../core/port/drift';
 import { dashboardDrifts } from './dashboardDrifts';
 import { stageWithRole } from '../../core/port/views';
 import { debounceEvent } from '../events';
@@ -30,6 +30,8 @@ export class SpecDrifts extends Disposable {
   private readonly baselines = new Map<string, string | undefined>();
   private readonly reading = new Map<string, { again: boolean; done: Promise<void> }>();
   private readonly watched = new Set<string>();
+  /** Each folder's HEAD stamp (headStamp) as the last reading of its drift began. */
+  private readonly heads = new Map<string, string>();
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
   /** A spec's drift changed (its absolute directory). */
   readonly onDidChange = this._onDidChange.event;
@@ -62,6 +64,14 @@ export class SpecDrifts extends Disposable {
     const provider = { of: (dir: string) => this.dashboard(dir), onDidChange: this.onDidChange };
     dashboardDrifts.provider = provider;
     this._register({ dispose: () => dashboardDrifts.provider === provider && (dashboardDrifts.provider = undefined) });
+    // A `.git` made a moment before its first commit (`git init`, then `git commit`) is not watched yet
+    // when git writes HEAD: a command ending in a terminal and the window coming back into focus
+    // look too, and read drift again only where HEAD's records changed since it was read.
+    const headMaybeMoved = () => {
+      for (const folder of registry.folderSpecs()) if (this.watched.has(folder.root) && headStamp(folder.root) !== this.heads.get(folder.root)) this._onHeadMoved.fire(folder.root);
+    };
+    this._register(vscode.window.onDidEndTerminalShellExecution(headMaybeMoved));
+    this._register(vscode.window.onDidChangeWindowState((state) => state.focused && headMaybeMoved()));
     void registry.ready.then(() => {
       for (const folder of registry.folderSpecs()) {
         this.watch(folder);
@@ -131,6 +141,7 @@ export class SpecDrifts extends Disposable {
   }
 
   private async readOnce(folder: FolderSpecs): Promise<void> {
+    this.heads.set(folder.root, headStamp(folder.root));
     const synced = folder.rows().filter(isSynced);
     const entries = synced.map((row) => folder.get(row.dir)).filter((e): e is SpecEntry => e !== undefined && isSynced(e));
     const before = new Set([...this.drifts.keys()].filter((dir) => dir.startsWith(folder.root)));

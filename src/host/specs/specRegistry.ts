@@ -7,6 +7,7 @@ import type { ComponentLog, Log } from '../log';
 import { cacheCounts, type CacheCounts } from '../../core/port/specCache';
 import { FolderSpecs, type CheckedSpec, type FolderChange, type LookTimings, type SpecEntry } from './folderSpecs';
 import type { SpecCaches } from './specCacheStorage';
+import { WorktreeWatch } from './worktreeWatch';
 
 export type { CheckedSpec, SpecEntry } from './folderSpecs';
 
@@ -58,6 +59,8 @@ export class SpecRegistry extends Disposable {
   readonly onDidCheckRows = this._onDidCheckRows.event;
   private checking?: Promise<void>;
   private readonly folders = new Map<string, FolderSpecs>();
+  /** Git's records of each folder's worktrees, watched (WorktreeWatch). */
+  private readonly worktreeWatches = new Map<string, WorktreeWatch>();
   private readonly log: ComponentLog;
   private loaded = false;
   private loading?: Promise<void>;
@@ -293,7 +296,15 @@ export class SpecRegistry extends Disposable {
       this.caches.looks,
     );
     specs.onReadInFull = (e) => this._onDidCheck.fire(e);
-    this.folders.set(folder.uri.toString(), specs);
+    const key = folder.uri.toString();
+    this.folders.set(key, specs);
+    // One per folder for the registry's life, not one per FolderSpecs: git's records do not depend on
+    // the spec roots, and a restart (they changed) keeps what the watch knew of the worktrees.
+    if (!this.worktreeWatches.has(key))
+      this.worktreeWatches.set(
+        key,
+        this._register(new WorktreeWatch({ folder, root: folder.uri.fsPath, specs: () => this.folders.get(key)?.rows() ?? [], settleNow: (dir) => this.folders.get(key)?.settleNow(dir) })),
+      );
   }
 
   private removeFolder(folder: vscode.WorkspaceFolder): void {
@@ -303,6 +314,8 @@ export class SpecRegistry extends Disposable {
     const removed = specs.rows().map((e) => e.dir);
     specs.dispose();
     this.folders.delete(key);
+    this.worktreeWatches.get(key)?.dispose();
+    this.worktreeWatches.delete(key);
     this._onDidChange.fire({ changed: [], removed, all: true });
   }
 

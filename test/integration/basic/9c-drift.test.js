@@ -35,6 +35,9 @@ suite('drift after synced', () => {
     fs.mkdirSync(path.dirname(task), { recursive: true });
     fs.writeFileSync(task, '---\nowns: [src/pay.ts]\nreads: []\ndepends_on: []\n---\n# T1 Pay\n');
     git(root, 'init', '-q', '-b', 'main');
+    // A repository made a moment ago: VS Code's watcher takes the new .git in a moment (a commit made
+    // before it is seen at the window's next focus or terminal command instead: specDrifts.ts).
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     const baseline = commit(root, 'payments synced');
     const dir = specPath('2026-11-10+payments');
     await waitFor('payments to be read as true to its code', async () => api.drifts.drift(dir)?.status === 'clean', 30000).catch((e) => {
