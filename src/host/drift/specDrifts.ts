@@ -96,11 +96,16 @@ export class SpecDrifts extends Disposable {
     while (this.reading.size) await Promise.all([...this.reading.values()].map((r) => r.done));
   }
 
-  /** One watcher per folder on where git records HEAD's moves (HEAD itself, and its reflog for a commit on the same branch). */
+  /**
+   * One watcher per folder on where git records HEAD's moves (HEAD itself, and its reflog for a
+   * commit on the same branch). Each path is named whole from the folder (`{.git/HEAD,…}`, as
+   * worktreeWatch.ts does), not as `.git/{…}`: with `.git` not there yet when the watch began (a
+   * folder made a repository later), that form missed the first commits in CI's integration run.
+   */
   private watch(folder: FolderSpecs): void {
     if (this.watched.has(folder.root)) return;
     this.watched.add(folder.root);
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.root), '.git/{HEAD,logs/HEAD}')));
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.root), '{.git/HEAD,.git/logs/HEAD}')));
     for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete])
       this._register(
         on((uri) => {
