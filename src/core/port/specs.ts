@@ -9,5 +9,5 @@ export { findSpecDirs, loadSpec, specTaskIds } from '../specdir/loadSpec';
 export type { SpecSnapshot } from '../specdir/specSnapshot';
 export type { UnreadableFile } from '../specdir/unreadableFiles';
 export { unreadableFiles } from '../specdir/unreadableFiles';
-export { featureBranchName, findWorktree, gitWorktrees, worktreeOnDisk } from '../specdir/worktree';
+export { featureBranchName, findWorktree, gitWorktrees } from '../specdir/worktree';
 export { isOwnLockActivity, withRunLock } from '../store/runLock';

@@ -4,6 +4,7 @@ import { dashboardDrifts } from './dashboardDrifts';
 import { stageWithRole } from '../../core/port/views';
 import { debounceEvent } from '../events';
 import { Disposable } from '../lifecycle';
+import { onWorkMaybeDoneOutside } from '../outsideWork';
 import type { ComponentLog } from '../log';
 import type { FolderSpecs } from '../specs/folderSpecs';
 import type { SpecEntry, SpecRegistry } from '../specs/specRegistry';
@@ -64,14 +65,12 @@ export class SpecDrifts extends Disposable {
     const provider = { of: (dir: string) => this.dashboard(dir), onDidChange: this.onDidChange };
     dashboardDrifts.provider = provider;
     this._register({ dispose: () => dashboardDrifts.provider === provider && (dashboardDrifts.provider = undefined) });
-    // A `.git` made a moment before its first commit (`git init`, then `git commit`) is not watched yet
-    // when git writes HEAD: a command ending in a terminal and the window coming back into focus
-    // look too, and read drift again only where HEAD's records changed since it was read.
-    const headMaybeMoved = () => {
-      for (const folder of registry.folderSpecs()) if (this.watched.has(folder.root) && headStamp(folder.root) !== this.heads.get(folder.root)) this._onHeadMoved.fire(folder.root);
-    };
-    this._register(vscode.window.onDidEndTerminalShellExecution(headMaybeMoved));
-    this._register(vscode.window.onDidChangeWindowState((state) => state.focused && headMaybeMoved()));
+    // Read again only where HEAD's records changed since drift was read.
+    this._register(
+      onWorkMaybeDoneOutside(() => {
+        for (const folder of registry.folderSpecs()) if (this.watched.has(folder.root) && headStamp(folder.root) !== this.heads.get(folder.root)) this._onHeadMoved.fire(folder.root);
+      }),
+    );
     void registry.ready.then(() => {
       for (const folder of registry.folderSpecs()) {
         this.watch(folder);

@@ -301,10 +301,7 @@ export class SpecRegistry extends Disposable {
     // One per folder for the registry's life, not one per FolderSpecs: git's records do not depend on
     // the spec roots, and a restart (they changed) keeps what the watch knew of the worktrees.
     if (!this.worktreeWatches.has(key))
-      this.worktreeWatches.set(
-        key,
-        this._register(new WorktreeWatch({ folder, root: folder.uri.fsPath, specs: () => this.folders.get(key)?.rows() ?? [], settleNow: (dir) => this.folders.get(key)?.settleNow(dir) })),
-      );
+      this.worktreeWatches.set(key, this._register(new WorktreeWatch({ folder, specs: () => this.folders.get(key)?.rows() ?? [], settleNow: (dir) => this.folders.get(key)?.settleNow(dir) })));
   }
 
   private removeFolder(folder: vscode.WorkspaceFolder): void {

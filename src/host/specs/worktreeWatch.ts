@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { featureBranchName, gitWorktrees } from '../../core/port/specs';
 import { debounceEvent } from '../events';
 import { Disposable } from '../lifecycle';
+import { onWorkMaybeDoneOutside } from '../outsideWork';
 import type { SpecEntry } from './specEntries';
 
 /** Git writes a worktree's few files one after the other: one look once they are all there. */
@@ -9,8 +10,6 @@ const QUIET_MS = 300;
 
 export interface WatchedWorktrees {
   folder: vscode.WorkspaceFolder;
-  /** The repository's root (where `.git` is). */
-  root: string;
   /** Every spec with a row, read in full or only summarized so far. */
   specs(): readonly SpecEntry[];
   /** Reads the spec again now and reports it (FolderSpecs.settleNow). */
@@ -32,26 +31,22 @@ export class WorktreeWatch extends Disposable {
 
   constructor(private readonly watched: WatchedWorktrees) {
     super();
-    this.known = gitWorktrees(watched.root);
+    this.known = gitWorktrees(watched.folder.uri.fsPath);
     // A removed worktree's folder goes as a whole (its files are not reported one by one), and the
     // last one's takes `.git/worktrees` with it: the folders are watched with the two files.
     const records = this._register(
       vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(watched.folder, '{.git/worktrees,.git/worktrees/*,.git/worktrees/*/HEAD,.git/worktrees/*/gitdir}')),
     );
     for (const on of [records.onDidCreate, records.onDidChange, records.onDidDelete]) this._register(on(() => this._onDidChange.fire()));
-    // A `.git` made a moment before its first worktree (`git init`, then `git worktree add`) is not
-    // watched yet when git writes the records: a command ending in a terminal and the window coming
-    // back into focus (another tool, another terminal) look too. Each look is one listing of
-    // `.git/worktrees`, and reads no spec whose branch did not move.
-    this._register(vscode.window.onDidEndTerminalShellExecution(() => this._onDidChange.fire()));
-    this._register(vscode.window.onDidChangeWindowState((state) => state.focused && this._onDidChange.fire()));
+    // Each look is one listing of `.git/worktrees`, and reads no spec whose branch did not move.
+    this._register(onWorkMaybeDoneOutside(() => this._onDidChange.fire()));
     this._register(debounceEvent(this._onDidChange.event, QUIET_MS)(() => this.check()));
   }
 
   /** Reads again each spec whose feature branch's worktree changed since the last look. */
   check(): void {
     if (this.isDisposed) return;
-    const now = gitWorktrees(this.watched.root);
+    const now = gitWorktrees(this.watched.folder.uri.fsPath);
     const moved = new Set([...now.keys(), ...this.known.keys()].filter((branch) => now.get(branch) !== this.known.get(branch)));
     this.known = now;
     if (!moved.size) return;
